@@ -1,0 +1,109 @@
+// The stable, documented JSON shapes of `me` and `roles` (docs/json.md), read leniently from the service's answers.
+import { isObject, str, unwrapList, unwrapObject, type Json } from '../api/shape.js';
+
+export interface UsageBlock {
+  name: string;
+  key: string | null;
+  value: number | null;
+  max: number | null;
+  high: boolean;
+}
+
+export interface MeView {
+  id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone: string | null;
+  country_code: string | null;
+  email_verified: boolean | null;
+  created_at: string | null;
+  role: { id: string | null; name: string | null; display_name: string | null } | null;
+  brand: { id: string | null; name: string | null; slug: string | null; timezone: string | null; active: boolean | null } | null;
+  brands: Array<{ id: string | null; name: string | null; slug: string | null }>;
+  subscription: { id: string | null; plan: string | null; usage: UsageBlock[] } | null;
+}
+
+export const ME_FIELDS = ['id', 'first_name', 'last_name', 'email', 'phone', 'country_code', 'email_verified', 'created_at', 'role', 'brand', 'brands', 'subscription'];
+
+const orNull = (v: unknown) => str(v) ?? null;
+const boolOrNull = (v: unknown) => (typeof v === 'boolean' ? v : typeof v === 'number' ? v !== 0 : null);
+const numOrNull = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+
+/** From GET/POST /api/me: `me` holds the user; role, currentBrand and subscription sit beside it or inside it. */
+export function meView(response: Json): MeView {
+  const user = unwrapObject(response.me) ?? unwrapObject(response.user) ?? {};
+  const role = unwrapObject(user.role) ?? unwrapObject(response.role);
+  const brand = unwrapObject(user.currentBrand) ?? unwrapObject(response.currentBrand);
+  const sub = unwrapObject(user.subscription) ?? unwrapObject(response.subscription);
+  return {
+    id: orNull(user.id),
+    first_name: orNull(user.first_name),
+    last_name: orNull(user.last_name),
+    email: orNull(user.email),
+    phone: orNull(user.phone),
+    country_code: orNull(user.country_code),
+    email_verified: boolOrNull(user.email_verified),
+    created_at: orNull(user.created_at),
+    role: role ? { id: orNull(role.id), name: orNull(role.name), display_name: orNull(role.display_name) } : null,
+    brand: brand
+      ? { id: orNull(brand.id), name: orNull(brand.name), slug: orNull(brand.slug), timezone: orNull(brand.timezone), active: boolOrNull(brand.active) }
+      : null,
+    brands: unwrapList(user.brands).map((b) => ({ id: orNull(b.id), name: orNull(b.name), slug: orNull(b.slug) })),
+    subscription: sub ? { id: orNull(sub.id), plan: orNull(sub.subscription_type), usage: usageBlocks(sub) } : null,
+  };
+}
+
+/** usage_main, else usage_nav, wherever the service put them (inside `info` in the spec's samples). */
+function usageBlocks(sub: Json): UsageBlock[] {
+  const info = isObject(sub.info) ? sub.info : {};
+  const usage = [info.usage_main, sub.usage_main, info.usage_nav, sub.usage_nav].find((u) => isObject(u) && Array.isArray(u.blocks));
+  if (!isObject(usage) || !Array.isArray(usage.blocks)) return [];
+  return usage.blocks.filter(isObject).map((b) => ({
+    name: str(b.name) ?? str(b.key) ?? '?',
+    key: orNull(b.key),
+    value: numOrNull(b.value),
+    max: numOrNull(b.max),
+    high: b.high === true,
+  }));
+}
+
+export interface PermissionView {
+  name: string;
+  display_name: string | null;
+  description: string | null;
+  category: string | null;
+  active: boolean | null;
+}
+
+export interface RoleView {
+  id: string | null;
+  name: string | null;
+  display_name: string | null;
+  description: string | null;
+  brand_id: string | null;
+  permissions: PermissionView[];
+}
+
+export const ROLE_FIELDS = ['id', 'name', 'display_name', 'description', 'brand_id', 'permissions'];
+
+export function roleViews(response: Json): RoleView[] {
+  const roles = unwrapList(response.roles ?? response.data ?? response);
+  return roles.map((r) => ({
+    id: orNull(r.id),
+    name: orNull(r.name),
+    display_name: orNull(r.display_name),
+    description: orNull(r.description),
+    brand_id: orNull(r.brand_id),
+    permissions: unwrapList(r.permissions)
+      .filter((p) => typeof p.name === 'string')
+      .map((p) => ({
+        // Names are kept exactly as given (one carries a trailing space).
+        name: p.name as string,
+        display_name: orNull(p.display_name),
+        description: orNull(p.description),
+        category: orNull(p.category),
+        active: boolOrNull(p.active),
+      })),
+  }));
+}

@@ -1,0 +1,64 @@
+import { ApiError } from '../errors.js';
+import type { HttpClient } from './http.js';
+import { isObject, str, type Json } from './shape.js';
+
+export interface CleanSignedIn {
+  token: string;
+  userId?: string;
+}
+
+const TOKEN_KEYS = ['token', 'accessToken', 'access_token'];
+const CONTAINERS = ['result', 'data'];
+
+/**
+ * The spec does not show where signin and signup put the token: look at the top level, then under
+ * `result` or `data` (one or two levels), for `token`, `accessToken` or `access_token`.
+ */
+export function findToken(body: unknown): string | undefined {
+  const queue: Array<{ value: unknown; depth: number }> = [{ value: body, depth: 0 }];
+  while (queue.length > 0) {
+    const { value, depth } = queue.shift()!;
+    if (!isObject(value)) continue;
+    for (const key of TOKEN_KEYS) {
+      const token = value[key];
+      if (typeof token === 'string' && token.length > 0) return token;
+      // Some services nest it again: {token: {accessToken: "..."}}.
+      if (isObject(token)) queue.push({ value: token, depth: depth + 1 });
+    }
+    if (depth < 2) for (const key of CONTAINERS) queue.push({ value: value[key], depth: depth + 1 });
+  }
+  return undefined;
+}
+
+function findUserId(body: unknown): string | undefined {
+  for (const container of [body, ...CONTAINERS.map((k) => (isObject(body) ? body[k] : undefined))]) {
+    if (!isObject(container)) continue;
+    const user = container.user;
+    if (isObject(user)) return str(user._id) ?? str(user.id);
+  }
+  return undefined;
+}
+
+/** The email cleaning interface (spec 4.7, 4.8). */
+export class CleaningClient {
+  constructor(readonly http: HttpClient) {}
+
+  async signup(input: { name?: string; email: string; password: string }): Promise<CleanSignedIn> {
+    const res = await this.http.request({ method: 'POST', path: '/api/v1/auth/signup', body: input, auth: false });
+    return this.signedIn(res.body, 'signup');
+  }
+
+  async signin(email: string, password: string): Promise<CleanSignedIn> {
+    // Signing in twice is harmless, so a lost answer may be retried.
+    const res = await this.http.request({ method: 'POST', path: '/api/v1/auth/signin', body: { email, password }, auth: false, idempotent: true });
+    return this.signedIn(res.body, 'signin');
+  }
+
+  private signedIn(body: unknown, what: string): CleanSignedIn {
+    const token = findToken(body);
+    if (!token) throw new ApiError(`the cleaning service's ${what} answer from ${this.http.host} carries no token`, 200);
+    return { token, userId: findUserId(body) };
+  }
+}
+
+export type { Json };

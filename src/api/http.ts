@@ -1,0 +1,249 @@
+import type { Dispatcher } from 'undici';
+import { ApiError, AuthError, NetworkError } from '../errors.js';
+import { describeFailure, parseBody, fieldErrorsOf } from './failure.js';
+import { redactJson } from './redact.js';
+
+export type Method = 'GET' | 'POST';
+
+export interface HttpClientOptions {
+  /** Base URL, e.g. https://api.example.com (paths are appended as given). */
+  baseUrl: string;
+  /** What users call this service in messages: "platform", "cleaning service". */
+  serviceName: string;
+  token?: () => string | undefined;
+  timeoutMs?: number;
+  /** Attempts after the first, for failures that are safe to repeat. */
+  retries?: number;
+  /** Longest Retry-After we wait for before giving up with a message. */
+  maxRetryWaitMs?: number;
+  dispatcher?: Dispatcher;
+  debug?: (line: string) => void;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export interface RequestSpec {
+  method: Method;
+  path: string;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  /** Send the bearer token (default true). */
+  auth?: boolean;
+  /** Safe to repeat after a failure whose effect is unknown (timeouts, resets, 5xx). GET always is. */
+  idempotent?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** A failure we may retry, with the server's wait if it named one. */
+class Retryable extends Error {
+  constructor(
+    readonly failure: Error,
+    readonly waitMs?: number,
+  ) {
+    super(failure.message);
+  }
+}
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host lookup failed',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EPIPE: 'connection closed',
+  UND_ERR_SOCKET: 'connection closed by the server',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
+  UND_ERR_BODY_TIMEOUT: 'answer stalled',
+};
+
+export class HttpClient {
+  private readonly base: URL;
+
+  constructor(private readonly opts: HttpClientOptions) {
+    this.base = new URL(opts.baseUrl);
+  }
+
+  get host(): string {
+    return this.base.host;
+  }
+
+  /** Sends one request, retrying only what is safe, and returns a 2xx answer or throws a typed error. */
+  async request(spec: RequestSpec): Promise<HttpResponse> {
+    const retries = this.opts.retries ?? 2;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(spec, attempt);
+      } catch (error) {
+        if (!(error instanceof Retryable)) throw error;
+        if (attempt >= retries) throw error.failure;
+        const wait = error.waitMs ?? this.backoff(attempt);
+        if (wait > (this.opts.maxRetryWaitMs ?? 30_000)) throw error.failure;
+        this.log(`retry ${attempt + 1}/${retries} in ${Math.round(wait)}ms: ${error.message}`);
+        await (this.opts.sleep ?? delay)(wait);
+      }
+    }
+  }
+
+  /** Exponential backoff with full jitter: 250ms, 500ms, 1s ... scaled by a random factor. */
+  private backoff(attempt: number): number {
+    const ceiling = Math.min(250 * 2 ** attempt, 8_000);
+    return ceiling / 2 + (this.opts.random ?? Math.random)() * (ceiling / 2);
+  }
+
+  private url(spec: RequestSpec): URL {
+    const basePath = this.base.pathname.replace(/\/+$/, '');
+    const url = new URL(this.base.href);
+    url.pathname = basePath + spec.path;
+    for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+    return url;
+  }
+
+  private async once(spec: RequestSpec, attempt: number): Promise<HttpResponse> {
+    const { request } = await import('undici');
+    const url = this.url(spec);
+    const idempotent = spec.idempotent ?? spec.method === 'GET';
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'mailclean' };
+    if (spec.auth !== false) {
+      const token = this.opts.token?.();
+      if (token) headers.authorization = `Bearer ${token}`;
+    }
+    let payload: string | undefined;
+    if (spec.body !== undefined) {
+      payload = JSON.stringify(spec.body);
+      headers['content-type'] = 'application/json';
+    }
+    this.log(`> ${spec.method} ${url.href}${attempt ? ` (attempt ${attempt + 1})` : ''}`);
+    if (payload !== undefined) this.log(`> body ${redactJson(spec.body)}`);
+
+    const started = performance.now();
+    const timeout = this.opts.timeoutMs ?? 30_000;
+    const signals = [AbortSignal.timeout(timeout), ...(spec.signal ? [spec.signal] : [])];
+    let status: number;
+    let responseHeaders: Record<string, string>;
+    let text: string;
+    try {
+      const res = await request(url, {
+        method: spec.method,
+        headers,
+        body: payload,
+        dispatcher: this.opts.dispatcher,
+        signal: AbortSignal.any(signals),
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+      status = res.statusCode;
+      responseHeaders = flattenHeaders(res.headers);
+      text = await res.body.text();
+    } catch (error) {
+      if (spec.signal?.aborted) throw spec.signal.reason ?? error;
+      const failure = this.networkFailure(error, timeout);
+      this.log(`< failed after ${elapsed(started)}: ${failure.message}`);
+      // A refused connection never reached the server, so repeating it is always safe.
+      const refused = codeOf(error) === 'ECONNREFUSED';
+      if (idempotent || refused) throw new Retryable(failure);
+      throw failure;
+    }
+    this.log(`< ${status} in ${elapsed(started)}`);
+    const parsed = parseBody(text, responseHeaders['content-type']);
+    if (parsed.json !== undefined) this.log(`< body ${redactJson(parsed.json, 600)}`);
+
+    if (status >= 200 && status < 300) {
+      if (parsed.json === undefined) {
+        const garbled = new ApiError(
+          `the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with a body that is not JSON${parsed.excerpt ? ` (${parsed.excerpt})` : ''}`,
+          status,
+        );
+        if (idempotent) throw new Retryable(garbled);
+        throw garbled;
+      }
+      return { status, headers: responseHeaders, body: parsed.json };
+    }
+
+    const failure = this.httpFailure(status, parsed, spec);
+    if (status === 429 || status === 503) {
+      throw new Retryable(failure, retryAfterMs(responseHeaders));
+    }
+    if (idempotent && (status === 500 || status === 502 || status === 504)) throw new Retryable(failure);
+    throw failure;
+  }
+
+  private httpFailure(status: number, parsed: ReturnType<typeof parseBody>, spec: RequestSpec): ApiError | AuthError {
+    const detail = describeFailure(parsed);
+    if (status === 401) {
+      return new AuthError(`the ${this.opts.serviceName} at ${this.host} refused the credentials${detail ? `: ${detail}` : ''}`);
+    }
+    const fieldErrors = fieldErrorsOf(parsed.json);
+    if (status === 422 || (status === 400 && fieldErrors)) {
+      const lines = fieldErrors
+        ? Object.entries(fieldErrors).map(([field, messages]) => `${field}: ${messages.join('; ')}`).join('; ')
+        : detail;
+      return new ApiError(`the ${this.opts.serviceName} rejected the request: ${lines || 'invalid input'}`, status, fieldErrors, 2);
+    }
+    const what = `${spec.method} ${spec.path}`;
+    return new ApiError(`the ${this.opts.serviceName} at ${this.host} answered ${status} to ${what}${detail ? `: ${detail}` : ''}`, status, fieldErrors);
+  }
+
+  private networkFailure(error: unknown, timeoutMs: number): NetworkError {
+    const code = codeOf(error);
+    const name = error instanceof Error ? error.name : '';
+    let reason = code ? NETWORK_CODES[code] : undefined;
+    if (!reason && (name === 'TimeoutError' || name === 'AbortError')) reason = `no answer within ${Math.round(timeoutMs / 1000)}s`;
+    reason ??= error instanceof Error ? error.message : String(error);
+    return new NetworkError(`cannot reach the ${this.opts.serviceName} at ${this.host}: ${reason}`, 'check the URL (`mailclean config get api-url`) and your connection');
+  }
+
+  private log(line: string): void {
+    this.opts.debug?.(`[${this.opts.serviceName}] ${line}`);
+  }
+}
+
+function codeOf(error: unknown): string | undefined {
+  let e: unknown = error;
+  for (let depth = 0; e && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code in NETWORK_CODES) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+/** Retry-After in seconds or as an HTTP date, else RateLimit-Reset (seconds). */
+export function retryAfterMs(headers: Record<string, string>, now = Date.now()): number | undefined {
+  const retryAfter = headers['retry-after'];
+  if (retryAfter !== undefined) {
+    const seconds = Number(retryAfter);
+    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+    const date = Date.parse(retryAfter);
+    if (Number.isFinite(date)) return Math.max(0, date - now);
+  }
+  const reset = headers['ratelimit-reset'] ?? headers['x-ratelimit-reset'];
+  if (reset !== undefined) {
+    const seconds = Number(reset);
+    // Some servers send an epoch time here rather than a delta.
+    if (Number.isFinite(seconds)) return seconds > 1e9 ? Math.max(0, seconds * 1000 - now) : Math.max(0, seconds * 1000);
+  }
+  return undefined;
+}
+
+function elapsed(started: number): string {
+  return `${Math.round(performance.now() - started)}ms`;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

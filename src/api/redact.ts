@@ -1,0 +1,18 @@
+// --debug shows bodies, so anything that looks like a secret is replaced before it is printed.
+
+const SECRET_KEY = /pass|token|secret|internal_access|api_key|apikey|authorization|p_key/i;
+
+export function redactValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactValue);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEY.test(k) && v !== null && typeof v !== 'object' ? '[redacted]' : redactValue(v)]),
+    );
+  }
+  return value;
+}
+
+export function redactJson(value: unknown, limit = 2000): string {
+  const text = JSON.stringify(redactValue(value)) ?? '';
+  return text.length > limit ? `${text.slice(0, limit)}… (${text.length} chars)` : text;
+}

@@ -1,0 +1,104 @@
+import { Option, type Command } from 'commander';
+import type { Runner } from './index.js';
+import type { Ctx, Service } from '../context.js';
+import { AuthError, CliError, ExitCode } from '../errors.js';
+import { maskSecret } from '../config/keys.js';
+import { str, unwrapObject } from '../api/shape.js';
+import { jsonOption } from './inputs.js';
+
+export function define(cmd: Command, run: Runner): void {
+  cmd
+    .command('status')
+    .description('show, for each service, whether you are signed in, as whom, and where the token comes from')
+    .addOption(jsonOption())
+    .action(run(status));
+  cmd
+    .command('token')
+    .description('print a stored token on stdout, for scripts')
+    .addOption(new Option('--service <service>', 'which token').choices(['platform', 'clean', 'cdp']).default('platform'))
+    .action(run(token));
+}
+
+interface ServiceStatus {
+  service: Service;
+  url: string | null;
+  signedIn: boolean;
+  verified: boolean;
+  email: string | null;
+  userId: string | null;
+  tokenSource: 'env' | 'profile' | null;
+  token: string | null;
+  problem: string | null;
+}
+
+const FIELDS = ['service', 'url', 'signedIn', 'verified', 'email', 'userId', 'tokenSource', 'token', 'problem'];
+
+async function status(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
+  await ctx.requireKnownProfile();
+  const endpoints = await ctx.endpoints();
+  const creds = await ctx.credentials();
+  const results: ServiceStatus[] = [];
+  for (const service of ['platform', 'clean'] as const) {
+    const { value, source } = await ctx.token(service);
+    const url = (service === 'platform' ? endpoints.apiUrl : endpoints.cleanUrl) || null;
+    const row: ServiceStatus = {
+      service,
+      url,
+      signedIn: Boolean(value),
+      verified: false,
+      email: source === 'profile' ? (creds.email ?? null) : null,
+      userId: service === 'platform' && source === 'profile' ? (creds['user-id'] ?? null) : null,
+      tokenSource: source ?? null,
+      token: value ? maskSecret(value) : null,
+      problem: value ? null : 'not signed in',
+    };
+    if (value && url && service === 'platform') await verifyPlatform(ctx, row);
+    results.push(row);
+  }
+  if (opts.json !== undefined) ctx.json(results, opts.json as string | boolean, FIELDS);
+  else printStatus(ctx, results);
+  return results.every((r) => r.signedIn && !r.problem) ? ExitCode.ok : ExitCode.auth;
+}
+
+/** Asks the platform whose token this is; the cleaning service has no route that checks one for free. */
+async function verifyPlatform(ctx: Ctx, row: ServiceStatus): Promise<void> {
+  try {
+    const me = unwrapObject((await (await ctx.platform()).me()).me);
+    row.verified = true;
+    row.email = str(me?.email) ?? row.email;
+    row.userId = str(me?.id) ?? row.userId;
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    row.problem = error instanceof AuthError ? 'token rejected: run `mailclean login`' : error.message;
+    if (error instanceof AuthError) row.signedIn = false;
+  }
+}
+
+function printStatus(ctx: Ctx, rows: ServiceStatus[]): void {
+  const lines: string[] = [];
+  for (const r of rows) {
+    const name = r.service === 'platform' ? 'Platform' : 'Cleaning service';
+    lines.push(`${ctx.style.bold(name)} ${r.url ?? '(no URL configured)'}`);
+    if (r.signedIn) {
+      const who = r.email ?? r.userId ?? 'unknown user';
+      lines.push(`  ${ctx.style.green('✓')} Signed in as ${who}${r.verified ? '' : ' (not verified)'}`);
+      lines.push(`  Token: ${r.token} (from ${r.tokenSource === 'env' ? (r.service === 'platform' ? 'MAILCLEAN_TOKEN' : 'MAILCLEAN_CLEAN_TOKEN') : `profile "${ctx.profileName}"`})`);
+    } else {
+      lines.push(`  ${ctx.style.red('✗')} ${r.problem ?? 'not signed in'}`);
+    }
+    if (r.signedIn && r.problem) lines.push(`  ${ctx.style.yellow('!')} ${r.problem}`);
+  }
+  ctx.out(`${lines.join('\n')}\n`);
+}
+
+async function token(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
+  await ctx.requireKnownProfile();
+  const service = opts.service as Service | 'cdp';
+  const { value } = await ctx.token(service);
+  if (!value) {
+    const hint = service === 'clean' ? 'run `mailclean login --service clean`' : 'run `mailclean login`';
+    throw new AuthError(`no ${service} token in profile "${ctx.profileName}"`, hint);
+  }
+  ctx.out(`${value}\n`);
+  return 0;
+}

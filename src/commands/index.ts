@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import type { Ctx } from '../context.js';
+
+/** A command's implementation receives the context, its own options and its positional arguments. */
+export type Handler = (ctx: Ctx, opts: Record<string, unknown>, args: unknown[]) => Promise<number | void>;
+/** Wraps a handler into a commander action that builds the context, runs it and records the exit code. */
+export type Runner = (handler: Handler) => (...actionArgs: unknown[]) => Promise<void>;
+
+export interface CommandModule {
+  define(cmd: Command, run: Runner): void;
+}
+
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  group: 'Account' | 'Profile' | 'Cleaning' | 'Other';
+  load(): Promise<CommandModule>;
+}
+
+// Only the module of the command being run is imported, so `--help` and `--version` load none of them.
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'register', group: 'Account', summary: 'create an account on the platform and/or the cleaning service', load: () => import('./register.js') },
+  { name: 'login', group: 'Account', summary: 'sign in and store the tokens in the profile', load: () => import('./login.js') },
+  { name: 'logout', group: 'Account', summary: 'forget stored tokens', load: () => import('./logout.js') },
+  { name: 'auth', group: 'Account', summary: 'show sign-in status or print a token', load: () => import('./auth.js') },
+  { name: 'oem-register', group: 'Account', summary: 'register a user through the OEM route (internal token)', load: () => import('./oem-register.js') },
+  { name: 'me', group: 'Profile', summary: 'show or update your profile', load: () => import('./me.js') },
+  { name: 'roles', group: 'Profile', summary: 'list your roles and their permissions', load: () => import('./roles.js') },
+  { name: 'config', group: 'Other', summary: 'read and change profile settings', load: () => import('./config.js') },
+  { name: 'sandbox', group: 'Other', summary: 'run the built-in sandbox server for both services', load: () => import('./sandbox.js') },
+  { name: 'completion', group: 'Other', summary: 'print a shell completion script (bash, zsh, fish)', load: () => import('./completion.js') },
+];

@@ -1,0 +1,85 @@
+import { Option } from 'commander';
+import type { Ctx } from '../context.js';
+import { UsageError } from '../errors.js';
+import { readAll } from '../io/io.js';
+import { promptSecret, promptText } from '../io/prompt.js';
+
+export type ServiceChoice = 'platform' | 'clean' | 'all';
+
+export function serviceOption(defaultValue: ServiceChoice, choices: string[] = ['platform', 'clean', 'all']): Option {
+  return new Option('--service <service>', 'which service').choices(choices).default(defaultValue);
+}
+
+export function jsonOption(): Option {
+  return new Option('--json [fields]', 'print JSON on stdout (optionally only these comma-separated fields)');
+}
+
+/** A flag's value, else a prompt on a terminal, else a usage error that names the flag. */
+export async function valueOrPrompt(
+  ctx: Ctx,
+  value: unknown,
+  flag: string,
+  message: string,
+  opts: { default?: string; validate?: (v: string) => string | undefined } = {},
+): Promise<string> {
+  if (typeof value === 'string' && value.trim() !== '') {
+    const problem = opts.validate?.(value.trim());
+    if (problem) throw new UsageError(`${flag}: ${problem}`);
+    return value.trim();
+  }
+  if (!ctx.canPrompt) throw new UsageError(`${flag} is required`, `pass ${flag} <value> (prompts are off: no terminal, --no-input, MAILCLEAN_NO_INPUT or CI)`);
+  for (;;) {
+    const answer = (await promptText(ctx.io, message, { default: opts.default })).trim();
+    const problem = opts.validate?.(answer);
+    if (!problem) return answer;
+    ctx.io.stderr.write(`${problem}\n`);
+  }
+}
+
+/** A password from stdin (--password-stdin), else a masked prompt, else a usage error. */
+export async function passwordInput(ctx: Ctx, fromStdin: unknown, opts: { confirm?: boolean } = {}): Promise<string> {
+  if (fromStdin === true) {
+    if (ctx.io.stdin.isTTY) ctx.io.stderr.write('Reading the password from stdin (end with Ctrl-D)…\n');
+    const password = stripNewline(await readAll(ctx.io.stdin));
+    if (password === '') throw new UsageError('--password-stdin: stdin held no password');
+    return password;
+  }
+  if (!ctx.canPrompt) {
+    throw new UsageError('a password is required', 'pipe it in with --password-stdin (prompts are off: no terminal, --no-input, MAILCLEAN_NO_INPUT or CI)');
+  }
+  for (;;) {
+    const password = await promptSecret(ctx.io, 'Password:');
+    if (!opts.confirm) return password;
+    const again = await promptSecret(ctx.io, 'Password (again):');
+    if (again === password) return password;
+    ctx.io.stderr.write('The passwords differ; try again.\n');
+  }
+}
+
+/** A secret read whole from stdin (--with-token). */
+export async function secretFromStdin(ctx: Ctx, flag: string): Promise<string> {
+  const value = stripNewline(await readAll(ctx.io.stdin)).trim();
+  if (value === '') throw new UsageError(`${flag}: stdin held nothing`);
+  return value;
+}
+
+function stripNewline(s: string): string {
+  return s.replace(/\r?\n$/, '');
+}
+
+export function validateEmail(value: string): string | undefined {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? undefined : `"${value}" is not an email address`;
+}
+
+/** The region of the user's locale (LC_ALL, LC_MESSAGES, LANG, then Intl), if it names one. */
+export function localeRegion(env: Record<string, string | undefined>): string | undefined {
+  for (const value of [env.LC_ALL, env.LC_MESSAGES, env.LANG]) {
+    const region = value && /^[a-z]{2,3}[_-]([A-Z]{2})\b/.exec(value)?.[1];
+    if (region) return region;
+  }
+  try {
+    return new Intl.Locale(Intl.DateTimeFormat().resolvedOptions().locale).region;
+  } catch {
+    return undefined;
+  }
+}

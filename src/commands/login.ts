@@ -1,0 +1,89 @@
+import type { Command } from 'commander';
+import type { Runner } from './index.js';
+import type { Ctx } from '../context.js';
+import { AuthError, UsageError } from '../errors.js';
+import { str, unwrapObject } from '../api/shape.js';
+import { jsonOption, passwordInput, secretFromStdin, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './inputs.js';
+import { reportOutcomes, runEach } from '../account/each-service.js';
+
+export function define(cmd: Command, run: Runner): void {
+  cmd
+    .option('--email <email>', 'your email address (default: the one last used with this profile)')
+    .option('--password-stdin', 'read the password from stdin')
+    .option('--with-token', 'read a token from stdin for the one service named by --service')
+    .addOption(serviceOption('all'))
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      `
+Signs in to the platform (POST /api/login) and the cleaning service (POST /api/v1/auth/signin) with one
+password. With --service all, one side failing is a warning when the other succeeds.
+
+Examples:
+  mailclean login
+  echo "$PASSWORD" | mailclean login --email ada@example.com --password-stdin
+  echo "$TOKEN" | mailclean login --with-token --service clean`,
+    )
+    .action(run(login));
+}
+
+async function login(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
+  const service = opts.service as ServiceChoice;
+  if (opts.withToken) return loginWithToken(ctx, service, opts.json as string | boolean | undefined);
+
+  const remembered = (await ctx.credentials()).email;
+  const email = await valueOrPrompt(ctx, opts.email ?? (ctx.canPrompt ? undefined : remembered), '--email', 'Email:', {
+    default: remembered,
+    validate: validateEmail,
+  });
+  const password = await passwordInput(ctx, opts.passwordStdin);
+
+  const outcomes = await runEach(ctx, service, {
+    platform: async () => {
+      const client = await ctx.platform();
+      const signed = await client.login(email, password).catch(renameAuthFailure('platform'));
+      const userId = str(signed.user.id);
+      await ctx.saveCredentials({ token: signed.token, 'cdp-token': signed.cdpToken, 'user-id': userId, email, brand: signed.brandId });
+      ctx.useToken('platform', signed.token);
+      return { userId, email, brandId: signed.brandId ?? null };
+    },
+    clean: async () => {
+      const client = await ctx.cleaning();
+      const signed = await client.signin(email, password).catch(renameAuthFailure('cleaning service'));
+      await ctx.saveCredentials({ 'clean-token': signed.token, email });
+      ctx.useToken('clean', signed.token);
+      return { userId: signed.userId ?? null, email };
+    },
+  });
+  return reportOutcomes(ctx, opts.json as string | boolean | undefined, outcomes, 'Logged in as');
+}
+
+/** At login a 401 means the email or password is wrong, not that a token expired. */
+function renameAuthFailure(service: string) {
+  return (error: unknown): never => {
+    if (error instanceof AuthError) throw new AuthError(`the ${service} did not accept that email and password`, 'check them and try again');
+    throw error;
+  };
+}
+
+async function loginWithToken(ctx: Ctx, service: ServiceChoice, json: string | boolean | undefined): Promise<number> {
+  if (service === 'all') throw new UsageError('--with-token needs --service platform or --service clean');
+  const token = await secretFromStdin(ctx, '--with-token');
+  if (service === 'clean') {
+    // The cleaning service has no route that checks a token without spending allowance, so it is stored as given.
+    await ctx.saveCredentials({ 'clean-token': token });
+    ctx.note(`${ctx.style.green('✓')} Stored the cleaning service token`);
+    if (json !== undefined) ctx.json({ clean: { ok: true, verified: false } }, json, ['clean']);
+    return 0;
+  }
+  const client = await ctx.platform();
+  // Check the token before keeping it, and learn whose it is.
+  ctx.useToken('platform', token);
+  const me = unwrapObject((await client.me()).me);
+  const userId = str(me?.id);
+  const email = str(me?.email);
+  await ctx.saveCredentials({ token, 'user-id': userId, email });
+  ctx.note(`${ctx.style.green('✓')} Logged in to the platform as ${email ?? userId ?? 'unknown user'}`);
+  if (json !== undefined) ctx.json({ platform: { ok: true, userId, email } }, json, ['platform']);
+  return 0;
+}

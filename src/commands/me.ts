@@ -1,0 +1,88 @@
+import type { Command } from 'commander';
+import type { Runner } from './index.js';
+import type { Ctx } from '../context.js';
+import { UsageError } from '../errors.js';
+import { platformSession } from '../account/session.js';
+import { meView, ME_FIELDS, type MeView } from '../account/views.js';
+import { renderPairs } from '../io/table.js';
+import { jsonOption, valueOrPrompt } from './inputs.js';
+import type { ProfileUpdate } from '../api/platform.js';
+
+export function define(cmd: Command, run: Runner): void {
+  cmd
+    .option('--brand <id>', 'switch the current brand (sent as current_buuid)')
+    .addOption(jsonOption())
+    .addHelpText('after', `\nJSON fields: ${ME_FIELDS.join(', ')}`)
+    .action(run(show));
+  cmd
+    .command('update')
+    .description('update your name, phone and country code (values not given are kept)')
+    .option('--first-name <name>', 'first name')
+    .option('--last-name <name>', 'last name')
+    .option('--phone <phone>', 'phone number')
+    .option('--country-code <code>', 'country code, e.g. US')
+    .addOption(jsonOption())
+    .action(run(update));
+}
+
+async function show(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
+  await ctx.requireKnownProfile();
+  const client = await platformSession(ctx);
+  const view = meView(await client.me(opts.brand as string | undefined));
+  if (opts.brand !== undefined && view.brand?.id) await ctx.saveCredentials({ brand: view.brand.id });
+  print(ctx, view, opts.json as string | boolean | undefined);
+  return 0;
+}
+
+const UPDATE_FIELDS: Array<{ key: keyof ProfileUpdate; flag: string; option: string; label: string }> = [
+  { key: 'first_name', flag: '--first-name', option: 'firstName', label: 'First name' },
+  { key: 'last_name', flag: '--last-name', option: 'lastName', label: 'Last name' },
+  { key: 'phone', flag: '--phone', option: 'phone', label: 'Phone' },
+  { key: 'country_code', flag: '--country-code', option: 'countryCode', label: 'Country code' },
+];
+
+async function update(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
+  await ctx.requireKnownProfile();
+  const client = await platformSession(ctx);
+  // The service needs all four fields: start from the current profile and apply what was given.
+  const current = meView(await client.me());
+  const givenAny = UPDATE_FIELDS.some((f) => typeof opts[f.option] === 'string');
+  const body = {} as ProfileUpdate;
+  for (const field of UPDATE_FIELDS) {
+    const given = opts[field.option];
+    const existing = current[field.key];
+    if (typeof given === 'string') body[field.key] = given;
+    else if (!givenAny && ctx.canPrompt) body[field.key] = await valueOrPrompt(ctx, undefined, field.flag, `${field.label}:`, { default: existing ?? undefined });
+    else if (existing !== null && existing !== undefined) body[field.key] = existing;
+    else throw new UsageError(`${field.flag} is required: the service needs all four fields and your profile has no ${field.label.toLowerCase()}`);
+  }
+  const view = meView(await client.updateMe(body));
+  ctx.note(`${ctx.style.green('✓')} Profile updated`);
+  print(ctx, view, opts.json as string | boolean | undefined);
+  return 0;
+}
+
+function print(ctx: Ctx, view: MeView, json: string | boolean | undefined): void {
+  if (json !== undefined) {
+    ctx.json(view, json, ME_FIELDS);
+    return;
+  }
+  const dash = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '-' : v);
+  const name = [view.first_name, view.last_name].filter(Boolean).join(' ');
+  const pairs: Array<[string, string]> = [
+    ['Name', dash(name)],
+    ['Email', `${dash(view.email)}${view.email_verified === false ? ' (not verified)' : ''}`],
+    ['User ID', dash(view.id)],
+    ['Phone', dash(view.phone)],
+    ['Country', dash(view.country_code)],
+  ];
+  if (view.brand) pairs.push(['Brand', `${dash(view.brand.name)} (${dash(view.brand.id)})`]);
+  if (view.brands.length > 1) pairs.push(['Other brands', view.brands.filter((b) => b.id !== view.brand?.id).map((b) => `${b.name} (${b.id})`).join(', ')]);
+  if (view.role) pairs.push(['Role', dash(view.role.display_name ?? view.role.name)]);
+  if (view.subscription) pairs.push(['Plan', dash(view.subscription.plan)]);
+  for (const block of view.subscription?.usage ?? []) {
+    const used = block.max !== null ? `${block.value ?? 0} of ${block.max}` : String(block.value ?? '-');
+    pairs.push([`  ${block.name}`, `${used}${block.high ? ' (high)' : ''}`]);
+  }
+  ctx.out(renderPairs(pairs));
+}

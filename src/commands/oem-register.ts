@@ -1,0 +1,47 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { Runner } from './index.js';
+import type { Ctx } from '../context.js';
+import { UsageError } from '../errors.js';
+import { meView, ME_FIELDS } from '../account/views.js';
+import { jsonOption, passwordInput, validateEmail, valueOrPrompt } from './inputs.js';
+
+export function define(cmd: Command, run: Runner): void {
+  cmd
+    .option('--name <name>', "the new user's name")
+    .option('--email <email>', "the new user's email address")
+    .option('--password-stdin', 'read the new password from stdin')
+    .option('--internal-token-file <file>', 'file holding the internal access token (else MAILCLEAN_INTERNAL_TOKEN)')
+    .addOption(jsonOption())
+    .addHelpText('after', '\nCalls POST /api/oem/register. The internal token is never taken as a flag value.')
+    .action(run(oemRegister));
+}
+
+async function oemRegister(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
+  const internalToken = await readInternalToken(ctx, opts.internalTokenFile as string | undefined);
+  const name = await valueOrPrompt(ctx, opts.name, '--name', 'Name:');
+  const email = await valueOrPrompt(ctx, opts.email, '--email', 'Email:', { validate: validateEmail });
+  const password = await passwordInput(ctx, opts.passwordStdin, { confirm: true });
+  const client = await ctx.platform();
+  const view = meView(await client.oemRegister({ name, email, password, internalToken }));
+  ctx.note(`${ctx.style.green('✓')} Registered ${view.email ?? email} through the OEM route${view.id ? ` (user ${view.id})` : ''}`);
+  if (opts.json !== undefined) ctx.json(view, opts.json as string | boolean, ME_FIELDS);
+  return 0;
+}
+
+async function readInternalToken(ctx: Ctx, file: string | undefined): Promise<string> {
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`--internal-token-file: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    const token = text.trim();
+    if (!token) throw new UsageError(`--internal-token-file: ${file} is empty`);
+    return token;
+  }
+  const fromEnv = ctx.env.MAILCLEAN_INTERNAL_TOKEN?.trim();
+  if (fromEnv) return fromEnv;
+  throw new UsageError('an internal access token is required', 'set MAILCLEAN_INTERNAL_TOKEN or pass --internal-token-file FILE');
+}

@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import type { Runner } from './index.js';
+import type { Ctx } from '../context.js';
+import { str } from '../api/shape.js';
+import { jsonOption, localeRegion, passwordInput, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './inputs.js';
+import { reportOutcomes, runEach } from '../account/each-service.js';
+
+export function define(cmd: Command, run: Runner): void {
+  cmd
+    .option('--name <name>', 'your name')
+    .option('--email <email>', 'your email address')
+    .option('--password-stdin', 'read the password from stdin')
+    .option('--country-code <code>', "country code (default: your locale's region)")
+    .option('--source <source>', 'sign-up source recorded by the platform', 'cli')
+    .option('--source-path <path>', 'sign-up source path recorded by the platform', 'mailclean')
+    .addOption(serviceOption('platform'))
+    .addOption(jsonOption())
+    .addHelpText('after', '\nExample:\n  echo "$PASSWORD" | mailclean register --name Ada --email ada@example.com --password-stdin')
+    .action(run(register));
+}
+
+async function register(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
+  const service = opts.service as ServiceChoice;
+  const name = await valueOrPrompt(ctx, opts.name, '--name', 'Name:');
+  const email = await valueOrPrompt(ctx, opts.email, '--email', 'Email:', { validate: validateEmail });
+  const password = await passwordInput(ctx, opts.passwordStdin, { confirm: true });
+  const countryCode = (opts.countryCode as string | undefined) ?? localeRegion(ctx.env);
+
+  const outcomes = await runEach(ctx, service, {
+    platform: async () => {
+      const client = await ctx.platform();
+      const signed = await client.register({
+        name,
+        email,
+        password,
+        country_code: countryCode,
+        source: opts.source as string,
+        source_path: opts.sourcePath as string,
+      });
+      const userId = str(signed.user.id);
+      await ctx.saveCredentials({ token: signed.token, 'user-id': userId, email, brand: signed.brandId });
+      ctx.useToken('platform', signed.token);
+      return { userId, email, brandId: signed.brandId ?? null };
+    },
+    clean: async () => {
+      const client = await ctx.cleaning();
+      const signed = await client.signup({ name, email, password });
+      await ctx.saveCredentials({ 'clean-token': signed.token, email });
+      ctx.useToken('clean', signed.token);
+      return { userId: signed.userId ?? null, email };
+    },
+  });
+  return reportOutcomes(ctx, opts.json as string | boolean | undefined, outcomes, 'Registered');
+}

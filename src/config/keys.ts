@@ -1,0 +1,33 @@
+// The keys a profile holds. Secrets are stored (0600) but never shown in full or taken as arguments.
+
+export interface KeyInfo {
+  key: string;
+  description: string;
+  secret?: boolean;
+  /** Set by login/register, not by hand. */
+  managed?: boolean;
+}
+
+export const PROFILE_KEYS: readonly KeyInfo[] = [
+  { key: 'api-url', description: 'platform base URL ({base_url})' },
+  { key: 'clean-url', description: 'email cleaning base URL ({email_clean_url})' },
+  { key: 'rate', description: 'clean request limit, N/WINDOW (default 50/5m)' },
+  { key: 'token', description: 'platform bearer token', secret: true, managed: true },
+  { key: 'cdp-token', description: 'platform cdp-token from login', secret: true, managed: true },
+  { key: 'clean-token', description: 'email cleaning bearer token', secret: true, managed: true },
+  { key: 'user-id', description: 'signed-in platform user id', managed: true },
+  { key: 'email', description: 'signed-in email address', managed: true },
+  { key: 'brand', description: 'current brand id (sent as current_buuid)' },
+];
+
+export type ProfileKey = (typeof PROFILE_KEYS)[number]['key'];
+
+export function keyInfo(key: string): KeyInfo | undefined {
+  return PROFILE_KEYS.find((k) => k.key === key);
+}
+
+/** Enough to recognise a token, never enough to use it. */
+export function maskSecret(value: string): string {
+  if (value.length <= 8) return '****';
+  return `${value.slice(0, 4)}…${value.slice(-4)}`;
+}

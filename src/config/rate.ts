@@ -1,0 +1,25 @@
+import { UsageError } from '../errors.js';
+
+export interface Rate {
+  requests: number;
+  windowMs: number;
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** "50/5m", "5/2s", "100/1h", "10/500ms"; a bare unit means one of it ("50/m"). */
+export function parseRate(text: string, source: string): Rate {
+  const match = /^\s*(\d+)\s*\/\s*(\d*(?:\.\d+)?)\s*(ms|s|m|h)\s*$/.exec(text);
+  const requests = match ? Number(match[1]) : NaN;
+  const amount = match ? (match[2] === '' ? 1 : Number(match[2])) : NaN;
+  if (!match || !(requests > 0) || !(amount > 0)) {
+    throw new UsageError(`${source}: "${text}" is not a rate`, 'write it as N/WINDOW, e.g. 50/5m, 5/2s or 1000/1h');
+  }
+  return { requests, windowMs: amount * UNITS[match[3]!]! };
+}
+
+export function formatRate(rate: Rate): string {
+  const { windowMs } = rate;
+  const unit = windowMs % 3_600_000 === 0 ? 'h' : windowMs % 60_000 === 0 ? 'm' : windowMs % 1000 === 0 ? 's' : 'ms';
+  return `${rate.requests}/${windowMs / UNITS[unit]!}${unit}`;
+}

@@ -1,0 +1,69 @@
+// Typed failures. main.ts is the only place that turns them into a message and an exit code.
+
+export const ExitCode = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  partial: 3,
+  auth: 4,
+  interrupted: 130,
+} as const;
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = ExitCode.error,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad flag, unreadable or malformed input, a missing value with prompts off. */
+export class UsageError extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.usage, hint);
+  }
+}
+
+/** No credentials, or the service rejected them. */
+export class AuthError extends CliError {
+  constructor(message: string, hint = 'run `mailclean login`') {
+    super(message, ExitCode.auth, hint);
+  }
+}
+
+/** A non-2xx answer from a service. */
+export class ApiError extends CliError {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly fieldErrors?: Record<string, string[]>,
+    exitCode: number = ExitCode.error,
+    hint?: string,
+  ) {
+    super(message, exitCode, hint);
+  }
+}
+
+/** The service could not be reached at all. */
+export class NetworkError extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.error, hint);
+  }
+}
+
+/** The user cancelled (Ctrl-C at a prompt, or SIGINT during work). */
+export class CancelError extends CliError {
+  constructor(message = 'cancelled') {
+    super(message, ExitCode.interrupted);
+  }
+}
+
+/** Already reported to the user; only the exit code is left to give. */
+export class SilentError extends CliError {
+  constructor(exitCode: number) {
+    super('', exitCode);
+  }
+}

@@ -1,0 +1,46 @@
+import type { IO } from './io.js';
+import { CancelError } from '../errors.js';
+
+// @inquirer/prompts is loaded only when a prompt is really shown.
+async function inquirer() {
+  return import('@inquirer/prompts');
+}
+
+function context(io: IO) {
+  return { input: io.stdin, output: io.stderr, clearPromptOnDone: false };
+}
+
+async function guard<T>(ask: () => Promise<T>): Promise<T> {
+  try {
+    return await ask();
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new CancelError();
+    throw error;
+  }
+}
+
+export async function promptText(io: IO, message: string, opts: { default?: string; required?: boolean } = {}): Promise<string> {
+  const { input } = await inquirer();
+  return guard(() =>
+    input(
+      {
+        message,
+        default: opts.default,
+        required: opts.required ?? true,
+      },
+      context(io),
+    ),
+  );
+}
+
+export async function promptSecret(io: IO, message: string): Promise<string> {
+  const { password } = await inquirer();
+  return guard(() =>
+    password({ message, mask: '*', validate: (v: string) => (v.length > 0 ? true : 'required') }, context(io)),
+  );
+}
+
+export async function promptConfirm(io: IO, message: string, def = true): Promise<boolean> {
+  const { confirm } = await inquirer();
+  return guard(() => confirm({ message, default: def }, context(io)));
+}

@@ -1,0 +1,31 @@
+// Just the few ANSI styles we use; a colour library would cost more startup than it saves.
+
+export interface Style {
+  bold(s: string): string;
+  dim(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+}
+
+const wrap = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+
+export const COLOR: Style = {
+  bold: wrap(1, 22),
+  dim: wrap(2, 22),
+  red: wrap(31, 39),
+  green: wrap(32, 39),
+  yellow: wrap(33, 39),
+};
+
+const same = (s: string) => s;
+export const PLAIN: Style = { bold: same, dim: same, red: same, green: same, yellow: same };
+
+/** NO_COLOR and TERM=dumb switch colour off, FORCE_COLOR on; otherwise only a terminal gets it. */
+export function wantsColor(stream: { isTTY?: boolean }, env: Record<string, string | undefined>, flag?: boolean): boolean {
+  if (flag === false) return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.TERM === 'dumb') return false;
+  return stream.isTTY === true;
+}

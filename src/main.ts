@@ -1,0 +1,125 @@
+import type { Command } from 'commander';
+import { processIO, type IO } from './io/io.js';
+import { VERSION } from './version.js';
+import { CliError, ExitCode, SilentError } from './errors.js';
+import { COMMANDS, type Handler } from './commands/index.js';
+import type { Ctx, GlobalOptions } from './context.js';
+
+const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--api-url', '--clean-url']);
+
+/** Runs mailclean with these arguments; the only place where failures become messages and exit codes. */
+export async function main(argv: string[], io: IO = processIO()): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    io.stdout.write(`${VERSION}\n`);
+    return ExitCode.ok;
+  }
+  let exitCode: number = ExitCode.ok;
+  let debug = io.env.MAILCLEAN_DEBUG === '1' || argv.includes('--debug');
+  try {
+    const { Command } = await import('commander');
+    const program = buildProgram(new Command('mailclean'), io);
+    const invoked = invokedCommand(argv);
+    for (const entry of COMMANDS) {
+      const cmd = program.command(entry.name).description(entry.summary).helpGroup(`${entry.group} commands:`);
+      if (entry.name === invoked) {
+        const mod = await entry.load();
+        mod.define(cmd, (handler) => async (...actionArgs: unknown[]) => {
+          exitCode = await runHandler(handler, actionArgs, io);
+        });
+      }
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    return report(error, io, debug);
+  }
+}
+
+function buildProgram(program: Command, io: IO): Command {
+  return program
+    .description('Manage your marketing platform account and clean mailing lists.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help for a command')
+    .helpCommand('help [command]', 'show help for a command')
+    .commandsGroup('Other commands:')
+    .option('--profile <name>', 'stored profile to use (env: MAILCLEAN_PROFILE)')
+    .option('--api-url <url>', 'platform base URL (env: MAILCLEAN_API_URL)')
+    .option('--clean-url <url>', 'email cleaning base URL (env: MAILCLEAN_CLEAN_URL)')
+    .option('--no-input', 'never prompt (env: MAILCLEAN_NO_INPUT=1; also when CI is set)')
+    .option('--debug', 'log HTTP requests on stderr, secrets redacted (env: MAILCLEAN_DEBUG=1)')
+    .option('--no-color', 'no colour (env: NO_COLOR)')
+    .option('-q, --quiet', 'no progress or notes')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(s.endsWith('\n') ? s : `${s}\n`),
+    })
+    .addHelpText(
+      'after',
+      `
+With no api-url or clean-url configured, commands run against the built-in sandbox.
+
+Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 partial (rows unchecked), 4 authentication, 130 interrupted.
+Run \`mailclean <command> --help\` for a command's flags.`,
+    );
+}
+
+/** The first positional argument, skipping global options and their values (`help X` means X). */
+function invokedCommand(argv: string[]): string | undefined {
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length && positionals.length < 2; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (arg.startsWith('-')) {
+      if (GLOBAL_VALUE_OPTIONS.has(arg)) i++;
+      continue;
+    }
+    positionals.push(arg);
+    if (arg !== 'help') break;
+  }
+  return positionals[0] === 'help' ? positionals[1] : positionals[0];
+}
+
+async function runHandler(handler: Handler, actionArgs: unknown[], io: IO): Promise<number> {
+  // commander calls actions with (...positionals, options, command).
+  const cmd = actionArgs.at(-1) as Command;
+  const args = actionArgs.slice(0, -2);
+  const globals = cmd.optsWithGlobals() as GlobalOptions;
+  const { Ctx } = await import('./context.js');
+  const ctx: Ctx = new Ctx(io, globals);
+  try {
+    // Parents parse options that appear after a subcommand too (`me update --json`), so merge them.
+    const code = await handler(ctx, cmd.optsWithGlobals(), args);
+    return code ?? ExitCode.ok;
+  } finally {
+    await ctx.close();
+  }
+}
+
+function report(error: unknown, io: IO, debug: boolean): number {
+  if (isCommanderError(error)) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+      return ExitCode.ok;
+    }
+    // commander has already printed its one-line message.
+    return ExitCode.usage;
+  }
+  if (error instanceof SilentError) return error.exitCode;
+  if (error instanceof CliError) {
+    io.stderr.write(`error: ${error.message}\n`);
+    if (error.hint) io.stderr.write(`hint: ${error.hint}\n`);
+    if (debug && error.stack) io.stderr.write(`${error.stack}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr.write(`error: unexpected failure: ${message.split('\n')[0]}\n`);
+  io.stderr.write(debug && error instanceof Error && error.stack ? `${error.stack}\n` : 'hint: run again with --debug for details\n');
+  return ExitCode.error;
+}
+
+function isCommanderError(error: unknown): error is { code: string; exitCode: number } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('commander.');
+}

@@ -1,0 +1,63 @@
+import { grantToken } from './auth.js';
+import { hashPassword, newObjectId, verifyPassword } from './crypto.js';
+import { cleaningOk } from './envelopes.js';
+import { HttpError, INVALID_CREDENTIALS } from './errors.js';
+import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
+import { findByEmail, type CleanUser } from './state.js';
+import { isoMillis } from './time.js';
+import { BodyChecker } from './validate.js';
+
+const EMAIL_TAKEN = 'The email has already been taken.';
+
+/** Accounts of the email-cleaning service: a user table of their own, as the real services are separate. */
+export function addCleaningAuthRoutes(router: Router): void {
+  router.add('POST', '/api/v1/auth/signup', signup).add('POST', '/api/v1/auth/signin', signin);
+}
+
+function userView(user: CleanUser): Record<string, unknown> {
+  return { _id: user._id, name: user.name, email: user.email, plan: user.plan, createdAt: isoMillis(user.createdAt) };
+}
+
+async function signup(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
+  const c = new BodyChecker(req.body);
+  const name = c.optional('name', { trim: true, max: 255 }) ?? '';
+  const email = c.required('email', { email: true, max: 255 });
+  const password = c.required('password', { min: 8, max: 1024 });
+  if (email && findByEmail(ctx.store.state.cleanUsers, email)) c.add('email', EMAIL_TAKEN);
+  c.check();
+
+  const hash = await hashPassword(password);
+  const { user, token } = await ctx.store.mutate((draft) => {
+    if (findByEmail(draft.cleanUsers, email)) throw new HttpError(422, EMAIL_TAKEN, { email: [EMAIL_TAKEN] });
+    const now = ctx.now();
+    const created: CleanUser = {
+      _id: newObjectId(now),
+      name,
+      email,
+      password: hash,
+      plan: ctx.plan,
+      createdAt: now,
+      updatedAt: now,
+    };
+    draft.cleanUsers[created._id] = created;
+    return { user: created, token: grantToken(draft, created._id, 'clean', ctx) };
+  });
+  return cleaningOk('Account created.', { token, user: userView(user) }, 201);
+}
+
+async function signin(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
+  const c = new BodyChecker(req.body);
+  const email = c.required('email', { trim: true });
+  const password = c.required('password');
+  c.check();
+
+  const found = findByEmail(ctx.store.state.cleanUsers, email);
+  if (!(await verifyPassword(password, found?.password)) || !found) throw new HttpError(401, INVALID_CREDENTIALS);
+  const userId = found._id;
+  const { user, token } = await ctx.store.mutate((draft) => {
+    const current = draft.cleanUsers[userId];
+    if (!current) throw new HttpError(401, INVALID_CREDENTIALS);
+    return { user: current, token: grantToken(draft, userId, 'clean', ctx) };
+  });
+  return cleaningOk('Signed in.', { token, user: userView(user) });
+}

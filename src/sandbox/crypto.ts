@@ -1,0 +1,114 @@
+import { createHash, randomBytes, randomUUID, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+export type TokenService = 'platform' | 'cdp' | 'clean';
+
+export interface PasswordHash {
+  algo: 'scrypt';
+  N: number;
+  r: number;
+  p: number;
+  keylen: number;
+  salt: string; // base64url
+  hash: string; // base64url
+}
+
+export interface StoredToken {
+  hash: string; // base64url sha256 of the secret part
+  userId: string;
+  service: TokenService;
+  createdAt: number;
+  expiresAt: number;
+}
+
+// OWASP's scrypt floor (N=2^14, r=8, p=1); maxmem must allow 128*N*r bytes plus headroom.
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64 } as const;
+
+function scryptAsync(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key)));
+  });
+}
+
+function scryptOptions(p: { N: number; r: number; p: number }): ScryptOptions {
+  return { N: p.N, r: p.r, p: p.p, maxmem: 256 * p.N * p.r };
+}
+
+export async function hashPassword(password: string): Promise<PasswordHash> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password, salt, SCRYPT.keylen, scryptOptions(SCRYPT));
+  return { algo: 'scrypt', ...SCRYPT, salt: salt.toString('base64url'), hash: key.toString('base64url') };
+}
+
+// A fixed hash to check against when the account does not exist, so that a wrong email
+// costs the same time as a wrong password and response times do not reveal which accounts exist.
+let decoy: Promise<PasswordHash> | undefined;
+
+export async function verifyPassword(password: string, stored: PasswordHash | undefined): Promise<boolean> {
+  const target = stored ?? (await (decoy ??= hashPassword(randomBytes(16).toString('hex'))));
+  const expected = Buffer.from(target.hash, 'base64url');
+  const key = await scryptAsync(password, Buffer.from(target.salt, 'base64url'), expected.length, scryptOptions(target));
+  return timingSafeEqual(key, expected) && stored !== undefined;
+}
+
+const B64URL = /^[A-Za-z0-9_-]+$/;
+
+function sha256(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+/** Creates a bearer token `<id>.<secret>`; only the sha256 of the secret is kept. */
+export function issueToken(
+  userId: string,
+  service: TokenService,
+  now: number,
+  ttlMs: number,
+): { token: string; id: string; record: StoredToken } {
+  const id = randomBytes(16).toString('base64url');
+  const secret = randomBytes(32).toString('base64url');
+  const record: StoredToken = {
+    hash: sha256(secret).toString('base64url'),
+    userId,
+    service,
+    createdAt: now,
+    expiresAt: now + ttlMs,
+  };
+  return { token: `${id}.${secret}`, id, record };
+}
+
+/** Splits a bearer token into id and secret, or undefined when it is not shaped like ours. */
+export function parseToken(token: string): { id: string; secret: string } | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 2) return undefined;
+  const [id, secret] = parts as [string, string];
+  if (!B64URL.test(id) || !B64URL.test(secret) || id.length > 64 || secret.length > 128) return undefined;
+  return { id, secret };
+}
+
+export function secretMatches(secret: string, record: StoredToken): boolean {
+  const expected = Buffer.from(record.hash, 'base64url');
+  const actual = sha256(secret);
+  return expected.length === actual.length && timingSafeEqual(actual, expected);
+}
+
+/** Compares a presented shared secret with the configured one without leaking its length or content by timing. */
+export function sharedSecretMatches(presented: string, configured: string): boolean {
+  return timingSafeEqual(sha256(presented), sha256(configured));
+}
+
+export function newUuid(): string {
+  return randomUUID();
+}
+
+/** A 24-hex identifier shaped like the cleaning service's record ids (seconds, then randomness). */
+export function newObjectId(nowMs: number): string {
+  const seconds = Math.floor(nowMs / 1000) >>> 0;
+  return seconds.toString(16).padStart(8, '0') + randomBytes(8).toString('hex');
+}
+
+export function randomKey(bytes: number): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+export function randomHex(bytes: number): string {
+  return randomBytes(bytes).toString('hex');
+}

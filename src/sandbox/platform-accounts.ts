@@ -1,0 +1,124 @@
+import { newUuid, randomHex, randomKey, type PasswordHash } from './crypto.js';
+import { ROLE_NAMES, type BrandRecord, type Plan, type PlatformUser, type SandboxState, type SubscriptionRecord } from './state.js';
+
+export interface NewAccount {
+  name: string;
+  email: string;
+  password: PasswordHash;
+  country_code: string | null;
+  source: string;
+  source_path: string;
+}
+
+const SOCIAL_FIELDS = [
+  'blog', 'email', 'medium', 'reddit', 'twitter', 'website', 'youtube',
+  'facebook', 'linkedin', 'snapchat', 'whatsapp', 'instagram',
+] as const;
+
+/** `Ada Lovelace's brand` -> `ada-lovelaces-brand-3f9a2c`; the suffix keeps slugs unique without a lookup. */
+export function brandSlug(brandName: string): string {
+  const base = brandName
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/['\u2019]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
+  return `${base || 'brand'}-${randomHex(3)}`;
+}
+
+/**
+ * What registration creates: the user, their brand with its four roles and default homepage,
+ * and a subscription. The caller has checked that the email is free.
+ */
+export function createPlatformAccount(state: SandboxState, input: NewAccount, now: number, plan: Plan): PlatformUser {
+  const userId = newUuid();
+  const brandName = `${input.name}'s brand`;
+  const slug = brandSlug(brandName);
+
+  const brand: BrandRecord = {
+    id: newUuid(),
+    owner_id: userId,
+    name: brandName,
+    slug,
+    description: null,
+    onboarded: false,
+    active: true,
+    website: null,
+    domain: null,
+    country: null,
+    address: null,
+    state: null,
+    city: null,
+    zip_code: null,
+    domain_verified: false,
+    timezone: 'UTC',
+    country_code: input.country_code,
+    industry_code: null,
+    site_code: null,
+    site_code_verified: false,
+    site_public: false,
+    settings: {
+      lists: { double_optin: false },
+      general: { gdpr: false, language: 'en_US' },
+      branding: { forms: true, webpages: true, campaigns: true },
+      recaptcha: { forms: false, webpages: false },
+      configuration: { campaing_allowed_contact_cleaning: [1] },
+      email_tracking: { unsubscribe: true, open_tracking: true, click_tracking: true },
+    },
+    p_key: `pk_${randomKey(18)}`,
+    api_key: `sk_${randomKey(32)}`,
+    social: Object.fromEntries(SOCIAL_FIELDS.map((f) => [f, ''])),
+    roles: ROLE_NAMES.map((name) => ({ id: newUuid(), name })),
+    homepage: {
+      id: newUuid(),
+      form_id: newUuid(),
+      form_slug: `homepage-form-${randomHex(3)}`,
+      name_param_id: newUuid(),
+      email_param_id: newUuid(),
+      preview_key: randomHex(16),
+      created_at: now,
+    },
+    created_at: now,
+  };
+
+  const subscription: SubscriptionRecord = {
+    id: newUuid(),
+    user_id: userId,
+    payment_vendor: 'sandbox',
+    subscription_type: plan,
+    start_date: '',
+    end_date: '',
+    plan_dates: '',
+    subscription_url: null,
+    created_at: now,
+    updated_at: now,
+  };
+
+  const user: PlatformUser = {
+    id: userId,
+    first_name: input.name,
+    last_name: '',
+    email: input.email,
+    phone: null,
+    country_code: input.country_code,
+    email_verified: false,
+    onboarding: { pages: false, emails: false, recipes: false, homepage: false },
+    source: input.source,
+    source_path: input.source_path,
+    created_at: now,
+    updated_at: now,
+    password: input.password,
+    brand_ids: [brand.id],
+    current_brand_id: brand.id,
+    role_by_brand: { [brand.id]: 'admin' },
+    subscription_id: subscription.id,
+  };
+
+  state.platformUsers[user.id] = user;
+  state.brands[brand.id] = brand;
+  state.subscriptions[subscription.id] = subscription;
+  return user;
+}

@@ -1,0 +1,224 @@
+import { authenticate, grantToken } from './auth.js';
+import { hashPassword, sharedSecretMatches, verifyPassword } from './crypto.js';
+import { platformOk } from './envelopes.js';
+import { HttpError, INVALID_CREDENTIALS, unauthenticated } from './errors.js';
+import { createPlatformAccount } from './platform-accounts.js';
+import {
+  brandReduced,
+  brandView,
+  rolesView,
+  subscriptionReduced,
+  subscriptionView,
+  userBrands,
+  userFields,
+  userRoleView,
+} from './platform-shapes.js';
+import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
+import { findByEmail, type BrandRecord, type PlatformUser, type SandboxState, type SubscriptionRecord } from './state.js';
+import { BodyChecker } from './validate.js';
+
+export const INTERNAL_ACCESS_FIELD = 'internal_access_32543hbhjb3243h4';
+const EMAIL_TAKEN = 'The email has already been taken.';
+
+export function addPlatformRoutes(router: Router): void {
+  router
+    .add('POST', '/api/register', register)
+    .add('POST', '/api/oem/register', oemRegister)
+    .add('POST', '/api/login', login)
+    .add('GET', '/api/me', getMe)
+    .add('POST', '/api/me', updateMe)
+    .add('GET', '/api/user/:user_id/roles', getRoles);
+}
+
+interface Account {
+  user: PlatformUser;
+  brand: BrandRecord;
+  subscription: SubscriptionRecord;
+}
+
+/** The signed-in user with their current brand and subscription, as the state holds them now. */
+function account(state: SandboxState, userId: string): Account {
+  const user = state.platformUsers[userId];
+  if (!user) throw unauthenticated();
+  const brand = state.brands[user.current_brand_id] ?? user.brand_ids.map((id) => state.brands[id]).find((b) => b);
+  const subscription = state.subscriptions[user.subscription_id];
+  if (!brand || !subscription) throw new Error(`sandbox state is inconsistent for user ${userId}`);
+  return { user, brand, subscription };
+}
+
+/** Validates and creates an account for both registration routes; the email must not be taken. */
+async function createAccount(
+  req: ParsedRequest,
+  ctx: SandboxContext,
+  origin: { source: string; source_path: string },
+  withToken: boolean,
+): Promise<{ userId: string; token: string | undefined }> {
+  const c = new BodyChecker(req.body);
+  const name = c.required('name', { trim: true, max: 255 });
+  const email = c.required('email', { email: true, max: 255 });
+  const password = c.required('password', { min: 8, max: 1024 });
+  const country_code = c.optional('country_code', { trim: true, max: 8 }) ?? null;
+  const source = c.optional('source', { trim: true, max: 255 }) ?? origin.source;
+  const source_path = c.optional('source_path', { trim: true, max: 2048 }) ?? origin.source_path;
+  if (email && findByEmail(ctx.store.state.platformUsers, email)) c.add('email', EMAIL_TAKEN);
+  c.check();
+
+  const hash = await hashPassword(password);
+  return ctx.store.mutate((draft) => {
+    // Checked again: another request may have taken the address while the password was hashing.
+    if (findByEmail(draft.platformUsers, email)) throw new HttpError(422, EMAIL_TAKEN, { email: [EMAIL_TAKEN] });
+    const user = createPlatformAccount(
+      draft,
+      { name, email, password: hash, country_code, source, source_path },
+      ctx.now(),
+      ctx.plan,
+    );
+    return { userId: user.id, token: withToken ? grantToken(draft, user.id, 'platform', ctx) : undefined };
+  });
+}
+
+async function register(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
+  const { userId, token } = await createAccount(req, ctx, { source: 'api', source_path: '' }, true);
+  const state = ctx.store.state;
+  const { user, brand } = account(state, userId);
+  return platformOk(
+    {
+      token,
+      user: {
+        data: {
+          ...userFields(user),
+          brands: userBrands(state, user),
+          role: userRoleView(user, brand, 'names'),
+          roles: rolesView(brand, 'names'),
+        },
+      },
+      brand: { data: brandView(state, brand, { roles: 'names', homepage: true }) },
+    },
+    201,
+  );
+}
+
+async function oemRegister(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
+  // The internal token is checked before anything else so outsiders learn nothing about the body rules.
+  const presented = req.body[INTERNAL_ACCESS_FIELD];
+  if (
+    ctx.internalToken === undefined ||
+    typeof presented !== 'string' ||
+    !sharedSecretMatches(presented, ctx.internalToken)
+  ) {
+    throw new HttpError(403, 'Invalid internal access token.');
+  }
+  const { userId } = await createAccount(req, ctx, { source: 'oem', source_path: '' }, false);
+  const state = ctx.store.state;
+  const { user, brand, subscription } = account(state, userId);
+  return platformOk({
+    me: { data: { ...userFields(user), brands: userBrands(state, user), role: userRoleView(user, brand, 'none') } },
+    roles: rolesView(brand, 'none'),
+    currentBrand: { data: brandView(state, brand, { homepage: false }) },
+    subscription: { data: subscriptionView(subscription, { dates: 'display', usage: false }) },
+  });
+}
+
+async function login(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
+  const c = new BodyChecker(req.body);
+  const email = c.required('email', { trim: true });
+  const password = c.required('password');
+  c.check();
+
+  const found = findByEmail(ctx.store.state.platformUsers, email);
+  // verifyPassword spends the same time whether or not the account exists.
+  if (!(await verifyPassword(password, found?.password)) || !found) throw new HttpError(401, INVALID_CREDENTIALS);
+  const userId = found.id;
+  const tokens = await ctx.store.mutate((draft) => {
+    if (!draft.platformUsers[userId]) throw new HttpError(401, INVALID_CREDENTIALS);
+    return { token: grantToken(draft, userId, 'platform', ctx), cdp: grantToken(draft, userId, 'cdp', ctx) };
+  });
+
+  const state = ctx.store.state;
+  const { user, brand, subscription } = account(state, userId);
+  return platformOk({
+    token: tokens.token,
+    'cdp-token': tokens.cdp,
+    user: {
+      data: {
+        ...userFields(user),
+        brands: userBrands(state, user),
+        role: userRoleView(user, brand, 'none'),
+        roles: rolesView(brand, 'none'),
+        currentBrand: { data: brandView(state, brand, { homepage: false }) },
+        subscription: { data: subscriptionView(subscription, { dates: 'display', usage: false }) },
+      },
+    },
+  });
+}
+
+async function getMe(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
+  const userId = authenticate(req, ctx, 'platform');
+  const wanted = req.query.get('current_buuid');
+  if (wanted) await selectBrand(ctx, userId, wanted);
+  const state = ctx.store.state;
+  const { user, brand, subscription } = account(state, userId);
+  return platformOk({
+    me: { data: { ...userFields(user), brands: userBrands(state, user), role: userRoleView(user, brand, 'none') } },
+    roles: rolesView(brand, 'none'),
+    currentBrand: { data: brandReduced(brand) },
+    subscription: { data: subscriptionReduced(subscription) },
+  });
+}
+
+/** `current_buuid` switches the current brand, persistently, among the brands the user owns. */
+async function selectBrand(ctx: SandboxContext, userId: string, brandId: string): Promise<void> {
+  const ownerIn = (state: SandboxState): PlatformUser => {
+    const user = account(state, userId).user;
+    if (!user.brand_ids.includes(brandId) || !Object.hasOwn(state.brands, brandId)) {
+      throw new HttpError(404, 'Brand not found.');
+    }
+    return user;
+  };
+  if (ownerIn(ctx.store.state).current_brand_id === brandId) return;
+  await ctx.store.mutate((draft) => {
+    ownerIn(draft).current_brand_id = brandId;
+  });
+}
+
+async function updateMe(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
+  const userId = authenticate(req, ctx, 'platform');
+  const c = new BodyChecker(req.body);
+  // Empty strings are accepted: registration itself leaves last_name empty, so it must stay expressible.
+  const first_name = c.required('first_name', { trim: true, allowEmpty: true, max: 255 });
+  const last_name = c.required('last_name', { trim: true, allowEmpty: true, max: 255 });
+  const phone = c.required('phone', { trim: true, allowEmpty: true, max: 32 });
+  const country_code = c.required('country_code', { trim: true, allowEmpty: true, max: 8 });
+  c.check();
+
+  await ctx.store.mutate((draft) => {
+    const user = account(draft, userId).user;
+    Object.assign(user, { first_name, last_name, phone, country_code, updated_at: ctx.now() });
+  });
+  const state = ctx.store.state;
+  const { user, brand, subscription } = account(state, userId);
+  return platformOk({
+    me: {
+      data: {
+        ...userFields(user),
+        brands: userBrands(state, user),
+        role: userRoleView(user, brand, 'none'),
+        roles: rolesView(brand, 'none'),
+        currentBrand: { data: brandView(state, brand, { homepage: true }) },
+        subscription: { data: subscriptionView(subscription, { dates: 'iso', usage: true }) },
+      },
+    },
+  });
+}
+
+async function getRoles(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
+  const userId = authenticate(req, ctx, 'platform');
+  const target = req.params['user_id'] ?? '';
+  const state = ctx.store.state;
+  if (target !== userId) {
+    if (Object.hasOwn(state.platformUsers, target)) throw new HttpError(403, 'You may only view your own roles.');
+    throw new HttpError(404, 'User not found.');
+  }
+  const { brand } = account(state, userId);
+  return platformOk({ roles: rolesView(brand, 'full') });
+}

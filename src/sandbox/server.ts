@@ -1,0 +1,202 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { failureBody, interfaceOf } from './envelopes.js';
+import { HttpError } from './errors.js';
+import { createRouter } from './routes.js';
+import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
+import { PLANS } from './state.js';
+import { Store } from './store.js';
+
+export interface SandboxOptions {
+  host?: string;
+  port?: number;
+  /** State lives in `join(dataDir, 'sandbox.json')`; without it, in memory only. */
+  dataDir?: string;
+  /** Secret for POST /api/oem/register; without it that route always answers 403. */
+  internalToken?: string;
+  /** Plan given to new accounts. */
+  plan?: 'free' | 'pro' | 'unlimited';
+  /** Clock in ms, so tests can move time (token expiry, monthly resets). */
+  now?: () => number;
+  tokenTtlMs?: number;
+  /** One line per request: method, path, status, duration. Never secrets or bodies. */
+  log?: (line: string) => void;
+}
+
+export interface SandboxHandle {
+  /** `http://host:port`, no trailing slash: the base URL of both interfaces. */
+  url: string;
+  host: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
+  const plan = opts.plan ?? 'free';
+  if (!PLANS.includes(plan)) throw new TypeError(`unknown plan ${JSON.stringify(plan)}`);
+  const tokenTtlMs = opts.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS;
+  if (!(tokenTtlMs > 0)) throw new TypeError('tokenTtlMs must be positive');
+
+  const ctx: SandboxContext = {
+    store: await Store.open(opts.dataDir),
+    now: opts.now ?? Date.now,
+    tokenTtlMs,
+    // An empty secret would let an empty body field pass, so it counts as no secret.
+    internalToken: opts.internalToken === '' ? undefined : opts.internalToken,
+    plan,
+  };
+  const router = createRouter();
+  const log = opts.log;
+
+  const server = createServer((req, res) => {
+    void serve(req, res, router, ctx, log);
+  });
+  const host = opts.host ?? '127.0.0.1';
+  await listen(server, opts.port ?? 0, host);
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://${urlHost(host)}:${port}`,
+    host,
+    port,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Idle keep-alive sockets would otherwise hold the process open for seconds.
+      server.closeAllConnections();
+      await closed;
+      await ctx.store.flush();
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** A wildcard bind is reached through loopback by the clients on this machine. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  router: Router,
+  ctx: SandboxContext,
+  log: ((line: string) => void) | undefined,
+): Promise<void> {
+  const started = performance.now();
+  const method = (req.method ?? 'GET').toUpperCase();
+  const { path, query } = splitUrl(req.url ?? '/');
+  let result: HandlerResult;
+  try {
+    result = await dispatch(req, method, path, query, router, ctx);
+  } catch (err) {
+    result = failure(path, err);
+  }
+  send(res, result);
+  log?.(`${method} ${path} ${result.status} ${Math.round(performance.now() - started)}ms`);
+}
+
+async function dispatch(
+  req: IncomingMessage,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  router: Router,
+  ctx: SandboxContext,
+): Promise<HandlerResult> {
+  const match = router.match(method, path);
+  if (match.kind === 'not-found') throw new HttpError(404, `No route for ${method} ${path}.`);
+  if (match.kind === 'method-not-allowed') {
+    const allow = match.allow.join(', ');
+    throw new HttpError(405, `Method ${method} is not allowed here; use ${allow}.`, undefined, { allow });
+  }
+  const body = parseBody(await readBody(req));
+  await ctx.store.refresh();
+  const parsed: ParsedRequest = { method, path, query, headers: req.headers, params: match.params, body };
+  return match.handler(parsed, ctx);
+}
+
+function splitUrl(raw: string): { path: string; query: URLSearchParams } {
+  const q = raw.indexOf('?');
+  const pathname = q < 0 ? raw : raw.slice(0, q);
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname || '/';
+  return { path, query: new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)) };
+}
+
+function tooLarge(): HttpError {
+  // The rest of the body is never read, so the connection cannot carry another request.
+  return new HttpError(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`, undefined, {
+    connection: 'close',
+  });
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.off('data', onData);
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
+function parseBody(raw: Buffer): Record<string, unknown> {
+  const text = raw.toString('utf8');
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'The request body is not valid JSON.');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HttpError(400, 'The request body must be a JSON object.');
+  }
+  return value as Record<string, unknown>;
+}
+
+function failure(path: string, err: unknown): HandlerResult {
+  const iface = interfaceOf(path);
+  if (err instanceof HttpError) {
+    return { status: err.status, body: failureBody(iface, err.status, err.message, err.errors), headers: err.headers };
+  }
+  // Internal details stay out of the response; the status alone tells the client to retry or report.
+  return { status: 500, body: failureBody(iface, 500, 'Internal server error.') };
+}
+
+function send(res: ServerResponse, result: HandlerResult): void {
+  if (res.headersSent || res.destroyed) return;
+  const payload = JSON.stringify(result.body);
+  res.writeHead(result.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+    'cache-control': 'no-store',
+    ...result.headers,
+  });
+  res.end(payload);
+}

@@ -1,0 +1,173 @@
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { randomHex } from './crypto.js';
+import { emptyState, normalizeState, type SandboxState } from './state.js';
+
+export const STATE_FILE = 'sandbox.json';
+
+/**
+ * The sandbox state: one JSON object, optionally backed by `<dataDir>/sandbox.json`.
+ *
+ * Several CLI processes may share the file, so `refresh()` reloads it whenever another
+ * writer replaced it, and each mutation reloads first and writes right after, keeping the
+ * window for lost updates to a few milliseconds. Handlers must look records up inside the
+ * `mutate` callback: a reload replaces every object they fetched before it.
+ */
+export class Store {
+  private current: SandboxState;
+  private identity: string | undefined;
+  // Writes run one after another so an older snapshot never lands over a newer one.
+  private writing: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly file: string | undefined,
+    initial: SandboxState,
+    identity: string | undefined,
+  ) {
+    this.current = initial;
+    this.identity = identity;
+  }
+
+  static async open(dataDir: string | undefined): Promise<Store> {
+    if (dataDir === undefined) return new Store(undefined, emptyState(), undefined);
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    const file = join(dataDir, STATE_FILE);
+    const loaded = await readState(file);
+    if (loaded === 'missing') return new Store(file, emptyState(), undefined);
+    if ('error' in loaded) {
+      throw new Error(`sandbox state ${file} is unreadable (${loaded.error}); move it aside to start afresh`);
+    }
+    return new Store(file, loaded.state, loaded.identity);
+  }
+
+  /** The latest state this process knows. Treat as read-only outside `mutate`. */
+  get state(): SandboxState {
+    return this.current;
+  }
+
+  /** Picks up changes another process wrote since we last read or wrote the file. */
+  async refresh(): Promise<void> {
+    if (this.file === undefined) return;
+    await this.writing;
+    const id = await fileIdentity(this.file);
+    if (id === this.identity) return;
+    const loaded = await readState(this.file);
+    if (loaded === 'missing') {
+      // Someone removed the file: that is a reset of the sandbox.
+      this.current = emptyState();
+      this.identity = undefined;
+    } else if ('state' in loaded) {
+      this.current = loaded.state;
+      this.identity = loaded.identity;
+    }
+    // An unreadable file mid-run (a hand edit in progress) keeps the state we have; the next request retries.
+  }
+
+  /**
+   * Applies `fn` to a copy of the state and makes it current only if `fn` returns, so a
+   * handler that throws halfway leaves nothing behind; then persists and waits for the write.
+   */
+  async mutate<T>(fn: (draft: SandboxState) => T): Promise<T> {
+    await this.refresh();
+    const draft = structuredClone(this.current);
+    const result = fn(draft);
+    this.current = draft;
+    if (this.file !== undefined) {
+      const file = this.file;
+      const data = JSON.stringify(draft);
+      const write = this.writing.then(async () => {
+        this.identity = await writeAtomic(file, data);
+      });
+      // Keep the queue alive after a failed write; the failing mutation itself reports the error.
+      this.writing = write.catch(() => undefined);
+      await write;
+    }
+    return result;
+  }
+
+  /** Resolves once every queued write has reached the disk. */
+  async flush(): Promise<void> {
+    await this.writing;
+  }
+}
+
+type Loaded = 'missing' | { state: SandboxState; identity: string } | { error: string };
+
+async function readState(file: string): Promise<Loaded> {
+  let identity: string | undefined;
+  let text: string;
+  try {
+    const fh = await open(file, 'r');
+    try {
+      identity = identityOf(await fh.stat());
+      text = await fh.readFile('utf8');
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    if (isNotFound(err)) return 'missing';
+    return { error: (err as Error).message };
+  }
+  try {
+    return { state: normalizeState(JSON.parse(text)), identity };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+async function fileIdentity(file: string): Promise<string | undefined> {
+  try {
+    return identityOf(await stat(file));
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+// A rename gives the file a new inode, so inode plus mtime and size detects every replacement.
+function identityOf(s: { dev: number; ino: number; mtimeMs: number; size: number }): string {
+  return `${s.dev}:${s.ino}:${s.mtimeMs}:${s.size}`;
+}
+
+/** Write to a temp file beside the target, fsync, rename over it; readers see the old or the new file, never half. */
+async function writeAtomic(file: string, data: string): Promise<string> {
+  const dir = dirname(file);
+  const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomHex(6)}.tmp`);
+  let identity: string;
+  try {
+    const fh = await open(tmp, 'wx', 0o600);
+    try {
+      await fh.chmod(0o600); // the umask could only narrow it, but say it explicitly
+      await fh.writeFile(data, 'utf8');
+      await fh.sync();
+      // rename keeps inode and mtime, so this is the identity the target will have
+      identity = identityOf(await fh.stat());
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  await syncDir(dir);
+  return identity;
+}
+
+async function syncDir(dir: string): Promise<void> {
+  // Makes the rename itself durable; some platforms cannot open directories, which is harmless here.
+  try {
+    const fh = await open(dir, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    /* best effort */
+  }
+}
+
+function isNotFound(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}

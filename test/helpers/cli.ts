@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable, Writable } from 'node:stream';
+import { main } from '../../src/main.js';
+import type { IO, Signal } from '../../src/io/io.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Text piped to stdin (default: an empty, closed stdin). */
+  stdin?: string;
+  env?: Record<string, string | undefined>;
+  /** Pretend stdin and stdout are terminals. */
+  tty?: boolean;
+}
+
+class Capture extends Writable {
+  text = '';
+  isTTY?: boolean;
+  columns = 100;
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+/** A home for one test: its own config and data directories, removed by cleanup(). */
+export class TestHome {
+  readonly dir = mkdtempSync(join(tmpdir(), 'mailclean-test-'));
+  readonly configDir = join(this.dir, 'config');
+  readonly dataDir = join(this.dir, 'data');
+  private readonly signalHandlers = new Map<Signal, Set<() => void>>();
+
+  env(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+    return { MAILCLEAN_CONFIG_DIR: this.configDir, MAILCLEAN_DATA_DIR: this.dataDir, HOME: this.dir, PATH: process.env.PATH, ...extra };
+  }
+
+  /** Runs the CLI in this process with fake streams, as a user would from a shell. */
+  async run(argv: string[], opts: RunOptions = {}): Promise<CliResult> {
+    const stdout = new Capture();
+    const stderr = new Capture();
+    stdout.isTTY = opts.tty;
+    stderr.isTTY = opts.tty;
+    const stdin = opts.stdin !== undefined ? Readable.from([Buffer.from(opts.stdin)]) : emptyStdin();
+    (stdin as { isTTY?: boolean }).isTTY = opts.tty;
+    const io: IO = {
+      stdin,
+      stdout,
+      stderr,
+      env: this.env(opts.env),
+      cwd: this.dir,
+      onSignal: (signal, handler) => {
+        const set = this.signalHandlers.get(signal) ?? new Set();
+        set.add(handler);
+        this.signalHandlers.set(signal, set);
+        return () => set.delete(handler);
+      },
+    };
+    const code = await main(argv, io);
+    return { code, stdout: stdout.text, stderr: stderr.text };
+  }
+
+  /** Delivers a signal to the commands running in this home. */
+  signal(signal: Signal): void {
+    for (const handler of this.signalHandlers.get(signal) ?? []) handler();
+  }
+
+  cleanup(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+function emptyStdin(): Readable {
+  const s = new PassThrough();
+  s.end();
+  return s;
+}
