@@ -36,6 +36,10 @@ export class AuthError extends CliError {
 
 /** A non-2xx answer from a service. */
 export class ApiError extends CliError {
+  /** The answer's headers and parsed JSON body, for callers that decide by them (the clean pipeline). */
+  headers: Record<string, string> = {};
+  body: unknown;
+
   constructor(
     message: string,
     readonly status: number,

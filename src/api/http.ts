@@ -31,6 +31,8 @@ export interface RequestSpec {
   auth?: boolean;
   /** Safe to repeat after a failure whose effect is unknown (timeouts, resets, 5xx). GET always is. */
   idempotent?: boolean;
+  /** Overrides the client's retry count (0: the caller retries itself). */
+  retries?: number;
   signal?: AbortSignal;
 }
 
@@ -78,7 +80,7 @@ export class HttpClient {
 
   /** Sends one request, retrying only what is safe, and returns a 2xx answer or throws a typed error. */
   async request(spec: RequestSpec): Promise<HttpResponse> {
-    const retries = this.opts.retries ?? 2;
+    const retries = spec.retries ?? this.opts.retries ?? 2;
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.once(spec, attempt);
@@ -169,6 +171,10 @@ export class HttpClient {
     }
 
     const failure = this.httpFailure(status, parsed, spec);
+    if (failure instanceof ApiError) {
+      failure.headers = responseHeaders;
+      failure.body = parsed.json;
+    }
     if (status === 429 || status === 503) {
       throw new Retryable(failure, retryAfterMs(responseHeaders));
     }

@@ -32,7 +32,7 @@ export interface SandboxHandle {
   close(): Promise<void>;
 }
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
@@ -53,7 +53,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const log = opts.log;
 
   const server = createServer((req, res) => {
-    void serve(req, res, router, ctx, log);
+    // serve() answers every failure itself; this only catches a throwing `log`, which must not crash the host.
+    serve(req, res, router, ctx, log).catch(() => undefined);
   });
   const host = opts.host ?? '127.0.0.1';
   await listen(server, opts.port ?? 0, host);
@@ -166,7 +167,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 function parseBody(raw: Buffer): Record<string, unknown> {
-  const text = raw.toString('utf8');
+  const text = raw.toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim() === '') return {};
   let value: unknown;
   try {

@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomHex } from './crypto.js';
 import { emptyState, normalizeState, type SandboxState } from './state.js';
@@ -71,6 +71,8 @@ export class Store {
     await this.refresh();
     const draft = structuredClone(this.current);
     const result = fn(draft);
+    // Current before the write lands, so a mutation queued behind this one builds on it. If the
+    // write fails the change stays in memory and goes out with the next successful write.
     this.current = draft;
     if (this.file !== undefined) {
       const file = this.file;

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
@@ -50,7 +51,7 @@ describe('request failures', () => {
     }
     const streamed = await request(`${sb.url}/api/v1/auth/signup`, {
       method: 'POST',
-      body: chunks(),
+      body: Readable.from(chunks()),
       headers: { 'content-type': 'application/json' },
     }).catch((err: Error) => err);
     // The server stops reading and closes; the client either reads the 413 or sees the close mid-upload.

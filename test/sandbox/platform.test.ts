@@ -157,6 +157,13 @@ describe('POST /api/register', () => {
     expect(again.json.errors).toEqual({ email: ['The email has already been taken.'] });
   });
 
+  it('lets only one of two simultaneous registrations of an address through', async () => {
+    const email = uniqueEmail('race');
+    const body = { name: 'Race', email, password: PASSWORD };
+    const replies = await Promise.all([1, 2, 3].map(() => call(sb.url, 'POST', '/api/register', { body })));
+    expect(replies.map((r) => r.status).sort()).toEqual([201, 422, 422]);
+  });
+
   it('names every invalid field in one 422', async () => {
     const empty = await call(sb.url, 'POST', '/api/register', { body: {} });
     expect(empty.status).toBe(422);

@@ -1,0 +1,42 @@
+// What mailclean says about one address, whoever decided it (the local prefilter or the service).
+
+export type Status = 'valid' | 'invalid' | 'risky' | 'unknown' | 'unchecked' | (string & {});
+
+export interface Verdict {
+  /** Dedupe key: local part as given, domain lower-case ASCII. */
+  key: string;
+  status: Status;
+  valid: boolean | null;
+  disposable: boolean | null;
+  validDomain: boolean | null;
+  reason: string;
+  checkedAt: string;
+}
+
+export const RESULT_COLUMNS = ['email_status', 'email_valid', 'email_disposable', 'email_valid_domain', 'email_reason', 'email_checked_at'] as const;
+
+export function localVerdict(key: string, reason: string): Verdict {
+  return { key, status: 'invalid', valid: false, disposable: null, validDomain: null, reason, checkedAt: '' };
+}
+
+export function uncheckedVerdict(key: string): Verdict {
+  return { key, status: 'unchecked', valid: null, disposable: null, validDomain: null, reason: '', checkedAt: '' };
+}
+
+/** The six appended values, as text for CSV. */
+export function verdictCells(v: Verdict): string[] {
+  const b = (x: boolean | null) => (x === null ? '' : String(x));
+  return [v.status, b(v.valid), b(v.disposable), b(v.validDomain), v.reason, v.checkedAt];
+}
+
+/** The six appended values, typed, for JSON. */
+export function verdictFields(v: Verdict): Record<(typeof RESULT_COLUMNS)[number], string | boolean | null> {
+  return {
+    email_status: v.status,
+    email_valid: v.valid,
+    email_disposable: v.disposable,
+    email_valid_domain: v.validDomain,
+    email_reason: v.reason || null,
+    email_checked_at: v.checkedAt || null,
+  };
+}

@@ -1,0 +1,152 @@
+import { mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/server.js';
+import { call, PASSWORD, registerUser, sandbox, uniqueEmail } from './helpers.js';
+
+let root: string;
+let dataDir: string;
+const open: SandboxHandle[] = [];
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'mailclean-sandbox-'));
+  dataDir = join(root, 'nested', 'data');
+});
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((h) => h.close()));
+  await rm(root, { recursive: true, force: true });
+});
+
+async function start(opts: Parameters<typeof sandbox>[0] = {}): Promise<SandboxHandle> {
+  const h = await sandbox({ dataDir, ...opts });
+  open.push(h);
+  return h;
+}
+
+async function stop(h: SandboxHandle): Promise<void> {
+  open.splice(open.indexOf(h), 1);
+  await h.close();
+}
+
+describe('state in a data directory', () => {
+  it('survives a restart, in a 0600 file inside a 0700 directory, without secrets in clear', async () => {
+    const first = await start();
+    const { token, email, userId } = await registerUser(first.url);
+    const signup = await call(first.url, 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail(), password: PASSWORD } });
+    await stop(first);
+
+    const file = join(dataDir, 'sandbox.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+    expect(await readdir(dataDir)).toEqual(['sandbox.json']); // no temp files left behind
+    const text = await readFile(file, 'utf8');
+    expect(text).not.toContain(PASSWORD);
+    expect(text).not.toContain(token.split('.')[1]);
+    expect(text).not.toContain((signup.json.result.token as string).split('.')[1]);
+    expect(JSON.parse(text).version).toBe(1);
+
+    const second = await start();
+    const me = await call(second.url, 'GET', '/api/me', { token });
+    expect(me.status).toBe(200);
+    expect(me.json.response.me.data.id).toBe(userId);
+    expect((await call(second.url, 'POST', '/api/login', { body: { email, password: PASSWORD } })).status).toBe(200);
+  });
+
+  it('keeps nothing between restarts without a data directory', async () => {
+    const first = await sandbox();
+    const { email } = await registerUser(first.url);
+    await first.close();
+    const second = await sandbox();
+    try {
+      expect((await call(second.url, 'POST', '/api/login', { body: { email, password: PASSWORD } })).status).toBe(401);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('sees what another process sharing the file wrote, without a restart', async () => {
+    const a = await start();
+    const b = await start();
+    const { email, token } = await registerUser(a.url);
+    expect((await call(b.url, 'POST', '/api/login', { body: { email, password: PASSWORD } })).status).toBe(200);
+    expect((await call(b.url, 'GET', '/api/me', { token })).status).toBe(200);
+    // and back: an update through b shows through a
+    await call(b.url, 'POST', '/api/me', { token, body: { first_name: 'Via', last_name: 'B', phone: '1', country_code: 'US' } });
+    const me = await call(a.url, 'GET', '/api/me', { token });
+    expect(me.json.response.me.data.first_name).toBe('Via');
+  });
+
+  it('switches the current brand with current_buuid and remembers it', async () => {
+    const h = await start();
+    const a = await registerUser(h.url);
+    const b = await registerUser(h.url);
+    // The sandbox has no route that adds a second brand, so give a's user b's brand by editing
+    // the file the way another writer would: whole-file replace.
+    const file = join(dataDir, 'sandbox.json');
+    const state = JSON.parse(await readFile(file, 'utf8'));
+    state.platformUsers[a.userId].brand_ids.push(b.brandId);
+    state.platformUsers[a.userId].role_by_brand[b.brandId] = 'manager';
+    await writeFile(`${file}.edit`, JSON.stringify(state), { mode: 0o600 });
+    await rename(`${file}.edit`, file);
+
+    const switched = await call(h.url, 'GET', `/api/me?current_buuid=${b.brandId}`, { token: a.token });
+    expect(switched.status).toBe(200);
+    expect(switched.json.response.currentBrand.data.id).toBe(b.brandId);
+    expect(switched.json.response.me.data.role.data.name).toBe('manager');
+    expect(switched.json.response.me.data.brands.data).toHaveLength(2);
+
+    const later = await call(h.url, 'GET', '/api/me', { token: a.token });
+    expect(later.json.response.currentBrand.data.id).toBe(b.brandId);
+    const roles = await call(h.url, 'GET', `/api/user/${a.userId}/roles`, { token: a.token });
+    expect(roles.json.response.roles.data[0].brand_id).toBe(b.brandId);
+    const onDisk = JSON.parse(await readFile(file, 'utf8'));
+    expect(onDisk.platformUsers[a.userId].current_brand_id).toBe(b.brandId);
+  });
+
+  it('refuses to start on a state file it cannot read, naming the file', async () => {
+    const h = await start();
+    await registerUser(h.url);
+    await stop(h);
+    await writeFile(join(dataDir, 'sandbox.json'), '{"version":1,', { mode: 0o600 });
+    await expect(sandbox({ dataDir })).rejects.toThrow(/sandbox\.json.*move it aside/);
+  });
+});
+
+describe('token lifetime', () => {
+  it('expires tokens after tokenTtlMs as the clock moves', async () => {
+    let clock = Date.UTC(2026, 10, 21, 22, 23, 45, 123);
+    const h = await start({ now: () => clock, tokenTtlMs: 60_000 });
+    const { token, reply } = await registerUser(h.url);
+    expect(reply.json.response.user.data.created_at).toBe('2026-11-21T22:23:45.123000Z');
+
+    clock += 59_999;
+    expect((await call(h.url, 'GET', '/api/me', { token })).status).toBe(200);
+    clock += 1;
+    const expired = await call(h.url, 'GET', '/api/me', { token });
+    expect(expired.status).toBe(401);
+    expect(expired.json.message).toBe('Unauthenticated.');
+
+    const up = await call(h.url, 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail(), password: PASSWORD } });
+    expect(up.json.result.user.createdAt).toBe(new Date(clock).toISOString());
+  });
+
+  it('drops expired tokens from the state when new ones are issued', async () => {
+    let clock = 1_000_000;
+    const h = await start({ now: () => clock, tokenTtlMs: 1_000 });
+    const { email } = await registerUser(h.url);
+    clock += 5_000;
+    await call(h.url, 'POST', '/api/login', { body: { email, password: PASSWORD } });
+    const state = JSON.parse(await readFile(join(dataDir, 'sandbox.json'), 'utf8'));
+    const services = Object.values(state.tokens).map((t) => (t as { service: string }).service).sort();
+    expect(services).toEqual(['cdp', 'platform']);
+  });
+
+  it('shows subscription dates in display form at login', async () => {
+    const clock = Date.UTC(2026, 0, 5, 9, 7);
+    const h = await start({ now: () => clock });
+    const { email } = await registerUser(h.url);
+    const login = await call(h.url, 'POST', '/api/login', { body: { email, password: PASSWORD } });
+    expect(login.json.response.user.data.subscription.data.created_at).toBe('Jan 05, 2026 09:07 AM');
+  });
+});
