@@ -39,9 +39,44 @@ function findUserId(body: unknown): string | undefined {
   return undefined;
 }
 
+/** Where a clean answer keeps its records: `result` per the spec; `data` or `results` tolerated. */
+function findRecords(body: unknown): Json[] | undefined {
+  if (Array.isArray(body)) return body.filter(isObject);
+  if (!isObject(body)) return undefined;
+  for (const key of ['result', 'results', 'data']) {
+    const value = body[key];
+    if (Array.isArray(value)) return value.filter(isObject);
+    if (isObject(value)) {
+      const inner = findRecords(value);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
 /** The email cleaning interface (spec 4.7, 4.8). */
 export class CleaningClient {
   constructor(readonly http: HttpClient) {}
+
+  /**
+   * One request of at most 50 addresses, never retried here: the clean pipeline decides what to repeat,
+   * because every attempt costs a rate-limit slot and possibly allowance.
+   */
+  async clean(emails: string[], signal?: AbortSignal): Promise<Json[]> {
+    const res = await this.http.request({
+      method: 'POST',
+      path: '/api/v1/email-verify/validate/clean',
+      body: { email: emails },
+      retries: 0,
+      idempotent: true,
+      signal,
+    });
+    const records = findRecords(res.body);
+    if (!records) {
+      throw Object.assign(new ApiError(`the cleaning service at ${this.http.host} answered without a result list`, res.status), { body: res.body });
+    }
+    return records;
+  }
 
   async signup(input: { name?: string; email: string; password: string }): Promise<CleanSignedIn> {
     const res = await this.http.request({ method: 'POST', path: '/api/v1/auth/signup', body: input, auth: false });

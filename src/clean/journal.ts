@@ -27,25 +27,16 @@ export class Journal {
     return existsSync(path);
   }
 
+  /** The keys an earlier run saved, without opening the journal for writing. */
+  static peek(path: string): Set<string> {
+    return new Set(readEntries(path).results.keys());
+  }
+
   /** Reads what an earlier run saved (nothing, with `restart`), then opens for appending. */
   static open(path: string, meta: JournalMeta, opts: { restart: boolean }): Journal {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     if (opts.restart && existsSync(path)) unlinkSync(path);
-    const results = new Map<string, Verdict>();
-    let existingMeta: JournalMeta | undefined;
-    if (existsSync(path)) {
-      for (const line of readFileSync(path, 'utf8').split('\n')) {
-        if (!line) continue;
-        let entry: { meta?: JournalMeta; r?: Verdict[] };
-        try {
-          entry = JSON.parse(line);
-        } catch {
-          continue; // the torn tail of a killed write
-        }
-        if (entry.meta) existingMeta = entry.meta;
-        for (const verdict of entry.r ?? []) results.set(verdict.key, verdict);
-      }
-    }
+    const { results, meta: existingMeta } = readEntries(path);
     const journal = new Journal(path, results, existingMeta ?? meta);
     journal.fd = openSync(path, 'a', 0o600);
     if (!existingMeta) journal.write({ meta });
@@ -68,4 +59,22 @@ export class Journal {
     writeSync(this.fd, `${JSON.stringify(entry)}\n`);
     fdatasyncSync(this.fd);
   }
+}
+
+function readEntries(path: string): { results: Map<string, Verdict>; meta?: JournalMeta } {
+  const results = new Map<string, Verdict>();
+  let meta: JournalMeta | undefined;
+  if (!existsSync(path)) return { results };
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line) continue;
+    let entry: { meta?: JournalMeta; r?: Verdict[] };
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue; // the torn tail of a killed write
+    }
+    if (entry.meta) meta = entry.meta;
+    for (const verdict of entry.r ?? []) results.set(verdict.key, verdict);
+  }
+  return { results, meta };
 }

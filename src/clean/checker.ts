@@ -1,0 +1,252 @@
+import { ApiError, AuthError, CliError, NetworkError } from '../errors.js';
+import { retryAfterMs } from '../api/http.js';
+import type { Json } from '../api/shape.js';
+import type { Clock } from './limiter.js';
+import { recordVerdict, matchRecords } from './records.js';
+import type { Verdict } from './verdict.js';
+
+export const MAX_BATCH = 50;
+
+export interface CheckerDeps {
+  send(emails: string[], signal?: AbortSignal): Promise<Json[]>;
+  acquire(signal?: AbortSignal): Promise<number>;
+  record(verdicts: Verdict[]): void;
+  clock: Clock;
+  concurrency: number;
+  /** Stop sending once this many addresses have been spent (sent in answered requests). */
+  maxSpend?: number;
+  /** Attempts per batch for transient failures (5xx, resets, garbled answers). */
+  maxAttempts?: number;
+  /** Graceful stop: no new requests; those in flight finish and are recorded. */
+  stop: AbortSignal;
+  /** Hard stop: requests in flight are abandoned. */
+  abort: AbortSignal;
+  random?: () => number;
+  onEvent?(event: CheckEvent): void;
+}
+
+export type CheckEvent =
+  | { type: 'answered'; addresses: number; spent: number; requests: number }
+  | { type: 'waiting'; ms: number; why: 'rate' | 'retry' }
+  | { type: 'retry'; message: string };
+
+export type StopReason = 'allowance' | 'max-spend' | 'service' | 'auth' | 'interrupted';
+
+export interface CheckOutcome {
+  stopped?: { reason: StopReason; message: string; error?: CliError };
+  spent: number;
+  requests: number;
+  retries: number;
+}
+
+interface Batch {
+  keys: string[];
+  attempts: number;
+  /** Keys already sent once and missing from the answer. */
+  missingBefore: Set<string>;
+}
+
+// A monthly refusal is told apart from the rate limit by what its message speaks of.
+const ALLOWANCE_WORDS = /month|quota|allowance|plan|credit|subscription|usage limit/i;
+
+/**
+ * Sends the unique addresses in batches of at most 50, through the limiter, and records every verdict.
+ * Stops (without losing what is recorded) on allowance exhaustion, --max-spend, persistent service
+ * failures, rejected credentials, or an interrupt.
+ */
+export async function checkAddresses(keys: string[], deps: CheckerDeps): Promise<CheckOutcome> {
+  const queue: Batch[] = [];
+  for (let i = 0; i < keys.length; i += MAX_BATCH) queue.push({ keys: keys.slice(i, i + MAX_BATCH), attempts: 0, missingBefore: new Set() });
+  const outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
+  let inFlightAddresses = 0;
+  const maxAttempts = deps.maxAttempts ?? 8;
+  const random = deps.random ?? Math.random;
+
+  const stop = (reason: StopReason, message: string, error?: CliError) => {
+    outcome.stopped ??= { reason, message, error };
+  };
+
+  const takeBatch = (): Batch | undefined => {
+    const batch = queue.shift();
+    if (!batch || deps.maxSpend === undefined) return batch;
+    const budget = deps.maxSpend - outcome.spent - inFlightAddresses;
+    if (budget <= 0) {
+      queue.unshift(batch);
+      stop('max-spend', `stopped at --max-spend ${deps.maxSpend}`);
+      return undefined;
+    }
+    if (batch.keys.length > budget) {
+      queue.unshift({ ...batch, keys: batch.keys.slice(budget) });
+      return { ...batch, keys: batch.keys.slice(0, budget) };
+    }
+    return batch;
+  };
+
+  // Workers with nothing to take wait for those in flight: a failed or partial answer puts work back.
+  let busy = 0;
+  let wake: Array<() => void> = [];
+  const settle = () => {
+    const waiting = wake;
+    wake = [];
+    waiting.forEach((resolve) => resolve());
+  };
+
+  const worker = async () => {
+    while (!outcome.stopped && !deps.stop.aborted) {
+      if (queue.length === 0) {
+        if (busy === 0) return;
+        await new Promise<void>((resolve) => wake.push(resolve));
+        continue;
+      }
+      const batch = takeBatch();
+      if (!batch) return;
+      busy++;
+      inFlightAddresses += batch.keys.length;
+      try {
+        await sendBatch(batch);
+      } finally {
+        inFlightAddresses -= batch.keys.length;
+        busy--;
+        settle();
+      }
+    }
+  };
+
+  const sendBatch = async (batch: Batch) => {
+    try {
+      const waited = await deps.acquire(deps.stop);
+      if (waited > 0) deps.onEvent?.({ type: 'waiting', ms: waited, why: 'rate' });
+    } catch {
+      queue.unshift(batch);
+      return; // stopped while waiting for a slot
+    }
+    outcome.requests++;
+    let records: Json[];
+    try {
+      records = await deps.send(batch.keys, deps.abort);
+    } catch (error) {
+      await handleFailure(batch, error);
+      return;
+    }
+    outcome.spent += batch.keys.length;
+    const found = matchRecords(batch.keys, records);
+    const verdicts: Verdict[] = [];
+    const missing: string[] = [];
+    const now = new Date(deps.clock.now()).toISOString();
+    for (const key of batch.keys) {
+      const record = found.get(key);
+      if (record) verdicts.push(recordVerdict(key, record, now));
+      else if (batch.missingBefore.has(key)) verdicts.push({ key, status: 'unknown', valid: null, disposable: null, validDomain: null, reason: 'no_result', checkedAt: now });
+      else missing.push(key);
+    }
+    deps.record(verdicts);
+    // An address the answer left out is asked about once more, then called unknown.
+    if (missing.length > 0) queue.push({ keys: missing, attempts: 0, missingBefore: new Set(missing) });
+    deps.onEvent?.({ type: 'answered', addresses: verdicts.length, spent: outcome.spent, requests: outcome.requests });
+  };
+
+  const handleFailure = async (batch: Batch, error: unknown) => {
+    if (deps.abort.aborted) {
+      queue.unshift(batch);
+      stop('interrupted', 'interrupted');
+      return;
+    }
+    if (error instanceof AuthError) {
+      queue.unshift(batch);
+      stop('auth', error.message, error);
+      return;
+    }
+    if (error instanceof ApiError && isAllowanceRefusal(error)) {
+      queue.unshift(batch);
+      stop('allowance', `the cleaning service refused for the monthly allowance: ${error.message.replace(/^.*?: /, '')}`, error);
+      return;
+    }
+    if (error instanceof ApiError && error.status === 429) {
+      const wait = retryAfterMs(error.headers) ?? 5_000;
+      queue.unshift(batch);
+      deps.onEvent?.({ type: 'waiting', ms: wait, why: 'rate' });
+      await sleepUnlessStopped(wait);
+      return;
+    }
+    if (error instanceof ApiError && error.status === 422) {
+      handleRejection(batch, error);
+      return;
+    }
+    if (isTransient(error)) {
+      batch.attempts++;
+      outcome.retries++;
+      const message = error instanceof Error ? error.message : String(error);
+      if (batch.attempts >= maxAttempts) {
+        queue.unshift(batch);
+        stop('service', `the cleaning service kept failing (${batch.attempts} attempts): ${message}`, error instanceof CliError ? error : undefined);
+        return;
+      }
+      deps.onEvent?.({ type: 'retry', message });
+      const ceiling = Math.min(500 * 2 ** (batch.attempts - 1), 15_000);
+      const wait = ceiling / 2 + random() * (ceiling / 2);
+      deps.onEvent?.({ type: 'waiting', ms: wait, why: 'retry' });
+      queue.unshift(batch);
+      await sleepUnlessStopped(wait);
+      return;
+    }
+    queue.unshift(batch);
+    const cliError = error instanceof CliError ? error : undefined;
+    stop('service', error instanceof Error ? error.message : String(error), cliError);
+  };
+
+  /** 422: addresses it names (`email.3`) are rejected; the rest go again. Naming none, halve the batch. */
+  const handleRejection = (batch: Batch, error: ApiError) => {
+    const named = new Set<number>();
+    for (const field of Object.keys(error.fieldErrors ?? {})) {
+      const m = /^emails?[.[](\d+)\]?$/.exec(field);
+      if (m) named.add(Number(m[1]));
+    }
+    const now = new Date(deps.clock.now()).toISOString();
+    const rejected = (key: string): Verdict => ({ key, status: 'invalid', valid: false, disposable: null, validDomain: null, reason: 'rejected_by_service', checkedAt: now });
+    const validIndexes = [...named].filter((i) => i < batch.keys.length);
+    if (validIndexes.length > 0) {
+      deps.record(validIndexes.map((i) => rejected(batch.keys[i]!)));
+      const rest = batch.keys.filter((_, i) => !named.has(i));
+      if (rest.length > 0) queue.unshift({ ...batch, keys: rest });
+      return;
+    }
+    if (batch.keys.length === 1) {
+      deps.record([rejected(batch.keys[0]!)]);
+      return;
+    }
+    const half = Math.ceil(batch.keys.length / 2);
+    queue.unshift({ ...batch, keys: batch.keys.slice(0, half) }, { ...batch, keys: batch.keys.slice(half) });
+  };
+
+  const sleepUnlessStopped = async (ms: number) => {
+    try {
+      await deps.clock.sleep(ms, deps.stop);
+    } catch {
+      /* stopping */
+    }
+  };
+
+  const onStop = () => settle();
+  deps.stop.addEventListener('abort', onStop);
+  const workers = Array.from({ length: Math.max(1, deps.concurrency) }, () => worker());
+  await Promise.all(workers);
+  deps.stop.removeEventListener('abort', onStop);
+  if (!outcome.stopped && deps.stop.aborted && queue.length > 0) stop('interrupted', 'interrupted');
+  return outcome;
+}
+
+/** 402; or a 403, or a 429 without rate-limit headers, whose message speaks of a monthly limit. */
+function isAllowanceRefusal(error: ApiError): boolean {
+  if (error.status === 402) return true;
+  if (error.status === 429 && (error.headers['retry-after'] !== undefined || error.headers['ratelimit-reset'] !== undefined || error.headers['ratelimit-remaining'] !== undefined)) {
+    return false;
+  }
+  if (error.status !== 403 && error.status !== 429) return false;
+  return ALLOWANCE_WORDS.test(error.message);
+}
+
+function isTransient(error: unknown): boolean {
+  if (error instanceof NetworkError) return true;
+  if (error instanceof ApiError) return error.status >= 500 || (error.status >= 200 && error.status < 300) || error.status === 408;
+  return false;
+}

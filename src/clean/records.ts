@@ -1,0 +1,52 @@
+import { isObject, str, type Json } from '../api/shape.js';
+import type { Verdict } from './verdict.js';
+
+/**
+ * Pairs each sent address with its record by email, not by position. A service that lower-cases the
+ * whole address is matched too, as long as that stays unambiguous within the batch.
+ */
+export function matchRecords(keys: string[], records: Json[]): Map<string, Json> {
+  const byEmail = new Map<string, Json>();
+  for (const record of records) {
+    const email = str(record.email)?.trim();
+    if (email && !byEmail.has(email)) byEmail.set(email, record);
+  }
+  const lowerCounts = new Map<string, number>();
+  for (const key of keys) lowerCounts.set(key.toLowerCase(), (lowerCounts.get(key.toLowerCase()) ?? 0) + 1);
+  const byLower = new Map<string, Json>();
+  for (const [email, record] of byEmail) if (!byLower.has(email.toLowerCase())) byLower.set(email.toLowerCase(), record);
+
+  const found = new Map<string, Json>();
+  for (const key of keys) {
+    const exact = byEmail.get(key);
+    if (exact) found.set(key, exact);
+    else if (lowerCounts.get(key.toLowerCase()) === 1) {
+      const loose = byLower.get(key.toLowerCase());
+      if (loose) found.set(key, loose);
+    }
+  }
+  return found;
+}
+
+const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : v === 1 || v === 'true' ? true : v === 0 || v === 'false' ? false : null);
+
+/** A service record (spec 2.10) as a verdict; statuses we do not know are passed through unchanged. */
+export function recordVerdict(key: string, record: Json, fallbackTime: string): Verdict {
+  const es = isObject(record.emailStatus) ? record.emailStatus : isObject(record.email_status) ? record.email_status : {};
+  const valid = bool(es.valid);
+  const disposable = bool(es.isDisposable ?? es.is_disposable);
+  const validDomain = bool(es.isValidDomain ?? es.is_valid_domain);
+  const status = str(es.status) ?? (valid === true ? 'valid' : valid === false ? 'invalid' : 'unknown');
+  const reason =
+    str(es.reason) ??
+    (disposable ? 'disposable' : validDomain === false ? 'invalid_domain' : valid === false ? 'rejected' : '');
+  return {
+    key,
+    status,
+    valid,
+    disposable,
+    validDomain,
+    reason,
+    checkedAt: str(record.updatedAt) ?? str(record.createdAt) ?? fallbackTime,
+  };
+}
