@@ -1,8 +1,10 @@
+import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Runner } from './index.js';
 import type { Ctx } from '../context.js';
+import { formatRate, parseRate, type Rate } from '../config/rate.js';
 import { UsageError } from '../errors.js';
 import { jsonOption } from './inputs.js';
 
@@ -14,15 +16,30 @@ export function define(cmd: Command, run: Runner): void {
     .option('--memory', 'keep state in memory only')
     .addOption(new Option('--plan <plan>', 'plan given to new cleaning accounts').choices(['free', 'pro', 'unlimited']).default('free'))
     .option('--internal-token-file <file>', 'file holding the internal token for /api/oem/register (else MAILCLEAN_INTERNAL_TOKEN)')
+    .option('--rate <N/WINDOW>', 'requests per cleaning user on the clean route, sliding window (e.g. 5/2s, 100/1h)', '50/5m')
+    .option('--allowance-status <code>', 'status of a refusal for the monthly clean allowance: 402, 403 or 429', '403')
+    .option('--fault-rate <p>', 'probability (0 to 1) of a fault per clean request, split evenly across 5xx, reset and truncated body', '0')
+    .option('--latency <ms|min-max>', 'delay every clean answer by MS, or a random MIN-MAX ms')
+    .option('--seed <n>', 'seed of the fault and latency generator, to replay a run (default: random, printed)')
     .addOption(jsonOption())
     .addHelpText(
       'after',
       `
 Serves both interfaces on one origin and prints their base URLs. Stop it with Ctrl-C.
 
-Example:
+The clean route keeps the service's limits: --rate per cleaning user (default 50/5m; a 429 with
+Retry-After and RateLimit-* headers beyond it) and a monthly allowance per plan (free 50, pro
+10000 addresses, unlimited none; refused whole with --allowance-status). Rate arrivals and usage
+persist in the data directory, so runs sharing it share the limits.
+
+Fault injection, for rehearsing a flaky service, applies to the clean route only: --fault-rate P
+gives each admitted request a P/3 chance each of a 500/502/503, a connection reset, and a body cut
+in half; --latency delays its answers. The same --seed replays the same faults.
+
+Examples:
   mailclean sandbox --port 8080 --memory &
-  mailclean --api-url http://127.0.0.1:8080 --clean-url http://127.0.0.1:8080 register`,
+  mailclean --api-url http://127.0.0.1:8080 --clean-url http://127.0.0.1:8080 register
+  mailclean sandbox --rate 5/10s --fault-rate 0.1 --latency 50-300 --seed 42 --allowance-status 429`,
     )
     .action(run(sandbox));
 }
@@ -33,6 +50,11 @@ async function sandbox(ctx: Ctx, opts: Record<string, unknown>): Promise<number>
   if (opts.memory && opts.data !== undefined) throw new UsageError('--data and --memory cannot be used together');
   const internalToken = opts.internalTokenFile !== undefined ? await readToken(String(opts.internalTokenFile)) : ctx.env.MAILCLEAN_INTERNAL_TOKEN;
   const dataDir = opts.memory ? undefined : ((opts.data as string | undefined) ?? join(ctx.dataDir, 'sandbox'));
+  const rate = parseRate(String(opts.rate), '--rate');
+  const allowanceStatus = parseAllowanceStatus(String(opts.allowanceStatus));
+  const faultRate = parseFaultRate(String(opts.faultRate));
+  const latency = opts.latency === undefined ? undefined : parseLatency(String(opts.latency));
+  const seed = opts.seed === undefined ? randomInt(0x1_0000_0000) : parseSeed(String(opts.seed));
 
   const { startSandbox } = await import('../sandbox/server.js');
   let handle;
@@ -43,6 +65,15 @@ async function sandbox(ctx: Ctx, opts: Record<string, unknown>): Promise<number>
       dataDir,
       internalToken,
       plan: opts.plan as 'free' | 'pro' | 'unlimited',
+      rate,
+      allowanceStatus,
+      faults: {
+        serverErrorRate: faultRate / 3,
+        resetRate: faultRate / 3,
+        truncateRate: faultRate / 3,
+        latencyMs: latency,
+        seed,
+      },
       log: ctx.debugEnabled ? (line) => ctx.debug(line) : undefined,
     });
   } catch (error) {
@@ -55,6 +86,7 @@ async function sandbox(ctx: Ctx, opts: Record<string, unknown>): Promise<number>
   else ctx.out(`api-url    ${handle.url}\nclean-url  ${handle.url}\n`);
   ctx.note(`Sandbox running (${dataDir ? `state in ${dataDir}` : 'state in memory'}). Ctrl-C to stop.`);
   ctx.note(`Use it with: export MAILCLEAN_API_URL=${handle.url} MAILCLEAN_CLEAN_URL=${handle.url}`);
+  ctx.note(describeCleanRoute(rate, allowanceStatus, faultRate, latency, seed));
 
   await new Promise<void>((resolve) => {
     const offs = [ctx.io.onSignal('SIGINT', stop), ctx.io.onSignal('SIGTERM', stop)];
@@ -66,6 +98,50 @@ async function sandbox(ctx: Ctx, opts: Record<string, unknown>): Promise<number>
   await handle.close();
   ctx.note('Sandbox stopped.');
   return 0;
+}
+
+function describeCleanRoute(
+  rate: Rate,
+  allowanceStatus: number,
+  faultRate: number,
+  latency: number | [number, number] | undefined,
+  seed: number,
+): string {
+  const parts = [`rate ${formatRate(rate)} per user`, `allowance refusals ${allowanceStatus}`];
+  if (faultRate > 0) parts.push(`faults ${faultRate}`);
+  if (latency !== undefined) parts.push(`latency ${typeof latency === 'number' ? latency : latency.join('-')}ms`);
+  if (faultRate > 0 || (latency !== undefined && typeof latency !== 'number')) parts.push(`seed ${seed}`);
+  return `Clean route: ${parts.join(', ')}.`;
+}
+
+function parseAllowanceStatus(text: string): 402 | 403 | 429 {
+  const t = text.trim();
+  if (t === '402' || t === '403' || t === '429') return Number(t) as 402 | 403 | 429;
+  throw new UsageError(`--allowance-status: "${text}" is not one of 402, 403, 429`);
+}
+
+const DECIMAL = /^\s*(\d+(?:\.\d*)?|\.\d+)\s*$/;
+
+function parseFaultRate(text: string): number {
+  const p = DECIMAL.test(text) ? Number(text) : NaN;
+  if (!(p >= 0 && p <= 1)) throw new UsageError(`--fault-rate: "${text}" is not a probability`, 'give a number from 0 to 1, e.g. 0.05');
+  return p;
+}
+
+function parseLatency(text: string): number | [number, number] {
+  const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(text);
+  const min = match ? Number(match[1]) : NaN;
+  const max = match?.[2] !== undefined ? Number(match[2]) : min;
+  if (!match || !(max >= min)) {
+    throw new UsageError(`--latency: "${text}" is not a delay`, 'give milliseconds, e.g. 200, or a range MIN-MAX, e.g. 50-300');
+  }
+  return min === max ? min : [min, max];
+}
+
+function parseSeed(text: string): number {
+  const n = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+  if (!(Number.isSafeInteger(n) && n < 0x1_0000_0000)) throw new UsageError(`--seed: "${text}" is not a seed`, 'give a whole number from 0 to 4294967295');
+  return n;
 }
 
 async function readToken(file: string): Promise<string> {

@@ -16,8 +16,18 @@ export interface ParsedRequest {
 
 export interface HandlerResult {
   status: number;
+  /** Sent as JSON, unless `raw` is given. */
   body: unknown;
   headers?: Record<string, string>;
+  /** A body sent verbatim with its content type instead of JSON (an HTML error page from a gateway). */
+  raw?: { contentType: string; text: string };
+  /** Fault injection: hold the answer back this many milliseconds. */
+  delayMs?: number;
+  /**
+   * Fault injection: `reset` closes the connection without answering (status and body are ignored);
+   * `truncate` sends the headers with the full Content-Length and half the body, then closes.
+   */
+  transport?: 'reset' | 'truncate';
 }
 
 /** What every handler may use. Settings are resolved, so handlers never see undefined defaults. */

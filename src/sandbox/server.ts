@@ -1,12 +1,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { DEFAULT_RATE, type RateSettings } from './clean-limits.js';
+import { ALLOWANCE_STATUSES, emptyStats, type AllowanceStatus, type SandboxStats } from './clean-route.js';
 import { failureBody, interfaceOf } from './envelopes.js';
 import { HttpError } from './errors.js';
+import { FaultInjector, type FaultOptions } from './faults.js';
 import { createRouter } from './routes.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
 import { PLANS } from './state.js';
 import { Store } from './store.js';
+
+export type { AllowanceStatus, SandboxStats } from './clean-route.js';
+export type { FaultOptions } from './faults.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -17,11 +23,17 @@ export interface SandboxOptions {
   internalToken?: string;
   /** Plan given to new accounts. */
   plan?: 'free' | 'pro' | 'unlimited';
-  /** Clock in ms, so tests can move time (token expiry, monthly resets). */
+  /** Clock in ms, so tests can move time: token expiry, the rate window, the allowance month. */
   now?: () => number;
   tokenTtlMs?: number;
   /** One line per request: method, path, status, duration. Never secrets or bodies. */
   log?: (line: string) => void;
+  /** Rate limit of the clean route per cleaning user (sliding window); default 50 per 5 minutes. */
+  rate?: { requests: number; windowMs: number };
+  /** Status of a refusal for the monthly clean allowance; default 403. */
+  allowanceStatus?: AllowanceStatus;
+  /** Fault injection on the clean route; default none. */
+  faults?: FaultOptions;
 }
 
 export interface SandboxHandle {
@@ -29,6 +41,8 @@ export interface SandboxHandle {
   url: string;
   host: string;
   port: number;
+  /** A snapshot of this handle's counters of the clean route (since start, in memory only). */
+  stats(): SandboxStats;
   close(): Promise<void>;
 }
 
@@ -40,6 +54,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   if (!PLANS.includes(plan)) throw new TypeError(`unknown plan ${JSON.stringify(plan)}`);
   const tokenTtlMs = opts.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS;
   if (!(tokenTtlMs > 0)) throw new TypeError('tokenTtlMs must be positive');
+  const rate = checkRate(opts.rate ?? DEFAULT_RATE);
+  const allowanceStatus = opts.allowanceStatus ?? 403;
+  if (!ALLOWANCE_STATUSES.includes(allowanceStatus)) {
+    throw new TypeError(`allowanceStatus must be one of ${ALLOWANCE_STATUSES.join(', ')}`);
+  }
+  const faults = new FaultInjector(opts.faults ?? {});
+  const stats = emptyStats();
 
   const ctx: SandboxContext = {
     store: await Store.open(opts.dataDir),
@@ -49,7 +70,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     internalToken: opts.internalToken === '' ? undefined : opts.internalToken,
     plan,
   };
-  const router = createRouter();
+  const router = createRouter({ rate, allowanceStatus, faults, stats });
   const log = opts.log;
 
   const server = createServer((req, res) => {
@@ -64,6 +85,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     url: `http://${urlHost(host)}:${port}`,
     host,
     port,
+    stats: () => structuredClone(stats),
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Idle keep-alive sockets would otherwise hold the process open for seconds.
@@ -72,6 +94,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       await ctx.store.flush();
     },
   };
+}
+
+function checkRate(rate: RateSettings): RateSettings {
+  if (!(Number.isSafeInteger(rate.requests) && rate.requests > 0)) throw new TypeError('rate.requests must be a positive integer');
+  if (!(Number.isFinite(rate.windowMs) && rate.windowMs > 0)) throw new TypeError('rate.windowMs must be a positive number');
+  return { requests: rate.requests, windowMs: rate.windowMs };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -107,8 +135,9 @@ async function serve(
   } catch (err) {
     result = failure(path, err);
   }
-  send(res, result);
-  log?.(`${method} ${path} ${result.status} ${Math.round(performance.now() - started)}ms`);
+  await send(req, res, result);
+  const outcome = result.transport === 'reset' ? 'reset' : `${result.status}${result.transport === 'truncate' ? ' truncated' : ''}`;
+  log?.(`${method} ${path} ${outcome} ${Math.round(performance.now() - started)}ms`);
 }
 
 async function dispatch(
@@ -190,14 +219,36 @@ function failure(path: string, err: unknown): HandlerResult {
   return { status: 500, body: failureBody(iface, 500, 'Internal server error.') };
 }
 
-function send(res: ServerResponse, result: HandlerResult): void {
+function sleep(ms: number): Promise<void> {
+  // Unref'd: a delayed answer must not keep a closed sandbox's process alive.
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+async function send(req: IncomingMessage, res: ServerResponse, result: HandlerResult): Promise<void> {
+  if (result.delayMs !== undefined && result.delayMs > 0) await sleep(result.delayMs);
   if (res.headersSent || res.destroyed) return;
-  const payload = JSON.stringify(result.body);
+  if (result.transport === 'reset') {
+    // RST rather than FIN, so the client sees ECONNRESET as from a crashed peer or a middlebox.
+    req.socket.resetAndDestroy();
+    return;
+  }
+  const payload = Buffer.from(result.raw ? result.raw.text : JSON.stringify(result.body), 'utf8');
   res.writeHead(result.status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(payload),
+    'content-type': result.raw ? result.raw.contentType : 'application/json; charset=utf-8',
+    'content-length': payload.length,
     'cache-control': 'no-store',
     ...result.headers,
   });
+  if (result.transport === 'truncate') {
+    // The headers promise the whole body; half of it arrives, then the connection is gone.
+    await new Promise<void>((resolve) => {
+      res.once('close', resolve); // the client may have gone first, and then the write never completes
+      res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => {
+        res.destroy();
+        resolve();
+      });
+    });
+    return;
+  }
   res.end(payload);
 }

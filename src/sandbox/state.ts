@@ -96,10 +96,23 @@ export interface CleanUser {
   name: string;
   email: string;
   password: PasswordHash;
-  /** Read by the clean route for the monthly allowance and rate limit. */
+  /** Read by the clean route for the monthly allowance. */
   plan: Plan;
   createdAt: number;
   updatedAt: number;
+}
+
+/**
+ * Counters of the clean route for one cleaning user. Only counters: the clean result records are
+ * returned and forgotten, since this file is rewritten on every request.
+ */
+export interface CleanUsage {
+  /** Arrival times (epoch ms, ascending) of admitted requests, pruned to the rate window. */
+  arrivals: number[];
+  /** `YYYY-MM` (UTC) of the month `used` counts; a different month means nothing used yet. */
+  month: string;
+  /** Addresses charged in `month`. */
+  used: number;
 }
 
 export interface SandboxState {
@@ -110,10 +123,12 @@ export interface SandboxState {
   cleanUsers: Record<string, CleanUser>;
   /** Keyed by the token id (the part before the dot). */
   tokens: Record<string, StoredToken>;
+  /** Keyed by cleaning user id. */
+  cleanUsage: Record<string, CleanUsage>;
 }
 
 export function emptyState(): SandboxState {
-  return { version: 1, platformUsers: {}, brands: {}, subscriptions: {}, cleanUsers: {}, tokens: {} };
+  return { version: 1, platformUsers: {}, brands: {}, subscriptions: {}, cleanUsers: {}, tokens: {}, cleanUsage: {} };
 }
 
 /**
@@ -125,7 +140,7 @@ export function normalizeState(raw: unknown): SandboxState {
   const obj = raw as Record<string, unknown>;
   if (obj['version'] !== 1) throw new Error(`unsupported state version ${JSON.stringify(obj['version'])}`);
   const state = { ...emptyState(), ...obj } as SandboxState;
-  for (const key of ['platformUsers', 'brands', 'subscriptions', 'cleanUsers', 'tokens'] as const) {
+  for (const key of ['platformUsers', 'brands', 'subscriptions', 'cleanUsers', 'tokens', 'cleanUsage'] as const) {
     const value: unknown = state[key];
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`"${key}" is not an object`);
   }

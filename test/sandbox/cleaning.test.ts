@@ -102,7 +102,7 @@ describe('tokens are bound to their service', () => {
   });
 
   it('a platform token is refused where a cleaning token is required', async () => {
-    // No protected cleaning route exists yet, so this checks the guard such routes call.
+    // The guard itself; clean-route.test.ts checks the same through POST /api/v1/email-verify/validate/clean.
     const store = await Store.open(undefined);
     const ctx: SandboxContext = { store, now: () => 1_000, tokenTtlMs: 60_000, internalToken: undefined, plan: 'free' };
     const password = await hashPassword(PASSWORD);

@@ -1,0 +1,118 @@
+import { PLAN_LIMITS } from './plans.js';
+import type { CleanUsage, Plan, SandboxState } from './state.js';
+
+/** At most `requests` admitted requests per user in any `windowMs`. */
+export interface RateSettings {
+  requests: number;
+  windowMs: number;
+}
+
+/** Spec 8: 50 requests per 5 minutes. */
+export const DEFAULT_RATE: RateSettings = { requests: 50, windowMs: 5 * 60_000 };
+
+export type Admission =
+  | {
+      admitted: true;
+      /** Requests still allowed in the window, this one counted. */
+      remaining: number;
+      /** Seconds until the oldest arrival in the window leaves it, i.e. until `remaining` grows. */
+      resetSeconds: number;
+      /** Most arrivals of this user in any one window that holds this arrival. */
+      inWindow: number;
+    }
+  | { admitted: false; retryAfterSeconds: number };
+
+/** Whole seconds from `now` until `at`, rounded up. */
+export function secondsUntil(at: number, now: number): number {
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/**
+ * The user's counters in the draft state, created when missing; a malformed entry (a hand edit)
+ * starts afresh rather than failing every request of that user.
+ */
+export function usageOf(draft: SandboxState, userId: string): CleanUsage {
+  const found = Object.hasOwn(draft.cleanUsage, userId) ? draft.cleanUsage[userId] : undefined;
+  if (
+    found &&
+    Array.isArray(found.arrivals) &&
+    found.arrivals.every((t) => typeof t === 'number' && Number.isFinite(t)) &&
+    typeof found.month === 'string' &&
+    typeof found.used === 'number' &&
+    Number.isFinite(found.used)
+  ) {
+    return found;
+  }
+  const fresh: CleanUsage = { arrivals: [], month: '', used: 0 };
+  draft.cleanUsage[userId] = fresh;
+  return fresh;
+}
+
+/**
+ * Sliding log: an arrival at `t` is in the window at `now` while `now - t < windowMs`. Admits and
+ * records the arrival when fewer than `requests` are in the window; the log is pruned to the window
+ * either way (arrivals "from the future", after the clock was moved back, stay until they age out).
+ */
+export function admit(usage: CleanUsage, now: number, rate: RateSettings): Admission {
+  const live = usage.arrivals.filter((t) => now - t < rate.windowMs).sort((a, b) => a - b);
+  usage.arrivals = live;
+  if (live.length >= rate.requests) {
+    // With more than `requests` in the window (the limit was lowered since), several must leave first.
+    const freeing = live[live.length - rate.requests] as number;
+    return { admitted: false, retryAfterSeconds: Math.max(1, secondsUntil(freeing + rate.windowMs, now)) };
+  }
+  live.push(now);
+  live.sort((a, b) => a - b);
+  const oldest = live[0] as number;
+  return {
+    admitted: true,
+    remaining: rate.requests - live.length,
+    resetSeconds: secondsUntil(oldest + rate.windowMs, now),
+    inWindow: busiestWindowWith(live, now, rate.windowMs),
+  };
+}
+
+/**
+ * The most arrivals in one window of length `windowMs` among the windows holding `t`. Windows
+ * ending at an arrival are enough: any window can slide right until its end meets one without
+ * losing any. Usually `t` is the newest arrival and this is one count; it also stays right when
+ * arrivals are recorded out of order (another process, a clock moved back).
+ */
+function busiestWindowWith(sorted: number[], t: number, windowMs: number): number {
+  let best = 0;
+  for (const end of sorted) {
+    if (end < t || end - t >= windowMs) continue;
+    const count = sorted.filter((x) => x <= end && end - x < windowMs).length;
+    best = Math.max(best, count);
+  }
+  return best;
+}
+
+/** `YYYY-MM` of the UTC calendar month of `ms`. */
+export function monthKey(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 7);
+}
+
+/** Addresses per calendar month, or undefined when the plan has no monthly check (max 0 in PLAN_LIMITS). */
+export function monthlyAllowance(plan: Plan): number | undefined {
+  const max = PLAN_LIMITS[plan].email_cleaning;
+  return max > 0 ? max : undefined;
+}
+
+export function usedThisMonth(usage: CleanUsage, now: number): number {
+  return usage.month === monthKey(now) ? usage.used : 0;
+}
+
+/** Seconds in a message and in `RateLimit-Policy`: whole when the window is, else up to three decimals. */
+export function windowSeconds(windowMs: number): string {
+  return String(Math.round(windowMs) / 1000);
+}
+
+export function rateHeaders(rate: RateSettings, remaining: number, resetSeconds: number): Record<string, string> {
+  return {
+    'ratelimit-limit': String(rate.requests),
+    'ratelimit-remaining': String(Math.max(0, remaining)),
+    'ratelimit-reset': String(resetSeconds),
+    'ratelimit-policy': `${rate.requests};w=${Math.max(1, Math.ceil(rate.windowMs / 1000))}`,
+  };
+}

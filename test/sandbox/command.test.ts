@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { TestHome } from '../helpers/cli.js';
+import { closedPort } from '../helpers/http-server.js';
+import { cleanCall, signupClean } from './clean-helpers.js';
+
+let home: TestHome | undefined;
+afterEach(() => {
+  home?.cleanup();
+  home = undefined;
+});
+
+describe('mailclean sandbox: clean route options', () => {
+  it.each([
+    [['--rate', '5'], '--rate'],
+    [['--rate', '0/5m'], '--rate'],
+    [['--fault-rate', '1.5'], '--fault-rate'],
+    [['--fault-rate', 'often'], '--fault-rate'],
+    [['--fault-rate', '-0.1'], '--fault-rate'],
+    [['--latency', 'slow'], '--latency'],
+    [['--latency', '300-100'], '--latency'],
+    [['--latency', '-5'], '--latency'],
+    [['--seed', '1.5'], '--seed'],
+    [['--seed', '-1'], '--seed'],
+    [['--seed', '4294967296'], '--seed'],
+    [['--allowance-status', '404'], '--allowance-status'],
+  ])('refuses %j with a usage error naming %s', async (args, flag) => {
+    home = new TestHome();
+    const res = await home.run(['sandbox', '--memory', ...args]);
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).toContain(flag);
+  });
+
+  it('serves the clean route with the given rate, allowance status and seed', async () => {
+    home = new TestHome();
+    const port = await closedPort();
+    const running = home.run([
+      'sandbox', '--memory', '--port', String(port), '--plan', 'free',
+      '--rate', '2/1m', '--allowance-status', '429', '--fault-rate', '0', '--latency', '0-5', '--seed', '7',
+    ]);
+    const base = `http://127.0.0.1:${port}`;
+    let up: { token: string } | undefined;
+    for (let i = 0; i < 200 && !up; i++) {
+      up = await signupClean(base).catch(() => undefined);
+      if (!up) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(up).toBeDefined();
+    const token = up!.token;
+
+    const first = await cleanCall(base, token, Array.from({ length: 50 }, (_, i) => `u${i}@example.com`));
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-policy')).toBe('2;w=60');
+    const refused = await cleanCall(base, token, ['a@example.com']);
+    expect(refused.status).toBe(429);
+    expect(refused.json.message).toMatch(/^Monthly email cleaning limit reached/);
+    expect(refused.headers.get('retry-after')).toBeNull();
+    const limited = await cleanCall(base, token, ['a@example.com']);
+    expect(limited.status).toBe(429);
+    expect(limited.json.message).toBe('Too many requests: 2 per 60 seconds.');
+    expect(limited.headers.get('retry-after')).toBe('60');
+
+    home.signal('SIGINT');
+    const res = await running;
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('Clean route: rate 2/1m per user, allowance refusals 429, latency 0-5ms, seed 7.');
+  });
+});
