@@ -1,0 +1,191 @@
+// Byte-level work on the input file: opening it (or spooling stdin / a pipe), one pass that hashes, checks UTF-8 and
+// keeps a sample, and mapping a byte offset back to a line number for error messages.
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { UsageError } from '../../errors.js';
+import { Utf8Checker } from './utf8.js';
+
+/** Read size for both passes: large reads keep the per-chunk overhead negligible. */
+export const CHUNK_BYTES = 1 << 20;
+/** Bytes kept for sniffing. More than the 1 MiB record limit, so a long first data row still fits. */
+export const SAMPLE_BYTES = 2 << 20;
+
+export interface ByteScan {
+  size: number;
+  sha256: string;
+  /** The first SAMPLE_BYTES of the file (or all of it). */
+  sample: Buffer;
+  /** The sample is the whole file. */
+  sampleComplete: boolean;
+  /** Offset of the first invalid UTF-8 sequence, or -1. */
+  badUtf8: number;
+  /** Something other than whitespace (and a BOM) occurs. */
+  hasText: boolean;
+  /** Last byte of the file, -1 when empty. */
+  lastByte: number;
+}
+
+const code = (err: unknown): string | undefined =>
+  typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+
+/** A file system failure as the user should read it. */
+export function fileError(displayName: string, err: unknown): UsageError {
+  const c = code(err);
+  switch (c) {
+    case 'ENOENT':
+      return new UsageError(`${displayName}: no such file`);
+    case 'ENOTDIR':
+      return new UsageError(`${displayName}: no such file (a part of the path is not a directory)`);
+    case 'EISDIR':
+      return new UsageError(`${displayName}: is a directory, not a file`);
+    case 'EACCES':
+    case 'EPERM':
+      return new UsageError(`${displayName}: permission denied`);
+    case 'ELOOP':
+      return new UsageError(`${displayName}: too many levels of symbolic links`);
+    default:
+      return new UsageError(`${displayName}: cannot read the file (${c ?? (err instanceof Error ? err.message : String(err))})`);
+  }
+}
+
+export type FileKind = 'file' | 'stream';
+
+/** A regular file is read in place; pipes, character devices and sockets can only be read once, so they are spooled. */
+export async function fileKind(path: string, displayName: string): Promise<FileKind> {
+  let st;
+  try {
+    st = await stat(path);
+  } catch (err) {
+    throw fileError(displayName, err);
+  }
+  if (st.isDirectory()) throw new UsageError(`${displayName}: is a directory, not a file`);
+  return st.isFile() ? 'file' : 'stream';
+}
+
+/** Copies a stream to a new private file (mode 0600) in `spoolDir`; returns its path. */
+export async function spool(source: NodeJS.ReadableStream, spoolDir: string, displayName: string): Promise<string> {
+  const reason = (err: unknown): string => code(err) ?? (err instanceof Error ? err.message : String(err));
+  // An error before the copy starts must not go unhandled.
+  let early: unknown;
+  const onEarly = (err: unknown): void => {
+    early ??= err;
+  };
+  source.on('error', onEarly);
+  try {
+    try {
+      await mkdir(spoolDir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      throw new UsageError(`cannot create the spool directory ${spoolDir} (${reason(err)})`);
+    }
+    if (early !== undefined) throw new UsageError(`${displayName}: cannot read the input (${reason(early)})`);
+    const file = join(spoolDir, `input-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
+    try {
+      await pipeline(source, createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+    } catch (err) {
+      await rm(file, { force: true });
+      throw new UsageError(`${displayName}: cannot read the input (${reason(early ?? err)})`);
+    }
+    return file;
+  } finally {
+    source.removeListener('error', onEarly);
+  }
+}
+
+const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0x0c || b === 0x0b;
+
+/** One pass over the whole file: SHA-256, UTF-8 validity, a sample and a few facts for the checks. */
+export async function scanBytes(file: string, displayName: string): Promise<ByteScan> {
+  const hash = createHash('sha256');
+  const checker = new Utf8Checker();
+  const sampleParts: Buffer[] = [];
+  let sampleLen = 0;
+  let size = 0;
+  let badUtf8 = -1;
+  let hasText = false;
+  let last = -1;
+  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (chunk.length === 0) continue;
+      if (sampleLen < SAMPLE_BYTES) {
+        const part = chunk.subarray(0, SAMPLE_BYTES - sampleLen);
+        sampleParts.push(part);
+        sampleLen += part.length;
+      }
+      if (!hasText) {
+        // Skip a BOM at the very start, then look for anything but whitespace.
+        let i = size === 0 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
+        for (; i < chunk.length; i++) {
+          if (!isSpace(chunk[i]!)) {
+            hasText = true;
+            break;
+          }
+        }
+      }
+      last = chunk[chunk.length - 1]!;
+      size += chunk.length;
+      if (badUtf8 < 0) {
+        badUtf8 = checker.push(chunk);
+        hash.update(chunk);
+      }
+      // After an encoding error only the sample is still needed (binary files take precedence in the report).
+      if (badUtf8 >= 0 && sampleLen >= SAMPLE_BYTES) break;
+    }
+  } catch (err) {
+    throw fileError(displayName, err);
+  } finally {
+    stream.destroy();
+  }
+  if (badUtf8 < 0) badUtf8 = checker.end();
+  return {
+    size,
+    sha256: hash.digest('hex'),
+    sample: Buffer.concat(sampleParts),
+    sampleComplete: sampleLen === size,
+    badUtf8,
+    hasText,
+    lastByte: last,
+  };
+}
+
+/** 1-based line of a byte offset (the number of `\n` before it, plus one). Only used on error paths. */
+export async function lineAtOffset(file: string, offset: number): Promise<number> {
+  let line = 1;
+  let pos = 0;
+  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES, end: Math.max(offset - 1, 0) });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const stop = Math.min(chunk.length, offset - pos);
+      for (let i = chunk.indexOf(10); i !== -1 && i < stop; i = chunk.indexOf(10, i + 1)) line++;
+      pos += chunk.length;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return line;
+}
+
+/** The byte at `offset` (for error messages). */
+export async function byteAt(file: string, offset: number): Promise<number> {
+  const fh = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(1);
+    await fh.read(buf, 0, 1, offset);
+    return buf[0] ?? 0;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A sample that looks like binary data: a NUL byte, or more than 10% control characters. */
+export function looksBinary(sample: Buffer): boolean {
+  if (sample.includes(0)) return true;
+  let control = 0;
+  for (const b of sample) {
+    if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) || b === 0x7f) control++;
+  }
+  return sample.length > 0 && control / sample.length > 0.1;
+}
