@@ -24,6 +24,8 @@ export interface Endpoints {
   cleanUrl: string;
   /** Both point at the built-in sandbox started in this process. */
   sandbox: boolean;
+  /** Names the cleaning service across runs (the in-process sandbox's port changes every run). */
+  cleanIdentity: string;
 }
 
 export type Service = 'platform' | 'clean';
@@ -192,16 +194,17 @@ export class Ctx {
   private async resolveEndpoints(): Promise<Endpoints> {
     const { apiUrl, cleanUrl } = await this.configuredUrls();
     if (apiUrl || cleanUrl) {
-      return { apiUrl: apiUrl ?? '', cleanUrl: cleanUrl ?? '', sandbox: false };
+      return { apiUrl: apiUrl ?? '', cleanUrl: cleanUrl ?? '', sandbox: false, cleanIdentity: cleanUrl ?? '' };
     }
     const { startSandbox } = await import('./sandbox/server.js');
+    const sandboxDir = join(this.dataDir, 'sandbox');
     const sandbox = await startSandbox({
-      dataDir: join(this.dataDir, 'sandbox'),
+      dataDir: sandboxDir,
       internalToken: this.env.MAILCLEAN_INTERNAL_TOKEN,
     });
     this.closers.push(sandbox);
     this.note(this.style.dim('Using the built-in sandbox (no api-url or clean-url configured); see `mailclean sandbox --help`.'));
-    return { apiUrl: sandbox.url, cleanUrl: sandbox.url, sandbox: true };
+    return { apiUrl: sandbox.url, cleanUrl: sandbox.url, sandbox: true, cleanIdentity: `sandbox:${sandboxDir}` };
   }
 
   private async http(service: Service): Promise<HttpClient> {

@@ -9,7 +9,9 @@ export const MAX_BATCH = 50;
 
 export interface CheckerDeps {
   send(emails: string[], signal?: AbortSignal): Promise<Json[]>;
-  acquire(signal?: AbortSignal): Promise<number>;
+  /** Books a slot of the rate limit; `release` says when the request ended. */
+  acquire(signal?: AbortSignal): Promise<Slot>;
+  release(slot: Slot): void;
   record(verdicts: Verdict[]): void;
   clock: Clock;
   concurrency: number;
@@ -29,6 +31,10 @@ export type CheckEvent =
   | { type: 'answered'; addresses: number; spent: number; requests: number }
   | { type: 'waiting'; ms: number; why: 'rate' | 'retry' }
   | { type: 'retry'; message: string };
+
+export interface Slot {
+  waitedMs: number;
+}
 
 export type StopReason = 'allowance' | 'max-spend' | 'service' | 'auth' | 'interrupted';
 
@@ -113,9 +119,10 @@ export async function checkAddresses(keys: string[], deps: CheckerDeps): Promise
   };
 
   const sendBatch = async (batch: Batch) => {
+    let slot: Slot;
     try {
-      const waited = await deps.acquire(deps.stop);
-      if (waited > 0) deps.onEvent?.({ type: 'waiting', ms: waited, why: 'rate' });
+      slot = await deps.acquire(deps.stop);
+      if (slot.waitedMs > 0) deps.onEvent?.({ type: 'waiting', ms: slot.waitedMs, why: 'rate' });
     } catch {
       queue.unshift(batch);
       return; // stopped while waiting for a slot
@@ -125,9 +132,11 @@ export async function checkAddresses(keys: string[], deps: CheckerDeps): Promise
     try {
       records = await deps.send(batch.keys, deps.abort);
     } catch (error) {
+      deps.release(slot);
       await handleFailure(batch, error);
       return;
     }
+    deps.release(slot);
     outcome.spent += batch.keys.length;
     const found = matchRecords(batch.keys, records);
     const verdicts: Verdict[] = [];

@@ -29,34 +29,65 @@ export interface LimiterOptions {
   clock: Clock;
   /** Where the send times live, so consecutive (and concurrent) runs of one account share the limit. */
   statePath?: string;
-  /** Extra spacing so that network delay cannot squeeze N+1 arrivals into the server's window. */
+  /** Extra spacing against clock granularity between us and the server. */
   marginMs?: number;
+  /** How long a send whose end was never recorded (a killed run) may still be arriving: the request timeout. */
+  pendingMs?: number;
+}
+
+/** One booked send: when it was booked, and when its answer (or failure) came back. */
+interface Send {
+  id: string;
+  at: number;
+  done?: number;
+}
+
+export interface Booking {
+  id: string;
+  waitedMs: number;
 }
 
 /**
- * At most N sends in any window of W: a send may happen only once the N-th most recent send is W old.
- * This holds whatever the server's window alignment, unlike a bucket that refills continuously, which
- * can let 2N through one server window.
+ * At most N sends in any window of W, whatever the server's window alignment (unlike a bucket that
+ * refills continuously, which can let 2N through one server window). The server counts a request when it
+ * arrives, which is somewhere between our booking and the answer, so a send holds its slot until W after
+ * its answer came back: then no delay on the way can squeeze N+1 arrivals into one of the server's windows.
  */
 export class SlidingWindowLimiter {
   private readonly span: number;
-  private memory: number[] = [];
+  private readonly pendingMs: number;
+  private memory: Send[] = [];
+  private counter = 0;
 
   constructor(private readonly opts: LimiterOptions) {
-    const margin = opts.marginMs ?? Math.min(1_000, Math.max(25, opts.rate.windowMs * 0.02));
+    const margin = opts.marginMs ?? Math.min(1_000, Math.max(25, opts.rate.windowMs * 0.01));
     this.span = opts.rate.windowMs + margin;
+    this.pendingMs = opts.pendingMs ?? 30_000;
     if (opts.statePath) mkdirSync(dirname(opts.statePath), { recursive: true, mode: 0o700 });
   }
 
-  /** Waits for a free slot and books it; returns how long it waited. */
-  async acquire(signal?: AbortSignal): Promise<number> {
-    let waited = 0;
+  /** Waits for a free slot and books it; `release` must follow when the request has ended. */
+  async acquire(signal?: AbortSignal): Promise<Booking> {
+    let waitedMs = 0;
+    const id = `${process.pid}-${Date.now().toString(36)}-${this.counter++}`;
     for (;;) {
-      const wait = this.tryBook();
-      if (wait === 0) return waited;
-      waited += wait;
-      await this.opts.clock.sleep(wait, signal);
+      const wait = this.tryBook(id);
+      if (wait === 0) return { id, waitedMs };
+      // A slot held by a request still in flight frees when it ends: look again soon rather than sleep it out.
+      const nap = Math.min(wait, 50);
+      waitedMs += nap;
+      await this.opts.clock.sleep(nap, signal);
     }
+  }
+
+  /** Marks the booked send as ended (answered or failed) now. */
+  release(booking: Booking): void {
+    const now = this.opts.clock.now();
+    this.withState((sends) => {
+      const send = sends.find((s) => s.id === booking.id);
+      if (send) send.done = now;
+      return sends;
+    });
   }
 
   /** The wait before a slot frees up now, without booking (for ETAs and --dry-run). */
@@ -65,34 +96,40 @@ export class SlidingWindowLimiter {
     return this.waitFor(sends, this.opts.clock.now());
   }
 
-  private tryBook(): number {
+  private tryBook(id: string): number {
     let wait = 0;
     this.withState((sends) => {
       const now = this.opts.clock.now();
       wait = this.waitFor(sends, now);
-      if (wait === 0) sends.push(now);
+      if (wait === 0) sends.push({ id, at: now });
       return sends;
     });
     return wait;
   }
 
-  private waitFor(sends: number[], now: number): number {
-    const recent = sends.filter((t) => t > now - this.span);
-    if (recent.length < this.opts.rate.requests) return 0;
-    const oldest = recent[recent.length - this.opts.rate.requests]!;
-    return Math.max(1, oldest + this.span - now);
+  /** Until when a send holds its slot: W after it ended, or, still in flight, as if it could end any moment. */
+  private holdsUntil(send: Send, now: number): number {
+    if (send.done !== undefined) return send.done + this.span;
+    return Math.max(now, send.at + this.pendingMs) + this.span;
+  }
+
+  private waitFor(sends: Send[], now: number): number {
+    const holding = sends.map((s) => this.holdsUntil(s, now)).filter((until) => until > now).sort((a, b) => a - b);
+    if (holding.length < this.opts.rate.requests) return 0;
+    return Math.max(1, holding[holding.length - this.opts.rate.requests]! - now);
   }
 
   /** Reads, changes and writes the send times under a lock file, so concurrent runs book in turn. */
-  private withState(change: (sends: number[]) => number[]): number[] {
+  private withState(change: (sends: Send[]) => Send[]): Send[] {
     const path = this.opts.statePath;
+    const now = this.opts.clock.now();
     if (!path) {
-      this.memory = prune(change(this.memory), this.opts.clock.now() - this.span);
+      this.memory = this.prune(change(this.memory), now);
       return this.memory;
     }
     const unlock = lock(`${path}.lock`);
     try {
-      const sends = prune(change(readSends(path)), this.opts.clock.now() - this.span);
+      const sends = this.prune(change(readSends(path)), now);
       const tmp = `${path}.${process.pid}.tmp`;
       writeFileSync(tmp, JSON.stringify({ sends }), { mode: 0o600 });
       renameSync(tmp, path);
@@ -101,16 +138,19 @@ export class SlidingWindowLimiter {
       unlock();
     }
   }
+
+  private prune(sends: Send[], now: number): Send[] {
+    return sends.filter((s) => this.holdsUntil(s, now) > now);
+  }
 }
 
-function prune(sends: number[], before: number): number[] {
-  return sends.filter((t) => t > before).sort((a, b) => a - b);
-}
-
-function readSends(path: string): number[] {
+function readSends(path: string): Send[] {
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as { sends?: unknown };
-    return Array.isArray(parsed.sends) ? parsed.sends.filter((t): t is number => typeof t === 'number') : [];
+    if (!Array.isArray(parsed.sends)) return [];
+    return parsed.sends.filter(
+      (s): s is Send => typeof s === 'object' && s !== null && typeof (s as Send).id === 'string' && typeof (s as Send).at === 'number',
+    );
   } catch {
     return [];
   }

@@ -1,3 +1,4 @@
+import { isIP, isIPv6 } from 'node:net';
 import { domainToASCII } from 'node:url';
 
 export type SyntaxReason =
@@ -12,7 +13,9 @@ export type SyntaxReason =
   | 'label_invalid'
   | 'label_too_long'
   | 'tld_invalid'
+  | 'tld_missing'
   | 'ip_literal'
+  | 'ip_literal_invalid'
   | 'too_long';
 
 export type SyntaxResult =
@@ -20,84 +23,133 @@ export type SyntaxResult =
       ok: true;
       /** Local part as given. */
       local: string;
-      /** Domain in ASCII (IDN converted), lower case. */
+      /** Domain in ASCII (IDN converted), lower case; an address literal keeps its brackets (`[192.0.2.1]`). */
       domain: string;
-      /** The local part has non-ASCII characters: the server must support SMTPUTF8. */
+      /** The local part has non-ASCII characters: the server must support SMTPUTF8 (RFC 6531). */
       smtputf8: boolean;
+      /** For an address literal (only with `allowIpLiteral`): the IP address inside the brackets. */
+      ip?: string;
     }
   | { ok: false; reason: SyntaxReason };
 
 export interface SyntaxOptions {
   /** Accept `user@[192.0.2.1]` (RFC 5321 address literals); off by default, as most senders refuse them. */
   allowIpLiteral?: boolean;
+  /**
+   * Remove white space around the input first (default true: a CSV cell's padding is not part of the
+   * address). `false` judges the exact string, as an SMTP server would see it between `<` and `>`.
+   */
+  trim?: boolean;
 }
 
-// RFC 5322 atext, plus any non-ASCII character (RFC 6531 extends atext with UTF-8).
-const ATEXT = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~\u0080-\u{10FFFF}]+$/u;
-const QUOTED = /^"(?:[\x20\x21\x23-\x5b\x5d-\x7e\u0080-\u{10FFFF}]|\\[\x20-\x7e])*"$/u;
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+/*
+ * RFC 5321 Dot-string: atoms of atext separated by single dots. RFC 6531 adds any non-ASCII character
+ * (UTF8-non-ascii); of those we refuse control characters (C1), separators (a space is never part of an
+ * unquoted atom) and lone surrogates, which no mail system can carry.
+ */
+const ATOM = /^(?:[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]|[^\x00-\x7f\p{Cc}\p{Z}\p{Cs}])+$/u;
+/* RFC 5321 Quoted-string: qtextSMTP (%d32-33 / %d35-91 / %d93-126), quoted-pairSMTP (backslash, %d32-126). */
+const QUOTED = /^"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|[^\x00-\x7f\p{Cc}\p{Zl}\p{Zp}\p{Cs}]|\\[\x20-\x7e])*"$/u;
+/* RFC 5321 sub-domain: Let-dig [Ldh-str], at most 63 octets (RFC 1035). */
+const LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+const NON_ASCII = /[^\x00-\x7f]/;
+const IPV4_LITERAL = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
-/** The addr-spec of RFC 5321/5322 as mail servers accept it, with a reason for every rejection. */
+/**
+ * The Mailbox of RFC 5321 (the addr-spec of RFC 5322 without comments, folding white space or obsolete
+ * forms, as mail servers accept it in RCPT TO), with a reason for every rejection:
+ *
+ * - local part: dot-string or quoted string, at most 64 octets; non-ASCII allowed and flagged `smtputf8`;
+ * - domain: LDH labels of 1 to 63 octets, at most 253 octets, at least two labels, a TLD that is not
+ *   all-numeric (RFC 3696 section 2); IDNs converted to ASCII with `url.domainToASCII`;
+ * - address literals (`[192.0.2.1]`, `[IPv6:2001:db8::1]`) only with `allowIpLiteral`;
+ * - the whole address at most 254 octets (RFC 5321 path limit of 256 less the angle brackets).
+ */
 export function checkSyntax(input: string, opts: SyntaxOptions = {}): SyntaxResult {
-  const address = input.trim();
+  const address = opts.trim === false ? input : input.trim();
   if (address === '') return { ok: false, reason: 'blank' };
   const at = address.lastIndexOf('@');
   if (at < 0) return { ok: false, reason: 'no_at' };
   const local = address.slice(0, at);
   const rawDomain = address.slice(at + 1);
   if (local === '') return { ok: false, reason: 'local_empty' };
-  if (Buffer.byteLength(local, 'utf8') > 64) return { ok: false, reason: 'local_too_long' };
+  const smtputf8 = NON_ASCII.test(local);
+  const localOctets = smtputf8 ? Buffer.byteLength(local, 'utf8') : local.length;
+  if (localOctets > 64) return { ok: false, reason: 'local_too_long' };
   if (!validLocal(local)) return { ok: false, reason: 'local_invalid' };
   if (rawDomain === '') return { ok: false, reason: 'domain_empty' };
 
-  let domain: string;
   if (rawDomain.startsWith('[')) {
+    const ip = addressLiteral(rawDomain);
+    if (ip === undefined) return { ok: false, reason: 'ip_literal_invalid' };
     if (!opts.allowIpLiteral) return { ok: false, reason: 'ip_literal' };
-    if (!validAddressLiteral(rawDomain)) return { ok: false, reason: 'domain_invalid' };
-    domain = rawDomain.toLowerCase();
-  } else {
-    const problem = domainProblem(rawDomain);
-    if (typeof problem === 'string') return { ok: false, reason: problem };
-    domain = problem.ascii;
+    const domain = rawDomain.toLowerCase();
+    if (localOctets + 1 + domain.length > 254) return { ok: false, reason: 'too_long' };
+    return { ok: true, local, domain, smtputf8, ip };
   }
-  if (Buffer.byteLength(local, 'utf8') + 1 + domain.length > 254) return { ok: false, reason: 'too_long' };
-  return { ok: true, local, domain, smtputf8: /[^\x00-\x7f]/.test(local) };
+  const problem = domainProblem(rawDomain);
+  if (typeof problem === 'string') return { ok: false, reason: problem };
+  const domain = problem.ascii;
+  if (localOctets + 1 + domain.length > 254) return { ok: false, reason: 'too_long' };
+  return { ok: true, local, domain, smtputf8 };
 }
 
 function validLocal(local: string): boolean {
-  if (local.startsWith('"')) return QUOTED.test(local);
-  // dot-atom: atoms separated by single dots, none at either end.
-  return local.split('.').every((atom) => atom !== '' && ATEXT.test(atom));
+  if (local.charCodeAt(0) === 34 /* " */) return QUOTED.test(local);
+  // Dot-string: atoms separated by single dots, none at either end.
+  let start = 0;
+  for (;;) {
+    const dot = local.indexOf('.', start);
+    const atom = dot < 0 ? local.slice(start) : local.slice(start, dot);
+    if (atom === '' || !ATOM.test(atom)) return false;
+    if (dot < 0) return true;
+    start = dot + 1;
+  }
 }
 
 function domainProblem(raw: string): SyntaxReason | { ascii: string } {
   // A trailing dot names the root; mail servers treat `x.com.` as `x.com`, users rarely mean it.
   if (raw.endsWith('.')) return 'domain_invalid';
-  const ascii = /[^\x00-\x7f]/.test(raw) ? domainToASCII(raw) : raw.toLowerCase();
-  if (ascii === '') return 'domain_invalid';
+  let ascii: string;
+  if (NON_ASCII.test(raw) || raw.includes('xn--') || raw.includes('XN--')) {
+    // IDNA (UTS #46) as browsers do it: U-labels become A-labels, and A-labels must decode.
+    ascii = domainToASCII(raw);
+    if (ascii === '') return NON_ASCII.test(raw) ? 'domain_invalid' : 'label_invalid';
+    if (NON_ASCII.test(ascii)) return 'domain_invalid';
+  } else {
+    ascii = raw.toLowerCase();
+  }
   if (ascii.length > 253) return 'domain_too_long';
   const labels = ascii.split('.');
-  if (labels.length < 2) return 'domain_invalid';
+  if (labels.length < 2) return labels[0] === '' ? 'domain_invalid' : 'tld_missing';
   for (const label of labels) {
+    if (label === '') return 'domain_invalid';
     if (label.length > 63) return 'label_too_long';
     if (!LABEL.test(label)) return 'label_invalid';
   }
-  const tld = labels.at(-1)!;
-  // A TLD is letters, or an IDN A-label; all-numeric would make it an IP address.
-  if (!/^[a-z]{2,63}$/.test(tld) && !/^xn--[a-z0-9-]{1,59}$/.test(tld)) return 'tld_invalid';
+  // RFC 3696 section 2: a TLD is never all-numeric (that would make `1.2.3.4` a domain name).
+  if (/^[0-9]+$/.test(labels[labels.length - 1]!)) return 'tld_invalid';
   return { ascii };
 }
 
-function validAddressLiteral(literal: string): boolean {
-  if (!literal.endsWith(']')) return false;
+/** The IP address inside an RFC 5321 address literal, or undefined when it is not one. */
+function addressLiteral(literal: string): string | undefined {
+  if (!literal.endsWith(']') || literal.length < 3) return undefined;
   const inner = literal.slice(1, -1);
-  if (IPV4.test(inner)) return true;
+  const v4 = IPV4_LITERAL.exec(inner);
+  if (v4) return v4.slice(1).every((n) => Number(n) <= 255) ? v4.slice(1).map(Number).join('.') : undefined;
   if (/^IPv6:/i.test(inner)) {
     const v6 = inner.slice(5);
-    return /^[0-9a-f:.]+$/i.test(v6) && v6.includes(':');
+    // As inet_pton reads it (RFC 4291 text forms); no zone identifiers.
+    return /^[0-9a-f:.]+$/i.test(v6) && isIPv6(v6) ? v6.toLowerCase() : undefined;
   }
-  return false;
+  // General-address-literal: no standardized tag besides IPv6 exists.
+  return undefined;
+}
+
+/** True when `host` is an IP address in text form (not a domain name). */
+export function isIpAddress(host: string): boolean {
+  return isIP(host) !== 0;
 }
 
 /**

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// (a) `clean --dry-run` over a generated CSV against a plain csv-parse -> csv-stringify pass over the same file,
+// alternating runs in one session. Targets: rows/s ratio >= 1.0, peak RSS <= 250 MB.
+import { mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { measure, mb, root } from './lib.mjs';
+
+const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const work = join(root, 'bench', 'tmp');
+mkdirSync(work, { recursive: true });
+const file = join(work, `list-${rows}.csv`);
+if (!existsSync(file)) {
+  const gen = spawnSync(process.execPath, [join(root, 'bench', 'gen-csv.mjs'), String(rows), file], { stdio: 'inherit' });
+  if (gen.status !== 0) process.exit(1);
+}
+const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
+const env = { MAILCLEAN_CONFIG_DIR: join(home, 'config'), MAILCLEAN_DATA_DIR: join(home, 'data') };
+
+const baseline = [];
+const cli = [];
+for (let i = 0; i < rounds; i++) {
+  baseline.push(await measure([join(root, 'bench', 'csv-baseline.mjs'), file]));
+  const run = await measure([join(root, 'bin', 'mailclean.js'), 'clean', file, '--dry-run', '--json'], { env });
+  if (run.code !== 0) {
+    console.error(run.stderr);
+    process.exit(1);
+  }
+  cli.push(run);
+}
+rmSync(home, { recursive: true, force: true });
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const base = median(baseline.map((r) => r.ms));
+const ours = median(cli.map((r) => r.ms));
+const peak = Math.max(...cli.map((r) => r.rss));
+const basePeak = Math.max(...baseline.map((r) => r.rss));
+const ratio = base / ours;
+console.log(`clean --dry-run on ${rows.toLocaleString('en-US')} rows, median of ${rounds}, node ${process.version}`);
+console.log(`csv-parse -> csv-stringify  ${(base / 1000).toFixed(2)} s  ${Math.round(rows / (base / 1000)).toLocaleString('en-US')} rows/s  peak ${mb(basePeak)}`);
+console.log(`mailclean clean --dry-run   ${(ours / 1000).toFixed(2)} s  ${Math.round(rows / (ours / 1000)).toLocaleString('en-US')} rows/s  peak ${mb(peak)}`);
+console.log(`ratio (rows/s, ours / baseline): ${ratio.toFixed(2)}x  ${ratio >= 1 ? 'ok' : 'UNDER'} (target >= 1.0x); peak RSS ${peak <= 250 * 2 ** 20 ? 'ok' : 'OVER'} (target <= 250 MB)`);

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// (b) `clean` of 10,000 unique addresses against the sandbox limited to 50 requests per 5 s: wall time as a ratio to
+// the theoretical minimum (requests / limit x window), and the number of 429 answers. Targets: <= 1.05x, zero 429s.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { measure, root } from './lib.mjs';
+
+const addresses = Number(process.env.BENCH_ADDRESSES ?? 10_000);
+const rate = { requests: 50, windowMs: 5_000 };
+const { startSandbox } = await import(join(root, 'dist', 'sandbox', 'server.js'));
+const sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate });
+const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
+const env = { MAILCLEAN_CONFIG_DIR: join(home, 'config'), MAILCLEAN_DATA_DIR: join(home, 'data'), MAILCLEAN_API_URL: sandbox.url, MAILCLEAN_CLEAN_URL: sandbox.url };
+const bin = join(root, 'bin', 'mailclean.js');
+
+try {
+  const input = join(home, 'list.csv');
+  const lines = ['email,name'];
+  for (let i = 0; i < addresses; i++) lines.push(`person${i}@example${i % 97}.com,Person ${i}`);
+  writeFileSync(input, `${lines.join('\n')}\n`);
+
+  const { spawnSync } = await import('node:child_process');
+  const reg = spawnSync(process.execPath, [bin, 'register', '--service', 'clean', '--name', 'Bench', '--email', 'bench@example.com', '--password-stdin'], {
+    input: 'bench password 123',
+    env: { ...process.env, ...env },
+  });
+  if (reg.status !== 0) throw new Error(`register failed: ${reg.stderr}`);
+
+  const run = await measure([bin, 'clean', input, '-o', join(home, 'out.csv'), '--rate', '50/5s', '--yes'], { env });
+  if (run.code !== 0) throw new Error(`clean exited ${run.code}: ${run.stderr}`);
+  const requests = Math.ceil(addresses / 50);
+  const minimumMs = (requests / rate.requests) * rate.windowMs;
+  const stats = sandbox.stats();
+  const ratio = run.ms / minimumMs;
+  console.log(`clean of ${addresses.toLocaleString('en-US')} unique addresses at 50 requests / 5 s, node ${process.version}`);
+  console.log(`requests ${stats.cleanRequests}, theoretical minimum ${(minimumMs / 1000).toFixed(1)} s, wall ${(run.ms / 1000).toFixed(1)} s`);
+  console.log(`ratio ${ratio.toFixed(2)}x ${ratio <= 1.05 ? 'ok' : 'OVER'} (target <= 1.05x); 429 answers: ${stats.rateLimited} ${stats.rateLimited === 0 ? 'ok' : 'FAIL'}; most arrivals in any 5 s window: ${stats.maxArrivalsInAnyWindow}`);
+  process.exitCode = ratio <= 1.05 && stats.rateLimited === 0 ? 0 : 1;
+} finally {
+  await sandbox.close();
+  rmSync(home, { recursive: true, force: true });
+}

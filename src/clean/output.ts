@@ -1,0 +1,126 @@
+import { once } from 'node:events';
+import { createWriteStream, renameSync, unlinkSync, type WriteStream } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { Writable } from 'node:stream';
+import type { InputLayout } from './input/index.js';
+import { RESULT_COLUMNS, verdictCells, verdictFields, type Verdict } from './verdict.js';
+
+export type OutputFormat = 'csv' | 'json' | 'ndjson';
+
+/** Buffers text and writes it in large chunks, waiting when the destination asks us to. */
+export class ChunkedWriter {
+  private buffer = '';
+
+  constructor(private readonly stream: Writable) {}
+
+  async write(text: string): Promise<void> {
+    this.buffer += text;
+    if (this.buffer.length >= 1 << 16) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.buffer === '') return;
+    const chunk = this.buffer;
+    this.buffer = '';
+    if (!this.stream.write(chunk)) await once(this.stream, 'drain');
+  }
+}
+
+/** A file written under a temporary name and renamed into place only when complete. */
+export class AtomicFile {
+  readonly stream: WriteStream;
+  private readonly tmp: string;
+
+  constructor(readonly path: string) {
+    this.tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+    this.stream = createWriteStream(this.tmp, { mode: 0o644 });
+  }
+
+  /** Resolves once the file can be written (rejects with the open error, e.g. a missing directory). */
+  async ready(): Promise<void> {
+    if (this.stream.pending) await once(this.stream, 'open');
+  }
+
+  async commit(): Promise<void> {
+    await new Promise<void>((resolve, reject) => this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    renameSync(this.tmp, this.path);
+  }
+
+  abort(): void {
+    this.stream.destroy();
+    try {
+      unlinkSync(this.tmp);
+    } catch {
+      /* never created */
+    }
+  }
+}
+
+/** Renders rows of one output (the main one or --rejects) in the chosen format. */
+export class RowFormatter {
+  private readonly delimiter: string;
+  private readonly eol: string;
+  private readonly names: string[];
+  private first = true;
+
+  constructor(
+    private readonly layout: InputLayout,
+    private readonly format: OutputFormat,
+  ) {
+    // A list of bare addresses becomes a CSV with an `email` column.
+    this.delimiter = layout.format === 'lines' ? ',' : layout.delimiter;
+    this.eol = layout.lineEnding;
+    this.names = jsonNames(layout);
+  }
+
+  start(): string {
+    if (this.format === 'json') return '[';
+    if (this.format === 'ndjson') return '';
+    const results = RESULT_COLUMNS.join(this.delimiter);
+    if (this.layout.format === 'lines') return `email${this.delimiter}${results}${this.eol}`;
+    if (!this.layout.hasHeader) return this.layout.bom ? '\uFEFF' : '';
+    return `${this.layout.bom ? '\uFEFF' : ''}${this.layout.headerRaw ?? ''}${this.delimiter}${results}${this.eol}`;
+  }
+
+  row(raw: string, fields: string[], verdict: Verdict): string {
+    if (this.format === 'csv') {
+      // The original text goes out as it came in; only the appended cells are ours.
+      const original = this.layout.format === 'lines' ? quote(raw, this.delimiter) : raw;
+      return `${original}${this.delimiter}${verdictCells(verdict).map((c) => quote(c, this.delimiter)).join(this.delimiter)}${this.eol}`;
+    }
+    const object: Record<string, unknown> = {};
+    this.names.forEach((name, i) => (object[name] = fields[i] ?? ''));
+    Object.assign(object, verdictFields(verdict));
+    const line = JSON.stringify(object);
+    if (this.format === 'ndjson') return `${line}\n`;
+    const prefix = this.first ? '\n' : ',\n';
+    this.first = false;
+    return prefix + line;
+  }
+
+  end(): string {
+    if (this.format === 'json') return this.first ? ']\n' : '\n]\n';
+    return '';
+  }
+}
+
+/** JSON keys: the header names (made unique), `email` for a bare list, else column_1, column_2, ... */
+function jsonNames(layout: InputLayout): string[] {
+  if (layout.format === 'lines') return ['email'];
+  const base = layout.hasHeader ? layout.header : Array.from({ length: layout.columnCount }, (_, i) => `column_${i + 1}`);
+  const seen = new Map<string, number>();
+  return base.map((name, i) => {
+    const clean = name.trim() || `column_${i + 1}`;
+    const count = (seen.get(clean) ?? 0) + 1;
+    seen.set(clean, count);
+    return count === 1 ? clean : `${clean}_${count}`;
+  });
+}
+
+// Per cell this runs millions of times; csv-stringify's per-call setup would cost more than the rule itself.
+function quote(value: string, delimiter: string): string {
+  if (value.includes(delimiter) || value.includes('"') || value.includes('\n') || value.includes('\r')) {
+    return `"${value.replace(/"/g, '""')}"`;
+  }
+  return value;
+}

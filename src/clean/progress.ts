@@ -1,0 +1,86 @@
+import type { Ora } from 'ora';
+import type { OutputStream } from '../io/io.js';
+
+export interface ProgressState {
+  phase: 'reading' | 'checking' | 'writing';
+  rows: number;
+  unique: number;
+  toCheck: number;
+  checked: number;
+  spent: number;
+  requests: number;
+  waitingMs: number;
+  etaMs?: number;
+}
+
+/**
+ * Progress on stderr: on a terminal a live line redrawn in place; elsewhere a plain line every few
+ * seconds, so CI logs show movement without a flood; with --quiet, nothing.
+ */
+export class ProgressReporter {
+  private state: ProgressState = { phase: 'reading', rows: 0, unique: 0, toCheck: 0, checked: 0, spent: 0, requests: 0, waitingMs: 0 };
+  private spinner?: Ora;
+  private lastPlain = 0;
+
+  constructor(
+    private readonly stream: OutputStream,
+    private readonly opts: { live: boolean; quiet: boolean; plainEveryMs?: number; now?: () => number },
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.opts.quiet || !this.opts.live) return;
+    const { default: ora } = await import('ora');
+    this.spinner = ora({ stream: this.stream as NodeJS.WritableStream, text: this.line(), discardStdin: false }).start();
+  }
+
+  update(change: Partial<ProgressState>): void {
+    Object.assign(this.state, change);
+    if (this.spinner) {
+      this.spinner.text = this.line();
+      return;
+    }
+    if (this.opts.quiet || this.opts.live) return;
+    const now = (this.opts.now ?? Date.now)();
+    if (now - this.lastPlain >= (this.opts.plainEveryMs ?? 5_000)) {
+      this.lastPlain = now;
+      this.stream.write(`${this.line()}\n`);
+    }
+  }
+
+  /** Clears the live line so the next message starts on a clean line. */
+  stop(): void {
+    this.spinner?.stop();
+    this.spinner = undefined;
+  }
+
+  /** Writes a message above the live line. */
+  note(message: string): void {
+    if (this.opts.quiet) return;
+    if (this.spinner) {
+      this.spinner.clear();
+      this.stream.write(`${message}\n`);
+      this.spinner.render();
+      return;
+    }
+    this.stream.write(`${message}\n`);
+  }
+
+  line(): string {
+    const s = this.state;
+    const n = (x: number) => x.toLocaleString('en-US');
+    if (s.phase === 'reading') return `Reading… ${n(s.rows)} rows`;
+    if (s.phase === 'writing') return `Writing… ${n(s.rows)} rows`;
+    const parts = [`Checking ${n(s.checked)}/${n(s.toCheck)} addresses`, `${n(s.rows)} rows`, `${n(s.unique)} unique`, `${n(s.spent)} spent`, `${n(s.requests)} requests`];
+    if (s.waitingMs > 0) parts.push(`waiting ${formatDuration(s.waitingMs)} for the rate limit`);
+    if (s.etaMs !== undefined) parts.push(`ETA ${formatDuration(s.etaMs)}`);
+    return parts.join(' · ');
+  }
+}
+
+export function formatDuration(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m${seconds % 60 ? ` ${seconds % 60}s` : ''}`;
+  return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
+}

@@ -1,0 +1,74 @@
+import type { Writable } from 'node:stream';
+import { readRecords, type InputLayout } from './input/index.js';
+import { prefilter } from './prefilter.js';
+import { AtomicFile, ChunkedWriter, RowFormatter, type OutputFormat } from './output.js';
+import { localVerdict, uncheckedVerdict, type Verdict } from './verdict.js';
+
+export interface WriteOptions {
+  format: OutputFormat;
+  /** Main output file; undefined writes to `stdout`. */
+  output?: string;
+  stdout: Writable;
+  /** Statuses kept in the main output (--only); the rest go to `rejects` if given, else nowhere. */
+  only?: ReadonlySet<string>;
+  rejects?: string;
+}
+
+export interface WriteSummary {
+  rows: number;
+  byStatus: Map<string, number>;
+  written: number;
+  rejected: number;
+}
+
+interface Target {
+  formatter: RowFormatter;
+  writer: ChunkedWriter;
+  file?: AtomicFile;
+}
+
+/**
+ * Pass 2: stream the input again and write every row, in input order, with its verdict appended. Files
+ * appear only when complete (written aside, then renamed); on failure nothing is left half-written.
+ */
+export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<string, Verdict>, opts: WriteOptions): Promise<WriteSummary> {
+  const open = async (path: string | undefined): Promise<Target> => {
+    const formatter = new RowFormatter(layout, opts.format);
+    if (path === undefined) return { formatter, writer: new ChunkedWriter(opts.stdout) };
+    const file = new AtomicFile(path);
+    await file.ready();
+    return { formatter, writer: new ChunkedWriter(file.stream), file };
+  };
+  const targets: Target[] = [];
+  try {
+    const main = await open(opts.output);
+    targets.push(main);
+    const rejects = opts.rejects !== undefined ? await open(opts.rejects) : undefined;
+    if (rejects) targets.push(rejects);
+    for (const t of targets) await t.writer.write(t.formatter.start());
+
+    const summary: WriteSummary = { rows: 0, byStatus: new Map(), written: 0, rejected: 0 };
+    const column = layout.emailColumn;
+    for await (const record of readRecords(layout)) {
+      summary.rows++;
+      const decided = prefilter(record.fields[column]);
+      const verdict =
+        decided.key === undefined ? localVerdict('', decided.reason) : (results.get(decided.key) ?? uncheckedVerdict(decided.key));
+      summary.byStatus.set(verdict.status, (summary.byStatus.get(verdict.status) ?? 0) + 1);
+      const keep = !opts.only || opts.only.has(verdict.status);
+      const target = keep ? main : rejects;
+      if (keep) summary.written++;
+      else summary.rejected++;
+      if (target) await target.writer.write(target.formatter.row(record.raw, record.fields, verdict));
+    }
+    for (const t of targets) {
+      await t.writer.write(t.formatter.end());
+      await t.writer.flush();
+    }
+    for (const t of targets) await t.file?.commit();
+    return summary;
+  } catch (error) {
+    for (const t of targets) t.file?.abort();
+    throw error;
+  }
+}
