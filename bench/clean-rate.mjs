@@ -20,12 +20,12 @@ try {
   for (let i = 0; i < addresses; i++) lines.push(`person${i}@example${i % 97}.com,Person ${i}`);
   writeFileSync(input, `${lines.join('\n')}\n`);
 
-  const { spawnSync } = await import('node:child_process');
-  const reg = spawnSync(process.execPath, [bin, 'register', '--service', 'clean', '--name', 'Bench', '--email', 'bench@example.com', '--password-stdin'], {
+  // The sandbox lives in this process, so children are awaited, never run synchronously.
+  const reg = await measure([bin, 'register', '--service', 'clean', '--name', 'Bench', '--email', 'bench@example.com', '--password-stdin'], {
+    env,
     input: 'bench password 123',
-    env: { ...process.env, ...env },
   });
-  if (reg.status !== 0) throw new Error(`register failed: ${reg.stderr}`);
+  if (reg.code !== 0) throw new Error(`register failed: ${reg.stderr}`);
 
   const run = await measure([bin, 'clean', input, '-o', join(home, 'out.csv'), '--rate', '50/5s', '--yes'], { env });
   if (run.code !== 0) throw new Error(`clean exited ${run.code}: ${run.stderr}`);

@@ -6,14 +6,15 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 const rssHook = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
 
 /** Runs `node args` with the RSS hook; resolves with wall ms, peak RSS bytes, exit code and stderr. */
-export function measure(args, { env = {}, stdout = 'ignore' } = {}) {
+export function measure(args, { env = {}, stdout = 'ignore', input } = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, ['--import', rssHook, ...args], {
       cwd: root,
       env: { ...process.env, NO_COLOR: '1', ...env },
-      stdio: ['ignore', stdout, 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', stdout, 'pipe', 'pipe'],
     });
+    if (input !== undefined) child.stdin.end(input);
     let stderr = '';
     let rssLine = '';
     child.stderr.on('data', (d) => (stderr += d));
