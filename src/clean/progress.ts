@@ -20,12 +20,15 @@ export interface ProgressState {
 export class ProgressReporter {
   private state: ProgressState = { phase: 'reading', rows: 0, unique: 0, toCheck: 0, checked: 0, spent: 0, requests: 0, waitingMs: 0 };
   private spinner?: Ora;
-  private lastPlain = 0;
+  private lastPlain: number;
 
   constructor(
     private readonly stream: OutputStream,
     private readonly opts: { live: boolean; quiet: boolean; plainEveryMs?: number; now?: () => number },
-  ) {}
+  ) {
+    // The first plain line comes after the first interval: a short run prints none.
+    this.lastPlain = (opts.now ?? Date.now)();
+  }
 
   async start(): Promise<void> {
     if (this.opts.quiet || !this.opts.live) return;
