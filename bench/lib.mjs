@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 export const root = fileURLToPath(new URL('..', import.meta.url));
 const rssHook = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
 
-/** Runs `node args` with the RSS hook; resolves with wall ms, peak RSS bytes, exit code and stderr. */
+/** Runs `node args` with the RSS hook; resolves with wall ms, CPU ms, peak RSS bytes, exit code and stderr. */
 export function measure(args, { env = {}, stdout = 'ignore', input } = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
@@ -23,7 +23,8 @@ export function measure(args, { env = {}, stdout = 'ignore', input } = {}) {
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const rss = Number(/maxrss=(\d+)/.exec(rssLine)?.[1] ?? NaN);
-      resolve({ ms, rss, code, stderr });
+      const cpuMs = Number(/cpu_us=(\d+)/.exec(rssLine)?.[1] ?? NaN) / 1000;
+      resolve({ ms, cpuMs, rss, code, stderr });
     });
   });
 }

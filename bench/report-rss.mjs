@@ -1,7 +1,8 @@
-// Loaded with `node --import`: prints the process's peak resident set size (bytes) on exit, on fd 3 if open, else stderr.
+// Loaded with `node --import`: prints the process's peak resident set size (bytes) and CPU time on exit, on fd 3 if open, else stderr.
 import { writeSync } from 'node:fs';
 process.on('exit', () => {
-  const line = `maxrss=${process.resourceUsage().maxRSS * 1024}\n`;
+  const usage = process.resourceUsage();
+  const line = `maxrss=${usage.maxRSS * 1024} cpu_us=${usage.userCPUTime + usage.systemCPUTime}\n`;
   try {
     writeSync(3, line);
   } catch {

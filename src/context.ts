@@ -177,6 +177,13 @@ export class Ctx {
     return this.endpointsPromise;
   }
 
+  /** What names the cleaning service across runs, without starting the sandbox to find out. */
+  async cleanIdentity(): Promise<string | undefined> {
+    const { apiUrl, cleanUrl } = await this.configuredUrls();
+    if (cleanUrl) return cleanUrl;
+    return apiUrl ? undefined : `sandbox:${join(this.dataDir, 'sandbox')}`;
+  }
+
   private async configuredUrls(): Promise<{ apiUrl?: string; cleanUrl?: string }> {
     const settings = await this.settings();
     const pick = (flag: string | undefined, flagName: string, envName: string, key: string) => {
@@ -197,7 +204,7 @@ export class Ctx {
       return { apiUrl: apiUrl ?? '', cleanUrl: cleanUrl ?? '', sandbox: false, cleanIdentity: cleanUrl ?? '' };
     }
     const { startSandbox } = await import('./sandbox/server.js');
-    const sandboxDir = join(this.dataDir, 'sandbox');
+    const sandboxDir = join(this.dataDir, 'sandbox'); // cleanIdentity() names it the same way
     const sandbox = await startSandbox({
       dataDir: sandboxDir,
       internalToken: this.env.MAILCLEAN_INTERNAL_TOKEN,

@@ -15,7 +15,7 @@ export function limiterStatePath(dataDir: string, account: string): string {
   return join(dataDir, 'limiter', `${account}.json`);
 }
 
-/** One journal per input content and account: the same list cleaned again finds its earlier answers. */
-export function journalPath(dataDir: string, account: string, inputSha256: string): string {
-  return join(dataDir, 'journals', `${hash(account, inputSha256).slice(0, 40)}.ndjson`);
+/** One journal per input and account: the same list cleaned again finds its earlier answers. */
+export function journalPath(dataDir: string, account: string, inputFingerprint: string): string {
+  return join(dataDir, 'journals', `${hash(account, inputFingerprint).slice(0, 40)}.ndjson`);
 }

@@ -4,7 +4,7 @@ import type { Verdict } from './verdict.js';
 
 export interface JournalMeta {
   input: string;
-  sha256: string;
+  fingerprint: string;
   cleanUrl: string;
   startedAt: string;
 }

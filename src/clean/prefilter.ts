@@ -8,7 +8,8 @@ export type Prefiltered = { key: string } | { key?: undefined; reason: 'blank' |
 const PLAIN = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 function plainKey(address: string): string | undefined {
-  if (address.length > 254 || !PLAIN.test(address)) return undefined;
+  // A-labels (xn--) must also decode, which only the full check verifies.
+  if (address.length > 254 || !PLAIN.test(address) || address.includes('xn--')) return undefined;
   const at = address.lastIndexOf('@');
   if (at > 64) return undefined;
   // Label length (63) is the one rule the pattern does not enforce.

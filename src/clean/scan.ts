@@ -1,4 +1,4 @@
-import { readRecords, type InputLayout } from './input/index.js';
+import { readRecordBatches, type InputLayout } from './input/index.js';
 import { prefilter } from './prefilter.js';
 
 export interface ScanResult {
@@ -14,15 +14,22 @@ export interface ScanResult {
 export async function scanInput(layout: InputLayout, onRows?: (rows: number) => void): Promise<ScanResult> {
   const result: ScanResult = { rows: 0, blank: 0, invalid: 0, duplicates: 0, unique: new Set() };
   const column = layout.emailColumn;
-  for await (const record of readRecords(layout)) {
-    result.rows++;
-    const decided = prefilter(record.fields[column]);
-    if (decided.key === undefined) {
-      if (decided.reason === 'blank') result.blank++;
-      else result.invalid++;
-    } else if (result.unique.has(decided.key)) result.duplicates++;
-    else result.unique.add(decided.key);
-    if (onRows && (result.rows & 0x3fff) === 0) onRows(result.rows);
+  const unique = result.unique;
+  for await (const batch of readRecordBatches(layout, { raw: false })) {
+    for (const record of batch) {
+      const decided = prefilter(record.fields[column]);
+      if (decided.key === undefined) {
+        if (decided.reason === 'blank') result.blank++;
+        else result.invalid++;
+      } else {
+        // One hash lookup per row: add, and see whether the set grew.
+        const before = unique.size;
+        unique.add(decided.key);
+        if (unique.size === before) result.duplicates++;
+      }
+    }
+    result.rows += batch.length;
+    onRows?.(result.rows);
   }
   return result;
 }

@@ -39,22 +39,23 @@ const CONFIRM_ABOVE = 1_000;
 export async function cleanPhase(ctx: Ctx, flags: CleanFlags, layout: InputLayout, scan: ScanResult, progress: ProgressReporter): Promise<number> {
   const settings = await ctx.settings();
   const rate = flags.rate ?? parseRate(settings.rate ?? DEFAULT_RATE, settings.rate ? `rate in profile "${ctx.profileName}"` : 'rate');
-  const endpoints = await ctx.endpoints();
-  if (!endpoints.cleanUrl) {
+  const identity = await ctx.cleanIdentity();
+  if (!identity) {
     throw new UsageError(`no clean-url is configured for profile "${ctx.profileName}"`, 'pass --clean-url URL or run `mailclean config set clean-url URL`');
   }
 
-  // A dry run must not create accounts or send anything: it uses the journal only if it can name the account.
+  // A dry run must not create accounts or send anything (nor start the sandbox): it uses the journal only if
+  // it can name the account.
   const client = flags.dryRun ? undefined : await cleaningSession(ctx);
   const creds = await ctx.credentials();
   const token = await ctx.token('clean');
-  const account = token.value ? accountKey(endpoints.cleanIdentity, token.source === 'profile' ? creds.email : undefined, token.value) : undefined;
-  const journalFile = account ? journalPath(ctx.dataDir, account, layout.sha256) : undefined;
+  const account = token.value ? accountKey(identity, token.source === 'profile' ? creds.email : undefined, token.value) : undefined;
+  const journalFile = account ? journalPath(ctx.dataDir, account, layout.fingerprint) : undefined;
 
   const restart = await decideRestart(ctx, flags, journalFile);
   if (flags.dryRun) return dryRun(ctx, flags, scan, rate, journalFile && !restart ? Journal.peek(journalFile) : new Set(), account);
 
-  const journal = Journal.open(journalFile!, { input: layout.displayName, sha256: layout.sha256, cleanUrl: endpoints.cleanUrl, startedAt: new Date().toISOString() }, { restart });
+  const journal = Journal.open(journalFile!, { input: layout.displayName, fingerprint: layout.fingerprint, cleanUrl: identity, startedAt: new Date().toISOString() }, { restart });
   try {
     const pending = [...scan.unique].filter((key) => !journal.results.has(key));
     const already = scan.unique.size - pending.length;

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { readRecords, type InputLayout } from './input/index.js';
+import { readRecordBatches, type InputLayout } from './input/index.js';
 import { prefilter } from './prefilter.js';
 import { AtomicFile, ChunkedWriter, RowFormatter, type OutputFormat } from './output.js';
 import { localVerdict, uncheckedVerdict, type Verdict } from './verdict.js';
@@ -49,17 +49,19 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
 
     const summary: WriteSummary = { rows: 0, byStatus: new Map(), written: 0, rejected: 0 };
     const column = layout.emailColumn;
-    for await (const record of readRecords(layout)) {
-      summary.rows++;
-      const decided = prefilter(record.fields[column]);
-      const verdict =
-        decided.key === undefined ? localVerdict('', decided.reason) : (results.get(decided.key) ?? uncheckedVerdict(decided.key));
-      summary.byStatus.set(verdict.status, (summary.byStatus.get(verdict.status) ?? 0) + 1);
-      const keep = !opts.only || opts.only.has(verdict.status);
-      const target = keep ? main : rejects;
-      if (keep) summary.written++;
-      else summary.rejected++;
-      if (target) await target.writer.write(target.formatter.row(record.raw, record.fields, verdict));
+    for await (const batch of readRecordBatches(layout)) {
+      for (const record of batch) {
+        summary.rows++;
+        const decided = prefilter(record.fields[column]);
+        const verdict =
+          decided.key === undefined ? localVerdict('', decided.reason) : (results.get(decided.key) ?? uncheckedVerdict(decided.key));
+        summary.byStatus.set(verdict.status, (summary.byStatus.get(verdict.status) ?? 0) + 1);
+        const keep = !opts.only || opts.only.has(verdict.status);
+        const target = keep ? main : rejects;
+        if (keep) summary.written++;
+        else summary.rejected++;
+        if (target) await target.writer.write(target.formatter.row(record.raw, record.fields, verdict));
+      }
     }
     for (const t of targets) {
       await t.writer.write(t.formatter.end());

@@ -14,7 +14,7 @@ describe('prefilter', () => {
     'a..b@example.com', '.a@example.com', 'a.@example.com', 'a@-example.com', 'a@example-.com', 'a@example.c',
     'a@example.123', 'a@localhost', `${'x'.repeat(64)}@example.com`, `${'x'.repeat(65)}@example.com`,
     `a@${'l'.repeat(63)}.com`, `a@${'l'.repeat(64)}.com`, `${'x'.repeat(64)}@${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}.com`,
-    '"quoted local"@example.com', 'zoë@example.com', 'ann@bücher.de', 'ann@xn--bcher-kva.de', "o'brien@example.ie",
+    '"quoted local"@example.com', 'zoë@example.com', 'ann@bücher.de', 'ann@xn--bcher-kva.de', 'a@xn--a.com', "o'brien@example.ie",
     'a@b@example.com', 'ann@', '@example.com', 'ann example.com', 'ann@example..com', 'ann@[192.0.2.1]', 'a_b@ex_ample.com',
   ];
 

@@ -7,7 +7,7 @@ import { byteAt, fileKind, lineAtOffset, looksBinary, scanBytes, spool } from '.
 import { chooseEmailColumn, isHeaderRecord, recordSpansLines, sniffFormat } from './sniff.js';
 import { QUOTE_HINT, utf8Error } from './records.js';
 
-export { readRecords } from './records.js';
+export { readRecordBatches, readRecords } from './records.js';
 export type { ReadOptions } from './records.js';
 
 export interface OpenInputOptions {
@@ -46,8 +46,8 @@ export interface InputLayout {
   emailColumn: number;
   /** Header name, or `column N`. */
   emailColumnName: string;
-  /** Hex SHA-256 of the whole input's bytes. */
-  sha256: string;
+  /** Digest of the size and the first 2 MiB: names the input for the resume journal. */
+  fingerprint: string;
   /** Size of the input in bytes. */
   size: number;
   /** Removes the spooled copy, if any. */
@@ -157,7 +157,7 @@ async function detect(file: string, displayName: string, column: string | undefi
     columnCount,
     emailColumn: choice.index,
     emailColumnName: choice.name,
-    sha256: scan.sha256,
+    fingerprint: scan.fingerprint,
     size: scan.size,
   };
   if (hasHeader) layout.headerRaw = first.raw;

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { Parser } from 'csv-parse';
 import { UsageError } from '../../errors.js';
 import { byteAt, CHUNK_BYTES, fileError, lineAtOffset } from './source.js';
-import { countNewlines, isBlankRecord, parserOptions } from './sniff.js';
+import { parserOptions } from './sniff.js';
 import { Utf8Checker } from './utf8.js';
 import type { InputLayout, InputRecord } from './index.js';
 
@@ -42,6 +42,15 @@ export function utf8Error(displayName: string, line: number, byte: number): Usag
 
 const EMPTY = Buffer.alloc(0);
 
+/** Only spaces, tabs, CR, LF, FF or VT between `from` and `to` (a blank line, whatever its whitespace). */
+function isBlankBytes(buf: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const b = buf[i]!;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a && b !== 0x0c && b !== 0x0b) return false;
+  }
+  return true;
+}
+
 /**
  * csv-parse's Parser used as a synchronous engine: `feed` runs its `_transform` on one chunk, and the records it
  * produces arrive in `push`, where line numbers, blank lines, the header and the field count are dealt with.
@@ -67,7 +76,10 @@ class RecordParser extends Parser {
   private recordStart = 0;
   private tail: Buffer = EMPTY;
 
-  constructor(private readonly layout: InputLayout) {
+  constructor(
+    private readonly layout: InputLayout,
+    private readonly withRaw: boolean,
+  ) {
     super(parserOptions(layout.format, layout.delimiter, false));
     this.headerPending = layout.hasHeader;
   }
@@ -106,10 +118,13 @@ class RecordParser extends Parser {
         to -= 1;
       }
     }
-    const raw = buf.toString('utf8', from, to);
     const line = this.nextLine;
-    this.nextLine = raw.indexOf('\n') === -1 ? line + 1 : line + 1 + countNewlines(raw);
-    if (fields.length === 1 && isBlankRecord(fields, raw)) return true;
+    let newlines = 0;
+    for (let i = buf.indexOf(10, from); i !== -1 && i < to; i = buf.indexOf(10, i + 1)) newlines++;
+    this.nextLine = line + 1 + newlines;
+    if (fields.length === 1 && isBlankBytes(buf, from, to)) return true;
+    // Decoding the record's text is the costliest step left; the scan pass does without it.
+    const raw = this.withRaw ? buf.toString('utf8', from, to) : '';
     if (this.headerPending) {
       this.headerPending = false;
       return true;
@@ -170,11 +185,11 @@ class RecordParser extends Parser {
 }
 
 /** Batches of records, one per chunk of input; a failure is thrown after the records that precede it. */
-async function* batches(layout: InputLayout, feedBytes: number): AsyncGenerator<InputRecord[], void, undefined> {
+async function* batches(layout: InputLayout, feedBytes: number, withRaw: boolean): AsyncGenerator<InputRecord[], void, undefined> {
   const start = layout.bom ? 3 : 0;
   const source = createReadStream(layout.file, { start, highWaterMark: CHUNK_BYTES });
   const checker = new Utf8Checker(start);
-  const parser = new RecordParser(layout);
+  const parser = new RecordParser(layout, withRaw);
   let failure: Error | undefined;
   try {
     try {
@@ -258,12 +273,20 @@ class RecordIterator implements AsyncIterableIterator<InputRecord> {
 export interface ReadOptions {
   /** Bytes parsed per batch (default 64 KiB). Tests use tiny values to put chunk boundaries everywhere. */
   feedBytes?: number;
+  /** Decode each record's original text into `raw` (default true); a pass that only needs fields skips it. */
+  raw?: boolean;
+}
+
+/** The same records in arrays, one per slice of input: a pass over millions of rows awaits once per slice. */
+export function readRecordBatches(layout: InputLayout, options: ReadOptions = {}): AsyncIterable<InputRecord[]> {
+  const feedBytes = Math.max(1, Math.floor(options.feedBytes ?? FEED_BYTES));
+  return { [Symbol.asyncIterator]: () => batches(layout, feedBytes, options.raw ?? true) };
 }
 
 /** Data records only (the header is skipped), in input order; fully empty (or whitespace-only) lines are skipped. */
 export function readRecords(layout: InputLayout, options: ReadOptions = {}): AsyncIterable<InputRecord> {
   const feedBytes = Math.max(1, Math.floor(options.feedBytes ?? FEED_BYTES));
   return {
-    [Symbol.asyncIterator]: () => new RecordIterator(batches(layout, feedBytes)),
+    [Symbol.asyncIterator]: () => new RecordIterator(batches(layout, feedBytes, options.raw ?? true)),
   };
 }

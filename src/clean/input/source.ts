@@ -1,5 +1,5 @@
 // Byte-level work on the input file: opening it (or spooling stdin / a pipe), one pass that hashes, checks UTF-8 and
-// keeps a sample, and mapping a byte offset back to a line number for error messages.
+// (sample-only) keeps a sample, and mapping a byte offset back to a line number for error messages.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rm, stat } from 'node:fs/promises';
@@ -15,7 +15,8 @@ export const SAMPLE_BYTES = 2 << 20;
 
 export interface ByteScan {
   size: number;
-  sha256: string;
+  /** Digest of the size and the sample: names the input for the resume journal. */
+  fingerprint: string;
   /** The first SAMPLE_BYTES of the file (or all of it). */
   sample: Buffer;
   /** The sample is the whole file. */
@@ -96,62 +97,50 @@ export async function spool(source: NodeJS.ReadableStream, spoolDir: string, dis
 
 const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0x0c || b === 0x0b;
 
-/** One pass over the whole file: SHA-256, UTF-8 validity, a sample and a few facts for the checks. */
+/**
+ * The sample, the size and the last byte, without reading the whole file: the full UTF-8 check happens as the
+ * records are read, and the journal only needs a fingerprint (the results it keeps are per address anyway).
+ */
 export async function scanBytes(file: string, displayName: string): Promise<ByteScan> {
-  const hash = createHash('sha256');
-  const checker = new Utf8Checker();
-  const sampleParts: Buffer[] = [];
-  let sampleLen = 0;
-  let size = 0;
-  let badUtf8 = -1;
-  let hasText = false;
-  let last = -1;
-  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES });
+  let handle;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (chunk.length === 0) continue;
-      if (sampleLen < SAMPLE_BYTES) {
-        const part = chunk.subarray(0, SAMPLE_BYTES - sampleLen);
-        sampleParts.push(part);
-        sampleLen += part.length;
-      }
-      if (!hasText) {
-        // Skip a BOM at the very start, then look for anything but whitespace.
-        let i = size === 0 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
-        for (; i < chunk.length; i++) {
-          if (!isSpace(chunk[i]!)) {
-            hasText = true;
-            break;
-          }
-        }
-      }
-      last = chunk[chunk.length - 1]!;
-      size += chunk.length;
-      if (badUtf8 < 0) {
-        badUtf8 = checker.push(chunk);
-        hash.update(chunk);
-      }
-      // After an encoding error only the sample is still needed (binary files take precedence in the report).
-      if (badUtf8 >= 0 && sampleLen >= SAMPLE_BYTES) break;
+    handle = await open(file, 'r');
+    const { size } = await handle.stat();
+    const sample = Buffer.alloc(Math.min(size, SAMPLE_BYTES));
+    let filled = 0;
+    while (filled < sample.length) {
+      const { bytesRead } = await handle.read(sample, filled, sample.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
     }
+    const last = Buffer.alloc(1);
+    const lastRead = size > 0 ? (await handle.read(last, 0, 1, size - 1)).bytesRead : 0;
+    const checker = new Utf8Checker();
+    let badUtf8 = checker.push(sample.subarray(0, filled));
+    const sampleComplete = filled === size;
+    if (badUtf8 < 0 && sampleComplete) badUtf8 = checker.end();
+    const bomLength = sample[0] === 0xef && sample[1] === 0xbb && sample[2] === 0xbf ? 3 : 0;
+    let hasText = false;
+    for (let i = bomLength; i < filled && !hasText; i++) hasText = !isSpace(sample[i]!);
+    const fingerprint = createHash('sha256').update(`${size}\n`).update(sample.subarray(0, filled)).digest('hex');
+    return {
+      size,
+      fingerprint,
+      sample: sample.subarray(0, filled),
+      sampleComplete,
+      badUtf8,
+      // A file whose first 2 MiB are blank is judged by its records instead.
+      hasText: hasText || !sampleComplete,
+      lastByte: lastRead === 1 ? last[0]! : -1,
+    };
   } catch (err) {
     throw fileError(displayName, err);
   } finally {
-    stream.destroy();
+    await handle?.close();
   }
-  if (badUtf8 < 0) badUtf8 = checker.end();
-  return {
-    size,
-    sha256: hash.digest('hex'),
-    sample: Buffer.concat(sampleParts),
-    sampleComplete: sampleLen === size,
-    badUtf8,
-    hasText,
-    lastByte: last,
-  };
 }
 
-/** 1-based line of a byte offset (the number of `\n` before it, plus one). Only used on error paths. */
+/** The 1-based line holding byte `offset` (for error messages). */
 export async function lineAtOffset(file: string, offset: number): Promise<number> {
   let line = 1;
   let pos = 0;

@@ -102,10 +102,16 @@ describe('encoding', () => {
     expect((await usageError(open(path))).message).toBe(`${path}:3: not valid UTF-8 (byte 0xc3)`);
   });
 
-  it('far beyond the sniffing sample (found by the hashing pass)', async () => {
+  it('far beyond the sniffing sample (found while the records are read)', async () => {
     const head = 'Email,Name,City\n' + rows(2, 60001); // about 2.3 MB
     const path = put(tmp.dir, 'late-bad.csv', Buffer.concat([Buffer.from(head), Buffer.from('x@y.com,Jos'), Buffer.from([0xe9, 0x0a])]));
-    expect((await usageError(open(path))).message).toBe(`${path}:60002: not valid UTF-8 (byte 0xe9)`);
+    const layout = await open(path);
+    const err = await usageError(
+      (async () => {
+        for await (const _ of readRecords(layout)) void _;
+      })(),
+    );
+    expect(err.message).toBe(`${path}:60002: not valid UTF-8 (byte 0xe9)`);
   });
 
   it('readRecords checks too (the file changed after openInput), after delivering earlier rows', async () => {
