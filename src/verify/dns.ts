@@ -1,0 +1,226 @@
+import { Resolver } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { Semaphore } from './limit.js';
+
+export interface DnsOptions {
+  /** Resolver addresses (`'127.0.0.1:5353'`, `'[::1]:53'`); the system's when absent. */
+  servers?: string[];
+  /** Per-query timeout before a retry, in milliseconds (c-ares doubles it on each retry). Default 3000. */
+  timeoutMs?: number;
+  /** Attempts per query. Default 2. */
+  tries?: number;
+  /** Domains looked up at once. Default 16. */
+  concurrency?: number;
+  /**
+   * After this many domains in a row failed for want of an answer (refused connection, timeout) with no
+   * answer in between, DNS is taken as unreachable: the remaining domains are `dns_unavailable` without
+   * asking. Default 5.
+   */
+  unreachableAfter?: number;
+  /**
+   * A name that must exist (default `com`). Before the first "no such domain" or "no mail host" answer is
+   * believed, the resolver must answer NS for it: a resolver cut off from the Internet that denies
+   * everything (as sandboxes do) makes every check unknown instead of invalid. `false` trusts every answer.
+   */
+  canary?: string | false;
+}
+
+export interface MailHost {
+  exchange: string;
+  priority: number;
+}
+
+export type DomainCheck =
+  | {
+      status: 'ok';
+      /** Mail hosts, best (lowest preference) first. */
+      hosts: MailHost[];
+      /** No MX: the domain itself is the mail host (RFC 5321 section 5.1), with these addresses. */
+      implicit?: { addresses: string[] };
+    }
+  | { status: 'invalid'; reason: 'no_domain' | 'no_mx' | 'null_mx' }
+  | { status: 'unknown'; reason: 'dns_unavailable'; code: string };
+
+export interface DnsStats {
+  /** Domains looked up: one per distinct domain, however many questions that took. */
+  lookups: number;
+  /** Questions sent for those domains (MX, then A and AAAA when there is no MX). */
+  queries: number;
+  /** Questions sent for mail host addresses (for the SMTP probe). */
+  hostQueries: number;
+  /** Questions sent to check that the resolver sees the Internet (the canary; at most one). */
+  canaryQueries: number;
+  /** `verify` calls answered from the cache of an earlier or running lookup. */
+  cacheHits: number;
+  /** Domains whose lookup ended `dns_unavailable` (including those not asked once DNS was unreachable). */
+  unavailable: number;
+  /** Domains not asked because DNS was already known to be unreachable. */
+  skipped: number;
+}
+
+/** Errors that say nothing about the domain, only that no answer came. */
+const NO_ANSWER = new Set(['ECONNREFUSED', 'ETIMEOUT', 'ECONNRESET', 'ECANCELLED', 'EDESTRUCTION']);
+
+function codeOf(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : 'EUNKNOWN';
+}
+
+/** The warning for a failed lookup; the same text for every domain that fails the same way. */
+export function dnsWarning(code: string): string {
+  return NO_ANSWER.has(code)
+    ? `DNS is unreachable (${code}): domain checks are unknown`
+    : `DNS lookups failed (${code}): those domain checks are unknown`;
+}
+
+export function canaryWarning(name: string, code: string): string {
+  return `DNS is unreachable (the resolver says ${name} does not exist: ${code}): domain checks are unknown`;
+}
+
+/**
+ * MX lookups with the RFC 5321 A/AAAA fallback, each domain asked once per instance (a cache of
+ * promises), at most `concurrency` domains at once. Never calls a domain invalid for a failure to get
+ * an answer.
+ */
+export class DomainResolver {
+  private readonly resolver: Resolver;
+  private readonly limit: Semaphore;
+  private readonly cache = new Map<string, Promise<DomainCheck>>();
+  private readonly hosts = new Map<string, Promise<string[]>>();
+  private readonly unreachableAfter: number;
+  private failuresInARow = 0;
+  private unreachable: string | undefined;
+  private readonly canaryName: string | false;
+  private canary: Promise<string | undefined> | undefined;
+  private readonly counters: DnsStats = { lookups: 0, queries: 0, hostQueries: 0, canaryQueries: 0, cacheHits: 0, unavailable: 0, skipped: 0 };
+
+  constructor(
+    opts: DnsOptions = {},
+    private readonly warn: (message: string) => void = () => {},
+  ) {
+    this.resolver = new Resolver({ timeout: opts.timeoutMs ?? 3000, tries: opts.tries ?? 2 });
+    if (opts.servers && opts.servers.length > 0) this.resolver.setServers(opts.servers);
+    this.limit = new Semaphore(opts.concurrency ?? 16);
+    this.unreachableAfter = opts.unreachableAfter ?? 5;
+    this.canaryName = opts.canary ?? 'com';
+  }
+
+  /** The mail hosts of an ASCII domain, or why there are none. */
+  check(domain: string): Promise<DomainCheck> {
+    const key = domain.toLowerCase();
+    const cached = this.cache.get(key);
+    if (cached) {
+      this.counters.cacheHits++;
+      return cached;
+    }
+    const pending = this.limit.run(() => this.lookup(key));
+    this.cache.set(key, pending);
+    return pending;
+  }
+
+  /** IPv4 then IPv6 addresses of a mail host (itself when it is an IP address); [] when none or unknown. */
+  addresses(host: string): Promise<string[]> {
+    if (isIP(host)) return Promise.resolve([host]);
+    const key = host.toLowerCase();
+    let pending = this.hosts.get(key);
+    if (!pending) {
+      pending = this.hostAddresses(key);
+      this.hosts.set(key, pending);
+    }
+    return pending;
+  }
+
+  stats(): DnsStats {
+    return { ...this.counters };
+  }
+
+  /** Abandons queries in flight (they end `ECANCELLED`). */
+  cancel(): void {
+    this.resolver.cancel();
+  }
+
+  private async lookup(domain: string): Promise<DomainCheck> {
+    if (this.unreachable) return this.unavailable(this.unreachable, true);
+    this.counters.lookups++;
+    try {
+      const mx = await this.ask(() => this.resolver.resolveMx(domain));
+      if (mx.ok) {
+        const isNull = (r: { exchange: string }) => r.exchange === '' || r.exchange === '.';
+        // RFC 7505: a single MX of "." says the domain accepts no mail.
+        const real = mx.value.filter((r) => !isNull(r));
+        if (real.length === 0) return { status: 'invalid', reason: 'null_mx' };
+        real.sort((a, b) => a.priority - b.priority);
+        return { status: 'ok', hosts: real.map((r) => ({ exchange: r.exchange.replace(/\.$/, ''), priority: r.priority })) };
+      }
+      if (mx.code === 'ENOTFOUND') return this.negative('no_domain');
+      if (mx.code !== 'ENODATA') return this.unavailable(mx.code);
+
+      // No MX: the domain's own address records make it its mail host (RFC 5321 section 5.1).
+      const a = await this.ask(() => this.resolver.resolve4(domain));
+      if (a.ok && a.value.length > 0) return { status: 'ok', hosts: [{ exchange: domain, priority: 0 }], implicit: { addresses: a.value } };
+      if (!a.ok && a.code === 'ENOTFOUND') return this.negative('no_domain');
+      if (!a.ok && a.code !== 'ENODATA') return this.unavailable(a.code);
+      const aaaa = await this.ask(() => this.resolver.resolve6(domain));
+      if (aaaa.ok && aaaa.value.length > 0) return { status: 'ok', hosts: [{ exchange: domain, priority: 0 }], implicit: { addresses: aaaa.value } };
+      if (!aaaa.ok && aaaa.code === 'ENOTFOUND') return this.negative('no_domain');
+      if (!aaaa.ok && aaaa.code !== 'ENODATA') return this.unavailable(aaaa.code);
+      return this.negative('no_mx');
+    } catch (err) {
+      return this.unavailable(codeOf(err));
+    }
+  }
+
+  /** A negative answer, believed only when the resolver knows the canary name. */
+  private async negative(reason: 'no_domain' | 'no_mx'): Promise<DomainCheck> {
+    const problem = await this.checkCanary();
+    if (problem === undefined) return { status: 'invalid', reason };
+    this.counters.unavailable++;
+    this.warn(canaryWarning(this.canaryName as string, problem));
+    return { status: 'unknown', reason: 'dns_unavailable', code: `${problem} for ${this.canaryName as string}` };
+  }
+
+  /** Once per resolver: undefined when the canary name resolves, else the error code. */
+  private checkCanary(): Promise<string | undefined> {
+    const name = this.canaryName;
+    if (name === false) return Promise.resolve(undefined);
+    this.canary ??= this.ask(() => this.resolver.resolveNs(name), 'canaryQueries').then((r) =>
+      r.ok ? (r.value.length > 0 ? undefined : 'ENODATA') : r.code,
+    );
+    return this.canary;
+  }
+
+  private async ask<T>(query: () => Promise<T>, counter: 'queries' | 'hostQueries' | 'canaryQueries' = 'queries'): Promise<{ ok: true; value: T } | { ok: false; code: string }> {
+    this.counters[counter]++;
+    try {
+      const value = await query();
+      this.failuresInARow = 0;
+      return { ok: true, value };
+    } catch (err) {
+      const code = codeOf(err);
+      if (NO_ANSWER.has(code)) {
+        if (code !== 'ECANCELLED' && code !== 'EDESTRUCTION' && ++this.failuresInARow >= this.unreachableAfter) {
+          this.unreachable ??= code;
+        }
+      } else {
+        // NXDOMAIN, NODATA, SERVFAIL...: the server answered.
+        this.failuresInARow = 0;
+      }
+      return { ok: false, code };
+    }
+  }
+
+  private unavailable(code: string, skipped = false): DomainCheck {
+    this.counters.unavailable++;
+    if (skipped) this.counters.skipped++;
+    this.warn(dnsWarning(code));
+    return { status: 'unknown', reason: 'dns_unavailable', code };
+  }
+
+  private async hostAddresses(host: string): Promise<string[]> {
+    if (this.unreachable) return [];
+    const a = await this.ask(() => this.resolver.resolve4(host), 'hostQueries');
+    if (a.ok && a.value.length > 0) return a.value;
+    const aaaa = await this.ask(() => this.resolver.resolve6(host), 'hostQueries');
+    return aaaa.ok ? aaaa.value : [];
+  }
+}

@@ -1,0 +1,271 @@
+import { DomainResolver, type DnsStats, type DomainCheck } from './dns.js';
+import { isDisposableDomain, isFreeProvider, isRoleAccount } from './lists.js';
+import { SmtpProber, type SmtpOutcome, type SmtpStats } from './smtp.js';
+import { checkSyntax, type SyntaxReason } from './syntax.js';
+import { suggestDomain } from './typo.js';
+
+export interface EngineOptions {
+  /** DNS checks (on by default). */
+  dns?: {
+    enabled?: boolean;
+    servers?: string[];
+    timeoutMs?: number;
+    tries?: number;
+    concurrency?: number;
+    /** Lookups failing in a row for want of an answer before DNS counts as unreachable. Default 5. */
+    unreachableAfter?: number;
+    /** A name the resolver must know before its "no such domain" answers are believed (default `com`; `false`: always). */
+    canary?: string | false;
+  };
+  /** The SMTP probe (off by default; needs DNS). */
+  smtp?: {
+    enabled?: boolean;
+    port?: number;
+    from?: string;
+    helo?: string;
+    timeoutMs?: number;
+    perHost?: number;
+    /** Host (`name[:port]`) for the start-up reachability check instead of the first mail host. */
+    probeHost?: string;
+  };
+  allowIpLiteral?: boolean;
+  /** Each distinct warning once per engine (e.g. "DNS is unreachable (ECONNREFUSED): domain checks are unknown"). */
+  onWarning?: (message: string) => void;
+}
+
+export type EngineStatus = 'valid' | 'invalid' | 'risky' | 'unknown';
+
+export type EngineReason =
+  | ''
+  | 'syntax'
+  | 'reserved_domain'
+  | 'no_domain'
+  | 'no_mx'
+  | 'null_mx'
+  | 'mailbox_rejected'
+  | 'disposable'
+  | 'catch_all'
+  | 'role'
+  | 'dns_unavailable'
+  | 'smtp_unavailable'
+  | 'greylisted';
+
+export interface EngineVerdict {
+  status: EngineStatus;
+  /** '' for valid. */
+  reason: EngineReason;
+  /** Spec 2.10 `valid`: true only for `valid`, false for `invalid` and `risky`, null for `unknown`. */
+  valid: boolean | null;
+  /** Spec 2.10 `isDisposable`. */
+  isDisposable: boolean;
+  /** Spec 2.10 `isValidDomain`: whether the domain can receive mail; null when DNS was not consulted or did not answer. */
+  isValidDomain: boolean | null;
+  role: boolean;
+  freeProvider: boolean;
+  smtputf8: boolean;
+  /** A likely intended address when the domain looks mistyped (`ann@gmial.com` -> `ann@gmail.com`). */
+  suggestion?: string;
+  /** More about the reason: the syntax rule broken, the DNS error code, the SMTP reply. */
+  detail?: string;
+}
+
+export interface EngineStats {
+  verified: number;
+  byStatus: Record<EngineStatus, number>;
+  dns: DnsStats;
+  smtp: SmtpStats | undefined;
+  warnings: string[];
+}
+
+interface DomainFacts {
+  disposable: boolean;
+  free: boolean;
+  reserved: boolean;
+  suggestion: string | undefined;
+}
+
+/** RFC 2606 / RFC 6761 names that never exist in the public DNS. */
+const RESERVED_TLDS = new Set(['test', 'example', 'invalid', 'localhost']);
+const DOMAIN_REASONS: ReadonlySet<SyntaxReason> = new Set<SyntaxReason>([
+  'domain_empty', 'domain_too_long', 'domain_invalid', 'label_invalid', 'label_too_long', 'tld_invalid', 'tld_missing',
+]);
+const FACTS_LIMIT = 100_000;
+const EMPTY_DNS: DnsStats = { lookups: 0, queries: 0, hostQueries: 0, canaryQueries: 0, cacheHits: 0, unavailable: 0, skipped: 0 };
+
+/**
+ * The validation engine. Decides, in this order (the first that applies wins):
+ *
+ * 1. bad syntax -> invalid `syntax`
+ * 2. DNS says the domain takes no mail -> invalid `no_domain` / `null_mx` / `no_mx`
+ *    (without DNS: a reserved TLD such as `.test` -> invalid `reserved_domain`)
+ * 3. a disposable domain -> risky `disposable`
+ * 4. DNS did not answer -> unknown `dns_unavailable`
+ * 5. SMTP rejected the mailbox (5xx on RCPT) -> invalid `mailbox_rejected`
+ * 6. SMTP gave no answer -> unknown `greylisted` (4xx on RCPT) / `smtp_unavailable`
+ * 7. SMTP accepted a made-up mailbox too -> risky `catch_all`
+ * 8. a role account -> risky `role`
+ * 9. otherwise valid.
+ */
+export class Engine {
+  private readonly allowIpLiteral: boolean;
+  private readonly dns: DomainResolver | undefined;
+  private readonly smtp: SmtpProber | undefined;
+  private readonly facts = new Map<string, DomainFacts>();
+  private readonly warned = new Set<string>();
+  private readonly counts: Record<EngineStatus, number> = { valid: 0, invalid: 0, risky: 0, unknown: 0 };
+  private readonly onWarning: ((message: string) => void) | undefined;
+  private verified = 0;
+
+  constructor(opts: EngineOptions = {}) {
+    this.allowIpLiteral = opts.allowIpLiteral ?? false;
+    this.onWarning = opts.onWarning;
+    const warn = (message: string) => this.warn(message);
+    if (opts.dns?.enabled !== false) {
+      const { enabled: _enabled, ...dnsOptions } = opts.dns ?? {};
+      this.dns = new DomainResolver(dnsOptions, warn);
+      if (opts.smtp?.enabled) {
+        const { enabled: _smtpEnabled, ...smtpOptions } = opts.smtp;
+        this.smtp = new SmtpProber(smtpOptions, warn);
+      }
+    } else if (opts.smtp?.enabled) {
+      this.warn('the SMTP probe needs DNS: mailbox checks are skipped');
+    }
+  }
+
+  /** Syntax and lists only: no network, synchronous. What `verify` does when DNS is off. */
+  verifyLocal(address: string): EngineVerdict {
+    const syntax = checkSyntax(address, { allowIpLiteral: this.allowIpLiteral });
+    if (!syntax.ok) return this.count(syntaxVerdict(syntax.reason));
+    const facts = this.domainFacts(syntax.domain, syntax.ip !== undefined);
+    const base = baseVerdict(syntax.local, syntax.domain, syntax.smtputf8, facts);
+    if (facts.reserved) return this.count(decide(base, 'invalid', 'reserved_domain', false));
+    if (facts.disposable) return this.count(decide(base, 'risky', 'disposable', null));
+    if (base.role) return this.count(decide(base, 'risky', 'role', null));
+    return this.count(decide(base, 'valid', '', null));
+  }
+
+  async verify(address: string): Promise<EngineVerdict> {
+    if (!this.dns) return this.verifyLocal(address);
+    const syntax = checkSyntax(address, { allowIpLiteral: this.allowIpLiteral });
+    if (!syntax.ok) return this.count(syntaxVerdict(syntax.reason));
+    const { local, domain, smtputf8, ip } = syntax;
+    const facts = this.domainFacts(domain, ip !== undefined);
+    const base = baseVerdict(local, domain, smtputf8, facts);
+
+    // An address literal names its host: there is nothing to look up.
+    const check: DomainCheck = ip
+      ? { status: 'ok', hosts: [{ exchange: ip, priority: 0 }], implicit: { addresses: [ip] } }
+      : await this.dns.check(domain);
+    if (check.status === 'invalid') return this.count(decide(base, 'invalid', check.reason, false));
+    if (facts.disposable) return this.count(decide(base, 'risky', 'disposable', check.status === 'ok' ? true : null));
+    if (check.status === 'unknown') {
+      return this.count({ ...decide(base, 'unknown', 'dns_unavailable', null), detail: check.code });
+    }
+
+    if (this.smtp) {
+      const outcome = await this.probe(check, local, domain, smtputf8);
+      if (outcome.status === 'rejected') {
+        return this.count({ ...decide(base, 'invalid', 'mailbox_rejected', true), detail: `${outcome.reply.code} ${outcome.reply.text}`.slice(0, 200) });
+      }
+      if (outcome.status === 'unknown') return this.count({ ...decide(base, 'unknown', outcome.reason, true), detail: outcome.detail });
+      if (outcome.status === 'accepted' && outcome.catchAll) return this.count(decide(base, 'risky', 'catch_all', true));
+    }
+    if (base.role) return this.count(decide(base, 'risky', 'role', true));
+    return this.count(decide(base, 'valid', '', true));
+  }
+
+  stats(): EngineStats {
+    return {
+      verified: this.verified,
+      byStatus: { ...this.counts },
+      dns: this.dns?.stats() ?? { ...EMPTY_DNS },
+      smtp: this.smtp?.stats(),
+      warnings: [...this.warned],
+    };
+  }
+
+  async close(): Promise<void> {
+    this.smtp?.close();
+    this.dns?.cancel();
+  }
+
+  private async probe(check: Extract<DomainCheck, { status: 'ok' }>, local: string, domain: string, smtputf8: boolean): Promise<SmtpOutcome> {
+    const best = check.hosts[0]!;
+    const addresses = check.implicit?.addresses ?? (await this.dns!.addresses(best.exchange));
+    return this.smtp!.probe({ local, domain, smtputf8, host: best.exchange, addresses });
+  }
+
+  private domainFacts(domain: string, literal: boolean): DomainFacts {
+    let facts = this.facts.get(domain);
+    if (!facts) {
+      if (this.facts.size >= FACTS_LIMIT) this.facts.clear();
+      facts = literal
+        ? { disposable: false, free: false, reserved: false, suggestion: undefined }
+        : {
+            disposable: isDisposableDomain(domain),
+            free: isFreeProvider(domain),
+            reserved: !this.dns && RESERVED_TLDS.has(domain.slice(domain.lastIndexOf('.') + 1)),
+            suggestion: suggestDomain(domain),
+          };
+      this.facts.set(domain, facts);
+    }
+    return facts;
+  }
+
+  private count(verdict: EngineVerdict): EngineVerdict {
+    this.verified++;
+    this.counts[verdict.status]++;
+    return verdict;
+  }
+
+  private warn(message: string): void {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.onWarning?.(message);
+  }
+}
+
+interface Base {
+  role: boolean;
+  freeProvider: boolean;
+  isDisposable: boolean;
+  smtputf8: boolean;
+  suggestion?: string;
+}
+
+function baseVerdict(local: string, domain: string, smtputf8: boolean, facts: DomainFacts): Base {
+  const base: Base = { role: isRoleAccount(local), freeProvider: facts.free, isDisposable: facts.disposable, smtputf8 };
+  if (facts.suggestion) base.suggestion = `${local}@${facts.suggestion}`;
+  return base;
+}
+
+function decide(base: Base, status: EngineStatus, reason: EngineReason, isValidDomain: boolean | null): EngineVerdict {
+  const valid = status === 'valid' ? true : status === 'unknown' ? null : false;
+  const verdict: EngineVerdict = {
+    status,
+    reason,
+    valid,
+    isDisposable: base.isDisposable,
+    isValidDomain,
+    role: base.role,
+    freeProvider: base.freeProvider,
+    smtputf8: base.smtputf8,
+  };
+  if (base.suggestion) verdict.suggestion = base.suggestion;
+  return verdict;
+}
+
+function syntaxVerdict(reason: SyntaxReason): EngineVerdict {
+  return {
+    status: 'invalid',
+    reason: 'syntax',
+    valid: false,
+    isDisposable: false,
+    // The domain part alone is malformed: it can be called invalid without asking DNS.
+    isValidDomain: DOMAIN_REASONS.has(reason) ? false : null,
+    role: false,
+    freeProvider: false,
+    smtputf8: false,
+    detail: reason,
+  };
+}

@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DomainResolver } from '../../src/verify/dns.js';
+import { Engine, type EngineOptions } from '../../src/verify/engine.js';
+import { closedUdpPort, startDnsServer, type TestDnsServer, type ZoneEntry } from '../helpers/dns-server.js';
+
+const ZONES: Record<string, ZoneEntry> = {
+  // The canary: a resolver that knows `com` sees the Internet, so its NXDOMAIN answers are believed.
+  com: { NS: ['a.gtld.example'] },
+  'mx.test': { MX: [{ preference: 20, exchange: 'backup.mx.test' }, { preference: 10, exchange: 'mail.mx.test' }] },
+  'mail.mx.test': { A: ['127.0.0.1'] },
+  'a-only.test': { A: ['192.0.2.10'] },
+  'aaaa-only.test': { AAAA: ['2001:db8::10'] },
+  'nullmx.test': { MX: [{ preference: 0, exchange: '.' }] },
+  'empty.test': {},
+  'servfail.test': { rcode: 'SERVFAIL' },
+  'refused.test': { rcode: 'REFUSED' },
+  'silent.test': { silent: true },
+  'mailinator.com': { MX: [{ preference: 10, exchange: 'mail.mx.test' }] },
+  'info.test': { MX: [{ preference: 10, exchange: 'mail.mx.test' }] },
+};
+
+let dns: TestDnsServer;
+beforeAll(async () => {
+  dns = await startDnsServer(ZONES);
+});
+afterAll(async () => {
+  await dns.close();
+});
+
+const engine = (extra: EngineOptions = {}) =>
+  new Engine({ ...extra, dns: { servers: [dns.server], timeoutMs: 200, tries: 1, ...extra.dns } });
+
+describe('DNS checks against a DNS server on 127.0.0.1', () => {
+  it('accepts a domain with MX records and ranks them by preference', async () => {
+    expect(await engine().verify('ann@mx.test')).toMatchObject({ status: 'valid', reason: '', isValidDomain: true });
+    const check = await new DomainResolver({ servers: [dns.server] }).check('mx.test');
+    expect(check).toEqual({
+      status: 'ok',
+      hosts: [{ exchange: 'mail.mx.test', priority: 10 }, { exchange: 'backup.mx.test', priority: 20 }],
+    });
+  });
+
+  it('falls back to A, then AAAA, when there is no MX (RFC 5321 section 5.1)', async () => {
+    expect(await engine().verify('ann@a-only.test')).toMatchObject({ status: 'valid', isValidDomain: true });
+    expect(await engine().verify('ann@aaaa-only.test')).toMatchObject({ status: 'valid', isValidDomain: true });
+    const resolver = new DomainResolver({ servers: [dns.server] });
+    expect(await resolver.check('a-only.test')).toEqual({
+      status: 'ok', hosts: [{ exchange: 'a-only.test', priority: 0 }], implicit: { addresses: ['192.0.2.10'] },
+    });
+    expect(resolver.stats()).toMatchObject({ lookups: 1, queries: 2 });
+  });
+
+  it('calls a null MX invalid (RFC 7505)', async () => {
+    expect(await engine().verify('ann@nullmx.test')).toMatchObject({ status: 'invalid', reason: 'null_mx', valid: false, isValidDomain: false });
+  });
+
+  it('calls NXDOMAIN invalid', async () => {
+    expect(await engine().verify('ann@nowhere.test')).toMatchObject({ status: 'invalid', reason: 'no_domain', valid: false, isValidDomain: false });
+  });
+
+  it('calls a domain with neither MX nor A/AAAA invalid', async () => {
+    const e = engine();
+    expect(await e.verify('ann@empty.test')).toMatchObject({ status: 'invalid', reason: 'no_mx', isValidDomain: false });
+    expect(e.stats().dns).toMatchObject({ lookups: 1, queries: 3, canaryQueries: 1 });
+  });
+
+  it('does not believe "no such domain" from a resolver that denies com exists (a sandbox)', async () => {
+    const liar = await startDnsServer(() => undefined);
+    try {
+      const warnings: string[] = [];
+      const e = new Engine({ dns: { servers: [liar.server] }, onWarning: (m) => warnings.push(m) });
+      const verdicts = await Promise.all(['ann@gmail.com', 'bob@example.org', 'cy@gmail.com', 'info@example.net'].map((a) => e.verify(a)));
+      for (const v of verdicts) expect(v).toMatchObject({ status: 'unknown', reason: 'dns_unavailable', valid: null, isValidDomain: null });
+      expect(warnings).toEqual(['DNS is unreachable (the resolver says com does not exist: ENOTFOUND): domain checks are unknown']);
+      expect(liar.queries.filter((q) => q.type === 'NS')).toEqual([{ name: 'com', type: 'NS' }]);
+      expect(e.stats().dns).toMatchObject({ lookups: 3, queries: 3, canaryQueries: 1 });
+    } finally {
+      await liar.close();
+    }
+  });
+
+  it('believes every answer when the canary is off', async () => {
+    const liar = await startDnsServer(() => undefined);
+    try {
+      const e = new Engine({ dns: { servers: [liar.server], canary: false } });
+      expect(await e.verify('ann@gmail.com')).toMatchObject({ status: 'invalid', reason: 'no_domain' });
+      expect(liar.queries.some((q) => q.type === 'NS')).toBe(false);
+    } finally {
+      await liar.close();
+    }
+  });
+
+  it('calls SERVFAIL, REFUSED and a timeout unknown, never invalid, and says so once per cause', async () => {
+    const warnings: string[] = [];
+    const e = engine({ onWarning: (m) => warnings.push(m) });
+    for (const domain of ['servfail.test', 'refused.test', 'silent.test']) {
+      const v = await e.verify(`ann@${domain}`);
+      expect(v, domain).toMatchObject({ status: 'unknown', reason: 'dns_unavailable', valid: null, isValidDomain: null });
+    }
+    expect((await e.verify('bob@servfail.test')).status).toBe('unknown');
+    expect(warnings).toEqual([
+      'DNS lookups failed (ESERVFAIL): those domain checks are unknown',
+      'DNS lookups failed (EREFUSED): those domain checks are unknown',
+      'DNS is unreachable (ETIMEOUT): domain checks are unknown',
+    ]);
+  });
+
+  it('calls a disposable domain risky when it takes mail, invalid when DNS says it does not', async () => {
+    const e = engine();
+    expect(await e.verify('ann@mailinator.com')).toMatchObject({ status: 'risky', reason: 'disposable', isDisposable: true, isValidDomain: true });
+    expect(await e.verify('ann@yopmail.com')).toMatchObject({ status: 'invalid', reason: 'no_domain', isDisposable: true });
+  });
+
+  it('keeps role accounts risky only when the domain is fine', async () => {
+    const e = engine();
+    expect(await e.verify('info@mx.test')).toMatchObject({ status: 'risky', reason: 'role', isValidDomain: true });
+    expect(await e.verify('info@nullmx.test')).toMatchObject({ status: 'invalid', reason: 'null_mx' });
+  });
+
+  it('does not apply the reserved-TLD rule when DNS is on (the resolver decides)', async () => {
+    expect(await engine().verify('ann@info.test')).toMatchObject({ status: 'valid' });
+  });
+
+  it('looks each domain up once: queries equal distinct domains', async () => {
+    const zones = (name: string): ZoneEntry | undefined =>
+      /^d\d+\.bulk\.test$/.test(name) ? { MX: [{ preference: 10, exchange: `mx.${name}` }] } : undefined;
+    const server = await startDnsServer(zones);
+    try {
+      const e = new Engine({ dns: { servers: [server.server], concurrency: 4 } });
+      const addresses = Array.from({ length: 1200 }, (_, i) => `user${i}@d${i % 25}.bulk.test`);
+      const verdicts = await Promise.all(addresses.map((a) => e.verify(a)));
+      expect(verdicts.every((v) => v.status === 'valid')).toBe(true);
+      const stats = e.stats().dns;
+      expect(stats.lookups).toBe(25);
+      expect(stats.queries).toBe(25);
+      expect(server.queries.length).toBe(25);
+      expect(new Set(server.queries.map((q) => q.name)).size).toBe(25);
+      expect(stats.cacheHits).toBe(1200 - 25);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('counts one lookup per domain even when the A fallback takes more queries', async () => {
+    const e = engine();
+    await Promise.all(['a@a-only.test', 'b@a-only.test', 'c@mx.test', 'd@empty.test', 'e@empty.test'].map((a) => e.verify(a)));
+    // a-only: MX + A; mx: MX; empty: MX + A + AAAA.
+    expect(e.stats().dns).toMatchObject({ lookups: 3, queries: 6 });
+  });
+
+  it('looks up at most `concurrency` domains at once', async () => {
+    const server = await startDnsServer((name) => (name.endsWith('.slowish.test') ? { MX: [{ preference: 1, exchange: 'mx.example' }], delayMs: 30 } : undefined));
+    try {
+      const e = new Engine({ dns: { servers: [server.server], concurrency: 3 } });
+      await Promise.all(Array.from({ length: 30 }, (_, i) => e.verify(`a@d${i}.slowish.test`)));
+      expect(server.queries.length).toBe(30);
+      expect(server.maxInFlight).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('never calls an address invalid when DNS is unreachable, and warns once', async () => {
+    const port = await closedUdpPort();
+    const warnings: string[] = [];
+    const e = new Engine({ dns: { servers: [`127.0.0.1:${port}`], timeoutMs: 200, tries: 1 }, onWarning: (m) => warnings.push(m) });
+    const addresses = Array.from({ length: 60 }, (_, i) => `user${i}@d${i % 20}.example.com`);
+    const verdicts = await Promise.all(addresses.map((a) => e.verify(a)));
+    for (const v of verdicts) expect(v).toMatchObject({ status: 'unknown', reason: 'dns_unavailable', valid: null, isValidDomain: null });
+    expect(warnings).toEqual(['DNS is unreachable (ECONNREFUSED): domain checks are unknown']);
+    // Syntax and lists still decide where they can.
+    expect(await e.verify('bad@@example.com')).toMatchObject({ status: 'invalid', reason: 'syntax' });
+    expect(await e.verify('x@mailinator.com')).toMatchObject({ status: 'risky', reason: 'disposable' });
+    // After a few refusals in a row the rest are not even asked.
+    const stats = e.stats().dns;
+    expect(stats.skipped).toBeGreaterThan(0);
+    expect(stats.lookups + stats.skipped).toBe(21);
+    await e.close();
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { FREE_PROVIDERS, ROLE_ACCOUNTS, isDisposableDomain, isFreeProvider, isRoleAccount } from '../../src/verify/lists.js';
+import { COMMON_DOMAINS, distance, suggestDomain } from '../../src/verify/typo.js';
+
+describe('lists', () => {
+  it('knows disposable domains and their subdomains, not look-alikes', () => {
+    expect(isDisposableDomain('mailinator.com')).toBe(true);
+    expect(isDisposableDomain('inbox.mailinator.com')).toBe(true);
+    expect(isDisposableDomain('MAILINATOR.COM')).toBe(true);
+    expect(isDisposableDomain('gmail.com')).toBe(false);
+    expect(isDisposableDomain('mailinator.com.example.org')).toBe(false);
+    expect(isDisposableDomain('com')).toBe(false);
+  });
+
+  it('flags role accounts in their usual spellings', () => {
+    expect(ROLE_ACCOUNTS.length).toBeGreaterThanOrEqual(40);
+    for (const local of ['admin', 'Info', 'support', 'sales', 'noreply', 'no-reply', 'No_Reply', 'postmaster', 'abuse', 'info+news', 'mailer-daemon']) {
+      expect(isRoleAccount(local), local).toBe(true);
+    }
+    for (const local of ['ann', 'john.smith', 'information.desk', 'salesforce', '"info"']) {
+      expect(isRoleAccount(local), local).toBe(false);
+    }
+  });
+
+  it('flags free providers by exact domain', () => {
+    expect(FREE_PROVIDERS.length).toBeGreaterThanOrEqual(40);
+    for (const d of ['gmail.com', 'yahoo.com', 'outlook.com', 'hotmail.com', 'icloud.com', 'gmx.de', 'mail.ru', 'yandex.ru', 'proton.me']) {
+      expect(isFreeProvider(d), d).toBe(true);
+    }
+    expect(isFreeProvider('example.com')).toBe(false);
+    expect(isFreeProvider('mail.gmail.com.example.com')).toBe(false);
+  });
+});
+
+describe('typo suggestions', () => {
+  it('corrects common providers within two edits', () => {
+    expect(suggestDomain('gmial.com')).toBe('gmail.com');
+    expect(suggestDomain('hotmial.com')).toBe('hotmail.com');
+    expect(suggestDomain('yaho.com')).toBe('yahoo.com');
+    expect(suggestDomain('gmail.co')).toBe('gmail.com');
+    expect(suggestDomain('gmail.con')).toBe('gmail.com');
+    expect(suggestDomain('gmaill.con')).toBe('gmail.com');
+    expect(suggestDomain('outlok.com')).toBe('outlook.com');
+    expect(suggestDomain('icloud.cm')).toBe('icloud.com');
+  });
+
+  it('fixes a TLD that does not exist on any domain', () => {
+    expect(suggestDomain('example.con')).toBe('example.com');
+    expect(suggestDomain('acme.co.uk')).toBeUndefined();
+    expect(suggestDomain('acme.ogr')).toBe('acme.org');
+  });
+
+  it('never corrects a listed domain, nor one far from every listed domain', () => {
+    for (const d of COMMON_DOMAINS) expect(suggestDomain(d), d).toBeUndefined();
+    expect(suggestDomain('example.com')).toBeUndefined();
+    expect(suggestDomain('university.edu')).toBeUndefined();
+  });
+
+  it('counts a transposition as one edit', () => {
+    expect(distance('gmial.com', 'gmail.com')).toBe(1);
+    expect(distance('abc', 'abc')).toBe(0);
+    expect(distance('kitten', 'sitting')).toBe(3);
+    expect(distance('kitten', 'sitting', 1)).toBe(2);
+  });
+});

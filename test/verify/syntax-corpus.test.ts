@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { checkSyntax } from '../../src/verify/syntax.js';
+
+interface CorpusEntry {
+  address: string;
+  expect: 'valid' | 'invalid';
+  source: string;
+  diagnosis?: string;
+  note?: string;
+}
+
+const load = (name: string): CorpusEntry[] =>
+  JSON.parse(readFileSync(new URL(`./corpus/${name}`, import.meta.url), 'utf8')) as CorpusEntry[];
+const corpus = [...load('is-email.json'), ...load('rfc-examples.json')];
+
+/**
+ * Where checkSyntax knowingly departs from the corpus; each one is justified in docs/verify.md
+ * ("Syntax corpus"). A new disagreement, or one of these turning into agreement, fails the test.
+ */
+const KNOWN_DISAGREEMENTS = ['test@io', 'test@iana.123', 'test@255.255.255.255', 'test@org'];
+
+describe('syntax corpus', () => {
+  // The corpus judges the exact string (no trimming); address literals are a policy option, on here.
+  const results = corpus.map((entry) => {
+    const result = checkSyntax(entry.address, { trim: false, allowIpLiteral: true });
+    return { entry, got: result.ok ? 'valid' : 'invalid', reason: result.ok ? '' : result.reason };
+  });
+  const disagreements = results.filter((r) => r.got !== r.entry.expect);
+  const agreement = (results.length - disagreements.length) / results.length;
+
+  it('has at least 150 distinct addresses', () => {
+    expect(new Set(corpus.map((e) => e.address)).size).toBe(corpus.length);
+    expect(corpus.length).toBeGreaterThanOrEqual(150);
+  });
+
+  it('agrees with at least 98% of the expected verdicts', () => {
+    console.log(
+      `syntax corpus: ${results.length - disagreements.length}/${results.length} agree (${(agreement * 100).toFixed(2)}%)`,
+    );
+    expect(agreement).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('disagrees only where docs/verify.md says why', () => {
+    expect(disagreements.map((d) => d.entry.address).sort()).toEqual([...KNOWN_DISAGREEMENTS].sort());
+  });
+
+  it('gives a reason for every rejection', () => {
+    for (const r of results) if (r.got === 'invalid') expect(r.reason, JSON.stringify(r.entry.address)).not.toBe('');
+  });
+});
