@@ -3,7 +3,7 @@ import { createWriteStream, renameSync, unlinkSync, type WriteStream } from 'nod
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { InputLayout } from './input/index.js';
-import { RESULT_COLUMNS, verdictCells, verdictFields, type Verdict } from './verdict.js';
+import { RESULT_COLUMNS, SUGGESTION_COLUMN, verdictCells, verdictFields, type Verdict } from './verdict.js';
 
 export type OutputFormat = 'csv' | 'json' | 'ndjson';
 
@@ -66,6 +66,7 @@ export class RowFormatter {
   constructor(
     private readonly layout: InputLayout,
     private readonly format: OutputFormat,
+    private readonly withSuggestion = false,
   ) {
     // A list of bare addresses becomes a CSV with an `email` column.
     this.delimiter = layout.format === 'lines' ? ',' : layout.delimiter;
@@ -76,7 +77,7 @@ export class RowFormatter {
   start(): string {
     if (this.format === 'json') return '[';
     if (this.format === 'ndjson') return '';
-    const results = RESULT_COLUMNS.join(this.delimiter);
+    const results = [...RESULT_COLUMNS, ...(this.withSuggestion ? [SUGGESTION_COLUMN] : [])].join(this.delimiter);
     if (this.layout.format === 'lines') return `email${this.delimiter}${results}${this.eol}`;
     if (!this.layout.hasHeader) return this.layout.bom ? '\uFEFF' : '';
     return `${this.layout.bom ? '\uFEFF' : ''}${this.layout.headerRaw ?? ''}${this.delimiter}${results}${this.eol}`;
@@ -86,11 +87,11 @@ export class RowFormatter {
     if (this.format === 'csv') {
       // The original text goes out as it came in; only the appended cells are ours.
       const original = this.layout.format === 'lines' ? quote(raw, this.delimiter) : raw;
-      return `${original}${this.delimiter}${verdictCells(verdict).map((c) => quote(c, this.delimiter)).join(this.delimiter)}${this.eol}`;
+      return `${original}${this.delimiter}${verdictCells(verdict, this.withSuggestion).map((c) => quote(c, this.delimiter)).join(this.delimiter)}${this.eol}`;
     }
     const object: Record<string, unknown> = {};
     this.names.forEach((name, i) => (object[name] = fields[i] ?? ''));
-    Object.assign(object, verdictFields(verdict));
+    Object.assign(object, verdictFields(verdict, this.withSuggestion));
     const line = JSON.stringify(object);
     if (this.format === 'ndjson') return `${line}\n`;
     const prefix = this.first ? '\n' : ',\n';

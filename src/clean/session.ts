@@ -29,6 +29,8 @@ export interface CleanFlags {
   restart: boolean;
   yes: boolean;
   json?: string | boolean;
+  /** Check with the in-process engine instead of the service. */
+  local?: { smtp: boolean; dnsServers?: string[]; smtpPort?: number; smtpFrom?: string };
 }
 
 const DEFAULT_RATE = '50/5m';
@@ -37,6 +39,7 @@ const CONFIRM_ABOVE = 1_000;
 
 /** After the scan: decide what to send, send it, write the outputs, report. Returns the exit code. */
 export async function cleanPhase(ctx: Ctx, flags: CleanFlags, layout: InputLayout, scan: ScanResult, progress: ProgressReporter): Promise<number> {
+  if (flags.local && !flags.dryRun) return localPhase(ctx, flags, layout, scan, progress);
   const settings = await ctx.settings();
   const rate = flags.rate ?? parseRate(settings.rate ?? DEFAULT_RATE, settings.rate ? `rate in profile "${ctx.profileName}"` : 'rate');
   const identity = await ctx.cleanIdentity();
@@ -230,4 +233,48 @@ function printSummary(ctx: Ctx, byStatus: Map<string, number>, outcome: CheckOut
     `${total.toLocaleString('en-US')} rows ${where}; spent ${outcome.spent.toLocaleString('en-US')} addresses in ${outcome.requests.toLocaleString('en-US')} requests` +
       `${outcome.retries ? ` (${outcome.retries} retried)` : ''}.\n`,
   );
+}
+
+/** `clean --local`: the same outputs, from the built-in engine; nothing is sent to the service or spent. */
+async function localPhase(ctx: Ctx, flags: CleanFlags, layout: InputLayout, scan: ScanResult, progress: ProgressReporter): Promise<number> {
+  const [{ Engine }, { checkLocally }] = await Promise.all([import('../verify/engine.js'), import('./local.js')]);
+  const local = flags.local!;
+  const engine = new Engine({
+    dns: { servers: local.dnsServers },
+    smtp: { enabled: local.smtp, port: local.smtpPort, from: local.smtpFrom },
+    onWarning: (message) => progress.note(`${ctx.style.yellow('warning:')} ${message}`),
+  });
+  const stop = new AbortController();
+  const offs = [ctx.io.onSignal('SIGINT', () => stop.abort()), ctx.io.onSignal('SIGTERM', () => stop.abort())];
+  progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck: scan.unique.size, checked: 0, spent: 0, requests: 0 });
+  await progress.start();
+  let outcome;
+  try {
+    outcome = await checkLocally(scan.unique, engine, {
+      concurrency: 256,
+      stop: stop.signal,
+      now: Date.now,
+      onChecked: (checked) => progress.update({ checked }),
+    });
+  } finally {
+    progress.stop();
+    offs.forEach((off) => off());
+    await engine.close();
+  }
+  if (outcome.interrupted) {
+    ctx.io.stderr.write('Interrupted: nothing was spent; run the command again to check the list.\n');
+    return ExitCode.interrupted;
+  }
+  const summary = await writeOutputs(layout, outcome.results, {
+    format: flags.format,
+    output: flags.output,
+    stdout: ctx.io.stdout,
+    only: flags.only,
+    rejects: flags.rejects,
+    suggestions: true,
+  });
+  printSummary(ctx, summary.byStatus, { spent: 0, requests: 0, retries: 0 }, flags);
+  const dns = engine.stats().dns;
+  ctx.debug(`local engine: ${dns.lookups} domain lookups, ${dns.queries} DNS queries`);
+  return ExitCode.ok;
 }

@@ -11,9 +11,13 @@ export interface Verdict {
   validDomain: boolean | null;
   reason: string;
   checkedAt: string;
+  /** A likely intended address for a mistyped domain (from the local engine). */
+  suggestion?: string;
 }
 
 export const RESULT_COLUMNS = ['email_status', 'email_valid', 'email_disposable', 'email_valid_domain', 'email_reason', 'email_checked_at'] as const;
+/** Appended after the six by `clean --local`, whose engine suggests fixes for mistyped domains. */
+export const SUGGESTION_COLUMN = 'email_suggestion';
 
 export function localVerdict(key: string, reason: string): Verdict {
   return { key, status: 'invalid', valid: false, disposable: null, validDomain: null, reason, checkedAt: '' };
@@ -23,15 +27,17 @@ export function uncheckedVerdict(key: string): Verdict {
   return { key, status: 'unchecked', valid: null, disposable: null, validDomain: null, reason: '', checkedAt: '' };
 }
 
-/** The six appended values, as text for CSV. */
-export function verdictCells(v: Verdict): string[] {
+/** The appended values, as text for CSV. */
+export function verdictCells(v: Verdict, withSuggestion = false): string[] {
   const b = (x: boolean | null) => (x === null ? '' : String(x));
-  return [v.status, b(v.valid), b(v.disposable), b(v.validDomain), v.reason, v.checkedAt];
+  const cells = [v.status, b(v.valid), b(v.disposable), b(v.validDomain), v.reason, v.checkedAt];
+  if (withSuggestion) cells.push(v.suggestion ?? '');
+  return cells;
 }
 
-/** The six appended values, typed, for JSON. */
-export function verdictFields(v: Verdict): Record<(typeof RESULT_COLUMNS)[number], string | boolean | null> {
-  return {
+/** The appended values, typed, for JSON. */
+export function verdictFields(v: Verdict, withSuggestion = false): Record<string, string | boolean | null> {
+  const fields: Record<string, string | boolean | null> = {
     email_status: v.status,
     email_valid: v.valid,
     email_disposable: v.disposable,
@@ -39,4 +45,6 @@ export function verdictFields(v: Verdict): Record<(typeof RESULT_COLUMNS)[number
     email_reason: v.reason || null,
     email_checked_at: v.checkedAt || null,
   };
+  if (withSuggestion) fields[SUGGESTION_COLUMN] = v.suggestion ?? null;
+  return fields;
 }

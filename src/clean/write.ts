@@ -12,6 +12,8 @@ export interface WriteOptions {
   /** Statuses kept in the main output (--only); the rest go to `rejects` if given, else nowhere. */
   only?: ReadonlySet<string>;
   rejects?: string;
+  /** Add the `email_suggestion` column (clean --local). */
+  suggestions?: boolean;
 }
 
 export interface WriteSummary {
@@ -33,7 +35,7 @@ interface Target {
  */
 export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<string, Verdict>, opts: WriteOptions): Promise<WriteSummary> {
   const open = async (path: string | undefined): Promise<Target> => {
-    const formatter = new RowFormatter(layout, opts.format);
+    const formatter = new RowFormatter(layout, opts.format, opts.suggestions);
     if (path === undefined) return { formatter, writer: new ChunkedWriter(opts.stdout) };
     const file = new AtomicFile(path);
     await file.ready();

@@ -23,6 +23,11 @@ export function define(cmd: Command, run: Runner): void {
     .option('--resume', 'continue an earlier run of the same input without asking')
     .option('--restart', 'discard what an earlier run of the same input saved')
     .option('-y, --yes', 'do not ask for confirmation')
+    .option('--local', 'check with the built-in engine (syntax, disposable list, DNS) in-process: no account, no allowance')
+    .option('--smtp', 'with --local: also ask each mail server whether the mailbox exists (needs outbound port 25)')
+    .option('--dns-server <host[:port],...>', 'with --local: DNS servers to ask (default: the system resolver)')
+    .option('--smtp-port <n>', 'with --local --smtp: port of the mail servers', '25')
+    .option('--smtp-from <address>', 'with --local --smtp: the MAIL FROM address to probe with')
     .addOption(jsonOption().hideHelp())
     .addHelpText(
       'after',
@@ -78,7 +83,21 @@ function parseFlags(ctx: Ctx, opts: Record<string, unknown>, args: unknown[]): C
     restart: opts.restart === true,
     yes: opts.yes === true,
     json: opts.json as string | boolean | undefined,
+    local: localOptions(ctx, opts),
   };
+}
+
+function localOptions(ctx: Ctx, opts: Record<string, unknown>): CleanFlags['local'] {
+  const needsLocal = ['smtp', 'dnsServer', 'smtpFrom'].filter((k) => opts[k] !== undefined);
+  if (!opts.local) {
+    if (needsLocal.length > 0) throw new UsageError(`--${needsLocal[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} works with --local only`);
+    return undefined;
+  }
+  const smtpPort = Number(opts.smtpPort);
+  if (!Number.isInteger(smtpPort) || smtpPort < 1 || smtpPort > 65535) throw new UsageError(`--smtp-port: "${opts.smtpPort}" is not a port number`);
+  const servers = (opts.dnsServer as string | undefined) ?? ctx.env.MAILCLEAN_DNS_SERVERS;
+  const dnsServers = servers?.split(',').map((s) => s.trim()).filter(Boolean);
+  return { smtp: opts.smtp === true, dnsServers, smtpPort, smtpFrom: opts.smtpFrom as string | undefined };
 }
 
 /** Output paths are checked before anything is spent, so a typo cannot waste a run. */

@@ -1,5 +1,5 @@
 import { checkSyntax } from '../verify/syntax.js';
-import { isDisposableDomain } from '../verify/disposable.js';
+import { Engine, type EngineStatus } from '../verify/engine.js';
 import { authenticate } from './auth.js';
 import {
   admit,
@@ -78,8 +78,6 @@ export function addCleanRoute(router: Router, settings: CleanRouteSettings): voi
   });
 }
 
-/** Reserved TLDs (RFC 2606, RFC 6761) that never hold a mail domain. */
-const RESERVED_TLDS = new Set(['invalid', 'test', 'example', 'localhost']);
 
 type Checked = { ok: true; emails: string[] } | { ok: false; error: HttpError };
 
@@ -112,22 +110,21 @@ export function checkEmails(body: Record<string, unknown>): Checked {
 }
 
 export interface EmailStatus {
-  status: 'valid' | 'invalid' | 'risky';
+  status: EngineStatus;
   valid: boolean;
   isDisposable: boolean;
   isValidDomain: boolean;
 }
 
-/** The simple engine of the sandbox: syntax, reserved TLDs, the disposable list. No DNS. */
+// The sandbox answers from the validation engine without DNS: the service's own checks are unknown, and a
+// sandbox must never reach beyond this machine.
+const engine = new Engine({ dns: { enabled: false } });
+
+/** The engine's verdict in the record fields of spec 2.10. */
 export function verdict(email: string): EmailStatus {
-  const syntax = checkSyntax(email);
-  if (!syntax.ok) return { status: 'invalid', valid: false, isDisposable: false, isValidDomain: false };
-  const tld = syntax.domain.slice(syntax.domain.lastIndexOf('.') + 1);
-  const isValidDomain = !RESERVED_TLDS.has(tld);
-  const isDisposable = isDisposableDomain(syntax.domain);
-  if (!isValidDomain) return { status: 'invalid', valid: false, isDisposable, isValidDomain };
-  if (isDisposable) return { status: 'risky', valid: false, isDisposable, isValidDomain };
-  return { status: 'valid', valid: true, isDisposable, isValidDomain };
+  const v = engine.verifyLocal(email);
+  const badDomain = v.reason === 'syntax' || v.reason === 'reserved_domain';
+  return { status: v.status, valid: v.valid === true, isDisposable: v.isDisposable, isValidDomain: v.isValidDomain ?? !badDomain };
 }
 
 function errorResult(err: HttpError, headers: Record<string, string> = {}): HandlerResult {

@@ -1,0 +1,88 @@
+// `clean --local`: the built-in engine in-process, against a DNS server on 127.0.0.1 serving our own zones.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedUdpPort, startDnsServer, type TestDnsServer } from '../helpers/dns-server.js';
+import { TestHome } from '../helpers/cli.js';
+
+describe('clean --local', () => {
+  let dns: TestDnsServer;
+  let home: TestHome;
+  beforeAll(async () => {
+    dns = await startDnsServer({
+      com: { NS: ['ns.example.'] }, // the canary: the resolver knows com exists
+      'mail.example.com': { MX: [{ preference: 10, exchange: 'mx.mail.example.com' }] },
+      'mx.mail.example.com': { A: ['127.0.0.1'] },
+      'web-only.com': { A: ['127.0.0.1'] },
+      'nomail.com': { MX: [{ preference: 0, exchange: '.' }] },
+      'gmail.com': { MX: [{ preference: 5, exchange: 'mx.gmail.com' }] },
+      'flaky.com': { rcode: 'SERVFAIL' },
+      'mailinator.com': { MX: [{ preference: 10, exchange: 'mx.mailinator.com' }] },
+    });
+    home = new TestHome();
+  });
+  afterAll(async () => {
+    await dns.close();
+    home.cleanup();
+  });
+
+  it('decides from DNS, looks each domain up once, spends nothing and needs no account', async () => {
+    const input = join(home.dir, 'list.csv');
+    writeFileSync(
+      input,
+      [
+        'email,name',
+        'ann@mail.example.com,Ann',
+        'bob@mail.example.com,Bob',
+        'ANN@Mail.Example.com,Ann again',
+        'cy@web-only.com,Cy',
+        'di@nomail.com,Di',
+        'ed@no-such-domain.com,Ed',
+        'fay@gmial.com,Fay',
+        'gus@flaky.com,Gus',
+        'admin@mail.example.com,Role',
+        'x@mailinator.com,Disposable',
+        'broken@,Bad',
+      ].join('\n') + '\n',
+    );
+    const out = join(home.dir, 'out.json');
+    const res = await home.run(['clean', input, '--local', '--dns-server', dns.server, '-o', out, '--format', 'json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).not.toContain('sandbox');
+    const rows = JSON.parse(readFileSync(out, 'utf8')) as Array<Record<string, unknown>>;
+    const by = (name: string) => rows.find((r) => r.name === name)!;
+    expect(by('Ann')).toMatchObject({ email_status: 'valid', email_valid_domain: true, email_reason: null });
+    expect(by('Cy')).toMatchObject({ email_status: 'valid' }); // no MX, but an A record (RFC 5321 5.1)
+    expect(by('Di')).toMatchObject({ email_status: 'invalid', email_reason: 'null_mx' });
+    expect(by('Ed')).toMatchObject({ email_status: 'invalid', email_reason: 'no_domain' });
+    expect(by('Fay')).toMatchObject({ email_suggestion: 'fay@gmail.com' });
+    expect(by('Gus')).toMatchObject({ email_status: 'unknown', email_reason: 'dns_unavailable' });
+    expect(by('Role')).toMatchObject({ email_status: 'risky', email_reason: 'role' });
+    expect(by('Disposable')).toMatchObject({ email_status: 'risky', email_disposable: true });
+    expect(by('Bad')).toMatchObject({ email_status: 'invalid', email_reason: 'syntax' });
+    // Each distinct domain was asked about once (MX, then A/AAAA only where MX had nothing).
+    const mxQuestions = dns.queries.filter((q) => q.type === 'MX').map((q) => q.name.toLowerCase());
+    expect(new Set(mxQuestions).size).toBe(mxQuestions.length);
+    expect(mxQuestions).toContain('mail.example.com');
+  });
+
+  it('offline: domain checks are unknown (dns_unavailable), said once, and never make an address invalid', async () => {
+    const input = join(home.dir, 'offline.csv');
+    const emails = Array.from({ length: 40 }, (_, i) => `user${i}@domain${i % 10}.com`);
+    writeFileSync(input, `email\n${emails.join('\n')}\nnot-an-address\n`);
+    const port = await closedUdpPort();
+    const res = await home.run(['clean', input, '--local', '--dns-server', `127.0.0.1:${port}`, '--format', 'ndjson']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr.match(/warning: DNS is unreachable/g)).toHaveLength(1);
+    const rows = res.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const domainRows = rows.filter((r) => r.email !== 'not-an-address');
+    expect(domainRows.every((r) => r.email_status === 'unknown' && r.email_reason === 'dns_unavailable')).toBe(true);
+    expect(rows.filter((r) => r.email_status === 'invalid').map((r) => r.email)).toEqual(['not-an-address']);
+  });
+
+  it('--smtp and --dns-server need --local', async () => {
+    const res = await home.run(['clean', join(home.dir, 'offline.csv'), '--smtp']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/--smtp works with --local only/);
+  });
+});
