@@ -1,33 +1,14 @@
-import { DomainResolver, type DnsStats, type DomainCheck } from './dns.js';
+import { DomainResolver, type DnsOptions, type DnsStats, type DomainCheck } from './dns.js';
 import { isDisposableDomain, isFreeProvider, isRoleAccount } from './lists.js';
-import { SmtpProber, type SmtpOutcome, type SmtpStats } from './smtp.js';
+import { SmtpProber, type SmtpOptions, type SmtpOutcome, type SmtpStats } from './smtp.js';
 import { checkSyntax, type SyntaxReason } from './syntax.js';
 import { suggestDomain } from './typo.js';
 
 export interface EngineOptions {
   /** DNS checks (on by default). */
-  dns?: {
-    enabled?: boolean;
-    servers?: string[];
-    timeoutMs?: number;
-    tries?: number;
-    concurrency?: number;
-    /** Lookups failing in a row for want of an answer before DNS counts as unreachable. Default 5. */
-    unreachableAfter?: number;
-    /** A name the resolver must know before its "no such domain" answers are believed (default `com`; `false`: always). */
-    canary?: string | false;
-  };
+  dns?: DnsOptions & { enabled?: boolean };
   /** The SMTP probe (off by default; needs DNS). */
-  smtp?: {
-    enabled?: boolean;
-    port?: number;
-    from?: string;
-    helo?: string;
-    timeoutMs?: number;
-    perHost?: number;
-    /** Host (`name[:port]`) for the start-up reachability check instead of the first mail host. */
-    probeHost?: string;
-  };
+  smtp?: SmtpOptions & { enabled?: boolean };
   allowIpLiteral?: boolean;
   /** Each distinct warning once per engine (e.g. "DNS is unreachable (ECONNREFUSED): domain checks are unknown"). */
   onWarning?: (message: string) => void;
@@ -137,7 +118,7 @@ export class Engine {
     const syntax = checkSyntax(address, { allowIpLiteral: this.allowIpLiteral });
     if (!syntax.ok) return this.count(syntaxVerdict(syntax.reason));
     const facts = this.domainFacts(syntax.domain, syntax.ip !== undefined);
-    const base = baseVerdict(syntax.local, syntax.domain, syntax.smtputf8, facts);
+    const base = baseVerdict(syntax.local, syntax.smtputf8, facts);
     if (facts.reserved) return this.count(decide(base, 'invalid', 'reserved_domain', false));
     if (facts.disposable) return this.count(decide(base, 'risky', 'disposable', null));
     if (base.role) return this.count(decide(base, 'risky', 'role', null));
@@ -150,7 +131,7 @@ export class Engine {
     if (!syntax.ok) return this.count(syntaxVerdict(syntax.reason));
     const { local, domain, smtputf8, ip } = syntax;
     const facts = this.domainFacts(domain, ip !== undefined);
-    const base = baseVerdict(local, domain, smtputf8, facts);
+    const base = baseVerdict(local, smtputf8, facts);
 
     // An address literal names its host: there is nothing to look up.
     const check: DomainCheck = ip
@@ -233,7 +214,7 @@ interface Base {
   suggestion?: string;
 }
 
-function baseVerdict(local: string, domain: string, smtputf8: boolean, facts: DomainFacts): Base {
+function baseVerdict(local: string, smtputf8: boolean, facts: DomainFacts): Base {
   const base: Base = { role: isRoleAccount(local), freeProvider: facts.free, isDisposable: facts.disposable, smtputf8 };
   if (facts.suggestion) base.suggestion = `${local}@${facts.suggestion}`;
   return base;

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/server.js';
 import { openInput, readRecords } from '../../src/clean/input/index.js';
 import { TestHome } from '../helpers/cli.js';
