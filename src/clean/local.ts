@@ -1,6 +1,7 @@
 import type { Engine, EngineVerdict } from '../verify/engine.js';
 import type { Verdict } from './verdict.js';
 
+/** The engine's verdict as a row's verdict; `key` may be '' where the caller keeps it (the results map). */
 export function engineVerdict(key: string, v: EngineVerdict, checkedAt: string): Verdict {
   return {
     key,
@@ -24,11 +25,28 @@ export async function checkLocally(
   opts: { concurrency: number; stop: AbortSignal; now: () => number; onChecked?: (checked: number) => void },
 ): Promise<{ results: Map<string, Verdict>; interrupted: boolean }> {
   const results = new Map<string, Verdict>();
+  // Most addresses share one of a few verdicts: keep one object per distinct verdict (and one timestamp per
+  // second), so a million rows cost a map entry each rather than an object and a string each.
+  const shared = new Map<string, Verdict>();
+  let second = -1;
+  let stamp = '';
   const iterator = keys[Symbol.iterator]();
   const worker = async () => {
     for (let next = iterator.next(); !next.done && !opts.stop.aborted; next = iterator.next()) {
       const verdict = await engine.verify(next.value);
-      results.set(next.value, engineVerdict(next.value, verdict, new Date(opts.now()).toISOString()));
+      const now = opts.now();
+      if (Math.floor(now / 1000) !== second) {
+        second = Math.floor(now / 1000);
+        stamp = new Date(now).toISOString();
+      }
+      const made = engineVerdict('', verdict, stamp);
+      const id = `${made.status}|${made.valid}|${made.disposable}|${made.validDomain}|${made.reason}|${made.checkedAt}|${made.suggestion ?? ''}`;
+      let one = shared.get(id);
+      if (!one) {
+        one = made;
+        shared.set(id, one);
+      }
+      results.set(next.value, one);
       if ((results.size & 0xff) === 0) opts.onChecked?.(results.size);
     }
   };
