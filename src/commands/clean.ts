@@ -4,7 +4,6 @@ import { Option, type Command } from 'commander';
 import type { Runner } from './index.js';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
-import { jsonOption } from './inputs.js';
 import { parseRate } from '../config/rate.js';
 import type { CleanFlags } from '../clean/session.js';
 
@@ -28,7 +27,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('--dns-server <host[:port],...>', 'with --local: DNS servers to ask (default: the system resolver)')
     .option('--smtp-port <n>', 'with --local --smtp: port of the mail servers', '25')
     .option('--smtp-from <address>', 'with --local --smtp: the MAIL FROM address to probe with')
-    .addOption(jsonOption().hideHelp())
+    .addOption(new Option('--json [fields]', 'with --dry-run: print the report as JSON (optionally only these fields)'))
     .addHelpText(
       'after',
       `

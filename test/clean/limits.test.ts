@@ -92,3 +92,31 @@ describe('clean: limits', () => {
     expect(withoutTimes(out)).toEqual(withoutTimes(reference));
   });
 });
+
+describe('clean: Ctrl-C', () => {
+  it('stops after the requests in flight with exit 130, and --resume pays for nothing twice', { timeout: 60_000 }, async () => {
+    const sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate: { requests: 2, windowMs: 1_000 } });
+    const home = new TestHome();
+    try {
+      const env = { MAILCLEAN_API_URL: sandbox.url, MAILCLEAN_CLEAN_URL: sandbox.url };
+      await home.run(['register', '--service', 'clean', '--name', 'T', '--email', 'int@example.com', '--password-stdin'], { stdin: 'a long password', env });
+      const input = join(home.dir, 'list.csv');
+      writeFileSync(input, list(20 * 50));
+      const out = join(home.dir, 'out.csv');
+      const running = home.run(['clean', input, '-o', out, '--rate', '2/1s', '--concurrency', '1'], { env });
+      while (sandbox.stats().cleanRequests < 3) await new Promise((r) => setTimeout(r, 10));
+      home.signal('SIGINT');
+      const stopped = await running;
+      expect(stopped.code, stopped.stderr).toBe(130);
+      expect(stopped.stderr).toMatch(/Interrupted: \d+ answers are saved/);
+      const charged = sandbox.stats().addressesCharged;
+      expect(charged).toBeLessThan(20 * 50);
+      const resumed = await home.run(['clean', input, '-o', out, '--resume', '--rate', '50/1s'], { env });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(sandbox.stats().addressesCharged).toBe(20 * 50);
+    } finally {
+      await sandbox.close();
+      home.cleanup();
+    }
+  });
+});
