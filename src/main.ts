@@ -17,7 +17,7 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
   let debug = io.env.MAILCLEAN_DEBUG === '1' || argv.includes('--debug');
   try {
     const { Command } = await import('commander');
-    const program = buildProgram(new Command('mailclean'), io);
+    const program = buildProgram(Command, io);
     const invoked = invokedCommand(argv);
     for (const entry of COMMANDS) {
       const cmd = program.command(entry.name).description(entry.summary).helpGroup(`${entry.group} commands:`);
@@ -35,13 +35,12 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
   }
 }
 
-function buildProgram(program: Command, io: IO): Command {
-  return program
+function buildProgram(Command: typeof import('commander').Command, io: IO): Command {
+  return new Command('mailclean')
     .description('Manage your marketing platform account and clean mailing lists.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
-    .helpCommand('help [command]', 'show help for a command')
-    .commandsGroup('Other commands:')
+    .addHelpCommand(new Command('help').argument('[command]').description('show help for a command').helpGroup('Other commands:'))
     .option('--profile <name>', 'stored profile to use (env: MAILCLEAN_PROFILE)')
     .option('--api-url <url>', 'platform base URL (env: MAILCLEAN_API_URL)')
     .option('--clean-url <url>', 'email cleaning base URL (env: MAILCLEAN_CLEAN_URL)')

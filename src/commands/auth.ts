@@ -56,7 +56,7 @@ async function status(ctx: Ctx, opts: Record<string, unknown>): Promise<number> 
     results.push(row);
   }
   if (opts.json !== undefined) ctx.json(results, opts.json as string | boolean, FIELDS);
-  else printStatus(ctx, results);
+  else printStatus(ctx, results, endpoints.sandbox);
   return results.every((r) => r.signedIn && !r.problem) ? ExitCode.ok : ExitCode.auth;
 }
 
@@ -74,11 +74,11 @@ async function verifyPlatform(ctx: Ctx, row: ServiceStatus): Promise<void> {
   }
 }
 
-function printStatus(ctx: Ctx, rows: ServiceStatus[]): void {
+function printStatus(ctx: Ctx, rows: ServiceStatus[], sandbox: boolean): void {
   const lines: string[] = [];
   for (const r of rows) {
     const name = r.service === 'platform' ? 'Platform' : 'Cleaning service';
-    lines.push(`${ctx.style.bold(name)} ${r.url ?? '(no URL configured)'}`);
+    lines.push(`${ctx.style.bold(name)} ${sandbox ? '(built-in sandbox)' : (r.url ?? '(no URL configured)')}`);
     if (r.signedIn) {
       const who = r.email ?? r.userId ?? 'unknown user';
       lines.push(`  ${ctx.style.green('✓')} Signed in as ${who}${r.verified ? '' : ' (not verified)'}`);
