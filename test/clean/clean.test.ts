@@ -54,8 +54,7 @@ describe('clean: every row, in order, untouched', () => {
     const input = join(FIXTURES, name);
     const out = join(env.home.dir, `${name}.out.csv`);
     const res = await env.run(['clean', input, '-o', out, '--resume']);
-    expect([0, 3], res.stderr).toContain(res.code);
-    expect(res.code).toBe(0);
+    expect(res.code, res.stderr).toBe(0);
 
     const layout = await openInput({ path: input, stdin: process.stdin, spoolDir: env.home.dir });
     const delimiter = layout.format === 'lines' ? ',' : layout.delimiter;

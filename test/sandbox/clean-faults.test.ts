@@ -1,36 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FaultInjector, mulberry32 } from '../../src/sandbox/faults.js';
-import type { SandboxHandle, SandboxOptions } from '../../src/sandbox/server.js';
-import { addresses, CLEAN, cleanCall, rawPost, signupClean, type RawReply } from './clean-helpers.js';
-import { call, sandbox } from './helpers.js';
+import type { SandboxHandle } from '../../src/sandbox/server.js';
+import { addresses, CLEAN, cleanCall, rawPost, signupClean, useSandboxes, type RawReply } from './clean-helpers.js';
+import { call } from './helpers.js';
 
-const open: SandboxHandle[] = [];
-let root: string;
-let dataDir: string;
-
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'mailclean-faults-'));
-  dataDir = join(root, 'data');
-});
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((h) => h.close()));
-  await rm(root, { recursive: true, force: true });
-});
-
-async function start(opts: SandboxOptions = {}): Promise<SandboxHandle> {
-  const h = await sandbox(opts);
-  open.push(h);
-  return h;
-}
-
-async function stop(h: SandboxHandle): Promise<void> {
-  open.splice(open.indexOf(h), 1);
-  await h.close();
-}
+const { start, stop, dataDir: freshDataDir } = useSandboxes('mailclean-faults-');
 
 type Seen = 'ok' | '500' | '502' | '503' | 'reset' | 'truncated' | 'other';
 
@@ -92,7 +67,7 @@ describe('seeded faults', () => {
   });
 
   it('5xx: 500 and 503 in the cleaning envelope (503 without Retry-After), 502 as an HTML page; nothing charged', async () => {
-    const sb = await start({ plan: 'free', dataDir, faults: { serverErrorRate: 1, seed: 5 } });
+    const sb = await start({ plan: 'free', dataDir: freshDataDir(), faults: { serverErrorRate: 1, seed: 5 } });
     const { token } = await signupClean(sb.url);
     const replies = await sendMany(sb, token, 30, addresses(50));
     const byStatus = new Map<number, RawReply & { kind: 'response' }>();
@@ -120,12 +95,12 @@ describe('seeded faults', () => {
     expect(sb.stats()).toMatchObject({ cleanRequests: 30, addressesCharged: 0, faults: { serverError: 30, reset: 0, truncated: 0 } });
     await stop(sb);
     // The persisted allowance agrees: the whole free month is still there.
-    const clean = await start({ plan: 'free', dataDir });
+    const clean = await start({ plan: 'free', dataDir: freshDataDir() });
     expect((await cleanCall(clean.url, token, addresses(50))).status).toBe(200);
   });
 
   it('a reset is a socket error for the client and charges nothing', async () => {
-    const sb = await start({ plan: 'free', dataDir, faults: { resetRate: 1 } });
+    const sb = await start({ plan: 'free', dataDir: freshDataDir(), faults: { resetRate: 1 } });
     const { token } = await signupClean(sb.url);
     const reply = await rawPost(sb.url, CLEAN, token, { email: addresses(50) });
     expect(reply).toEqual({ kind: 'error', code: 'ECONNRESET' });
@@ -133,12 +108,12 @@ describe('seeded faults', () => {
     await expect(cleanCall(sb.url, token, addresses(50))).rejects.toThrow();
     expect(sb.stats()).toMatchObject({ cleanRequests: 2, addressesCharged: 0, faults: { serverError: 0, reset: 2, truncated: 0 } });
     await stop(sb);
-    const clean = await start({ plan: 'free', dataDir });
+    const clean = await start({ plan: 'free', dataDir: freshDataDir() });
     expect((await cleanCall(clean.url, token, addresses(50))).status).toBe(200);
   });
 
   it('a truncated answer comes after the work: it is charged', async () => {
-    const sb = await start({ plan: 'free', dataDir, faults: { truncateRate: 1 } });
+    const sb = await start({ plan: 'free', dataDir: freshDataDir(), faults: { truncateRate: 1 } });
     const { token } = await signupClean(sb.url);
     const reply = await rawPost(sb.url, CLEAN, token, { email: addresses(50) });
     expect(reply.kind).toBe('response');
@@ -150,7 +125,7 @@ describe('seeded faults', () => {
     expect(() => JSON.parse(reply.text)).toThrow();
     expect(sb.stats()).toMatchObject({ addressesCharged: 50, faults: { truncated: 1 } });
     await stop(sb);
-    const clean = await start({ plan: 'free', dataDir });
+    const clean = await start({ plan: 'free', dataDir: freshDataDir() });
     const refused = await cleanCall(clean.url, token, ['a@example.com']);
     expect(refused.status).toBe(403);
     expect(refused.json.message).toMatch(/0 left this month\.$/);

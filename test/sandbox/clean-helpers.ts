@@ -1,5 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { call, PASSWORD, uniqueEmail, type Reply } from './helpers.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import type { SandboxHandle, SandboxOptions } from '../../src/sandbox/server.js';
+import { call, PASSWORD, sandbox, uniqueEmail, type Reply } from './helpers.js';
 
 export const CLEAN = '/api/v1/email-verify/validate/clean';
 
@@ -80,4 +85,32 @@ export function rawPost(base: string, path: string, token: string, body: unknown
     req.on('error', (err: NodeJS.ErrnoException) => settle({ kind: 'error', code: err.code ?? err.message }));
     req.end(data);
   });
+}
+
+/**
+ * Sandboxes started by a test and a fresh data directory (`dataDir()`), both gone after each test. Call at
+ * the top of a test file.
+ */
+export function useSandboxes(prefix: string) {
+  const open: SandboxHandle[] = [];
+  let root = '';
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), prefix));
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((h) => h.close()));
+    await rm(root, { recursive: true, force: true });
+  });
+  return {
+    dataDir: (): string => join(root, 'data'),
+    async start(opts: SandboxOptions = {}): Promise<SandboxHandle> {
+      const h = await sandbox(opts);
+      open.push(h);
+      return h;
+    },
+    async stop(h: SandboxHandle): Promise<void> {
+      open.splice(open.indexOf(h), 1);
+      await h.close();
+    },
+  };
 }

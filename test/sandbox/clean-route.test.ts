@@ -1,32 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import type { SandboxHandle, SandboxOptions } from '../../src/sandbox/server.js';
-import { addresses, CLEAN, cleanCall, Clock, signupClean } from './clean-helpers.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { addresses, CLEAN, cleanCall, Clock, signupClean, useSandboxes } from './clean-helpers.js';
 import { call, ISO_MILLIS, PASSWORD, registerUser, sandbox } from './helpers.js';
 
-const open: SandboxHandle[] = [];
-let root: string;
-
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'mailclean-clean-'));
-});
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((h) => h.close()));
-  await rm(root, { recursive: true, force: true });
-});
-
-async function start(opts: SandboxOptions = {}): Promise<SandboxHandle> {
-  const h = await sandbox(opts);
-  open.push(h);
-  return h;
-}
-
-async function stop(h: SandboxHandle): Promise<void> {
-  open.splice(open.indexOf(h), 1);
-  await h.close();
-}
+const { start, stop, dataDir: freshDataDir } = useSandboxes('mailclean-clean-');
 
 async function stateFile(dataDir: string): Promise<{ text: string; json: any }> {
   const text = await readFile(join(dataDir, 'sandbox.json'), 'utf8');
@@ -107,7 +85,7 @@ describe('body validation', () => {
 describe('verdicts', () => {
   it('returns one record per submitted address, in order, duplicates included', async () => {
     const clock = new Clock(Date.parse('2026-03-04T05:06:07.089Z'));
-    const dataDir = join(root, 'data');
+    const dataDir = freshDataDir();
     const sb = await start({ now: clock.now, dataDir });
     const { token, userId } = await signupClean(sb.url);
     const submitted = [
@@ -228,7 +206,7 @@ describe('rate limit', () => {
 
   it('shares persisted arrivals between sandboxes on one data directory', async () => {
     const clock = new Clock(Date.parse('2026-05-01T00:00:00.000Z'));
-    const dataDir = join(root, 'data');
+    const dataDir = freshDataDir();
     const first = await start({ now: clock.now, rate, dataDir, plan: 'unlimited' });
     const { token, userId } = await signupClean(first.url);
     for (let i = 0; i < 3; i++) expect((await cleanCall(first.url, token, ['a@example.com'])).status).toBe(200);
@@ -254,7 +232,7 @@ describe('rate limit', () => {
   });
 
   it('never admits more than the limit under concurrent requests', async () => {
-    const sb = await start({ rate: { requests: 7, windowMs: 60_000 }, plan: 'unlimited', dataDir: join(root, 'data') });
+    const sb = await start({ rate: { requests: 7, windowMs: 60_000 }, plan: 'unlimited', dataDir: freshDataDir() });
     const { token } = await signupClean(sb.url);
     const replies = await Promise.all(Array.from({ length: 20 }, () => cleanCall(sb.url, token, ['a@example.com'])));
     expect(replies.filter((r) => r.status === 200)).toHaveLength(7);
@@ -370,7 +348,7 @@ describe('monthly allowance', () => {
 
   it('keeps the month counter in the data directory', async () => {
     const clock = new Clock(Date.parse('2026-07-15T12:00:00.000Z'));
-    const dataDir = join(root, 'data');
+    const dataDir = freshDataDir();
     const first = await start({ now: clock.now, plan: 'free', dataDir });
     const { token } = await signupClean(first.url);
     expect((await cleanCall(first.url, token, addresses(45))).status).toBe(200);
