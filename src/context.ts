@@ -29,6 +29,8 @@ export interface Endpoints {
 }
 
 export type Service = 'platform' | 'clean';
+/** env: MAILCLEAN_TOKEN or MAILCLEAN_CLEAN_TOKEN; profile: the named profile; sandbox: the built-in sandbox's own account. */
+export type TokenSource = 'env' | 'profile' | 'sandbox';
 
 interface Closer {
   close(): Promise<void>;
@@ -142,15 +144,23 @@ export class Ctx {
     return (await this.store()).read(this.profileName);
   }
 
-  /** Credentials live in the profile, or apart from it when talking to the built-in sandbox. */
+  /**
+   * Credentials live in the profile, or apart from it when talking to the built-in sandbox. A profile that
+   * holds real credentials (or a token in the environment) never falls back to the sandbox, URL or not.
+   */
   async credentialScope(): Promise<ProfileScope> {
     const { apiUrl, cleanUrl } = await this.configuredUrls();
-    return apiUrl || cleanUrl ? 'profiles' : 'sandbox';
+    if (apiUrl || cleanUrl) return 'profiles';
+    return this.holdsRealCredentials(await this.settings()) ? 'profiles' : 'sandbox';
   }
 
-  /** True when no endpoint is configured, so commands talk to the built-in sandbox. */
+  /** True when no endpoint is configured, so account commands talk to the built-in sandbox. */
   async usesSandbox(): Promise<boolean> {
     return (await this.credentialScope()) === 'sandbox';
+  }
+
+  private holdsRealCredentials(settings: ProfileData): boolean {
+    return Boolean(settings.token || settings['clean-token'] || settings['cdp-token'] || this.env.MAILCLEAN_TOKEN || this.env.MAILCLEAN_CLEAN_TOKEN);
   }
 
   async credentials(): Promise<ProfileData> {
@@ -161,13 +171,31 @@ export class Ctx {
     (await this.store()).update(this.profileName, changes, await this.credentialScope());
   }
 
+  /**
+   * After a successful login or register: the tokens, and the URLs given by flag or environment, go to the
+   * profile together (as `gh auth login --hostname` does), so later commands reach the same service.
+   */
+  async saveSignIn(changes: ProfileData): Promise<void> {
+    const scope = await this.credentialScope();
+    const urls = scope === 'profiles' ? await this.givenUrls() : {};
+    (await this.store()).update(this.profileName, { ...urls, ...changes }, scope);
+  }
+
   /** The bearer token for a service and where it came from. */
-  async token(service: Service | 'cdp'): Promise<{ value?: string; source?: 'env' | 'profile' }> {
-    const envName = service === 'platform' ? 'MAILCLEAN_TOKEN' : service === 'clean' ? 'MAILCLEAN_CLEAN_TOKEN' : undefined;
+  async token(service: Service | 'cdp'): Promise<{ value?: string; source?: TokenSource }> {
+    const envName = tokenEnvName(service);
     if (envName && this.env[envName]) return { value: this.env[envName], source: 'env' };
     const key = service === 'platform' ? 'token' : service === 'clean' ? 'clean-token' : 'cdp-token';
     const stored = (await this.credentials())[key];
-    return stored ? { value: stored, source: 'profile' } : {};
+    if (!stored) return {};
+    return { value: stored, source: (await this.usesSandbox()) ? 'sandbox' : 'profile' };
+  }
+
+  /** Where a token of this source lives, in words: `MAILCLEAN_TOKEN`, `profile "default"`, `the built-in sandbox account`. */
+  tokenPlace(service: Service | 'cdp', source: TokenSource | undefined): string {
+    if (source === 'env') return tokenEnvName(service) ?? 'the environment';
+    if (source === 'sandbox') return 'the built-in sandbox account';
+    return `profile "${this.profileName}"`;
   }
 
   // ---- endpoints ----
@@ -177,30 +205,42 @@ export class Ctx {
     return this.endpointsPromise;
   }
 
-  /** What names the cleaning service across runs, without starting the sandbox to find out. */
+  /** The configured cleaning service's URL, which names it across runs (journals, limiter state). */
   async cleanIdentity(): Promise<string | undefined> {
-    const { apiUrl, cleanUrl } = await this.configuredUrls();
-    if (cleanUrl) return cleanUrl;
-    return apiUrl ? undefined : `sandbox:${join(this.dataDir, 'sandbox')}`;
+    return (await this.configuredUrls()).cleanUrl;
   }
 
   private async configuredUrls(): Promise<{ apiUrl?: string; cleanUrl?: string }> {
+    const given = await this.givenUrls();
     const settings = await this.settings();
-    const pick = (flag: string | undefined, flagName: string, envName: string, key: string) => {
+    const stored = (key: 'api-url' | 'clean-url') =>
+      settings[key] ? validateUrl(settings[key]!, `${key} in profile "${this.profileName}"`) : undefined;
+    return { apiUrl: given['api-url'] ?? stored('api-url'), cleanUrl: given['clean-url'] ?? stored('clean-url') };
+  }
+
+  /** URLs given for this run by flag or environment (not the profile's). */
+  private async givenUrls(): Promise<{ 'api-url'?: string; 'clean-url'?: string }> {
+    const pick = (flag: string | undefined, flagName: string, envName: string) => {
       if (flag !== undefined) return validateUrl(flag, flagName);
       if (this.env[envName]) return validateUrl(this.env[envName]!, envName);
-      const stored = settings[key];
-      if (stored) return validateUrl(stored, `${key} in profile "${this.profileName}"`);
       return undefined;
     };
-    const apiUrl = pick(this.globals.apiUrl, '--api-url', 'MAILCLEAN_API_URL', 'api-url');
-    const cleanUrl = pick(this.globals.cleanUrl, '--clean-url', 'MAILCLEAN_CLEAN_URL', 'clean-url');
-    return { apiUrl, cleanUrl };
+    const urls: { 'api-url'?: string; 'clean-url'?: string } = {};
+    const apiUrl = pick(this.globals.apiUrl, '--api-url', 'MAILCLEAN_API_URL');
+    const cleanUrl = pick(this.globals.cleanUrl, '--clean-url', 'MAILCLEAN_CLEAN_URL');
+    if (apiUrl) urls['api-url'] = apiUrl;
+    if (cleanUrl) urls['clean-url'] = cleanUrl;
+    return urls;
+  }
+
+  /** True when a cleaning service is configured (flag, environment or profile); else `clean` uses the built-in engine. */
+  async hasCleaningService(): Promise<boolean> {
+    return (await this.configuredUrls()).cleanUrl !== undefined;
   }
 
   private async resolveEndpoints(): Promise<Endpoints> {
     const { apiUrl, cleanUrl } = await this.configuredUrls();
-    if (apiUrl || cleanUrl) {
+    if (apiUrl || cleanUrl || !(await this.usesSandbox())) {
       return { apiUrl: apiUrl ?? '', cleanUrl: cleanUrl ?? '', sandbox: false, cleanIdentity: cleanUrl ?? '' };
     }
     const { startSandbox } = await import('./sandbox/server.js');
@@ -228,7 +268,8 @@ export class Ctx {
     const baseUrl = service === 'platform' ? endpoints.apiUrl : endpoints.cleanUrl;
     if (!baseUrl) {
       const [key, flag] = service === 'platform' ? ['api-url', '--api-url'] : ['clean-url', '--clean-url'];
-      throw new UsageError(`no ${key} is configured for profile "${this.profileName}"`, `pass ${flag} URL or run \`mailclean config set ${key} URL\``);
+      const why = endpoints.apiUrl || endpoints.cleanUrl ? '' : ' (it holds credentials, so the built-in sandbox is not used)';
+      throw new UsageError(`no ${key} is configured for profile "${this.profileName}"${why}`, `pass ${flag} URL or run \`mailclean config set ${key} URL\``);
     }
     const [{ HttpClient }, { Agent }] = await Promise.all([import('./api/http.js'), import('undici')]);
     const dispatcher = new Agent({ keepAliveTimeout: 4_000, connections: 16 });
@@ -268,6 +309,10 @@ export class Ctx {
     const closers = this.closers.splice(0).reverse();
     for (const c of closers) await c.close().catch(() => undefined);
   }
+}
+
+function tokenEnvName(service: Service | 'cdp'): string | undefined {
+  return service === 'platform' ? 'MAILCLEAN_TOKEN' : service === 'clean' ? 'MAILCLEAN_CLEAN_TOKEN' : undefined;
 }
 
 function validateUrl(value: string, source: string): string {

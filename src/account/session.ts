@@ -21,18 +21,11 @@ export async function platformSession(ctx: Ctx): Promise<PlatformClient> {
   return client;
 }
 
-/** A cleaning client with a token, created on the sandbox as above. */
+/** A cleaning client with a token (the cleaning service is never the built-in sandbox unless given as a URL). */
 export async function cleaningSession(ctx: Ctx): Promise<CleaningClient> {
   const client = await ctx.cleaning();
   if ((await ctx.token('clean')).value) return client;
-  if (!(await ctx.usesSandbox())) throw new AuthError('not signed in to the cleaning service', 'run `mailclean login --service clean`');
-  const creds = await ctx.credentials();
-  const email = creds.email ?? sandboxEmail();
-  const signed = await client.signup({ name: SANDBOX_NAME, email, password: randomPassword() });
-  await ctx.saveCredentials({ 'clean-token': signed.token, email });
-  ctx.useToken('clean', signed.token);
-  ctx.note(`Created a local sandbox cleaning account (${email}) on first use.`);
-  return client;
+  throw new AuthError('not signed in to the cleaning service', 'run `mailclean login --service clean`, or set MAILCLEAN_CLEAN_TOKEN');
 }
 
 /** The signed-in user's id: stored at login, else asked of the service. */

@@ -4,6 +4,7 @@ import type { Json } from '../api/shape.js';
 import type { Clock } from './limiter.js';
 import { recordVerdict, matchRecords } from './records.js';
 import type { Verdict } from './verdict.js';
+import { allowanceNews, type AllowanceNews } from './allowance.js';
 
 export const MAX_BATCH = 50;
 
@@ -43,6 +44,8 @@ export interface CheckOutcome {
   spent: number;
   requests: number;
   retries: number;
+  /** What the service said of the monthly allowance when it refused, if it said. */
+  allowance?: AllowanceNews;
 }
 
 interface Batch {
@@ -72,13 +75,20 @@ export async function checkAddresses(keys: string[], deps: CheckerDeps): Promise
     outcome.stopped ??= { reason, message, error };
   };
 
+  // Learned from a refusal that said how much is left: later batches are cut to fit, so the last addresses
+  // of the month are spent rather than refused whole.
+  let allowanceLeft: number | undefined;
+
   const takeBatch = (): Batch | undefined => {
     const batch = queue.shift();
-    if (!batch || deps.maxSpend === undefined) return batch;
-    const budget = deps.maxSpend - outcome.spent - inFlightAddresses;
+    if (!batch) return batch;
+    const spendBudget = deps.maxSpend === undefined ? Infinity : deps.maxSpend - outcome.spent - inFlightAddresses;
+    const allowanceBudget = allowanceLeft === undefined ? Infinity : allowanceLeft - inFlightAddresses;
+    const budget = Math.min(spendBudget, allowanceBudget);
     if (budget <= 0) {
       queue.unshift(batch);
-      stop('max-spend', `stopped at --max-spend ${deps.maxSpend}`);
+      if (spendBudget <= 0) stop('max-spend', `stopped at --max-spend ${deps.maxSpend}`);
+      else stop('allowance', 'the monthly allowance is used up');
       return undefined;
     }
     if (batch.keys.length > budget) {
@@ -138,6 +148,8 @@ export async function checkAddresses(keys: string[], deps: CheckerDeps): Promise
     }
     deps.release(slot);
     outcome.spent += batch.keys.length;
+    if (allowanceLeft !== undefined) allowanceLeft = Math.max(0, allowanceLeft - batch.keys.length);
+    if (outcome.allowance?.left !== undefined) outcome.allowance.left = Math.max(0, outcome.allowance.left - batch.keys.length);
     const found = matchRecords(batch.keys, records);
     const verdicts: Verdict[] = [];
     const missing: string[] = [];
@@ -167,7 +179,15 @@ export async function checkAddresses(keys: string[], deps: CheckerDeps): Promise
     }
     if (error instanceof ApiError && isAllowanceRefusal(error)) {
       queue.unshift(batch);
-      stop('allowance', `the cleaning service refused for the monthly allowance: ${error.message.replace(/^.*?: /, '')}`, error);
+      const news = allowanceNews(error.message, error.body, error.headers);
+      outcome.allowance = news;
+      // Some left, but fewer than this batch: send what fits. A batch that already fits and is refused
+      // stops the run, so a service that keeps refusing cannot loop us.
+      if (news.left !== undefined && news.left > 0 && news.left < batch.keys.length) {
+        allowanceLeft = news.left;
+        return;
+      }
+      stop('allowance', 'the monthly allowance is used up', error);
       return;
     }
     if (error instanceof ApiError && error.status === 429) {

@@ -56,6 +56,7 @@ export interface Booking {
 export class SlidingWindowLimiter {
   private readonly span: number;
   private readonly pendingMs: number;
+  private readonly pollMs: number;
   private memory: Send[] = [];
   private counter = 0;
 
@@ -63,6 +64,7 @@ export class SlidingWindowLimiter {
     const margin = opts.marginMs ?? Math.min(1_000, Math.max(25, opts.rate.windowMs * 0.01));
     this.span = opts.rate.windowMs + margin;
     this.pendingMs = opts.pendingMs ?? 30_000;
+    this.pollMs = Math.max(20, Math.min(1_000, opts.rate.windowMs / 50));
     if (opts.statePath) mkdirSync(dirname(opts.statePath), { recursive: true, mode: 0o700 });
   }
 
@@ -73,8 +75,10 @@ export class SlidingWindowLimiter {
     for (;;) {
       const wait = this.tryBook(id);
       if (wait === 0) return { id, waitedMs };
-      // A slot held by a request still in flight frees when it ends: look again soon rather than sleep it out.
-      const nap = Math.min(wait, 50);
+      // A slot held by a request still in flight frees when it ends: look again soon rather than sleep it
+      // out, but not so often that waiting out a long window costs CPU (other runs' releases are only seen
+      // by looking).
+      const nap = Math.min(wait, this.pollMs);
       waitedMs += nap;
       await this.opts.clock.sleep(nap, signal);
     }
@@ -86,14 +90,31 @@ export class SlidingWindowLimiter {
     this.withState((sends) => {
       const send = sends.find((s) => s.id === booking.id);
       if (send) send.done = now;
-      return sends;
+      return send !== undefined;
     });
   }
 
   /** The wait before a slot frees up now, without booking (for ETAs and --dry-run). */
   currentWait(): number {
-    const sends = this.withState((s) => s);
-    return this.waitFor(sends, this.opts.clock.now());
+    return this.waitFor(this.withState(() => false), this.opts.clock.now());
+  }
+
+  /**
+   * How long until `requests` more sends could all have started, if each were answered at once: slots free in
+   * the order they expire, and each new send holds its slot for one window.
+   */
+  timeToSend(requests: number): number {
+    if (requests <= 0) return 0;
+    const now = this.opts.clock.now();
+    const holding = this.withState(() => false)
+      .map((s) => this.holdsUntil(s, now))
+      .filter((until) => until > now);
+    const limit = this.opts.rate.requests;
+    const free = Math.max(0, limit - holding.length);
+    if (requests <= free) return 0;
+    const expiries = [...holding, ...Array.from({ length: free }, () => now + this.span)].sort((a, b) => a - b).slice(-limit);
+    const waiting = requests - free - 1;
+    return expiries[waiting % limit]! + Math.floor(waiting / limit) * this.span - now;
   }
 
   private tryBook(id: string): number {
@@ -102,7 +123,7 @@ export class SlidingWindowLimiter {
       const now = this.opts.clock.now();
       wait = this.waitFor(sends, now);
       if (wait === 0) sends.push({ id, at: now });
-      return sends;
+      return wait === 0;
     });
     return wait;
   }
@@ -119,21 +140,27 @@ export class SlidingWindowLimiter {
     return Math.max(1, holding[holding.length - this.opts.rate.requests]! - now);
   }
 
-  /** Reads, changes and writes the send times under a lock file, so concurrent runs book in turn. */
-  private withState(change: (sends: Send[]) => Send[]): Send[] {
+  /**
+   * Reads the send times and, when `change` altered them, writes them back, under a lock file so concurrent
+   * runs book in turn.
+   */
+  private withState(change: (sends: Send[]) => boolean): Send[] {
     const path = this.opts.statePath;
     const now = this.opts.clock.now();
     if (!path) {
-      this.memory = this.prune(change(this.memory), now);
+      change(this.memory);
+      this.memory = this.prune(this.memory, now);
       return this.memory;
     }
     const unlock = lock(`${path}.lock`);
     try {
-      const sends = this.prune(change(readSends(path)), now);
+      const sends = readSends(path);
+      if (!change(sends)) return sends;
+      const kept = this.prune(sends, now);
       const tmp = `${path}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ sends }), { mode: 0o600 });
+      writeFileSync(tmp, JSON.stringify({ sends: kept }), { mode: 0o600 });
       renameSync(tmp, path);
-      return sends;
+      return kept;
     } finally {
       unlock();
     }

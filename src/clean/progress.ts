@@ -71,13 +71,18 @@ export class ProgressReporter {
   line(): string {
     const s = this.state;
     const n = (x: number) => x.toLocaleString('en-US');
-    if (s.phase === 'reading') return `Reading… ${n(s.rows)} rows`;
-    if (s.phase === 'writing') return `Writing… ${n(s.rows)} rows`;
-    const parts = [`Checking ${n(s.checked)}/${n(s.toCheck)} addresses`, `${n(s.rows)} rows`, `${n(s.unique)} unique`, `${n(s.spent)} spent`, `${n(s.requests)} requests`];
+    if (s.phase === 'reading') return `Reading… ${count(s.rows, 'row')}`;
+    if (s.phase === 'writing') return `Writing ${count(s.rows, 'row')}…`;
+    const parts = [`Checking ${n(s.checked)}/${count(s.toCheck, 'address', 'addresses')}`, count(s.rows, 'row'), `${n(s.unique)} unique`, `${n(s.spent)} spent`, count(s.requests, 'request')];
     if (s.waitingMs > 0) parts.push(`waiting ${formatDuration(s.waitingMs)} for the rate limit`);
     if (s.etaMs !== undefined) parts.push(`ETA ${formatDuration(s.etaMs)}`);
     return parts.join(' · ');
   }
+}
+
+/** "1 request", "2 requests", with thousands separators. */
+export function count(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? singular : pluralForm}`;
 }
 
 export function formatDuration(ms: number): string {

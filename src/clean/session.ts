@@ -6,12 +6,13 @@ import { renderPairs, renderTable } from '../io/table.js';
 import { cleaningSession } from '../account/session.js';
 import type { InputLayout } from './input/index.js';
 import type { ScanResult } from './scan.js';
-import { formatDuration, type ProgressReporter } from './progress.js';
+import { count, formatDuration, type ProgressReporter } from './progress.js';
 import { accountKey, journalPath, limiterStatePath } from './identity.js';
 import { Journal } from './journal.js';
 import { SlidingWindowLimiter, realClock, type Booking } from './limiter.js';
 import { checkAddresses, MAX_BATCH, type CheckOutcome } from './checker.js';
-import { writeOutputs } from './write.js';
+import { writeOutputs, type WriteSummary } from './write.js';
+import { knownAllowance, rememberAllowance, type KnownAllowance } from './allowance.js';
 import type { OutputFormat } from './output.js';
 
 export interface CleanFlags {
@@ -39,7 +40,7 @@ const CONFIRM_ABOVE = 1_000;
 
 /** After the scan: decide what to send, send it, write the outputs, report. Returns the exit code. */
 export async function cleanPhase(ctx: Ctx, flags: CleanFlags, layout: InputLayout, scan: ScanResult, progress: ProgressReporter): Promise<number> {
-  if (flags.local && !flags.dryRun) return localPhase(ctx, flags, layout, scan, progress);
+  if (flags.local) return flags.dryRun ? dryRun(ctx, flags, scan, { checked: new Set() }) : localPhase(ctx, flags, layout, scan, progress);
   const settings = await ctx.settings();
   const rate = flags.rate ?? parseRate(settings.rate ?? DEFAULT_RATE, settings.rate ? `rate in profile "${ctx.profileName}"` : 'rate');
   const identity = await ctx.cleanIdentity();
@@ -47,36 +48,49 @@ export async function cleanPhase(ctx: Ctx, flags: CleanFlags, layout: InputLayou
     throw new UsageError(`no clean-url is configured for profile "${ctx.profileName}"`, 'pass --clean-url URL or run `mailclean config set clean-url URL`');
   }
 
-  // A dry run must not create accounts or send anything (nor start the sandbox): it uses the journal only if
-  // it can name the account.
+  // A dry run sends nothing: it consults the journal and what is known of the allowance only if it can name the account.
   const client = flags.dryRun ? undefined : await cleaningSession(ctx);
   const creds = await ctx.credentials();
   const token = await ctx.token('clean');
   const account = token.value ? accountKey(identity, token.source === 'profile' ? creds.email : undefined, token.value) : undefined;
   const journalFile = account ? journalPath(ctx.dataDir, account, layout.fingerprint) : undefined;
+  const allowance = account ? knownAllowance(ctx.dataDir, account) : undefined;
 
-  const restart = await decideRestart(ctx, flags, journalFile);
-  if (flags.dryRun) return dryRun(ctx, flags, scan, rate, journalFile && !restart ? Journal.peek(journalFile) : new Set(), account);
+  const restart = await decideRestart(ctx, flags, journalFile, scan);
+  if (restart === 'cancel') return ExitCode.ok;
+  if (flags.dryRun) {
+    const checked = journalFile && !restart ? Journal.peek(journalFile) : new Set<string>();
+    return dryRun(ctx, flags, scan, { checked, rate, account, allowance });
+  }
 
   const journal = Journal.open(journalFile!, { input: layout.displayName, fingerprint: layout.fingerprint, cleanUrl: identity, startedAt: new Date().toISOString() }, { restart });
   try {
     const pending = [...scan.unique].filter((key) => !journal.results.has(key));
     const already = scan.unique.size - pending.length;
-    if (already > 0) ctx.note(`Resuming: ${already.toLocaleString('en-US')} addresses already checked are not sent again.`);
+    if (already > 0 && pending.length === 0) {
+      ctx.note(`All ${count(already, 'address', 'addresses')} were answered by an earlier run of this list: nothing is sent (--restart checks them again).`);
+    } else if (already > 0) {
+      ctx.note(`Resuming: ${count(already, 'address', 'addresses')} already checked ${already === 1 ? 'is' : 'are'} not sent again.`);
+    }
     const toSpend = flags.maxSpend !== undefined ? Math.min(flags.maxSpend, pending.length) : pending.length;
     if (toSpend > CONFIRM_ABOVE && !flags.yes && ctx.canPrompt) {
-      const ok = await promptConfirm(ctx.io, `This run will spend up to ${toSpend.toLocaleString('en-US')} addresses of your allowance. Continue?`);
-      if (!ok) return ExitCode.ok;
+      const left = allowance ? ` (${allowanceText(allowance)})` : '';
+      const ok = await promptConfirm(ctx.io, `This run will spend up to ${count(toSpend, 'address', 'addresses')} of your allowance${left}. Continue?`);
+      if (!ok) {
+        ctx.note('Nothing was sent.');
+        return ExitCode.ok;
+      }
     }
 
     const limiter = new SlidingWindowLimiter({ rate, clock: realClock, statePath: limiterStatePath(ctx.dataDir, account!) });
     const outcome = await sendAll(ctx, flags, pending, journal, limiter, client!, rate, progress, scan);
+    rememberRun(ctx.dataDir, account!, allowance, outcome);
     if (outcome.stopped?.reason === 'interrupted') {
-      ctx.io.stderr.write(`Interrupted: ${journal.results.size.toLocaleString('en-US')} answers are saved. Run the same command with --resume to continue.\n`);
+      ctx.io.stderr.write(`Interrupted: ${count(journal.results.size, 'answer')} saved. Run the same command with --resume to continue.\n`);
       return ExitCode.interrupted;
     }
 
-    progress.update({ phase: 'writing', rows: 0 });
+    progress.update({ phase: 'writing', rows: scan.rows });
     const summary = await writeOutputs(layout, journal.results, {
       format: flags.format,
       output: flags.output,
@@ -84,13 +98,13 @@ export async function cleanPhase(ctx: Ctx, flags: CleanFlags, layout: InputLayou
       only: flags.only,
       rejects: flags.rejects,
     });
-    printSummary(ctx, summary.byStatus, outcome, flags);
+    printSummary(ctx, summary, outcome, flags);
     if (outcome.stopped?.reason === 'auth') throw outcome.stopped.error ?? new AuthError(outcome.stopped.message);
     const unchecked = summary.byStatus.get('unchecked') ?? 0;
     if (unchecked > 0) {
-      const why = outcome.stopped?.message ?? 'some addresses were not checked';
-      ctx.io.stderr.write(`${ctx.style.yellow('partial:')} ${unchecked.toLocaleString('en-US')} rows unchecked: ${why}.\n`);
-      ctx.io.stderr.write(`hint: run the same command with --resume later to check the rest without paying twice.\n`);
+      const why = (outcome.stopped?.message ?? 'some addresses were not checked').replace(/[.\s]+$/, '');
+      ctx.io.stderr.write(`${ctx.style.yellow('partial:')} ${count(unchecked, 'row')} unchecked: ${why}${allowanceDetail(outcome)}.\n`);
+      ctx.io.stderr.write(`hint: ${partialHint(outcome)}\n`);
       return ExitCode.partial;
     }
     return ExitCode.ok;
@@ -99,20 +113,61 @@ export async function cleanPhase(ctx: Ctx, flags: CleanFlags, layout: InputLayou
   }
 }
 
-/** An earlier run's journal: continue it (--resume, or yes at the prompt) or discard it (--restart). */
-async function decideRestart(ctx: Ctx, flags: CleanFlags, journalFile: string | undefined): Promise<boolean> {
+function allowanceText(known: KnownAllowance): string {
+  return `${known.left!.toLocaleString('en-US')} left as of ${known.asOf.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** " (0 left; renews 2026-12-01)" when the service said. */
+function allowanceDetail(outcome: CheckOutcome): string {
+  if (outcome.stopped?.reason !== 'allowance' || !outcome.allowance) return '';
+  const parts: string[] = [];
+  if (outcome.allowance.left !== undefined) parts.push(`${outcome.allowance.left.toLocaleString('en-US')} left`);
+  if (outcome.allowance.renewsAt) parts.push(`renews ${outcome.allowance.renewsAt.slice(0, 10)}`);
+  return parts.length ? ` (${parts.join('; ')})` : '';
+}
+
+function partialHint(outcome: CheckOutcome): string {
+  switch (outcome.stopped?.reason) {
+    case 'allowance': {
+      const when = outcome.allowance?.renewsAt ? `on ${outcome.allowance.renewsAt.slice(0, 10)}` : 'next month';
+      return `a larger plan raises the monthly allowance; --local checks the rest now with the built-in engine; or run the same command with --resume after the allowance renews (${when}): nothing is paid twice.`;
+    }
+    case 'max-spend':
+      return 'run the same command with --resume (and a higher --max-spend) to check the rest: nothing is paid twice.';
+    default:
+      return 'run the same command with --resume later to check the rest: nothing is paid twice.';
+  }
+}
+
+/** Keeps what this run learned of the allowance for the next dry run and confirmation. */
+function rememberRun(dataDir: string, account: string, before: KnownAllowance | undefined, outcome: CheckOutcome): void {
+  if (outcome.allowance?.left !== undefined) rememberAllowance(dataDir, account, outcome.allowance, 'refusal');
+  else if (before?.left !== undefined && outcome.spent > 0) rememberAllowance(dataDir, account, { ...before, left: Math.max(0, before.left - outcome.spent) }, 'run');
+}
+
+/**
+ * An earlier run's journal. Finished: reused, nothing is paid again (--restart pays again). Unfinished:
+ * --resume continues, --restart discards; on a terminal the user is asked, and told what starting over costs.
+ */
+async function decideRestart(ctx: Ctx, flags: CleanFlags, journalFile: string | undefined, scan: ScanResult): Promise<boolean | 'cancel'> {
   if (flags.restart) return true;
   if (flags.resume || !journalFile || !Journal.exists(journalFile)) return false;
-  const saved = Journal.peek(journalFile).size;
-  if (saved === 0) return false;
-  if (flags.dryRun) return false;
-  if (flags.yes) return false;
+  const saved = Journal.peek(journalFile);
+  let covered = 0;
+  for (const key of scan.unique) if (saved.has(key)) covered++;
+  if (covered === 0 || covered === scan.unique.size || flags.dryRun || flags.yes) return false;
+  const left = scan.unique.size - covered;
   if (ctx.canPrompt) {
-    return !(await promptConfirm(ctx.io, `An earlier run of this list saved ${saved.toLocaleString('en-US')} answers. Resume it?`));
+    const resume = await promptConfirm(ctx.io, `An earlier run of this list saved ${count(covered, 'answer')}; ${count(left, 'address', 'addresses')} ${left === 1 ? 'is' : 'are'} still to check. Resume it?`);
+    if (resume) return false;
+    const again = await promptConfirm(ctx.io, `Starting over sends all ${count(scan.unique.size, 'address', 'addresses')} again: ${covered.toLocaleString('en-US')} of them are paid a second time. Start over?`, false);
+    if (again) return true;
+    ctx.note('Nothing was sent.');
+    return 'cancel';
   }
   throw new UsageError(
-    `an earlier run of this list saved ${saved.toLocaleString('en-US')} answers`,
-    'pass --resume to continue it (nothing is paid twice), or --restart to start over',
+    `an earlier run of this list saved ${count(covered, 'answer')} and has ${count(left, 'address', 'addresses')} left to check`,
+    'pass --resume to continue it (nothing is paid twice), or --restart to start over (paying again)',
   );
 }
 
@@ -138,7 +193,7 @@ async function sendAll(
     } else abort.abort(new Error('interrupted'));
   };
   const offs = [ctx.io.onSignal('SIGINT', onInterrupt), ctx.io.onSignal('SIGTERM', onInterrupt)];
-  const requestsTotal = Math.ceil(pending.length / MAX_BATCH);
+  const started = Date.now();
   let checked = 0;
   progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck: pending.length, checked: 0, spent: 0, requests: 0 });
   await progress.start();
@@ -156,8 +211,7 @@ async function sendAll(
       onEvent: (event) => {
         if (event.type === 'answered') {
           checked += event.addresses;
-          const remaining = Math.max(0, requestsTotal - event.requests);
-          progress.update({ checked, spent: event.spent, requests: event.requests, waitingMs: 0, etaMs: rateEta(remaining, rate) });
+          progress.update({ checked, spent: event.spent, requests: event.requests, waitingMs: 0, etaMs: eta(pending.length - checked, checked, Date.now() - started, limiter) });
         } else if (event.type === 'waiting' && event.why === 'rate') {
           progress.update({ waitingMs: event.ms });
         } else if (event.type === 'retry') {
@@ -174,19 +228,41 @@ async function sendAll(
   }
 }
 
+/**
+ * Time left: what the rate limit still imposes on the addresses left (re-sent batches included, as their
+ * addresses are still unanswered), or what the pace so far implies (retries and 429 waits included), whichever is longer.
+ */
+function eta(remaining: number, answered: number, elapsedMs: number, limiter: SlidingWindowLimiter): number {
+  if (remaining <= 0) return 0;
+  const byRate = limiter.timeToSend(Math.ceil(remaining / MAX_BATCH));
+  const byPace = answered > 0 ? (elapsedMs / answered) * remaining : 0;
+  return Math.max(byRate, byPace);
+}
+
 /** Time the rate limit alone imposes on the requests still to send. */
 function rateEta(requests: number, rate: Rate): number {
   if (requests <= 0) return 0;
   return Math.max(0, Math.ceil(requests / rate.requests) - 1) * rate.windowMs;
 }
 
-function dryRun(ctx: Ctx, flags: CleanFlags, scan: ScanResult, rate: Rate, checked: ReadonlySet<string>, account: string | undefined): number {
+interface DryRunContext {
+  /** Addresses an earlier run of this list already answered. */
+  checked: ReadonlySet<string>;
+  /** The service's rate limit; absent when the built-in engine checks. */
+  rate?: Rate;
+  account?: string;
+  allowance?: KnownAllowance;
+}
+
+function dryRun(ctx: Ctx, flags: CleanFlags, scan: ScanResult, dry: DryRunContext): number {
   let already = 0;
-  for (const key of scan.unique) if (checked.has(key)) already++;
-  const toSend = scan.unique.size - already;
+  for (const key of scan.unique) if (dry.checked.has(key)) already++;
+  const local = dry.rate === undefined;
+  const toSend = local ? 0 : scan.unique.size - already;
   const spend = flags.maxSpend !== undefined ? Math.min(flags.maxSpend, toSend) : toSend;
   const requests = Math.ceil(spend / MAX_BATCH);
   const report = {
+    checker: local ? 'local' : 'service',
     rows: scan.rows,
     blank: scan.blank,
     malformed: scan.invalid,
@@ -196,43 +272,56 @@ function dryRun(ctx: Ctx, flags: CleanFlags, scan: ScanResult, rate: Rate, check
     toSend: spend,
     requests,
     allowanceNeeded: spend,
-    rate: formatRate(rate),
-    minimumSeconds: Math.round(rateEta(requests, rate) / 1000),
+    allowanceLeft: dry.allowance?.left ?? null,
+    allowanceAsOf: dry.allowance?.asOf ?? null,
+    rate: dry.rate ? formatRate(dry.rate) : null,
+    minimumSeconds: dry.rate ? Math.round(rateEta(requests, dry.rate) / 1000) : 0,
   };
   if (flags.json !== undefined) {
     ctx.json(report, flags.json, Object.keys(report));
     return ExitCode.ok;
   }
   const n = (x: number) => x.toLocaleString('en-US');
-  ctx.out(
-    renderPairs([
-      ['Rows', n(report.rows)],
-      ['Blank', n(report.blank)],
-      ['Malformed', n(report.malformed)],
-      ['Duplicates', n(report.duplicates)],
-      ['Unique addresses', n(report.unique)],
-      ['Already checked', account ? n(report.alreadyChecked) : '0 (not signed in: no journal to consult)'],
+  const pairs: Array<[string, string]> = [
+    ['Rows', n(report.rows)],
+    ['Blank', n(report.blank)],
+    ['Malformed', n(report.malformed)],
+    ['Duplicates', n(report.duplicates)],
+    ['Unique addresses', n(report.unique)],
+  ];
+  if (local) {
+    pairs.push(['Checked by', 'the built-in engine, in-process (nothing sent, no allowance spent)']);
+  } else {
+    pairs.push(
+      ['Already checked', dry.account ? n(report.alreadyChecked) : '0 (not signed in: no journal to consult)'],
       ['To send', n(report.toSend)],
       ['Requests', `${n(report.requests)} (at most ${MAX_BATCH} addresses each)`],
       ['Allowance needed', n(report.allowanceNeeded)],
+      ['Allowance left', dry.allowance ? `${allowanceText(dry.allowance)}${dry.allowance.left! < spend ? ` (${n(spend - dry.allowance.left!)} would stay unchecked)` : ''}` : 'unknown (the service has not said yet)'],
       ['Rate limit', `${report.rate} → at least ${formatDuration(report.minimumSeconds * 1000)}`],
-    ]),
-  );
+    );
+  }
+  ctx.out(renderPairs(pairs));
   return ExitCode.ok;
 }
 
-function printSummary(ctx: Ctx, byStatus: Map<string, number>, outcome: CheckOutcome, flags: CleanFlags): void {
+function printSummary(ctx: Ctx, summary: WriteSummary, outcome: CheckOutcome, flags: CleanFlags): void {
   if (ctx.quiet) return;
+  const byStatus = summary.byStatus;
   const order = ['valid', 'risky', 'invalid', 'unknown', 'unchecked'];
   const statuses = [...byStatus.keys()].sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99) || a.localeCompare(b));
-  const total = [...byStatus.values()].reduce((a, b) => a + b, 0);
+  const total = summary.rows;
   const rows = statuses.map((s) => [s, byStatus.get(s)!.toLocaleString('en-US'), `${((100 * byStatus.get(s)!) / Math.max(1, total)).toFixed(1)}%`]);
   ctx.io.stderr.write(renderTable(['STATUS', 'ROWS', 'SHARE'], rows, ctx.stderrIsTTY));
-  const where = flags.output ? `written to ${flags.output}` : 'written to stdout';
-  ctx.io.stderr.write(
-    `${total.toLocaleString('en-US')} rows ${where}; spent ${outcome.spent.toLocaleString('en-US')} addresses in ${outcome.requests.toLocaleString('en-US')} requests` +
-      `${outcome.retries ? ` (${outcome.retries} retried)` : ''}.\n`,
-  );
+  const main = `${count(summary.written, 'row')} written to ${flags.output ?? 'stdout'}`;
+  const rejects = flags.rejects !== undefined ? `, ${count(summary.rejected, 'row')} to ${flags.rejects}` : flags.only ? `, ${count(summary.rejected, 'row')} left out by --only` : '';
+  const spent =
+    outcome.requests > 0 || outcome.spent > 0
+      ? `; spent ${count(outcome.spent, 'address', 'addresses')} in ${count(outcome.requests, 'request')}${outcome.retries ? ` (${count(outcome.retries, 'retry', 'retries')})` : ''}`
+      : flags.local
+        ? ''
+        : '; nothing spent';
+  ctx.io.stderr.write(`${main}${rejects}${spent}.\n`);
 }
 
 /** `clean --local`: the same outputs, from the built-in engine; nothing is sent to the service or spent. */
@@ -273,7 +362,7 @@ async function localPhase(ctx: Ctx, flags: CleanFlags, layout: InputLayout, scan
     rejects: flags.rejects,
     suggestions: true,
   });
-  printSummary(ctx, summary.byStatus, { spent: 0, requests: 0, retries: 0 }, flags);
+  printSummary(ctx, summary, { spent: 0, requests: 0, retries: 0 }, flags);
   const dns = engine.stats().dns;
   ctx.debug(`local engine: ${dns.lookups} domain lookups, ${dns.queries} DNS queries`);
   return ExitCode.ok;

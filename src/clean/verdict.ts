@@ -2,6 +2,9 @@
 
 export type Status = 'valid' | 'invalid' | 'risky' | 'unknown' | 'unchecked' | (string & {});
 
+/** Every status a row can get, best first. */
+export const STATUSES: readonly string[] = ['valid', 'risky', 'invalid', 'unknown', 'unchecked'];
+
 export interface Verdict {
   /** Dedupe key: local part as given, domain lower-case ASCII. */
   key: string;

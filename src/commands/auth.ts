@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Runner } from './index.js';
-import type { Ctx, Service } from '../context.js';
+import type { Ctx, Service, TokenSource } from '../context.js';
 import { AuthError, CliError, ExitCode } from '../errors.js';
 import { maskSecret } from '../config/keys.js';
 import { str, unwrapObject } from '../api/shape.js';
@@ -26,7 +26,7 @@ interface ServiceStatus {
   verified: boolean;
   email: string | null;
   userId: string | null;
-  tokenSource: 'env' | 'profile' | null;
+  tokenSource: TokenSource | null;
   token: string | null;
   problem: string | null;
 }
@@ -46,12 +46,13 @@ async function status(ctx: Ctx, opts: Record<string, unknown>): Promise<number> 
       url,
       signedIn: Boolean(value),
       verified: false,
-      email: source === 'profile' ? (creds.email ?? null) : null,
-      userId: service === 'platform' && source === 'profile' ? (creds['user-id'] ?? null) : null,
+      email: source !== 'env' ? (creds.email ?? null) : null,
+      userId: service === 'platform' && source !== 'env' ? (creds['user-id'] ?? null) : null,
       tokenSource: source ?? null,
       token: value ? maskSecret(value) : null,
       problem: value ? null : 'not signed in',
     };
+    if (value && !url) row.problem = `no ${service === 'platform' ? 'api-url' : 'clean-url'} is configured: run \`mailclean config set ${service === 'platform' ? 'api-url' : 'clean-url'} URL\``;
     if (value && url && service === 'platform') await verifyPlatform(ctx, row);
     results.push(row);
   }
@@ -69,9 +70,15 @@ async function verifyPlatform(ctx: Ctx, row: ServiceStatus): Promise<void> {
     row.userId = str(me?.id) ?? row.userId;
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    row.problem = error instanceof AuthError ? 'token rejected: run `mailclean login`' : error.message;
+    row.problem = error instanceof AuthError ? rejectedHint(row.tokenSource) : error.message;
     if (error instanceof AuthError) row.signedIn = false;
   }
+}
+
+/** What to do about a rejected token depends on where it came from: a variable is fixed or unset, not logged over. */
+function rejectedHint(source: TokenSource | null): string {
+  if (source === 'env') return 'token rejected: MAILCLEAN_TOKEN holds a token the platform does not accept; fix it or unset it';
+  return 'token rejected: run `mailclean login`';
 }
 
 function printStatus(ctx: Ctx, rows: ServiceStatus[], sandbox: boolean): void {
@@ -82,7 +89,7 @@ function printStatus(ctx: Ctx, rows: ServiceStatus[], sandbox: boolean): void {
     if (r.signedIn) {
       const who = r.email ?? r.userId ?? 'unknown user';
       lines.push(`  ${ctx.style.green('✓')} Signed in as ${who}${r.verified ? '' : ' (not verified)'}`);
-      lines.push(`  Token: ${r.token} (from ${r.tokenSource === 'env' ? (r.service === 'platform' ? 'MAILCLEAN_TOKEN' : 'MAILCLEAN_CLEAN_TOKEN') : `profile "${ctx.profileName}"`})`);
+      lines.push(`  Token: ${r.token} (from ${ctx.tokenPlace(r.service, r.tokenSource ?? undefined)})`);
     } else {
       lines.push(`  ${ctx.style.red('✗')} ${r.problem ?? 'not signed in'}`);
     }
@@ -97,7 +104,9 @@ async function token(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
   const { value } = await ctx.token(service);
   if (!value) {
     const hint = service === 'clean' ? 'run `mailclean login --service clean`' : 'run `mailclean login`';
-    throw new AuthError(`no ${service} token in profile "${ctx.profileName}"`, hint);
+    const env = service === 'platform' ? 'MAILCLEAN_TOKEN is unset and ' : service === 'clean' ? 'MAILCLEAN_CLEAN_TOKEN is unset and ' : '';
+    const place = (await ctx.usesSandbox()) ? 'the built-in sandbox account' : `profile "${ctx.profileName}"`;
+    throw new AuthError(`no ${service} token: ${env}${place} holds none`, hint);
   }
   ctx.out(`${value}\n`);
   return 0;

@@ -6,6 +6,7 @@ import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { parseRate } from '../config/rate.js';
 import type { CleanFlags } from '../clean/session.js';
+import { STATUSES } from '../clean/verdict.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -22,11 +23,11 @@ export function define(cmd: Command, run: Runner): void {
     .option('--resume', 'continue an earlier run of the same input without asking')
     .option('--restart', 'discard what an earlier run of the same input saved')
     .option('-y, --yes', 'do not ask for confirmation')
-    .option('--local', 'check with the built-in engine (syntax, disposable list, DNS) in-process: no account, no allowance')
-    .option('--smtp', 'with --local: also ask each mail server whether the mailbox exists (needs outbound port 25)')
-    .option('--dns-server <host[:port],...>', 'with --local: DNS servers to ask (default: the system resolver)')
-    .option('--smtp-port <n>', 'with --local --smtp: port of the mail servers', '25')
-    .option('--smtp-from <address>', 'with --local --smtp: the MAIL FROM address to probe with')
+    .option('--local', 'check with the built-in engine (syntax, disposable list, DNS) in-process even when a service is configured')
+    .option('--smtp', 'built-in engine: also ask each mail server whether the mailbox exists (needs outbound port 25)')
+    .option('--dns-server <host[:port],...>', 'built-in engine: DNS servers to ask (default: the system resolver)')
+    .option('--smtp-port <n>', 'built-in engine with --smtp: port of the mail servers', '25')
+    .option('--smtp-from <address>', 'built-in engine with --smtp: the MAIL FROM address to probe with')
     .addOption(new Option('--json [fields]', 'with --dry-run: print the report as JSON (optionally only these fields)'))
     .addHelpText(
       'after',
@@ -63,6 +64,11 @@ function parseFlags(ctx: Ctx, opts: Record<string, unknown>, args: unknown[]): C
   if (opts.rejects !== undefined && opts.only === undefined) throw new UsageError('--rejects needs --only (it receives the rows --only leaves out)');
   const only = opts.only !== undefined ? new Set(String(opts.only).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) : undefined;
   if (only && only.size === 0) throw new UsageError('--only: name at least one status, e.g. valid,risky');
+  const unknownStatus = [...(only ?? [])].find((status) => !STATUSES.includes(status));
+  if (unknownStatus !== undefined) throw new UsageError(`--only: "${unknownStatus}" is not a status`, `statuses: ${STATUSES.join(', ')}`);
+  if (opts.json !== undefined && opts.dryRun !== true) {
+    throw new UsageError('--json goes with --dry-run (it prints the report as JSON)', 'for the rows as JSON, use --format json or --format ndjson');
+  }
   const output = opts.output as string | undefined;
   const rejects = opts.rejects as string | undefined;
   for (const [flag, path] of [['--output', output], ['--rejects', rejects]] as const) if (path !== undefined) checkWritable(flag, path);
@@ -82,21 +88,47 @@ function parseFlags(ctx: Ctx, opts: Record<string, unknown>, args: unknown[]): C
     restart: opts.restart === true,
     yes: opts.yes === true,
     json: opts.json as string | boolean | undefined,
-    local: localOptions(ctx, opts),
+    local: opts.local ? localOptions(ctx, opts) : undefined,
   };
 }
 
-function localOptions(ctx: Ctx, opts: Record<string, unknown>): CleanFlags['local'] {
-  const needsLocal = ['smtp', 'dnsServer', 'smtpFrom'].filter((k) => opts[k] !== undefined);
-  if (!opts.local) {
-    if (needsLocal.length > 0) throw new UsageError(`--${needsLocal[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} works with --local only`);
-    return undefined;
-  }
+/** Options of the built-in engine; it runs with --local, or when no cleaning service is configured. */
+function localOptions(ctx: Ctx, opts: Record<string, unknown>): NonNullable<CleanFlags['local']> {
   const smtpPort = Number(opts.smtpPort);
   if (!Number.isInteger(smtpPort) || smtpPort < 1 || smtpPort > 65535) throw new UsageError(`--smtp-port: "${opts.smtpPort}" is not a port number`);
   const servers = (opts.dnsServer as string | undefined) ?? ctx.env.MAILCLEAN_DNS_SERVERS;
   const dnsServers = servers?.split(',').map((s) => s.trim()).filter(Boolean);
   return { smtp: opts.smtp === true, dnsServers, smtpPort, smtpFrom: opts.smtpFrom as string | undefined };
+}
+
+/** The first flag given that only the built-in engine uses, as the user spelled it. */
+function engineOnlyFlag(opts: Record<string, unknown>): string | undefined {
+  const given = ['smtp', 'dnsServer', 'smtpFrom'].find((k) => opts[k] !== undefined);
+  return given && `--${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/**
+ * The service when one is configured (and not --local), else the built-in engine. A profile that holds a
+ * cleaning token but no clean-url is a mistake to report, never a reason to check elsewhere.
+ */
+async function chooseChecker(ctx: Ctx, flags: CleanFlags, opts: Record<string, unknown>): Promise<void> {
+  const engineFlag = engineOnlyFlag(opts);
+  if (flags.local) return;
+  if (await ctx.hasCleaningService()) {
+    if (engineFlag) throw new UsageError(`${engineFlag} works with the built-in engine only (--local)`);
+    return;
+  }
+  if ((await ctx.token('clean')).value) {
+    throw new UsageError(
+      `no clean-url is configured for profile "${ctx.profileName}", which holds a cleaning token`,
+      'pass --clean-url URL or run `mailclean config set clean-url URL` (or --local to check with the built-in engine)',
+    );
+  }
+  flags.local = localOptions(ctx, opts);
+  ctx.note(
+    'No cleaning service configured: checking with the built-in engine in-process (nothing spent). ' +
+      'To use the service: `mailclean login --api-url URL --clean-url URL`.',
+  );
 }
 
 /** Output paths are checked before anything is spent, so a typo cannot waste a run. */
@@ -118,6 +150,7 @@ function checkWritable(flag: string, path: string): void {
 async function clean(ctx: Ctx, opts: Record<string, unknown>, args: unknown[]): Promise<number> {
   const flags = parseFlags(ctx, opts, args);
   await ctx.requireKnownProfile();
+  await chooseChecker(ctx, flags, opts);
   const [{ openInput }, { scanInput }, { ProgressReporter }] = await Promise.all([
     import('../clean/input/index.js'),
     import('../clean/scan.js'),

@@ -43,14 +43,14 @@ async function login(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
       const client = await ctx.platform();
       const signed = await client.login(email, password).catch(renameAuthFailure('platform'));
       const userId = str(signed.user.id);
-      await ctx.saveCredentials({ token: signed.token, 'cdp-token': signed.cdpToken, 'user-id': userId, email, brand: signed.brandId });
+      await ctx.saveSignIn({ token: signed.token, 'cdp-token': signed.cdpToken, 'user-id': userId, email, brand: signed.brandId });
       ctx.useToken('platform', signed.token);
       return { userId, email, brandId: signed.brandId ?? null };
     },
     clean: async () => {
       const client = await ctx.cleaning();
       const signed = await client.signin(email, password).catch(renameAuthFailure('cleaning service'));
-      await ctx.saveCredentials({ 'clean-token': signed.token, email });
+      await ctx.saveSignIn({ 'clean-token': signed.token, email });
       ctx.useToken('clean', signed.token);
       return { userId: signed.userId ?? null, email };
     },
@@ -71,7 +71,7 @@ async function loginWithToken(ctx: Ctx, service: ServiceChoice, json: string | b
   const token = await secretFromStdin(ctx, '--with-token');
   if (service === 'clean') {
     // The cleaning service has no route that checks a token without spending allowance, so it is stored as given.
-    await ctx.saveCredentials({ 'clean-token': token });
+    await ctx.saveSignIn({ 'clean-token': token });
     ctx.note(`${ctx.style.green('✓')} Stored the cleaning service token`);
     if (json !== undefined) ctx.json({ clean: { ok: true, verified: false } }, json, ['clean']);
     return 0;
@@ -82,7 +82,7 @@ async function loginWithToken(ctx: Ctx, service: ServiceChoice, json: string | b
   const me = unwrapObject((await client.me()).me);
   const userId = str(me?.id);
   const email = str(me?.email);
-  await ctx.saveCredentials({ token, 'user-id': userId, email });
+  await ctx.saveSignIn({ token, 'user-id': userId, email });
   ctx.note(`${ctx.style.green('✓')} Logged in to the platform as ${email ?? userId ?? 'unknown user'}`);
   if (json !== undefined) ctx.json({ platform: { ok: true, userId, email } }, json, ['platform']);
   return 0;

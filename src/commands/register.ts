@@ -38,14 +38,14 @@ async function register(ctx: Ctx, opts: Record<string, unknown>): Promise<number
         source_path: opts.sourcePath as string,
       });
       const userId = str(signed.user.id);
-      await ctx.saveCredentials({ token: signed.token, 'user-id': userId, email, brand: signed.brandId });
+      await ctx.saveSignIn({ token: signed.token, 'user-id': userId, email, brand: signed.brandId });
       ctx.useToken('platform', signed.token);
       return { userId, email, brandId: signed.brandId ?? null };
     },
     clean: async () => {
       const client = await ctx.cleaning();
       const signed = await client.signup({ name, email, password });
-      await ctx.saveCredentials({ 'clean-token': signed.token, email });
+      await ctx.saveSignIn({ 'clean-token': signed.token, email });
       ctx.useToken('clean', signed.token);
       return { userId: signed.userId ?? null, email };
     },

@@ -250,7 +250,7 @@ function answer(
       stats.allowanceRefused += 1;
       const message =
         `Monthly email cleaning limit reached for the ${outcome.plan} plan (${outcome.allowance} per month); ` +
-        `${outcome.left} left this month.`;
+        `${outcome.left} left this month; it renews on ${nextMonthStart(now)}.`;
       // No Retry-After, even as a 429: waiting minutes does not help, and that is how clients tell it from the rate limit.
       return errorResult(new HttpError(s.allowanceStatus, message), headers);
     }
@@ -270,6 +270,12 @@ function answer(
       return { ...cleaningOk('Emails cleaned', records), headers };
     }
   }
+}
+
+/** The first day of the month after `ms` (UTC), when the allowance renews. */
+function nextMonthStart(ms: number): string {
+  const d = new Date(ms);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
 }
 
 function serverError(status: 500 | 502 | 503, headers: Record<string, string>): HandlerResult {

@@ -123,9 +123,30 @@ describe('clean: spending', () => {
     expect(env.sandbox.stats().addressesCharged).toBe(4);
     expect(env.sandbox.stats().cleanRequests).toBe(1);
 
-    const refused = await env.run(['clean', input, '-o', out]);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/--resume/);
+    // A plain rerun of a finished list (a scheduled job) reuses the answers: outputs again, nothing paid.
+    writeFileSync(out, '');
+    const rerun = await env.run(['clean', input, '-o', out, '--format', 'json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toMatch(/All 4 addresses were answered by an earlier run of this list: nothing is sent/);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(results);
+    expect(env.sandbox.stats().addressesCharged).toBe(4);
+
+    const restart = await env.run(['clean', input, '-o', out, '--format', 'json', '--restart']);
+    expect(restart.code, restart.stderr).toBe(0);
+    expect(env.sandbox.stats().addressesCharged).toBe(8);
+  });
+
+  it('an unfinished earlier run is not silently resumed or paid again without a terminal', async () => {
+    env = await setup({ plan: 'free' });
+    const input = join(env.home.dir, 'list.csv');
+    writeFileSync(input, addresses(60));
+    const first = await env.run(['clean', input, '-o', join(env.home.dir, 'out.csv')]);
+    expect(first.code, first.stderr).toBe(3);
+    const again = await env.run(['clean', input, '-o', join(env.home.dir, 'out.csv')]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/saved 50 answers and has 10 addresses left to check/);
+    expect(again.stderr).toMatch(/--resume .*--restart/);
+    expect(env.sandbox.stats().addressesCharged).toBe(50);
   });
 
   it('--dry-run reports what a run would spend and sends nothing', async () => {
@@ -166,7 +187,8 @@ describe('clean: allowance', () => {
     const out = join(env.home.dir, 'out.csv');
     const first = await env.run(['clean', input, '-o', out]);
     expect(first.code, first.stderr).toBe(3);
-    expect(first.stderr).toMatch(/70 rows unchecked: the cleaning service refused for the monthly allowance/);
+    expect(first.stderr).toMatch(/70 rows unchecked: the monthly allowance is used up \(0 left; renews 2026-12-01\)\.\n/);
+    expect(first.stderr).toMatch(/a larger plan raises the monthly allowance; --local checks the rest now/);
     expect(first.stderr).toMatch(/--resume/);
     let statuses = (await outputRows(out, ',')).slice(1).map((r) => r[2]);
     expect(statuses.filter((s) => s === 'valid')).toHaveLength(50);

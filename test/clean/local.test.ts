@@ -80,9 +80,9 @@ describe('clean --local', () => {
     expect(rows.filter((r) => r.email_status === 'invalid').map((r) => r.email)).toEqual(['not-an-address']);
   });
 
-  it('--smtp and --dns-server need --local', async () => {
-    const res = await home.run(['clean', join(home.dir, 'offline.csv'), '--smtp']);
+  it('--smtp and --dns-server need the built-in engine when a cleaning service is configured', async () => {
+    const res = await home.run(['--clean-url', 'http://127.0.0.1:9', 'clean', join(home.dir, 'offline.csv'), '--smtp']);
     expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/--smtp works with --local only/);
+    expect(res.stderr).toMatch(/--smtp works with the built-in engine only \(--local\)/);
   });
 });

@@ -287,7 +287,7 @@ describe('monthly allowance', () => {
     const refused = await cleanCall(sb.url, token, addresses(21));
     expect(refused.status).toBe(403);
     expect(refused.json).toEqual({
-      message: 'Monthly email cleaning limit reached for the free plan (50 per month); 20 left this month.',
+      message: 'Monthly email cleaning limit reached for the free plan (50 per month); 20 left this month; it renews on 2026-02-01.',
       status: false,
       statusCode: 403,
     });
@@ -297,7 +297,7 @@ describe('monthly allowance', () => {
     expect((await cleanCall(sb.url, token, addresses(20))).status).toBe(200);
     const none = await cleanCall(sb.url, token, ['a@example.com']);
     expect(none.status).toBe(403);
-    expect(none.json.message).toBe('Monthly email cleaning limit reached for the free plan (50 per month); 0 left this month.');
+    expect(none.json.message).toBe('Monthly email cleaning limit reached for the free plan (50 per month); 0 left this month; it renews on 2026-02-01.');
     expect(sb.stats()).toMatchObject({ allowanceRefused: 2, addressesCharged: 50, cleaned: 2 });
 
     clock.advance(59_999); // 23:59:59.999, still January
@@ -334,7 +334,7 @@ describe('monthly allowance', () => {
     for (let i = 0; i < 200; i++) expect((await cleanCall(sb.url, token, batch)).status).toBe(200);
     const refused = await cleanCall(sb.url, token, ['a@example.com']);
     expect(refused.status).toBe(403);
-    expect(refused.json.message).toBe('Monthly email cleaning limit reached for the pro plan (10000 per month); 0 left this month.');
+    expect(refused.json.message).toMatch(/^Monthly email cleaning limit reached for the pro plan \(10000 per month\); 0 left this month; it renews on \d{4}-\d{2}-01\.$/);
     expect(sb.stats().addressesCharged).toBe(10_000);
   });
 
@@ -356,7 +356,7 @@ describe('monthly allowance', () => {
     const second = await start({ now: clock.now, plan: 'free', dataDir });
     const refused = await cleanCall(second.url, token, addresses(6));
     expect(refused.status).toBe(403);
-    expect(refused.json.message).toMatch(/5 left this month\.$/);
+    expect(refused.json.message).toMatch(/5 left this month; it renews on 2026-08-01\.$/);
   });
 });
 
