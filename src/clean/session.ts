@@ -75,7 +75,8 @@ export async function cleanPhase(ctx: Ctx, flags: CleanFlags, layout: InputLayou
     const toSpend = flags.maxSpend !== undefined ? Math.min(flags.maxSpend, pending.length) : pending.length;
     if (toSpend > CONFIRM_ABOVE && !flags.yes && ctx.canPrompt) {
       const left = allowance ? ` (${allowanceText(allowance)})` : '';
-      const ok = await promptConfirm(ctx.io, `This run will spend up to ${count(toSpend, 'address', 'addresses')} of your allowance${left}. Continue?`);
+      ctx.io.stderr.write(`This run will spend up to ${count(toSpend, 'address', 'addresses')} of your allowance${left}.\n`);
+      const ok = await promptConfirm(ctx.io, 'Continue?');
       if (!ok) {
         ctx.note('Nothing was sent.');
         return ExitCode.ok;
@@ -158,9 +159,10 @@ async function decideRestart(ctx: Ctx, flags: CleanFlags, journalFile: string | 
   if (covered === 0 || covered === scan.unique.size || flags.dryRun || flags.yes) return false;
   const left = scan.unique.size - covered;
   if (ctx.canPrompt) {
-    const resume = await promptConfirm(ctx.io, `An earlier run of this list saved ${count(covered, 'answer')}; ${count(left, 'address', 'addresses')} ${left === 1 ? 'is' : 'are'} still to check. Resume it?`);
-    if (resume) return false;
-    const again = await promptConfirm(ctx.io, `Starting over sends all ${count(scan.unique.size, 'address', 'addresses')} again: ${covered.toLocaleString('en-US')} of them are paid a second time. Start over?`, false);
+    ctx.io.stderr.write(`An earlier run of this list saved ${count(covered, 'answer')}; ${count(left, 'address', 'addresses')} ${left === 1 ? 'is' : 'are'} still to check.\n`);
+    if (await promptConfirm(ctx.io, 'Resume it?')) return false;
+    ctx.io.stderr.write(`Starting over sends all ${count(scan.unique.size, 'address', 'addresses')} again: ${covered.toLocaleString('en-US')} of them are paid a second time.\n`);
+    const again = await promptConfirm(ctx.io, 'Start over?', false);
     if (again) return true;
     ctx.note('Nothing was sent.');
     return 'cancel';

@@ -1,0 +1,73 @@
+// With nothing configured, `clean` does the whole job with the built-in engine: no account, no allowance.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDnsServer, type TestDnsServer } from '../helpers/dns-server.js';
+import { TestHome } from '../helpers/cli.js';
+
+const DOMAINS = ['shop.example.com', 'mail.example.org', 'web-only.com', 'nomail.com', 'gmail.com', 'mailinator.com'];
+
+/** A Mailchimp-style export of 3,000 rows: some duplicates, some blank or malformed cells. */
+function exportOf(rows: number): string {
+  const lines = ['Email Address,First Name,Last Name,TAGS'];
+  for (let i = 0; i < rows; i++) {
+    const domain = DOMAINS[i % DOMAINS.length]!;
+    const email = i % 97 === 0 ? '' : i % 89 === 0 ? `broken${i}@` : `person${i % 2_500}@${domain}`;
+    lines.push(`${email},Name${i},"Last, ${i}",newsletter`);
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+describe('clean with nothing configured', () => {
+  let dns: TestDnsServer;
+  let home: TestHome;
+  beforeAll(async () => {
+    dns = await startDnsServer({
+      com: { NS: ['ns.example.'] },
+      'shop.example.com': { MX: [{ preference: 10, exchange: 'mx.shop.example.com' }] },
+      'mail.example.org': { MX: [{ preference: 10, exchange: 'mx.mail.example.org' }] },
+      'web-only.com': { A: ['127.0.0.1'] },
+      'nomail.com': { MX: [{ preference: 0, exchange: '.' }] },
+      'gmail.com': { MX: [{ preference: 5, exchange: 'mx.gmail.com' }] },
+      'mailinator.com': { MX: [{ preference: 10, exchange: 'mx.mailinator.com' }] },
+    });
+    home = new TestHome();
+  });
+  afterAll(async () => {
+    await dns.close();
+    home.cleanup();
+  });
+
+  it('decides every row of a 3,000-row export with the built-in engine, exit 0, no account created', async () => {
+    const input = join(home.dir, 'audience.csv');
+    writeFileSync(input, exportOf(3_000));
+    const out = join(home.dir, 'cleaned.csv');
+    const res = await home.run(['clean', input, '-o', out], { env: { MAILCLEAN_DNS_SERVERS: dns.server } });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/^No cleaning service configured: checking with the built-in engine in-process \(nothing spent\)\. To use the service: `mailclean login --api-url URL --clean-url URL`\.$/m);
+    expect(res.stderr).not.toMatch(/sandbox/i);
+
+    const rows = parse(readFileSync(out), { columns: true }) as Array<Record<string, string>>;
+    expect(rows).toHaveLength(3_000);
+    const statuses = new Map<string, number>();
+    for (const row of rows) statuses.set(row.email_status!, (statuses.get(row.email_status!) ?? 0) + 1);
+    expect(statuses.get('unchecked')).toBeUndefined();
+    expect(statuses.get('unknown')).toBeUndefined();
+    expect(rows.find((r) => r['Email Address']!.endsWith('@nomail.com'))).toMatchObject({ email_status: 'invalid', email_reason: 'null_mx' });
+    expect(rows.find((r) => r['Email Address']!.endsWith('@mailinator.com'))).toMatchObject({ email_status: 'risky', email_disposable: 'true' });
+
+    // No account anywhere: no credentials stored, no sandbox state.
+    expect(existsSync(join(home.dataDir, 'sandbox'))).toBe(false);
+    const config = join(home.configDir, 'config.json');
+    if (existsSync(config)) expect(readFileSync(config, 'utf8')).not.toMatch(/token/);
+  });
+
+  it('--dry-run works without any service and says the engine checks in-process', async () => {
+    const input = join(home.dir, 'small.csv');
+    writeFileSync(input, exportOf(200));
+    const res = await home.run(['clean', input, '--dry-run', '--json', 'checker,unique,toSend,allowanceNeeded']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({ checker: 'local', unique: 195, toSend: 0, allowanceNeeded: 0 });
+  });
+});

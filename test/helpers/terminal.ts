@@ -1,0 +1,43 @@
+// A terminal for the CLI in-process: the answers are typed only once each question shows, as a person would.
+import { PassThrough, Writable } from 'node:stream';
+import { expect } from 'vitest';
+import { main } from '../../src/main.js';
+import type { IO } from '../../src/io/io.js';
+import type { TestHome } from './cli.js';
+
+/** Runs `argv` on a fake terminal, answering each question of `script` when it shows; checks every one was asked. */
+export async function interactive(home: TestHome, argv: string[], script: Array<[RegExp, string]>, env: Record<string, string | undefined> = {}) {
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+  let shown = '';
+  let step = 0;
+  // Each prompt starts reading the terminal when it is ready for its answer: type the next one then.
+  stdin.on('resume', () => {
+    const next = script[step];
+    if (!next) return;
+    step++;
+    setTimeout(() => stdin.write(`${next[1]}\r`), 5);
+  });
+  const stderr = Object.assign(
+    new Writable({
+      write(chunk, _enc, done) {
+        shown += chunk.toString();
+        done();
+      },
+    }),
+    // Like process.stderr, a terminal is not closed when a prompt's stream piped into it ends.
+    { isTTY: true, columns: 80, end() {}, cursorTo: () => true, moveCursor: () => true, clearLine: () => true },
+  );
+  let stdout = '';
+  const out = Object.assign(new Writable({ write: (c, _e, d) => ((stdout += c.toString()), d()) }), { isTTY: true, columns: 80 });
+  const io: IO = { stdin, stdout: out, stderr, env: home.env(env), cwd: home.dir, onSignal: () => () => undefined };
+  const code = await main(argv, io);
+  // Every question was really asked, in order.
+  let at = 0;
+  for (const [question] of script) {
+    const found = shown.slice(at).search(question);
+    expect(found, `${question} was not asked in:\n${shown}`).toBeGreaterThanOrEqual(0);
+    at += found + 1;
+  }
+  return { code, stdout, stderr: shown, answered: step };
+}
+
