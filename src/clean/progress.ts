@@ -31,18 +31,37 @@ export class ProgressReporter {
   }
 
   async start(): Promise<void> {
-    if (this.opts.quiet || !this.opts.live) return;
+    if (this.opts.quiet || !this.live) return;
     const { default: ora } = await import('ora');
-    this.spinner = ora({ stream: this.stream as NodeJS.WritableStream, text: this.line(), discardStdin: false }).start();
+    this.spinner = ora({ stream: this.stream as NodeJS.WritableStream, text: this.liveLine(), discardStdin: false }).start();
+  }
+
+  /**
+   * A live line needs a terminal that knows its width: one that reports 0 columns (`script` without a size)
+   * would make the spinner count every character as a line to clear, and flood the terminal.
+   */
+  private get live(): boolean {
+    return this.opts.live && this.columns > 0;
+  }
+
+  private get columns(): number {
+    return (this.stream as { columns?: number }).columns ?? 0;
+  }
+
+  /** Cut to the terminal's width, so redrawing never wraps (the spinner takes two columns). */
+  private liveLine(): string {
+    const line = this.line();
+    const room = this.columns - 3;
+    return line.length > room ? `${line.slice(0, Math.max(0, room - 1))}…` : line;
   }
 
   update(change: Partial<ProgressState>): void {
     Object.assign(this.state, change);
     if (this.spinner) {
-      this.spinner.text = this.line();
+      this.spinner.text = this.liveLine();
       return;
     }
-    if (this.opts.quiet || this.opts.live) return;
+    if (this.opts.quiet || this.live) return;
     const now = (this.opts.now ?? Date.now)();
     if (now - this.lastPlain >= (this.opts.plainEveryMs ?? 5_000)) {
       this.lastPlain = now;
