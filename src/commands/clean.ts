@@ -35,8 +35,10 @@ export function define(cmd: Command, run: Runner): void {
 Every input row comes out once, in input order, its columns untouched, with these appended:
   email_status, email_valid, email_disposable, email_valid_domain, email_reason, email_checked_at
 Blank and malformed addresses are decided locally and never sent; duplicates are sent once.
-Answers are journaled as they arrive: a run stopped by Ctrl-C, a kill or the monthly allowance
-continues with --resume and never pays twice.
+With no cleaning service configured (clean-url), or with --local, the built-in engine checks in-process:
+nothing is sent or spent. Otherwise answers are journaled as they arrive: a run stopped by Ctrl-C, a kill
+or the monthly allowance continues with --resume and never pays twice; a finished list run again reuses
+its answers (--restart pays again).
 
 Exit codes: 0 every row decided, 3 some rows unchecked (allowance, --max-spend, service errors),
 2 bad input or flags, 4 not signed in, 130 interrupted.
