@@ -110,7 +110,7 @@ describe('clean: Ctrl-C', () => {
       home.signal('SIGINT');
       const stopped = await running;
       expect(stopped.code, stopped.stderr).toBe(130);
-      expect(stopped.stderr).toMatch(/Interrupted: \d+ answers are saved/);
+      expect(stopped.stderr).toMatch(/Interrupted: \d+ answers saved\. Run the same command with --resume to continue\./);
       const charged = sandbox.stats().addressesCharged;
       expect(charged).toBeLessThan(20 * 50);
       const resumed = await home.run(['clean', input, '-o', out, '--resume', '--rate', '50/1s'], { env });
