@@ -18,6 +18,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('--internal-token-file <file>', 'file holding the internal token for /api/oem/register (else MAILCLEAN_INTERNAL_TOKEN)')
     .option('--rate <N/WINDOW>', 'requests per cleaning user on the clean route, sliding window (e.g. 5/2s, 100/1h)', '50/5m')
     .option('--allowance-status <code>', 'status of a refusal for the monthly clean allowance: 402, 403 or 429', '403')
+    .addOption(new Option('--shape <shape>', 'how answers read where the spec is silent (see below)').choices(['spec', 'alt']).default('spec'))
     .option('--fault-rate <p>', 'probability (0 to 1) of a fault per clean request, split evenly across 5xx, reset and truncated body', '0')
     .option('--latency <ms|min-max>', 'delay every clean answer by MS, or a random MIN-MAX ms')
     .option('--seed <n>', 'seed of the fault and latency generator, to replay a run (default: random, printed)')
@@ -31,6 +32,19 @@ The clean route keeps the service's limits: --rate per cleaning user (default 50
 Retry-After and RateLimit-* headers beyond it) and a monthly allowance per plan (free 50, pro
 10000 addresses, unlimited none; refused whole with --allowance-status). Rate arrivals and usage
 persist in the data directory, so runs sharing it share the limits.
+
+--shape alt answers as a second, independent reading of what the spec leaves open:
+  - platform failures: {version, status:false, statusCode, details: <HTTP reason>, statusMessage: <the
+    message, "The given data was invalid." on 422>, response: {errors} on 422, else null}; no top-level
+    message or errors
+  - cleaning failures: {status:false, statusCode, message, result: {errors} on 422, else null}
+  - a missing, bad or expired token on a protected route: a bare {"message":"Unauthenticated."}
+  - POST /api/login and /api/register: the token in response.access_token (token_type Bearer)
+  - POST /api/v1/auth/signin and signup: the token in result.accessToken (user in result.user)
+  - GET /api/me?current_buuid= with a brand the user does not own: 403 "This action is unauthorized."
+  - POST /api/me: empty strings count as missing (422)
+  - monthly allowance refusal: 403 (unless --allowance-status), message "You have exceeded your monthly
+    email cleaning limit on the free plan: 50 per month, 20 left." (no renewal date)
 
 Fault injection, for rehearsing a flaky service, applies to the clean route only: --fault-rate P
 gives each admitted request a P/3 chance each of a 500/502/503, a connection reset, and a body cut
@@ -67,6 +81,7 @@ async function sandbox(ctx: Ctx, opts: Record<string, unknown>): Promise<number>
       plan: opts.plan as 'free' | 'pro' | 'unlimited',
       rate,
       allowanceStatus,
+      shape: opts.shape as 'spec' | 'alt',
       faults: {
         serverErrorRate: faultRate / 3,
         resetRate: faultRate / 3,
@@ -86,6 +101,7 @@ async function sandbox(ctx: Ctx, opts: Record<string, unknown>): Promise<number>
   else ctx.out(`api-url    ${handle.url}\nclean-url  ${handle.url}\n`);
   ctx.note(`Sandbox running (${dataDir ? `state in ${dataDir}` : 'state in memory'}). Ctrl-C to stop.`);
   ctx.note(`Use it with: export MAILCLEAN_API_URL=${handle.url} MAILCLEAN_CLEAN_URL=${handle.url}`);
+  if (opts.shape !== 'spec') ctx.note(`Answer shape: ${String(opts.shape)}.`);
   ctx.note(describeCleanRoute(rate, allowanceStatus, faultRate, latency, seed));
 
   await new Promise<void>((resolve) => {

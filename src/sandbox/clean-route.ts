@@ -12,7 +12,7 @@ import {
   type RateSettings,
 } from './clean-limits.js';
 import { newObjectId } from './crypto.js';
-import { cleaningOk, failureBody } from './envelopes.js';
+import { cleaningOk, failureBody, type Shape } from './envelopes.js';
 import { HttpError, unauthenticated } from './errors.js';
 import type { Fault, FaultInjector } from './faults.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
@@ -127,10 +127,10 @@ export function verdict(email: string): EmailStatus {
   return { status: v.status, valid: v.valid === true, isDisposable: v.isDisposable, isValidDomain: v.isValidDomain ?? !badDomain };
 }
 
-function errorResult(err: HttpError, headers: Record<string, string> = {}): HandlerResult {
+function errorResult(shape: Shape, err: HttpError, headers: Record<string, string> = {}): HandlerResult {
   return {
     status: err.status,
-    body: failureBody('cleaning', err.status, err.message, err.errors),
+    body: failureBody(shape, 'cleaning', err),
     headers: { ...err.headers, ...headers },
   };
 }
@@ -159,7 +159,7 @@ async function clean(req: ParsedRequest, ctx: SandboxContext, s: CleanRouteSetti
   try {
     userId = authenticate(req, ctx, 'clean');
   } catch (err) {
-    if (err instanceof HttpError) return errorResult(err);
+    if (err instanceof HttpError) return errorResult(ctx.shape, err);
     throw err;
   }
   const checked = checkEmails(req.body);
@@ -201,12 +201,12 @@ async function clean(req: ParsedRequest, ctx: SandboxContext, s: CleanRouteSetti
     if (err instanceof RateLimited) {
       s.stats.rateLimited += 1;
       const message = `Too many requests: ${s.rate.requests} per ${windowSeconds(s.rate.windowMs)} seconds.`;
-      return errorResult(new HttpError(429, message), {
+      return errorResult(ctx.shape, new HttpError(429, message), {
         'retry-after': String(err.retryAfterSeconds),
         ...rateHeaders(s.rate, 0, err.retryAfterSeconds),
       });
     }
-    if (err instanceof HttpError) return errorResult(err);
+    if (err instanceof HttpError) return errorResult(ctx.shape, err);
     throw err;
   }
 
@@ -216,7 +216,7 @@ async function clean(req: ParsedRequest, ctx: SandboxContext, s: CleanRouteSetti
   const submitted = req.body['email'];
   if (Array.isArray(submitted)) stats.largestRequest = Math.max(stats.largestRequest, submitted.length);
   const headers = rateHeaders(s.rate, decision.remaining, decision.resetSeconds);
-  const result = answer(decision.outcome, headers, now, userId, checked, s);
+  const result = answer(decision.outcome, headers, now, userId, checked, s, ctx.shape);
   if (decision.fault.kind === 'truncate') {
     stats.faults.truncated += 1;
     return { ...result, transport: 'truncate' };
@@ -231,6 +231,7 @@ function answer(
   userId: string,
   checked: Checked,
   s: CleanRouteSettings,
+  shape: Shape,
 ): HandlerResult {
   const stats = s.stats;
   switch (outcome.kind) {
@@ -241,18 +242,20 @@ function answer(
         return { status: 0, body: undefined, transport: 'reset' };
       }
       stats.faults.serverError += 1;
-      return serverError(fault.kind === 'server-error' ? fault.status : 500, headers);
+      return serverError(shape, fault.kind === 'server-error' ? fault.status : 500, headers);
     }
     case 'invalid':
       stats.validationFailed += 1;
-      return errorResult(outcome.error, headers);
+      return errorResult(shape, outcome.error, headers);
     case 'refused': {
       stats.allowanceRefused += 1;
       const message =
-        `Monthly email cleaning limit reached for the ${outcome.plan} plan (${outcome.allowance} per month); ` +
-        `${outcome.left} left this month; it renews on ${nextMonthStart(now)}.`;
+        shape === 'alt'
+          ? `You have exceeded your monthly email cleaning limit on the ${outcome.plan} plan: ${outcome.allowance} per month, ${outcome.left} left.`
+          : `Monthly email cleaning limit reached for the ${outcome.plan} plan (${outcome.allowance} per month); ` +
+            `${outcome.left} left this month; it renews on ${nextMonthStart(now)}.`;
       // No Retry-After, even as a 429: waiting minutes does not help, and that is how clients tell it from the rate limit.
-      return errorResult(new HttpError(s.allowanceStatus, message), headers);
+      return errorResult(shape, new HttpError(s.allowanceStatus, message), headers);
     }
     case 'charged': {
       stats.cleaned += 1;
@@ -278,7 +281,7 @@ function nextMonthStart(ms: number): string {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
 }
 
-function serverError(status: 500 | 502 | 503, headers: Record<string, string>): HandlerResult {
+function serverError(shape: Shape, status: 500 | 502 | 503, headers: Record<string, string>): HandlerResult {
   if (status === 502) {
     // What a reverse proxy in front of the service sends when the backend is gone: HTML, not JSON.
     return {
@@ -293,5 +296,5 @@ function serverError(status: 500 | 502 | 503, headers: Record<string, string>): 
   }
   const message = status === 503 ? 'Service temporarily unavailable.' : 'Internal server error.';
   // A 503 deliberately without Retry-After: clients must back off on their own.
-  return { status, body: failureBody('cleaning', status, message), headers };
+  return { status, body: failureBody(shape, 'cleaning', new HttpError(status, message)), headers };
 }

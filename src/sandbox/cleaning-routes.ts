@@ -14,6 +14,11 @@ export function addCleaningAuthRoutes(router: Router): void {
   router.add('POST', '/api/v1/auth/signup', signup).add('POST', '/api/v1/auth/signin', signin);
 }
 
+/** spec: `result.token`; alt: `result.accessToken`. */
+function signedIn(ctx: SandboxContext, token: string, user: CleanUser): Record<string, unknown> {
+  return { [ctx.shape === 'alt' ? 'accessToken' : 'token']: token, user: userView(user) };
+}
+
 function userView(user: CleanUser): Record<string, unknown> {
   return { _id: user._id, name: user.name, email: user.email, plan: user.plan, createdAt: isoMillis(user.createdAt) };
 }
@@ -42,7 +47,7 @@ async function signup(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerR
     draft.cleanUsers[created._id] = created;
     return { user: created, token: grantToken(draft, created._id, 'clean', ctx) };
   });
-  return cleaningOk('Account created.', { token, user: userView(user) }, 201);
+  return cleaningOk('Account created.', signedIn(ctx, token, user), 201);
 }
 
 async function signin(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
@@ -59,5 +64,5 @@ async function signin(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerR
     if (!current) throw new HttpError(401, INVALID_CREDENTIALS);
     return { user: current, token: grantToken(draft, userId, 'clean', ctx) };
   });
-  return cleaningOk('Signed in.', { token, user: userView(user) });
+  return cleaningOk('Signed in.', signedIn(ctx, token, user));
 }

@@ -1,7 +1,15 @@
 import { STATUS_CODES } from 'node:http';
+import { Unauthenticated, type HttpError } from './errors.js';
 import type { HandlerResult } from './router.js';
 
 export type Interface = 'platform' | 'cleaning';
+
+/**
+ * How the sandbox reads what the spec leaves open: `spec` is its first reading, `alt` a second,
+ * independent one (docs/assumptions.md lists the differences), so the CLI is tested against both.
+ */
+export type Shape = 'spec' | 'alt';
+export const SHAPES: readonly Shape[] = ['spec', 'alt'];
 
 /** The cleaning service owns `/api/v1/...`; platform paths carry no version prefix (spec 9). */
 export function interfaceOf(path: string): Interface {
@@ -25,12 +33,23 @@ export function cleaningOk(message: string, result: unknown, status: 200 | 201 =
   return { status, body: { message, status: true, statusCode: status, result } };
 }
 
-export function failureBody(
-  iface: Interface,
-  status: number,
-  message: string,
-  errors?: Record<string, string[]>,
-): Record<string, unknown> {
+export function failureBody(shape: Shape, iface: Interface, err: HttpError): Record<string, unknown> {
+  const { status, message, errors } = err;
+  if (shape === 'alt') {
+    // A framework's auth guard answers before any envelope is built.
+    if (err instanceof Unauthenticated) return { message };
+    if (iface === 'platform') {
+      return {
+        version: 'v1',
+        status: false,
+        statusCode: status,
+        details: reason(status),
+        statusMessage: errors !== undefined ? 'The given data was invalid.' : message,
+        response: errors !== undefined ? { errors } : null,
+      };
+    }
+    return { status: false, statusCode: status, message, result: errors !== undefined ? { errors } : null };
+  }
   const body: Record<string, unknown> =
     iface === 'platform'
       ? { version: 'v1', status: false, statusCode: status, details: reason(status), statusMessage: 'error', message }

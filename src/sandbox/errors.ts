@@ -13,8 +13,15 @@ export class HttpError extends Error {
 
 export const UNAUTHENTICATED = 'Unauthenticated.';
 
+/** The 401 of a protected route (no, bad or expired token), as opposed to wrong credentials at login. */
+export class Unauthenticated extends HttpError {
+  constructor() {
+    super(401, UNAUTHENTICATED, undefined, { 'www-authenticate': 'Bearer' });
+  }
+}
+
 export function unauthenticated(): HttpError {
-  return new HttpError(401, UNAUTHENTICATED, undefined, { 'www-authenticate': 'Bearer' });
+  return new Unauthenticated();
 }
 
 /** One message for an unknown email and a wrong password alike, so neither is revealed. */

@@ -1,6 +1,6 @@
 import { authenticate, grantToken } from './auth.js';
 import { hashPassword, sharedSecretMatches, verifyPassword } from './crypto.js';
-import { platformOk } from './envelopes.js';
+import { platformOk, type Shape } from './envelopes.js';
 import { HttpError, INVALID_CREDENTIALS, unauthenticated } from './errors.js';
 import { createPlatformAccount } from './platform-accounts.js';
 import {
@@ -34,6 +34,11 @@ interface Account {
   user: PlatformUser;
   brand: BrandRecord;
   subscription: SubscriptionRecord;
+}
+
+/** Where a registration or login answer puts the platform token. */
+function tokenFields(shape: Shape, token: string | undefined): Record<string, unknown> {
+  return shape === 'alt' ? { access_token: token, token_type: 'Bearer' } : { token };
 }
 
 /** The signed-in user with their current brand and subscription, as the state holds them now. */
@@ -83,7 +88,7 @@ async function register(req: ParsedRequest, ctx: SandboxContext): Promise<Handle
   const { user, brand } = account(state, userId);
   return platformOk(
     {
-      token,
+      ...tokenFields(ctx.shape, token),
       user: {
         data: {
           ...userFields(user),
@@ -137,7 +142,7 @@ async function login(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerRe
   const state = ctx.store.state;
   const { user, brand, subscription } = account(state, userId);
   return platformOk({
-    token: tokens.token,
+    ...tokenFields(ctx.shape, tokens.token),
     'cdp-token': tokens.cdp,
     user: {
       data: {
@@ -171,7 +176,8 @@ async function selectBrand(ctx: SandboxContext, userId: string, brandId: string)
   const ownerIn = (state: SandboxState): PlatformUser => {
     const user = account(state, userId).user;
     if (!user.brand_ids.includes(brandId) || !Object.hasOwn(state.brands, brandId)) {
-      throw new HttpError(404, 'Brand not found.');
+      // alt: a policy check refuses rather than a lookup missing.
+      throw ctx.shape === 'alt' ? new HttpError(403, 'This action is unauthorized.') : new HttpError(404, 'Brand not found.');
     }
     return user;
   };
@@ -184,11 +190,13 @@ async function selectBrand(ctx: SandboxContext, userId: string, brandId: string)
 async function updateMe(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
   const userId = authenticate(req, ctx, 'platform');
   const c = new BodyChecker(req.body);
-  // Empty strings are accepted: registration itself leaves last_name empty, so it must stay expressible.
-  const first_name = c.required('first_name', { trim: true, allowEmpty: true, max: 255 });
-  const last_name = c.required('last_name', { trim: true, allowEmpty: true, max: 255 });
-  const phone = c.required('phone', { trim: true, allowEmpty: true, max: 32 });
-  const country_code = c.required('country_code', { trim: true, allowEmpty: true, max: 8 });
+  // spec: empty strings are accepted, since registration itself leaves last_name empty; alt: `required`
+  // refuses them, as a framework's validator does.
+  const allowEmpty = ctx.shape === 'spec';
+  const first_name = c.required('first_name', { trim: true, allowEmpty, max: 255 });
+  const last_name = c.required('last_name', { trim: true, allowEmpty, max: 255 });
+  const phone = c.required('phone', { trim: true, allowEmpty, max: 32 });
+  const country_code = c.required('country_code', { trim: true, allowEmpty, max: 8 });
   c.check();
 
   await ctx.store.mutate((draft) => {

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Shape } from './envelopes.js';
 import type { Plan } from './state.js';
 import type { Store } from './store.js';
 
@@ -37,6 +38,7 @@ export interface SandboxContext {
   tokenTtlMs: number;
   internalToken: string | undefined;
   plan: Plan;
+  shape: Shape;
 }
 
 export type Handler = (req: ParsedRequest, ctx: SandboxContext) => Promise<HandlerResult>;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_RATE, type RateSettings } from './clean-limits.js';
 import { ALLOWANCE_STATUSES, emptyStats, type AllowanceStatus, type SandboxStats } from './clean-route.js';
-import { failureBody, interfaceOf } from './envelopes.js';
+import { failureBody, interfaceOf, SHAPES, type Shape } from './envelopes.js';
 import { HttpError } from './errors.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
 import { createRouter } from './routes.js';
@@ -13,6 +13,7 @@ import { Store } from './store.js';
 
 export type { AllowanceStatus, SandboxStats } from './clean-route.js';
 export type { FaultOptions } from './faults.js';
+export type { Shape } from './envelopes.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -30,8 +31,10 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** Rate limit of the clean route per cleaning user (sliding window); default 50 per 5 minutes. */
   rate?: { requests: number; windowMs: number };
-  /** Status of a refusal for the monthly clean allowance; default 403. */
+  /** Status of a refusal for the monthly clean allowance; default 403 (in both shapes). */
   allowanceStatus?: AllowanceStatus;
+  /** Which reading of what the spec leaves open the answers follow; default `spec`. */
+  shape?: Shape;
   /** Fault injection on the clean route; default none. */
   faults?: FaultOptions;
 }
@@ -55,6 +58,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const tokenTtlMs = opts.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS;
   if (!(tokenTtlMs > 0)) throw new TypeError('tokenTtlMs must be positive');
   const rate = checkRate(opts.rate ?? DEFAULT_RATE);
+  const shape = opts.shape ?? 'spec';
+  if (!SHAPES.includes(shape)) throw new TypeError(`unknown shape ${JSON.stringify(shape)}`);
   const allowanceStatus = opts.allowanceStatus ?? 403;
   if (!ALLOWANCE_STATUSES.includes(allowanceStatus)) {
     throw new TypeError(`allowanceStatus must be one of ${ALLOWANCE_STATUSES.join(', ')}`);
@@ -69,6 +74,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     // An empty secret would let an empty body field pass, so it counts as no secret.
     internalToken: opts.internalToken === '' ? undefined : opts.internalToken,
     plan,
+    shape,
   };
   const router = createRouter({ rate, allowanceStatus, faults, stats });
   const log = opts.log;
@@ -133,7 +139,7 @@ async function serve(
   try {
     result = await dispatch(req, method, path, query, router, ctx);
   } catch (err) {
-    result = failure(path, err);
+    result = failure(ctx.shape, path, err);
   }
   await send(req, res, result);
   const outcome = result.transport === 'reset' ? 'reset' : `${result.status}${result.transport === 'truncate' ? ' truncated' : ''}`;
@@ -210,13 +216,13 @@ function parseBody(raw: Buffer): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-function failure(path: string, err: unknown): HandlerResult {
+function failure(shape: Shape, path: string, err: unknown): HandlerResult {
   const iface = interfaceOf(path);
   if (err instanceof HttpError) {
-    return { status: err.status, body: failureBody(iface, err.status, err.message, err.errors), headers: err.headers };
+    return { status: err.status, body: failureBody(shape, iface, err), headers: err.headers };
   }
   // Internal details stay out of the response; the status alone tells the client to retry or report.
-  return { status: 500, body: failureBody(iface, 500, 'Internal server error.') };
+  return { status: 500, body: failureBody(shape, iface, new HttpError(500, 'Internal server error.')) };
 }
 
 function sleep(ms: number): Promise<void> {

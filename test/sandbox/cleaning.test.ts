@@ -104,7 +104,7 @@ describe('tokens are bound to their service', () => {
   it('a platform token is refused where a cleaning token is required', async () => {
     // The guard itself; clean-route.test.ts checks the same through POST /api/v1/email-verify/validate/clean.
     const store = await Store.open(undefined);
-    const ctx: SandboxContext = { store, now: () => 1_000, tokenTtlMs: 60_000, internalToken: undefined, plan: 'free' };
+    const ctx: SandboxContext = { store, now: () => 1_000, tokenTtlMs: 60_000, internalToken: undefined, plan: 'free', shape: 'spec' };
     const password = await hashPassword(PASSWORD);
     const { platformToken, cleanToken } = await store.mutate((draft) => {
       draft.cleanUsers['c1'] = { _id: 'c1', name: '', email: 'c@example.com', password, plan: 'free', createdAt: 0, updatedAt: 0 };

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TestHome } from '../helpers/cli.js';
 import { closedPort } from '../helpers/http-server.js';
 import { cleanCall, signupClean } from './clean-helpers.js';
+import { call, PASSWORD, uniqueEmail } from './helpers.js';
 
 let home: TestHome | undefined;
 afterEach(() => {
@@ -23,6 +24,7 @@ describe('mailclean sandbox: clean route options', () => {
     [['--seed', '-1'], '--seed'],
     [['--seed', '4294967296'], '--seed'],
     [['--allowance-status', '404'], '--allowance-status'],
+    [['--shape', 'laravel'], '--shape'],
   ])('refuses %j with a usage error naming %s', async (args, flag) => {
     home = new TestHome();
     const res = await home.run(['sandbox', '--memory', ...args]);
@@ -62,5 +64,35 @@ describe('mailclean sandbox: clean route options', () => {
     const res = await running;
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('Clean route: rate 2/1m per user, allowance refusals 429, latency 0-5ms, seed 7.');
+  });
+
+  it('--shape alt answers in the second reading, and says so', async () => {
+    home = new TestHome();
+    const port = await closedPort();
+    const running = home.run(['sandbox', '--memory', '--port', String(port), '--shape', 'alt']);
+    const base = `http://127.0.0.1:${port}`;
+    let signup;
+    for (let i = 0; i < 200 && !signup; i++) {
+      signup = await call(base, 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail(), password: PASSWORD } }).catch(() => undefined);
+      if (!signup) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(signup?.status).toBe(201);
+    expect(signup?.json.result.accessToken).toEqual(expect.any(String));
+    expect((await call(base, 'GET', '/api/me')).json).toEqual({ message: 'Unauthenticated.' });
+
+    home.signal('SIGINT');
+    const res = await running;
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('Answer shape: alt.');
+    expect(res.stderr).toContain('allowance refusals 403');
+  });
+
+  it('--help lists every difference of the alt shape', async () => {
+    home = new TestHome();
+    const res = await home.run(['sandbox', '--help']);
+    expect(res.code).toBe(0);
+    for (const text of ['response: {errors}', 'result: {errors}', '{"message":"Unauthenticated."}', 'response.access_token', 'result.accessToken', '403 "This action is unauthorized."', 'empty strings count as missing', 'monthly allowance refusal: 403']) {
+      expect(res.stdout).toContain(text);
+    }
   });
 });
