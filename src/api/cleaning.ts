@@ -1,34 +1,13 @@
 import { ApiError } from '../errors.js';
 import type { HttpClient } from './http.js';
-import { isObject, str, type Json } from './shape.js';
+import { findToken, isObject, str, type Json } from './shape.js';
 
 export interface CleanSignedIn {
   token: string;
   userId?: string;
 }
 
-const TOKEN_KEYS = ['token', 'accessToken', 'access_token'];
 const CONTAINERS = ['result', 'data'];
-
-/**
- * The spec does not show where signin and signup put the token: look at the top level, then under
- * `result` or `data` (one or two levels), for `token`, `accessToken` or `access_token`.
- */
-export function findToken(body: unknown): string | undefined {
-  const queue: Array<{ value: unknown; depth: number }> = [{ value: body, depth: 0 }];
-  while (queue.length > 0) {
-    const { value, depth } = queue.shift()!;
-    if (!isObject(value)) continue;
-    for (const key of TOKEN_KEYS) {
-      const token = value[key];
-      if (typeof token === 'string' && token.length > 0) return token;
-      // Some services nest it again: {token: {accessToken: "..."}}.
-      if (isObject(token)) queue.push({ value: token, depth: depth + 1 });
-    }
-    if (depth < 2) for (const key of CONTAINERS) queue.push({ value: value[key], depth: depth + 1 });
-  }
-  return undefined;
-}
 
 function findUserId(body: unknown): string | undefined {
   for (const container of [body, ...CONTAINERS.map((k) => (isObject(body) ? body[k] : undefined))]) {

@@ -1,4 +1,6 @@
 // Reading what a failed (or odd) answer says, whichever envelope or format it came in.
+import { STATUS_CODES } from 'node:http';
+import { isObject } from './shape.js';
 
 export interface ParsedBody {
   json?: unknown;
@@ -30,29 +32,47 @@ function excerptOf(text: string, contentType: string): string {
   return html ? `HTML page: "${short}"` : `"${short}"`;
 }
 
-/** The human message of either envelope (platform: message/details/statusMessage; cleaning: message/error). */
-export function describeFailure(parsed: ParsedBody): string {
-  const body = parsed.json;
-  if (body && typeof body === 'object') {
-    const b = body as Record<string, unknown>;
-    for (const key of ['message', 'error', 'error_description', 'detail', 'details', 'statusMessage']) {
-      const value = b[key];
-      if (typeof value === 'string' && value.trim() && !['error', 'failure', 'failed'].includes(value.trim().toLowerCase())) {
-        return oneLine(value);
-      }
-      if (value && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string') {
-        return oneLine((value as { message: string }).message);
-      }
-    }
-    return '';
-  }
-  return parsed.excerpt ?? '';
+/** Where services nest a payload, a failure's included: platform `response`, cleaning `result`, or `data`. */
+const CONTAINERS = ['response', 'result', 'data'];
+const MESSAGE_KEYS = ['message', 'error', 'error_description', 'detail', 'statusMessage', 'details'];
+/** Words that say nothing beyond the status. */
+const EMPTY_WORDS = new Set(['error', 'failure', 'failed', 'fail', 'success']);
+const REASON_TEXTS = new Set(Object.values(STATUS_CODES).map((r) => r?.toLowerCase()));
+
+/** The body and the objects it nests a payload in, outermost first. */
+function levels(body: unknown): Array<Record<string, unknown>> {
+  if (!isObject(body)) return [];
+  return [body, ...CONTAINERS.map((key) => body[key]).filter(isObject)];
 }
 
-/** `errors` keyed by field (values a string or a list of strings), if the body has one. */
+/**
+ * The human message of a failed answer, whichever key and level it sits at. A specific message wins
+ * over an HTTP reason text such as "Unprocessable Entity" (the platform's `details`), which is said
+ * only when nothing else is.
+ */
+export function describeFailure(parsed: ParsedBody): string {
+  if (parsed.json === undefined) return parsed.excerpt ?? '';
+  const messages: string[] = [];
+  for (const level of levels(parsed.json)) {
+    for (const key of MESSAGE_KEYS) {
+      const value = level[key];
+      const text = typeof value === 'string' ? value : isObject(value) && typeof value.message === 'string' ? value.message : '';
+      if (text.trim() && !EMPTY_WORDS.has(text.trim().toLowerCase())) messages.push(oneLine(text));
+    }
+  }
+  return messages.find((m) => !REASON_TEXTS.has(m.toLowerCase())) ?? messages[0] ?? '';
+}
+
+/** `errors` keyed by field (values a string or a list of strings), at the top level or in a payload. */
 export function fieldErrorsOf(body: unknown): Record<string, string[]> | undefined {
-  if (!body || typeof body !== 'object') return undefined;
-  const errors = (body as { errors?: unknown }).errors;
+  for (const level of levels(body)) {
+    const found = fieldErrorsIn(level.errors);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function fieldErrorsIn(errors: unknown): Record<string, string[]> | undefined {
   if (!errors || typeof errors !== 'object') return undefined;
   const out: Record<string, string[]> = {};
   if (Array.isArray(errors)) {

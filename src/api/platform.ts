@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.js';
 import type { HttpClient } from './http.js';
-import { isObject, str, unwrapObject, type Json } from './shape.js';
+import { findToken, isObject, str, unwrapObject, type Json } from './shape.js';
 
 export interface RegisterInput {
   name: string;
@@ -70,7 +70,7 @@ export class PlatformClient {
   }
 
   private signedIn(response: Json, what: string): SignedIn {
-    const token = str(response.token);
+    const token = findToken(response);
     if (!token) throw new ApiError(`the platform's ${what} answer from ${this.http.host} carries no token`, 200);
     const user = unwrapObject(response.user) ?? unwrapObject(response.me);
     if (!user || !str(user.id)) throw new ApiError(`the platform's ${what} answer from ${this.http.host} carries no user id`, 200);

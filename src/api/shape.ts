@@ -26,3 +26,27 @@ export function str(value: unknown): string | undefined {
   if (typeof value === 'number') return String(value);
   return undefined;
 }
+
+const TOKEN_KEYS = ['token', 'accessToken', 'access_token'];
+const TOKEN_CONTAINERS = ['response', 'result', 'data'];
+
+/**
+ * The spec does not show where signin and signup put the token, and real services differ from it
+ * for login too: look at the top level, then under `response`, `result` or `data` (one or two
+ * levels), for `token`, `accessToken` or `access_token`.
+ */
+export function findToken(body: unknown): string | undefined {
+  const queue: Array<{ value: unknown; depth: number }> = [{ value: body, depth: 0 }];
+  while (queue.length > 0) {
+    const { value, depth } = queue.shift()!;
+    if (!isObject(value)) continue;
+    for (const key of TOKEN_KEYS) {
+      const token = value[key];
+      if (typeof token === 'string' && token.length > 0) return token;
+      // Some services nest it again: {token: {accessToken: "..."}}.
+      if (isObject(token)) queue.push({ value: token, depth: depth + 1 });
+    }
+    if (depth < 2) for (const key of TOKEN_CONTAINERS) queue.push({ value: value[key], depth: depth + 1 });
+  }
+  return undefined;
+}
