@@ -37,7 +37,7 @@ describe('account commands on the built-in sandbox (no configuration)', () => {
     expect((await home.run(args, { stdin: 'correct horse battery' })).code).toBe(0);
     const again = await home.run(args, { stdin: 'correct horse battery' });
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/^error: the platform rejected the request: email: .+$/m);
+    expect(again.stderr).toMatch(/^error: --email: The email has already been taken\.$/m);
     expect(again.stderr).not.toMatch(/\n\s+at /);
   });
 

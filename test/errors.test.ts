@@ -110,9 +110,17 @@ describe('errors', () => {
     }
   });
 
-  it('a validation failure lists the server errors field by field', async () => {
-    const res = await home.run([...urls, 'register', '--name', 'Ada', '--email', 'short@example.com', '--password-stdin'], { stdin: 'x' });
-    expectOneLineError(res, 2, /rejected the request: password: /);
+  it('a validation failure lists the server errors field by field, named as the command takes them', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(422, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'invalid', errors: { email: ['The email is taken.'], password: ['Too short.', 'Too plain.'], tos: ['Accept it.'] } }));
+    });
+    try {
+      const res = await home.run(['register', '--api-url', server.url, '--name', 'Ada', '--email', 'a@example.com', '--password-stdin'], { stdin: PASSWORD });
+      expectOneLineError(res, 2, /^error: --email: The email is taken\.; the password: Too short\.; Too plain\.; tos: Accept it\.$/);
+    } finally {
+      await server.close();
+    }
   });
 
   it('a missing value with prompts off: exit 2 naming the flag', async () => {

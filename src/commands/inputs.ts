@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import type { Ctx } from '../context.js';
-import { UsageError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
 import { readAll } from '../io/io.js';
 import { promptSecret, promptText } from '../io/prompt.js';
 
@@ -61,6 +61,27 @@ export async function secretFromStdin(ctx: Ctx, flag: string): Promise<string> {
   const value = stripNewline(await readAll(ctx.io.stdin)).trim();
   if (value === '') throw new UsageError(`${flag}: stdin held nothing`);
   return value;
+}
+
+/** How a command's messages name the password, which never comes from a flag value. */
+export const PASSWORD_INPUT = 'the password';
+
+/**
+ * For `.catch()` on a request: a rejection naming body fields (422) becomes a usage error naming the
+ * command's flags instead, e.g. `--email: The email has already been taken.`. `flags` maps the
+ * service's field names to them; a field it does not know keeps the service's name.
+ */
+export function namingFlags(flags: Record<string, string>) {
+  return (error: unknown): never => {
+    if (error instanceof ApiError && error.fieldErrors && (error.status === 422 || error.status === 400)) {
+      throw new UsageError(
+        Object.entries(error.fieldErrors)
+          .map(([field, messages]) => `${flags[field] ?? field}: ${messages.join('; ')}`)
+          .join('; '),
+      );
+    }
+    throw error;
+  };
 }
 
 function stripNewline(s: string): string {

@@ -3,7 +3,7 @@ import type { Runner } from './index.js';
 import type { Ctx } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
 import { str, unwrapObject } from '../api/shape.js';
-import { jsonOption, passwordInput, secretFromStdin, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './inputs.js';
+import { jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, secretFromStdin, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './inputs.js';
 import { reportOutcomes, runEach } from '../account/each-service.js';
 
 export function define(cmd: Command, run: Runner): void {
@@ -27,6 +27,8 @@ Examples:
     .action(run(login));
 }
 
+const FLAGS = { email: '--email', password: PASSWORD_INPUT };
+
 async function login(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
   const service = opts.service as ServiceChoice;
   if (opts.withToken) return loginWithToken(ctx, service, opts.json as string | boolean | undefined);
@@ -41,7 +43,7 @@ async function login(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
   const outcomes = await runEach(ctx, service, {
     platform: async () => {
       const client = await ctx.platform();
-      const signed = await client.login(email, password).catch(renameAuthFailure('platform'));
+      const signed = await client.login(email, password).catch(renameAuthFailure('platform')).catch(namingFlags(FLAGS));
       const userId = str(signed.user.id);
       await ctx.saveSignIn({ token: signed.token, 'cdp-token': signed.cdpToken, 'user-id': userId, email, brand: signed.brandId });
       ctx.useToken('platform', signed.token);
@@ -49,7 +51,7 @@ async function login(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
     },
     clean: async () => {
       const client = await ctx.cleaning();
-      const signed = await client.signin(email, password).catch(renameAuthFailure('cleaning service'));
+      const signed = await client.signin(email, password).catch(renameAuthFailure('cleaning service')).catch(namingFlags(FLAGS));
       await ctx.saveSignIn({ 'clean-token': signed.token, email });
       ctx.useToken('clean', signed.token);
       return { userId: signed.userId ?? null, email };

@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { platformSession } from '../account/session.js';
 import { meView, ME_FIELDS, type MeView } from '../account/views.js';
 import { renderPairs } from '../io/table.js';
-import { jsonOption, valueOrPrompt } from './inputs.js';
+import { jsonOption, namingFlags, valueOrPrompt } from './inputs.js';
 import type { ProfileUpdate } from '../api/platform.js';
 
 export function define(cmd: Command, run: Runner): void {
@@ -56,7 +56,8 @@ async function update(ctx: Ctx, opts: Record<string, unknown>): Promise<number> 
     else if (existing !== null && existing !== undefined) body[field.key] = existing;
     else throw new UsageError(`${field.flag} is required: the service needs all four fields and your profile has no ${field.label.toLowerCase()}`);
   }
-  const view = meView(await client.updateMe(body));
+  const flags = Object.fromEntries(UPDATE_FIELDS.map((f) => [f.key, f.flag]));
+  const view = meView(await client.updateMe(body).catch(namingFlags(flags)));
   ctx.note(`${ctx.style.green('✓')} Profile updated`);
   print(ctx, view, opts.json as string | boolean | undefined);
   return 0;

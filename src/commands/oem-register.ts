@@ -4,7 +4,7 @@ import type { Runner } from './index.js';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { meView, ME_FIELDS } from '../account/views.js';
-import { jsonOption, passwordInput, validateEmail, valueOrPrompt } from './inputs.js';
+import { jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, validateEmail, valueOrPrompt } from './inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -17,13 +17,20 @@ export function define(cmd: Command, run: Runner): void {
     .action(run(oemRegister));
 }
 
+const FLAGS = {
+  name: '--name',
+  email: '--email',
+  password: PASSWORD_INPUT,
+  internal_access_32543hbhjb3243h4: 'the internal token (MAILCLEAN_INTERNAL_TOKEN or --internal-token-file)',
+};
+
 async function oemRegister(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
   const internalToken = await readInternalToken(ctx, opts.internalTokenFile as string | undefined);
   const name = await valueOrPrompt(ctx, opts.name, '--name', 'Name:');
   const email = await valueOrPrompt(ctx, opts.email, '--email', 'Email:', { validate: validateEmail });
   const password = await passwordInput(ctx, opts.passwordStdin, { confirm: true });
   const client = await ctx.platform();
-  const view = meView(await client.oemRegister({ name, email, password, internalToken }));
+  const view = meView(await client.oemRegister({ name, email, password, internalToken }).catch(namingFlags(FLAGS)));
   ctx.note(`${ctx.style.green('✓')} Registered ${view.email ?? email} through the OEM route${view.id ? ` (user ${view.id})` : ''}`);
   if (opts.json !== undefined) ctx.json(view, opts.json as string | boolean, ME_FIELDS);
   return 0;

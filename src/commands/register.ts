@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Runner } from './index.js';
 import type { Ctx } from '../context.js';
 import { str } from '../api/shape.js';
-import { jsonOption, localeRegion, passwordInput, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './inputs.js';
+import { jsonOption, localeRegion, namingFlags, PASSWORD_INPUT, passwordInput, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './inputs.js';
 import { reportOutcomes, runEach } from '../account/each-service.js';
 
 export function define(cmd: Command, run: Runner): void {
@@ -18,6 +18,16 @@ export function define(cmd: Command, run: Runner): void {
     .addHelpText('after', '\nExample:\n  echo "$PASSWORD" | mailclean register --name Ada --email ada@example.com --password-stdin')
     .action(run(register));
 }
+
+/** Body fields of both sign-up routes, by the flag or input each comes from. */
+const FLAGS = {
+  name: '--name',
+  email: '--email',
+  password: PASSWORD_INPUT,
+  country_code: '--country-code',
+  source: '--source',
+  source_path: '--source-path',
+};
 
 async function register(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
   const service = opts.service as ServiceChoice;
@@ -36,7 +46,7 @@ async function register(ctx: Ctx, opts: Record<string, unknown>): Promise<number
         country_code: countryCode,
         source: opts.source as string,
         source_path: opts.sourcePath as string,
-      });
+      }).catch(namingFlags(FLAGS));
       const userId = str(signed.user.id);
       await ctx.saveSignIn({ token: signed.token, 'user-id': userId, email, brand: signed.brandId });
       ctx.useToken('platform', signed.token);
@@ -44,7 +54,7 @@ async function register(ctx: Ctx, opts: Record<string, unknown>): Promise<number
     },
     clean: async () => {
       const client = await ctx.cleaning();
-      const signed = await client.signup({ name, email, password });
+      const signed = await client.signup({ name, email, password }).catch(namingFlags(FLAGS));
       await ctx.saveSignIn({ 'clean-token': signed.token, email });
       ctx.useToken('clean', signed.token);
       return { userId: signed.userId ?? null, email };

@@ -1,0 +1,108 @@
+// Account commands failing: one line naming the flag or the fix, the right exit code, in both sandbox shapes.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
+import { TestHome, type CliResult } from './helpers/cli.js';
+import { serve } from './helpers/http-server.js';
+
+const PASSWORD = 'correct horse battery';
+
+/** Exactly one `error:` line (and at most a hint), nothing on stdout, no stack trace. */
+function expectError(res: CliResult, code: number, line: string | RegExp): void {
+  expect(res.code, res.stderr).toBe(code);
+  const lines = res.stderr.trim().split('\n').filter((l) => !l.startsWith('hint:'));
+  expect(lines).toHaveLength(1);
+  if (typeof line === 'string') expect(lines[0]).toBe(line);
+  else expect(lines[0]).toMatch(line);
+  expect(res.stderr).not.toMatch(/^\s+at /m);
+  expect(res.stdout).toBe('');
+}
+
+describe.each(['spec', 'alt'] as const)('account failures against the %s shape', (shape) => {
+  let sandbox: SandboxHandle;
+  let home: TestHome;
+  let urls: string[];
+  let counter = 0;
+  const uniqueEmail = () => `${shape}.fail${++counter}@example.com`;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, shape, internalToken: 'internal-secret-123' });
+    urls = ['--api-url', sandbox.url, '--clean-url', sandbox.url];
+  });
+  afterAll(() => sandbox.close());
+  beforeEach(() => {
+    home = new TestHome();
+  });
+  afterEach(() => home.cleanup());
+
+  const run = (args: string[], stdin?: string, env?: Record<string, string>) => home.run([...urls, ...args], { stdin, env });
+
+  async function register(email: string, service = 'all') {
+    const res = await run(['register', '--name', 'Ada', '--email', email, '--password-stdin', '--service', service], PASSWORD);
+    expect(res.code, res.stderr).toBe(0);
+  }
+
+  describe('a 422 names the flag', () => {
+    it('register: an email already taken, on either service', async () => {
+      const email = uniqueEmail();
+      await register(email);
+      for (const service of ['platform', 'clean']) {
+        const res = await run(['register', '--name', 'Ada', '--email', email, '--password-stdin', '--service', service], PASSWORD);
+        expectError(res, 2, 'error: --email: The email has already been taken.');
+      }
+    });
+
+    it('register: a short password names the password input', async () => {
+      const res = await run(['register', '--name', 'Ada', '--email', uniqueEmail(), '--password-stdin'], 'short');
+      expectError(res, 2, 'error: the password: The password field must be at least 8 characters.');
+    });
+
+    it('register with both services: each side warns or fails with the flag', async () => {
+      const email = uniqueEmail();
+      await register(email, 'clean');
+      const res = await run(['register', '--name', 'Ada', '--email', email, '--password-stdin', '--service', 'all'], PASSWORD);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toContain('warning: clean: --email: The email has already been taken.');
+    });
+
+    it('me update: a value the service refuses names its flag', async () => {
+      await register(uniqueEmail(), 'platform');
+      const res = await run(['me', 'update', '--first-name', 'Ada', '--last-name', 'L', '--country-code', 'GB', '--phone', '1'.repeat(40)]);
+      expectError(res, 2, 'error: --phone: The phone field must not be greater than 32 characters.');
+    });
+
+    it('oem-register: an email already taken', async () => {
+      const email = uniqueEmail();
+      await register(email, 'platform');
+      const res = await run(['oem-register', '--name', 'Cy', '--email', email, '--password-stdin'], PASSWORD, { MAILCLEAN_INTERNAL_TOKEN: 'internal-secret-123' });
+      expectError(res, 2, 'error: --email: The email has already been taken.');
+    });
+  });
+});
+
+describe('login: a 422 names the flag', () => {
+  let home: TestHome;
+  beforeEach(() => {
+    home = new TestHome();
+  });
+  afterEach(() => home.cleanup());
+
+  it('whichever envelope carries the field errors', async () => {
+    // The sandbox never refuses a login's fields once the CLI has checked them; a real service might.
+    const bodies = [
+      { message: 'The given data was invalid.', errors: { email: ['The selected email is invalid.'] } },
+      { version: 'v1', status: false, statusCode: 422, details: 'Unprocessable Entity', statusMessage: 'The given data was invalid.', response: { errors: { email: ['The selected email is invalid.'] } } },
+    ];
+    for (const body of bodies) {
+      const server = await serve((_req, res) => {
+        res.writeHead(422, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      });
+      try {
+        const res = await home.run(['login', '--api-url', server.url, '--service', 'platform', '--email', 'ada@example.com', '--password-stdin'], { stdin: PASSWORD });
+        expectError(res, 2, 'error: --email: The selected email is invalid.');
+      } finally {
+        await server.close();
+      }
+    }
+  });
+});
