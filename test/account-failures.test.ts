@@ -41,6 +41,22 @@ describe.each(['spec', 'alt'] as const)('account failures against the %s shape',
     expect(res.code, res.stderr).toBe(0);
   }
 
+  describe('me update: a required field still empty is named before anything is sent', () => {
+    it('the last name registration left empty', async () => {
+      await register(uniqueEmail(), 'platform');
+      const res = await run(['me', 'update', '--first-name', 'Ada', '--phone', '+1 555 0100', '--country-code', 'GB']);
+      expectError(res, 2, /^error: --last-name is required: the service needs all four fields and your profile has no last name$/);
+      // Nothing was sent: the phone given alongside is not set.
+      expect(JSON.parse((await run(['me', '--json', 'phone'])).stdout)).toEqual({ phone: null });
+    });
+
+    it('a flag given as an empty string', async () => {
+      await register(uniqueEmail(), 'platform');
+      const res = await run(['me', 'update', '--first-name', ' ', '--last-name', 'L', '--phone', '1', '--country-code', 'GB']);
+      expectError(res, 2, /^error: --first-name: must not be empty/);
+    });
+  });
+
   describe('a 422 names the flag', () => {
     it('register: an email already taken, on either service', async () => {
       const email = uniqueEmail();

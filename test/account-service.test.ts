@@ -70,20 +70,20 @@ describe('account commands against a configured service', () => {
 
   it('me update changes only the fields given', async () => {
     await registerBoth('ada3@example.com');
-    const first = await run(['me', 'update', '--phone', '+1 555 0100', '--country-code', 'GB', '--json']);
+    const first = await run(['me', 'update', '--last-name', 'Lovelace', '--phone', '+1 555 0100', '--country-code', 'GB', '--json']);
     expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toMatchObject({ first_name: 'Ada', last_name: '', phone: '+1 555 0100', country_code: 'GB' });
-    const second = await run(['me', 'update', '--last-name', 'Lovelace', '--json']);
-    expect(JSON.parse(second.stdout)).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', phone: '+1 555 0100', country_code: 'GB' });
+    expect(JSON.parse(first.stdout)).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', phone: '+1 555 0100', country_code: 'GB' });
+    const second = await run(['me', 'update', '--first-name', 'Augusta', '--json']);
+    expect(JSON.parse(second.stdout)).toMatchObject({ first_name: 'Augusta', last_name: 'Lovelace', phone: '+1 555 0100', country_code: 'GB' });
     const me = JSON.parse((await run(['me', '--json'])).stdout);
-    expect(me).toMatchObject({ last_name: 'Lovelace', phone: '+1 555 0100' });
+    expect(me).toMatchObject({ first_name: 'Augusta', last_name: 'Lovelace', phone: '+1 555 0100' });
   });
 
   it('me update with a field still missing and prompts off names the flag', async () => {
     await registerBoth('ada4@example.com');
     const res = await run(['me', 'update', '--first-name', 'Ada']);
     expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/^error: --phone is required/m);
+    expect(res.stderr).toMatch(/^error: --last-name is required/m);
   });
 
   it('me --brand selects the current brand', async () => {

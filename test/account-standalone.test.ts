@@ -49,8 +49,8 @@ describe('against a standalone `mailclean sandbox --port P`', () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/Signed in as ada@example\.com\n/);
 
-    const updated = await run(['me', 'update', '--phone', '+44 20 7946 0000', '--json', 'first_name,phone']);
-    expect(JSON.parse(updated.stdout)).toEqual({ first_name: 'Ada', phone: '+44 20 7946 0000' });
+    const updated = await run(['me', 'update', '--last-name', 'Lovelace', '--phone', '+44 20 7946 0000', '--json', 'first_name,last_name,phone']);
+    expect(JSON.parse(updated.stdout)).toEqual({ first_name: 'Ada', last_name: 'Lovelace', phone: '+44 20 7946 0000' });
     const me = JSON.parse((await run(['me', '--json'])).stdout);
     const brand = await run(['me', '--brand', me.brand.id]);
     expect(brand.code).toBe(0);

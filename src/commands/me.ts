@@ -22,6 +22,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('--phone <phone>', 'phone number')
     .option('--country-code <code>', 'country code, e.g. US')
     .addOption(jsonOption())
+    .addHelpText('after', '\nThe service needs all four fields, none empty: one your profile has empty (registration leaves\nthe last name empty) must be given, else nothing is sent.')
     .action(run(update));
 }
 
@@ -44,17 +45,25 @@ const UPDATE_FIELDS: Array<{ key: keyof ProfileUpdate; flag: string; option: str
 async function update(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
   await ctx.requireKnownProfile();
   const client = await platformSession(ctx);
-  // The service needs all four fields: start from the current profile and apply what was given.
+  // The service needs all four fields, none empty (registration leaves last_name empty): start from the
+  // current profile and apply what was given, and name what is still missing before sending anything.
   const current = meView(await client.me());
   const givenAny = UPDATE_FIELDS.some((f) => typeof opts[f.option] === 'string');
   const body = {} as ProfileUpdate;
   for (const field of UPDATE_FIELDS) {
     const given = opts[field.option];
     const existing = current[field.key];
-    if (typeof given === 'string') body[field.key] = given;
-    else if (!givenAny && ctx.canPrompt) body[field.key] = await valueOrPrompt(ctx, undefined, field.flag, `${field.label}:`, { default: existing ?? undefined });
-    else if (existing !== null && existing !== undefined) body[field.key] = existing;
-    else throw new UsageError(`${field.flag} is required: the service needs all four fields and your profile has no ${field.label.toLowerCase()}`);
+    if (typeof given === 'string') {
+      if (!given.trim()) throw new UsageError(`${field.flag}: must not be empty (the service needs all four fields)`);
+      body[field.key] = given;
+    } else if (!givenAny && ctx.canPrompt) {
+      // The prompt itself refuses an empty answer.
+      body[field.key] = await valueOrPrompt(ctx, undefined, field.flag, `${field.label}:`, { default: existing?.trim() || undefined });
+    } else if (existing?.trim()) {
+      body[field.key] = existing;
+    } else {
+      throw new UsageError(`${field.flag} is required: the service needs all four fields and your profile has no ${field.label.toLowerCase()}`);
+    }
   }
   const flags = Object.fromEntries(UPDATE_FIELDS.map((f) => [f.key, f.flag]));
   const view = meView(await client.updateMe(body).catch(namingFlags(flags)));
