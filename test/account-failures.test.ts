@@ -1,4 +1,6 @@
 // Account commands failing: one line naming the flag or the fix, the right exit code, in both sandbox shapes.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
 import { TestHome, type CliResult } from './helpers/cli.js';
@@ -54,6 +56,29 @@ describe.each(['spec', 'alt'] as const)('account failures against the %s shape',
       await register(uniqueEmail(), 'platform');
       const res = await run(['me', 'update', '--first-name', ' ', '--last-name', 'L', '--phone', '1', '--country-code', 'GB']);
       expectError(res, 2, /^error: --first-name: must not be empty/);
+    });
+  });
+
+  describe('refusals say what to fix', () => {
+    it('me --brand with a brand not yours names the flag and lists yours', async () => {
+      await register(uniqueEmail(), 'platform');
+      const me = JSON.parse((await run(['me', '--json', 'brand'])).stdout);
+      const res = await run(['me', '--brand', 'no-such-brand']);
+      expectError(res, 2, 'error: --brand: "no-such-brand" is not one of your brands');
+      expect(res.stderr).toContain(`hint: your brands: ${me.brand.name} (${me.brand.id})\n`);
+    });
+
+    it('oem-register with a wrong internal token: exit 4 naming where it came from', async () => {
+      const args = ['oem-register', '--name', 'Di', '--email', uniqueEmail(), '--password-stdin'];
+      const fromEnv = await run(args, PASSWORD, { MAILCLEAN_INTERNAL_TOKEN: 'wrong' });
+      expectError(fromEnv, 4, 'error: the platform refused the internal access token from MAILCLEAN_INTERNAL_TOKEN');
+      expect(fromEnv.stderr).toContain('hint: fix MAILCLEAN_INTERNAL_TOKEN or --internal-token-file FILE');
+      expect(fromEnv.stderr).not.toContain('wrong');
+
+      const file = join(home.dir, 'internal-token');
+      writeFileSync(file, 'also-wrong\n');
+      const fromFile = await run([...args, '--internal-token-file', file], PASSWORD);
+      expectError(fromFile, 4, `error: the platform refused the internal access token from --internal-token-file ${file}`);
     });
   });
 

@@ -93,8 +93,8 @@ describe('account commands against a configured service', () => {
     expect(picked.code).toBe(0);
     expect(JSON.parse(picked.stdout).brand.id).toBe(me.brand.id);
     const unknown = await run(['me', '--brand', 'no-such-brand']);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr.trim().split('\n')[0]).toMatch(/^error: the platform at 127\.0\.0\.1:\d+ answered 404/);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim().split('\n')[0]).toBe('error: --brand: "no-such-brand" is not one of your brands');
   });
 
   it('roles --permissions shows each permission with the roles holding it', async () => {
@@ -125,8 +125,8 @@ describe('account commands against a configured service', () => {
       stdin: PASSWORD,
       env: { MAILCLEAN_INTERNAL_TOKEN: 'wrong' },
     });
-    expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toMatch(/answered 403/);
+    expect(wrong.code).toBe(4);
+    expect(wrong.stderr).toMatch(/^error: the platform refused the internal access token from MAILCLEAN_INTERNAL_TOKEN$/m);
   });
 
   it('login --with-token checks a platform token and stores it', async () => {

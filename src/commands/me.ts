@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import type { Runner } from './index.js';
 import type { Ctx } from '../context.js';
-import { UsageError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
 import { platformSession } from '../account/session.js';
 import { meView, ME_FIELDS, type MeView } from '../account/views.js';
 import { renderPairs } from '../io/table.js';
 import { jsonOption, namingFlags, valueOrPrompt } from './inputs.js';
-import type { ProfileUpdate } from '../api/platform.js';
+import type { PlatformClient, ProfileUpdate } from '../api/platform.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -29,10 +29,21 @@ export function define(cmd: Command, run: Runner): void {
 async function show(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
   await ctx.requireKnownProfile();
   const client = await platformSession(ctx);
-  const view = meView(await client.me(opts.brand as string | undefined));
+  const brand = opts.brand as string | undefined;
+  const view = meView(await client.me(brand).catch((error: unknown) => refusedBrand(error, client, brand)));
   if (opts.brand !== undefined && view.brand?.id) await ctx.saveCredentials({ brand: view.brand.id });
   print(ctx, view, opts.json as string | boolean | undefined);
   return 0;
+}
+
+/** A 403 or 404 for `--brand` names the flag, and the user's brands when the platform still tells them. */
+async function refusedBrand(error: unknown, client: PlatformClient, brand: string | undefined): Promise<never> {
+  if (brand === undefined || !(error instanceof ApiError && (error.status === 403 || error.status === 404))) throw error;
+  const brands = await client.me().then((answer) => meView(answer).brands, () => undefined);
+  // One of the user's own brands refused is another problem: the service's own words say it.
+  if (brands?.some((b) => b.id === brand)) throw error;
+  const list = brands?.map((b) => (b.name ? `${b.name} (${b.id})` : b.id)).join(', ');
+  throw new UsageError(`--brand: "${brand}" is not one of your brands`, list ? `your brands: ${list}` : undefined);
 }
 
 const UPDATE_FIELDS: Array<{ key: keyof ProfileUpdate; flag: string; option: string; label: string }> = [

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Runner } from './index.js';
 import type { Ctx } from '../context.js';
-import { UsageError } from '../errors.js';
+import { ApiError, AuthError, UsageError } from '../errors.js';
 import { meView, ME_FIELDS } from '../account/views.js';
 import { jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, validateEmail, valueOrPrompt } from './inputs.js';
 
@@ -25,18 +25,25 @@ const FLAGS = {
 };
 
 async function oemRegister(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
-  const internalToken = await readInternalToken(ctx, opts.internalTokenFile as string | undefined);
+  const { token: internalToken, source } = await readInternalToken(ctx, opts.internalTokenFile as string | undefined);
   const name = await valueOrPrompt(ctx, opts.name, '--name', 'Name:');
   const email = await valueOrPrompt(ctx, opts.email, '--email', 'Email:', { validate: validateEmail });
   const password = await passwordInput(ctx, opts.passwordStdin, { confirm: true });
   const client = await ctx.platform();
-  const view = meView(await client.oemRegister({ name, email, password, internalToken }).catch(namingFlags(FLAGS)));
+  const answer = await client.oemRegister({ name, email, password, internalToken }).catch((error: unknown) => {
+    // No bearer token is sent, so a refusal can only be of the internal token; `login` would not help.
+    if (error instanceof AuthError || (error instanceof ApiError && error.status === 403)) {
+      throw new AuthError(`the platform refused the internal access token from ${source}`, 'fix MAILCLEAN_INTERNAL_TOKEN or --internal-token-file FILE');
+    }
+    return namingFlags(FLAGS)(error);
+  });
+  const view = meView(answer);
   ctx.note(`${ctx.style.green('✓')} Registered ${view.email ?? email} through the OEM route${view.id ? ` (user ${view.id})` : ''}`);
   if (opts.json !== undefined) ctx.json(view, opts.json as string | boolean, ME_FIELDS);
   return 0;
 }
 
-async function readInternalToken(ctx: Ctx, file: string | undefined): Promise<string> {
+async function readInternalToken(ctx: Ctx, file: string | undefined): Promise<{ token: string; source: string }> {
   if (file !== undefined) {
     let text: string;
     try {
@@ -46,9 +53,9 @@ async function readInternalToken(ctx: Ctx, file: string | undefined): Promise<st
     }
     const token = text.trim();
     if (!token) throw new UsageError(`--internal-token-file: ${file} is empty`);
-    return token;
+    return { token, source: `--internal-token-file ${file}` };
   }
   const fromEnv = ctx.env.MAILCLEAN_INTERNAL_TOKEN?.trim();
-  if (fromEnv) return fromEnv;
+  if (fromEnv) return { token: fromEnv, source: 'MAILCLEAN_INTERNAL_TOKEN' };
   throw new UsageError('an internal access token is required', 'set MAILCLEAN_INTERNAL_TOKEN or pass --internal-token-file FILE');
 }
