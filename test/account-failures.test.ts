@@ -60,6 +60,28 @@ describe.each(['spec', 'alt'] as const)('account failures against the %s shape',
   });
 
   describe('refusals say what to fix', () => {
+    it('a bad token: exit 4 with the service message and a hint to log in', async () => {
+      const res = await run(['me'], undefined, { MAILCLEAN_TOKEN: 'abc.def' });
+      expectError(res, 4, /^error: the platform at 127\.0\.0\.1:\d+ refused the credentials: Unauthenticated\.$/);
+      expect(res.stderr).toContain('hint: run `mailclean login`');
+    });
+
+    it('a wrong password at login: exit 4', async () => {
+      const email = uniqueEmail();
+      await register(email, 'platform');
+      const res = await run(['login', '--service', 'platform', '--email', email, '--password-stdin'], 'not the password');
+      expectError(res, 4, 'error: the platform did not accept that email and password');
+    });
+
+    it("another user's roles: the service's message, not the HTTP reason text", async () => {
+      const other = uniqueEmail();
+      await register(other, 'platform');
+      const otherId = (await run(['me', '--json', 'id'])).stdout;
+      await register(uniqueEmail(), 'platform');
+      const res = await run(['roles', '--user', JSON.parse(otherId).id]);
+      expectError(res, 1, /answered 403 to GET \/api\/user\/[^/]+\/roles: You may only view your own roles\.$/);
+    });
+
     it('me --brand with a brand not yours names the flag and lists yours', async () => {
       await register(uniqueEmail(), 'platform');
       const me = JSON.parse((await run(['me', '--json', 'brand'])).stdout);

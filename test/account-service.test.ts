@@ -1,17 +1,18 @@
-// Against a standalone sandbox reached through --api-url/--clean-url, as against a real service.
+// Against a standalone sandbox reached through --api-url/--clean-url, as against a real service, in both
+// readings of what the spec leaves open (envelopes, token places, failure statuses: docs/assumptions.md).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
 import { TestHome } from './helpers/cli.js';
 
 const PASSWORD = 'correct horse battery';
 
-describe('account commands against a configured service', () => {
+describe.each(['spec', 'alt'] as const)('account commands against a configured service (%s shape)', (shape) => {
   let sandbox: SandboxHandle;
   let home: TestHome;
   let urls: string[];
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, internalToken: 'internal-secret-123' });
+    sandbox = await startSandbox({ port: 0, shape, internalToken: 'internal-secret-123' });
     urls = ['--api-url', sandbox.url, '--clean-url', sandbox.url];
   });
   afterAll(() => sandbox.close());
