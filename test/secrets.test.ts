@@ -32,7 +32,7 @@ describe('secrets', () => {
     await run(['login', '--email', 'sec@example.com', '--password-stdin'], PASSWORD);
     await run(['me']);
     await run(['me', '--json']);
-    await run(['me', 'update', '--phone', '123']);
+    await run(['me', 'update', '--last-name', 'Lovelace', '--phone', '123']);
     await run(['roles']);
     await run(['auth', 'status']);
     await run(['config', 'list']);
