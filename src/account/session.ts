@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import { AuthError } from '../errors.js';
 import type { PlatformClient } from '../api/platform.js';
-import type { CleaningClient } from '../api/cleaning.js';
+import type { CleaningClient, CleanSignedIn } from '../api/cleaning.js';
+import { rememberAllowance } from '../clean/allowance.js';
+import { accountKey } from '../clean/identity.js';
 import { str, unwrapObject } from '../api/shape.js';
 
 const SANDBOX_NAME = 'Sandbox User';
@@ -26,6 +28,14 @@ export async function cleaningSession(ctx: Ctx): Promise<CleaningClient> {
   const client = await ctx.cleaning();
   if ((await ctx.token('clean')).value) return client;
   throw new AuthError('not signed in to the cleaning service', 'run `mailclean login --service clean`, or set MAILCLEAN_CLEAN_TOKEN');
+}
+
+/** Stores a cleaning service sign-in, and what its answer said of the allowance (for --dry-run and confirmations). */
+export async function keepCleanSignIn(ctx: Ctx, signed: CleanSignedIn, email: string): Promise<void> {
+  await ctx.saveSignIn({ 'clean-token': signed.token, email });
+  ctx.useToken('clean', signed.token);
+  const identity = await ctx.cleanIdentity();
+  if (identity) rememberAllowance(ctx.dataDir, accountKey(identity, email, signed.token), signed.allowance, 'signin');
 }
 
 /** The signed-in user's id: stored at login, else asked of the service. */

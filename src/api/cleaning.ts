@@ -1,10 +1,13 @@
 import { ApiError } from '../errors.js';
 import type { HttpClient } from './http.js';
+import { allowanceNews, type AllowanceNews } from './allowance.js';
 import { findToken, isObject, str, type Json } from './shape.js';
 
 export interface CleanSignedIn {
   token: string;
   userId?: string;
+  /** What the answer says of the monthly allowance, if anything. */
+  allowance: AllowanceNews;
 }
 
 const CONTAINERS = ['result', 'data'];
@@ -71,7 +74,7 @@ export class CleaningClient {
   private signedIn(body: unknown, what: string): CleanSignedIn {
     const token = findToken(body);
     if (!token) throw new ApiError(`the cleaning service's ${what} answer from ${this.http.host} carries no token`, 200);
-    return { token, userId: findUserId(body) };
+    return { token, userId: findUserId(body), allowance: allowanceNews(undefined, body) };
   }
 }
 

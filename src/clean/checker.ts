@@ -4,7 +4,7 @@ import type { Json } from '../api/shape.js';
 import type { Clock } from './limiter.js';
 import { recordVerdict, matchRecords } from './records.js';
 import type { Verdict } from './verdict.js';
-import { allowanceNews, type AllowanceNews } from './allowance.js';
+import { allowanceNews, type AllowanceNews } from '../api/allowance.js';
 
 export const MAX_BATCH = 50;
 

@@ -5,6 +5,7 @@ import { AuthError, UsageError } from '../errors.js';
 import { str, unwrapObject } from '../api/shape.js';
 import { jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, secretFromStdin, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './inputs.js';
 import { reportOutcomes, runEach } from '../account/each-service.js';
+import { keepCleanSignIn } from '../account/session.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -52,8 +53,7 @@ async function login(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
     clean: async () => {
       const client = await ctx.cleaning();
       const signed = await client.signin(email, password).catch(renameAuthFailure('cleaning service')).catch(namingFlags(FLAGS));
-      await ctx.saveSignIn({ 'clean-token': signed.token, email });
-      ctx.useToken('clean', signed.token);
+      await keepCleanSignIn(ctx, signed, email);
       return { userId: signed.userId ?? null, email };
     },
   });

@@ -4,6 +4,7 @@ import type { Ctx } from '../context.js';
 import { str } from '../api/shape.js';
 import { jsonOption, localeRegion, namingFlags, PASSWORD_INPUT, passwordInput, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './inputs.js';
 import { reportOutcomes, runEach } from '../account/each-service.js';
+import { keepCleanSignIn } from '../account/session.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -55,8 +56,7 @@ async function register(ctx: Ctx, opts: Record<string, unknown>): Promise<number
     clean: async () => {
       const client = await ctx.cleaning();
       const signed = await client.signup({ name, email, password }).catch(namingFlags(FLAGS));
-      await ctx.saveSignIn({ 'clean-token': signed.token, email });
-      ctx.useToken('clean', signed.token);
+      await keepCleanSignIn(ctx, signed, email);
       return { userId: signed.userId ?? null, email };
     },
   });

@@ -99,6 +99,12 @@ export function monthlyAllowance(plan: Plan): number | undefined {
   return max > 0 ? max : undefined;
 }
 
+/** The first day of the month after `ms` (UTC), when the allowance renews. */
+export function nextMonthStart(ms: number): string {
+  const d = new Date(ms);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
+}
+
 export function usedThisMonth(usage: CleanUsage, now: number): number {
   return usage.month === monthKey(now) ? usage.used : 0;
 }

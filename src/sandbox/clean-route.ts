@@ -5,6 +5,7 @@ import {
   admit,
   monthKey,
   monthlyAllowance,
+  nextMonthStart,
   rateHeaders,
   usageOf,
   usedThisMonth,
@@ -273,12 +274,6 @@ function answer(
       return { ...cleaningOk('Emails cleaned', records), headers };
     }
   }
-}
-
-/** The first day of the month after `ms` (UTC), when the allowance renews. */
-function nextMonthStart(ms: number): string {
-  const d = new Date(ms);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
 }
 
 function serverError(shape: Shape, status: 500 | 502 | 503, headers: Record<string, string>): HandlerResult {

@@ -1,6 +1,7 @@
 import { grantToken } from './auth.js';
 import { hashPassword, newObjectId, verifyPassword } from './crypto.js';
 import { cleaningOk } from './envelopes.js';
+import { monthlyAllowance, nextMonthStart, usedThisMonth } from './clean-limits.js';
 import { HttpError, INVALID_CREDENTIALS } from './errors.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
 import { findByEmail, type CleanUser } from './state.js';
@@ -16,11 +17,21 @@ export function addCleaningAuthRoutes(router: Router): void {
 
 /** spec: `result.token`; alt: `result.accessToken`. */
 function signedIn(ctx: SandboxContext, token: string, user: CleanUser): Record<string, unknown> {
-  return { [ctx.shape === 'alt' ? 'accessToken' : 'token']: token, user: userView(user) };
+  return { [ctx.shape === 'alt' ? 'accessToken' : 'token']: token, user: userView(ctx, user) };
 }
 
-function userView(user: CleanUser): Record<string, unknown> {
-  return { _id: user._id, name: user.name, email: user.email, plan: user.plan, createdAt: isoMillis(user.createdAt) };
+function userView(ctx: SandboxContext, user: CleanUser): Record<string, unknown> {
+  const view: Record<string, unknown> = { _id: user._id, name: user.name, email: user.email, plan: user.plan, createdAt: isoMillis(user.createdAt) };
+  const allowance = monthlyAllowance(user.plan);
+  if (allowance === undefined) return view;
+  // The month's allowance, as a user record might carry it (the spec shows no user fields): spec and alt name it differently.
+  const now = ctx.now();
+  const counters = Object.hasOwn(ctx.store.state.cleanUsage, user._id) ? ctx.store.state.cleanUsage[user._id] : undefined;
+  const used = counters ? usedThisMonth(counters, now) : 0;
+  const left = Math.max(0, allowance - used);
+  if (ctx.shape === 'alt') view.quota = { monthly_limit: allowance, used, left, reset_at: nextMonthStart(now) };
+  else view.usage = { limit: allowance, used, remaining: left, renewsAt: nextMonthStart(now) };
+  return view;
 }
 
 async function signup(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
