@@ -25,7 +25,14 @@ describe('cleaning accounts', () => {
       statusCode: 201,
       result: {
         token: expect.stringMatching(TOKEN),
-        user: { _id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Grace', email, plan: 'free', createdAt: expect.stringMatching(ISO_MILLIS) },
+        user: {
+          _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+          name: 'Grace',
+          email,
+          plan: 'free',
+          createdAt: expect.stringMatching(ISO_MILLIS),
+          usage: { limit: 50, used: 0, remaining: 50, renewsAt: expect.stringMatching(/^\d{4}-\d{2}-01$/) },
+        },
       },
     });
 
