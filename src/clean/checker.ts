@@ -37,7 +37,8 @@ export interface Slot {
   waitedMs: number;
 }
 
-export type StopReason = 'allowance' | 'max-spend' | 'service' | 'auth' | 'interrupted';
+/** `storage`: the limiter's state or the journal cannot be written here, so sending must stop. */
+export type StopReason = 'allowance' | 'max-spend' | 'service' | 'auth' | 'interrupted' | 'storage';
 
 export interface CheckOutcome {
   stopped?: { reason: StopReason; message: string; error?: CliError };
@@ -133,9 +134,11 @@ export async function checkAddresses(keys: string[], deps: CheckerDeps): Promise
     try {
       slot = await deps.acquire(deps.stop);
       if (slot.waitedMs > 0) deps.onEvent?.({ type: 'waiting', ms: slot.waitedMs, why: 'rate' });
-    } catch {
+    } catch (error) {
       queue.unshift(batch);
-      return; // stopped while waiting for a slot
+      // Stopped while waiting for a slot; any other failure means the limit can no longer be kept.
+      if (!deps.stop.aborted) stop('storage', error instanceof Error ? error.message : String(error), error instanceof CliError ? error : undefined);
+      return;
     }
     outcome.requests++;
     let records: Json[];
@@ -160,10 +163,21 @@ export async function checkAddresses(keys: string[], deps: CheckerDeps): Promise
       else if (batch.missingBefore.has(key)) verdicts.push({ key, status: 'unknown', valid: null, disposable: null, validDomain: null, reason: 'no_result', checkedAt: now });
       else missing.push(key);
     }
-    deps.record(verdicts);
+    if (!recorded(verdicts)) return;
     // An address the answer left out is asked about once more, then called unknown.
     if (missing.length > 0) queue.push({ keys: missing, attempts: 0, missingBefore: new Set(missing) });
     deps.onEvent?.({ type: 'answered', addresses: verdicts.length, spent: outcome.spent, requests: outcome.requests });
+  };
+
+  /** Journals answers; a journal that cannot be written stops the run (what is in memory still reaches the outputs). */
+  const recorded = (verdicts: Verdict[]): boolean => {
+    try {
+      deps.record(verdicts);
+      return true;
+    } catch (error) {
+      stop('storage', `cannot save answers in the journal: ${error instanceof Error ? error.message : String(error)}`, error instanceof CliError ? error : undefined);
+      return false;
+    }
   };
 
   const handleFailure = async (batch: Batch, error: unknown) => {
@@ -234,13 +248,13 @@ export async function checkAddresses(keys: string[], deps: CheckerDeps): Promise
     const rejected = (key: string): Verdict => ({ key, status: 'invalid', valid: false, disposable: null, validDomain: null, reason: 'rejected_by_service', checkedAt: now });
     const validIndexes = [...named].filter((i) => i < batch.keys.length);
     if (validIndexes.length > 0) {
-      deps.record(validIndexes.map((i) => rejected(batch.keys[i]!)));
+      if (!recorded(validIndexes.map((i) => rejected(batch.keys[i]!)))) return;
       const rest = batch.keys.filter((_, i) => !named.has(i));
       if (rest.length > 0) queue.unshift({ ...batch, keys: rest });
       return;
     }
     if (batch.keys.length === 1) {
-      deps.record([rejected(batch.keys[0]!)]);
+      recorded([rejected(batch.keys[0]!)]);
       return;
     }
     const half = Math.ceil(batch.keys.length / 2);

@@ -1,4 +1,6 @@
-import { mkdirSync, openSync, closeSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { CliError, ExitCode } from '../errors.js';
+import { breakLock, isStale, tryLock } from './lockfile.js';
 import { dirname } from 'node:path';
 import type { Rate } from '../config/rate.js';
 
@@ -65,16 +67,24 @@ export class SlidingWindowLimiter {
     this.span = opts.rate.windowMs + margin;
     this.pendingMs = opts.pendingMs ?? 30_000;
     this.pollMs = Math.max(20, Math.min(1_000, opts.rate.windowMs / 50));
-    if (opts.statePath) mkdirSync(dirname(opts.statePath), { recursive: true, mode: 0o700 });
+    if (opts.statePath) {
+      try {
+        mkdirSync(dirname(opts.statePath), { recursive: true, mode: 0o700 });
+      } catch (error) {
+        throw new LimiterStateError(opts.statePath, error);
+      }
+    }
   }
 
   /** Waits for a free slot and books it; `release` must follow when the request has ended. */
-  async acquire(signal?: AbortSignal): Promise<Booking> {
+  /** `onWait` hears once how long the wait looks when there is one, so a long wait is never silent. */
+  async acquire(signal?: AbortSignal, onWait?: (ms: number) => void): Promise<Booking> {
     let waitedMs = 0;
     const id = `${process.pid}-${Date.now().toString(36)}-${this.counter++}`;
     for (;;) {
       const wait = this.tryBook(id);
       if (wait === 0) return { id, waitedMs };
+      if (waitedMs === 0) onWait?.(wait);
       // A slot held by a request still in flight frees when it ends: look again soon rather than sleep it
       // out, but not so often that waiting out a long window costs CPU (other runs' releases are only seen
       // by looking).
@@ -152,17 +162,25 @@ export class SlidingWindowLimiter {
       this.memory = this.prune(this.memory, now);
       return this.memory;
     }
-    const unlock = lock(`${path}.lock`);
+    let release: (() => void) | undefined;
+    let tmp: string | undefined;
     try {
-      const sends = readSends(path);
-      if (!change(sends)) return sends;
+      release = lock(`${path}.lock`);
+      const { sends, clamped } = readSends(path, now);
+      // Clamped times are written back at once, or they would be read as "now" again and hold forever.
+      if (!change(sends) && !clamped) return sends;
       const kept = this.prune(sends, now);
-      const tmp = `${path}.${process.pid}.tmp`;
+      tmp = `${path}.${process.pid}.tmp`;
       writeFileSync(tmp, JSON.stringify({ sends: kept }), { mode: 0o600 });
       renameSync(tmp, path);
+      tmp = undefined;
       return kept;
+    } catch (error) {
+      if (error instanceof LimiterStateError) throw error;
+      throw new LimiterStateError(path, error);
     } finally {
-      unlock();
+      if (tmp) rmSync(tmp, { force: true });
+      release?.();
     }
   }
 
@@ -171,41 +189,59 @@ export class SlidingWindowLimiter {
   }
 }
 
-function readSends(path: string): Send[] {
+/**
+ * The send times on disk. A missing or garbled file holds none; one that cannot be read at all (a directory
+ * in the way, no permission) is an error, as sending without knowing the others' sends could break the limit.
+ * Times in the future (the clock was stepped back) count as now, so they hold a slot for one window at most.
+ */
+function readSends(path: string, now: number): { sends: Send[]; clamped: boolean } {
+  let text: string;
   try {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as { sends?: unknown };
-    if (!Array.isArray(parsed.sends)) return [];
-    return parsed.sends.filter(
-      (s): s is Send => typeof s === 'object' && s !== null && typeof (s as Send).id === 'string' && typeof (s as Send).at === 'number',
-    );
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { sends: [], clamped: false };
+    throw error;
+  }
+  let parsed: { sends?: unknown };
+  try {
+    parsed = JSON.parse(text) as { sends?: unknown };
   } catch {
-    return [];
+    return { sends: [], clamped: false };
+  }
+  if (!Array.isArray(parsed.sends)) return { sends: [], clamped: false };
+  let clamped = false;
+  const sends = parsed.sends
+    .filter((s): s is Send => typeof s === 'object' && s !== null && typeof (s as Send).id === 'string' && Number.isFinite((s as Send).at))
+    .map((s) => {
+      const done = Number.isFinite(s.done) ? Math.min(s.done!, now) : undefined;
+      if (s.at > now || (done !== undefined && done !== s.done)) clamped = true;
+      return { id: s.id, at: Math.min(s.at, now), ...(done !== undefined ? { done } : {}) };
+    });
+  return { sends, clamped };
+}
+
+/** The rate limiter cannot keep its state: the run must stop, since sending unbooked could break the limit. */
+export class LimiterStateError extends CliError {
+  constructor(path: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const reason = code === 'ENOSPC' ? 'the disk is full' : code === 'EISDIR' ? 'a directory is in the way' : code ?? (cause instanceof Error ? cause.message : String(cause));
+    super(`cannot keep the rate limiter's state in ${path}: ${reason}`, ExitCode.error, 'free space in the data directory (MAILCLEAN_DATA_DIR) or fix it, then run the same command with --resume');
   }
 }
 
-/** A lock file taken with O_EXCL; one left behind by a killed run is taken over after a few seconds. */
+/** Held for microseconds per booking; spins briefly rather than turn the limiter into async code. */
+const LOCK_STALE_MS = 5_000;
+
 function lock(path: string): () => void {
   const started = Date.now();
   for (;;) {
-    try {
-      closeSync(openSync(path, 'wx', 0o600));
-      return () => {
-        try {
-          unlinkSync(path);
-        } catch {
-          /* already gone */
-        }
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      try {
-        if (Date.now() - statSync(path).mtimeMs > 5_000) unlinkSync(path);
-      } catch {
-        /* released meanwhile */
-      }
-      if (Date.now() - started > 30_000) throw new Error(`cannot lock ${path}`);
-      // The lock is held for microseconds; spin briefly rather than turn this into async code.
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+    const attempt = tryLock(path);
+    if (attempt.taken) return attempt.release;
+    if (isStale(attempt.owner, LOCK_STALE_MS)) {
+      breakLock(path);
+      continue;
     }
+    if (Date.now() - started > 30_000) throw new Error(`the lock ${path} stays taken`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
   }
 }

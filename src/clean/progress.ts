@@ -21,6 +21,7 @@ export class ProgressReporter {
   private state: ProgressState = { phase: 'reading', rows: 0, unique: 0, toCheck: 0, checked: 0, spent: 0, requests: 0, waitingMs: 0 };
   private spinner?: Ora;
   private lastPlain: number;
+  private waitSaid = false;
 
   constructor(
     private readonly stream: OutputStream,
@@ -57,6 +58,7 @@ export class ProgressReporter {
 
   update(change: Partial<ProgressState>): void {
     Object.assign(this.state, change);
+    if (change.waitingMs === 0) this.waitSaid = false;
     if (this.spinner) {
       this.spinner.text = this.liveLine();
       return;
@@ -67,6 +69,17 @@ export class ProgressReporter {
       this.lastPlain = now;
       this.stream.write(`${this.line()}\n`);
     }
+  }
+
+  /**
+   * A wait for the rate limit begins. A live line shows it; without one, a wait of seconds or more is said at
+   * once (once per wait), since the next plain line could be minutes away.
+   */
+  waiting(ms: number): void {
+    this.update({ waitingMs: ms });
+    if (this.spinner || this.opts.quiet || this.waitSaid || ms < 5_000) return;
+    this.waitSaid = true;
+    this.stream.write(`Waiting ${formatDuration(ms)} for the rate limit…\n`);
   }
 
   /** Clears the live line so the next message starts on a clean line. */

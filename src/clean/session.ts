@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { AuthError, ExitCode, UsageError } from '../errors.js';
+import { AuthError, CliError, ExitCode, UsageError } from '../errors.js';
 import { formatRate, parseRate, type Rate } from '../config/rate.js';
 import { promptConfirm } from '../io/prompt.js';
 import { renderPairs, renderTable } from '../io/table.js';
@@ -101,6 +101,7 @@ export async function cleanPhase(ctx: Ctx, flags: CleanFlags, layout: InputLayou
     });
     printSummary(ctx, summary, outcome, flags);
     if (outcome.stopped?.reason === 'auth') throw outcome.stopped.error ?? new AuthError(outcome.stopped.message);
+    if (outcome.stopped?.reason === 'storage') throw outcome.stopped.error ?? new CliError(outcome.stopped.message);
     const unchecked = summary.byStatus.get('unchecked') ?? 0;
     if (unchecked > 0) {
       const why = (outcome.stopped?.message ?? 'some addresses were not checked').replace(/[.\s]+$/, '');
@@ -202,7 +203,7 @@ async function sendAll(
   try {
     const outcome = await checkAddresses(pending, {
       send: (emails, signal) => client.clean(emails, signal),
-      acquire: (signal) => limiter.acquire(signal),
+      acquire: (signal) => limiter.acquire(signal, (ms) => progress.waiting(ms)),
       release: (slot) => limiter.release(slot as Booking),
       record: (verdicts) => journal.record(verdicts),
       clock: realClock,

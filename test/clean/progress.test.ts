@@ -57,4 +57,17 @@ describe('progress', () => {
     progress.update({ phase: 'checking', checked: 0, toCheck: 1, rows: 1, unique: 1, requests: 1 });
     expect(progress.line()).toBe('Checking 0/1 address · 1 row · 1 unique · 0 spent · 1 request');
   });
+
+  it('without a live line, a long wait for the rate limit is said at once, once per wait', () => {
+    const screen = new Screen(0);
+    const progress = new ProgressReporter(screen, { live: false, quiet: false, now: () => 0 });
+    progress.waiting(2_000);
+    expect(screen.text).toBe('');
+    progress.waiting(298_000);
+    progress.waiting(297_000);
+    expect(screen.text).toBe('Waiting 4m 58s for the rate limit…\n');
+    progress.update({ waitingMs: 0, checked: 50 });
+    progress.waiting(60_000);
+    expect(screen.text).toBe('Waiting 4m 58s for the rate limit…\nWaiting 1m for the rate limit…\n');
+  });
 });
