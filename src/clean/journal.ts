@@ -1,18 +1,19 @@
 import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { isObject } from '../api/shape.js';
+import { ownerIsGone, tryLock, type LockOwner } from './lockfile.js';
 import type { Verdict } from './verdict.js';
 
-export interface JournalMeta {
-  input: string;
-  fingerprint: string;
-  cleanUrl: string;
-  startedAt: string;
+/** What an earlier run saved: the answers, and how many lines could not be read (skipped, their addresses asked again). */
+export interface Saved {
+  results: Map<string, Verdict>;
+  badLines: number;
 }
 
 /**
  * An append-only record of every answer the service gave for this input and account, one JSON line per
  * batch, flushed to disk before the batch counts as done. A run killed at any moment loses at most the
- * batches in flight; a torn last line is ignored when read back.
+ * batches in flight; a torn last line, or any line that is not a batch of answers, is skipped when read back.
  */
 export class Journal {
   private fd?: number;
@@ -20,61 +21,106 @@ export class Journal {
   private constructor(
     readonly path: string,
     readonly results: Map<string, Verdict>,
-    readonly meta: JournalMeta | undefined,
+    /** Lines of the earlier journal that could not be read. */
+    readonly badLines: number,
   ) {}
 
   static exists(path: string): boolean {
     return existsSync(path);
   }
 
-  /** The keys an earlier run saved, without opening the journal for writing. */
-  static peek(path: string): Set<string> {
-    return new Set(readEntries(path).results.keys());
+  /** What an earlier run saved, without opening the journal for writing. */
+  static peek(path: string): Saved {
+    return readEntries(path);
   }
 
   /** Reads what an earlier run saved (nothing, with `restart`), then opens for appending. */
-  static open(path: string, meta: JournalMeta, opts: { restart: boolean }): Journal {
+  static open(path: string, opts: { restart: boolean }): Journal {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     if (opts.restart && existsSync(path)) unlinkSync(path);
-    const { results, meta: existingMeta } = readEntries(path);
-    const journal = new Journal(path, results, existingMeta ?? meta);
+    const { results, badLines } = readEntries(path);
+    const journal = new Journal(path, results, badLines);
     journal.fd = openSync(path, 'a', 0o600);
-    if (!existingMeta) journal.write({ meta });
     return journal;
   }
 
   record(verdicts: Verdict[]): void {
     if (verdicts.length === 0) return;
+    if (this.fd === undefined) throw new Error('journal is closed');
     for (const v of verdicts) this.results.set(v.key, v);
-    this.write({ r: verdicts });
+    writeSync(this.fd, `${JSON.stringify({ r: verdicts })}\n`);
+    fdatasyncSync(this.fd);
   }
 
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
+}
 
-  private write(entry: unknown): void {
-    if (this.fd === undefined) throw new Error('journal is closed');
-    writeSync(this.fd, `${JSON.stringify(entry)}\n`);
-    fdatasyncSync(this.fd);
+/**
+ * One run at a time per list and account: a second run waits for the first (then finds its answers in the
+ * journal) instead of paying for the same addresses in parallel. A lock whose owner is gone is taken over.
+ */
+export async function lockJournal(
+  path: string,
+  opts: { signal?: AbortSignal; onWait?: (owner: LockOwner) => void; pollMs?: number },
+): Promise<() => void> {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  let told = false;
+  for (;;) {
+    const attempt = tryLock(`${path}.lock`);
+    if (attempt.taken) return attempt.release;
+    if (ownerIsGone(attempt.owner)) {
+      unlinkSync(`${path}.lock`);
+      continue;
+    }
+    if (!told) opts.onWait?.(attempt.owner);
+    told = true;
+    if (opts.signal?.aborted) throw opts.signal.reason;
+    await new Promise((resolve) => setTimeout(resolve, opts.pollMs ?? 200));
   }
 }
 
-function readEntries(path: string): { results: Map<string, Verdict>; meta?: JournalMeta } {
+const bool = (v: unknown) => v === null || typeof v === 'boolean';
+
+function isVerdict(v: unknown): v is Verdict {
+  return (
+    isObject(v) &&
+    typeof v.key === 'string' &&
+    v.key !== '' &&
+    typeof v.status === 'string' &&
+    bool(v.valid) &&
+    bool(v.disposable) &&
+    bool(v.validDomain) &&
+    typeof v.reason === 'string' &&
+    typeof v.checkedAt === 'string'
+  );
+}
+
+function readEntries(path: string): Saved {
   const results = new Map<string, Verdict>();
-  let meta: JournalMeta | undefined;
-  if (!existsSync(path)) return { results };
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line) continue;
-    let entry: { meta?: JournalMeta; r?: Verdict[] };
+  let badLines = 0;
+  if (!existsSync(path)) return { results, badLines };
+  const lines = readFileSync(path, 'utf8').split('\n');
+  lines.forEach((line, i) => {
+    if (!line) return;
+    let entry: unknown;
     try {
       entry = JSON.parse(line);
     } catch {
-      continue; // the torn tail of a killed write
+      // The torn tail of a killed write is expected; anything else is damage worth counting.
+      if (i < lines.length - 1) badLines++;
+      return;
     }
-    if (entry.meta) meta = entry.meta;
-    for (const verdict of entry.r ?? []) results.set(verdict.key, verdict);
-  }
-  return { results, meta };
+    // Lines without answers (an older journal's header) carry nothing to resume.
+    if (isObject(entry) && !('r' in entry)) return;
+    const verdicts = isObject(entry) && Array.isArray(entry.r) ? entry.r : undefined;
+    if (!verdicts || !verdicts.every(isVerdict)) {
+      badLines++;
+      return;
+    }
+    for (const verdict of verdicts) results.set(verdict.key, verdict);
+  });
+  return { results, badLines };
 }

@@ -8,7 +8,8 @@ import type { InputLayout } from './input/index.js';
 import type { ScanResult } from './scan.js';
 import { count, formatDuration, type ProgressReporter } from './progress.js';
 import { accountKey, journalPath, limiterStatePath } from './identity.js';
-import { Journal } from './journal.js';
+import { Journal, lockJournal } from './journal.js';
+import type { CleaningClient } from '../api/cleaning.js';
 import { SlidingWindowLimiter, realClock, type Booking } from './limiter.js';
 import { checkAddresses, MAX_BATCH, type CheckOutcome } from './checker.js';
 import { writeOutputs, type WriteSummary } from './write.js';
@@ -56,63 +57,85 @@ export async function cleanPhase(ctx: Ctx, flags: CleanFlags, layout: InputLayou
   const journalFile = account ? journalPath(ctx.dataDir, account, layout.fingerprint) : undefined;
   const allowance = account ? knownAllowance(ctx.dataDir, account) : undefined;
 
-  const restart = await decideRestart(ctx, flags, journalFile, scan);
-  if (restart === 'cancel') return ExitCode.ok;
   if (flags.dryRun) {
-    const checked = journalFile && !restart ? Journal.peek(journalFile) : new Set<string>();
+    const restart = await decideRestart(ctx, flags, journalFile, scan);
+    const checked = journalFile && !restart ? Journal.peek(journalFile).results : new Map();
     return dryRun(ctx, flags, scan, { checked, rate, account, allowance });
   }
 
-  const journal = Journal.open(journalFile!, { input: layout.displayName, fingerprint: layout.fingerprint, cleanUrl: identity, startedAt: new Date().toISOString() }, { restart });
+  const unlock = await lockJournal(journalFile!, {
+    onWait: (owner) => ctx.note(`Another run${owner.pid ? ` (pid ${owner.pid})` : ''} is cleaning this list with this account; waiting for it to finish…`),
+  });
+  let journal: Journal | undefined;
   try {
-    const pending = [...scan.unique].filter((key) => !journal.results.has(key));
-    const already = scan.unique.size - pending.length;
-    if (already > 0 && pending.length === 0) {
-      ctx.note(`All ${count(already, 'address', 'addresses')} were answered by an earlier run of this list: nothing is sent (--restart checks them again).`);
-    } else if (already > 0) {
-      ctx.note(`Resuming: ${count(already, 'address', 'addresses')} already checked ${already === 1 ? 'is' : 'are'} not sent again.`);
+    const restart = await decideRestart(ctx, flags, journalFile, scan);
+    if (restart === 'cancel') return ExitCode.ok;
+    journal = Journal.open(journalFile!, { restart });
+    if (journal.badLines > 0) {
+      ctx.warn(`${count(journal.badLines, 'line')} of ${journalFile} could not be read and ${journal.badLines === 1 ? 'was' : 'were'} skipped: those addresses are checked again (--restart discards the journal)`);
     }
-    const toSpend = flags.maxSpend !== undefined ? Math.min(flags.maxSpend, pending.length) : pending.length;
-    if (toSpend > CONFIRM_ABOVE && !flags.yes && ctx.canPrompt) {
-      const left = allowance ? ` (${allowanceText(allowance)})` : '';
-      ctx.io.stderr.write(`This run will spend up to ${count(toSpend, 'address', 'addresses')} of your allowance${left}.\n`);
-      const ok = await promptConfirm(ctx.io, 'Continue?');
-      if (!ok) {
-        ctx.note('Nothing was sent.');
-        return ExitCode.ok;
-      }
-    }
-
-    const limiter = new SlidingWindowLimiter({ rate, clock: realClock, statePath: limiterStatePath(ctx.dataDir, account!) });
-    const outcome = await sendAll(ctx, flags, pending, journal, limiter, client!, rate, progress, scan);
-    rememberRun(ctx.dataDir, account!, allowance, outcome);
-    if (outcome.stopped?.reason === 'interrupted') {
-      ctx.io.stderr.write(`Interrupted: ${count(journal.results.size, 'answer')} saved. Run the same command with --resume to continue.\n`);
-      return ExitCode.interrupted;
-    }
-
-    progress.update({ phase: 'writing', rows: scan.rows });
-    const summary = await writeOutputs(layout, journal.results, {
-      format: flags.format,
-      output: flags.output,
-      stdout: ctx.io.stdout,
-      only: flags.only,
-      rejects: flags.rejects,
-    });
-    printSummary(ctx, summary, outcome, flags);
-    if (outcome.stopped?.reason === 'auth') throw outcome.stopped.error ?? new AuthError(outcome.stopped.message);
-    if (outcome.stopped?.reason === 'storage') throw outcome.stopped.error ?? new CliError(outcome.stopped.message);
-    const unchecked = summary.byStatus.get('unchecked') ?? 0;
-    if (unchecked > 0) {
-      const why = (outcome.stopped?.message ?? 'some addresses were not checked').replace(/[.\s]+$/, '');
-      ctx.io.stderr.write(`${ctx.style.yellow('partial:')} ${count(unchecked, 'row')} unchecked: ${why}${allowanceDetail(outcome)}.\n`);
-      ctx.io.stderr.write(`hint: ${partialHint(outcome)}\n`);
-      return ExitCode.partial;
-    }
-    return ExitCode.ok;
+    return await sendAndWrite(ctx, flags, layout, scan, { journal, client: client!, rate, account: account!, allowance }, progress);
   } finally {
-    journal.close();
+    journal?.close();
+    unlock();
   }
+}
+
+interface SendContext {
+  journal: Journal;
+  client: CleaningClient;
+  rate: Rate;
+  account: string;
+  allowance: KnownAllowance | undefined;
+}
+
+async function sendAndWrite(ctx: Ctx, flags: CleanFlags, layout: InputLayout, scan: ScanResult, send: SendContext, progress: ProgressReporter): Promise<number> {
+  const { journal, client, rate, account, allowance } = send;
+  const pending = [...scan.unique].filter((key) => !journal.results.has(key));
+  const already = scan.unique.size - pending.length;
+  if (already > 0 && pending.length === 0) {
+    ctx.note(`All ${count(already, 'address', 'addresses')} were answered by an earlier run of this list: nothing is sent (--restart checks them again).`);
+  } else if (already > 0) {
+    ctx.note(`Resuming: ${count(already, 'address', 'addresses')} already checked ${already === 1 ? 'is' : 'are'} not sent again.`);
+  }
+  const toSpend = flags.maxSpend !== undefined ? Math.min(flags.maxSpend, pending.length) : pending.length;
+  if (toSpend > CONFIRM_ABOVE && !flags.yes && ctx.canPrompt) {
+    const left = allowance ? ` (${allowanceText(allowance)})` : '';
+    ctx.io.stderr.write(`This run will spend up to ${count(toSpend, 'address', 'addresses')} of your allowance${left}.\n`);
+    const ok = await promptConfirm(ctx.io, 'Continue?');
+    if (!ok) {
+      ctx.note('Nothing was sent.');
+      return ExitCode.ok;
+    }
+  }
+
+  const limiter = new SlidingWindowLimiter({ rate, clock: realClock, statePath: limiterStatePath(ctx.dataDir, account!) });
+  const outcome = await sendAll(ctx, flags, pending, journal, limiter, client!, rate, progress, scan);
+  rememberRun(ctx.dataDir, account!, allowance, outcome);
+  if (outcome.stopped?.reason === 'interrupted') {
+    ctx.io.stderr.write(`Interrupted: ${count(journal.results.size, 'answer')} saved. Run the same command with --resume to continue.\n`);
+    return ExitCode.interrupted;
+  }
+
+  progress.update({ phase: 'writing', rows: scan.rows });
+  const summary = await writeOutputs(layout, journal.results, {
+    format: flags.format,
+    output: flags.output,
+    stdout: ctx.io.stdout,
+    only: flags.only,
+    rejects: flags.rejects,
+  });
+  printSummary(ctx, summary, outcome, flags);
+  if (outcome.stopped?.reason === 'auth') throw outcome.stopped.error ?? new AuthError(outcome.stopped.message);
+  if (outcome.stopped?.reason === 'storage') throw outcome.stopped.error ?? new CliError(outcome.stopped.message);
+  const unchecked = summary.byStatus.get('unchecked') ?? 0;
+  if (unchecked > 0) {
+    const why = (outcome.stopped?.message ?? 'some addresses were not checked').replace(/[.\s]+$/, '');
+    ctx.io.stderr.write(`${ctx.style.yellow('partial:')} ${count(unchecked, 'row')} unchecked: ${why}${allowanceDetail(outcome)}.\n`);
+    ctx.io.stderr.write(`hint: ${partialHint(outcome)}\n`);
+    return ExitCode.partial;
+  }
+  return ExitCode.ok;
 }
 
 function allowanceText(known: KnownAllowance): string {
@@ -154,7 +177,7 @@ function rememberRun(dataDir: string, account: string, before: KnownAllowance | 
 async function decideRestart(ctx: Ctx, flags: CleanFlags, journalFile: string | undefined, scan: ScanResult): Promise<boolean | 'cancel'> {
   if (flags.restart) return true;
   if (flags.resume || !journalFile || !Journal.exists(journalFile)) return false;
-  const saved = Journal.peek(journalFile);
+  const saved = Journal.peek(journalFile).results;
   let covered = 0;
   for (const key of scan.unique) if (saved.has(key)) covered++;
   if (covered === 0 || covered === scan.unique.size || flags.dryRun || flags.yes) return false;
@@ -250,7 +273,7 @@ function rateEta(requests: number, rate: Rate): number {
 
 interface DryRunContext {
   /** Addresses an earlier run of this list already answered. */
-  checked: ReadonlySet<string>;
+  checked: { has(key: string): boolean };
   /** The service's rate limit; absent when the built-in engine checks. */
   rate?: Rate;
   account?: string;
