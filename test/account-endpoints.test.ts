@@ -31,7 +31,7 @@ describe('login and register save the URLs they were given', () => {
     const list = await home.run(['config', 'list']);
     expect(list.stdout).toContain(`api-url=${sandbox.url}\n`);
     expect(list.stdout).toContain(`clean-url=${sandbox.url}\n`);
-    expect(list.stdout).toMatch(/^clean-token=\S+…\S+$/m);
+    expect(list.stdout).toMatch(/^clean-token=…\S{4}$/m);
 
     const me = await home.run(['me', '--json', 'email']);
     expect(me.code, me.stderr).toBe(0);
@@ -53,7 +53,7 @@ describe('login and register save the URLs they were given', () => {
     const clean2 = JSON.parse(status.stdout)[1];
     expect(clean2).toMatchObject({ service: 'clean', url: sandbox.url, signedIn: true, tokenSource: 'profile' });
     expect(list.stdout).toContain(`clean-token=${clean2.token}\n`);
-    expect(token.stdout.trim().startsWith(clean2.token.slice(0, 4))).toBe(true);
+    expect(token.stdout.trim().endsWith(clean2.token.slice(1))).toBe(true);
   });
 
   it('MAILCLEAN_API_URL and MAILCLEAN_CLEAN_URL given to register are saved too', async () => {

@@ -26,8 +26,11 @@ export function keyInfo(key: string): KeyInfo | undefined {
   return PROFILE_KEYS.find((k) => k.key === key);
 }
 
-/** Enough to recognise a token, never enough to use it. */
+/**
+ * Enough to recognise a token, never enough to use or guess it: its last 4 characters, and none of a token
+ * shorter than 16 (4 of 9 would be most of it).
+ */
 export function maskSecret(value: string): string {
-  if (value.length <= 8) return '****';
-  return `${value.slice(0, 4)}…${value.slice(-4)}`;
+  if (value.length < 16) return '****';
+  return `…${value.slice(-4)}`;
 }
