@@ -160,10 +160,32 @@ async function dispatch(
     const allow = match.allow.join(', ');
     throw new HttpError(405, `Method ${method} is not allowed here; use ${allow}.`, undefined, { allow });
   }
-  const body = parseBody(await readBody(req));
+  refuseBrowsers(req);
+  const raw = await readBody(req);
+  if (raw.length > 0 && !isJson(req.headers['content-type'])) {
+    throw new HttpError(415, 'The request body must be JSON, sent as Content-Type: application/json.');
+  }
+  const body = parseBody(raw);
   await ctx.store.refresh();
   const parsed: ParsedRequest = { method, path, query, headers: req.headers, params: match.params, body };
   return match.handler(parsed, ctx);
+}
+
+/**
+ * A web page must not drive a sandbox running on this machine: a browser names the page's origin on
+ * cross-origin requests, and our clients never send one. (A simple text/plain POST needs no preflight, so
+ * the JSON content type is required too.)
+ */
+function refuseBrowsers(req: IncomingMessage): void {
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== `http://${req.headers.host}`) {
+    throw new HttpError(403, 'Cross-origin requests from a browser are refused.');
+  }
+}
+
+function isJson(contentType: string | undefined): boolean {
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
 function splitUrl(raw: string): { path: string; query: URLSearchParams } {
