@@ -5,6 +5,7 @@ import { formatJson, selectFields, type JsonFlag } from './io/json.js';
 import { configDir, dataDir } from './config/paths.js';
 import type { ProfileData, ProfileScope, ProfileStore } from './config/store.js';
 import { UsageError } from './errors.js';
+import { redactUrl } from './api/redact.js';
 import type { HttpClient } from './api/http.js';
 import type { PlatformClient } from './api/platform.js';
 import type { CleaningClient } from './api/cleaning.js';
@@ -320,10 +321,10 @@ function validateUrl(value: string, source: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`${source}: "${value}" is not a valid URL`, 'expected something like https://api.example.com');
+    throw new UsageError(`${source}: "${redactUrl(value)}" is not a valid URL`, 'expected something like https://api.example.com');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`${source}: "${value}" is not an http or https URL`);
+    throw new UsageError(`${source}: "${redactUrl(value)}" is not an http or https URL`);
   }
   return url.href.replace(/\/+$/, '');
 }

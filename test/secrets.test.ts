@@ -55,4 +55,24 @@ describe('secrets', () => {
       expect(all).not.toContain(tail);
     }
   });
+
+  it('never shows the user name and password of a base URL (http://user:pass@host)', async () => {
+    const withCreds = sandbox.url.replace('http://', 'http://deploy:url-pass-0042@');
+    const other = new TestHome();
+    try {
+      const urls = ['--api-url', withCreds, '--clean-url', withCreds, '--debug'];
+      const outputs: string[] = [];
+      for (const args of [['register', '--name', 'Bo', '--email', 'url@example.com', '--password-stdin', '--service', 'all'], ['me'], ['auth', 'status', '--json'], ['config', 'list'], ['config', 'get', 'api-url']]) {
+        const res = await other.run([...urls, ...args], { stdin: PASSWORD });
+        expect(res.code, res.stderr).toBe(0);
+        outputs.push(res.stdout, res.stderr);
+      }
+      const all = outputs.join('\n');
+      expect(all).toContain('http://***@127.0.0.1');
+      expect(all).not.toContain('url-pass-0042');
+      expect(all).not.toContain('deploy:');
+    } finally {
+      other.cleanup();
+    }
+  });
 });

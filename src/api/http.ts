@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { ApiError, AuthError, NetworkError } from '../errors.js';
 import { describeFailure, parseBody, fieldErrorsOf } from './failure.js';
-import { redactJson } from './redact.js';
+import { redactJson, redactUrl } from './redact.js';
 
 export type Method = 'GET' | 'POST';
 
@@ -123,7 +123,7 @@ export class HttpClient {
       payload = JSON.stringify(spec.body);
       headers['content-type'] = 'application/json';
     }
-    this.log(`> ${spec.method} ${url.href}${attempt ? ` (attempt ${attempt + 1})` : ''}`);
+    this.log(`> ${spec.method} ${redactUrl(url.href)}${attempt ? ` (attempt ${attempt + 1})` : ''}`);
     if (payload !== undefined) this.log(`> body ${redactJson(spec.body)}`);
 
     const started = performance.now();

@@ -16,3 +16,8 @@ export function redactJson(value: unknown, limit = 2000): string {
   const text = JSON.stringify(redactValue(value)) ?? '';
   return text.length > limit ? `${text.slice(0, limit)}… (${text.length} chars)` : text;
 }
+
+/** A URL as it may be shown: user name and password (`https://user:pass@host`) replaced by `***`. */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1***@');
+}

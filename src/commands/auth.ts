@@ -4,6 +4,7 @@ import type { Ctx, Service, TokenSource } from '../context.js';
 import { AuthError, CliError, ExitCode } from '../errors.js';
 import { maskSecret } from '../config/keys.js';
 import { str, unwrapObject } from '../api/shape.js';
+import { redactUrl } from '../api/redact.js';
 import { jsonOption } from './inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
@@ -40,7 +41,8 @@ async function status(ctx: Ctx, opts: Record<string, unknown>): Promise<number> 
   const results: ServiceStatus[] = [];
   for (const service of ['platform', 'clean'] as const) {
     const { value, source } = await ctx.token(service);
-    const url = (service === 'platform' ? endpoints.apiUrl : endpoints.cleanUrl) || null;
+    const configured = (service === 'platform' ? endpoints.apiUrl : endpoints.cleanUrl) || null;
+    const url = configured && redactUrl(configured);
     const row: ServiceStatus = {
       service,
       url,

@@ -4,6 +4,7 @@ import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { keyInfo, maskSecret, PROFILE_KEYS } from '../config/keys.js';
 import { parseRate } from '../config/rate.js';
+import { redactUrl } from '../api/redact.js';
 import { jsonOption } from './inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
@@ -28,7 +29,7 @@ async function get(ctx: Ctx, _opts: Record<string, unknown>, [key]: unknown[]): 
   await ctx.requireKnownProfile();
   const value = (await ctx.settings())[info.key];
   if (value === undefined) return 1;
-  ctx.out(`${value}\n`);
+  ctx.out(`${redactUrl(value)}\n`);
   return 0;
 }
 
@@ -55,7 +56,7 @@ async function list(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
   const shown = Object.fromEntries(
     Object.entries(settings)
       .filter((entry): entry is [string, string] => entry[1] !== undefined)
-      .map(([k, v]) => [k, keyInfo(k)?.secret ? maskSecret(v) : v]),
+      .map(([k, v]) => [k, keyInfo(k)?.secret ? maskSecret(v) : redactUrl(v)]),
   );
   if (opts.json !== undefined) ctx.json(shown, opts.json as string | boolean, PROFILE_KEYS.map((k) => k.key));
   else ctx.out(Object.entries(shown).map(([k, v]) => `${k}=${v}\n`).join(''));
