@@ -121,6 +121,8 @@ export class Ctx {
   async store(): Promise<ProfileStore> {
     if (!this.storeInstance) {
       const { ProfileStore } = await import('./config/store.js');
+      // conf hooks SIGINT/SIGTERM as it loads (through when-exit): take them back at once.
+      this.io.signals.claim();
       this.storeInstance = new ProfileStore(this.configDir);
     }
     return this.storeInstance;

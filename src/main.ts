@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { processIO, type IO } from './io/io.js';
 import { VERSION } from './version.js';
-import { CliError, ExitCode, SilentError } from './errors.js';
+import { CancelError, CliError, ExitCode, SilentError } from './errors.js';
+import { Interrupted } from './io/signals.js';
 import { COMMANDS, type Handler } from './commands/index.js';
 import type { Ctx, GlobalOptions } from './context.js';
 
@@ -61,7 +62,7 @@ function buildProgram(Command: typeof import('commander').Command, io: IO): Comm
 With nothing configured, \`clean\` checks with the built-in engine and account commands use the built-in sandbox.
 \`mailclean login --api-url URL --clean-url URL\` saves the service's URLs with your tokens.
 
-Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 partial (rows unchecked), 4 authentication, 130 interrupted.
+Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 partial (rows unchecked), 4 authentication, 130/143 interrupted (SIGINT/SIGTERM).
 Run \`mailclean <command> --help\` for a command's flags.`,
     );
 }
@@ -107,6 +108,11 @@ function report(error: unknown, io: IO, debug: boolean): number {
     return ExitCode.usage;
   }
   if (error instanceof SilentError) return error.exitCode;
+  // Stopped by a signal outside the sending phase: what was under way has been undone.
+  if (error instanceof Interrupted || (error instanceof CancelError && io.signals.received)) {
+    io.stderr.write('Interrupted.\n');
+    return io.signals.exitCode;
+  }
   if (error instanceof CliError) {
     io.stderr.write(`error: ${error.message}\n`);
     if (error.hint) io.stderr.write(`hint: ${error.hint}\n`);

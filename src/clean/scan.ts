@@ -11,11 +11,12 @@ export interface ScanResult {
 }
 
 /** Pass 1: every row read once; only the unique addresses are kept. */
-export async function scanInput(layout: InputLayout, onRows?: (rows: number) => void): Promise<ScanResult> {
+export async function scanInput(layout: InputLayout, onRows?: (rows: number) => void, signal?: AbortSignal): Promise<ScanResult> {
   const result: ScanResult = { rows: 0, blank: 0, invalid: 0, duplicates: 0, unique: new Set() };
   const column = layout.emailColumn;
   const unique = result.unique;
   for await (const batch of readRecordBatches(layout, { raw: false })) {
+    signal?.throwIfAborted();
     for (const record of batch) {
       const decided = prefilter(record.fields[column]);
       if (decided.key === undefined) {

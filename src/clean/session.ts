@@ -64,6 +64,7 @@ export async function cleanPhase(ctx: Ctx, flags: CleanFlags, layout: InputLayou
   }
 
   const unlock = await lockJournal(journalFile!, {
+    signal: ctx.io.signals.stop,
     onWait: (owner) => ctx.note(`Another run${owner.pid ? ` (pid ${owner.pid})` : ''} is cleaning this list with this account; waiting for it to finish…`),
   });
   let journal: Journal | undefined;
@@ -114,7 +115,7 @@ async function sendAndWrite(ctx: Ctx, flags: CleanFlags, layout: InputLayout, sc
   rememberRun(ctx.dataDir, account!, allowance, outcome);
   if (outcome.stopped?.reason === 'interrupted') {
     ctx.io.stderr.write(`Interrupted: ${count(journal.results.size, 'answer')} saved. Run the same command with --resume to continue.\n`);
-    return ExitCode.interrupted;
+    return ctx.io.signals.exitCode;
   }
 
   progress.update({ phase: 'writing', rows: scan.rows });
@@ -124,6 +125,7 @@ async function sendAndWrite(ctx: Ctx, flags: CleanFlags, layout: InputLayout, sc
     stdout: ctx.io.stdout,
     only: flags.only,
     rejects: flags.rejects,
+    signal: ctx.io.signals.stop,
   });
   printSummary(ctx, summary, outcome, flags);
   if (outcome.stopped?.reason === 'auth') throw outcome.stopped.error ?? new AuthError(outcome.stopped.message);
@@ -208,17 +210,9 @@ async function sendAll(
   progress: ProgressReporter,
   scan: ScanResult,
 ): Promise<CheckOutcome> {
-  const stop = new AbortController();
-  const abort = new AbortController();
-  let interrupts = 0;
-  const onInterrupt = () => {
-    interrupts++;
-    if (interrupts === 1) {
-      progress.note('Stopping after the requests in flight (Ctrl-C again to stop at once)…');
-      stop.abort(new Error('interrupted'));
-    } else abort.abort(new Error('interrupted'));
-  };
-  const offs = [ctx.io.onSignal('SIGINT', onInterrupt), ctx.io.onSignal('SIGTERM', onInterrupt)];
+  const { stop, abort } = ctx.io.signals;
+  const onStop = () => progress.note('Stopping after the requests in flight (Ctrl-C again to stop at once)…');
+  stop.addEventListener('abort', onStop, { once: true });
   const started = Date.now();
   let checked = 0;
   progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck: pending.length, checked: 0, spent: 0, requests: 0 });
@@ -232,8 +226,8 @@ async function sendAll(
       clock: realClock,
       concurrency: flags.concurrency,
       maxSpend: flags.maxSpend,
-      stop: stop.signal,
-      abort: abort.signal,
+      stop,
+      abort,
       onEvent: (event) => {
         if (event.type === 'answered') {
           checked += event.addresses;
@@ -245,12 +239,11 @@ async function sendAll(
         }
       },
     });
-    if (interrupts > 0 && !outcome.stopped) outcome.stopped = { reason: 'interrupted', message: 'interrupted' };
-    if (interrupts > 0 && outcome.stopped) outcome.stopped = { ...outcome.stopped, reason: 'interrupted' };
+    if (stop.aborted) outcome.stopped = { ...(outcome.stopped ?? { message: 'interrupted' }), reason: 'interrupted' };
     return outcome;
   } finally {
     progress.stop();
-    offs.forEach((off) => off());
+    stop.removeEventListener('abort', onStop);
   }
 }
 
@@ -359,26 +352,23 @@ async function localPhase(ctx: Ctx, flags: CleanFlags, layout: InputLayout, scan
     smtp: { enabled: local.smtp, port: local.smtpPort, from: local.smtpFrom },
     onWarning: (message) => progress.note(`${ctx.style.yellow('warning:')} ${message}`),
   });
-  const stop = new AbortController();
-  const offs = [ctx.io.onSignal('SIGINT', () => stop.abort()), ctx.io.onSignal('SIGTERM', () => stop.abort())];
   progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck: scan.unique.size, checked: 0, spent: 0, requests: 0 });
   await progress.start();
   let outcome;
   try {
     outcome = await checkLocally(scan.unique, engine, {
       concurrency: 256,
-      stop: stop.signal,
+      stop: ctx.io.signals.stop,
       now: Date.now,
       onChecked: (checked) => progress.update({ checked }),
     });
   } finally {
     progress.stop();
-    offs.forEach((off) => off());
     await engine.close();
   }
   if (outcome.interrupted) {
     ctx.io.stderr.write('Interrupted: nothing was spent; run the command again to check the list.\n');
-    return ExitCode.interrupted;
+    return ctx.io.signals.exitCode;
   }
   const summary = await writeOutputs(layout, outcome.results, {
     format: flags.format,
@@ -386,6 +376,7 @@ async function localPhase(ctx: Ctx, flags: CleanFlags, layout: InputLayout, scan
     stdout: ctx.io.stdout,
     only: flags.only,
     rejects: flags.rejects,
+    signal: ctx.io.signals.stop,
     suggestions: true,
   });
   printSummary(ctx, summary, { spent: 0, requests: 0, retries: 0 }, flags);

@@ -14,6 +14,8 @@ export interface WriteOptions {
   rejects?: string;
   /** Add the `email_suggestion` column (clean --local). */
   suggestions?: boolean;
+  /** Stops the writing: nothing is left half-written. */
+  signal?: AbortSignal;
 }
 
 export interface WriteSummary {
@@ -52,6 +54,7 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
     const summary: WriteSummary = { rows: 0, byStatus: new Map(), written: 0, rejected: 0 };
     const column = layout.emailColumn;
     for await (const batch of readRecordBatches(layout)) {
+      opts.signal?.throwIfAborted();
       for (const record of batch) {
         summary.rows++;
         const decided = prefilter(record.fields[column]);

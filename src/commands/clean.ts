@@ -41,7 +41,7 @@ or the monthly allowance continues with --resume and never pays twice; a finishe
 its answers (--restart pays again).
 
 Exit codes: 0 every row decided, 3 some rows unchecked (allowance, --max-spend, service errors),
-2 bad input or flags, 4 not signed in, 130 interrupted.
+2 bad input or flags, 4 not signed in, 130 (Ctrl-C) or 143 (SIGTERM) interrupted.
 
 Examples:
   mailclean clean contacts.csv -o cleaned.csv
@@ -159,10 +159,10 @@ async function clean(ctx: Ctx, opts: Record<string, unknown>, args: unknown[]): 
     import('../clean/progress.js'),
   ]);
   const progress = new ProgressReporter(ctx.io.stderr, { live: ctx.stderrIsTTY, quiet: ctx.quiet });
-  const layout = await openInput({ path: flags.input, stdin: ctx.io.stdin, spoolDir: `${ctx.dataDir}/spool`, column: flags.column });
+  const layout = await openInput({ path: flags.input, stdin: ctx.io.stdin, spoolDir: `${ctx.dataDir}/spool`, column: flags.column, signal: ctx.io.signals.stop });
   try {
     await progress.start();
-    const scan = await scanInput(layout, (rows) => progress.update({ rows }));
+    const scan = await scanInput(layout, (rows) => progress.update({ rows }), ctx.io.signals.stop);
     progress.stop();
     ctx.note(
       `${layout.displayName}: ${scan.rows.toLocaleString('en-US')} rows, email column "${layout.emailColumnName}", ` +

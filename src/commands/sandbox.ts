@@ -104,13 +104,8 @@ async function sandbox(ctx: Ctx, opts: Record<string, unknown>): Promise<number>
   if (opts.shape !== 'spec') ctx.note(`Answer shape: ${String(opts.shape)}.`);
   ctx.note(describeCleanRoute(rate, allowanceStatus, faultRate, latency, seed));
 
-  await new Promise<void>((resolve) => {
-    const offs = [ctx.io.onSignal('SIGINT', stop), ctx.io.onSignal('SIGTERM', stop)];
-    function stop() {
-      offs.forEach((off) => off());
-      resolve();
-    }
-  });
+  const stop = ctx.io.signals.stop;
+  if (!stop.aborted) await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
   await handle.close();
   ctx.note('Sandbox stopped.');
   return 0;

@@ -1,8 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
+import { ProcessSignals, type Signals } from './signals.js';
+
+export type { Signal } from './signals.js';
 
 export type InputStream = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 export type OutputStream = Writable & { isTTY?: boolean; columns?: number };
-export type Signal = 'SIGINT' | 'SIGTERM';
 
 /** Everything a command may touch of the outside world; tests hand in their own. */
 export interface IO {
@@ -11,8 +13,8 @@ export interface IO {
   stderr: OutputStream;
   env: Record<string, string | undefined>;
   cwd: string;
-  /** Subscribes to a signal for the duration of some work; returns the unsubscribe. */
-  onSignal(signal: Signal, handler: () => void): () => void;
+  /** SIGINT and SIGTERM, as two stages of stopping (see signals.ts). */
+  signals: Signals;
 }
 
 export function processIO(): IO {
@@ -22,10 +24,7 @@ export function processIO(): IO {
     stderr: process.stderr,
     env: process.env,
     cwd: process.cwd(),
-    onSignal(signal, handler) {
-      process.on(signal, handler);
-      return () => process.off(signal, handler);
-    },
+    signals: new ProcessSignals(),
   };
 }
 

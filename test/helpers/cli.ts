@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { main } from '../../src/main.js';
-import type { IO, Signal } from '../../src/io/io.js';
+import type { IO } from '../../src/io/io.js';
+import { Signals, type Signal } from '../../src/io/signals.js';
 
 export interface CliResult {
   code: number;
@@ -34,7 +35,7 @@ export class TestHome {
   readonly dir = mkdtempSync(join(tmpdir(), 'mailclean-test-'));
   readonly configDir = join(this.dir, 'config');
   readonly dataDir = join(this.dir, 'data');
-  private readonly signalHandlers = new Map<Signal, Set<() => void>>();
+  private readonly running = new Set<Signals>();
 
   env(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
     return { MAILCLEAN_CONFIG_DIR: this.configDir, MAILCLEAN_DATA_DIR: this.dataDir, HOME: this.dir, PATH: process.env.PATH, ...extra };
@@ -54,20 +55,20 @@ export class TestHome {
       stderr,
       env: this.env(opts.env),
       cwd: this.dir,
-      onSignal: (signal, handler) => {
-        const set = this.signalHandlers.get(signal) ?? new Set();
-        set.add(handler);
-        this.signalHandlers.set(signal, set);
-        return () => set.delete(handler);
-      },
+      signals: new Signals(),
     };
-    const code = await main(argv, io);
-    return { code, stdout: stdout.text, stderr: stderr.text };
+    this.running.add(io.signals);
+    try {
+      const code = await main(argv, io);
+      return { code, stdout: stdout.text, stderr: stderr.text };
+    } finally {
+      this.running.delete(io.signals);
+    }
   }
 
   /** Delivers a signal to the commands running in this home. */
   signal(signal: Signal): void {
-    for (const handler of this.signalHandlers.get(signal) ?? []) handler();
+    for (const signals of this.running) signals.deliver(signal);
   }
 
   cleanup(): void {

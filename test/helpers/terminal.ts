@@ -3,6 +3,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { expect } from 'vitest';
 import { main } from '../../src/main.js';
 import type { IO } from '../../src/io/io.js';
+import { Signals } from '../../src/io/signals.js';
 import type { TestHome } from './cli.js';
 
 /** Runs `argv` on a fake terminal, answering each question of `script` when it shows; checks every one was asked. */
@@ -29,7 +30,7 @@ export async function interactive(home: TestHome, argv: string[], script: Array<
   );
   let stdout = '';
   const out = Object.assign(new Writable({ write: (c, _e, d) => ((stdout += c.toString()), d()) }), { isTTY: true, columns: 80 });
-  const io: IO = { stdin, stdout: out, stderr, env: home.env(env), cwd: home.dir, onSignal: () => () => undefined };
+  const io: IO = { stdin, stdout: out, stderr, env: home.env(env), cwd: home.dir, signals: new Signals() };
   const code = await main(argv, io);
   // Every question was really asked, in order.
   let at = 0;

@@ -19,6 +19,8 @@ export interface OpenInputOptions {
   spoolDir: string;
   /** --column NAME|N: a header name (case/spacing-insensitive) or a 1-based column number. */
   column?: string;
+  /** Stops spooling stdin (or a pipe); the partial copy is removed. */
+  signal?: AbortSignal;
 }
 
 export interface InputLayout {
@@ -71,11 +73,11 @@ export async function openInput(opts: OpenInputOptions): Promise<InputLayout> {
   let file = opts.path;
   let spooled = false;
   if (fromStdin) {
-    file = await spool(opts.stdin, opts.spoolDir, displayName);
+    file = await spool(opts.stdin, opts.spoolDir, displayName, opts.signal);
     spooled = true;
   } else if ((await fileKind(opts.path, displayName)) === 'stream') {
     // A pipe (`<(cmd)`, /dev/stdin) can be read only once; the two passes need a file.
-    file = await spool(createReadStream(opts.path), opts.spoolDir, displayName);
+    file = await spool(createReadStream(opts.path), opts.spoolDir, displayName, opts.signal);
     spooled = true;
   }
   const cleanup = async (): Promise<void> => {

@@ -67,7 +67,7 @@ export async function fileKind(path: string, displayName: string): Promise<FileK
 }
 
 /** Copies a stream to a new private file (mode 0600) in `spoolDir`; returns its path. */
-export async function spool(source: NodeJS.ReadableStream, spoolDir: string, displayName: string): Promise<string> {
+export async function spool(source: NodeJS.ReadableStream, spoolDir: string, displayName: string, signal?: AbortSignal): Promise<string> {
   const reason = (err: unknown): string => code(err) ?? (err instanceof Error ? err.message : String(err));
   // An error before the copy starts must not go unhandled.
   let early: unknown;
@@ -84,9 +84,10 @@ export async function spool(source: NodeJS.ReadableStream, spoolDir: string, dis
     if (early !== undefined) throw new UsageError(`${displayName}: cannot read the input (${reason(early)})`);
     const file = join(spoolDir, `input-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
     try {
-      await pipeline(source, createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+      await pipeline(source, createWriteStream(file, { flags: 'wx', mode: 0o600 }), { signal });
     } catch (err) {
       await rm(file, { force: true });
+      if (signal?.aborted) throw signal.reason;
       throw new UsageError(`${displayName}: cannot read the input (${reason(early ?? err)})`);
     }
     return file;

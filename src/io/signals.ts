@@ -1,0 +1,92 @@
+// The one place SIGINT and SIGTERM are handled. The first asks the work to stop cleanly (a run sending to the
+// service finishes and journals the requests in flight; any other phase stops at once and removes its temporary
+// files); a second one, from an impatient user, abandons what is in flight. The process then ends through the
+// normal path with 128 + the signal's number (130 for SIGINT, 143 for SIGTERM).
+
+export type Signal = 'SIGINT' | 'SIGTERM';
+
+const NUMBERS: Record<Signal, number> = { SIGINT: 2, SIGTERM: 15 };
+
+export class Signals {
+  private first?: Signal;
+  private count = 0;
+  private readonly stopController = new AbortController();
+  private readonly abortController = new AbortController();
+
+  /** Aborted by the first signal: stop starting work, finish and save what is in flight. */
+  get stop(): AbortSignal {
+    this.claim();
+    return this.stopController.signal;
+  }
+
+  /** Aborted by the second signal: abandon what is in flight too. */
+  get abort(): AbortSignal {
+    this.claim();
+    return this.abortController.signal;
+  }
+
+  /** The first signal received, if any. */
+  get received(): Signal | undefined {
+    return this.first;
+  }
+
+  /** The exit code a run ended by the received signal returns. */
+  get exitCode(): number {
+    return 128 + NUMBERS[this.first ?? 'SIGINT'];
+  }
+
+  /** Delivers a signal (the process's, or a test's). */
+  deliver(signal: Signal): void {
+    this.count++;
+    this.first ??= signal;
+    if (this.count === 1) this.stopController.abort(new Interrupted(signal));
+    else this.abortController.abort(new Interrupted(signal));
+  }
+
+  /** Removes other listeners of our signals; a no-op unless bound to the process. */
+  claim(): void {}
+}
+
+/** The reason of an abort caused by a signal. */
+export class Interrupted extends Error {
+  constructor(readonly signal: Signal) {
+    super(`interrupted by ${signal}`);
+  }
+}
+
+/**
+ * Bound to the process. Libraries may hook signals on import: `conf` → `atomically` → `when-exit` catches
+ * SIGINT/SIGTERM, runs its clean-up and sends the signal again, which a handler of ours would take for a second
+ * Ctrl-C the user never pressed. So ours are the only listeners: `claim()` removes the others whenever work is
+ * about to listen. Their clean-up still runs on the process's normal `exit`.
+ */
+export class ProcessSignals extends Signals {
+  private readonly listeners = new Map<Signal, () => void>();
+
+  constructor(private readonly target: NodeJS.Process = process) {
+    super();
+    for (const signal of Object.keys(NUMBERS) as Signal[]) {
+      const listener = () => this.onSignal(signal);
+      this.listeners.set(signal, listener);
+      target.on(signal, listener);
+    }
+  }
+
+  private onSignal(signal: Signal): void {
+    this.deliver(signal);
+    // After the second, the signals' default comes back: a third one ends the process at once, should the
+    // clean stop itself be stuck.
+    if (this.abort.aborted) this.release();
+  }
+
+  override claim(): void {
+    for (const [signal, ours] of this.listeners) {
+      for (const other of this.target.listeners(signal)) if (other !== ours) this.target.removeListener(signal, other as () => void);
+    }
+  }
+
+  /** Stops listening (the process is done with this run). */
+  release(): void {
+    for (const [signal, ours] of this.listeners) this.target.removeListener(signal, ours);
+  }
+}
