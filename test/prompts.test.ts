@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TestHome } from './helpers/cli.js';
 import { interactive } from './helpers/terminal.js';
+import { Signals } from '../src/io/signals.js';
 
 describe('prompts on a terminal', () => {
   let home: TestHome;
@@ -27,5 +28,14 @@ describe('prompts on a terminal', () => {
     const res = await interactive(home, ['register', '--no-input'], []);
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/--name is required/);
+  });
+
+  it('SIGTERM at a prompt cancels it: exit 143', async () => {
+    const signals = new Signals();
+    setTimeout(() => signals.deliver('SIGTERM'), 300);
+    const res = await interactive(home, ['register'], [], {}, signals);
+    expect(res.stderr).toMatch(/Name:/);
+    expect(res.code).toBe(143);
+    expect(res.stderr).toMatch(/Interrupted\.\n$/);
   });
 });

@@ -7,14 +7,15 @@ async function inquirer() {
 }
 
 function context(io: IO) {
-  return { input: io.stdin, output: io.stderr, clearPromptOnDone: false };
+  // Ctrl-C at a prompt arrives as a key press (raw mode); SIGTERM arrives as a signal and cancels it too.
+  return { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal: io.signals.stop };
 }
 
 async function guard<T>(ask: () => Promise<T>): Promise<T> {
   try {
     return await ask();
   } catch (error) {
-    if (error instanceof Error && error.name === 'ExitPromptError') throw new CancelError();
+    if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) throw new CancelError();
     throw error;
   }
 }

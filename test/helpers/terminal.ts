@@ -7,7 +7,13 @@ import { Signals } from '../../src/io/signals.js';
 import type { TestHome } from './cli.js';
 
 /** Runs `argv` on a fake terminal, answering each question of `script` when it shows; checks every one was asked. */
-export async function interactive(home: TestHome, argv: string[], script: Array<[RegExp, string]>, env: Record<string, string | undefined> = {}) {
+export async function interactive(
+  home: TestHome,
+  argv: string[],
+  script: Array<[RegExp, string]>,
+  env: Record<string, string | undefined> = {},
+  signals = new Signals(),
+) {
   const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
   let shown = '';
   let step = 0;
@@ -30,7 +36,7 @@ export async function interactive(home: TestHome, argv: string[], script: Array<
   );
   let stdout = '';
   const out = Object.assign(new Writable({ write: (c, _e, d) => ((stdout += c.toString()), d()) }), { isTTY: true, columns: 80 });
-  const io: IO = { stdin, stdout: out, stderr, env: home.env(env), cwd: home.dir, signals: new Signals() };
+  const io: IO = { stdin, stdout: out, stderr, env: home.env(env), cwd: home.dir, signals };
   const code = await main(argv, io);
   // Every question was really asked, in order.
   let at = 0;
