@@ -1,6 +1,6 @@
 import { once } from 'node:events';
-import { createWriteStream, renameSync, unlinkSync, type WriteStream } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { chmodSync, copyFileSync, createWriteStream, renameSync, unlinkSync, type WriteStream } from 'node:fs';
+import { temporaryPath, type OutputTarget } from './output-target.js';
 import type { Writable } from 'node:stream';
 import type { InputLayout } from './input/index.js';
 import { RESULT_COLUMNS, SUGGESTION_COLUMN, verdictCells, verdictFields, type Verdict } from './verdict.js';
@@ -26,14 +26,26 @@ export class ChunkedWriter {
   }
 }
 
-/** A file written under a temporary name and renamed into place only when complete. */
+/**
+ * An output written under a temporary name beside its target and renamed into place only when complete,
+ * keeping the mode of the file it replaces (and, with `backup`, a copy of that file first). A device or a FIFO
+ * is written directly: there is nothing to replace.
+ */
 export class AtomicFile {
   readonly stream: WriteStream;
-  private readonly tmp: string;
+  private readonly tmp?: string;
 
-  constructor(readonly path: string) {
-    this.tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-    this.stream = createWriteStream(this.tmp, { mode: 0o644 });
+  constructor(
+    readonly target: OutputTarget,
+    private readonly backup?: string,
+  ) {
+    if (target.kind === 'direct') {
+      this.stream = createWriteStream(target.path, { flags: 'w' });
+      return;
+    }
+    this.tmp = temporaryPath(target.path);
+    // A new file follows the umask; a replaced one gets its old mode at commit.
+    this.stream = createWriteStream(this.tmp, { flags: 'wx', mode: target.mode === undefined ? 0o666 : 0o600 });
   }
 
   /** Resolves once the file can be written (rejects with the open error, e.g. a missing directory). */
@@ -43,11 +55,15 @@ export class AtomicFile {
 
   async commit(): Promise<void> {
     await new Promise<void>((resolve, reject) => this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
-    renameSync(this.tmp, this.path);
+    if (!this.tmp) return;
+    if (this.target.mode !== undefined) chmodSync(this.tmp, this.target.mode);
+    if (this.backup) copyFileSync(this.target.path, this.backup);
+    renameSync(this.tmp, this.target.path);
   }
 
   abort(): void {
     this.stream.destroy();
+    if (!this.tmp) return;
     try {
       unlinkSync(this.tmp);
     } catch {

@@ -15,14 +15,17 @@ import { checkAddresses, MAX_BATCH, type CheckOutcome } from './checker.js';
 import { writeOutputs, type WriteSummary } from './write.js';
 import { knownAllowance, rememberAllowance, type KnownAllowance } from './allowance.js';
 import type { OutputFormat } from './output.js';
+import type { OutputTarget } from './output-target.js';
 
 export interface CleanFlags {
   input: string;
-  output?: string;
+  output?: OutputTarget;
+  /** --in-place: the output replaces the input, which is copied here first. */
+  backup?: string;
   format: OutputFormat;
   column?: string;
   only?: Set<string>;
-  rejects?: string;
+  rejects?: OutputTarget;
   rate?: Rate;
   concurrency: number;
   maxSpend?: number;
@@ -122,6 +125,7 @@ async function sendAndWrite(ctx: Ctx, flags: CleanFlags, layout: InputLayout, sc
   const summary = await writeOutputs(layout, journal.results, {
     format: flags.format,
     output: flags.output,
+    backup: flags.backup,
     stdout: ctx.io.stdout,
     only: flags.only,
     rejects: flags.rejects,
@@ -332,8 +336,8 @@ function printSummary(ctx: Ctx, summary: WriteSummary, outcome: CheckOutcome, fl
   const total = summary.rows;
   const rows = statuses.map((s) => [s, byStatus.get(s)!.toLocaleString('en-US'), `${((100 * byStatus.get(s)!) / Math.max(1, total)).toFixed(1)}%`]);
   ctx.io.stderr.write(renderTable(['STATUS', 'ROWS', 'SHARE'], rows, ctx.stderrIsTTY));
-  const main = `${count(summary.written, 'row')} written to ${flags.output ?? 'stdout'}`;
-  const rejects = flags.rejects !== undefined ? `, ${count(summary.rejected, 'row')} to ${flags.rejects}` : flags.only ? `, ${count(summary.rejected, 'row')} left out by --only` : '';
+  const main = `${count(summary.written, 'row')} written to ${flags.output?.given ?? 'stdout'}${flags.backup ? ` (the original kept as ${flags.backup})` : ''}`;
+  const rejects = flags.rejects !== undefined ? `, ${count(summary.rejected, 'row')} to ${flags.rejects.given}` : flags.only ? `, ${count(summary.rejected, 'row')} left out by --only` : '';
   const spent =
     outcome.requests > 0 || outcome.spent > 0
       ? `; spent ${count(outcome.spent, 'address', 'addresses')} in ${count(outcome.requests, 'request')}${outcome.retries ? ` (${count(outcome.retries, 'retry', 'retries')})` : ''}`
@@ -373,6 +377,7 @@ async function localPhase(ctx: Ctx, flags: CleanFlags, layout: InputLayout, scan
   const summary = await writeOutputs(layout, outcome.results, {
     format: flags.format,
     output: flags.output,
+    backup: flags.backup,
     stdout: ctx.io.stdout,
     only: flags.only,
     rejects: flags.rejects,

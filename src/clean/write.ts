@@ -2,16 +2,19 @@ import type { Writable } from 'node:stream';
 import { readRecordBatches, type InputLayout } from './input/index.js';
 import { prefilter } from './prefilter.js';
 import { AtomicFile, ChunkedWriter, RowFormatter, type OutputFormat } from './output.js';
+import type { OutputTarget } from './output-target.js';
 import { localVerdict, uncheckedVerdict, type Verdict } from './verdict.js';
 
 export interface WriteOptions {
   format: OutputFormat;
   /** Main output file; undefined writes to `stdout`. */
-  output?: string;
+  output?: OutputTarget;
+  /** With --in-place: where the replaced input is copied first. */
+  backup?: string;
   stdout: Writable;
   /** Statuses kept in the main output (--only); the rest go to `rejects` if given, else nowhere. */
   only?: ReadonlySet<string>;
-  rejects?: string;
+  rejects?: OutputTarget;
   /** Add the `email_suggestion` column (clean --local). */
   suggestions?: boolean;
   /** Stops the writing: nothing is left half-written. */
@@ -36,16 +39,16 @@ interface Target {
  * appear only when complete (written aside, then renamed); on failure nothing is left half-written.
  */
 export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<string, Verdict>, opts: WriteOptions): Promise<WriteSummary> {
-  const open = async (path: string | undefined): Promise<Target> => {
+  const open = async (target: OutputTarget | undefined, backup?: string): Promise<Target> => {
     const formatter = new RowFormatter(layout, opts.format, opts.suggestions);
-    if (path === undefined) return { formatter, writer: new ChunkedWriter(opts.stdout) };
-    const file = new AtomicFile(path);
+    if (target === undefined) return { formatter, writer: new ChunkedWriter(opts.stdout) };
+    const file = new AtomicFile(target, backup);
     await file.ready();
     return { formatter, writer: new ChunkedWriter(file.stream), file };
   };
   const targets: Target[] = [];
   try {
-    const main = await open(opts.output);
+    const main = await open(opts.output, opts.backup);
     targets.push(main);
     const rejects = opts.rejects !== undefined ? await open(opts.rejects) : undefined;
     if (rejects) targets.push(rejects);

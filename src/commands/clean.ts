@@ -1,5 +1,3 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Runner } from './index.js';
 import type { Ctx } from '../context.js';
@@ -7,11 +5,13 @@ import { UsageError } from '../errors.js';
 import { parseRate } from '../config/rate.js';
 import type { CleanFlags } from '../clean/session.js';
 import { STATUSES } from '../clean/verdict.js';
+import { prepareOutput, sameFile } from '../clean/output-target.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
     .argument('[input]', 'CSV or text file with one address per line; - or nothing for stdin')
     .option('-o, --output <file>', 'write here (atomically) instead of stdout')
+    .option('--in-place', 'allow -o to name the input file: it is replaced, and kept as INPUT.bak')
     .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json', 'ndjson']).default('csv'))
     .option('--column <name|n>', 'the email column, by header name or 1-based number (default: detected)')
     .option('--only <statuses>', 'keep only rows with these statuses, e.g. valid,risky')
@@ -71,13 +71,11 @@ function parseFlags(ctx: Ctx, opts: Record<string, unknown>, args: unknown[]): C
   if (opts.json !== undefined && opts.dryRun !== true) {
     throw new UsageError('--json goes with --dry-run (it prints the report as JSON)', 'for the rows as JSON, use --format json or --format ndjson');
   }
-  const output = opts.output as string | undefined;
-  const rejects = opts.rejects as string | undefined;
-  for (const [flag, path] of [['--output', output], ['--rejects', rejects]] as const) if (path !== undefined) checkWritable(flag, path);
-  if (output !== undefined && rejects !== undefined && resolve(output) === resolve(rejects)) throw new UsageError('--output and --rejects name the same file');
+  const { output, rejects, backup } = outputTargets(input, opts);
   return {
     input,
     output,
+    backup,
     format: opts.format as CleanFlags['format'],
     column: opts.column as string | undefined,
     only,
@@ -133,20 +131,27 @@ async function chooseChecker(ctx: Ctx, flags: CleanFlags, opts: Record<string, u
   );
 }
 
-/** Output paths are checked before anything is spent, so a typo cannot waste a run. */
-function checkWritable(flag: string, path: string): void {
-  const dir = dirname(resolve(path));
-  try {
-    if (!statSync(dir).isDirectory()) throw new Error();
-    accessSync(dir, constants.W_OK);
-  } catch {
-    throw new UsageError(`${flag}: cannot write ${path}: ${dir} is not a writable directory`);
+/**
+ * Output paths are resolved and probed before anything is spent, so a typo cannot waste a run; none may be
+ * the input (through links too), unless --in-place says so, and then the input is kept as INPUT.bak.
+ */
+function outputTargets(input: string, opts: Record<string, unknown>): Pick<CleanFlags, 'output' | 'rejects' | 'backup'> {
+  const given = { '--output': opts.output as string | undefined, '--rejects': opts.rejects as string | undefined };
+  if (given['--output'] !== undefined && given['--rejects'] !== undefined && sameFile(given['--output'], given['--rejects'])) {
+    throw new UsageError('--output and --rejects name the same file');
   }
-  try {
-    if (statSync(path).isDirectory()) throw new UsageError(`${flag}: ${path} is a directory`);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
+  let backup: string | undefined;
+  for (const [flag, path] of Object.entries(given)) {
+    if (path === undefined || input === '-' || !sameFile(path, input)) continue;
+    if (flag === '--output' && opts.inPlace === true) backup = `${input}.bak`;
+    else throw new UsageError(`${flag}: ${path} is the input file: writing it would overwrite your list`, flag === '--output' ? 'write elsewhere, or pass --in-place to replace the input (a copy is kept as INPUT.bak)' : 'write the rejects elsewhere');
   }
+  if (opts.inPlace === true && backup === undefined) throw new UsageError('--in-place needs -o naming the input file');
+  return {
+    output: given['--output'] !== undefined ? prepareOutput('--output', given['--output']) : undefined,
+    rejects: given['--rejects'] !== undefined ? prepareOutput('--rejects', given['--rejects']) : undefined,
+    backup,
+  };
 }
 
 async function clean(ctx: Ctx, opts: Record<string, unknown>, args: unknown[]): Promise<number> {
