@@ -1,6 +1,7 @@
 // Lock files shared by runs on this machine: created exclusively, holding the owner's pid, so one left behind by a
 // killed run is recognised (its pid is gone) rather than waited on forever.
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface LockOwner {
   pid?: number;
@@ -76,5 +77,27 @@ export function breakLock(path: string): void {
     unlinkSync(path);
   } catch {
     /* taken over by someone else meanwhile */
+  }
+}
+
+/**
+ * Removes the files in `dir` whose name carries the pid of a process that is gone (`pidOf` returns it, or
+ * undefined for files that are not ours): what a run killed with SIGKILL could not clean up.
+ */
+export function removeLeftovers(dir: string, pidOf: (name: string) => number | undefined): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = pidOf(name);
+    if (pid === undefined || pid === process.pid || !ownerIsGone({ pid, at: 0 })) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      /* removed by someone else meanwhile */
+    }
   }
 }

@@ -5,6 +5,7 @@
 import { closeSync, lstatSync, openSync, readlinkSync, realpathSync, statSync, unlinkSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { removeLeftovers } from './lockfile.js';
 
 export interface OutputTarget {
   /** As the user gave it, for messages. */
@@ -66,6 +67,9 @@ export function prepareOutput(flag: string, given: string): OutputTarget {
   if (st && (st.isCharacterDevice() || st.isFIFO())) return { given, path: given, kind: 'direct' };
   const path = finalPath(given);
   if (st && !st.isFile()) throw new UsageError(`${flag}: ${given} is neither a regular file nor a device or pipe`);
+  // A run killed with SIGKILL leaves its temporary output beside the target: remove those of dead processes.
+  const prefix = `.${basename(path)}.`;
+  removeLeftovers(dirname(path), (name) => (name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length).split('.')[0]) || undefined : undefined));
   const probe = temporaryPath(path);
   try {
     closeSync(openSync(probe, 'wx', 0o600));

@@ -43,7 +43,8 @@ export interface SandboxStats {
   addressesCharged: number;
   /** Most elements in the `email` array of one admitted request, valid or not (a client's batch size). */
   largestRequest: number;
-  faults: { serverError: number; reset: number; truncated: number };
+  /** `truncatedCharged`: addresses charged in answers that were then cut (a client must pay for them again). */
+  faults: { serverError: number; reset: number; truncated: number; truncatedCharged: number };
   /** Most admitted arrivals of one user inside any window of the configured rate's length. */
   maxArrivalsInAnyWindow: number;
 }
@@ -57,7 +58,7 @@ export function emptyStats(): SandboxStats {
     cleaned: 0,
     addressesCharged: 0,
     largestRequest: 0,
-    faults: { serverError: 0, reset: 0, truncated: 0 },
+    faults: { serverError: 0, reset: 0, truncated: 0, truncatedCharged: 0 },
     maxArrivalsInAnyWindow: 0,
   };
 }
@@ -220,6 +221,7 @@ async function clean(req: ParsedRequest, ctx: SandboxContext, s: CleanRouteSetti
   const result = answer(decision.outcome, headers, now, userId, checked, s, ctx.shape);
   if (decision.fault.kind === 'truncate') {
     stats.faults.truncated += 1;
+    if (decision.outcome.kind === 'charged') stats.faults.truncatedCharged += decision.outcome.count;
     return { ...result, transport: 'truncate' };
   }
   return result;

@@ -3,7 +3,7 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
-import { byteAt, fileKind, lineAtOffset, looksBinary, scanBytes, spool } from './source.js';
+import { byteAt, fileKind, lineAtOffset, looksBinary, removeDeadSpools, scanBytes, spool } from './source.js';
 import { chooseEmailColumn, isHeaderRecord, recordSpansLines, sniffFormat } from './sniff.js';
 import { QUOTE_HINT, utf8Error } from './records.js';
 
@@ -68,6 +68,7 @@ export interface InputRecord {
 }
 
 export async function openInput(opts: OpenInputOptions): Promise<InputLayout> {
+  removeDeadSpools(opts.spoolDir);
   const fromStdin = opts.path === '-';
   const displayName = fromStdin ? 'stdin' : opts.path;
   let file = opts.path;

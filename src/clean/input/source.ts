@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../errors.js';
 import { Utf8Checker } from './utf8.js';
+import { removeLeftovers } from '../lockfile.js';
 
 /** Read size for both passes: large reads keep the per-chunk overhead negligible. */
 export const CHUNK_BYTES = 1 << 20;
@@ -64,6 +65,11 @@ export async function fileKind(path: string, displayName: string): Promise<FileK
   }
   if (st.isDirectory()) throw new UsageError(`${displayName}: is a directory, not a file`);
   return st.isFile() ? 'file' : 'stream';
+}
+
+/** Copies spooled by runs killed with SIGKILL hold whole lists: removes those of processes that are gone. */
+export function removeDeadSpools(spoolDir: string): void {
+  removeLeftovers(spoolDir, (name) => Number(/^input-(\d+)-[0-9a-f]+\.spool$/.exec(name)?.[1]) || undefined);
 }
 
 /** Copies a stream to a new private file (mode 0600) in `spoolDir`; returns its path. */
