@@ -6,6 +6,7 @@ import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { parseRate } from '../config/rate.js';
 import type { CleanFlags } from '../clean/session.js';
+import { REASON_MEANINGS, STATUS_MEANINGS, meaningLines } from '../clean/verdict.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -36,6 +37,12 @@ Every input row comes out once, in input order, its columns untouched, with thes
 Blank and malformed addresses are decided locally and never sent; duplicates are sent once.
 Answers are journaled as they arrive: a run stopped by Ctrl-C, a kill or the monthly allowance
 continues with --resume and never pays twice.
+
+Statuses (email_status):
+${meaningLines(STATUS_MEANINGS)}
+
+Reasons (email_reason; empty when valid, unchecked or not given):
+${meaningLines(REASON_MEANINGS)}
 
 Exit codes: 0 every row decided, 3 some rows unchecked (allowance, --max-spend, service errors),
 2 bad input or flags, 4 not signed in, 130 interrupted.

@@ -16,21 +16,25 @@ export interface EngineOptions {
 
 export type EngineStatus = 'valid' | 'invalid' | 'risky' | 'unknown';
 
-export type EngineReason =
-  | ''
-  | 'syntax'
-  | 'reserved_domain'
-  | 'no_domain'
-  | 'no_mx'
-  | 'null_mx'
-  | 'mailbox_rejected'
-  | 'possible_typo'
-  | 'disposable'
-  | 'catch_all'
-  | 'role'
-  | 'dns_unavailable'
-  | 'smtp_unavailable'
-  | 'greylisted';
+/** Every reason the engine gives ('' for valid); `clean --help` and docs/json.md explain each. */
+export const ENGINE_REASONS = [
+  '',
+  'syntax',
+  'reserved_domain',
+  'no_domain',
+  'no_mx',
+  'null_mx',
+  'mailbox_rejected',
+  'possible_typo',
+  'disposable',
+  'catch_all',
+  'role',
+  'dns_unavailable',
+  'smtp_unavailable',
+  'greylisted',
+] as const;
+
+export type EngineReason = (typeof ENGINE_REASONS)[number];
 
 export interface EngineVerdict {
   status: EngineStatus;
