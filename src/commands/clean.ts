@@ -5,6 +5,7 @@ import type { Runner } from './index.js';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { parseRate } from '../config/rate.js';
+import { parseDnsServers } from '../verify/dns.js';
 import type { CleanFlags } from '../clean/session.js';
 import { REASON_MEANINGS, STATUS_MEANINGS, meaningLines } from '../clean/verdict.js';
 
@@ -25,7 +26,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--local', 'check with the built-in engine (syntax, disposable list, DNS) in-process: no account, no allowance')
     .option('--smtp', 'with --local: also ask each mail server whether the mailbox exists (needs outbound port 25)')
-    .option('--dns-server <host[:port],...>', 'with --local: DNS servers to ask (default: the system resolver)')
+    .option('--dns-server <ip[:port],...>', 'with --local: DNS servers to ask, IPv6 as [ip]:port (default: the system resolver)')
     .option('--smtp-port <n>', 'with --local --smtp: port of the mail servers', '25')
     .option('--smtp-from <address>', 'with --local --smtp: the MAIL FROM address to probe with')
     .addOption(new Option('--json [fields]', 'with --dry-run: print the report as JSON (optionally only these fields)'))
@@ -101,8 +102,13 @@ function localOptions(ctx: Ctx, opts: Record<string, unknown>): CleanFlags['loca
   }
   const smtpPort = Number(opts.smtpPort);
   if (!Number.isInteger(smtpPort) || smtpPort < 1 || smtpPort > 65535) throw new UsageError(`--smtp-port: "${opts.smtpPort}" is not a port number`);
-  const servers = (opts.dnsServer as string | undefined) ?? ctx.env.MAILCLEAN_DNS_SERVERS;
-  const dnsServers = servers?.split(',').map((s) => s.trim()).filter(Boolean);
+  const [source, list] = opts.dnsServer !== undefined ? ['--dns-server', String(opts.dnsServer)] : ['MAILCLEAN_DNS_SERVERS', ctx.env.MAILCLEAN_DNS_SERVERS?.trim() || undefined];
+  let dnsServers: string[] | undefined;
+  if (list !== undefined) {
+    const parsed = parseDnsServers(list);
+    if ('error' in parsed) throw new UsageError(`${source}: ${parsed.error}`);
+    dnsServers = parsed.servers;
+  }
   return { smtp: opts.smtp === true, dnsServers, smtpPort, smtpFrom: opts.smtpFrom as string | undefined };
 }
 
