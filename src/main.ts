@@ -3,7 +3,7 @@ import { processIO, type IO } from './io/io.js';
 import { VERSION } from './version.js';
 import { CancelError, CliError, ExitCode, SilentError } from './errors.js';
 import { Interrupted } from './io/signals.js';
-import { COMMANDS, type Handler } from './commands/index.js';
+import { COMMANDS, type CommandEntry, type Handler } from './commands/index.js';
 import type { Ctx, GlobalOptions } from './context.js';
 
 const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--api-url', '--clean-url']);
@@ -21,7 +21,7 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
     const program = buildProgram(Command, io);
     const invoked = invokedCommand(argv);
     for (const entry of COMMANDS) {
-      const cmd = program.command(entry.name).description(entry.summary).helpGroup(`${entry.group} commands:`);
+      const cmd = addCommand(program, entry);
       if (entry.name === invoked) {
         const mod = await entry.load();
         mod.define(cmd, (handler) => async (...actionArgs: unknown[]) => {
@@ -34,6 +34,21 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
   } catch (error) {
     return report(error, io, debug);
   }
+}
+
+/**
+ * The tree `main` parses, with every command module loaded and defined (for `completion`, which reads its
+ * subcommands, flags and arguments); its actions do nothing.
+ */
+export async function commandTree(io: IO): Promise<Command> {
+  const { Command } = await import('commander');
+  const program = buildProgram(Command, io);
+  for (const entry of COMMANDS) (await entry.load()).define(addCommand(program, entry), () => async () => {});
+  return program;
+}
+
+function addCommand(program: Command, entry: CommandEntry): Command {
+  return program.command(entry.name).description(entry.summary).helpGroup(`${entry.group} commands:`);
 }
 
 function buildProgram(Command: typeof import('commander').Command, io: IO): Command {

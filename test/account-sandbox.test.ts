@@ -57,7 +57,8 @@ describe('account commands on the built-in sandbox (no configuration)', () => {
     expect(me.stdout).toMatch(/^Email\s+ada@example\.com \(not verified\)$/m);
     expect(me.stdout).toMatch(/^Role\s+/m);
     const roles = await home.run(['roles']);
-    expect(roles.stdout.split('\n')[0]).toBe('ROLE\tDISPLAY NAME\tPERMISSIONS\tDESCRIPTION');
-    expect(roles.stdout).toMatch(/^user\t/m);
+    expect(roles.stdout.split('\n')[0]).toBe('BRAND\tROLE\tHELD\tDISPLAY NAME\tPERMISSIONS\tDESCRIPTION');
+    expect(roles.stdout).toMatch(/^Ada's brand\tuser\t\t/m);
+    expect(roles.stdout).toMatch(/^Ada's brand\tadmin\t\*\t/m);
   });
 });

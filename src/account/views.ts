@@ -82,19 +82,31 @@ export interface RoleView {
   display_name: string | null;
   description: string | null;
   brand_id: string | null;
+  brand_name: string | null;
+  brand_slug: string | null;
+  /** Whether the user holds this role in its brand; null where the service does not say (spec 2.2 gives the role in the current brand only). */
+  held: boolean | null;
   permissions: PermissionView[];
 }
 
-export const ROLE_FIELDS = ['id', 'name', 'display_name', 'description', 'brand_id', 'permissions'];
+export const ROLE_FIELDS = ['id', 'name', 'display_name', 'description', 'brand_id', 'brand_name', 'brand_slug', 'held', 'permissions'];
 
-export function roleViews(response: Json): RoleView[] {
+/**
+ * The roles route's answer, each role with its brand's name and slug from `me` (the signed-in user's
+ * profile). `held` is filled in only when the roles are that user's own (`own`).
+ */
+export function roleViews(response: Json, me: MeView, own: boolean): RoleView[] {
   const roles = unwrapList(response.roles ?? response.data ?? response);
+  const brands = new Map([...me.brands, ...(me.brand ? [me.brand] : [])].map((b) => [b.id, b]));
   return roles.map((r) => ({
     id: orNull(r.id),
     name: orNull(r.name),
     display_name: orNull(r.display_name),
     description: orNull(r.description),
     brand_id: orNull(r.brand_id),
+    brand_name: brands.get(orNull(r.brand_id))?.name ?? null,
+    brand_slug: brands.get(orNull(r.brand_id))?.slug ?? null,
+    held: own ? heldInCurrentBrand(r, me) : null,
     permissions: unwrapList(r.permissions)
       .filter((p) => typeof p.name === 'string')
       .map((p) => ({
@@ -106,4 +118,10 @@ export function roleViews(response: Json): RoleView[] {
         active: boolOrNull(p.active),
       })),
   }));
+}
+
+function heldInCurrentBrand(role: Json, me: MeView): boolean | null {
+  const current = me.brand?.id;
+  if (!current || !me.role || orNull(role.brand_id) !== current) return null;
+  return me.role.id && str(role.id) ? role.id === me.role.id : role.name === me.role.name;
 }

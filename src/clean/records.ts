@@ -37,9 +37,7 @@ export function recordVerdict(key: string, record: Json, fallbackTime: string): 
   const disposable = bool(es.isDisposable ?? es.is_disposable);
   const validDomain = bool(es.isValidDomain ?? es.is_valid_domain);
   const status = str(es.status) ?? (valid === true ? 'valid' : valid === false ? 'invalid' : 'unknown');
-  const reason =
-    str(es.reason) ??
-    (disposable ? 'disposable' : validDomain === false ? 'invalid_domain' : valid === false ? 'rejected' : '');
+  const reason = str(es.reason) ?? derivedReason(status, disposable, validDomain);
   return {
     key,
     status,
@@ -49,4 +47,19 @@ export function recordVerdict(key: string, record: Json, fallbackTime: string): 
     reason,
     checkedAt: str(record.updatedAt) ?? str(record.createdAt) ?? fallbackTime,
   };
+}
+
+/** The reasons read into a service record that carries none. */
+export type RecordReason = '' | 'invalid_domain' | 'disposable' | 'rejected';
+
+/**
+ * The spec's record has no reason, only flags: name one only where a flag says it. Just `invalid` means the
+ * service turned the address itself down; a `risky` or `unknown` answer with no flag does not say why, and
+ * a reason made up for it would mislead, so it stays empty.
+ */
+function derivedReason(status: string, disposable: boolean | null, validDomain: boolean | null): RecordReason {
+  if (status === 'valid') return '';
+  if (validDomain === false) return 'invalid_domain';
+  if (disposable === true) return 'disposable';
+  return status === 'invalid' ? 'rejected' : '';
 }

@@ -3,8 +3,9 @@ import type { Runner } from './index.js';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { parseRate } from '../config/rate.js';
+import { parseDnsServers } from '../verify/dns.js';
 import type { CleanFlags } from '../clean/session.js';
-import { STATUSES } from '../clean/verdict.js';
+import { REASON_MEANINGS, STATUS_MEANINGS, STATUSES, meaningLines } from '../clean/verdict.js';
 import { prepareOutput, sameFile } from '../clean/output-target.js';
 
 export function define(cmd: Command, run: Runner): void {
@@ -25,7 +26,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--local', 'check with the built-in engine (syntax, disposable list, DNS) in-process even when a service is configured')
     .option('--smtp', 'built-in engine: also ask each mail server whether the mailbox exists (needs outbound port 25)')
-    .option('--dns-server <host[:port],...>', 'built-in engine: DNS servers to ask (default: the system resolver)')
+    .option('--dns-server <ip[:port],...>', 'built-in engine: DNS servers to ask, IPv6 as [ip]:port (default: the system resolver)')
     .option('--smtp-port <n>', 'built-in engine with --smtp: port of the mail servers', '25')
     .option('--smtp-from <address>', 'built-in engine with --smtp: the MAIL FROM address to probe with')
     .addOption(new Option('--json [fields]', 'with --dry-run: print the report as JSON (optionally only these fields)'))
@@ -39,6 +40,12 @@ With no cleaning service configured (clean-url), or with --local, the built-in e
 nothing is sent or spent. Otherwise answers are journaled as they arrive: a run stopped by Ctrl-C, a kill
 or the monthly allowance continues with --resume and never pays twice; a finished list run again reuses
 its answers (--restart pays again).
+
+Statuses (email_status):
+${meaningLines(STATUS_MEANINGS)}
+
+Reasons (email_reason; empty when valid, unchecked or not given):
+${meaningLines(REASON_MEANINGS)}
 
 Exit codes: 0 every row decided, 3 some rows unchecked (allowance, --max-spend, service errors),
 2 bad input or flags, 4 not signed in, 130 (Ctrl-C) or 143 (SIGTERM) interrupted.
@@ -96,8 +103,13 @@ function parseFlags(ctx: Ctx, opts: Record<string, unknown>, args: unknown[]): C
 function localOptions(ctx: Ctx, opts: Record<string, unknown>): NonNullable<CleanFlags['local']> {
   const smtpPort = Number(opts.smtpPort);
   if (!Number.isInteger(smtpPort) || smtpPort < 1 || smtpPort > 65535) throw new UsageError(`--smtp-port: "${opts.smtpPort}" is not a port number`);
-  const servers = (opts.dnsServer as string | undefined) ?? ctx.env.MAILCLEAN_DNS_SERVERS;
-  const dnsServers = servers?.split(',').map((s) => s.trim()).filter(Boolean);
+  const [source, list] = opts.dnsServer !== undefined ? ['--dns-server', String(opts.dnsServer)] : ['MAILCLEAN_DNS_SERVERS', ctx.env.MAILCLEAN_DNS_SERVERS?.trim() || undefined];
+  let dnsServers: string[] | undefined;
+  if (list !== undefined) {
+    const parsed = parseDnsServers(list);
+    if ('error' in parsed) throw new UsageError(`${source}: ${parsed.error}`);
+    dnsServers = parsed.servers;
+  }
   return { smtp: opts.smtp === true, dnsServers, smtpPort, smtpFrom: opts.smtpFrom as string | undefined };
 }
 

@@ -3,7 +3,7 @@ import type { Runner } from './index.js';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { currentUserId, platformSession } from '../account/session.js';
-import { roleViews, ROLE_FIELDS, type RoleView } from '../account/views.js';
+import { meView, roleViews, ROLE_FIELDS, type RoleView } from '../account/views.js';
 import { renderTable } from '../io/table.js';
 import { jsonOption } from './inputs.js';
 
@@ -22,13 +22,18 @@ export function define(cmd: Command, run: Runner): void {
 async function roles(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
   await ctx.requireKnownProfile();
   const client = await platformSession(ctx);
-  const userId = (opts.user as string | undefined) ?? (await currentUserId(ctx, client));
-  let views = roleViews(await client.roles(userId));
+  // The profile names the brands and the role held in the current one.
+  const me = meView(await client.me());
+  const userId = (opts.user as string | undefined) ?? me.id ?? (await currentUserId(ctx, client));
+  let views = roleViews(await client.roles(userId), me, userId === me.id);
   if (opts.role !== undefined) {
     const wanted = String(opts.role).toLowerCase();
     const match = views.filter((r) => r.name?.toLowerCase() === wanted || r.display_name?.toLowerCase() === wanted);
-    if (match.length === 0) throw new UsageError(`--role: no role named "${opts.role}"`, `roles: ${views.map((r) => r.name).join(', ')}`);
+    if (match.length === 0) throw new UsageError(`--role: no role named "${opts.role}"`, `roles: ${[...new Set(views.map((r) => r.name))].join(', ')}`);
     views = match;
+  }
+  if (views.some((r) => r.held === null) && views.some((r) => r.held !== null)) {
+    ctx.note(`The role you hold is known in the current brand only (${me.brand?.name ?? me.brand?.id}); \`mailclean me --brand ID\` switches brands.`);
   }
   const json = opts.json as string | boolean | undefined;
   if (opts.permissions) {
@@ -41,9 +46,31 @@ async function roles(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
     ctx.json(views, json, ROLE_FIELDS);
     return 0;
   }
-  const rows = views.map((r) => [r.name ?? '-', r.display_name ?? '-', String(r.permissions.length), r.description ?? '']);
-  ctx.out(renderTable(['ROLE', 'DISPLAY NAME', 'PERMISSIONS', 'DESCRIPTION'], rows, ctx.stdoutIsTTY));
+  const brands = brandLabels(views);
+  const rows = views.map((r) => [brands.get(r.brand_id) ?? '-', r.name ?? '-', r.held ? '*' : '', r.display_name ?? '-', String(r.permissions.length), r.description ?? '']);
+  ctx.out(renderTable(['BRAND', 'ROLE', 'HELD', 'DISPLAY NAME', 'PERMISSIONS', 'DESCRIPTION'], rows, ctx.stdoutIsTTY));
   return 0;
+}
+
+/** Each brand by name; by name and slug (or id) where two brands share a name. */
+function brandLabels(views: RoleView[]): Map<string | null, string> {
+  const names = new Map<string | null, string>();
+  for (const r of views) names.set(r.brand_id, r.brand_name ?? r.brand_id ?? '-');
+  const counts = new Map<string, number>();
+  for (const name of names.values()) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const labels = new Map<string | null, string>();
+  for (const r of views) {
+    const name = names.get(r.brand_id)!;
+    labels.set(r.brand_id, counts.get(name)! > 1 ? `${name} (${r.brand_slug ?? r.brand_id})` : name);
+  }
+  return labels;
+}
+
+/** A role's name, with `@brand-slug` when the roles span several brands (whose roles share names). */
+function roleLabel(role: RoleView, severalBrands: boolean): { label: string; header: string } {
+  const name = role.name ?? '-';
+  const brand = severalBrands ? `@${role.brand_slug ?? role.brand_id ?? '-'}` : '';
+  return { label: `${name}${brand}`, header: `${name.toUpperCase()}${brand}` };
 }
 
 interface PermissionRow {
@@ -56,11 +83,12 @@ interface PermissionRow {
 
 /** One row per permission, in category order, naming every role that holds it. */
 function permissionMatrix(views: RoleView[]): PermissionRow[] {
+  const severalBrands = new Set(views.map((r) => r.brand_id)).size > 1;
   const byName = new Map<string, PermissionRow>();
   for (const role of views) {
     for (const p of role.permissions) {
       const row = byName.get(p.name) ?? { name: p.name, display_name: p.display_name, category: p.category, description: p.description, roles: [] };
-      if (role.name) row.roles.push(role.name);
+      if (role.name) row.roles.push(roleLabel(role, severalBrands).label);
       byName.set(p.name, row);
     }
   }
@@ -68,10 +96,11 @@ function permissionMatrix(views: RoleView[]): PermissionRow[] {
 }
 
 function printPermissions(ctx: Ctx, views: RoleView[], rows: PermissionRow[]): void {
-  const roleNames = views.map((r) => r.name ?? '-');
+  const severalBrands = new Set(views.map((r) => r.brand_id)).size > 1;
+  const columns = views.map((r) => roleLabel(r, severalBrands));
   const mark = ctx.stdoutIsTTY ? '✓' : 'yes';
-  const table = rows.map((r) => [r.category ?? '-', visibleName(r.name), ...roleNames.map((n) => (r.roles.includes(n) ? mark : ''))]);
-  ctx.out(renderTable(['CATEGORY', 'PERMISSION', ...roleNames.map((n) => n.toUpperCase())], table, ctx.stdoutIsTTY));
+  const table = rows.map((r) => [r.category ?? '-', visibleName(r.name), ...columns.map((c) => (r.roles.includes(c.label) ? mark : ''))]);
+  ctx.out(renderTable(['CATEGORY', 'PERMISSION', ...columns.map((c) => c.header)], table, ctx.stdoutIsTTY));
 }
 
 /** A name with leading or trailing spaces is shown quoted, so the space is not lost on screen. */

@@ -227,6 +227,8 @@ async function getRoles(req: ParsedRequest, ctx: SandboxContext): Promise<Handle
     if (Object.hasOwn(state.platformUsers, target)) throw new HttpError(403, 'You may only view your own roles.');
     throw new HttpError(404, 'User not found.');
   }
-  const { brand } = account(state, userId);
-  return platformOk({ roles: rolesView(brand, 'full') });
+  // The roles of every brand the user belongs to (spec 1: a role per brand; each role carries its brand_id).
+  const { user } = account(state, userId);
+  const brands = user.brand_ids.map((id) => state.brands[id]).filter((b): b is BrandRecord => b !== undefined);
+  return platformOk({ roles: { data: brands.flatMap((brand) => rolesView(brand, 'full').data) } });
 }

@@ -16,20 +16,25 @@ export interface EngineOptions {
 
 export type EngineStatus = 'valid' | 'invalid' | 'risky' | 'unknown';
 
-export type EngineReason =
-  | ''
-  | 'syntax'
-  | 'reserved_domain'
-  | 'no_domain'
-  | 'no_mx'
-  | 'null_mx'
-  | 'mailbox_rejected'
-  | 'disposable'
-  | 'catch_all'
-  | 'role'
-  | 'dns_unavailable'
-  | 'smtp_unavailable'
-  | 'greylisted';
+/** Every reason the engine gives ('' for valid); `clean --help` and docs/json.md explain each. */
+export const ENGINE_REASONS = [
+  '',
+  'syntax',
+  'reserved_domain',
+  'no_domain',
+  'no_mx',
+  'null_mx',
+  'mailbox_rejected',
+  'possible_typo',
+  'disposable',
+  'catch_all',
+  'role',
+  'dns_unavailable',
+  'smtp_unavailable',
+  'greylisted',
+] as const;
+
+export type EngineReason = (typeof ENGINE_REASONS)[number];
 
 export interface EngineVerdict {
   status: EngineStatus;
@@ -79,13 +84,14 @@ const EMPTY_DNS: DnsStats = { lookups: 0, queries: 0, hostQueries: 0, canaryQuer
  * 1. bad syntax -> invalid `syntax`
  * 2. DNS says the domain takes no mail -> invalid `no_domain` / `null_mx` / `no_mx`
  *    (without DNS: a reserved TLD such as `.test` -> invalid `reserved_domain`)
- * 3. a disposable domain -> risky `disposable`
- * 4. DNS did not answer -> unknown `dns_unavailable`
- * 5. SMTP rejected the mailbox (5xx on RCPT) -> invalid `mailbox_rejected`
- * 6. SMTP gave no answer -> unknown `greylisted` (4xx on RCPT) / `smtp_unavailable`
- * 7. SMTP accepted a made-up mailbox too -> risky `catch_all`
- * 8. a role account -> risky `role`
- * 9. otherwise valid.
+ * 3. the domain is a typo of a common provider -> risky `possible_typo` (never `disposable`)
+ * 4. a disposable domain -> risky `disposable`
+ * 5. DNS did not answer -> unknown `dns_unavailable`
+ * 6. SMTP rejected the mailbox (5xx on RCPT) -> invalid `mailbox_rejected`
+ * 7. SMTP gave no answer -> unknown `greylisted` (4xx on RCPT) / `smtp_unavailable`
+ * 8. SMTP accepted a made-up mailbox too -> risky `catch_all`
+ * 9. a role account -> risky `role`
+ * 10. otherwise valid.
  */
 export class Engine {
   private readonly allowIpLiteral: boolean;
@@ -120,6 +126,7 @@ export class Engine {
     const facts = this.domainFacts(syntax.domain, syntax.ip !== undefined);
     const base = baseVerdict(syntax.local, syntax.smtputf8, facts);
     if (facts.reserved) return this.count(decide(base, 'invalid', 'reserved_domain', false));
+    if (facts.suggestion) return this.count(decide(base, 'risky', 'possible_typo', null));
     if (facts.disposable) return this.count(decide(base, 'risky', 'disposable', null));
     if (base.role) return this.count(decide(base, 'risky', 'role', null));
     return this.count(decide(base, 'valid', '', null));
@@ -138,6 +145,7 @@ export class Engine {
       ? { status: 'ok', hosts: [{ exchange: ip, priority: 0 }], implicit: { addresses: [ip] } }
       : await this.dns.check(domain);
     if (check.status === 'invalid') return this.count(decide(base, 'invalid', check.reason, false));
+    if (facts.suggestion) return this.count(decide(base, 'risky', 'possible_typo', check.status === 'ok' ? true : null));
     if (facts.disposable) return this.count(decide(base, 'risky', 'disposable', check.status === 'ok' ? true : null));
     if (check.status === 'unknown') {
       return this.count({ ...decide(base, 'unknown', 'dns_unavailable', null), detail: check.code });
@@ -180,13 +188,15 @@ export class Engine {
     let facts = this.facts.get(domain);
     if (!facts) {
       if (this.facts.size >= FACTS_LIMIT) this.facts.clear();
+      const suggestion = literal ? undefined : suggestDomain(domain);
       facts = literal
-        ? { disposable: false, free: false, reserved: false, suggestion: undefined }
+        ? { disposable: false, free: false, reserved: false, suggestion }
         : {
-            disposable: isDisposableDomain(domain),
+            // Typo-squatted domains are on the disposable list because they take any mail; the user meant the provider.
+            disposable: !suggestion && isDisposableDomain(domain),
             free: isFreeProvider(domain),
             reserved: !this.dns && RESERVED_TLDS.has(domain.slice(domain.lastIndexOf('.') + 1)),
-            suggestion: suggestDomain(domain),
+            suggestion,
           };
       this.facts.set(domain, facts);
     }

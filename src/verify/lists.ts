@@ -28,7 +28,7 @@ export const FREE_PROVIDERS: readonly string[] = [
   'mail.ru', 'inbox.ru', 'list.ru', 'bk.ru', 'rambler.ru',
   'yandex.ru', 'yandex.com', 'ya.ru',
   'proton.me', 'protonmail.com', 'pm.me',
-  'zoho.com', 'zohomail.com', 'mail.com', 'fastmail.com', 'tutanota.com', 'tuta.io', 'hushmail.com',
+  'zoho.com', 'zohomail.com', 'mail.com', 'email.com', 'fastmail.com', 'tutanota.com', 'tuta.io', 'hushmail.com',
   'qq.com', '163.com', '126.com', 'sina.com', 'naver.com', 'daum.net', 'hanmail.net', 'rediffmail.com',
   'orange.fr', 'free.fr', 'laposte.net', 'libero.it', 'seznam.cz', 'wp.pl', 'o2.pl', 'interia.pl',
   'comcast.net', 'verizon.net', 'att.net', 'sbcglobal.net',

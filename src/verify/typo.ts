@@ -1,6 +1,8 @@
+import { isDisposableDomain, isFreeProvider } from './lists.js';
+
 /**
- * Domains people mistype most, most popular first (ties in distance go to the earlier one). A domain
- * in this list is never corrected.
+ * Domains people mistype most, most popular first (when two are one edit away, the earlier one wins). A
+ * domain in this list is never corrected.
  */
 export const COMMON_DOMAINS: readonly string[] = [
   'gmail.com', 'yahoo.com', 'hotmail.com', 'outlook.com', 'icloud.com', 'aol.com', 'live.com', 'msn.com',
@@ -20,32 +22,46 @@ export const TLD_FIXES: Readonly<Record<string, string>> = {
 };
 
 const common: ReadonlySet<string> = new Set(COMMON_DOMAINS);
+/**
+ * Providers whose name has fewer than five letters (aol, msn, me, mac, gmx, qq, live, ...) sit one edit
+ * away from real companies (aon.com, ms.com, ge.com, msi.com, max.com): they are never typo targets.
+ */
+const TYPO_TARGETS: readonly string[] = COMMON_DOMAINS.filter((d) => d.indexOf('.') >= 5);
+/** Only a slip in one of these counts when nothing but the TLD differs: hotmail.fi is not a typo of hotmail.fr. */
+const SLIPPABLE_TLDS: ReadonlySet<string> = new Set(['com', 'net', 'org']);
 
 /**
- * A likely intended domain for a mistyped one (`gmial.com` -> `gmail.com`, `yaho.com` -> `yahoo.com`,
- * `gmail.co` -> `gmail.com`, `example.con` -> `example.com`), or undefined. Matches common domains within
- * an edit distance of 2 (1 for domains shorter than 8 characters; a transposition counts as one edit),
- * then fixes a non-existent TLD. Takes the ASCII, lower-case domain.
+ * The domain a mistyped one was meant to be (`gmial.com` -> `gmail.com`, `yaho.com` -> `yahoo.com`,
+ * `gmail.co` -> `gmail.com`, `example.con` -> `example.com`, `gmaill.con` -> `gmail.com`), or undefined.
+ * First fixes a TLD that does not exist (`TLD_FIXES`), then looks for a common provider one edit away (a
+ * transposition counts as one). Known providers (`COMMON_DOMAINS`, `FREE_PROVIDERS`) are never corrected
+ * and a disposable domain is never suggested. Takes the ASCII, lower-case domain.
  */
 export function suggestDomain(domain: string): string | undefined {
-  if (common.has(domain)) return undefined;
-  const limit = domain.length < 8 ? 1 : 2;
-  let best: string | undefined;
-  let bestDistance = limit + 1;
-  for (const candidate of COMMON_DOMAINS) {
-    if (Math.abs(candidate.length - domain.length) >= bestDistance) continue;
-    const d = distance(domain, candidate, bestDistance - 1);
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-      if (d === 1) break;
-    }
-  }
-  if (best) return best;
+  if (isKnownProvider(domain)) return undefined;
+  const tldFixed = fixTld(domain);
+  const suggestion = isKnownProvider(tldFixed) ? tldFixed : (nearestProvider(tldFixed) ?? (tldFixed === domain ? undefined : tldFixed));
+  return suggestion === undefined || isDisposableDomain(suggestion) ? undefined : suggestion;
+}
+
+function isKnownProvider(domain: string): boolean {
+  return common.has(domain) || isFreeProvider(domain);
+}
+
+function fixTld(domain: string): string {
   const dot = domain.lastIndexOf('.');
-  if (dot > 0) {
-    const fix = TLD_FIXES[domain.slice(dot + 1)];
-    if (fix) return `${domain.slice(0, dot)}.${fix}`;
+  const fix = dot > 0 ? TLD_FIXES[domain.slice(dot + 1)] : undefined;
+  return fix ? `${domain.slice(0, dot)}.${fix}` : domain;
+}
+
+function nearestProvider(domain: string): string | undefined {
+  const dot = domain.lastIndexOf('.');
+  for (const candidate of TYPO_TARGETS) {
+    if (Math.abs(candidate.length - domain.length) > 1 || distance(domain, candidate, 1) > 1) continue;
+    const candidateDot = candidate.lastIndexOf('.');
+    const onlyTldDiffers = domain.slice(0, dot) === candidate.slice(0, candidateDot);
+    if (onlyTldDiffers && !SLIPPABLE_TLDS.has(candidate.slice(candidateDot + 1))) continue;
+    return candidate;
   }
   return undefined;
 }

@@ -149,6 +149,22 @@ describe('clean: spending', () => {
     expect(env.sandbox.stats().addressesCharged).toBe(50);
   });
 
+  it('derives a reason from the service record only where its flags justify one', async () => {
+    env = await setup();
+    const input = join(env.home.dir, 'reasons.csv');
+    // The sandbox answers like the service: a status and flags, no reason.
+    writeFileSync(input, 'email\ninfo@example.org\ncarol@mailinator.com\ndan@example.test\nann@example.org\n');
+    const res = await env.run(['clean', input, '--format', 'ndjson']);
+    expect(res.code, res.stderr).toBe(0);
+    const rows = res.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows.map((r) => [r.email, r.email_status, r.email_reason])).toEqual([
+      ['info@example.org', 'risky', null], // a role account: valid false, no flag says why, so no reason is claimed
+      ['carol@mailinator.com', 'risky', 'disposable'],
+      ['dan@example.test', 'invalid', 'invalid_domain'],
+      ['ann@example.org', 'valid', null],
+    ]);
+  });
+
   it('--dry-run reports what a run would spend and sends nothing', async () => {
     env = await setup();
     const input = join(env.home.dir, 'list.csv');

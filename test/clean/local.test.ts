@@ -80,6 +80,29 @@ describe('clean --local', () => {
     expect(rows.filter((r) => r.email_status === 'invalid').map((r) => r.email)).toEqual(['not-an-address']);
   });
 
+  it('a malformed DNS server is a usage error naming where it came from, before anything is read', async () => {
+    const input = join(home.dir, 'offline.csv');
+    for (const [server, why] of [['bogus::x', /not an IP address/], ['127.0.0.1:99999', /port/], ['127.0.0.1:0', /port/], ['localhost', /not an IP address/], ['[::1]:5x', /port/], [',', /no server/]] as const) {
+      const res = await home.run(['clean', input, '--local', '--dns-server', server]);
+      expect(res.code, server).toBe(2);
+      expect(res.stderr, server).toMatch(/^error: --dns-server: /);
+      expect(res.stderr, server).toMatch(why);
+      expect(res.stderr, server).not.toMatch(/unexpected|rows,/);
+    }
+    const fromEnv = await home.run(['clean', input, '--local'], { env: { MAILCLEAN_DNS_SERVERS: `${dns.server},bogus::x` } });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toMatch(/^error: MAILCLEAN_DNS_SERVERS: "bogus::x" is not an IP address/);
+  });
+
+  it('takes IPv4, IPv4:PORT, IPv6 and [IPv6]:PORT servers', async () => {
+    const input = join(home.dir, 'servers.csv');
+    writeFileSync(input, 'email\nann@mail.example.com\n');
+    // The first server answers; the IPv6 ones are only parsed (c-ares asks them if the first fails).
+    const res = await home.run(['clean', input, '--local', '--dns-server', ` ${dns.server} , ::1,[::1]:5353, 2001:db8::53 `, '--format', 'ndjson']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ email_status: 'valid', email_valid_domain: true });
+  });
+
   it('--smtp and --dns-server need the built-in engine when a cleaning service is configured', async () => {
     const res = await home.run(['--clean-url', 'http://127.0.0.1:9', 'clean', join(home.dir, 'offline.csv'), '--smtp']);
     expect(res.code).toBe(2);

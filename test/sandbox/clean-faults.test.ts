@@ -57,6 +57,8 @@ describe('seeded faults', () => {
         serverError: count('500') + count('502') + count('503'),
         reset: count('reset'),
         truncated: count('truncated'),
+        // One address per request here: each cut answer had charged one.
+        truncatedCharged: count('truncated'),
       });
       // Processed requests are charged, whether their answer arrived whole or cut.
       expect(stats.cleaned).toBe(count('ok') + count('truncated'));

@@ -16,6 +16,7 @@ const ZONES: Record<string, ZoneEntry> = {
   'refused.test': { rcode: 'REFUSED' },
   'silent.test': { silent: true },
   'mailinator.com': { MX: [{ preference: 10, exchange: 'mail.mx.test' }] },
+  'gmial.com': { MX: [{ preference: 10, exchange: 'mail.mx.test' }] },
   'info.test': { MX: [{ preference: 10, exchange: 'mail.mx.test' }] },
 };
 
@@ -109,6 +110,12 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     const e = engine();
     expect(await e.verify('ann@mailinator.com')).toMatchObject({ status: 'risky', reason: 'disposable', isDisposable: true, isValidDomain: true });
     expect(await e.verify('ann@yopmail.com')).toMatchObject({ status: 'invalid', reason: 'no_domain', isDisposable: true });
+  });
+
+  it('calls a mistyped provider a possible typo even when it takes mail, invalid when DNS says it does not', async () => {
+    const e = engine();
+    expect(await e.verify('ann@gmial.com')).toMatchObject({ status: 'risky', reason: 'possible_typo', isDisposable: false, isValidDomain: true, suggestion: 'ann@gmail.com' });
+    expect(await e.verify('ann@hotmial.com')).toMatchObject({ status: 'invalid', reason: 'no_domain', suggestion: 'ann@hotmail.com' });
   });
 
   it('keeps role accounts risky only when the domain is fine', async () => {

@@ -30,10 +30,28 @@ describe('Engine without DNS (syntax and lists only)', () => {
     expect(await engine.verify('support@gmail.com')).toMatchObject({ status: 'risky', reason: 'role', freeProvider: true });
   });
 
-  it('suggests a correction for a mistyped provider', async () => {
-    expect(await engine.verify('ann@gmial.com')).toMatchObject({ suggestion: 'ann@gmail.com' });
-    expect(await engine.verify('ann@yaho.com')).toMatchObject({ suggestion: 'ann@yahoo.com' });
+  it('calls a mistyped provider a possible typo with the corrected address, never disposable', async () => {
+    // gmial.com is on the disposable list (typo-squatted domains take anything), yet the user mistyped gmail.com.
+    expect(await engine.verify('ann@gmial.com')).toEqual({
+      status: 'risky', reason: 'possible_typo', valid: false, isDisposable: false, isValidDomain: null,
+      role: false, freeProvider: false, smtputf8: false, suggestion: 'ann@gmail.com',
+    });
+    expect(await engine.verify('ann@yaho.com')).toMatchObject({ status: 'risky', reason: 'possible_typo', suggestion: 'ann@yahoo.com' });
+    expect(await engine.verify('info@hotmial.com')).toMatchObject({ reason: 'possible_typo', suggestion: 'info@hotmail.com' });
+    expect(await engine.verify('ann@example.con')).toMatchObject({ reason: 'possible_typo', suggestion: 'ann@example.com' });
     expect((await engine.verify('ann@gmail.com')).suggestion).toBeUndefined();
+  });
+
+  it('leaves real provider domains and real disposable services alone', async () => {
+    for (const address of ['ann@hotmail.de', 'ann@hotmail.fi', 'ann@yahoo.ca', 'ann@protonmail.ch', 'ann@email.com', 'ann@ge.com']) {
+      const v = await engine.verify(address);
+      expect(v, address).toMatchObject({ status: 'valid' });
+      expect(v.suggestion, address).toBeUndefined();
+    }
+    for (const address of ['ann@yopmail.com', 'ann@fakemail.com', 'ann@33mail.com']) {
+      expect(await engine.verify(address), address).toMatchObject({ status: 'risky', reason: 'disposable', isDisposable: true });
+      expect((await engine.verify(address)).suggestion, address).toBeUndefined();
+    }
   });
 
   it('flags SMTPUTF8 and converts IDNs', async () => {

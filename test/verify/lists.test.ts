@@ -33,7 +33,7 @@ describe('lists', () => {
 });
 
 describe('typo suggestions', () => {
-  it('corrects common providers within two edits', () => {
+  it('corrects common providers one edit away, after fixing a TLD that does not exist', () => {
     expect(suggestDomain('gmial.com')).toBe('gmail.com');
     expect(suggestDomain('hotmial.com')).toBe('hotmail.com');
     expect(suggestDomain('yaho.com')).toBe('yahoo.com');
@@ -48,6 +48,21 @@ describe('typo suggestions', () => {
     expect(suggestDomain('example.con')).toBe('example.com');
     expect(suggestDomain('acme.co.uk')).toBeUndefined();
     expect(suggestDomain('acme.ogr')).toBe('acme.org');
+  });
+
+  it('never suggests a disposable domain', () => {
+    expect(suggestDomain('mailinator.con')).toBeUndefined();
+    expect(suggestDomain('yopmail.con')).toBeUndefined();
+    for (const d of COMMON_DOMAINS) expect(isDisposableDomain(d), d).toBe(false);
+  });
+
+  it('does not take one real domain for a typo of another', () => {
+    // Country versions of a provider, providers of their own, companies one letter from a short provider name.
+    for (const d of ['hotmail.de', 'hotmail.fi', 'hotmail.gr', 'yahoo.de', 'yahoo.ca', 'yahoo.co.au', 'yahoo.co.jp', 'protonmail.ch',
+      'yandex.ua', 'email.com', 'ge.com', 'ms.com', 'msi.com', 'aon.com', 'max.com', 'yopmail.com', 'fakemail.com', 'passmail.com']) {
+      expect(suggestDomain(d), d).toBeUndefined();
+    }
+    for (const d of FREE_PROVIDERS) expect(suggestDomain(d), d).toBeUndefined();
   });
 
   it('never corrects a listed domain, nor one far from every listed domain', () => {

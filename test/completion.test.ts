@@ -1,0 +1,160 @@
+// `mailclean completion bash|zsh|fish`: scripts generated from the command tree, driven in the real shells.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROFILE_KEYS } from '../src/config/keys.js';
+import { commandTree } from '../src/main.js';
+import { Signals } from '../src/io/signals.js';
+import { TestHome } from './helpers/cli.js';
+
+const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
+const zshAbsent = has('zsh') ? '' : ' (skipped: zsh is not installed)';
+const fishAbsent = has('fish') ? '' : ' (skipped: fish is not installed)';
+
+/** Every command path with the long flags its definition declares, read from the tree main.ts parses. */
+async function declaredFlags(): Promise<Array<{ path: string[]; flags: string[] }>> {
+  const home = new TestHome();
+  const program = await commandTree({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {}, cwd: home.dir, signals: new Signals() });
+  home.cleanup();
+  const out: Array<{ path: string[]; flags: string[] }> = [];
+  const visit = (cmd: Command, path: string[]) => {
+    if (path.length > 0) out.push({ path, flags: cmd.options.map((o) => o.long!).filter(Boolean) });
+    for (const sub of cmd.commands) visit(sub, [...path, sub.name()]);
+  };
+  visit(program, []);
+  return out;
+}
+
+describe('completion scripts', () => {
+  let home: TestHome;
+  let dir: string;
+  const scripts: Record<string, string> = {};
+  let commands: Array<{ path: string[]; flags: string[] }>;
+  const globals = ['--profile', '--api-url', '--clean-url', '--no-input', '--debug', '--no-color', '--quiet', '--help', '--version'];
+
+  beforeAll(async () => {
+    home = new TestHome();
+    // The scripts sit beside the directory whose files the tests complete.
+    dir = join(mkdtempSync(join(tmpdir(), 'mailclean-completion-')), 'work');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'list.csv'), 'email\n');
+    writeFileSync(join(dir, 'notes.txt'), '');
+    mkdirSync(join(dir, 'sub'));
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const res = await home.run(['completion', shell]);
+      expect(res.code, res.stderr).toBe(0);
+      scripts[shell] = join(dir, '..', `mailclean.${shell}`);
+      writeFileSync(scripts[shell]!, res.stdout);
+    }
+    commands = await declaredFlags();
+  });
+  afterAll(() => {
+    home.cleanup();
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+  });
+
+  /** Runs the bash completion function for each command line (the last word is being completed). */
+  function bash(lines: string[][]): string[][] {
+    const calls = lines.map((words) =>
+      `COMP_WORDS=(${words.map(quote).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _mailclean; printf '%s\\n' '>>>' "\${COMPREPLY[@]}"`,
+    );
+    const res = spawnSync('bash', ['--norc', '--noprofile', '-c', `source ${quote(scripts.bash!)}\n${calls.join('\n')}`], { cwd: dir, encoding: 'utf8' });
+    expect(res.stderr).toBe('');
+    return res.stdout.split('>>>\n').slice(1).map((block) => block.split('\n').filter(Boolean).sort());
+  }
+
+  it('bash: commands, flags after global flags, choices, files, config keys', () => {
+    const settable = PROFILE_KEYS.filter((k) => !k.secret).map((k) => k.key).sort();
+    const cases: Array<[string[], string[]]> = [
+      [['mailclean', 'cl'], ['clean']],
+      [['mailclean', '--profile', 'work', 'clean', '--fo'], ['--format']],
+      [['mailclean', '--api-url', 'http://127.0.0.1:9', '-q', 'clean', '--dry'], ['--dry-run']],
+      [['mailclean', 'clean', '--format', ''], ['csv', 'json', 'ndjson']],
+      [['mailclean', 'clean', '--format', '=', 'nd'], ['ndjson']], // bash splits --format=nd at '='
+      [['mailclean', 'clean', ''], ['list.csv', 'notes.txt', 'sub']],
+      [['mailclean', 'clean', '-o', 'no'], ['notes.txt']],
+      [['mailclean', 'clean', '--json', '--fo'], ['--format']], // --json's value is optional
+      [['mailclean', 'config', 'get', ''], settable],
+      [['mailclean', 'config', 'set', 'ra'], ['rate']],
+      [['mailclean', 'auth', 'token', '--service', ''], ['cdp', 'clean', 'platform']],
+      [['mailclean', 'login', '--service', 'c'], ['clean']],
+      [['mailclean', '--profile', 'work', 'me', ''], ['update']],
+      [['mailclean', 'help', 'co'], ['completion', 'config']],
+      [['mailclean', 'completion', ''], ['bash', 'fish', 'zsh']],
+      [['mailclean', 'sandbox', '--data', ''], ['sub']],
+      [['mailclean', 'sandbox', '--plan', ''], ['free', 'pro', 'unlimited']],
+      [['mailclean', 'roles', '--user', ''], []],
+    ];
+    const replies = bash(cases.map(([words]) => words));
+    cases.forEach(([words, expected], i) => expect(replies[i], words.join(' ')).toEqual(expected));
+  });
+
+  it("bash: every command's flags, and the global ones, after the command", () => {
+    expect(commands.length).toBeGreaterThan(15);
+    const replies = bash(commands.map((c) => ['mailclean', ...c.path, '--']));
+    commands.forEach((c, i) => {
+      for (const flag of [...c.flags, ...globals]) expect(replies[i], `${c.path.join(' ')} ${flag}`).toContain(flag);
+    });
+  });
+
+  it("zsh and fish scripts hold every command's flags", () => {
+    const zsh = readFileSync(scripts.zsh!, 'utf8');
+    const zshFlags = zsh.slice(zsh.indexOf('_mailclean_flag_descriptions() {'), zsh.indexOf('_mailclean_subcommand_descriptions() {'));
+    const fishLines = readFileSync(scripts.fish!, 'utf8').split('\n');
+    for (const c of commands) {
+      const path = c.path.join(' ');
+      const start = zshFlags.indexOf(`    '${path}') print -r -- '`);
+      expect(start, `zsh: ${path}`).toBeGreaterThan(0);
+      const block = zshFlags.slice(start, zshFlags.indexOf("' ;;", start)).replace(/^.*?-- '/, '');
+      const fish = fishLines.filter((l) => l.startsWith(`complete -c mailclean -n '__mailclean_in \\'${path}\\'' `));
+      for (const flag of c.flags) {
+        expect(block.split('\n').some((l) => l.startsWith(`${flag}:`)), `zsh: ${path} ${flag}`).toBe(true);
+        expect(fish.some((l) => l.includes(` -l ${flag.slice(2)} `)), `fish: ${path} ${flag}`).toBe(true);
+      }
+    }
+  });
+
+  it(`zsh: drives the completion function${zshAbsent}`, { skip: zshAbsent !== '' }, () => {
+    // compadd and friends only work inside a completion widget: stand-ins print what they were given.
+    const stubs = [
+      'compdef() { :; }',
+      'compadd() { [[ $1 == -- ]] && shift; print -r -- "$@"; }',
+      '_describe() { shift 3; print -rl -- "${(@)${(P)1}%%:*}"; }',
+      '_files() { print -r -- "files $*"; }',
+      'compset() { :; }',
+    ];
+    const run = (words: string[]) =>
+      spawnSync('zsh', ['-f', '-c', `${stubs.join('\n')}\nsource ${quote(scripts.zsh!)}\nwords=(${words.map(quote).join(' ')}); CURRENT=${words.length}; _mailclean`], { cwd: dir, encoding: 'utf8' });
+    const lines = (words: string[]) => {
+      const res = run(words);
+      expect(res.stderr, words.join(' ')).toBe('');
+      return res.stdout.split(/[\n ]/).filter(Boolean);
+    };
+    expect(lines(['mailclean', 'cl'])).toContain('clean');
+    expect(lines(['mailclean', '--profile', 'work', 'clean', '--fo'])).toContain('--format');
+    expect(lines(['mailclean', 'clean', '--format', ''])).toEqual(['csv', 'json', 'ndjson']);
+    expect(lines(['mailclean', 'clean', '--format=j'])).toEqual(['csv', 'json', 'ndjson']);
+    expect(lines(['mailclean', 'clean', ''])).toEqual(['files']);
+    expect(lines(['mailclean', 'sandbox', '--data', ''])).toEqual(['files', '-/']);
+    expect(lines(['mailclean', 'config', 'get', ''])).toContain('api-url');
+  });
+
+  it(`fish: drives complete -C${fishAbsent}`, { skip: fishAbsent !== '' }, () => {
+    const complete = (line: string) => {
+      const res = spawnSync('fish', ['-N', '-c', `source ${quote(scripts.fish!)}; complete -C ${quote(line)}`], { cwd: dir, encoding: 'utf8' });
+      expect(res.stderr, line).toBe('');
+      return res.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+    };
+    expect(complete('mailclean cl')).toEqual(['clean']);
+    expect(complete('mailclean --profile work clean --fo')).toEqual(['--format']);
+    expect(complete('mailclean clean --format ')).toEqual(['csv', 'json', 'ndjson']);
+    expect(complete('mailclean clean ')).toEqual(['list.csv', 'notes.txt', 'sub/']);
+    expect(complete('mailclean -q me ')).toEqual(['update']);
+    expect(complete('mailclean config get ra')).toEqual(['rate']);
+    expect(complete('mailclean auth token --service ')).toEqual(['cdp', 'clean', 'platform']);
+  });
+});
