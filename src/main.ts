@@ -4,7 +4,8 @@ import { VERSION } from './version.js';
 import { CancelError, CliError, ExitCode, SilentError } from './errors.js';
 import { Interrupted } from './io/signals.js';
 import { COMMANDS, type CommandEntry, type Handler } from './commands/index.js';
-import type { Ctx, GlobalOptions } from './context.js';
+import type { GlobalOptions } from './factory.js';
+import { debugWanted } from './io/streams.js';
 
 const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--api-url', '--clean-url']);
 
@@ -15,7 +16,7 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
     return ExitCode.ok;
   }
   let exitCode: number = ExitCode.ok;
-  let debug = io.env.MAILCLEAN_DEBUG === '1' || argv.includes('--debug');
+  const debug = debugWanted(argv.includes('--debug'), io.env);
   try {
     const { Command } = await import('commander');
     const program = buildProgram(Command, io);
@@ -103,14 +104,14 @@ async function runHandler(handler: Handler, actionArgs: unknown[], io: IO): Prom
   const cmd = actionArgs.at(-1) as Command;
   const args = actionArgs.slice(0, -2);
   const globals = cmd.optsWithGlobals() as GlobalOptions;
-  const { Ctx } = await import('./context.js');
-  const ctx: Ctx = new Ctx(io, globals);
+  const { Factory } = await import('./factory.js');
+  const f = new Factory(io, globals);
   try {
     // Parents parse options that appear after a subcommand too (`me update --json`), so merge them.
-    const code = await handler(ctx, cmd.optsWithGlobals(), args);
+    const code = await handler(f, cmd.optsWithGlobals(), args);
     return code ?? ExitCode.ok;
   } finally {
-    await ctx.close();
+    await f.close();
   }
 }
 

@@ -2,7 +2,7 @@ import { ApiError, AuthError, CliError, NetworkError } from '../errors.js';
 import { retryAfterMs } from '../api/http.js';
 import type { Json } from '../api/shape.js';
 import type { Clock } from './limiter.js';
-import { recordVerdict, matchRecords } from './records.js';
+import { recordVerdict, matchRecords } from './answers.js';
 import type { Verdict } from './verdict.js';
 import { allowanceNews, type AllowanceNews } from '../api/allowance.js';
 

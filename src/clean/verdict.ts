@@ -1,7 +1,7 @@
 // What mailclean says about one address, whoever decided it (the local prefilter or the service).
 import type { EngineReason } from '../verify/engine.js';
 import type { Prefiltered } from './prefilter.js';
-import type { RecordReason } from './records.js';
+import type { RecordReason } from './answers.js';
 
 export type Status = 'valid' | 'invalid' | 'risky' | 'unknown' | 'unchecked' | (string & {});
 

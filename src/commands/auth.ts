@@ -1,11 +1,12 @@
 import { Option, type Command } from 'commander';
 import type { Runner } from './index.js';
-import type { Ctx, Service, TokenSource } from '../context.js';
+import type { Factory } from '../factory.js';
+import type { Profile, Service, TokenSource } from '../config/profile.js';
 import { AuthError, CliError, ExitCode } from '../errors.js';
 import { maskSecret } from '../config/keys.js';
 import { str, unwrapObject } from '../api/shape.js';
 import { redactUrl } from '../api/redact.js';
-import { jsonOption } from './inputs.js';
+import { jsonOption } from './shared/inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -34,13 +35,13 @@ interface ServiceStatus {
 
 const FIELDS = ['service', 'url', 'signedIn', 'verified', 'email', 'userId', 'tokenSource', 'token', 'problem'];
 
-async function status(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
-  await ctx.requireKnownProfile();
-  const endpoints = await ctx.endpoints();
-  const creds = await ctx.credentials();
+async function status(f: Factory, opts: Record<string, unknown>): Promise<number> {
+  (await f.profile()).requireKnown();
+  const endpoints = await f.endpoints();
+  const creds = (await f.profile()).credentials();
   const results: ServiceStatus[] = [];
   for (const service of ['platform', 'clean'] as const) {
-    const { value, source } = await ctx.token(service);
+    const { value, source } = (await f.profile()).token(service);
     const configured = (service === 'platform' ? endpoints.apiUrl : endpoints.cleanUrl) || null;
     const url = configured && redactUrl(configured);
     const row: ServiceStatus = {
@@ -55,18 +56,18 @@ async function status(ctx: Ctx, opts: Record<string, unknown>): Promise<number> 
       problem: value ? null : 'not signed in',
     };
     if (value && !url) row.problem = `no ${service === 'platform' ? 'api-url' : 'clean-url'} is configured: run \`mailclean config set ${service === 'platform' ? 'api-url' : 'clean-url'} URL\``;
-    if (value && url && service === 'platform') await verifyPlatform(ctx, row);
+    if (value && url && service === 'platform') await verifyPlatform(f, row);
     results.push(row);
   }
-  if (opts.json !== undefined) ctx.json(results, opts.json as string | boolean, FIELDS);
-  else printStatus(ctx, results, endpoints.sandbox);
+  if (opts.json !== undefined) f.io.json(results, opts.json as string | boolean, FIELDS);
+  else printStatus(f, await f.profile(), results, endpoints.sandbox);
   return results.every((r) => r.signedIn && !r.problem) ? ExitCode.ok : ExitCode.auth;
 }
 
 /** Asks the platform whose token this is; the cleaning service has no route that checks one for free. */
-async function verifyPlatform(ctx: Ctx, row: ServiceStatus): Promise<void> {
+async function verifyPlatform(f: Factory, row: ServiceStatus): Promise<void> {
   try {
-    const me = unwrapObject((await (await ctx.platform()).me()).me);
+    const me = unwrapObject((await (await f.platform()).me()).me);
     row.verified = true;
     row.email = str(me?.email) ?? row.email;
     row.userId = str(me?.id) ?? row.userId;
@@ -83,33 +84,33 @@ function rejectedHint(source: TokenSource | null): string {
   return 'token rejected: run `mailclean login`';
 }
 
-function printStatus(ctx: Ctx, rows: ServiceStatus[], sandbox: boolean): void {
+function printStatus(f: Factory, profile: Profile, rows: ServiceStatus[], sandbox: boolean): void {
   const lines: string[] = [];
   for (const r of rows) {
     const name = r.service === 'platform' ? 'Platform' : 'Cleaning service';
-    lines.push(`${ctx.style.bold(name)} ${sandbox ? '(built-in sandbox)' : (r.url ?? '(no URL configured)')}`);
+    lines.push(`${f.io.style.bold(name)} ${sandbox ? '(built-in sandbox)' : (r.url ?? '(no URL configured)')}`);
     if (r.signedIn) {
       const who = r.email ?? r.userId ?? 'unknown user';
-      lines.push(`  ${ctx.style.green('✓')} Signed in as ${who}${r.verified ? '' : ' (not verified)'}`);
-      lines.push(`  Token: ${r.token} (from ${ctx.tokenPlace(r.service, r.tokenSource ?? undefined)})`);
+      lines.push(`  ${f.io.style.green('✓')} Signed in as ${who}${r.verified ? '' : ' (not verified)'}`);
+      lines.push(`  Token: ${r.token} (from ${profile.tokenPlace(r.service, r.tokenSource ?? undefined)})`);
     } else {
-      lines.push(`  ${ctx.style.red('✗')} ${r.problem ?? 'not signed in'}`);
+      lines.push(`  ${f.io.style.red('✗')} ${r.problem ?? 'not signed in'}`);
     }
-    if (r.signedIn && r.problem) lines.push(`  ${ctx.style.yellow('!')} ${r.problem}`);
+    if (r.signedIn && r.problem) lines.push(`  ${f.io.style.yellow('!')} ${r.problem}`);
   }
-  ctx.out(`${lines.join('\n')}\n`);
+  f.io.out(`${lines.join('\n')}\n`);
 }
 
-async function token(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
-  await ctx.requireKnownProfile();
+async function token(f: Factory, opts: Record<string, unknown>): Promise<number> {
+  (await f.profile()).requireKnown();
   const service = opts.service as Service | 'cdp';
-  const { value } = await ctx.token(service);
+  const { value } = (await f.profile()).token(service);
   if (!value) {
     const hint = service === 'clean' ? 'run `mailclean login --service clean`' : 'run `mailclean login`';
     const env = service === 'platform' ? 'MAILCLEAN_TOKEN is unset and ' : service === 'clean' ? 'MAILCLEAN_CLEAN_TOKEN is unset and ' : '';
-    const place = (await ctx.usesSandbox()) ? 'the built-in sandbox account' : `profile "${ctx.profileName}"`;
+    const place = ((await f.profile()).usesSandbox()) ? 'the built-in sandbox account' : `profile "${f.profileName}"`;
     throw new AuthError(`no ${service} token: ${env}${place} holds none`, hint);
   }
-  ctx.out(`${value}\n`);
+  f.io.out(`${value}\n`);
   return 0;
 }

@@ -1,6 +1,6 @@
 import { Argument, type Command, type Option } from 'commander';
 import type { Runner } from './index.js';
-import type { Ctx } from '../context.js';
+import type { Factory } from '../factory.js';
 import { PROFILE_KEYS } from '../config/keys.js';
 
 // The scripts are generated from the command tree main.ts parses, so a new command, flag or choice
@@ -23,10 +23,10 @@ Examples:
     .action(run(completion));
 }
 
-async function completion(ctx: Ctx, _opts: Record<string, unknown>, [shell]: unknown[]): Promise<number> {
+async function completion(f: Factory, _opts: Record<string, unknown>, [shell]: unknown[]): Promise<number> {
   const { commandTree } = await import('../main.js');
-  const program = await commandTree(ctx.io);
-  ctx.out(SHELLS[shell as Shell](describe(program, '', [])));
+  const program = await commandTree(f.io.raw);
+  f.io.out(SHELLS[shell as Shell](describe(program, '', [])));
   return 0;
 }
 

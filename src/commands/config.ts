@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { Runner } from './index.js';
-import type { Ctx } from '../context.js';
+import type { Factory } from '../factory.js';
 import { UsageError } from '../errors.js';
 import { keyInfo, maskSecret, PROFILE_KEYS } from '../config/keys.js';
 import { parseRate } from '../config/rate.js';
+import { validateUrl } from '../config/urls.js';
 import { redactUrl } from '../api/redact.js';
-import { jsonOption } from './inputs.js';
+import { jsonOption } from './shared/inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
   const keys = PROFILE_KEYS.map((k) => `  ${k.key.padEnd(10)} ${k.description}${k.managed ? ' (set by login)' : ''}`).join('\n');
@@ -23,59 +24,47 @@ function known(key: string) {
   return info;
 }
 
-async function get(ctx: Ctx, _opts: Record<string, unknown>, [key]: unknown[]): Promise<number> {
+async function get(f: Factory, _opts: Record<string, unknown>, [key]: unknown[]): Promise<number> {
   const info = known(String(key));
   if (info.secret) throw new UsageError(`${info.key} is a secret and is not printed here`, 'use `mailclean auth token` in scripts');
-  await ctx.requireKnownProfile();
-  const value = (await ctx.settings())[info.key];
+  (await f.profile()).requireKnown();
+  const value = ((await f.profile()).settings())[info.key];
   if (value === undefined) return 1;
-  ctx.out(`${redactUrl(value)}\n`);
+  f.io.out(`${redactUrl(value)}\n`);
   return 0;
 }
 
-async function set(ctx: Ctx, _opts: Record<string, unknown>, [key, value]: unknown[]): Promise<number> {
+async function set(f: Factory, _opts: Record<string, unknown>, [key, value]: unknown[]): Promise<number> {
   const info = known(String(key));
   const text = String(value);
   if (info.secret) throw new UsageError(`${info.key} cannot be set from an argument (it would show in your shell history)`, 'use `mailclean login` or `mailclean login --with-token`');
-  if (info.key === 'api-url' || info.key === 'clean-url') checkUrl(info.key, text);
+  if (info.key === 'api-url' || info.key === 'clean-url') validateUrl(text, info.key);
   if (info.key === 'rate') parseRate(text, 'rate');
-  (await ctx.store()).update(ctx.profileName, { [info.key]: text.replace(/\/+$/, '') });
+  (await f.profile()).updateSettings({ [info.key]: text.replace(/\/+$/, '') });
   return 0;
 }
 
-async function unset(ctx: Ctx, _opts: Record<string, unknown>, [key]: unknown[]): Promise<number> {
+async function unset(f: Factory, _opts: Record<string, unknown>, [key]: unknown[]): Promise<number> {
   const info = known(String(key));
-  await ctx.requireKnownProfile();
-  (await ctx.store()).update(ctx.profileName, { [info.key]: undefined });
+  (await f.profile()).requireKnown();
+  (await f.profile()).updateSettings({ [info.key]: undefined });
   return 0;
 }
 
-async function list(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
-  await ctx.requireKnownProfile();
-  const settings = await ctx.settings();
+async function list(f: Factory, opts: Record<string, unknown>): Promise<number> {
+  (await f.profile()).requireKnown();
+  const settings = (await f.profile()).settings();
   const shown = Object.fromEntries(
     Object.entries(settings)
       .filter((entry): entry is [string, string] => entry[1] !== undefined)
       .map(([k, v]) => [k, keyInfo(k)?.secret ? maskSecret(v) : redactUrl(v)]),
   );
-  if (opts.json !== undefined) ctx.json(shown, opts.json as string | boolean, PROFILE_KEYS.map((k) => k.key));
-  else ctx.out(Object.entries(shown).map(([k, v]) => `${k}=${v}\n`).join(''));
+  if (opts.json !== undefined) f.io.json(shown, opts.json as string | boolean, PROFILE_KEYS.map((k) => k.key));
+  else f.io.out(Object.entries(shown).map(([k, v]) => `${k}=${v}\n`).join(''));
   return 0;
 }
 
-async function path(ctx: Ctx): Promise<number> {
-  ctx.out(`${(await ctx.store()).path}\n`);
+async function path(f: Factory): Promise<number> {
+  f.io.out(`${(await f.profile()).path}\n`);
   return 0;
-}
-
-function checkUrl(key: string, value: string): void {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new UsageError(`${key}: "${value}" is not an http or https URL`);
-  }
 }

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import type { Ctx } from '../context.js';
+import type { Factory } from '../factory.js';
 
 /** A command's implementation receives the context, its own options and its positional arguments. */
-export type Handler = (ctx: Ctx, opts: Record<string, unknown>, args: unknown[]) => Promise<number | void>;
-/** Wraps a handler into a commander action that builds the context, runs it and records the exit code. */
+export type Handler = (f: Factory, opts: Record<string, unknown>, args: unknown[]) => Promise<number | void>;
+/** Wraps a handler into a commander action that builds the factory, runs it and records the exit code. */
 export type Runner = (handler: Handler) => (...actionArgs: unknown[]) => Promise<void>;
 
 export interface CommandModule {
@@ -26,7 +26,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'oem-register', group: 'Account', summary: 'register a user through the OEM route (internal token)', load: () => import('./oem-register.js') },
   { name: 'me', group: 'Profile', summary: 'show or update your profile', load: () => import('./me.js') },
   { name: 'roles', group: 'Profile', summary: 'list your roles and their permissions', load: () => import('./roles.js') },
-  { name: 'clean', group: 'Cleaning', summary: 'check every address of a mailing list (CSV or text) and write the verdicts', load: () => import('./clean.js') },
+  { name: 'clean', group: 'Cleaning', summary: 'check every address of a mailing list (CSV or text) and write the verdicts', load: () => import('./clean/clean.js') },
   { name: 'config', group: 'Other', summary: 'read and change profile settings', load: () => import('./config.js') },
   { name: 'sandbox', group: 'Other', summary: 'run the built-in sandbox server for both services', load: () => import('./sandbox.js') },
   { name: 'completion', group: 'Other', summary: 'print a shell completion script (bash, zsh, fish)', load: () => import('./completion.js') },

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { Runner } from './index.js';
-import type { Ctx } from '../context.js';
+import type { Factory } from '../factory.js';
 import { AuthError, UsageError } from '../errors.js';
 import { str, unwrapObject } from '../api/shape.js';
-import { jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, secretFromStdin, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './inputs.js';
-import { reportOutcomes, runEach } from '../account/each-service.js';
-import { keepCleanSignIn } from '../account/session.js';
+import { jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, secretFromStdin, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './shared/inputs.js';
+import { runEach } from '../account/each-service.js';
+import { reportOutcomes } from './shared/outcomes.js';
+import { keepCleanSignIn } from './shared/sessions.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -30,34 +31,34 @@ Examples:
 
 const FLAGS = { email: '--email', password: PASSWORD_INPUT };
 
-async function login(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
+async function login(f: Factory, opts: Record<string, unknown>): Promise<number> {
   const service = opts.service as ServiceChoice;
-  if (opts.withToken) return loginWithToken(ctx, service, opts.json as string | boolean | undefined);
+  if (opts.withToken) return loginWithToken(f, service, opts.json as string | boolean | undefined);
 
-  const remembered = (await ctx.credentials()).email;
-  const email = await valueOrPrompt(ctx, opts.email ?? (ctx.canPrompt ? undefined : remembered), '--email', 'Email:', {
+  const remembered = ((await f.profile()).credentials()).email;
+  const email = await valueOrPrompt(f, opts.email ?? (f.io.canPrompt ? undefined : remembered), '--email', 'Email:', {
     default: remembered,
     validate: validateEmail,
   });
-  const password = await passwordInput(ctx, opts.passwordStdin);
+  const password = await passwordInput(f, opts.passwordStdin);
 
-  const outcomes = await runEach(ctx, service, {
+  const outcomes = await runEach(service, {
     platform: async () => {
-      const client = await ctx.platform();
+      const client = await f.platform();
       const signed = await client.login(email, password).catch(renameAuthFailure('platform')).catch(namingFlags(FLAGS));
       const userId = str(signed.user.id);
-      await ctx.saveSignIn({ token: signed.token, 'cdp-token': signed.cdpToken, 'user-id': userId, email, brand: signed.brandId });
-      ctx.useToken('platform', signed.token);
+      (await f.profile()).saveSignIn({ token: signed.token, 'cdp-token': signed.cdpToken, 'user-id': userId, email, brand: signed.brandId });
+      f.useToken('platform', signed.token);
       return { userId, email, brandId: signed.brandId ?? null };
     },
     clean: async () => {
-      const client = await ctx.cleaning();
+      const client = await f.cleaning();
       const signed = await client.signin(email, password).catch(renameAuthFailure('cleaning service')).catch(namingFlags(FLAGS));
-      await keepCleanSignIn(ctx, signed, email);
+      await keepCleanSignIn(f, signed, email);
       return { userId: signed.userId ?? null, email };
     },
   });
-  return reportOutcomes(ctx, opts.json as string | boolean | undefined, outcomes, 'Logged in as');
+  return reportOutcomes(f, opts.json as string | boolean | undefined, outcomes, 'Logged in as');
 }
 
 /** At login a 401 means the email or password is wrong, not that a token expired. */
@@ -68,24 +69,24 @@ function renameAuthFailure(service: string) {
   };
 }
 
-async function loginWithToken(ctx: Ctx, service: ServiceChoice, json: string | boolean | undefined): Promise<number> {
+async function loginWithToken(f: Factory, service: ServiceChoice, json: string | boolean | undefined): Promise<number> {
   if (service === 'all') throw new UsageError('--with-token needs --service platform or --service clean');
-  const token = await secretFromStdin(ctx, '--with-token');
+  const token = await secretFromStdin(f, '--with-token');
   if (service === 'clean') {
     // The cleaning service has no route that checks a token without spending allowance, so it is stored as given.
-    await ctx.saveSignIn({ 'clean-token': token });
-    ctx.note(`${ctx.style.green('✓')} Stored the cleaning service token`);
-    if (json !== undefined) ctx.json({ clean: { ok: true, verified: false } }, json, ['clean']);
+    (await f.profile()).saveSignIn({ 'clean-token': token });
+    f.io.note(`${f.io.style.green('✓')} Stored the cleaning service token`);
+    if (json !== undefined) f.io.json({ clean: { ok: true, verified: false } }, json, ['clean']);
     return 0;
   }
-  const client = await ctx.platform();
+  const client = await f.platform();
   // Check the token before keeping it, and learn whose it is.
-  ctx.useToken('platform', token);
+  f.useToken('platform', token);
   const me = unwrapObject((await client.me()).me);
   const userId = str(me?.id);
   const email = str(me?.email);
-  await ctx.saveSignIn({ token, 'user-id': userId, email });
-  ctx.note(`${ctx.style.green('✓')} Logged in to the platform as ${email ?? userId ?? 'unknown user'}`);
-  if (json !== undefined) ctx.json({ platform: { ok: true, userId, email } }, json, ['platform']);
+  (await f.profile()).saveSignIn({ token, 'user-id': userId, email });
+  f.io.note(`${f.io.style.green('✓')} Logged in to the platform as ${email ?? userId ?? 'unknown user'}`);
+  if (json !== undefined) f.io.json({ platform: { ok: true, userId, email } }, json, ['platform']);
   return 0;
 }

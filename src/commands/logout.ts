@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Runner } from './index.js';
-import type { Ctx } from '../context.js';
-import { serviceOption, type ServiceChoice } from './inputs.js';
+import type { Factory } from '../factory.js';
+import { serviceOption, type ServiceChoice } from './shared/inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -10,20 +10,20 @@ export function define(cmd: Command, run: Runner): void {
     .action(run(logout));
 }
 
-async function logout(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
+async function logout(f: Factory, opts: Record<string, unknown>): Promise<number> {
   const service = opts.service as ServiceChoice;
-  const creds = await ctx.credentials();
+  const creds = (await f.profile()).credentials();
   const forgotten: string[] = [];
   if (service !== 'clean' && (creds.token || creds['cdp-token'])) {
-    await ctx.saveCredentials({ token: undefined, 'cdp-token': undefined, 'user-id': undefined });
+    (await f.profile()).saveCredentials({ token: undefined, 'cdp-token': undefined, 'user-id': undefined });
     forgotten.push('the platform');
   }
   if (service !== 'platform' && creds['clean-token']) {
-    await ctx.saveCredentials({ 'clean-token': undefined });
+    (await f.profile()).saveCredentials({ 'clean-token': undefined });
     forgotten.push('the cleaning service');
   }
-  ctx.note(forgotten.length ? `Logged out of ${forgotten.join(' and ')} (profile "${ctx.profileName}").` : `No stored tokens to forget in profile "${ctx.profileName}".`);
-  if (service !== 'clean' && ctx.env.MAILCLEAN_TOKEN) ctx.warn('MAILCLEAN_TOKEN is set in the environment and still applies.');
-  if (service !== 'platform' && ctx.env.MAILCLEAN_CLEAN_TOKEN) ctx.warn('MAILCLEAN_CLEAN_TOKEN is set in the environment and still applies.');
+  f.io.note(forgotten.length ? `Logged out of ${forgotten.join(' and ')} (profile "${f.profileName}").` : `No stored tokens to forget in profile "${f.profileName}".`);
+  if (service !== 'clean' && f.io.env.MAILCLEAN_TOKEN) f.io.warn('MAILCLEAN_TOKEN is set in the environment and still applies.');
+  if (service !== 'platform' && f.io.env.MAILCLEAN_CLEAN_TOKEN) f.io.warn('MAILCLEAN_CLEAN_TOKEN is set in the environment and still applies.');
   return 0;
 }

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import type { Runner } from './index.js';
-import type { Ctx } from '../context.js';
+import type { Factory } from '../factory.js';
 import { ApiError, UsageError } from '../errors.js';
-import { platformSession } from '../account/session.js';
+import { platformSession } from './shared/sessions.js';
 import { meView, ME_FIELDS, type MeView } from '../account/views.js';
 import { renderPairs } from '../io/table.js';
-import { jsonOption, namingFlags, valueOrPrompt } from './inputs.js';
+import { jsonOption, namingFlags, valueOrPrompt } from './shared/inputs.js';
 import type { PlatformClient, ProfileUpdate } from '../api/platform.js';
 
 export function define(cmd: Command, run: Runner): void {
@@ -26,13 +26,13 @@ export function define(cmd: Command, run: Runner): void {
     .action(run(update));
 }
 
-async function show(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
-  await ctx.requireKnownProfile();
-  const client = await platformSession(ctx);
+async function show(f: Factory, opts: Record<string, unknown>): Promise<number> {
+  (await f.profile()).requireKnown();
+  const client = await platformSession(f);
   const brand = opts.brand as string | undefined;
   const view = meView(await client.me(brand).catch((error: unknown) => refusedBrand(error, client, brand)));
-  if (opts.brand !== undefined && view.brand?.id) await ctx.saveCredentials({ brand: view.brand.id });
-  print(ctx, view, opts.json as string | boolean | undefined);
+  if (opts.brand !== undefined && view.brand?.id) (await f.profile()).saveCredentials({ brand: view.brand.id });
+  print(f, view, opts.json as string | boolean | undefined);
   return 0;
 }
 
@@ -53,9 +53,9 @@ const UPDATE_FIELDS: Array<{ key: keyof ProfileUpdate; flag: string; option: str
   { key: 'country_code', flag: '--country-code', option: 'countryCode', label: 'Country code' },
 ];
 
-async function update(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
-  await ctx.requireKnownProfile();
-  const client = await platformSession(ctx);
+async function update(f: Factory, opts: Record<string, unknown>): Promise<number> {
+  (await f.profile()).requireKnown();
+  const client = await platformSession(f);
   // The service needs all four fields, none empty (registration leaves last_name empty): start from the
   // current profile and apply what was given, and name what is still missing before sending anything.
   const current = meView(await client.me());
@@ -67,9 +67,9 @@ async function update(ctx: Ctx, opts: Record<string, unknown>): Promise<number> 
     if (typeof given === 'string') {
       if (!given.trim()) throw new UsageError(`${field.flag}: must not be empty (the service needs all four fields)`);
       body[field.key] = given;
-    } else if (!givenAny && ctx.canPrompt) {
+    } else if (!givenAny && f.io.canPrompt) {
       // The prompt itself refuses an empty answer.
-      body[field.key] = await valueOrPrompt(ctx, undefined, field.flag, `${field.label}:`, { default: existing?.trim() || undefined });
+      body[field.key] = await valueOrPrompt(f, undefined, field.flag, `${field.label}:`, { default: existing?.trim() || undefined });
     } else if (existing?.trim()) {
       body[field.key] = existing;
     } else {
@@ -78,14 +78,14 @@ async function update(ctx: Ctx, opts: Record<string, unknown>): Promise<number> 
   }
   const flags = Object.fromEntries(UPDATE_FIELDS.map((f) => [f.key, f.flag]));
   const view = meView(await client.updateMe(body).catch(namingFlags(flags)));
-  ctx.note(`${ctx.style.green('✓')} Profile updated`);
-  print(ctx, view, opts.json as string | boolean | undefined);
+  f.io.note(`${f.io.style.green('✓')} Profile updated`);
+  print(f, view, opts.json as string | boolean | undefined);
   return 0;
 }
 
-function print(ctx: Ctx, view: MeView, json: string | boolean | undefined): void {
+function print(f: Factory, view: MeView, json: string | boolean | undefined): void {
   if (json !== undefined) {
-    ctx.json(view, json, ME_FIELDS);
+    f.io.json(view, json, ME_FIELDS);
     return;
   }
   const dash = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '-' : v);
@@ -105,5 +105,5 @@ function print(ctx: Ctx, view: MeView, json: string | boolean | undefined): void
     const used = block.max !== null ? `${block.value ?? 0} of ${block.max}` : String(block.value ?? '-');
     pairs.push([`  ${block.name}`, `${used}${block.high ? ' (high)' : ''}`]);
   }
-  ctx.out(renderPairs(pairs));
+  f.io.out(renderPairs(pairs));
 }

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Runner } from './index.js';
-import type { Ctx } from '../context.js';
+import type { Factory } from '../factory.js';
 import { ApiError, AuthError, UsageError } from '../errors.js';
 import { meView, ME_FIELDS } from '../account/views.js';
-import { jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, validateEmail, valueOrPrompt } from './inputs.js';
+import { jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, validateEmail, valueOrPrompt } from './shared/inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -24,12 +24,12 @@ const FLAGS = {
   internal_access_32543hbhjb3243h4: 'the internal token (MAILCLEAN_INTERNAL_TOKEN or --internal-token-file)',
 };
 
-async function oemRegister(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
-  const { token: internalToken, source } = await readInternalToken(ctx, opts.internalTokenFile as string | undefined);
-  const name = await valueOrPrompt(ctx, opts.name, '--name', 'Name:');
-  const email = await valueOrPrompt(ctx, opts.email, '--email', 'Email:', { validate: validateEmail });
-  const password = await passwordInput(ctx, opts.passwordStdin, { confirm: true });
-  const client = await ctx.platform();
+async function oemRegister(f: Factory, opts: Record<string, unknown>): Promise<number> {
+  const { token: internalToken, source } = await readInternalToken(f, opts.internalTokenFile as string | undefined);
+  const name = await valueOrPrompt(f, opts.name, '--name', 'Name:');
+  const email = await valueOrPrompt(f, opts.email, '--email', 'Email:', { validate: validateEmail });
+  const password = await passwordInput(f, opts.passwordStdin, { confirm: true });
+  const client = await f.platform();
   const answer = await client.oemRegister({ name, email, password, internalToken }).catch((error: unknown) => {
     // No bearer token is sent, so a refusal can only be of the internal token; `login` would not help.
     if (error instanceof AuthError || (error instanceof ApiError && error.status === 403)) {
@@ -38,12 +38,12 @@ async function oemRegister(ctx: Ctx, opts: Record<string, unknown>): Promise<num
     return namingFlags(FLAGS)(error);
   });
   const view = meView(answer);
-  ctx.note(`${ctx.style.green('✓')} Registered ${view.email ?? email} through the OEM route${view.id ? ` (user ${view.id})` : ''}`);
-  if (opts.json !== undefined) ctx.json(view, opts.json as string | boolean, ME_FIELDS);
+  f.io.note(`${f.io.style.green('✓')} Registered ${view.email ?? email} through the OEM route${view.id ? ` (user ${view.id})` : ''}`);
+  if (opts.json !== undefined) f.io.json(view, opts.json as string | boolean, ME_FIELDS);
   return 0;
 }
 
-async function readInternalToken(ctx: Ctx, file: string | undefined): Promise<{ token: string; source: string }> {
+async function readInternalToken(f: Factory, file: string | undefined): Promise<{ token: string; source: string }> {
   if (file !== undefined) {
     let text: string;
     try {
@@ -55,7 +55,7 @@ async function readInternalToken(ctx: Ctx, file: string | undefined): Promise<{ 
     if (!token) throw new UsageError(`--internal-token-file: ${file} is empty`);
     return { token, source: `--internal-token-file ${file}` };
   }
-  const fromEnv = ctx.env.MAILCLEAN_INTERNAL_TOKEN?.trim();
+  const fromEnv = f.io.env.MAILCLEAN_INTERNAL_TOKEN?.trim();
   if (fromEnv) return { token: fromEnv, source: 'MAILCLEAN_INTERNAL_TOKEN' };
   throw new UsageError('an internal access token is required', 'set MAILCLEAN_INTERNAL_TOKEN or pass --internal-token-file FILE');
 }

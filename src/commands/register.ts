@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import type { Runner } from './index.js';
-import type { Ctx } from '../context.js';
+import type { Factory } from '../factory.js';
 import { str } from '../api/shape.js';
-import { jsonOption, localeRegion, namingFlags, PASSWORD_INPUT, passwordInput, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './inputs.js';
-import { reportOutcomes, runEach } from '../account/each-service.js';
-import { keepCleanSignIn } from '../account/session.js';
+import { jsonOption, localeRegion, namingFlags, PASSWORD_INPUT, passwordInput, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './shared/inputs.js';
+import { runEach } from '../account/each-service.js';
+import { reportOutcomes } from './shared/outcomes.js';
+import { keepCleanSignIn } from './shared/sessions.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -30,16 +31,16 @@ const FLAGS = {
   source_path: '--source-path',
 };
 
-async function register(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
+async function register(f: Factory, opts: Record<string, unknown>): Promise<number> {
   const service = opts.service as ServiceChoice;
-  const name = await valueOrPrompt(ctx, opts.name, '--name', 'Name:');
-  const email = await valueOrPrompt(ctx, opts.email, '--email', 'Email:', { validate: validateEmail });
-  const password = await passwordInput(ctx, opts.passwordStdin, { confirm: true });
-  const countryCode = (opts.countryCode as string | undefined) ?? localeRegion(ctx.env);
+  const name = await valueOrPrompt(f, opts.name, '--name', 'Name:');
+  const email = await valueOrPrompt(f, opts.email, '--email', 'Email:', { validate: validateEmail });
+  const password = await passwordInput(f, opts.passwordStdin, { confirm: true });
+  const countryCode = (opts.countryCode as string | undefined) ?? localeRegion(f.io.env);
 
-  const outcomes = await runEach(ctx, service, {
+  const outcomes = await runEach(service, {
     platform: async () => {
-      const client = await ctx.platform();
+      const client = await f.platform();
       const signed = await client.register({
         name,
         email,
@@ -49,16 +50,16 @@ async function register(ctx: Ctx, opts: Record<string, unknown>): Promise<number
         source_path: opts.sourcePath as string,
       }).catch(namingFlags(FLAGS));
       const userId = str(signed.user.id);
-      await ctx.saveSignIn({ token: signed.token, 'user-id': userId, email, brand: signed.brandId });
-      ctx.useToken('platform', signed.token);
+      (await f.profile()).saveSignIn({ token: signed.token, 'user-id': userId, email, brand: signed.brandId });
+      f.useToken('platform', signed.token);
       return { userId, email, brandId: signed.brandId ?? null };
     },
     clean: async () => {
-      const client = await ctx.cleaning();
+      const client = await f.cleaning();
       const signed = await client.signup({ name, email, password }).catch(namingFlags(FLAGS));
-      await keepCleanSignIn(ctx, signed, email);
+      await keepCleanSignIn(f, signed, email);
       return { userId: signed.userId ?? null, email };
     },
   });
-  return reportOutcomes(ctx, opts.json as string | boolean | undefined, outcomes, 'Registered');
+  return reportOutcomes(f, opts.json as string | boolean | undefined, outcomes, 'Registered');
 }

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import type { Runner } from './index.js';
-import type { Ctx } from '../context.js';
+import type { Factory } from '../factory.js';
 import { UsageError } from '../errors.js';
-import { currentUserId, platformSession } from '../account/session.js';
+import { currentUserId, platformSession } from './shared/sessions.js';
 import { meView, roleViews, ROLE_FIELDS, type RoleView } from '../account/views.js';
 import { renderTable } from '../io/table.js';
-import { jsonOption } from './inputs.js';
+import { jsonOption } from './shared/inputs.js';
 
 const PERMISSION_FIELDS = ['name', 'display_name', 'category', 'description', 'roles'];
 
@@ -19,12 +19,12 @@ export function define(cmd: Command, run: Runner): void {
     .action(run(roles));
 }
 
-async function roles(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
-  await ctx.requireKnownProfile();
-  const client = await platformSession(ctx);
+async function roles(f: Factory, opts: Record<string, unknown>): Promise<number> {
+  (await f.profile()).requireKnown();
+  const client = await platformSession(f);
   // The profile names the brands and the role held in the current one.
   const me = meView(await client.me());
-  const userId = (opts.user as string | undefined) ?? me.id ?? (await currentUserId(ctx, client));
+  const userId = (opts.user as string | undefined) ?? me.id ?? (await currentUserId(f, client));
   let views = roleViews(await client.roles(userId), me, userId === me.id);
   if (opts.role !== undefined) {
     const wanted = String(opts.role).toLowerCase();
@@ -33,22 +33,22 @@ async function roles(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
     views = match;
   }
   if (views.some((r) => r.held === null) && views.some((r) => r.held !== null)) {
-    ctx.note(`The role you hold is known in the current brand only (${me.brand?.name ?? me.brand?.id}); \`mailclean me --brand ID\` switches brands.`);
+    f.io.note(`The role you hold is known in the current brand only (${me.brand?.name ?? me.brand?.id}); \`mailclean me --brand ID\` switches brands.`);
   }
   const json = opts.json as string | boolean | undefined;
   if (opts.permissions) {
     const rows = permissionMatrix(views);
-    if (json !== undefined) ctx.json(rows, json, PERMISSION_FIELDS);
-    else printPermissions(ctx, views, rows);
+    if (json !== undefined) f.io.json(rows, json, PERMISSION_FIELDS);
+    else printPermissions(f, views, rows);
     return 0;
   }
   if (json !== undefined) {
-    ctx.json(views, json, ROLE_FIELDS);
+    f.io.json(views, json, ROLE_FIELDS);
     return 0;
   }
   const brands = brandLabels(views);
   const rows = views.map((r) => [brands.get(r.brand_id) ?? '-', r.name ?? '-', r.held ? '*' : '', r.display_name ?? '-', String(r.permissions.length), r.description ?? '']);
-  ctx.out(renderTable(['BRAND', 'ROLE', 'HELD', 'DISPLAY NAME', 'PERMISSIONS', 'DESCRIPTION'], rows, ctx.stdoutIsTTY));
+  f.io.out(renderTable(['BRAND', 'ROLE', 'HELD', 'DISPLAY NAME', 'PERMISSIONS', 'DESCRIPTION'], rows, f.io.isStdoutTTY));
   return 0;
 }
 
@@ -95,12 +95,12 @@ function permissionMatrix(views: RoleView[]): PermissionRow[] {
   return [...byName.values()].sort((a, b) => (a.category ?? '').localeCompare(b.category ?? '') || a.name.localeCompare(b.name));
 }
 
-function printPermissions(ctx: Ctx, views: RoleView[], rows: PermissionRow[]): void {
+function printPermissions(f: Factory, views: RoleView[], rows: PermissionRow[]): void {
   const severalBrands = new Set(views.map((r) => r.brand_id)).size > 1;
   const columns = views.map((r) => roleLabel(r, severalBrands));
-  const mark = ctx.stdoutIsTTY ? '✓' : 'yes';
+  const mark = f.io.isStdoutTTY ? '✓' : 'yes';
   const table = rows.map((r) => [r.category ?? '-', visibleName(r.name), ...columns.map((c) => (r.roles.includes(c.label) ? mark : ''))]);
-  ctx.out(renderTable(['CATEGORY', 'PERMISSION', ...columns.map((c) => c.header)], table, ctx.stdoutIsTTY));
+  f.io.out(renderTable(['CATEGORY', 'PERMISSION', ...columns.map((c) => c.header)], table, f.io.isStdoutTTY));
 }
 
 /** A name with leading or trailing spaces is shown quoted, so the space is not lost on screen. */

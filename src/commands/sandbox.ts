@@ -3,10 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Runner } from './index.js';
-import type { Ctx } from '../context.js';
+import type { Factory } from '../factory.js';
 import { formatRate, parseRate, type Rate } from '../config/rate.js';
 import { UsageError } from '../errors.js';
-import { jsonOption } from './inputs.js';
+import { jsonOption } from './shared/inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -58,12 +58,12 @@ Examples:
     .action(run(sandbox));
 }
 
-async function sandbox(ctx: Ctx, opts: Record<string, unknown>): Promise<number> {
+async function sandbox(f: Factory, opts: Record<string, unknown>): Promise<number> {
   const port = Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: "${opts.port}" is not a port number`);
   if (opts.memory && opts.data !== undefined) throw new UsageError('--data and --memory cannot be used together');
-  const internalToken = opts.internalTokenFile !== undefined ? await readToken(String(opts.internalTokenFile)) : ctx.env.MAILCLEAN_INTERNAL_TOKEN;
-  const dataDir = opts.memory ? undefined : ((opts.data as string | undefined) ?? join(ctx.dataDir, 'sandbox'));
+  const internalToken = opts.internalTokenFile !== undefined ? await readToken(String(opts.internalTokenFile)) : f.io.env.MAILCLEAN_INTERNAL_TOKEN;
+  const dataDir = opts.memory ? undefined : ((opts.data as string | undefined) ?? join(f.dataDir, 'sandbox'));
   const rate = parseRate(String(opts.rate), '--rate');
   const allowanceStatus = parseAllowanceStatus(String(opts.allowanceStatus));
   const faultRate = parseFaultRate(String(opts.faultRate));
@@ -89,7 +89,7 @@ async function sandbox(ctx: Ctx, opts: Record<string, unknown>): Promise<number>
         latencyMs: latency,
         seed,
       },
-      log: ctx.debugEnabled ? (line) => ctx.debug(line) : undefined,
+      log: f.io.debugEnabled ? (line) => f.io.debug(line) : undefined,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -97,17 +97,17 @@ async function sandbox(ctx: Ctx, opts: Record<string, unknown>): Promise<number>
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`--host: cannot bind ${opts.host}`);
     throw error;
   }
-  if (opts.json !== undefined) ctx.json({ apiUrl: handle.url, cleanUrl: handle.url, dataDir: dataDir ?? null }, opts.json as string | boolean, ['apiUrl', 'cleanUrl', 'dataDir']);
-  else ctx.out(`api-url    ${handle.url}\nclean-url  ${handle.url}\n`);
-  ctx.note(`Sandbox running (${dataDir ? `state in ${dataDir}` : 'state in memory'}). Ctrl-C to stop.`);
-  ctx.note(`Use it with: export MAILCLEAN_API_URL=${handle.url} MAILCLEAN_CLEAN_URL=${handle.url}`);
-  if (opts.shape !== 'spec') ctx.note(`Answer shape: ${String(opts.shape)}.`);
-  ctx.note(describeCleanRoute(rate, allowanceStatus, faultRate, latency, seed));
+  if (opts.json !== undefined) f.io.json({ apiUrl: handle.url, cleanUrl: handle.url, dataDir: dataDir ?? null }, opts.json as string | boolean, ['apiUrl', 'cleanUrl', 'dataDir']);
+  else f.io.out(`api-url    ${handle.url}\nclean-url  ${handle.url}\n`);
+  f.io.note(`Sandbox running (${dataDir ? `state in ${dataDir}` : 'state in memory'}). Ctrl-C to stop.`);
+  f.io.note(`Use it with: export MAILCLEAN_API_URL=${handle.url} MAILCLEAN_CLEAN_URL=${handle.url}`);
+  if (opts.shape !== 'spec') f.io.note(`Answer shape: ${String(opts.shape)}.`);
+  f.io.note(describeCleanRoute(rate, allowanceStatus, faultRate, latency, seed));
 
-  const stop = ctx.io.signals.stop;
+  const stop = f.io.signals.stop;
   if (!stop.aborted) await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
   await handle.close();
-  ctx.note('Sandbox stopped.');
+  f.io.note('Sandbox stopped.');
   return 0;
 }
 

@@ -1,5 +1,5 @@
 import type { Ora } from 'ora';
-import type { OutputStream } from '../io/io.js';
+import type { OutputStream } from './io.js';
 
 export interface ProgressState {
   phase: 'reading' | 'checking' | 'writing';

@@ -1,8 +1,8 @@
 import { Option } from 'commander';
-import type { Ctx } from '../context.js';
-import { ApiError, UsageError } from '../errors.js';
-import { readAll } from '../io/io.js';
-import { promptSecret, promptText } from '../io/prompt.js';
+import type { Factory } from '../../factory.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { readAll } from '../../io/io.js';
+import { promptSecret, promptText } from '../../io/prompt.js';
 
 export type ServiceChoice = 'platform' | 'clean' | 'all';
 
@@ -16,7 +16,7 @@ export function jsonOption(): Option {
 
 /** A flag's value, else a prompt on a terminal, else a usage error that names the flag. */
 export async function valueOrPrompt(
-  ctx: Ctx,
+  f: Factory,
   value: unknown,
   flag: string,
   message: string,
@@ -27,38 +27,38 @@ export async function valueOrPrompt(
     if (problem) throw new UsageError(`${flag}: ${problem}`);
     return value.trim();
   }
-  if (!ctx.canPrompt) throw new UsageError(`${flag} is required`, `pass ${flag} <value> (prompts are off: no terminal, --no-input, MAILCLEAN_NO_INPUT or CI)`);
+  if (!f.io.canPrompt) throw new UsageError(`${flag} is required`, `pass ${flag} <value> (prompts are off: no terminal, --no-input, MAILCLEAN_NO_INPUT or CI)`);
   for (;;) {
-    const answer = (await promptText(ctx.io, message, { default: opts.default })).trim();
+    const answer = (await promptText(f.io.raw, message, { default: opts.default })).trim();
     const problem = opts.validate?.(answer);
     if (!problem) return answer;
-    ctx.io.stderr.write(`${problem}\n`);
+    f.io.stderr.write(`${problem}\n`);
   }
 }
 
 /** A password from stdin (--password-stdin), else a masked prompt, else a usage error. */
-export async function passwordInput(ctx: Ctx, fromStdin: unknown, opts: { confirm?: boolean } = {}): Promise<string> {
+export async function passwordInput(f: Factory, fromStdin: unknown, opts: { confirm?: boolean } = {}): Promise<string> {
   if (fromStdin === true) {
-    if (ctx.io.stdin.isTTY) ctx.io.stderr.write('Reading the password from stdin (end with Ctrl-D)…\n');
-    const password = stripNewline(await readAll(ctx.io.stdin));
+    if (f.io.stdin.isTTY) f.io.stderr.write('Reading the password from stdin (end with Ctrl-D)…\n');
+    const password = stripNewline(await readAll(f.io.stdin));
     if (password === '') throw new UsageError('--password-stdin: stdin held no password');
     return password;
   }
-  if (!ctx.canPrompt) {
+  if (!f.io.canPrompt) {
     throw new UsageError('a password is required', 'pipe it in with --password-stdin (prompts are off: no terminal, --no-input, MAILCLEAN_NO_INPUT or CI)');
   }
   for (;;) {
-    const password = await promptSecret(ctx.io, 'Password:');
+    const password = await promptSecret(f.io.raw, 'Password:');
     if (!opts.confirm) return password;
-    const again = await promptSecret(ctx.io, 'Password (again):');
+    const again = await promptSecret(f.io.raw, 'Password (again):');
     if (again === password) return password;
-    ctx.io.stderr.write('The passwords differ; try again.\n');
+    f.io.stderr.write('The passwords differ; try again.\n');
   }
 }
 
 /** A secret read whole from stdin (--with-token). */
-export async function secretFromStdin(ctx: Ctx, flag: string): Promise<string> {
-  const value = stripNewline(await readAll(ctx.io.stdin)).trim();
+export async function secretFromStdin(f: Factory, flag: string): Promise<string> {
+  const value = stripNewline(await readAll(f.io.stdin)).trim();
   if (value === '') throw new UsageError(`${flag}: stdin held nothing`);
   return value;
 }

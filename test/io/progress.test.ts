@@ -1,7 +1,7 @@
 // The progress line on stderr: live on a terminal that knows its width, plain lines elsewhere.
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ProgressReporter } from '../../src/clean/progress.js';
+import { ProgressReporter } from '../../src/io/progress.js';
 
 class Screen extends Writable {
   text = '';

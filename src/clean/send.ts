@@ -1,0 +1,64 @@
+import type { Json } from '../api/shape.js';
+import { checkAddresses, MAX_BATCH, type CheckEvent, type CheckOutcome } from './checker.js';
+import type { Journal } from './journal.js';
+import { realClock, type Booking, type SlidingWindowLimiter } from './limiter.js';
+
+export interface SendOptions {
+  /** Unique addresses still to check, in order. */
+  pending: string[];
+  journal: Journal;
+  limiter: SlidingWindowLimiter;
+  client: { clean(emails: string[], signal?: AbortSignal): Promise<Json[]> };
+  concurrency: number;
+  maxSpend?: number;
+  /** First stage of stopping: no new request; those in flight finish and are journaled. */
+  stop: AbortSignal;
+  /** Second stage: requests in flight are abandoned. */
+  abort: AbortSignal;
+  onEvent?: (event: SendEvent) => void;
+}
+
+export type SendEvent =
+  | CheckEvent
+  /** A wait for the rate limit begins (before a request), of about `ms`. */
+  | { type: 'limit-wait'; ms: number };
+
+/**
+ * Sends the pending addresses to the cleaning service through the shared limiter, journaling every answer as it
+ * arrives. A stop request ends the sending with `stopped.reason` 'interrupted'.
+ */
+export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
+  const { journal, limiter } = opts;
+  const outcome = await checkAddresses(opts.pending, {
+    send: (emails, signal) => opts.client.clean(emails, signal),
+    acquire: (signal) => limiter.acquire(signal, (ms) => opts.onEvent?.({ type: 'limit-wait', ms })),
+    release: (slot) => limiter.release(slot as Booking),
+    record: (verdicts) => journal.record(verdicts),
+    clock: realClock,
+    concurrency: opts.concurrency,
+    maxSpend: opts.maxSpend,
+    stop: opts.stop,
+    abort: opts.abort,
+    onEvent: opts.onEvent,
+  });
+  if (opts.stop.aborted) outcome.stopped = { ...(outcome.stopped ?? { message: 'interrupted' }), reason: 'interrupted' };
+  return outcome;
+}
+
+/**
+ * Time left: what the rate limit still imposes on the addresses left (re-sent batches included, as their
+ * addresses are still unanswered), or what the pace so far implies (retries and 429 waits included), whichever
+ * is longer.
+ */
+export function timeLeft(remaining: number, answered: number, elapsedMs: number, limiter: SlidingWindowLimiter): number {
+  if (remaining <= 0) return 0;
+  const byRate = limiter.timeToSend(Math.ceil(remaining / MAX_BATCH));
+  const byPace = answered > 0 ? (elapsedMs / answered) * remaining : 0;
+  return Math.max(byRate, byPace);
+}
+
+/** Time the rate limit alone imposes on `requests` requests, from an idle limiter (for --dry-run). */
+export function minimumTime(requests: number, rate: { requests: number; windowMs: number }): number {
+  if (requests <= 0) return 0;
+  return Math.max(0, Math.ceil(requests / rate.requests) - 1) * rate.windowMs;
+}

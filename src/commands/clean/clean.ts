@@ -1,0 +1,176 @@
+// `mailclean clean`: its flags, turned into typed options. run.ts does the work; report.ts says how it went.
+import { Option, type Command } from 'commander';
+import type { Runner } from '../index.js';
+import { UsageError } from '../../errors.js';
+import { parseRate, type Rate } from '../../config/rate.js';
+import { REASON_MEANINGS, STATUS_MEANINGS, STATUSES, meaningLines } from '../../clean/verdict.js';
+import { prepareOutput, sameFile, type OutputTarget } from '../../clean/output-target.js';
+import type { OutputFormat } from '../../clean/output.js';
+import type { JsonFlag } from '../../io/json.js';
+
+export interface CleanOptions {
+  /** A path, or '-' for stdin. */
+  input: string;
+  output?: OutputTarget;
+  /** --in-place: the output replaces the input, which is copied here first. */
+  backup?: string;
+  format: OutputFormat;
+  column?: string;
+  only?: Set<string>;
+  rejects?: OutputTarget;
+  rate?: Rate;
+  concurrency: number;
+  maxSpend?: number;
+  dryRun: boolean;
+  resume: boolean;
+  restart: boolean;
+  yes: boolean;
+  json?: JsonFlag;
+  /** --local: the built-in engine even when a service is configured. */
+  local: boolean;
+  engine: EngineFlags;
+}
+
+/** What the built-in engine was asked to do; checked when the engine is chosen (run.ts). */
+export interface EngineFlags {
+  smtp: boolean;
+  smtpPort: number;
+  smtpFrom?: string;
+  /** --dns-server's value (else MAILCLEAN_DNS_SERVERS is read when the engine runs). */
+  dnsServers?: string;
+  /** The first engine-only flag given, as spelled, to name when a service is used instead. */
+  given?: string;
+}
+
+export function define(cmd: Command, run: Runner): void {
+  cmd
+    .argument('[input]', 'CSV or text file with one address per line; - or nothing for stdin')
+    .option('-o, --output <file>', 'write here (atomically) instead of stdout')
+    .option('--in-place', 'allow -o to name the input file: it is replaced, and kept as INPUT.bak')
+    .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json', 'ndjson']).default('csv'))
+    .option('--column <name|n>', 'the email column, by header name or 1-based number (default: detected)')
+    .option('--only <statuses>', 'keep only rows with these statuses, e.g. valid,risky')
+    .option('--rejects <file>', 'write the rows --only leaves out to this file')
+    .option('--rate <n/window>', 'at most N requests per window, e.g. 50/5m (default: profile rate, else 50/5m)')
+    .option('--concurrency <n>', 'requests in flight at once', '4')
+    .option('--max-spend <n>', 'send at most N addresses (allowance) in this run')
+    .option('--dry-run', 'read the input and report what a run would send and spend; send nothing')
+    .option('--resume', 'continue an earlier run of the same input without asking')
+    .option('--restart', 'discard what an earlier run of the same input saved')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .option('--local', 'check with the built-in engine (syntax, disposable list, DNS) in-process even when a service is configured')
+    .option('--smtp', 'built-in engine: also ask each mail server whether the mailbox exists (needs outbound port 25)')
+    .option('--dns-server <ip[:port],...>', 'built-in engine: DNS servers to ask, IPv6 as [ip]:port (default: the system resolver)')
+    .option('--smtp-port <n>', 'built-in engine with --smtp: port of the mail servers', '25')
+    .option('--smtp-from <address>', 'built-in engine with --smtp: the MAIL FROM address to probe with')
+    .addOption(new Option('--json [fields]', 'with --dry-run: print the report as JSON (optionally only these fields)'))
+    .addHelpText(
+      'after',
+      `
+Every input row comes out once, in input order, its columns untouched, with these appended:
+  email_status, email_valid, email_disposable, email_valid_domain, email_reason, email_checked_at
+Blank and malformed addresses are decided locally and never sent; duplicates are sent once.
+With no cleaning service configured (clean-url), or with --local, the built-in engine checks in-process:
+nothing is sent or spent. Otherwise answers are journaled as they arrive: a run stopped by Ctrl-C, a kill
+or the monthly allowance continues with --resume and never pays twice; a finished list run again reuses
+its answers (--restart pays again).
+
+Statuses (email_status):
+${meaningLines(STATUS_MEANINGS)}
+
+Reasons (email_reason; empty when valid, unchecked or not given):
+${meaningLines(REASON_MEANINGS)}
+
+Exit codes: 0 every row decided, 3 some rows unchecked (allowance, --max-spend, service errors),
+2 bad input or flags, 4 not signed in, 130 (Ctrl-C) or 143 (SIGTERM) interrupted.
+
+Examples:
+  mailclean clean contacts.csv -o cleaned.csv
+  mailclean clean contacts.csv --only valid,risky -o keep.csv --rejects drop.csv
+  cat list.txt | mailclean clean --format ndjson > results.ndjson
+  mailclean clean big.csv --dry-run`,
+    )
+    .action(
+      run(async (f, opts, args) => {
+        const options = cleanOptions(opts, args, f.io.stdin.isTTY === true);
+        const { runClean } = await import('./run.js');
+        return runClean(options, f);
+      }),
+    );
+}
+
+/** The flags as typed options; every bad value is a usage error naming its flag. */
+export function cleanOptions(opts: Record<string, unknown>, args: unknown[], stdinIsTTY: boolean): CleanOptions {
+  const input = (args[0] as string | undefined) ?? '-';
+  if (input === '-' && stdinIsTTY) throw new UsageError('no input: give a file, or pipe a list into stdin', 'mailclean clean contacts.csv');
+  if (opts.resume && opts.restart) throw new UsageError('--resume and --restart cannot be used together');
+  if (opts.rejects !== undefined && opts.only === undefined) throw new UsageError('--rejects needs --only (it receives the rows --only leaves out)');
+  if (opts.json !== undefined && opts.dryRun !== true) {
+    throw new UsageError('--json goes with --dry-run (it prints the report as JSON)', 'for the rows as JSON, use --format json or --format ndjson');
+  }
+  return {
+    input,
+    ...outputTargets(input, opts),
+    format: opts.format as OutputFormat,
+    column: opts.column as string | undefined,
+    only: onlyStatuses(opts.only),
+    rate: opts.rate !== undefined ? parseRate(String(opts.rate), '--rate') : undefined,
+    concurrency: wholeNumber(opts.concurrency, '--concurrency', 1, 16),
+    maxSpend: opts.maxSpend !== undefined ? wholeNumber(opts.maxSpend, '--max-spend', 0) : undefined,
+    dryRun: opts.dryRun === true,
+    resume: opts.resume === true,
+    restart: opts.restart === true,
+    yes: opts.yes === true,
+    json: opts.json as JsonFlag,
+    local: opts.local === true,
+    engine: {
+      smtp: opts.smtp === true,
+      smtpPort: wholeNumber(opts.smtpPort, '--smtp-port', 1, 65535),
+      smtpFrom: opts.smtpFrom as string | undefined,
+      dnsServers: opts.dnsServer as string | undefined,
+      given: (['--smtp', '--dns-server', '--smtp-from'] as const).find((flag) => opts[camel(flag)] !== undefined),
+    },
+  };
+}
+
+const camel = (flag: string) => flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+function wholeNumber(value: unknown, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new UsageError(`${flag}: "${String(value)}" is not a whole number${max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : ''}`);
+  }
+  return n;
+}
+
+function onlyStatuses(value: unknown): Set<string> | undefined {
+  if (value === undefined) return undefined;
+  const only = new Set(String(value).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+  if (only.size === 0) throw new UsageError('--only: name at least one status, e.g. valid,risky');
+  const unknown = [...only].find((status) => !STATUSES.includes(status));
+  if (unknown !== undefined) throw new UsageError(`--only: "${unknown}" is not a status`, `statuses: ${STATUSES.join(', ')}`);
+  return only;
+}
+
+/**
+ * Output paths are resolved and probed before anything is spent, so a typo cannot waste a run; none may be
+ * the input (through links too), unless --in-place says so, and then the input is kept as INPUT.bak.
+ */
+function outputTargets(input: string, opts: Record<string, unknown>): Pick<CleanOptions, 'output' | 'rejects' | 'backup'> {
+  const given = { '--output': opts.output as string | undefined, '--rejects': opts.rejects as string | undefined };
+  if (given['--output'] !== undefined && given['--rejects'] !== undefined && sameFile(given['--output'], given['--rejects'])) {
+    throw new UsageError('--output and --rejects name the same file');
+  }
+  let backup: string | undefined;
+  for (const [flag, path] of Object.entries(given)) {
+    if (path === undefined || input === '-' || !sameFile(path, input)) continue;
+    if (flag === '--output' && opts.inPlace === true) backup = `${input}.bak`;
+    else throw new UsageError(`${flag}: ${path} is the input file: writing it would overwrite your list`, flag === '--output' ? 'write elsewhere, or pass --in-place to replace the input (a copy is kept as INPUT.bak)' : 'write the rejects elsewhere');
+  }
+  if (opts.inPlace === true && backup === undefined) throw new UsageError('--in-place needs -o naming the input file');
+  return {
+    output: given['--output'] !== undefined ? prepareOutput('--output', given['--output']) : undefined,
+    rejects: given['--rejects'] !== undefined ? prepareOutput('--rejects', given['--rejects']) : undefined,
+    backup,
+  };
+}

@@ -1,0 +1,130 @@
+// What `clean` tells its user: the dry-run report, the summary of a run, and the lines of a partial one.
+import type { Factory } from '../../factory.js';
+import { formatRate, type Rate } from '../../config/rate.js';
+import { renderPairs, renderTable } from '../../io/table.js';
+import { count, formatDuration } from '../../io/progress.js';
+import { MAX_BATCH, type CheckOutcome } from '../../clean/checker.js';
+import { minimumTime } from '../../clean/send.js';
+import type { ScanResult } from '../../clean/scan.js';
+import type { WriteSummary } from '../../clean/write.js';
+import type { KnownAllowance } from '../../clean/allowance.js';
+import type { CleanOptions } from './clean.js';
+
+/** The file's shape after the scan, on stderr. */
+export function reportScan(f: Factory, displayName: string, column: string, scan: ScanResult): void {
+  f.io.note(
+    `${displayName}: ${count(scan.rows, 'row')}, email column "${column}", ${count(scan.unique.size, 'unique address', 'unique addresses')}, ` +
+      `${(scan.blank + scan.invalid).toLocaleString('en-US')} blank or malformed`,
+  );
+}
+
+export interface DryRunFacts {
+  /** Addresses an earlier run of this list already answered. */
+  checked: { has(key: string): boolean };
+  /** The service's rate limit; absent when the built-in engine checks. */
+  rate?: Rate;
+  /** Whether an account is known (else no journal could be consulted). */
+  signedIn?: boolean;
+  allowance?: KnownAllowance;
+}
+
+/** `--dry-run`: what a run would send and spend, as pairs or `--json`. */
+export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, facts: DryRunFacts): void {
+  let already = 0;
+  for (const key of scan.unique) if (facts.checked.has(key)) already++;
+  const local = facts.rate === undefined;
+  const toSend = local ? 0 : scan.unique.size - already;
+  const spend = o.maxSpend !== undefined ? Math.min(o.maxSpend, toSend) : toSend;
+  const requests = Math.ceil(spend / MAX_BATCH);
+  const report = {
+    checker: local ? 'local' : 'service',
+    rows: scan.rows,
+    blank: scan.blank,
+    malformed: scan.invalid,
+    duplicates: scan.duplicates,
+    unique: scan.unique.size,
+    alreadyChecked: already,
+    toSend: spend,
+    requests,
+    allowanceNeeded: spend,
+    allowanceLeft: facts.allowance?.left ?? null,
+    allowanceAsOf: facts.allowance?.asOf ?? null,
+    rate: facts.rate ? formatRate(facts.rate) : null,
+    minimumSeconds: facts.rate ? Math.round(minimumTime(requests, facts.rate) / 1000) : 0,
+  };
+  if (o.json !== undefined) {
+    f.io.json(report, o.json, Object.keys(report));
+    return;
+  }
+  const n = (x: number) => x.toLocaleString('en-US');
+  const pairs: Array<[string, string]> = [
+    ['Rows', n(report.rows)],
+    ['Blank', n(report.blank)],
+    ['Malformed', n(report.malformed)],
+    ['Duplicates', n(report.duplicates)],
+    ['Unique addresses', n(report.unique)],
+  ];
+  if (local) pairs.push(['Checked by', 'the built-in engine, in-process (nothing sent, no allowance spent)']);
+  else {
+    const left = facts.allowance;
+    pairs.push(
+      ['Already checked', facts.signedIn ? n(report.alreadyChecked) : '0 (not signed in: no journal to consult)'],
+      ['To send', n(report.toSend)],
+      ['Requests', `${n(report.requests)} (at most ${MAX_BATCH} addresses each)`],
+      ['Allowance needed', n(report.allowanceNeeded)],
+      ['Allowance left', left ? `${allowanceText(left)}${left.left! < spend ? ` (${n(spend - left.left!)} would stay unchecked)` : ''}` : 'unknown (the service has not said yet)'],
+      ['Rate limit', `${report.rate} → at least ${formatDuration(report.minimumSeconds * 1000)}`],
+    );
+  }
+  f.io.out(renderPairs(pairs));
+}
+
+/** "10 left as of 2026-11-22 14:03 UTC". */
+export function allowanceText(known: KnownAllowance): string {
+  return `${known.left!.toLocaleString('en-US')} left as of ${known.asOf.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+const ORDER = ['valid', 'risky', 'invalid', 'unknown', 'unchecked'];
+
+/** The statuses as a table on stderr, then where the rows went and what was spent. */
+export function reportSummary(f: Factory, o: CleanOptions, summary: WriteSummary, outcome: Pick<CheckOutcome, 'spent' | 'requests' | 'retries'>, local: boolean): void {
+  if (f.io.quiet) return;
+  const byStatus = summary.byStatus;
+  const statuses = [...byStatus.keys()].sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b));
+  const share = (s: string) => `${((100 * byStatus.get(s)!) / Math.max(1, summary.rows)).toFixed(1)}%`;
+  f.io.stderr.write(renderTable(['STATUS', 'ROWS', 'SHARE'], statuses.map((s) => [s, byStatus.get(s)!.toLocaleString('en-US'), share(s)]), f.io.isStderrTTY));
+  const main = `${count(summary.written, 'row')} written to ${o.output?.given ?? 'stdout'}${o.backup ? ` (the original kept as ${o.backup})` : ''}`;
+  const rejects = o.rejects !== undefined ? `, ${count(summary.rejected, 'row')} to ${o.rejects.given}` : o.only ? `, ${count(summary.rejected, 'row')} left out by --only` : '';
+  const retried = outcome.retries ? ` (${count(outcome.retries, 'retry', 'retries')})` : '';
+  const spent = outcome.requests > 0 || outcome.spent > 0 ? `; spent ${count(outcome.spent, 'address', 'addresses')} in ${count(outcome.requests, 'request')}${retried}` : local ? '' : '; nothing spent';
+  f.io.say(`${main}${rejects}${spent}.`);
+}
+
+/** `partial:` and its hint, when rows stayed unchecked. */
+export function reportPartial(f: Factory, unchecked: number, outcome: CheckOutcome): void {
+  const why = (outcome.stopped?.message ?? 'some addresses were not checked').replace(/[.\s]+$/, '');
+  f.io.say(`${f.io.style.yellow('partial:')} ${count(unchecked, 'row')} unchecked: ${why}${allowanceDetail(outcome)}.`);
+  f.io.say(`hint: ${partialHint(outcome)}`);
+}
+
+/** " (0 left; renews 2026-12-01)" when the service said. */
+function allowanceDetail(outcome: CheckOutcome): string {
+  if (outcome.stopped?.reason !== 'allowance' || !outcome.allowance) return '';
+  const parts: string[] = [];
+  if (outcome.allowance.left !== undefined) parts.push(`${outcome.allowance.left.toLocaleString('en-US')} left`);
+  if (outcome.allowance.renewsAt) parts.push(`renews ${outcome.allowance.renewsAt.slice(0, 10)}`);
+  return parts.length ? ` (${parts.join('; ')})` : '';
+}
+
+function partialHint(outcome: CheckOutcome): string {
+  switch (outcome.stopped?.reason) {
+    case 'allowance': {
+      const when = outcome.allowance?.renewsAt ? `on ${outcome.allowance.renewsAt.slice(0, 10)}` : 'next month';
+      return `a larger plan raises the monthly allowance; --local checks the rest now with the built-in engine; or run the same command with --resume after the allowance renews (${when}): nothing is paid twice.`;
+    }
+    case 'max-spend':
+      return 'run the same command with --resume (and a higher --max-spend) to check the rest: nothing is paid twice.';
+    default:
+      return 'run the same command with --resume later to check the rest: nothing is paid twice.';
+  }
+}

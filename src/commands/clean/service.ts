@@ -1,0 +1,197 @@
+// `clean` with the cleaning service: one run per list and account, its journal, the shared limiter, the
+// allowance, and the questions a terminal may ask before anything is paid.
+import type { Factory } from '../../factory.js';
+import { AuthError, CliError, ExitCode, UsageError } from '../../errors.js';
+import { parseRate, type Rate } from '../../config/rate.js';
+import { promptConfirm } from '../../io/prompt.js';
+import { count, type ProgressReporter } from '../../io/progress.js';
+import type { CleaningClient } from '../../api/cleaning.js';
+import type { InputLayout } from '../../clean/input/index.js';
+import type { ScanResult } from '../../clean/scan.js';
+import { accountKey, journalPath, limiterStatePath } from '../../clean/identity.js';
+import { Journal, lockJournal } from '../../clean/journal.js';
+import { SlidingWindowLimiter, realClock } from '../../clean/limiter.js';
+import type { CheckOutcome } from '../../clean/checker.js';
+import { sendToService, timeLeft } from '../../clean/send.js';
+import { writeOutputs } from '../../clean/write.js';
+import { knownAllowance, rememberAllowance, type KnownAllowance } from '../../clean/allowance.js';
+import { cleaningSession } from '../shared/sessions.js';
+import type { CleanOptions } from './clean.js';
+import { allowanceText, reportDryRun, reportPartial, reportSummary } from './report.js';
+
+const DEFAULT_RATE = '50/5m';
+/** Above this many addresses, a run on a terminal asks before spending (unless --yes). */
+const CONFIRM_ABOVE = 1_000;
+
+/** Who is cleaning, on which service, at which rate: what every step of a run needs to know. */
+interface Account {
+  rate: Rate;
+  /** The key of the account's journals, limiter state and allowance; undefined when not signed in (dry run). */
+  key?: string;
+  journalFile?: string;
+  allowance?: KnownAllowance;
+}
+
+export async function cleanWithService(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult, progress: ProgressReporter): Promise<number> {
+  // A dry run sends nothing: it consults the journal and what is known of the allowance only if it can name the account.
+  const client = o.dryRun ? undefined : await cleaningSession(f);
+  const account = await identify(f, o, layout.fingerprint);
+  if (o.dryRun) {
+    const restart = await decideRestart(f, o, account.journalFile, scan);
+    const checked = account.journalFile && !restart ? Journal.peek(account.journalFile).results : new Map();
+    reportDryRun(f, o, scan, { checked, rate: account.rate, signedIn: account.key !== undefined, allowance: account.allowance });
+    return ExitCode.ok;
+  }
+  const journalFile = account.journalFile!;
+  const unlock = await lockJournal(journalFile, {
+    signal: f.io.signals.stop,
+    onWait: (owner) => f.io.note(`Another run${owner.pid ? ` (pid ${owner.pid})` : ''} is cleaning this list with this account; waiting for it to finish…`),
+  });
+  let journal: Journal | undefined;
+  try {
+    const restart = await decideRestart(f, o, journalFile, scan);
+    if (restart === 'cancel') return ExitCode.ok;
+    journal = Journal.open(journalFile, { restart });
+    if (journal.badLines > 0) {
+      const were = journal.badLines === 1 ? 'was' : 'were';
+      f.io.warn(`${count(journal.badLines, 'line')} of ${journalFile} could not be read and ${were} skipped: those addresses are checked again (--restart discards the journal)`);
+    }
+    return await sendAndWrite(f, o, layout, scan, { journal, client: client!, account, progress });
+  } finally {
+    journal?.close();
+    unlock();
+  }
+}
+
+async function identify(f: Factory, o: CleanOptions, fingerprint: string): Promise<Account> {
+  const profile = await f.profile();
+  const settings = profile.settings();
+  const rate = o.rate ?? parseRate(settings.rate ?? DEFAULT_RATE, settings.rate ? `rate in profile "${f.profileName}"` : 'rate');
+  const cleanUrl = profile.urls().cleanUrl!;
+  const token = profile.token('clean');
+  if (!token.value) return { rate };
+  const key = accountKey(cleanUrl, token.source === 'profile' ? profile.credentials().email : undefined, token.value);
+  return { rate, key, journalFile: journalPath(f.dataDir, key, fingerprint), allowance: knownAllowance(f.dataDir, key) };
+}
+
+interface Run {
+  journal: Journal;
+  client: CleaningClient;
+  account: Account;
+  progress: ProgressReporter;
+}
+
+async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult, run: Run): Promise<number> {
+  const { journal, account } = run;
+  const pending = [...scan.unique].filter((key) => !journal.results.has(key));
+  const already = scan.unique.size - pending.length;
+  if (already > 0 && pending.length === 0) {
+    f.io.note(`All ${count(already, 'address', 'addresses')} were answered by an earlier run of this list: nothing is sent (--restart checks them again).`);
+  } else if (already > 0) {
+    f.io.note(`Resuming: ${count(already, 'address', 'addresses')} already checked ${already === 1 ? 'is' : 'are'} not sent again.`);
+  }
+  if (!(await confirmSpend(f, o, pending.length, account.allowance))) {
+    f.io.note('Nothing was sent.');
+    return ExitCode.ok;
+  }
+  const outcome = await send(f, o, pending, scan, run);
+  rememberRun(f.dataDir, account.key!, account.allowance, outcome);
+  run.progress.update({ phase: 'writing', rows: scan.rows });
+  if (outcome.stopped?.reason === 'interrupted') {
+    f.io.say(`Interrupted: ${count(journal.results.size, 'answer')} saved. Run the same command with --resume to continue.`);
+    return f.io.signals.exitCode;
+  }
+  const summary = await writeOutputs(layout, journal.results, {
+    format: o.format,
+    output: o.output,
+    backup: o.backup,
+    stdout: f.io.stdout,
+    only: o.only,
+    rejects: o.rejects,
+    signal: f.io.signals.stop,
+  });
+  reportSummary(f, o, summary, outcome, false);
+  if (outcome.stopped?.reason === 'auth') throw outcome.stopped.error ?? new AuthError(outcome.stopped.message);
+  if (outcome.stopped?.reason === 'storage') throw outcome.stopped.error ?? new CliError(outcome.stopped.message);
+  const unchecked = summary.byStatus.get('unchecked') ?? 0;
+  if (unchecked === 0) return ExitCode.ok;
+  reportPartial(f, unchecked, outcome);
+  return ExitCode.partial;
+}
+
+/** On a terminal, a run that spends more than a little asks first, saying what is known of the allowance. */
+async function confirmSpend(f: Factory, o: CleanOptions, pending: number, allowance: KnownAllowance | undefined): Promise<boolean> {
+  const toSpend = o.maxSpend !== undefined ? Math.min(o.maxSpend, pending) : pending;
+  if (toSpend <= CONFIRM_ABOVE || o.yes || !f.io.canPrompt) return true;
+  f.io.say(`This run will spend up to ${count(toSpend, 'address', 'addresses')} of your allowance${allowance ? ` (${allowanceText(allowance)})` : ''}.`);
+  return promptConfirm(f.io.raw, 'Continue?');
+}
+
+/** Sends with a live progress line and an ETA; the first Ctrl-C is acknowledged on it. */
+async function send(f: Factory, o: CleanOptions, pending: string[], scan: ScanResult, run: Run): Promise<CheckOutcome> {
+  const { journal, client, account, progress } = run;
+  const limiter = new SlidingWindowLimiter({ rate: account.rate, clock: realClock, statePath: limiterStatePath(f.dataDir, account.key!) });
+  const { stop, abort } = f.io.signals;
+  const onStop = () => progress.note('Stopping after the requests in flight (Ctrl-C again to stop at once)…');
+  stop.addEventListener('abort', onStop, { once: true });
+  const started = Date.now();
+  let checked = 0;
+  progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck: pending.length, checked: 0, spent: 0, requests: 0 });
+  await progress.start();
+  try {
+    return await sendToService({
+      pending,
+      journal,
+      limiter,
+      client,
+      concurrency: o.concurrency,
+      maxSpend: o.maxSpend,
+      stop,
+      abort,
+      onEvent: (event) => {
+        if (event.type === 'answered') {
+          checked += event.addresses;
+          const etaMs = timeLeft(pending.length - checked, checked, Date.now() - started, limiter);
+          progress.update({ checked, spent: event.spent, requests: event.requests, waitingMs: 0, etaMs });
+        } else if (event.type === 'limit-wait') progress.waiting(event.ms);
+        else if (event.type === 'waiting' && event.why === 'rate') progress.update({ waitingMs: event.ms });
+        else if (event.type === 'retry') f.io.debug(`retrying a batch: ${event.message}`);
+      },
+    });
+  } finally {
+    progress.stop();
+    stop.removeEventListener('abort', onStop);
+  }
+}
+
+/** Keeps what this run learned of the allowance for the next dry run and confirmation. */
+function rememberRun(dataDir: string, account: string, before: KnownAllowance | undefined, outcome: CheckOutcome): void {
+  if (outcome.allowance?.left !== undefined) rememberAllowance(dataDir, account, outcome.allowance, 'refusal');
+  else if (before?.left !== undefined && outcome.spent > 0) rememberAllowance(dataDir, account, { ...before, left: Math.max(0, before.left - outcome.spent) }, 'run');
+}
+
+/**
+ * An earlier run's journal. Finished: reused, nothing is paid again (--restart pays again). Unfinished:
+ * --resume continues, --restart discards; on a terminal the user is asked, and told what starting over costs.
+ */
+async function decideRestart(f: Factory, o: CleanOptions, journalFile: string | undefined, scan: ScanResult): Promise<boolean | 'cancel'> {
+  if (o.restart) return true;
+  if (o.resume || !journalFile || !Journal.exists(journalFile)) return false;
+  const saved = Journal.peek(journalFile).results;
+  let covered = 0;
+  for (const key of scan.unique) if (saved.has(key)) covered++;
+  if (covered === 0 || covered === scan.unique.size || o.dryRun || o.yes) return false;
+  const left = scan.unique.size - covered;
+  if (!f.io.canPrompt) {
+    throw new UsageError(
+      `an earlier run of this list saved ${count(covered, 'answer')} and has ${count(left, 'address', 'addresses')} left to check`,
+      'pass --resume to continue it (nothing is paid twice), or --restart to start over (paying again)',
+    );
+  }
+  f.io.say(`An earlier run of this list saved ${count(covered, 'answer')}; ${count(left, 'address', 'addresses')} ${left === 1 ? 'is' : 'are'} still to check.`);
+  if (await promptConfirm(f.io.raw, 'Resume it?')) return false;
+  f.io.say(`Starting over sends all ${count(scan.unique.size, 'address', 'addresses')} again: ${covered.toLocaleString('en-US')} of them are paid a second time.`);
+  if (await promptConfirm(f.io.raw, 'Start over?', false)) return true;
+  f.io.note('Nothing was sent.');
+  return 'cancel';
+}

@@ -1,0 +1,50 @@
+// Signed-in clients for commands: the profile's token (or the environment's), or on the built-in sandbox an
+// account made on first use.
+import type { Factory } from '../../factory.js';
+import { AuthError } from '../../errors.js';
+import type { PlatformClient } from '../../api/platform.js';
+import type { CleaningClient, CleanSignedIn } from '../../api/cleaning.js';
+import { str, unwrapObject } from '../../api/shape.js';
+import { createSandboxAccount } from '../../account/sandbox-account.js';
+import { accountKey } from '../../clean/identity.js';
+import { rememberAllowance } from '../../clean/allowance.js';
+
+export async function platformSession(f: Factory): Promise<PlatformClient> {
+  const client = await f.platform();
+  const profile = await f.profile();
+  if (profile.token('platform').value) return client;
+  if (!profile.usesSandbox()) throw new AuthError('not signed in to the platform');
+  const signed = await createSandboxAccount(client, profile.credentials().email);
+  profile.saveCredentials({ token: signed.token, 'user-id': str(signed.user.id), email: signed.email, brand: signed.brandId });
+  f.useToken('platform', signed.token);
+  f.io.note(`Created a local sandbox account (${signed.email}) on first use.`);
+  return client;
+}
+
+/** The cleaning service is never the built-in sandbox unless given as a URL, so no account is made here. */
+export async function cleaningSession(f: Factory): Promise<CleaningClient> {
+  const client = await f.cleaning();
+  if ((await f.profile()).token('clean').value) return client;
+  throw new AuthError('not signed in to the cleaning service', 'run `mailclean login --service clean`, or set MAILCLEAN_CLEAN_TOKEN');
+}
+
+/** Stores a cleaning service sign-in, and what its answer said of the allowance (for --dry-run and confirmations). */
+export async function keepCleanSignIn(f: Factory, signed: CleanSignedIn, email: string): Promise<void> {
+  const profile = await f.profile();
+  profile.saveSignIn({ 'clean-token': signed.token, email });
+  f.useToken('clean', signed.token);
+  const identity = profile.urls().cleanUrl;
+  if (identity) rememberAllowance(f.dataDir, accountKey(identity, email, signed.token), signed.allowance, 'signin');
+}
+
+/** The signed-in user's id: stored at login, else asked of the service. */
+export async function currentUserId(f: Factory, client: PlatformClient): Promise<string> {
+  const profile = await f.profile();
+  if (profile.token('platform').source !== 'env') {
+    const stored = profile.credentials()['user-id'];
+    if (stored) return stored;
+  }
+  const id = str(unwrapObject((await client.me()).me)?.id);
+  if (!id) throw new AuthError('the platform did not say who the token belongs to');
+  return id;
+}

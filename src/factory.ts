@@ -1,0 +1,149 @@
+import { join } from 'node:path';
+import type { IO } from './io/io.js';
+import { IOStreams } from './io/streams.js';
+import { configDir, dataDir } from './config/paths.js';
+import type { Profile, Service } from './config/profile.js';
+import { givenUrls } from './config/urls.js';
+import { UsageError } from './errors.js';
+import type { HttpClient } from './api/http.js';
+import type { PlatformClient } from './api/platform.js';
+import type { CleaningClient } from './api/cleaning.js';
+
+/** The global flags every command accepts. */
+export interface GlobalOptions {
+  profile?: string;
+  apiUrl?: string;
+  cleanUrl?: string;
+  input?: boolean; // commander's --no-input
+  debug?: boolean;
+  color?: boolean; // commander's --no-color
+  quiet?: boolean;
+}
+
+export interface Endpoints {
+  apiUrl: string;
+  cleanUrl: string;
+  /** Both point at the built-in sandbox started in this process. */
+  sandbox: boolean;
+}
+
+interface Closer {
+  close(): Promise<void>;
+}
+
+/**
+ * What a command needs besides its own options, each piece built on first use (as the GitHub CLI's
+ * cmdutil.Factory): the streams, the profile, the endpoints (starting the built-in sandbox when none are
+ * configured) and the service clients.
+ */
+export class Factory {
+  readonly io: IOStreams;
+  private profilePromise?: Promise<Profile>;
+  private endpointsPromise?: Promise<Endpoints>;
+  private readonly closers: Closer[] = [];
+  private readonly clients = new Map<Service, Promise<HttpClient>>();
+  private readonly tokens = new Map<Service, string | undefined>();
+
+  constructor(
+    io: IO,
+    readonly globals: GlobalOptions,
+  ) {
+    this.io = new IOStreams(io, globals);
+  }
+
+  get profileName(): string {
+    return this.globals.profile ?? this.io.env.MAILCLEAN_PROFILE ?? 'default';
+  }
+
+  get configDir(): string {
+    return configDir(this.io.env);
+  }
+
+  get dataDir(): string {
+    return dataDir(this.io.env);
+  }
+
+  profile(): Promise<Profile> {
+    this.profilePromise ??= this.loadProfile();
+    return this.profilePromise;
+  }
+
+  private async loadProfile(): Promise<Profile> {
+    const [{ ProfileStore }, { Profile }] = await Promise.all([import('./config/store.js'), import('./config/profile.js')]);
+    // conf hooks SIGINT/SIGTERM as it loads (through when-exit): take them back at once.
+    this.io.signals.claim();
+    return new Profile(new ProfileStore(this.configDir), this.profileName, this.io.env, givenUrls(this.globals, this.io.env));
+  }
+
+  endpoints(): Promise<Endpoints> {
+    this.endpointsPromise ??= this.resolveEndpoints();
+    return this.endpointsPromise;
+  }
+
+  private async resolveEndpoints(): Promise<Endpoints> {
+    const profile = await this.profile();
+    const { apiUrl, cleanUrl } = profile.urls();
+    if (apiUrl || cleanUrl || !profile.usesSandbox()) return { apiUrl: apiUrl ?? '', cleanUrl: cleanUrl ?? '', sandbox: false };
+    const { startSandbox } = await import('./sandbox/server.js');
+    const sandbox = await startSandbox({ dataDir: join(this.dataDir, 'sandbox'), internalToken: this.io.env.MAILCLEAN_INTERNAL_TOKEN });
+    this.closers.push(sandbox);
+    this.io.note(this.io.style.dim('Using the built-in sandbox (no api-url or clean-url configured); see `mailclean sandbox --help`.'));
+    return { apiUrl: sandbox.url, cleanUrl: sandbox.url, sandbox: true };
+  }
+
+  async platform(): Promise<PlatformClient> {
+    const { PlatformClient } = await import('./api/platform.js');
+    return new PlatformClient(await this.http('platform'));
+  }
+
+  async cleaning(): Promise<CleaningClient> {
+    const { CleaningClient } = await import('./api/cleaning.js');
+    return new CleaningClient(await this.http('clean'));
+  }
+
+  /** After login/register, later requests in the same run use the new token. */
+  useToken(service: Service, token: string | undefined): void {
+    this.tokens.set(service, token);
+  }
+
+  private http(service: Service): Promise<HttpClient> {
+    let client = this.clients.get(service);
+    if (!client) {
+      client = this.buildHttp(service);
+      this.clients.set(service, client);
+    }
+    return client;
+  }
+
+  private async buildHttp(service: Service): Promise<HttpClient> {
+    const endpoints = await this.endpoints();
+    const baseUrl = service === 'platform' ? endpoints.apiUrl : endpoints.cleanUrl;
+    if (!baseUrl) {
+      const [key, flag] = service === 'platform' ? ['api-url', '--api-url'] : ['clean-url', '--clean-url'];
+      const why = endpoints.apiUrl || endpoints.cleanUrl ? '' : ' (it holds credentials, so the built-in sandbox is not used)';
+      throw new UsageError(`no ${key} is configured for profile "${this.profileName}"${why}`, `pass ${flag} URL or run \`mailclean config set ${key} URL\``);
+    }
+    const [{ HttpClient }, { Agent }] = await Promise.all([import('./api/http.js'), import('undici')]);
+    const dispatcher = new Agent({ keepAliveTimeout: 4_000, connections: 16 });
+    this.closers.push({ close: () => dispatcher.close() });
+    if (!this.tokens.has(service)) this.tokens.set(service, (await this.profile()).token(service).value);
+    return new HttpClient({
+      baseUrl,
+      serviceName: service === 'platform' ? 'platform' : 'cleaning service',
+      token: () => this.tokens.get(service),
+      timeoutMs: positiveNumber(this.io.env.MAILCLEAN_TIMEOUT_MS) ?? 30_000,
+      dispatcher,
+      debug: this.io.debugEnabled ? (line) => this.io.debug(line) : undefined,
+    });
+  }
+
+  async close(): Promise<void> {
+    const closers = this.closers.splice(0).reverse();
+    for (const c of closers) await c.close().catch(() => undefined);
+  }
+}
+
+function positiveNumber(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return value && Number.isFinite(n) && n > 0 ? n : undefined;
+}

@@ -1,0 +1,109 @@
+import type { IO, InputStream, OutputStream } from './io.js';
+import type { Signals } from './signals.js';
+import { formatJson, selectFields, type JsonFlag } from './json.js';
+import { COLOR, PLAIN, wantsColor, type Style } from './style.js';
+
+/** The global flags that decide how a run talks to its user. */
+export interface StreamFlags {
+  /** commander's --no-color */
+  color?: boolean;
+  /** commander's --no-input */
+  input?: boolean;
+  quiet?: boolean;
+  debug?: boolean;
+}
+
+/** --debug or MAILCLEAN_DEBUG=1: decided here only. */
+export function debugWanted(flag: boolean | undefined, env: Record<string, string | undefined>): boolean {
+  return flag === true || env.MAILCLEAN_DEBUG === '1';
+}
+
+/**
+ * The streams of a run and the facts about them (terminal or not, colour, whether prompting is allowed), and
+ * the ways a command writes: data on stdout (`out`, `json`), everything else on stderr. Tests build one over
+ * captured streams (test/helpers/cli.ts).
+ */
+export class IOStreams {
+  readonly style: Style;
+  readonly debugEnabled: boolean;
+
+  constructor(
+    private readonly io: IO,
+    private readonly flags: StreamFlags = {},
+  ) {
+    this.style = wantsColor(io.stderr, io.env, flags.color) ? COLOR : PLAIN;
+    this.debugEnabled = debugWanted(flags.debug, io.env);
+  }
+
+  get stdin(): InputStream {
+    return this.io.stdin;
+  }
+
+  get stdout(): OutputStream {
+    return this.io.stdout;
+  }
+
+  get stderr(): OutputStream {
+    return this.io.stderr;
+  }
+
+  get env(): Record<string, string | undefined> {
+    return this.io.env;
+  }
+
+  get signals(): Signals {
+    return this.io.signals;
+  }
+
+  get quiet(): boolean {
+    return this.flags.quiet === true;
+  }
+
+  get isStdoutTTY(): boolean {
+    return this.io.stdout.isTTY === true;
+  }
+
+  get isStderrTTY(): boolean {
+    return this.io.stderr.isTTY === true;
+  }
+
+  /** Prompts only on a terminal, and never with --no-input, MAILCLEAN_NO_INPUT=1 or CI set. */
+  get canPrompt(): boolean {
+    const env = this.env;
+    if (this.flags.input === false) return false;
+    if (env.MAILCLEAN_NO_INPUT === '1' || env.MAILCLEAN_NO_INPUT === 'true') return false;
+    if (env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI !== 'false') return false;
+    return this.io.stdin.isTTY === true && this.io.stdout.isTTY === true;
+  }
+
+  /** The IO these streams wrap, for code that takes the raw streams (prompts). */
+  get raw(): IO {
+    return this.io;
+  }
+
+  out(text: string): void {
+    this.io.stdout.write(text);
+  }
+
+  json(value: unknown, flag: JsonFlag, fields: readonly string[]): void {
+    this.out(formatJson(selectFields(value, flag, fields)));
+  }
+
+  /** A line on stderr that is part of the conversation (a question's context): --quiet does not silence it. */
+  say(text: string): void {
+    this.io.stderr.write(`${text}\n`);
+  }
+
+  /** Informational line on stderr; --quiet silences it. */
+  note(message: string): void {
+    if (!this.quiet) this.say(message);
+  }
+
+  warn(message: string): void {
+    this.say(`${this.style.yellow('warning:')} ${message}`);
+  }
+
+  debug(line: string): void {
+    if (this.debugEnabled) this.say(this.style.dim(`debug: ${line}`));
+  }
+}
