@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { Runner } from './index.js';
 import type { Factory } from '../factory.js';
+import type { JsonFlag } from '../io/json.js';
 import type { Profile, Service, TokenSource } from '../config/profile.js';
 import { AuthError, CliError, ExitCode } from '../errors.js';
 import { maskSecret } from '../config/keys.js';
@@ -13,12 +14,12 @@ export function define(cmd: Command, run: Runner): void {
     .command('status')
     .description('show, for each service, whether you are signed in, as whom, and where the token comes from')
     .addOption(jsonOption())
-    .action(run(status));
+    .action(run((f, opts) => authStatus({ json: opts.json as JsonFlag }, f)));
   cmd
     .command('token')
     .description('print a stored token on stdout, for scripts')
     .addOption(new Option('--service <service>', 'which token').choices(['platform', 'clean', 'cdp']).default('platform'))
-    .action(run(token));
+    .action(run((f, opts) => authToken({ service: opts.service as Service | 'cdp' }, f)));
 }
 
 interface ServiceStatus {
@@ -35,7 +36,7 @@ interface ServiceStatus {
 
 const FIELDS = ['service', 'url', 'signedIn', 'verified', 'email', 'userId', 'tokenSource', 'token', 'problem'];
 
-async function status(f: Factory, opts: Record<string, unknown>): Promise<number> {
+export async function authStatus(o: { json?: JsonFlag }, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();
   const endpoints = await f.endpoints();
   const creds = (await f.profile()).credentials();
@@ -59,7 +60,7 @@ async function status(f: Factory, opts: Record<string, unknown>): Promise<number
     if (value && url && service === 'platform') await verifyPlatform(f, row);
     results.push(row);
   }
-  if (opts.json !== undefined) f.io.json(results, opts.json as string | boolean, FIELDS);
+  if (o.json !== undefined) f.io.json(results, o.json, FIELDS);
   else printStatus(f, await f.profile(), results, endpoints.sandbox);
   return results.every((r) => r.signedIn && !r.problem) ? ExitCode.ok : ExitCode.auth;
 }
@@ -101,9 +102,9 @@ function printStatus(f: Factory, profile: Profile, rows: ServiceStatus[], sandbo
   f.io.out(`${lines.join('\n')}\n`);
 }
 
-async function token(f: Factory, opts: Record<string, unknown>): Promise<number> {
+export async function authToken(o: { service: Service | 'cdp' }, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();
-  const service = opts.service as Service | 'cdp';
+  const service = o.service;
   const { value } = (await f.profile()).token(service);
   if (!value) {
     const hint = service === 'clean' ? 'run `mailclean login --service clean`' : 'run `mailclean login`';

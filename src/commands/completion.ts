@@ -20,13 +20,13 @@ Examples:
   mailclean completion zsh > "\${fpath[1]}/_mailclean"
   mailclean completion fish > ~/.config/fish/completions/mailclean.fish`,
     )
-    .action(run(completion));
+    .action(run((f, _opts, [shell]) => completion({ shell: shell as Shell }, f)));
 }
 
-async function completion(f: Factory, _opts: Record<string, unknown>, [shell]: unknown[]): Promise<number> {
+export async function completion({ shell }: { shell: Shell }, f: Factory): Promise<number> {
   const { commandTree } = await import('../main.js');
   const program = await commandTree(f.io.raw);
-  f.io.out(SHELLS[shell as Shell](describe(program, '', [])));
+  f.io.out(SHELLS[shell](describe(program, '', [])));
   return 0;
 }
 

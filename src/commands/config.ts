@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Runner } from './index.js';
 import type { Factory } from '../factory.js';
+import type { JsonFlag } from '../io/json.js';
 import { UsageError } from '../errors.js';
 import { keyInfo, maskSecret, PROFILE_KEYS } from '../config/keys.js';
 import { parseRate } from '../config/rate.js';
@@ -11,10 +12,17 @@ import { jsonOption } from './shared/inputs.js';
 export function define(cmd: Command, run: Runner): void {
   const keys = PROFILE_KEYS.map((k) => `  ${k.key.padEnd(10)} ${k.description}${k.managed ? ' (set by login)' : ''}`).join('\n');
   cmd.addHelpText('after', `\nKeys:\n${keys}\n\nUse --profile NAME to work on another profile.`);
-  cmd.command('get <key>').description('print one setting').action(run(get));
-  cmd.command('set <key> <value>').description('change a setting (creates the profile if needed)').action(run(set));
-  cmd.command('unset <key>').description('remove a setting').action(run(unset));
-  cmd.command('list').description("list the profile's settings (tokens masked)").addOption(jsonOption()).action(run(list));
+  cmd.command('get <key>').description('print one setting').action(run((f, _opts, [key]) => get({ key: String(key) }, f)));
+  cmd
+    .command('set <key> <value>')
+    .description('change a setting (creates the profile if needed)')
+    .action(run((f, _opts, [key, value]) => set({ key: String(key), value: String(value) }, f)));
+  cmd.command('unset <key>').description('remove a setting').action(run((f, _opts, [key]) => unset({ key: String(key) }, f)));
+  cmd
+    .command('list')
+    .description("list the profile's settings (tokens masked)")
+    .addOption(jsonOption())
+    .action(run((f, opts) => list({ json: opts.json as JsonFlag }, f)));
   cmd.command('path').description('print the path of the profiles file').action(run(path));
 }
 
@@ -24,47 +32,49 @@ function known(key: string) {
   return info;
 }
 
-async function get(f: Factory, _opts: Record<string, unknown>, [key]: unknown[]): Promise<number> {
-  const info = known(String(key));
+export async function get({ key }: { key: string }, f: Factory): Promise<number> {
+  const info = known(key);
   if (info.secret) throw new UsageError(`${info.key} is a secret and is not printed here`, 'use `mailclean auth token` in scripts');
-  (await f.profile()).requireKnown();
-  const value = ((await f.profile()).settings())[info.key];
+  const profile = await f.profile();
+  profile.requireKnown();
+  const value = profile.settings()[info.key];
   if (value === undefined) return 1;
   f.io.out(`${redactUrl(value)}\n`);
   return 0;
 }
 
-async function set(f: Factory, _opts: Record<string, unknown>, [key, value]: unknown[]): Promise<number> {
-  const info = known(String(key));
-  const text = String(value);
+export async function set({ key, value }: { key: string; value: string }, f: Factory): Promise<number> {
+  const info = known(key);
   if (info.secret) throw new UsageError(`${info.key} cannot be set from an argument (it would show in your shell history)`, 'use `mailclean login` or `mailclean login --with-token`');
-  if (info.key === 'api-url' || info.key === 'clean-url') validateUrl(text, info.key);
-  if (info.key === 'rate') parseRate(text, 'rate');
-  (await f.profile()).updateSettings({ [info.key]: text.replace(/\/+$/, '') });
+  if (info.key === 'api-url' || info.key === 'clean-url') validateUrl(value, info.key);
+  if (info.key === 'rate') parseRate(value, 'rate');
+  (await f.profile()).updateSettings({ [info.key]: value.replace(/\/+$/, '') });
   return 0;
 }
 
-async function unset(f: Factory, _opts: Record<string, unknown>, [key]: unknown[]): Promise<number> {
-  const info = known(String(key));
-  (await f.profile()).requireKnown();
-  (await f.profile()).updateSettings({ [info.key]: undefined });
+export async function unset({ key }: { key: string }, f: Factory): Promise<number> {
+  const info = known(key);
+  const profile = await f.profile();
+  profile.requireKnown();
+  profile.updateSettings({ [info.key]: undefined });
   return 0;
 }
 
-async function list(f: Factory, opts: Record<string, unknown>): Promise<number> {
-  (await f.profile()).requireKnown();
-  const settings = (await f.profile()).settings();
+export async function list(o: { json?: JsonFlag }, f: Factory): Promise<number> {
+  const profile = await f.profile();
+  profile.requireKnown();
+  const settings = profile.settings();
   const shown = Object.fromEntries(
     Object.entries(settings)
       .filter((entry): entry is [string, string] => entry[1] !== undefined)
       .map(([k, v]) => [k, keyInfo(k)?.secret ? maskSecret(v) : redactUrl(v)]),
   );
-  if (opts.json !== undefined) f.io.json(shown, opts.json as string | boolean, PROFILE_KEYS.map((k) => k.key));
+  if (o.json !== undefined) f.io.json(shown, o.json, PROFILE_KEYS.map((k) => k.key));
   else f.io.out(Object.entries(shown).map(([k, v]) => `${k}=${v}\n`).join(''));
   return 0;
 }
 
-async function path(f: Factory): Promise<number> {
+export async function path(f: Factory): Promise<number> {
   f.io.out(`${(await f.profile()).path}\n`);
   return 0;
 }

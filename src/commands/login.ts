@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Runner } from './index.js';
 import type { Factory } from '../factory.js';
+import type { JsonFlag } from '../io/json.js';
 import { AuthError, UsageError } from '../errors.js';
 import { str, unwrapObject } from '../api/shape.js';
 import { jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, secretFromStdin, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './shared/inputs.js';
@@ -26,21 +27,34 @@ Examples:
   echo "$PASSWORD" | mailclean login --email ada@example.com --password-stdin
   echo "$TOKEN" | mailclean login --with-token --service clean`,
     )
-    .action(run(login));
+    .action(
+      run((f, opts) =>
+        login({ email: opts.email as string | undefined, passwordStdin: opts.passwordStdin === true, withToken: opts.withToken === true, service: opts.service as ServiceChoice, json: opts.json as JsonFlag }, f),
+      ),
+    );
 }
 
 const FLAGS = { email: '--email', password: PASSWORD_INPUT };
 
-async function login(f: Factory, opts: Record<string, unknown>): Promise<number> {
-  const service = opts.service as ServiceChoice;
-  if (opts.withToken) return loginWithToken(f, service, opts.json as string | boolean | undefined);
+export interface LoginOptions {
+  email?: string;
+  passwordStdin: boolean;
+  /** Read a token from stdin instead of signing in with a password. */
+  withToken: boolean;
+  service: ServiceChoice;
+  json?: JsonFlag;
+}
+
+export async function login(o: LoginOptions, f: Factory): Promise<number> {
+  const service = o.service;
+  if (o.withToken) return loginWithToken(f, service, o.json);
 
   const remembered = ((await f.profile()).credentials()).email;
-  const email = await valueOrPrompt(f, opts.email ?? (f.io.canPrompt ? undefined : remembered), '--email', 'Email:', {
+  const email = await valueOrPrompt(f, o.email ?? (f.io.canPrompt ? undefined : remembered), '--email', 'Email:', {
     default: remembered,
     validate: validateEmail,
   });
-  const password = await passwordInput(f, opts.passwordStdin);
+  const password = await passwordInput(f, o.passwordStdin);
 
   const outcomes = await runEach(service, {
     platform: async () => {
@@ -58,7 +72,7 @@ async function login(f: Factory, opts: Record<string, unknown>): Promise<number>
       return { userId: signed.userId ?? null, email };
     },
   });
-  return reportOutcomes(f, opts.json as string | boolean | undefined, outcomes, 'Logged in as');
+  return reportOutcomes(f, o.json, outcomes, 'Logged in as');
 }
 
 /** At login a 401 means the email or password is wrong, not that a token expired. */
@@ -69,7 +83,7 @@ function renameAuthFailure(service: string) {
   };
 }
 
-async function loginWithToken(f: Factory, service: ServiceChoice, json: string | boolean | undefined): Promise<number> {
+async function loginWithToken(f: Factory, service: ServiceChoice, json: JsonFlag): Promise<number> {
   if (service === 'all') throw new UsageError('--with-token needs --service platform or --service clean');
   const token = await secretFromStdin(f, '--with-token');
   if (service === 'clean') {

@@ -7,11 +7,11 @@ export function define(cmd: Command, run: Runner): void {
   cmd
     .addOption(serviceOption('all'))
     .addHelpText('after', '\nForgets the stored tokens of this profile. Tokens given by MAILCLEAN_TOKEN or MAILCLEAN_CLEAN_TOKEN still apply.')
-    .action(run(logout));
+    .action(run((f, opts) => logout({ service: opts.service as ServiceChoice }, f)));
 }
 
-async function logout(f: Factory, opts: Record<string, unknown>): Promise<number> {
-  const service = opts.service as ServiceChoice;
+export async function logout(o: { service: ServiceChoice }, f: Factory): Promise<number> {
+  const service = o.service;
   const creds = (await f.profile()).credentials();
   const forgotten: string[] = [];
   if (service !== 'clean' && (creds.token || creds['cdp-token'])) {

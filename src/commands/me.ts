@@ -5,6 +5,7 @@ import { ApiError, UsageError } from '../errors.js';
 import { platformSession } from './shared/sessions.js';
 import { meView, ME_FIELDS, type MeView } from '../account/views.js';
 import { renderPairs } from '../io/table.js';
+import type { JsonFlag } from '../io/json.js';
 import { jsonOption, namingFlags, valueOrPrompt } from './shared/inputs.js';
 import type { PlatformClient, ProfileUpdate } from '../api/platform.js';
 
@@ -13,7 +14,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('--brand <id>', 'switch the current brand (sent as current_buuid)')
     .addOption(jsonOption())
     .addHelpText('after', `\nJSON fields: ${ME_FIELDS.join(', ')}`)
-    .action(run(show));
+    .action(run((f, opts) => showMe({ brand: opts.brand as string | undefined, json: opts.json as JsonFlag }, f)));
   cmd
     .command('update')
     .description('update your name, phone and country code (values not given are kept)')
@@ -23,16 +24,26 @@ export function define(cmd: Command, run: Runner): void {
     .option('--country-code <code>', 'country code, e.g. US')
     .addOption(jsonOption())
     .addHelpText('after', '\nThe service needs all four fields, none empty: one your profile has empty (registration leaves\nthe last name empty) must be given, else nothing is sent.')
-    .action(run(update));
+    .action(
+      run((f, opts) => {
+        const given = Object.fromEntries(UPDATE_FIELDS.map((field) => [field.key, opts[field.option] as string | undefined]));
+        return updateMe({ ...given, json: opts.json as JsonFlag }, f);
+      }),
+    );
 }
 
-async function show(f: Factory, opts: Record<string, unknown>): Promise<number> {
+export interface MeOptions {
+  /** Switch the current brand to this id. */
+  brand?: string;
+  json?: JsonFlag;
+}
+
+export async function showMe(o: MeOptions, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();
   const client = await platformSession(f);
-  const brand = opts.brand as string | undefined;
-  const view = meView(await client.me(brand).catch((error: unknown) => refusedBrand(error, client, brand)));
-  if (opts.brand !== undefined && view.brand?.id) (await f.profile()).saveCredentials({ brand: view.brand.id });
-  print(f, view, opts.json as string | boolean | undefined);
+  const view = meView(await client.me(o.brand).catch((error: unknown) => refusedBrand(error, client, o.brand)));
+  if (o.brand !== undefined && view.brand?.id) (await f.profile()).saveCredentials({ brand: view.brand.id });
+  print(f, view, o.json);
   return 0;
 }
 
@@ -53,16 +64,19 @@ const UPDATE_FIELDS: Array<{ key: keyof ProfileUpdate; flag: string; option: str
   { key: 'country_code', flag: '--country-code', option: 'countryCode', label: 'Country code' },
 ];
 
-async function update(f: Factory, opts: Record<string, unknown>): Promise<number> {
+/** The four fields POST /api/me takes; those not given are taken from the current profile. */
+export type MeUpdateOptions = Partial<ProfileUpdate> & { json?: JsonFlag };
+
+export async function updateMe(o: MeUpdateOptions, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();
   const client = await platformSession(f);
   // The service needs all four fields, none empty (registration leaves last_name empty): start from the
   // current profile and apply what was given, and name what is still missing before sending anything.
   const current = meView(await client.me());
-  const givenAny = UPDATE_FIELDS.some((f) => typeof opts[f.option] === 'string');
+  const givenAny = UPDATE_FIELDS.some((field) => typeof o[field.key] === 'string');
   const body = {} as ProfileUpdate;
   for (const field of UPDATE_FIELDS) {
-    const given = opts[field.option];
+    const given = o[field.key];
     const existing = current[field.key];
     if (typeof given === 'string') {
       if (!given.trim()) throw new UsageError(`${field.flag}: must not be empty (the service needs all four fields)`);
@@ -76,14 +90,14 @@ async function update(f: Factory, opts: Record<string, unknown>): Promise<number
       throw new UsageError(`${field.flag} is required: the service needs all four fields and your profile has no ${field.label.toLowerCase()}`);
     }
   }
-  const flags = Object.fromEntries(UPDATE_FIELDS.map((f) => [f.key, f.flag]));
+  const flags = Object.fromEntries(UPDATE_FIELDS.map((field) => [field.key, field.flag]));
   const view = meView(await client.updateMe(body).catch(namingFlags(flags)));
   f.io.note(`${f.io.style.green('✓')} Profile updated`);
-  print(f, view, opts.json as string | boolean | undefined);
+  print(f, view, o.json);
   return 0;
 }
 
-function print(f: Factory, view: MeView, json: string | boolean | undefined): void {
+function print(f: Factory, view: MeView, json: JsonFlag): void {
   if (json !== undefined) {
     f.io.json(view, json, ME_FIELDS);
     return;

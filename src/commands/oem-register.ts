@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Runner } from './index.js';
 import type { Factory } from '../factory.js';
+import type { JsonFlag } from '../io/json.js';
 import { ApiError, AuthError, UsageError } from '../errors.js';
 import { meView, ME_FIELDS } from '../account/views.js';
 import { jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, validateEmail, valueOrPrompt } from './shared/inputs.js';
@@ -14,7 +15,14 @@ export function define(cmd: Command, run: Runner): void {
     .option('--internal-token-file <file>', 'file holding the internal access token (else MAILCLEAN_INTERNAL_TOKEN)')
     .addOption(jsonOption())
     .addHelpText('after', '\nCalls POST /api/oem/register. The internal token is never taken as a flag value.')
-    .action(run(oemRegister));
+    .action(
+      run((f, opts) =>
+        oemRegister(
+          { name: opts.name as string | undefined, email: opts.email as string | undefined, passwordStdin: opts.passwordStdin === true, internalTokenFile: opts.internalTokenFile as string | undefined, json: opts.json as JsonFlag },
+          f,
+        ),
+      ),
+    );
 }
 
 const FLAGS = {
@@ -24,11 +32,19 @@ const FLAGS = {
   internal_access_32543hbhjb3243h4: 'the internal token (MAILCLEAN_INTERNAL_TOKEN or --internal-token-file)',
 };
 
-async function oemRegister(f: Factory, opts: Record<string, unknown>): Promise<number> {
-  const { token: internalToken, source } = await readInternalToken(f, opts.internalTokenFile as string | undefined);
-  const name = await valueOrPrompt(f, opts.name, '--name', 'Name:');
-  const email = await valueOrPrompt(f, opts.email, '--email', 'Email:', { validate: validateEmail });
-  const password = await passwordInput(f, opts.passwordStdin, { confirm: true });
+export interface OemRegisterOptions {
+  name?: string;
+  email?: string;
+  passwordStdin: boolean;
+  internalTokenFile?: string;
+  json?: JsonFlag;
+}
+
+export async function oemRegister(o: OemRegisterOptions, f: Factory): Promise<number> {
+  const { token: internalToken, source } = await readInternalToken(f, o.internalTokenFile);
+  const name = await valueOrPrompt(f, o.name, '--name', 'Name:');
+  const email = await valueOrPrompt(f, o.email, '--email', 'Email:', { validate: validateEmail });
+  const password = await passwordInput(f, o.passwordStdin, { confirm: true });
   const client = await f.platform();
   const answer = await client.oemRegister({ name, email, password, internalToken }).catch((error: unknown) => {
     // No bearer token is sent, so a refusal can only be of the internal token; `login` would not help.
@@ -39,7 +55,7 @@ async function oemRegister(f: Factory, opts: Record<string, unknown>): Promise<n
   });
   const view = meView(answer);
   f.io.note(`${f.io.style.green('✓')} Registered ${view.email ?? email} through the OEM route${view.id ? ` (user ${view.id})` : ''}`);
-  if (opts.json !== undefined) f.io.json(view, opts.json as string | boolean, ME_FIELDS);
+  if (o.json !== undefined) f.io.json(view, o.json, ME_FIELDS);
   return 0;
 }
 

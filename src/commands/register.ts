@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Runner } from './index.js';
 import type { Factory } from '../factory.js';
+import type { JsonFlag } from '../io/json.js';
 import { str } from '../api/shape.js';
 import { jsonOption, localeRegion, namingFlags, PASSWORD_INPUT, passwordInput, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './shared/inputs.js';
 import { runEach } from '../account/each-service.js';
@@ -18,7 +19,23 @@ export function define(cmd: Command, run: Runner): void {
     .addOption(serviceOption('platform'))
     .addOption(jsonOption())
     .addHelpText('after', '\nExample:\n  echo "$PASSWORD" | mailclean register --name Ada --email ada@example.com --password-stdin')
-    .action(run(register));
+    .action(
+      run((f, opts) =>
+        register(
+          {
+            name: opts.name as string | undefined,
+            email: opts.email as string | undefined,
+            passwordStdin: opts.passwordStdin === true,
+            countryCode: opts.countryCode as string | undefined,
+            source: opts.source as string,
+            sourcePath: opts.sourcePath as string,
+            service: opts.service as ServiceChoice,
+            json: opts.json as JsonFlag,
+          },
+          f,
+        ),
+      ),
+    );
 }
 
 /** Body fields of both sign-up routes, by the flag or input each comes from. */
@@ -31,12 +48,23 @@ const FLAGS = {
   source_path: '--source-path',
 };
 
-async function register(f: Factory, opts: Record<string, unknown>): Promise<number> {
-  const service = opts.service as ServiceChoice;
-  const name = await valueOrPrompt(f, opts.name, '--name', 'Name:');
-  const email = await valueOrPrompt(f, opts.email, '--email', 'Email:', { validate: validateEmail });
-  const password = await passwordInput(f, opts.passwordStdin, { confirm: true });
-  const countryCode = (opts.countryCode as string | undefined) ?? localeRegion(f.io.env);
+export interface RegisterOptions {
+  name?: string;
+  email?: string;
+  passwordStdin: boolean;
+  countryCode?: string;
+  source: string;
+  sourcePath: string;
+  service: ServiceChoice;
+  json?: JsonFlag;
+}
+
+export async function register(o: RegisterOptions, f: Factory): Promise<number> {
+  const service = o.service;
+  const name = await valueOrPrompt(f, o.name, '--name', 'Name:');
+  const email = await valueOrPrompt(f, o.email, '--email', 'Email:', { validate: validateEmail });
+  const password = await passwordInput(f, o.passwordStdin, { confirm: true });
+  const countryCode = o.countryCode ?? localeRegion(f.io.env);
 
   const outcomes = await runEach(service, {
     platform: async () => {
@@ -46,8 +74,8 @@ async function register(f: Factory, opts: Record<string, unknown>): Promise<numb
         email,
         password,
         country_code: countryCode,
-        source: opts.source as string,
-        source_path: opts.sourcePath as string,
+        source: o.source,
+        source_path: o.sourcePath,
       }).catch(namingFlags(FLAGS));
       const userId = str(signed.user.id);
       (await f.profile()).saveSignIn({ token: signed.token, 'user-id': userId, email, brand: signed.brandId });
@@ -61,5 +89,5 @@ async function register(f: Factory, opts: Record<string, unknown>): Promise<numb
       return { userId: signed.userId ?? null, email };
     },
   });
-  return reportOutcomes(f, opts.json as string | boolean | undefined, outcomes, 'Registered');
+  return reportOutcomes(f, o.json, outcomes, 'Registered');
 }

@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import { currentUserId, platformSession } from './shared/sessions.js';
 import { meView, roleViews, ROLE_FIELDS, type RoleView } from '../account/views.js';
 import { renderTable } from '../io/table.js';
+import type { JsonFlag } from '../io/json.js';
 import { jsonOption } from './shared/inputs.js';
 
 const PERMISSION_FIELDS = ['name', 'display_name', 'category', 'description', 'roles'];
@@ -16,27 +17,39 @@ export function define(cmd: Command, run: Runner): void {
     .option('--permissions', 'list permissions by category, with the roles that hold each')
     .addOption(jsonOption())
     .addHelpText('after', `\nJSON fields: ${ROLE_FIELDS.join(', ')}\nWith --permissions: ${PERMISSION_FIELDS.join(', ')}`)
-    .action(run(roles));
+    .action(
+      run((f, opts) =>
+        showRoles({ user: opts.user as string | undefined, role: opts.role as string | undefined, permissions: opts.permissions === true, json: opts.json as JsonFlag }, f),
+      ),
+    );
 }
 
-async function roles(f: Factory, opts: Record<string, unknown>): Promise<number> {
+export interface RolesOptions {
+  /** Whose roles (default: the signed-in user). */
+  user?: string;
+  role?: string;
+  permissions: boolean;
+  json?: JsonFlag;
+}
+
+export async function showRoles(o: RolesOptions, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();
   const client = await platformSession(f);
   // The profile names the brands and the role held in the current one.
   const me = meView(await client.me());
-  const userId = (opts.user as string | undefined) ?? me.id ?? (await currentUserId(f, client));
+  const userId = o.user ?? me.id ?? (await currentUserId(f, client));
   let views = roleViews(await client.roles(userId), me, userId === me.id);
-  if (opts.role !== undefined) {
-    const wanted = String(opts.role).toLowerCase();
+  if (o.role !== undefined) {
+    const wanted = o.role.toLowerCase();
     const match = views.filter((r) => r.name?.toLowerCase() === wanted || r.display_name?.toLowerCase() === wanted);
-    if (match.length === 0) throw new UsageError(`--role: no role named "${opts.role}"`, `roles: ${[...new Set(views.map((r) => r.name))].join(', ')}`);
+    if (match.length === 0) throw new UsageError(`--role: no role named "${o.role}"`, `roles: ${[...new Set(views.map((r) => r.name))].join(', ')}`);
     views = match;
   }
   if (views.some((r) => r.held === null) && views.some((r) => r.held !== null)) {
     f.io.note(`The role you hold is known in the current brand only (${me.brand?.name ?? me.brand?.id}); \`mailclean me --brand ID\` switches brands.`);
   }
-  const json = opts.json as string | boolean | undefined;
-  if (opts.permissions) {
+  const json = o.json;
+  if (o.permissions) {
     const rows = permissionMatrix(views);
     if (json !== undefined) f.io.json(rows, json, PERMISSION_FIELDS);
     else printPermissions(f, views, rows);
