@@ -2,6 +2,10 @@ import type { Dispatcher } from 'undici';
 import { ApiError, AuthError, NetworkError } from '../errors.js';
 import { describeFailure, parseBody, fieldErrorsOf } from './failure.js';
 import { redactJson, redactUrl } from './redact.js';
+import { backoffMs, type BackoffPolicy } from './backoff.js';
+
+/** Account commands wait little between attempts: 250 ms, 500 ms, 1 s ... up to 8 s. */
+const REQUEST_BACKOFF: BackoffPolicy = { firstMs: 250, capMs: 8_000 };
 
 export type Method = 'GET' | 'POST';
 
@@ -87,18 +91,12 @@ export class HttpClient {
       } catch (error) {
         if (!(error instanceof Retryable)) throw error;
         if (attempt >= retries) throw error.failure;
-        const wait = error.waitMs ?? this.backoff(attempt);
+        const wait = error.waitMs ?? backoffMs(attempt + 1, REQUEST_BACKOFF, this.opts.random);
         if (wait > (this.opts.maxRetryWaitMs ?? 30_000)) throw error.failure;
         this.log(`retry ${attempt + 1}/${retries} in ${Math.round(wait)}ms: ${error.message}`);
         await (this.opts.sleep ?? delay)(wait);
       }
     }
-  }
-
-  /** Exponential backoff with full jitter: 250ms, 500ms, 1s ... scaled by a random factor. */
-  private backoff(attempt: number): number {
-    const ceiling = Math.min(250 * 2 ** attempt, 8_000);
-    return ceiling / 2 + (this.opts.random ?? Math.random)() * (ceiling / 2);
   }
 
   private url(spec: RequestSpec): URL {

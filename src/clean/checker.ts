@@ -1,10 +1,13 @@
-import { ApiError, AuthError, CliError, NetworkError } from '../errors.js';
+import { ApiError, AuthError, CliError } from '../errors.js';
 import { retryAfterMs } from '../api/http.js';
 import type { Json } from '../api/shape.js';
 import type { Clock } from './limiter.js';
 import { recordVerdict, matchRecords } from './answers.js';
+import { isAllowanceRefusal, isTransient } from './refusals.js';
 import type { Verdict } from './verdict.js';
 import { allowanceNews, type AllowanceNews } from '../api/allowance.js';
+import { backoffMs, type BackoffPolicy } from '../api/backoff.js';
+import pLimit, { type LimitFunction } from 'p-limit';
 
 export const MAX_BATCH = 50;
 
@@ -56,240 +59,231 @@ interface Batch {
   missingBefore: Set<string>;
 }
 
-// A monthly refusal is told apart from the rate limit by what its message speaks of.
-const ALLOWANCE_WORDS = /month|quota|allowance|plan|credit|subscription|usage limit/i;
+
+/** A batch that failed goes again after 500 ms, 1 s, 2 s ... up to 15 s. */
+const BATCH_BACKOFF: BackoffPolicy = { firstMs: 500, capMs: 15_000 };
 
 /**
  * Sends the unique addresses in batches of at most 50, through the limiter, and records every verdict.
  * Stops (without losing what is recorded) on allowance exhaustion, --max-spend, persistent service
- * failures, rejected credentials, or an interrupt.
+ * failures, rejected credentials, a local state that cannot be written, or an interrupt.
  */
 export async function checkAddresses(keys: string[], deps: CheckerDeps): Promise<CheckOutcome> {
-  const queue: Batch[] = [];
-  for (let i = 0; i < keys.length; i += MAX_BATCH) queue.push({ keys: keys.slice(i, i + MAX_BATCH), attempts: 0, missingBefore: new Set() });
-  const outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
-  let inFlightAddresses = 0;
-  const maxAttempts = deps.maxAttempts ?? 8;
-  const random = deps.random ?? Math.random;
+  return new Checker(deps).run(keys);
+}
 
-  const stop = (reason: StopReason, message: string, error?: CliError) => {
-    outcome.stopped ??= { reason, message, error };
-  };
+/** Batches wait for one of `concurrency` places (p-limit); a failed or partial answer puts work back in line. */
+class Checker {
+  private readonly outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
+  private readonly limit: LimitFunction;
+  private readonly running = new Set<Promise<void>>();
+  /** Addresses sent and not yet answered. */
+  private inFlight = 0;
+  /** A batch was left unsent because of a stop request. */
+  private skipped = false;
+  /**
+   * Learned from a refusal that said how much is left: later batches are cut to fit, so the last addresses
+   * of the month are spent rather than refused whole.
+   */
+  private allowanceLeft?: number;
 
-  // Learned from a refusal that said how much is left: later batches are cut to fit, so the last addresses
-  // of the month are spent rather than refused whole.
-  let allowanceLeft: number | undefined;
+  constructor(private readonly deps: CheckerDeps) {
+    this.limit = pLimit(Math.max(1, deps.concurrency));
+  }
 
-  const takeBatch = (): Batch | undefined => {
-    const batch = queue.shift();
-    if (!batch) return batch;
-    const spendBudget = deps.maxSpend === undefined ? Infinity : deps.maxSpend - outcome.spent - inFlightAddresses;
-    const allowanceBudget = allowanceLeft === undefined ? Infinity : allowanceLeft - inFlightAddresses;
+  async run(keys: string[]): Promise<CheckOutcome> {
+    for (let i = 0; i < keys.length; i += MAX_BATCH) this.schedule({ keys: keys.slice(i, i + MAX_BATCH), attempts: 0, missingBefore: new Set() });
+    // Work put back while others run is scheduled before they finish, so this drains everything.
+    while (this.running.size > 0) await Promise.all([...this.running]);
+    if (!this.outcome.stopped && this.skipped) this.stop('interrupted', 'interrupted');
+    return this.outcome;
+  }
+
+  private schedule(batch: Batch): void {
+    const task = this.limit(() => this.process(batch));
+    this.running.add(task);
+    void task.finally(() => this.running.delete(task));
+  }
+
+  private async process(batch: Batch): Promise<void> {
+    if (this.outcome.stopped || this.deps.stop.aborted) {
+      this.skipped ||= this.deps.stop.aborted;
+      return;
+    }
+    const fitted = this.fit(batch);
+    if (!fitted) return;
+    // Counted against the budgets from now until its answer (or failure) arrives, before that is handled: a
+    // batch put back after a refusal must not count twice.
+    this.inFlight += fitted.keys.length;
+    let counted = true;
+    const landed = () => {
+      if (counted) this.inFlight -= fitted.keys.length;
+      counted = false;
+    };
+    try {
+      await this.send(fitted, landed);
+    } finally {
+      landed();
+    }
+  }
+
+  /** The batch cut to what --max-spend and a known allowance still allow (the rest is put back), or nothing. */
+  private fit(batch: Batch): Batch | undefined {
+    const { maxSpend } = this.deps;
+    const spendBudget = maxSpend === undefined ? Infinity : maxSpend - this.outcome.spent - this.inFlight;
+    const allowanceBudget = this.allowanceLeft === undefined ? Infinity : this.allowanceLeft - this.inFlight;
     const budget = Math.min(spendBudget, allowanceBudget);
     if (budget <= 0) {
-      queue.unshift(batch);
-      if (spendBudget <= 0) stop('max-spend', `stopped at --max-spend ${deps.maxSpend}`);
-      else stop('allowance', 'the monthly allowance is used up');
+      if (spendBudget <= 0) this.stop('max-spend', `stopped at --max-spend ${maxSpend}`);
+      else this.stop('allowance', 'the monthly allowance is used up');
       return undefined;
     }
-    if (batch.keys.length > budget) {
-      queue.unshift({ ...batch, keys: batch.keys.slice(budget) });
-      return { ...batch, keys: batch.keys.slice(0, budget) };
-    }
-    return batch;
-  };
+    if (batch.keys.length <= budget) return batch;
+    this.schedule({ ...batch, keys: batch.keys.slice(budget) });
+    return { ...batch, keys: batch.keys.slice(0, budget) };
+  }
 
-  // Workers with nothing to take wait for those in flight: a failed or partial answer puts work back.
-  let busy = 0;
-  let wake: Array<() => void> = [];
-  const settle = () => {
-    const waiting = wake;
-    wake = [];
-    waiting.forEach((resolve) => resolve());
-  };
-
-  const worker = async () => {
-    while (!outcome.stopped && !deps.stop.aborted) {
-      if (queue.length === 0) {
-        if (busy === 0) return;
-        await new Promise<void>((resolve) => wake.push(resolve));
-        continue;
-      }
-      const batch = takeBatch();
-      if (!batch) return;
-      busy++;
-      inFlightAddresses += batch.keys.length;
-      try {
-        await sendBatch(batch);
-      } finally {
-        inFlightAddresses -= batch.keys.length;
-        busy--;
-        settle();
-      }
-    }
-  };
-
-  const sendBatch = async (batch: Batch) => {
+  private async send(batch: Batch, landed: () => void): Promise<void> {
+    const { deps } = this;
     let slot: Slot;
     try {
       slot = await deps.acquire(deps.stop);
       if (slot.waitedMs > 0) deps.onEvent?.({ type: 'waiting', ms: slot.waitedMs, why: 'rate' });
     } catch (error) {
-      queue.unshift(batch);
+      landed();
       // Stopped while waiting for a slot; any other failure means the limit can no longer be kept.
-      if (!deps.stop.aborted) stop('storage', error instanceof Error ? error.message : String(error), error instanceof CliError ? error : undefined);
+      if (deps.stop.aborted) this.putBack(batch);
+      else this.stop('storage', messageOf(error), error instanceof CliError ? error : undefined);
       return;
     }
-    outcome.requests++;
+    this.outcome.requests++;
     let records: Json[];
     try {
       records = await deps.send(batch.keys, deps.abort);
     } catch (error) {
       deps.release(slot);
-      await handleFailure(batch, error);
+      landed();
+      await this.failed(batch, error);
       return;
     }
     deps.release(slot);
+    landed();
+    this.answered(batch, records);
+  }
+
+  private answered(batch: Batch, records: Json[]): void {
+    const { outcome } = this;
     outcome.spent += batch.keys.length;
-    if (allowanceLeft !== undefined) allowanceLeft = Math.max(0, allowanceLeft - batch.keys.length);
+    if (this.allowanceLeft !== undefined) this.allowanceLeft = Math.max(0, this.allowanceLeft - batch.keys.length);
     if (outcome.allowance?.left !== undefined) outcome.allowance.left = Math.max(0, outcome.allowance.left - batch.keys.length);
     const found = matchRecords(batch.keys, records);
     const verdicts: Verdict[] = [];
     const missing: string[] = [];
-    const now = new Date(deps.clock.now()).toISOString();
+    const now = this.now();
     for (const key of batch.keys) {
       const record = found.get(key);
       if (record) verdicts.push(recordVerdict(key, record, now));
       else if (batch.missingBefore.has(key)) verdicts.push({ key, status: 'unknown', valid: null, disposable: null, validDomain: null, reason: 'no_result', checkedAt: now });
       else missing.push(key);
     }
-    if (!recorded(verdicts)) return;
+    if (!this.recorded(verdicts)) return;
     // An address the answer left out is asked about once more, then called unknown.
-    if (missing.length > 0) queue.push({ keys: missing, attempts: 0, missingBefore: new Set(missing) });
-    deps.onEvent?.({ type: 'answered', addresses: verdicts.length, spent: outcome.spent, requests: outcome.requests });
-  };
+    if (missing.length > 0) this.schedule({ keys: missing, attempts: 0, missingBefore: new Set(missing) });
+    this.deps.onEvent?.({ type: 'answered', addresses: verdicts.length, spent: outcome.spent, requests: outcome.requests });
+  }
 
   /** Journals answers; a journal that cannot be written stops the run (what is in memory still reaches the outputs). */
-  const recorded = (verdicts: Verdict[]): boolean => {
+  private recorded(verdicts: Verdict[]): boolean {
     try {
-      deps.record(verdicts);
+      this.deps.record(verdicts);
       return true;
     } catch (error) {
-      stop('storage', `cannot save answers in the journal: ${error instanceof Error ? error.message : String(error)}`, error instanceof CliError ? error : undefined);
+      this.stop('storage', `cannot save answers in the journal: ${messageOf(error)}`, error instanceof CliError ? error : undefined);
       return false;
     }
-  };
+  }
 
-  const handleFailure = async (batch: Batch, error: unknown) => {
-    if (deps.abort.aborted) {
-      queue.unshift(batch);
-      stop('interrupted', 'interrupted');
-      return;
-    }
-    if (error instanceof AuthError) {
-      queue.unshift(batch);
-      stop('auth', error.message, error);
-      return;
-    }
-    if (error instanceof ApiError && isAllowanceRefusal(error)) {
-      queue.unshift(batch);
-      const news = allowanceNews(error.message, error.body, error.headers);
-      outcome.allowance = news;
-      // Some left, but fewer than this batch: send what fits. A batch that already fits and is refused
-      // stops the run, so a service that keeps refusing cannot loop us.
-      if (news.left !== undefined && news.left > 0 && news.left < batch.keys.length) {
-        allowanceLeft = news.left;
-        return;
-      }
-      stop('allowance', 'the monthly allowance is used up', error);
-      return;
-    }
+  private async failed(batch: Batch, error: unknown): Promise<void> {
+    if (this.deps.abort.aborted) return this.stop('interrupted', 'interrupted');
+    if (error instanceof AuthError) return this.stop('auth', error.message, error);
+    if (error instanceof ApiError && isAllowanceRefusal(error)) return this.refusedForAllowance(batch, error);
     if (error instanceof ApiError && error.status === 429) {
       const wait = retryAfterMs(error.headers) ?? 5_000;
-      queue.unshift(batch);
-      deps.onEvent?.({ type: 'waiting', ms: wait, why: 'rate' });
-      await sleepUnlessStopped(wait);
+      this.deps.onEvent?.({ type: 'waiting', ms: wait, why: 'rate' });
+      return this.pauseThenPutBack(batch, wait);
+    }
+    if (error instanceof ApiError && error.status === 422) return this.rejected(batch, error);
+    if (!isTransient(error)) return this.stop('service', messageOf(error), error instanceof CliError ? error : undefined);
+    batch.attempts++;
+    this.outcome.retries++;
+    if (batch.attempts >= (this.deps.maxAttempts ?? 8)) {
+      return this.stop('service', `the cleaning service kept failing (${batch.attempts} attempts): ${messageOf(error)}`, error instanceof CliError ? error : undefined);
+    }
+    this.deps.onEvent?.({ type: 'retry', message: messageOf(error) });
+    const wait = backoffMs(batch.attempts, BATCH_BACKOFF, this.deps.random);
+    this.deps.onEvent?.({ type: 'waiting', ms: wait, why: 'retry' });
+    return this.pauseThenPutBack(batch, wait);
+  }
+
+  /**
+   * Some allowance left, but less than this batch: send what fits. A batch that already fits and is refused
+   * ends the sending, so a service that keeps refusing cannot loop us.
+   */
+  private refusedForAllowance(batch: Batch, error: ApiError): void {
+    const news = allowanceNews(error.message, error.body, error.headers);
+    this.outcome.allowance = news;
+    if (news.left !== undefined && news.left > 0 && news.left < batch.keys.length) {
+      this.allowanceLeft = news.left;
+      this.putBack(batch);
       return;
     }
-    if (error instanceof ApiError && error.status === 422) {
-      handleRejection(batch, error);
-      return;
-    }
-    if (isTransient(error)) {
-      batch.attempts++;
-      outcome.retries++;
-      const message = error instanceof Error ? error.message : String(error);
-      if (batch.attempts >= maxAttempts) {
-        queue.unshift(batch);
-        stop('service', `the cleaning service kept failing (${batch.attempts} attempts): ${message}`, error instanceof CliError ? error : undefined);
-        return;
-      }
-      deps.onEvent?.({ type: 'retry', message });
-      const ceiling = Math.min(500 * 2 ** (batch.attempts - 1), 15_000);
-      const wait = ceiling / 2 + random() * (ceiling / 2);
-      deps.onEvent?.({ type: 'waiting', ms: wait, why: 'retry' });
-      queue.unshift(batch);
-      await sleepUnlessStopped(wait);
-      return;
-    }
-    queue.unshift(batch);
-    const cliError = error instanceof CliError ? error : undefined;
-    stop('service', error instanceof Error ? error.message : String(error), cliError);
-  };
+    this.stop('allowance', 'the monthly allowance is used up', error);
+  }
 
   /** 422: addresses it names (`email.3`) are rejected; the rest go again. Naming none, halve the batch. */
-  const handleRejection = (batch: Batch, error: ApiError) => {
+  private rejected(batch: Batch, error: ApiError): void {
     const named = new Set<number>();
     for (const field of Object.keys(error.fieldErrors ?? {})) {
       const m = /^emails?[.[](\d+)\]?$/.exec(field);
-      if (m) named.add(Number(m[1]));
+      if (m && Number(m[1]) < batch.keys.length) named.add(Number(m[1]));
     }
-    const now = new Date(deps.clock.now()).toISOString();
-    const rejected = (key: string): Verdict => ({ key, status: 'invalid', valid: false, disposable: null, validDomain: null, reason: 'rejected_by_service', checkedAt: now });
-    const validIndexes = [...named].filter((i) => i < batch.keys.length);
-    if (validIndexes.length > 0) {
-      if (!recorded(validIndexes.map((i) => rejected(batch.keys[i]!)))) return;
+    const now = this.now();
+    const rejectedVerdict = (key: string): Verdict => ({ key, status: 'invalid', valid: false, disposable: null, validDomain: null, reason: 'rejected_by_service', checkedAt: now });
+    if (named.size > 0) {
+      if (!this.recorded([...named].map((i) => rejectedVerdict(batch.keys[i]!)))) return;
       const rest = batch.keys.filter((_, i) => !named.has(i));
-      if (rest.length > 0) queue.unshift({ ...batch, keys: rest });
-      return;
+      if (rest.length > 0) this.putBack({ ...batch, keys: rest });
+    } else if (batch.keys.length === 1) {
+      this.recorded([rejectedVerdict(batch.keys[0]!)]);
+    } else {
+      const half = Math.ceil(batch.keys.length / 2);
+      this.putBack({ ...batch, keys: batch.keys.slice(0, half) });
+      this.putBack({ ...batch, keys: batch.keys.slice(half) });
     }
-    if (batch.keys.length === 1) {
-      recorded([rejected(batch.keys[0]!)]);
-      return;
-    }
-    const half = Math.ceil(batch.keys.length / 2);
-    queue.unshift({ ...batch, keys: batch.keys.slice(0, half) }, { ...batch, keys: batch.keys.slice(half) });
-  };
-
-  const sleepUnlessStopped = async (ms: number) => {
-    try {
-      await deps.clock.sleep(ms, deps.stop);
-    } catch {
-      /* stopping */
-    }
-  };
-
-  const onStop = () => settle();
-  deps.stop.addEventListener('abort', onStop);
-  const workers = Array.from({ length: Math.max(1, deps.concurrency) }, () => worker());
-  await Promise.all(workers);
-  deps.stop.removeEventListener('abort', onStop);
-  if (!outcome.stopped && deps.stop.aborted && queue.length > 0) stop('interrupted', 'interrupted');
-  return outcome;
-}
-
-/** 402; or a 403, or a 429 without rate-limit headers, whose message speaks of a monthly limit. */
-function isAllowanceRefusal(error: ApiError): boolean {
-  if (error.status === 402) return true;
-  if (error.status === 429 && (error.headers['retry-after'] !== undefined || error.headers['ratelimit-reset'] !== undefined || error.headers['ratelimit-remaining'] !== undefined)) {
-    return false;
   }
-  if (error.status !== 403 && error.status !== 429) return false;
-  return ALLOWANCE_WORDS.test(error.message);
+
+  private putBack(batch: Batch): void {
+    this.schedule(batch);
+  }
+
+  private async pauseThenPutBack(batch: Batch, ms: number): Promise<void> {
+    try {
+      await this.deps.clock.sleep(ms, this.deps.stop);
+    } catch {
+      /* stopping: the batch is put back and skipped */
+    }
+    this.putBack(batch);
+  }
+
+  private stop(reason: StopReason, message: string, error?: CliError): void {
+    this.outcome.stopped ??= { reason, message, error };
+  }
+
+  private now(): string {
+    return new Date(this.deps.clock.now()).toISOString();
+  }
 }
 
-function isTransient(error: unknown): boolean {
-  if (error instanceof NetworkError) return true;
-  if (error instanceof ApiError) return error.status >= 500 || (error.status >= 200 && error.status < 300) || error.status === 408;
-  return false;
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
