@@ -107,75 +107,75 @@ export class HttpClient {
     return url;
   }
 
+  /** One attempt: send, then read the answer; failures worth another attempt are thrown as Retryable. */
   private async once(spec: RequestSpec, attempt: number): Promise<HttpResponse> {
-    const { request } = await import('undici');
-    const url = this.url(spec);
     const idempotent = spec.idempotent ?? spec.method === 'GET';
+    const raw = await this.transport(spec, attempt, idempotent);
+    return this.interpret(spec, raw, idempotent);
+  }
+
+  private headersFor(spec: RequestSpec): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'mailclean' };
     if (spec.auth !== false) {
       const token = this.opts.token?.();
       if (token) headers.authorization = `Bearer ${token}`;
     }
-    let payload: string | undefined;
-    if (spec.body !== undefined) {
-      payload = JSON.stringify(spec.body);
-      headers['content-type'] = 'application/json';
-    }
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    return headers;
+  }
+
+  /** The request on the wire; a connection that fails becomes a NetworkError (retryable when safe). */
+  private async transport(spec: RequestSpec, attempt: number, idempotent: boolean): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+    const { request } = await import('undici');
+    const url = this.url(spec);
+    const payload = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
     this.log(`> ${spec.method} ${redactUrl(url.href)}${attempt ? ` (attempt ${attempt + 1})` : ''}`);
     if (payload !== undefined) this.log(`> body ${redactJson(spec.body)}`);
-
     const started = performance.now();
     const timeout = this.opts.timeoutMs ?? 30_000;
     const signals = [AbortSignal.timeout(timeout), ...(spec.signal ? [spec.signal] : [])];
-    let status: number;
-    let responseHeaders: Record<string, string>;
-    let text: string;
     try {
       const res = await request(url, {
         method: spec.method,
-        headers,
+        headers: this.headersFor(spec),
         body: payload,
         dispatcher: this.opts.dispatcher,
         signal: AbortSignal.any(signals),
         headersTimeout: timeout,
         bodyTimeout: timeout,
       });
-      status = res.statusCode;
-      responseHeaders = flattenHeaders(res.headers);
-      text = await res.body.text();
+      const answer = { status: res.statusCode, headers: flattenHeaders(res.headers), text: await res.body.text() };
+      this.log(`< ${answer.status} in ${elapsed(started)}`);
+      return answer;
     } catch (error) {
       if (spec.signal?.aborted) throw spec.signal.reason ?? error;
       const failure = this.networkFailure(error, timeout);
       this.log(`< failed after ${elapsed(started)}: ${failure.message}`);
       // A refused connection never reached the server, so repeating it is always safe.
-      const refused = codeOf(error) === 'ECONNREFUSED';
-      if (idempotent || refused) throw new Retryable(failure);
+      if (idempotent || codeOf(error) === 'ECONNREFUSED') throw new Retryable(failure);
       throw failure;
     }
-    this.log(`< ${status} in ${elapsed(started)}`);
-    const parsed = parseBody(text, responseHeaders['content-type']);
+  }
+
+  /** A 2xx JSON answer is returned; anything else is thrown as a typed error, Retryable where that is safe. */
+  private interpret(spec: RequestSpec, raw: { status: number; headers: Record<string, string>; text: string }, idempotent: boolean): HttpResponse {
+    const { status, headers } = raw;
+    const parsed = parseBody(raw.text, headers['content-type']);
     if (parsed.json !== undefined) this.log(`< body ${redactJson(parsed.json, 600)}`);
-
     if (status >= 200 && status < 300) {
-      if (parsed.json === undefined) {
-        const garbled = new ApiError(
-          `the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with a body that is not JSON${parsed.excerpt ? ` (${parsed.excerpt})` : ''}`,
-          status,
-        );
-        if (idempotent) throw new Retryable(garbled);
-        throw garbled;
-      }
-      return { status, headers: responseHeaders, body: parsed.json };
+      if (parsed.json !== undefined) return { status, headers, body: parsed.json };
+      const garbled = new ApiError(
+        `the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with a body that is not JSON${parsed.excerpt ? ` (${parsed.excerpt})` : ''}`,
+        status,
+      );
+      throw idempotent ? new Retryable(garbled) : garbled;
     }
-
     const failure = this.httpFailure(status, parsed, spec);
     if (failure instanceof ApiError) {
-      failure.headers = responseHeaders;
+      failure.headers = headers;
       failure.body = parsed.json;
     }
-    if (status === 429 || status === 503) {
-      throw new Retryable(failure, retryAfterMs(responseHeaders));
-    }
+    if (status === 429 || status === 503) throw new Retryable(failure, retryAfterMs(headers));
     if (idempotent && (status === 500 || status === 502 || status === 504)) throw new Retryable(failure);
     throw failure;
   }
