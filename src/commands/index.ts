@@ -29,5 +29,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'clean', group: 'Cleaning', summary: 'check every address of a mailing list (CSV or text) and write the verdicts', load: () => import('./clean/clean.js') },
   { name: 'config', group: 'Other', summary: 'read and change profile settings', load: () => import('./config.js') },
   { name: 'sandbox', group: 'Other', summary: 'run the built-in sandbox server for both services', load: () => import('./sandbox.js') },
-  { name: 'completion', group: 'Other', summary: 'print a shell completion script (bash, zsh, fish)', load: () => import('./completion.js') },
+  { name: 'completion', group: 'Other', summary: 'print a shell completion script (bash, zsh, fish)', load: () => import('./completion/completion.js') },
 ];
