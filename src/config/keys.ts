@@ -20,8 +20,6 @@ export const PROFILE_KEYS: readonly KeyInfo[] = [
   { key: 'brand', description: 'current brand id (sent as current_buuid)' },
 ];
 
-export type ProfileKey = (typeof PROFILE_KEYS)[number]['key'];
-
 export function keyInfo(key: string): KeyInfo | undefined {
   return PROFILE_KEYS.find((k) => k.key === key);
 }
