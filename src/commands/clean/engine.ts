@@ -5,7 +5,7 @@ import type { ProgressReporter } from '../../io/progress.js';
 import type { InputLayout } from '../../clean/input/index.js';
 import type { ScanResult } from '../../clean/scan.js';
 import type { CleanOptions } from './clean.js';
-import type { EngineSettings } from './run.js';
+import { writeOptions, type EngineSettings } from './run.js';
 import { reportDryRun, reportSummary } from './report.js';
 
 const ENGINE_CONCURRENCY = 256;
@@ -43,16 +43,7 @@ export async function cleanWithEngine(f: Factory, o: CleanOptions, settings: Eng
     f.io.say('Interrupted: nothing was spent; run the command again to check the list.');
     return f.io.signals.exitCode;
   }
-  const summary = await writeOutputs(layout, outcome.results, {
-    format: o.format,
-    output: o.output,
-    backup: o.backup,
-    stdout: f.io.stdout,
-    only: o.only,
-    rejects: o.rejects,
-    suggestions: true,
-    signal: f.io.signals.stop,
-  });
+  const summary = await writeOutputs(layout, outcome.results, { ...writeOptions(o, f), suggestions: true });
   reportSummary(f, o, summary, { spent: 0, requests: 0, retries: 0 }, true);
   const dns = engine.stats().dns;
   f.io.debug(`local engine: ${dns.lookups} domain lookups, ${dns.queries} DNS queries`);

@@ -3,6 +3,7 @@ import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import type { CleanOptions } from './clean.js';
 import { reportScan } from './report.js';
+import type { WriteOptions } from '../../clean/write.js';
 import { parseDnsServers } from '../../verify/dns.js';
 
 /** Runs a clean with typed options; the exit code it returns is the run's. */
@@ -33,6 +34,11 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
     progress.stop();
     await layout.cleanup();
   }
+}
+
+/** Where and how the rows are written, whichever checker decided them; a signal stops the writing cleanly. */
+export function writeOptions(o: CleanOptions, f: Factory): WriteOptions {
+  return { format: o.format, output: o.output, backup: o.backup, stdout: f.io.stdout, only: o.only, rejects: o.rejects, signal: f.io.signals.stop };
 }
 
 /**

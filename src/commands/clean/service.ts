@@ -18,6 +18,7 @@ import { knownAllowance, rememberAllowance, type KnownAllowance } from '../../cl
 import { cleaningSession } from '../shared/sessions.js';
 import type { CleanOptions } from './clean.js';
 import { allowanceText, reportDryRun, reportPartial, reportSummary } from './report.js';
+import { writeOptions } from './run.js';
 
 const DEFAULT_RATE = '50/5m';
 /** Above this many addresses, a run on a terminal asks before spending (unless --yes). */
@@ -101,15 +102,7 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
     f.io.say(`Interrupted: ${count(journal.results.size, 'answer')} saved. Run the same command with --resume to continue.`);
     return f.io.signals.exitCode;
   }
-  const summary = await writeOutputs(layout, journal.results, {
-    format: o.format,
-    output: o.output,
-    backup: o.backup,
-    stdout: f.io.stdout,
-    only: o.only,
-    rejects: o.rejects,
-    signal: f.io.signals.stop,
-  });
+  const summary = await writeOutputs(layout, journal.results, writeOptions(o, f));
   reportSummary(f, o, summary, outcome, false);
   if (outcome.stopped?.reason === 'auth') throw outcome.stopped.error ?? new AuthError(outcome.stopped.message);
   if (outcome.stopped?.reason === 'storage') throw outcome.stopped.error ?? new CliError(outcome.stopped.message);
