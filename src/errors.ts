@@ -5,6 +5,8 @@ export const ExitCode = {
   error: 1,
   usage: 2,
   partial: 3,
+  /** A --fail-when condition holds: the outputs are written, the job should fail. */
+  threshold: 5,
   auth: 4,
   interrupted: 130,
 } as const;

@@ -72,6 +72,19 @@ export class AtomicFile {
   }
 }
 
+/** A small output (a summary, a report) written whole and atomically, like the rows. */
+export async function writeWhole(target: OutputTarget, text: string): Promise<void> {
+  const file = new AtomicFile(target);
+  try {
+    await file.ready();
+    if (!file.stream.write(text)) await once(file.stream, 'drain');
+    await file.commit();
+  } catch (error) {
+    file.abort();
+    throw error;
+  }
+}
+
 /** Renders rows of one output (the main one or --rejects) in the chosen format. */
 export class RowFormatter {
   private readonly delimiter: string;

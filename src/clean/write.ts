@@ -4,6 +4,7 @@ import { prefilter } from './prefilter.js';
 import { AtomicFile, ChunkedWriter, RowFormatter, type OutputFormat } from './output.js';
 import type { OutputTarget } from './output-target.js';
 import { localVerdict, uncheckedVerdict, type Verdict } from './verdict.js';
+import { Tally } from './tally.js';
 
 export interface WriteOptions {
   format: OutputFormat;
@@ -23,9 +24,10 @@ export interface WriteOptions {
 
 export interface WriteSummary {
   rows: number;
-  byStatus: Map<string, number>;
+  /** Rows written to the main output, and to --rejects (or left out by --only). */
   written: number;
   rejected: number;
+  tally: Tally;
 }
 
 interface Target {
@@ -54,7 +56,7 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
     if (rejects) targets.push(rejects);
     for (const t of targets) await t.writer.write(t.formatter.start());
 
-    const summary: WriteSummary = { rows: 0, byStatus: new Map(), written: 0, rejected: 0 };
+    const summary: WriteSummary = { rows: 0, written: 0, rejected: 0, tally: new Tally() };
     const column = layout.emailColumn;
     for await (const batch of readRecordBatches(layout)) {
       opts.signal?.throwIfAborted();
@@ -63,7 +65,7 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
         const decided = prefilter(record.fields[column]);
         const verdict =
           decided.key === undefined ? localVerdict('', decided.reason) : (results.get(decided.key) ?? uncheckedVerdict(decided.key));
-        summary.byStatus.set(verdict.status, (summary.byStatus.get(verdict.status) ?? 0) + 1);
+        summary.tally.add(verdict, record.fields[column]);
         const keep = !opts.only || opts.only.has(verdict.status);
         const target = keep ? main : rejects;
         if (keep) summary.written++;

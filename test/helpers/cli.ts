@@ -24,6 +24,16 @@ class Capture extends Writable {
   text = '';
   isTTY?: boolean;
   columns = 100;
+  // What a terminal stream offers a live line (ora).
+  cursorTo(): boolean {
+    return true;
+  }
+  moveCursor(): boolean {
+    return true;
+  }
+  clearLine(): boolean {
+    return true;
+  }
   override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
     this.text += chunk.toString();
     done();

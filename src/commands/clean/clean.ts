@@ -7,6 +7,7 @@ import { REASON_MEANINGS, STATUS_MEANINGS, STATUSES, meaningLines } from '../../
 import { prepareOutput, sameFile, type OutputTarget } from '../../clean/output-target.js';
 import type { OutputFormat } from '../../clean/output.js';
 import type { JsonFlag } from '../../io/json.js';
+import { parseThresholds, type Threshold } from '../../clean/thresholds.js';
 
 export interface CleanOptions {
   /** A path, or '-' for stdin. */
@@ -28,6 +29,9 @@ export interface CleanOptions {
   json?: JsonFlag;
   /** --local: the built-in engine even when a service is configured. */
   local: boolean;
+  summaryJson?: OutputTarget;
+  report?: OutputTarget;
+  failWhen?: Threshold[];
   engine: EngineFlags;
 }
 
@@ -64,6 +68,9 @@ export function define(cmd: Command, run: Runner): void {
     .option('--smtp-port <n>', 'built-in engine with --smtp: port of the mail servers', '25')
     .option('--smtp-from <address>', 'built-in engine with --smtp: the MAIL FROM address to probe with')
     .addOption(new Option('--json [fields]', 'with --dry-run: print the report as JSON (optionally only these fields)'))
+    .option('--summary-json <file>', 'write a summary of the run as JSON (counts by status and reason, spend, outputs)')
+    .option('--report <file.html>', 'write a self-contained HTML report with charts of the breakdown')
+    .option('--fail-when <conditions>', 'exit 5 when a condition holds, e.g. invalid>5% or unchecked>0 (comma-separated)')
     .addHelpText(
       'after',
       `
@@ -82,13 +89,15 @@ Reasons (email_reason; empty when valid, unchecked or not given):
 ${meaningLines(REASON_MEANINGS)}
 
 Exit codes: 0 every row decided, 3 some rows unchecked (allowance, --max-spend, service errors),
-2 bad input or flags, 4 not signed in, 130 (Ctrl-C) or 143 (SIGTERM) interrupted.
+5 a --fail-when condition holds (outputs written), 2 bad input or flags, 4 not signed in,
+130 (Ctrl-C) or 143 (SIGTERM) interrupted.
 
 Examples:
   mailclean clean contacts.csv -o cleaned.csv
   mailclean clean contacts.csv --only valid,risky -o keep.csv --rejects drop.csv
   cat list.txt | mailclean clean --format ndjson > results.ndjson
-  mailclean clean big.csv --dry-run`,
+  mailclean clean big.csv --dry-run
+  mailclean clean list.csv -o out.csv --summary-json summary.json --report report.html --fail-when 'invalid>5%'`,
     )
     .action(
       run(async (f, opts, args) => {
@@ -123,6 +132,7 @@ export function cleanOptions(opts: Record<string, unknown>, args: unknown[], std
     yes: opts.yes === true,
     json: opts.json as JsonFlag,
     local: opts.local === true,
+    failWhen: opts.failWhen !== undefined ? thresholds(String(opts.failWhen)) : undefined,
     engine: {
       smtp: opts.smtp === true,
       smtpPort: wholeNumber(opts.smtpPort, '--smtp-port', 1, 65535),
@@ -131,6 +141,12 @@ export function cleanOptions(opts: Record<string, unknown>, args: unknown[], std
       given: (['--smtp', '--dns-server', '--smtp-from'] as const).find((flag) => opts[camel(flag)] !== undefined),
     },
   };
+}
+
+function thresholds(text: string): Threshold[] {
+  const parsed = parseThresholds(text);
+  if ('error' in parsed) throw new UsageError(`--fail-when: ${parsed.error}`);
+  return parsed.thresholds;
 }
 
 const camel = (flag: string) => flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -153,24 +169,31 @@ function onlyStatuses(value: unknown): Set<string> | undefined {
 }
 
 /**
- * Output paths are resolved and probed before anything is spent, so a typo cannot waste a run; none may be
- * the input (through links too), unless --in-place says so, and then the input is kept as INPUT.bak.
+ * Output paths are resolved and probed before anything is spent, so a typo cannot waste a run. No two name
+ * the same file, and none is the input (through links too), unless --in-place says so for -o: then the input
+ * is kept as INPUT.bak.
  */
-function outputTargets(input: string, opts: Record<string, unknown>): Pick<CleanOptions, 'output' | 'rejects' | 'backup'> {
-  const given = { '--output': opts.output as string | undefined, '--rejects': opts.rejects as string | undefined };
-  if (given['--output'] !== undefined && given['--rejects'] !== undefined && sameFile(given['--output'], given['--rejects'])) {
-    throw new UsageError('--output and --rejects name the same file');
-  }
+function outputTargets(input: string, opts: Record<string, unknown>): Pick<CleanOptions, 'output' | 'rejects' | 'backup' | 'summaryJson' | 'report'> {
+  const given = Object.entries({
+    '--output': opts.output,
+    '--rejects': opts.rejects,
+    '--summary-json': opts.summaryJson,
+    '--report': opts.report,
+  }).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  given.forEach(([flag, path], i) => {
+    const twin = given.slice(i + 1).find(([, other]) => sameFile(path, other));
+    if (twin) throw new UsageError(`${flag} and ${twin[0]} name the same file`);
+  });
   let backup: string | undefined;
-  for (const [flag, path] of Object.entries(given)) {
-    if (path === undefined || input === '-' || !sameFile(path, input)) continue;
+  for (const [flag, path] of given) {
+    if (input === '-' || !sameFile(path, input)) continue;
     if (flag === '--output' && opts.inPlace === true) backup = `${input}.bak`;
-    else throw new UsageError(`${flag}: ${path} is the input file: writing it would overwrite your list`, flag === '--output' ? 'write elsewhere, or pass --in-place to replace the input (a copy is kept as INPUT.bak)' : 'write the rejects elsewhere');
+    else throw new UsageError(`${flag}: ${path} is the input file: writing it would overwrite your list`, flag === '--output' ? 'write elsewhere, or pass --in-place to replace the input (a copy is kept as INPUT.bak)' : 'write it elsewhere');
   }
   if (opts.inPlace === true && backup === undefined) throw new UsageError('--in-place needs -o naming the input file');
-  return {
-    output: given['--output'] !== undefined ? prepareOutput('--output', given['--output']) : undefined,
-    rejects: given['--rejects'] !== undefined ? prepareOutput('--rejects', given['--rejects']) : undefined,
-    backup,
+  const target = (flag: string) => {
+    const path = given.find(([f]) => f === flag)?.[1];
+    return path === undefined ? undefined : prepareOutput(flag, path);
   };
+  return { output: target('--output'), rejects: target('--rejects'), summaryJson: target('--summary-json'), report: target('--report'), backup };
 }

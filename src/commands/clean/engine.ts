@@ -5,12 +5,22 @@ import type { ProgressReporter } from '../../io/progress.js';
 import type { InputLayout } from '../../clean/input/index.js';
 import type { ScanResult } from '../../clean/scan.js';
 import type { CleanOptions } from './clean.js';
-import { writeOptions, type EngineSettings } from './run.js';
-import { reportDryRun, reportSummary } from './report.js';
+import { outputCounts, writeOptions, type EngineSettings } from './run.js';
+import { reportDryRun } from './report.js';
+import { finishRun } from './finish.js';
+import { runSummary } from '../../clean/summary.js';
 
 const ENGINE_CONCURRENCY = 256;
 
-export async function cleanWithEngine(f: Factory, o: CleanOptions, settings: EngineSettings, layout: InputLayout, scan: ScanResult, progress: ProgressReporter): Promise<number> {
+export async function cleanWithEngine(
+  f: Factory,
+  o: CleanOptions,
+  settings: EngineSettings,
+  layout: InputLayout,
+  scan: ScanResult,
+  progress: ProgressReporter,
+  startedAt: number,
+): Promise<number> {
   if (o.dryRun) {
     reportDryRun(f, o, scan, { checked: new Set() });
     return ExitCode.ok;
@@ -43,9 +53,9 @@ export async function cleanWithEngine(f: Factory, o: CleanOptions, settings: Eng
     f.io.say('Interrupted: nothing was spent; run the command again to check the list.');
     return f.io.signals.exitCode;
   }
-  const summary = await writeOutputs(layout, outcome.results, { ...writeOptions(o, f), suggestions: true });
-  reportSummary(f, o, summary, { spent: 0, requests: 0, retries: 0 }, true);
+  const written = await writeOutputs(layout, outcome.results, { ...writeOptions(o, f), suggestions: true });
+  const summary = runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: written.tally, outputs: outputCounts(o, written) });
   const dns = engine.stats().dns;
   f.io.debug(`local engine: ${dns.lookups} domain lookups, ${dns.queries} DNS queries`);
-  return ExitCode.ok;
+  return finishRun(f, o, summary, written.tally);
 }

@@ -1,12 +1,11 @@
 // What `clean` tells its user: the dry-run report, the summary of a run, and the lines of a partial one.
 import type { Factory } from '../../factory.js';
 import { formatRate, type Rate } from '../../config/rate.js';
-import { renderPairs, renderTable } from '../../io/table.js';
+import { renderPairs } from '../../io/table.js';
 import { count, formatDuration } from '../../io/progress.js';
 import { MAX_BATCH, type CheckOutcome } from '../../clean/checker.js';
 import { minimumTime } from '../../clean/send.js';
 import type { ScanResult } from '../../clean/scan.js';
-import type { WriteSummary } from '../../clean/write.js';
 import type { KnownAllowance } from '../../clean/allowance.js';
 import type { CleanOptions } from './clean.js';
 
@@ -82,22 +81,6 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
 /** "10 left as of 2026-11-22 14:03 UTC". */
 export function allowanceText(known: KnownAllowance): string {
   return `${known.left!.toLocaleString('en-US')} left as of ${known.asOf.slice(0, 16).replace('T', ' ')} UTC`;
-}
-
-const ORDER = ['valid', 'risky', 'invalid', 'unknown', 'unchecked'];
-
-/** The statuses as a table on stderr, then where the rows went and what was spent. */
-export function reportSummary(f: Factory, o: CleanOptions, summary: WriteSummary, outcome: Pick<CheckOutcome, 'spent' | 'requests' | 'retries'>, local: boolean): void {
-  if (f.io.quiet) return;
-  const byStatus = summary.byStatus;
-  const statuses = [...byStatus.keys()].sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b));
-  const share = (s: string) => `${((100 * byStatus.get(s)!) / Math.max(1, summary.rows)).toFixed(1)}%`;
-  f.io.stderr.write(renderTable(['STATUS', 'ROWS', 'SHARE'], statuses.map((s) => [s, byStatus.get(s)!.toLocaleString('en-US'), share(s)]), f.io.isStderrTTY));
-  const main = `${count(summary.written, 'row')} written to ${o.output?.given ?? 'stdout'}${o.backup ? ` (the original kept as ${o.backup})` : ''}`;
-  const rejects = o.rejects !== undefined ? `, ${count(summary.rejected, 'row')} to ${o.rejects.given}` : o.only ? `, ${count(summary.rejected, 'row')} left out by --only` : '';
-  const retried = outcome.retries ? ` (${count(outcome.retries, 'retry', 'retries')})` : '';
-  const spent = outcome.requests > 0 || outcome.spent > 0 ? `; spent ${count(outcome.spent, 'address', 'addresses')} in ${count(outcome.requests, 'request')}${retried}` : local ? '' : '; nothing spent';
-  f.io.say(`${main}${rejects}${spent}.`);
 }
 
 /** `partial:` and its hint, when rows stayed unchecked. */

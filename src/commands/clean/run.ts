@@ -3,11 +3,13 @@ import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import type { CleanOptions } from './clean.js';
 import { reportScan } from './report.js';
-import type { WriteOptions } from '../../clean/write.js';
+import type { WriteOptions, WriteSummary } from '../../clean/write.js';
+import type { OutputCount } from '../../clean/summary.js';
 import { parseDnsServers } from '../../verify/dns.js';
 
 /** Runs a clean with typed options; the exit code it returns is the run's. */
 export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
+  const startedAt = Date.now();
   const profile = await f.profile();
   profile.requireKnown();
   const checker = await chooseChecker(f, o);
@@ -26,10 +28,10 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
     reportScan(f, layout.displayName, layout.emailColumnName, scan);
     if (checker === 'service') {
       const { cleanWithService } = await import('./service.js');
-      return await cleanWithService(f, o, layout, scan, progress);
+      return await cleanWithService(f, o, layout, scan, progress, startedAt);
     }
     const { cleanWithEngine } = await import('./engine.js');
-    return await cleanWithEngine(f, o, checker, layout, scan, progress);
+    return await cleanWithEngine(f, o, checker, layout, scan, progress, startedAt);
   } finally {
     progress.stop();
     await layout.cleanup();
@@ -39,6 +41,13 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
 /** Where and how the rows are written, whichever checker decided them; a signal stops the writing cleanly. */
 export function writeOptions(o: CleanOptions, f: Factory): WriteOptions {
   return { format: o.format, output: o.output, backup: o.backup, stdout: f.io.stdout, only: o.only, rejects: o.rejects, signal: f.io.signals.stop };
+}
+
+/** Each output with the rows it received, for the summary. */
+export function outputCounts(o: CleanOptions, written: WriteSummary): OutputCount[] {
+  const counts: OutputCount[] = [{ path: o.output?.given ?? '-', role: 'output', rows: written.written }];
+  if (o.rejects) counts.push({ path: o.rejects.given, role: 'rejects', rows: written.rejected });
+  return counts;
 }
 
 /**

@@ -17,8 +17,11 @@ import { writeOutputs } from '../../clean/write.js';
 import { knownAllowance, rememberAllowance, type KnownAllowance } from '../../clean/allowance.js';
 import { cleaningSession } from '../shared/sessions.js';
 import type { CleanOptions } from './clean.js';
-import { allowanceText, reportDryRun, reportPartial, reportSummary } from './report.js';
-import { writeOptions } from './run.js';
+import { allowanceText, reportDryRun } from './report.js';
+import { outputCounts, writeOptions } from './run.js';
+import { finishRun } from './finish.js';
+import { runSummary } from '../../clean/summary.js';
+import { redactUrl } from '../../api/redact.js';
 
 const DEFAULT_RATE = '50/5m';
 /** Above this many addresses, a run on a terminal asks before spending (unless --yes). */
@@ -33,7 +36,7 @@ interface Account {
   allowance?: KnownAllowance;
 }
 
-export async function cleanWithService(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult, progress: ProgressReporter): Promise<number> {
+export async function cleanWithService(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult, progress: ProgressReporter, startedAt: number): Promise<number> {
   // A dry run sends nothing: it consults the journal and what is known of the allowance only if it can name the account.
   const client = o.dryRun ? undefined : await cleaningSession(f);
   const account = await identify(f, o, layout.fingerprint);
@@ -57,7 +60,7 @@ export async function cleanWithService(f: Factory, o: CleanOptions, layout: Inpu
       const were = journal.badLines === 1 ? 'was' : 'were';
       f.io.warn(`${count(journal.badLines, 'line')} of ${journalFile} could not be read and ${were} skipped: those addresses are checked again (--restart discards the journal)`);
     }
-    return await sendAndWrite(f, o, layout, scan, { journal, client: client!, account, progress });
+    return await sendAndWrite(f, o, layout, scan, { startedAt, journal, client: client!, account, progress });
   } finally {
     journal?.close();
     unlock();
@@ -76,6 +79,7 @@ async function identify(f: Factory, o: CleanOptions, fingerprint: string): Promi
 }
 
 interface Run {
+  startedAt: number;
   journal: Journal;
   client: CleaningClient;
   account: Account;
@@ -102,14 +106,29 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
     f.io.say(`Interrupted: ${count(journal.results.size, 'answer')} saved. Run the same command with --resume to continue.`);
     return f.io.signals.exitCode;
   }
-  const summary = await writeOutputs(layout, journal.results, writeOptions(o, f));
-  reportSummary(f, o, summary, outcome, false);
+  const written = await writeOutputs(layout, journal.results, writeOptions(o, f));
   if (outcome.stopped?.reason === 'auth') throw outcome.stopped.error ?? new AuthError(outcome.stopped.message);
   if (outcome.stopped?.reason === 'storage') throw outcome.stopped.error ?? new CliError(outcome.stopped.message);
-  const unchecked = summary.byStatus.get('unchecked') ?? 0;
-  if (unchecked === 0) return ExitCode.ok;
-  reportPartial(f, unchecked, outcome);
-  return ExitCode.partial;
+  const summary = runSummary({
+    input: layout.displayName,
+    checker: 'service',
+    service: redactUrl((await f.profile()).urls().cleanUrl!),
+    startedAt: run.startedAt,
+    scan,
+    tally: written.tally,
+    outputs: outputCounts(o, written),
+    answered: { fromJournal: already, fromCache: 0, sent: answeredIn(journal, scan) - already },
+    outcome,
+    allowanceLeft: account.allowance?.left,
+  });
+  return finishRun(f, o, summary, written.tally, outcome);
+}
+
+/** How many of the list's unique addresses the journal holds an answer for. */
+function answeredIn(journal: Journal, scan: ScanResult): number {
+  let n = 0;
+  for (const key of scan.unique) if (journal.results.has(key)) n++;
+  return n;
 }
 
 /** On a terminal, a run that spends more than a little asks first, saying what is known of the allowance. */

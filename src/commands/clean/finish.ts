@@ -1,0 +1,63 @@
+// The end of a run that wrote its outputs: the summary for the user, the files for machines (--summary-json,
+// the GitHub job summary, --report), the --fail-when gate, and the exit code.
+import { appendFileSync } from 'node:fs';
+import type { Factory } from '../../factory.js';
+import { ExitCode } from '../../errors.js';
+import { renderTable } from '../../io/table.js';
+import { count } from '../../io/progress.js';
+import { writeWhole } from '../../clean/output.js';
+import { crossedThresholds } from '../../clean/thresholds.js';
+import type { RunSummary } from '../../clean/summary.js';
+import type { Tally } from '../../clean/tally.js';
+import type { CheckOutcome } from '../../clean/checker.js';
+import type { CleanOptions } from './clean.js';
+import { barChart } from './charts.js';
+import { reportPartial } from './report.js';
+import { stepSummary } from './step-summary.js';
+import { htmlReport } from './html-report.js';
+
+export async function finishRun(f: Factory, o: CleanOptions, summary: RunSummary, tally: Tally, outcome?: CheckOutcome): Promise<number> {
+  printSummary(f, o, summary);
+  let exitCode: number = ExitCode.ok;
+  if (summary.unchecked.rows > 0) {
+    if (outcome) reportPartial(f, summary.unchecked.rows, outcome);
+    exitCode = ExitCode.partial;
+  }
+  const crossed = crossedThresholds(summary, o.failWhen ?? []);
+  for (const c of crossed) {
+    const actual = c.threshold.percent ? `${c.share.toFixed(1)}% of rows` : count(c.rows, 'row');
+    f.io.say(`${f.io.style.red('fail-when:')} ${c.threshold.name} is ${actual} (${c.threshold.text})`);
+  }
+  if (crossed.length > 0) exitCode = ExitCode.threshold;
+  summary.exitCode = exitCode;
+  await writeSideFiles(f, o, summary, tally);
+  return exitCode;
+}
+
+function printSummary(f: Factory, o: CleanOptions, s: RunSummary): void {
+  if (f.io.quiet) return;
+  if (f.io.isStderrTTY) f.io.stderr.write(barChart(s, f.io.style));
+  else {
+    const rows = Object.entries(s.statuses).map(([status, n]) => [status, n.toLocaleString('en-US'), `${((100 * n) / Math.max(1, s.rows)).toFixed(1)}%`]);
+    f.io.stderr.write(renderTable(['STATUS', 'ROWS', 'SHARE'], rows, false));
+  }
+  const [main, rejects] = s.outputs;
+  const where = `${count(main!.rows, 'row')} written to ${main!.path === '-' ? 'stdout' : main!.path}${o.backup ? ` (the original kept as ${o.backup})` : ''}`;
+  const rest = rejects ? `, ${count(rejects.rows, 'row')} to ${rejects.path}` : o.only ? `, ${count(s.rows - main!.rows, 'row')} left out by --only` : '';
+  const retried = s.retries ? ` (${count(s.retries, 'retry', 'retries')})` : '';
+  const spent = s.requests > 0 || s.spent > 0 ? `; spent ${count(s.spent, 'address', 'addresses')} in ${count(s.requests, 'request')}${retried}` : s.checker === 'local' ? '' : '; nothing spent';
+  f.io.say(`${where}${rest}${spent}.`);
+}
+
+async function writeSideFiles(f: Factory, o: CleanOptions, s: RunSummary, tally: Tally): Promise<void> {
+  if (o.summaryJson) await writeWhole(o.summaryJson, `${JSON.stringify(s, null, 2)}\n`);
+  if (o.report) await writeWhole(o.report, htmlReport(s, tally.examples));
+  const stepFile = f.io.env.GITHUB_STEP_SUMMARY;
+  if (stepFile) {
+    try {
+      appendFileSync(stepFile, stepSummary(s));
+    } catch (error) {
+      f.io.warn(`cannot append the job summary to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+  }
+}

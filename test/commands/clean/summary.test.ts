@@ -1,0 +1,130 @@
+// What a clean run leaves for people and CI to look at: --summary-json, the GitHub job summary, --fail-when,
+// and the breakdown as bars on a terminal.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SandboxHandle } from '../../../src/sandbox/server.js';
+import { TestHome } from '../../helpers/cli.js';
+import { registered, useSandboxes } from '../../helpers/sandbox.js';
+
+const LIST = [
+  'email,name',
+  'ann@example.com,Ann',
+  'ann@Example.com,Ann again',
+  'bob@example.org,Bob',
+  'x@mailinator.com,Disposable',
+  'admin@example.com,Role',
+  ',Blank',
+  'not-an-address,Bad',
+  'cy@example.com,Cy',
+].join('\n');
+
+describe('clean: the run summary', () => {
+  const sandboxes = useSandboxes();
+  let sandbox: SandboxHandle;
+  let home: TestHome;
+  let input: string;
+  beforeEach(async () => {
+    sandbox = await sandboxes.start({ plan: 'unlimited' });
+    home = new TestHome();
+    await registered(home, sandbox);
+    input = join(home.dir, 'list.csv');
+    writeFileSync(input, `${LIST}\n`);
+  });
+  afterEach(() => home.cleanup());
+
+  it('--summary-json: every field, for a known list', async () => {
+    const out = join(home.dir, 'keep.csv');
+    const drop = join(home.dir, 'drop.csv');
+    const file = join(home.dir, 'summary.json');
+    const res = await home.run(['clean', input, '-o', out, '--only', 'valid', '--rejects', drop, '--summary-json', file]);
+    expect(res.code, res.stderr).toBe(0);
+    const s = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(s)).toEqual([
+      'version', 'input', 'checker', 'service', 'startedAt', 'finishedAt', 'durationMs', 'rows', 'unique', 'duplicates', 'blank', 'malformed',
+      'statuses', 'reasons', 'disposable', 'role', 'suggestions', 'topDomains', 'answered', 'spent', 'requests', 'retries', 'allowanceLeft',
+      'unchecked', 'outputs', 'exitCode',
+    ]);
+    expect(s).toMatchObject({
+      version: 1,
+      input,
+      checker: 'service',
+      service: sandbox.url,
+      rows: 8,
+      unique: 5,
+      duplicates: 1,
+      blank: 1,
+      malformed: 1,
+      statuses: { valid: 4, risky: 2, invalid: 2 },
+      reasons: { blank: 1, disposable: 1, syntax: 1 },
+      disposable: 1,
+      suggestions: {},
+      answered: { fromJournal: 0, fromCache: 0, sent: 5 },
+      spent: 5,
+      requests: 1,
+      retries: 0,
+      allowanceLeft: null,
+      unchecked: { rows: 0, reason: null, message: null },
+      outputs: [
+        { path: out, role: 'output', rows: 4 },
+        { path: drop, role: 'rejects', rows: 4 },
+      ],
+      exitCode: 0,
+    });
+    expect(Object.keys(s.statuses)).toEqual(['valid', 'risky', 'invalid']);
+    expect(s.topDomains[0]).toEqual({ domain: 'example.com', rows: 4, statuses: { valid: 3, risky: 1 } });
+    expect(s.topDomains.map((d: { domain: string }) => d.domain)).toEqual(['example.com', 'example.org', 'mailinator.com']);
+    expect(Date.parse(s.finishedAt) - Date.parse(s.startedAt)).toBe(s.durationMs);
+
+    // A second run answers everything from the journal: the summary says so, and nothing is spent.
+    const again = await home.run(['clean', input, '-o', out, '--summary-json', file]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ answered: { fromJournal: 5, fromCache: 0, sent: 0 }, spent: 0, requests: 0 });
+  });
+
+  it('appends a Markdown job summary when GITHUB_STEP_SUMMARY names a file', async () => {
+    const step = join(home.dir, 'step-summary.md');
+    writeFileSync(step, '# Earlier step\n');
+    const out = join(home.dir, 'out.csv');
+    const res = await home.run(['clean', input, '-o', out], { env: { GITHUB_STEP_SUMMARY: step } });
+    expect(res.code, res.stderr).toBe(0);
+    const md = readFileSync(step, 'utf8');
+    expect(md.startsWith('# Earlier step\n### mailclean: ')).toBe(true);
+    expect(md).toContain('8 rows, 5 unique addresses, checked by the cleaning service: spent 5 addresses in 1 requests.');
+    expect(md).toContain('| Status | Rows | Share |\n| --- | ---: | ---: |\n| valid | 4 | 50.0% |\n| risky | 2 | 25.0% |\n| invalid | 2 | 25.0% |\n');
+    expect(md).toContain(`Outputs: \`${out}\` (8 rows).`);
+  });
+
+  it('--fail-when: exit 5 when a condition holds, with the outputs written; 0 when none does; 2 when malformed', async () => {
+    const out = join(home.dir, 'out.csv');
+    const over = await home.run(['clean', input, '-o', out, '--fail-when', 'invalid>20%,disposable>=2']);
+    expect(over.code).toBe(5);
+    expect(over.stderr).toMatch(/^fail-when: invalid is 25\.0% of rows \(invalid>20%\)$/m);
+    expect(over.stderr).not.toMatch(/disposable is/);
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(9);
+
+    const under = await home.run(['clean', input, '-o', out, '--fail-when', 'invalid>30%,unchecked>0']);
+    expect(under.code, under.stderr).toBe(0);
+
+    for (const bad of ['invalid>', 'invlid>5%', 'invalid=5']) {
+      const res = await home.run(['clean', input, '-o', out, '--fail-when', bad]);
+      expect(res.code, bad).toBe(2);
+      expect(res.stderr).toMatch(/^error: --fail-when: /);
+    }
+  });
+
+  it('on a terminal, the breakdown is a bar chart of statuses and top reasons', async () => {
+    const res = await home.run(['clean', input, '-o', join(home.dir, 'out.csv')], { tty: true, env: { NO_COLOR: '1' } });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain(
+      [
+        'Statuses',
+        `  valid    ${'█'.repeat(15)}${'░'.repeat(15)}  4   50.0%`,
+        `  risky    ${'█'.repeat(8)}${'░'.repeat(22)}  2   25.0%`,
+        `  invalid  ${'█'.repeat(8)}${'░'.repeat(22)}  2   25.0%`,
+        'Top reasons',
+        `  blank       ${'█'.repeat(4)}${'░'.repeat(26)}  1   12.5%`,
+      ].join('\n'),
+    );
+  });
+});
