@@ -1,0 +1,28 @@
+// The verdict cache: every answer the service gave, per account and service, with its time, so a later run of
+// any list does not pay again for an address answered recently. Two stores implement it: SQLite in the data
+// directory (one machine), Redis (runners on several machines, --shared).
+import type { Verdict } from '../verdict.js';
+
+export interface CacheStats {
+  /** Addresses held. */
+  entries: number;
+  /** Time of the oldest and newest answer held (ISO 8601), null when empty. */
+  oldest: string | null;
+  newest: string | null;
+  /** Bytes the store uses on disk (or in memory for Redis), when it can tell. */
+  bytes: number | null;
+}
+
+export interface VerdictCache {
+  /**
+   * The cached verdicts of these addresses answered at or after `since` (epoch ms), keyed by address; each with
+   * the `checkedAt` of its original answer.
+   */
+  lookup(keys: Iterable<string>, since: number): Promise<Map<string, Verdict>>;
+  /** Keeps answers as they arrive (their `checkedAt` is when the service gave them). */
+  store(verdicts: readonly Verdict[]): Promise<void>;
+  stats(): Promise<CacheStats>;
+  /** Forgets answers older than `before` (epoch ms), or all; returns how many were removed. */
+  clear(before?: number): Promise<number>;
+  close(): Promise<void>;
+}
