@@ -6,6 +6,7 @@ import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { parseRate } from '../config/rate.js';
 import type { CleanFlags } from '../clean/session.js';
+import type { InputEncoding } from '../clean/input/index.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -13,6 +14,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('-o, --output <file>', 'write here (atomically) instead of stdout')
     .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json', 'ndjson']).default('csv'))
     .option('--column <name|n>', 'the email column, by header name or 1-based number (default: detected)')
+    .addOption(new Option('--encoding <name>', 'input encoding (default: a BOM\'s, else UTF-8, else Windows-1252)').choices(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'latin1']))
     .option('--only <statuses>', 'keep only rows with these statuses, e.g. valid,risky')
     .option('--rejects <file>', 'write the rows --only leaves out to this file')
     .option('--rate <n/window>', 'at most N requests per window, e.g. 50/5m (default: profile rate, else 50/5m)')
@@ -124,11 +126,12 @@ async function clean(ctx: Ctx, opts: Record<string, unknown>, args: unknown[]): 
     import('../clean/progress.js'),
   ]);
   const progress = new ProgressReporter(ctx.io.stderr, { live: ctx.stderrIsTTY, quiet: ctx.quiet });
-  const layout = await openInput({ path: flags.input, stdin: ctx.io.stdin, spoolDir: `${ctx.dataDir}/spool`, column: flags.column });
+  const layout = await openInput({ path: flags.input, stdin: ctx.io.stdin, spoolDir: `${ctx.dataDir}/spool`, column: flags.column, encoding: opts.encoding as InputEncoding | undefined });
   try {
     await progress.start();
     const scan = await scanInput(layout, (rows) => progress.update({ rows }));
     progress.stop();
+    if (layout.encodingGuessed) ctx.note(`${layout.displayName}: not UTF-8; read as Windows-1252 (use --encoding to choose)`);
     ctx.note(
       `${layout.displayName}: ${scan.rows.toLocaleString('en-US')} rows, email column "${layout.emailColumnName}", ` +
         `${scan.unique.size.toLocaleString('en-US')} unique addresses, ${(scan.blank + scan.invalid).toLocaleString('en-US')} blank or malformed`,

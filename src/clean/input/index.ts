@@ -3,12 +3,14 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
-import { byteAt, fileKind, lineAtOffset, looksBinary, scanBytes, spool } from './source.js';
+import { byteAt, fileKind, firstInvalidUtf8, lineAtOffset, looksBinary, scanBytes, spool, type ByteScan } from './source.js';
 import { chooseEmailColumn, isHeaderRecord, recordSpansLines, sniffFormat } from './sniff.js';
 import { QUOTE_HINT, utf8Error } from './records.js';
+import { bomEncoding, isUtf16, transcode, type InputEncoding } from './decode.js';
 
 export { readRecordBatches, readRecords } from './records.js';
 export type { ReadOptions } from './records.js';
+export type { InputEncoding } from './decode.js';
 
 export interface OpenInputOptions {
   /** A file path, or '-' for stdin. */
@@ -19,10 +21,12 @@ export interface OpenInputOptions {
   spoolDir: string;
   /** --column NAME|N: a header name (case/spacing-insensitive) or a 1-based column number. */
   column?: string;
+  /** --encoding; by default a BOM's, else UTF-8 if the whole input is valid UTF-8, else Windows-1252. */
+  encoding?: InputEncoding;
 }
 
 export interface InputLayout {
-  /** The file to read (the spooled copy for stdin). */
+  /** The file to read: the input, or a spooled copy of stdin, or its UTF-8 copy when it is in another encoding. */
   file: string;
   /** How messages name it: the user's path, or 'stdin'. */
   displayName: string;
@@ -30,8 +34,12 @@ export interface InputLayout {
   format: 'csv' | 'lines';
   /** Sniffed among ',' ';' '\t' '|'; ',' for 'lines' (the delimiter a writer should use for appended columns). */
   delimiter: string;
-  /** Input began with a UTF-8 BOM (the writer re-emits it). */
+  /** Input began with a BOM (the writer emits a UTF-8 one). */
   bom: boolean;
+  /** What the input was decoded from. */
+  encoding: InputEncoding;
+  /** Neither a BOM nor --encoding named it, and it was not UTF-8: it was read as Windows-1252. */
+  encodingGuessed: boolean;
   /** The first line ending in the file ('\n' when there is none). */
   lineEnding: '\n' | '\r\n';
   /** The input's last byte is a line ending. */
@@ -69,35 +77,61 @@ export async function openInput(opts: OpenInputOptions): Promise<InputLayout> {
   const fromStdin = opts.path === '-';
   const displayName = fromStdin ? 'stdin' : opts.path;
   let file = opts.path;
-  let spooled = false;
+  const spooled: string[] = [];
   if (fromStdin) {
     file = await spool(opts.stdin, opts.spoolDir, displayName);
-    spooled = true;
+    spooled.push(file);
   } else if ((await fileKind(opts.path, displayName)) === 'stream') {
     // A pipe (`<(cmd)`, /dev/stdin) can be read only once; the two passes need a file.
     file = await spool(createReadStream(opts.path), opts.spoolDir, displayName);
-    spooled = true;
+    spooled.push(file);
   }
   const cleanup = async (): Promise<void> => {
-    if (spooled) await rm(file, { force: true });
+    for (const f of spooled) await rm(f, { force: true });
   };
   try {
-    return { ...(await detect(file, displayName, opts.column)), cleanup };
+    const original = await scanBytes(file, displayName);
+    const encoding = opts.encoding ?? (await guessEncoding(file, displayName, original));
+    const encodingGuessed = opts.encoding === undefined && encoding === 'windows-1252';
+    // UTF-16 is judged once decoded; in the others, text and control bytes are the same bytes before and after.
+    if (!isUtf16(encoding)) refuseNonText(original, displayName);
+    if (encoding === 'utf-8') return { ...(await detect(file, displayName, original, opts.column)), encoding, encodingGuessed, cleanup };
+    const text = await transcode(file, encoding, opts.spoolDir, displayName);
+    spooled.push(text);
+    const scan = await scanBytes(text, displayName);
+    if (isUtf16(encoding)) refuseNonText(scan, displayName);
+    const layout = await detect(text, displayName, scan, opts.column);
+    // The journal and the size name the user's bytes, not the copy's.
+    return { ...layout, fingerprint: original.fingerprint, size: original.size, encoding, encodingGuessed, cleanup };
   } catch (err) {
     await cleanup();
     throw err;
   }
 }
 
-async function detect(file: string, displayName: string, column: string | undefined): Promise<Omit<InputLayout, 'cleanup'>> {
-  const scan = await scanBytes(file, displayName);
+/** A BOM's encoding; else UTF-8 if the whole input is valid UTF-8; else Windows-1252, where every byte is a character. */
+async function guessEncoding(file: string, displayName: string, scan: ByteScan): Promise<InputEncoding> {
+  const bom = bomEncoding(scan.sample);
+  if (bom) return bom;
+  if (scan.badUtf8 >= 0) return 'windows-1252';
+  if (scan.sampleComplete) return 'utf-8';
+  return (await firstInvalidUtf8(file, displayName)) >= 0 ? 'windows-1252' : 'utf-8';
+}
+
+function refuseNonText(scan: ByteScan, displayName: string): void {
   const what = displayName === 'stdin' ? 'the input' : 'the file';
   if (scan.size === 0 || !scan.hasText) throw new UsageError(`${displayName}: ${what} is empty`);
+  if (looksBinary(scan.sample)) throw new UsageError(`${displayName}: this looks like a binary file, not CSV or text`);
+}
+
+async function detect(
+  file: string,
+  displayName: string,
+  scan: ByteScan,
+  column: string | undefined,
+): Promise<Omit<InputLayout, 'cleanup' | 'encoding' | 'encodingGuessed'>> {
+  const what = displayName === 'stdin' ? 'the input' : 'the file';
   const s = scan.sample;
-  if ((s[0] === 0xff && s[1] === 0xfe) || (s[0] === 0xfe && s[1] === 0xff)) {
-    throw new UsageError(`${displayName}: ${what} is UTF-16 text`, 'save it as UTF-8 (in a spreadsheet: "CSV UTF-8")');
-  }
-  if (looksBinary(s)) throw new UsageError(`${displayName}: this looks like a binary file, not CSV or text`);
   if (scan.badUtf8 >= 0) {
     throw utf8Error(displayName, await lineAtOffset(file, scan.badUtf8), s[scan.badUtf8] ?? (await byteAt(file, scan.badUtf8)));
   }
@@ -144,7 +178,7 @@ async function detect(file: string, displayName: string, column: string | undefi
   }
   const columnCount = first.fields.length;
   const choice = chooseEmailColumn({ displayName, header, columnCount, rows, column });
-  const layout: Omit<InputLayout, 'cleanup'> = {
+  const layout: Omit<InputLayout, 'cleanup' | 'encoding' | 'encodingGuessed'> = {
     file,
     displayName,
     format,

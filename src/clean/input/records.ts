@@ -36,7 +36,7 @@ export function delimiterName(d: string): string {
 export function utf8Error(displayName: string, line: number, byte: number): UsageError {
   return new UsageError(
     `${displayName}:${line}: not valid UTF-8 (byte 0x${byte.toString(16).padStart(2, '0')})`,
-    'save the file as UTF-8 (in a spreadsheet: "CSV UTF-8")',
+    'save the file as UTF-8 (in a spreadsheet: "CSV UTF-8"), or name its encoding with --encoding',
   );
 }
 
