@@ -35,6 +35,7 @@ export function define(cmd: Command, run: Runner): void {
       `
 Every input row comes out once, in input order, its columns untouched, with these appended:
   email_status, email_valid, email_disposable, email_valid_domain, email_reason, email_checked_at
+(an earlier run's result columns in the input are replaced by these).
 Blank and malformed addresses are decided locally and never sent; duplicates are sent once.
 Answers are journaled as they arrive: a run stopped by Ctrl-C, a kill or the monthly allowance
 continues with --resume and never pays twice.

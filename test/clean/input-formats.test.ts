@@ -73,3 +73,49 @@ describe('clean: input encodings', () => {
     expect(rows.map((r) => r['First Name'])).toEqual(['René', 'Jürgen', 'Begoña', 'Chloé', 'François', 'Åsa', 'José', 'José', 'Zoë', '']);
   });
 });
+
+describe('clean: an output of mailclean cleaned again', () => {
+  const RESULTS = ['email_status', 'email_valid', 'email_disposable', 'email_valid_domain', 'email_reason', 'email_checked_at'];
+
+  it('CSV: one set of result columns, fresh, at the end; the rest of each row unchanged', async () => {
+    const input = join(FIXTURES, 'hubspot.csv');
+    const once = join(home.dir, 'hubspot.once.csv');
+    const twice = join(home.dir, 'hubspot.twice.csv');
+    expect((await run(['clean', input, '-o', once])).code).toBe(0);
+    const again = await run(['clean', once, '-o', twice]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('email column "Email"');
+    const first = rowsOf(readFileSync(once, 'utf8'), ',');
+    const second = rowsOf(readFileSync(twice, 'utf8'), ',');
+    expect(second[0]).toEqual(first[0]);
+    for (const name of RESULTS) expect(second[0]!.filter((h) => h === name)).toHaveLength(1);
+    expect(second).toHaveLength(first.length);
+    // Same data and verdicts (the time of the check aside).
+    expect(second.map((r) => r.slice(0, -1))).toEqual(first.map((r) => r.slice(0, -1)));
+  });
+
+  it('our columns are replaced wherever they stand, email_suggestion too; JSON has one set of keys', async () => {
+    const input = join(home.dir, 'moved.csv');
+    writeFileSync(
+      input,
+      'email_status,Name,email_valid,email_disposable,email_valid_domain,email_reason,email_checked_at,email_suggestion,Contact\n' +
+        'stale,Ann,true,false,true,,2020-01-01,x@y.com,ann@example.com\n' +
+        'stale,"Doe, Jo",,,,,,,jo@mailinator.com\n',
+    );
+    const csv = await run(['clean', input]);
+    expect(csv.code, csv.stderr).toBe(0);
+    const rows = rowsOf(csv.stdout, ',');
+    expect(rows[0]).toEqual(['Name', 'Contact', ...RESULTS]);
+    expect(rows.slice(1).map((r) => r.slice(0, 3))).toEqual([
+      ['Ann', 'ann@example.com', 'valid'],
+      ['Doe, Jo', 'jo@mailinator.com', 'risky'],
+    ]);
+    expect(csv.stdout.split('\n')[2]!.startsWith('"Doe, Jo",jo@mailinator.com,risky,')).toBe(true);
+
+    const json = await run(['clean', input, '--format', 'json', '--resume']);
+    expect(json.code, json.stderr).toBe(0);
+    const objects = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+    expect(Object.keys(objects[0]!)).toEqual(['Name', 'Contact', ...RESULTS]);
+    expect(objects[0]).toMatchObject({ Name: 'Ann', email_status: 'valid' });
+  });
+});

@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
 import { byteAt, fileKind, firstInvalidUtf8, lineAtOffset, looksBinary, scanBytes, spool, type ByteScan } from './source.js';
-import { chooseEmailColumn, isHeaderRecord, recordSpansLines, sniffFormat } from './sniff.js';
+import { chooseEmailColumn, isHeaderRecord, ownColumns, recordSpansLines, sniffFormat } from './sniff.js';
 import { QUOTE_HINT, utf8Error } from './records.js';
 import { bomEncoding, isUtf16, transcode, type InputEncoding } from './decode.js';
 
@@ -54,6 +54,8 @@ export interface InputLayout {
   emailColumn: number;
   /** Header name, or `column N`. */
   emailColumnName: string;
+  /** Columns an earlier run of mailclean appended (0-based): left out of the output, which appends fresh ones. */
+  ownColumns: number[];
   /** Digest of the size and the first 2 MiB: names the input for the resume journal. */
   fingerprint: string;
   /** Size of the input in bytes. */
@@ -177,7 +179,8 @@ async function detect(
     throw new UsageError(`${displayName}: ${what} has a header but no rows`);
   }
   const columnCount = first.fields.length;
-  const choice = chooseEmailColumn({ displayName, header, columnCount, rows, column });
+  const ours = ownColumns(header);
+  const choice = chooseEmailColumn({ displayName, header, columnCount, rows, column, ours });
   const layout: Omit<InputLayout, 'cleanup' | 'encoding' | 'encodingGuessed'> = {
     file,
     displayName,
@@ -191,6 +194,7 @@ async function detect(
     columnCount,
     emailColumn: choice.index,
     emailColumnName: choice.name,
+    ownColumns: ours,
     fingerprint: scan.fingerprint,
     size: scan.size,
   };

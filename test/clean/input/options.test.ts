@@ -276,3 +276,27 @@ describe('iteration', () => {
     await it.return?.();
   });
 });
+
+describe('an output of mailclean as input', () => {
+  const results = 'email_status,email_valid,email_disposable,email_valid_domain,email_reason,email_checked_at';
+
+  it('knows its own columns, wherever they are, and never takes one for the email column', async () => {
+    // "Contact" is not a known name and holds addresses; so does email_suggestion, which must not win.
+    const path = put(
+      tmp.dir,
+      'again.csv',
+      `Name,email_suggestion,Contact,${results}\nAnn,ann@gmail.com,ann@gmial.com,invalid,false,,false,no_domain,\nBob,,bob@example.com,valid,true,false,true,,2026-01-01\n`,
+    );
+    const layout = await open(path);
+    expect(layout.ownColumns).toEqual([1, 3, 4, 5, 6, 7, 8]);
+    expect(layout.emailColumnName).toBe('Contact');
+    const err = await usageError(open(path, { column: 'email_suggestion' }));
+    expect(err.message).toBe('--column email_suggestion: email_suggestion holds the results of an earlier run (they are replaced)');
+    expect((await usageError(open(path, { column: '4' }))).exitCode).toBe(2);
+  });
+
+  it('needs all six result names: a lone email_status is the user\'s own column', async () => {
+    const path = put(tmp.dir, 'theirs.csv', 'email,email_status\na@example.com,subscribed\n');
+    expect((await open(path)).ownColumns).toEqual([]);
+  });
+});
