@@ -87,9 +87,11 @@ export class RowFormatter {
     if (this.format === 'ndjson') return '';
     const results = [...RESULT_COLUMNS, ...(this.withSuggestion ? [SUGGESTION_COLUMN] : [])].join(this.delimiter);
     if (this.layout.format === 'lines') return `email${this.delimiter}${results}${this.eol}`;
-    if (!this.layout.hasHeader) return this.layout.bom ? '\uFEFF' : '';
+    // Excel's `sep=` line stays first, so Excel still splits the columns as before.
+    const prefix = `${this.layout.bom ? '\uFEFF' : ''}${this.layout.sepLine !== undefined ? this.layout.sepLine + this.eol : ''}`;
+    if (!this.layout.hasHeader) return prefix;
     const header = this.rebuild ? this.serialise(this.layout.header) : (this.layout.headerRaw ?? '');
-    return `${this.layout.bom ? '\uFEFF' : ''}${header}${this.delimiter}${results}${this.eol}`;
+    return `${prefix}${header}${this.delimiter}${results}${this.eol}`;
   }
 
   row(raw: string, fields: string[], verdict: Verdict): string {

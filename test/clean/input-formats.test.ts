@@ -119,3 +119,21 @@ describe('clean: an output of mailclean cleaned again', () => {
     expect(objects[0]).toMatchObject({ Name: 'Ann', email_status: 'valid' });
   });
 });
+
+describe("clean: Excel's sep= line", () => {
+  it('sets the delimiter, stays first in CSV output, and is left out of JSON', async () => {
+    const input = join(home.dir, 'sep.csv');
+    writeFileSync(input, 'sep=;\r\nEmail;Name,Town\r\nann@example.com;Ann,Paris\r\nbob@example.com;Bob,Rome\r\n');
+    const csv = await run(['clean', input]);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stderr).toContain('2 rows, email column "Email"');
+    const lines = csv.stdout.split('\r\n');
+    expect(lines.slice(0, 3)).toEqual(['sep=;', 'Email;Name,Town;email_status;email_valid;email_disposable;email_valid_domain;email_reason;email_checked_at', expect.stringMatching(/^ann@example\.com;Ann,Paris;valid;/)]);
+    const json = await run(['clean', input, '--format', 'json', '--resume']);
+    expect(json.code, json.stderr).toBe(0);
+    expect((JSON.parse(json.stdout) as Array<Record<string, unknown>>).map((r) => [r.Email, r['Name,Town']])).toEqual([
+      ['ann@example.com', 'Ann,Paris'],
+      ['bob@example.com', 'Bob,Rome'],
+    ]);
+  });
+});

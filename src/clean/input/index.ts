@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
 import { byteAt, fileKind, firstInvalidUtf8, lineAtOffset, looksBinary, scanBytes, spool, type ByteScan } from './source.js';
-import { chooseEmailColumn, isHeaderRecord, ownColumns, recordSpansLines, sniffFormat } from './sniff.js';
+import { chooseEmailColumn, excelSepLine, isHeaderRecord, ownColumns, parseSample, recordSpansLines, sniffFormat } from './sniff.js';
 import { QUOTE_HINT, utf8Error } from './records.js';
 import { bomEncoding, isUtf16, transcode, type InputEncoding } from './decode.js';
 
@@ -36,6 +36,11 @@ export interface InputLayout {
   delimiter: string;
   /** Input began with a BOM (the writer emits a UTF-8 one). */
   bom: boolean;
+  /** Excel's `sep=;` first line as written (without its line ending): it named the delimiter; the writer keeps it. */
+  sepLine?: string;
+  /** Where the first record may start, after a BOM and a `sep=` line: byte offset and 1-based line. */
+  bodyOffset: number;
+  bodyLine: number;
   /** What the input was decoded from. */
   encoding: InputEncoding;
   /** Neither a BOM nor --encoding named it, and it was not UTF-8: it was read as Windows-1252. */
@@ -156,12 +161,18 @@ async function detect(
   }
   const lineEnding = firstLf > 0 && text[firstLf - 1] === '\r' ? '\r\n' : '\n';
 
-  const { format, delimiter, parsed } = sniffFormat(text);
+  // Records are sniffed and read after Excel's `sep=` line, if any; line numbers still count it.
+  const sep = excelSepLine(text);
+  const recordsText = sep ? text.slice(sep.end) : text;
+  const lineOffset = sep ? 1 : 0;
+  const { format, delimiter, parsed } = sep
+    ? { format: 'csv' as const, delimiter: sep.delimiter, parsed: parseSample(recordsText, 'csv', sep.delimiter) }
+    : sniffFormat(text);
   if (parsed.error) {
-    const where = `${displayName}:${parsed.error.line}`;
+    const where = `${displayName}:${parsed.error.line + lineOffset}`;
     if (parsed.error.code === 'CSV_MAX_RECORD_SIZE') {
       // A huge record, or a quote that swallows everything after it: only a quoted field can span lines.
-      throw recordSpansLines(text, parsed.error.line)
+      throw recordSpansLines(recordsText, parsed.error.line)
         ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT)
         : new UsageError(`${where}: a record longer than 1 MiB`);
     }
@@ -187,6 +198,8 @@ async function detect(
     format,
     delimiter,
     bom,
+    bodyOffset: (bom ? 3 : 0) + (sep?.end ?? 0), // the line is ASCII: characters are bytes
+    bodyLine: 1 + lineOffset,
     lineEnding,
     endsWithNewline: scan.lastByte === 10,
     hasHeader,
@@ -199,5 +212,6 @@ async function detect(
     size: scan.size,
   };
   if (hasHeader) layout.headerRaw = first.raw;
+  if (sep) layout.sepLine = sep.line;
   return layout;
 }

@@ -82,6 +82,7 @@ class RecordParser extends Parser {
   ) {
     super(parserOptions(layout.format, layout.delimiter, false));
     this.headerPending = layout.hasHeader;
+    this.nextLine = layout.bodyLine;
   }
 
   override push(chunk: unknown): boolean {
@@ -186,7 +187,7 @@ class RecordParser extends Parser {
 
 /** Batches of records, one per chunk of input; a failure is thrown after the records that precede it. */
 async function* batches(layout: InputLayout, feedBytes: number, withRaw: boolean): AsyncGenerator<InputRecord[], void, undefined> {
-  const start = layout.bom ? 3 : 0;
+  const start = layout.bodyOffset;
   const source = createReadStream(layout.file, { start, highWaterMark: CHUNK_BYTES });
   const checker = new Utf8Checker(start);
   const parser = new RecordParser(layout, withRaw);

@@ -116,6 +116,17 @@ export interface Sniffed {
 }
 
 /**
+ * Excel's first line naming the delimiter, `sep=;` (some tools quote it): its text without the line ending, the
+ * delimiter, and where the next line starts.
+ */
+export function excelSepLine(text: string): { line: string; delimiter: string; end: number } | undefined {
+  const m = /^("?)sep=([,;\t|])\1(?=\r?\n|$)/i.exec(text);
+  if (!m) return undefined;
+  const lf = text.indexOf('\n');
+  return { line: m[0], delimiter: m[2]!, end: lf < 0 ? text.length : lf + 1 };
+}
+
+/**
  * Picks the delimiter whose field count per record is most consistent (ties: more fields, then the order
  * `,` `;` tab `|`). With none splitting records into two or more fields, the input is a plain list of lines,
  * unless every line is wrapped in double quotes (a one-column CSV).

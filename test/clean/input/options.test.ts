@@ -300,3 +300,37 @@ describe('an output of mailclean as input', () => {
     expect((await open(path)).ownColumns).toEqual([]);
   });
 });
+
+describe("Excel's sep= first line", () => {
+  it('names the delimiter and is neither the header nor a row; line numbers count it', async () => {
+    // Without the line, "," would win the sniffing (more fields), and "sep=" would be the header.
+    const path = put(tmp.dir, 'sep.csv', 'sep=;\nEmail;Name,Town\na@b.com;Ann,Paris\nc@d.com;Cy,Rome\n');
+    const layout = await open(path);
+    expect(layout).toMatchObject({ format: 'csv', delimiter: ';', sepLine: 'sep=;', hasHeader: true, header: ['Email', 'Name,Town'], headerRaw: 'Email;Name,Town' });
+    const records = await collect(layout);
+    expect(records.map((r) => [r.line, r.raw])).toEqual([
+      [3, 'a@b.com;Ann,Paris'],
+      [4, 'c@d.com;Cy,Rome'],
+    ]);
+    expect(await collect(layout, { feedBytes: 1 })).toEqual(records);
+  });
+
+  it('quoted, in any case, after a BOM, with CRLF; tab and pipe too', async () => {
+    const quoted = await open(put(tmp.dir, 'sep-q.csv', '\ufeff"SEP=,"\r\nEmail,Name\r\na@b.com,A\r\n'));
+    expect(quoted).toMatchObject({ delimiter: ',', sepLine: '"SEP=,"', bom: true, lineEnding: '\r\n', header: ['Email', 'Name'] });
+    expect((await collect(quoted)).map((r) => r.line)).toEqual([3]);
+    expect((await open(put(tmp.dir, 'sep-t.csv', 'sep=\t\nEmail\tName\na@b.com\tA\n'))).delimiter).toBe('\t');
+    expect(await open(put(tmp.dir, 'sep-p.csv', 'sep=|\na@b.com|A\n'))).toMatchObject({ delimiter: '|', hasHeader: false, columnCount: 2 });
+    // Not a delimiter mailclean reads: an ordinary first line.
+    expect((await open(put(tmp.dir, 'sep-x.csv', 'sep=:\na@b.com\nc@d.com\n'))).sepLine).toBeUndefined();
+  });
+
+  it('errors point at the right line', async () => {
+    const ragged = put(tmp.dir, 'sep-ragged.csv', 'sep=;\nEmail;Name\na@b.com;A\nc@d.com\n');
+    expect((await usageError(collect(await open(ragged)))).message).toBe(`${ragged}:4: 1 field where the header has 2`);
+    const quote = put(tmp.dir, 'sep-quote.csv', 'sep=;\nEmail;Name\na@b.com;"A\n');
+    expect((await usageError(open(quote))).message).toBe(`${quote}:3: a quoted field is never closed`);
+    const only = put(tmp.dir, 'sep-only.csv', 'sep=;');
+    expect((await usageError(open(only))).message).toMatch(/the file is empty$/);
+  });
+});
