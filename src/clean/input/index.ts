@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
 import { byteAt, fileKind, firstInvalidUtf8, lineAtOffset, looksBinary, scanBytes, spool, type ByteScan } from './source.js';
 import { chooseEmailColumn, excelSepLine, isHeaderRecord, ownColumns, parseSample, recordSpansLines, sniffFormat } from './sniff.js';
-import { QUOTE_HINT, utf8Error } from './records.js';
+import { nulError, QUOTE_HINT, utf8Error } from './records.js';
 import { bomEncoding, isUtf16, transcode, type InputEncoding } from './decode.js';
 
 export { readRecordBatches, readRecords } from './records.js';
@@ -139,9 +139,12 @@ async function detect(
 ): Promise<Omit<InputLayout, 'cleanup' | 'encoding' | 'encodingGuessed'>> {
   const what = displayName === 'stdin' ? 'the input' : 'the file';
   const s = scan.sample;
-  if (scan.badUtf8 >= 0) {
+  // Whichever comes first, as the reader would report them.
+  const nul = s.indexOf(0);
+  if (scan.badUtf8 >= 0 && (nul < 0 || scan.badUtf8 < nul)) {
     throw utf8Error(displayName, await lineAtOffset(file, scan.badUtf8), s[scan.badUtf8] ?? (await byteAt(file, scan.badUtf8)));
   }
+  if (nul >= 0) throw nulError(displayName, await lineAtOffset(file, nul));
   const bom = s[0] === 0xef && s[1] === 0xbb && s[2] === 0xbf;
 
   // The sample as text, cut after its last complete line unless it is the whole file.

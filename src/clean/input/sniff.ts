@@ -13,7 +13,7 @@ export const MAX_RECORD = 1 << 20;
 /** csv-parse options shared by the sniffer and the streaming reader, so both see the same records. */
 export function parserOptions(format: 'csv' | 'lines', delimiter: string, raw = true): Options {
   return {
-    // 'lines' has no quoting and no delimiter; NUL can only appear by mistake (it is reported).
+    // 'lines' has no quoting and no delimiter; a NUL is refused before it reaches the parser.
     delimiter: format === 'lines' ? '\0' : delimiter,
     quote: format === 'lines' ? null : '"',
     escape: '"',

@@ -188,9 +188,8 @@ export async function byteAt(file: string, offset: number): Promise<number> {
   }
 }
 
-/** A sample that looks like binary data: a NUL byte, or more than 10% control characters. */
+/** A sample that looks like binary data: more than 10% control characters (a lone NUL is reported where it is). */
 export function looksBinary(sample: Buffer): boolean {
-  if (sample.includes(0)) return true;
   let control = 0;
   for (const b of sample) {
     if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) || b === 0x7f) control++;

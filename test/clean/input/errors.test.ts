@@ -146,6 +146,39 @@ describe('encoding', () => {
   });
 });
 
+describe('NUL bytes: one rule and one message wherever they are', () => {
+  it('near the start, found by openInput', async () => {
+    const path = put(tmp.dir, 'nul-early.csv', 'Email,Name,City\n' + rows(2, 3) + 'x@y.com,Jo\0,Town\n' + rows(5, 9));
+    const err = await usageError(open(path));
+    expect(err.message).toBe(`${path}:4: contains a NUL byte`);
+    expect(err.exitCode).toBe(2);
+  });
+
+  it('beyond the 2 MiB sample, found while reading, after the rows before it', async () => {
+    const path = put(tmp.dir, 'nul-late.csv', 'Email,Name,City\n' + rows(2, 60001) + 'x@y.com,Jo\0,Town\n' + rows(60003, 60010));
+    const layout = await open(path);
+    for (const feedBytes of [undefined, 7]) {
+      let last = 0;
+      const err = await usageError(
+        (async () => {
+          for await (const r of readRecords(layout, { feedBytes })) last = r.line;
+        })(),
+      );
+      expect(err.message).toBe(`${path}:60002: contains a NUL byte`);
+      expect(last).toBe(60001);
+    }
+  });
+
+  it('in a plain list, and in Windows-1252 or UTF-16 input, with the line of the file', async () => {
+    const list = put(tmp.dir, 'nul-list.txt', 'a@b.com\nc@d.com\0\n');
+    expect((await usageError(open(list))).message).toBe(`${list}:2: contains a NUL byte`);
+    const cp1252 = put(tmp.dir, 'nul-1252.csv', Buffer.from('Email,Name\na@b.com,Ren\xe9\nc@d.com,\0\n', 'latin1'));
+    expect((await usageError(open(cp1252))).message).toBe(`${cp1252}:3: contains a NUL byte`);
+    const utf16 = put(tmp.dir, 'nul-16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Email\r\na@b.com\r\nc\0@d.com\r\n', 'utf16le')]));
+    expect((await usageError(open(utf16))).message).toBe(`${utf16}:3: contains a NUL byte`);
+  });
+});
+
 describe('huge records and runaway quotes', () => {
   it('a 10 MB field on line 2 is refused while reading', async () => {
     const path = put(tmp.dir, 'huge.csv', `Email,Notes\na@b.com,${'x'.repeat(10 * 1024 * 1024)}\nc@d.com,ok\n`);
