@@ -125,10 +125,11 @@ async function guessEncoding(file: string, displayName: string, scan: ByteScan):
   return (await firstInvalidUtf8(file, displayName)) >= 0 ? 'windows-1252' : 'utf-8';
 }
 
+// Messages about the whole input say line 1, so that every input error reads `file:line: ...`.
 function refuseNonText(scan: ByteScan, displayName: string): void {
   const what = displayName === 'stdin' ? 'the input' : 'the file';
-  if (scan.size === 0 || !scan.hasText) throw new UsageError(`${displayName}: ${what} is empty`);
-  if (looksBinary(scan.sample)) throw new UsageError(`${displayName}: this looks like a binary file, not CSV or text`);
+  if (scan.size === 0 || !scan.hasText) throw new UsageError(`${displayName}:1: ${what} is empty`);
+  if (looksBinary(scan.sample)) throw new UsageError(`${displayName}:1: this looks like a binary file, not CSV or text`);
 }
 
 async function detect(
@@ -158,7 +159,7 @@ async function detect(
   const firstLf = text.indexOf('\n');
   if (firstLf < 0 && text.includes('\r')) {
     throw new UsageError(
-      `${displayName}: lines end with a carriage return alone (old Mac format)`,
+      `${displayName}:1: lines end with a carriage return alone (old Mac format)`,
       'save the file with LF or CRLF line endings',
     );
   }
@@ -185,16 +186,17 @@ async function detect(
   }
   const records = parsed.records;
   const first = records[0];
-  if (!first) throw new UsageError(`${displayName}: ${what} is empty`);
+  if (!first) throw new UsageError(`${displayName}:1: ${what} is empty`);
+  const firstLine = first.line + lineOffset;
   const hasHeader = isHeaderRecord(first.fields, format);
   const header = hasHeader ? first.fields.map((f) => f.trim()) : [];
   const rows = hasHeader ? records.slice(1) : records;
   if (hasHeader && rows.length === 0 && scan.sampleComplete) {
-    throw new UsageError(`${displayName}: ${what} has a header but no rows`);
+    throw new UsageError(`${displayName}:${firstLine}: ${what} has a header but no rows`);
   }
   const columnCount = first.fields.length;
   const ours = ownColumns(header);
-  const choice = chooseEmailColumn({ displayName, header, columnCount, rows, column, ours });
+  const choice = chooseEmailColumn({ displayName, line: firstLine, header, columnCount, rows, column, ours });
   const layout: Omit<InputLayout, 'cleanup' | 'encoding' | 'encodingGuessed'> = {
     file,
     displayName,

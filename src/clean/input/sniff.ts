@@ -246,6 +246,8 @@ export interface ColumnChoice {
  */
 export function chooseEmailColumn(opts: {
   displayName: string;
+  /** Where the header (or the first row) is, for the message when no column is found. */
+  line: number;
   header: readonly string[];
   columnCount: number;
   rows: readonly SampleRecord[];
@@ -318,5 +320,5 @@ export function chooseEmailColumn(opts: {
     }
   }
   if (best >= 0) return pick(best);
-  throw new UsageError(`${displayName}: no email column found (columns: ${listColumns(header, columnCount)})`, hint);
+  throw new UsageError(`${displayName}:${opts.line}: no email column found (columns: ${listColumns(header, columnCount)})`, hint);
 }

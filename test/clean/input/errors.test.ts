@@ -18,11 +18,11 @@ const rows = (from: number, to: number): string => {
 
 describe('bad fixtures', () => {
   const cases: [string, string, string?][] = [
-    ['empty.csv', ': the file is empty'],
-    ['blank.csv', ': the file is empty'],
-    ['header-only.csv', ': the file has a header but no rows'],
-    ['no-email-column.csv', ': no email column found (columns: Name, Phone, City)', 'pass --column NAME or --column N'],
-    ['binary.bin', ': this looks like a binary file, not CSV or text'],
+    ['empty.csv', ':1: the file is empty'],
+    ['blank.csv', ':1: the file is empty'],
+    ['header-only.csv', ':1: the file has a header but no rows'],
+    ['no-email-column.csv', ':1: no email column found (columns: Name, Phone, City)', 'pass --column NAME or --column N'],
+    ['binary.bin', ':1: this looks like a binary file, not CSV or text'],
     ['unclosed-quote.csv', ':5: a quoted field is never closed'],
   ];
   for (const [name, suffix, hint] of cases) {
@@ -76,17 +76,24 @@ describe('ragged rows', () => {
 describe('empty input', () => {
   it('a BOM alone', async () => {
     const path = put(tmp.dir, 'bom-only.csv', '\ufeff');
-    expect((await usageError(open(path))).message).toBe(`${path}: the file is empty`);
+    expect((await usageError(open(path))).message).toBe(`${path}:1: the file is empty`);
   });
 
   it('only whitespace', async () => {
     const path = put(tmp.dir, 'spaces.csv', '  \n\t\n\r\n   ');
-    expect((await usageError(open(path))).message).toBe(`${path}: the file is empty`);
+    expect((await usageError(open(path))).message).toBe(`${path}:1: the file is empty`);
   });
 
   it('a header followed by blank lines only', async () => {
     const path = put(tmp.dir, 'head-blank.csv', 'Email;Name\r\n\r\n  \r\n');
-    expect((await usageError(open(path))).message).toBe(`${path}: the file has a header but no rows`);
+    expect((await usageError(open(path))).message).toBe(`${path}:1: the file has a header but no rows`);
+  });
+
+  it('errors about the header name the line it is on', async () => {
+    const late = put(tmp.dir, 'late-head.csv', '\n\nEmail;Name\n');
+    expect((await usageError(open(late))).message).toBe(`${late}:3: the file has a header but no rows`);
+    const sep = put(tmp.dir, 'sep-head.csv', 'sep=;\nWho;Phone\nAnn;123\n');
+    expect((await usageError(open(sep))).message).toBe(`${sep}:2: no email column found (columns: Who, Phone)`);
   });
 });
 
@@ -137,12 +144,12 @@ describe('encoding', () => {
     const bytes = Buffer.alloc(2000);
     for (let i = 0; i < bytes.length; i++) bytes[i] = i % 3 === 0 ? 0x01 + (i % 7) : 0x41 + (i % 26);
     const path = put(tmp.dir, 'controls.dat', bytes);
-    expect((await usageError(open(path))).message).toBe(`${path}: this looks like a binary file, not CSV or text`);
+    expect((await usageError(open(path))).message).toBe(`${path}:1: this looks like a binary file, not CSV or text`);
   });
 
   it('old Mac line endings are refused rather than read as one line', async () => {
     const path = put(tmp.dir, 'mac.csv', 'Email,Name\ra@b.com,A\rc@d.com,C\r');
-    expect((await usageError(open(path))).message).toBe(`${path}: lines end with a carriage return alone (old Mac format)`);
+    expect((await usageError(open(path))).message).toBe(`${path}:1: lines end with a carriage return alone (old Mac format)`);
   });
 });
 

@@ -97,9 +97,9 @@ describe('stdin', () => {
     const spoolDir = join(tmp.dir, 'spool-err');
     const empty = new PassThrough();
     empty.end();
-    expect((await usageError(openInput({ path: '-', stdin: empty, spoolDir }))).message).toBe('stdin: the input is empty');
+    expect((await usageError(openInput({ path: '-', stdin: empty, spoolDir }))).message).toBe('stdin:1: the input is empty');
     const headerOnly = Readable.from([Buffer.from('Email\n')]);
-    expect((await usageError(openInput({ path: '-', stdin: headerOnly, spoolDir }))).message).toBe('stdin: the input has a header but no rows');
+    expect((await usageError(openInput({ path: '-', stdin: headerOnly, spoolDir }))).message).toBe('stdin:1: the input has a header but no rows');
     expect(readdirSync(spoolDir)).toEqual([]);
   });
 
@@ -192,7 +192,7 @@ describe('header and email column detection', () => {
 
   it('not more than half looking like addresses is not enough', async () => {
     const path = put(tmp.dir, 'half.csv', 'Who,Contact\nA,a@b.com\nB,phone\n');
-    expect((await usageError(open(path))).message).toBe(`${path}: no email column found (columns: Who, Contact)`);
+    expect((await usageError(open(path))).message).toBe(`${path}:1: no email column found (columns: Who, Contact)`);
   });
 
   it('the delimiter with consistent counts wins over one that merely appears', async () => {
