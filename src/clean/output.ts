@@ -89,7 +89,11 @@ export async function writeWhole(target: OutputTarget, text: string): Promise<vo
 export class RowFormatter {
   private readonly delimiter: string;
   private readonly eol: string;
+  /** The input columns that go out (all but the results of an earlier run), and their JSON keys. */
+  private readonly columns: number[];
   private readonly names: string[];
+  /** The input holds an earlier run's results: its rows are rebuilt without them, so cannot go out byte for byte. */
+  private readonly rebuild: boolean;
   private first = true;
 
   constructor(
@@ -100,7 +104,11 @@ export class RowFormatter {
     // A list of bare addresses becomes a CSV with an `email` column.
     this.delimiter = layout.format === 'lines' ? ',' : layout.delimiter;
     this.eol = layout.lineEnding;
-    this.names = jsonNames(layout);
+    const ours = new Set(layout.ownColumns);
+    const names = jsonNames(layout);
+    this.columns = names.flatMap((_, i) => (ours.has(i) ? [] : [i]));
+    this.names = this.columns.map((i) => names[i]!);
+    this.rebuild = ours.size > 0;
   }
 
   start(): string {
@@ -108,24 +116,31 @@ export class RowFormatter {
     if (this.format === 'ndjson') return '';
     const results = [...RESULT_COLUMNS, ...(this.withSuggestion ? [SUGGESTION_COLUMN] : [])].join(this.delimiter);
     if (this.layout.format === 'lines') return `email${this.delimiter}${results}${this.eol}`;
-    if (!this.layout.hasHeader) return this.layout.bom ? '\uFEFF' : '';
-    return `${this.layout.bom ? '\uFEFF' : ''}${this.layout.headerRaw ?? ''}${this.delimiter}${results}${this.eol}`;
+    // Excel's `sep=` line stays first, so Excel still splits the columns as before.
+    const prefix = `${this.layout.bom ? '\uFEFF' : ''}${this.layout.sepLine !== undefined ? this.layout.sepLine + this.eol : ''}`;
+    if (!this.layout.hasHeader) return prefix;
+    const header = this.rebuild ? this.serialise(this.layout.header) : (this.layout.headerRaw ?? '');
+    return `${prefix}${header}${this.delimiter}${results}${this.eol}`;
   }
 
   row(raw: string, fields: string[], verdict: Verdict): string {
     if (this.format === 'csv') {
       // The original text goes out as it came in; only the appended cells are ours.
-      const original = this.layout.format === 'lines' ? quote(raw, this.delimiter) : raw;
+      const original = this.layout.format === 'lines' ? quote(raw, this.delimiter) : this.rebuild ? this.serialise(fields) : raw;
       return `${original}${this.delimiter}${verdictCells(verdict, this.withSuggestion).map((c) => quote(c, this.delimiter)).join(this.delimiter)}${this.eol}`;
     }
     const object: Record<string, unknown> = {};
-    this.names.forEach((name, i) => (object[name] = fields[i] ?? ''));
+    this.columns.forEach((column, i) => (object[this.names[i]!] = fields[column] ?? ''));
     Object.assign(object, verdictFields(verdict, this.withSuggestion));
     const line = JSON.stringify(object);
     if (this.format === 'ndjson') return `${line}\n`;
     const prefix = this.first ? '\n' : ',\n';
     this.first = false;
     return prefix + line;
+  }
+
+  private serialise(fields: readonly string[]): string {
+    return this.columns.map((i) => quote(fields[i] ?? '', this.delimiter)).join(this.delimiter);
   }
 
   end(): string {

@@ -262,12 +262,20 @@ describe('clean: bad input', () => {
 
   const BAD = join(FIXTURES, 'bad');
   const cases: Array<[string, string | (() => string), RegExp]> = [
-    ['empty file', join(BAD, 'empty.csv'), /empty\.csv: the file is empty/],
-    ['a header with no rows', join(BAD, 'header-only.csv'), /header-only\.csv: the file has a header but no rows/],
-    ['no email column', join(BAD, 'no-email-column.csv'), /no-email-column\.csv: no email column found \(columns: .+\)/],
+    ['empty file', join(BAD, 'empty.csv'), /empty\.csv:1: the file is empty/],
+    ['a header with no rows', join(BAD, 'header-only.csv'), /header-only\.csv:1: the file has a header but no rows/],
+    ['no email column', join(BAD, 'no-email-column.csv'), /no-email-column\.csv:1: no email column found \(columns: .+\)/],
     ['ragged rows', join(BAD, 'ragged.csv'), /ragged\.csv:\d+: \d+ fields where the header has \d+/],
-    ['invalid UTF-8', join(BAD, 'invalid-utf8.csv'), /invalid-utf8\.csv:\d+: not valid UTF-8/],
-    ['a binary file', join(BAD, 'binary.bin'), /binary\.bin: this looks like a binary file/],
+    [
+      'invalid UTF-8 after a UTF-8 BOM',
+      () => {
+        const path = join(env.home.dir, 'bom-latin1.csv');
+        writeFileSync(path, Buffer.concat([Buffer.from('\ufeffemail,name\na@example.com,Jos'), Buffer.from([0xe9, 0x0a])]));
+        return path;
+      },
+      /bom-latin1\.csv:2: not valid UTF-8 \(byte 0xe9\)/,
+    ],
+    ['a binary file', join(BAD, 'binary.bin'), /binary\.bin:1: this looks like a binary file/],
     [
       'a 10 MB field',
       () => {

@@ -79,7 +79,7 @@ describe('the HTML report in Chromium', () => {
 
       const examples = await tab.$$eval('tr.example code', (els) => els.map((e) => e.textContent));
       expect(examples).toContain(HOSTILE);
-      expect(await tab.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await tab.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(await tab.$$eval('script, img', (els) => els.length)).toBe(0);
     } finally {
       await browser.close();

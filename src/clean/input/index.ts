@@ -3,12 +3,14 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
-import { byteAt, fileKind, lineAtOffset, looksBinary, removeDeadSpools, scanBytes, spool } from './source.js';
-import { chooseEmailColumn, isHeaderRecord, recordSpansLines, sniffFormat } from './sniff.js';
-import { QUOTE_HINT, utf8Error } from './records.js';
+import { byteAt, fileKind, firstInvalidUtf8, lineAtOffset, looksBinary, removeDeadSpools, scanBytes, spool, type ByteScan } from './source.js';
+import { chooseEmailColumn, excelSepLine, isHeaderRecord, ownColumns, parseSample, recordSpansLines, sniffFormat } from './sniff.js';
+import { nulError, QUOTE_HINT, utf8Error } from './records.js';
+import { bomEncoding, isUtf16, transcode, type InputEncoding } from './decode.js';
 
 export { readRecordBatches, readRecords } from './records.js';
 export type { ReadOptions } from './records.js';
+export type { InputEncoding } from './decode.js';
 
 export interface OpenInputOptions {
   /** A file path, or '-' for stdin. */
@@ -21,10 +23,12 @@ export interface OpenInputOptions {
   column?: string;
   /** Stops spooling stdin (or a pipe); the partial copy is removed. */
   signal?: AbortSignal;
+  /** --encoding; by default a BOM's, else UTF-8 if the whole input is valid UTF-8, else Windows-1252. */
+  encoding?: InputEncoding;
 }
 
 export interface InputLayout {
-  /** The file to read (the spooled copy for stdin). */
+  /** The file to read: the input, or a spooled copy of stdin, or its UTF-8 copy when it is in another encoding. */
   file: string;
   /** How messages name it: the user's path, or 'stdin'. */
   displayName: string;
@@ -32,8 +36,17 @@ export interface InputLayout {
   format: 'csv' | 'lines';
   /** Sniffed among ',' ';' '\t' '|'; ',' for 'lines' (the delimiter a writer should use for appended columns). */
   delimiter: string;
-  /** Input began with a UTF-8 BOM (the writer re-emits it). */
+  /** Input began with a BOM (the writer emits a UTF-8 one). */
   bom: boolean;
+  /** Excel's `sep=;` first line as written (without its line ending): it named the delimiter; the writer keeps it. */
+  sepLine?: string;
+  /** Where the first record may start, after a BOM and a `sep=` line: byte offset and 1-based line. */
+  bodyOffset: number;
+  bodyLine: number;
+  /** What the input was decoded from. */
+  encoding: InputEncoding;
+  /** Neither a BOM nor --encoding named it, and it was not UTF-8: it was read as Windows-1252. */
+  encodingGuessed: boolean;
   /** The first line ending in the file ('\n' when there is none). */
   lineEnding: '\n' | '\r\n';
   /** The input's last byte is a line ending. */
@@ -48,6 +61,8 @@ export interface InputLayout {
   emailColumn: number;
   /** Header name, or `column N`. */
   emailColumnName: string;
+  /** Columns an earlier run of mailclean appended (0-based): left out of the output, which appends fresh ones. */
+  ownColumns: number[];
   /** Digest of the size and the first 2 MiB: names the input for the resume journal. */
   fingerprint: string;
   /** Size of the input in bytes. */
@@ -72,38 +87,68 @@ export async function openInput(opts: OpenInputOptions): Promise<InputLayout> {
   const fromStdin = opts.path === '-';
   const displayName = fromStdin ? 'stdin' : opts.path;
   let file = opts.path;
-  let spooled = false;
+  const spooled: string[] = [];
   if (fromStdin) {
     file = await spool(opts.stdin, opts.spoolDir, displayName, opts.signal);
-    spooled = true;
+    spooled.push(file);
   } else if ((await fileKind(opts.path, displayName)) === 'stream') {
     // A pipe (`<(cmd)`, /dev/stdin) can be read only once; the two passes need a file.
     file = await spool(createReadStream(opts.path), opts.spoolDir, displayName, opts.signal);
-    spooled = true;
+    spooled.push(file);
   }
   const cleanup = async (): Promise<void> => {
-    if (spooled) await rm(file, { force: true });
+    for (const f of spooled) await rm(f, { force: true });
   };
   try {
-    return { ...(await detect(file, displayName, opts.column)), cleanup };
+    const original = await scanBytes(file, displayName);
+    const encoding = opts.encoding ?? (await guessEncoding(file, displayName, original));
+    const encodingGuessed = opts.encoding === undefined && encoding === 'windows-1252';
+    // UTF-16 is judged once decoded; in the others, text and control bytes are the same bytes before and after.
+    if (!isUtf16(encoding)) refuseNonText(original, displayName);
+    if (encoding === 'utf-8') return { ...(await detect(file, displayName, original, opts.column)), encoding, encodingGuessed, cleanup };
+    const text = await transcode(file, encoding, opts.spoolDir, displayName);
+    spooled.push(text);
+    const scan = await scanBytes(text, displayName);
+    if (isUtf16(encoding)) refuseNonText(scan, displayName);
+    const layout = await detect(text, displayName, scan, opts.column);
+    // The journal and the size name the user's bytes, not the copy's.
+    return { ...layout, fingerprint: original.fingerprint, size: original.size, encoding, encodingGuessed, cleanup };
   } catch (err) {
     await cleanup();
     throw err;
   }
 }
 
-async function detect(file: string, displayName: string, column: string | undefined): Promise<Omit<InputLayout, 'cleanup'>> {
-  const scan = await scanBytes(file, displayName);
+/** A BOM's encoding; else UTF-8 if the whole input is valid UTF-8; else Windows-1252, where every byte is a character. */
+async function guessEncoding(file: string, displayName: string, scan: ByteScan): Promise<InputEncoding> {
+  const bom = bomEncoding(scan.sample);
+  if (bom) return bom;
+  if (scan.badUtf8 >= 0) return 'windows-1252';
+  if (scan.sampleComplete) return 'utf-8';
+  return (await firstInvalidUtf8(file, displayName)) >= 0 ? 'windows-1252' : 'utf-8';
+}
+
+// Messages about the whole input say line 1, so that every input error reads `file:line: ...`.
+function refuseNonText(scan: ByteScan, displayName: string): void {
   const what = displayName === 'stdin' ? 'the input' : 'the file';
-  if (scan.size === 0 || !scan.hasText) throw new UsageError(`${displayName}: ${what} is empty`);
+  if (scan.size === 0 || !scan.hasText) throw new UsageError(`${displayName}:1: ${what} is empty`);
+  if (looksBinary(scan.sample)) throw new UsageError(`${displayName}:1: this looks like a binary file, not CSV or text`);
+}
+
+async function detect(
+  file: string,
+  displayName: string,
+  scan: ByteScan,
+  column: string | undefined,
+): Promise<Omit<InputLayout, 'cleanup' | 'encoding' | 'encodingGuessed'>> {
+  const what = displayName === 'stdin' ? 'the input' : 'the file';
   const s = scan.sample;
-  if ((s[0] === 0xff && s[1] === 0xfe) || (s[0] === 0xfe && s[1] === 0xff)) {
-    throw new UsageError(`${displayName}: ${what} is UTF-16 text`, 'save it as UTF-8 (in a spreadsheet: "CSV UTF-8")');
-  }
-  if (looksBinary(s)) throw new UsageError(`${displayName}: this looks like a binary file, not CSV or text`);
-  if (scan.badUtf8 >= 0) {
+  // Whichever comes first, as the reader would report them.
+  const nul = s.indexOf(0);
+  if (scan.badUtf8 >= 0 && (nul < 0 || scan.badUtf8 < nul)) {
     throw utf8Error(displayName, await lineAtOffset(file, scan.badUtf8), s[scan.badUtf8] ?? (await byteAt(file, scan.badUtf8)));
   }
+  if (nul >= 0) throw nulError(displayName, await lineAtOffset(file, nul));
   const bom = s[0] === 0xef && s[1] === 0xbb && s[2] === 0xbf;
 
   // The sample as text, cut after its last complete line unless it is the whole file.
@@ -117,18 +162,24 @@ async function detect(file: string, displayName: string, column: string | undefi
   const firstLf = text.indexOf('\n');
   if (firstLf < 0 && text.includes('\r')) {
     throw new UsageError(
-      `${displayName}: lines end with a carriage return alone (old Mac format)`,
+      `${displayName}:1: lines end with a carriage return alone (old Mac format)`,
       'save the file with LF or CRLF line endings',
     );
   }
   const lineEnding = firstLf > 0 && text[firstLf - 1] === '\r' ? '\r\n' : '\n';
 
-  const { format, delimiter, parsed } = sniffFormat(text);
+  // Records are sniffed and read after Excel's `sep=` line, if any; line numbers still count it.
+  const sep = excelSepLine(text);
+  const recordsText = sep ? text.slice(sep.end) : text;
+  const lineOffset = sep ? 1 : 0;
+  const { format, delimiter, parsed } = sep
+    ? { format: 'csv' as const, delimiter: sep.delimiter, parsed: parseSample(recordsText, 'csv', sep.delimiter) }
+    : sniffFormat(text);
   if (parsed.error) {
-    const where = `${displayName}:${parsed.error.line}`;
+    const where = `${displayName}:${parsed.error.line + lineOffset}`;
     if (parsed.error.code === 'CSV_MAX_RECORD_SIZE') {
       // A huge record, or a quote that swallows everything after it: only a quoted field can span lines.
-      throw recordSpansLines(text, parsed.error.line)
+      throw recordSpansLines(recordsText, parsed.error.line)
         ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT)
         : new UsageError(`${where}: a record longer than 1 MiB`);
     }
@@ -138,21 +189,25 @@ async function detect(file: string, displayName: string, column: string | undefi
   }
   const records = parsed.records;
   const first = records[0];
-  if (!first) throw new UsageError(`${displayName}: ${what} is empty`);
+  if (!first) throw new UsageError(`${displayName}:1: ${what} is empty`);
+  const firstLine = first.line + lineOffset;
   const hasHeader = isHeaderRecord(first.fields, format);
   const header = hasHeader ? first.fields.map((f) => f.trim()) : [];
   const rows = hasHeader ? records.slice(1) : records;
   if (hasHeader && rows.length === 0 && scan.sampleComplete) {
-    throw new UsageError(`${displayName}: ${what} has a header but no rows`);
+    throw new UsageError(`${displayName}:${firstLine}: ${what} has a header but no rows`);
   }
   const columnCount = first.fields.length;
-  const choice = chooseEmailColumn({ displayName, header, columnCount, rows, column });
-  const layout: Omit<InputLayout, 'cleanup'> = {
+  const ours = ownColumns(header);
+  const choice = chooseEmailColumn({ displayName, line: firstLine, header, columnCount, rows, column, ours });
+  const layout: Omit<InputLayout, 'cleanup' | 'encoding' | 'encodingGuessed'> = {
     file,
     displayName,
     format,
     delimiter,
     bom,
+    bodyOffset: (bom ? 3 : 0) + (sep?.end ?? 0), // the line is ASCII: characters are bytes
+    bodyLine: 1 + lineOffset,
     lineEnding,
     endsWithNewline: scan.lastByte === 10,
     hasHeader,
@@ -160,9 +215,11 @@ async function detect(file: string, displayName: string, column: string | undefi
     columnCount,
     emailColumn: choice.index,
     emailColumnName: choice.name,
+    ownColumns: ours,
     fingerprint: scan.fingerprint,
     size: scan.size,
   };
   if (hasHeader) layout.headerRaw = first.raw;
+  if (sep) layout.sepLine = sep.line;
   return layout;
 }

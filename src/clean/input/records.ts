@@ -19,9 +19,6 @@ export const QUOTE_HINT = 'a double quote that starts a field must end it too; d
 
 export function raggedError(layout: InputLayout, line: number, fields: number): UsageError {
   const where = `${layout.displayName}:${line}`;
-  if (layout.format === 'lines') {
-    return new UsageError(`${where}: contains a NUL byte`, 'this looks like a damaged text file');
-  }
   const has = layout.hasHeader ? 'the header has' : 'the first row has';
   return new UsageError(
     `${where}: ${fields} field${fields === 1 ? '' : 's'} where ${has} ${layout.columnCount}`,
@@ -36,8 +33,13 @@ export function delimiterName(d: string): string {
 export function utf8Error(displayName: string, line: number, byte: number): UsageError {
   return new UsageError(
     `${displayName}:${line}: not valid UTF-8 (byte 0x${byte.toString(16).padStart(2, '0')})`,
-    'save the file as UTF-8 (in a spreadsheet: "CSV UTF-8")',
+    'save the file as UTF-8 (in a spreadsheet: "CSV UTF-8"), or name its encoding with --encoding',
   );
+}
+
+/** The same wherever the NUL is: found while sniffing or while reading. */
+export function nulError(displayName: string, line: number): UsageError {
+  return new UsageError(`${displayName}:${line}: contains a NUL byte`, 'this looks like a damaged text file');
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -82,6 +84,7 @@ class RecordParser extends Parser {
   ) {
     super(parserOptions(layout.format, layout.delimiter, false));
     this.headerPending = layout.hasHeader;
+    this.nextLine = layout.bodyLine;
   }
 
   override push(chunk: unknown): boolean {
@@ -186,7 +189,7 @@ class RecordParser extends Parser {
 
 /** Batches of records, one per chunk of input; a failure is thrown after the records that precede it. */
 async function* batches(layout: InputLayout, feedBytes: number, withRaw: boolean): AsyncGenerator<InputRecord[], void, undefined> {
-  const start = layout.bom ? 3 : 0;
+  const start = layout.bodyOffset;
   const source = createReadStream(layout.file, { start, highWaterMark: CHUNK_BYTES });
   const checker = new Utf8Checker(start);
   const parser = new RecordParser(layout, withRaw);
@@ -195,9 +198,12 @@ async function* batches(layout: InputLayout, feedBytes: number, withRaw: boolean
     try {
       let offset = start;
       for await (const chunk of source as AsyncIterable<Buffer>) {
-        // Bytes before an invalid sequence are still parsed, so problems are reported in file order.
+        // Bytes before an invalid sequence or a NUL are still parsed, so problems are reported in file order.
         const bad = checker.push(chunk);
-        const limit = bad >= 0 ? bad - offset : chunk.length;
+        const nulIndex = chunk.indexOf(0);
+        const nul = nulIndex < 0 ? -1 : offset + nulIndex;
+        const stop = bad < 0 ? nul : nul < 0 ? bad : Math.min(bad, nul);
+        const limit = stop >= 0 ? stop - offset : chunk.length;
         offset += chunk.length;
         // Small slices keep each batch small enough to die young (1 MiB batches tripled GC time).
         for (let at = 0; at < limit && !failure; at += feedBytes) {
@@ -207,8 +213,9 @@ async function* batches(layout: InputLayout, feedBytes: number, withRaw: boolean
           const records = parser.takeBatch();
           if (records.length > 0) yield records;
         }
-        if (!failure && bad >= 0) {
-          failure = utf8Error(layout.displayName, await lineAtOffset(layout.file, bad), await byteAt(layout.file, bad));
+        if (!failure && stop >= 0) {
+          const line = await lineAtOffset(layout.file, stop);
+          failure = stop === bad ? utf8Error(layout.displayName, line, await byteAt(layout.file, bad)) : nulError(layout.displayName, line);
         }
         if (failure) break;
       }

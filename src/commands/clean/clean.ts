@@ -6,6 +6,7 @@ import { parseRate, type Rate } from '../../config/rate.js';
 import { REASON_MEANINGS, STATUS_MEANINGS, STATUSES, meaningLines } from '../../clean/verdict.js';
 import { prepareOutput, sameFile, type OutputTarget } from '../../clean/output-target.js';
 import type { OutputFormat } from '../../clean/output.js';
+import type { InputEncoding } from '../../clean/input/index.js';
 import type { JsonFlag } from '../../io/json.js';
 import { parseThresholds, type Threshold } from '../../clean/thresholds.js';
 
@@ -17,6 +18,7 @@ export interface CleanOptions {
   backup?: string;
   format: OutputFormat;
   column?: string;
+  encoding?: InputEncoding;
   only?: Set<string>;
   rejects?: OutputTarget;
   rate?: Rate;
@@ -53,6 +55,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('--in-place', 'allow -o to name the input file: it is replaced, and kept as INPUT.bak')
     .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json', 'ndjson']).default('csv'))
     .option('--column <name|n>', 'the email column, by header name or 1-based number (default: detected)')
+    .addOption(new Option('--encoding <name>', "input encoding (default: a BOM's, else UTF-8, else Windows-1252)").choices(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'latin1']))
     .option('--only <statuses>', 'keep only rows with these statuses, e.g. valid,risky')
     .option('--rejects <file>', 'write the rows --only leaves out to this file')
     .option('--rate <n/window>', 'at most N requests per window, e.g. 50/5m (default: profile rate, else 50/5m)')
@@ -76,6 +79,7 @@ export function define(cmd: Command, run: Runner): void {
       `
 Every input row comes out once, in input order, its columns untouched, with these appended:
   email_status, email_valid, email_disposable, email_valid_domain, email_reason, email_checked_at
+(an earlier run's result columns in the input are replaced by these).
 Blank and malformed addresses are decided locally and never sent; duplicates are sent once.
 With no cleaning service configured (clean-url), or with --local, the built-in engine checks in-process:
 nothing is sent or spent. Otherwise answers are journaled as they arrive: a run stopped by Ctrl-C, a kill
@@ -122,6 +126,7 @@ export function cleanOptions(opts: Record<string, unknown>, args: unknown[], std
     ...outputTargets(input, opts),
     format: opts.format as OutputFormat,
     column: opts.column as string | undefined,
+    encoding: opts.encoding as InputEncoding | undefined,
     only: onlyStatuses(opts.only),
     rate: opts.rate !== undefined ? parseRate(String(opts.rate), '--rate') : undefined,
     concurrency: wholeNumber(opts.concurrency, '--concurrency', 1, 16),

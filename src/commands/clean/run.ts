@@ -20,11 +20,12 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
   ]);
   const progress = new ProgressReporter(f.io.stderr, { live: f.io.isStderrTTY, quiet: f.io.quiet });
   const stop = f.io.signals.stop;
-  const layout = await openInput({ path: o.input, stdin: f.io.stdin, spoolDir: `${f.dataDir}/spool`, column: o.column, signal: stop });
+  const layout = await openInput({ path: o.input, stdin: f.io.stdin, spoolDir: `${f.dataDir}/spool`, column: o.column, encoding: o.encoding, signal: stop });
   try {
     await progress.start();
     const scan = await scanInput(layout, (rows) => progress.update({ rows }), stop);
     progress.stop();
+    if (layout.encodingGuessed) f.io.note(`${layout.displayName}: not UTF-8; read as Windows-1252 (use --encoding to choose)`);
     reportScan(f, layout.displayName, layout.emailColumnName, scan);
     if (checker === 'service') {
       const { cleanWithService } = await import('./service.js');

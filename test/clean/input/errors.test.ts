@@ -18,12 +18,11 @@ const rows = (from: number, to: number): string => {
 
 describe('bad fixtures', () => {
   const cases: [string, string, string?][] = [
-    ['empty.csv', ': the file is empty'],
-    ['blank.csv', ': the file is empty'],
-    ['header-only.csv', ': the file has a header but no rows'],
-    ['no-email-column.csv', ': no email column found (columns: Name, Phone, City)', 'pass --column NAME or --column N'],
-    ['binary.bin', ': this looks like a binary file, not CSV or text'],
-    ['invalid-utf8.csv', ':42: not valid UTF-8 (byte 0xe9)'],
+    ['empty.csv', ':1: the file is empty'],
+    ['blank.csv', ':1: the file is empty'],
+    ['header-only.csv', ':1: the file has a header but no rows'],
+    ['no-email-column.csv', ':1: no email column found (columns: Name, Phone, City)', 'pass --column NAME or --column N'],
+    ['binary.bin', ':1: this looks like a binary file, not CSV or text'],
     ['unclosed-quote.csv', ':5: a quoted field is never closed'],
   ];
   for (const [name, suffix, hint] of cases) {
@@ -77,35 +76,43 @@ describe('ragged rows', () => {
 describe('empty input', () => {
   it('a BOM alone', async () => {
     const path = put(tmp.dir, 'bom-only.csv', '\ufeff');
-    expect((await usageError(open(path))).message).toBe(`${path}: the file is empty`);
+    expect((await usageError(open(path))).message).toBe(`${path}:1: the file is empty`);
   });
 
   it('only whitespace', async () => {
     const path = put(tmp.dir, 'spaces.csv', '  \n\t\n\r\n   ');
-    expect((await usageError(open(path))).message).toBe(`${path}: the file is empty`);
+    expect((await usageError(open(path))).message).toBe(`${path}:1: the file is empty`);
   });
 
   it('a header followed by blank lines only', async () => {
     const path = put(tmp.dir, 'head-blank.csv', 'Email;Name\r\n\r\n  \r\n');
-    expect((await usageError(open(path))).message).toBe(`${path}: the file has a header but no rows`);
+    expect((await usageError(open(path))).message).toBe(`${path}:1: the file has a header but no rows`);
+  });
+
+  it('errors about the header name the line it is on', async () => {
+    const late = put(tmp.dir, 'late-head.csv', '\n\nEmail;Name\n');
+    expect((await usageError(open(late))).message).toBe(`${late}:3: the file has a header but no rows`);
+    const sep = put(tmp.dir, 'sep-head.csv', 'sep=;\nWho;Phone\nAnn;123\n');
+    expect((await usageError(open(sep))).message).toBe(`${sep}:2: no email column found (columns: Who, Phone)`);
   });
 });
 
+// Without --encoding utf-8 (or a UTF-8 BOM) these would be read as Windows-1252: see encoding.test.ts.
 describe('encoding', () => {
   it('invalid UTF-8 in the first line', async () => {
     const path = put(tmp.dir, 'latin1.csv', Buffer.from([0x45, 0x6d, 0x61, 0x69, 0x6c, 0x0a, 0x61, 0x40, 0x62, 0x2e, 0x63, 0xff, 0x0a]));
-    expect((await usageError(open(path))).message).toBe(`${path}:2: not valid UTF-8 (byte 0xff)`);
+    expect((await usageError(open(path, { encoding: 'utf-8' }))).message).toBe(`${path}:2: not valid UTF-8 (byte 0xff)`);
   });
 
   it('a sequence cut off by the end of the file', async () => {
     const path = put(tmp.dir, 'cut.csv', Buffer.concat([Buffer.from('Email\na@b.com\nZo'), Buffer.from([0xc3])]));
-    expect((await usageError(open(path))).message).toBe(`${path}:3: not valid UTF-8 (byte 0xc3)`);
+    expect((await usageError(open(path, { encoding: 'utf-8' }))).message).toBe(`${path}:3: not valid UTF-8 (byte 0xc3)`);
   });
 
   it('far beyond the sniffing sample (found while the records are read)', async () => {
     const head = 'Email,Name,City\n' + rows(2, 60001); // about 2.3 MB
     const path = put(tmp.dir, 'late-bad.csv', Buffer.concat([Buffer.from(head), Buffer.from('x@y.com,Jos'), Buffer.from([0xe9, 0x0a])]));
-    const layout = await open(path);
+    const layout = await open(path, { encoding: 'utf-8' });
     const err = await usageError(
       (async () => {
         for await (const _ of readRecords(layout)) void _;
@@ -133,23 +140,49 @@ describe('encoding', () => {
     }
   });
 
-  it('UTF-16 gets its own message', async () => {
-    const path = put(tmp.dir, 'utf16.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Email\r\na@b.com\r\n', 'utf16le')]));
-    const err = await usageError(open(path));
-    expect(err.message).toBe(`${path}: the file is UTF-16 text`);
-    expect(err.hint).toContain('UTF-8');
-  });
-
   it('control characters without NULs are binary too', async () => {
     const bytes = Buffer.alloc(2000);
     for (let i = 0; i < bytes.length; i++) bytes[i] = i % 3 === 0 ? 0x01 + (i % 7) : 0x41 + (i % 26);
     const path = put(tmp.dir, 'controls.dat', bytes);
-    expect((await usageError(open(path))).message).toBe(`${path}: this looks like a binary file, not CSV or text`);
+    expect((await usageError(open(path))).message).toBe(`${path}:1: this looks like a binary file, not CSV or text`);
   });
 
   it('old Mac line endings are refused rather than read as one line', async () => {
     const path = put(tmp.dir, 'mac.csv', 'Email,Name\ra@b.com,A\rc@d.com,C\r');
-    expect((await usageError(open(path))).message).toBe(`${path}: lines end with a carriage return alone (old Mac format)`);
+    expect((await usageError(open(path))).message).toBe(`${path}:1: lines end with a carriage return alone (old Mac format)`);
+  });
+});
+
+describe('NUL bytes: one rule and one message wherever they are', () => {
+  it('near the start, found by openInput', async () => {
+    const path = put(tmp.dir, 'nul-early.csv', 'Email,Name,City\n' + rows(2, 3) + 'x@y.com,Jo\0,Town\n' + rows(5, 9));
+    const err = await usageError(open(path));
+    expect(err.message).toBe(`${path}:4: contains a NUL byte`);
+    expect(err.exitCode).toBe(2);
+  });
+
+  it('beyond the 2 MiB sample, found while reading, after the rows before it', async () => {
+    const path = put(tmp.dir, 'nul-late.csv', 'Email,Name,City\n' + rows(2, 60001) + 'x@y.com,Jo\0,Town\n' + rows(60003, 60010));
+    const layout = await open(path);
+    for (const feedBytes of [undefined, 7]) {
+      let last = 0;
+      const err = await usageError(
+        (async () => {
+          for await (const r of readRecords(layout, { feedBytes })) last = r.line;
+        })(),
+      );
+      expect(err.message).toBe(`${path}:60002: contains a NUL byte`);
+      expect(last).toBe(60001);
+    }
+  });
+
+  it('in a plain list, and in Windows-1252 or UTF-16 input, with the line of the file', async () => {
+    const list = put(tmp.dir, 'nul-list.txt', 'a@b.com\nc@d.com\0\n');
+    expect((await usageError(open(list))).message).toBe(`${list}:2: contains a NUL byte`);
+    const cp1252 = put(tmp.dir, 'nul-1252.csv', Buffer.from('Email,Name\na@b.com,Ren\xe9\nc@d.com,\0\n', 'latin1'));
+    expect((await usageError(open(cp1252))).message).toBe(`${cp1252}:3: contains a NUL byte`);
+    const utf16 = put(tmp.dir, 'nul-16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Email\r\na@b.com\r\nc\0@d.com\r\n', 'utf16le')]));
+    expect((await usageError(open(utf16))).message).toBe(`${utf16}:3: contains a NUL byte`);
   });
 });
 

@@ -97,9 +97,9 @@ describe('stdin', () => {
     const spoolDir = join(tmp.dir, 'spool-err');
     const empty = new PassThrough();
     empty.end();
-    expect((await usageError(openInput({ path: '-', stdin: empty, spoolDir }))).message).toBe('stdin: the input is empty');
+    expect((await usageError(openInput({ path: '-', stdin: empty, spoolDir }))).message).toBe('stdin:1: the input is empty');
     const headerOnly = Readable.from([Buffer.from('Email\n')]);
-    expect((await usageError(openInput({ path: '-', stdin: headerOnly, spoolDir }))).message).toBe('stdin: the input has a header but no rows');
+    expect((await usageError(openInput({ path: '-', stdin: headerOnly, spoolDir }))).message).toBe('stdin:1: the input has a header but no rows');
     expect(readdirSync(spoolDir)).toEqual([]);
   });
 
@@ -192,7 +192,7 @@ describe('header and email column detection', () => {
 
   it('not more than half looking like addresses is not enough', async () => {
     const path = put(tmp.dir, 'half.csv', 'Who,Contact\nA,a@b.com\nB,phone\n');
-    expect((await usageError(open(path))).message).toBe(`${path}: no email column found (columns: Who, Contact)`);
+    expect((await usageError(open(path))).message).toBe(`${path}:1: no email column found (columns: Who, Contact)`);
   });
 
   it('the delimiter with consistent counts wins over one that merely appears', async () => {
@@ -274,5 +274,63 @@ describe('iteration', () => {
     const it = iterable[Symbol.asyncIterator]();
     expect((await it.next()).value?.raw).toBe('c@d.com');
     await it.return?.();
+  });
+});
+
+describe('an output of mailclean as input', () => {
+  const results = 'email_status,email_valid,email_disposable,email_valid_domain,email_reason,email_checked_at';
+
+  it('knows its own columns, wherever they are, and never takes one for the email column', async () => {
+    // "Contact" is not a known name and holds addresses; so does email_suggestion, which must not win.
+    const path = put(
+      tmp.dir,
+      'again.csv',
+      `Name,email_suggestion,Contact,${results}\nAnn,ann@gmail.com,ann@gmial.com,invalid,false,,false,no_domain,\nBob,,bob@example.com,valid,true,false,true,,2026-01-01\n`,
+    );
+    const layout = await open(path);
+    expect(layout.ownColumns).toEqual([1, 3, 4, 5, 6, 7, 8]);
+    expect(layout.emailColumnName).toBe('Contact');
+    const err = await usageError(open(path, { column: 'email_suggestion' }));
+    expect(err.message).toBe('--column email_suggestion: email_suggestion holds the results of an earlier run (they are replaced)');
+    expect((await usageError(open(path, { column: '4' }))).exitCode).toBe(2);
+  });
+
+  it('needs all six result names: a lone email_status is the user\'s own column', async () => {
+    const path = put(tmp.dir, 'theirs.csv', 'email,email_status\na@example.com,subscribed\n');
+    expect((await open(path)).ownColumns).toEqual([]);
+  });
+});
+
+describe("Excel's sep= first line", () => {
+  it('names the delimiter and is neither the header nor a row; line numbers count it', async () => {
+    // Without the line, "," would win the sniffing (more fields), and "sep=" would be the header.
+    const path = put(tmp.dir, 'sep.csv', 'sep=;\nEmail;Name,Town\na@b.com;Ann,Paris\nc@d.com;Cy,Rome\n');
+    const layout = await open(path);
+    expect(layout).toMatchObject({ format: 'csv', delimiter: ';', sepLine: 'sep=;', hasHeader: true, header: ['Email', 'Name,Town'], headerRaw: 'Email;Name,Town' });
+    const records = await collect(layout);
+    expect(records.map((r) => [r.line, r.raw])).toEqual([
+      [3, 'a@b.com;Ann,Paris'],
+      [4, 'c@d.com;Cy,Rome'],
+    ]);
+    expect(await collect(layout, { feedBytes: 1 })).toEqual(records);
+  });
+
+  it('quoted, in any case, after a BOM, with CRLF; tab and pipe too', async () => {
+    const quoted = await open(put(tmp.dir, 'sep-q.csv', '\ufeff"SEP=,"\r\nEmail,Name\r\na@b.com,A\r\n'));
+    expect(quoted).toMatchObject({ delimiter: ',', sepLine: '"SEP=,"', bom: true, lineEnding: '\r\n', header: ['Email', 'Name'] });
+    expect((await collect(quoted)).map((r) => r.line)).toEqual([3]);
+    expect((await open(put(tmp.dir, 'sep-t.csv', 'sep=\t\nEmail\tName\na@b.com\tA\n'))).delimiter).toBe('\t');
+    expect(await open(put(tmp.dir, 'sep-p.csv', 'sep=|\na@b.com|A\n'))).toMatchObject({ delimiter: '|', hasHeader: false, columnCount: 2 });
+    // Not a delimiter mailclean reads: an ordinary first line.
+    expect((await open(put(tmp.dir, 'sep-x.csv', 'sep=:\na@b.com\nc@d.com\n'))).sepLine).toBeUndefined();
+  });
+
+  it('errors point at the right line', async () => {
+    const ragged = put(tmp.dir, 'sep-ragged.csv', 'sep=;\nEmail;Name\na@b.com;A\nc@d.com\n');
+    expect((await usageError(collect(await open(ragged)))).message).toBe(`${ragged}:4: 1 field where the header has 2`);
+    const quote = put(tmp.dir, 'sep-quote.csv', 'sep=;\nEmail;Name\na@b.com;"A\n');
+    expect((await usageError(open(quote))).message).toBe(`${quote}:3: a quoted field is never closed`);
+    const only = put(tmp.dir, 'sep-only.csv', 'sep=;');
+    expect((await usageError(open(only))).message).toMatch(/the file is empty$/);
   });
 });
