@@ -48,6 +48,33 @@ export interface EngineFlags {
   given?: string;
 }
 
+const HELP = `
+Every input row comes out once, in input order, its columns untouched, with these appended:
+  email_status, email_valid, email_disposable, email_valid_domain, email_reason, email_checked_at
+(an earlier run's result columns in the input are replaced by these).
+Blank and malformed addresses are decided locally and never sent; duplicates are sent once.
+With no cleaning service configured (clean-url), or with --local, the built-in engine checks in-process:
+nothing is sent or spent. Otherwise answers are journaled as they arrive: a run stopped by Ctrl-C, a kill
+or the monthly allowance continues with --resume and never pays twice; a finished list run again reuses
+its answers (--restart pays again).
+
+Statuses (email_status):
+${meaningLines(STATUS_MEANINGS)}
+
+Reasons (email_reason; empty when valid, unchecked or not given):
+${meaningLines(REASON_MEANINGS)}
+
+Exit codes: 0 every row decided, 3 some rows unchecked (allowance, --max-spend, service errors),
+5 a --fail-when condition holds (outputs written), 2 bad input or flags, 4 not signed in,
+130 (Ctrl-C) or 143 (SIGTERM) interrupted.
+
+Examples:
+  mailclean clean contacts.csv -o cleaned.csv
+  mailclean clean contacts.csv --only valid,risky -o keep.csv --rejects drop.csv
+  cat list.txt | mailclean clean --format ndjson > results.ndjson
+  mailclean clean big.csv --dry-run
+  mailclean clean list.csv -o out.csv --summary-json summary.json --report report.html --fail-when 'invalid>5%'`;
+
 export function define(cmd: Command, run: Runner): void {
   cmd
     .argument('[input]', 'CSV or text file with one address per line; - or nothing for stdin')
@@ -74,35 +101,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('--summary-json <file>', 'write a summary of the run as JSON (counts by status and reason, spend, outputs)')
     .option('--report <file.html>', 'write a self-contained HTML report with charts of the breakdown')
     .option('--fail-when <conditions>', 'exit 5 when a condition holds, e.g. invalid>5% or unchecked>0 (comma-separated)')
-    .addHelpText(
-      'after',
-      `
-Every input row comes out once, in input order, its columns untouched, with these appended:
-  email_status, email_valid, email_disposable, email_valid_domain, email_reason, email_checked_at
-(an earlier run's result columns in the input are replaced by these).
-Blank and malformed addresses are decided locally and never sent; duplicates are sent once.
-With no cleaning service configured (clean-url), or with --local, the built-in engine checks in-process:
-nothing is sent or spent. Otherwise answers are journaled as they arrive: a run stopped by Ctrl-C, a kill
-or the monthly allowance continues with --resume and never pays twice; a finished list run again reuses
-its answers (--restart pays again).
-
-Statuses (email_status):
-${meaningLines(STATUS_MEANINGS)}
-
-Reasons (email_reason; empty when valid, unchecked or not given):
-${meaningLines(REASON_MEANINGS)}
-
-Exit codes: 0 every row decided, 3 some rows unchecked (allowance, --max-spend, service errors),
-5 a --fail-when condition holds (outputs written), 2 bad input or flags, 4 not signed in,
-130 (Ctrl-C) or 143 (SIGTERM) interrupted.
-
-Examples:
-  mailclean clean contacts.csv -o cleaned.csv
-  mailclean clean contacts.csv --only valid,risky -o keep.csv --rejects drop.csv
-  cat list.txt | mailclean clean --format ndjson > results.ndjson
-  mailclean clean big.csv --dry-run
-  mailclean clean list.csv -o out.csv --summary-json summary.json --report report.html --fail-when 'invalid>5%'`,
-    )
+    .addHelpText('after', HELP)
     .action(
       run(async (f, opts, args) => {
         const options = cleanOptions(opts, args, f.io.stdin.isTTY === true);
