@@ -2,6 +2,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ProgressReporter } from '../../src/io/progress.js';
+import { FakeClock } from '../helpers/clock.js';
 
 class Screen extends Writable {
   text = '';
@@ -29,11 +30,11 @@ class Screen extends Writable {
 describe('progress', () => {
   it('a terminal that reports 0 columns (script without a size) gets plain lines, not a flood of redraws', async () => {
     const screen = new Screen(0);
-    let now = 0;
-    const progress = new ProgressReporter(screen, { live: true, quiet: false, now: () => now });
+    const clock = new FakeClock(0);
+    const progress = new ProgressReporter(screen, { live: true, quiet: false, now: clock.now });
     await progress.start();
     for (let i = 1; i <= 100; i++) {
-      now += 1_000;
+      clock.advance(1_000);
       progress.update({ phase: 'checking', checked: i, toCheck: 100, rows: 100, unique: 100, requests: i });
     }
     progress.stop();
