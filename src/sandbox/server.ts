@@ -6,7 +6,7 @@ import { ALLOWANCE_STATUSES, emptyStats, type AllowanceStatus, type SandboxStats
 import { failureBody, interfaceOf, SHAPES, type Shape } from './envelopes.js';
 import { HttpError } from './errors.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
-import { createRouter } from './routes.js';
+import { createRouter } from './route-table.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
 import { PLANS } from './state.js';
 import { Store } from './store.js';
