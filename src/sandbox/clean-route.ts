@@ -1,3 +1,4 @@
+import type { Rate } from '../config/rate.js';
 import { checkSyntax } from '../verify/syntax.js';
 import { Engine, type EngineStatus } from '../verify/engine.js';
 import { authenticate } from './auth.js';
@@ -10,7 +11,6 @@ import {
   usageOf,
   usedThisMonth,
   windowSeconds,
-  type RateSettings,
 } from './clean-limits.js';
 import { newObjectId } from './crypto.js';
 import { cleaningOk, failureBody, type Shape } from './envelopes.js';
@@ -64,7 +64,7 @@ export function emptyStats(): SandboxStats {
 }
 
 export interface CleanRouteSettings {
-  rate: RateSettings;
+  rate: Rate;
   allowanceStatus: AllowanceStatus;
   faults: FaultInjector;
   /** Updated in place. */
