@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Rate } from '../config/rate.js';
 import { DEFAULT_RATE } from './clean-limits.js';
-import { ALLOWANCE_STATUSES, emptyStats, type AllowanceStatus, type SandboxStats } from './clean-route.js';
+import { ALLOWANCE_STATUSES, type AllowanceStatus } from './clean-answers.js';
+import { emptyStats, type SandboxStats } from './clean-route.js';
 import { failureBody, interfaceOf, SHAPES, type Shape } from './envelopes.js';
 import { HttpError } from './errors.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
@@ -12,7 +13,8 @@ import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './rou
 import { PLANS } from './state.js';
 import { Store } from './store.js';
 
-export type { AllowanceStatus, SandboxStats } from './clean-route.js';
+export type { AllowanceStatus } from './clean-answers.js';
+export type { SandboxStats } from './clean-route.js';
 export type { FaultOptions } from './faults.js';
 export type { Shape } from './envelopes.js';
 
