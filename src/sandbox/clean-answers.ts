@@ -15,8 +15,11 @@ export const ALLOWANCE_STATUSES: readonly AllowanceStatus[] = [402, 403, 429];
 export type Outcome =
   | { kind: 'fault'; fault: Fault }
   | { kind: 'invalid'; error: HttpError }
+  /** A 422 the fault injection made up, naming the address at `index`, or none. */
+  | { kind: 'rejected'; index?: number }
   | { kind: 'refused'; plan: Plan; allowance: number; left: number }
-  | { kind: 'charged'; emails: string[] };
+  /** Charged for every address; with `omit`, the answer leaves out the record of the address at that index. */
+  | { kind: 'charged'; emails: string[]; omit?: number };
 
 /** What an answer says besides its outcome. */
 export interface Answering {
@@ -35,11 +38,13 @@ export function answer(outcome: Outcome, a: Answering): HandlerResult {
       return serverError(a.shape, outcome.fault.kind === 'server-error' ? outcome.fault.status : 500, a.headers);
     case 'invalid':
       return errorResult(a.shape, outcome.error, a.headers);
+    case 'rejected':
+      return errorResult(a.shape, rejection(outcome.index), a.headers);
     case 'refused':
       // No Retry-After, even as a 429: waiting minutes does not help, and that is how clients tell it from the rate limit.
       return errorResult(a.shape, new HttpError(a.allowanceStatus, refusalMessage(outcome, a)), a.headers);
     case 'charged':
-      return { ...cleaningOk('Emails cleaned', records(outcome.emails, a)), headers: a.headers };
+      return { ...cleaningOk('Emails cleaned', records(outcome.emails, a).filter((_, i) => i !== outcome.omit)), headers: a.headers };
   }
 }
 
@@ -49,6 +54,13 @@ export function errorResult(shape: Shape, err: HttpError, headers: Record<string
     body: failureBody(shape, 'cleaning', err),
     headers: { ...err.headers, ...headers },
   };
+}
+
+/** As a service refuses an address its own rules dislike (Laravel's message for `in`/`exists`), or the whole batch. */
+function rejection(index: number | undefined): HttpError {
+  const field = index === undefined ? 'email' : `email.${index}`;
+  const message = index === undefined ? 'The email field is invalid.' : `The selected ${field} is invalid.`;
+  return new HttpError(422, message, { [field]: [message] });
 }
 
 function refusalMessage(refusal: { plan: Plan; allowance: number; left: number }, a: Answering): string {

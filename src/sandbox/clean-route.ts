@@ -29,8 +29,20 @@ export interface SandboxStats {
   addressesCharged: number;
   /** Most elements in the `email` array of one admitted request, valid or not (a client's batch size). */
   largestRequest: number;
-  /** `truncatedCharged`: addresses charged in answers that were then cut (a client must pay for them again). */
-  faults: { serverError: number; reset: number; truncated: number; truncatedCharged: number };
+  /**
+   * `truncatedCharged`: addresses charged in answers that were then cut (a client must pay for them again).
+   * `rejected`, `rejectedUnnamed`: injected 422s naming one address or none (not in `validationFailed`).
+   * `dropped`: charged answers that left out one record.
+   */
+  faults: {
+    serverError: number;
+    reset: number;
+    truncated: number;
+    truncatedCharged: number;
+    rejected: number;
+    rejectedUnnamed: number;
+    dropped: number;
+  };
   /** Most admitted arrivals of one user inside any window of the configured rate's length. */
   maxArrivalsInAnyWindow: number;
 }
@@ -44,7 +56,7 @@ export function emptyStats(): SandboxStats {
     cleaned: 0,
     addressesCharged: 0,
     largestRequest: 0,
-    faults: { serverError: 0, reset: 0, truncated: 0, truncatedCharged: 0 },
+    faults: { serverError: 0, reset: 0, truncated: 0, truncatedCharged: 0, rejected: 0, rejectedUnnamed: 0, dropped: 0 },
     maxArrivalsInAnyWindow: 0,
   };
 }
@@ -156,8 +168,10 @@ function decide(draft: SandboxState, userId: string, checked: Checked, now: numb
   const decided = (outcome: Outcome): Decision => ({ now, inWindow, remaining, resetSeconds, fault, outcome });
   if (fault.kind === 'server-error' || fault.kind === 'reset') return decided({ kind: 'fault', fault });
   if (!checked.ok) return decided({ kind: 'invalid', error: checked.error });
-
   const count = checked.emails.length;
+  if (fault.kind === 'reject') return decided({ kind: 'rejected', index: Math.floor(fault.at * count) });
+  if (fault.kind === 'reject-unnamed') return decided({ kind: 'rejected' });
+
   const allowance = monthlyAllowance(user.plan);
   const used = usedThisMonth(usage, now);
   if (allowance !== undefined && count > allowance - used) {
@@ -165,7 +179,8 @@ function decide(draft: SandboxState, userId: string, checked: Checked, now: numb
   }
   usage.month = monthKey(now);
   usage.used = used + count;
-  return decided({ kind: 'charged', emails: checked.emails });
+  const omit = fault.kind === 'drop' ? Math.floor(fault.at * count) : undefined;
+  return decided({ kind: 'charged', emails: checked.emails, omit });
 }
 
 function count(stats: SandboxStats, decision: Decision, body: Record<string, unknown>): void {
@@ -179,11 +194,15 @@ function count(stats: SandboxStats, decision: Decision, body: Record<string, unk
     else stats.faults.serverError += 1;
   } else if (outcome.kind === 'invalid') {
     stats.validationFailed += 1;
+  } else if (outcome.kind === 'rejected') {
+    if (outcome.index === undefined) stats.faults.rejectedUnnamed += 1;
+    else stats.faults.rejected += 1;
   } else if (outcome.kind === 'refused') {
     stats.allowanceRefused += 1;
   } else {
     stats.cleaned += 1;
     stats.addressesCharged += outcome.emails.length;
+    if (outcome.omit !== undefined) stats.faults.dropped += 1;
   }
   if (fault.kind === 'truncate') {
     stats.faults.truncated += 1;
