@@ -20,6 +20,8 @@ export function define(cmd: Command, run: Runner): void {
     .option('--allowance-status <code>', 'status of a refusal for the monthly clean allowance: 402, 403 or 429', '403')
     .addOption(new Option('--shape <shape>', 'how answers read where the spec is silent (see below)').choices(['spec', 'alt']).default('spec'))
     .option('--fault-rate <p>', 'probability (0 to 1) of a fault per clean request, split evenly across 5xx, reset and truncated body', '0')
+    .option('--reject-rate <p>', 'probability of a 422 per valid clean request, half naming one of its addresses, half none', '0')
+    .option('--drop-rate <p>', 'probability that a clean answer leaves out the record of one address', '0')
     .option('--latency <ms|min-max>', 'delay every clean answer by MS, or a random MIN-MAX ms')
     .option('--seed <n>', 'seed of the fault and latency generator, to replay a run (default: random, printed)')
     .addOption(jsonOption())
@@ -48,12 +50,16 @@ persist in the data directory, so runs sharing it share the limits.
 
 Fault injection, for rehearsing a flaky service, applies to the clean route only: --fault-rate P
 gives each admitted request a P/3 chance each of a 500/502/503, a connection reset, and a body cut
-in half; --latency delays its answers. The same --seed replays the same faults.
+in half; --reject-rate P a P/2 chance each of a 422 naming one of its addresses ("email.3") and of a
+422 naming none (nothing charged); --drop-rate P a P chance that a 200 leaves out the record of one
+address (all charged). The rates add up to at most 1. --latency delays the answers. The same --seed
+replays the same faults.
 
 Examples:
   mailclean sandbox --port 8080 --memory &
   mailclean --api-url http://127.0.0.1:8080 --clean-url http://127.0.0.1:8080 register
-  mailclean sandbox --rate 5/10s --fault-rate 0.1 --latency 50-300 --seed 42 --allowance-status 429`,
+  mailclean sandbox --rate 5/10s --fault-rate 0.1 --latency 50-300 --seed 42 --allowance-status 429
+  mailclean sandbox --reject-rate 0.05 --drop-rate 0.05 --seed 7`,
     )
     .action(run(sandbox));
 }
@@ -66,7 +72,12 @@ async function sandbox(f: Factory, opts: Record<string, unknown>): Promise<numbe
   const dataDir = opts.memory ? undefined : ((opts.data as string | undefined) ?? join(f.dataDir, 'sandbox'));
   const rate = parseRate(String(opts.rate), '--rate');
   const allowanceStatus = parseAllowanceStatus(String(opts.allowanceStatus));
-  const faultRate = parseFaultRate(String(opts.faultRate));
+  const faultRate = parseProbability(String(opts.faultRate), '--fault-rate');
+  const rejectRate = parseProbability(String(opts.rejectRate), '--reject-rate');
+  const dropRate = parseProbability(String(opts.dropRate), '--drop-rate');
+  if (faultRate + rejectRate + dropRate > 1 + 1e-9) {
+    throw new UsageError('--fault-rate, --reject-rate and --drop-rate add up to more than 1');
+  }
   const latency = opts.latency === undefined ? undefined : parseLatency(String(opts.latency));
   const seed = opts.seed === undefined ? randomInt(0x1_0000_0000) : parseSeed(String(opts.seed));
 
@@ -86,6 +97,9 @@ async function sandbox(f: Factory, opts: Record<string, unknown>): Promise<numbe
         serverErrorRate: faultRate / 3,
         resetRate: faultRate / 3,
         truncateRate: faultRate / 3,
+        rejectRate: rejectRate / 2,
+        rejectUnnamedRate: rejectRate / 2,
+        dropRate,
         latencyMs: latency,
         seed,
       },
@@ -102,7 +116,7 @@ async function sandbox(f: Factory, opts: Record<string, unknown>): Promise<numbe
   f.io.note(`Sandbox running (${dataDir ? `state in ${dataDir}` : 'state in memory'}). Ctrl-C to stop.`);
   f.io.note(`Use it with: export MAILCLEAN_API_URL=${handle.url} MAILCLEAN_CLEAN_URL=${handle.url}`);
   if (opts.shape !== 'spec') f.io.note(`Answer shape: ${String(opts.shape)}.`);
-  f.io.note(describeCleanRoute(rate, allowanceStatus, faultRate, latency, seed));
+  f.io.note(describeCleanRoute(rate, allowanceStatus, { faults: faultRate, rejects: rejectRate, drops: dropRate }, latency, seed));
 
   const stop = f.io.signals.stop;
   if (!stop.aborted) await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
@@ -114,14 +128,15 @@ async function sandbox(f: Factory, opts: Record<string, unknown>): Promise<numbe
 function describeCleanRoute(
   rate: Rate,
   allowanceStatus: number,
-  faultRate: number,
+  rates: { faults: number; rejects: number; drops: number },
   latency: number | [number, number] | undefined,
   seed: number,
 ): string {
   const parts = [`rate ${formatRate(rate)} per user`, `allowance refusals ${allowanceStatus}`];
-  if (faultRate > 0) parts.push(`faults ${faultRate}`);
+  for (const [name, p] of Object.entries(rates)) if (p > 0) parts.push(`${name} ${p}`);
   if (latency !== undefined) parts.push(`latency ${typeof latency === 'number' ? latency : latency.join('-')}ms`);
-  if (faultRate > 0 || (latency !== undefined && typeof latency !== 'number')) parts.push(`seed ${seed}`);
+  const drawn = Object.values(rates).some((p) => p > 0) || (latency !== undefined && typeof latency !== 'number');
+  if (drawn) parts.push(`seed ${seed}`);
   return `Clean route: ${parts.join(', ')}.`;
 }
 
@@ -133,9 +148,9 @@ function parseAllowanceStatus(text: string): 402 | 403 | 429 {
 
 const DECIMAL = /^\s*(\d+(?:\.\d*)?|\.\d+)\s*$/;
 
-function parseFaultRate(text: string): number {
+function parseProbability(text: string, flag: string): number {
   const p = DECIMAL.test(text) ? Number(text) : NaN;
-  if (!(p >= 0 && p <= 1)) throw new UsageError(`--fault-rate: "${text}" is not a probability`, 'give a number from 0 to 1, e.g. 0.05');
+  if (!(p >= 0 && p <= 1)) throw new UsageError(`${flag}: "${text}" is not a probability`, 'give a number from 0 to 1, e.g. 0.05');
   return p;
 }
 

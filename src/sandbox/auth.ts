@@ -1,7 +1,8 @@
-import { issueToken, parseToken, secretMatches, type TokenService } from './crypto.js';
-import { unauthenticated } from './errors.js';
+import { issueToken, parseToken, secretMatches, verifyPassword, type PasswordHash, type TokenService } from './crypto.js';
+import { HttpError, INVALID_CREDENTIALS, unauthenticated } from './errors.js';
 import type { ParsedRequest, SandboxContext } from './router.js';
-import type { SandboxState } from './state.js';
+import { findByEmail, type SandboxState } from './state.js';
+import { BodyChecker } from './validate.js';
 
 /**
  * Resolves the bearer token to the id of its user. Tokens of another service fail like unknown
@@ -30,4 +31,23 @@ export function grantToken(draft: SandboxState, userId: string, service: TokenSe
   const { token, id, record } = issueToken(userId, service, now, ctx.tokenTtlMs);
   draft.tokens[id] = record;
   return token;
+}
+
+/**
+ * The user of `users` whose email and password the body of a sign-in request gives. A missing
+ * account and a wrong password fail alike, so the answer does not tell which addresses exist.
+ */
+export async function checkCredentials<T extends { email: string; password: PasswordHash }>(
+  req: ParsedRequest,
+  users: Record<string, T>,
+): Promise<T> {
+  const c = new BodyChecker(req.body);
+  const email = c.required('email', { trim: true });
+  const password = c.required('password');
+  c.check();
+
+  const found = findByEmail(users, email);
+  // verifyPassword spends the same time whether or not the account exists.
+  if (!(await verifyPassword(password, found?.password)) || !found) throw new HttpError(401, INVALID_CREDENTIALS);
+  return found;
 }

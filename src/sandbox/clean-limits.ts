@@ -1,14 +1,9 @@
+import type { Rate } from '../config/rate.js';
 import { PLAN_LIMITS } from './plans.js';
 import type { CleanUsage, Plan, SandboxState } from './state.js';
 
-/** At most `requests` admitted requests per user in any `windowMs`. */
-export interface RateSettings {
-  requests: number;
-  windowMs: number;
-}
-
-/** Spec 8: 50 requests per 5 minutes. */
-export const DEFAULT_RATE: RateSettings = { requests: 50, windowMs: 5 * 60_000 };
+/** Spec 8: 50 requests per 5 minutes (per user, in any window of that length). */
+export const DEFAULT_RATE: Rate = { requests: 50, windowMs: 5 * 60_000 };
 
 export type Admission =
   | {
@@ -53,7 +48,7 @@ export function usageOf(draft: SandboxState, userId: string): CleanUsage {
  * records the arrival when fewer than `requests` are in the window; the log is pruned to the window
  * either way (arrivals "from the future", after the clock was moved back, stay until they age out).
  */
-export function admit(usage: CleanUsage, now: number, rate: RateSettings): Admission {
+export function admit(usage: CleanUsage, now: number, rate: Rate): Admission {
   const live = usage.arrivals.filter((t) => now - t < rate.windowMs).sort((a, b) => a - b);
   usage.arrivals = live;
   if (live.length >= rate.requests) {
@@ -114,7 +109,7 @@ export function windowSeconds(windowMs: number): string {
   return String(Math.round(windowMs) / 1000);
 }
 
-export function rateHeaders(rate: RateSettings, remaining: number, resetSeconds: number): Record<string, string> {
+export function rateHeaders(rate: Rate, remaining: number, resetSeconds: number): Record<string, string> {
   return {
     'ratelimit-limit': String(rate.requests),
     'ratelimit-remaining': String(Math.max(0, remaining)),

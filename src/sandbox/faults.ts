@@ -8,13 +8,27 @@ export interface FaultOptions {
   resetRate?: number;
   /** Probability of cutting the answer: full Content-Length, half the body, then the connection closes. */
   truncateRate?: number;
+  /** Probability that a valid request is refused with a 422 naming one of its addresses (`email.<i>`). */
+  rejectRate?: number;
+  /** Probability that a valid request is refused with a 422 naming none of its addresses. */
+  rejectUnnamedRate?: number;
+  /** Probability that a charged answer leaves out the record of one of its addresses. */
+  dropRate?: number;
   /** Delay before every answer of the clean route: a fixed number of ms, or [min, max] drawn uniformly. */
   latencyMs?: number | [number, number];
   /** Seed of the generators; the same seed and the same requests give the same faults. Default: random. */
   seed?: number;
 }
 
-export type Fault = { kind: 'none' } | { kind: 'server-error'; status: 500 | 502 | 503 } | { kind: 'reset' } | { kind: 'truncate' };
+/** `at`, in [0, 1): where in the request's addresses the fault strikes (the index is `floor(at * count)`). */
+export type Fault =
+  | { kind: 'none' }
+  | { kind: 'server-error'; status: 500 | 502 | 503 }
+  | { kind: 'reset' }
+  | { kind: 'truncate' }
+  | { kind: 'reject'; at: number }
+  | { kind: 'reject-unnamed' }
+  | { kind: 'drop'; at: number };
 
 /**
  * mulberry32: a small 32-bit generator, plenty for picking faults. Returns floats in [0, 1).
@@ -34,13 +48,8 @@ const SERVER_ERRORS = [500, 502, 503] as const;
 
 /** Throws a TypeError naming the bad field; the sandbox refuses to start with nonsense settings. */
 export function checkFaultOptions(opts: FaultOptions): void {
-  const rates = [
-    ['serverErrorRate', opts.serverErrorRate],
-    ['resetRate', opts.resetRate],
-    ['truncateRate', opts.truncateRate],
-  ] as const;
   let total = 0;
-  for (const [name, value] of rates) {
+  for (const [name, value] of rates(opts)) {
     if (value === undefined) continue;
     if (!(typeof value === 'number' && value >= 0 && value <= 1)) throw new TypeError(`faults.${name} must be between 0 and 1`);
     total += value;
@@ -56,6 +65,18 @@ export function checkFaultOptions(opts: FaultOptions): void {
   if (opts.seed !== undefined && !Number.isSafeInteger(opts.seed)) throw new TypeError('faults.seed must be an integer');
 }
 
+/** Each fault's rate, in the order a roll tries them. */
+function rates(opts: FaultOptions) {
+  return [
+    ['serverErrorRate', opts.serverErrorRate],
+    ['resetRate', opts.resetRate],
+    ['truncateRate', opts.truncateRate],
+    ['rejectRate', opts.rejectRate],
+    ['rejectUnnamedRate', opts.rejectUnnamedRate],
+    ['dropRate', opts.dropRate],
+  ] as const;
+}
+
 /**
  * Decides the fault of each admitted request and the latency of each answer, from two streams
  * of one seed, so the faults a run sees do not depend on how many answers were delayed.
@@ -64,9 +85,8 @@ export class FaultInjector {
   readonly seed: number;
   private readonly pick: () => number;
   private readonly delay: () => number;
-  private readonly serverError: number;
-  private readonly reset: number;
-  private readonly truncate: number;
+  /** Upper ends of each fault's slice of [0, 1), in the order of `rates`. */
+  private readonly thresholds: number[];
   private readonly latency: [number, number];
 
   constructor(opts: FaultOptions = {}) {
@@ -74,9 +94,8 @@ export class FaultInjector {
     this.seed = (opts.seed ?? randomInt(0x1_0000_0000)) >>> 0;
     this.pick = mulberry32(this.seed);
     this.delay = mulberry32(this.seed ^ 0x9e3779b9);
-    this.serverError = opts.serverErrorRate ?? 0;
-    this.reset = opts.resetRate ?? 0;
-    this.truncate = opts.truncateRate ?? 0;
+    let upTo = 0;
+    this.thresholds = rates(opts).map(([, rate]) => (upTo += rate ?? 0));
     const l = opts.latencyMs ?? 0;
     this.latency = typeof l === 'number' ? [l, l] : [l[0], l[1]];
   }
@@ -84,11 +103,17 @@ export class FaultInjector {
   /** One call per admitted request; always draws twice, so every request moves the stream alike. */
   roll(): Fault {
     const u = this.pick();
-    const which = SERVER_ERRORS[Math.floor(this.pick() * SERVER_ERRORS.length)] ?? 500;
-    if (u < this.serverError) return { kind: 'server-error', status: which };
-    if (u < this.serverError + this.reset) return { kind: 'reset' };
-    if (u < this.serverError + this.reset + this.truncate) return { kind: 'truncate' };
-    return { kind: 'none' };
+    const at = this.pick();
+    const faults: Fault[] = [
+      { kind: 'server-error', status: SERVER_ERRORS[Math.floor(at * SERVER_ERRORS.length)] ?? 500 },
+      { kind: 'reset' },
+      { kind: 'truncate' },
+      { kind: 'reject', at },
+      { kind: 'reject-unnamed' },
+      { kind: 'drop', at },
+    ];
+    const slice = this.thresholds.findIndex((upTo) => u < upTo);
+    return faults[slice] ?? { kind: 'none' };
   }
 
   /** Milliseconds to hold the next answer back; 0 without latency. */

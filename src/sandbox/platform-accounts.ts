@@ -1,5 +1,13 @@
 import { newUuid, randomHex, randomKey, type PasswordHash } from './crypto.js';
-import { ROLE_NAMES, type BrandRecord, type Plan, type PlatformUser, type SandboxState, type SubscriptionRecord } from './state.js';
+import {
+  ROLE_NAMES,
+  type BrandRecord,
+  type HomepageRecord,
+  type Plan,
+  type PlatformUser,
+  type SandboxState,
+  type SubscriptionRecord,
+} from './state.js';
 
 export interface NewAccount {
   name: string;
@@ -35,68 +43,8 @@ export function brandSlug(brandName: string): string {
  */
 export function createPlatformAccount(state: SandboxState, input: NewAccount, now: number, plan: Plan): PlatformUser {
   const userId = newUuid();
-  const brandName = `${input.name}'s brand`;
-  const slug = brandSlug(brandName);
-
-  const brand: BrandRecord = {
-    id: newUuid(),
-    owner_id: userId,
-    name: brandName,
-    slug,
-    description: null,
-    onboarded: false,
-    active: true,
-    website: null,
-    domain: null,
-    country: null,
-    address: null,
-    state: null,
-    city: null,
-    zip_code: null,
-    domain_verified: false,
-    timezone: 'UTC',
-    country_code: input.country_code,
-    industry_code: null,
-    site_code: null,
-    site_code_verified: false,
-    site_public: false,
-    settings: {
-      lists: { double_optin: false },
-      general: { gdpr: false, language: 'en_US' },
-      branding: { forms: true, webpages: true, campaigns: true },
-      recaptcha: { forms: false, webpages: false },
-      configuration: { campaing_allowed_contact_cleaning: [1] },
-      email_tracking: { unsubscribe: true, open_tracking: true, click_tracking: true },
-    },
-    p_key: `pk_${randomKey(18)}`,
-    api_key: `sk_${randomKey(32)}`,
-    social: Object.fromEntries(SOCIAL_FIELDS.map((f) => [f, ''])),
-    roles: ROLE_NAMES.map((name) => ({ id: newUuid(), name })),
-    homepage: {
-      id: newUuid(),
-      form_id: newUuid(),
-      form_slug: `homepage-form-${randomHex(3)}`,
-      name_param_id: newUuid(),
-      email_param_id: newUuid(),
-      preview_key: randomHex(16),
-      created_at: now,
-    },
-    created_at: now,
-  };
-
-  const subscription: SubscriptionRecord = {
-    id: newUuid(),
-    user_id: userId,
-    payment_vendor: 'sandbox',
-    subscription_type: plan,
-    start_date: '',
-    end_date: '',
-    plan_dates: '',
-    subscription_url: null,
-    created_at: now,
-    updated_at: now,
-  };
-
+  const brand = newBrand(userId, `${input.name}'s brand`, input.country_code, now);
+  const subscription = newSubscription(userId, plan, now);
   const user: PlatformUser = {
     id: userId,
     first_name: input.name,
@@ -121,4 +69,71 @@ export function createPlatformAccount(state: SandboxState, input: NewAccount, no
   state.brands[brand.id] = brand;
   state.subscriptions[subscription.id] = subscription;
   return user;
+}
+
+function newBrand(ownerId: string, name: string, countryCode: string | null, now: number): BrandRecord {
+  return {
+    id: newUuid(),
+    owner_id: ownerId,
+    name,
+    slug: brandSlug(name),
+    description: null,
+    onboarded: false,
+    active: true,
+    website: null,
+    domain: null,
+    country: null,
+    address: null,
+    state: null,
+    city: null,
+    zip_code: null,
+    domain_verified: false,
+    timezone: 'UTC',
+    country_code: countryCode,
+    industry_code: null,
+    site_code: null,
+    site_code_verified: false,
+    site_public: false,
+    settings: {
+      lists: { double_optin: false },
+      general: { gdpr: false, language: 'en_US' },
+      branding: { forms: true, webpages: true, campaigns: true },
+      recaptcha: { forms: false, webpages: false },
+      configuration: { campaing_allowed_contact_cleaning: [1] },
+      email_tracking: { unsubscribe: true, open_tracking: true, click_tracking: true },
+    },
+    p_key: `pk_${randomKey(18)}`,
+    api_key: `sk_${randomKey(32)}`,
+    social: Object.fromEntries(SOCIAL_FIELDS.map((f) => [f, ''])),
+    roles: ROLE_NAMES.map((role) => ({ id: newUuid(), name: role })),
+    homepage: newHomepage(now),
+    created_at: now,
+  };
+}
+
+function newHomepage(now: number): HomepageRecord {
+  return {
+    id: newUuid(),
+    form_id: newUuid(),
+    form_slug: `homepage-form-${randomHex(3)}`,
+    name_param_id: newUuid(),
+    email_param_id: newUuid(),
+    preview_key: randomHex(16),
+    created_at: now,
+  };
+}
+
+function newSubscription(userId: string, plan: Plan, now: number): SubscriptionRecord {
+  return {
+    id: newUuid(),
+    user_id: userId,
+    payment_vendor: 'sandbox',
+    subscription_type: plan,
+    start_date: '',
+    end_date: '',
+    plan_dates: '',
+    subscription_url: null,
+    created_at: now,
+    updated_at: now,
+  };
 }

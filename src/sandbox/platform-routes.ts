@@ -1,5 +1,5 @@
-import { authenticate, grantToken } from './auth.js';
-import { hashPassword, sharedSecretMatches, verifyPassword } from './crypto.js';
+import { authenticate, checkCredentials, grantToken } from './auth.js';
+import { hashPassword, sharedSecretMatches } from './crypto.js';
 import { platformOk, type Shape } from './envelopes.js';
 import { HttpError, INVALID_CREDENTIALS, unauthenticated } from './errors.js';
 import { createPlatformAccount } from './platform-accounts.js';
@@ -12,6 +12,7 @@ import {
   userBrands,
   userFields,
   userRoleView,
+  type PermissionDetail,
 } from './platform-shapes.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
 import { findByEmail, type BrandRecord, type PlatformUser, type SandboxState, type SubscriptionRecord } from './state.js';
@@ -51,6 +52,26 @@ function account(state: SandboxState, userId: string): Account {
   return { user, brand, subscription };
 }
 
+/** The user with their brands and their role in the current brand: how every answer about a user starts. */
+function userData(state: SandboxState, { user, brand }: Account, roles: PermissionDetail): Record<string, unknown> {
+  return { ...userFields(user), brands: userBrands(state, user), role: userRoleView(user, brand, roles) };
+}
+
+/** The user with their roles, current brand and subscription inside, as login and a profile update answer. */
+function userWithBrand(
+  state: SandboxState,
+  acct: Account,
+  brand: { homepage: boolean },
+  subscription: { dates: 'display' | 'iso'; usage: boolean },
+): Record<string, unknown> {
+  return {
+    ...userData(state, acct, 'none'),
+    roles: rolesView(acct.brand, 'none'),
+    currentBrand: { data: brandView(state, acct.brand, brand) },
+    subscription: { data: subscriptionView(acct.subscription, subscription) },
+  };
+}
+
 /** Validates and creates an account for both registration routes; the email must not be taken. */
 async function createAccount(
   req: ParsedRequest,
@@ -85,19 +106,12 @@ async function createAccount(
 async function register(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
   const { userId, token } = await createAccount(req, ctx, { source: 'api', source_path: '' }, true);
   const state = ctx.store.state;
-  const { user, brand } = account(state, userId);
+  const acct = account(state, userId);
   return platformOk(
     {
       ...tokenFields(ctx.shape, token),
-      user: {
-        data: {
-          ...userFields(user),
-          brands: userBrands(state, user),
-          role: userRoleView(user, brand, 'names'),
-          roles: rolesView(brand, 'names'),
-        },
-      },
-      brand: { data: brandView(state, brand, { roles: 'names', homepage: true }) },
+      user: { data: { ...userData(state, acct, 'names'), roles: rolesView(acct.brand, 'names') } },
+      brand: { data: brandView(state, acct.brand, { roles: 'names', homepage: true }) },
     },
     201,
   );
@@ -115,44 +129,28 @@ async function oemRegister(req: ParsedRequest, ctx: SandboxContext): Promise<Han
   }
   const { userId } = await createAccount(req, ctx, { source: 'oem', source_path: '' }, false);
   const state = ctx.store.state;
-  const { user, brand, subscription } = account(state, userId);
+  const acct = account(state, userId);
   return platformOk({
-    me: { data: { ...userFields(user), brands: userBrands(state, user), role: userRoleView(user, brand, 'none') } },
-    roles: rolesView(brand, 'none'),
-    currentBrand: { data: brandView(state, brand, { homepage: false }) },
-    subscription: { data: subscriptionView(subscription, { dates: 'display', usage: false }) },
+    me: { data: userData(state, acct, 'none') },
+    roles: rolesView(acct.brand, 'none'),
+    currentBrand: { data: brandView(state, acct.brand, { homepage: false }) },
+    subscription: { data: subscriptionView(acct.subscription, { dates: 'display', usage: false }) },
   });
 }
 
 async function login(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
-  const c = new BodyChecker(req.body);
-  const email = c.required('email', { trim: true });
-  const password = c.required('password');
-  c.check();
-
-  const found = findByEmail(ctx.store.state.platformUsers, email);
-  // verifyPassword spends the same time whether or not the account exists.
-  if (!(await verifyPassword(password, found?.password)) || !found) throw new HttpError(401, INVALID_CREDENTIALS);
-  const userId = found.id;
+  const userId = (await checkCredentials(req, ctx.store.state.platformUsers)).id;
   const tokens = await ctx.store.mutate((draft) => {
     if (!draft.platformUsers[userId]) throw new HttpError(401, INVALID_CREDENTIALS);
     return { token: grantToken(draft, userId, 'platform', ctx), cdp: grantToken(draft, userId, 'cdp', ctx) };
   });
 
   const state = ctx.store.state;
-  const { user, brand, subscription } = account(state, userId);
   return platformOk({
     ...tokenFields(ctx.shape, tokens.token),
     'cdp-token': tokens.cdp,
     user: {
-      data: {
-        ...userFields(user),
-        brands: userBrands(state, user),
-        role: userRoleView(user, brand, 'none'),
-        roles: rolesView(brand, 'none'),
-        currentBrand: { data: brandView(state, brand, { homepage: false }) },
-        subscription: { data: subscriptionView(subscription, { dates: 'display', usage: false }) },
-      },
+      data: userWithBrand(state, account(state, userId), { homepage: false }, { dates: 'display', usage: false }),
     },
   });
 }
@@ -162,12 +160,12 @@ async function getMe(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerRe
   const wanted = req.query.get('current_buuid');
   if (wanted) await selectBrand(ctx, userId, wanted);
   const state = ctx.store.state;
-  const { user, brand, subscription } = account(state, userId);
+  const acct = account(state, userId);
   return platformOk({
-    me: { data: { ...userFields(user), brands: userBrands(state, user), role: userRoleView(user, brand, 'none') } },
-    roles: rolesView(brand, 'none'),
-    currentBrand: { data: brandReduced(brand) },
-    subscription: { data: subscriptionReduced(subscription) },
+    me: { data: userData(state, acct, 'none') },
+    roles: rolesView(acct.brand, 'none'),
+    currentBrand: { data: brandReduced(acct.brand) },
+    subscription: { data: subscriptionReduced(acct.subscription) },
   });
 }
 
@@ -204,18 +202,8 @@ async function updateMe(req: ParsedRequest, ctx: SandboxContext): Promise<Handle
     Object.assign(user, { first_name, last_name, phone, country_code, updated_at: ctx.now() });
   });
   const state = ctx.store.state;
-  const { user, brand, subscription } = account(state, userId);
   return platformOk({
-    me: {
-      data: {
-        ...userFields(user),
-        brands: userBrands(state, user),
-        role: userRoleView(user, brand, 'none'),
-        roles: rolesView(brand, 'none'),
-        currentBrand: { data: brandView(state, brand, { homepage: true }) },
-        subscription: { data: subscriptionView(subscription, { dates: 'iso', usage: true }) },
-      },
-    },
+    me: { data: userWithBrand(state, account(state, userId), { homepage: true }, { dates: 'iso', usage: true }) },
   });
 }
 

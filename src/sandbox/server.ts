@@ -1,17 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_RATE, type RateSettings } from './clean-limits.js';
-import { ALLOWANCE_STATUSES, emptyStats, type AllowanceStatus, type SandboxStats } from './clean-route.js';
+import type { Rate } from '../config/rate.js';
+import { DEFAULT_RATE } from './clean-limits.js';
+import { ALLOWANCE_STATUSES, type AllowanceStatus } from './clean-answers.js';
+import { emptyStats, type SandboxStats } from './clean-route.js';
 import { failureBody, interfaceOf, SHAPES, type Shape } from './envelopes.js';
 import { HttpError } from './errors.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
-import { createRouter } from './routes.js';
+import { createRouter } from './route-table.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
 import { PLANS } from './state.js';
 import { Store } from './store.js';
 
-export type { AllowanceStatus, SandboxStats } from './clean-route.js';
+export type { AllowanceStatus } from './clean-answers.js';
+export type { SandboxStats } from './clean-route.js';
 export type { FaultOptions } from './faults.js';
 export type { Shape } from './envelopes.js';
 
@@ -30,7 +33,7 @@ export interface SandboxOptions {
   /** One line per request: method, path, status, duration. Never secrets or bodies. */
   log?: (line: string) => void;
   /** Rate limit of the clean route per cleaning user (sliding window); default 50 per 5 minutes. */
-  rate?: { requests: number; windowMs: number };
+  rate?: Rate;
   /** Status of a refusal for the monthly clean allowance; default 403 (in both shapes). */
   allowanceStatus?: AllowanceStatus;
   /** Which reading of what the spec leaves open the answers follow; default `spec`. */
@@ -102,7 +105,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   };
 }
 
-function checkRate(rate: RateSettings): RateSettings {
+function checkRate(rate: Rate): Rate {
   if (!(Number.isSafeInteger(rate.requests) && rate.requests > 0)) throw new TypeError('rate.requests must be a positive integer');
   if (!(Number.isFinite(rate.windowMs) && rate.windowMs > 0)) throw new TypeError('rate.windowMs must be a positive number');
   return { requests: rate.requests, windowMs: rate.windowMs };

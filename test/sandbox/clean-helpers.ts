@@ -1,24 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
-import type { SandboxHandle, SandboxOptions } from '../../src/sandbox/server.js';
-import { call, PASSWORD, sandbox, uniqueEmail, type Reply } from './helpers.js';
+import { call, PASSWORD, uniqueEmail, type Reply } from './helpers.js';
 
 export const CLEAN = '/api/v1/email-verify/validate/clean';
-
-/** A clock tests move by hand. */
-export class Clock {
-  constructor(public t: number) {}
-  readonly now = (): number => this.t;
-  advance(ms: number): void {
-    this.t += ms;
-  }
-  set(iso: string): void {
-    this.t = Date.parse(iso);
-  }
-}
 
 export async function signupClean(base: string): Promise<{ token: string; userId: string }> {
   const up = await call(base, 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail('cleaner'), password: PASSWORD } });
@@ -85,32 +68,4 @@ export function rawPost(base: string, path: string, token: string, body: unknown
     req.on('error', (err: NodeJS.ErrnoException) => settle({ kind: 'error', code: err.code ?? err.message }));
     req.end(data);
   });
-}
-
-/**
- * Sandboxes started by a test and a fresh data directory (`dataDir()`), both gone after each test. Call at
- * the top of a test file.
- */
-export function useSandboxes(prefix: string) {
-  const open: SandboxHandle[] = [];
-  let root = '';
-  beforeEach(async () => {
-    root = await mkdtemp(join(tmpdir(), prefix));
-  });
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((h) => h.close()));
-    await rm(root, { recursive: true, force: true });
-  });
-  return {
-    dataDir: (): string => join(root, 'data'),
-    async start(opts: SandboxOptions = {}): Promise<SandboxHandle> {
-      const h = await sandbox(opts);
-      open.push(h);
-      return h;
-    },
-    async stop(h: SandboxHandle): Promise<void> {
-      open.splice(open.indexOf(h), 1);
-      await h.close();
-    },
-  };
 }

@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { addresses, CLEAN, cleanCall, Clock, signupClean, useSandboxes } from './clean-helpers.js';
-import { call, ISO_MILLIS, PASSWORD, registerUser, sandbox } from './helpers.js';
+import { FakeClock } from '../helpers/clock.js';
+import { useSandboxes } from '../helpers/sandbox.js';
+import { addresses, CLEAN, cleanCall, signupClean } from './clean-helpers.js';
+import { call, PASSWORD, registerUser } from './helpers.js';
 
 const { start, stop, dataDir: freshDataDir } = useSandboxes('mailclean-clean-');
 
@@ -82,58 +84,11 @@ describe('body validation', () => {
   });
 });
 
-describe('verdicts', () => {
-  it('returns one record per submitted address, in order, duplicates included', async () => {
-    const clock = new Clock(Date.parse('2026-03-04T05:06:07.089Z'));
-    const dataDir = freshDataDir();
-    const sb = await start({ now: clock.now, dataDir });
-    const { token, userId } = await signupClean(sb.url);
-    const submitted = [
-      'ada@example.com',
-      'x@mailinator.com',
-      'y@inbox.mailinator.com',
-      'z@host.invalid',
-      'ada@example.com',
-      ' Pad@Example.ORG ',
-      'w@foo.test',
-      'q@MAILINATOR.COM',
-    ];
-    const res = await cleanCall(sb.url, token, submitted);
-    expect(res.status).toBe(200);
-    expect(res.json.message).toBe('Emails cleaned');
-    expect(res.json.status).toBe(true);
-    expect(res.json.statusCode).toBe(200);
-    const records = res.json.result as any[];
-    expect(records.map((r) => r.email)).toEqual(submitted);
-
-    const good = { status: 'valid', valid: true, isDisposable: false, isValidDomain: true };
-    const risky = { status: 'risky', valid: false, isDisposable: true, isValidDomain: true };
-    const badDomain = { status: 'invalid', valid: false, isDisposable: false, isValidDomain: false };
-    expect(records.map((r) => r.emailStatus)).toEqual([good, risky, risky, badDomain, good, good, badDomain, risky]);
-
-    for (const r of records) {
-      expect(Object.keys(r).sort()).toEqual(['_id', 'createdAt', 'email', 'emailStatus', 'updatedAt', 'userId']);
-      expect(r._id).toMatch(/^[0-9a-f]{24}$/);
-      expect(r.userId).toBe(userId);
-      expect(r.createdAt).toMatch(ISO_MILLIS);
-      expect(r.createdAt).toBe('2026-03-04T05:06:07.089Z');
-      expect(r.updatedAt).toBe(r.createdAt);
-    }
-    expect(new Set(records.map((r) => r._id)).size).toBe(records.length);
-
-    // Only counters reach the state file, never the records.
-    const { text, json } = await stateFile(dataDir);
-    expect(text).not.toContain('mailinator');
-    expect(text).not.toContain('emailStatus');
-    expect(json.cleanUsage[userId]).toEqual({ arrivals: [clock.t], month: '2026-03', used: submitted.length });
-  });
-});
-
 describe('rate limit', () => {
   const rate = { requests: 5, windowMs: 2000 };
 
   it('answers the 6th request in the window with 429, Retry-After and RateLimit headers', async () => {
-    const clock = new Clock(Date.parse('2026-05-01T00:00:00.000Z'));
+    const clock = new FakeClock(Date.parse('2026-05-01T00:00:00.000Z'));
     const sb = await start({ now: clock.now, rate, plan: 'unlimited' });
     const { token } = await signupClean(sb.url);
 
@@ -174,7 +129,7 @@ describe('rate limit', () => {
   });
 
   it('admits the full quota again once the window has passed, and limits each user apart', async () => {
-    const clock = new Clock(Date.parse('2026-05-01T00:00:00.000Z'));
+    const clock = new FakeClock(Date.parse('2026-05-01T00:00:00.000Z'));
     const sb = await start({ now: clock.now, rate, plan: 'unlimited' });
     const a = await signupClean(sb.url);
     const b = await signupClean(sb.url);
@@ -193,7 +148,7 @@ describe('rate limit', () => {
   });
 
   it('counts refusals for the allowance and 422s as arrivals, but not 401s', async () => {
-    const clock = new Clock(Date.parse('2026-05-01T00:00:00.000Z'));
+    const clock = new FakeClock(Date.parse('2026-05-01T00:00:00.000Z'));
     const sb = await start({ now: clock.now, rate, plan: 'free' });
     const { token } = await signupClean(sb.url);
     expect((await cleanCall(sb.url, token, addresses(50))).status).toBe(200);
@@ -205,7 +160,7 @@ describe('rate limit', () => {
   });
 
   it('shares persisted arrivals between sandboxes on one data directory', async () => {
-    const clock = new Clock(Date.parse('2026-05-01T00:00:00.000Z'));
+    const clock = new FakeClock(Date.parse('2026-05-01T00:00:00.000Z'));
     const dataDir = freshDataDir();
     const first = await start({ now: clock.now, rate, dataDir, plan: 'unlimited' });
     const { token, userId } = await signupClean(first.url);
@@ -228,7 +183,7 @@ describe('rate limit', () => {
     // Pruned to the window when the next arrival is recorded.
     clock.advance(2000);
     expect((await cleanCall(third.url, token, ['a@example.com'])).status).toBe(200);
-    expect((await stateFile(dataDir)).json.cleanUsage[userId].arrivals).toEqual([clock.t]);
+    expect((await stateFile(dataDir)).json.cleanUsage[userId].arrivals).toEqual([clock.time]);
   });
 
   it('never admits more than the limit under concurrent requests', async () => {
@@ -243,13 +198,13 @@ describe('rate limit', () => {
 
 describe('maxArrivalsInAnyWindow', () => {
   it('is the most arrivals of one user inside any window of the configured length', async () => {
-    const clock = new Clock(Date.parse('2026-05-01T00:00:00.000Z'));
-    const t0 = clock.t;
+    const clock = new FakeClock(Date.parse('2026-05-01T00:00:00.000Z'));
+    const t0 = clock.time;
     const sb = await start({ now: clock.now, rate: { requests: 100, windowMs: 10_000 }, plan: 'unlimited' });
     const a = await signupClean(sb.url);
     const b = await signupClean(sb.url);
     const at = async (offset: number, token: string): Promise<void> => {
-      clock.t = t0 + offset;
+      clock.time = t0 + offset;
       expect((await cleanCall(sb.url, token, ['a@example.com'])).status).toBe(200);
     };
     // Two arrivals exactly one window apart are never in one window.
@@ -279,7 +234,7 @@ describe('monthly allowance', () => {
       if (tz === undefined) delete process.env.TZ;
       else process.env.TZ = tz;
     });
-    const clock = new Clock(Date.parse('2026-01-31T23:59:00.000Z'));
+    const clock = new FakeClock(Date.parse('2026-01-31T23:59:00.000Z'));
     const sb = await start({ now: clock.now, plan: 'free' });
     const { token } = await signupClean(sb.url);
     expect((await cleanCall(sb.url, token, addresses(30))).status).toBe(200);
@@ -309,7 +264,7 @@ describe('monthly allowance', () => {
 
   it('a 50-address request uses the free allowance and the next is refused with the configured status', async () => {
     for (const allowanceStatus of [402, 403, 429] as const) {
-      const clock = new Clock(Date.parse('2026-07-15T12:00:00.000Z'));
+      const clock = new FakeClock(Date.parse('2026-07-15T12:00:00.000Z'));
       const sb = await start({ now: clock.now, plan: 'free', allowanceStatus });
       const { token } = await signupClean(sb.url);
       expect((await cleanCall(sb.url, token, addresses(50))).status).toBe(200);
@@ -347,7 +302,7 @@ describe('monthly allowance', () => {
   });
 
   it('keeps the month counter in the data directory', async () => {
-    const clock = new Clock(Date.parse('2026-07-15T12:00:00.000Z'));
+    const clock = new FakeClock(Date.parse('2026-07-15T12:00:00.000Z'));
     const dataDir = freshDataDir();
     const first = await start({ now: clock.now, plan: 'free', dataDir });
     const { token } = await signupClean(first.url);
@@ -362,14 +317,14 @@ describe('monthly allowance', () => {
 
 describe('options', () => {
   it('refuses nonsense settings at start', async () => {
-    await expect(sandbox({ rate: { requests: 0, windowMs: 1000 } })).rejects.toThrow(/rate.requests/);
-    await expect(sandbox({ rate: { requests: 1.5, windowMs: 1000 } })).rejects.toThrow(/rate.requests/);
-    await expect(sandbox({ rate: { requests: 5, windowMs: 0 } })).rejects.toThrow(/rate.windowMs/);
-    await expect(sandbox({ allowanceStatus: 404 as 403 })).rejects.toThrow(/allowanceStatus/);
-    await expect(sandbox({ faults: { serverErrorRate: 1.5 } })).rejects.toThrow(/serverErrorRate/);
-    await expect(sandbox({ faults: { serverErrorRate: 0.5, resetRate: 0.4, truncateRate: 0.2 } })).rejects.toThrow(/at most 1/);
-    await expect(sandbox({ faults: { latencyMs: [20, 10] } })).rejects.toThrow(/latencyMs/);
-    await expect(sandbox({ faults: { latencyMs: -1 } })).rejects.toThrow(/latencyMs/);
-    await expect(sandbox({ faults: { seed: 1.5 } })).rejects.toThrow(/seed/);
+    await expect(start({ rate: { requests: 0, windowMs: 1000 } })).rejects.toThrow(/rate.requests/);
+    await expect(start({ rate: { requests: 1.5, windowMs: 1000 } })).rejects.toThrow(/rate.requests/);
+    await expect(start({ rate: { requests: 5, windowMs: 0 } })).rejects.toThrow(/rate.windowMs/);
+    await expect(start({ allowanceStatus: 404 as 403 })).rejects.toThrow(/allowanceStatus/);
+    await expect(start({ faults: { serverErrorRate: 1.5 } })).rejects.toThrow(/serverErrorRate/);
+    await expect(start({ faults: { serverErrorRate: 0.5, resetRate: 0.4, truncateRate: 0.2 } })).rejects.toThrow(/at most 1/);
+    await expect(start({ faults: { latencyMs: [20, 10] } })).rejects.toThrow(/latencyMs/);
+    await expect(start({ faults: { latencyMs: -1 } })).rejects.toThrow(/latencyMs/);
+    await expect(start({ faults: { seed: 1.5 } })).rejects.toThrow(/seed/);
   });
 });

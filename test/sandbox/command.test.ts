@@ -10,6 +10,16 @@ afterEach(() => {
   home = undefined;
 });
 
+/** Signs up a cleaning user once the sandbox starting on `base` answers. */
+async function signupWhenUp(base: string): Promise<{ token: string } | undefined> {
+  for (let i = 0; i < 200; i++) {
+    const up = await signupClean(base).catch(() => undefined);
+    if (up) return up;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return undefined;
+}
+
 describe('mailclean sandbox: clean route options', () => {
   it.each([
     [['--rate', '5'], '--rate'],
@@ -17,6 +27,9 @@ describe('mailclean sandbox: clean route options', () => {
     [['--fault-rate', '1.5'], '--fault-rate'],
     [['--fault-rate', 'often'], '--fault-rate'],
     [['--fault-rate', '-0.1'], '--fault-rate'],
+    [['--reject-rate', '2'], '--reject-rate'],
+    [['--drop-rate', 'some'], '--drop-rate'],
+    [['--fault-rate', '0.5', '--reject-rate', '0.3', '--drop-rate', '0.3'], '--fault-rate, --reject-rate and --drop-rate add up to more than 1'],
     [['--latency', 'slow'], '--latency'],
     [['--latency', '300-100'], '--latency'],
     [['--latency', '-5'], '--latency'],
@@ -40,11 +53,7 @@ describe('mailclean sandbox: clean route options', () => {
       '--rate', '2/1m', '--allowance-status', '429', '--fault-rate', '0', '--latency', '0-5', '--seed', '7',
     ]);
     const base = `http://127.0.0.1:${port}`;
-    let up: { token: string } | undefined;
-    for (let i = 0; i < 200 && !up; i++) {
-      up = await signupClean(base).catch(() => undefined);
-      if (!up) await new Promise((r) => setTimeout(r, 25));
-    }
+    const up = await signupWhenUp(base);
     expect(up).toBeDefined();
     const token = up!.token;
 
@@ -64,6 +73,35 @@ describe('mailclean sandbox: clean route options', () => {
     const res = await running;
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('Clean route: rate 2/1m per user, allowance refusals 429, latency 0-5ms, seed 7.');
+  });
+
+  it('--reject-rate and --drop-rate inject 422s and answers missing a record', async () => {
+    home = new TestHome();
+    const port = await closedPort();
+    const running = home.run(['sandbox', '--memory', '--port', String(port), '--plan', 'unlimited', '--reject-rate', '1', '--seed', '3']);
+    const base = `http://127.0.0.1:${port}`;
+    const up = await signupWhenUp(base);
+    expect(up).toBeDefined();
+    const kinds = new Set<string>();
+    for (let i = 0; i < 12; i++) {
+      const reply = await cleanCall(base, up!.token, ['a@example.com', 'b@example.com']);
+      expect(reply.status).toBe(422);
+      kinds.add(Object.keys(reply.json.errors).join());
+    }
+    // Half name an address, half none.
+    expect([...kinds].sort()).toEqual(['email', 'email.0', 'email.1']);
+    home.signal('SIGINT');
+    const res = await running;
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('Clean route: rate 50/5m per user, allowance refusals 403, rejects 1, seed 3.');
+
+    const dropping = home.run(['sandbox', '--memory', '--port', String(port), '--plan', 'unlimited', '--drop-rate', '1']);
+    const again = await signupWhenUp(base);
+    const reply = await cleanCall(base, again!.token, ['a@example.com', 'b@example.com']);
+    expect(reply.status).toBe(200);
+    expect(reply.json.result).toHaveLength(1);
+    home.signal('SIGINT');
+    expect((await dropping).stderr).toContain('drops 1, seed ');
   });
 
   it('--shape alt answers in the second reading, and says so', async () => {

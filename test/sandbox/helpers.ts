@@ -1,5 +1,3 @@
-import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/server.js';
-
 export interface Reply {
   status: number;
   headers: Headers;
@@ -25,11 +23,6 @@ export async function call(base: string, method: string, path: string, opts: Cal
   const res = await fetch(base + path, { method, headers, body });
   const text = await res.text();
   return { status: res.status, headers: res.headers, json: text === '' ? undefined : JSON.parse(text) };
-}
-
-/** Starts a sandbox for one test and closes it afterwards via the returned `close`. */
-export async function sandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
-  return startSandbox({ port: 0, ...opts });
 }
 
 let counter = 0;

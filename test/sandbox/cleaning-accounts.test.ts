@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticate, grantToken } from '../../src/sandbox/auth.js';
-import { hashPassword } from '../../src/sandbox/crypto.js';
-import type { ParsedRequest, SandboxContext } from '../../src/sandbox/router.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
-import { Store } from '../../src/sandbox/store.js';
-import { call, ISO_MILLIS, PASSWORD, registerUser, sandbox, TOKEN, uniqueEmail } from './helpers.js';
+import { useSandboxes } from '../helpers/sandbox.js';
+import { call, ISO_MILLIS, PASSWORD, registerUser, TOKEN, uniqueEmail } from './helpers.js';
 
+const sandboxes = useSandboxes();
 let sb: SandboxHandle;
-beforeAll(async () => {
-  sb = await sandbox();
-});
-afterAll(async () => {
-  await sb.close();
+beforeEach(async () => {
+  sb = await sandboxes.start();
 });
 
 describe('cleaning accounts', () => {
@@ -91,41 +86,5 @@ describe('cleaning accounts', () => {
     expect(login.status).toBe(401);
     // The same address can still register on the platform: the tables are separate.
     await registerUser(sb.url, { email });
-  });
-});
-
-describe('tokens are bound to their service', () => {
-  it('a cleaning token and a cdp-token are refused by platform routes', async () => {
-    const up = await call(sb.url, 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail(), password: PASSWORD } });
-    const cleanToken = up.json.result.token as string;
-    expect((await call(sb.url, 'GET', '/api/me', { token: cleanToken })).status).toBe(401);
-
-    const { email, userId } = await registerUser(sb.url);
-    const login = await call(sb.url, 'POST', '/api/login', { body: { email, password: PASSWORD } });
-    const cdp = login.json.response['cdp-token'] as string;
-    expect((await call(sb.url, 'GET', '/api/me', { token: cdp })).status).toBe(401);
-    expect((await call(sb.url, 'GET', `/api/user/${userId}/roles`, { token: cdp })).status).toBe(401);
-    expect((await call(sb.url, 'GET', '/api/me', { token: login.json.response.token })).status).toBe(200);
-  });
-
-  it('a platform token is refused where a cleaning token is required', async () => {
-    // The guard itself; clean-route.test.ts checks the same through POST /api/v1/email-verify/validate/clean.
-    const store = await Store.open(undefined);
-    const ctx: SandboxContext = { store, now: () => 1_000, tokenTtlMs: 60_000, internalToken: undefined, plan: 'free', shape: 'spec' };
-    const password = await hashPassword(PASSWORD);
-    const { platformToken, cleanToken } = await store.mutate((draft) => {
-      draft.cleanUsers['c1'] = { _id: 'c1', name: '', email: 'c@example.com', password, plan: 'free', createdAt: 0, updatedAt: 0 };
-      return { platformToken: grantToken(draft, 'c1', 'platform', ctx), cleanToken: grantToken(draft, 'c1', 'clean', ctx) };
-    });
-    const req = (token: string): ParsedRequest => ({
-      method: 'POST',
-      path: '/api/v1/email-verify/validate/clean',
-      query: new URLSearchParams(),
-      headers: { authorization: `Bearer ${token}` },
-      params: {},
-      body: {},
-    });
-    expect(authenticate(req(cleanToken), ctx, 'clean')).toBe('c1');
-    expect(() => authenticate(req(platformToken), ctx, 'clean')).toThrow(expect.objectContaining({ status: 401 }));
   });
 });

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
-import { call, registerUser, sandbox } from './helpers.js';
+import { useSandboxes } from '../helpers/sandbox.js';
+import { call, registerUser } from './helpers.js';
 
 // Written out by hand from spec 2.8, independently of src/sandbox/permissions.ts, so a slip in
 // either one shows up here. The per-kind line of the spec is expanded literally.
@@ -89,12 +90,10 @@ const EXPECTED: Record<string, string[]> = {
 
 const sorted = (names: string[]): string[] => [...names].sort();
 
+const sandboxes = useSandboxes();
 let sb: SandboxHandle;
-beforeAll(async () => {
-  sb = await sandbox();
-});
-afterAll(async () => {
-  await sb.close();
+beforeEach(async () => {
+  sb = await sandboxes.start();
 });
 
 describe('roles created at registration (spec 2.8)', () => {

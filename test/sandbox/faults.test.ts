@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { FaultInjector, mulberry32 } from '../../src/sandbox/faults.js';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
-import { addresses, CLEAN, cleanCall, rawPost, signupClean, useSandboxes, type RawReply } from './clean-helpers.js';
+import { useSandboxes } from '../helpers/sandbox.js';
+import { addresses, CLEAN, cleanCall, rawPost, signupClean, type RawReply } from './clean-helpers.js';
 import { call } from './helpers.js';
 
 const { start, stop, dataDir: freshDataDir } = useSandboxes('mailclean-faults-');
@@ -59,6 +60,9 @@ describe('seeded faults', () => {
         truncated: count('truncated'),
         // One address per request here: each cut answer had charged one.
         truncatedCharged: count('truncated'),
+        rejected: 0,
+        rejectedUnnamed: 0,
+        dropped: 0,
       });
       // Processed requests are charged, whether their answer arrived whole or cut.
       expect(stats.cleaned).toBe(count('ok') + count('truncated'));
@@ -133,6 +137,67 @@ describe('seeded faults', () => {
     expect(refused.json.message).toMatch(/0 left this month; it renews on \d{4}-\d{2}-01\.$/);
   });
 
+  it('a rejection is a 422 naming one address of the request, or none; nothing charged', async () => {
+    const named = await start({ ...LOOSE, faults: { rejectRate: 1, seed: 11 } });
+    const a = await signupClean(named.url);
+    const seenIndexes = new Set<number>();
+    for (let i = 0; i < 20; i++) {
+      const reply = await cleanCall(named.url, a.token, addresses(10));
+      expect(reply.status).toBe(422);
+      const keys = Object.keys(reply.json.errors);
+      expect(keys).toHaveLength(1);
+      const index = Number(/^email\.(\d)$/.exec(keys[0]!)?.[1]);
+      expect(index).toBeGreaterThanOrEqual(0);
+      expect(reply.json.message).toBe(`The selected email.${index} is invalid.`);
+      expect(reply.headers.get('ratelimit-limit')).toBe('10000');
+      seenIndexes.add(index);
+    }
+    // The named address is drawn, not always the first.
+    expect(seenIndexes.size).toBeGreaterThan(1);
+    // A request that is itself invalid gets its real 422, not a made-up one.
+    const invalid = await cleanCall(named.url, a.token, ['not-an-address']);
+    expect(invalid.json.errors).toEqual({ 'email.0': ['The email.0 must be a valid email address.'] });
+    expect(named.stats()).toMatchObject({
+      cleanRequests: 21,
+      validationFailed: 1,
+      cleaned: 0,
+      addressesCharged: 0,
+      faults: { rejected: 20, rejectedUnnamed: 0 },
+    });
+
+    const unnamed = await start({ ...LOOSE, faults: { rejectUnnamedRate: 1 } });
+    const b = await signupClean(unnamed.url);
+    const reply = await cleanCall(unnamed.url, b.token, addresses(10));
+    expect(reply.status).toBe(422);
+    expect(reply.json).toEqual({
+      message: 'The email field is invalid.',
+      status: false,
+      statusCode: 422,
+      errors: { email: ['The email field is invalid.'] },
+    });
+    expect(unnamed.stats()).toMatchObject({ addressesCharged: 0, faults: { rejected: 0, rejectedUnnamed: 1 } });
+  });
+
+  it('a drop leaves one record out of a 200 that charged every address', async () => {
+    const sb = await start({ ...LOOSE, faults: { dropRate: 1, seed: 4 } });
+    const { token } = await signupClean(sb.url);
+    const sent = addresses(10);
+    const missing = new Set<string>();
+    for (let i = 0; i < 10; i++) {
+      const reply = await cleanCall(sb.url, token, sent);
+      expect(reply.status).toBe(200);
+      const got = (reply.json.result as Array<{ email: string }>).map((r) => r.email);
+      expect(got).toHaveLength(9);
+      const left = sent.filter((e) => !got.includes(e));
+      expect(left).toHaveLength(1);
+      // The rest keep their order.
+      expect(got).toEqual(sent.filter((e) => e !== left[0]));
+      missing.add(left[0]!);
+    }
+    expect(missing.size).toBeGreaterThan(1);
+    expect(sb.stats()).toMatchObject({ cleaned: 10, addressesCharged: 100, faults: { dropped: 10 } });
+  });
+
   it('latency holds every answer back, fixed or within a range', async () => {
     const fixed = await start({ ...LOOSE, faults: { latencyMs: 300 } });
     const a = await signupClean(fixed.url);
@@ -177,13 +242,26 @@ describe('fault generator', () => {
   });
 
   it('splits rolls by the configured rates', () => {
-    const f = new FaultInjector({ serverErrorRate: 0.1, resetRate: 0.2, truncateRate: 0.3, seed: 9 });
-    const counts = { none: 0, 'server-error': 0, reset: 0, truncate: 0 };
+    const f = new FaultInjector({
+      serverErrorRate: 0.1,
+      resetRate: 0.2,
+      truncateRate: 0.3,
+      rejectRate: 0.1,
+      rejectUnnamedRate: 0.05,
+      dropRate: 0.15,
+      seed: 9,
+    });
+    const counts = { none: 0, 'server-error': 0, reset: 0, truncate: 0, reject: 0, 'reject-unnamed': 0, drop: 0 };
     for (let i = 0; i < 20_000; i++) counts[f.roll().kind] += 1;
     expect(counts['server-error'] / 20_000).toBeCloseTo(0.1, 1);
     expect(counts.reset / 20_000).toBeCloseTo(0.2, 1);
     expect(counts.truncate / 20_000).toBeCloseTo(0.3, 1);
-    expect(counts.none / 20_000).toBeCloseTo(0.4, 1);
+    expect(counts.reject / 20_000).toBeCloseTo(0.1, 1);
+    expect(counts['reject-unnamed'] / 20_000).toBeCloseTo(0.05, 1);
+    expect(counts.drop / 20_000).toBeCloseTo(0.15, 1);
+    expect(counts.none / 20_000).toBeCloseTo(0.1, 1);
     expect(new FaultInjector().roll()).toEqual({ kind: 'none' });
+    expect(() => new FaultInjector({ truncateRate: 0.5, dropRate: 0.6 })).toThrow('at most 1');
+    expect(() => new FaultInjector({ rejectRate: 2 })).toThrow('faults.rejectRate');
   });
 });

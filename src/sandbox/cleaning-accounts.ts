@@ -1,5 +1,5 @@
-import { grantToken } from './auth.js';
-import { hashPassword, newObjectId, verifyPassword } from './crypto.js';
+import { checkCredentials, grantToken } from './auth.js';
+import { hashPassword, newObjectId } from './crypto.js';
 import { cleaningOk } from './envelopes.js';
 import { monthlyAllowance, nextMonthStart, usedThisMonth } from './clean-limits.js';
 import { HttpError, INVALID_CREDENTIALS } from './errors.js';
@@ -62,14 +62,7 @@ async function signup(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerR
 }
 
 async function signin(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
-  const c = new BodyChecker(req.body);
-  const email = c.required('email', { trim: true });
-  const password = c.required('password');
-  c.check();
-
-  const found = findByEmail(ctx.store.state.cleanUsers, email);
-  if (!(await verifyPassword(password, found?.password)) || !found) throw new HttpError(401, INVALID_CREDENTIALS);
-  const userId = found._id;
+  const userId = (await checkCredentials(req, ctx.store.state.cleanUsers))._id;
   const { user, token } = await ctx.store.mutate((draft) => {
     const current = draft.cleanUsers[userId];
     if (!current) throw new HttpError(401, INVALID_CREDENTIALS);

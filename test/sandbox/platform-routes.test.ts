@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
-import { call, DISPLAY_TIME, ISO_MICROS, PASSWORD, registerUser, sandbox, TOKEN, uniqueEmail } from './helpers.js';
+import { FakeClock } from '../helpers/clock.js';
+import { useSandboxes } from '../helpers/sandbox.js';
+import { call, DISPLAY_TIME, ISO_MICROS, PASSWORD, registerUser, TOKEN, uniqueEmail } from './helpers.js';
 
+const sandboxes = useSandboxes();
 let sb: SandboxHandle;
-beforeAll(async () => {
-  sb = await sandbox({ internalToken: 'internal-secret-for-tests' });
-});
-afterAll(async () => {
-  await sb.close();
+beforeEach(async () => {
+  sb = await sandboxes.start({ internalToken: 'internal-secret-for-tests' });
 });
 
 function expectSuccessEnvelope(json: Record<string, unknown>, statusCode: 200 | 201): void {
@@ -244,6 +244,14 @@ describe('POST /api/login', () => {
     expect(res.status).toBe(422);
     expect(res.json.errors).toEqual({ password: ['The password field is required.'] });
   });
+
+  it('shows subscription dates in display form at login', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 5, 9, 7));
+    const h = await sandboxes.start({ now: clock.now });
+    const { email } = await registerUser(h.url);
+    const login = await call(h.url, 'POST', '/api/login', { body: { email, password: PASSWORD } });
+    expect(login.json.response.user.data.subscription.data.created_at).toBe('Jan 05, 2026 09:07 AM');
+  });
 });
 
 describe('GET /api/me', () => {
@@ -415,31 +423,23 @@ describe('POST /api/oem/register', () => {
   });
 
   it('is closed when the sandbox has no internal token', async () => {
-    const closed = await sandbox();
-    try {
-      for (const token of ['', 'internal-secret-for-tests']) {
-        const res = await call(closed.url, 'POST', '/api/oem/register', {
-          body: body({ internal_access_32543hbhjb3243h4: token }),
-        });
-        expect(res.status).toBe(403);
-      }
-    } finally {
-      await closed.close();
+    const closed = await sandboxes.start();
+    for (const token of ['', 'internal-secret-for-tests']) {
+      const res = await call(closed.url, 'POST', '/api/oem/register', {
+        body: body({ internal_access_32543hbhjb3243h4: token }),
+      });
+      expect(res.status).toBe(403);
     }
   });
 });
 
 describe('plan option', () => {
   it('gives new platform and cleaning accounts the configured plan', async () => {
-    const pro = await sandbox({ plan: 'pro' });
-    try {
-      const { token } = await registerUser(pro.url);
-      const me = await call(pro.url, 'GET', '/api/me', { token });
-      expect(me.json.response.subscription.data.subscription_type).toBe('pro');
-      const signup = await call(pro.url, 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail(), password: PASSWORD } });
-      expect(signup.json.result.user.plan).toBe('pro');
-    } finally {
-      await pro.close();
-    }
+    const pro = await sandboxes.start({ plan: 'pro' });
+    const { token } = await registerUser(pro.url);
+    const me = await call(pro.url, 'GET', '/api/me', { token });
+    expect(me.json.response.subscription.data.subscription_type).toBe('pro');
+    const signup = await call(pro.url, 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail(), password: PASSWORD } });
+    expect(signup.json.result.user.plan).toBe('pro');
   });
 });

@@ -1,6 +1,6 @@
 import { DEFAULT_RATE } from './clean-limits.js';
 import { addCleanRoute, emptyStats, type CleanRouteSettings } from './clean-route.js';
-import { addCleaningAuthRoutes } from './cleaning-routes.js';
+import { addCleaningAuthRoutes } from './cleaning-accounts.js';
 import { FaultInjector } from './faults.js';
 import { addPlatformRoutes } from './platform-routes.js';
 import { Router } from './router.js';

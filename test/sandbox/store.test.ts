@@ -1,33 +1,22 @@
-import { mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SandboxHandle } from '../../src/sandbox/server.js';
-import { call, PASSWORD, registerUser, sandbox, uniqueEmail } from './helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { SandboxHandle, SandboxOptions } from '../../src/sandbox/server.js';
+import { useSandboxes } from '../helpers/sandbox.js';
+import { call, PASSWORD, registerUser, uniqueEmail } from './helpers.js';
 
-let root: string;
+const sandboxes = useSandboxes();
 let dataDir: string;
-const open: SandboxHandle[] = [];
-
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'mailclean-sandbox-'));
-  dataDir = join(root, 'nested', 'data');
-});
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((h) => h.close()));
-  await rm(root, { recursive: true, force: true });
+beforeEach(() => {
+  // Two levels that do not exist yet: the sandbox creates the whole path.
+  dataDir = join(sandboxes.dataDir(), 'nested');
 });
 
-async function start(opts: Parameters<typeof sandbox>[0] = {}): Promise<SandboxHandle> {
-  const h = await sandbox({ dataDir, ...opts });
-  open.push(h);
-  return h;
+function start(opts: SandboxOptions = {}): Promise<SandboxHandle> {
+  return sandboxes.start({ dataDir, ...opts });
 }
 
-async function stop(h: SandboxHandle): Promise<void> {
-  open.splice(open.indexOf(h), 1);
-  await h.close();
-}
+const stop = sandboxes.stop;
 
 describe('state in a data directory', () => {
   it('survives a restart, in a 0600 file inside a 0700 directory, without secrets in clear', async () => {
@@ -54,15 +43,11 @@ describe('state in a data directory', () => {
   });
 
   it('keeps nothing between restarts without a data directory', async () => {
-    const first = await sandbox();
+    const first = await sandboxes.start();
     const { email } = await registerUser(first.url);
-    await first.close();
-    const second = await sandbox();
-    try {
-      expect((await call(second.url, 'POST', '/api/login', { body: { email, password: PASSWORD } })).status).toBe(401);
-    } finally {
-      await second.close();
-    }
+    await stop(first);
+    const second = await sandboxes.start();
+    expect((await call(second.url, 'POST', '/api/login', { body: { email, password: PASSWORD } })).status).toBe(401);
   });
 
   it('sees what another process sharing the file wrote, without a restart', async () => {
@@ -110,44 +95,6 @@ describe('state in a data directory', () => {
     await registerUser(h.url);
     await stop(h);
     await writeFile(join(dataDir, 'sandbox.json'), '{"version":1,', { mode: 0o600 });
-    await expect(sandbox({ dataDir })).rejects.toThrow(/sandbox\.json.*move it aside/);
-  });
-});
-
-describe('token lifetime', () => {
-  it('expires tokens after tokenTtlMs as the clock moves', async () => {
-    let clock = Date.UTC(2026, 10, 21, 22, 23, 45, 123);
-    const h = await start({ now: () => clock, tokenTtlMs: 60_000 });
-    const { token, reply } = await registerUser(h.url);
-    expect(reply.json.response.user.data.created_at).toBe('2026-11-21T22:23:45.123000Z');
-
-    clock += 59_999;
-    expect((await call(h.url, 'GET', '/api/me', { token })).status).toBe(200);
-    clock += 1;
-    const expired = await call(h.url, 'GET', '/api/me', { token });
-    expect(expired.status).toBe(401);
-    expect(expired.json.message).toBe('Unauthenticated.');
-
-    const up = await call(h.url, 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail(), password: PASSWORD } });
-    expect(up.json.result.user.createdAt).toBe(new Date(clock).toISOString());
-  });
-
-  it('drops expired tokens from the state when new ones are issued', async () => {
-    let clock = 1_000_000;
-    const h = await start({ now: () => clock, tokenTtlMs: 1_000 });
-    const { email } = await registerUser(h.url);
-    clock += 5_000;
-    await call(h.url, 'POST', '/api/login', { body: { email, password: PASSWORD } });
-    const state = JSON.parse(await readFile(join(dataDir, 'sandbox.json'), 'utf8'));
-    const services = Object.values(state.tokens).map((t) => (t as { service: string }).service).sort();
-    expect(services).toEqual(['cdp', 'platform']);
-  });
-
-  it('shows subscription dates in display form at login', async () => {
-    const clock = Date.UTC(2026, 0, 5, 9, 7);
-    const h = await start({ now: () => clock });
-    const { email } = await registerUser(h.url);
-    const login = await call(h.url, 'POST', '/api/login', { body: { email, password: PASSWORD } });
-    expect(login.json.response.user.data.subscription.data.created_at).toBe('Jan 05, 2026 09:07 AM');
+    await expect(start()).rejects.toThrow(/sandbox\.json.*move it aside/);
   });
 });

@@ -1,14 +1,15 @@
 // The alt shape: a second reading of what the spec leaves open, seen over raw HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
+import { useSandboxes } from '../helpers/sandbox.js';
 import { CLEAN, addresses, cleanCall } from './clean-helpers.js';
-import { call, PASSWORD, sandbox, TOKEN, uniqueEmail } from './helpers.js';
+import { call, PASSWORD, TOKEN, uniqueEmail } from './helpers.js';
 
+const sandboxes = useSandboxes();
 let alt: SandboxHandle;
-beforeAll(async () => {
-  alt = await sandbox({ shape: 'alt', internalToken: 'internal-secret-123' });
+beforeEach(async () => {
+  alt = await sandboxes.start({ shape: 'alt', internalToken: 'internal-secret-123' });
 });
-afterAll(() => alt.close());
 
 async function registerAlt(): Promise<{ token: string; email: string; userId: string }> {
   const email = uniqueEmail('alt');
@@ -19,7 +20,7 @@ async function registerAlt(): Promise<{ token: string; email: string; userId: st
 
 describe('sandbox shape alt', () => {
   it('rejects an unknown shape', async () => {
-    await expect(sandbox({ shape: 'other' as 'alt' })).rejects.toThrow(/unknown shape/);
+    await expect(sandboxes.start({ shape: 'other' as 'alt' })).rejects.toThrow(/unknown shape/);
   });
 
   it('platform failures carry statusMessage and response.errors, no top-level message or errors', async () => {
