@@ -2,9 +2,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDnsServer, type TestDnsServer } from '../helpers/dns-server.js';
 import { TestHome } from '../helpers/cli.js';
+import { registered, useSandboxes } from '../helpers/sandbox.js';
 
 const DOMAINS = ['shop.example.com', 'mail.example.org', 'web-only.com', 'nomail.com', 'gmail.com', 'mailinator.com'];
 
@@ -69,5 +70,30 @@ describe('clean with nothing configured', () => {
     const res = await home.run(['clean', input, '--dry-run', '--json', 'checker,unique,toSend,allowanceNeeded']);
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toEqual({ checker: 'local', unique: 195, toSend: 0, allowanceNeeded: 0 });
+  });
+});
+
+// A profile that holds real credentials never falls back to the built-in sandbox or engine.
+describe('clean with credentials but no URL', () => {
+  const sandboxes = useSandboxes();
+  let home: TestHome;
+  beforeEach(() => {
+    home = new TestHome();
+  });
+  afterEach(() => home.cleanup());
+
+  it('fails naming the missing key; no sandbox starts, no account is made, nothing is written', async () => {
+    const sandbox = await sandboxes.start({ plan: 'unlimited' });
+    await registered(home, sandbox, { service: 'all' });
+    expect((await home.run(['config', 'unset', 'api-url'])).code).toBe(0);
+    expect((await home.run(['config', 'unset', 'clean-url'])).code).toBe(0);
+    const input = join(home.dir, 'list.csv');
+    writeFileSync(input, 'email\nann@example.com\n');
+    const clean = await home.run(['clean', input, '-o', join(home.dir, 'out.csv')]);
+    expect(clean.code).toBe(2);
+    expect(clean.stderr).toMatch(/no clean-url is configured for profile "default", which holds a cleaning token/);
+    expect(existsSync(join(home.dataDir, 'sandbox'))).toBe(false);
+    expect(existsSync(join(home.dir, 'out.csv'))).toBe(false);
+    expect(readFileSync(join(home.configDir, 'config.json'), 'utf8')).not.toMatch(/"sandbox":\s*\{\s*"default"/);
   });
 });

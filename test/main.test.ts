@@ -1,3 +1,4 @@
+// The command line itself (src/main.ts): version, help, and words it does not know.
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VERSION } from '../src/version.js';
@@ -42,26 +43,9 @@ describe('the command line itself', () => {
     expect(res.stderr).toMatch(/clean/);
   });
 
-  it('completion scripts name the commands', async () => {
-    for (const shell of ['bash', 'zsh', 'fish']) {
-      const res = await home.run(['completion', shell]);
-      expect(res.code).toBe(0);
-      expect(res.stdout).toContain('clean');
-      expect(res.stdout).toContain('oem-register');
-    }
-    expect((await home.run(['completion', 'tcsh'])).code).toBe(2);
-  });
-
-  it('config set, get, list, unset and path', async () => {
-    expect((await home.run(['config', 'set', 'api-url', 'https://api.example.com/'])).code).toBe(0);
-    expect((await home.run(['config', 'get', 'api-url'])).stdout).toBe('https://api.example.com\n');
-    expect((await home.run(['config', 'set', 'rate', '10/1m'])).code).toBe(0);
-    expect((await home.run(['config', 'set', 'rate', 'fast'])).code).toBe(2);
-    expect((await home.run(['config', 'set', 'api-url', 'nope'])).code).toBe(2);
-    expect((await home.run(['config', 'set', 'token', 'abc'])).code).toBe(2);
-    expect((await home.run(['config', 'list', '--json'])).stdout).toBe(`${JSON.stringify({ 'api-url': 'https://api.example.com', rate: '10/1m' }, null, 2)}\n`);
-    expect((await home.run(['config', 'unset', 'rate'])).code).toBe(0);
-    expect((await home.run(['config', 'get', 'rate'])).code).toBe(1);
-    expect((await home.run(['config', 'path'])).stdout.trim()).toBe(`${home.configDir}/config.json`);
+  it('a bad flag: exit 2', async () => {
+    const res = await home.run(['me', '--nope']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/unknown option '--nope'/);
   });
 });
