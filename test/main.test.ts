@@ -28,14 +28,6 @@ describe('the command line itself', () => {
     expect(res.stderr).toBe('');
   });
 
-  it("a command's --help shows its flags", async () => {
-    const res = await home.run(['clean', '--help']);
-    expect(res.code).toBe(0);
-    for (const flag of ['--output', '--format', '--column', '--only', '--rejects', '--rate', '--concurrency', '--max-spend', '--dry-run', '--resume', '--restart', '--local', '--yes']) {
-      expect(res.stdout).toContain(flag);
-    }
-  });
-
   it('an unknown command is a usage error with a suggestion', async () => {
     const res = await home.run(['claen']);
     expect(res.code).toBe(2);

@@ -1,11 +1,14 @@
-// With nothing configured, `clean` does the whole job with the built-in engine: no account, no allowance.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// `clean` orchestrated (src/commands/clean/run.ts): every row read and written back in order, and the choice of
+// checker: with nothing configured the built-in engine does the whole job (no account, no allowance); a profile
+// holding credentials never falls back to it; engine-only flags need the engine.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startDnsServer, type TestDnsServer } from '../helpers/dns-server.js';
-import { TestHome } from '../helpers/cli.js';
-import { registered, useSandboxes } from '../helpers/sandbox.js';
+import { openInput, readRecords } from '../../../src/clean/input/index.js';
+import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
+import { TestHome } from '../../helpers/cli.js';
+import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
 const DOMAINS = ['shop.example.com', 'mail.example.org', 'web-only.com', 'nomail.com', 'gmail.com', 'mailinator.com'];
 
@@ -95,5 +98,66 @@ describe('clean with credentials but no URL', () => {
     expect(existsSync(join(home.dataDir, 'sandbox'))).toBe(false);
     expect(existsSync(join(home.dir, 'out.csv'))).toBe(false);
     expect(readFileSync(join(home.configDir, 'config.json'), 'utf8')).not.toMatch(/"sandbox":\s*\{\s*"default"/);
+  });
+});
+
+describe('clean: every row, in order, untouched', () => {
+  const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'clean');
+  const goodFixtures = readdirSync(FIXTURES).filter((f) => /\.(csv|txt|tsv|psv)$/.test(f));
+  const sandboxes = useSandboxes();
+  let home: TestHome;
+  beforeEach(async () => {
+    home = new TestHome();
+    await registered(home, await sandboxes.start({ plan: 'unlimited' }));
+  });
+  afterEach(() => home.cleanup());
+
+  it.each(goodFixtures)('%s keeps every row byte for byte, in input order, once', async (name) => {
+    const input = join(FIXTURES, name);
+    const out = join(home.dir, `${name}.out.csv`);
+    const res = await home.run(['clean', input, '-o', out, '--resume']);
+    expect(res.code, res.stderr).toBe(0);
+
+    const layout = await openInput({ path: input, stdin: process.stdin, spoolDir: home.dir });
+    const delimiter = layout.format === 'lines' ? ',' : layout.delimiter;
+    const outText = readFileSync(out, 'utf8');
+    const eol = layout.lineEnding;
+    const expectedStart = layout.format === 'lines' ? `email${delimiter}email_status` : layout.hasHeader ? `${layout.bom ? '\uFEFF' : ''}${layout.headerRaw}${delimiter}email_status` : '';
+    expect(outText.startsWith(expectedStart)).toBe(true);
+
+    // Each output record is the input record's exact text, then the delimiter and six result cells.
+    let position = expectedStart ? outText.indexOf(eol) + eol.length : layout.bom ? 1 : 0;
+    let rows = 0;
+    for await (const record of readRecords(layout)) {
+      const original = layout.format === 'lines' && /[",\r\n]/.test(record.raw) ? `"${record.raw.replace(/"/g, '""')}"` : record.raw;
+      expect(outText.slice(position, position + original.length)).toBe(original);
+      position += original.length;
+      expect(outText[position]).toBe(delimiter);
+      const end = outText.indexOf(eol, position);
+      const cells = outText.slice(position + 1, end).split(delimiter);
+      expect(cells).toHaveLength(6);
+      expect(['valid', 'invalid', 'risky', 'unknown']).toContain(cells[0]);
+      position = end + eol.length;
+      rows++;
+    }
+    expect(position).toBe(outText.length);
+    expect(rows).toBeGreaterThan(0);
+    await layout.cleanup();
+  });
+});
+
+describe('clean: flags of the built-in engine', () => {
+  let home: TestHome;
+  beforeEach(() => {
+    home = new TestHome();
+  });
+  afterEach(() => home.cleanup());
+
+  it('--smtp and --dns-server need the built-in engine when a cleaning service is configured', async () => {
+    const input = join(home.dir, 'list.csv');
+    writeFileSync(input, 'email\nann@example.com\n');
+    const res = await home.run(['--clean-url', 'http://127.0.0.1:9', 'clean', input, '--smtp']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/--smtp works with the built-in engine only \(--local\)/);
   });
 });
