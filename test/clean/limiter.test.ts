@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -92,5 +92,18 @@ describe('SlidingWindowLimiter', () => {
     await new SlidingWindowLimiter({ rate, clock, statePath, marginMs: 0, pendingMs: 30_000 }).acquire(); // never released
     const next = new SlidingWindowLimiter({ rate, clock, statePath, marginMs: 0, pendingMs: 30_000 });
     expect(next.currentWait()).toBe(31_000);
+  });
+
+  it('send times in the future (the clock was stepped back) hold a slot for one window at most', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'limiter-'));
+    dirs.push(dir);
+    const clock = new FakeClock();
+    const statePath = join(dir, 'state.json');
+    const farFuture = clock.now() + 30 * 86_400_000;
+    writeFileSync(statePath, JSON.stringify({ sends: [{ id: 'x', at: farFuture, done: farFuture }] }));
+    const limiter = new SlidingWindowLimiter({ rate: { requests: 1, windowMs: 1_000 }, clock, statePath, marginMs: 0 });
+    const start = clock.now();
+    await limiter.acquire();
+    expect(clock.now() - start).toBeLessThanOrEqual(1_000);
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
+import { expect } from 'vitest';
 import { main } from '../../src/main.js';
 import type { IO } from '../../src/io/io.js';
 import { Signals, type Signal } from '../../src/io/signals.js';
@@ -84,6 +85,18 @@ export class TestHome {
   cleanup(): void {
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** A failure as a user must see it: the exit code, one `error:` line (and hints), nothing on stdout, no stack trace. */
+export function expectError(res: CliResult, code: number, line: string | RegExp): void {
+  expect(res.code, res.stderr).toBe(code);
+  const lines = res.stderr.trim().split('\n').filter((l) => !l.startsWith('hint:'));
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^error: /);
+  if (typeof line === 'string') expect(lines[0]).toBe(line);
+  else expect(lines[0]).toMatch(line);
+  expect(res.stderr).not.toMatch(/^\s+at /m);
+  expect(res.stdout).toBe('');
 }
 
 function emptyStdin(): Readable {

@@ -1,12 +1,59 @@
-// `roles` for a user with two brands: each brand's four roles told apart, and the role the user holds marked.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
-import { Store } from '../src/sandbox/store.js';
-import { TestHome } from './helpers/cli.js';
-import { registerUser } from './sandbox/helpers.js';
+// `mailclean roles`: the roles of the user's brands and their permissions, on the built-in sandbox, on a
+// configured service in both shapes, and across two brands.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/server.js';
+import { Store } from '../../src/sandbox/store.js';
+import { expectError, TestHome } from '../helpers/cli.js';
+import { registered, urlsOf, useSandboxes } from '../helpers/sandbox.js';
+import { registerUser } from '../sandbox/helpers.js';
+
+let home: TestHome;
+beforeEach(() => {
+  home = new TestHome();
+});
+afterEach(() => home.cleanup());
+
+describe('roles on the built-in sandbox (no configuration)', () => {
+  it('prints a table without --json', async () => {
+    await home.run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], { stdin: 'correct horse battery' });
+    const roles = await home.run(['roles']);
+    expect(roles.stdout.split('\n')[0]).toBe('BRAND\tROLE\tHELD\tDISPLAY NAME\tPERMISSIONS\tDESCRIPTION');
+    expect(roles.stdout).toMatch(/^Ada's brand\tuser\t\t/m);
+    expect(roles.stdout).toMatch(/^Ada's brand\tadmin\t\*\t/m);
+  });
+});
+
+describe.each(['spec', 'alt'] as const)('roles against a configured service (%s shape)', (shape) => {
+  const sandboxes = useSandboxes();
+  let sandbox: SandboxHandle;
+  beforeEach(async () => {
+    sandbox = await sandboxes.start({ shape });
+  });
+
+  const run = (args: string[]) => home.run([...urlsOf(sandbox), ...args]);
+
+  it('roles --permissions shows each permission with the roles holding it', async () => {
+    await registered(home, sandbox, { service: 'all' });
+    const res = await run(['roles', '--permissions', '--json']);
+    expect(res.code).toBe(0);
+    const rows: Array<{ name: string; roles: string[] }> = JSON.parse(res.stdout);
+    expect(rows.find((r) => r.name === 'recipe-create')?.roles.sort()).toEqual(['admin', 'manager', 'superadmin']);
+    expect(rows.find((r) => r.name === 'contact-get')?.roles.sort()).toEqual(['admin', 'manager', 'superadmin', 'user']);
+    expect(rows.some((r) => r.name === 'integration-get-all-containers ')).toBe(true);
+    const table = await run(['roles', '--permissions', '--role', 'user']);
+    expect(table.stdout.split('\n')[0]).toBe('CATEGORY\tPERMISSION\tUSER');
+    expect(table.stdout).toContain('"integration-get-all-containers "');
+    expect(table.stdout).not.toMatch(/\trecipe-create\t/);
+  });
+
+  it("another user's roles: the service's message, not the HTTP reason text", async () => {
+    await registered(home, sandbox, { service: 'platform' });
+    const otherId = (await run(['me', '--json', 'id'])).stdout;
+    await registered(home, sandbox, { service: 'platform' });
+    const res = await run(['roles', '--user', JSON.parse(otherId).id]);
+    expectError(res, 1, /answered 403 to GET \/api\/user\/[^/]+\/roles: You may only view your own roles\.$/);
+  });
+});
 
 interface RoleRow {
   name: string;
@@ -17,35 +64,26 @@ interface RoleRow {
 }
 
 describe('roles across two brands', () => {
-  let dataDir: string;
+  const sandboxes = useSandboxes('mailclean-brands-');
   let sandbox: SandboxHandle;
-  let home: TestHome;
   let first: { id: string; slug: string };
   let second: { id: string; slug: string };
-  const run = (args: string[], stdin?: string) => home.run(['--api-url', sandbox.url, '--clean-url', sandbox.url, ...args], { stdin });
+  const run = (args: string[]) => home.run([...urlsOf(sandbox), ...args]);
 
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'mailclean-brands-'));
-    sandbox = await startSandbox({ port: 0, dataDir });
-    home = new TestHome();
-    const reg = await run(['register', '--service', 'platform', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], 'a long password');
-    expect(reg.code, reg.stderr).toBe(0);
+  beforeEach(async () => {
+    sandbox = await sandboxes.start({ dataDir: sandboxes.dataDir() });
+    await registered(home, sandbox, { name: 'Ada', service: 'platform' });
     const me = JSON.parse((await run(['me', '--json', 'id,brand'])).stdout) as { id: string; brand: { id: string; slug: string } };
     first = me.brand;
     // The spec has no route that adds a user to a brand: make Ada a manager of Bo's brand in the sandbox's state.
     const bo = await registerUser(sandbox.url, { name: 'Bo' });
-    const store = await Store.open(dataDir);
+    const store = await Store.open(sandboxes.dataDir());
     second = await store.mutate((draft) => {
       const ada = draft.platformUsers[me.id]!;
       ada.brand_ids.push(bo.brandId);
       ada.role_by_brand[bo.brandId] = 'manager';
       return { id: bo.brandId, slug: draft.brands[bo.brandId]!.slug };
     });
-  });
-  afterAll(async () => {
-    await sandbox.close();
-    home.cleanup();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('--json names each role\'s brand and marks the role held in the current brand', async () => {
@@ -87,15 +125,10 @@ describe('roles across two brands', () => {
   });
 
   it('tells apart two brands of the same name by their slugs', async () => {
-    const store = await Store.open(dataDir);
-    const rename = (name: string) => store.mutate((draft) => void (draft.brands[second.id]!.name = name));
-    await rename("Ada's brand");
-    try {
-      const lines = (await run(['roles'])).stdout.trimEnd().split('\n').slice(1);
-      expect(new Set(lines.map((l) => l.split('\t')[0]))).toEqual(new Set([`Ada's brand (${first.slug})`, `Ada's brand (${second.slug})`]));
-    } finally {
-      await rename("Bo's brand");
-    }
+    const store = await Store.open(sandboxes.dataDir());
+    await store.mutate((draft) => void (draft.brands[second.id]!.name = "Ada's brand"));
+    const lines = (await run(['roles'])).stdout.trimEnd().split('\n').slice(1);
+    expect(new Set(lines.map((l) => l.split('\t')[0]))).toEqual(new Set([`Ada's brand (${first.slug})`, `Ada's brand (${second.slug})`]));
   });
 
   it('--permissions gives each brand\'s roles their own column', async () => {

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROFILE_KEYS } from '../src/config/keys.js';
-import { commandTree } from '../src/main.js';
-import { Signals } from '../src/io/signals.js';
-import { TestHome } from './helpers/cli.js';
+import { PROFILE_KEYS } from '../../src/config/keys.js';
+import { commandTree } from '../../src/main.js';
+import { Signals } from '../../src/io/signals.js';
+import { TestHome } from '../helpers/cli.js';
 
 const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
@@ -66,6 +66,16 @@ describe('completion scripts', () => {
     expect(res.stderr).toBe('');
     return res.stdout.split('>>>\n').slice(1).map((block) => block.split('\n').filter(Boolean).sort());
   }
+
+  it('scripts for bash, zsh and fish name the commands; another shell is a usage error', async () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const res = await home.run(['completion', shell]);
+      expect(res.code).toBe(0);
+      expect(res.stdout).toContain('clean');
+      expect(res.stdout).toContain('oem-register');
+    }
+    expect((await home.run(['completion', 'tcsh'])).code).toBe(2);
+  });
 
   it('bash: commands, flags after global flags, choices, files, config keys', () => {
     const settable = PROFILE_KEYS.filter((k) => !k.secret).map((k) => k.key).sort();

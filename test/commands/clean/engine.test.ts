@@ -1,9 +1,9 @@
-// `clean --local`: the built-in engine in-process, against a DNS server on 127.0.0.1 serving our own zones.
+// `clean --local` (src/commands/clean/engine.ts): the built-in engine in-process, against a DNS server on 127.0.0.1 serving our own zones.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedUdpPort, startDnsServer, type TestDnsServer } from '../helpers/dns-server.js';
-import { TestHome } from '../helpers/cli.js';
+import { closedUdpPort, startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
+import { TestHome } from '../../helpers/cli.js';
 
 describe('clean --local', () => {
   let dns: TestDnsServer;
@@ -101,11 +101,5 @@ describe('clean --local', () => {
     const res = await home.run(['clean', input, '--local', '--dns-server', ` ${dns.server} , ::1,[::1]:5353, 2001:db8::53 `, '--format', 'ndjson']);
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ email_status: 'valid', email_valid_domain: true });
-  });
-
-  it('--smtp and --dns-server need the built-in engine when a cleaning service is configured', async () => {
-    const res = await home.run(['--clean-url', 'http://127.0.0.1:9', 'clean', join(home.dir, 'offline.csv'), '--smtp']);
-    expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/--smtp works with the built-in engine only \(--local\)/);
   });
 });

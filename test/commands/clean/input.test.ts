@@ -4,10 +4,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/server.js';
-import { TestHome } from '../helpers/cli.js';
+import { startSandbox, type SandboxHandle } from '../../../src/sandbox/server.js';
+import { TestHome } from '../../helpers/cli.js';
 
-const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'clean');
+const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'clean');
 
 let sandbox: SandboxHandle;
 let home: TestHome;

@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/server.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TestHome } from '../helpers/cli.js';
+import { registered, useSandboxes } from '../helpers/sandbox.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
 
@@ -15,34 +15,30 @@ function list(n: number, offset = 0): string {
   return `${lines.join('\n')}\n`;
 }
 
+const sandboxes = useSandboxes();
+let home: TestHome;
+beforeEach(() => {
+  home = new TestHome();
+});
+afterEach(() => home.cleanup());
+
+/** A sandbox limiting the clean route to `rate`, and an account on it saved in `home`'s profile. */
+async function start(rate: { requests: number; windowMs: number }) {
+  const sandbox = await sandboxes.start({ plan: 'unlimited', rate });
+  await registered(home, sandbox);
+  return sandbox;
+}
+
 describe('clean: limits', () => {
-  let sandbox: SandboxHandle | undefined;
-  let home: TestHome | undefined;
-  afterEach(async () => {
-    await sandbox?.close();
-    home?.cleanup();
-    sandbox = undefined;
-    home = undefined;
-  });
-
-  async function start(rate: { requests: number; windowMs: number }) {
-    sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate });
-    home = new TestHome();
-    const env = { MAILCLEAN_API_URL: sandbox.url, MAILCLEAN_CLEAN_URL: sandbox.url };
-    const reg = await home.run(['register', '--service', 'clean', '--name', 'T', '--email', 'rate@example.com', '--password-stdin'], { stdin: 'a long password', env });
-    expect(reg.code, reg.stderr).toBe(0);
-    return { sandbox, home, env };
-  }
-
   it('two runs back to back share the limit: no 429, never more than the limit in any window', { timeout: 120_000 }, async () => {
-    const { sandbox, home, env } = await start({ requests: 10, windowMs: 1_000 });
+    const sandbox = await start({ requests: 10, windowMs: 1_000 });
     // 210 requests' worth in all: 105 per run.
     const first = join(home.dir, 'a.csv');
     const second = join(home.dir, 'b.csv');
     writeFileSync(first, list(105 * 50));
     writeFileSync(second, list(105 * 50, 100_000));
     for (const input of [first, second]) {
-      const res = await home.run(['clean', input, '-o', `${input}.out`, '--rate', '10/1s', '--concurrency', '8'], { env });
+      const res = await home.run(['clean', input, '-o', `${input}.out`, '--rate', '10/1s', '--concurrency', '8']);
       expect(res.code, res.stderr).toBe(0);
     }
     const stats = sandbox.stats();
@@ -54,7 +50,7 @@ describe('clean: limits', () => {
   });
 
   it('a run killed with SIGKILL resumes to the same output, paying at most for the batches in flight', { timeout: 120_000 }, async () => {
-    const { sandbox, home, env } = await start({ requests: 5, windowMs: 1_000 });
+    const sandbox = await start({ requests: 5, windowMs: 1_000 });
     const input = join(home.dir, 'list.csv');
     const generated = 40 * 50;
     // Two more mailboxes: `dup@` and `DUP@` differ (local parts are case-sensitive); `dup@DOMAIN1.COM` is `dup@`.
@@ -64,7 +60,7 @@ describe('clean: limits', () => {
     const concurrency = 2;
 
     const child = spawn(process.execPath, [BIN, 'clean', input, '-o', out, '--rate', '5/1s', '--concurrency', String(concurrency)], {
-      env: { ...process.env, ...home.env(env), CI: '1' },
+      env: { ...process.env, ...home.env(), CI: '1' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -79,7 +75,7 @@ describe('clean: limits', () => {
     expect(chargedAtKill).toBeGreaterThan(0);
     expect(chargedAtKill).toBeLessThan(unique);
 
-    const resumed = await home.run(['clean', input, '-o', out, '--resume', '--rate', '5/1s'], { env });
+    const resumed = await home.run(['clean', input, '-o', out, '--resume', '--rate', '5/1s']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toMatch(/Resuming: \d+ addresses already checked/);
     const spent = sandbox.stats().addressesCharged;
@@ -88,7 +84,7 @@ describe('clean: limits', () => {
 
     // The same output as an uninterrupted run (times aside).
     const reference = join(home.dir, 'reference.csv');
-    const fresh = await home.run(['clean', input, '-o', reference, '--restart', '--rate', '50/1s'], { env });
+    const fresh = await home.run(['clean', input, '-o', reference, '--restart', '--rate', '50/1s']);
     expect(fresh.code, fresh.stderr).toBe(0);
     const withoutTimes = (path: string) => (parse(readFileSync(path)) as string[][]).map((r) => r.slice(0, -1));
     expect(withoutTimes(out)).toEqual(withoutTimes(reference));
@@ -97,28 +93,20 @@ describe('clean: limits', () => {
 
 describe('clean: Ctrl-C', () => {
   it('stops after the requests in flight with exit 130, and --resume pays for nothing twice', { timeout: 60_000 }, async () => {
-    const sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate: { requests: 2, windowMs: 1_000 } });
-    const home = new TestHome();
-    try {
-      const env = { MAILCLEAN_API_URL: sandbox.url, MAILCLEAN_CLEAN_URL: sandbox.url };
-      await home.run(['register', '--service', 'clean', '--name', 'T', '--email', 'int@example.com', '--password-stdin'], { stdin: 'a long password', env });
-      const input = join(home.dir, 'list.csv');
-      writeFileSync(input, list(20 * 50));
-      const out = join(home.dir, 'out.csv');
-      const running = home.run(['clean', input, '-o', out, '--rate', '2/1s', '--concurrency', '1'], { env });
-      while (sandbox.stats().cleanRequests < 3) await new Promise((r) => setTimeout(r, 10));
-      home.signal('SIGINT');
-      const stopped = await running;
-      expect(stopped.code, stopped.stderr).toBe(130);
-      expect(stopped.stderr).toMatch(/Interrupted: \d+ answers saved\. Run the same command with --resume to continue\./);
-      const charged = sandbox.stats().addressesCharged;
-      expect(charged).toBeLessThan(20 * 50);
-      const resumed = await home.run(['clean', input, '-o', out, '--resume', '--rate', '50/1s'], { env });
-      expect(resumed.code, resumed.stderr).toBe(0);
-      expect(sandbox.stats().addressesCharged).toBe(20 * 50);
-    } finally {
-      await sandbox.close();
-      home.cleanup();
-    }
+    const sandbox = await start({ requests: 2, windowMs: 1_000 });
+    const input = join(home.dir, 'list.csv');
+    writeFileSync(input, list(20 * 50));
+    const out = join(home.dir, 'out.csv');
+    const running = home.run(['clean', input, '-o', out, '--rate', '2/1s', '--concurrency', '1']);
+    while (sandbox.stats().cleanRequests < 3) await new Promise((r) => setTimeout(r, 10));
+    home.signal('SIGINT');
+    const stopped = await running;
+    expect(stopped.code, stopped.stderr).toBe(130);
+    expect(stopped.stderr).toMatch(/Interrupted: \d+ answers saved\. Run the same command with --resume to continue\./);
+    const charged = sandbox.stats().addressesCharged;
+    expect(charged).toBeLessThan(20 * 50);
+    const resumed = await home.run(['clean', input, '-o', out, '--resume', '--rate', '50/1s']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(sandbox.stats().addressesCharged).toBe(20 * 50);
   });
 });

@@ -2,10 +2,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestHome } from './helpers/cli.js';
-import { closedPort } from './helpers/http-server.js';
+import { TestHome } from '../helpers/cli.js';
+import { closedPort } from '../helpers/http-server.js';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'mailclean.js');
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
 const PASSWORD = 'correct horse battery';
 
 describe('against a standalone `mailclean sandbox --port P`', () => {

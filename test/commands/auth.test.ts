@@ -1,0 +1,64 @@
+// `mailclean auth status` and `auth token`: where each token came from, hints that fit it, the token for scripts.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/server.js';
+import { TestHome } from '../helpers/cli.js';
+import { registered, urlsOf, useSandboxes } from '../helpers/sandbox.js';
+
+let home: TestHome;
+beforeEach(() => {
+  home = new TestHome();
+});
+afterEach(() => home.cleanup());
+
+describe('auth status hints fit where the token came from', () => {
+  const sandboxes = useSandboxes();
+
+  it('a rejected MAILCLEAN_TOKEN says to fix or unset the variable, not to log in', async () => {
+    const sandbox = await sandboxes.start();
+    const res = await home.run([...urlsOf(sandbox), 'auth', 'status'], { env: { MAILCLEAN_TOKEN: 'not-a-token-the-platform-knows' } });
+    expect(res.code).toBe(4);
+    expect(res.stdout).toMatch(/MAILCLEAN_TOKEN holds a token the platform does not accept; fix it or unset it/);
+    expect(res.stdout).not.toMatch(/mailclean login/);
+  });
+
+  it('a rejected stored token says to log in', async () => {
+    await registered(home, await sandboxes.start(), { service: 'platform' });
+    const config = join(home.configDir, 'config.json');
+    writeFileSync(config, readFileSync(config, 'utf8').replace(/"token": "[^"]+"/, '"token": "revoked-token-value-0000"'));
+    const res = await home.run(['auth', 'status']);
+    expect(res.code).toBe(4);
+    expect(res.stdout).toMatch(/token rejected: run `mailclean login`/);
+  });
+
+  it('on the built-in sandbox, the token is said to come from its own account', async () => {
+    const reg = await home.run(['register', '--name', 'Ed', '--email', 'ed@example.com', '--password-stdin'], { stdin: 'correct horse battery' });
+    expect(reg.code, reg.stderr).toBe(0);
+    const res = await home.run(['auth', 'status']);
+    expect(res.stdout).toMatch(/Token: \S+ \(from the built-in sandbox account\)/);
+    const none = await home.run(['auth', 'token', '--service', 'clean']);
+    expect(none.code).toBe(4);
+    expect(none.stderr).toMatch(/no clean token: MAILCLEAN_CLEAN_TOKEN is unset and the built-in sandbox account holds none/);
+  });
+});
+
+describe.each(['spec', 'alt'] as const)('auth token against a configured service (%s shape)', (shape) => {
+  const sandboxes = useSandboxes();
+  let sandbox: SandboxHandle;
+  beforeEach(async () => {
+    sandbox = await sandboxes.start({ shape });
+  });
+
+  it('auth token prints the stored token, for scripts', async () => {
+    await registered(home, sandbox, { email: 'ada2@example.com', service: 'all' });
+    const token = await home.run([...urlsOf(sandbox), 'auth', 'token']);
+    expect(token.code).toBe(0);
+    expect(token.stdout.trim()).toMatch(/^\S{43,}$/);
+    const clean = await home.run([...urlsOf(sandbox), 'auth', 'token', '--service', 'clean']);
+    expect(clean.stdout.trim()).not.toBe(token.stdout.trim());
+    // The token works when given through the environment.
+    const viaEnv = await home.run([...urlsOf(sandbox), 'me', '--json', 'email'], { env: { MAILCLEAN_TOKEN: token.stdout.trim() } });
+    expect(JSON.parse(viaEnv.stdout)).toEqual({ email: 'ada2@example.com' });
+  });
+});

@@ -1,0 +1,131 @@
+// `mailclean clean`'s flags and usage errors (src/commands/clean/clean.ts): its help, which explains every status
+// and reason, and input or flags it refuses with exit 2 before anything is sent.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { REASON_MEANINGS, STATUS_MEANINGS } from '../../../src/clean/verdict.js';
+import type { SandboxHandle } from '../../../src/sandbox/server.js';
+import { ENGINE_REASONS } from '../../../src/verify/engine.js';
+import { TestHome } from '../../helpers/cli.js';
+import { registered, useSandboxes } from '../../helpers/sandbox.js';
+
+const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'clean');
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('clean --help', () => {
+  let home: TestHome;
+  let help: string;
+  beforeAll(async () => {
+    home = new TestHome();
+    const res = await home.run(['clean', '--help']);
+    expect(res.code).toBe(0);
+    help = res.stdout;
+  });
+  afterAll(() => home.cleanup());
+
+  it('shows its flags', () => {
+    for (const flag of ['--output', '--format', '--column', '--only', '--rejects', '--rate', '--concurrency', '--max-spend', '--dry-run', '--resume', '--restart', '--local', '--yes']) {
+      expect(help).toContain(flag);
+    }
+  });
+
+  it('explains every reason the engine can give', () => {
+    const reasons = ENGINE_REASONS.filter((r) => r !== '');
+    expect(reasons.length).toBeGreaterThan(10);
+    const block = help.slice(help.indexOf('Reasons (email_reason'), help.indexOf('Exit codes:'));
+    for (const reason of reasons) expect(block, reason).toMatch(new RegExp(`^  ${reason} +\\S`, 'm'));
+  });
+
+  it('lists every status and reason with the same meaning as docs/json.md', () => {
+    const doc = readFileSync(new URL('../../../docs/json.md', import.meta.url), 'utf8');
+    for (const [name, meaning] of [...Object.entries(STATUS_MEANINGS), ...Object.entries(REASON_MEANINGS)]) {
+      expect(help, name).toMatch(new RegExp(`^  ${name} +${escape(meaning)}$`, 'm'));
+      expect(doc, name).toContain(`| \`${name}\` | ${meaning} |`);
+    }
+    for (const reason of ['blank', 'syntax', 'rejected_by_service', 'no_result', 'invalid_domain', 'rejected']) {
+      expect(Object.keys(REASON_MEANINGS), reason).toContain(reason);
+    }
+  });
+});
+
+describe('clean: bad input', () => {
+  const sandboxes = useSandboxes();
+  let sandbox: SandboxHandle;
+  let home: TestHome;
+  beforeEach(async () => {
+    home = new TestHome();
+    sandbox = await sandboxes.start({ plan: 'unlimited' });
+    await registered(home, sandbox);
+  });
+  afterEach(() => home.cleanup());
+
+  const BAD = join(FIXTURES, 'bad');
+  const cases: Array<[string, string | (() => string), RegExp]> = [
+    ['empty file', join(BAD, 'empty.csv'), /empty\.csv:1: the file is empty/],
+    ['a header with no rows', join(BAD, 'header-only.csv'), /header-only\.csv:1: the file has a header but no rows/],
+    ['no email column', join(BAD, 'no-email-column.csv'), /no-email-column\.csv:1: no email column found \(columns: .+\)/],
+    ['ragged rows', join(BAD, 'ragged.csv'), /ragged\.csv:\d+: \d+ fields where the header has \d+/],
+    [
+      'invalid UTF-8 after a UTF-8 BOM',
+      () => {
+        const path = join(home.dir, 'bom-latin1.csv');
+        writeFileSync(path, Buffer.concat([Buffer.from('\ufeffemail,name\na@example.com,Jos'), Buffer.from([0xe9, 0x0a])]));
+        return path;
+      },
+      /bom-latin1\.csv:2: not valid UTF-8 \(byte 0xe9\)/,
+    ],
+    ['a binary file', join(BAD, 'binary.bin'), /binary\.bin:1: this looks like a binary file/],
+    [
+      'a 10 MB field',
+      () => {
+        const path = join(home.dir, 'huge.csv');
+        writeFileSync(path, `email,notes\na@example.com,ok\nb@example.com,"${'x'.repeat(10 * 2 ** 20)}"\n`);
+        return path;
+      },
+      /huge\.csv:3: a record longer than 1 MiB/,
+    ],
+  ];
+
+  it.each(cases)('%s: exit 2 naming the file and line, nothing written', async (_name, file, pattern) => {
+    const input = typeof file === 'function' ? file() : file;
+    const out = join(home.dir, 'never.csv');
+    const res = await home.run(['clean', input, '-o', out]);
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).toMatch(pattern);
+    expect(res.stderr).not.toMatch(/^\s+at /m);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(home.dir).filter((f) => f.includes('never'))).toEqual([]);
+  });
+
+  it('an output directory that does not exist: exit 2 before anything is sent', async () => {
+    const good = readdirSync(FIXTURES).filter((f) => /\.(csv|txt|tsv|psv)$/.test(f));
+    const before = sandbox.stats().cleanRequests;
+    const res = await home.run(['clean', join(FIXTURES, good[0]!), '-o', join(home.dir, 'no', 'such', 'dir', 'x.csv')]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/--output: cannot write/);
+    expect(sandbox.stats().cleanRequests).toBe(before);
+  });
+});
+
+describe.each(['spec', 'alt'] as const)('clean: flags it refuses (sandbox shape %s)', (shape) => {
+  const sandboxes = useSandboxes();
+  let home: TestHome;
+  beforeEach(() => {
+    home = new TestHome();
+  });
+  afterEach(() => home.cleanup());
+
+  it('an unknown status for --only is a usage error listing them; --json without --dry-run too', async () => {
+    await registered(home, await sandboxes.start({ shape, plan: 'unlimited' }));
+    const input = join(home.dir, 'mixed.csv');
+    writeFileSync(input, 'email\nann@example.com\nbob@example.com\nbad@@x\n,\nx@mailinator.com\n');
+    const keep = join(home.dir, 'keep.csv');
+    const typo = await home.run(['clean', input, '--only', 'valid,riskyy', '-o', keep]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^error: --only: "riskyy" is not a status\nhint: statuses: valid, risky, invalid, unknown, unchecked\n$/);
+
+    const json = await home.run(['clean', input, '--json']);
+    expect(json.code).toBe(2);
+    expect(json.stderr).toMatch(/--json goes with --dry-run/);
+  });
+});

@@ -1,0 +1,43 @@
+// The journal across processes: two runs of the same list at once, one account, nothing paid twice.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TestHome } from '../helpers/cli.js';
+import { registered, useSandboxes } from '../helpers/sandbox.js';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
+
+function list(n: number): string {
+  return `email\n${Array.from({ length: n }, (_, i) => `j${i}@example.com`).join('\n')}\n`;
+}
+
+describe('the journal', () => {
+  const sandboxes = useSandboxes();
+  let home: TestHome;
+  beforeEach(() => {
+    home = new TestHome();
+  });
+  afterEach(() => home.cleanup());
+
+  it('two runs of the same list at once: the second waits for the first and pays for nothing', { timeout: 60_000 }, async () => {
+    const sandbox = await sandboxes.start({ plan: 'unlimited', rate: { requests: 4, windowMs: 1_000 } });
+    await registered(home, sandbox);
+    const input = join(home.dir, 'list.csv');
+    writeFileSync(input, list(400)); // 8 requests at 4 per second: the first run takes about 2 s
+    const spawnRun = (out: string) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'clean', input, '-o', join(home.dir, out)], { env: { ...process.env, ...home.env() } });
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+    const [a, b] = await Promise.all([spawnRun('a.csv'), spawnRun('b.csv')]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    expect(sandbox.stats().addressesCharged).toBe(400);
+    const waited = [a, b].filter((r) => /Another run \(pid \d+\) is cleaning this list with this account; waiting for it to finish/.test(r.stderr));
+    expect(waited).toHaveLength(1);
+    expect(readFileSync(join(home.dir, 'a.csv'), 'utf8')).toBe(readFileSync(join(home.dir, 'b.csv'), 'utf8'));
+  });
+});
