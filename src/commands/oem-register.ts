@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Runner } from './index.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { ApiError, AuthError, UsageError } from '../errors.js';
 import { meView, ME_FIELDS } from '../account/views.js';
-import { jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, validateEmail, valueOrPrompt } from './shared/inputs.js';
+import { jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, readSecretFile, validateEmail, valueOrPrompt } from './shared/inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -60,17 +59,7 @@ export async function oemRegister(o: OemRegisterOptions, f: Factory): Promise<nu
 }
 
 async function readInternalToken(f: Factory, file: string | undefined): Promise<{ token: string; source: string }> {
-  if (file !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      throw new UsageError(`--internal-token-file: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
-    }
-    const token = text.trim();
-    if (!token) throw new UsageError(`--internal-token-file: ${file} is empty`);
-    return { token, source: `--internal-token-file ${file}` };
-  }
+  if (file !== undefined) return { token: await readSecretFile('--internal-token-file', file), source: `--internal-token-file ${file}` };
   const fromEnv = f.io.env.MAILCLEAN_INTERNAL_TOKEN?.trim();
   if (fromEnv) return { token: fromEnv, source: 'MAILCLEAN_INTERNAL_TOKEN' };
   throw new UsageError('an internal access token is required', 'set MAILCLEAN_INTERNAL_TOKEN or pass --internal-token-file FILE');

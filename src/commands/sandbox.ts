@@ -1,12 +1,13 @@
 import { randomInt } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Runner } from './index.js';
 import type { Factory } from '../factory.js';
 import { formatRate, parseRate, type Rate } from '../config/rate.js';
 import { UsageError } from '../errors.js';
-import { jsonOption } from './shared/inputs.js';
+import { jsonOption, readSecretFile } from './shared/inputs.js';
+import type { JsonFlag } from '../io/json.js';
+import type { AllowanceStatus, FaultOptions, SandboxOptions } from '../sandbox/server.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -61,63 +62,71 @@ Examples:
   mailclean sandbox --rate 5/10s --fault-rate 0.1 --latency 50-300 --seed 42 --allowance-status 429
   mailclean sandbox --reject-rate 0.05 --drop-rate 0.05 --seed 7`,
     )
-    .action(run(sandbox));
+    .action(run(async (f, opts) => serveSandbox(await sandboxOptions(opts, f), f)));
 }
 
-async function sandbox(f: Factory, opts: Record<string, unknown>): Promise<number> {
+/** `mailclean sandbox` as typed options: the server's settings, and how to report where it listens. */
+export interface SandboxCommandOptions {
+  server: Omit<SandboxOptions, 'log'> & { host: string; port: number; rate: Rate; allowanceStatus: AllowanceStatus; faults: FaultOptions };
+  /** Fault rates as given, for the line that describes the clean route. */
+  rates: { faults: number; rejects: number; drops: number };
+  json?: JsonFlag;
+}
+
+export async function sandboxOptions(opts: Record<string, unknown>, f: Factory): Promise<SandboxCommandOptions> {
   const port = Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: "${opts.port}" is not a port number`);
   if (opts.memory && opts.data !== undefined) throw new UsageError('--data and --memory cannot be used together');
-  const internalToken = opts.internalTokenFile !== undefined ? await readToken(String(opts.internalTokenFile)) : f.io.env.MAILCLEAN_INTERNAL_TOKEN;
-  const dataDir = opts.memory ? undefined : ((opts.data as string | undefined) ?? join(f.dataDir, 'sandbox'));
-  const rate = parseRate(String(opts.rate), '--rate');
-  const allowanceStatus = parseAllowanceStatus(String(opts.allowanceStatus));
-  const faultRate = parseProbability(String(opts.faultRate), '--fault-rate');
-  const rejectRate = parseProbability(String(opts.rejectRate), '--reject-rate');
-  const dropRate = parseProbability(String(opts.dropRate), '--drop-rate');
-  if (faultRate + rejectRate + dropRate > 1 + 1e-9) {
-    throw new UsageError('--fault-rate, --reject-rate and --drop-rate add up to more than 1');
-  }
-  const latency = opts.latency === undefined ? undefined : parseLatency(String(opts.latency));
-  const seed = opts.seed === undefined ? randomInt(0x1_0000_0000) : parseSeed(String(opts.seed));
+  const rates = {
+    faults: parseProbability(String(opts.faultRate), '--fault-rate'),
+    rejects: parseProbability(String(opts.rejectRate), '--reject-rate'),
+    drops: parseProbability(String(opts.dropRate), '--drop-rate'),
+  };
+  if (rates.faults + rates.rejects + rates.drops > 1 + 1e-9) throw new UsageError('--fault-rate, --reject-rate and --drop-rate add up to more than 1');
+  const internalToken = opts.internalTokenFile !== undefined ? await readSecretFile('--internal-token-file', String(opts.internalTokenFile)) : f.io.env.MAILCLEAN_INTERNAL_TOKEN;
+  const faults: FaultOptions = {
+    serverErrorRate: rates.faults / 3,
+    resetRate: rates.faults / 3,
+    truncateRate: rates.faults / 3,
+    rejectRate: rates.rejects / 2,
+    rejectUnnamedRate: rates.rejects / 2,
+    dropRate: rates.drops,
+    latencyMs: opts.latency === undefined ? undefined : parseLatency(String(opts.latency)),
+    seed: opts.seed === undefined ? randomInt(0x1_0000_0000) : parseSeed(String(opts.seed)),
+  };
+  const server = {
+    host: String(opts.host),
+    port,
+    dataDir: opts.memory ? undefined : ((opts.data as string | undefined) ?? join(f.dataDir, 'sandbox')),
+    internalToken,
+    plan: opts.plan as 'free' | 'pro' | 'unlimited',
+    rate: parseRate(String(opts.rate), '--rate'),
+    allowanceStatus: parseAllowanceStatus(String(opts.allowanceStatus)),
+    shape: opts.shape as 'spec' | 'alt',
+    faults,
+  };
+  return { server, rates, json: opts.json as JsonFlag };
+}
 
+/** Serves until the first Ctrl-C or SIGTERM, then saves its state. */
+export async function serveSandbox(o: SandboxCommandOptions, f: Factory): Promise<number> {
   const { startSandbox } = await import('../sandbox/server.js');
+  const { server } = o;
   let handle;
   try {
-    handle = await startSandbox({
-      host: String(opts.host),
-      port,
-      dataDir,
-      internalToken,
-      plan: opts.plan as 'free' | 'pro' | 'unlimited',
-      rate,
-      allowanceStatus,
-      shape: opts.shape as 'spec' | 'alt',
-      faults: {
-        serverErrorRate: faultRate / 3,
-        resetRate: faultRate / 3,
-        truncateRate: faultRate / 3,
-        rejectRate: rejectRate / 2,
-        rejectUnnamedRate: rejectRate / 2,
-        dropRate,
-        latencyMs: latency,
-        seed,
-      },
-      log: f.io.debugEnabled ? (line) => f.io.debug(line) : undefined,
-    });
+    handle = await startSandbox({ ...server, log: f.io.debugEnabled ? (line) => f.io.debug(line) : undefined });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`--port: ${port} is already in use`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`--host: cannot bind ${opts.host}`);
+    if (code === 'EADDRINUSE') throw new UsageError(`--port: ${server.port} is already in use`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`--host: cannot bind ${server.host}`);
     throw error;
   }
-  if (opts.json !== undefined) f.io.json({ apiUrl: handle.url, cleanUrl: handle.url, dataDir: dataDir ?? null }, opts.json as string | boolean, ['apiUrl', 'cleanUrl', 'dataDir']);
+  if (o.json !== undefined) f.io.json({ apiUrl: handle.url, cleanUrl: handle.url, dataDir: server.dataDir ?? null }, o.json, ['apiUrl', 'cleanUrl', 'dataDir']);
   else f.io.out(`api-url    ${handle.url}\nclean-url  ${handle.url}\n`);
-  f.io.note(`Sandbox running (${dataDir ? `state in ${dataDir}` : 'state in memory'}). Ctrl-C to stop.`);
+  f.io.note(`Sandbox running (${server.dataDir ? `state in ${server.dataDir}` : 'state in memory'}). Ctrl-C to stop.`);
   f.io.note(`Use it with: export MAILCLEAN_API_URL=${handle.url} MAILCLEAN_CLEAN_URL=${handle.url}`);
-  if (opts.shape !== 'spec') f.io.note(`Answer shape: ${String(opts.shape)}.`);
-  f.io.note(describeCleanRoute(rate, allowanceStatus, { faults: faultRate, rejects: rejectRate, drops: dropRate }, latency, seed));
-
+  if (server.shape !== 'spec') f.io.note(`Answer shape: ${String(server.shape)}.`);
+  f.io.note(describeCleanRoute(server.rate, server.allowanceStatus, o.rates, server.faults.latencyMs, server.faults.seed!));
   const stop = f.io.signals.stop;
   if (!stop.aborted) await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
   await handle.close();
@@ -140,7 +149,7 @@ function describeCleanRoute(
   return `Clean route: ${parts.join(', ')}.`;
 }
 
-function parseAllowanceStatus(text: string): 402 | 403 | 429 {
+function parseAllowanceStatus(text: string): AllowanceStatus {
   const t = text.trim();
   if (t === '402' || t === '403' || t === '429') return Number(t) as 402 | 403 | 429;
   throw new UsageError(`--allowance-status: "${text}" is not one of 402, 403, 429`);
@@ -168,15 +177,4 @@ function parseSeed(text: string): number {
   const n = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
   if (!(Number.isSafeInteger(n) && n < 0x1_0000_0000)) throw new UsageError(`--seed: "${text}" is not a seed`, 'give a whole number from 0 to 4294967295');
   return n;
-}
-
-async function readToken(file: string): Promise<string> {
-  try {
-    const token = (await readFile(file, 'utf8')).trim();
-    if (!token) throw new UsageError(`--internal-token-file: ${file} is empty`);
-    return token;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`--internal-token-file: cannot read ${file}`);
-  }
 }

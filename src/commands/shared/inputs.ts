@@ -104,3 +104,17 @@ export function localeRegion(env: Record<string, string | undefined>): string | 
     return undefined;
   }
 }
+
+/** A secret kept in a file (an internal token): trimmed; a missing, unreadable or empty file is a usage error naming the flag. */
+export async function readSecretFile(flag: string, file: string): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${flag}: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  const secret = text.trim();
+  if (!secret) throw new UsageError(`${flag}: ${file} is empty`);
+  return secret;
+}
