@@ -1,4 +1,5 @@
-import type { Engine, EngineVerdict } from '../verify/engine.js';
+import pLimit from 'p-limit';
+import type { Engine, EngineVerdict } from '../verify/index.js';
 import type { Verdict } from './verdict.js';
 
 /** The engine's verdict as a row's verdict; `key` may be '' where the caller keeps it (the results map). */
@@ -30,27 +31,43 @@ export async function checkLocally(
   const shared = new Map<string, Verdict>();
   let second = -1;
   let stamp = '';
-  const iterator = keys[Symbol.iterator]();
-  const worker = async () => {
-    for (let next = iterator.next(); !next.done && !opts.stop.aborted; next = iterator.next()) {
-      const verdict = await engine.verify(next.value);
-      const now = opts.now();
-      if (Math.floor(now / 1000) !== second) {
-        second = Math.floor(now / 1000);
-        stamp = new Date(now).toISOString();
-      }
-      const made = engineVerdict('', verdict, stamp);
-      const id = `${made.status}|${made.valid}|${made.disposable}|${made.validDomain}|${made.reason}|${made.checkedAt}|${made.suggestion ?? ''}`;
-      let one = shared.get(id);
-      if (!one) {
-        one = made;
-        shared.set(id, one);
-      }
-      results.set(next.value, one);
-      if ((results.size & 0xff) === 0) opts.onChecked?.(results.size);
+  const check = async (key: string) => {
+    const verdict = await engine.verify(key);
+    const now = opts.now();
+    if (Math.floor(now / 1000) !== second) {
+      second = Math.floor(now / 1000);
+      stamp = new Date(now).toISOString();
+    }
+    const made = engineVerdict('', verdict, stamp);
+    const id = `${made.status}|${made.valid}|${made.disposable}|${made.validDomain}|${made.reason}|${made.checkedAt}|${made.suggestion ?? ''}`;
+    let one = shared.get(id);
+    if (!one) {
+      one = made;
+      shared.set(id, one);
+    }
+    results.set(key, one);
+    if ((results.size & 0xff) === 0) opts.onChecked?.(results.size);
+  };
+  // Addresses are handed to the pool as places free up, so a million of them never wait as a million closures.
+  const limit = pLimit(opts.concurrency);
+  let queued = 0;
+  let placeFreed: (() => void) | undefined;
+  const task = async (key: string) => {
+    try {
+      await check(key);
+    } finally {
+      queued--;
+      placeFreed?.();
     }
   };
-  await Promise.all(Array.from({ length: opts.concurrency }, worker));
+  const room = (atMost: number) => (queued <= atMost ? undefined : new Promise<void>((resolve) => (placeFreed = resolve)));
+  for (const key of keys) {
+    if (opts.stop.aborted) break;
+    while (queued >= opts.concurrency) await room(opts.concurrency - 1);
+    queued++;
+    void limit(task, key);
+  }
+  while (queued > 0) await room(0);
   opts.onChecked?.(results.size);
   return { results, interrupted: opts.stop.aborted };
 }

@@ -1,4 +1,4 @@
-import { checkSyntax, dedupeKey } from '../verify/syntax.js';
+import { checkSyntax, dedupeKey } from '../verify/index.js';
 
 export type Prefiltered = { key: string } | { key?: undefined; reason: 'blank' | 'syntax' };
 

@@ -25,16 +25,17 @@ export class Tally {
   readonly examples = new Map<string, string[]>();
   private readonly byDomain = new Map<string, Map<string, number>>();
 
-  add(verdict: Verdict, cell?: string): void {
+  /** One row: its verdict, the cell as written, and its address's key when it has one (shared verdicts carry none). */
+  add(verdict: Verdict, cell?: string, key: string = verdict.key): void {
     this.rows++;
     bump(this.byStatus, verdict.status);
     if (verdict.status !== 'valid' && cell !== undefined) this.keepExample(verdict.status, cell.trim());
     if (verdict.reason) bump(this.byReason, verdict.reason);
     if (verdict.disposable === true) this.disposable++;
     if (verdict.reason === 'role') this.role++;
-    const at = verdict.key.lastIndexOf('@');
+    const at = key.lastIndexOf('@');
     if (at < 0) return;
-    const domain = verdict.key.slice(at + 1);
+    const domain = key.slice(at + 1);
     let mix = this.byDomain.get(domain);
     if (!mix) this.byDomain.set(domain, (mix = new Map()));
     bump(mix, verdict.status);

@@ -1,5 +1,5 @@
 // What mailclean says about one address, whoever decided it (the local prefilter or the service).
-import type { EngineReason } from '../verify/engine.js';
+import type { EngineReason } from '../verify/index.js';
 import type { Prefiltered } from './prefilter.js';
 import type { RecordReason } from './answers.js';
 

@@ -65,7 +65,7 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
         const decided = prefilter(record.fields[column]);
         const verdict =
           decided.key === undefined ? localVerdict('', decided.reason) : (results.get(decided.key) ?? uncheckedVerdict(decided.key));
-        summary.tally.add(verdict, record.fields[column]);
+        summary.tally.add(verdict, record.fields[column], decided.key ?? '');
         const keep = !opts.only || opts.only.has(verdict.status);
         const target = keep ? main : rejects;
         if (keep) summary.written++;

@@ -1,4 +1,4 @@
-import { Engine, type EngineStatus } from '../verify/engine.js';
+import { Engine, type EngineStatus } from '../verify/index.js';
 import { nextMonthStart } from './clean-limits.js';
 import { newObjectId } from './crypto.js';
 import { cleaningOk, failureBody, type Shape } from './envelopes.js';

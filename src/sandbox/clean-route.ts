@@ -1,5 +1,5 @@
 import type { Rate } from '../config/rate.js';
-import { checkSyntax } from '../verify/syntax.js';
+import { checkSyntax } from '../verify/index.js';
 import { authenticate } from './auth.js';
 import { answer, errorResult, type AllowanceStatus, type Outcome } from './clean-answers.js';
 import { admit, monthKey, monthlyAllowance, rateHeaders, usageOf, usedThisMonth, windowSeconds } from './clean-limits.js';

@@ -1,6 +1,6 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { Semaphore } from './limit.js';
+import pLimit, { type LimitFunction } from 'p-limit';
 
 export interface DnsOptions {
   /** Resolver addresses (`'127.0.0.1:5353'`, `'[::1]:53'`); the system's when absent. */
@@ -112,7 +112,7 @@ export function parseDnsServers(list: string): { servers: string[] } | { error: 
  */
 export class DomainResolver {
   private readonly resolver: Resolver;
-  private readonly limit: Semaphore;
+  private readonly limit: LimitFunction;
   private readonly cache = new Map<string, Promise<DomainCheck>>();
   private readonly hosts = new Map<string, Promise<string[]>>();
   private readonly unreachableAfter: number;
@@ -128,7 +128,7 @@ export class DomainResolver {
   ) {
     this.resolver = new Resolver({ timeout: opts.timeoutMs ?? 3000, tries: opts.tries ?? 2 });
     if (opts.servers && opts.servers.length > 0) this.resolver.setServers(opts.servers);
-    this.limit = new Semaphore(opts.concurrency ?? 16);
+    this.limit = pLimit(opts.concurrency ?? 16);
     this.unreachableAfter = opts.unreachableAfter ?? 5;
     this.canaryName = opts.canary ?? 'com';
   }
@@ -141,7 +141,7 @@ export class DomainResolver {
       this.counters.cacheHits++;
       return cached;
     }
-    const pending = this.limit.run(() => this.lookup(key));
+    const pending = this.limit(() => this.lookup(key));
     this.cache.set(key, pending);
     return pending;
   }

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { hostname } from 'node:os';
-import { Semaphore } from './limit.js';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { describeReply, Session, type SmtpReply } from './smtp-session.js';
+
+export type { SmtpReply } from './smtp-session.js';
 
 export interface SmtpOptions {
   /** Port of the mail hosts. Default 25. */
@@ -21,14 +24,6 @@ export interface SmtpOptions {
   probeHost?: string;
   /** Limit for the reachability check. Default the smaller of `timeoutMs` and 3000 ms. */
   probeTimeoutMs?: number;
-}
-
-export interface SmtpReply {
-  code: number;
-  /** Enhanced status code (RFC 3463) when the reply carries one, e.g. `5.1.1`. */
-  enhanced?: string;
-  /** The reply's text, lines joined with a space. */
-  text: string;
 }
 
 export type SmtpOutcome =
@@ -64,139 +59,6 @@ export interface ProbeTarget {
   addresses: string[];
 }
 
-class SmtpError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SmtpError';
-  }
-}
-
-/**
- * One SMTP client connection: reads (possibly multi-line) replies, sends commands, a timeout on every
- * step. Nothing is ever sent after RCPT but QUIT.
- */
-class Session {
-  private buffer = '';
-  private lines: string[] = [];
-  private waiter: (() => void) | undefined;
-  private ended: Error | undefined;
-
-  private constructor(private readonly socket: net.Socket, private readonly timeoutMs: number) {
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      this.buffer += chunk;
-      let nl: number;
-      while ((nl = this.buffer.indexOf('\n')) >= 0) {
-        this.lines.push(this.buffer.slice(0, nl).replace(/\r$/, ''));
-        this.buffer = this.buffer.slice(nl + 1);
-      }
-      // A runaway line without an end is not SMTP.
-      if (this.buffer.length > 65536) this.fail(new SmtpError('reply line too long'));
-      this.wake();
-    });
-    socket.on('error', (err) => this.fail(new SmtpError(`connection error (${(err as NodeJS.ErrnoException).code ?? err.message})`)));
-    socket.on('close', () => this.fail(new SmtpError('connection closed by the server')));
-  }
-
-  static connect(host: string, port: number, timeoutMs: number): Promise<Session> {
-    return new Promise((resolve, reject) => {
-      const socket = net.connect({ host, port });
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(new SmtpError(`timeout connecting to ${host}:${port}`));
-      }, timeoutMs);
-      socket.once('connect', () => {
-        clearTimeout(timer);
-        socket.removeAllListeners('error');
-        resolve(new Session(socket, timeoutMs));
-      });
-      socket.once('error', (err: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        socket.destroy();
-        reject(new SmtpError(`cannot connect to ${host}:${port} (${err.code ?? err.message})`));
-      });
-    });
-  }
-
-  /** The next complete reply. */
-  async reply(step: string): Promise<SmtpReply> {
-    const collected: string[] = [];
-    const deadline = Date.now() + this.timeoutMs;
-    for (;;) {
-      const line = this.lines.shift();
-      if (line !== undefined) {
-        const m = /^(\d{3})([ -]?)(.*)$/.exec(line);
-        if (!m) throw new SmtpError(`not an SMTP reply during ${step}: ${line.slice(0, 80)}`);
-        collected.push(m[3]!);
-        // "250-..." continues; "250 ..." or a bare "250" ends the reply.
-        if (m[2] !== '-') return parseReply(Number(m[1]), collected);
-        continue;
-      }
-      if (this.ended) throw this.ended;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new SmtpError(`timeout waiting for the reply to ${step}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          this.waiter = undefined;
-          resolve();
-        }, left);
-        this.waiter = () => {
-          clearTimeout(timer);
-          this.waiter = undefined;
-          resolve();
-        };
-      });
-    }
-  }
-
-  async command(line: string, step = line.split(' ')[0] ?? line): Promise<SmtpReply> {
-    if (this.ended) throw this.ended;
-    this.socket.write(`${line}\r\n`);
-    return this.reply(step);
-  }
-
-  /** QUIT politely, without waiting long for the goodbye; then close. */
-  async quit(): Promise<void> {
-    if (!this.ended) {
-      try {
-        this.socket.write('QUIT\r\n');
-        let timer: NodeJS.Timeout | undefined;
-        const goodbye = this.reply('QUIT').then(
-          () => {},
-          () => {},
-        );
-        await Promise.race([goodbye, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(this.timeoutMs, 1000))))]);
-        clearTimeout(timer);
-      } catch {
-        // The goodbye does not matter.
-      }
-    }
-    this.destroy();
-  }
-
-  destroy(): void {
-    this.socket.destroy();
-    this.fail(new SmtpError('connection closed'));
-  }
-
-  private fail(err: Error): void {
-    this.ended ??= err;
-    this.wake();
-  }
-
-  private wake(): void {
-    this.waiter?.();
-  }
-}
-
-function parseReply(code: number, lines: string[]): SmtpReply {
-  const text = lines.join(' ').trim();
-  const enhanced = /^([245]\.\d{1,3}\.\d{1,3})\b/.exec(text)?.[1];
-  return enhanced ? { code, enhanced, text } : { code, text };
-}
-
-const describe = (r: SmtpReply): string => `${r.code} ${r.text}`.slice(0, 200);
-
 /**
  * The SMTP probe: banner, EHLO, MAIL FROM, RCPT TO the address, RCPT TO a made-up mailbox at the same
  * domain (catch-all), QUIT. At most `perHost` sessions per mail host at once; a domain once found
@@ -208,7 +70,7 @@ export class SmtpProber {
   private readonly from: string;
   private readonly timeoutMs: number;
   private readonly perHost: number;
-  private readonly limits = new Map<string, Semaphore>();
+  private readonly limits = new Map<string, LimitFunction>();
   private readonly catchAll = new Set<string>();
   private readonly open = new Set<Session>();
   private reachable: Promise<boolean> | undefined;
@@ -234,14 +96,14 @@ export class SmtpProber {
     const key = `${address}:${this.port}`;
     let limit = this.limits.get(key);
     if (!limit) {
-      limit = new Semaphore(this.perHost);
+      limit = pLimit(this.perHost);
       this.limits.set(key, limit);
     }
     const slot = limit;
-    return slot.run(async () => {
+    return slot(async () => {
       // Another probe may have found the domain catch-all while this one waited.
       if (this.catchAll.has(target.domain)) return { status: 'accepted', catchAll: true } as const;
-      this.counters.maxPerHost = Math.max(this.counters.maxPerHost, slot.running);
+      this.counters.maxPerHost = Math.max(this.counters.maxPerHost, slot.activeCount);
       return this.session(address, target);
     });
   }
@@ -294,10 +156,10 @@ export class SmtpProber {
       this.counters.connections++;
       this.open.add(session);
       const banner = await session.reply('banner');
-      if (banner.code !== 220) return unknown('smtp_unavailable', `banner: ${describe(banner)}`);
+      if (banner.code !== 220) return unknown('smtp_unavailable', `banner: ${describeReply(banner)}`);
       let hello = await session.command(`EHLO ${this.helo}`);
       if (hello.code >= 500) hello = await session.command(`HELO ${this.helo}`);
-      if (hello.code !== 250) return unknown('smtp_unavailable', `EHLO: ${describe(hello)}`);
+      if (hello.code !== 250) return unknown('smtp_unavailable', `EHLO: ${describeReply(hello)}`);
       let mailFrom = `MAIL FROM:<${this.from}>`;
       if (target.smtputf8) {
         if (!/(^|\s)SMTPUTF8(\s|$)/i.test(hello.text)) {
@@ -306,17 +168,17 @@ export class SmtpProber {
         mailFrom += ' SMTPUTF8';
       }
       const from = await session.command(mailFrom, 'MAIL FROM');
-      if (from.code !== 250) return unknown('smtp_unavailable', `MAIL FROM: ${describe(from)}`);
+      if (from.code !== 250) return unknown('smtp_unavailable', `MAIL FROM: ${describeReply(from)}`);
 
       const rcpt = await session.command(`RCPT TO:<${target.local}@${target.domain}>`, 'RCPT TO');
-      if (rcpt.code === 421) return unknown('smtp_unavailable', `RCPT TO: ${describe(rcpt)}`);
-      if (rcpt.code >= 400 && rcpt.code < 500) return unknown('greylisted', `RCPT TO: ${describe(rcpt)}`);
+      if (rcpt.code === 421) return unknown('smtp_unavailable', `RCPT TO: ${describeReply(rcpt)}`);
+      if (rcpt.code >= 400 && rcpt.code < 500) return unknown('greylisted', `RCPT TO: ${describeReply(rcpt)}`);
       if (rcpt.code >= 500) {
         // 5.7.x is policy (a block list, our sender, our address): it says nothing about the mailbox.
-        if (rcpt.enhanced?.startsWith('5.7.')) return unknown('smtp_unavailable', `RCPT TO: ${describe(rcpt)}`);
+        if (rcpt.enhanced?.startsWith('5.7.')) return unknown('smtp_unavailable', `RCPT TO: ${describeReply(rcpt)}`);
         return { status: 'rejected', reply: rcpt };
       }
-      if (rcpt.code < 200 || rcpt.code >= 300) return unknown('smtp_unavailable', `RCPT TO: ${describe(rcpt)}`);
+      if (rcpt.code < 200 || rcpt.code >= 300) return unknown('smtp_unavailable', `RCPT TO: ${describeReply(rcpt)}`);
 
       const madeUp = `mailclean-${randomBytes(9).toString('hex')}`;
       const other = await session.command(`RCPT TO:<${madeUp}@${target.domain}>`, 'RCPT TO');

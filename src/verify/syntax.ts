@@ -1,4 +1,4 @@
-import { isIP, isIPv6 } from 'node:net';
+import { isIPv6 } from 'node:net';
 import { domainToASCII } from 'node:url';
 
 export type SyntaxReason =
@@ -145,11 +145,6 @@ function addressLiteral(literal: string): string | undefined {
   }
   // General-address-literal: no standardized tag besides IPv6 exists.
   return undefined;
-}
-
-/** True when `host` is an IP address in text form (not a domain name). */
-export function isIpAddress(host: string): boolean {
-  return isIP(host) !== 0;
 }
 
 /**

@@ -75,15 +75,4 @@ describe('Engine without DNS (syntax and lists only)', () => {
     e.verifyLocal('info@example.org');
     expect(e.stats()).toMatchObject({ verified: 3, byStatus: { valid: 1, invalid: 1, risky: 1, unknown: 0 }, dns: { lookups: 0, queries: 0 } });
   });
-
-  it('is cheap enough for a million rows', () => {
-    const e = new Engine({ dns: { enabled: false } });
-    const n = 200_000;
-    const started = performance.now();
-    for (let i = 0; i < n; i++) e.verifyLocal(`user${i}@domain${i % 2000}.example.com`);
-    const perSecond = n / ((performance.now() - started) / 1000);
-    console.log(`verifyLocal: ${Math.round(perSecond).toLocaleString('en')} addresses/s`);
-    // A loose floor (the machine has two cores and runs other tests alongside): 1,000,000 rows in under 20 s.
-    expect(perSecond).toBeGreaterThan(50_000);
-  });
 });

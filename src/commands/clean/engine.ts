@@ -26,7 +26,7 @@ export async function cleanWithEngine(
     return ExitCode.ok;
   }
   const [{ Engine }, { checkLocally }, { writeOutputs }] = await Promise.all([
-    import('../../verify/engine.js'),
+    import('../../verify/index.js'),
     import('../../clean/local.js'),
     import('../../clean/write.js'),
   ]);

@@ -5,7 +5,7 @@ import type { CleanOptions } from './clean.js';
 import { reportScan } from './report.js';
 import type { WriteOptions, WriteSummary } from '../../clean/write.js';
 import type { OutputCount } from '../../clean/summary.js';
-import { parseDnsServers } from '../../verify/dns.js';
+import { parseDnsServers } from '../../verify/index.js';
 
 /** Runs a clean with typed options; the exit code it returns is the run's. */
 export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
