@@ -1,0 +1,106 @@
+// The shape of src/ that docs/architecture.md promises: small files and functions, and libraries that never
+// reach up into the commands, the factory or the terminal.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const SRC = join(import.meta.dirname, '..', 'src');
+const MAX_FILE_LINES = 300;
+const MAX_FUNCTION_LINES = 60;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const files = sources(SRC).map((path) => ({ path, name: relative(SRC, path), text: readFileSync(path, 'utf8') }));
+
+/** Functions longer than the limit. A function that is mostly one data literal (a fixture's shape) is data. */
+function longFunctions(name: string, text: string): string[] {
+  const source = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true);
+  const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line;
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const lines = lineOf(node.getEnd()) - lineOf(node.getStart()) + 1;
+      if (lines > MAX_FUNCTION_LINES && !isMostlyData(node.body, lineOf, lines)) {
+        found.push(`${name}:${lineOf(node.getStart()) + 1} ${(node as ts.FunctionLikeDeclaration).name?.getText() ?? '(anonymous)'} (${lines} lines)`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function isMostlyData(body: ts.Node, lineOf: (pos: number) => number, lines: number): boolean {
+  let dataLines = 0;
+  const visit = (node: ts.Node): void => {
+    if (ts.isObjectLiteralExpression(node) || ts.isArrayLiteralExpression(node) || ts.isTemplateExpression(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
+      const span = lineOf(node.getEnd()) - lineOf(node.getStart()) + 1;
+      if (span > 5) {
+        dataLines += span;
+        return;
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(body);
+  return dataLines > lines / 2;
+}
+
+function importsOf(text: string): string[] {
+  return [...text.matchAll(/^(?:import|export)[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/gm)].map((m) => m[1] ?? m[2]!);
+}
+
+describe('the shape of src/', () => {
+  it(`no file is longer than ${MAX_FILE_LINES} lines`, () => {
+    const long = files.filter((f) => f.text.split('\n').length > MAX_FILE_LINES).map((f) => `${f.name} (${f.text.split('\n').length} lines)`);
+    expect(long).toEqual([]);
+  });
+
+  it(`no function is longer than ${MAX_FUNCTION_LINES} lines, data literals aside`, () => {
+    expect(files.flatMap((f) => longFunctions(f.name, f.text))).toEqual([]);
+  });
+
+  it('src/clean and src/account are libraries: nothing from src/commands, the factory or src/io', () => {
+    const layered = files.filter((f) => f.name.startsWith('clean/') || f.name.startsWith('account/'));
+    expect(layered.length).toBeGreaterThan(10);
+    const offending = layered.flatMap((f) =>
+      importsOf(f.text)
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => relative(SRC, join(SRC, f.name, '..', spec)))
+        .filter((target) => /^(commands|io)\//.test(target) || target === 'factory.js' || target === 'context.js')
+        .map((target) => `${f.name} -> ${target}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('nothing below main.ts imports a command or calls process.exit', () => {
+    const offending = files
+      .filter((f) => f.name !== 'main.ts' && !f.name.startsWith('commands/'))
+      .flatMap((f) => [
+        ...importsOf(f.text)
+          .filter((spec) => spec.startsWith('.') && relative(SRC, join(SRC, f.name, '..', spec)).startsWith('commands/'))
+          .map((spec) => `${f.name} imports ${spec}`),
+        ...(/process\.exit\(/.test(f.text) ? [`${f.name} calls process.exit`] : []),
+      ]);
+    expect(offending).toEqual([]);
+  });
+
+  it('outside src/verify, the engine is reached through src/verify/index.ts only', () => {
+    const offending = files
+      .filter((f) => !f.name.startsWith('verify/'))
+      .flatMap((f) =>
+        importsOf(f.text)
+          .filter((spec) => spec.startsWith('.'))
+          .map((spec) => relative(SRC, join(SRC, f.name, '..', spec)))
+          .filter((target) => target.startsWith('verify/') && target !== 'verify/index.js')
+          .map((target) => `${f.name} -> ${target}`),
+      );
+    expect(offending).toEqual([]);
+  });
+});
