@@ -86,12 +86,11 @@ describe('SMTP probe against smtp-server on 127.0.0.1', () => {
   });
 
   it('gives up on a server that answers too slowly', async () => {
+    // The peer answers after 5 s: only the 300 ms timeout firing can produce this verdict before the test's own limit.
     const e = engine({ timeoutMs: 300 });
-    const started = Date.now();
     const v = await e.verify('ann@slow.test');
     expect(v).toMatchObject({ status: 'unknown', reason: 'smtp_unavailable', valid: null });
     expect(v.detail).toMatch(/timeout/);
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('calls a dropped connection unknown', async () => {
