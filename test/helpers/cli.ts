@@ -21,11 +21,16 @@ export interface RunOptions {
   tty?: boolean;
 }
 
-class Capture extends Writable {
+/** A captured output stream; as a terminal (isTTY), it offers what a live line (ora) needs. */
+export class Capture extends Writable {
   text = '';
-  isTTY?: boolean;
-  columns = 100;
-  // What a terminal stream offers a live line (ora).
+  writes = 0;
+  constructor(
+    public isTTY?: boolean,
+    public columns = 100,
+  ) {
+    super();
+  }
   cursorTo(): boolean {
     return true;
   }
@@ -37,6 +42,7 @@ class Capture extends Writable {
   }
   override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
     this.text += chunk.toString();
+    this.writes++;
     done();
   }
 }
@@ -54,10 +60,8 @@ export class TestHome {
 
   /** Runs the CLI in this process with fake streams, as a user would from a shell. */
   async run(argv: string[], opts: RunOptions = {}): Promise<CliResult> {
-    const stdout = new Capture();
-    const stderr = new Capture();
-    stdout.isTTY = opts.tty;
-    stderr.isTTY = opts.tty;
+    const stdout = new Capture(opts.tty);
+    const stderr = new Capture(opts.tty);
     const stdin = opts.stdin !== undefined ? Readable.from([Buffer.from(opts.stdin)]) : emptyStdin();
     (stdin as { isTTY?: boolean }).isTTY = opts.tty;
     const io: IO = {

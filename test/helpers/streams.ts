@@ -1,20 +1,9 @@
 // The test variant of a run's streams (as the GitHub CLI's iostreams.Test()): a Factory over captured stdout and
 // stderr, a stdin, and chosen TTY facts, so a command can be called with typed options, without the parser.
-import { PassThrough, Readable, Writable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { Factory, type GlobalOptions } from '../../src/factory.js';
 import { Signals } from '../../src/io/signals.js';
-import type { TestHome } from './cli.js';
-
-class Captured extends Writable {
-  text = '';
-  constructor(readonly isTTY: boolean) {
-    super();
-  }
-  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
+import { Capture, type TestHome } from './cli.js';
 
 export interface TestStreams {
   f: Factory;
@@ -24,8 +13,8 @@ export interface TestStreams {
 }
 
 export function testFactory(home: TestHome, opts: { tty?: boolean; stdin?: string; env?: Record<string, string | undefined>; globals?: GlobalOptions } = {}): TestStreams {
-  const stdout = new Captured(opts.tty === true);
-  const stderr = new Captured(opts.tty === true);
+  const stdout = new Capture(opts.tty === true);
+  const stderr = new Capture(opts.tty === true);
   const stdin = opts.stdin !== undefined ? Readable.from([Buffer.from(opts.stdin)]) : new PassThrough().end();
   Object.assign(stdin, { isTTY: opts.tty === true });
   const signals = new Signals();

@@ -1,31 +1,14 @@
 // The progress line on stderr: live on a terminal that knows its width, plain lines elsewhere.
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ProgressReporter } from '../../src/io/progress.js';
 import { FakeClock } from '../helpers/clock.js';
+import { Capture } from '../helpers/cli.js';
 
-class Screen extends Writable {
-  text = '';
-  writes = 0;
-  isTTY = true;
-  constructor(public columns: number) {
-    super();
+const Screen = class extends Capture {
+  constructor(columns: number) {
+    super(true, columns);
   }
-  cursorTo(): boolean {
-    return true;
-  }
-  moveCursor(): boolean {
-    return true;
-  }
-  clearLine(): boolean {
-    return true;
-  }
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    this.writes++;
-    done();
-  }
-}
+};
 
 describe('progress', () => {
   it('a terminal that reports 0 columns (script without a size) gets plain lines, not a flood of redraws', async () => {
