@@ -75,8 +75,9 @@ function buildProgram(Command: typeof import('commander').Command, io: IO): Comm
     .addHelpText(
       'after',
       `
-With nothing configured, \`clean\` checks with the built-in engine and account commands use the built-in sandbox.
-\`mailclean login --api-url URL --clean-url URL\` saves the service's URLs with your tokens.
+With nothing configured, \`clean\` checks with the built-in engine and account commands use
+the built-in sandbox. \`mailclean login --api-url URL --clean-url URL\` saves the service's URLs
+with your tokens.
 
 Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 partial (rows unchecked), 4 authentication,
 5 a --fail-when condition holds, 130/143 interrupted (SIGINT/SIGTERM).
