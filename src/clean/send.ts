@@ -1,6 +1,8 @@
 import type { Json } from '../api/shape.js';
 import { checkAddresses, MAX_BATCH, type CheckEvent, type CheckOutcome } from './checker.js';
 import type { Journal } from './journal.js';
+import type { VerdictCache } from './cache/cache.js';
+import type { Verdict } from './verdict.js';
 import { realClock, type Booking, type SlidingWindowLimiter } from './limiter.js';
 
 export interface SendOptions {
@@ -16,6 +18,10 @@ export interface SendOptions {
   /** Second stage: requests in flight are abandoned. */
   abort: AbortSignal;
   onEvent?: (event: SendEvent) => void;
+  /** Where every answer is also kept for later runs of any list; writes are queued, and awaited at the end. */
+  cache?: VerdictCache;
+  /** The cache refused a write (told once): the run goes on, the journal has the answers. */
+  onCacheError?: (error: Error) => void;
 }
 
 export type SendEvent =
@@ -29,11 +35,26 @@ export type SendEvent =
  */
 export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
   const { journal, limiter } = opts;
+  let cacheWrites = Promise.resolve();
+  let cacheFailed = false;
+  const keep = (verdicts: Verdict[]) => {
+    const cache = opts.cache;
+    if (!cache || cacheFailed) return;
+    cacheWrites = cacheWrites
+      .then(() => cache.store(verdicts))
+      .catch((error: unknown) => {
+        if (!cacheFailed) opts.onCacheError?.(error instanceof Error ? error : new Error(String(error)));
+        cacheFailed = true;
+      });
+  };
   const outcome = await checkAddresses(opts.pending, {
     send: (emails, signal) => opts.client.clean(emails, signal),
     acquire: (signal) => limiter.acquire(signal, (ms) => opts.onEvent?.({ type: 'limit-wait', ms })),
     release: (slot) => limiter.release(slot as Booking),
-    record: (verdicts) => journal.record(verdicts),
+    record: (verdicts) => {
+      journal.record(verdicts);
+      keep(verdicts);
+    },
     clock: realClock,
     concurrency: opts.concurrency,
     maxSpend: opts.maxSpend,
@@ -41,6 +62,7 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
     abort: opts.abort,
     onEvent: opts.onEvent,
   });
+  await cacheWrites;
   if (opts.stop.aborted) outcome.stopped = { ...(outcome.stopped ?? { message: 'interrupted' }), reason: 'interrupted' };
   return outcome;
 }

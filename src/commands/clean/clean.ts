@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import type { Runner } from '../index.js';
 import { UsageError } from '../../errors.js';
 import { parseRate, type Rate } from '../../config/rate.js';
+import { parseDuration } from '../../config/duration.js';
 import { REASON_MEANINGS, STATUS_MEANINGS, STATUSES, meaningLines } from '../../clean/verdict.js';
 import { prepareOutput, sameFile, type OutputTarget } from '../../clean/output-target.js';
 import type { OutputFormat } from '../../clean/output.js';
@@ -31,6 +32,8 @@ export interface CleanOptions {
   json?: JsonFlag;
   /** --local: the built-in engine even when a service is configured. */
   local: boolean;
+  /** Answers younger than this are taken from the cache; 0: the cache is not read. */
+  maxAgeMs: number;
   summaryJson?: OutputTarget;
   report?: OutputTarget;
   failWhen?: Threshold[];
@@ -88,9 +91,10 @@ export function define(cmd: Command, run: Runner): void {
     .option('--rate <n/window>', 'at most N requests per window, e.g. 50/5m (default: profile rate, else 50/5m)')
     .option('--concurrency <n>', 'requests in flight at once', '4')
     .option('--max-spend <n>', 'send at most N addresses (allowance) in this run')
+    .option('--max-age <duration>', 'reuse answers the service gave within this time, for any list (0: ask again)', '30d')
     .option('--dry-run', 'read the input and report what a run would send and spend; send nothing')
     .option('--resume', 'continue an earlier run of the same input without asking')
-    .option('--restart', 'discard what an earlier run of the same input saved')
+    .option('--restart', 'discard what an earlier run of the same input saved, and ask again what the cache knows')
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--local', 'check with the built-in engine (syntax, disposable list, DNS) in-process even when a service is configured')
     .option('--smtp', 'built-in engine: also ask each mail server whether the mailbox exists (needs outbound port 25)')
@@ -130,6 +134,8 @@ export function cleanOptions(opts: Record<string, unknown>, args: unknown[], std
     rate: opts.rate !== undefined ? parseRate(String(opts.rate), '--rate') : undefined,
     concurrency: wholeNumber(opts.concurrency, '--concurrency', 1, 16),
     maxSpend: opts.maxSpend !== undefined ? wholeNumber(opts.maxSpend, '--max-spend', 0) : undefined,
+    // --restart asks the service again: neither this list's journal nor the cache answers.
+    maxAgeMs: opts.restart === true ? 0 : parseDuration(String(opts.maxAge ?? '30d'), '--max-age'),
     dryRun: opts.dryRun === true,
     resume: opts.resume === true,
     restart: opts.restart === true,

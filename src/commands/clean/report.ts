@@ -20,6 +20,8 @@ export function reportScan(f: Factory, displayName: string, column: string, scan
 export interface DryRunFacts {
   /** Addresses an earlier run of this list already answered. */
   checked: { has(key: string): boolean };
+  /** Of the others, how many the cache answers (within --max-age). */
+  fromCache?: number;
   /** The service's rate limit; absent when the built-in engine checks. */
   rate?: Rate;
   /** Whether an account is known (else no journal could be consulted). */
@@ -32,7 +34,8 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
   let already = 0;
   for (const key of scan.unique) if (facts.checked.has(key)) already++;
   const local = facts.rate === undefined;
-  const toSend = local ? 0 : scan.unique.size - already;
+  const fromCache = facts.fromCache ?? 0;
+  const toSend = local ? 0 : scan.unique.size - already - fromCache;
   const spend = o.maxSpend !== undefined ? Math.min(o.maxSpend, toSend) : toSend;
   const requests = Math.ceil(spend / MAX_BATCH);
   const report = {
@@ -43,6 +46,7 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
     duplicates: scan.duplicates,
     unique: scan.unique.size,
     alreadyChecked: already,
+    answeredFromCache: fromCache,
     toSend: spend,
     requests,
     allowanceNeeded: spend,
@@ -68,6 +72,7 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
     const left = facts.allowance;
     pairs.push(
       ['Already checked', facts.signedIn ? n(report.alreadyChecked) : '0 (not signed in: no journal to consult)'],
+      ['Answered from cache', facts.signedIn ? `${n(fromCache)}${o.maxAgeMs > 0 ? '' : ' (--max-age 0: the cache is not read)'}` : '0 (not signed in: no cache to consult)'],
       ['To send', n(report.toSend)],
       ['Requests', `${n(report.requests)} (at most ${MAX_BATCH} addresses each)`],
       ['Allowance needed', n(report.allowanceNeeded)],

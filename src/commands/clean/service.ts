@@ -15,6 +15,8 @@ import type { CheckOutcome } from '../../clean/checker.js';
 import { sendToService, timeLeft } from '../../clean/send.js';
 import { writeOutputs } from '../../clean/write.js';
 import { knownAllowance, rememberAllowance, type KnownAllowance } from '../../clean/allowance.js';
+import type { VerdictCache } from '../../clean/cache/cache.js';
+import { openLocalCache } from '../../clean/cache/open.js';
 import { cleaningSession } from '../shared/sessions.js';
 import type { CleanOptions } from './clean.js';
 import { allowanceText, reportDryRun } from './report.js';
@@ -40,12 +42,41 @@ export async function cleanWithService(f: Factory, o: CleanOptions, layout: Inpu
   // A dry run sends nothing: it consults the journal and what is known of the allowance only if it can name the account.
   const client = o.dryRun ? undefined : await cleaningSession(f);
   const account = await identify(f, o, layout.fingerprint);
-  if (o.dryRun) {
-    const restart = await decideRestart(f, o, account.journalFile, scan);
-    const checked = account.journalFile && !restart ? Journal.peek(account.journalFile).results : new Map();
-    reportDryRun(f, o, scan, { checked, rate: account.rate, signedIn: account.key !== undefined, allowance: account.allowance });
-    return ExitCode.ok;
+  const cache = account.key ? await openCache(f, account.key) : undefined;
+  try {
+    if (o.dryRun) return await dryRun(f, o, scan, account, cache);
+    return await withJournal(f, o, layout, scan, { startedAt, client: client!, account, progress, cache });
+  } finally {
+    await cache?.close();
   }
+}
+
+/** --dry-run: what the journal and the cache already answer, and what the rest would cost. */
+async function dryRun(f: Factory, o: CleanOptions, scan: ScanResult, account: Account, cache: VerdictCache | undefined): Promise<number> {
+  const restart = await decideRestart(f, o, account.journalFile, scan);
+  const checked = account.journalFile && !restart ? Journal.peek(account.journalFile).results : new Map<string, unknown>();
+  let fromCache = 0;
+  if (cache && o.maxAgeMs > 0) {
+    const notInJournal = new Set<string>();
+    for (const key of scan.unique) if (!checked.has(key)) notInJournal.add(key);
+    fromCache = await cache.count(notInJournal, Date.now() - o.maxAgeMs);
+  }
+  reportDryRun(f, o, scan, { checked, fromCache, rate: account.rate, signedIn: account.key !== undefined, allowance: account.allowance });
+  return ExitCode.ok;
+}
+
+/** The cache of this account on this machine; one that cannot be opened is warned about, and the run goes on without it. */
+async function openCache(f: Factory, account: string): Promise<VerdictCache | undefined> {
+  try {
+    return await openLocalCache(f.dataDir, account);
+  } catch (error) {
+    f.io.warn(`the verdict cache cannot be opened (${error instanceof Error ? error.message : String(error)}): every address is sent`);
+    return undefined;
+  }
+}
+
+async function withJournal(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult, run: Omit<Run, 'journal'>): Promise<number> {
+  const { account } = run;
   const journalFile = account.journalFile!;
   const unlock = await lockJournal(journalFile, {
     signal: f.io.signals.stop,
@@ -60,7 +91,7 @@ export async function cleanWithService(f: Factory, o: CleanOptions, layout: Inpu
       const were = journal.badLines === 1 ? 'was' : 'were';
       f.io.warn(`${count(journal.badLines, 'line')} of ${journalFile} could not be read and ${were} skipped: those addresses are checked again (--restart discards the journal)`);
     }
-    return await sendAndWrite(f, o, layout, scan, { startedAt, journal, client: client!, account, progress });
+    return await sendAndWrite(f, o, layout, scan, { ...run, journal });
   } finally {
     journal?.close();
     unlock();
@@ -80,6 +111,7 @@ async function identify(f: Factory, o: CleanOptions, fingerprint: string): Promi
 
 interface Run {
   startedAt: number;
+  cache: VerdictCache | undefined;
   journal: Journal;
   client: CleaningClient;
   account: Account;
@@ -88,9 +120,11 @@ interface Run {
 
 async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult, run: Run): Promise<number> {
   const { journal, account } = run;
-  const pending = [...scan.unique].filter((key) => !journal.results.has(key));
+  let pending = [...scan.unique].filter((key) => !journal.results.has(key));
   const already = scan.unique.size - pending.length;
-  if (already > 0 && pending.length === 0) {
+  const fromCache = await answerFromCache(f, o, run, pending);
+  if (fromCache > 0) pending = pending.filter((key) => !journal.results.has(key));
+  if (already > 0 && already === scan.unique.size) {
     f.io.note(`All ${count(already, 'address', 'addresses')} were answered by an earlier run of this list: nothing is sent (--restart checks them again).`);
   } else if (already > 0) {
     f.io.note(`Resuming: ${count(already, 'address', 'addresses')} already checked ${already === 1 ? 'is' : 'are'} not sent again.`);
@@ -117,11 +151,28 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
     scan,
     tally: written.tally,
     outputs: outputCounts(o, written),
-    answered: { fromJournal: already, fromCache: 0, sent: answeredIn(journal, scan) - already },
+    answered: { fromJournal: already, fromCache, sent: answeredIn(journal, scan) - already - fromCache },
     outcome,
     allowanceLeft: account.allowance?.left,
   });
   return finishRun(f, o, summary, written.tally, outcome);
+}
+
+/**
+ * Addresses answered within --max-age, for any list of this account, are not sent: their cached verdicts (with
+ * the time of the original answer) join this run's answers in memory. Returns how many.
+ */
+async function answerFromCache(f: Factory, o: CleanOptions, run: Run, pending: string[]): Promise<number> {
+  if (!run.cache || o.maxAgeMs <= 0 || pending.length === 0) return 0;
+  const cached = await run.cache.lookup(pending, Date.now() - o.maxAgeMs);
+  for (const [key, verdict] of cached) run.journal.results.set(key, verdict);
+  if (cached.size > 0) f.io.note(`${count(cached.size, 'address', 'addresses')} answered within ${formatAge(o.maxAgeMs)} ${cached.size === 1 ? 'comes' : 'come'} from the cache: not sent (--max-age 0 asks again).`);
+  return cached.size;
+}
+
+function formatAge(ms: number): string {
+  const days = ms / 86_400_000;
+  return Number.isInteger(days) ? `${days} day${days === 1 ? '' : 's'}` : `${Math.round(ms / 3_600_000)} h`;
 }
 
 /** How many of the list's unique addresses the journal holds an answer for. */
@@ -160,6 +211,8 @@ async function send(f: Factory, o: CleanOptions, pending: string[], scan: ScanRe
       maxSpend: o.maxSpend,
       stop,
       abort,
+      cache: run.cache,
+      onCacheError: (error) => f.io.warn(`answers could not be kept in the verdict cache (${error.message}); they are in this list's journal`),
       onEvent: (event) => {
         if (event.type === 'answered') {
           checked += event.addresses;

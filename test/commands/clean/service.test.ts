@@ -289,7 +289,8 @@ describe('clean: the journal', () => {
     appendFileSync(file, '{"r":[{"key":"torn');
 
     const out = join(home.dir, 'out.csv');
-    const res = await home.run(['clean', input, '-o', out, '--resume']);
+    // The cache would answer the skipped lines' addresses: off, so the journal alone is tested.
+    const res = await home.run(['clean', input, '-o', out, '--resume', '--max-age', '0']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(new RegExp(`^warning: 3 lines of ${file} could not be read and were skipped: those addresses are checked again \\(--restart discards the journal\\)$`, 'm'));
     expect(sandbox.stats().addressesCharged).toBe(120 + 50);

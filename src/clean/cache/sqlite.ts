@@ -1,0 +1,143 @@
+// The verdict cache on one machine: SQLite (better-sqlite3) in the data directory, one file per account and
+// service. WAL mode: a run killed during a write loses at most the answers not yet committed, never the file.
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Verdict } from '../verdict.js';
+import type { CacheStats, VerdictCache } from './cache.js';
+
+/** Lookups go in batches: one statement per this many addresses. */
+const BATCH = 500;
+/** A full pass reads this many addresses at a time. */
+const SCAN_PAGE = 200_000;
+
+// valid, disposable and validDomain in two bits each: 0 unknown (null), 1 false, 2 true.
+const packFlag = (b: boolean | null, shift: number) => (b === null ? 0 : b ? 2 : 1) << shift;
+const unpackFlag = (flags: number, shift: number): boolean | null => {
+  const v = (flags >> shift) & 3;
+  return v === 0 ? null : v === 2;
+};
+
+interface Row {
+  key: string;
+  status: string;
+  flags: number;
+  reason: string;
+  at: number;
+}
+
+export class SqliteVerdictCache implements VerdictCache {
+  private readonly db: Database.Database;
+  private readonly insert: Database.Statement;
+  private readonly batchLookup: Database.Statement;
+
+  constructor(readonly path: string) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    // Compact rows: the address is the key; times as integers; flags packed.
+    this.db.exec('CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, status TEXT NOT NULL, flags INTEGER NOT NULL, reason TEXT NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID');
+    this.insert = this.db.prepare('INSERT OR REPLACE INTO verdicts (key, status, flags, reason, at) VALUES (?, ?, ?, ?, ?)');
+    this.batchLookup = this.lookupStatement(BATCH);
+  }
+
+  private lookupStatement(n: number): Database.Statement {
+    return this.db.prepare(`SELECT key, status, flags, reason, at FROM verdicts WHERE at >= ? AND key IN (${Array(n).fill('?').join(',')})`);
+  }
+
+  async lookup(keys: Iterable<string>, since: number): Promise<Map<string, Verdict>> {
+    const found = new Map<string, Verdict>();
+    // Answers of one batch share their time and usually their verdict: one object for each distinct one.
+    const shared = new Map<string, Verdict>();
+    const take = (rows: Row[]) => {
+      for (const row of rows) {
+        const id = `${row.status}|${row.flags}|${row.reason}|${row.at}`;
+        let verdict = shared.get(id);
+        if (!verdict) shared.set(id, (verdict = this.verdictOf(row)));
+        found.set(row.key, verdict);
+      }
+    };
+    let batch: string[] = [];
+    for (const key of keys) {
+      batch.push(key);
+      if (batch.length === BATCH) {
+        take(this.batchLookup.all(since, ...batch) as Row[]);
+        batch = [];
+      }
+    }
+    if (batch.length > 0) take(this.lookupStatement(batch.length).all(since, ...batch) as Row[]);
+    return found;
+  }
+
+  async count(keys: ReadonlySet<string>, since: number): Promise<number> {
+    const total = (this.db.prepare('SELECT count(*) FROM verdicts').pluck(true).get() as number) ?? 0;
+    // A statement per batch costs about three times a row read in a full pass: read everything when asking
+    // about more than a third of it.
+    if (keys.size * 3 < total) return (await this.lookup(keys, since)).size;
+    let found = 0;
+    for (const page of this.freshKeys(since)) for (const key of page) if (keys.has(key)) found++;
+    return found;
+  }
+
+  /** Every address answered since `since`, in pages (one string per page, split here), so memory stays bounded. */
+  private *freshKeys(since: number): Generator<string[]> {
+    const page = this.db.prepare('SELECT group_concat(key, char(10)) FROM (SELECT key FROM verdicts WHERE key > ? AND at >= ? ORDER BY key LIMIT ?)').pluck(true);
+    let after = '';
+    for (;;) {
+      const text = page.get(after, since, SCAN_PAGE) as string | null;
+      if (!text) return;
+      const keys = text.split('\n');
+      yield keys;
+      if (keys.length < SCAN_PAGE) return;
+      after = keys[keys.length - 1]!;
+    }
+  }
+
+  private verdictOf(row: Row): Verdict {
+    return {
+      key: '',
+      status: row.status,
+      valid: unpackFlag(row.flags, 0),
+      disposable: unpackFlag(row.flags, 2),
+      validDomain: unpackFlag(row.flags, 4),
+      reason: row.reason,
+      checkedAt: new Date(row.at).toISOString(),
+    };
+  }
+
+  async store(verdicts: readonly Verdict[]): Promise<void> {
+    const now = Date.now();
+    this.db.transaction(() => {
+      for (const v of verdicts) {
+        const at = Date.parse(v.checkedAt);
+        this.insert.run(v.key, v.status, packFlag(v.valid, 0) | packFlag(v.disposable, 2) | packFlag(v.validDomain, 4), v.reason, Number.isFinite(at) ? at : now);
+      }
+    })();
+  }
+
+  async stats(): Promise<CacheStats> {
+    const row = this.db.prepare('SELECT count(*) AS entries, min(at) AS oldest, max(at) AS newest FROM verdicts').get() as { entries: number; oldest: number | null; newest: number | null };
+    this.db.pragma('wal_checkpoint(PASSIVE)');
+    let bytes = 0;
+    for (const suffix of ['', '-wal']) {
+      try {
+        bytes += statSync(`${this.path}${suffix}`).size;
+      } catch {
+        /* no WAL right now */
+      }
+    }
+    const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+    return { entries: row.entries, oldest: iso(row.oldest), newest: iso(row.newest), bytes };
+  }
+
+  async clear(before?: number): Promise<number> {
+    const result = before === undefined ? this.db.prepare('DELETE FROM verdicts').run() : this.db.prepare('DELETE FROM verdicts WHERE at < ?').run(before);
+    this.db.exec('VACUUM');
+    return result.changes;
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
