@@ -27,6 +27,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'me', group: 'Profile', summary: 'show or update your profile', load: () => import('./me.js') },
   { name: 'roles', group: 'Profile', summary: 'list your roles and their permissions', load: () => import('./roles.js') },
   { name: 'clean', group: 'Cleaning', summary: 'check every address of a mailing list (CSV or text) and write the verdicts', load: () => import('./clean/clean.js') },
+  { name: 'cache', group: 'Cleaning', summary: 'show or clear the cache of answers reused across lists', load: () => import('./cache.js') },
   { name: 'config', group: 'Other', summary: 'read and change profile settings', load: () => import('./config.js') },
   { name: 'sandbox', group: 'Other', summary: 'run the built-in sandbox server for both services', load: () => import('./sandbox.js') },
   { name: 'completion', group: 'Other', summary: 'print a shell completion script (bash, zsh, fish)', load: () => import('./completion/completion.js') },

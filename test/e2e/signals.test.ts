@@ -88,6 +88,29 @@ describe('signals', () => {
     expect(sandbox.stats().addressesCharged).toBe(1_000);
   });
 
+  it('SIGKILL during a run leaves a verdict cache that the next run, of another list, reads', { timeout: 60_000 }, async () => {
+    await setup({ faults: { latencyMs: 300 } });
+    const first = join(home.dir, 'a.csv');
+    writeFileSync(first, list(1_000));
+    const run = start(['clean', first, '-o', join(home.dir, 'a.out.csv'), '--concurrency', '4']);
+    await until(() => sandbox.stats().cleanRequests >= 9, 'a few answered batches');
+    run.child.kill('SIGKILL');
+    expect((await run.done).signal).toBe('SIGKILL');
+    const paidByTheKilledRun = sandbox.stats().addressesCharged;
+
+    // The same addresses in another list (another journal): only the cache can know them.
+    const second = join(home.dir, 'b.csv');
+    writeFileSync(second, list(1_000).replace('email\n', 'email\n\n'));
+    const next = start(['clean', second, '-o', join(home.dir, 'b.out.csv')]);
+    const done = await next.done;
+    expect(done.code, done.stderr).toBe(0);
+    const fromCache = Number(/([\d,]+) addresses answered within 30 days come from the cache/.exec(done.stderr)?.[1]?.replace(/,/g, ''));
+    expect(fromCache).toBeGreaterThanOrEqual(200);
+    // What the killed run had paid for and journaled is not paid again: at most its batches in flight are.
+    expect(sandbox.stats().addressesCharged).toBe(paidByTheKilledRun + 1_000 - fromCache);
+    expect(paidByTheKilledRun - fromCache).toBeLessThanOrEqual(4 * 50);
+  });
+
   it('SIGTERM while stdin is being spooled: exit 143, the partial copy removed', { timeout: 30_000 }, async () => {
     await setup();
     const run = start(['clean', '-', '-o', join(home.dir, 'out.csv')], 'pipe');

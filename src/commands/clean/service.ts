@@ -8,7 +8,7 @@ import { count, type ProgressReporter } from '../../io/progress.js';
 import type { CleaningClient } from '../../api/cleaning.js';
 import type { InputLayout } from '../../clean/input/index.js';
 import type { ScanResult } from '../../clean/scan.js';
-import { accountKey, journalPath, limiterStatePath } from '../../clean/identity.js';
+import { journalPath, limiterStatePath } from '../../clean/identity.js';
 import { Journal, lockJournal } from '../../clean/journal.js';
 import { SlidingWindowLimiter, realClock } from '../../clean/limiter.js';
 import type { CheckOutcome } from '../../clean/checker.js';
@@ -17,7 +17,7 @@ import { writeOutputs } from '../../clean/write.js';
 import { knownAllowance, rememberAllowance, type KnownAllowance } from '../../clean/allowance.js';
 import type { VerdictCache } from '../../clean/cache/cache.js';
 import { openLocalCache } from '../../clean/cache/open.js';
-import { cleaningSession } from '../shared/sessions.js';
+import { cleaningAccountKey, cleaningSession } from '../shared/sessions.js';
 import type { CleanOptions } from './clean.js';
 import { allowanceText, reportDryRun } from './report.js';
 import { outputCounts, writeOptions } from './run.js';
@@ -102,10 +102,8 @@ async function identify(f: Factory, o: CleanOptions, fingerprint: string): Promi
   const profile = await f.profile();
   const settings = profile.settings();
   const rate = o.rate ?? parseRate(settings.rate ?? DEFAULT_RATE, settings.rate ? `rate in profile "${f.profileName}"` : 'rate');
-  const cleanUrl = profile.urls().cleanUrl!;
-  const token = profile.token('clean');
-  if (!token.value) return { rate };
-  const key = accountKey(cleanUrl, token.source === 'profile' ? profile.credentials().email : undefined, token.value);
+  const key = await cleaningAccountKey(f);
+  if (!key) return { rate };
   return { rate, key, journalFile: journalPath(f.dataDir, key, fingerprint), allowance: knownAllowance(f.dataDir, key) };
 }
 

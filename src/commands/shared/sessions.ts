@@ -37,6 +37,18 @@ export async function keepCleanSignIn(f: Factory, signed: CleanSignedIn, email: 
   if (identity) rememberAllowance(f.dataDir, accountKey(identity, email, signed.token), signed.allowance, 'signin');
 }
 
+/**
+ * The key that names this profile's cleaning account on its service (journals, limiter state, allowance and
+ * cache are kept under it); undefined with no clean-url or no cleaning token.
+ */
+export async function cleaningAccountKey(f: Factory): Promise<string | undefined> {
+  const profile = await f.profile();
+  const cleanUrl = profile.urls().cleanUrl;
+  const token = profile.token('clean');
+  if (!cleanUrl || !token.value) return undefined;
+  return accountKey(cleanUrl, token.source === 'profile' ? profile.credentials().email : undefined, token.value);
+}
+
 /** The signed-in user's id: stored at login, else asked of the service. */
 export async function currentUserId(f: Factory, client: PlatformClient): Promise<string> {
   const profile = await f.profile();

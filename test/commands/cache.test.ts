@@ -1,0 +1,112 @@
+// The verdict cache across lists, and `mailclean cache stats|clear|path`.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/server.js';
+import { TestHome } from '../helpers/cli.js';
+import { registered, useSandboxes } from '../helpers/sandbox.js';
+
+/** A list of `n` addresses numbered from `from`. */
+function list(from: number, n: number): string {
+  return `email,name\n${Array.from({ length: n }, (_, i) => `c${from + i}@example.com,N${from + i}`).join('\n')}\n`;
+}
+
+describe('the verdict cache', () => {
+  const sandboxes = useSandboxes();
+  let sandbox: SandboxHandle;
+  let home: TestHome;
+  beforeEach(async () => {
+    sandbox = await sandboxes.start({ plan: 'unlimited' });
+    home = new TestHome();
+    await registered(home, sandbox, { email: 'cache@example.com' });
+  });
+  afterEach(() => home.cleanup());
+
+  const file = (name: string, text: string) => {
+    const path = join(home.dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('list B sharing 60% of list A pays only for its new addresses, with the original answer times', async () => {
+    const a = await home.run(['clean', file('a.csv', list(0, 100)), '-o', join(home.dir, 'a.out.csv')]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(sandbox.stats().addressesCharged).toBe(100);
+
+    // B: 60 of A's addresses (c40..c99) and 40 new ones (c100..c139).
+    const dry = await home.run(['clean', file('b.csv', list(40, 100)), '--dry-run', '--json', 'answeredFromCache,toSend']);
+    expect(JSON.parse(dry.stdout)).toEqual({ answeredFromCache: 60, toSend: 40 });
+    const plain = await home.run(['clean', join(home.dir, 'b.csv'), '--dry-run']);
+    expect(plain.stdout).toMatch(/^Answered from cache\s+60$/m);
+    expect(plain.stdout).toMatch(/^To send\s+40$/m);
+
+    const b = await home.run(['clean', join(home.dir, 'b.csv'), '-o', join(home.dir, 'b.out.csv'), '--summary-json', join(home.dir, 's.json')]);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stderr).toMatch(/60 addresses answered within 30 days come from the cache: not sent \(--max-age 0 asks again\)\./);
+    expect(sandbox.stats().addressesCharged).toBe(140);
+    expect(JSON.parse(readFileSync(join(home.dir, 's.json'), 'utf8')).answered).toEqual({ fromJournal: 0, fromCache: 60, sent: 40 });
+
+    const checkedAt = (path: string) => new Map(readFileSync(path, 'utf8').trim().split('\n').slice(1).map((l) => [l.split(',')[0], l.split(',').at(-1)]));
+    const fromA = checkedAt(join(home.dir, 'a.out.csv'));
+    const fromB = checkedAt(join(home.dir, 'b.out.csv'));
+    expect(fromB.get('c40@example.com')).toBe(fromA.get('c40@example.com'));
+    expect(fromB.get('c99@example.com')).toBe(fromA.get('c99@example.com'));
+    expect(fromB.get('c100@example.com')).not.toBe(fromA.get('c99@example.com'));
+  });
+
+  it('--max-age 0 pays again, and so does --restart', async () => {
+    await home.run(['clean', file('a.csv', list(0, 50)), '-o', join(home.dir, 'a.out.csv')]);
+    const other = file('b.csv', list(0, 50).replace('email,name', 'email,name2'));
+    const again = await home.run(['clean', other, '-o', join(home.dir, 'b.out.csv'), '--max-age', '0']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(sandbox.stats().addressesCharged).toBe(100);
+    const restart = await home.run(['clean', join(home.dir, 'a.csv'), '-o', join(home.dir, 'a.out.csv'), '--restart']);
+    expect(restart.code, restart.stderr).toBe(0);
+    expect(sandbox.stats().addressesCharged).toBe(150);
+
+    const bad = await home.run(['clean', other, '--max-age', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: --max-age: "soon" is not a duration$/m);
+  });
+
+  it('an answer older than --max-age is asked again', async () => {
+    await home.run(['clean', file('a.csv', list(0, 10)), '-o', join(home.dir, 'a.out.csv')]);
+    await new Promise((r) => setTimeout(r, 1_100));
+    const b = await home.run(['clean', file('b.csv', list(0, 10).replace('email,name', 'email,x')), '-o', join(home.dir, 'b.out.csv'), '--max-age', '1s']);
+    expect(b.code, b.stderr).toBe(0);
+    expect(sandbox.stats().addressesCharged).toBe(20);
+  });
+
+  it('cache stats, clear --older-than, clear, path', async () => {
+    await home.run(['clean', file('a.csv', list(0, 30)), '-o', join(home.dir, 'a.out.csv')]);
+    const stats = await home.run(['cache', 'stats', '--json']);
+    expect(stats.code, stats.stderr).toBe(0);
+    const s = JSON.parse(stats.stdout);
+    expect(s.entries).toBe(30);
+    expect(Date.parse(s.newest)).toBeGreaterThan(Date.now() - 60_000);
+    expect(s.bytes).toBeGreaterThan(0);
+    expect((await home.run(['cache', 'stats'])).stdout).toMatch(/^Answers\s+30$/m);
+
+    const path = await home.run(['cache', 'path']);
+    expect(path.stdout.trim().startsWith(join(home.dataDir, 'cache'))).toBe(true);
+    expect(existsSync(path.stdout.trim())).toBe(true);
+
+    const keep = await home.run(['cache', 'clear', '--older-than', '90d', '--json']);
+    expect(JSON.parse(keep.stdout)).toEqual({ removed: 0 });
+    const all = await home.run(['cache', 'clear']);
+    expect(all.code).toBe(0);
+    expect(all.stderr).toMatch(/Removed 30 answers from the cache\./);
+    expect(JSON.parse((await home.run(['cache', 'stats', '--json'])).stdout).entries).toBe(0);
+  });
+
+  it('without a cleaning account, the cache command says why', async () => {
+    const other = new TestHome();
+    try {
+      const res = await other.run(['cache', 'stats']);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(/has no cleaning account .*: the cache is kept per account/);
+    } finally {
+      other.cleanup();
+    }
+  });
+});
