@@ -4,6 +4,7 @@ import type { Json } from '../api/shape.js';
 import type { Clock } from './limiter.js';
 import { recordVerdict, matchRecords } from './answers.js';
 import { isAllowanceRefusal, isTransient } from './refusals.js';
+import { SharedStateError } from './shared/connect.js';
 import type { Verdict } from './verdict.js';
 import { allowanceNews, type AllowanceNews } from '../api/allowance.js';
 import { backoffMs, type BackoffPolicy } from '../api/backoff.js';
@@ -40,8 +41,11 @@ export interface Slot {
   waitedMs: number;
 }
 
-/** `storage`: the limiter's state or the journal cannot be written here, so sending must stop. */
-export type StopReason = 'allowance' | 'max-spend' | 'service' | 'auth' | 'interrupted' | 'storage';
+/**
+ * `storage`: the limiter's state or the journal cannot be written here, so sending must stop. `shared`: the
+ * state shared with other runners (Redis) went away, so sending must stop until it is back.
+ */
+export type StopReason = 'allowance' | 'max-spend' | 'service' | 'auth' | 'interrupted' | 'storage' | 'shared';
 
 export interface CheckOutcome {
   stopped?: { reason: StopReason; message: string; error?: CliError };
@@ -153,6 +157,7 @@ class Checker {
       landed();
       // Stopped while waiting for a slot; any other failure means the limit can no longer be kept.
       if (deps.stop.aborted) this.putBack(batch);
+      else if (error instanceof SharedStateError) this.stop('shared', error.message);
       else this.stop('storage', messageOf(error), error instanceof CliError ? error : undefined);
       return;
     }

@@ -50,12 +50,25 @@ export interface Booking {
 }
 
 /**
+ * At most N sends in any window of W, shared by the runs of one account: on this machine (a state file) or on
+ * several (Redis, --shared).
+ */
+export interface RateLimiter {
+  /** Waits for a free slot and books it; `onWait` hears once how long the wait looks when there is one. */
+  acquire(signal?: AbortSignal, onWait?: (ms: number) => void): Promise<Booking>;
+  /** The booked send has ended (answered or failed) now. */
+  release(booking: Booking): void | Promise<void>;
+  /** How long until `requests` more sends could all have started, as far as is known (for ETAs). */
+  timeToSend(requests: number): number;
+}
+
+/**
  * At most N sends in any window of W, whatever the server's window alignment (unlike a bucket that
  * refills continuously, which can let 2N through one server window). The server counts a request when it
  * arrives, which is somewhere between our booking and the answer, so a send holds its slot until W after
  * its answer came back: then no delay on the way can squeeze N+1 arrivals into one of the server's windows.
  */
-export class SlidingWindowLimiter {
+export class SlidingWindowLimiter implements RateLimiter {
   private readonly span: number;
   private readonly pendingMs: number;
   private readonly pollMs: number;

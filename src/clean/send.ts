@@ -3,13 +3,13 @@ import { checkAddresses, MAX_BATCH, type CheckEvent, type CheckOutcome } from '.
 import type { Journal } from './journal.js';
 import type { VerdictCache } from './cache/cache.js';
 import type { Verdict } from './verdict.js';
-import { realClock, type Booking, type SlidingWindowLimiter } from './limiter.js';
+import { realClock, type Booking, type RateLimiter } from './limiter.js';
 
 export interface SendOptions {
   /** Unique addresses still to check, in order. */
   pending: string[];
   journal: Journal;
-  limiter: SlidingWindowLimiter;
+  limiter: RateLimiter;
   client: { clean(emails: string[], signal?: AbortSignal): Promise<Json[]> };
   concurrency: number;
   maxSpend?: number;
@@ -50,7 +50,10 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
   const outcome = await checkAddresses(opts.pending, {
     send: (emails, signal) => opts.client.clean(emails, signal),
     acquire: (signal) => limiter.acquire(signal, (ms) => opts.onEvent?.({ type: 'limit-wait', ms })),
-    release: (slot) => limiter.release(slot as Booking),
+    release: (slot) => {
+      // A release that fails (the shared state went away) only holds the slot until its in-flight time runs out.
+      void Promise.resolve(limiter.release(slot as Booking)).catch(() => undefined);
+    },
     record: (verdicts) => {
       journal.record(verdicts);
       keep(verdicts);
@@ -72,7 +75,7 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
  * addresses are still unanswered), or what the pace so far implies (retries and 429 waits included), whichever
  * is longer.
  */
-export function timeLeft(remaining: number, answered: number, elapsedMs: number, limiter: SlidingWindowLimiter): number {
+export function timeLeft(remaining: number, answered: number, elapsedMs: number, limiter: RateLimiter): number {
   if (remaining <= 0) return 0;
   const byRate = limiter.timeToSend(Math.ceil(remaining / MAX_BATCH));
   const byPace = answered > 0 ? (elapsedMs / answered) * remaining : 0;

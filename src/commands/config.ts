@@ -5,6 +5,7 @@ import type { JsonFlag } from '../io/json.js';
 import { UsageError } from '../errors.js';
 import { keyInfo, maskSecret, PROFILE_KEYS } from '../config/keys.js';
 import { parseRate } from '../config/rate.js';
+import { checkSharedUrl } from '../clean/shared/connect.js';
 import { validateUrl } from '../config/urls.js';
 import { redactUrl } from '../api/redact.js';
 import { jsonOption } from './shared/inputs.js';
@@ -48,6 +49,7 @@ export async function set({ key, value }: { key: string; value: string }, f: Fac
   if (info.secret) throw new UsageError(`${info.key} cannot be set from an argument (it would show in your shell history)`, 'use `mailclean login` or `mailclean login --with-token`');
   if (info.key === 'api-url' || info.key === 'clean-url') validateUrl(value, info.key);
   if (info.key === 'rate') parseRate(value, 'rate');
+  if (info.key === 'shared') checkSharedUrl(value, 'shared');
   (await f.profile()).updateSettings({ [info.key]: value.replace(/\/+$/, '') });
   return 0;
 }

@@ -12,6 +12,7 @@ export const PROFILE_KEYS: readonly KeyInfo[] = [
   { key: 'api-url', description: 'platform base URL ({base_url})' },
   { key: 'clean-url', description: 'email cleaning base URL ({email_clean_url})' },
   { key: 'rate', description: 'clean request limit, N/WINDOW (default 50/5m)' },
+  { key: 'shared', description: 'redis://HOST:PORT[/DB] shared by runners on several machines (limit, cache)' },
   { key: 'token', description: 'platform bearer token', secret: true, managed: true },
   { key: 'cdp-token', description: 'platform cdp-token from login', secret: true, managed: true },
   { key: 'clean-token', description: 'email cleaning bearer token', secret: true, managed: true },

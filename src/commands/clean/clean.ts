@@ -4,6 +4,7 @@ import type { Runner } from '../index.js';
 import { UsageError } from '../../errors.js';
 import { parseRate, type Rate } from '../../config/rate.js';
 import { parseDuration } from '../../config/duration.js';
+import { checkSharedUrl } from '../../clean/shared/connect.js';
 import { REASON_MEANINGS, STATUS_MEANINGS, STATUSES, meaningLines } from '../../clean/verdict.js';
 import { prepareOutput, sameFile, type OutputTarget } from '../../clean/output-target.js';
 import type { OutputFormat } from '../../clean/output.js';
@@ -34,6 +35,8 @@ export interface CleanOptions {
   local: boolean;
   /** Answers younger than this are taken from the cache; 0: the cache is not read. */
   maxAgeMs: number;
+  /** --shared redis://…: the limit, the cache and claims shared with other runners. */
+  shared?: string;
   summaryJson?: OutputTarget;
   report?: OutputTarget;
   failWhen?: Threshold[];
@@ -91,6 +94,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('--rate <n/window>', 'at most N requests per window, e.g. 50/5m (default: profile rate, else 50/5m)')
     .option('--concurrency <n>', 'requests in flight at once', '4')
     .option('--max-spend <n>', 'send at most N addresses (allowance) in this run')
+    .option('--shared <redis-url>', 'share the rate limit and the cache with runners on other machines (env: MAILCLEAN_REDIS_URL)')
     .option('--max-age <duration>', 'reuse answers the service gave within this time, for any list (0: ask again)', '30d')
     .option('--dry-run', 'read the input and report what a run would send and spend; send nothing')
     .option('--resume', 'continue an earlier run of the same input without asking')
@@ -134,6 +138,7 @@ export function cleanOptions(opts: Record<string, unknown>, args: unknown[], std
     rate: opts.rate !== undefined ? parseRate(String(opts.rate), '--rate') : undefined,
     concurrency: wholeNumber(opts.concurrency, '--concurrency', 1, 16),
     maxSpend: opts.maxSpend !== undefined ? wholeNumber(opts.maxSpend, '--max-spend', 0) : undefined,
+    shared: opts.shared !== undefined ? checkSharedUrl(String(opts.shared), '--shared') : undefined,
     // --restart asks the service again: neither this list's journal nor the cache answers.
     maxAgeMs: opts.restart === true ? 0 : parseDuration(String(opts.maxAge ?? '30d'), '--max-age'),
     dryRun: opts.dryRun === true,

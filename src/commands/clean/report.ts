@@ -110,6 +110,8 @@ function partialHint(outcome: CheckOutcome): string {
       const when = outcome.allowance?.renewsAt ? `on ${outcome.allowance.renewsAt.slice(0, 10)}` : 'next month';
       return `a larger plan raises the monthly allowance; --local checks the rest now with the built-in engine; or run the same command with --resume after the allowance renews (${when}): nothing is paid twice.`;
     }
+    case 'shared':
+      return 'nothing was sent unbooked; when the shared Redis is back, run the same command with --resume to check the rest: nothing is paid twice.';
     case 'max-spend':
       return 'run the same command with --resume (and a higher --max-spend) to check the rest: nothing is paid twice.';
     default:

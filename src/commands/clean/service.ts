@@ -8,11 +8,9 @@ import { count, type ProgressReporter } from '../../io/progress.js';
 import type { CleaningClient } from '../../api/cleaning.js';
 import type { InputLayout } from '../../clean/input/index.js';
 import type { ScanResult } from '../../clean/scan.js';
-import { journalPath, limiterStatePath } from '../../clean/identity.js';
+import { journalPath } from '../../clean/identity.js';
 import { Journal, lockJournal } from '../../clean/journal.js';
-import { SlidingWindowLimiter, realClock } from '../../clean/limiter.js';
 import type { CheckOutcome } from '../../clean/checker.js';
-import { sendToService, timeLeft } from '../../clean/send.js';
 import { writeOutputs } from '../../clean/write.js';
 import { knownAllowance, rememberAllowance, type KnownAllowance } from '../../clean/allowance.js';
 import type { VerdictCache } from '../../clean/cache/cache.js';
@@ -22,6 +20,8 @@ import type { CleanOptions } from './clean.js';
 import { allowanceText, reportDryRun } from './report.js';
 import { outputCounts, writeOptions } from './run.js';
 import { finishRun } from './finish.js';
+import { send } from './sending.js';
+import { openShared, sharedUrl, type SharedState } from './shared.js';
 import { runSummary } from '../../clean/summary.js';
 import { redactUrl } from '../../api/redact.js';
 
@@ -42,12 +42,15 @@ export async function cleanWithService(f: Factory, o: CleanOptions, layout: Inpu
   // A dry run sends nothing: it consults the journal and what is known of the allowance only if it can name the account.
   const client = o.dryRun ? undefined : await cleaningSession(f);
   const account = await identify(f, o, layout.fingerprint);
-  const cache = account.key ? await openCache(f, account.key) : undefined;
+  const url = account.key ? await sharedUrl(f, o.shared) : undefined;
+  const shared = url ? await openShared(url, account.key!, account.rate) : undefined;
+  const cache = shared?.cache ?? (account.key ? await openCache(f, account.key) : undefined);
   try {
     if (o.dryRun) return await dryRun(f, o, scan, account, cache);
-    return await withJournal(f, o, layout, scan, { startedAt, client: client!, account, progress, cache });
+    return await withJournal(f, o, layout, scan, { startedAt, client: client!, account, progress, cache, shared });
   } finally {
     await cache?.close();
+    await shared?.close();
   }
 }
 
@@ -110,6 +113,7 @@ async function identify(f: Factory, o: CleanOptions, fingerprint: string): Promi
 interface Run {
   startedAt: number;
   cache: VerdictCache | undefined;
+  shared?: SharedState;
   journal: Journal;
   client: CleaningClient;
   account: Account;
@@ -186,45 +190,6 @@ async function confirmSpend(f: Factory, o: CleanOptions, pending: number, allowa
   if (toSpend <= CONFIRM_ABOVE || o.yes || !f.io.canPrompt) return true;
   f.io.say(`This run will spend up to ${count(toSpend, 'address', 'addresses')} of your allowance${allowance ? ` (${allowanceText(allowance)})` : ''}.`);
   return promptConfirm(f.io.raw, 'Continue?');
-}
-
-/** Sends with a live progress line and an ETA; the first Ctrl-C is acknowledged on it. */
-async function send(f: Factory, o: CleanOptions, pending: string[], scan: ScanResult, run: Run): Promise<CheckOutcome> {
-  const { journal, client, account, progress } = run;
-  const limiter = new SlidingWindowLimiter({ rate: account.rate, clock: realClock, statePath: limiterStatePath(f.dataDir, account.key!) });
-  const { stop, abort } = f.io.signals;
-  const onStop = () => progress.note('Stopping after the requests in flight (Ctrl-C again to stop at once)…');
-  stop.addEventListener('abort', onStop, { once: true });
-  const started = Date.now();
-  let checked = 0;
-  progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck: pending.length, checked: 0, spent: 0, requests: 0 });
-  await progress.start();
-  try {
-    return await sendToService({
-      pending,
-      journal,
-      limiter,
-      client,
-      concurrency: o.concurrency,
-      maxSpend: o.maxSpend,
-      stop,
-      abort,
-      cache: run.cache,
-      onCacheError: (error) => f.io.warn(`answers could not be kept in the verdict cache (${error.message}); they are in this list's journal`),
-      onEvent: (event) => {
-        if (event.type === 'answered') {
-          checked += event.addresses;
-          const etaMs = timeLeft(pending.length - checked, checked, Date.now() - started, limiter);
-          progress.update({ checked, spent: event.spent, requests: event.requests, waitingMs: 0, etaMs });
-        } else if (event.type === 'limit-wait') progress.waiting(event.ms);
-        else if (event.type === 'waiting' && event.why === 'rate') progress.update({ waitingMs: event.ms });
-        else if (event.type === 'retry') f.io.debug(`retrying a batch: ${event.message}`);
-      },
-    });
-  } finally {
-    progress.stop();
-    stop.removeEventListener('abort', onStop);
-  }
 }
 
 /** Keeps what this run learned of the allowance for the next dry run and confirmation. */

@@ -1,0 +1,76 @@
+// Sending to the service with a live progress line and an ETA, through this machine's limiter or, with
+// --shared, through Redis with claims so runners on several machines never pay twice.
+import type { Factory } from '../../factory.js';
+import { count, type ProgressReporter } from '../../io/progress.js';
+import type { CleaningClient } from '../../api/cleaning.js';
+import type { ScanResult } from '../../clean/scan.js';
+import { limiterStatePath } from '../../clean/identity.js';
+import type { Journal } from '../../clean/journal.js';
+import { SlidingWindowLimiter, realClock } from '../../clean/limiter.js';
+import type { CheckOutcome } from '../../clean/checker.js';
+import { sendToService, timeLeft, type SendOptions } from '../../clean/send.js';
+import type { VerdictCache } from '../../clean/cache/cache.js';
+import { sendShared } from '../../clean/shared/share.js';
+import type { Rate } from '../../config/rate.js';
+import type { CleanOptions } from './clean.js';
+import type { SharedState } from './shared.js';
+
+export interface SendRun {
+  journal: Journal;
+  client: CleaningClient;
+  account: { rate: Rate; key?: string };
+  progress: ProgressReporter;
+  cache: VerdictCache | undefined;
+  shared?: SharedState;
+}
+
+/** Sends with a live progress line and an ETA; the first Ctrl-C is acknowledged on it. */
+export async function send(f: Factory, o: CleanOptions, pending: string[], scan: ScanResult, run: SendRun): Promise<CheckOutcome> {
+  const { journal, client, account, progress, shared } = run;
+  const limiter = shared?.limiter ?? new SlidingWindowLimiter({ rate: account.rate, clock: realClock, statePath: limiterStatePath(f.dataDir, account.key!) });
+  const { stop, abort } = f.io.signals;
+  const onStop = () => progress.note('Stopping after the requests in flight (Ctrl-C again to stop at once)…');
+  stop.addEventListener('abort', onStop, { once: true });
+  const started = Date.now();
+  let checked = 0;
+  progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck: pending.length, checked: 0, spent: 0, requests: 0 });
+  await progress.start();
+  try {
+    const options: SendOptions = {
+      pending,
+      journal,
+      limiter,
+      client,
+      concurrency: o.concurrency,
+      maxSpend: o.maxSpend,
+      stop,
+      abort,
+      cache: run.cache,
+      onCacheError: (error) => f.io.warn(`answers could not be kept in the verdict cache (${error.message}); they are in this list's journal`),
+      onEvent: (event) => {
+        if (event.type === 'answered') {
+          checked += event.addresses;
+          const etaMs = timeLeft(pending.length - checked, checked, Date.now() - started, limiter);
+          progress.update({ checked, spent: event.spent, requests: event.requests, waitingMs: 0, etaMs });
+        } else if (event.type === 'limit-wait') progress.waiting(event.ms);
+        else if (event.type === 'waiting' && event.why === 'rate') progress.update({ waitingMs: event.ms });
+        else if (event.type === 'retry') f.io.debug(`retrying a batch: ${event.message}`);
+      },
+    };
+    if (!shared) return await sendToService(options);
+    let told = false;
+    return await sendShared({
+      ...options,
+      claims: shared.claims,
+      cache: shared.cache,
+      since: Date.now() - o.maxAgeMs,
+      onWaiting: (n) => {
+        if (!told) progress.note(`${count(n, 'address', 'addresses')} ${n === 1 ? 'is' : 'are'} being checked by another runner on this account; waiting for its answers…`);
+        told = true;
+      },
+    });
+  } finally {
+    progress.stop();
+    stop.removeEventListener('abort', onStop);
+  }
+}

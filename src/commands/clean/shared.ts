@@ -1,0 +1,48 @@
+// --shared redis://…: the limiter, the verdict cache and the claims of an account live in Redis, so runners on
+// several machines never exceed the rate limit together and never pay twice.
+import type { Redis } from 'ioredis';
+import type { Factory } from '../../factory.js';
+import { CliError } from '../../errors.js';
+import type { Rate } from '../../config/rate.js';
+import { checkSharedUrl, connectShared, SharedStateError } from '../../clean/shared/connect.js';
+import { RedisLimiter } from '../../clean/shared/limiter.js';
+import { RedisVerdictCache } from '../../clean/shared/cache.js';
+import { Claims } from '../../clean/shared/claims.js';
+
+export interface SharedState {
+  url: string;
+  limiter: RedisLimiter;
+  cache: RedisVerdictCache;
+  claims: Claims;
+  close(): Promise<void>;
+}
+
+/** --shared, else MAILCLEAN_REDIS_URL, else the profile's `shared`; undefined when none is given. */
+export async function sharedUrl(f: Factory, flag: string | undefined): Promise<string | undefined> {
+  if (flag !== undefined) return checkSharedUrl(flag, '--shared');
+  const fromEnv = f.io.env.MAILCLEAN_REDIS_URL;
+  if (fromEnv) return checkSharedUrl(fromEnv, 'MAILCLEAN_REDIS_URL');
+  const stored = (await f.profile()).settings().shared;
+  return stored ? checkSharedUrl(stored, `shared in profile "${f.profileName}"`) : undefined;
+}
+
+/** Connects before anything is sent; a Redis that cannot be reached now is an error (nothing was spent). */
+export async function openShared(url: string, account: string, rate: Rate): Promise<SharedState> {
+  let redis: Redis;
+  try {
+    redis = await connectShared(url);
+  } catch (error) {
+    if (error instanceof SharedStateError) throw new CliError(`${error.message}: nothing was sent`, 1, 'check --shared (or MAILCLEAN_REDIS_URL), or run without it to use this machine only');
+    throw error;
+  }
+  const prefix = `mailclean:${account}`;
+  return {
+    url,
+    limiter: new RedisLimiter(redis, url, `${prefix}:limit`, rate),
+    cache: new RedisVerdictCache(redis, url, `${prefix}:cache`),
+    claims: new Claims(redis, url, prefix),
+    close: async () => {
+      redis.disconnect();
+    },
+  };
+}
