@@ -1,6 +1,7 @@
 // Claims on addresses, so runners on several machines never pay twice for one: a runner claims the addresses it
 // is about to send; another runner leaves those to it and picks their answers from the shared cache. A claim
 // belongs to a runner whose liveness key it keeps fresh; claims of a runner that is gone can be taken over.
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { SharedStateError } from './connect.js';
@@ -15,8 +16,17 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2]
 return 0
 `;
 
+// KEYS: claims; ARGV[1]: the owner. Gives back only the claims that are still this owner's.
+const GIVE_BACK = `
+local n = 0
+for _, k in ipairs(KEYS) do
+  if redis.call('GET', k) == ARGV[1] then redis.call('DEL', k) n = n + 1 end
+end
+return n
+`;
+
 export class Claims {
-  readonly owner = `${hostname()}:${process.pid}:${Date.now().toString(36)}`;
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly mine = new Set<string>();
   private heartbeat?: NodeJS.Timeout;
 
@@ -105,7 +115,7 @@ export class Claims {
     this.mine.clear();
     for (let i = 0; i < keys.length; i += BATCH) {
       const slice = keys.slice(i, i + BATCH);
-      await this.redis.del(...slice).catch(() => undefined);
+      await this.redis.eval(GIVE_BACK, slice.length, ...slice, this.owner).catch(() => undefined);
     }
     await this.redis.del(this.liveKey(this.owner)).catch(() => undefined);
   }

@@ -1,0 +1,96 @@
+// Runners on two machines (two data directories) cleaning with one account and one Redis: together they keep
+// the rate limit and never pay twice; Redis going away stops the sending without losing anything.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/server.js';
+import { TestHome } from '../helpers/cli.js';
+import { registered } from '../helpers/sandbox.js';
+import { REDIS_SKIP_NOTE, redisInstalled, redisRequired, startRedis, type RedisHandle } from '../helpers/redis.js';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
+if (!redisInstalled) console.log(`test/e2e/shared.test.ts: ${REDIS_SKIP_NOTE}`);
+
+function list(from: number, n: number): string {
+  return `email\n${Array.from({ length: n }, (_, i) => `r${from + i}@example.com`).join('\n')}\n`;
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one account, one Redis', () => {
+  let redis: RedisHandle;
+  let sandbox: SandboxHandle;
+  let machines: TestHome[];
+  let token: string;
+  beforeEach(async () => {
+    redis = await startRedis();
+    sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate: { requests: 5, windowMs: 3_000 } });
+    const registrar = new TestHome();
+    await registered(registrar, sandbox, { email: 'shared@example.com' });
+    token = (await registrar.run(['auth', 'token', '--service', 'clean'])).stdout.trim();
+    registrar.cleanup();
+    machines = [new TestHome(), new TestHome()];
+  });
+  afterEach(async () => {
+    await redis.stop();
+    await sandbox.close();
+    for (const m of machines) m.cleanup();
+  });
+
+  const envOf = (m: TestHome) => ({ ...process.env, ...m.env({ MAILCLEAN_CLEAN_URL: sandbox.url, MAILCLEAN_CLEAN_TOKEN: token, MAILCLEAN_REDIS_URL: redis.url }) }) as NodeJS.ProcessEnv;
+  // The service's limit, told to both runners as the account's rate.
+  const RATE = ['--rate', '5/3s'];
+
+  it('overlapping lists at once: no 429, at most 5 arrivals in any 3 s, no address charged twice', { timeout: 90_000 }, async () => {
+    // 300 + 300 addresses, 150 of them in both lists: 450 unique, 9 requests of 50 at best.
+    const [one, two] = machines as [TestHome, TestHome];
+    writeFileSync(join(one.dir, 'a.csv'), list(0, 300));
+    writeFileSync(join(two.dir, 'b.csv'), list(150, 300));
+    const [a, b] = await Promise.all([
+      run(['clean', join(one.dir, 'a.csv'), '-o', join(one.dir, 'a.out.csv'), ...RATE], envOf(one)),
+      run(['clean', join(two.dir, 'b.csv'), '-o', join(two.dir, 'b.out.csv'), ...RATE], envOf(two)),
+    ]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    const stats = sandbox.stats();
+    expect(stats.rateLimited).toBe(0);
+    expect(stats.maxArrivalsInAnyWindow).toBeLessThanOrEqual(5);
+    expect(stats.addressesCharged).toBe(450);
+    for (const [m, name] of [[one, 'a'], [two, 'b']] as const) {
+      const rows = readFileSync(join(m.dir, `${name}.out.csv`), 'utf8').trim().split('\n').slice(1);
+      expect(rows).toHaveLength(300);
+      expect(rows.every((r) => r.split(',')[1] === 'valid')).toBe(true);
+    }
+  });
+
+  it('Redis stopped mid-run: exit 3, every row written, nothing sent unbooked; --resume finishes', { timeout: 90_000 }, async () => {
+    const [one] = machines as [TestHome];
+    const input = join(one.dir, 'list.csv');
+    writeFileSync(input, list(0, 600)); // 12 requests at 5 per 3 s: about 6 s
+    const out = join(one.dir, 'out.csv');
+    const running = run(['clean', input, '-o', out, ...RATE], envOf(one));
+    while (sandbox.stats().cleanRequests < 3) await new Promise((r) => setTimeout(r, 20));
+    await redis.stop();
+    const stopped = await running;
+    expect(stopped.code, stopped.stderr).toBe(3);
+    expect(stopped.stderr).toMatch(/unchecked: the shared state at redis:\/\/127\.0\.0\.1:\d+ cannot be reached/);
+    expect(stopped.stderr).toMatch(/hint: nothing was sent unbooked; when the shared Redis is back, run the same command with --resume/);
+    const rows = readFileSync(out, 'utf8').trim().split('\n').slice(1);
+    expect(rows).toHaveLength(600);
+    const charged = sandbox.stats().addressesCharged;
+    expect(rows.filter((r) => r.split(',')[1] === 'valid')).toHaveLength(charged);
+
+    await redis.restart();
+    const resumed = await run(['clean', input, '-o', out, '--resume', ...RATE], envOf(one));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(sandbox.stats().addressesCharged).toBe(600);
+  });
+});

@@ -1,0 +1,63 @@
+// A real redis-server for the tests that need one: started on a free loopback port with persistence off, and
+// stopped after. Where it is not installed those tests are skipped and say why; .ci/run installs it and sets
+// MAILCLEAN_REQUIRE_REDIS=1, which turns the skip into a failure.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export const REDIS_SERVER = '/usr/bin/redis-server';
+export const redisInstalled = spawnSync('sh', ['-c', `command -v redis-server || test -x ${REDIS_SERVER}`]).status === 0;
+export const redisRequired = process.env.MAILCLEAN_REQUIRE_REDIS === '1';
+export const REDIS_SKIP_NOTE = 'skipped: redis-server is not installed (apt-get install -y redis-server; .ci/run installs it)';
+
+export interface RedisHandle {
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+  /** Starts it again on the same port (after stop). */
+  restart(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+function launch(port: number): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('Ready to accept connections')) resolve(child);
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`redis-server exited ${code}: ${out.slice(-500)}`)));
+  });
+}
+
+export async function startRedis(): Promise<RedisHandle> {
+  if (!redisInstalled) throw new Error('redis-server is not installed');
+  const port = await freePort();
+  let child = await launch(port);
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    stop,
+    restart: async () => {
+      await stop();
+      child = await launch(port);
+    },
+  };
+}
