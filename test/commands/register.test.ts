@@ -1,7 +1,6 @@
 // `mailclean register`: on the built-in sandbox, on a configured service in both shapes, its prompts on a
 // terminal, and its failures (one line naming the flag, the right exit code).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Signals } from '../../src/io/signals.js';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
 import { expectError, TestHome } from '../helpers/cli.js';
 import { serve } from '../helpers/http-server.js';
@@ -129,10 +128,8 @@ describe('register prompts on a terminal', () => {
   });
 
   it('SIGTERM at a prompt cancels it: exit 143', async () => {
-    const signals = new Signals();
-    setTimeout(() => signals.deliver('SIGTERM'), 300);
-    const res = await interactive(home, ['register'], [], {}, signals);
-    expect(res.stderr).toMatch(/Name:/);
+    const res = await interactive(home, ['register'], [[/Name:/, { signal: 'SIGTERM' }]]);
+    expect(res.answered).toBe(1);
     expect(res.code).toBe(143);
     expect(res.stderr).toMatch(/Interrupted\.\n$/);
   });

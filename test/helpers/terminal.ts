@@ -10,10 +10,11 @@ import type { TestHome } from './cli.js';
 export async function interactive(
   home: TestHome,
   argv: string[],
-  script: Array<[RegExp, string]>,
+  /** Each question and what the user does then: types an answer, or sends a signal. */
+  script: Array<[RegExp, string | { signal: 'SIGINT' | 'SIGTERM' }]>,
   env: Record<string, string | undefined> = {},
-  signals = new Signals(),
 ) {
+  const signals = new Signals();
   const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
   let shown = '';
   let step = 0;
@@ -22,7 +23,8 @@ export async function interactive(
     const next = script[step];
     if (!next) return;
     step++;
-    setTimeout(() => stdin.write(`${next[1]}\r`), 5);
+    const action = next[1];
+    setTimeout(() => (typeof action === 'string' ? stdin.write(`${action}\r`) : signals.deliver(action.signal)), 5);
   });
   const stderr = Object.assign(
     new Writable({
