@@ -117,7 +117,7 @@ export class RowFormatter {
     const results = [...RESULT_COLUMNS, ...(this.withSuggestion ? [SUGGESTION_COLUMN] : [])].join(this.delimiter);
     if (this.layout.format === 'lines') return `email${this.delimiter}${results}${this.eol}`;
     // Excel's `sep=` line stays first, so Excel still splits the columns as before.
-    const prefix = `${this.layout.bom ? '\uFEFF' : ''}${this.layout.sepLine !== undefined ? this.layout.sepLine + this.eol : ''}`;
+    const prefix = `${writesBom(this.layout) ? '\uFEFF' : ''}${this.layout.sepLine !== undefined ? this.layout.sepLine + this.eol : ''}`;
     if (!this.layout.hasHeader) return prefix;
     const header = this.rebuild ? this.serialise(this.layout.header) : (this.layout.headerRaw ?? '');
     return `${prefix}${header}${this.delimiter}${results}${this.eol}`;
@@ -168,4 +168,12 @@ function quote(value: string, delimiter: string): string {
     return `"${value.replace(/"/g, '""')}"`;
   }
   return value;
+}
+
+/**
+ * The CSV output is UTF-8. It starts with a BOM when the input had one, or was in another encoding: such a file
+ * came from Excel, which reads UTF-8 without a BOM as the system's code page (Zoë becomes ZoÃ«).
+ */
+function writesBom(layout: InputLayout): boolean {
+  return layout.bom || layout.encoding !== 'utf-8';
 }

@@ -27,14 +27,14 @@ afterAll(async () => {
 const rowsOf = (text: string, delimiter: string): string[][] => parse(text, { delimiter, bom: true }) as string[][];
 
 describe('clean: input encodings', () => {
-  it('Windows-1252: decoded, one note on stderr, UTF-8 out without a BOM, every row once in order', async () => {
+  it('Windows-1252: decoded, one note on stderr, UTF-8 out with a BOM (so Excel reads it), every row once in order', async () => {
     const out = join(home.dir, 'windows.out.csv');
     const res = await run(['clean', join(FIXTURES, 'excel-windows.csv'), '-o', out]);
     expect(res.code, res.stderr).toBe(0);
     const note = `${join(FIXTURES, 'excel-windows.csv')}: not UTF-8; read as Windows-1252 (use --encoding to choose)`;
     expect(res.stderr.split('\n').filter((l) => l === note)).toHaveLength(1);
     const bytes = readFileSync(out);
-    expect(bytes[0]).toBe(0x46); // "F", no BOM
+    expect([...bytes.subarray(0, 4)]).toEqual([0xef, 0xbb, 0xbf, 0x46]); // a BOM, then "First Name"
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     expect(text).toContain('René,Lefèvre,rene.lefevre@example.fr,Besançon,,valid');
     const rows = rowsOf(text, ',');
