@@ -3,11 +3,10 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { batches, KEY_BATCH } from '../batches.js';
 import type { Verdict } from '../verdict.js';
 import type { CacheStats, VerdictCache } from './cache.js';
 
-/** Lookups go in batches: one statement per this many addresses. */
-const BATCH = 500;
 /** A full pass reads this many addresses at a time. */
 const SCAN_PAGE = 200_000;
 
@@ -39,7 +38,7 @@ export class SqliteVerdictCache implements VerdictCache {
     // Compact rows: the address is the key; times as integers; flags packed.
     this.db.exec('CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, status TEXT NOT NULL, flags INTEGER NOT NULL, reason TEXT NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID');
     this.insert = this.db.prepare('INSERT OR REPLACE INTO verdicts (key, status, flags, reason, at) VALUES (?, ?, ?, ?, ?)');
-    this.batchLookup = this.lookupStatement(BATCH);
+    this.batchLookup = this.lookupStatement(KEY_BATCH);
   }
 
   private lookupStatement(n: number): Database.Statement {
@@ -58,15 +57,10 @@ export class SqliteVerdictCache implements VerdictCache {
         found.set(row.key, verdict);
       }
     };
-    let batch: string[] = [];
-    for (const key of keys) {
-      batch.push(key);
-      if (batch.length === BATCH) {
-        take(this.batchLookup.all(since, ...batch) as Row[]);
-        batch = [];
-      }
+    for (const batch of batches(keys)) {
+      const statement = batch.length === KEY_BATCH ? this.batchLookup : this.lookupStatement(batch.length);
+      take(statement.all(since, ...batch) as Row[]);
     }
-    if (batch.length > 0) take(this.lookupStatement(batch.length).all(since, ...batch) as Row[]);
     return found;
   }
 

@@ -3,9 +3,8 @@
 import type { Redis } from 'ioredis';
 import type { Verdict } from '../verdict.js';
 import type { CacheStats, VerdictCache } from '../cache/cache.js';
+import { batches } from '../batches.js';
 import { SharedStateError } from './connect.js';
-
-const BATCH = 500;
 
 const flag = (b: boolean | null) => (b === null ? '' : b ? '1' : '0');
 const unflag = (s: string | undefined): boolean | null => (s === '1' ? true : s === '0' ? false : null);
@@ -105,16 +104,4 @@ export class RedisVerdictCache implements VerdictCache {
   async close(): Promise<void> {
     // The connection belongs to whoever opened it (it also carries the limiter).
   }
-}
-
-function* batches(keys: Iterable<string>): Generator<string[]> {
-  let batch: string[] = [];
-  for (const key of keys) {
-    batch.push(key);
-    if (batch.length === BATCH) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
 }

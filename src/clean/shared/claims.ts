@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
+import { batches } from '../batches.js';
 import { SharedStateError } from './connect.js';
 
-const BATCH = 500;
 /** A claim outlives its runner's last sign of life by this much at most. */
 const LIVENESS_MS = 15_000;
 
@@ -113,22 +113,9 @@ export class Claims {
     if (this.heartbeat) clearInterval(this.heartbeat);
     const keys = [...this.mine].map((a) => this.claimKey(a));
     this.mine.clear();
-    for (let i = 0; i < keys.length; i += BATCH) {
-      const slice = keys.slice(i, i + BATCH);
+    for (const slice of batches(keys)) {
       await this.redis.eval(GIVE_BACK, slice.length, ...slice, this.owner).catch(() => undefined);
     }
     await this.redis.del(this.liveKey(this.owner)).catch(() => undefined);
   }
-}
-
-function* batches(items: Iterable<string>): Generator<string[]> {
-  let batch: string[] = [];
-  for (const item of items) {
-    batch.push(item);
-    if (batch.length === BATCH) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
 }

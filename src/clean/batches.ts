@@ -1,0 +1,18 @@
+/**
+ * How many keys one store command carries (a Redis command, a SQLite statement's parameters): large enough to save
+ * round trips, small enough not to block Redis or pass SQLite's parameter limit.
+ */
+export const KEY_BATCH = 500;
+
+/** The items in groups of at most KEY_BATCH, in order. */
+export function* batches(items: Iterable<string>): Generator<string[]> {
+  let batch: string[] = [];
+  for (const item of items) {
+    batch.push(item);
+    if (batch.length === KEY_BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
