@@ -77,7 +77,7 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
       ['Requests', `${n(report.requests)} (at most ${MAX_BATCH} addresses each)`],
       ['Allowance needed', n(report.allowanceNeeded)],
       ['Allowance left', left ? `${allowanceText(left)}${left.left! < spend ? ` (${n(spend - left.left!)} would stay unchecked)` : ''}` : 'unknown (the service has not said yet)'],
-      ['Rate limit', `${report.rate} → at least ${formatDuration(report.minimumSeconds * 1000)}`],
+      ['Rate limit', `${report.rate} → ${report.minimumSeconds > 0 ? `at least ${formatDuration(report.minimumSeconds * 1000)}` : 'no wait (the requests fit in one window)'}`],
     );
   }
   f.io.out(renderPairs(pairs));

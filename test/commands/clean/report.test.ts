@@ -25,6 +25,22 @@ describe('clean: the dry-run report', () => {
     expect(JSON.parse(res.stdout)).toMatchObject({ rows: 120, unique: 120, toSend: 120, requests: 3, allowanceNeeded: 120 });
     expect(sandbox.stats().cleanRequests).toBe(0);
   });
+
+  it('on a terminal, the time the rate limit imposes: none when the requests fit in one window', async () => {
+    const sandbox = await sandboxes.start({ plan: 'unlimited', rate: { requests: 2, windowMs: 60_000 } });
+    await registered(home, sandbox);
+    const input = join(home.dir, 'list.csv');
+    const list = (n: number) => `email\n${Array.from({ length: n }, (_, i) => `p${i}@example.com`).join('\n')}\n`;
+    writeFileSync(input, list(100));
+    const fits = await home.run(['clean', input, '--dry-run', '--rate', '2/1m']);
+    expect(fits.code, fits.stderr).toBe(0);
+    expect(fits.stdout).toMatch(/^Rate limit +2\/1m → no wait \(the requests fit in one window\)$/m);
+    // 5 requests at 2 a minute: the fifth waits two windows.
+    writeFileSync(input, list(250));
+    const waits = await home.run(['clean', input, '--dry-run', '--rate', '2/1m']);
+    expect(waits.stdout).toMatch(/^Rate limit +2\/1m → at least 2m/m);
+    expect(sandbox.stats().cleanRequests).toBe(0);
+  });
 });
 
 describe.each(['spec', 'alt'] as const)('clean: the summary (sandbox shape %s)', (shape) => {
