@@ -60,7 +60,8 @@ Every input row comes out once, in input order, its columns untouched, with thes
 (an earlier run's result columns in the input are replaced by these).
 Blank and malformed addresses are decided locally and never sent; duplicates are sent once.
 With no cleaning service configured (clean-url), or with --local, the built-in engine checks in-process:
-nothing is sent or spent. Otherwise answers are journaled as they arrive: a run stopped by Ctrl-C, a kill
+nothing is sent or spent (signed in, --local keeps the answers the service already gave: an earlier run
+of the list, the cache). Otherwise answers are journaled as they arrive: a run stopped by Ctrl-C, a kill
 or the monthly allowance continues with --resume and never pays twice; a finished list run again reuses
 its answers (--restart pays again).
 

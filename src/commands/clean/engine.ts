@@ -1,4 +1,6 @@
-// `clean` with the built-in engine in-process: no account, no allowance, no journal (nothing is paid).
+// `clean` with the built-in engine in-process: no allowance, nothing paid. With --local on a signed-in account, the
+// answers the service already gave (this list's journal, the cache) are kept and only the rest is checked here.
+import { existsSync } from 'node:fs';
 import type { Factory } from '../../factory.js';
 import { ExitCode } from '../../errors.js';
 import type { ProgressReporter } from '../../io/progress.js';
@@ -9,6 +11,12 @@ import { outputCounts, writeOptions, type EngineSettings } from './run.js';
 import { reportDryRun } from './report.js';
 import { finishRun } from './finish.js';
 import { runSummary } from '../../clean/summary.js';
+import type { Verdict } from '../../clean/verdict.js';
+import { journalPath } from '../../clean/identity.js';
+import { Journal } from '../../clean/journal.js';
+import { cachePath, openLocalCache } from '../../clean/cache/open.js';
+import { count } from '../../io/progress.js';
+import { cleaningAccountKey } from '../shared/sessions.js';
 
 const ENGINE_CONCURRENCY = 256;
 
@@ -35,11 +43,17 @@ export async function cleanWithEngine(
     smtp: { enabled: settings.smtp, port: settings.smtpPort, from: settings.smtpFrom },
     onWarning: (message) => progress.note(`${f.io.style.yellow('warning:')} ${message}`),
   });
-  progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck: scan.unique.size, checked: 0, spent: 0, requests: 0 });
+  const saved = await savedAnswers(f, o, layout, scan);
+  const toCheck = scan.unique.size - saved.results.size;
+  if (saved.results.size > 0) {
+    f.io.note(`Keeping ${count(saved.results.size, 'answer')} the service gave (${savedFrom(saved)}); checking the other ${toCheck.toLocaleString('en-US')} with the built-in engine.`);
+  }
+  const rest = saved.results.size > 0 ? [...scan.unique].filter((key) => !saved.results.has(key)) : scan.unique;
+  progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck, checked: 0, spent: 0, requests: 0 });
   await progress.start();
   let outcome;
   try {
-    outcome = await checkLocally(scan.unique, engine, {
+    outcome = await checkLocally(rest, engine, {
       concurrency: ENGINE_CONCURRENCY,
       stop: f.io.signals.stop,
       now: Date.now,
@@ -53,9 +67,55 @@ export async function cleanWithEngine(
     f.io.say('Interrupted: nothing was spent; run the command again to check the list.');
     return f.io.signals.exitCode;
   }
+  for (const [key, verdict] of saved.results) outcome.results.set(key, verdict);
   const written = await writeOutputs(layout, outcome.results, { ...writeOptions(o, f), suggestions: true });
-  const summary = runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: written.tally, outputs: outputCounts(o, written) });
+  const answered = { fromJournal: saved.fromJournal, fromCache: saved.fromCache, sent: toCheck };
+  const summary = runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: written.tally, outputs: outputCounts(o, written), answered });
   const dns = engine.stats().dns;
   f.io.debug(`local engine: ${dns.lookups} domain lookups, ${dns.queries} DNS queries`);
   return finishRun(f, o, summary, written.tally);
+}
+
+interface SavedAnswers {
+  results: Map<string, Verdict>;
+  fromJournal: number;
+  fromCache: number;
+}
+
+/**
+ * What the cleaning service already answered for this list: its journal (unless --restart) and, within --max-age,
+ * the account's cache on this machine. Paid answers are better than the engine's; the engine's are never
+ * journaled, so a later run with the service still asks it about the rest.
+ */
+async function savedAnswers(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult): Promise<SavedAnswers> {
+  const none: SavedAnswers = { results: new Map(), fromJournal: 0, fromCache: 0 };
+  const account = o.local ? await cleaningAccountKey(f) : undefined;
+  if (!account) return none;
+  const results = new Map<string, Verdict>();
+  const journalFile = journalPath(f.dataDir, account, layout.fingerprint);
+  if (!o.restart && Journal.exists(journalFile)) {
+    const journaled = Journal.peek(journalFile).results;
+    for (const key of scan.unique) {
+      const verdict = journaled.get(key);
+      if (verdict) results.set(key, verdict);
+    }
+  }
+  const fromJournal = results.size;
+  if (o.maxAgeMs > 0 && results.size < scan.unique.size && existsSync(cachePath(f.dataDir, account))) {
+    const cache = await openLocalCache(f.dataDir, account);
+    try {
+      const cached = await cache.lookup([...scan.unique].filter((key) => !results.has(key)), Date.now() - o.maxAgeMs);
+      for (const [key, verdict] of cached) results.set(key, verdict);
+    } finally {
+      await cache.close();
+    }
+  }
+  return { results, fromJournal, fromCache: results.size - fromJournal };
+}
+
+function savedFrom(saved: SavedAnswers): string {
+  const parts: string[] = [];
+  if (saved.fromJournal > 0) parts.push(`${saved.fromJournal.toLocaleString('en-US')} from an earlier run of this list`);
+  if (saved.fromCache > 0) parts.push(`${saved.fromCache.toLocaleString('en-US')} from the cache`);
+  return parts.join(', ');
 }

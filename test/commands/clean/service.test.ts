@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle, SandboxOptions } from '../../../src/sandbox/server.js';
 import { TestHome } from '../../helpers/cli.js';
 import { FakeClock } from '../../helpers/clock.js';
+import { startDnsServer } from '../../helpers/dns-server.js';
 import { PASSWORD, registered, useSandboxes } from '../../helpers/sandbox.js';
 import { interactive } from '../../helpers/terminal.js';
 
@@ -195,6 +196,38 @@ describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free p
     expect(dry.stdout).toMatch(/^Allowance left\s+0 left as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(5 would stay unchecked\)$/m);
     const json = await home.run(['clean', join(home.dir, 'c.csv'), '--dry-run', '--json', 'allowanceNeeded,allowanceLeft']);
     expect(JSON.parse(json.stdout)).toEqual({ allowanceNeeded: 5, allowanceLeft: 0 });
+  });
+
+  it('after the allowance runs out, --local keeps the answers paid for and checks only the rest', async () => {
+    const sandbox = await signedIn({ shape, plan: 'free' });
+    // The sandbox answers example.com addresses valid; the engine, asking this DNS server, finds no such domain.
+    const dns = await startDnsServer({ com: { NS: ['ns.example.'] } });
+    try {
+      const input = file('l.csv', list(70, 'l'));
+      const out = join(home.dir, 'l.out.csv');
+      const partial = await home.run(['clean', input, '-o', out]);
+      expect(partial.code, partial.stderr).toBe(3);
+      expect(partial.stderr).toMatch(/--local checks the rest now/);
+
+      const local = await home.run(['clean', input, '-o', out, '--local', '--dns-server', dns.server, '--summary-json', join(home.dir, 's.json')]);
+      expect(local.code, local.stderr).toBe(0);
+      expect(local.stderr).toMatch(/^Keeping 50 answers the service gave \(50 from an earlier run of this list\); checking the other 20 with the built-in engine\.$/m);
+      const rows = outputRows(out).slice(1);
+      expect(rows.slice(0, 50).map((r) => r[1])).toEqual(Array(50).fill('valid'));
+      expect(rows.slice(50).map((r) => `${r[1]} ${r[5]}`)).toEqual(Array(20).fill('invalid no_domain'));
+      expect(JSON.parse(readFileSync(join(home.dir, 's.json'), 'utf8'))).toMatchObject({ checker: 'local', answered: { fromJournal: 50, fromCache: 0, sent: 20 } });
+      expect(sandbox.stats().addressesCharged).toBe(50);
+
+      // The engine's verdicts are not the service's: a --resume with the service still asks about those 20.
+      const journaled = await home.run(['clean', input, '--dry-run', '--json', 'alreadyChecked,toSend']);
+      expect(JSON.parse(journaled.stdout)).toEqual({ alreadyChecked: 50, toSend: 20 });
+      // Another list sharing those addresses finds the paid answers in the cache.
+      const other = await home.run(['clean', file('m.csv', list(60, 'l')), '--local', '--dns-server', dns.server, '--format', 'ndjson']);
+      expect(other.code, other.stderr).toBe(0);
+      expect(other.stderr).toMatch(/^Keeping 50 answers the service gave \(50 from the cache\); checking the other 10 with the built-in engine\.$/m);
+    } finally {
+      await dns.close();
+    }
   });
 
   it('the signin answer tells the allowance: --dry-run shows it before anything is spent', async () => {
