@@ -72,8 +72,8 @@ Reasons (email_reason; empty when valid, unchecked or not given):
 ${meaningLines(REASON_MEANINGS)}
 
 Exit codes: 0 every row decided, 3 some rows unchecked (allowance, --max-spend, service errors),
-5 a --fail-when condition holds (outputs written), 2 bad input or flags, 4 not signed in,
-130 (Ctrl-C) or 143 (SIGTERM) interrupted.
+5 a --fail-when condition holds (outputs written), 1 an error (service unreachable, state not writable),
+2 bad input or flags, 4 not signed in, 130 (Ctrl-C) or 143 (SIGTERM) interrupted.
 
 Examples:
   mailclean clean contacts.csv -o cleaned.csv
