@@ -24,7 +24,9 @@ export function parseThresholds(text: string): { thresholds: Threshold[] } | { e
     if (!STATUSES.includes(name) && !Object.hasOwn(REASON_MEANINGS, name)) {
       return { error: `"${name}" is neither a status (${STATUSES.join(', ')}) nor a reason (see clean --help)` };
     }
-    thresholds.push({ name, op: m[2] as Threshold['op'], value: Number(m[3]), percent: m[4] === '%', text: part.trim() });
+    const percent = m[4] === '%';
+    if (percent && Number(m[3]) > 100) return { error: `"${part.trim()}": a share of rows is at most 100%` };
+    thresholds.push({ name, op: m[2] as Threshold['op'], value: Number(m[3]), percent, text: part.trim() });
   }
   return { thresholds };
 }

@@ -106,7 +106,7 @@ describe('clean: the run summary', () => {
     const under = await home.run(['clean', input, '-o', out, '--fail-when', 'invalid>30%,unchecked>0']);
     expect(under.code, under.stderr).toBe(0);
 
-    for (const bad of ['invalid>', 'invlid>5%', 'invalid=5']) {
+    for (const bad of ['invalid>', 'invlid>5%', 'invalid=5', 'invalid>200%']) {
       const res = await home.run(['clean', input, '-o', out, '--fail-when', bad]);
       expect(res.code, bad).toBe(2);
       expect(res.stderr).toMatch(/^error: --fail-when: /);
