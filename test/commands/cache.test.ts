@@ -1,6 +1,6 @@
 // The verdict cache across lists, and `mailclean cache stats|clear|path`.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
 import { TestHome } from '../helpers/cli.js';
@@ -97,6 +97,20 @@ describe('the verdict cache', () => {
     expect(all.code).toBe(0);
     expect(all.stderr).toMatch(/Removed 30 answers from the cache\./);
     expect(JSON.parse((await home.run(['cache', 'stats', '--json'])).stdout).entries).toBe(0);
+  });
+
+  it('a cache file that is not a database: one warning, and the run goes on without it, with the service or --local', async () => {
+    const path = (await home.run(['cache', 'path'])).stdout.trim();
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, 'this is not an SQLite database, it only sits where one should be\n'.repeat(100));
+    const sent = await home.run(['clean', file('a.csv', list(0, 20)), '-o', join(home.dir, 'a.out.csv')]);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stderr).toMatch(/^warning: the verdict cache cannot be opened \(.+\): every address is sent$/m);
+    expect(sandbox.stats().addressesCharged).toBe(20);
+    const local = await home.run(['clean', file('b.csv', list(0, 30)), '--local', '--format', 'ndjson']);
+    expect(local.code, local.stderr).toBe(0);
+    expect(local.stderr).toMatch(/^warning: the verdict cache cannot be opened \(.+\): the engine checks what the journal does not answer$/m);
+    expect(local.stdout.trim().split('\n')).toHaveLength(30);
   });
 
   it('without a cleaning account, the cache command says why', async () => {

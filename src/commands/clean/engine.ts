@@ -14,7 +14,8 @@ import { runSummary } from '../../clean/summary.js';
 import type { Verdict } from '../../clean/verdict.js';
 import { journalPath } from '../../clean/identity.js';
 import { Journal } from '../../clean/journal.js';
-import { cachePath, openLocalCache } from '../../clean/cache/open.js';
+import { cachePath } from '../../clean/cache/open.js';
+import { openAccountCache } from './cache.js';
 import { count } from '../../io/progress.js';
 import { cleaningAccountKey } from '../shared/sessions.js';
 
@@ -102,12 +103,12 @@ async function savedAnswers(f: Factory, o: CleanOptions, layout: InputLayout, sc
   }
   const fromJournal = results.size;
   if (o.maxAgeMs > 0 && results.size < scan.unique.size && existsSync(cachePath(f.dataDir, account))) {
-    const cache = await openLocalCache(f.dataDir, account);
+    const cache = await openAccountCache(f, account, 'the engine checks what the journal does not answer');
     try {
-      const cached = await cache.lookup([...scan.unique].filter((key) => !results.has(key)), Date.now() - o.maxAgeMs);
+      const cached = (await cache?.lookup([...scan.unique].filter((key) => !results.has(key)), Date.now() - o.maxAgeMs)) ?? new Map<string, Verdict>();
       for (const [key, verdict] of cached) results.set(key, verdict);
     } finally {
-      await cache.close();
+      await cache?.close();
     }
   }
   return { results, fromJournal, fromCache: results.size - fromJournal };

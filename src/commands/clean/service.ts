@@ -14,12 +14,12 @@ import type { CheckOutcome } from '../../clean/checker.js';
 import { writeOutputs } from '../../clean/write.js';
 import { knownAllowance, rememberAllowance, type KnownAllowance } from '../../clean/allowance.js';
 import type { VerdictCache } from '../../clean/cache/cache.js';
-import { openLocalCache } from '../../clean/cache/open.js';
 import { cleaningAccountKey, cleaningSession } from '../shared/sessions.js';
 import type { CleanOptions } from './clean.js';
 import { allowanceText, reportDryRun } from './report.js';
 import { outputCounts, writeOptions } from './run.js';
 import { finishRun } from './finish.js';
+import { openAccountCache } from './cache.js';
 import { send } from './sending.js';
 import { openShared, sharedUrl, type SharedState } from './shared.js';
 import { runSummary } from '../../clean/summary.js';
@@ -44,7 +44,7 @@ export async function cleanWithService(f: Factory, o: CleanOptions, layout: Inpu
   const account = await identify(f, o, layout.fingerprint);
   const url = account.key ? await sharedUrl(f, o.shared) : undefined;
   const shared = url ? await openShared(url, account.key!, account.rate) : undefined;
-  const cache = shared?.cache ?? (account.key ? await openCache(f, account.key) : undefined);
+  const cache = shared?.cache ?? (account.key ? await openAccountCache(f, account.key, 'every address is sent') : undefined);
   try {
     if (o.dryRun) return await dryRun(f, o, scan, account, cache);
     return await withJournal(f, o, layout, scan, { startedAt, client: client!, account, progress, cache, shared });
@@ -66,16 +66,6 @@ async function dryRun(f: Factory, o: CleanOptions, scan: ScanResult, account: Ac
   }
   reportDryRun(f, o, scan, { checked, fromCache, rate: account.rate, signedIn: account.key !== undefined, allowance: account.allowance });
   return ExitCode.ok;
-}
-
-/** The cache of this account on this machine; one that cannot be opened is warned about, and the run goes on without it. */
-async function openCache(f: Factory, account: string): Promise<VerdictCache | undefined> {
-  try {
-    return await openLocalCache(f.dataDir, account);
-  } catch (error) {
-    f.io.warn(`the verdict cache cannot be opened (${error instanceof Error ? error.message : String(error)}): every address is sent`);
-    return undefined;
-  }
 }
 
 async function withJournal(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult, run: Omit<Run, 'journal'>): Promise<number> {
