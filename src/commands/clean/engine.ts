@@ -47,7 +47,8 @@ export async function cleanWithEngine(
   const saved = await savedAnswers(f, o, layout, scan);
   const toCheck = scan.unique.size - saved.results.size;
   if (saved.results.size > 0) {
-    f.io.note(`Keeping ${count(saved.results.size, 'answer')} the service gave (${savedFrom(saved)}); checking the other ${toCheck.toLocaleString('en-US')} with the built-in engine.`);
+    const rest = toCheck > 0 ? `checking the other ${toCheck.toLocaleString('en-US')} with the built-in engine` : 'nothing is left for the built-in engine';
+    f.io.note(`Keeping ${count(saved.results.size, 'answer')} the service gave (${savedFrom(saved)}); ${rest}.`);
   }
   const rest = saved.results.size > 0 ? [...scan.unique].filter((key) => !saved.results.has(key)) : scan.unique;
   progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck, checked: 0, spent: 0, requests: 0 });

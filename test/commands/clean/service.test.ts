@@ -225,6 +225,8 @@ describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free p
       const other = await home.run(['clean', file('m.csv', list(60, 'l')), '--local', '--dns-server', dns.server, '--format', 'ndjson']);
       expect(other.code, other.stderr).toBe(0);
       expect(other.stderr).toMatch(/^Keeping 50 answers the service gave \(50 from the cache\); checking the other 10 with the built-in engine\.$/m);
+      const answered = await home.run(['clean', file('n.csv', list(30, 'l')), '--local', '--dns-server', dns.server, '--format', 'ndjson']);
+      expect(answered.stderr).toMatch(/^Keeping 30 answers the service gave \(30 from the cache\); nothing is left for the built-in engine\.$/m);
     } finally {
       await dns.close();
     }
