@@ -31,7 +31,8 @@ export async function cleanWithEngine(
   startedAt: number,
 ): Promise<number> {
   if (o.dryRun) {
-    reportDryRun(f, o, scan, { checked: new Set() });
+    const saved = await savedAnswers(f, o, layout, scan, 'count');
+    reportDryRun(f, o, scan, { checked: saved.results, fromCache: saved.fromCache, signedIn: saved.account !== undefined });
     return ExitCode.ok;
   }
   const [{ Engine }, { checkLocally }, { writeOutputs }] = await Promise.all([
@@ -44,7 +45,7 @@ export async function cleanWithEngine(
     smtp: { enabled: settings.smtp, port: settings.smtpPort, from: settings.smtpFrom },
     onWarning: (message) => progress.note(`${f.io.style.yellow('warning:')} ${message}`),
   });
-  const saved = await savedAnswers(f, o, layout, scan);
+  const saved = await savedAnswers(f, o, layout, scan, 'read');
   const toCheck = scan.unique.size - saved.results.size;
   if (saved.results.size > 0) {
     const rest = toCheck > 0 ? `checking the other ${toCheck.toLocaleString('en-US')} with the built-in engine` : 'nothing is left for the built-in engine';
@@ -79,6 +80,9 @@ export async function cleanWithEngine(
 }
 
 interface SavedAnswers {
+  /** The signed-in cleaning account, if any. */
+  account?: string;
+  /** The answers kept: the journal's, and the cache's unless only counted. */
   results: Map<string, Verdict>;
   fromJournal: number;
   fromCache: number;
@@ -86,13 +90,12 @@ interface SavedAnswers {
 
 /**
  * What the cleaning service already answered for this list: its journal (unless --restart) and, within --max-age,
- * the account's cache on this machine. Paid answers are better than the engine's; the engine's are never
- * journaled, so a later run with the service still asks it about the rest.
+ * the account's cache on this machine ('count' only counts the cache's, for a dry run). Paid answers are better
+ * than the engine's; the engine's are never journaled, so a later run with the service still asks it about the rest.
  */
-async function savedAnswers(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult): Promise<SavedAnswers> {
-  const none: SavedAnswers = { results: new Map(), fromJournal: 0, fromCache: 0 };
+async function savedAnswers(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult, cacheUse: 'read' | 'count'): Promise<SavedAnswers> {
   const account = o.local ? await cleaningAccountKey(f) : undefined;
-  if (!account) return none;
+  if (!account) return { results: new Map(), fromJournal: 0, fromCache: 0 };
   const results = new Map<string, Verdict>();
   const journalFile = journalPath(f.dataDir, account, layout.fingerprint);
   if (!o.restart && Journal.exists(journalFile)) {
@@ -103,16 +106,23 @@ async function savedAnswers(f: Factory, o: CleanOptions, layout: InputLayout, sc
     }
   }
   const fromJournal = results.size;
+  let fromCache = 0;
   if (o.maxAgeMs > 0 && results.size < scan.unique.size && existsSync(cachePath(f.dataDir, account))) {
     const cache = await openAccountCache(f, account, 'the engine checks what the journal does not answer');
+    const rest = [...scan.unique].filter((key) => !results.has(key));
+    const since = Date.now() - o.maxAgeMs;
     try {
-      const cached = (await cache?.lookup([...scan.unique].filter((key) => !results.has(key)), Date.now() - o.maxAgeMs)) ?? new Map<string, Verdict>();
-      for (const [key, verdict] of cached) results.set(key, verdict);
+      if (cache && cacheUse === 'count') fromCache = await cache.count(new Set(rest), since);
+      else if (cache) {
+        const cached = await cache.lookup(rest, since);
+        for (const [key, verdict] of cached) results.set(key, verdict);
+        fromCache = cached.size;
+      }
     } finally {
       await cache?.close();
     }
   }
-  return { results, fromJournal, fromCache: results.size - fromJournal };
+  return { account, results, fromJournal, fromCache };
 }
 
 function savedFrom(saved: SavedAnswers): string {

@@ -67,7 +67,11 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
     ['Duplicates', n(report.duplicates)],
     ['Unique addresses', n(report.unique)],
   ];
-  if (local) pairs.push(['Checked by', 'the built-in engine, in-process (nothing sent, no allowance spent)']);
+  if (local) {
+    // Signed in, --local keeps the service's answers and the engine checks the rest.
+    if (facts.signedIn) pairs.push(['Already checked', n(already)], ['Answered from cache', n(fromCache)]);
+    pairs.push(['Checked by', `the built-in engine, in-process: ${count(scan.unique.size - already - fromCache, 'address', 'addresses')}; nothing sent, no allowance spent`]);
+  }
   else {
     const left = facts.allowance;
     pairs.push(

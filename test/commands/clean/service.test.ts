@@ -209,6 +209,9 @@ describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free p
       expect(partial.code, partial.stderr).toBe(3);
       expect(partial.stderr).toMatch(/--local checks the rest now/);
 
+      const dry = await home.run(['clean', input, '--local', '--dry-run']);
+      expect(dry.stdout).toMatch(/^Already checked +50$/m);
+      expect(dry.stdout).toMatch(/^Checked by +the built-in engine, in-process: 20 addresses; nothing sent, no allowance spent$/m);
       const local = await home.run(['clean', input, '-o', out, '--local', '--dns-server', dns.server, '--summary-json', join(home.dir, 's.json')]);
       expect(local.code, local.stderr).toBe(0);
       expect(local.stderr).toMatch(/^Keeping 50 answers the service gave \(50 from an earlier run of this list\); checking the other 20 with the built-in engine\.$/m);
@@ -225,7 +228,9 @@ describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free p
       const other = await home.run(['clean', file('m.csv', list(60, 'l')), '--local', '--dns-server', dns.server, '--format', 'ndjson']);
       expect(other.code, other.stderr).toBe(0);
       expect(other.stderr).toMatch(/^Keeping 50 answers the service gave \(50 from the cache\); checking the other 10 with the built-in engine\.$/m);
-      const answered = await home.run(['clean', file('n.csv', list(30, 'l')), '--local', '--dns-server', dns.server, '--format', 'ndjson']);
+      const dryJson = await home.run(['clean', file('n.csv', list(30, 'l')), '--local', '--dry-run', '--json', 'checker,alreadyChecked,answeredFromCache,toSend']);
+      expect(JSON.parse(dryJson.stdout)).toEqual({ checker: 'local', alreadyChecked: 0, answeredFromCache: 30, toSend: 0 });
+      const answered = await home.run(['clean', join(home.dir, 'n.csv'), '--local', '--dns-server', dns.server, '--format', 'ndjson']);
       expect(answered.stderr).toMatch(/^Keeping 30 answers the service gave \(30 from the cache\); nothing is left for the built-in engine\.$/m);
     } finally {
       await dns.close();
