@@ -80,6 +80,6 @@ describe.runIf(run)('shared state on Redis', () => {
 
   it('a Redis that cannot be reached is a SharedStateError naming it', async () => {
     await expect(connectShared('redis://127.0.0.1:9')).rejects.toThrow(SharedStateError);
-    await expect(connectShared('redis://127.0.0.1:9')).rejects.toThrow(/the shared state at redis:\/\/127\.0\.0\.1:9 cannot be reached/);
+    await expect(connectShared('redis://127.0.0.1:9')).rejects.toThrow(/the shared state at redis:\/\/127\.0\.0\.1:9 cannot be reached \(connect ECONNREFUSED 127\.0\.0\.1:9\)/);
   });
 });

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/server.js';
 import { TestHome } from '../helpers/cli.js';
 import { registered } from '../helpers/sandbox.js';
+import { startDnsServer } from '../helpers/dns-server.js';
 import { REDIS_SKIP_NOTE, redisInstalled, redisRequired, startRedis, type RedisHandle } from '../helpers/redis.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
@@ -68,6 +69,32 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
       const rows = readFileSync(join(m.dir, `${name}.out.csv`), 'utf8').trim().split('\n').slice(1);
       expect(rows).toHaveLength(300);
       expect(rows.every((r) => r.split(',')[1] === 'valid')).toBe(true);
+    }
+  });
+
+  it('--local on another machine keeps the answers in the shared cache and checks only the rest', { timeout: 60_000 }, async () => {
+    const [one, two] = machines as [TestHome, TestHome];
+    writeFileSync(join(one.dir, 'a.csv'), list(0, 100));
+    const paid = await run(['clean', join(one.dir, 'a.csv'), '-o', join(one.dir, 'a.out.csv'), ...RATE], envOf(one));
+    expect(paid.code, paid.stderr).toBe(0);
+    // The engine, asking this DNS server, finds no such domain: its verdicts differ from the service's.
+    const dns = await startDnsServer({ com: { NS: ['ns.example.'] } });
+    try {
+      writeFileSync(join(two.dir, 'b.csv'), list(50, 100));
+      const local = await run(['clean', join(two.dir, 'b.csv'), '-o', join(two.dir, 'b.out.csv'), '--local', '--dns-server', dns.server], envOf(two));
+      expect(local.code, local.stderr).toBe(0);
+      expect(local.stderr).toMatch(/^Keeping 50 answers the service gave \(50 from the cache\); checking the other 50 with the built-in engine\.$/m);
+      const statuses = readFileSync(join(two.dir, 'b.out.csv'), 'utf8').trim().split('\n').slice(1).map((r) => r.split(',')[1]);
+      expect(statuses).toEqual([...Array(50).fill('valid'), ...Array(50).fill('invalid')]);
+      expect(sandbox.stats().addressesCharged).toBe(100);
+
+      // Without Redis, --local warns and checks everything itself: nothing is paid either way.
+      await redis.stop();
+      const alone = await run(['clean', join(two.dir, 'b.csv'), '-o', join(two.dir, 'b.out.csv'), '--local', '--dns-server', dns.server], envOf(two));
+      expect(alone.code, alone.stderr).toBe(0);
+      expect(alone.stderr).toMatch(/^warning: .*redis:\/\/127\.0\.0\.1:\d+.*: the engine checks what the journal does not answer$/m);
+    } finally {
+      await dns.close();
     }
   });
 

@@ -27,6 +27,8 @@ export class RedisVerdictCache implements VerdictCache {
     private readonly redis: Redis,
     private readonly url: string,
     private readonly key: string,
+    /** Closing the cache closes the connection only when the cache was given it alone. */
+    private readonly ownsConnection = false,
   ) {}
 
   private async run<T>(command: () => Promise<T>): Promise<T> {
@@ -102,6 +104,7 @@ export class RedisVerdictCache implements VerdictCache {
   }
 
   async close(): Promise<void> {
-    // The connection belongs to whoever opened it (it also carries the limiter).
+    // Otherwise the connection belongs to whoever opened it (it also carries the limiter).
+    if (this.ownsConnection) this.redis.disconnect();
   }
 }

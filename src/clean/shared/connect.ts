@@ -38,13 +38,15 @@ export async function connectShared(url: string): Promise<Redis> {
     // One quick attempt to come back, then every command fails until the run ends.
     retryStrategy: (times) => (times > 1 ? null : 200),
   });
-  redis.on('error', () => undefined); // failures surface through the commands that fail
+  // Failures surface through the commands that fail; the socket's own error says more than "Connection is closed."
+  let socketError: unknown;
+  redis.on('error', (error) => (socketError = error));
   try {
     await redis.connect();
     await redis.ping();
   } catch (error) {
     redis.disconnect();
-    throw new SharedStateError(url, error);
+    throw new SharedStateError(url, socketError ?? error);
   }
   return redis;
 }

@@ -16,6 +16,8 @@ import { journalPath } from '../../clean/identity.js';
 import { Journal } from '../../clean/journal.js';
 import { cachePath } from '../../clean/cache/open.js';
 import { openAccountCache } from './cache.js';
+import { openSharedCache, sharedUrl } from './shared.js';
+import type { VerdictCache } from '../../clean/cache/cache.js';
 import { count } from '../../io/progress.js';
 import { cleaningAccountKey } from '../shared/sessions.js';
 
@@ -107,8 +109,8 @@ async function savedAnswers(f: Factory, o: CleanOptions, layout: InputLayout, sc
   }
   const fromJournal = results.size;
   let fromCache = 0;
-  if (o.maxAgeMs > 0 && results.size < scan.unique.size && existsSync(cachePath(f.dataDir, account))) {
-    const cache = await openAccountCache(f, account, 'the engine checks what the journal does not answer');
+  if (o.maxAgeMs > 0 && results.size < scan.unique.size) {
+    const cache = await answersCache(f, o, account);
     const rest = [...scan.unique].filter((key) => !results.has(key));
     const since = Date.now() - o.maxAgeMs;
     try {
@@ -123,6 +125,19 @@ async function savedAnswers(f: Factory, o: CleanOptions, layout: InputLayout, sc
     }
   }
   return { account, results, fromJournal, fromCache };
+}
+
+/** --shared's cache when one is given, else this machine's, if there is one; either may be unreadable (warned). */
+async function answersCache(f: Factory, o: CleanOptions, account: string): Promise<VerdictCache | undefined> {
+  const without = 'the engine checks what the journal does not answer';
+  const url = await sharedUrl(f, o.shared);
+  if (url) {
+    const shared = await openSharedCache(url, account);
+    if ('cache' in shared) return shared.cache;
+    f.io.warn(`${shared.error}: ${without}`);
+    return undefined;
+  }
+  return existsSync(cachePath(f.dataDir, account)) ? openAccountCache(f, account, without) : undefined;
 }
 
 function savedFrom(saved: SavedAnswers): string {

@@ -35,7 +35,7 @@ export async function openShared(url: string, account: string, rate: Rate): Prom
     if (error instanceof SharedStateError) throw new CliError(`${error.message}: nothing was sent`, 1, 'check --shared (or MAILCLEAN_REDIS_URL), or run without it to use this machine only');
     throw error;
   }
-  const prefix = `mailclean:${account}`;
+  const prefix = keyPrefix(account);
   return {
     url,
     limiter: new RedisLimiter(redis, url, `${prefix}:limit`, rate),
@@ -46,3 +46,15 @@ export async function openShared(url: string, account: string, rate: Rate): Prom
     },
   };
 }
+
+/** The shared cache alone, for --local (which sends nothing): one that cannot be reached is a message, not an error. */
+export async function openSharedCache(url: string, account: string): Promise<{ cache: RedisVerdictCache } | { error: string }> {
+  try {
+    return { cache: new RedisVerdictCache(await connectShared(url), url, `${keyPrefix(account)}:cache`, true) };
+  } catch (error) {
+    if (error instanceof SharedStateError) return { error: error.message };
+    throw error;
+  }
+}
+
+const keyPrefix = (account: string) => `mailclean:${account}`;
