@@ -1,0 +1,74 @@
+// A run killed with SIGKILL, then resumed: a real process, a real signal.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TestHome } from '../helpers/cli.js';
+import { registered, useSandboxes } from '../helpers/sandbox.js';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
+
+function list(n: number, offset = 0): string {
+  const lines = ['email,id'];
+  for (let i = offset; i < offset + n; i++) lines.push(`user${i}@domain${i % 13}.com,${i}`);
+  return `${lines.join('\n')}\n`;
+}
+
+const sandboxes = useSandboxes();
+let home: TestHome;
+beforeEach(() => {
+  home = new TestHome();
+});
+afterEach(() => home.cleanup());
+
+/** A sandbox limiting the clean route to `rate`, and an account on it saved in `home`'s profile. */
+async function start(rate: { requests: number; windowMs: number }) {
+  const sandbox = await sandboxes.start({ plan: 'unlimited', rate });
+  await registered(home, sandbox);
+  return sandbox;
+}
+
+describe('clean: SIGKILL', () => {
+  it('a run killed with SIGKILL resumes to the same output, paying at most for the batches in flight', { timeout: 120_000 }, async () => {
+    const sandbox = await start({ requests: 5, windowMs: 1_000 });
+    const input = join(home.dir, 'list.csv');
+    const generated = 40 * 50;
+    // Two more mailboxes: `dup@` and `DUP@` differ (local parts are case-sensitive); `dup@DOMAIN1.COM` is `dup@`.
+    writeFileSync(input, list(generated) + 'dup@domain1.com,x\nDUP@domain1.com,y\ndup@DOMAIN1.COM,z\n');
+    const unique = generated + 2;
+    const out = join(home.dir, 'out.csv');
+    const concurrency = 2;
+
+    const child = spawn(process.execPath, [BIN, 'clean', input, '-o', out, '--rate', '5/1s', '--concurrency', String(concurrency)], {
+      env: { ...process.env, ...home.env(), CI: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal ? -1 : _code)));
+    // Kill it once it is well into the run.
+    const deadline = Date.now() + 60_000;
+    while (sandbox.stats().cleanRequests < 12 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGKILL');
+    expect(await exited, stderr).toBe(-1);
+    const chargedAtKill = sandbox.stats().addressesCharged;
+    expect(chargedAtKill).toBeGreaterThan(0);
+    expect(chargedAtKill).toBeLessThan(unique);
+
+    const resumed = await home.run(['clean', input, '-o', out, '--resume', '--rate', '5/1s']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/Resuming: \d+ addresses already checked/);
+    const spent = sandbox.stats().addressesCharged;
+    expect(spent).toBeGreaterThanOrEqual(unique);
+    expect(spent).toBeLessThanOrEqual(unique + concurrency * 50);
+
+    // The same output as an uninterrupted run (times aside).
+    const reference = join(home.dir, 'reference.csv');
+    const fresh = await home.run(['clean', input, '-o', reference, '--restart', '--rate', '50/1s']);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    const withoutTimes = (path: string) => (parse(readFileSync(path)) as string[][]).map((r) => r.slice(0, -1));
+    expect(withoutTimes(out)).toEqual(withoutTimes(reference));
+  });
+});
+
