@@ -9,12 +9,6 @@ import { registered, useSandboxes } from '../helpers/sandbox.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
 
-function list(n: number, offset = 0): string {
-  const lines = ['email,id'];
-  for (let i = offset; i < offset + n; i++) lines.push(`user${i}@domain${i % 13}.com,${i}`);
-  return `${lines.join('\n')}\n`;
-}
-
 const sandboxes = useSandboxes();
 let home: TestHome;
 beforeEach(() => {
@@ -22,20 +16,15 @@ beforeEach(() => {
 });
 afterEach(() => home.cleanup());
 
-/** A sandbox limiting the clean route to `rate`, and an account on it saved in `home`'s profile. */
-async function start(rate: { requests: number; windowMs: number }) {
-  const sandbox = await sandboxes.start({ plan: 'unlimited', rate });
-  await registered(home, sandbox);
-  return sandbox;
-}
-
 describe('clean: SIGKILL', () => {
   it('a run killed with SIGKILL resumes to the same output, paying at most for the batches in flight', { timeout: 120_000 }, async () => {
-    const sandbox = await start({ requests: 5, windowMs: 1_000 });
+    const sandbox = await sandboxes.start({ plan: 'unlimited', rate: { requests: 5, windowMs: 1_000 } });
+    await registered(home, sandbox);
     const input = join(home.dir, 'list.csv');
     const generated = 40 * 50;
     // Two more mailboxes: `dup@` and `DUP@` differ (local parts are case-sensitive); `dup@DOMAIN1.COM` is `dup@`.
-    writeFileSync(input, list(generated) + 'dup@domain1.com,x\nDUP@domain1.com,y\ndup@DOMAIN1.COM,z\n');
+    const rows = Array.from({ length: generated }, (_, i) => `user${i}@domain${i % 13}.com,${i}\n`).join('');
+    writeFileSync(input, `email,id\n${rows}dup@domain1.com,x\nDUP@domain1.com,y\ndup@DOMAIN1.COM,z\n`);
     const unique = generated + 2;
     const out = join(home.dir, 'out.csv');
     const concurrency = 2;
