@@ -86,7 +86,7 @@ try {
     const reopened = new SqliteVerdictCache(path);
     const { entries } = await reopened.stats();
     await reopened.close();
-    const check = spawnSync(process.execPath, ['-e', `const D=require(${JSON.stringify(join(root, 'node_modules', 'better-sqlite3'))}); console.log(new D(${JSON.stringify(path)}).pragma('integrity_check', { simple: true }))`], { encoding: 'utf8' });
+    const check = spawnSync(process.execPath, ['--no-warnings', '-e', `const { DatabaseSync } = require('node:sqlite'); console.log(new DatabaseSync(${JSON.stringify(path)}).prepare('PRAGMA integrity_check').get().integrity_check)`], { encoding: 'utf8' });
     if (check.stdout.trim() !== 'ok') broken++;
     if (entries < (reported + 1) * 50) lost++;
   }

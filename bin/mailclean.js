@@ -1,8 +1,16 @@
 #!/usr/bin/env node
-// Compile cache (Node >= 22.1) makes every start after the first skip parsing our modules.
+// An older Node fails later in ways that do not say why (no node:sqlite, newer syntax): say it once, up front.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 13)) {
+  process.stderr.write(`error: mailclean needs Node.js 22.13 or newer; this is ${process.version}\n`);
+  process.exit(1);
+}
+// Compile cache: every start after the first skips parsing our modules.
 import module from 'node:module';
-if (typeof module.enableCompileCache === 'function') {
-  try { module.enableCompileCache(); } catch { /* cache dir not writable: run uncached */ }
+try {
+  module.enableCompileCache?.();
+} catch {
+  /* cache directory not writable: run uncached */
 }
 // A reader that went away (`mailclean ... | head`) is not an error worth a stack trace: stop quietly.
 for (const stream of [process.stdout, process.stderr]) {

@@ -1,5 +1,5 @@
 // The verdict cache across lists, and `mailclean cache stats|clear|path`.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
@@ -54,6 +54,14 @@ describe('the verdict cache', () => {
     expect(fromB.get('c100@example.com')).not.toBe(fromA.get('c99@example.com'));
   });
 
+  it('the cache file and its WAL are private to the user (0600)', async () => {
+    const run = await home.run(['clean', file('a.csv', list(0, 10)), '-o', join(home.dir, 'a.out.csv')]);
+    expect(run.code, run.stderr).toBe(0);
+    const path = (await home.run(['cache', 'path'])).stdout.trim();
+    for (const suffix of ['', '-wal']) if (existsSync(path + suffix)) expect((statSync(path + suffix).mode & 0o777).toString(8)).toBe('600');
+    expect(existsSync(path)).toBe(true);
+  });
+
   it('--max-age 0 pays again, and so does --restart', async () => {
     await home.run(['clean', file('a.csv', list(0, 50)), '-o', join(home.dir, 'a.out.csv')]);
     const other = file('b.csv', list(0, 50).replace('email,name', 'email,name2'));
@@ -105,7 +113,7 @@ describe('the verdict cache', () => {
     writeFileSync(path, 'this is not an SQLite database, it only sits where one should be\n'.repeat(100));
     const sent = await home.run(['clean', file('a.csv', list(0, 20)), '-o', join(home.dir, 'a.out.csv')]);
     expect(sent.code, sent.stderr).toBe(0);
-    expect(sent.stderr).toMatch(/^warning: the verdict cache cannot be opened \(.+\): every address is sent$/m);
+    expect(sent.stderr).toMatch(/^warning: the verdict cache cannot be opened \(.+\): addresses answered before are sent and paid for again/m);
     expect(sandbox.stats().addressesCharged).toBe(20);
     const local = await home.run(['clean', file('b.csv', list(0, 30)), '--local', '--format', 'ndjson']);
     expect(local.code, local.stderr).toBe(0);

@@ -1,8 +1,8 @@
-// The verdict cache on one machine: SQLite (better-sqlite3) in the data directory, one file per account and
-// service. WAL mode: a run killed during a write loses at most the answers not yet committed, never the file.
-import { mkdirSync, statSync } from 'node:fs';
+// The verdict cache on one machine: SQLite (Node's own node:sqlite) in the data directory, one file per account
+// and service. WAL mode: a run killed during a write loses at most the answers not yet committed, never the file.
+import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync, type Database, type Statement } from './sqlite-driver.js';
 import { batches, KEY_BATCH } from '../batches.js';
 import type { Verdict } from '../verdict.js';
 import type { CacheStats, VerdictCache } from './cache.js';
@@ -26,22 +26,24 @@ interface Row {
 }
 
 export class SqliteVerdictCache implements VerdictCache {
-  private readonly db: Database.Database;
-  private readonly insert: Database.Statement;
-  private readonly batchLookup: Database.Statement;
+  private readonly db: Database;
+  private readonly insert: Statement;
+  private readonly batchLookup: Statement;
 
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+    // The answers are the account's: the file is created private (SQLite gives its -wal and -shm the same mode).
+    closeSync(openSync(path, 'a', 0o600));
+    this.db = new DatabaseSync(path);
+    this.db.exec('PRAGMA journal_mode = WAL');
+    this.db.exec('PRAGMA synchronous = NORMAL');
     // Compact rows: the address is the key; times as integers; flags packed.
     this.db.exec('CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, status TEXT NOT NULL, flags INTEGER NOT NULL, reason TEXT NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID');
     this.insert = this.db.prepare('INSERT OR REPLACE INTO verdicts (key, status, flags, reason, at) VALUES (?, ?, ?, ?, ?)');
     this.batchLookup = this.lookupStatement(KEY_BATCH);
   }
 
-  private lookupStatement(n: number): Database.Statement {
+  private lookupStatement(n: number): Statement {
     return this.db.prepare(`SELECT key, status, flags, reason, at FROM verdicts WHERE at >= ? AND key IN (${Array(n).fill('?').join(',')})`);
   }
 
@@ -59,13 +61,13 @@ export class SqliteVerdictCache implements VerdictCache {
     };
     for (const batch of batches(keys)) {
       const statement = batch.length === KEY_BATCH ? this.batchLookup : this.lookupStatement(batch.length);
-      take(statement.all(since, ...batch) as Row[]);
+      take(statement.all(since, ...batch) as unknown as Row[]);
     }
     return found;
   }
 
   async count(keys: ReadonlySet<string>, since: number): Promise<number> {
-    const total = (this.db.prepare('SELECT count(*) FROM verdicts').pluck(true).get() as number) ?? 0;
+    const total = (this.db.prepare('SELECT count(*) AS n FROM verdicts').get() as { n: number } | undefined)?.n ?? 0;
     // A statement per batch costs about three times a row read in a full pass: read everything when asking
     // about more than a third of it.
     if (keys.size * 3 < total) return (await this.lookup(keys, since)).size;
@@ -76,10 +78,10 @@ export class SqliteVerdictCache implements VerdictCache {
 
   /** Every address answered since `since`, in pages (one string per page, split here), so memory stays bounded. */
   private *freshKeys(since: number): Generator<string[]> {
-    const page = this.db.prepare('SELECT group_concat(key, char(10)) FROM (SELECT key FROM verdicts WHERE key > ? AND at >= ? ORDER BY key LIMIT ?)').pluck(true);
+    const page = this.db.prepare('SELECT group_concat(key, char(10)) AS keys FROM (SELECT key FROM verdicts WHERE key > ? AND at >= ? ORDER BY key LIMIT ?)');
     let after = '';
     for (;;) {
-      const text = page.get(after, since, SCAN_PAGE) as string | null;
+      const text = (page.get(after, since, SCAN_PAGE) as { keys: string | null } | undefined)?.keys;
       if (!text) return;
       const keys = text.split('\n');
       yield keys;
@@ -102,17 +104,22 @@ export class SqliteVerdictCache implements VerdictCache {
 
   async store(verdicts: readonly Verdict[]): Promise<void> {
     const now = Date.now();
-    this.db.transaction(() => {
+    this.db.exec('BEGIN');
+    try {
       for (const v of verdicts) {
         const at = Date.parse(v.checkedAt);
         this.insert.run(v.key, v.status, packFlag(v.valid, 0) | packFlag(v.disposable, 2) | packFlag(v.validDomain, 4), v.reason, Number.isFinite(at) ? at : now);
       }
-    })();
+      this.db.exec('COMMIT');
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
   }
 
   async stats(): Promise<CacheStats> {
-    const row = this.db.prepare('SELECT count(*) AS entries, min(at) AS oldest, max(at) AS newest FROM verdicts').get() as { entries: number; oldest: number | null; newest: number | null };
-    this.db.pragma('wal_checkpoint(PASSIVE)');
+    const row = this.db.prepare('SELECT count(*) AS entries, min(at) AS oldest, max(at) AS newest FROM verdicts').get() as unknown as { entries: number; oldest: number | null; newest: number | null };
+    this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
     let bytes = 0;
     for (const suffix of ['', '-wal']) {
       try {
@@ -128,7 +135,7 @@ export class SqliteVerdictCache implements VerdictCache {
   async clear(before?: number): Promise<number> {
     const result = before === undefined ? this.db.prepare('DELETE FROM verdicts').run() : this.db.prepare('DELETE FROM verdicts WHERE at < ?').run(before);
     this.db.exec('VACUUM');
-    return result.changes;
+    return Number(result.changes);
   }
 
   async close(): Promise<void> {

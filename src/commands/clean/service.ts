@@ -44,7 +44,7 @@ export async function cleanWithService(f: Factory, o: CleanOptions, layout: Inpu
   const account = await identify(f, o, layout.fingerprint);
   const url = account.key ? await sharedUrl(f, o.shared) : undefined;
   const shared = url ? await openShared(url, account.key!, account.rate) : undefined;
-  const cache = shared?.cache ?? (account.key ? await openAccountCache(f, account.key, 'every address is sent') : undefined);
+  const cache = shared?.cache ?? (account.key ? await openAccountCache(f, account.key, 'addresses answered before are sent and paid for again (the journal still answers this list)') : undefined);
   try {
     if (o.dryRun) return await dryRun(f, o, scan, account, cache);
     return await withJournal(f, o, layout, scan, { startedAt, client: client!, account, progress, cache, shared });

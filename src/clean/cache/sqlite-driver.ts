@@ -1,0 +1,22 @@
+// node:sqlite, loaded without its ExperimentalWarning: the warning is printed on every run that opens the cache,
+// and stderr is for what users can act on. Only that one warning is dropped; every other passes through.
+import type * as Sqlite from 'node:sqlite';
+
+const original = process.emitWarning;
+process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
+  const text = typeof warning === 'string' ? warning : warning.message;
+  const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
+  const name = warning instanceof Error ? warning.name : type;
+  if (name === 'ExperimentalWarning' && /\bSQLite\b/.test(text)) return;
+  return (original as (...args: unknown[]) => void).call(this, warning, ...rest);
+} as typeof process.emitWarning;
+let sqlite: typeof Sqlite;
+try {
+  sqlite = await import('node:sqlite');
+} finally {
+  process.emitWarning = original;
+}
+
+export const { DatabaseSync } = sqlite;
+export type Database = Sqlite.DatabaseSync;
+export type Statement = Sqlite.StatementSync;
