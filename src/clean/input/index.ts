@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import { byteAt, fileKind, firstInvalidUtf8, lineAtOffset, looksBinary, removeDeadSpools, scanBytes, spool, type ByteScan } from './source.js';
 import { excelSepLine, isHeaderRecord, parseSample, recordSpansLines, sniffFormat } from './sniff.js';
 import { chooseEmailColumn, ownColumns } from './columns.js';
-import { nulError, QUOTE_HINT, utf8Error } from './records.js';
+import { nulError, QUOTE_HINT, utf8Error } from './problems.js';
 import { bomEncoding, isUtf16, transcode, type InputEncoding } from './decode.js';
 
 export { readRecordBatches, readRecords } from './records.js';

@@ -7,6 +7,7 @@
 import { createReadStream } from 'node:fs';
 import { Parser } from 'csv-parse';
 import { UsageError } from '../../errors.js';
+import { nulError, QUOTE_HINT, raggedError, utf8Error } from './problems.js';
 import { byteAt, CHUNK_BYTES, fileError, lineAtOffset } from './source.js';
 import { parserOptions } from './sniff.js';
 import { Utf8Checker } from './utf8.js';
@@ -14,33 +15,6 @@ import type { InputLayout, InputRecord } from './index.js';
 
 /** Bytes parsed per batch of records. */
 const FEED_BYTES = 64 * 1024;
-
-export const QUOTE_HINT = 'a double quote that starts a field must end it too; double any quote inside it';
-
-export function raggedError(layout: InputLayout, line: number, fields: number): UsageError {
-  const where = `${layout.displayName}:${line}`;
-  const has = layout.hasHeader ? 'the header has' : 'the first row has';
-  return new UsageError(
-    `${where}: ${fields} field${fields === 1 ? '' : 's'} where ${has} ${layout.columnCount}`,
-    `a field containing ${delimiterName(layout.delimiter)}, a quote or a line break must be in double quotes`,
-  );
-}
-
-export function delimiterName(d: string): string {
-  return d === '\t' ? 'a tab' : `"${d}"`;
-}
-
-export function utf8Error(displayName: string, line: number, byte: number): UsageError {
-  return new UsageError(
-    `${displayName}:${line}: not valid UTF-8 (byte 0x${byte.toString(16).padStart(2, '0')})`,
-    'save the file as UTF-8 (in a spreadsheet: "CSV UTF-8"), or name its encoding with --encoding',
-  );
-}
-
-/** The same wherever the NUL is: found while sniffing or while reading. */
-export function nulError(displayName: string, line: number): UsageError {
-  return new UsageError(`${displayName}:${line}: contains a NUL byte`, 'this looks like a damaged text file');
-}
 
 const EMPTY = Buffer.alloc(0);
 
@@ -53,19 +27,24 @@ function isBlankBytes(buf: Buffer, from: number, to: number): boolean {
   return true;
 }
 
+/** Thrown from `on_record` to stop csv-parse at a record we refuse; the reason is kept in `failure`. */
+const STOP = new Error('record refused');
+
 /**
- * csv-parse's Parser used as a synchronous engine: `feed` runs its `_transform` on one chunk, and the records it
- * produces arrive in `push`, where line numbers, blank lines, the header and the field count are dealt with.
+ * csv-parse's Parser, through its public API, used as a synchronous engine: `write` parses one chunk at once (no
+ * record is pushed downstream, so nothing waits for a reader), and each record arrives in `on_record`, where line
+ * numbers, blank lines, the header and the field count are dealt with.
  *
- * The original text of a record is sliced from the input bytes: csv-parse's `info.bytes` is where the record
- * ended (after its terminator) when it is pushed. That is byte-exact by construction and cheaper than the `raw`
- * option, which appends every byte to a second buffer.
+ * The original text of a record is sliced from the input bytes: `info.bytes` in `on_record` is where the record
+ * ended (after its terminator). That is byte-exact by construction and cheaper than the `raw` option, which
+ * appends every byte to a second buffer.
  */
-class RecordParser extends Parser {
+class RecordParser {
   /** Records produced since the last `takeBatch`. */
   batch: InputRecord[] = [];
   /** The first problem found in a record (the records before it are still delivered). */
   failure: UsageError | undefined;
+  private readonly parser: Parser;
   /** Physical line where the next record starts. */
   private nextLine = 1;
   /** The same in csv-parse's own count (which counts a CRLF inside quotes twice); only compared with itself. */
@@ -82,17 +61,24 @@ class RecordParser extends Parser {
     private readonly layout: InputLayout,
     private readonly withRaw: boolean,
   ) {
-    super(parserOptions(layout.format, layout.delimiter, false));
+    this.parser = new Parser({
+      ...parserOptions(layout.format, layout.delimiter, false),
+      on_record: (fields: string[], info: { bytes: number; lines: number }) => {
+        if (!this.take(fields, info.bytes, info.lines)) throw STOP;
+        return null; // collected here: nothing for the stream's readable side
+      },
+    });
+    // Failures are read from `errored` after each write; the event must still have a listener.
+    this.parser.on('error', () => {});
     this.headerPending = layout.hasHeader;
     this.nextLine = layout.bodyLine;
   }
 
-  override push(chunk: unknown): boolean {
-    if (chunk === null || this.failure !== undefined) return false;
-    const fields = chunk as string[];
-    this.parserNextLine = this.info.lines + 1;
+  /** One record from csv-parse, ending at byte `end` of its input; false stops the parser. */
+  private take(fields: string[], end: number, parserLines: number): boolean {
+    if (this.failure !== undefined) return false;
+    this.parserNextLine = parserLines + 1;
     // The record's bytes, terminator included: [recordStart, end).
-    const end = this.info.bytes;
     let buf = this.chunk;
     let from = this.recordStart - this.chunkStart;
     let to = end - this.chunkStart;
@@ -140,29 +126,29 @@ class RecordParser extends Parser {
     return true;
   }
 
-  /** Parses one chunk (or, with `undefined`, the end of input); returns csv-parse's error, if any. */
-  feed(chunk: Buffer | undefined): Error | undefined {
-    let result: Error | undefined;
-    let called = false;
-    const done = (err?: Error | null): void => {
-      called = true;
-      result = err ?? undefined;
-    };
-    if (chunk === undefined) {
-      this._flush(done);
-    } else {
-      this.chunk = chunk;
-      this._transform(chunk, 'buffer' as BufferEncoding, done);
-      // Keep the start of an unfinished record for the next chunk.
-      const chunkEnd = this.chunkStart + chunk.length;
-      if (this.recordStart >= chunkEnd) this.tail = EMPTY;
-      else if (this.recordStart >= this.chunkStart) this.tail = Buffer.from(chunk.subarray(this.recordStart - this.chunkStart));
-      else this.tail = Buffer.concat([this.tail.subarray(this.recordStart - (this.chunkStart - this.tail.length)), chunk]);
-      this.chunkStart = chunkEnd;
-      this.chunk = EMPTY;
-    }
-    if (!called) throw new Error('csv-parse did not parse synchronously'); // a csv-parse upgrade changed this
-    return result;
+  /** Parses one chunk; returns csv-parse's error, if any. */
+  feed(chunk: Buffer): Error | undefined {
+    this.chunk = chunk;
+    this.parser.write(chunk);
+    // Keep the start of an unfinished record for the next chunk.
+    const chunkEnd = this.chunkStart + chunk.length;
+    if (this.recordStart >= chunkEnd) this.tail = EMPTY;
+    else if (this.recordStart >= this.chunkStart) this.tail = Buffer.from(chunk.subarray(this.recordStart - this.chunkStart));
+    else this.tail = Buffer.concat([this.tail.subarray(this.recordStart - (this.chunkStart - this.tail.length)), chunk]);
+    this.chunkStart = chunkEnd;
+    this.chunk = EMPTY;
+    return this.error();
+  }
+
+  /** The end of input: the last record, if it had no terminator. */
+  async end(): Promise<Error | undefined> {
+    if (!this.parser.errored) await new Promise<void>((resolve) => this.parser.end(() => resolve()));
+    return this.error();
+  }
+
+  private error(): Error | undefined {
+    const err = this.parser.errored ?? undefined;
+    return err === STOP ? undefined : err;
   }
 
   takeBatch(): InputRecord[] {
@@ -177,7 +163,7 @@ class RecordParser extends Parser {
     const where = `${this.layout.displayName}:${this.nextLine}`;
     if (code === 'CSV_MAX_RECORD_SIZE') {
       // A huge record, or a quote that swallows everything after it: only a quoted field can span lines.
-      return this.info.lines > this.parserNextLine
+      return this.parser.info.lines > this.parserNextLine
         ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT)
         : new UsageError(`${where}: a record longer than 1 MiB`);
     }
@@ -227,7 +213,7 @@ async function* batches(layout: InputLayout, feedBytes: number, withRaw: boolean
       if (end >= 0) {
         failure = utf8Error(layout.displayName, await lineAtOffset(layout.file, end), await byteAt(layout.file, end));
       } else {
-        const err = parser.feed(undefined);
+        const err = await parser.end();
         if (err) failure = parser.describe(err);
         failure = parser.failure ?? failure;
         const records = parser.takeBatch();
