@@ -19,5 +19,12 @@ for (const stream of [process.stdout, process.stderr]) {
     throw error;
   });
 }
-const { main } = await import('../dist/main.js');
-process.exitCode = await main(process.argv.slice(2));
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // Scripts call this often; it needs none of the modules main.js loads.
+  const { VERSION } = await import('../dist/version.js');
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  const { main } = await import('../dist/main.js');
+  process.exitCode = await main(args);
+}
