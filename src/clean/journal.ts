@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isObject } from '../api/shape.js';
-import { ownerIsGone, tryLock, type LockOwner } from './lockfile.js';
+import { breakLock, keepFresh, staleReason, tryLock, type LockOwner } from './lockfile.js';
 import type { Verdict } from './verdict.js';
 
 /** What an earlier run saved: the answers, and how many lines could not be read (skipped, their addresses asked again). */
@@ -58,21 +58,42 @@ export class Journal {
   }
 }
 
+/** The journal's lock is refreshed this often while its run lives ... */
+const LOCK_REFRESH_MS = 10_000;
+/** ... and taken over when it was not refreshed for this long (several refreshes missed: no run holds it). */
+const LOCK_STALE_MS = 60_000;
+
+export interface LockJournalOptions {
+  signal?: AbortSignal;
+  /** Another live run holds the list: called once, before waiting for it. */
+  onWait?: (owner: LockOwner) => void;
+  /** A lock left behind was taken over, and why it was judged stale. */
+  onTakeOver?: (owner: LockOwner, why: string) => void;
+  pollMs?: number;
+}
+
 /**
  * One run at a time per list and account: a second run waits for the first (then finds its answers in the
- * journal) instead of paying for the same addresses in parallel. A lock whose owner is gone is taken over.
+ * journal) instead of paying for the same addresses in parallel. A lock left behind (its run gone, empty, or not
+ * refreshed for a minute) is taken over. Returns the release.
  */
-export async function lockJournal(
-  path: string,
-  opts: { signal?: AbortSignal; onWait?: (owner: LockOwner) => void; pollMs?: number },
-): Promise<() => void> {
+export async function lockJournal(path: string, opts: LockJournalOptions): Promise<() => void> {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const lockPath = `${path}.lock`;
   let told = false;
   for (;;) {
-    const attempt = tryLock(`${path}.lock`);
-    if (attempt.taken) return attempt.release;
-    if (ownerIsGone(attempt.owner)) {
-      unlinkSync(`${path}.lock`);
+    const attempt = tryLock(lockPath);
+    if (attempt.taken) {
+      const stopRefreshing = keepFresh(lockPath, LOCK_REFRESH_MS);
+      return () => {
+        stopRefreshing();
+        attempt.release();
+      };
+    }
+    const why = staleReason(attempt.owner, LOCK_STALE_MS);
+    if (why !== undefined) {
+      breakLock(lockPath);
+      opts.onTakeOver?.(attempt.owner, why);
       continue;
     }
     if (!told) opts.onWait?.(attempt.owner);

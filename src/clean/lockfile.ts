@@ -1,18 +1,26 @@
-// Lock files shared by runs on this machine: created exclusively, holding the owner's pid, so one left behind by a
-// killed run is recognised (its pid is gone) rather than waited on forever.
-import { closeSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+// Lock files shared by runs: created exclusively, holding who owns them (host, pid, start time), and kept fresh by
+// the owner (their mtime), so one left behind is recognised and taken over rather than waited on forever. A pid
+// alone cannot tell: in CI the data directory is restored on another machine, where that pid may be anything.
+import { closeSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 
 export interface LockOwner {
   pid?: number;
-  /** When the lock file was last written (its mtime). */
+  host?: string;
+  /** When the owner took the lock (ISO 8601), if it said. */
+  started?: string;
+  /** When the lock file was last written or refreshed (its mtime). */
   at: number;
 }
 
 export type LockAttempt = { taken: true; release(): void } | { taken: false; owner: LockOwner };
 
+/** A lock file still empty after this long was left by a run that died between creating and writing it. */
+const EMPTY_GRACE_MS = 5_000;
+
 /** Takes the lock if nobody holds it; otherwise says who does. Other failures (a full disk, a directory in the way) throw. */
-export function tryLock(path: string): LockAttempt {
+export function tryLock(path: string, now = Date.now()): LockAttempt {
   let fd: number;
   try {
     fd = openSync(path, 'wx', 0o600);
@@ -21,7 +29,7 @@ export function tryLock(path: string): LockAttempt {
     return { taken: false, owner: readOwner(path) };
   }
   try {
-    writeSync(fd, `${process.pid}\n`);
+    writeSync(fd, `${JSON.stringify({ host: hostname(), pid: process.pid, started: new Date(now).toISOString() })}\n`);
   } catch (error) {
     // A lock we cannot say we own (a full disk) is not kept: nobody could tell it stale.
     closeSync(fd);
@@ -41,20 +49,34 @@ export function tryLock(path: string): LockAttempt {
   };
 }
 
-function readOwner(path: string): LockOwner {
+/** What a lock file says of its owner; files from before owners were JSON hold only a pid. */
+export function readOwner(path: string): LockOwner {
+  let at: number;
+  let text: string;
   try {
-    const at = statSync(path).mtimeMs;
-    const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
-    return Number.isInteger(pid) && pid > 0 ? { pid, at } : { at };
+    at = statSync(path).mtimeMs;
+    text = readFileSync(path, 'utf8').trim();
   } catch {
     // Released between our attempt and this look: as good as stale.
     return { at: 0 };
   }
+  if (/^\d+$/.test(text)) return { pid: Number(text), at };
+  try {
+    const said = JSON.parse(text) as { pid?: unknown; host?: unknown; started?: unknown };
+    return {
+      at,
+      ...(Number.isInteger(said.pid) && (said.pid as number) > 0 ? { pid: said.pid as number } : {}),
+      ...(typeof said.host === 'string' ? { host: said.host } : {}),
+      ...(typeof said.started === 'string' ? { started: said.started } : {}),
+    };
+  } catch {
+    return { at };
+  }
 }
 
-/** The owner's process is gone (same machine), so its lock protects nothing. */
+/** The owner's process is gone. Only this machine's processes can be asked; a pid from elsewhere tells nothing. */
 export function ownerIsGone(owner: LockOwner): boolean {
-  if (owner.pid === undefined) return false;
+  if (owner.pid === undefined || (owner.host !== undefined && owner.host !== hostname())) return false;
   try {
     process.kill(owner.pid, 0);
     return false;
@@ -64,11 +86,43 @@ export function ownerIsGone(owner: LockOwner): boolean {
 }
 
 /**
- * Whether a lock may be taken over: its owner is gone, or it has been held longer than `maxAgeMs` in either
- * direction of the clock (a file dated in the future says the clock was stepped back, not that it is fresh).
+ * Why a lock may be taken over, or undefined while it must be respected: its owner is gone; it names no owner and
+ * is older than a moment; or it was not refreshed for `maxAgeMs` in either direction of the clock (a file dated in
+ * the future says the clock was stepped back). The last covers a pid reused by an unrelated process, and owners on
+ * another machine.
  */
+export function staleReason(owner: LockOwner, maxAgeMs: number, now = Date.now()): string | undefined {
+  if (ownerIsGone(owner)) return 'its run is gone';
+  const age = Math.abs(now - owner.at);
+  if (owner.pid === undefined && age > EMPTY_GRACE_MS) return 'it names no run';
+  if (age > maxAgeMs) return `it was last refreshed ${Math.round(age / 1000)} s ago`;
+  return undefined;
+}
+
 export function isStale(owner: LockOwner, maxAgeMs: number, now = Date.now()): boolean {
-  return ownerIsGone(owner) || Math.abs(now - owner.at) > maxAgeMs;
+  return staleReason(owner, maxAgeMs, now) !== undefined;
+}
+
+/** Who holds a lock, as a user reads it: "pid 123 on ci-runner-7, since 2026-11-24T10:00:00.000Z". */
+export function describeOwner(owner: LockOwner): string {
+  const parts = [owner.pid !== undefined ? `pid ${owner.pid}` : 'an unknown run'];
+  if (owner.host !== undefined && owner.host !== hostname()) parts.push(`on ${owner.host}`);
+  const who = parts.join(' ');
+  return owner.started !== undefined ? `${who}, since ${owner.started}` : who;
+}
+
+/** Keeps a long-held lock fresh (its mtime) every `everyMs`, so others can tell it from one left behind. */
+export function keepFresh(path: string, everyMs: number): () => void {
+  const timer = setInterval(() => {
+    try {
+      const now = new Date();
+      utimesSync(path, now, now);
+    } catch {
+      /* removed by a taker-over or a cleanup: nothing to keep fresh */
+    }
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** Removes a stale lock so the next attempt can take it. */

@@ -36,7 +36,7 @@ describe('the journal', () => {
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     expect(sandbox.stats().addressesCharged).toBe(400);
-    const waited = [a, b].filter((r) => /Another run \(pid \d+\) is cleaning this list with this account; waiting for it to finish/.test(r.stderr));
+    const waited = [a, b].filter((r) => /Another run \(pid \d+, since [^)]+\) is cleaning this list with this account; waiting for it to finish/.test(r.stderr));
     expect(waited).toHaveLength(1);
     expect(readFileSync(join(home.dir, 'a.csv'), 'utf8')).toBe(readFileSync(join(home.dir, 'b.csv'), 'utf8'));
     // Both runs opened the verdict cache through node:sqlite, which Node still calls experimental.

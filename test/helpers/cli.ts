@@ -53,6 +53,7 @@ export class TestHome {
   readonly configDir = join(this.dir, 'config');
   readonly dataDir = join(this.dir, 'data');
   private readonly running = new Set<Signals>();
+  private readonly errors = new Set<Capture>();
 
   env(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
     return { MAILCLEAN_CONFIG_DIR: this.configDir, MAILCLEAN_DATA_DIR: this.dataDir, HOME: this.dir, PATH: process.env.PATH, ...extra };
@@ -73,12 +74,19 @@ export class TestHome {
       signals: new Signals(),
     };
     this.running.add(io.signals);
+    this.errors.add(stderr);
     try {
       const code = await main(argv, io);
       return { code, stdout: stdout.text, stderr: stderr.text };
     } finally {
       this.running.delete(io.signals);
+      this.errors.delete(stderr);
     }
+  }
+
+  /** What the commands still running in this home have written to stderr so far. */
+  stderrSoFar(): string {
+    return [...this.errors].map((c) => c.text).join('');
   }
 
   /** Delivers a signal to the commands running in this home. */

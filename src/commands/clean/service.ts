@@ -10,6 +10,7 @@ import type { InputLayout } from '../../clean/input/index.js';
 import type { ScanResult } from '../../clean/scan.js';
 import { journalPath } from '../../clean/identity.js';
 import { Journal, lockJournal } from '../../clean/journal.js';
+import { describeOwner } from '../../clean/lockfile.js';
 import type { CheckOutcome } from '../../clean/checker.js';
 import { writeOutputs } from '../../clean/write.js';
 import { knownAllowance, rememberAllowance, type KnownAllowance } from '../../clean/allowance.js';
@@ -73,7 +74,8 @@ async function withJournal(f: Factory, o: CleanOptions, layout: InputLayout, sca
   const journalFile = account.journalFile!;
   const unlock = await lockJournal(journalFile, {
     signal: f.io.signals.stop,
-    onWait: (owner) => f.io.note(`Another run${owner.pid ? ` (pid ${owner.pid})` : ''} is cleaning this list with this account; waiting for it to finish…`),
+    onWait: (owner) => f.io.note(`Another run (${describeOwner(owner)}) is cleaning this list with this account; waiting for it to finish…`),
+    onTakeOver: (owner, why) => f.io.note(`Took over this list's lock from ${describeOwner(owner)}: ${why}.`),
   });
   let journal: Journal | undefined;
   try {
