@@ -72,7 +72,7 @@ export class Factory {
     const [{ ProfileStore }, { Profile }] = await Promise.all([import('./config/store.js'), import('./config/profile.js')]);
     // conf hooks SIGINT/SIGTERM as it loads (through when-exit): take them back at once.
     this.io.signals.claim();
-    return new Profile(new ProfileStore(this.configDir), this.profileName, this.io.env, givenUrls(this.globals, this.io.env));
+    return new Profile(new ProfileStore(this.configDir, (message) => this.io.warn(message)), this.profileName, this.io.env, givenUrls(this.globals, this.io.env));
   }
 
   endpoints(): Promise<Endpoints> {
