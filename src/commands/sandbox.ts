@@ -123,6 +123,9 @@ export async function serveSandbox(o: SandboxCommandOptions, f: Factory): Promis
   }
   if (o.json !== undefined) f.io.json({ apiUrl: handle.url, cleanUrl: handle.url, dataDir: server.dataDir ?? null }, o.json, ['apiUrl', 'cleanUrl', 'dataDir']);
   else f.io.out(`api-url    ${handle.url}\nclean-url  ${handle.url}\n`);
+  if (!isLoopback(server.host)) {
+    f.io.warn(`the sandbox listens on ${server.host}, not only on this machine: anyone who can reach it can use its accounts and tokens (--host 127.0.0.1 keeps it local)`);
+  }
   f.io.note(`Sandbox running (${server.dataDir ? `state in ${server.dataDir}` : 'state in memory'}). Ctrl-C to stop.`);
   f.io.note(`Use it with: export MAILCLEAN_API_URL=${handle.url} MAILCLEAN_CLEAN_URL=${handle.url}`);
   if (server.shape !== 'spec') f.io.note(`Answer shape: ${String(server.shape)}.`);
@@ -131,7 +134,8 @@ export async function serveSandbox(o: SandboxCommandOptions, f: Factory): Promis
   if (!stop.aborted) await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
   await handle.close();
   f.io.note('Sandbox stopped.');
-  return 0;
+  // Stopping is what a signal asks of it, but scripts still learn which one ended it (130, 143), as elsewhere.
+  return f.io.signals.exitCode;
 }
 
 function describeCleanRoute(
@@ -177,4 +181,10 @@ function parseSeed(text: string): number {
   const n = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
   if (!(Number.isSafeInteger(n) && n < 0x1_0000_0000)) throw new UsageError(`--seed: "${text}" is not a seed`, 'give a whole number from 0 to 4294967295');
   return n;
+}
+
+/** Addresses only this machine can reach. */
+function isLoopback(host: string): boolean {
+  const name = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);
 }

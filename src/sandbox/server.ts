@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Rate } from '../config/rate.js';
 import { DEFAULT_RATE } from './clean-limits.js';
@@ -82,11 +82,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const router = createRouter({ rate, allowanceStatus, faults, stats });
   const log = opts.log;
 
+  const host = opts.host ?? '127.0.0.1';
   const server = createServer((req, res) => {
     // serve() answers every failure itself; this only catches a throwing `log`, which must not crash the host.
-    serve(req, res, router, ctx, log).catch(() => undefined);
+    serve(req, res, router, ctx, log, host).catch(() => undefined);
   });
-  const host = opts.host ?? '127.0.0.1';
   await listen(server, opts.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
 
@@ -134,12 +134,14 @@ async function serve(
   router: Router,
   ctx: SandboxContext,
   log: ((line: string) => void) | undefined,
+  boundHost: string,
 ): Promise<void> {
   const started = performance.now();
   const method = (req.method ?? 'GET').toUpperCase();
   const { path, query } = splitUrl(req.url ?? '/');
   let result: HandlerResult;
   try {
+    refuseOtherNames(req, boundHost);
     result = await dispatch(req, method, path, query, router, ctx);
   } catch (err) {
     result = failure(ctx.shape, path, err);
@@ -184,6 +186,19 @@ function refuseBrowsers(req: IncomingMessage): void {
   if (origin !== undefined && origin !== `http://${req.headers.host}`) {
     throw new HttpError(403, 'Cross-origin requests from a browser are refused.');
   }
+}
+
+/**
+ * DNS rebinding: a page on evil.example whose name is made to resolve to 127.0.0.1 reaches this server as a
+ * "same-origin" request, but its Host header still says evil.example. The sandbox answers only to addresses and
+ * to localhost (or the name it was told to bind), which no one else's DNS can claim.
+ */
+function refuseOtherNames(req: IncomingMessage, boundHost: string): void {
+  const header = req.headers.host;
+  if (header === undefined) return;
+  const name = header.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const allowed = isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || name === boundHost.toLowerCase();
+  if (!allowed) throw new HttpError(421, `This sandbox answers only to its own address, not to ${JSON.stringify(header)}.`);
 }
 
 function isJson(contentType: string | undefined): boolean {

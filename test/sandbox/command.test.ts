@@ -71,8 +71,20 @@ describe('mailclean sandbox: clean route options', () => {
 
     home.signal('SIGINT');
     const res = await running;
-    expect(res.code, res.stderr).toBe(0);
+    expect(res.code, res.stderr).toBe(130);
     expect(res.stderr).toContain('Clean route: rate 2/1m per user, allowance refusals 429, latency 0-5ms, seed 7.');
+    expect(res.stderr).not.toContain('warning:');
+  });
+
+  it('--host 0.0.0.0 warns that others can reach it; SIGTERM stops it with 143', async () => {
+    home = new TestHome();
+    const port = await closedPort();
+    const running = home.run(['sandbox', '--memory', '--host', '0.0.0.0', '--port', String(port)]);
+    expect(await signupWhenUp(`http://127.0.0.1:${port}`)).toBeDefined();
+    home.signal('SIGTERM');
+    const res = await running;
+    expect(res.code).toBe(143);
+    expect(res.stderr).toMatch(/^warning: the sandbox listens on 0\.0\.0\.0, not only on this machine: anyone who can reach it can use its accounts and tokens \(--host 127\.0\.0\.1 keeps it local\)$/m);
   });
 
   it('--reject-rate and --drop-rate inject 422s and answers missing a record', async () => {
@@ -92,7 +104,7 @@ describe('mailclean sandbox: clean route options', () => {
     expect([...kinds].sort()).toEqual(['email', 'email.0', 'email.1']);
     home.signal('SIGINT');
     const res = await running;
-    expect(res.code, res.stderr).toBe(0);
+    expect(res.code, res.stderr).toBe(130);
     expect(res.stderr).toContain('Clean route: rate 50/5m per user, allowance refusals 403, rejects 1, seed 3.');
 
     const dropping = home.run(['sandbox', '--memory', '--port', String(port), '--plan', 'unlimited', '--drop-rate', '1']);
@@ -120,7 +132,7 @@ describe('mailclean sandbox: clean route options', () => {
 
     home.signal('SIGINT');
     const res = await running;
-    expect(res.code, res.stderr).toBe(0);
+    expect(res.code, res.stderr).toBe(130);
     expect(res.stderr).toContain('Answer shape: alt.');
     expect(res.stderr).toContain('allowance refusals 403');
   });

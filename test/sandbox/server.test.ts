@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -146,6 +147,26 @@ describe('the sandbox refuses what a browser could send', () => {
     const res = await call(sb.url, 'POST', '/api/register', { body: body(), headers: { origin: 'https://evil.example' } });
     expect(res.status).toBe(403);
     expect(res.json.message).toBe('Cross-origin requests from a browser are refused.');
+  });
+
+  it('a request naming another host (DNS rebinding) is 421; addresses and localhost are served', async () => {
+    const port = new URL(sb.url).port;
+    const post = (host: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(`${sb.url}/api/register`, { method: 'POST', headers: { host, 'content-type': 'application/json' } }, (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify(body()));
+      });
+    const rebound = await post(`evil.example:${port}`);
+    expect(rebound.status).toBe(421);
+    expect(JSON.parse(rebound.body).message).toBe(`This sandbox answers only to its own address, not to "evil.example:${port}".`);
+    expect((await post(`127.0.0.1:${port}`)).status).toBe(201);
+    expect((await post(`localhost:${port}`)).status).toBe(201);
+    expect((await post(`[::1]:${port}`)).status).toBe(201);
   });
 
   it('our clients (JSON, no Origin) and a page served by the sandbox itself are served', async () => {
