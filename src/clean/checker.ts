@@ -1,9 +1,8 @@
 import { ApiError, AuthError, CliError } from '../errors.js';
-import { retryAfterMs } from '../api/http.js';
 import type { Json } from '../api/shape.js';
 import type { Clock } from './limiter.js';
 import { recordVerdict, matchRecords } from './answers.js';
-import { isAllowanceRefusal, isTransient } from './refusals.js';
+import { isAllowanceRefusal, isTransient, rateRefusal } from './refusals.js';
 import { SharedStateError } from './shared/connect.js';
 import type { Verdict } from './verdict.js';
 import { allowanceNews, type AllowanceNews } from '../api/allowance.js';
@@ -42,10 +41,11 @@ export interface Slot {
 }
 
 /**
+ * `rate-limited`: the service kept refusing for its rate limit, or asked for a wait too long to sit through.
  * `storage`: the limiter's state or the journal cannot be written here, so sending must stop. `shared`: the
  * state shared with other runners (Redis) went away, so sending must stop until it is back.
  */
-export type StopReason = 'allowance' | 'max-spend' | 'service' | 'auth' | 'interrupted' | 'storage' | 'shared';
+export type StopReason = 'allowance' | 'max-spend' | 'service' | 'rate-limited' | 'auth' | 'interrupted' | 'storage' | 'shared';
 
 export interface CheckOutcome {
   stopped?: { reason: StopReason; message: string; error?: CliError };
@@ -90,6 +90,8 @@ class Checker {
    * of the month are spent rather than refused whole.
    */
   private allowanceLeft?: number;
+  /** 429s for the rate limit since the last answer. */
+  private rateRefusals = 0;
 
   constructor(private readonly deps: CheckerDeps) {
     this.limit = pLimit(Math.max(1, deps.concurrency));
@@ -192,6 +194,7 @@ class Checker {
       else missing.push(key);
     }
     if (!this.recorded(verdicts)) return;
+    this.rateRefusals = 0;
     // An address the answer left out is asked about once more, then called unknown.
     if (missing.length > 0) this.schedule({ keys: missing, attempts: 0, missingBefore: new Set(missing) });
     this.deps.onEvent?.({ type: 'answered', addresses: verdicts.length, spent: outcome.spent, requests: outcome.requests });
@@ -213,9 +216,10 @@ class Checker {
     if (error instanceof AuthError) return this.stop('auth', error.message, error);
     if (error instanceof ApiError && isAllowanceRefusal(error)) return this.refusedForAllowance(batch, error);
     if (error instanceof ApiError && error.status === 429) {
-      const wait = retryAfterMs(error.headers) ?? 5_000;
-      this.deps.onEvent?.({ type: 'waiting', ms: wait, why: 'rate' });
-      return this.pauseThenPutBack(batch, wait);
+      const next = rateRefusal(error.headers, ++this.rateRefusals, this.deps.clock.now());
+      if ('stop' in next) return this.stop('rate-limited', next.stop);
+      this.deps.onEvent?.({ type: 'waiting', ms: next.waitMs, why: 'rate' });
+      return this.pauseThenPutBack(batch, next.waitMs);
     }
     if (error instanceof ApiError && error.status === 422) return this.rejected(batch, error);
     if (!isTransient(error)) return this.stop('service', messageOf(error), error instanceof CliError ? error : undefined);

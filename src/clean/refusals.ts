@@ -1,5 +1,7 @@
 // What a failed answer of the cleaning service means for a batch: the month's allowance is gone, or a retry may help.
+import { retryAfterMs } from '../api/http.js';
 import { ApiError, NetworkError } from '../errors.js';
+import { formatDuration } from '../quantities.js';
 
 // A monthly refusal is told apart from the rate limit by what its message speaks of.
 const ALLOWANCE_WORDS = /month|quota|allowance|plan|credit|subscription|usage limit/i;
@@ -18,4 +20,19 @@ export function isTransient(error: unknown): boolean {
   if (error instanceof NetworkError) return true;
   if (error instanceof ApiError) return error.status >= 500 || (error.status >= 200 && error.status < 300) || error.status === 408;
   return false;
+}
+
+/** A 429 naming no wait is retried after this long. */
+const DEFAULT_RATE_WAIT_MS = 5_000;
+/** Longer than this and the run stops rather than sit idle: `--resume` later costs nothing. */
+export const MAX_RATE_WAIT_MS = 15 * 60_000;
+/** Refusals in a row, none answered between, after which the service is taken to count differently from us. */
+export const MAX_RATE_REFUSALS = 5;
+
+/** What to do about a 429 for the rate limit, the `refusals`-th in a row: wait this long, or stop and say why. */
+export function rateRefusal(headers: Record<string, string>, refusals: number, now = Date.now()): { waitMs: number } | { stop: string } {
+  const waitMs = retryAfterMs(headers, now) ?? DEFAULT_RATE_WAIT_MS;
+  if (waitMs > MAX_RATE_WAIT_MS) return { stop: `the cleaning service asks to wait ${formatDuration(waitMs)} before the next request` };
+  if (refusals >= MAX_RATE_REFUSALS) return { stop: `the cleaning service refused ${refusals} requests in a row for its rate limit` };
+  return { waitMs };
 }

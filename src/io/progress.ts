@@ -1,3 +1,4 @@
+import { formatDuration, quantity } from '../quantities.js';
 import type { Ora } from 'ora';
 import type { OutputStream } from './io.js';
 
@@ -103,24 +104,12 @@ export class ProgressReporter {
   line(): string {
     const s = this.state;
     const n = (x: number) => x.toLocaleString('en-US');
-    if (s.phase === 'reading') return `Reading… ${count(s.rows, 'row')}`;
-    if (s.phase === 'writing') return `Writing ${count(s.rows, 'row')}…`;
-    const parts = [`Checking ${n(s.checked)}/${count(s.toCheck, 'address', 'addresses')}`, count(s.rows, 'row'), `${n(s.unique)} unique`, `${n(s.spent)} spent`, count(s.requests, 'request')];
+    if (s.phase === 'reading') return `Reading… ${quantity(s.rows, 'row')}`;
+    if (s.phase === 'writing') return `Writing ${quantity(s.rows, 'row')}…`;
+    const parts = [`Checking ${n(s.checked)}/${quantity(s.toCheck, 'address', 'addresses')}`, quantity(s.rows, 'row'), `${n(s.unique)} unique`, `${n(s.spent)} spent`, quantity(s.requests, 'request')];
     if (s.waitingMs > 0) parts.push(`waiting ${formatDuration(s.waitingMs)} for the rate limit`);
     if (s.etaMs !== undefined) parts.push(`ETA ${formatDuration(s.etaMs)}`);
     return parts.join(' · ');
   }
 }
 
-/** "1 request", "2 requests", with thousands separators. */
-export function count(n: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? singular : pluralForm}`;
-}
-
-export function formatDuration(ms: number): string {
-  const seconds = Math.ceil(ms / 1000);
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m${seconds % 60 ? ` ${seconds % 60}s` : ''}`;
-  return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
-}

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { isIP, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Rate } from '../config/rate.js';
 import { DEFAULT_RATE } from './clean-limits.js';
@@ -7,6 +7,7 @@ import { ALLOWANCE_STATUSES, type AllowanceStatus } from './clean-answers.js';
 import { emptyStats, type SandboxStats } from './clean-route.js';
 import { failureBody, interfaceOf, SHAPES, type Shape } from './envelopes.js';
 import { HttpError } from './errors.js';
+import { isJson, refuseBrowsers, refuseOtherNames } from './guards.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
 import { createRouter } from './route-table.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
@@ -174,36 +175,6 @@ async function dispatch(
   await ctx.store.refresh();
   const parsed: ParsedRequest = { method, path, query, headers: req.headers, params: match.params, body };
   return match.handler(parsed, ctx);
-}
-
-/**
- * A web page must not drive a sandbox running on this machine: a browser names the page's origin on
- * cross-origin requests, and our clients never send one. (A simple text/plain POST needs no preflight, so
- * the JSON content type is required too.)
- */
-function refuseBrowsers(req: IncomingMessage): void {
-  const origin = req.headers.origin;
-  if (origin !== undefined && origin !== `http://${req.headers.host}`) {
-    throw new HttpError(403, 'Cross-origin requests from a browser are refused.');
-  }
-}
-
-/**
- * DNS rebinding: a page on evil.example whose name is made to resolve to 127.0.0.1 reaches this server as a
- * "same-origin" request, but its Host header still says evil.example. The sandbox answers only to addresses and
- * to localhost (or the name it was told to bind), which no one else's DNS can claim.
- */
-function refuseOtherNames(req: IncomingMessage, boundHost: string): void {
-  const header = req.headers.host;
-  if (header === undefined) return;
-  const name = header.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  const allowed = isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || name === boundHost.toLowerCase();
-  if (!allowed) throw new HttpError(421, `This sandbox answers only to its own address, not to ${JSON.stringify(header)}.`);
-}
-
-function isJson(contentType: string | undefined): boolean {
-  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
 function splitUrl(raw: string): { path: string; query: URLSearchParams } {

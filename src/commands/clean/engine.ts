@@ -18,7 +18,7 @@ import { cachePath } from '../../clean/cache/open.js';
 import { openAccountCache } from './cache.js';
 import { openSharedCache, sharedUrl } from './shared.js';
 import type { VerdictCache } from '../../clean/cache/cache.js';
-import { count } from '../../io/progress.js';
+import { quantity } from '../../quantities.js';
 import { cleaningAccountKey } from '../shared/sessions.js';
 
 const ENGINE_CONCURRENCY = 256;
@@ -51,7 +51,7 @@ export async function cleanWithEngine(
   const toCheck = scan.unique.size - saved.results.size;
   if (saved.results.size > 0) {
     const rest = toCheck > 0 ? `checking the other ${toCheck.toLocaleString('en-US')} with the built-in engine` : 'nothing is left for the built-in engine';
-    f.io.note(`Keeping ${count(saved.results.size, 'answer')} the service gave (${savedFrom(saved)}); ${rest}.`);
+    f.io.note(`Keeping ${quantity(saved.results.size, 'answer')} the service gave (${savedFrom(saved)}); ${rest}.`);
   }
   const rest = saved.results.size > 0 ? [...scan.unique].filter((key) => !saved.results.has(key)) : scan.unique;
   progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck, checked: 0, spent: 0, requests: 0 });

@@ -4,7 +4,7 @@ import { appendFileSync } from 'node:fs';
 import type { Factory } from '../../factory.js';
 import { ExitCode } from '../../errors.js';
 import { renderTable } from '../../io/table.js';
-import { count } from '../../io/progress.js';
+import { quantity } from '../../quantities.js';
 import { writeWhole } from '../../clean/output.js';
 import { crossedThresholds } from '../../clean/thresholds.js';
 import type { RunSummary } from '../../clean/summary.js';
@@ -25,7 +25,7 @@ export async function finishRun(f: Factory, o: CleanOptions, summary: RunSummary
   }
   const crossed = crossedThresholds(summary, o.failWhen ?? []);
   for (const c of crossed) {
-    const actual = c.threshold.percent ? `${c.share.toFixed(1)}% of rows` : count(c.rows, 'row');
+    const actual = c.threshold.percent ? `${c.share.toFixed(1)}% of rows` : quantity(c.rows, 'row');
     f.io.say(`${f.io.style.red('fail-when:')} ${c.threshold.name} is ${actual} (${c.threshold.text})`);
   }
   if (crossed.length > 0) exitCode = ExitCode.threshold;
@@ -42,10 +42,10 @@ function printSummary(f: Factory, o: CleanOptions, s: RunSummary): void {
     f.io.stderr.write(renderTable(['STATUS', 'ROWS', 'SHARE'], rows, false));
   }
   const [main, rejects] = s.outputs;
-  const where = `${count(main!.rows, 'row')} written to ${main!.path === '-' ? 'stdout' : main!.path}${o.backup ? ` (the original kept as ${o.backup})` : ''}`;
-  const rest = rejects ? `, ${count(rejects.rows, 'row')} to ${rejects.path}` : o.only ? `, ${count(s.rows - main!.rows, 'row')} left out by --only` : '';
-  const retried = s.retries ? ` (${count(s.retries, 'retry', 'retries')})` : '';
-  const spent = s.requests > 0 || s.spent > 0 ? `; spent ${count(s.spent, 'address', 'addresses')} in ${count(s.requests, 'request')}${retried}` : s.checker === 'local' ? '' : '; nothing spent';
+  const where = `${quantity(main!.rows, 'row')} written to ${main!.path === '-' ? 'stdout' : main!.path}${o.backup ? ` (the original kept as ${o.backup})` : ''}`;
+  const rest = rejects ? `, ${quantity(rejects.rows, 'row')} to ${rejects.path}` : o.only ? `, ${quantity(s.rows - main!.rows, 'row')} left out by --only` : '';
+  const retried = s.retries ? ` (${quantity(s.retries, 'retry', 'retries')})` : '';
+  const spent = s.requests > 0 || s.spent > 0 ? `; spent ${quantity(s.spent, 'address', 'addresses')} in ${quantity(s.requests, 'request')}${retried}` : s.checker === 'local' ? '' : '; nothing spent';
   f.io.say(`${where}${rest}${spent}.`);
 }
 

@@ -2,7 +2,7 @@
 import type { Factory } from '../../factory.js';
 import { formatRate, type Rate } from '../../config/rate.js';
 import { renderPairs } from '../../io/table.js';
-import { count, formatDuration } from '../../io/progress.js';
+import { formatDuration, quantity } from '../../quantities.js';
 import { MAX_BATCH, type CheckOutcome } from '../../clean/checker.js';
 import { minimumTime } from '../../clean/send.js';
 import type { ScanResult } from '../../clean/scan.js';
@@ -12,7 +12,7 @@ import type { CleanOptions } from './clean.js';
 /** The file's shape after the scan, on stderr. */
 export function reportScan(f: Factory, displayName: string, column: string, scan: ScanResult): void {
   f.io.note(
-    `${displayName}: ${count(scan.rows, 'row')}, email column "${column}", ${count(scan.unique.size, 'unique address', 'unique addresses')}, ` +
+    `${displayName}: ${quantity(scan.rows, 'row')}, email column "${column}", ${quantity(scan.unique.size, 'unique address', 'unique addresses')}, ` +
       `${(scan.blank + scan.invalid).toLocaleString('en-US')} blank or malformed`,
   );
 }
@@ -70,7 +70,7 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
   if (local) {
     // Signed in, --local keeps the service's answers and the engine checks the rest.
     if (facts.signedIn) pairs.push(['Already checked', n(already)], ['Answered from cache', n(fromCache)]);
-    pairs.push(['Checked by', `the built-in engine, in-process: ${count(scan.unique.size - already - fromCache, 'address', 'addresses')}; nothing sent, no allowance spent`]);
+    pairs.push(['Checked by', `the built-in engine, in-process: ${quantity(scan.unique.size - already - fromCache, 'address', 'addresses')}; nothing sent, no allowance spent`]);
   }
   else {
     const left = facts.allowance;
@@ -95,7 +95,7 @@ export function allowanceText(known: KnownAllowance): string {
 /** `partial:` and its hint, when rows stayed unchecked. */
 export function reportPartial(f: Factory, unchecked: number, outcome: CheckOutcome): void {
   const why = (outcome.stopped?.message ?? 'some addresses were not checked').replace(/[.\s]+$/, '');
-  f.io.say(`${f.io.style.yellow('partial:')} ${count(unchecked, 'row')} unchecked: ${why}${allowanceDetail(outcome)}.`);
+  f.io.say(`${f.io.style.yellow('partial:')} ${quantity(unchecked, 'row')} unchecked: ${why}${allowanceDetail(outcome)}.`);
   f.io.say(`hint: ${partialHint(outcome)}`);
 }
 
@@ -116,6 +116,8 @@ function partialHint(outcome: CheckOutcome): string {
     }
     case 'shared':
       return 'nothing was sent unbooked; when the shared Redis is back, run the same command with --resume to check the rest: nothing is paid twice.';
+    case 'rate-limited':
+      return 'mailclean kept to --rate, but the service counts differently or is busy: lower --rate (or wait), then run the same command with --resume: nothing is paid twice.';
     case 'max-spend':
       return 'run the same command with --resume (and a higher --max-spend) to check the rest: nothing is paid twice.';
     default:

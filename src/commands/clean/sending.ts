@@ -1,7 +1,8 @@
 // Sending to the service with a live progress line and an ETA, through this machine's limiter or, with
 // --shared, through Redis with claims so runners on several machines never pay twice.
 import type { Factory } from '../../factory.js';
-import { count, type ProgressReporter } from '../../io/progress.js';
+import { type ProgressReporter } from '../../io/progress.js';
+import { quantity } from '../../quantities.js';
 import type { CleaningClient } from '../../api/cleaning.js';
 import type { ScanResult } from '../../clean/scan.js';
 import { limiterStatePath } from '../../clean/identity.js';
@@ -65,7 +66,7 @@ export async function send(f: Factory, o: CleanOptions, pending: string[], scan:
       cache: shared.cache,
       since: Date.now() - o.maxAgeMs,
       onWaiting: (n) => {
-        if (!told) progress.note(`${count(n, 'address', 'addresses')} ${n === 1 ? 'is' : 'are'} being checked by another runner on this account; waiting for its answers…`);
+        if (!told) progress.note(`${quantity(n, 'address', 'addresses')} ${n === 1 ? 'is' : 'are'} being checked by another runner on this account; waiting for its answers…`);
         told = true;
       },
     });

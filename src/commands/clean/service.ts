@@ -4,7 +4,8 @@ import type { Factory } from '../../factory.js';
 import { AuthError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { parseRate, type Rate } from '../../config/rate.js';
 import { promptConfirm } from '../../io/prompt.js';
-import { count, type ProgressReporter } from '../../io/progress.js';
+import { type ProgressReporter } from '../../io/progress.js';
+import { quantity } from '../../quantities.js';
 import type { CleaningClient } from '../../api/cleaning.js';
 import type { InputLayout } from '../../clean/input/index.js';
 import type { ScanResult } from '../../clean/scan.js';
@@ -84,7 +85,7 @@ async function withJournal(f: Factory, o: CleanOptions, layout: InputLayout, sca
     journal = Journal.open(journalFile, { restart });
     if (journal.badLines > 0) {
       const were = journal.badLines === 1 ? 'was' : 'were';
-      f.io.warn(`${count(journal.badLines, 'line')} of ${journalFile} could not be read and ${were} skipped: those addresses are checked again (--restart discards the journal)`);
+      f.io.warn(`${quantity(journal.badLines, 'line')} of ${journalFile} could not be read and ${were} skipped: those addresses are checked again (--restart discards the journal)`);
     }
     return await sendAndWrite(f, o, layout, scan, { ...run, journal });
   } finally {
@@ -119,9 +120,9 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   const fromCache = await answerFromCache(f, o, run, pending);
   if (fromCache > 0) pending = pending.filter((key) => !journal.results.has(key));
   if (already > 0 && already === scan.unique.size) {
-    f.io.note(`All ${count(already, 'address', 'addresses')} were answered by an earlier run of this list: nothing is sent (--restart checks them again).`);
+    f.io.note(`All ${quantity(already, 'address', 'addresses')} were answered by an earlier run of this list: nothing is sent (--restart checks them again).`);
   } else if (already > 0) {
-    f.io.note(`Resuming: ${count(already, 'address', 'addresses')} already checked ${already === 1 ? 'is' : 'are'} not sent again.`);
+    f.io.note(`Resuming: ${quantity(already, 'address', 'addresses')} already checked ${already === 1 ? 'is' : 'are'} not sent again.`);
   }
   if (!(await confirmSpend(f, o, pending.length, account.allowance))) {
     f.io.note('Nothing was sent.');
@@ -131,7 +132,7 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   rememberRun(f.dataDir, account.key!, account.allowance, outcome);
   run.progress.update({ phase: 'writing', rows: scan.rows });
   if (outcome.stopped?.reason === 'interrupted') {
-    f.io.say(`Interrupted: ${count(journal.results.size, 'answer')} saved. Run the same command with --resume to continue.`);
+    f.io.say(`Interrupted: ${quantity(journal.results.size, 'answer')} saved. Run the same command with --resume to continue.`);
     return f.io.signals.exitCode;
   }
   const written = await writeOutputs(layout, journal.results, writeOptions(o, f));
@@ -160,7 +161,7 @@ async function answerFromCache(f: Factory, o: CleanOptions, run: Run, pending: s
   if (!run.cache || o.maxAgeMs <= 0 || pending.length === 0) return 0;
   const cached = await run.cache.lookup(pending, Date.now() - o.maxAgeMs);
   for (const [key, verdict] of cached) run.journal.results.set(key, verdict);
-  if (cached.size > 0) f.io.note(`${count(cached.size, 'address', 'addresses')} answered within ${formatAge(o.maxAgeMs)} ${cached.size === 1 ? 'comes' : 'come'} from the cache: not sent (--max-age 0 asks again).`);
+  if (cached.size > 0) f.io.note(`${quantity(cached.size, 'address', 'addresses')} answered within ${formatAge(o.maxAgeMs)} ${cached.size === 1 ? 'comes' : 'come'} from the cache: not sent (--max-age 0 asks again).`);
   return cached.size;
 }
 
@@ -180,7 +181,7 @@ function answeredIn(journal: Journal, scan: ScanResult): number {
 async function confirmSpend(f: Factory, o: CleanOptions, pending: number, allowance: KnownAllowance | undefined): Promise<boolean> {
   const toSpend = o.maxSpend !== undefined ? Math.min(o.maxSpend, pending) : pending;
   if (toSpend <= CONFIRM_ABOVE || o.yes || !f.io.canPrompt) return true;
-  f.io.say(`This run will spend up to ${count(toSpend, 'address', 'addresses')} of your allowance${allowance ? ` (${allowanceText(allowance)})` : ''}.`);
+  f.io.say(`This run will spend up to ${quantity(toSpend, 'address', 'addresses')} of your allowance${allowance ? ` (${allowanceText(allowance)})` : ''}.`);
   return promptConfirm(f.io.raw, 'Continue?');
 }
 
@@ -204,13 +205,13 @@ async function decideRestart(f: Factory, o: CleanOptions, journalFile: string | 
   const left = scan.unique.size - covered;
   if (!f.io.canPrompt) {
     throw new UsageError(
-      `an earlier run of this list saved ${count(covered, 'answer')} and has ${count(left, 'address', 'addresses')} left to check`,
+      `an earlier run of this list saved ${quantity(covered, 'answer')} and has ${quantity(left, 'address', 'addresses')} left to check`,
       'pass --resume to continue it (nothing is paid twice), or --restart to start over (paying again)',
     );
   }
-  f.io.say(`An earlier run of this list saved ${count(covered, 'answer')}; ${count(left, 'address', 'addresses')} ${left === 1 ? 'is' : 'are'} still to check.`);
+  f.io.say(`An earlier run of this list saved ${quantity(covered, 'answer')}; ${quantity(left, 'address', 'addresses')} ${left === 1 ? 'is' : 'are'} still to check.`);
   if (await promptConfirm(f.io.raw, 'Resume it?')) return false;
-  f.io.say(`Starting over sends all ${count(scan.unique.size, 'address', 'addresses')} again: ${covered.toLocaleString('en-US')} of them are paid a second time.`);
+  f.io.say(`Starting over sends all ${quantity(scan.unique.size, 'address', 'addresses')} again: ${covered.toLocaleString('en-US')} of them are paid a second time.`);
   if (await promptConfirm(f.io.raw, 'Start over?', false)) return true;
   f.io.note('Nothing was sent.');
   return 'cancel';
