@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 
 export type SyntaxReason =
   | 'blank'
@@ -116,6 +116,7 @@ function domainProblem(raw: string): SyntaxReason | { ascii: string } {
     ascii = domainToASCII(raw);
     if (ascii === '') return NON_ASCII.test(raw) ? 'domain_invalid' : 'label_invalid';
     if (NON_ASCII.test(ascii)) return 'domain_invalid';
+    if (!ascii.split('.').every(isDecodableLabel)) return 'label_invalid';
   } else {
     ascii = raw.toLowerCase();
   }
@@ -153,4 +154,14 @@ function addressLiteral(literal: string): string | undefined {
  */
 export function dedupeKey(local: string, domain: string): string {
   return `${local}@${domain}`;
+}
+
+/**
+ * An A-label (`xn--…`) must be Punycode for a non-ASCII label that encodes back to it. Node 22 refused bad ones in
+ * domainToASCII (returning ""), Node 24 passes them through unchanged; this check gives both the same answer.
+ */
+function isDecodableLabel(label: string): boolean {
+  if (!label.startsWith('xn--')) return true;
+  const unicode = domainToUnicode(label);
+  return unicode !== label && NON_ASCII.test(unicode) && domainToASCII(unicode) === label;
 }
