@@ -123,8 +123,12 @@ export class Factory {
       const why = endpoints.apiUrl || endpoints.cleanUrl ? '' : ' (it holds credentials, so the built-in sandbox is not used)';
       throw new UsageError(`no ${key} is configured for profile "${this.profileName}"${why}`, `pass ${flag} URL or run \`mailclean config set ${key} URL\``);
     }
-    const [{ HttpClient }, { Agent }] = await Promise.all([import('./api/http.js'), import('undici')]);
-    const dispatcher = new Agent({ keepAliveTimeout: 4_000, connections: 16 });
+    const [{ HttpClient }, { connectionPool, describeProxies, proxySettings }] = await Promise.all([import('./api/http.js'), import('./api/dispatcher.js')]);
+    // The built-in sandbox runs in this process: a proxy elsewhere could never reach it.
+    const proxies = endpoints.sandbox ? {} : proxySettings(this.io.env);
+    const proxyNote = describeProxies(proxies);
+    if (proxyNote && this.io.debugEnabled) this.io.debug(proxyNote);
+    const dispatcher = await connectionPool(proxies);
     this.closers.push({ close: () => dispatcher.close() });
     if (!this.tokens.has(service)) this.tokens.set(service, (await this.profile()).token(service).value);
     return new HttpClient({
@@ -133,6 +137,7 @@ export class Factory {
       token: () => this.tokens.get(service),
       timeoutMs: positiveNumber(this.io.env.MAILCLEAN_TIMEOUT_MS) ?? 30_000,
       dispatcher,
+      proxies: [proxies.httpProxy, proxies.httpsProxy].filter((p): p is string => p !== undefined),
       debug: this.io.debugEnabled ? (line) => this.io.debug(line) : undefined,
     });
   }

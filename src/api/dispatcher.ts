@@ -1,0 +1,47 @@
+// The connection pool both services' clients share, through the proxy the environment names. Proxies come from
+// the command's environment (not process.env), so a test or an embedding program decides what it gets.
+import type { Dispatcher } from 'undici';
+import { redactUrl } from './redact.js';
+
+/** Lower case first, as curl reads them: a user exporting both most likely set the lower-case one last. */
+function fromEnv(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name.toLowerCase()] ?? env[name.toUpperCase()];
+  return value?.trim() || undefined;
+}
+
+/** `proxy.corp:3128` means http://proxy.corp:3128, as curl reads it. */
+function proxyUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+}
+
+export interface ProxySettings {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy?: string;
+}
+
+export function proxySettings(env: Record<string, string | undefined>): ProxySettings {
+  return { httpProxy: proxyUrl(fromEnv(env, 'http_proxy')), httpsProxy: proxyUrl(fromEnv(env, 'https_proxy')), noProxy: fromEnv(env, 'no_proxy') };
+}
+
+/** What --debug says of the proxies in use, credentials hidden; undefined when there are none. */
+export function describeProxies(proxies: ProxySettings): string | undefined {
+  const parts: string[] = [];
+  if (proxies.httpProxy) parts.push(`http via ${redactUrl(proxies.httpProxy)}`);
+  if (proxies.httpsProxy) parts.push(`https via ${redactUrl(proxies.httpsProxy)}`);
+  if (parts.length === 0) return undefined;
+  if (proxies.noProxy) parts.push(`not for ${proxies.noProxy}`);
+  return `proxy: ${parts.join('; ')}`;
+}
+
+/**
+ * A keep-alive pool; through undici's EnvHttpProxyAgent when a proxy is named. Empty strings stop undici from
+ * reading process.env itself. HTTPS_PROXY unset falls back to HTTP_PROXY for https URLs (undici's rule).
+ */
+export async function connectionPool(proxies: ProxySettings): Promise<Dispatcher> {
+  const { Agent, EnvHttpProxyAgent } = await import('undici');
+  const pool = { keepAliveTimeout: 4_000, connections: 16 };
+  if (!proxies.httpProxy && !proxies.httpsProxy) return new Agent(pool);
+  return new EnvHttpProxyAgent({ ...pool, httpProxy: proxies.httpProxy ?? '', httpsProxy: proxies.httpsProxy ?? '', noProxy: proxies.noProxy ?? '' });
+}
