@@ -72,7 +72,9 @@ export class Factory {
     const [{ ProfileStore }, { Profile }] = await Promise.all([import('./config/store.js'), import('./config/profile.js')]);
     // conf hooks SIGINT/SIGTERM as it loads (through when-exit): take them back at once.
     this.io.signals.claim();
-    return new Profile(new ProfileStore(this.configDir, (message) => this.io.warn(message)), this.profileName, this.io.env, givenUrls(this.globals, this.io.env));
+    const profile = new Profile(new ProfileStore(this.configDir, (message) => this.io.warn(message)), this.profileName, this.io.env, givenUrls(this.globals, this.io.env));
+    for (const service of ['platform', 'clean', 'cdp'] as const) this.io.secrets.add(profile.token(service).value);
+    return profile;
   }
 
   endpoints(): Promise<Endpoints> {
@@ -103,6 +105,7 @@ export class Factory {
 
   /** After login/register, later requests in the same run use the new token. */
   useToken(service: Service, token: string | undefined): void {
+    this.io.secrets.add(token);
     this.tokens.set(service, token);
   }
 
@@ -137,6 +140,7 @@ export class Factory {
       token: () => this.tokens.get(service),
       timeoutMs: positiveNumber(this.io.env.MAILCLEAN_TIMEOUT_MS) ?? 30_000,
       dispatcher,
+      secrets: this.io.secrets,
       proxies: [proxies.httpProxy, proxies.httpsProxy].filter((p): p is string => p !== undefined),
       debug: this.io.debugEnabled ? (line) => this.io.debug(line) : undefined,
     });

@@ -6,11 +6,13 @@ import { Interrupted } from './io/signals.js';
 import { COMMANDS, type CommandEntry, type Handler } from './commands/index.js';
 import type { GlobalOptions } from './factory.js';
 import { debugWanted } from './io/streams.js';
+import { secretsOf } from './secrets.js';
 
 const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--api-url', '--clean-url']);
 
 /** Runs mailclean with these arguments; the only place where failures become messages and exit codes. */
-export async function main(argv: string[], io: IO = processIO()): Promise<number> {
+export async function main(argv: string[], given: IO = processIO()): Promise<number> {
+  const io: IO = { ...given, secrets: given.secrets ?? secretsOf(given.env) };
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     io.stdout.write(`${VERSION}\n`);
     return ExitCode.ok;
@@ -131,15 +133,16 @@ function report(error: unknown, io: IO, debug: boolean): number {
     io.stderr.write('Interrupted.\n');
     return io.signals.exitCode;
   }
+  const write = (text: string) => io.stderr.write(io.secrets?.redact(text) ?? text);
   if (error instanceof CliError) {
-    io.stderr.write(`error: ${error.message}\n`);
-    if (error.hint) io.stderr.write(`hint: ${error.hint}\n`);
-    if (debug && error.stack) io.stderr.write(`${error.stack}\n`);
+    write(`error: ${error.message}\n`);
+    if (error.hint) write(`hint: ${error.hint}\n`);
+    if (debug && error.stack) write(`${error.stack}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`error: unexpected failure: ${message.split('\n')[0]}\n`);
-  io.stderr.write(debug && error instanceof Error && error.stack ? `${error.stack}\n` : 'hint: run again with --debug for details\n');
+  write(`error: unexpected failure: ${message.split('\n')[0]}\n`);
+  write(debug && error instanceof Error && error.stack ? `${error.stack}\n` : 'hint: run again with --debug for details\n');
   return ExitCode.error;
 }
 

@@ -3,6 +3,7 @@ import { ApiError, AuthError, NetworkError } from '../errors.js';
 import { describeFailure, parseBody, fieldErrorsOf } from './failure.js';
 import { redactJson, redactUrl } from './redact.js';
 import { backoffMs, type BackoffPolicy } from './backoff.js';
+import type { SecretSet } from '../secrets.js';
 
 /** Account commands wait little between attempts: 250 ms, 500 ms, 1 s ... up to 8 s. */
 const REQUEST_BACKOFF: BackoffPolicy = { firstMs: 250, capMs: 8_000 };
@@ -21,6 +22,8 @@ export interface HttpClientOptions {
   /** Longest Retry-After we wait for before giving up with a message. */
   maxRetryWaitMs?: number;
   dispatcher?: Dispatcher;
+  /** Masked in every answer as it arrives, so no message, file or log built from one repeats a secret. */
+  secrets?: SecretSet;
   /** The proxies the dispatcher may go through, so a failure to reach one is named as such. */
   proxies?: string[];
   debug?: (line: string) => void;
@@ -161,7 +164,8 @@ export class HttpClient {
         headersTimeout: timeout,
         bodyTimeout: timeout,
       });
-      const answer = { status: res.statusCode, headers: flattenHeaders(res.headers), text: await res.body.text() };
+      const text = await res.body.text();
+      const answer = { status: res.statusCode, headers: flattenHeaders(res.headers), text: this.opts.secrets?.redact(text) ?? text };
       this.log(`< ${answer.status} in ${elapsed(started)}`);
       return answer;
     } catch (error) {

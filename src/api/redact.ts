@@ -1,8 +1,16 @@
-// --debug shows bodies, so anything that looks like a secret is replaced before it is printed.
+// --debug shows bodies, so anything that looks like a secret is replaced before it is printed, and the
+// subscribers' addresses are masked: a debug log pasted into a bug report must not leak a mailing list.
 
 const SECRET_KEY = /pass|token|secret|internal_access|api_key|apikey|authorization|p_key/i;
+const ADDRESS = /^([^@\s])[^@\s]*@([^@\s]+)$/;
+
+/** "ada@example.com" → "a***@example.com": enough to tell addresses apart in a log, not to mail them. */
+export function maskAddress(text: string): string {
+  return text.replace(ADDRESS, '$1***@$2');
+}
 
 export function redactValue(value: unknown): unknown {
+  if (typeof value === 'string') return maskAddress(value);
   if (Array.isArray(value)) return value.map(redactValue);
   if (value && typeof value === 'object') {
     return Object.fromEntries(

@@ -59,7 +59,11 @@ export async function oemRegister(o: OemRegisterOptions, f: Factory): Promise<nu
 }
 
 async function readInternalToken(f: Factory, file: string | undefined): Promise<{ token: string; source: string }> {
-  if (file !== undefined) return { token: await readSecretFile('--internal-token-file', file), source: `--internal-token-file ${file}` };
+  if (file !== undefined) {
+    const token = await readSecretFile('--internal-token-file', file);
+    f.io.secrets.add(token);
+    return { token, source: `--internal-token-file ${file}` };
+  }
   const fromEnv = f.io.env.MAILCLEAN_INTERNAL_TOKEN?.trim();
   if (fromEnv) return { token: fromEnv, source: 'MAILCLEAN_INTERNAL_TOKEN' };
   throw new UsageError('an internal access token is required', 'set MAILCLEAN_INTERNAL_TOKEN or pass --internal-token-file FILE');

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { SecretSet } from '../secrets.js';
 import { ProcessSignals, type Signals } from './signals.js';
 
 export type { Signal } from './signals.js';
@@ -15,6 +16,8 @@ export interface IO {
   cwd: string;
   /** SIGINT and SIGTERM, as two stages of stopping (see signals.ts). */
   signals: Signals;
+  /** The secrets this run holds, masked in all it writes; `main` makes it from the environment when absent. */
+  secrets?: SecretSet;
 }
 
 export function processIO(): IO {

@@ -2,6 +2,7 @@ import type { IO, InputStream, OutputStream } from './io.js';
 import type { Signals } from './signals.js';
 import { formatJson, selectFields, type JsonFlag } from './json.js';
 import { COLOR, PLAIN, wantsColor, type Style } from './style.js';
+import { secretsOf, type SecretSet } from '../secrets.js';
 
 /** The global flags that decide how a run talks to its user. */
 export interface StreamFlags {
@@ -26,6 +27,8 @@ export function debugWanted(flag: boolean | undefined, env: Record<string, strin
 export class IOStreams {
   readonly style: Style;
   readonly debugEnabled: boolean;
+  /** Masked in every line this writes to stderr; commands add the passwords they read. */
+  readonly secrets: SecretSet;
 
   constructor(
     private readonly io: IO,
@@ -33,6 +36,7 @@ export class IOStreams {
   ) {
     this.style = wantsColor(io.stderr, io.env, flags.color) ? COLOR : PLAIN;
     this.debugEnabled = debugWanted(flags.debug, io.env);
+    this.secrets = io.secrets ?? secretsOf(io.env);
   }
 
   get stdin(): InputStream {
@@ -91,7 +95,7 @@ export class IOStreams {
 
   /** A line on stderr that is part of the conversation (a question's context): --quiet does not silence it. */
   say(text: string): void {
-    this.io.stderr.write(`${text}\n`);
+    this.io.stderr.write(`${this.secrets.redact(text)}\n`);
   }
 
   /** Informational line on stderr; --quiet silences it. */

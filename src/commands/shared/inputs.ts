@@ -38,6 +38,12 @@ export async function valueOrPrompt(
 
 /** A password from stdin (--password-stdin), else a masked prompt, else a usage error. */
 export async function passwordInput(f: Factory, fromStdin: unknown, opts: { confirm?: boolean } = {}): Promise<string> {
+  const password = await readPassword(f, fromStdin, opts);
+  f.io.secrets.add(password);
+  return password;
+}
+
+async function readPassword(f: Factory, fromStdin: unknown, opts: { confirm?: boolean }): Promise<string> {
   if (fromStdin === true) {
     if (f.io.stdin.isTTY) f.io.stderr.write('Reading the password from stdin (end with Ctrl-D)…\n');
     const password = stripNewline(await readAll(f.io.stdin));
@@ -60,6 +66,7 @@ export async function passwordInput(f: Factory, fromStdin: unknown, opts: { conf
 export async function secretFromStdin(f: Factory, flag: string): Promise<string> {
   const value = stripNewline(await readAll(f.io.stdin)).trim();
   if (value === '') throw new UsageError(`${flag}: stdin held nothing`);
+  f.io.secrets.add(value);
   return value;
 }
 

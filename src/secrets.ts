@@ -1,0 +1,57 @@
+// Every secret this run holds (tokens from the environment, the profile or a sign-in; passwords read), so that
+// nothing it writes repeats one: a service that echoes the Authorization header in an error page must not get
+// the token printed on stderr or kept in a summary file.
+
+const MASK = '[redacted]';
+/** Shorter values are not treated as secrets: replacing them would garble ordinary text. */
+const MIN_LENGTH = 8;
+
+export class SecretSet {
+  private readonly values = new Set<string>();
+  private pattern: RegExp | undefined;
+
+  /** Adds a secret; an `id|secret` or `id.secret` token adds its secret half too, which may be echoed alone. */
+  add(value: string | undefined): void {
+    for (const part of [value?.trim(), value?.split('|').at(-1)?.trim(), value?.split('.').at(-1)?.trim()]) {
+      if (part && part.length >= MIN_LENGTH && !this.values.has(part)) {
+        this.values.add(part);
+        this.pattern = undefined;
+      }
+    }
+  }
+
+  get size(): number {
+    return this.values.size;
+  }
+
+  redact(text: string): string {
+    if (this.values.size === 0) return text;
+    // Longest first, so a token is masked whole before its secret half is looked for.
+    this.pattern ??= new RegExp([...this.values].sort((a, b) => b.length - a.length).map(escape).join('|'), 'g');
+    return text.replace(this.pattern, MASK);
+  }
+
+  /** The same through every string of a JSON value (an answer's body), keys included. */
+  redactDeep<T>(value: T): T {
+    if (this.values.size === 0) return value;
+    return walk(value, (s) => this.redact(s)) as T;
+  }
+}
+
+function walk(value: unknown, redact: (s: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((v) => walk(v, redact));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), walk(v, redact)]));
+  return value;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The secrets a run's environment carries. */
+export function secretsOf(env: Record<string, string | undefined>): SecretSet {
+  const secrets = new SecretSet();
+  for (const name of ['MAILCLEAN_TOKEN', 'MAILCLEAN_CLEAN_TOKEN', 'MAILCLEAN_INTERNAL_TOKEN']) secrets.add(env[name]);
+  return secrets;
+}
