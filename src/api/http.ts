@@ -1,9 +1,17 @@
 import type { Dispatcher } from 'undici';
-import { ApiError, AuthError, NetworkError } from '../errors.js';
+import { ApiError, AuthError } from '../errors.js';
 import { describeFailure, parseBody, fieldErrorsOf } from './failure.js';
 import { redactJson, redactUrl } from './redact.js';
+import { AnswerTooLarge, readCapped } from './answer-body.js';
 import { backoffMs, type BackoffPolicy } from './backoff.js';
+import { connectionFailure, isCertificateFailure, isRefused } from './connection-failures.js';
 import type { SecretSet } from '../secrets.js';
+
+/**
+ * No answer of either service needs more: 50 verdicts are a few kilobytes. A larger one (a proxy's error page gone
+ * wrong, a hostile server) is refused before it fills memory.
+ */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** Account commands wait little between attempts: 250 ms, 500 ms, 1 s ... up to 8 s. */
 const REQUEST_BACKOFF: BackoffPolicy = { firstMs: 250, capMs: 8_000 };
@@ -22,6 +30,8 @@ export interface HttpClientOptions {
   /** Longest Retry-After we wait for before giving up with a message. */
   maxRetryWaitMs?: number;
   dispatcher?: Dispatcher;
+  /** Answers larger than this are refused (default 4 MiB). */
+  maxAnswerBytes?: number;
   /** Masked in every answer as it arrives, so no message, file or log built from one repeats a secret. */
   secrets?: SecretSet;
   /** The proxies the dispatcher may go through, so a failure to reach one is named as such. */
@@ -60,36 +70,6 @@ class Retryable extends Error {
     super(failure.message);
   }
 }
-
-const NETWORK_CODES: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host lookup failed',
-  ETIMEDOUT: 'connection timed out',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  EPIPE: 'connection closed',
-  UND_ERR_SOCKET: 'connection closed by the server',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
-  UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
-  UND_ERR_BODY_TIMEOUT: 'answer stalled',
-};
-
-/** TLS verdicts on a certificate: what the user can do about each differs from a network failure. */
-const TLS_CODES: Record<string, string> = {
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
-  SELF_SIGNED_CERT_IN_CHAIN: 'its TLS certificate is signed by an authority this machine does not trust',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate cannot be verified',
-  UNABLE_TO_GET_ISSUER_CERT: 'its TLS certificate is signed by an authority this machine does not know',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its TLS certificate is signed by an authority this machine does not know',
-  CERT_UNTRUSTED: 'its TLS certificate is not trusted',
-  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
-  CERT_NOT_YET_VALID: 'its TLS certificate is not valid yet',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate is for another host name',
-};
-const UNTRUSTED_HINT =
-  'if a proxy or your organisation signs certificates with its own authority, point NODE_EXTRA_CA_CERTS at that authority\'s PEM file';
 
 export class HttpClient {
   private readonly base: URL;
@@ -164,17 +144,23 @@ export class HttpClient {
         headersTimeout: timeout,
         bodyTimeout: timeout,
       });
-      const text = await res.body.text();
+      const limit = this.opts.maxAnswerBytes ?? MAX_ANSWER_BYTES;
+      const text = await readCapped(res.body, limit, res.headers['content-length']).catch((error: unknown) => {
+        if (!(error instanceof AnswerTooLarge)) throw error;
+        const mib = `${Math.round(limit / 1024 / 1024)} MiB`;
+        throw new ApiError(`the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with more than ${mib}, more than any answer needs`, res.statusCode);
+      });
       const answer = { status: res.statusCode, headers: flattenHeaders(res.headers), text: this.opts.secrets?.redact(text) ?? text };
       this.log(`< ${answer.status} in ${elapsed(started)}`);
       return answer;
     } catch (error) {
       if (spec.signal?.aborted) throw spec.signal.reason ?? error;
-      const failure = this.networkFailure(error, timeout);
+      if (error instanceof ApiError) throw error;
+      const failure = connectionFailure(error, { serviceName: this.opts.serviceName, host: this.host, timeoutMs: timeout, proxies: this.opts.proxies });
       this.log(`< failed after ${elapsed(started)}: ${failure.message}`);
       // A certificate does not change between attempts; a refused connection never reached the server.
-      if (codeOf(error, TLS_CODES)) throw failure;
-      if (idempotent || codeOf(error, NETWORK_CODES) === 'ECONNREFUSED') throw new Retryable(failure);
+      if (isCertificateFailure(error)) throw failure;
+      if (idempotent || isRefused(error)) throw new Retryable(failure);
       throw failure;
     }
   }
@@ -218,49 +204,9 @@ export class HttpClient {
     return new ApiError(`the ${this.opts.serviceName} at ${this.host} answered ${status} to ${what}${detail ? `: ${detail}` : ''}`, status, fieldErrors);
   }
 
-  private networkFailure(error: unknown, timeoutMs: number): NetworkError {
-    const tls = codeOf(error, TLS_CODES);
-    if (tls) {
-      const hint = tls === 'CERT_HAS_EXPIRED' || tls === 'CERT_NOT_YET_VALID' ? "check this machine's clock, or tell the service's operators" : tls === 'ERR_TLS_CERT_ALTNAME_INVALID' ? 'check the URL: the certificate names another host' : UNTRUSTED_HINT;
-      return new NetworkError(`cannot reach the ${this.opts.serviceName} at ${this.host}: ${TLS_CODES[tls]} (${tls})`, hint);
-    }
-    const code = codeOf(error, NETWORK_CODES);
-    const name = error instanceof Error ? error.name : '';
-    let reason = code ? NETWORK_CODES[code] : undefined;
-    if (!reason && (name === 'TimeoutError' || name === 'AbortError')) reason = `no answer within ${Math.round(timeoutMs / 1000)}s`;
-    reason ??= error instanceof Error ? error.message : String(error);
-    const proxy = this.opts.proxies?.find((p) => failedAt(error) === URL.parse(p)?.host);
-    if (proxy) {
-      return new NetworkError(`cannot reach the proxy ${redactUrl(proxy)} on the way to the ${this.opts.serviceName} at ${this.host}: ${reason}`, 'check HTTP_PROXY, HTTPS_PROXY and NO_PROXY');
-    }
-    return new NetworkError(`cannot reach the ${this.opts.serviceName} at ${this.host}: ${reason}`, 'check the URL (`mailclean config get api-url`) and your connection');
-  }
-
   private log(line: string): void {
     this.opts.debug?.(`[${this.opts.serviceName}] ${line}`);
   }
-}
-
-/** The first code among `known` on the error or its causes (undici wraps Node's socket errors). */
-function codeOf(error: unknown, known: Record<string, string>): string | undefined {
-  let e: unknown = error;
-  for (let depth = 0; e && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code in known) return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-/** `host:port` a socket failed to reach, as Node's errors name it. */
-function failedAt(error: unknown): string | undefined {
-  let e: unknown = error;
-  for (let depth = 0; e && depth < 4; depth++) {
-    const { address, port } = e as { address?: unknown; port?: unknown };
-    if (typeof address === 'string' && typeof port === 'number') return `${address.includes(':') ? `[${address}]` : address}:${port}`;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
