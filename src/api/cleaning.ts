@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError, AuthError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { allowanceNews, type AllowanceNews } from './allowance.js';
 import { findToken, isObject, str, type Json } from './shape.js';
@@ -58,6 +58,23 @@ export class CleaningClient {
       throw Object.assign(new ApiError(`the cleaning service at ${this.http.host} answered without a result list`, res.status), { body: res.body });
     }
     return records;
+  }
+
+  /**
+   * Whether the service accepts the token, without spending allowance: a request naming no address is refused
+   * for being empty (422) once the token passed, and with 401 when it did not. It may take one slot of the
+   * rate limit.
+   */
+  async tokenCheck(signal?: AbortSignal): Promise<'accepted' | 'rejected'> {
+    try {
+      await this.http.request({ method: 'POST', path: '/api/v1/email-verify/validate/clean', body: { email: [] }, retries: 0, idempotent: true, signal });
+      return 'accepted';
+    } catch (error) {
+      if (error instanceof AuthError) return 'rejected';
+      // Refused for what the request holds, or for the allowance: either way the token itself was taken.
+      if (error instanceof ApiError && (error.status === 422 || error.status === 400 || error.status === 402 || error.status === 403)) return 'accepted';
+      throw error;
+    }
   }
 
   async signup(input: { name?: string; email: string; password: string }): Promise<CleanSignedIn> {

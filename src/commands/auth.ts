@@ -8,6 +8,7 @@ import { maskSecret } from '../config/keys.js';
 import { str, unwrapObject } from '../api/shape.js';
 import { redactUrl } from '../api/redact.js';
 import { jsonOption } from './shared/inputs.js';
+import { checkCleanToken } from './shared/sessions.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -57,12 +58,13 @@ export async function authStatus(o: { json?: JsonFlag }, f: Factory): Promise<nu
       problem: value ? null : 'not signed in',
     };
     if (value && !url) row.problem = `no ${service === 'platform' ? 'api-url' : 'clean-url'} is configured: run \`mailclean config set ${service === 'platform' ? 'api-url' : 'clean-url'} URL\``;
-    if (value && url && service === 'platform') await verifyPlatform(f, row);
+    if (value && url) await (service === 'platform' ? verifyPlatform(f, row) : verifyCleaning(f, row));
     results.push(row);
   }
   if (o.json !== undefined) f.io.json(results, o.json, FIELDS);
   else printStatus(f, await f.profile(), results, endpoints.sandbox);
-  return results.every((r) => r.signedIn && !r.problem) ? ExitCode.ok : ExitCode.auth;
+  if (results.some((r) => !r.signedIn)) return ExitCode.auth;
+  return results.every((r) => r.verified) ? ExitCode.ok : ExitCode.error;
 }
 
 /** Asks the platform whose token this is; the cleaning service has no route that checks one for free. */
@@ -74,15 +76,27 @@ async function verifyPlatform(f: Factory, row: ServiceStatus): Promise<void> {
     row.userId = str(me?.id) ?? row.userId;
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    row.problem = error instanceof AuthError ? rejectedHint(row.tokenSource) : error.message;
+    row.problem = error instanceof AuthError ? rejectedHint(row.tokenSource) : `not verified: ${error.message}`;
     if (error instanceof AuthError) row.signedIn = false;
   }
 }
 
+/** The cleaning service has no "who am I": an empty request tells whether it takes the token (no allowance spent). */
+async function verifyCleaning(f: Factory, row: ServiceStatus): Promise<void> {
+  const check = await checkCleanToken(f);
+  if (check.verdict === 'accepted') row.verified = true;
+  else if (check.verdict === 'unknown') row.problem = `not verified: ${check.why}`;
+  else {
+    row.signedIn = false;
+    row.problem = rejectedHint(row.tokenSource, 'clean');
+  }
+}
+
 /** What to do about a rejected token depends on where it came from: a variable is fixed or unset, not logged over. */
-function rejectedHint(source: TokenSource | null): string {
-  if (source === 'env') return 'token rejected: MAILCLEAN_TOKEN holds a token the platform does not accept; fix it or unset it';
-  return 'token rejected: run `mailclean login`';
+function rejectedHint(source: TokenSource | null, service: Service = 'platform'): string {
+  const [variable, name, login] = service === 'platform' ? ['MAILCLEAN_TOKEN', 'the platform', 'mailclean login'] : ['MAILCLEAN_CLEAN_TOKEN', 'the cleaning service', 'mailclean login --service clean'];
+  if (source === 'env') return `token rejected: ${variable} holds a token ${name} does not accept; fix it or unset it`;
+  return `token rejected: run \`${login}\``;
 }
 
 function printStatus(f: Factory, profile: Profile, rows: ServiceStatus[], sandbox: boolean): void {
@@ -90,14 +104,16 @@ function printStatus(f: Factory, profile: Profile, rows: ServiceStatus[], sandbo
   for (const r of rows) {
     const name = r.service === 'platform' ? 'Platform' : 'Cleaning service';
     lines.push(`${f.io.style.bold(name)} ${sandbox ? '(built-in sandbox)' : (r.url ?? '(no URL configured)')}`);
-    if (r.signedIn) {
-      const who = r.email ?? r.userId ?? 'unknown user';
-      lines.push(`  ${f.io.style.green('✓')} Signed in as ${who}${r.verified ? '' : ' (not verified)'}`);
-      lines.push(`  Token: ${r.token} (from ${profile.tokenPlace(r.service, r.tokenSource ?? undefined)})`);
+    const who = r.email ?? r.userId;
+    if (r.signedIn && r.verified) {
+      lines.push(`  ${f.io.style.green('✓')} Signed in${who ? ` as ${who}` : ''}`);
+    } else if (r.signedIn) {
+      // "not verified" means one thing everywhere: a token is stored, and the service was not able to say if it takes it.
+      lines.push(`  ${f.io.style.yellow('!')} Token stored${who ? ` for ${who}` : ''}, ${r.problem ?? 'not verified'}`);
     } else {
       lines.push(`  ${f.io.style.red('✗')} ${r.problem ?? 'not signed in'}`);
     }
-    if (r.signedIn && r.problem) lines.push(`  ${f.io.style.yellow('!')} ${r.problem}`);
+    if (r.signedIn) lines.push(`  Token: ${r.token} (from ${profile.tokenPlace(r.service, r.tokenSource ?? undefined)})`);
   }
   f.io.out(`${lines.join('\n')}\n`);
 }

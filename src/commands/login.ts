@@ -7,7 +7,7 @@ import { str, unwrapObject } from '../api/shape.js';
 import { jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, secretFromStdin, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './shared/inputs.js';
 import { runEach } from '../account/each-service.js';
 import { reportOutcomes } from './shared/outcomes.js';
-import { keepCleanSignIn } from './shared/sessions.js';
+import { checkCleanToken, keepCleanSignIn } from './shared/sessions.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -86,13 +86,7 @@ function renameAuthFailure(service: string) {
 async function loginWithToken(f: Factory, service: ServiceChoice, json: JsonFlag): Promise<number> {
   if (service === 'all') throw new UsageError('--with-token needs --service platform or --service clean');
   const token = await secretFromStdin(f, '--with-token');
-  if (service === 'clean') {
-    // The cleaning service has no route that checks a token without spending allowance, so it is stored as given.
-    (await f.profile()).saveSignIn({ 'clean-token': token });
-    f.io.note(`${f.io.style.green('✓')} Stored the cleaning service token`);
-    if (json !== undefined) f.io.json({ clean: { ok: true, verified: false } }, json, ['clean']);
-    return 0;
-  }
+  if (service === 'clean') return keepCleanToken(f, token, json);
   const client = await f.platform();
   // Check the token before keeping it, and learn whose it is.
   f.useToken('platform', token);
@@ -102,5 +96,17 @@ async function loginWithToken(f: Factory, service: ServiceChoice, json: JsonFlag
   (await f.profile()).saveSignIn({ token, 'user-id': userId, email });
   f.io.note(`${f.io.style.green('✓')} Logged in to the platform as ${email ?? userId ?? 'unknown user'}`);
   if (json !== undefined) f.io.json({ platform: { ok: true, userId, email } }, json, ['platform']);
+  return 0;
+}
+
+/** Checked before it is kept: refused, it is not stored; unanswered, it is stored and said to be unverified. */
+async function keepCleanToken(f: Factory, token: string, json: JsonFlag): Promise<number> {
+  f.useToken('clean', token);
+  const check = await checkCleanToken(f);
+  if (check.verdict === 'rejected') throw new AuthError('the cleaning service did not accept that token; nothing was stored', 'check the token you piped in');
+  (await f.profile()).saveSignIn({ 'clean-token': token });
+  if (check.verdict === 'accepted') f.io.note(`${f.io.style.green('✓')} Stored the cleaning service token (the service accepted it)`);
+  else f.io.warn(`stored the cleaning service token, not verified: ${check.why}`);
+  if (json !== undefined) f.io.json({ clean: { ok: true, verified: check.verdict === 'accepted' } }, json, ['clean']);
   return 0;
 }

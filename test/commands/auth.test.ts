@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
 import { TestHome } from '../helpers/cli.js';
+import { serve } from '../helpers/http-server.js';
 import { registered, urlsOf, useSandboxes } from '../helpers/sandbox.js';
 
 let home: TestHome;
@@ -30,6 +31,31 @@ describe('auth status hints fit where the token came from', () => {
     const res = await home.run(['auth', 'status']);
     expect(res.code).toBe(4);
     expect(res.stdout).toMatch(/token rejected: run `mailclean login`/);
+  });
+
+  it('a bogus cleaning token: no ✓, exit 4, with the hint for where it came from', async () => {
+    const sandbox = await sandboxes.start();
+    await registered(home, sandbox, { service: 'platform' });
+    const res = await home.run(['auth', 'status'], { env: { MAILCLEAN_CLEAN_TOKEN: 'bogus-cleaning-token-0000' } });
+    expect(res.code).toBe(4);
+    expect(res.stdout).toMatch(/^Cleaning service .*\n  ✗ token rejected: MAILCLEAN_CLEAN_TOKEN holds a token the cleaning service does not accept; fix it or unset it$/m);
+    expect(res.stdout.match(/✓/g)).toHaveLength(1); // the platform's, which it took
+  });
+
+  it('a cleaning service that cannot be reached: the token is "stored, not verified", never ✓ (exit 1)', async () => {
+    const sandbox = await sandboxes.start();
+    await registered(home, sandbox, { service: 'all' });
+    const down = await serve((_req, res) => res.writeHead(503).end());
+    try {
+      const res = await home.run(['auth', 'status', '--clean-url', down.url]);
+      expect(res.code).toBe(1);
+      expect(res.stdout).toMatch(/^  ! Token stored for \S+, not verified: the cleaning service at 127\.0\.0\.1:\d+ answered 503/m);
+      expect(res.stdout.match(/✓/g)).toHaveLength(1);
+      const json = JSON.parse((await home.run(['auth', 'status', '--clean-url', down.url, '--json'])).stdout);
+      expect(json[1]).toMatchObject({ service: 'clean', signedIn: true, verified: false });
+    } finally {
+      await down.close();
+    }
   });
 
   it('on the built-in sandbox, the token is said to come from its own account', async () => {

@@ -59,6 +59,20 @@ describe.each(['spec', 'alt'] as const)('login against a configured service (%s 
     expect(all.stderr).toContain('--service platform or --service clean');
   });
 
+  it('login --with-token --service clean: a token the service takes is stored with a ✓; garbage is refused and nothing stored', async () => {
+    await registered(home, sandbox, { email: 'cy@example.com', service: 'clean' });
+    const token = (await run(['auth', 'token', '--service', 'clean'])).stdout.trim();
+    await run(['logout']);
+    const garbage = await run(['login', '--with-token', '--service', 'clean'], 'garbage-token-0123456789\n');
+    expectError(garbage, 4, 'error: the cleaning service did not accept that token; nothing was stored');
+    expect((await run(['auth', 'token', '--service', 'clean'])).code).toBe(4);
+    const good = await run(['login', '--with-token', '--service', 'clean', '--json'], `${token}\n`);
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stderr).toContain('✓ Stored the cleaning service token (the service accepted it)');
+    expect(JSON.parse(good.stdout)).toEqual({ clean: { ok: true, verified: true } });
+    expect(sandbox.stats().addressesCharged).toBe(0);
+  });
+
   it('a wrong password at login: exit 4', async () => {
     await registered(home, sandbox, { email: 'wrong@example.com', service: 'platform' });
     const res = await run(['login', '--service', 'platform', '--email', 'wrong@example.com', '--password-stdin'], 'not the password');

@@ -2,7 +2,7 @@
 // allowance, and the questions a terminal may ask before anything is paid.
 import type { Factory } from '../../factory.js';
 import { AuthError, CliError, ExitCode, UsageError } from '../../errors.js';
-import { parseRate, type Rate } from '../../config/rate.js';
+import { DEFAULT_RATE, parseRate, type Rate } from '../../config/rate.js';
 import { promptConfirm } from '../../io/prompt.js';
 import { type ProgressReporter } from '../../io/progress.js';
 import { quantity } from '../../quantities.js';
@@ -27,7 +27,6 @@ import { openShared, sharedUrl, type SharedState } from './shared.js';
 import { runSummary } from '../../clean/summary.js';
 import { redactUrl } from '../../api/redact.js';
 
-const DEFAULT_RATE = '50/5m';
 /** Above this many addresses, a run on a terminal asks before spending (unless --yes). */
 const CONFIRM_ABOVE = 1_000;
 

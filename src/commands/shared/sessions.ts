@@ -1,12 +1,13 @@
 // Signed-in clients for commands: the profile's token (or the environment's), or on the built-in sandbox an
 // account made on first use.
 import type { Factory } from '../../factory.js';
-import { AuthError } from '../../errors.js';
+import { AuthError, CliError } from '../../errors.js';
 import type { PlatformClient } from '../../api/platform.js';
 import type { CleaningClient, CleanSignedIn } from '../../api/cleaning.js';
 import { str, unwrapObject } from '../../api/shape.js';
 import { createSandboxAccount } from '../../account/sandbox-account.js';
-import { accountKey } from '../../clean/identity.js';
+import { accountKey, limiterStatePath } from '../../clean/identity.js';
+import { DEFAULT_RATE, parseRate } from '../../config/rate.js';
 import { rememberAllowance } from '../../clean/allowance.js';
 
 export async function platformSession(f: Factory): Promise<PlatformClient> {
@@ -59,4 +60,27 @@ export async function currentUserId(f: Factory, client: PlatformClient): Promise
   const id = str(unwrapObject((await client.me()).me)?.id);
   if (!id) throw new AuthError('the platform did not say who the token belongs to');
   return id;
+}
+
+/** What the cleaning service said of its token: taken, refused, or no answer to tell by (and why). */
+export type TokenCheck = { verdict: 'accepted' } | { verdict: 'rejected' } | { verdict: 'unknown'; why: string };
+
+/**
+ * Asks the cleaning service whether it takes the token now in use. The check may count against the rate limit,
+ * so it is booked in this account's limiter like any request; it spends no allowance.
+ */
+export async function checkCleanToken(f: Factory): Promise<TokenCheck> {
+  const { SlidingWindowLimiter, realClock } = await import('../../clean/limiter.js');
+  const key = await cleaningAccountKey(f);
+  const rate = (await f.profile()).settings().rate;
+  const limiter = key ? new SlidingWindowLimiter({ rate: parseRate(rate ?? DEFAULT_RATE, 'rate'), clock: realClock, statePath: limiterStatePath(f.dataDir, key) }) : undefined;
+  const booking = await limiter?.acquire(f.io.signals.stop);
+  try {
+    return { verdict: await (await f.cleaning()).tokenCheck(f.io.signals.stop) };
+  } catch (error) {
+    if (error instanceof CliError) return { verdict: 'unknown', why: error.message };
+    throw error;
+  } finally {
+    if (booking) limiter!.release(booking);
+  }
 }
