@@ -30,14 +30,15 @@ export function matchRecords(keys: string[], records: Json[]): Map<string, Json>
 
 const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : v === 1 || v === 'true' ? true : v === 0 || v === 'false' ? false : null);
 
-/** A service record (spec 2.10) as a verdict; statuses we do not know are passed through unchanged. */
+/** A service record (spec 2.10) as a verdict: its status in mailclean's words, the service's own word kept beside. */
 export function recordVerdict(key: string, record: Json, fallbackTime: string): Verdict {
   const es = isObject(record.emailStatus) ? record.emailStatus : isObject(record.email_status) ? record.email_status : {};
   const valid = bool(es.valid);
   const disposable = bool(es.isDisposable ?? es.is_disposable);
   const validDomain = bool(es.isValidDomain ?? es.is_valid_domain);
-  const status = str(es.status) ?? (valid === true ? 'valid' : valid === false ? 'invalid' : 'unknown');
-  const reason = str(es.reason) ?? derivedReason(status, disposable, validDomain);
+  const word = str(es.status) ?? (valid === true ? 'valid' : valid === false ? 'invalid' : 'unknown');
+  const status = documentedStatus(word, valid);
+  const reason = str(es.reason) ?? derivedReason(status, word, disposable, validDomain);
   return {
     key,
     status,
@@ -46,20 +47,52 @@ export function recordVerdict(key: string, record: Json, fallbackTime: string): 
     validDomain,
     reason,
     checkedAt: str(record.updatedAt) ?? str(record.createdAt) ?? fallbackTime,
+    serviceStatus: word,
   };
 }
 
+/**
+ * The service's status words (its own, or those of the checkers it wraps) in the five mailclean documents, so
+ * one list never mixes two vocabularies and --only/--fail-when mean the same whichever checker answered.
+ */
+const SYNONYMS: Record<string, 'valid' | 'invalid' | 'risky' | 'unknown'> = {
+  valid: 'valid', deliverable: 'valid', ok: 'valid', safe: 'valid', good: 'valid', verified: 'valid',
+  invalid: 'invalid', undeliverable: 'invalid', bad: 'invalid', bounce: 'invalid', bounced: 'invalid', rejected: 'invalid', donotmail: 'invalid',
+  risky: 'risky', catchall: 'risky', acceptall: 'risky', disposable: 'risky', role: 'risky', rolebased: 'risky', spamtrap: 'risky', toxic: 'risky', abuse: 'risky',
+  unknown: 'unknown', unverifiable: 'unknown', timeout: 'unknown', error: 'unknown',
+};
+
+/** The word a status is written in, as mailclean documents it; a word nobody knows is judged by the `valid` flag. */
+export function documentedStatus(word: string, valid: boolean | null): 'valid' | 'invalid' | 'risky' | 'unknown' | 'unchecked' {
+  const known = SYNONYMS[word.toLowerCase().replace(/[^a-z]/g, '')];
+  if (word === 'unchecked') return 'unchecked';
+  return known ?? (valid === true ? 'valid' : valid === false ? 'invalid' : 'unknown');
+}
+
+/**
+ * A verdict kept before statuses were put in mailclean's words (a journal or cache entry holding the service's
+ * own word): the same verdict, in today's form.
+ */
+export function inDocumentedWords(v: Verdict): Verdict {
+  const status = documentedStatus(v.status, v.valid);
+  if (status === v.status) return v;
+  return { ...v, status, serviceStatus: v.serviceStatus ?? v.status };
+}
+
 /** The reasons read into a service record that carries none. */
-export type RecordReason = '' | 'invalid_domain' | 'disposable' | 'rejected';
+export type RecordReason = '' | 'invalid_domain' | 'disposable' | 'rejected' | 'catch_all' | 'role';
 
 /**
  * The spec's record has no reason, only flags: name one only where a flag says it. Just `invalid` means the
  * service turned the address itself down; a `risky` or `unknown` answer with no flag does not say why, and
  * a reason made up for it would mislead, so it stays empty.
  */
-function derivedReason(status: string, disposable: boolean | null, validDomain: boolean | null): RecordReason {
+function derivedReason(status: string, word: string, disposable: boolean | null, validDomain: boolean | null): RecordReason {
   if (status === 'valid') return '';
   if (validDomain === false) return 'invalid_domain';
-  if (disposable === true) return 'disposable';
+  const plain = word.toLowerCase().replace(/[^a-z]/g, '');
+  if (disposable === true || plain === 'disposable') return 'disposable';
+  if (plain === 'catchall' || plain === 'acceptall') return 'catch_all';
+  if (plain === 'role' || plain === 'rolebased') return 'role';
   return status === 'invalid' ? 'rejected' : '';
 }

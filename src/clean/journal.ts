@@ -1,6 +1,7 @@
 import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isObject } from '../api/shape.js';
+import { inDocumentedWords } from './answers.js';
 import { breakLock, keepFresh, staleReason, tryLock, type LockOwner } from './lockfile.js';
 import type { Verdict } from './verdict.js';
 
@@ -141,7 +142,8 @@ function readEntries(path: string): Saved {
       badLines++;
       return;
     }
-    for (const verdict of verdicts) results.set(verdict.key, verdict);
+    // A journal written before statuses were put in mailclean's words holds the service's own.
+    for (const verdict of verdicts) results.set(verdict.key, inDocumentedWords(verdict));
   });
   return { results, badLines };
 }

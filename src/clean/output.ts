@@ -3,7 +3,7 @@ import { chmodSync, copyFileSync, createWriteStream, renameSync, unlinkSync, typ
 import { temporaryPath, type OutputTarget } from './output-target.js';
 import type { Writable } from 'node:stream';
 import type { InputLayout } from './input/index.js';
-import { RESULT_COLUMNS, SUGGESTION_COLUMN, verdictCells, verdictFields, type Verdict } from './verdict.js';
+import { RESULT_COLUMNS, verdictCells, verdictFields, type ExtraColumn, type Verdict } from './verdict.js';
 
 export type OutputFormat = 'csv' | 'json' | 'ndjson';
 
@@ -99,7 +99,7 @@ export class RowFormatter {
   constructor(
     private readonly layout: InputLayout,
     private readonly format: OutputFormat,
-    private readonly withSuggestion = false,
+    private readonly extras: readonly ExtraColumn[] = [],
   ) {
     // A list of bare addresses becomes a CSV with an `email` column.
     this.delimiter = layout.format === 'lines' ? ',' : layout.delimiter;
@@ -114,7 +114,7 @@ export class RowFormatter {
   start(): string {
     if (this.format === 'json') return '[';
     if (this.format === 'ndjson') return '';
-    const results = [...RESULT_COLUMNS, ...(this.withSuggestion ? [SUGGESTION_COLUMN] : [])].join(this.delimiter);
+    const results = [...RESULT_COLUMNS, ...this.extras].join(this.delimiter);
     if (this.layout.format === 'lines') return `email${this.delimiter}${results}${this.eol}`;
     // Excel's `sep=` line stays first, so Excel still splits the columns as before.
     const prefix = `${writesBom(this.layout) ? '\uFEFF' : ''}${this.layout.sepLine !== undefined ? this.layout.sepLine + this.eol : ''}`;
@@ -127,11 +127,11 @@ export class RowFormatter {
     if (this.format === 'csv') {
       // The original text goes out as it came in; only the appended cells are ours.
       const original = this.layout.format === 'lines' ? quote(raw, this.delimiter) : this.rebuild ? this.serialise(fields) : raw;
-      return `${original}${this.delimiter}${verdictCells(verdict, this.withSuggestion).map((c) => quote(c, this.delimiter)).join(this.delimiter)}${this.eol}`;
+      return `${original}${this.delimiter}${verdictCells(verdict, this.extras).map((c) => quote(c, this.delimiter)).join(this.delimiter)}${this.eol}`;
     }
     const object: Record<string, unknown> = {};
     this.columns.forEach((column, i) => (object[this.names[i]!] = fields[column] ?? ''));
-    Object.assign(object, verdictFields(verdict, this.withSuggestion));
+    Object.assign(object, verdictFields(verdict, this.extras));
     const line = JSON.stringify(object);
     if (this.format === 'ndjson') return `${line}\n`;
     const prefix = this.first ? '\n' : ',\n';

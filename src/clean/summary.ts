@@ -31,6 +31,8 @@ export interface RunSummary {
   statuses: Record<string, number>;
   /** Rows per reason, most first. */
   reasons: Record<string, number>;
+  /** Rows per status word the cleaning service itself sent, most first (empty with the built-in engine). */
+  serviceStatuses: Record<string, number>;
   disposable: number;
   role: number;
   /** Rows per typo suggestion ("gmial.com → gmail.com"), most first. */
@@ -69,10 +71,7 @@ export function runSummary(s: SummaryInput): RunSummary {
   const now = s.now ?? Date.now();
   const { scan, tally, outcome } = s;
   const unchecked = tally.byStatus.get('unchecked') ?? 0;
-  const statuses = Object.fromEntries([
-    ...STATUSES.filter((status) => tally.byStatus.has(status)).map((status) => [status, tally.byStatus.get(status)!] as const),
-    ...Object.entries(sortedCounts(tally.byStatus)).filter(([status]) => !STATUSES.includes(status)),
-  ]);
+  const statuses = Object.fromEntries(STATUSES.filter((status) => tally.byStatus.has(status)).map((status) => [status, tally.byStatus.get(status)!] as const));
   return {
     version: 1,
     input: s.input,
@@ -88,6 +87,7 @@ export function runSummary(s: SummaryInput): RunSummary {
     malformed: scan.invalid,
     statuses,
     reasons: sortedCounts(tally.byReason),
+    serviceStatuses: sortedCounts(tally.byServiceStatus),
     disposable: tally.disposable,
     role: tally.role,
     suggestions: sortedCounts(tally.suggestions),

@@ -19,6 +19,8 @@ export class Tally {
   role = 0;
   readonly byStatus = new Map<string, number>();
   readonly byReason = new Map<string, number>();
+  /** Rows per status word the cleaning service itself sent. */
+  readonly byServiceStatus = new Map<string, number>();
   /** "gmial.com → gmail.com" -> rows. */
   readonly suggestions = new Map<string, number>();
   /** The first few addresses (as written in the input) of each status but `valid`, for the report. */
@@ -31,6 +33,7 @@ export class Tally {
     bump(this.byStatus, verdict.status);
     if (verdict.status !== 'valid' && cell !== undefined) this.keepExample(verdict.status, cell.trim());
     if (verdict.reason) bump(this.byReason, verdict.reason);
+    if (verdict.serviceStatus) bump(this.byServiceStatus, verdict.serviceStatus);
     if (verdict.disposable === true) this.disposable++;
     if (verdict.reason === 'role') this.role++;
     const at = key.lastIndexOf('@');

@@ -16,9 +16,11 @@ export interface Verdict {
   checkedAt: string;
   /** A likely intended address for a mistyped domain (from the local engine). */
   suggestion?: string;
+  /** The status word the cleaning service itself sent (`status` is always one of STATUSES). */
+  serviceStatus?: string;
 }
 
-/** What each `email_status` means (`clean --help`, docs/json.md). A status the service adds is passed through. */
+/** What each `email_status` means (`clean --help`, docs/json.md): every checker's answer is one of these. */
 export const STATUS_MEANINGS = {
   valid: 'the address can receive mail',
   risky: 'it may take mail but is a poor bet: see the reason',
@@ -54,8 +56,8 @@ export const REASON_MEANINGS: Readonly<Record<Reason, string>> = {
   mailbox_rejected: '--local --smtp: the mail server refused the mailbox',
   possible_typo: '--local: a mistyped domain; see email_suggestion',
   disposable: 'a throwaway-address domain',
-  catch_all: '--local --smtp: the server takes any mailbox',
-  role: '--local: a function (info@, no-reply@), not a person',
+  catch_all: 'the mail server takes any mailbox (--local --smtp, or the service said)',
+  role: 'a function (info@, no-reply@), not a person',
   dns_unavailable: '--local: DNS gave no answer',
   greylisted: '--local --smtp: the mail server said try later',
   smtp_unavailable: '--local --smtp: the mail server could not be asked',
@@ -70,8 +72,16 @@ export function meaningLines(meanings: Readonly<Record<string, string>>): string
 }
 
 export const RESULT_COLUMNS = ['email_status', 'email_valid', 'email_disposable', 'email_valid_domain', 'email_reason', 'email_checked_at'] as const;
-/** Appended after the six by `clean --local`, whose engine suggests fixes for mistyped domains. */
-export const SUGGESTION_COLUMN = 'email_suggestion';
+
+/** Columns appended after the six by one checker only, each read from the verdict. */
+export const EXTRA_COLUMNS = {
+  /** The built-in engine's likely intended address for a mistyped domain. */
+  email_suggestion: (v: Verdict) => v.suggestion ?? null,
+  /** The cleaning service's own status word, beside `email_status` in mailclean's. */
+  email_service_status: (v: Verdict) => v.serviceStatus ?? null,
+} as const satisfies Record<string, (v: Verdict) => string | null>;
+
+export type ExtraColumn = keyof typeof EXTRA_COLUMNS;
 
 export function localVerdict(key: string, reason: string): Verdict {
   return { key, status: 'invalid', valid: false, disposable: null, validDomain: null, reason, checkedAt: '' };
@@ -82,15 +92,15 @@ export function uncheckedVerdict(key: string): Verdict {
 }
 
 /** The appended values, as text for CSV. */
-export function verdictCells(v: Verdict, withSuggestion = false): string[] {
+export function verdictCells(v: Verdict, extras: readonly ExtraColumn[] = []): string[] {
   const b = (x: boolean | null) => (x === null ? '' : String(x));
   const cells = [v.status, b(v.valid), b(v.disposable), b(v.validDomain), v.reason, v.checkedAt];
-  if (withSuggestion) cells.push(v.suggestion ?? '');
+  for (const column of extras) cells.push(EXTRA_COLUMNS[column](v) ?? '');
   return cells;
 }
 
 /** The appended values, typed, for JSON. */
-export function verdictFields(v: Verdict, withSuggestion = false): Record<string, string | boolean | null> {
+export function verdictFields(v: Verdict, extras: readonly ExtraColumn[] = []): Record<string, string | boolean | null> {
   const fields: Record<string, string | boolean | null> = {
     email_status: v.status,
     email_valid: v.valid,
@@ -99,6 +109,6 @@ export function verdictFields(v: Verdict, withSuggestion = false): Record<string
     email_reason: v.reason || null,
     email_checked_at: v.checkedAt || null,
   };
-  if (withSuggestion) fields[SUGGESTION_COLUMN] = v.suggestion ?? null;
+  for (const column of extras) fields[column] = EXTRA_COLUMNS[column](v);
   return fields;
 }

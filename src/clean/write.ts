@@ -3,7 +3,7 @@ import { readRecordBatches, type InputLayout } from './input/index.js';
 import { prefilter } from './prefilter.js';
 import { AtomicFile, ChunkedWriter, RowFormatter, type OutputFormat } from './output.js';
 import type { OutputTarget } from './output-target.js';
-import { localVerdict, uncheckedVerdict, type Verdict } from './verdict.js';
+import { localVerdict, uncheckedVerdict, type ExtraColumn, type Verdict } from './verdict.js';
 import { Tally } from './tally.js';
 
 export interface WriteOptions {
@@ -13,11 +13,11 @@ export interface WriteOptions {
   /** With --in-place: where the replaced input is copied first. */
   backup?: string;
   stdout: Writable;
-  /** Statuses kept in the main output (--only); the rest go to `rejects` if given, else nowhere. */
+  /** Statuses and reasons kept in the main output (--only); the rest go to `rejects` if given, else nowhere. */
   only?: ReadonlySet<string>;
   rejects?: OutputTarget;
-  /** Add the `email_suggestion` column (clean --local). */
-  suggestions?: boolean;
+  /** Columns only this run's checker fills (the engine's suggestion, the service's own status word). */
+  extraColumns?: readonly ExtraColumn[];
   /** Stops the writing: nothing is left half-written. */
   signal?: AbortSignal;
 }
@@ -42,7 +42,7 @@ interface Target {
  */
 export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<string, Verdict>, opts: WriteOptions): Promise<WriteSummary> {
   const open = async (target: OutputTarget | undefined, backup?: string): Promise<Target> => {
-    const formatter = new RowFormatter(layout, opts.format, opts.suggestions);
+    const formatter = new RowFormatter(layout, opts.format, opts.extraColumns);
     if (target === undefined) return { formatter, writer: new ChunkedWriter(opts.stdout) };
     const file = new AtomicFile(target, backup);
     await file.ready();
@@ -66,7 +66,7 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
         const verdict =
           decided.key === undefined ? localVerdict('', decided.reason) : (results.get(decided.key) ?? uncheckedVerdict(decided.key));
         summary.tally.add(verdict, record.fields[column], decided.key ?? '');
-        const keep = !opts.only || opts.only.has(verdict.status);
+        const keep = !opts.only || opts.only.has(verdict.status) || opts.only.has(verdict.reason);
         const target = keep ? main : rejects;
         if (keep) summary.written++;
         else summary.rejected++;

@@ -48,7 +48,7 @@ describe.runIf(run)('shared state on Redis', () => {
   it('the cache keeps verdicts with their time, answers by age, counts, clears', async () => {
     const cache = new RedisVerdictCache(a, redis.url, 'test:cache');
     const old: Verdict = { key: 'old@example.com', status: 'valid', valid: true, disposable: false, validDomain: true, reason: '', checkedAt: '2026-01-01T00:00:00.000Z' };
-    const fresh: Verdict = { key: 'new@example.com', status: 'risky', valid: false, disposable: true, validDomain: null, reason: 'disposable', checkedAt: new Date().toISOString() };
+    const fresh: Verdict = { key: 'new@example.com', status: 'risky', valid: false, disposable: true, validDomain: null, reason: 'disposable', checkedAt: new Date().toISOString(), serviceStatus: 'disposable' };
     await cache.store([old, fresh]);
     const found = await new RedisVerdictCache(b, redis.url, 'test:cache').lookup(['old@example.com', 'new@example.com', 'none@example.com'], 0);
     expect([...found.keys()].sort()).toEqual(['new@example.com', 'old@example.com']);

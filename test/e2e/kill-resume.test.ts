@@ -56,7 +56,7 @@ describe('clean: SIGKILL', () => {
     const reference = join(home.dir, 'reference.csv');
     const fresh = await home.run(['clean', input, '-o', reference, '--restart', '--rate', '50/1s']);
     expect(fresh.code, fresh.stderr).toBe(0);
-    const withoutTimes = (path: string) => (parse(readFileSync(path)) as string[][]).map((r) => r.slice(0, -1));
+    const withoutTimes = (path: string) => (parse(readFileSync(path)) as string[][]).map((r) => r.filter((_, i) => i !== r.length - 2)); // all but email_checked_at
     expect(withoutTimes(out)).toEqual(withoutTimes(reference));
   });
 });

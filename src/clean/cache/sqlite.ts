@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type Database, type Statement } from './sqlite-driver.js';
 import { batches, KEY_BATCH } from '../batches.js';
 import type { Verdict } from '../verdict.js';
+import { documentedStatus } from '../answers.js';
 import type { CacheStats, VerdictCache } from './cache.js';
 
 /** A full pass reads this many addresses at a time. */
@@ -90,11 +91,14 @@ export class SqliteVerdictCache implements VerdictCache {
     }
   }
 
+  /** The cache keeps the service's own word; the verdict says it in mailclean's. */
   private verdictOf(row: Row): Verdict {
+    const valid = unpackFlag(row.flags, 0);
     return {
       key: '',
-      status: row.status,
-      valid: unpackFlag(row.flags, 0),
+      status: documentedStatus(row.status, valid),
+      serviceStatus: row.status,
+      valid,
       disposable: unpackFlag(row.flags, 2),
       validDomain: unpackFlag(row.flags, 4),
       reason: row.reason,
@@ -108,7 +112,7 @@ export class SqliteVerdictCache implements VerdictCache {
     try {
       for (const v of verdicts) {
         const at = Date.parse(v.checkedAt);
-        this.insert.run(v.key, v.status, packFlag(v.valid, 0) | packFlag(v.disposable, 2) | packFlag(v.validDomain, 4), v.reason, Number.isFinite(at) ? at : now);
+        this.insert.run(v.key, v.serviceStatus ?? v.status, packFlag(v.valid, 0) | packFlag(v.disposable, 2) | packFlag(v.validDomain, 4), v.reason, Number.isFinite(at) ? at : now);
       }
       this.db.exec('COMMIT');
     } catch (error) {

@@ -1,6 +1,6 @@
 // Which column holds the addresses: --column, a header that names it, or the values that look like addresses.
 import { UsageError } from '../../errors.js';
-import { RESULT_COLUMNS, SUGGESTION_COLUMN } from '../verdict.js';
+import { EXTRA_COLUMNS, RESULT_COLUMNS } from '../verdict.js';
 import { HAS_ADDRESS, type SampleRecord } from './sniff.js';
 
 /** Header names that mean "the email address", best first, normalised by `normaliseName`. */
@@ -64,7 +64,7 @@ export function listColumns(header: readonly string[], count: number): string {
  */
 export function ownColumns(header: readonly string[]): number[] {
   if (!RESULT_COLUMNS.every((name) => header.includes(name))) return [];
-  const ours = new Set<string>([...RESULT_COLUMNS, SUGGESTION_COLUMN]);
+  const ours = new Set<string>([...RESULT_COLUMNS, ...Object.keys(EXTRA_COLUMNS)]);
   return header.flatMap((name, i) => (ours.has(name) ? [i] : []));
 }
 

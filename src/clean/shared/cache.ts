@@ -2,6 +2,7 @@
 // field, the verdict packed into one short string with the answer's time.
 import type { Redis } from 'ioredis';
 import type { Verdict } from '../verdict.js';
+import { documentedStatus } from '../answers.js';
 import type { CacheStats, VerdictCache } from '../cache/cache.js';
 import { batches } from '../batches.js';
 import { SharedStateError } from './connect.js';
@@ -12,14 +13,16 @@ const unflag = (s: string | undefined): boolean | null => (s === '1' ? true : s 
 /** status, valid, disposable, validDomain, reason, time: tab-separated (none of them holds a tab). */
 function pack(v: Verdict): string {
   const at = Date.parse(v.checkedAt);
-  return [v.status, flag(v.valid), flag(v.disposable), flag(v.validDomain), v.reason, Number.isFinite(at) ? at : Date.now()].join('\t');
+  return [v.serviceStatus ?? v.status, flag(v.valid), flag(v.disposable), flag(v.validDomain), v.reason, Number.isFinite(at) ? at : Date.now()].join('\t');
 }
 
 function unpack(text: string): { verdict: Verdict; at: number } | undefined {
   const [status, valid, disposable, validDomain, reason, at] = text.split('\t');
   const time = Number(at);
   if (!status || !Number.isFinite(time)) return undefined;
-  return { verdict: { key: '', status, valid: unflag(valid), disposable: unflag(disposable), validDomain: unflag(validDomain), reason: reason ?? '', checkedAt: new Date(time).toISOString() }, at: time };
+  const v = unflag(valid);
+  // The service's own word is kept; the verdict says it in mailclean's.
+  return { verdict: { key: '', status: documentedStatus(status, v), serviceStatus: status, valid: v, disposable: unflag(disposable), validDomain: unflag(validDomain), reason: reason ?? '', checkedAt: new Date(time).toISOString() }, at: time };
 }
 
 export class RedisVerdictCache implements VerdictCache {

@@ -57,6 +57,7 @@ export interface EngineFlags {
 const HELP = `
 Every input row comes out once, in input order, its columns untouched, with these appended:
   email_status, email_valid, email_disposable, email_valid_domain, email_reason, email_checked_at
+then email_service_status (the service's own word) or, with the built-in engine, email_suggestion
 (an earlier run's result columns in the input are replaced by these).
 Blank and malformed addresses are decided locally and never sent; duplicates are sent once.
 With no cleaning service configured (clean-url), or with --local, the built-in engine checks in-process:
@@ -65,7 +66,7 @@ of the list, the cache). Otherwise answers are journaled as they arrive: a run s
 or the monthly allowance continues with --resume and never pays twice; a finished list run again reuses
 its answers (--restart pays again).
 
-Statuses (email_status):
+Statuses (email_status, whichever checker answered; --only and --fail-when take these and the reasons):
 ${meaningLines(STATUS_MEANINGS)}
 
 Reasons (email_reason; empty when valid, unchecked or not given):
@@ -90,7 +91,7 @@ export function define(cmd: Command, run: Runner): void {
     .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json', 'ndjson']).default('csv'))
     .option('--column <name|n>', 'the email column, by header name or 1-based number (default: detected)')
     .addOption(new Option('--encoding <name>', "input encoding (default: a BOM's, else UTF-8, else Windows-1252)").choices(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'latin1']))
-    .option('--only <statuses>', 'keep only rows with these statuses, e.g. valid,risky')
+    .option('--only <statuses>', 'keep only rows with these statuses or reasons, e.g. valid,risky or valid,catch_all')
     .option('--rejects <file>', 'write the rows --only leaves out to this file')
     .option('--rate <n/window>', 'at most N requests per window, e.g. 50/5m (default: profile rate, else 50/5m)')
     .option('--concurrency <n>', 'requests in flight at once', '4')
@@ -179,8 +180,8 @@ function onlyStatuses(value: unknown): Set<string> | undefined {
   if (value === undefined) return undefined;
   const only = new Set(String(value).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
   if (only.size === 0) throw new UsageError('--only: name at least one status, e.g. valid,risky');
-  const unknown = [...only].find((status) => !STATUSES.includes(status));
-  if (unknown !== undefined) throw new UsageError(`--only: "${unknown}" is not a status`, `statuses: ${STATUSES.join(', ')}`);
+  const unknown = [...only].find((name) => !STATUSES.includes(name) && !Object.hasOwn(REASON_MEANINGS, name));
+  if (unknown !== undefined) throw new UsageError(`--only: "${unknown}" is neither a status nor a reason`, `statuses: ${STATUSES.join(', ')}; reasons: see clean --help`);
   return only;
 }
 

@@ -21,6 +21,8 @@ function verdict(i: number): Verdict {
     validDomain: i % 11 === 0 ? null : true,
     reason: risky ? 'disposable' : '',
     checkedAt: i % 3 === 0 ? OLD : NEW,
+    // The service's own word comes back with the verdict, which says it in mailclean's.
+    serviceStatus: risky ? 'disposable' : 'deliverable',
   };
 }
 
@@ -65,7 +67,7 @@ describe('the SQLite verdict cache', () => {
   it('a newer answer replaces an older one; stats and clear by age; the file keeps what was committed', async () => {
     const first = new SqliteVerdictCache(path);
     await first.store(stored);
-    await first.store([{ ...verdict(3), status: 'invalid', valid: false, reason: 'rejected', checkedAt: NEW }]);
+    await first.store([{ ...verdict(3), status: 'invalid', valid: false, reason: 'rejected', checkedAt: NEW, serviceStatus: 'undeliverable' }]);
     await first.close();
 
     const again = new SqliteVerdictCache(path);

@@ -122,7 +122,7 @@ describe.each(['spec', 'alt'] as const)('clean: flags it refuses (sandbox shape 
     const keep = join(home.dir, 'keep.csv');
     const typo = await home.run(['clean', input, '--only', 'valid,riskyy', '-o', keep]);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toMatch(/^error: --only: "riskyy" is not a status\nhint: statuses: valid, risky, invalid, unknown, unchecked\n$/);
+    expect(typo.stderr).toMatch(/^error: --only: "riskyy" is neither a status nor a reason\nhint: statuses: valid, risky, invalid, unknown, unchecked; reasons: see clean --help\n$/);
 
     const json = await home.run(['clean', input, '--json']);
     expect(json.code).toBe(2);

@@ -127,7 +127,8 @@ describe('clean: every row, in order, untouched', () => {
     const expectedStart = layout.format === 'lines' ? `email${delimiter}email_status` : layout.hasHeader ? `${bom ? '\uFEFF' : ''}${layout.headerRaw}${delimiter}email_status` : '';
     expect(outText.startsWith(expectedStart)).toBe(true);
 
-    // Each output record is the input record's exact text, then the delimiter and six result cells.
+    // Each output record is the input record's exact text, then the delimiter and seven result cells: the six,
+    // then the service's own status word (empty for rows decided here, never sent).
     let position = expectedStart ? outText.indexOf(eol) + eol.length : bom ? 1 : 0;
     let rows = 0;
     for await (const record of readRecords(layout)) {
@@ -137,8 +138,9 @@ describe('clean: every row, in order, untouched', () => {
       expect(outText[position]).toBe(delimiter);
       const end = outText.indexOf(eol, position);
       const cells = outText.slice(position + 1, end).split(delimiter);
-      expect(cells).toHaveLength(6);
+      expect(cells).toHaveLength(7);
       expect(['valid', 'invalid', 'risky', 'unknown']).toContain(cells[0]);
+      if (cells[4] !== 'syntax' && cells[4] !== 'blank') expect(cells[6]).not.toBe('');
       position = end + eol.length;
       rows++;
     }

@@ -42,7 +42,7 @@ describe('clean: the run summary', () => {
     const s = JSON.parse(readFileSync(file, 'utf8'));
     expect(Object.keys(s)).toEqual([
       'version', 'input', 'checker', 'service', 'startedAt', 'finishedAt', 'durationMs', 'rows', 'unique', 'duplicates', 'blank', 'malformed',
-      'statuses', 'reasons', 'disposable', 'role', 'suggestions', 'topDomains', 'answered', 'spent', 'requests', 'retries', 'allowanceLeft',
+      'statuses', 'reasons', 'serviceStatuses', 'disposable', 'role', 'suggestions', 'topDomains', 'answered', 'spent', 'requests', 'retries', 'allowanceLeft',
       'unchecked', 'outputs', 'exitCode',
     ]);
     expect(s).toMatchObject({
@@ -57,6 +57,7 @@ describe('clean: the run summary', () => {
       malformed: 1,
       statuses: { valid: 4, risky: 2, invalid: 2 },
       reasons: { blank: 1, disposable: 1, syntax: 1 },
+      serviceStatuses: { valid: 4, risky: 2 },
       disposable: 1,
       suggestions: {},
       answered: { fromJournal: 0, fromCache: 0, sent: 5 },
