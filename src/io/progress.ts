@@ -21,8 +21,12 @@ export interface ProgressState {
 export class ProgressReporter {
   private state: ProgressState = { phase: 'reading', rows: 0, unique: 0, toCheck: 0, checked: 0, spent: 0, requests: 0, waitingMs: 0 };
   private spinner?: Ora;
+  private ticker?: NodeJS.Timeout;
   private lastPlain: number;
   private waitSaid = false;
+  /** When the wait for the rate limit ends, and when the run is expected to end: counted down at each redraw. */
+  private waitUntil?: number;
+  private etaAt?: number;
 
   constructor(
     private readonly stream: OutputStream,
@@ -36,6 +40,20 @@ export class ProgressReporter {
     if (this.opts.quiet || !this.live) return;
     const { default: ora } = await import('ora');
     this.spinner = ora({ stream: this.stream as NodeJS.WritableStream, text: this.liveLine(), discardStdin: false }).start();
+    // Waits and the ETA count down every second even when nothing else happens (a 5-minute rate-limit wait).
+    this.ticker = setInterval(() => this.refresh(), 1_000);
+    this.ticker.unref();
+  }
+
+  /** Redraws the live line with the time as it is now. */
+  refresh(): void {
+    if (!this.spinner) return;
+    this.spinner.text = this.liveLine();
+    this.spinner.render();
+  }
+
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
   }
 
   /**
@@ -50,22 +68,22 @@ export class ProgressReporter {
     return (this.stream as { columns?: number }).columns ?? 0;
   }
 
-  /** Cut to the terminal's width, so redrawing never wraps (the spinner takes two columns). */
+  /** Fitted to the terminal's width, so redrawing never wraps (the spinner takes two columns). */
   private liveLine(): string {
-    const line = this.line();
-    const room = this.columns - 3;
-    return line.length > room ? `${line.slice(0, Math.max(0, room - 1))}…` : line;
+    return this.line(this.columns - 3);
   }
 
   update(change: Partial<ProgressState>): void {
     Object.assign(this.state, change);
+    const now = this.now();
+    if (change.waitingMs !== undefined) this.waitUntil = change.waitingMs > 0 ? now + change.waitingMs : undefined;
+    if ('etaMs' in change) this.etaAt = change.etaMs === undefined ? undefined : now + change.etaMs;
     if (change.waitingMs === 0) this.waitSaid = false;
     if (this.spinner) {
       this.spinner.text = this.liveLine();
       return;
     }
     if (this.opts.quiet || this.live) return;
-    const now = (this.opts.now ?? Date.now)();
     if (now - this.lastPlain >= (this.opts.plainEveryMs ?? 5_000)) {
       this.lastPlain = now;
       this.stream.write(`${this.line()}\n`);
@@ -85,6 +103,8 @@ export class ProgressReporter {
 
   /** Clears the live line so the next message starts on a clean line. */
   stop(): void {
+    clearInterval(this.ticker);
+    this.ticker = undefined;
     this.spinner?.stop();
     this.spinner = undefined;
   }
@@ -101,15 +121,57 @@ export class ProgressReporter {
     this.stream.write(`${message}\n`);
   }
 
-  line(): string {
+  /**
+   * The line as it reads now, within `width` characters when given: the least useful parts (unique, rows,
+   * requests, spent) are dropped before the progress, the wait and the ETA are. The ETA is never shorter than
+   * the wait still to come.
+   */
+  line(width?: number): string {
     const s = this.state;
     const n = (x: number) => x.toLocaleString('en-US');
-    if (s.phase === 'reading') return `Reading… ${quantity(s.rows, 'row')}`;
-    if (s.phase === 'writing') return `Writing ${quantity(s.rows, 'row')}…`;
-    const parts = [`Checking ${n(s.checked)}/${quantity(s.toCheck, 'address', 'addresses')}`, quantity(s.rows, 'row'), `${n(s.unique)} unique`, `${n(s.spent)} spent`, quantity(s.requests, 'request')];
-    if (s.waitingMs > 0) parts.push(`waiting ${formatDuration(s.waitingMs)} for the rate limit`);
-    if (s.etaMs !== undefined) parts.push(`ETA ${formatDuration(s.etaMs)}`);
-    return parts.join(' · ');
+    if (s.phase === 'reading') return fit([{ text: `Reading… ${quantity(s.rows, 'row')}`, rank: 0 }], width);
+    if (s.phase === 'writing') return fit([{ text: `Writing ${quantity(s.rows, 'row')}…`, rank: 0 }], width);
+    const now = this.now();
+    const waitLeft = this.waitUntil !== undefined ? Math.max(0, this.waitUntil - now) : 0;
+    const etaLeft = this.etaAt !== undefined ? Math.max(waitLeft, this.etaAt - now) : undefined;
+    const parts: Part[] = [
+      { text: `Checking ${n(s.checked)}/${quantity(s.toCheck, 'address', 'addresses')}`, rank: 0, short: `Checking ${n(s.checked)}/${n(s.toCheck)}` },
+      { text: quantity(s.rows, 'row'), rank: 5 },
+      { text: `${n(s.unique)} unique`, rank: 6 },
+      { text: `${n(s.spent)} spent`, rank: 3 },
+      { text: quantity(s.requests, 'request'), rank: 4 },
+    ];
+    if (waitLeft > 0) parts.push({ text: `waiting ${formatDuration(waitLeft)} for the rate limit`, rank: 1, short: `rate limit ${formatDuration(waitLeft)}` });
+    if (etaLeft !== undefined) parts.push({ text: `ETA ${formatDuration(etaLeft)}`, rank: 2 });
+    return fit(parts, width);
   }
 }
 
+interface Part {
+  text: string;
+  /** 0 is kept longest. */
+  rank: number;
+  /** What it says when the line is tight. */
+  short?: string;
+}
+
+/**
+ * Parts joined by " · " within `width`: the lesser parts (rank above 2) go first, then the rest say it shorter,
+ * then lesser parts go again, and a line still too long is cut.
+ */
+function fit(parts: Part[], width?: number): string {
+  const kept = [...parts];
+  const join = (short: boolean) => kept.map((p) => (short ? (p.short ?? p.text) : p.text)).join(' · ');
+  if (width === undefined) return join(false);
+  const dropWorst = (above: number) => {
+    const worst = kept.reduce((w, part, i) => (part.rank > kept[w]!.rank ? i : w), 0);
+    if (kept[worst]!.rank <= above) return false;
+    kept.splice(worst, 1);
+    return true;
+  };
+  while (join(false).length > width && dropWorst(2));
+  if (join(false).length <= width) return join(false);
+  while (join(true).length > width && dropWorst(0));
+  const line = join(true);
+  return line.length > width ? `${line.slice(0, Math.max(0, width - 1))}…` : line;
+}
