@@ -58,6 +58,9 @@ export interface DnsStats {
   skipped: number;
 }
 
+/** The canary's first try waits this long (c-ares doubles it for the second): 3 s in all on a network that drops. */
+const CANARY_TIMEOUT_MS = 1_000;
+
 /** Errors that say nothing about the domain, only that no answer came. */
 const NO_ANSWER = new Set(['ECONNREFUSED', 'ETIMEOUT', 'ECONNRESET', 'ECANCELLED', 'EDESTRUCTION']);
 
@@ -112,22 +115,32 @@ export function parseDnsServers(list: string): { servers: string[] } | { error: 
  */
 export class DomainResolver {
   private readonly resolver: Resolver;
+  private readonly canaryResolver: Resolver;
   private readonly limit: LimitFunction;
   private readonly cache = new Map<string, Promise<DomainCheck>>();
   private readonly hosts = new Map<string, Promise<string[]>>();
   private readonly unreachableAfter: number;
   private failuresInARow = 0;
   private unreachable: string | undefined;
+  private cancelled = false;
+  /** What the user is told once DNS is taken as unreachable (by the canary, or by failures in a row). */
+  private unreachableWarning: string | undefined;
   private readonly canaryName: string | false;
   private canary: Promise<string | undefined> | undefined;
   private readonly counters: DnsStats = { lookups: 0, queries: 0, hostQueries: 0, canaryQueries: 0, cacheHits: 0, unavailable: 0, skipped: 0 };
 
-  constructor(
-    opts: DnsOptions = {},
-    private readonly warn: (message: string) => void = () => {},
-  ) {
+  private readonly warn: (message: string) => void;
+
+  constructor(opts: DnsOptions = {}, warn: (message: string) => void = () => {}) {
+    this.warn = (message) => {
+      if (!this.cancelled) warn(message);
+    };
     this.resolver = new Resolver({ timeout: opts.timeoutMs ?? 3000, tries: opts.tries ?? 2 });
-    if (opts.servers && opts.servers.length > 0) this.resolver.setServers(opts.servers);
+    this.canaryResolver = new Resolver({ timeout: Math.min(opts.timeoutMs ?? 3000, CANARY_TIMEOUT_MS), tries: 2 });
+    if (opts.servers && opts.servers.length > 0) {
+      this.resolver.setServers(opts.servers);
+      this.canaryResolver.setServers(opts.servers);
+    }
     this.limit = pLimit(opts.concurrency ?? 16);
     this.unreachableAfter = opts.unreachableAfter ?? 5;
     this.canaryName = opts.canary ?? 'com';
@@ -162,12 +175,21 @@ export class DomainResolver {
     return { ...this.counters };
   }
 
-  /** Abandons queries in flight (they end `ECANCELLED`). */
+  /** Abandons queries in flight (they end `ECANCELLED`, unremarked: the run is stopping). */
   cancel(): void {
+    this.cancelled = true;
     this.resolver.cancel();
+    this.canaryResolver.cancel();
   }
 
   private async lookup(domain: string): Promise<DomainCheck> {
+    // The canary first: a resolver that cannot see the Internet (offline, a sandbox denying every name) is found
+    // out with one question instead of one per domain, and no domain is asked after it.
+    const cut = await this.checkCanary();
+    if (cut !== undefined && this.unreachable === undefined) {
+      this.unreachable = cut;
+      this.unreachableWarning = canaryWarning(this.canaryName as string, cut);
+    }
     if (this.unreachable) return this.unavailable(this.unreachable, true);
     this.counters.lookups++;
     try {
@@ -180,38 +202,32 @@ export class DomainResolver {
         real.sort((a, b) => a.priority - b.priority);
         return { status: 'ok', hosts: real.map((r) => ({ exchange: r.exchange.replace(/\.$/, ''), priority: r.priority })) };
       }
-      if (mx.code === 'ENOTFOUND') return this.negative('no_domain');
+      if (mx.code === 'ENOTFOUND') return { status: 'invalid', reason: 'no_domain' };
       if (mx.code !== 'ENODATA') return this.unavailable(mx.code);
 
       // No MX: the domain's own address records make it its mail host (RFC 5321 section 5.1).
       const a = await this.ask(() => this.resolver.resolve4(domain));
       if (a.ok && a.value.length > 0) return { status: 'ok', hosts: [{ exchange: domain, priority: 0 }], implicit: { addresses: a.value } };
-      if (!a.ok && a.code === 'ENOTFOUND') return this.negative('no_domain');
+      if (!a.ok && a.code === 'ENOTFOUND') return { status: 'invalid', reason: 'no_domain' };
       if (!a.ok && a.code !== 'ENODATA') return this.unavailable(a.code);
       const aaaa = await this.ask(() => this.resolver.resolve6(domain));
       if (aaaa.ok && aaaa.value.length > 0) return { status: 'ok', hosts: [{ exchange: domain, priority: 0 }], implicit: { addresses: aaaa.value } };
-      if (!aaaa.ok && aaaa.code === 'ENOTFOUND') return this.negative('no_domain');
+      if (!aaaa.ok && aaaa.code === 'ENOTFOUND') return { status: 'invalid', reason: 'no_domain' };
       if (!aaaa.ok && aaaa.code !== 'ENODATA') return this.unavailable(aaaa.code);
-      return this.negative('no_mx');
+      return { status: 'invalid', reason: 'no_mx' };
     } catch (err) {
       return this.unavailable(codeOf(err));
     }
   }
 
-  /** A negative answer, believed only when the resolver knows the canary name. */
-  private async negative(reason: 'no_domain' | 'no_mx'): Promise<DomainCheck> {
-    const problem = await this.checkCanary();
-    if (problem === undefined) return { status: 'invalid', reason };
-    this.counters.unavailable++;
-    this.warn(canaryWarning(this.canaryName as string, problem));
-    return { status: 'unknown', reason: 'dns_unavailable', code: `${problem} for ${this.canaryName as string}` };
-  }
-
-  /** Once per resolver: undefined when the canary name resolves, else the error code. */
+  /**
+   * Once per resolver: undefined when the canary name resolves, else the error code. Asked with a short timeout
+   * of its own: on a network that drops packets, it bounds the wait before every domain is called unknown.
+   */
   private checkCanary(): Promise<string | undefined> {
     const name = this.canaryName;
     if (name === false) return Promise.resolve(undefined);
-    this.canary ??= this.ask(() => this.resolver.resolveNs(name), 'canaryQueries').then((r) =>
+    this.canary ??= this.ask(() => this.canaryResolver.resolveNs(name), 'canaryQueries').then((r) =>
       r.ok ? (r.value.length > 0 ? undefined : 'ENODATA') : r.code,
     );
     return this.canary;
@@ -240,7 +256,7 @@ export class DomainResolver {
   private unavailable(code: string, skipped = false): DomainCheck {
     this.counters.unavailable++;
     if (skipped) this.counters.skipped++;
-    this.warn(dnsWarning(code));
+    this.warn(skipped && this.unreachableWarning ? this.unreachableWarning : dnsWarning(code));
     return { status: 'unknown', reason: 'dns_unavailable', code };
   }
 

@@ -83,7 +83,7 @@ const EMPTY_DNS: DnsStats = { lookups: 0, queries: 0, hostQueries: 0, canaryQuer
  *
  * 1. bad syntax -> invalid `syntax`
  * 2. DNS says the domain takes no mail -> invalid `no_domain` / `null_mx` / `no_mx`
- *    (without DNS: a reserved TLD such as `.test` -> invalid `reserved_domain`)
+ *    (without DNS, or with no answer from it: a reserved TLD such as `.test` -> invalid `reserved_domain`)
  * 3. the domain is a typo of a common provider -> risky `possible_typo` (never `disposable`)
  * 4. a disposable domain -> risky `disposable`
  * 5. DNS did not answer -> unknown `dns_unavailable`
@@ -148,6 +148,8 @@ export class Engine {
     if (facts.suggestion) return this.count(decide(base, 'risky', 'possible_typo', check.status === 'ok' ? true : null));
     if (facts.disposable) return this.count(decide(base, 'risky', 'disposable', check.status === 'ok' ? true : null));
     if (check.status === 'unknown') {
+      // No answer from DNS: a reserved TLD is still known never to take mail (RFC 6761), as without DNS.
+      if (facts.reserved) return this.count(decide(base, 'invalid', 'reserved_domain', false));
       return this.count({ ...decide(base, 'unknown', 'dns_unavailable', null), detail: check.code });
     }
 
@@ -195,7 +197,7 @@ export class Engine {
             // Typo-squatted domains are on the disposable list because they take any mail; the user meant the provider.
             disposable: !suggestion && isDisposableDomain(domain),
             free: isFreeProvider(domain),
-            reserved: !this.dns && RESERVED_TLDS.has(domain.slice(domain.lastIndexOf('.') + 1)),
+            reserved: RESERVED_TLDS.has(domain.slice(domain.lastIndexOf('.') + 1)),
             suggestion,
           };
       this.facts.set(domain, facts);

@@ -12,9 +12,10 @@ const ZONES: Record<string, ZoneEntry> = {
   'aaaa-only.test': { AAAA: ['2001:db8::10'] },
   'nullmx.test': { MX: [{ preference: 0, exchange: '.' }] },
   'empty.test': {},
-  'servfail.test': { rcode: 'SERVFAIL' },
-  'refused.test': { rcode: 'REFUSED' },
-  'silent.test': { silent: true },
+  // Not under a reserved TLD: with no answer, a .test domain would be judged reserved_domain without DNS.
+  'servfail.example.net': { rcode: 'SERVFAIL' },
+  'refused.example.net': { rcode: 'REFUSED' },
+  'silent.example.net': { silent: true },
   'mailinator.com': { MX: [{ preference: 10, exchange: 'mail.mx.test' }] },
   'gmial.com': { MX: [{ preference: 10, exchange: 'mail.mx.test' }] },
   'info.test': { MX: [{ preference: 10, exchange: 'mail.mx.test' }] },
@@ -65,23 +66,25 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     expect(e.stats().dns).toMatchObject({ lookups: 1, queries: 3, canaryQueries: 1 });
   });
 
-  it('does not believe "no such domain" from a resolver that denies com exists (a sandbox)', async () => {
-    const liar = await startDnsServer(() => undefined);
+  it('a resolver that denies com exists (offline, a sandbox): asked once, then no domain is asked', async () => {
+    const liar = await startDnsServer((name) => (name === 'com' ? { rcode: 'NXDOMAIN' } : undefined));
     try {
       const warnings: string[] = [];
       const e = new Engine({ dns: { servers: [liar.server] }, onWarning: (m) => warnings.push(m) });
       const verdicts = await Promise.all(['ann@gmail.com', 'bob@example.org', 'cy@gmail.com', 'info@example.net'].map((a) => e.verify(a)));
       for (const v of verdicts) expect(v).toMatchObject({ status: 'unknown', reason: 'dns_unavailable', valid: null, isValidDomain: null });
       expect(warnings).toEqual(['DNS is unreachable (the resolver says com does not exist: ENOTFOUND): domain checks are unknown']);
-      expect(liar.queries.filter((q) => q.type === 'NS')).toEqual([{ name: 'com', type: 'NS' }]);
-      expect(e.stats().dns).toMatchObject({ lookups: 3, queries: 3, canaryQueries: 1 });
+      expect(liar.queries).toEqual([{ name: 'com', type: 'NS' }]);
+      expect(e.stats().dns).toMatchObject({ lookups: 0, queries: 0, canaryQueries: 1, skipped: 3 });
+      // A reserved TLD is still judged without DNS.
+      expect(await e.verify('dan@site.invalid')).toMatchObject({ status: 'invalid', reason: 'reserved_domain' });
     } finally {
       await liar.close();
     }
   });
 
   it('believes every answer when the canary is off', async () => {
-    const liar = await startDnsServer(() => undefined);
+    const liar = await startDnsServer((name) => (name === 'com' ? { rcode: 'NXDOMAIN' } : undefined));
     try {
       const e = new Engine({ dns: { servers: [liar.server], canary: false } });
       expect(await e.verify('ann@gmail.com')).toMatchObject({ status: 'invalid', reason: 'no_domain' });
@@ -94,11 +97,11 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
   it('calls SERVFAIL, REFUSED and a timeout unknown, never invalid, and says so once per cause', async () => {
     const warnings: string[] = [];
     const e = engine({ onWarning: (m) => warnings.push(m) });
-    for (const domain of ['servfail.test', 'refused.test', 'silent.test']) {
+    for (const domain of ['servfail.example.net', 'refused.example.net', 'silent.example.net']) {
       const v = await e.verify(`ann@${domain}`);
       expect(v, domain).toMatchObject({ status: 'unknown', reason: 'dns_unavailable', valid: null, isValidDomain: null });
     }
-    expect((await e.verify('bob@servfail.test')).status).toBe('unknown');
+    expect((await e.verify('bob@servfail.example.net')).status).toBe('unknown');
     expect(warnings).toEqual([
       'DNS lookups failed (ESERVFAIL): those domain checks are unknown',
       'DNS lookups failed (EREFUSED): those domain checks are unknown',
@@ -140,8 +143,10 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
       const stats = e.stats().dns;
       expect(stats.lookups).toBe(25);
       expect(stats.queries).toBe(25);
-      expect(server.queries.length).toBe(25);
-      expect(new Set(server.queries.map((q) => q.name)).size).toBe(25);
+      // Besides one question for the canary (com), asked before any domain.
+      expect(server.queries.length).toBe(26);
+      expect(server.queries[0]).toEqual({ name: 'com', type: 'NS' });
+      expect(new Set(server.queries.slice(1).map((q) => q.name)).size).toBe(25);
       expect(stats.cacheHits).toBe(1200 - 25);
     } finally {
       await server.close();
@@ -160,7 +165,7 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     try {
       const e = new Engine({ dns: { servers: [server.server], concurrency: 3 } });
       await Promise.all(Array.from({ length: 30 }, (_, i) => e.verify(`a@d${i}.slowish.test`)));
-      expect(server.queries.length).toBe(30);
+      expect(server.queries.filter((q) => q.type === 'MX')).toHaveLength(30);
       expect(server.maxInFlight).toBe(3);
     } finally {
       await server.close();
@@ -174,14 +179,15 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     const addresses = Array.from({ length: 60 }, (_, i) => `user${i}@d${i % 20}.example.com`);
     const verdicts = await Promise.all(addresses.map((a) => e.verify(a)));
     for (const v of verdicts) expect(v).toMatchObject({ status: 'unknown', reason: 'dns_unavailable', valid: null, isValidDomain: null });
-    expect(warnings).toEqual(['DNS is unreachable (ECONNREFUSED): domain checks are unknown']);
-    // Syntax and lists still decide where they can.
+    // The canary (com) found it out before any domain was asked.
+    expect(warnings).toEqual(['DNS is unreachable (the resolver says com does not exist: ECONNREFUSED): domain checks are unknown']);
+    // Syntax and lists still decide where they can, and so do reserved TLDs.
+    expect(await e.verify('ann@site.test')).toMatchObject({ status: 'invalid', reason: 'reserved_domain' });
     expect(await e.verify('bad@@example.com')).toMatchObject({ status: 'invalid', reason: 'syntax' });
     expect(await e.verify('x@mailinator.com')).toMatchObject({ status: 'risky', reason: 'disposable' });
-    // After a few refusals in a row the rest are not even asked.
+    // None of the domains was asked.
     const stats = e.stats().dns;
-    expect(stats.skipped).toBeGreaterThan(0);
-    expect(stats.lookups + stats.skipped).toBe(21);
+    expect(stats).toMatchObject({ lookups: 0, queries: 0, canaryQueries: 1, skipped: 22 }); // 20 domains, site.test, mailinator.com
     await e.close();
   });
 });

@@ -57,6 +57,9 @@ export async function cleanWithEngine(
   progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck, checked: 0, spent: 0, requests: 0 });
   await progress.start();
   let outcome;
+  // Ctrl-C abandons the lookups in flight at once (they can take seconds each): nothing was spent to lose.
+  const stopEngine = () => void engine.close();
+  f.io.signals.stop.addEventListener('abort', stopEngine, { once: true });
   try {
     outcome = await checkLocally(rest, engine, {
       concurrency: ENGINE_CONCURRENCY,
@@ -65,6 +68,7 @@ export async function cleanWithEngine(
       onChecked: (checked) => progress.update({ checked }),
     });
   } finally {
+    f.io.signals.stop.removeEventListener('abort', stopEngine);
     progress.stop();
     await engine.close();
   }

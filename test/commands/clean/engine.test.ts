@@ -80,6 +80,43 @@ describe('clean --local', () => {
     expect(rows.filter((r) => r.email_status === 'invalid').map((r) => r.email)).toEqual(['not-an-address']);
   });
 
+  it('offline: reserved TLDs (.test, .invalid) are still judged without DNS; the resolver is asked one question', async () => {
+    const input = join(home.dir, 'reserved.csv');
+    writeFileSync(input, 'email\nann@site.test\nbob@site.invalid\ncy@example.org\n');
+    const denying = await startDnsServer((name) => (name === 'com' ? { rcode: 'NXDOMAIN' } : undefined));
+    try {
+      const res = await home.run(['clean', input, '--local', '--dns-server', denying.server, '--format', 'ndjson']);
+      expect(res.code, res.stderr).toBe(0);
+      const rows = res.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(rows.map((r) => [r.email, r.email_status, r.email_reason])).toEqual([
+        ['ann@site.test', 'invalid', 'reserved_domain'],
+        ['bob@site.invalid', 'invalid', 'reserved_domain'],
+        ['cy@example.org', 'unknown', 'dns_unavailable'],
+      ]);
+      expect(denying.queries).toEqual([{ name: 'com', type: 'NS' }]);
+    } finally {
+      await denying.close();
+    }
+  });
+
+  it('Ctrl-C while DNS is silent: lookups in flight are abandoned, exit 130, no warning about DNS', async () => {
+    const input = join(home.dir, 'silent.csv');
+    writeFileSync(input, `email\n${Array.from({ length: 200 }, (_, i) => `u${i}@d${i}.com`).join('\n')}\n`);
+    const silent = await startDnsServer(() => ({ silent: true }));
+    try {
+      const running = home.run(['clean', input, '--local', '--dns-server', silent.server, '--format', 'ndjson']);
+      while (silent.queries.length === 0) await new Promise((r) => setTimeout(r, 10));
+      home.signal('SIGINT');
+      const res = await running;
+      expect(res.code).toBe(130);
+      expect(res.stderr).toContain('Interrupted: nothing was spent');
+      expect(res.stderr).not.toContain('DNS is unreachable');
+      expect(res.stdout).toBe('');
+    } finally {
+      await silent.close();
+    }
+  });
+
   it('a malformed DNS server is a usage error naming where it came from, before anything is read', async () => {
     const input = join(home.dir, 'offline.csv');
     for (const [server, why] of [['bogus::x', /not an IP address/], ['127.0.0.1:99999', /port/], ['127.0.0.1:0', /port/], ['localhost', /not an IP address/], ['[::1]:5x', /port/], [',', /no server/]] as const) {
