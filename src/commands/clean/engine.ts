@@ -20,6 +20,7 @@ import { openSharedCache, sharedUrl } from './shared.js';
 import type { VerdictCache } from '../../clean/cache/cache.js';
 import { quantity } from '../../quantities.js';
 import { cleaningAccountKey } from '../shared/sessions.js';
+import type { Engine } from '../../verify/index.js';
 
 const ENGINE_CONCURRENCY = 256;
 
@@ -37,11 +38,7 @@ export async function cleanWithEngine(
     reportDryRun(f, o, scan, { checked: saved.results, fromCache: saved.fromCache, signedIn: saved.account !== undefined });
     return ExitCode.ok;
   }
-  const [{ Engine }, { checkLocally }, { writeOutputs }] = await Promise.all([
-    import('../../verify/index.js'),
-    import('../../clean/local.js'),
-    import('../../clean/write.js'),
-  ]);
+  const [{ Engine }, { writeOutputs }] = await Promise.all([import('../../verify/index.js'), import('../../clean/write.js')]);
   const engine = new Engine({
     dns: { servers: settings.dnsServers },
     smtp: { enabled: settings.smtp, port: settings.smtpPort, from: settings.smtpFrom },
@@ -56,22 +53,7 @@ export async function cleanWithEngine(
   const rest = saved.results.size > 0 ? [...scan.unique].filter((key) => !saved.results.has(key)) : scan.unique;
   progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck, checked: 0, spent: 0, requests: 0 });
   await progress.start();
-  let outcome;
-  // Ctrl-C abandons the lookups in flight at once (they can take seconds each): nothing was spent to lose.
-  const stopEngine = () => void engine.close();
-  f.io.signals.stop.addEventListener('abort', stopEngine, { once: true });
-  try {
-    outcome = await checkLocally(rest, engine, {
-      concurrency: ENGINE_CONCURRENCY,
-      stop: f.io.signals.stop,
-      now: Date.now,
-      onChecked: (checked) => progress.update({ checked }),
-    });
-  } finally {
-    f.io.signals.stop.removeEventListener('abort', stopEngine);
-    progress.stop();
-    await engine.close();
-  }
+  const outcome = await checkAll(f, engine, rest, progress);
   if (outcome.interrupted) {
     f.io.say('Interrupted: nothing was spent; run the command again to check the list.');
     return f.io.signals.exitCode;
@@ -83,6 +65,26 @@ export async function cleanWithEngine(
   const dns = engine.stats().dns;
   f.io.debug(`local engine: ${dns.lookups} domain lookups, ${dns.queries} DNS queries`);
   return finishRun(f, o, summary, written.tally);
+}
+
+/** The engine over the addresses, with the progress line; Ctrl-C abandons lookups in flight (nothing is spent). */
+async function checkAll(f: Factory, engine: Engine, keys: Iterable<string>, progress: ProgressReporter) {
+  const { checkLocally } = await import('../../clean/local.js');
+  // A lookup can take seconds: waiting for those in flight would make Ctrl-C seem ignored.
+  const stopEngine = () => void engine.close();
+  f.io.signals.stop.addEventListener('abort', stopEngine, { once: true });
+  try {
+    return await checkLocally(keys, engine, {
+      concurrency: ENGINE_CONCURRENCY,
+      stop: f.io.signals.stop,
+      now: Date.now,
+      onChecked: (checked) => progress.update({ checked }),
+    });
+  } finally {
+    f.io.signals.stop.removeEventListener('abort', stopEngine);
+    progress.stop();
+    await engine.close();
+  }
 }
 
 interface SavedAnswers {
