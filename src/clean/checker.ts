@@ -5,7 +5,8 @@ import { recordVerdict, matchRecords } from './answers.js';
 import { isAllowanceRefusal, isTransient, rateRefusal } from './refusals.js';
 import { SharedStateError } from './shared/connect.js';
 import type { Verdict } from './verdict.js';
-import { allowanceNews, type AllowanceNews } from '../api/allowance.js';
+import type { CheckOutcome, StopReason } from './check-outcome.js';
+import { allowanceNews } from '../api/allowance.js';
 import { backoffMs, type BackoffPolicy } from '../api/backoff.js';
 import pLimit, { type LimitFunction } from 'p-limit';
 
@@ -15,7 +16,7 @@ export interface CheckerDeps {
   send(emails: string[], signal?: AbortSignal): Promise<Json[]>;
   /** Books a slot of the rate limit; `release` says when the request ended. */
   acquire(signal?: AbortSignal): Promise<Slot>;
-  release(slot: Slot): void;
+  release(slot: Slot): void | Promise<void>;
   record(verdicts: Verdict[]): void;
   clock: Clock;
   concurrency: number;
@@ -38,22 +39,6 @@ export type CheckEvent =
 
 export interface Slot {
   waitedMs: number;
-}
-
-/**
- * `rate-limited`: the service kept refusing for its rate limit, or asked for a wait too long to sit through.
- * `storage`: the limiter's state or the journal cannot be written here, so sending must stop. `shared`: the
- * state shared with other runners (Redis) went away, so sending must stop until it is back.
- */
-export type StopReason = 'allowance' | 'max-spend' | 'service' | 'rate-limited' | 'auth' | 'interrupted' | 'storage' | 'shared';
-
-export interface CheckOutcome {
-  stopped?: { reason: StopReason; message: string; error?: CliError };
-  spent: number;
-  requests: number;
-  retries: number;
-  /** What the service said of the monthly allowance when it refused, if it said. */
-  allowance?: AllowanceNews;
 }
 
 interface Batch {
@@ -168,14 +153,24 @@ class Checker {
     try {
       records = await deps.send(batch.keys, deps.abort);
     } catch (error) {
-      deps.release(slot);
+      await this.release(slot);
       landed();
       await this.failed(batch, error);
       return;
     }
-    deps.release(slot);
+    await this.release(slot);
     landed();
+    // Answered and paid for: kept even when the limiter could not record the end (a full disk).
     this.answered(batch, records);
+  }
+
+  /** A limiter that cannot record a send's end cannot keep the limit: sending stops (storage). */
+  private async release(slot: Slot): Promise<void> {
+    try {
+      await this.deps.release(slot);
+    } catch (error) {
+      this.stop(error instanceof SharedStateError ? 'shared' : 'storage', messageOf(error), error instanceof CliError ? error : undefined);
+    }
   }
 
   private answered(batch: Batch, records: Json[]): void {

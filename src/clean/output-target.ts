@@ -24,7 +24,8 @@ function statOrUndefined(path: string, follow: boolean): Stats | undefined {
   try {
     return follow ? statSync(path) : lstatSync(path);
   } catch (error) {
-    if (code(error) === 'ENOENT') return undefined;
+    // ENOTDIR: a file stands where a directory of the path should (out.csv/x.csv): no such path either.
+    if (code(error) === 'ENOENT' || code(error) === 'ENOTDIR') return undefined;
     throw error;
   }
 }
@@ -75,10 +76,22 @@ export function prepareOutput(flag: string, given: string): OutputTarget {
     closeSync(openSync(probe, 'wx', 0o600));
     unlinkSync(probe);
   } catch (error) {
+    if (code(error) === 'ENOTDIR') throw new UsageError(`${flag}: cannot write ${given}: ${nearestFile(dirname(path))} is a file, not a directory`);
     const why = code(error) === 'EACCES' || code(error) === 'EPERM' || code(error) === 'EROFS' ? 'permission denied' : (code(error) ?? String(error));
     throw new UsageError(`${flag}: cannot write ${given}: cannot create a file in ${dirname(path)} (${why})`);
   }
   return { given, path, kind: 'file', mode: st ? st.mode & 0o7777 : undefined };
+}
+
+/** The first part of `dir` that exists as a file rather than a directory (for ENOTDIR messages). */
+function nearestFile(dir: string): string {
+  let current = dir;
+  while (dirname(current) !== current) {
+    const st = statOrUndefined(current, true);
+    if (st && !st.isDirectory()) return current;
+    current = dirname(current);
+  }
+  return dir;
 }
 
 /** True when the two paths are the same file: the same path after links, or the same inode (a hard link). */

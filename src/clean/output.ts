@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { chmodSync, copyFileSync, createWriteStream, renameSync, unlinkSync, type WriteStream } from 'node:fs';
+import { CliError, ExitCode } from '../errors.js';
 import { temporaryPath, type OutputTarget } from './output-target.js';
 import type { Writable } from 'node:stream';
 import type { InputLayout } from './input/index.js';
@@ -10,8 +11,12 @@ export type OutputFormat = 'csv' | 'json' | 'ndjson';
 /** Buffers text and writes it in large chunks, waiting when the destination asks us to. */
 export class ChunkedWriter {
   private buffer = '';
+  /** A write that failed after it was accepted (a full disk, /dev/full): thrown at the next flush. */
+  private failure: Error | undefined;
 
-  constructor(private readonly stream: Writable) {}
+  constructor(private readonly stream: Writable) {
+    stream.on('error', (error) => (this.failure ??= error));
+  }
 
   async write(text: string): Promise<void> {
     this.buffer += text;
@@ -19,10 +24,31 @@ export class ChunkedWriter {
   }
 
   async flush(): Promise<void> {
+    if (this.failure) throw this.failure;
     if (this.buffer === '') return;
     const chunk = this.buffer;
     this.buffer = '';
     if (!this.stream.write(chunk)) await once(this.stream, 'drain');
+    if (this.failure) throw this.failure;
+  }
+}
+
+const WRITE_FAILURES: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  EFBIG: 'the file is too large for the file system',
+  EIO: 'an input/output error',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+};
+
+/** An output that could not be written: one line naming it, never a stack trace. */
+export class OutputError extends CliError {
+  constructor(given: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const reason = (code && WRITE_FAILURES[code]) ?? (cause instanceof Error ? cause.message : String(cause));
+    super(`cannot write ${given}: ${reason}${code && WRITE_FAILURES[code] ? ` (${code})` : ''}`, ExitCode.error, 'nothing was left half-written; free the space or choose another place, then run the same command again (with --resume when it used the service: nothing is paid twice)');
   }
 }
 
@@ -75,13 +101,15 @@ export class AtomicFile {
 /** A small output (a summary, a report) written whole and atomically, like the rows. */
 export async function writeWhole(target: OutputTarget, text: string): Promise<void> {
   const file = new AtomicFile(target);
+  const writer = new ChunkedWriter(file.stream);
   try {
     await file.ready();
-    if (!file.stream.write(text)) await once(file.stream, 'drain');
+    await writer.write(text);
+    await writer.flush();
     await file.commit();
   } catch (error) {
     file.abort();
-    throw error;
+    throw new OutputError(target.given, error);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Json } from '../api/shape.js';
-import { checkAddresses, MAX_BATCH, type CheckEvent, type CheckOutcome } from './checker.js';
+import { checkAddresses, MAX_BATCH, type CheckEvent } from './checker.js';
+import type { CheckOutcome } from './check-outcome.js';
 import type { Journal } from './journal.js';
 import type { VerdictCache } from './cache/cache.js';
 import type { Verdict } from './verdict.js';

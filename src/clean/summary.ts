@@ -1,6 +1,6 @@
 // The summary of one clean run: what `--summary-json` writes (docs/json.md; the field names are stable), and
 // what the terminal summary, the GitHub job summary and the HTML report show.
-import type { StopReason } from './checker.js';
+import type { StopReason } from './check-outcome.js';
 import type { ScanResult } from './scan.js';
 import { sortedCounts, type DomainMix, type Tally } from './tally.js';
 import { STATUSES } from './verdict.js';

@@ -1,7 +1,9 @@
 import type { Writable } from 'node:stream';
 import { readRecordBatches, type InputLayout } from './input/index.js';
 import { prefilter } from './prefilter.js';
-import { AtomicFile, ChunkedWriter, RowFormatter, type OutputFormat } from './output.js';
+import { AtomicFile, ChunkedWriter, OutputError, RowFormatter, type OutputFormat } from './output.js';
+import { CliError } from '../errors.js';
+import { basename } from 'node:path';
 import type { OutputTarget } from './output-target.js';
 import { localVerdict, uncheckedVerdict, type ExtraColumn, type Verdict } from './verdict.js';
 import { Tally } from './tally.js';
@@ -81,6 +83,16 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
     return summary;
   } catch (error) {
     for (const t of targets) t.file?.abort();
-    throw error;
+    throw failedTarget(error, targets, opts.output === undefined ? 'stdout' : undefined);
   }
+}
+
+/** A failure to write, named by the output it hit; any other failure (the input, a signal) as it was. */
+function failedTarget(error: unknown, targets: Target[], stdoutName?: string): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (!code || code === 'ABORT_ERR' || error instanceof CliError) return error;
+  const path = (error as NodeJS.ErrnoException).path;
+  const hit = targets.find((t) => t.file !== undefined && (path === undefined || path.includes(basename(t.file.target.path))));
+  const name = hit?.file?.target.given ?? (path === undefined ? stdoutName : undefined);
+  return name === undefined ? error : new OutputError(name, error);
 }

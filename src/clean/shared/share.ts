@@ -1,7 +1,7 @@
 // Sending when runners on several machines share one account: claim the addresses first, send those that are
 // ours, and for those another runner claimed, take its answers from the shared cache (or its claims, once it is
 // gone). Never paying twice, never sending unbooked.
-import type { CheckOutcome } from '../checker.js';
+import type { CheckOutcome } from '../check-outcome.js';
 import type { VerdictCache } from '../cache/cache.js';
 import { realClock } from '../limiter.js';
 import { sendToService, type SendOptions } from '../send.js';

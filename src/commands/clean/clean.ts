@@ -191,8 +191,12 @@ function onlyStatuses(value: unknown): Set<string> | undefined {
  * is kept as INPUT.bak.
  */
 function outputTargets(input: string, opts: Record<string, unknown>): Pick<CleanOptions, 'output' | 'rejects' | 'backup' | 'summaryJson' | 'report'> {
+  for (const [flag, value] of [['--rejects', opts.rejects], ['--summary-json', opts.summaryJson], ['--report', opts.report]] as const) {
+    if (value === '-') throw new UsageError(`${flag}: "-" means stdout, which carries the rows; name a file`);
+  }
   const given = Object.entries({
-    '--output': opts.output,
+    // `-o -` is stdout, as without -o (the convention of every tool that takes a file name).
+    '--output': opts.output === '-' ? undefined : opts.output,
     '--rejects': opts.rejects,
     '--summary-json': opts.summaryJson,
     '--report': opts.report,

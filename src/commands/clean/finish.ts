@@ -9,7 +9,7 @@ import { writeWhole } from '../../clean/output.js';
 import { crossedThresholds } from '../../clean/thresholds.js';
 import type { RunSummary } from '../../clean/summary.js';
 import type { Tally } from '../../clean/tally.js';
-import type { CheckOutcome } from '../../clean/checker.js';
+import type { CheckOutcome } from '../../clean/check-outcome.js';
 import type { CleanOptions } from './clean.js';
 import { barChart } from './charts.js';
 import { reportPartial } from './report.js';

@@ -8,7 +8,7 @@ import type { ScanResult } from '../../clean/scan.js';
 import { limiterStatePath } from '../../clean/identity.js';
 import type { Journal } from '../../clean/journal.js';
 import { SlidingWindowLimiter, realClock } from '../../clean/limiter.js';
-import type { CheckOutcome } from '../../clean/checker.js';
+import type { CheckOutcome } from '../../clean/check-outcome.js';
 import { sendToService, timeLeft, type SendOptions } from '../../clean/send.js';
 import type { VerdictCache } from '../../clean/cache/cache.js';
 import { sendShared } from '../../clean/shared/share.js';

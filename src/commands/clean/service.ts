@@ -12,7 +12,7 @@ import type { ScanResult } from '../../clean/scan.js';
 import { journalPath } from '../../clean/identity.js';
 import { Journal, lockJournal } from '../../clean/journal.js';
 import { describeOwner } from '../../clean/lockfile.js';
-import type { CheckOutcome } from '../../clean/checker.js';
+import type { CheckOutcome } from '../../clean/check-outcome.js';
 import { writeOutputs } from '../../clean/write.js';
 import { knownAllowance, rememberAllowance, type KnownAllowance } from '../../clean/allowance.js';
 import type { VerdictCache } from '../../clean/cache/cache.js';
