@@ -85,6 +85,11 @@ export async function writeWhole(target: OutputTarget, text: string): Promise<vo
   }
 }
 
+/** The result columns an output carries besides the six: see SUGGESTION_COLUMN. */
+export interface ExtraColumns {
+  suggestion?: boolean;
+}
+
 /** Renders rows of one output (the main one or --rejects) in the chosen format. */
 export class RowFormatter {
   private readonly delimiter: string;
@@ -92,6 +97,8 @@ export class RowFormatter {
   /** The input columns that go out (all but the results of an earlier run), and their JSON keys. */
   private readonly columns: number[];
   private readonly names: string[];
+  /** JSON keys of the fields a longer row has beyond the header, made as such rows come. */
+  private readonly extraNames: string[] = [];
   /** The input holds an earlier run's results: its rows are rebuilt without them, so cannot go out byte for byte. */
   private readonly rebuild: boolean;
   private first = true;
@@ -99,7 +106,7 @@ export class RowFormatter {
   constructor(
     private readonly layout: InputLayout,
     private readonly format: OutputFormat,
-    private readonly withSuggestion = false,
+    private readonly extra: ExtraColumns = {},
   ) {
     // A list of bare addresses becomes a CSV with an `email` column.
     this.delimiter = layout.format === 'lines' ? ',' : layout.delimiter;
@@ -114,7 +121,7 @@ export class RowFormatter {
   start(): string {
     if (this.format === 'json') return '[';
     if (this.format === 'ndjson') return '';
-    const results = [...RESULT_COLUMNS, ...(this.withSuggestion ? [SUGGESTION_COLUMN] : [])].join(this.delimiter);
+    const results = [...RESULT_COLUMNS, ...(this.extra.suggestion ? [SUGGESTION_COLUMN] : [])].join(this.delimiter);
     if (this.layout.format === 'lines') return `email${this.delimiter}${results}${this.eol}`;
     // Excel's `sep=` line stays first, so Excel still splits the columns as before.
     const prefix = `${writesBom(this.layout) ? '\uFEFF' : ''}${this.layout.sepLine !== undefined ? this.layout.sepLine + this.eol : ''}`;
@@ -124,19 +131,47 @@ export class RowFormatter {
   }
 
   row(raw: string, fields: string[], verdict: Verdict): string {
-    if (this.format === 'csv') {
-      // The original text goes out as it came in; only the appended cells are ours.
-      const original = this.layout.format === 'lines' ? quote(raw, this.delimiter) : this.rebuild ? this.serialise(fields) : raw;
-      return `${original}${this.delimiter}${verdictCells(verdict, this.withSuggestion).map((c) => quote(c, this.delimiter)).join(this.delimiter)}${this.eol}`;
-    }
+    if (this.format === 'csv') return `${this.original(raw, fields)}${this.delimiter}${this.resultCells(verdict)}${this.eol}`;
     const object: Record<string, unknown> = {};
-    this.columns.forEach((column, i) => (object[this.names[i]!] = fields[column] ?? ''));
-    Object.assign(object, verdictFields(verdict, this.withSuggestion));
+    // A field the row does not reach is missing, not empty.
+    this.columns.forEach((column, i) => (object[this.names[i]!] = fields[column] ?? null));
+    for (let i = this.layout.columnCount; i < fields.length; i++) object[this.extraName(i)] = fields[i];
+    Object.assign(object, verdictFields(verdict, this.extra.suggestion));
     const line = JSON.stringify(object);
     if (this.format === 'ndjson') return `${line}\n`;
     const prefix = this.first ? '\n' : ',\n';
     this.first = false;
     return prefix + line;
+  }
+
+  /**
+   * The row as it came in. A shorter row gets empty fields up to the header's width, so its results stand under
+   * their names; a longer one keeps its extra fields, and its results follow them.
+   */
+  private original(raw: string, fields: string[]): string {
+    if (this.layout.format === 'lines') return quote(raw, this.delimiter);
+    if (this.rebuild) {
+      const extra = fields.slice(this.layout.columnCount).map((f) => quote(f, this.delimiter));
+      return [this.serialise(fields), ...extra].join(this.delimiter);
+    }
+    const missing = this.layout.columnCount - fields.length;
+    return missing > 0 ? raw + this.delimiter.repeat(missing) : raw;
+  }
+
+  private resultCells(verdict: Verdict): string {
+    return verdictCells(verdict, this.extra.suggestion).map((c) => quote(c, this.delimiter)).join(this.delimiter);
+  }
+
+  /** `column_N` for the Nth field, as in a file without a header; `_2`, `_3` when the header has that name. */
+  private extraName(index: number): string {
+    let name = this.extraNames[index];
+    if (name === undefined) {
+      const base = `column_${index + 1}`;
+      name = base;
+      for (let n = 2; this.names.includes(name) || RESULT_NAMES.has(name); n++) name = `${base}_${n}`;
+      this.extraNames[index] = name;
+    }
+    return name;
   }
 
   private serialise(fields: readonly string[]): string {
@@ -148,6 +183,8 @@ export class RowFormatter {
     return '';
   }
 }
+
+const RESULT_NAMES = new Set<string>([...RESULT_COLUMNS, SUGGESTION_COLUMN]);
 
 /** JSON keys: the header names (made unique), `email` for a bare list, else column_1, column_2, ... */
 function jsonNames(layout: InputLayout): string[] {

@@ -1,6 +1,9 @@
 import { checkSyntax, dedupeKey } from '../verify/index.js';
 
-export type Prefiltered = { key: string } | { key?: undefined; reason: 'blank' | 'syntax' };
+export type Prefiltered =
+  | { key: string }
+  /** `short_row`: the row ends before the email column. */
+  | { key?: undefined; reason: 'blank' | 'syntax' | 'short_row' };
 
 // The shape nearly every real address has: a dot-atom local part and a lower-case ASCII domain whose labels
 // neither start nor end with a hyphen, under an alphabetic TLD. Such a cell is valid and already its own key,
@@ -24,11 +27,12 @@ function plainKey(address: string): string | undefined {
 }
 
 /**
- * What is decided before anything is sent: blank cells and addresses that are not addresses. Every other
- * cell maps to the key its duplicates share (exact local part, lower-case ASCII domain).
+ * What is decided before anything is sent: blank cells, missing ones and addresses that are not addresses. Every
+ * other cell maps to the key its duplicates share (exact local part, lower-case ASCII domain).
  */
 export function prefilter(cell: string | undefined): Prefiltered {
-  const address = (cell ?? '').trim();
+  if (cell === undefined) return { reason: 'short_row' };
+  const address = cell.trim();
   if (address === '') return { reason: 'blank' };
   const plain = plainKey(address);
   if (plain !== undefined) return { key: plain };

@@ -43,6 +43,7 @@ type Reason = Exclude<
 export const REASON_MEANINGS: Readonly<Record<Reason, string>> = {
   blank: 'the cell is empty (decided here, never sent)',
   syntax: 'not a well-formed address (decided here, never sent)',
+  short_row: 'the row ends before the email column (decided here, never sent)',
   rejected_by_service: 'the service refused it as input (HTTP 422)',
   rejected: 'the service called it invalid without saying why',
   invalid_domain: 'the service says the domain takes no mail',

@@ -42,7 +42,7 @@ interface Target {
  */
 export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<string, Verdict>, opts: WriteOptions): Promise<WriteSummary> {
   const open = async (target: OutputTarget | undefined, backup?: string): Promise<Target> => {
-    const formatter = new RowFormatter(layout, opts.format, opts.suggestions);
+    const formatter = new RowFormatter(layout, opts.format, { suggestion: opts.suggestions });
     if (target === undefined) return { formatter, writer: new ChunkedWriter(opts.stdout) };
     const file = new AtomicFile(target, backup);
     await file.ready();

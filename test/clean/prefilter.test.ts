@@ -23,9 +23,10 @@ describe('prefilter', () => {
     expect(fast.key).toBe(slowKey(cell));
   });
 
-  it('blank and malformed cells are told apart', () => {
+  it('blank, missing and malformed cells are told apart', () => {
     expect(prefilter('   ')).toEqual({ reason: 'blank' });
-    expect(prefilter(undefined)).toEqual({ reason: 'blank' });
+    // A row that ends before the email column has no cell at all.
+    expect(prefilter(undefined)).toEqual({ reason: 'short_row' });
     expect(prefilter('nope')).toEqual({ reason: 'syntax' });
   });
 

@@ -6,6 +6,7 @@ import { count, formatDuration } from '../../io/progress.js';
 import { MAX_BATCH, type CheckOutcome } from '../../clean/checker.js';
 import { minimumTime } from '../../clean/send.js';
 import type { ScanResult } from '../../clean/scan.js';
+import type { InputLayout } from '../../clean/input/index.js';
 import type { KnownAllowance } from '../../clean/allowance.js';
 import type { CleanOptions } from './clean.js';
 
@@ -15,6 +16,19 @@ export function reportScan(f: Factory, displayName: string, column: string, scan
     `${displayName}: ${count(scan.rows, 'row')}, email column "${column}", ${count(scan.unique.size, 'unique address', 'unique addresses')}, ` +
       `${(scan.blank + scan.invalid).toLocaleString('en-US')} blank or malformed`,
   );
+}
+
+/** Lines shown of the rows with more or fewer fields than the header. */
+const RAGGED_SHOWN = 5;
+
+/** Rows kept with another number of fields than the header: how many, and where, so the user can look. */
+export function reportRagged(f: Factory, layout: InputLayout, scan: ScanResult): void {
+  const { rows, lines } = scan.ragged;
+  if (rows === 0) return;
+  const shown = lines.slice(0, RAGGED_SHOWN).join(', ');
+  const more = rows > RAGGED_SHOWN ? `, and ${(rows - RAGGED_SHOWN).toLocaleString('en-US')} more` : '';
+  const than = layout.hasHeader ? `the header (${layout.columnCount})` : `the first row (${layout.columnCount})`;
+  f.io.warn(`${count(rows, 'row')} had more or fewer fields than ${than}: line${rows === 1 ? '' : 's'} ${shown}${more}; kept as they are (--strict refuses such a file)`);
 }
 
 export interface DryRunFacts {
@@ -54,6 +68,7 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
     allowanceAsOf: facts.allowance?.asOf ?? null,
     rate: facts.rate ? formatRate(facts.rate) : null,
     minimumSeconds: facts.rate ? Math.round(minimumTime(requests, facts.rate) / 1000) : 0,
+    ragged: scan.ragged,
   };
   if (o.json !== undefined) {
     f.io.json(report, o.json, Object.keys(report));
