@@ -3,7 +3,7 @@ import { chmodSync, copyFileSync, createWriteStream, renameSync, unlinkSync, typ
 import { temporaryPath, type OutputTarget } from './output-target.js';
 import type { Writable } from 'node:stream';
 import type { InputLayout } from './input/index.js';
-import { RESULT_COLUMNS, SUGGESTION_COLUMN, verdictCells, verdictFields, type Verdict } from './verdict.js';
+import { CHECKED_COLUMN, RESULT_COLUMNS, SUGGESTION_COLUMN, verdictCells, verdictFields, type Verdict } from './verdict.js';
 
 export type OutputFormat = 'csv' | 'json' | 'ndjson';
 
@@ -85,9 +85,10 @@ export async function writeWhole(target: OutputTarget, text: string): Promise<vo
   }
 }
 
-/** The result columns an output carries besides the six: see SUGGESTION_COLUMN. */
+/** The result columns an output carries besides the six: see SUGGESTION_COLUMN and CHECKED_COLUMN. */
 export interface ExtraColumns {
   suggestion?: boolean;
+  checked?: boolean;
 }
 
 /** Renders rows of one output (the main one or --rejects) in the chosen format. */
@@ -121,7 +122,7 @@ export class RowFormatter {
   start(): string {
     if (this.format === 'json') return '[';
     if (this.format === 'ndjson') return '';
-    const results = [...RESULT_COLUMNS, ...(this.extra.suggestion ? [SUGGESTION_COLUMN] : [])].join(this.delimiter);
+    const results = [...RESULT_COLUMNS, ...(this.extra.suggestion ? [SUGGESTION_COLUMN] : []), ...(this.extra.checked ? [CHECKED_COLUMN] : [])].join(this.delimiter);
     if (this.layout.format === 'lines') return `email${this.delimiter}${results}${this.eol}`;
     // Excel's `sep=` line stays first, so Excel still splits the columns as before.
     const prefix = `${writesBom(this.layout) ? '\uFEFF' : ''}${this.layout.sepLine !== undefined ? this.layout.sepLine + this.eol : ''}`;
@@ -130,13 +131,15 @@ export class RowFormatter {
     return `${prefix}${header}${this.delimiter}${results}${this.eol}`;
   }
 
-  row(raw: string, fields: string[], verdict: Verdict): string {
-    if (this.format === 'csv') return `${this.original(raw, fields)}${this.delimiter}${this.resultCells(verdict)}${this.eol}`;
+  /** One row; `checked` is the address taken from inside its cell, if it was. */
+  row(raw: string, fields: string[], verdict: Verdict, checked?: string): string {
+    if (this.format === 'csv') return `${this.original(raw, fields)}${this.delimiter}${this.resultCells(verdict, checked)}${this.eol}`;
     const object: Record<string, unknown> = {};
     // A field the row does not reach is missing, not empty.
     this.columns.forEach((column, i) => (object[this.names[i]!] = fields[column] ?? null));
     for (let i = this.layout.columnCount; i < fields.length; i++) object[this.extraName(i)] = fields[i];
     Object.assign(object, verdictFields(verdict, this.extra.suggestion));
+    if (this.extra.checked) object[CHECKED_COLUMN] = checked ?? null;
     const line = JSON.stringify(object);
     if (this.format === 'ndjson') return `${line}\n`;
     const prefix = this.first ? '\n' : ',\n';
@@ -158,8 +161,10 @@ export class RowFormatter {
     return missing > 0 ? raw + this.delimiter.repeat(missing) : raw;
   }
 
-  private resultCells(verdict: Verdict): string {
-    return verdictCells(verdict, this.extra.suggestion).map((c) => quote(c, this.delimiter)).join(this.delimiter);
+  private resultCells(verdict: Verdict, checked: string | undefined): string {
+    const cells = verdictCells(verdict, this.extra.suggestion);
+    if (this.extra.checked) cells.push(checked ?? '');
+    return cells.map((c) => quote(c, this.delimiter)).join(this.delimiter);
   }
 
   /** `column_N` for the Nth field, as in a file without a header; `_2`, `_3` when the header has that name. */
@@ -184,7 +189,7 @@ export class RowFormatter {
   }
 }
 
-const RESULT_NAMES = new Set<string>([...RESULT_COLUMNS, SUGGESTION_COLUMN]);
+const RESULT_NAMES = new Set<string>([...RESULT_COLUMNS, SUGGESTION_COLUMN, CHECKED_COLUMN]);
 
 /** JSON keys: the header names (made unique), `email` for a bare list, else column_1, column_2, ... */
 function jsonNames(layout: InputLayout): string[] {

@@ -12,13 +12,15 @@ export interface ScanResult {
   duplicates: number;
   /** Unique addresses in order of first appearance. */
   unique: Set<string>;
+  /** Rows whose address was taken from inside the cell (`Name <address>`, mailto:, ` ::: `). */
+  extracted: number;
   /** Rows with more or fewer fields than the header (or the first row), and the first of their lines. */
   ragged: { rows: number; lines: number[] };
 }
 
 /** Pass 1: every row read once; only the unique addresses are kept. */
 export async function scanInput(layout: InputLayout, onRows?: (rows: number) => void, signal?: AbortSignal): Promise<ScanResult> {
-  const result: ScanResult = { rows: 0, blank: 0, invalid: 0, duplicates: 0, unique: new Set(), ragged: { rows: 0, lines: [] } };
+  const result: ScanResult = { rows: 0, blank: 0, invalid: 0, duplicates: 0, unique: new Set(), extracted: 0, ragged: { rows: 0, lines: [] } };
   const { emailColumn: column, columnCount } = layout;
   const unique = result.unique;
   for await (const batch of readRecordBatches(layout, { raw: false })) {
@@ -30,6 +32,7 @@ export async function scanInput(layout: InputLayout, onRows?: (rows: number) => 
         if (decided.reason === 'syntax') result.invalid++;
         else result.blank++;
       } else {
+        if (decided.checked !== undefined) result.extracted++;
         // One hash lookup per row: add, and see whether the set grew.
         const before = unique.size;
         unique.add(decided.key);

@@ -49,6 +49,8 @@ export interface RunSummary {
   exitCode: number;
   /** Rows with more or fewer fields than the header, kept as they are; the first of their lines. */
   ragged: { rows: number; lines: number[] };
+  /** Rows whose address was taken from inside the cell (`Name <address>`, mailto:, ` ::: `). */
+  extracted: number;
 }
 
 export interface SummaryInput {
@@ -107,5 +109,6 @@ export function runSummary(s: SummaryInput): RunSummary {
     outputs: s.outputs,
     exitCode: 0,
     ragged: { rows: scan.ragged.rows, lines: [...scan.ragged.lines] },
+    extracted: scan.extracted,
   };
 }

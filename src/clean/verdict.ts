@@ -73,6 +73,11 @@ export function meaningLines(meanings: Readonly<Record<string, string>>): string
 export const RESULT_COLUMNS = ['email_status', 'email_valid', 'email_disposable', 'email_valid_domain', 'email_reason', 'email_checked_at'] as const;
 /** Appended after the six by `clean --local`, whose engine suggests fixes for mistyped domains. */
 export const SUGGESTION_COLUMN = 'email_suggestion';
+/**
+ * Appended last when some cell held its address inside something else (`Name <address>`, mailto:, ` ::: `): the
+ * address checked, on the rows where it is not the cell itself. Only then, so other lists keep their columns.
+ */
+export const CHECKED_COLUMN = 'email_checked';
 
 export function localVerdict(key: string, reason: string): Verdict {
   return { key, status: 'invalid', valid: false, disposable: null, validDomain: null, reason, checkedAt: '' };

@@ -1,6 +1,6 @@
 // Which column holds the addresses: --column, a header that names it, or the values that look like addresses.
 import { UsageError } from '../../errors.js';
-import { RESULT_COLUMNS, SUGGESTION_COLUMN } from '../verdict.js';
+import { CHECKED_COLUMN, RESULT_COLUMNS, SUGGESTION_COLUMN } from '../verdict.js';
 import { HAS_ADDRESS, type SampleRecord } from './sniff.js';
 
 /** Header names that mean "the email address", best first, normalised by `normaliseName`. */
@@ -60,11 +60,12 @@ export function listColumns(header: readonly string[], count: number): string {
 
 /**
  * The columns an earlier run of mailclean appended (0-based, in order), recognised by all six result names being
- * in the header, plus `email_suggestion` if present; [] otherwise. The writer replaces them with fresh ones.
+ * in the header, plus `email_suggestion` and `email_checked` if present; [] otherwise. The writer replaces them
+ * with fresh ones.
  */
 export function ownColumns(header: readonly string[]): number[] {
   if (!RESULT_COLUMNS.every((name) => header.includes(name))) return [];
-  const ours = new Set<string>([...RESULT_COLUMNS, SUGGESTION_COLUMN]);
+  const ours = new Set<string>([...RESULT_COLUMNS, SUGGESTION_COLUMN, CHECKED_COLUMN]);
   return header.flatMap((name, i) => (ours.has(name) ? [i] : []));
 }
 

@@ -61,6 +61,10 @@ Every input row comes out once, in input order, its columns untouched, with thes
   email_status, email_valid, email_disposable, email_valid_domain, email_reason, email_checked_at
 (an earlier run's result columns in the input are replaced by these).
 Blank and malformed addresses are decided locally and never sent; duplicates are sent once.
+A cell holding its address inside something else is checked by that address and written back untouched:
+"Ada <ada@example.com>", mailto:ada@example.com?subject=Hi, and Google Contacts' several values
+"ada@example.com ::: ada@work.example" (the first well-formed one: one address per row). Then a last
+column, email_checked, names the address checked on those rows (empty on the others).
 A row with more or fewer fields than the header is kept as it is and counted (a warning lists its line);
 a shorter one gets empty fields up to the header's width, so its results stand under their names, and
 without an email field it is invalid, reason short_row. --strict refuses such a file instead (exit 2).

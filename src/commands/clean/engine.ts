@@ -73,7 +73,7 @@ export async function cleanWithEngine(
     return f.io.signals.exitCode;
   }
   for (const [key, verdict] of saved.results) outcome.results.set(key, verdict);
-  const written = await writeOutputs(layout, outcome.results, { ...writeOptions(o, f), suggestions: true });
+  const written = await writeOutputs(layout, outcome.results, { ...writeOptions(o, f, scan), suggestions: true });
   const answered = { fromJournal: saved.fromJournal, fromCache: saved.fromCache, sent: toCheck };
   const summary = runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: written.tally, outputs: outputCounts(o, written), answered });
   const dns = engine.stats().dns;

@@ -7,6 +7,7 @@ import { MAX_BATCH, type CheckOutcome } from '../../clean/checker.js';
 import { minimumTime } from '../../clean/send.js';
 import type { ScanResult } from '../../clean/scan.js';
 import type { InputLayout } from '../../clean/input/index.js';
+import { CHECKED_COLUMN } from '../../clean/verdict.js';
 import type { KnownAllowance } from '../../clean/allowance.js';
 import type { CleanOptions } from './clean.js';
 
@@ -16,6 +17,13 @@ export function reportScan(f: Factory, displayName: string, column: string, scan
     `${displayName}: ${count(scan.rows, 'row')}, email column "${column}", ${count(scan.unique.size, 'unique address', 'unique addresses')}, ` +
       `${(scan.blank + scan.invalid).toLocaleString('en-US')} blank or malformed`,
   );
+  if (scan.extracted > 0) {
+    const cells = scan.extracted === 1 ? 'email cell holds its address' : 'email cells hold their address';
+    f.io.note(
+      `${scan.extracted.toLocaleString('en-US')} ${cells} inside a name, a mailto: link or a " ::: " list: that address is checked ` +
+        `(of several, the first well-formed one) and shown in the column ${CHECKED_COLUMN}.`,
+    );
+  }
 }
 
 /** Lines shown of the rows with more or fewer fields than the header. */
@@ -69,6 +77,7 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
     rate: facts.rate ? formatRate(facts.rate) : null,
     minimumSeconds: facts.rate ? Math.round(minimumTime(requests, facts.rate) / 1000) : 0,
     ragged: scan.ragged,
+    extracted: scan.extracted,
   };
   if (o.json !== undefined) {
     f.io.json(report, o.json, Object.keys(report));

@@ -5,6 +5,7 @@ import type { CleanOptions } from './clean.js';
 import { reportRagged, reportScan } from './report.js';
 import type { WriteOptions, WriteSummary } from '../../clean/write.js';
 import type { OutputCount } from '../../clean/summary.js';
+import type { ScanResult } from '../../clean/scan.js';
 import { parseDnsServers } from '../../verify/index.js';
 
 /** Runs a clean with typed options; the exit code it returns is the run's. */
@@ -41,8 +42,9 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
 }
 
 /** Where and how the rows are written, whichever checker decided them; a signal stops the writing cleanly. */
-export function writeOptions(o: CleanOptions, f: Factory): WriteOptions {
-  return { format: o.format, output: o.output, backup: o.backup, stdout: f.io.stdout, only: o.only, rejects: o.rejects, signal: f.io.signals.stop };
+export function writeOptions(o: CleanOptions, f: Factory, scan: ScanResult): WriteOptions {
+  const { format, output, backup, only, rejects } = o;
+  return { format, output, backup, stdout: f.io.stdout, only, rejects, checked: scan.extracted > 0, signal: f.io.signals.stop };
 }
 
 /** Each output with the rows it received, for the summary. */

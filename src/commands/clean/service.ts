@@ -132,7 +132,7 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
     f.io.say(`Interrupted: ${count(journal.results.size, 'answer')} saved. Run the same command with --resume to continue.`);
     return f.io.signals.exitCode;
   }
-  const written = await writeOutputs(layout, journal.results, writeOptions(o, f));
+  const written = await writeOutputs(layout, journal.results, writeOptions(o, f, scan));
   if (outcome.stopped?.reason === 'auth') throw outcome.stopped.error ?? new AuthError(outcome.stopped.message);
   if (outcome.stopped?.reason === 'storage') throw outcome.stopped.error ?? new CliError(outcome.stopped.message);
   const summary = runSummary({

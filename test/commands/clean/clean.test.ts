@@ -29,7 +29,9 @@ describe('clean --help', () => {
     }
   });
 
-  it('explains what becomes of ragged rows', () => {
+  it('explains the cells it looks into, email_checked, and what becomes of ragged rows', () => {
+    expect(help).toContain('"Ada <ada@example.com>", mailto:ada@example.com?subject=Hi');
+    expect(help).toMatch(/column, email_checked, names the address checked/);
     expect(help).toMatch(/A row with more or fewer fields than the header is kept/);
     expect(help).toMatch(/--strict refuses such a file instead \(exit 2\)/);
   });
