@@ -4,7 +4,7 @@ import { CliError, ExitCode } from '../errors.js';
 import { temporaryPath, type OutputTarget } from './output-target.js';
 import type { Writable } from 'node:stream';
 import type { InputLayout } from './input/index.js';
-import { RESULT_COLUMNS, verdictCells, verdictFields, type ExtraColumn, type Verdict } from './verdict.js';
+import { EXTRA_COLUMNS, RESULT_COLUMNS, verdictCells, verdictFields, type ExtraColumn, type Verdict } from './verdict.js';
 
 export type OutputFormat = 'csv' | 'json' | 'ndjson';
 
@@ -120,6 +120,8 @@ export class RowFormatter {
   /** The input columns that go out (all but the results of an earlier run), and their JSON keys. */
   private readonly columns: number[];
   private readonly names: string[];
+  /** JSON keys of the fields a longer row has beyond the header, made as such rows come. */
+  private readonly extraNames: string[] = [];
   /** The input holds an earlier run's results: its rows are rebuilt without them, so cannot go out byte for byte. */
   private readonly rebuild: boolean;
   private first = true;
@@ -151,20 +153,49 @@ export class RowFormatter {
     return `${prefix}${header}${this.delimiter}${results}${this.eol}`;
   }
 
-  row(raw: string, fields: string[], verdict: Verdict): string {
-    if (this.format === 'csv') {
-      // The original text goes out as it came in; only the appended cells are ours.
-      const original = this.layout.format === 'lines' ? quote(raw, this.delimiter) : this.rebuild ? this.serialise(fields) : raw;
-      return `${original}${this.delimiter}${verdictCells(verdict, this.extras).map((c) => quote(c, this.delimiter)).join(this.delimiter)}${this.eol}`;
-    }
+  /** One row; `checked` is the address taken from inside its cell, if it was. */
+  row(raw: string, fields: string[], verdict: Verdict, checked?: string): string {
+    if (this.format === 'csv') return `${this.original(raw, fields)}${this.delimiter}${this.resultCells(verdict, checked)}${this.eol}`;
     const object: Record<string, unknown> = {};
-    this.columns.forEach((column, i) => (object[this.names[i]!] = fields[column] ?? ''));
-    Object.assign(object, verdictFields(verdict, this.extras));
+    // A field the row does not reach is missing, not empty.
+    this.columns.forEach((column, i) => (object[this.names[i]!] = fields[column] ?? null));
+    for (let i = this.layout.columnCount; i < fields.length; i++) object[this.extraName(i)] = fields[i];
+    Object.assign(object, verdictFields(verdict, this.extras, { checked }));
     const line = JSON.stringify(object);
     if (this.format === 'ndjson') return `${line}\n`;
     const prefix = this.first ? '\n' : ',\n';
     this.first = false;
     return prefix + line;
+  }
+
+  /**
+   * The row as it came in. A shorter row gets empty fields up to the header's width, so its results stand under
+   * their names; a longer one keeps its extra fields, and its results follow them.
+   */
+  private original(raw: string, fields: string[]): string {
+    if (this.layout.format === 'lines') return quote(raw, this.delimiter);
+    if (this.rebuild) {
+      const extra = fields.slice(this.layout.columnCount).map((f) => quote(f, this.delimiter));
+      return [this.serialise(fields), ...extra].join(this.delimiter);
+    }
+    const missing = this.layout.columnCount - fields.length;
+    return missing > 0 ? raw + this.delimiter.repeat(missing) : raw;
+  }
+
+  private resultCells(verdict: Verdict, checked: string | undefined): string {
+    return verdictCells(verdict, this.extras, { checked }).map((c) => quote(c, this.delimiter)).join(this.delimiter);
+  }
+
+  /** `column_N` for the Nth field, as in a file without a header; `_2`, `_3` when the header has that name. */
+  private extraName(index: number): string {
+    let name = this.extraNames[index];
+    if (name === undefined) {
+      const base = `column_${index + 1}`;
+      name = base;
+      for (let n = 2; this.names.includes(name) || RESULT_NAMES.has(name); n++) name = `${base}_${n}`;
+      this.extraNames[index] = name;
+    }
+    return name;
   }
 
   private serialise(fields: readonly string[]): string {
@@ -176,6 +207,8 @@ export class RowFormatter {
     return '';
   }
 }
+
+const RESULT_NAMES = new Set<string>([...RESULT_COLUMNS, ...Object.keys(EXTRA_COLUMNS)]);
 
 /** JSON keys: the header names (made unique), `email` for a bare list, else column_1, column_2, ... */
 function jsonNames(layout: InputLayout): string[] {

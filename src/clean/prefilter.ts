@@ -1,6 +1,11 @@
 import { checkSyntax, dedupeKey } from '../verify/index.js';
+import { addressInside } from './extract.js';
 
-export type Prefiltered = { key: string } | { key?: undefined; reason: 'blank' | 'syntax' };
+export type Prefiltered =
+  /** `checked`: the address taken from inside the cell (`Name <address>`, mailto:, ` ::: `), when the cell is not one. */
+  | { key: string; checked?: string }
+  /** `short_row`: the row ends before the email column. */
+  | { key?: undefined; checked?: undefined; reason: 'blank' | 'syntax' | 'short_row' };
 
 // The shape nearly every real address has: a dot-atom local part and a lower-case ASCII domain whose labels
 // neither start nor end with a hyphen, under an alphabetic TLD. Such a cell is valid and already its own key,
@@ -24,15 +29,20 @@ function plainKey(address: string): string | undefined {
 }
 
 /**
- * What is decided before anything is sent: blank cells and addresses that are not addresses. Every other
- * cell maps to the key its duplicates share (exact local part, lower-case ASCII domain).
+ * What is decided before anything is sent: blank cells, missing ones and addresses that are not addresses. Every
+ * other cell maps to the key its duplicates share (exact local part, lower-case ASCII domain); a cell that wraps an
+ * address maps to that address's key, so it is sent once with its duplicates.
  */
 export function prefilter(cell: string | undefined): Prefiltered {
-  const address = (cell ?? '').trim();
+  if (cell === undefined) return { reason: 'short_row' };
+  const address = cell.trim();
   if (address === '') return { reason: 'blank' };
   const plain = plainKey(address);
   if (plain !== undefined) return { key: plain };
   const syntax = checkSyntax(address);
-  if (!syntax.ok) return { reason: 'syntax' };
-  return { key: dedupeKey(syntax.local, syntax.domain) };
+  if (syntax.ok) return { key: dedupeKey(syntax.local, syntax.domain) };
+  // Only a cell that failed the check is looked into, so a clean list pays nothing for this.
+  const inside = addressInside(address);
+  if (inside === undefined) return { reason: 'syntax' };
+  return { key: dedupeKey(inside.syntax.local, inside.syntax.domain), checked: inside.address };
 }

@@ -49,6 +49,10 @@ export interface RunSummary {
   outputs: OutputCount[];
   /** Filled in last: the run's exit code. */
   exitCode: number;
+  /** Rows with more or fewer fields than the header, kept as they are; the first of their lines. */
+  ragged: { rows: number; lines: number[] };
+  /** Rows whose address was taken from inside the cell (`Name <address>`, mailto:, ` ::: `). */
+  extracted: number;
 }
 
 export interface SummaryInput {
@@ -104,5 +108,7 @@ export function runSummary(s: SummaryInput): RunSummary {
     },
     outputs: s.outputs,
     exitCode: 0,
+    ragged: { rows: scan.ragged.rows, lines: [...scan.ragged.lines] },
+    extracted: scan.extracted,
   };
 }

@@ -45,6 +45,7 @@ type Reason = Exclude<
 export const REASON_MEANINGS: Readonly<Record<Reason, string>> = {
   blank: 'the cell is empty (decided here, never sent)',
   syntax: 'not a well-formed address (decided here, never sent)',
+  short_row: 'the row ends before the email column (decided here, never sent)',
   rejected_by_service: 'the service refused it as input (HTTP 422)',
   rejected: 'the service called it invalid without saying why',
   invalid_domain: 'the service says the domain takes no mail',
@@ -72,14 +73,23 @@ export function meaningLines(meanings: Readonly<Record<string, string>>): string
 }
 
 export const RESULT_COLUMNS = ['email_status', 'email_valid', 'email_disposable', 'email_valid_domain', 'email_reason', 'email_checked_at'] as const;
+/** What a row tells besides its verdict: the address checked, when it was taken from inside the cell. */
+export interface RowFacts {
+  checked?: string;
+}
 
-/** Columns appended after the six by one checker only, each read from the verdict. */
+/** Columns appended after the six, each only when it has something to say for this run. */
 export const EXTRA_COLUMNS = {
   /** The built-in engine's likely intended address for a mistyped domain. */
   email_suggestion: (v: Verdict) => v.suggestion ?? null,
   /** The cleaning service's own status word, beside `email_status` in mailclean's. */
   email_service_status: (v: Verdict) => v.serviceStatus ?? null,
-} as const satisfies Record<string, (v: Verdict) => string | null>;
+  /**
+   * The address checked, on rows whose cell held it inside something else (`Name <address>`, mailto:, ` ::: `).
+   * Added only when some cell did, so other lists keep their columns.
+   */
+  email_checked: (_v: Verdict, row: RowFacts) => row.checked ?? null,
+} as const satisfies Record<string, (v: Verdict, row: RowFacts) => string | null>;
 
 export type ExtraColumn = keyof typeof EXTRA_COLUMNS;
 
@@ -92,15 +102,15 @@ export function uncheckedVerdict(key: string): Verdict {
 }
 
 /** The appended values, as text for CSV. */
-export function verdictCells(v: Verdict, extras: readonly ExtraColumn[] = []): string[] {
+export function verdictCells(v: Verdict, extras: readonly ExtraColumn[] = [], row: RowFacts = {}): string[] {
   const b = (x: boolean | null) => (x === null ? '' : String(x));
   const cells = [v.status, b(v.valid), b(v.disposable), b(v.validDomain), v.reason, v.checkedAt];
-  for (const column of extras) cells.push(EXTRA_COLUMNS[column](v) ?? '');
+  for (const column of extras) cells.push(EXTRA_COLUMNS[column](v, row) ?? '');
   return cells;
 }
 
 /** The appended values, typed, for JSON. */
-export function verdictFields(v: Verdict, extras: readonly ExtraColumn[] = []): Record<string, string | boolean | null> {
+export function verdictFields(v: Verdict, extras: readonly ExtraColumn[] = [], row: RowFacts = {}): Record<string, string | boolean | null> {
   const fields: Record<string, string | boolean | null> = {
     email_status: v.status,
     email_valid: v.valid,
@@ -109,6 +119,6 @@ export function verdictFields(v: Verdict, extras: readonly ExtraColumn[] = []): 
     email_reason: v.reason || null,
     email_checked_at: v.checkedAt || null,
   };
-  for (const column of extras) fields[column] = EXTRA_COLUMNS[column](v);
+  for (const column of extras) fields[column] = EXTRA_COLUMNS[column](v, row);
   return fields;
 }

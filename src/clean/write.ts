@@ -20,6 +20,8 @@ export interface WriteOptions {
   rejects?: OutputTarget;
   /** Columns only this run's checker fills (the engine's suggestion, the service's own status word). */
   extraColumns?: readonly ExtraColumn[];
+  /** Add the `email_checked` column: the scan found cells that hold their address inside something else. */
+  checked?: boolean;
   /** Stops the writing: nothing is left half-written. */
   signal?: AbortSignal;
 }
@@ -44,7 +46,7 @@ interface Target {
  */
 export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<string, Verdict>, opts: WriteOptions): Promise<WriteSummary> {
   const open = async (target: OutputTarget | undefined, backup?: string): Promise<Target> => {
-    const formatter = new RowFormatter(layout, opts.format, opts.extraColumns);
+    const formatter = new RowFormatter(layout, opts.format, [...(opts.extraColumns ?? []), ...(opts.checked ? (['email_checked'] as const) : [])]);
     if (target === undefined) return { formatter, writer: new ChunkedWriter(opts.stdout) };
     const file = new AtomicFile(target, backup);
     await file.ready();
@@ -72,7 +74,7 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
         const target = keep ? main : rejects;
         if (keep) summary.written++;
         else summary.rejected++;
-        if (target) await target.writer.write(target.formatter.row(record.raw, record.fields, verdict));
+        if (target) await target.writer.write(target.formatter.row(record.raw, record.fields, verdict, decided.checked));
       }
     }
     for (const t of targets) {

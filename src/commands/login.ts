@@ -4,7 +4,7 @@ import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { AuthError, UsageError } from '../errors.js';
 import { str, unwrapObject } from '../api/shape.js';
-import { jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, secretFromStdin, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './shared/inputs.js';
+import { checkEndpoints, jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, secretFromStdin, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './shared/inputs.js';
 import { runEach } from '../account/each-service.js';
 import { reportOutcomes } from './shared/outcomes.js';
 import { checkCleanToken, keepCleanSignIn } from './shared/sessions.js';
@@ -49,6 +49,8 @@ export async function login(o: LoginOptions, f: Factory): Promise<number> {
   const service = o.service;
   if (o.withToken) return loginWithToken(f, service, o.json);
 
+  // Every flag is checked before the first question (the URLs as the profile loads).
+  await checkEndpoints(f, service);
   const remembered = ((await f.profile()).credentials()).email;
   const email = await valueOrPrompt(f, o.email ?? (f.io.canPrompt ? undefined : remembered), '--email', 'Email:', {
     default: remembered,

@@ -6,7 +6,7 @@ import { platformSession } from './shared/sessions.js';
 import { meView, ME_FIELDS, type MeView } from '../account/views.js';
 import { renderPairs } from '../io/table.js';
 import type { JsonFlag } from '../io/json.js';
-import { jsonOption, namingFlags, valueOrPrompt } from './shared/inputs.js';
+import { checkedFlag, jsonOption, namingFlags, validateCountryCode, valueOrPrompt } from './shared/inputs.js';
 import type { PlatformClient, ProfileUpdate } from '../api/platform.js';
 
 export function define(cmd: Command, run: Runner): void {
@@ -21,7 +21,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('--first-name <name>', 'first name')
     .option('--last-name <name>', 'last name')
     .option('--phone <phone>', 'phone number')
-    .option('--country-code <code>', 'country code, e.g. US')
+    .option('--country-code <code>', 'two-letter country code, e.g. US')
     .addOption(jsonOption())
     .addHelpText('after', '\nThe service needs all four fields, none empty: one your profile has empty (registration leaves\nthe last name empty) must be given, else nothing is sent.')
     .action(
@@ -57,17 +57,24 @@ async function refusedBrand(error: unknown, client: PlatformClient, brand: strin
   throw new UsageError(`--brand: "${brand}" is not one of your brands`, list ? `your brands: ${list}` : undefined);
 }
 
-const UPDATE_FIELDS: Array<{ key: keyof ProfileUpdate; flag: string; option: string; label: string }> = [
+const UPDATE_FIELDS: Array<{ key: keyof ProfileUpdate; flag: string; option: string; label: string; validate?: (v: string) => string | undefined }> = [
   { key: 'first_name', flag: '--first-name', option: 'firstName', label: 'First name' },
   { key: 'last_name', flag: '--last-name', option: 'lastName', label: 'Last name' },
   { key: 'phone', flag: '--phone', option: 'phone', label: 'Phone' },
-  { key: 'country_code', flag: '--country-code', option: 'countryCode', label: 'Country code' },
+  { key: 'country_code', flag: '--country-code', option: 'countryCode', label: 'Country code', validate: validateCountryCode },
 ];
 
 /** The four fields POST /api/me takes; those not given are taken from the current profile. */
 export type MeUpdateOptions = Partial<ProfileUpdate> & { json?: JsonFlag };
 
 export async function updateMe(o: MeUpdateOptions, f: Factory): Promise<number> {
+  // The flags are checked before anything is asked of the platform or the user.
+  for (const field of UPDATE_FIELDS) {
+    const given = o[field.key];
+    if (typeof given !== 'string') continue;
+    if (!given.trim()) throw new UsageError(`${field.flag}: must not be empty (the service needs all four fields)`);
+    checkedFlag(given, field.flag, field.validate);
+  }
   (await f.profile()).requireKnown();
   const client = await platformSession(f);
   // The service needs all four fields, none empty (registration leaves last_name empty): start from the
@@ -79,11 +86,11 @@ export async function updateMe(o: MeUpdateOptions, f: Factory): Promise<number> 
     const given = o[field.key];
     const existing = current[field.key];
     if (typeof given === 'string') {
-      if (!given.trim()) throw new UsageError(`${field.flag}: must not be empty (the service needs all four fields)`);
-      body[field.key] = given;
+      body[field.key] = field.key === 'country_code' ? given.trim().toUpperCase() : given;
     } else if (!givenAny && f.io.canPrompt) {
       // The prompt itself refuses an empty answer.
-      body[field.key] = await valueOrPrompt(f, undefined, field.flag, `${field.label}:`, { default: existing?.trim() || undefined });
+      const answer = await valueOrPrompt(f, undefined, field.flag, `${field.label}:`, { default: existing?.trim() || undefined, validate: field.validate });
+      body[field.key] = field.key === 'country_code' ? answer.toUpperCase() : answer;
     } else if (existing?.trim()) {
       body[field.key] = existing;
     } else {

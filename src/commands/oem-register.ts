@@ -4,7 +4,7 @@ import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { ApiError, AuthError, UsageError } from '../errors.js';
 import { meView, ME_FIELDS } from '../account/views.js';
-import { jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, readSecretFile, validateEmail, valueOrPrompt } from './shared/inputs.js';
+import { checkedFlag, jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, readSecretFile, validateEmail, valueOrPrompt } from './shared/inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -40,11 +40,13 @@ export interface OemRegisterOptions {
 }
 
 export async function oemRegister(o: OemRegisterOptions, f: Factory): Promise<number> {
+  // Every flag is checked before the first question.
   const { token: internalToken, source } = await readInternalToken(f, o.internalTokenFile);
-  const name = await valueOrPrompt(f, o.name, '--name', 'Name:');
-  const email = await valueOrPrompt(f, o.email, '--email', 'Email:', { validate: validateEmail });
-  const password = await passwordInput(f, o.passwordStdin, { confirm: true });
   const client = await f.platform();
+  const givenEmail = checkedFlag(o.email, '--email', validateEmail);
+  const name = await valueOrPrompt(f, o.name, '--name', 'Name:');
+  const email = await valueOrPrompt(f, givenEmail, '--email', 'Email:', { validate: validateEmail });
+  const password = await passwordInput(f, o.passwordStdin, { confirm: true });
   const answer = await client.oemRegister({ name, email, password, internalToken }).catch((error: unknown) => {
     // No bearer token is sent, so a refusal can only be of the internal token; `login` would not help.
     if (error instanceof AuthError || (error instanceof ApiError && error.status === 403)) {

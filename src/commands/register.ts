@@ -3,7 +3,20 @@ import type { Runner } from './index.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { str } from '../api/shape.js';
-import { jsonOption, localeRegion, namingFlags, PASSWORD_INPUT, passwordInput, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './shared/inputs.js';
+import {
+  checkedFlag,
+  checkEndpoints,
+  jsonOption,
+  localeRegion,
+  namingFlags,
+  PASSWORD_INPUT,
+  passwordInput,
+  serviceOption,
+  validateCountryCode,
+  validateEmail,
+  valueOrPrompt,
+  type ServiceChoice,
+} from './shared/inputs.js';
 import { runEach } from '../account/each-service.js';
 import { reportOutcomes } from './shared/outcomes.js';
 import { keepCleanSignIn } from './shared/sessions.js';
@@ -13,7 +26,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('--name <name>', 'your name')
     .option('--email <email>', 'your email address')
     .option('--password-stdin', 'read the password from stdin')
-    .option('--country-code <code>', "country code (default: your locale's region)")
+    .option('--country-code <code>', "two-letter country code, e.g. GB (default: your locale's region)")
     .option('--source <source>', 'sign-up source recorded by the platform', 'cli')
     .option('--source-path <path>', 'sign-up source path recorded by the platform', 'mailclean')
     .addOption(serviceOption('platform'))
@@ -61,10 +74,13 @@ export interface RegisterOptions {
 
 export async function register(o: RegisterOptions, f: Factory): Promise<number> {
   const service = o.service;
+  // Every flag is checked before the first question.
+  await checkEndpoints(f, service);
+  const givenEmail = checkedFlag(o.email, '--email', validateEmail);
+  const countryCode = checkedFlag(o.countryCode, '--country-code', validateCountryCode)?.toUpperCase() ?? localeRegion(f.io.env);
   const name = await valueOrPrompt(f, o.name, '--name', 'Name:');
-  const email = await valueOrPrompt(f, o.email, '--email', 'Email:', { validate: validateEmail });
+  const email = await valueOrPrompt(f, givenEmail, '--email', 'Email:', { validate: validateEmail });
   const password = await passwordInput(f, o.passwordStdin, { confirm: true });
-  const countryCode = o.countryCode ?? localeRegion(f.io.env);
 
   const outcomes = await runEach(service, {
     platform: async () => {

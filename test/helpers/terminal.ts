@@ -13,15 +13,24 @@ export async function interactive(
   /** Each question and what the user does then: types an answer, or sends a signal. */
   script: Array<[RegExp, string | { signal: 'SIGINT' | 'SIGTERM' }]>,
   env: Record<string, string | undefined> = {},
+  /** `cancelUnscripted`: a question beyond the script is counted in `unscripted` and cancelled (SIGTERM) at once. */
+  opts: { cancelUnscripted?: boolean } = {},
 ) {
   const signals = new Signals();
   const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
   let shown = '';
   let step = 0;
+  let unscripted = 0;
   // Each prompt starts reading the terminal when it is ready for its answer: type the next one then.
   stdin.on('resume', () => {
     const next = script[step];
-    if (!next) return;
+    if (!next) {
+      if (opts.cancelUnscripted) {
+        unscripted++;
+        setTimeout(() => signals.deliver('SIGTERM'), 5);
+      }
+      return;
+    }
     step++;
     const action = next[1];
     setTimeout(() => (typeof action === 'string' ? stdin.write(`${action}\r`) : signals.deliver(action.signal)), 5);
@@ -47,6 +56,6 @@ export async function interactive(
     expect(found, `${question} was not asked in:\n${shown}`).toBeGreaterThanOrEqual(0);
     at += found + 1;
   }
-  return { code, stdout, stderr: shown, answered: step };
+  return { code, stdout, stderr: shown, answered: step, unscripted };
 }
 

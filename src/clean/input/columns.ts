@@ -60,7 +60,8 @@ export function listColumns(header: readonly string[], count: number): string {
 
 /**
  * The columns an earlier run of mailclean appended (0-based, in order), recognised by all six result names being
- * in the header, plus `email_suggestion` if present; [] otherwise. The writer replaces them with fresh ones.
+ * in the header, plus `email_suggestion` and `email_checked` if present; [] otherwise. The writer replaces them
+ * with fresh ones.
  */
 export function ownColumns(header: readonly string[]): number[] {
   if (!RESULT_COLUMNS.every((name) => header.includes(name))) return [];

@@ -26,6 +26,8 @@ export interface OpenInputOptions {
   signal?: AbortSignal;
   /** --encoding; by default a BOM's, else UTF-8 if the whole input is valid UTF-8, else Windows-1252. */
   encoding?: InputEncoding;
+  /** --strict: a row with more or fewer fields than the header is an error, not a row kept as it is. */
+  strict?: boolean;
 }
 
 export interface InputLayout {
@@ -58,6 +60,8 @@ export interface InputLayout {
   /** The header record's exact original text, without its line terminator. */
   headerRaw?: string;
   columnCount: number;
+  /** Reading stops at the first row with another number of fields (else such rows are read like the others). */
+  strict: boolean;
   /** 0-based index. */
   emailColumn: number;
   /** Header name, or `column N`. */
@@ -104,16 +108,17 @@ export async function openInput(opts: OpenInputOptions): Promise<InputLayout> {
     const original = await scanBytes(file, displayName);
     const encoding = opts.encoding ?? (await guessEncoding(file, displayName, original));
     const encodingGuessed = opts.encoding === undefined && encoding === 'windows-1252';
+    const strict = opts.strict === true;
     // UTF-16 is judged once decoded; in the others, text and control bytes are the same bytes before and after.
     if (!isUtf16(encoding)) refuseNonText(original, displayName);
-    if (encoding === 'utf-8') return { ...(await detect(file, displayName, original, opts.column)), encoding, encodingGuessed, cleanup };
+    if (encoding === 'utf-8') return { ...(await detect(file, displayName, original, opts.column)), encoding, encodingGuessed, strict, cleanup };
     const text = await transcode(file, encoding, opts.spoolDir, displayName);
     spooled.push(text);
     const scan = await scanBytes(text, displayName);
     if (isUtf16(encoding)) refuseNonText(scan, displayName);
     const layout = await detect(text, displayName, scan, opts.column);
     // The journal and the size name the user's bytes, not the copy's.
-    return { ...layout, fingerprint: original.fingerprint, size: original.size, encoding, encodingGuessed, cleanup };
+    return { ...layout, fingerprint: original.fingerprint, size: original.size, encoding, encodingGuessed, strict, cleanup };
   } catch (err) {
     await cleanup();
     throw err;
@@ -136,7 +141,7 @@ function refuseNonText(scan: ByteScan, displayName: string): void {
   if (looksBinary(scan.sample)) throw new UsageError(`${displayName}:1: this looks like a binary file, not CSV or text`);
 }
 
-type DetectedLayout = Omit<InputLayout, 'cleanup' | 'encoding' | 'encodingGuessed'>;
+type DetectedLayout = Omit<InputLayout, 'cleanup' | 'encoding' | 'encodingGuessed' | 'strict'>;
 
 async function detect(file: string, displayName: string, scan: ByteScan, column: string | undefined): Promise<DetectedLayout> {
   const what = displayName === 'stdin' ? 'the input' : 'the file';

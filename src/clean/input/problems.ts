@@ -4,12 +4,13 @@ import type { InputLayout } from './index.js';
 
 export const QUOTE_HINT = 'a double quote that starts a field must end it too; double any quote inside it';
 
+/** Only with --strict: otherwise such a row is kept as it is. */
 export function raggedError(layout: InputLayout, line: number, fields: number): UsageError {
   const where = `${layout.displayName}:${line}`;
   const has = layout.hasHeader ? 'the header has' : 'the first row has';
   return new UsageError(
     `${where}: ${fields} field${fields === 1 ? '' : 's'} where ${has} ${layout.columnCount}`,
-    `a field containing ${delimiterName(layout.delimiter)}, a quote or a line break must be in double quotes`,
+    `a field containing ${delimiterName(layout.delimiter)}, a quote or a line break must be in double quotes; without --strict such rows are kept and counted`,
   );
 }
 

@@ -1,5 +1,5 @@
 // The streaming record reader both passes of `clean` use: csv-parse with `raw`, plus line numbers, UTF-8 checking,
-// blank-line and header skipping and the field-count check, all done as records are produced.
+// blank-line and header skipping and (with --strict) the field-count check, all done as records are produced.
 //
 // Speed: the parser is fed 1 MiB chunks synchronously and its records are collected into one array per chunk; the
 // iterator hands them out with already-settled promises. An async generator (or a Readable's iterator) per record
@@ -118,7 +118,8 @@ class RecordParser {
       this.headerPending = false;
       return true;
     }
-    if (fields.length !== this.layout.columnCount) {
+    // Kept by default: the scan counts such rows and the writer lines their results up (clean --strict refuses).
+    if (fields.length !== this.layout.columnCount && this.layout.strict) {
       this.failure = raggedError(this.layout, line, fields.length);
       return false;
     }

@@ -21,6 +21,8 @@ export interface CleanOptions {
   format: OutputFormat;
   column?: string;
   encoding?: InputEncoding;
+  /** --strict: a row with more or fewer fields than the header stops the run (exit 2) instead of being kept. */
+  strict: boolean;
   only?: Set<string>;
   rejects?: OutputTarget;
   rate?: Rate;
@@ -60,6 +62,13 @@ Every input row comes out once, in input order, its columns untouched, with thes
 then email_service_status (the service's own word) or, with the built-in engine, email_suggestion
 (an earlier run's result columns in the input are replaced by these).
 Blank and malformed addresses are decided locally and never sent; duplicates are sent once.
+A cell holding its address inside something else is checked by that address and written back untouched:
+"Ada <ada@example.com>", mailto:ada@example.com?subject=Hi, and Google Contacts' several values
+"ada@example.com ::: ada@work.example" (the first well-formed one: one address per row). Then a last
+column, email_checked, names the address checked on those rows (empty on the others).
+A row with more or fewer fields than the header is kept as it is and counted (a warning lists its line);
+a shorter one gets empty fields up to the header's width, so its results stand under their names, and
+without an email field it is invalid, reason short_row. --strict refuses such a file instead (exit 2).
 With no cleaning service configured (clean-url), or with --local, the built-in engine checks in-process:
 nothing is sent or spent (signed in, --local keeps the answers the service already gave: an earlier run
 of the list, the cache). Otherwise answers are journaled as they arrive: a run stopped by Ctrl-C, a kill
@@ -91,6 +100,7 @@ export function define(cmd: Command, run: Runner): void {
     .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json', 'ndjson']).default('csv'))
     .option('--column <name|n>', 'the email column, by header name or 1-based number (default: detected)')
     .addOption(new Option('--encoding <name>', "input encoding (default: a BOM's, else UTF-8, else Windows-1252)").choices(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'latin1']))
+    .option('--strict', 'refuse an input whose rows have more or fewer fields than the header (exit 2), instead of keeping them')
     .option('--only <statuses>', 'keep only rows with these statuses or reasons, e.g. valid,risky or valid,catch_all')
     .option('--rejects <file>', 'write the rows --only leaves out to this file')
     .option('--rate <n/window>', 'at most N requests per window, e.g. 50/5m (default: profile rate, else 50/5m)')
@@ -136,6 +146,7 @@ export function cleanOptions(opts: Record<string, unknown>, args: unknown[], std
     format: opts.format as OutputFormat,
     column: opts.column as string | undefined,
     encoding: opts.encoding as InputEncoding | undefined,
+    strict: opts.strict === true,
     only: onlyStatuses(opts.only),
     rate: opts.rate !== undefined ? parseRate(String(opts.rate), '--rate') : undefined,
     concurrency: wholeNumber(opts.concurrency, '--concurrency', 1, 16),

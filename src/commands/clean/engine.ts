@@ -59,7 +59,7 @@ export async function cleanWithEngine(
     return f.io.signals.exitCode;
   }
   for (const [key, verdict] of saved.results) outcome.results.set(key, verdict);
-  const written = await writeOutputs(layout, outcome.results, { ...writeOptions(o, f), extraColumns: ['email_suggestion'] });
+  const written = await writeOutputs(layout, outcome.results, { ...writeOptions(o, f, scan), extraColumns: ['email_suggestion'] });
   const answered = { fromJournal: saved.fromJournal, fromCache: saved.fromCache, sent: toCheck };
   const summary = runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: written.tally, outputs: outputCounts(o, written), answered });
   const dns = engine.stats().dns;

@@ -7,6 +7,7 @@ import { MAX_BATCH } from '../../clean/checker.js';
 import type { CheckOutcome } from '../../clean/check-outcome.js';
 import { minimumTime } from '../../clean/send.js';
 import type { ScanResult } from '../../clean/scan.js';
+import type { InputLayout } from '../../clean/input/index.js';
 import type { KnownAllowance } from '../../clean/allowance.js';
 import type { CleanOptions } from './clean.js';
 
@@ -16,6 +17,26 @@ export function reportScan(f: Factory, displayName: string, column: string, scan
     `${displayName}: ${quantity(scan.rows, 'row')}, email column "${column}", ${quantity(scan.unique.size, 'unique address', 'unique addresses')}, ` +
       `${(scan.blank + scan.invalid).toLocaleString('en-US')} blank or malformed`,
   );
+  if (scan.extracted > 0) {
+    const cells = scan.extracted === 1 ? 'email cell holds its address' : 'email cells hold their address';
+    f.io.note(
+      `${scan.extracted.toLocaleString('en-US')} ${cells} inside a name, a mailto: link or a " ::: " list: that address is checked ` +
+        `(of several, the first well-formed one) and shown in the column email_checked.`,
+    );
+  }
+}
+
+/** Lines shown of the rows with more or fewer fields than the header. */
+const RAGGED_SHOWN = 5;
+
+/** Rows kept with another number of fields than the header: how many, and where, so the user can look. */
+export function reportRagged(f: Factory, layout: InputLayout, scan: ScanResult): void {
+  const { rows, lines } = scan.ragged;
+  if (rows === 0) return;
+  const shown = lines.slice(0, RAGGED_SHOWN).join(', ');
+  const more = rows > RAGGED_SHOWN ? `, and ${(rows - RAGGED_SHOWN).toLocaleString('en-US')} more` : '';
+  const than = layout.hasHeader ? `the header (${layout.columnCount})` : `the first row (${layout.columnCount})`;
+  f.io.warn(`${quantity(rows, 'row')} had more or fewer fields than ${than}: line${rows === 1 ? '' : 's'} ${shown}${more}; kept as they are (--strict refuses such a file)`);
 }
 
 export interface DryRunFacts {
@@ -55,6 +76,8 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
     allowanceAsOf: facts.allowance?.asOf ?? null,
     rate: facts.rate ? formatRate(facts.rate) : null,
     minimumSeconds: facts.rate ? Math.round(minimumTime(requests, facts.rate) / 1000) : 0,
+    ragged: scan.ragged,
+    extracted: scan.extracted,
   };
   if (o.json !== undefined) {
     f.io.json(report, o.json, Object.keys(report));

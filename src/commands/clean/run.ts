@@ -2,9 +2,10 @@
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import type { CleanOptions } from './clean.js';
-import { reportScan } from './report.js';
+import { reportRagged, reportScan } from './report.js';
 import type { WriteOptions, WriteSummary } from '../../clean/write.js';
 import type { OutputCount } from '../../clean/summary.js';
+import type { ScanResult } from '../../clean/scan.js';
 import { parseDnsServers } from '../../verify/index.js';
 
 /** Runs a clean with typed options; the exit code it returns is the run's. */
@@ -20,19 +21,20 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
   ]);
   const progress = new ProgressReporter(f.io.stderr, { live: f.io.isStderrTTY, quiet: f.io.quiet });
   const stop = f.io.signals.stop;
-  const layout = await openInput({ path: o.input, stdin: f.io.stdin, spoolDir: `${f.dataDir}/spool`, column: o.column, encoding: o.encoding, signal: stop });
+  const layout = await openInput({ path: o.input, stdin: f.io.stdin, spoolDir: `${f.dataDir}/spool`, column: o.column, encoding: o.encoding, strict: o.strict, signal: stop });
   try {
     await progress.start();
     const scan = await scanInput(layout, (rows) => progress.update({ rows }), stop);
     progress.stop();
     if (layout.encodingGuessed) f.io.note(`${layout.displayName}: not UTF-8; read as Windows-1252 (use --encoding to choose)`);
     reportScan(f, layout.displayName, layout.emailColumnName, scan);
-    if (checker === 'service') {
-      const { cleanWithService } = await import('./service.js');
-      return await cleanWithService(f, o, layout, scan, progress, startedAt);
-    }
-    const { cleanWithEngine } = await import('./engine.js');
-    return await cleanWithEngine(f, o, checker, layout, scan, progress, startedAt);
+    const code =
+      checker === 'service'
+        ? await (await import('./service.js')).cleanWithService(f, o, layout, scan, progress, startedAt)
+        : await (await import('./engine.js')).cleanWithEngine(f, o, checker, layout, scan, progress, startedAt);
+    // Last, where it is read: which rows to look at in the input.
+    reportRagged(f, layout, scan);
+    return code;
   } finally {
     progress.stop();
     await layout.cleanup();
@@ -40,8 +42,9 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
 }
 
 /** Where and how the rows are written, whichever checker decided them; a signal stops the writing cleanly. */
-export function writeOptions(o: CleanOptions, f: Factory): WriteOptions {
-  return { format: o.format, output: o.output, backup: o.backup, stdout: f.io.stdout, only: o.only, rejects: o.rejects, signal: f.io.signals.stop };
+export function writeOptions(o: CleanOptions, f: Factory, scan: ScanResult): WriteOptions {
+  const { format, output, backup, only, rejects } = o;
+  return { format, output, backup, stdout: f.io.stdout, only, rejects, checked: scan.extracted > 0, signal: f.io.signals.stop };
 }
 
 /** Each output with the rows it received, for the summary. */

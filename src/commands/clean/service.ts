@@ -134,7 +134,7 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
     f.io.say(`Interrupted: ${quantity(journal.results.size, 'answer')} saved. Run the same command with --resume to continue.`);
     return f.io.signals.exitCode;
   }
-  const written = await writeOutputs(layout, journal.results, { ...writeOptions(o, f), extraColumns: ['email_service_status'] });
+  const written = await writeOutputs(layout, journal.results, { ...writeOptions(o, f, scan), extraColumns: ['email_service_status'] });
   if (outcome.stopped?.reason === 'auth') throw outcome.stopped.error ?? new AuthError(outcome.stopped.message);
   if (outcome.stopped?.reason === 'storage') throw outcome.stopped.error ?? new CliError(outcome.stopped.message);
   const summary = runSummary({

@@ -14,6 +14,28 @@ export function jsonOption(): Option {
   return new Option('--json [fields]', 'print JSON on stdout (optionally only these comma-separated fields)');
 }
 
+/**
+ * A flag's value, trimmed, or undefined when it was not given (or blank); a bad one is a usage error naming the
+ * flag. Commands that prompt call this for every flag before their first question: a typo must not cost the user a
+ * round of answers.
+ */
+export function checkedFlag(value: unknown, flag: string, validate?: (v: string) => string | undefined): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const problem = validate?.(value.trim());
+  if (problem) throw new UsageError(`${flag}: ${problem}`);
+  return value.trim();
+}
+
+/**
+ * Before the first question: the service URLs (flags or environment; checked as the profile loads) and, when one
+ * service is chosen, that the profile has a URL for it. With both, one missing is the warning runEach gives.
+ */
+export async function checkEndpoints(f: Factory, service: ServiceChoice): Promise<void> {
+  await f.profile();
+  if (service === 'platform') await f.platform();
+  else if (service === 'clean') await f.cleaning();
+}
+
 /** A flag's value, else a prompt on a terminal, else a usage error that names the flag. */
 export async function valueOrPrompt(
   f: Factory,
@@ -22,11 +44,8 @@ export async function valueOrPrompt(
   message: string,
   opts: { default?: string; validate?: (v: string) => string | undefined } = {},
 ): Promise<string> {
-  if (typeof value === 'string' && value.trim() !== '') {
-    const problem = opts.validate?.(value.trim());
-    if (problem) throw new UsageError(`${flag}: ${problem}`);
-    return value.trim();
-  }
+  const given = checkedFlag(value, flag, opts.validate);
+  if (given !== undefined) return given;
   if (!f.io.canPrompt) throw new UsageError(`${flag} is required`, `pass ${flag} <value> (prompts are off: no terminal, --no-input, MAILCLEAN_NO_INPUT or CI)`);
   for (;;) {
     const answer = (await promptText(f.io.raw, message, { default: opts.default })).trim();
@@ -99,14 +118,21 @@ export function validateEmail(value: string): string | undefined {
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? undefined : `"${value}" is not an email address`;
 }
 
-/** The region of the user's locale (LC_ALL, LC_MESSAGES, LANG, then Intl), if it names one. */
+/** ISO 3166-1 alpha-2, as the platform's users carry it (`GB`); callers send it upper-cased. */
+export function validateCountryCode(value: string): string | undefined {
+  return /^[A-Za-z]{2}$/.test(value) ? undefined : `"${value}" is not a two-letter country code (ISO 3166-1, e.g. GB or US)`;
+}
+
+/** The region of the user's locale (LC_ALL, LC_MESSAGES, LANG, then Intl), if it names a country. */
 export function localeRegion(env: Record<string, string | undefined>): string | undefined {
   for (const value of [env.LC_ALL, env.LC_MESSAGES, env.LANG]) {
     const region = value && /^[a-z]{2,3}[_-]([A-Z]{2})\b/.exec(value)?.[1];
     if (region) return region;
   }
   try {
-    return new Intl.Locale(Intl.DateTimeFormat().resolvedOptions().locale).region;
+    const region = new Intl.Locale(Intl.DateTimeFormat().resolvedOptions().locale).region;
+    // A UN M.49 area (`es-419`: Latin America) is not a country code.
+    return region && validateCountryCode(region) === undefined ? region : undefined;
   } catch {
     return undefined;
   }

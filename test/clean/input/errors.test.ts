@@ -35,9 +35,9 @@ describe('bad fixtures', () => {
     });
   }
 
-  it('ragged.csv fails while reading, at the right line, after the rows before it', async () => {
+  it('ragged.csv with --strict fails while reading, at the right line, after the rows before it', async () => {
     const path = fixture('bad/ragged.csv');
-    const layout = await open(path);
+    const layout = await open(path, { strict: true });
     const seen: number[] = [];
     const err = await usageError(
       (async () => {
@@ -50,7 +50,7 @@ describe('bad fixtures', () => {
   });
 
   it('ragged rows are reported however the input is chunked', async () => {
-    const layout = await open(fixture('bad/ragged.csv'));
+    const layout = await open(fixture('bad/ragged.csv'), { strict: true });
     for (const feedBytes of [1, 4, 33]) {
       const err = await usageError(collect(layout, { feedBytes }));
       expect(err.message).toMatch(/ragged\.csv:17: 3 fields where the header has 5$/);
@@ -59,15 +59,28 @@ describe('bad fixtures', () => {
 });
 
 describe('ragged rows', () => {
-  it('without a header, compares with the first row', async () => {
+  it('are read as they are by default, each with its own fields and its original text', async () => {
+    const path = fixture('bad/ragged.csv');
+    const layout = await open(path);
+    expect(layout.strict).toBe(false);
+    for (const feedBytes of [1, 33, undefined]) {
+      const records = await collect(layout, { feedBytes });
+      expect(records.map((r) => r.line)).toEqual([2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+      const short = records.find((r) => r.line === 17)!;
+      expect(short).toMatchObject({ raw: 'oops@example.com,Only,Three', fields: ['oops@example.com', 'Only', 'Three'], eol: '\n' });
+      expect(records.filter((r) => r.fields.length !== 5)).toEqual([short]);
+    }
+  });
+
+  it('with --strict, without a header, compares with the first row', async () => {
     const path = put(tmp.dir, 'nohead.csv', 'a@x.com,A,1\nb@x.com,B\n');
-    const err = await usageError(collect(await open(path)));
+    const err = await usageError(collect(await open(path, { strict: true })));
     expect(err.message).toBe(`${path}:2: 2 fields where the first row has 3`);
   });
 
-  it('too many fields, too', async () => {
+  it('with --strict, too many fields, too', async () => {
     const path = put(tmp.dir, 'many.csv', 'Email,Name\na@x.com,A\nb@x.com,B,extra,more\n');
-    const err = await usageError(collect(await open(path)));
+    const err = await usageError(collect(await open(path, { strict: true })));
     expect(err.message).toBe(`${path}:3: 4 fields where the header has 2`);
     expect(err.hint).toContain('double quotes');
   });

@@ -24,9 +24,16 @@ describe('clean --help', () => {
   afterAll(() => home.cleanup());
 
   it('shows its flags', () => {
-    for (const flag of ['--output', '--format', '--column', '--only', '--rejects', '--rate', '--concurrency', '--max-spend', '--dry-run', '--resume', '--restart', '--local', '--yes']) {
+    for (const flag of ['--output', '--format', '--column', '--only', '--rejects', '--rate', '--concurrency', '--max-spend', '--dry-run', '--resume', '--restart', '--local', '--yes', '--strict']) {
       expect(help).toContain(flag);
     }
+  });
+
+  it('explains the cells it looks into, email_checked, and what becomes of ragged rows', () => {
+    expect(help).toContain('"Ada <ada@example.com>", mailto:ada@example.com?subject=Hi');
+    expect(help).toMatch(/column, email_checked, names the address checked/);
+    expect(help).toMatch(/A row with more or fewer fields than the header is kept/);
+    expect(help).toMatch(/--strict refuses such a file instead \(exit 2\)/);
   });
 
   it('explains every reason the engine can give', () => {
@@ -64,7 +71,7 @@ describe('clean: bad input', () => {
     ['empty file', join(BAD, 'empty.csv'), /empty\.csv:1: the file is empty/],
     ['a header with no rows', join(BAD, 'header-only.csv'), /header-only\.csv:1: the file has a header but no rows/],
     ['no email column', join(BAD, 'no-email-column.csv'), /no-email-column\.csv:1: no email column found \(columns: .+\)/],
-    ['ragged rows', join(BAD, 'ragged.csv'), /ragged\.csv:\d+: \d+ fields where the header has \d+/],
+    ['ragged rows, with --strict', join(BAD, 'ragged.csv'), /ragged\.csv:17: 3 fields where the header has 5/],
     [
       'invalid UTF-8 after a UTF-8 BOM',
       () => {
@@ -86,10 +93,10 @@ describe('clean: bad input', () => {
     ],
   ];
 
-  it.each(cases)('%s: exit 2 naming the file and line, nothing written', async (_name, file, pattern) => {
+  it.each(cases)('%s: exit 2 naming the file and line, nothing written', async (name, file, pattern) => {
     const input = typeof file === 'function' ? file() : file;
     const out = join(home.dir, 'never.csv');
-    const res = await home.run(['clean', input, '-o', out]);
+    const res = await home.run(['clean', input, '-o', out, ...(name.includes('--strict') ? ['--strict'] : [])]);
     expect(res.code, res.stderr).toBe(2);
     expect(res.stderr).toMatch(pattern);
     expect(res.stderr).not.toMatch(/^\s+at /m);

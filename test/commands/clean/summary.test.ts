@@ -43,7 +43,7 @@ describe('clean: the run summary', () => {
     expect(Object.keys(s)).toEqual([
       'version', 'input', 'checker', 'service', 'startedAt', 'finishedAt', 'durationMs', 'rows', 'unique', 'duplicates', 'blank', 'malformed',
       'statuses', 'reasons', 'serviceStatuses', 'disposable', 'role', 'suggestions', 'topDomains', 'answered', 'spent', 'requests', 'retries', 'allowanceLeft',
-      'unchecked', 'outputs', 'exitCode',
+      'unchecked', 'outputs', 'exitCode', 'ragged', 'extracted',
     ]);
     expect(s).toMatchObject({
       version: 1,
@@ -71,6 +71,8 @@ describe('clean: the run summary', () => {
         { path: drop, role: 'rejects', rows: 4 },
       ],
       exitCode: 0,
+      ragged: { rows: 0, lines: [] },
+      extracted: 0,
     });
     expect(Object.keys(s.statuses)).toEqual(['valid', 'risky', 'invalid']);
     expect(s.topDomains[0]).toEqual({ domain: 'example.com', rows: 4, statuses: { valid: 3, risky: 1 } });
