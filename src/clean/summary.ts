@@ -53,6 +53,10 @@ export interface RunSummary {
   ragged: { rows: number; lines: number[] };
   /** Rows whose address was taken from inside the cell (`Name <address>`, mailto:, ` ::: `). */
   extracted: number;
+  /** Why sending stopped before the end (the allowance, a refused token, a signal...), or null when it did not. */
+  stopped: { reason: StopReason; message: string } | null;
+  /** The --fail-when conditions that held (exit 5), each with what was found, e.g. "invalid>5% (invalid is 7.3% of rows)". */
+  failedWhen: string[];
 }
 
 export interface SummaryInput {
@@ -110,5 +114,7 @@ export function runSummary(s: SummaryInput): RunSummary {
     exitCode: 0,
     ragged: { rows: scan.ragged.rows, lines: [...scan.ragged.lines] },
     extracted: scan.extracted,
+    stopped: outcome?.stopped ? { reason: outcome.stopped.reason, message: outcome.stopped.message } : null,
+    failedWhen: [],
   };
 }

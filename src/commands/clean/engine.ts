@@ -7,9 +7,9 @@ import type { ProgressReporter } from '../../io/progress.js';
 import type { InputLayout } from '../../clean/input/index.js';
 import type { ScanResult } from '../../clean/scan.js';
 import type { CleanOptions } from './clean.js';
-import { outputCounts, writeOptions, type EngineSettings } from './run.js';
+import { countOnly, outputCounts, writeOptions, type EngineSettings } from './run.js';
 import { reportDryRun } from './report.js';
-import { finishRun } from './finish.js';
+import { finishRun, finishStoppedRun } from './finish.js';
 import { runSummary } from '../../clean/summary.js';
 import type { Verdict } from '../../clean/verdict.js';
 import { journalPath } from '../../clean/identity.js';
@@ -21,6 +21,7 @@ import type { VerdictCache } from '../../clean/cache/cache.js';
 import { quantity } from '../../quantities.js';
 import { cleaningAccountKey } from '../shared/sessions.js';
 import type { Engine } from '../../verify/index.js';
+import type { CheckOutcome } from '../../clean/check-outcome.js';
 
 const ENGINE_CONCURRENCY = 256;
 
@@ -54,13 +55,17 @@ export async function cleanWithEngine(
   progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck, checked: 0, spent: 0, requests: 0 });
   await progress.start();
   const outcome = await checkAll(f, engine, rest, progress);
+  const answered = { fromJournal: saved.fromJournal, fromCache: saved.fromCache, sent: toCheck };
   if (outcome.interrupted) {
-    f.io.say('Interrupted: nothing was spent; run the command again to check the list.');
-    return f.io.signals.exitCode;
+    // No output is written; the side files, when asked for, still say how the run ended.
+    const stopped: CheckOutcome = { spent: 0, requests: 0, retries: 0, stopped: { reason: 'interrupted', message: 'interrupted' } };
+    const counting = countOnly(o, f, scan);
+    const counted = counting && (await writeOutputs(layout, saved.results, counting));
+    const ended = counted && { summary: runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: counted.tally, outputs: [], answered, outcome: stopped }), tally: counted.tally };
+    return finishStoppedRun(f, o, ended, stopped, 'Interrupted: nothing was spent; run the command again to check the list.');
   }
   for (const [key, verdict] of saved.results) outcome.results.set(key, verdict);
   const written = await writeOutputs(layout, outcome.results, { ...writeOptions(o, f, scan), extraColumns: ['email_suggestion'] });
-  const answered = { fromJournal: saved.fromJournal, fromCache: saved.fromCache, sent: toCheck };
   const summary = runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: written.tally, outputs: outputCounts(o, written), answered });
   const dns = engine.stats().dns;
   f.io.debug(`local engine: ${dns.lookups} domain lookups, ${dns.queries} DNS queries`);

@@ -2,7 +2,7 @@
 // the GitHub job summary, --report), the --fail-when gate, and the exit code.
 import { appendFileSync } from 'node:fs';
 import type { Factory } from '../../factory.js';
-import { ExitCode } from '../../errors.js';
+import { AuthError, CliError, ExitCode } from '../../errors.js';
 import { renderTable } from '../../io/table.js';
 import { quantity } from '../../quantities.js';
 import { writeWhole } from '../../clean/output.js';
@@ -27,11 +27,35 @@ export async function finishRun(f: Factory, o: CleanOptions, summary: RunSummary
   for (const c of crossed) {
     const actual = c.threshold.percent ? `${c.share.toFixed(1)}% of rows` : quantity(c.rows, 'row');
     f.io.say(`${f.io.style.red('fail-when:')} ${c.threshold.name} is ${actual} (${c.threshold.text})`);
+    summary.failedWhen.push(`${c.threshold.text} (${c.threshold.name} is ${actual})`);
   }
   if (crossed.length > 0) exitCode = ExitCode.threshold;
   summary.exitCode = exitCode;
   await writeSideFiles(f, o, summary, tally);
   return exitCode;
+}
+
+/**
+ * A run that ended by a signal or a failure (the token refused, local state that cannot be written): the side
+ * files record how it ended (exit code, why), then it ends as it must: the signal's code, or the failure.
+ */
+export async function finishStoppedRun(f: Factory, o: CleanOptions, ended: Ended | undefined, outcome: CheckOutcome, interrupted: string): Promise<number> {
+  const stopped = outcome.stopped!;
+  if (stopped.reason === 'interrupted') f.io.say(interrupted);
+  const error = stopped.reason === 'interrupted' ? undefined : (stopped.error ?? (stopped.reason === 'auth' ? new AuthError(stopped.message) : new CliError(stopped.message)));
+  const exitCode = error?.exitCode ?? f.io.signals.exitCode;
+  if (ended) {
+    ended.summary.exitCode = exitCode;
+    await writeSideFiles(f, o, ended.summary, ended.tally);
+  }
+  if (error) throw error;
+  return exitCode;
+}
+
+/** What a run that stopped early still reports in its side files; undefined when none was asked for. */
+export interface Ended {
+  summary: RunSummary;
+  tally: Tally;
 }
 
 function printSummary(f: Factory, o: CleanOptions, s: RunSummary): void {
@@ -55,7 +79,7 @@ async function writeSideFiles(f: Factory, o: CleanOptions, s: RunSummary, tally:
   const stepFile = f.io.env.GITHUB_STEP_SUMMARY;
   if (stepFile) {
     try {
-      appendFileSync(stepFile, stepSummary(s));
+      appendFileSync(stepFile, stepSummary(s, [o.summaryJson?.given, o.report?.given].filter((p): p is string => p !== undefined)));
     } catch (error) {
       f.io.warn(`cannot append the job summary to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }

@@ -1,4 +1,5 @@
 // `mailclean clean`, orchestrated: read and scan the input, then check with the service or the built-in engine.
+import { Writable } from 'node:stream';
 import type { Factory } from '../../factory.js';
 import { UsageError } from '../../errors.js';
 import type { CleanOptions } from './clean.js';
@@ -45,6 +46,17 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
 export function writeOptions(o: CleanOptions, f: Factory, scan: ScanResult): WriteOptions {
   const { format, output, backup, only, rejects } = o;
   return { format, output, backup, stdout: f.io.stdout, only, rejects, checked: scan.extracted > 0, signal: f.io.signals.stop };
+}
+
+/**
+ * A pass that writes nothing, for a run that ends without outputs but owes side files (--summary-json, --report,
+ * the job summary) their counts; undefined when none is wanted, so a stop is not held up by a pass over the file.
+ * Only a second signal interrupts it: the first already asked the run to stop, and this is how it stops.
+ */
+export function countOnly(o: CleanOptions, f: Factory, scan: ScanResult): WriteOptions | undefined {
+  if (!o.summaryJson && !o.report && !f.io.env.GITHUB_STEP_SUMMARY) return undefined;
+  const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
+  return { ...writeOptions(o, f, scan), output: undefined, rejects: undefined, backup: undefined, stdout: discard, signal: f.io.signals.abort };
 }
 
 /** Each output with the rows it received, for the summary. */

@@ -1,7 +1,7 @@
 // `clean` with the cleaning service: one run per list and account, its journal, the shared limiter, the
 // allowance, and the questions a terminal may ask before anything is paid.
 import type { Factory } from '../../factory.js';
-import { AuthError, CliError, ExitCode, UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import { DEFAULT_RATE, parseRate, type Rate } from '../../config/rate.js';
 import { promptConfirm } from '../../io/prompt.js';
 import { type ProgressReporter } from '../../io/progress.js';
@@ -13,14 +13,17 @@ import { journalPath } from '../../clean/identity.js';
 import { Journal, lockJournal } from '../../clean/journal.js';
 import { describeOwner } from '../../clean/lockfile.js';
 import type { CheckOutcome } from '../../clean/check-outcome.js';
-import { writeOutputs } from '../../clean/write.js';
+import { writeOutputs, type WriteOptions, type WriteSummary } from '../../clean/write.js';
+import { existsSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import type { OutputCount } from '../../clean/summary.js';
 import { knownAllowance, rememberAllowance, type KnownAllowance } from '../../clean/allowance.js';
 import type { VerdictCache } from '../../clean/cache/cache.js';
 import { cleaningAccountKey, cleaningSession } from '../shared/sessions.js';
 import type { CleanOptions } from './clean.js';
 import { allowanceText, reportDryRun } from './report.js';
-import { outputCounts, writeOptions } from './run.js';
-import { finishRun } from './finish.js';
+import { countOnly, outputCounts, writeOptions } from './run.js';
+import { finishRun, finishStoppedRun } from './finish.js';
 import { openAccountCache } from './cache.js';
 import { send } from './sending.js';
 import { openShared, sharedUrl, type SharedState } from './shared.js';
@@ -130,27 +133,45 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   const outcome = await send(f, o, pending, scan, run);
   rememberRun(f.dataDir, account.key!, account.allowance, outcome);
   run.progress.update({ phase: 'writing', rows: scan.rows });
-  if (outcome.stopped?.reason === 'interrupted') {
-    f.io.say(`Interrupted: ${quantity(journal.results.size, 'answer')} saved. Run the same command with --resume to continue.`);
-    return f.io.signals.exitCode;
+  const answered = { fromJournal: already, fromCache, sent: answeredIn(journal, scan) - already - fromCache };
+  const service = redactUrl((await f.profile()).urls().cleanUrl!);
+  const summaryOf = (written: WriteSummary, outputs: OutputCount[]) =>
+    runSummary({ input: layout.displayName, checker: 'service', service, startedAt: run.startedAt, scan, tally: written.tally, outputs, answered, outcome, allowanceLeft: account.allowance?.left });
+  const stopped = outcome.stopped?.reason;
+  // Interrupted: no output is written (--resume finishes it); the side files, when asked for, say how it ended.
+  if (stopped === 'interrupted') {
+    const counting = countOnly(o, f, scan);
+    const counted = counting && (await writeOutputs(layout, journal.results, counting));
+    return finishStoppedRun(f, o, counted && { summary: summaryOf(counted, []), tally: counted.tally }, outcome, interruptedNote(journal.results.size));
   }
-  const written = await writeOutputs(layout, journal.results, { ...writeOptions(o, f, scan), extraColumns: ['email_service_status'] });
-  if (outcome.stopped?.reason === 'auth') throw outcome.stopped.error ?? new AuthError(outcome.stopped.message);
-  if (outcome.stopped?.reason === 'storage') throw outcome.stopped.error ?? new CliError(outcome.stopped.message);
-  const summary = runSummary({
-    input: layout.displayName,
-    checker: 'service',
-    service: redactUrl((await f.profile()).urls().cleanUrl!),
-    startedAt: run.startedAt,
-    scan,
-    tally: written.tally,
-    outputs: outputCounts(o, written),
-    answered: { fromJournal: already, fromCache, sent: answeredIn(journal, scan) - already - fromCache },
-    outcome,
-    allowanceLeft: account.allowance?.left,
-  });
+  const failed = stopped === 'auth' || stopped === 'storage';
+  const options = { ...writeOptions(o, f, scan), extraColumns: ['email_service_status'] as const };
+  // Failed before checking anything: an output that already exists (an earlier run's) is left as it was.
+  const kept = failed && answered.sent === 0 ? keepExisting(options) : [];
+  if (kept.length > 0) f.io.note(`Nothing was checked: ${kept.join(' and ')} ${kept.length === 1 ? 'is' : 'are'} left as ${kept.length === 1 ? 'it was' : 'they were'}.`);
+  const written = await writeOutputs(layout, journal.results, options);
+  const summary = summaryOf(written, outputCounts(o, written).filter((c) => !kept.includes(c.path)));
+  if (failed) return finishStoppedRun(f, o, { summary, tally: written.tally }, outcome, interruptedNote(journal.results.size));
   return finishRun(f, o, summary, written.tally, outcome);
 }
+
+/** Drops from `options` the output files that exist already, so they are not replaced; returns their names. */
+function keepExisting(options: WriteOptions): string[] {
+  const kept: string[] = [];
+  if (options.output && existsSync(options.output.path)) {
+    kept.push(options.output.given);
+    options.output = undefined;
+    options.backup = undefined;
+    options.stdout = new Writable({ write: (_chunk, _encoding, done) => done() });
+  }
+  if (options.rejects && existsSync(options.rejects.path)) {
+    kept.push(options.rejects.given);
+    options.rejects = undefined;
+  }
+  return kept;
+}
+
+const interruptedNote = (answers: number) => `Interrupted: ${quantity(answers, 'answer')} saved. Run the same command with --resume to continue.`;
 
 /**
  * Addresses answered within --max-age, for any list of this account, are not sent: their cached verdicts (with

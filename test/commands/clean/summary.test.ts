@@ -43,7 +43,7 @@ describe('clean: the run summary', () => {
     expect(Object.keys(s)).toEqual([
       'version', 'input', 'checker', 'service', 'startedAt', 'finishedAt', 'durationMs', 'rows', 'unique', 'duplicates', 'blank', 'malformed',
       'statuses', 'reasons', 'serviceStatuses', 'disposable', 'role', 'suggestions', 'topDomains', 'answered', 'spent', 'requests', 'retries', 'allowanceLeft',
-      'unchecked', 'outputs', 'exitCode', 'ragged', 'extracted',
+      'unchecked', 'outputs', 'exitCode', 'ragged', 'extracted', 'stopped', 'failedWhen',
     ]);
     expect(s).toMatchObject({
       version: 1,
@@ -93,7 +93,8 @@ describe('clean: the run summary', () => {
     expect(res.code, res.stderr).toBe(0);
     const md = readFileSync(step, 'utf8');
     expect(md.startsWith('# Earlier step\n### mailclean: ')).toBe(true);
-    expect(md).toContain('8 rows, 5 unique addresses, checked by the cleaning service: spent 5 addresses in 1 requests.');
+    expect(md).toContain('Every row decided.');
+    expect(md).toContain('8 rows, 5 unique addresses, checked by the cleaning service: spent 5 addresses in 1 request.');
     expect(md).toContain('| Status | Rows | Share |\n| --- | ---: | ---: |\n| valid | 4 | 50.0% |\n| risky | 2 | 25.0% |\n| invalid | 2 | 25.0% |\n');
     expect(md).toContain(`Outputs: \`${out}\` (8 rows).`);
   });
@@ -105,6 +106,16 @@ describe('clean: the run summary', () => {
     expect(over.stderr).toMatch(/^fail-when: invalid is 25\.0% of rows \(invalid>20%\)$/m);
     expect(over.stderr).not.toMatch(/disposable is/);
     expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(9);
+
+    const step = join(home.dir, 'step.md');
+    const summaryFile = join(home.dir, 's.json');
+    const report = join(home.dir, 'r.html');
+    const gated = await home.run(['clean', input, '-o', out, '--summary-json', summaryFile, '--report', report, '--fail-when', 'invalid>20%'], { env: { GITHUB_STEP_SUMMARY: step } });
+    expect(gated.code).toBe(5);
+    const md = readFileSync(step, 'utf8');
+    expect(md).toContain('**Failed by --fail-when** (exit 5): `invalid>20% (invalid is 25.0% of rows)`.');
+    expect(md).toContain(`Outputs: \`${out}\` (8 rows), \`${summaryFile}\`, \`${report}\`.`);
+    expect(JSON.parse(readFileSync(summaryFile, 'utf8'))).toMatchObject({ exitCode: 5, failedWhen: ['invalid>20% (invalid is 25.0% of rows)'], stopped: null });
 
     const under = await home.run(['clean', input, '-o', out, '--fail-when', 'invalid>30%,unchecked>0']);
     expect(under.code, under.stderr).toBe(0);
@@ -129,5 +140,34 @@ describe('clean: the run summary', () => {
         `  blank       ${'█'.repeat(4)}${'░'.repeat(26)}  1   12.5%`,
       ].join('\n'),
     );
+  });
+});
+
+describe.each(['spec', 'alt'] as const)('clean: a run that ends in failure (%s shape)', (shape) => {
+  const sandboxes = useSandboxes();
+  let home: TestHome;
+  beforeEach(() => {
+    home = new TestHome();
+  });
+  afterEach(() => home.cleanup());
+
+  it('a refused token (exit 4): the existing output is left as it was; the summary, report and job summary say why', async () => {
+    const sandbox = await sandboxes.start({ plan: 'unlimited', shape });
+    const input = join(home.dir, 'list.csv');
+    writeFileSync(input, `${LIST}\n`);
+    const out = join(home.dir, 'out.csv');
+    writeFileSync(out, 'the cleaned list of an earlier run\n');
+    const [summary, report, step] = ['s.json', 'r.html', 'step.md'].map((name) => join(home.dir, name));
+    const res = await home.run(['--clean-url', sandbox.url, 'clean', input, '-o', out, '--summary-json', summary!, '--report', report!], {
+      env: { MAILCLEAN_CLEAN_TOKEN: 'expired-token-0123456789', GITHUB_STEP_SUMMARY: step },
+    });
+    expect(res.code).toBe(4);
+    expect(res.stderr).toMatch(/^error: .*refused the credentials/m);
+    expect(res.stderr).toContain(`Nothing was checked: ${out} is left as it was.`);
+    expect(readFileSync(out, 'utf8')).toBe('the cleaned list of an earlier run\n');
+    const s = JSON.parse(readFileSync(summary!, 'utf8'));
+    expect(s).toMatchObject({ exitCode: 4, stopped: { reason: 'auth' }, outputs: [], spent: 0 });
+    expect(readFileSync(step!, 'utf8')).toMatch(/^\*\*Stopped\*\* \(exit 4, auth\): .*refused the credentials/m);
+    expect(readFileSync(report!, 'utf8')).toContain('refused the credentials');
   });
 });
