@@ -113,7 +113,7 @@ function print(f: Factory, view: MeView, json: JsonFlag): void {
   const name = [view.first_name, view.last_name].filter(Boolean).join(' ');
   const pairs: Array<[string, string]> = [
     ['Name', dash(name)],
-    ['Email', `${dash(view.email)}${view.email_verified === false ? ' (not verified)' : ''}`],
+    ['Email', `${dash(view.email)}${view.email_verified === false ? ' (address not confirmed)' : ''}`],
     ['User ID', dash(view.id)],
     ['Phone', dash(view.phone)],
     ['Country', dash(view.country_code)],

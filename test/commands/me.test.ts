@@ -29,7 +29,7 @@ describe('me on the built-in sandbox (no configuration)', () => {
     await home.run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], { stdin: 'correct horse battery' });
     const me = await home.run(['me']);
     expect(me.stdout).toMatch(/^Name\s+Ada$/m);
-    expect(me.stdout).toMatch(/^Email\s+ada@example\.com \(not verified\)$/m);
+    expect(me.stdout).toMatch(/^Email\s+ada@example\.com \(address not confirmed\)$/m);
     expect(me.stdout).toMatch(/^Role\s+/m);
   });
 });
