@@ -3,29 +3,22 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TestHome } from '../helpers/cli.js';
-import { serve, type TestServer } from '../helpers/http-server.js';
+import { describe, expect, it } from 'vitest';
+import { useHome } from '../helpers/cli.js';
+import { useServers } from '../helpers/http-server.js';
 import { registered, useSandboxes } from '../helpers/sandbox.js';
 
 const TOKEN = '41|platformSecretTokenValue0123456789abcdef';
 const CLEAN_TOKEN = 'cleanSecretTokenValue0123456789abcdef';
-let home: TestHome;
-let server: TestServer | undefined;
-beforeEach(() => {
-  home = new TestHome();
-});
-afterEach(async () => {
-  await server?.close();
-  home.cleanup();
-});
+const home = useHome();
+const serve = useServers();
 
 /** The Authorization header the request carried, as a careless server would repeat it. */
 const echo = (req: IncomingMessage) => String(req.headers.authorization);
 
 async function service(answer: (req: IncomingMessage, res: ServerResponse, n: number) => void): Promise<string> {
   let n = 0;
-  server = await serve((req, res) => {
+  const server = await serve((req, res) => {
     req.resume();
     req.on('end', () => answer(req, res, n++));
   });
@@ -42,7 +35,7 @@ describe('secrets a service echoes', () => {
   ])('%s: the token is masked on stderr (and --debug)', async (_name, answer) => {
     const url = await service(answer);
     for (const args of [['me'], ['me', '--debug']]) {
-      const res = await home.run(['--api-url', url, ...args], { env: { MAILCLEAN_TOKEN: TOKEN } });
+      const res = await home().run(['--api-url', url, ...args], { env: { MAILCLEAN_TOKEN: TOKEN } });
       expect(res.code).not.toBe(0);
       expect(res.stderr).toContain('[redacted]');
       expect(res.stderr + res.stdout).not.toContain('platformSecret');
@@ -55,10 +48,10 @@ describe('secrets a service echoes', () => {
       const emails = Array.from({ length: 50 }, (_, i) => `s${i}@example.com`);
       json(res, 200, { result: emails.map((email) => ({ email, emailStatus: { status: 'valid', valid: true, reason: `seen with ${echo(req)}` } })) });
     });
-    const input = join(home.dir, 'list.csv');
+    const input = join(home().dir, 'list.csv');
     writeFileSync(input, `email\n${Array.from({ length: 60 }, (_, i) => `s${i}@example.com`).join('\n')}\n`);
-    const files = ['out.csv', 'summary.json', 'report.html'].map((f) => join(home.dir, f));
-    const res = await home.run(['clean', input, '-o', files[0]!, '--summary-json', files[1]!, '--report', files[2]!, '--concurrency', '1'], {
+    const files = ['out.csv', 'summary.json', 'report.html'].map((f) => join(home().dir, f));
+    const res = await home().run(['clean', input, '-o', files[0]!, '--summary-json', files[1]!, '--report', files[2]!, '--concurrency', '1'], {
       env: { MAILCLEAN_CLEAN_URL: url, MAILCLEAN_CLEAN_TOKEN: CLEAN_TOKEN },
     });
     expect(res.code, res.stderr).toBe(3);
@@ -73,10 +66,10 @@ describe('--debug', () => {
 
   it("masks the subscribers' addresses in the request and answer bodies it logs", async () => {
     const sandbox = await sandboxes.start({ plan: 'unlimited' });
-    await registered(home, sandbox);
-    const input = join(home.dir, 'list.csv');
+    await registered(home(), sandbox);
+    const input = join(home().dir, 'list.csv');
     writeFileSync(input, 'email\nsubscriber.one@example.com\nsubscriber.two@example.org\n');
-    const res = await home.run(['clean', input, '--format', 'ndjson', '--debug']);
+    const res = await home().run(['clean', input, '--format', 'ndjson', '--debug']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/^debug: \[cleaning service\] > body .*"s\*\*\*@example\.com"/m);
     expect(res.stderr).toMatch(/^debug: \[cleaning service\] < body .*s\*\*\*@example\.org/m);

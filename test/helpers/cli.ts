@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { main } from '../../src/main.js';
 import type { IO } from '../../src/io/io.js';
 import { Signals, type Signal } from '../../src/io/signals.js';
@@ -115,4 +115,17 @@ function emptyStdin(): Readable {
   const s = new PassThrough();
   s.end();
   return s;
+}
+
+/** Call at the top of a file or describe block: each test gets a fresh TestHome, removed after it. */
+export function useHome(): () => TestHome {
+  let home: TestHome | undefined;
+  beforeEach(() => {
+    home = new TestHome();
+  });
+  afterEach(() => {
+    home?.cleanup();
+    home = undefined;
+  });
+  return () => home!;
 }

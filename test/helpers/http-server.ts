@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 export interface TestServer {
   url: string;
@@ -27,4 +28,17 @@ export async function closedPort(): Promise<number> {
   const port = Number(new URL(s.url).port);
   await s.close();
   return port;
+}
+
+/** Call at the top of a file or describe block: servers started through it are closed after each test. */
+export function useServers(): (handler: (req: IncomingMessage, res: ServerResponse) => void) => Promise<TestServer> {
+  const open: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+  return async (handler) => {
+    const server = await serve(handler);
+    open.push(server);
+    return server;
+  };
 }

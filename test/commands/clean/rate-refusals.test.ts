@@ -2,19 +2,13 @@
 // time, writes its outputs and says how to resume, instead of waiting forever.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TestHome } from '../../helpers/cli.js';
-import { serve, type TestServer } from '../../helpers/http-server.js';
+import { describe, expect, it } from 'vitest';
+import { useHome } from '../../helpers/cli.js';
+import { useServers, type TestServer } from '../../helpers/http-server.js';
 
-let home: TestHome;
+const home = useHome();
+const serve = useServers();
 let server: TestServer | undefined;
-beforeEach(() => {
-  home = new TestHome();
-});
-afterEach(async () => {
-  await server?.close();
-  home.cleanup();
-});
 
 /** A cleaning service that refuses every check with 429 and these headers; counts the refusals. */
 async function refusing(headers: Record<string, string>): Promise<{ refused: () => number }> {
@@ -31,10 +25,10 @@ async function refusing(headers: Record<string, string>): Promise<{ refused: () 
 }
 
 async function clean(): Promise<{ code: number; stderr: string; out: string }> {
-  const input = join(home.dir, 'list.csv');
+  const input = join(home().dir, 'list.csv');
   writeFileSync(input, `email\n${Array.from({ length: 30 }, (_, i) => `r${i}@example.com`).join('\n')}\n`);
-  const out = join(home.dir, 'out.csv');
-  const res = await home.run(['clean', input, '-o', out, '--summary-json', join(home.dir, 's.json')], {
+  const out = join(home().dir, 'out.csv');
+  const res = await home().run(['clean', input, '-o', out, '--summary-json', join(home().dir, 's.json')], {
     env: { MAILCLEAN_CLEAN_URL: server!.url, MAILCLEAN_CLEAN_TOKEN: 'token-0123456789abcdef' },
   });
   return { code: res.code, stderr: res.stderr, out: readFileSync(out, 'utf8') };
@@ -49,7 +43,7 @@ describe('clean: 429 for the rate limit', () => {
     expect(res.stderr).toMatch(/^partial: 30 rows unchecked: the cleaning service asks to wait 11d 13h before the next request\.$/m);
     expect(res.stderr).toMatch(/^hint: .*run the same command with --resume/m);
     expect(res.out.trim().split('\n').slice(1).every((row) => row.includes(',unchecked,'))).toBe(true);
-    expect(JSON.parse(readFileSync(join(home.dir, 's.json'), 'utf8')).unchecked).toMatchObject({ rows: 30, reason: 'rate-limited' });
+    expect(JSON.parse(readFileSync(join(home().dir, 's.json'), 'utf8')).unchecked).toMatchObject({ rows: 30, reason: 'rate-limited' });
   });
 
   it('429 forever: sending stops after 5 refusals in a row, exit 3', async () => {
