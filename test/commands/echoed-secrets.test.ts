@@ -44,7 +44,10 @@ describe('secrets a service echoes', () => {
 
   it('in a verdict and in an allowance refusal: masked in the CSV, the summary JSON, the report and stderr', async () => {
     const url = await service((req, res, n) => {
-      if (n > 0) return json(res, 403, { message: `Monthly allowance used up for ${echo(req)}` });
+      if (n > 0) {
+        json(res, 403, { message: `Monthly allowance used up for ${echo(req)}` });
+        return;
+      }
       const emails = Array.from({ length: 50 }, (_, i) => `s${i}@example.com`);
       json(res, 200, { result: emails.map((email) => ({ email, emailStatus: { status: 'valid', valid: true, reason: `seen with ${echo(req)}` } })) });
     });
