@@ -2,12 +2,15 @@
 import type { Command } from 'commander';
 import type { Runner } from './index.js';
 import type { Factory } from '../factory.js';
-import { UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderPairs } from '../io/table.js';
 import { parseDuration } from '../config/duration.js';
 import { cachePath, openLocalCache } from '../clean/cache/open.js';
 import { cleaningAccountKey } from './shared/sessions.js';
+import { openSharedCache, sharedCacheKey, sharedUrl } from './clean/shared.js';
+import type { VerdictCache } from '../clean/cache/cache.js';
+import { redactUrl } from '../api/redact.js';
 import { jsonOption } from './shared/inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
@@ -16,16 +19,39 @@ export function define(cmd: Command, run: Runner): void {
     `
 Every answer the cleaning service gives is kept per account and service, with its time, so a later clean of
 any list does not pay again for an address answered within --max-age (default 30d). The cache of the
-signed-in cleaning account of this profile lives in the data directory (MAILCLEAN_DATA_DIR).`,
+signed-in cleaning account of this profile lives in the data directory (MAILCLEAN_DATA_DIR), or, when the
+account's state is shared (--shared, MAILCLEAN_REDIS_URL or the profile key \`shared\`), in that Redis: the
+same store \`clean\` uses.`,
   );
-  cmd.command('stats').description('how many answers the cache holds, how old, how large').addOption(jsonOption()).action(run((f, opts) => cacheStats({ json: opts.json as JsonFlag }, f)));
+  const shared = '--shared <redis-url>';
+  const sharedHelp = 'the Redis the account shares with other runners (else MAILCLEAN_REDIS_URL, else the profile key `shared`)';
+  cmd
+    .command('stats')
+    .description('how many answers the cache holds, how old, how large')
+    .option(shared, sharedHelp)
+    .addOption(jsonOption())
+    .action(run((f, opts) => cacheStats({ json: opts.json as JsonFlag, shared: opts.shared as string | undefined }, f)));
   cmd
     .command('clear')
     .description('forget answers (all, or those older than --older-than)')
     .option('--older-than <duration>', 'only answers older than this, e.g. 90d')
+    .option(shared, sharedHelp)
     .addOption(jsonOption())
-    .action(run((f, opts) => cacheClear({ olderThan: opts.olderThan as string | undefined, json: opts.json as JsonFlag }, f)));
-  cmd.command('path').description('print the path of the cache file').action(run((f) => cachePathCommand(f)));
+    .action(run((f, opts) => cacheClear({ olderThan: opts.olderThan as string | undefined, json: opts.json as JsonFlag, shared: opts.shared as string | undefined }, f)));
+  cmd
+    .command('path')
+    .description('print where the cache is: the file, or the Redis URL and key when shared')
+    .option(shared, sharedHelp)
+    .action(run((f, opts) => cachePathCommand(f, { shared: opts.shared as string | undefined })));
+}
+
+/** The account's cache where `clean` keeps it: the shared Redis when one is named, else the file here. */
+async function openCache(f: Factory, account: string, shared: string | undefined): Promise<VerdictCache> {
+  const url = await sharedUrl(f, shared);
+  if (!url) return openLocalCache(f.dataDir, account);
+  const opened = await openSharedCache(url, account);
+  if ('error' in opened) throw new CliError(`${opened.error}: the shared cache cannot be read`, ExitCode.error, 'check --shared (or MAILCLEAN_REDIS_URL)');
+  return opened.cache;
 }
 
 async function accountOf(f: Factory): Promise<string> {
@@ -35,8 +61,8 @@ async function accountOf(f: Factory): Promise<string> {
   return key;
 }
 
-export async function cacheStats(o: { json?: JsonFlag }, f: Factory): Promise<number> {
-  const cache = await openLocalCache(f.dataDir, await accountOf(f));
+export async function cacheStats(o: { json?: JsonFlag; shared?: string }, f: Factory): Promise<number> {
+  const cache = await openCache(f, await accountOf(f), o.shared);
   try {
     const stats = await cache.stats();
     if (o.json !== undefined) f.io.json(stats, o.json, ['entries', 'oldest', 'newest', 'bytes']);
@@ -56,9 +82,9 @@ export async function cacheStats(o: { json?: JsonFlag }, f: Factory): Promise<nu
   return 0;
 }
 
-export async function cacheClear(o: { olderThan?: string; json?: JsonFlag }, f: Factory): Promise<number> {
+export async function cacheClear(o: { olderThan?: string; json?: JsonFlag; shared?: string }, f: Factory): Promise<number> {
   const before = o.olderThan !== undefined ? Date.now() - parseDuration(o.olderThan, '--older-than') : undefined;
-  const cache = await openLocalCache(f.dataDir, await accountOf(f));
+  const cache = await openCache(f, await accountOf(f), o.shared);
   try {
     const removed = await cache.clear(before);
     if (o.json !== undefined) f.io.json({ removed }, o.json, ['removed']);
@@ -69,7 +95,9 @@ export async function cacheClear(o: { olderThan?: string; json?: JsonFlag }, f: 
   return 0;
 }
 
-export async function cachePathCommand(f: Factory): Promise<number> {
-  f.io.out(`${cachePath(f.dataDir, await accountOf(f))}\n`);
+export async function cachePathCommand(f: Factory, o: { shared?: string } = {}): Promise<number> {
+  const account = await accountOf(f);
+  const url = await sharedUrl(f, o.shared);
+  f.io.out(url ? `${redactUrl(url)} ${sharedCacheKey(account)}\n` : `${cachePath(f.dataDir, account)}\n`);
   return 0;
 }

@@ -72,6 +72,22 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     }
   });
 
+  it('cache stats, path and clear see the Redis cache clean wrote to, not a file of this machine', { timeout: 60_000 }, async () => {
+    const [one] = machines as [TestHome, TestHome];
+    writeFileSync(join(one.dir, 'a.csv'), list(0, 60));
+    const cleaned = await run(['clean', join(one.dir, 'a.csv'), '-o', join(one.dir, 'a.out.csv'), ...RATE], envOf(one));
+    expect(cleaned.code, cleaned.stderr).toBe(0);
+    const env = { MAILCLEAN_CLEAN_URL: sandbox.url, MAILCLEAN_CLEAN_TOKEN: token, MAILCLEAN_REDIS_URL: redis.url };
+    const stats = await one.run(['cache', 'stats', '--json'], { env });
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(JSON.parse(stats.stdout).entries).toBe(60);
+    expect((await one.run(['cache', 'path'], { env })).stdout).toMatch(new RegExp(`^${redis.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} mailclean:[0-9a-f]+:cache\n$`));
+    const local = await one.run(['cache', 'stats', '--json'], { env: { ...env, MAILCLEAN_REDIS_URL: undefined } });
+    expect(JSON.parse(local.stdout).entries).toBe(0);
+    expect(JSON.parse((await one.run(['cache', 'clear', '--json'], { env })).stdout)).toEqual({ removed: 60 });
+    expect(JSON.parse((await one.run(['cache', 'stats', '--json'], { env })).stdout).entries).toBe(0);
+  });
+
   it('--local on another machine keeps the answers in the shared cache and checks only the rest', { timeout: 60_000 }, async () => {
     const [one, two] = machines as [TestHome, TestHome];
     writeFileSync(join(one.dir, 'a.csv'), list(0, 100));

@@ -39,7 +39,7 @@ export async function openShared(url: string, account: string, rate: Rate): Prom
   return {
     url,
     limiter: new RedisLimiter(redis, url, `${prefix}:limit`, rate),
-    cache: new RedisVerdictCache(redis, url, `${prefix}:cache`),
+    cache: new RedisVerdictCache(redis, url, sharedCacheKey(account)),
     claims: new Claims(redis, url, prefix),
     close: async () => {
       redis.disconnect();
@@ -50,7 +50,7 @@ export async function openShared(url: string, account: string, rate: Rate): Prom
 /** The shared cache alone, for --local (which sends nothing): one that cannot be reached is a message, not an error. */
 export async function openSharedCache(url: string, account: string): Promise<{ cache: RedisVerdictCache } | { error: string }> {
   try {
-    return { cache: new RedisVerdictCache(await connectShared(url), url, `${keyPrefix(account)}:cache`, true) };
+    return { cache: new RedisVerdictCache(await connectShared(url), url, sharedCacheKey(account), true) };
   } catch (error) {
     if (error instanceof SharedStateError) return { error: error.message };
     throw error;
@@ -58,3 +58,6 @@ export async function openSharedCache(url: string, account: string): Promise<{ c
 }
 
 const keyPrefix = (account: string) => `mailclean:${account}`;
+
+/** The Redis key of an account's verdict cache: what `clean --shared` writes and `cache --shared` reads. */
+export const sharedCacheKey = (account: string) => `${keyPrefix(account)}:cache`;
