@@ -39,7 +39,8 @@ export class ProgressReporter {
   async start(): Promise<void> {
     if (this.opts.quiet || !this.live) return;
     const { default: ora } = await import('ora');
-    this.spinner = ora({ stream: this.stream as NodeJS.WritableStream, text: this.liveLine(), discardStdin: false }).start();
+    // Whether to draw live is decided here (a terminal that knows its width); ora's own guess also looks at CI.
+    this.spinner = ora({ stream: this.stream as NodeJS.WritableStream, text: this.liveLine(), discardStdin: false, isEnabled: true }).start();
     // Waits and the ETA count down every second even when nothing else happens (a 5-minute rate-limit wait).
     this.ticker = setInterval(() => this.refresh(), 1_000);
     this.ticker.unref();
