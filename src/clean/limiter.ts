@@ -169,16 +169,18 @@ export class SlidingWindowLimiter implements RateLimiter {
    */
   private withState(change: (sends: Send[]) => boolean): Send[] {
     const path = this.opts.statePath;
-    const now = this.opts.clock.now();
     if (!path) {
       change(this.memory);
-      this.memory = this.prune(this.memory, now);
+      this.memory = this.prune(this.memory, this.opts.clock.now());
       return this.memory;
     }
     let release: (() => void) | undefined;
     let tmp: string | undefined;
     try {
       release = lock(`${path}.lock`);
+      // The time is read once the lock is held: read before, a wait for the lock (long on a loaded machine) made
+      // other runs' fresh `done` times look like the future, and clamping them freed their slots early.
+      const now = this.opts.clock.now();
       const { sends, clamped } = readSends(path, now);
       // Clamped times are written back at once, or they would be read as "now" again and hold forever.
       if (!change(sends) && !clamped) return sends;
@@ -202,10 +204,13 @@ export class SlidingWindowLimiter implements RateLimiter {
   }
 }
 
+/** Later than now by more than this, a time says the clock was stepped back, not that another run just wrote it. */
+const FUTURE_TOLERANCE_MS = 1_000;
+
 /**
  * The send times on disk. A missing or garbled file holds none; one that cannot be read at all (a directory
  * in the way, no permission) is an error, as sending without knowing the others' sends could break the limit.
- * Times in the future (the clock was stepped back) count as now, so they hold a slot for one window at most.
+ * Times well in the future (the clock was stepped back) count as now, so they hold a slot for one window at most.
  */
 function readSends(path: string, now: number): { sends: Send[]; clamped: boolean } {
   let text: string;
@@ -226,9 +231,11 @@ function readSends(path: string, now: number): { sends: Send[]; clamped: boolean
   const sends = parsed.sends
     .filter((s): s is Send => typeof s === 'object' && s !== null && typeof (s as Send).id === 'string' && Number.isFinite((s as Send).at))
     .map((s) => {
-      const done = Number.isFinite(s.done) ? Math.min(s.done!, now) : undefined;
-      if (s.at > now || (done !== undefined && done !== s.done)) clamped = true;
-      return { id: s.id, at: Math.min(s.at, now), ...(done !== undefined ? { done } : {}) };
+      const limit = now + FUTURE_TOLERANCE_MS;
+      const done = Number.isFinite(s.done) ? (s.done! > limit ? now : s.done!) : undefined;
+      const at = s.at > limit ? now : s.at;
+      if (at !== s.at || (done !== undefined && done !== s.done)) clamped = true;
+      return { id: s.id, at, ...(done !== undefined ? { done } : {}) };
     });
   return { sends, clamped };
 }

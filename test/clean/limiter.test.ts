@@ -106,4 +106,20 @@ describe('SlidingWindowLimiter', () => {
     await limiter.acquire();
     expect(clock.now() - start).toBeLessThanOrEqual(1_000);
   });
+
+  it("another run's answer a moment ahead of this clock holds its slot in full (read under the lock, not clamped)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailclean-limiter-'));
+    dirs.push(dir);
+    const statePath = join(dir, 'state.json');
+    const clock = new FakeClock(1_000_000);
+    const rate = { requests: 1, windowMs: 4_000 };
+    // Another process finished a send 300 ms "after" this one read its clock: what a wait for the lock looks like.
+    writeFileSync(statePath, JSON.stringify({ sends: [{ id: 'other', at: clock.now() - 100, done: clock.now() + 300 }] }));
+    const limiter = new SlidingWindowLimiter({ rate, clock, statePath, marginMs: 40 });
+    // The slot frees one window (and the margin) after that answer, not after this clock's now.
+    expect(limiter.currentWait()).toBe(300 + 4_000 + 40);
+    // A time far ahead (the clock was stepped back) still holds one window at most.
+    writeFileSync(statePath, JSON.stringify({ sends: [{ id: 'other', at: clock.now(), done: clock.now() + 3_600_000 }] }));
+    expect(limiter.currentWait()).toBe(4_000 + 40);
+  });
 });
