@@ -4,10 +4,10 @@
 // cached address: target <= 120. (3) Kills during writes: a writer storing batches is SIGKILLed at random
 // moments; every batch it reported committed must still be there, and the file must pass integrity_check.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measure, mb, root } from './lib.mjs';
+import { mb, measure, root } from './lib.mjs';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -36,7 +36,7 @@ try {
   const { unique } = await scanInput(layout);
   const cache = new SqliteVerdictCache(cachePath(env.MAILCLEAN_DATA_DIR, accountKey(cleanUrl, undefined, token)));
   const at = new Date().toISOString();
-  let batch = [];
+  const batch = [];
   const put = async (key) => {
     batch.push({ key, status: 'valid', valid: true, disposable: false, validDomain: true, reason: '', checkedAt: at });
     if (batch.length === 50) await cache.store(batch.splice(0));
@@ -58,7 +58,9 @@ try {
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const ratio = median(on.map((r, i) => r.ms / off[i].ms));
   const perAddress = stats.bytes / stats.entries;
-  console.log(`verdict cache (SQLite), ${rows.toLocaleString('en-US')} rows, ${unique.size.toLocaleString('en-US')} unique, ${stats.entries.toLocaleString('en-US')} cached answers, node ${process.version}`);
+  console.log(
+    `verdict cache (SQLite), ${rows.toLocaleString('en-US')} rows, ${unique.size.toLocaleString('en-US')} unique, ${stats.entries.toLocaleString('en-US')} cached answers, node ${process.version}`,
+  );
   console.log(`dry-run, cache off   ${(median(off.map((r) => r.ms)) / 1000).toFixed(2)} s  peak ${mb(Math.max(...off.map((r) => r.rss)))}`);
   console.log(`dry-run, cache on    ${(median(on.map((r) => r.ms)) / 1000).toFixed(2)} s  peak ${mb(Math.max(...on.map((r) => r.rss)))}`);
   console.log(`ratio on / off (median of rounds) ${ratio.toFixed(2)}x  ${ratio <= 1.3 ? 'ok' : 'OVER'} (target <= 1.3x)`);
@@ -69,14 +71,22 @@ try {
   let broken = 0;
   for (let k = 0; k < kills; k++) {
     const path = join(home, `kill-${k}.sqlite`);
-    const writer = spawn(process.execPath, ['--input-type=module', '-e', `
+    const writer = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
       const { SqliteVerdictCache } = await import(${JSON.stringify(dist('clean/cache/sqlite.js'))});
       const c = new SqliteVerdictCache(${JSON.stringify(path)});
       const at = new Date().toISOString();
       for (let b = 0; ; b++) {
         await c.store(Array.from({ length: 50 }, (_, i) => ({ key: 'k' + b + '-' + i + '@example.com', status: 'valid', valid: true, disposable: false, validDomain: true, reason: '', checkedAt: at })));
         process.stdout.write(b + '\\n');
-      }`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      }`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let committed = -1;
     writer.stdout.on('data', (d) => (committed = Number(String(d).trim().split('\\n').at(-1))));
     await new Promise((r) => setTimeout(r, 200 + Math.random() * 800));
@@ -86,11 +96,17 @@ try {
     const reopened = new SqliteVerdictCache(path);
     const { entries } = await reopened.stats();
     await reopened.close();
-    const check = spawnSync(process.execPath, ['--no-warnings', '-e', `const { DatabaseSync } = require('node:sqlite'); console.log(new DatabaseSync(${JSON.stringify(path)}).prepare('PRAGMA integrity_check').get().integrity_check)`], { encoding: 'utf8' });
+    const check = spawnSync(
+      process.execPath,
+      ['--no-warnings', '-e', `const { DatabaseSync } = require('node:sqlite'); console.log(new DatabaseSync(${JSON.stringify(path)}).prepare('PRAGMA integrity_check').get().integrity_check)`],
+      { encoding: 'utf8' },
+    );
     if (check.stdout.trim() !== 'ok') broken++;
     if (entries < (reported + 1) * 50) lost++;
   }
-  console.log(`kills during writes: ${kills}; committed batches lost: ${lost}; files failing integrity_check: ${broken}  ${lost === 0 && broken === 0 ? 'ok' : 'FAIL'} (a kill loses at most the batch in flight)`);
+  console.log(
+    `kills during writes: ${kills}; committed batches lost: ${lost}; files failing integrity_check: ${broken}  ${lost === 0 && broken === 0 ? 'ok' : 'FAIL'} (a kill loses at most the batch in flight)`,
+  );
   process.exitCode = ratio <= 1.3 && perAddress <= 120 && lost === 0 && broken === 0 ? 0 : 1;
 } finally {
   rmSync(home, { recursive: true, force: true });

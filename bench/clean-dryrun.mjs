@@ -1,11 +1,11 @@
 #!/usr/bin/env node
+import { spawnSync } from 'node:child_process';
 // (a) `clean --dry-run` over a generated CSV against a plain csv-parse -> csv-stringify pass over the same file,
 // alternating runs in one session. Targets: rows/s ratio >= 1.0, peak RSS <= 250 MB.
-import { mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { measure, mb, root } from './lib.mjs';
+import { mb, measure, root } from './lib.mjs';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);

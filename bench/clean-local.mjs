@@ -2,12 +2,12 @@
 // `clean --local` on 1,000,000 rows over 10,000 distinct domains, against a DNS server on 127.0.0.1 started here,
 // as a rows/s ratio to `clean --dry-run` on the same file in the same run; and DNS queries against distinct domains.
 import dgram from 'node:dgram';
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { once } from 'node:events';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import dnsPacket from 'dns-packet';
-import { measure, mb, root } from './lib.mjs';
+import { mb, measure, root } from './lib.mjs';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const domains = Number(process.env.BENCH_DOMAINS ?? 10_000);
@@ -48,7 +48,7 @@ const env = { MAILCLEAN_CONFIG_DIR: join(home, 'config'), MAILCLEAN_DATA_DIR: jo
 const bin = join(root, 'bin', 'mailclean.js');
 const dry = [];
 const local = [];
-let queriesPerRun = [];
+const queriesPerRun = [];
 try {
   for (let i = 0; i < rounds; i++) {
     const d = await measure([bin, 'clean', file, '--dry-run', '--json'], { env });

@@ -35,7 +35,9 @@ try {
   const ratio = run.ms / minimumMs;
   console.log(`clean of ${addresses.toLocaleString('en-US')} unique addresses at 50 requests / 5 s, node ${process.version}`);
   console.log(`requests ${stats.cleanRequests}, theoretical minimum ${(minimumMs / 1000).toFixed(1)} s, wall ${(run.ms / 1000).toFixed(1)} s`);
-  console.log(`ratio ${ratio.toFixed(2)}x ${ratio <= 1.05 ? 'ok' : 'OVER'} (target <= 1.05x); 429 answers: ${stats.rateLimited} ${stats.rateLimited === 0 ? 'ok' : 'FAIL'}; most arrivals in any 5 s window: ${stats.maxArrivalsInAnyWindow}`);
+  console.log(
+    `ratio ${ratio.toFixed(2)}x ${ratio <= 1.05 ? 'ok' : 'OVER'} (target <= 1.05x); 429 answers: ${stats.rateLimited} ${stats.rateLimited === 0 ? 'ok' : 'FAIL'}; most arrivals in any 5 s window: ${stats.maxArrivalsInAnyWindow}`,
+  );
   process.exitCode = ratio <= 1.05 && stats.rateLimited === 0 ? 0 : 1;
 } finally {
   await sandbox.close();

@@ -30,7 +30,11 @@ async function round(loaded) {
   const env = { MAILCLEAN_CONFIG_DIR: join(home, 'config'), MAILCLEAN_DATA_DIR: join(home, 'data') };
   const burners = loaded ? cpus().map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' })) : [];
   try {
-    const reg = await run(['--api-url', sandbox.url, '--clean-url', sandbox.url, 'register', '--service', 'clean', '--name', 'B', '--email', 'b@example.com', '--password-stdin'], env, 'a long password');
+    const reg = await run(
+      ['--api-url', sandbox.url, '--clean-url', sandbox.url, 'register', '--service', 'clean', '--name', 'B', '--email', 'b@example.com', '--password-stdin'],
+      env,
+      'a long password',
+    );
     if (reg.code !== 0) throw new Error(reg.stderr);
     const lists = Array.from({ length: RUNS }, (_, n) => {
       const file = join(home, `list${n}.csv`);
@@ -41,7 +45,7 @@ async function round(loaded) {
     const results = await Promise.all(lists.map((file) => run(['clean', file, '-o', `${file}.out`, '--rate', `${rate.requests}/${rate.windowMs / 1000}s`, '--concurrency', '4'], env)));
     const ms = Date.now() - started;
     for (const r of results) if (r.code !== 0) throw new Error(r.stderr);
-    const minimum = (RUNS * PER_RUN / rate.requests - 1) * rate.windowMs;
+    const minimum = ((RUNS * PER_RUN) / rate.requests - 1) * rate.windowMs;
     const stats = sandbox.stats();
     return { ms, ratio: ms / minimum, rateLimited: stats.rateLimited, most: stats.maxArrivalsInAnyWindow };
   } finally {
@@ -57,6 +61,8 @@ for (const loaded of [false, true]) {
   const r = await round(loaded);
   const ok = r.rateLimited === 0 && r.most <= rate.requests;
   failed ||= !ok;
-  console.log(`${loaded ? 'loaded' : 'idle  '}  wall ${(r.ms / 1000).toFixed(1)} s = ${r.ratio.toFixed(2)}x the minimum  429s ${r.rateLimited}  most in a window ${r.most}/${rate.requests}  ${ok ? 'ok' : 'FAIL'}`);
+  console.log(
+    `${loaded ? 'loaded' : 'idle  '}  wall ${(r.ms / 1000).toFixed(1)} s = ${r.ratio.toFixed(2)}x the minimum  429s ${r.rateLimited}  most in a window ${r.most}/${rate.requests}  ${ok ? 'ok' : 'FAIL'}`,
+  );
 }
 process.exitCode = failed ? 1 : 0;

@@ -1,5 +1,6 @@
 // Loaded with `node --import`: prints the process's peak resident set size (bytes) and CPU time on exit, on fd 3 if open, else stderr.
 import { writeSync } from 'node:fs';
+
 process.on('exit', () => {
   const usage = process.resourceUsage();
   const line = `maxrss=${usage.maxRSS * 1024} cpu_us=${usage.userCPUTime + usage.systemCPUTime}\n`;

@@ -49,7 +49,9 @@ try {
   const minimum = (Math.ceil(5_000 / 50 / rate.requests) - 1) * rate.windowMs;
   console.log(`--shared on Redis ${url}, node ${process.version}`);
   for (const [mode, r] of Object.entries(results)) {
-    console.log(`${mode.padEnd(5)} limiter: ${(r.ms / 1000).toFixed(1)} s for 100 requests (minimum ${(minimum / 1000).toFixed(1)} s), 429s ${r.stats.rateLimited}, most arrivals in a window ${r.stats.maxArrivalsInAnyWindow}`);
+    console.log(
+      `${mode.padEnd(5)} limiter: ${(r.ms / 1000).toFixed(1)} s for 100 requests (minimum ${(minimum / 1000).toFixed(1)} s), 429s ${r.stats.rateLimited}, most arrivals in a window ${r.stats.maxArrivalsInAnyWindow}`,
+    );
   }
   console.log(`wall ratio redis / file: ${(results.redis.ms / results.file.ms).toFixed(2)}x`);
 
@@ -71,7 +73,9 @@ try {
   const runs = await Promise.all(machines.map((m) => measure([bin, 'clean', join(m.home, 'list.csv'), '-o', join(m.home, 'out.csv'), '--rate', '50/5s', '--yes'], { env: m.env })));
   const stats = sandbox.stats();
   console.log(`two runners, 3,000 + 3,000 addresses with 1,500 in common (4,500 unique): ${((Date.now() - started) / 1000).toFixed(1)} s, exits ${runs.map((r) => r.code).join(', ')}`);
-  console.log(`429s ${stats.rateLimited}, most arrivals in any 5 s window ${stats.maxArrivalsInAnyWindow} (limit 50), charged ${stats.addressesCharged} for 4,500 unique  ${stats.rateLimited === 0 && stats.addressesCharged === 4_500 && stats.maxArrivalsInAnyWindow <= 50 ? 'ok' : 'FAIL'}`);
+  console.log(
+    `429s ${stats.rateLimited}, most arrivals in any 5 s window ${stats.maxArrivalsInAnyWindow} (limit 50), charged ${stats.addressesCharged} for 4,500 unique  ${stats.rateLimited === 0 && stats.addressesCharged === 4_500 && stats.maxArrivalsInAnyWindow <= 50 ? 'ok' : 'FAIL'}`,
+  );
   await sandbox.close();
   for (const m of [...machines, first]) rmSync(m.home, { recursive: true, force: true });
 } finally {

@@ -19,7 +19,7 @@ const bin = join(root, 'bin', 'mailclean.js');
 const { startSandbox } = await import(join(root, 'dist', 'sandbox', 'server.js'));
 
 let state = seed;
-const random = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 
 function run(args, env, { killAfterMs, signal } = {}) {
   return new Promise((resolve) => {
@@ -54,7 +54,9 @@ async function home(sandbox) {
   const dir = mkdtempSync(join(tmpdir(), 'mailclean-soak-'));
   const env = { MAILCLEAN_CONFIG_DIR: join(dir, 'config'), MAILCLEAN_DATA_DIR: join(dir, 'data'), MAILCLEAN_API_URL: sandbox.url, MAILCLEAN_CLEAN_URL: sandbox.url };
   const reg = await new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, 'register', '--service', 'clean', '--name', 'S', '--email', `soak${Date.now()}${random()}@example.com`, '--password-stdin'], { env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [bin, 'register', '--service', 'clean', '--name', 'S', '--email', `soak${Date.now()}${random()}@example.com`, '--password-stdin'], {
+      env: { ...process.env, ...env },
+    });
     child.stdin.end('soak password 123');
     child.on('close', resolve);
   });
@@ -63,7 +65,12 @@ async function home(sandbox) {
   return { dir, env };
 }
 
-const sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate: { requests: 200, windowMs: 1_000 }, faults: { serverErrorRate: 0.05, resetRate: 0.05, truncateRate: 0.05, seed, latencyMs: [5, 120] } });
+const sandbox = await startSandbox({
+  port: 0,
+  plan: 'unlimited',
+  rate: { requests: 200, windowMs: 1_000 },
+  faults: { serverErrorRate: 0.05, resetRate: 0.05, truncateRate: 0.05, seed, latencyMs: [5, 120] },
+});
 try {
   // Baseline: one uninterrupted run.
   const base = await home(sandbox);
@@ -96,10 +103,7 @@ try {
     const allowed = signal === 'SIGKILL' ? CONCURRENCY * 50 : 0;
     paidTwice += Math.max(0, twice);
     allowedTwice += allowed;
-    const leftovers = [
-      ...readdirSync(h.dir).filter((f) => f.endsWith('.tmp')),
-      ...(existsSync(join(h.dir, 'data', 'spool')) ? readdirSync(join(h.dir, 'data', 'spool')) : []),
-    ];
+    const leftovers = [...readdirSync(h.dir).filter((f) => f.endsWith('.tmp')), ...(existsSync(join(h.dir, 'data', 'spool')) ? readdirSync(join(h.dir, 'data', 'spool')) : [])];
     const problems = [];
     if (first.hung || last.hung) problems.push('hung');
     if (last.code !== 0) problems.push(`resume exited ${last.code}: ${last.stderr.trim().split('\n').at(-1)}`);

@@ -5,8 +5,10 @@ if (major < 22 || (major === 22 && minor < 13)) {
   process.stderr.write(`error: mailclean needs Node.js 22.13 or newer; this is ${process.version}\n`);
   process.exit(1);
 }
+
 // Compile cache: every start after the first skips parsing our modules.
 import module from 'node:module';
+
 try {
   module.enableCompileCache?.();
 } catch {

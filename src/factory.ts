@@ -1,13 +1,13 @@
 import { join } from 'node:path';
-import type { IO } from './io/io.js';
-import { IOStreams } from './io/streams.js';
+import type { CleaningClient } from './api/cleaning.js';
+import type { HttpClient } from './api/http.js';
+import type { PlatformClient } from './api/platform.js';
 import { configDir, dataDir } from './config/paths.js';
 import type { Profile, Service } from './config/profile.js';
 import { givenUrls } from './config/urls.js';
 import { UsageError } from './errors.js';
-import type { HttpClient } from './api/http.js';
-import type { PlatformClient } from './api/platform.js';
-import type { CleaningClient } from './api/cleaning.js';
+import type { IO } from './io/io.js';
+import { IOStreams } from './io/streams.js';
 
 /** The global flags every command accepts. */
 export interface GlobalOptions {

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { processIO, type IO } from './io/io.js';
-import { VERSION } from './version.js';
-import { CancelError, CliError, ExitCode, SilentError } from './errors.js';
-import { Interrupted } from './io/signals.js';
 import { COMMANDS, type CommandEntry, type Handler } from './commands/index.js';
+import { CancelError, CliError, ExitCode, SilentError } from './errors.js';
 import type { GlobalOptions } from './factory.js';
+import { type IO, processIO } from './io/io.js';
+import { Interrupted } from './io/signals.js';
 import { debugWanted } from './io/streams.js';
 import { secretsOf } from './secrets.js';
+import { VERSION } from './version.js';
 
 const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--api-url', '--clean-url']);
 

@@ -27,7 +27,13 @@ export class SecretSet {
   redact(text: string): string {
     if (this.values.size === 0) return text;
     // Longest first, so a token is masked whole before its secret half is looked for.
-    this.pattern ??= new RegExp([...this.values].sort((a, b) => b.length - a.length).map(escape).join('|'), 'g');
+    this.pattern ??= new RegExp(
+      [...this.values]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp)
+        .join('|'),
+      'g',
+    );
     return text.replace(this.pattern, MASK);
   }
 
@@ -45,7 +51,7 @@ function walk(value: unknown, redact: (s: string) => string): unknown {
   return value;
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

@@ -2,9 +2,7 @@ import { CliError } from '../errors.js';
 
 export type ServiceName = 'platform' | 'clean';
 
-export type ServiceOutcome =
-  | { service: ServiceName; ok: true; data: Record<string, string | null | undefined> }
-  | { service: ServiceName; ok: false; error: CliError };
+export type ServiceOutcome = { service: ServiceName; ok: true; data: Record<string, string | null | undefined> } | { service: ServiceName; ok: false; error: CliError };
 
 type Step = () => Promise<Record<string, string | null | undefined>>;
 

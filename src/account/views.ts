@@ -1,5 +1,5 @@
 // The stable, documented JSON shapes of `me` and `roles` (docs/json.md), read leniently from the service's answers.
-import { isObject, str, unwrapList, unwrapObject, type Json } from '../api/shape.js';
+import { isObject, type Json, str, unwrapList, unwrapObject } from '../api/shape.js';
 
 export interface UsageBlock {
   name: string;
@@ -46,9 +46,7 @@ export function meView(response: Json): MeView {
     email_verified: boolOrNull(user.email_verified),
     created_at: orNull(user.created_at),
     role: role ? { id: orNull(role.id), name: orNull(role.name), display_name: orNull(role.display_name) } : null,
-    brand: brand
-      ? { id: orNull(brand.id), name: orNull(brand.name), slug: orNull(brand.slug), timezone: orNull(brand.timezone), active: boolOrNull(brand.active) }
-      : null,
+    brand: brand ? { id: orNull(brand.id), name: orNull(brand.name), slug: orNull(brand.slug), timezone: orNull(brand.timezone), active: boolOrNull(brand.active) } : null,
     brands: unwrapList(user.brands).map((b) => ({ id: orNull(b.id), name: orNull(b.name), slug: orNull(b.slug) })),
     subscription: sub ? { id: orNull(sub.id), plan: orNull(sub.subscription_type), usage: usageBlocks(sub) } : null,
   };

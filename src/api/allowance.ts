@@ -32,8 +32,7 @@ const date = (value: unknown): string | undefined => {
 function fromMessage(message: string): AllowanceNews {
   const news: AllowanceNews = {};
   const left =
-    /(\d[\d,]*)\s+(?:more\s+)?(?:e-?mails?\s+|addresses\s+|credits?\s+|checks?\s+)?(?:left|remaining)\b/i.exec(message) ??
-    /\b(?:left|remaining|available)\s*[:=]\s*(\d[\d,]*)/i.exec(message);
+    /(\d[\d,]*)\s+(?:more\s+)?(?:e-?mails?\s+|addresses\s+|credits?\s+|checks?\s+)?(?:left|remaining)\b/i.exec(message) ?? /\b(?:left|remaining|available)\s*[:=]\s*(\d[\d,]*)/i.exec(message);
   if (left) news.left = number(left[1]);
   const renews = /\b(?:renews?|resets?|refreshes|renewal)\b[^\d]{0,12}(\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?)/i.exec(message);
   if (renews) news.renewsAt = date(renews[1]);
@@ -64,4 +63,3 @@ export function allowanceNews(message?: string, body?: unknown, headers: Record<
   for (const key of Object.keys(news) as Array<keyof AllowanceNews>) if (news[key] === undefined) delete news[key];
   return news;
 }
-

@@ -1,7 +1,7 @@
 import { ApiError, AuthError } from '../errors.js';
+import { type AllowanceNews, allowanceNews } from './allowance.js';
 import type { HttpClient } from './http.js';
-import { allowanceNews, type AllowanceNews } from './allowance.js';
-import { findToken, isObject, str, type Json } from './shape.js';
+import { findToken, isObject, type Json, str } from './shape.js';
 
 export interface CleanSignedIn {
   token: string;

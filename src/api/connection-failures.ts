@@ -30,8 +30,7 @@ const TLS_CODES: Record<string, string> = {
   CERT_NOT_YET_VALID: 'its TLS certificate is not valid yet',
   ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate is for another host name',
 };
-const UNTRUSTED_HINT =
-  'if a proxy or your organisation signs certificates with its own authority, point NODE_EXTRA_CA_CERTS at that authority\'s PEM file';
+const UNTRUSTED_HINT = "if a proxy or your organisation signs certificates with its own authority, point NODE_EXTRA_CA_CERTS at that authority's PEM file";
 
 /** A certificate does not change between attempts: retrying cannot help. */
 export function isCertificateFailure(error: unknown): boolean {
@@ -46,7 +45,12 @@ export function isRefused(error: unknown): boolean {
 export function connectionFailure(error: unknown, where: { serviceName: string; host: string; timeoutMs: number; proxies?: string[] }): NetworkError {
   const tls = codeOf(error, TLS_CODES);
   if (tls) {
-    const hint = tls === 'CERT_HAS_EXPIRED' || tls === 'CERT_NOT_YET_VALID' ? "check this machine's clock, or tell the service's operators" : tls === 'ERR_TLS_CERT_ALTNAME_INVALID' ? 'check the URL: the certificate names another host' : UNTRUSTED_HINT;
+    const hint =
+      tls === 'CERT_HAS_EXPIRED' || tls === 'CERT_NOT_YET_VALID'
+        ? "check this machine's clock, or tell the service's operators"
+        : tls === 'ERR_TLS_CERT_ALTNAME_INVALID'
+          ? 'check the URL: the certificate names another host'
+          : UNTRUSTED_HINT;
     return new NetworkError(`cannot reach the ${where.serviceName} at ${where.host}: ${TLS_CODES[tls]} (${tls})`, hint);
   }
   const code = codeOf(error, NETWORK_CODES);

@@ -1,11 +1,11 @@
 import type { Dispatcher } from 'undici';
 import { ApiError, AuthError } from '../errors.js';
-import { describeFailure, parseBody, fieldErrorsOf } from './failure.js';
-import { redactJson, redactUrl } from './redact.js';
-import { AnswerTooLarge, readCapped } from './answer-body.js';
-import { backoffMs, type BackoffPolicy } from './backoff.js';
-import { connectionFailure, isCertificateFailure, isRefused } from './connection-failures.js';
 import type { SecretSet } from '../secrets.js';
+import { AnswerTooLarge, readCapped } from './answer-body.js';
+import { type BackoffPolicy, backoffMs } from './backoff.js';
+import { connectionFailure, isCertificateFailure, isRefused } from './connection-failures.js';
+import { describeFailure, fieldErrorsOf, parseBody } from './failure.js';
+import { redactJson, redactUrl } from './redact.js';
 
 /**
  * No answer of either service needs more: 50 verdicts are a few kilobytes. A larger one (a proxy's error page gone
@@ -196,7 +196,9 @@ export class HttpClient {
     const fieldErrors = fieldErrorsOf(parsed.json);
     if (status === 422 || (status === 400 && fieldErrors)) {
       const lines = fieldErrors
-        ? Object.entries(fieldErrors).map(([field, messages]) => `${field}: ${messages.join('; ')}`).join('; ')
+        ? Object.entries(fieldErrors)
+            .map(([field, messages]) => `${field}: ${messages.join('; ')}`)
+            .join('; ')
         : detail;
       return new ApiError(`the ${this.opts.serviceName} rejected the request: ${lines || 'invalid input'}`, status, fieldErrors, 2);
     }

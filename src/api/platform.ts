@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.js';
 import type { HttpClient } from './http.js';
-import { findToken, isObject, str, unwrapObject, type Json } from './shape.js';
+import { findToken, isObject, type Json, str, unwrapObject } from './shape.js';
 
 export interface RegisterInput {
   name: string;
@@ -35,12 +35,7 @@ export class PlatformClient {
   }
 
   async oemRegister(input: { name: string; email: string; password: string; internalToken: string }): Promise<Json> {
-    return this.call(
-      'POST',
-      '/api/oem/register',
-      { name: input.name, email: input.email, password: input.password, internal_access_32543hbhjb3243h4: input.internalToken },
-      false,
-    );
+    return this.call('POST', '/api/oem/register', { name: input.name, email: input.email, password: input.password, internal_access_32543hbhjb3243h4: input.internalToken }, false);
   }
 
   async login(email: string, password: string): Promise<SignedIn> {

@@ -1,8 +1,8 @@
 // What is known of an account's monthly allowance between runs: the last news, when it was learned and from what.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isObject } from '../api/shape.js';
 import type { AllowanceNews } from '../api/allowance.js';
+import { isObject } from '../api/shape.js';
 
 export type { AllowanceNews } from '../api/allowance.js';
 

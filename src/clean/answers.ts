@@ -1,4 +1,4 @@
-import { isObject, str, type Json } from '../api/shape.js';
+import { isObject, type Json, str } from '../api/shape.js';
 import type { Verdict } from './verdict.js';
 
 /**
@@ -56,10 +56,32 @@ export function recordVerdict(key: string, record: Json, fallbackTime: string): 
  * one list never mixes two vocabularies and --only/--fail-when mean the same whichever checker answered.
  */
 const SYNONYMS: Record<string, 'valid' | 'invalid' | 'risky' | 'unknown'> = {
-  valid: 'valid', deliverable: 'valid', ok: 'valid', safe: 'valid', good: 'valid', verified: 'valid',
-  invalid: 'invalid', undeliverable: 'invalid', bad: 'invalid', bounce: 'invalid', bounced: 'invalid', rejected: 'invalid', donotmail: 'invalid',
-  risky: 'risky', catchall: 'risky', acceptall: 'risky', disposable: 'risky', role: 'risky', rolebased: 'risky', spamtrap: 'risky', toxic: 'risky', abuse: 'risky',
-  unknown: 'unknown', unverifiable: 'unknown', timeout: 'unknown', error: 'unknown',
+  valid: 'valid',
+  deliverable: 'valid',
+  ok: 'valid',
+  safe: 'valid',
+  good: 'valid',
+  verified: 'valid',
+  invalid: 'invalid',
+  undeliverable: 'invalid',
+  bad: 'invalid',
+  bounce: 'invalid',
+  bounced: 'invalid',
+  rejected: 'invalid',
+  donotmail: 'invalid',
+  risky: 'risky',
+  catchall: 'risky',
+  acceptall: 'risky',
+  disposable: 'risky',
+  role: 'risky',
+  rolebased: 'risky',
+  spamtrap: 'risky',
+  toxic: 'risky',
+  abuse: 'risky',
+  unknown: 'unknown',
+  unverifiable: 'unknown',
+  timeout: 'unknown',
+  error: 'unknown',
 };
 
 /** The word a status is written in, as mailclean documents it; a word nobody knows is judged by the `valid` flag. */

@@ -1,6 +1,7 @@
 // How a run of sends to the service ended: what was spent, and why it stopped early if it did.
-import type { CliError } from '../errors.js';
+
 import type { AllowanceNews } from '../api/allowance.js';
+import type { CliError } from '../errors.js';
 
 /**
  * `rate-limited`: the service kept refusing for its rate limit, or asked for a wait too long to sit through.

@@ -1,14 +1,14 @@
-import { ApiError, AuthError, CliError } from '../errors.js';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { allowanceNews } from '../api/allowance.js';
+import { type BackoffPolicy, backoffMs } from '../api/backoff.js';
 import type { Json } from '../api/shape.js';
+import { ApiError, AuthError, CliError } from '../errors.js';
+import { matchRecords, recordVerdict } from './answers.js';
+import type { CheckOutcome, StopReason } from './check-outcome.js';
 import type { Clock } from './limiter.js';
-import { recordVerdict, matchRecords } from './answers.js';
 import { isAllowanceRefusal, isTransient, rateRefusal } from './refusals.js';
 import { SharedStateError } from './shared/connect.js';
 import type { Verdict } from './verdict.js';
-import type { CheckOutcome, StopReason } from './check-outcome.js';
-import { allowanceNews } from '../api/allowance.js';
-import { backoffMs, type BackoffPolicy } from '../api/backoff.js';
-import pLimit, { type LimitFunction } from 'p-limit';
 
 export const MAX_BATCH = 50;
 
@@ -32,10 +32,7 @@ export interface CheckerDeps {
   onEvent?(event: CheckEvent): void;
 }
 
-export type CheckEvent =
-  | { type: 'answered'; addresses: number; spent: number; requests: number }
-  | { type: 'waiting'; ms: number; why: 'rate' | 'retry' }
-  | { type: 'retry'; message: string };
+export type CheckEvent = { type: 'answered'; addresses: number; spent: number; requests: number } | { type: 'waiting'; ms: number; why: 'rate' | 'retry' } | { type: 'retry'; message: string };
 
 export interface Slot {
   waitedMs: number;
@@ -47,7 +44,6 @@ interface Batch {
   /** Keys already sent once and missing from the answer. */
   missingBefore: Set<string>;
 }
-
 
 /** A batch that failed goes again after 500 ms, 1 s, 2 s ... up to 15 s. */
 const BATCH_BACKOFF: BackoffPolicy = { firstMs: 500, capMs: 15_000 };

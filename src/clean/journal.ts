@@ -2,7 +2,7 @@ import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync
 import { dirname } from 'node:path';
 import { isObject } from '../api/shape.js';
 import { inDocumentedWords } from './answers.js';
-import { breakLock, keepFresh, staleReason, tryLock, type LockOwner } from './lockfile.js';
+import { breakLock, keepFresh, type LockOwner, staleReason, tryLock } from './lockfile.js';
 import type { Verdict } from './verdict.js';
 
 /** What an earlier run saved: the answers, and how many lines could not be read (skipped, their addresses asked again). */
@@ -138,7 +138,7 @@ function readEntries(path: string): Saved {
     // Lines without answers (an older journal's header) carry nothing to resume.
     if (isObject(entry) && !('r' in entry)) return;
     const verdicts = isObject(entry) && Array.isArray(entry.r) ? entry.r : undefined;
-    if (!verdicts || !verdicts.every(isVerdict)) {
+    if (!verdicts?.every(isVerdict)) {
       badLines++;
       return;
     }

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { CliError, ExitCode } from '../errors.js';
-import { breakLock, isStale, tryLock } from './lockfile.js';
 import { dirname } from 'node:path';
 import type { Rate } from '../config/rate.js';
+import { CliError, ExitCode } from '../errors.js';
+import { breakLock, isStale, tryLock } from './lockfile.js';
 
 export interface Clock {
   now(): number;
@@ -119,7 +119,10 @@ export class SlidingWindowLimiter implements RateLimiter {
 
   /** The wait before a slot frees up now, without booking (for ETAs and --dry-run). */
   currentWait(): number {
-    return this.waitFor(this.withState(() => false), this.opts.clock.now());
+    return this.waitFor(
+      this.withState(() => false),
+      this.opts.clock.now(),
+    );
   }
 
   /**
@@ -158,7 +161,10 @@ export class SlidingWindowLimiter implements RateLimiter {
   }
 
   private waitFor(sends: Send[], now: number): number {
-    const holding = sends.map((s) => this.holdsUntil(s, now)).filter((until) => until > now).sort((a, b) => a - b);
+    const holding = sends
+      .map((s) => this.holdsUntil(s, now))
+      .filter((until) => until > now)
+      .sort((a, b) => a - b);
     if (holding.length < this.opts.rate.requests) return 0;
     return Math.max(1, holding[holding.length - this.opts.rate.requests]! - now);
   }
@@ -244,7 +250,7 @@ function readSends(path: string, now: number): { sends: Send[]; clamped: boolean
 export class LimiterStateError extends CliError {
   constructor(path: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-    const reason = code === 'ENOSPC' ? 'the disk is full' : code === 'EISDIR' ? 'a directory is in the way' : code ?? (cause instanceof Error ? cause.message : String(cause));
+    const reason = code === 'ENOSPC' ? 'the disk is full' : code === 'EISDIR' ? 'a directory is in the way' : (code ?? (cause instanceof Error ? cause.message : String(cause)));
     super(`cannot keep the rate limiter's state in ${path}: ${reason}`, ExitCode.error, 'free space in the data directory (MAILCLEAN_DATA_DIR) or fix it, then run the same command with --resume');
   }
 }

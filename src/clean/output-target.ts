@@ -2,7 +2,7 @@
 // (written aside in the same directory, then renamed over, keeping its mode); a symbolic link is followed to
 // its target, which is replaced the same way; a device or a FIFO (/dev/null, /dev/stdout, a named pipe) is
 // written directly, as renaming over it would replace it with a regular file.
-import { closeSync, lstatSync, openSync, readlinkSync, realpathSync, statSync, unlinkSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, openSync, readlinkSync, realpathSync, type Stats, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { removeLeftovers } from './lockfile.js';

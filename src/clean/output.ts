@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import { chmodSync, copyFileSync, createWriteStream, renameSync, unlinkSync, type WriteStream } from 'node:fs';
-import { CliError, ExitCode } from '../errors.js';
-import { temporaryPath, type OutputTarget } from './output-target.js';
 import type { Writable } from 'node:stream';
+import { CliError, ExitCode } from '../errors.js';
 import type { InputLayout } from './input/index.js';
-import { EXTRA_COLUMNS, RESULT_COLUMNS, verdictCells, verdictFields, type ExtraColumn, type Verdict } from './verdict.js';
+import { type OutputTarget, temporaryPath } from './output-target.js';
+import { EXTRA_COLUMNS, type ExtraColumn, RESULT_COLUMNS, type Verdict, verdictCells, verdictFields } from './verdict.js';
 
 export type OutputFormat = 'csv' | 'json' | 'ndjson';
 
@@ -48,7 +48,11 @@ export class OutputError extends CliError {
   constructor(given: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
     const reason = (code && WRITE_FAILURES[code]) ?? (cause instanceof Error ? cause.message : String(cause));
-    super(`cannot write ${given}: ${reason}${code && WRITE_FAILURES[code] ? ` (${code})` : ''}`, ExitCode.error, 'nothing was left half-written; free the space or choose another place, then run the same command again (with --resume when it used the service: nothing is paid twice)');
+    super(
+      `cannot write ${given}: ${reason}${code && WRITE_FAILURES[code] ? ` (${code})` : ''}`,
+      ExitCode.error,
+      'nothing was left half-written; free the space or choose another place, then run the same command again (with --resume when it used the service: nothing is paid twice)',
+    );
   }
 }
 
@@ -158,7 +162,9 @@ export class RowFormatter {
     if (this.format === 'csv') return `${this.original(raw, fields)}${this.delimiter}${this.resultCells(verdict, checked)}${this.eol}`;
     const object: Record<string, unknown> = {};
     // A field the row does not reach is missing, not empty.
-    this.columns.forEach((column, i) => (object[this.names[i]!] = fields[column] ?? null));
+    this.columns.forEach((column, i) => {
+      object[this.names[i]!] = fields[column] ?? null;
+    });
     for (let i = this.layout.columnCount; i < fields.length; i++) object[this.extraName(i)] = fields[i];
     Object.assign(object, verdictFields(verdict, this.extras, { checked }));
     const line = JSON.stringify(object);
@@ -183,7 +189,9 @@ export class RowFormatter {
   }
 
   private resultCells(verdict: Verdict, checked: string | undefined): string {
-    return verdictCells(verdict, this.extras, { checked }).map((c) => quote(c, this.delimiter)).join(this.delimiter);
+    return verdictCells(verdict, this.extras, { checked })
+      .map((c) => quote(c, this.delimiter))
+      .join(this.delimiter);
   }
 
   /** `column_N` for the Nth field, as in a file without a header; `_2`, `_3` when the header has that name. */

@@ -1,4 +1,4 @@
-import { readRecordBatches, type InputLayout } from './input/index.js';
+import { type InputLayout, readRecordBatches } from './input/index.js';
 import { prefilter } from './prefilter.js';
 
 /** How many line numbers of ragged rows are kept to show. */

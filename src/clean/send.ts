@@ -1,10 +1,10 @@
 import type { Json } from '../api/shape.js';
-import { checkAddresses, MAX_BATCH, type CheckEvent } from './checker.js';
-import type { CheckOutcome } from './check-outcome.js';
-import type { Journal } from './journal.js';
 import type { VerdictCache } from './cache/cache.js';
+import type { CheckOutcome } from './check-outcome.js';
+import { type CheckEvent, checkAddresses, MAX_BATCH } from './checker.js';
+import type { Journal } from './journal.js';
+import { type Booking, type RateLimiter, realClock } from './limiter.js';
 import type { Verdict } from './verdict.js';
-import { realClock, type Booking, type RateLimiter } from './limiter.js';
 
 export interface SendOptions {
   /** Unique addresses still to check, in order. */

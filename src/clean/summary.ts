@@ -2,7 +2,7 @@
 // what the terminal summary, the GitHub job summary and the HTML report show.
 import type { StopReason } from './check-outcome.js';
 import type { ScanResult } from './scan.js';
-import { sortedCounts, type DomainMix, type Tally } from './tally.js';
+import { type DomainMix, sortedCounts, type Tally } from './tally.js';
 import { STATUSES } from './verdict.js';
 
 export interface OutputCount {

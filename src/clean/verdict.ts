@@ -1,7 +1,7 @@
 // What mailclean says about one address, whoever decided it (the local prefilter or the service).
 import type { EngineReason } from '../verify/index.js';
-import type { Prefiltered } from './prefilter.js';
 import type { RecordReason } from './answers.js';
+import type { Prefiltered } from './prefilter.js';
 
 export type Status = 'valid' | 'invalid' | 'risky' | 'unknown' | 'unchecked' | (string & {});
 
@@ -33,10 +33,7 @@ export const STATUS_MEANINGS = {
 export const STATUSES: readonly string[] = Object.keys(STATUS_MEANINGS);
 
 /** Every `email_reason` mailclean writes; typed so that a new reason cannot be added without its meaning. */
-type Reason = Exclude<
-  Extract<Prefiltered, { reason: string }>['reason'] | EngineReason | RecordReason | 'rejected_by_service' | 'no_result',
-  ''
->;
+type Reason = Exclude<Extract<Prefiltered, { reason: string }>['reason'] | EngineReason | RecordReason | 'rejected_by_service' | 'no_result', ''>;
 
 /**
  * What each `email_reason` means (`clean --help`, docs/json.md). Empty: valid, unchecked, or nothing said

@@ -1,12 +1,12 @@
-import type { Writable } from 'node:stream';
-import { readRecordBatches, type InputLayout } from './input/index.js';
-import { prefilter } from './prefilter.js';
-import { AtomicFile, ChunkedWriter, OutputError, RowFormatter, type OutputFormat } from './output.js';
-import { CliError } from '../errors.js';
 import { basename } from 'node:path';
+import type { Writable } from 'node:stream';
+import { CliError } from '../errors.js';
+import { type InputLayout, readRecordBatches } from './input/index.js';
+import { AtomicFile, ChunkedWriter, OutputError, type OutputFormat, RowFormatter } from './output.js';
 import type { OutputTarget } from './output-target.js';
-import { localVerdict, uncheckedVerdict, type ExtraColumn, type Verdict } from './verdict.js';
+import { prefilter } from './prefilter.js';
 import { Tally } from './tally.js';
+import { type ExtraColumn, localVerdict, uncheckedVerdict, type Verdict } from './verdict.js';
 
 export interface WriteOptions {
   format: OutputFormat;
@@ -67,8 +67,7 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
       for (const record of batch) {
         summary.rows++;
         const decided = prefilter(record.fields[column]);
-        const verdict =
-          decided.key === undefined ? localVerdict('', decided.reason) : (results.get(decided.key) ?? uncheckedVerdict(decided.key));
+        const verdict = decided.key === undefined ? localVerdict('', decided.reason) : (results.get(decided.key) ?? uncheckedVerdict(decided.key));
         summary.tally.add(verdict, record.fields[column], decided.key ?? '');
         const keep = !opts.only || opts.only.has(verdict.status) || opts.only.has(verdict.reason);
         const target = keep ? main : rejects;

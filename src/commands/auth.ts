@@ -1,12 +1,12 @@
-import { Option, type Command } from 'commander';
-import type { Runner } from './index.js';
-import type { Factory } from '../factory.js';
-import type { JsonFlag } from '../io/json.js';
+import { type Command, Option } from 'commander';
+import { redactUrl } from '../api/redact.js';
+import { str, unwrapObject } from '../api/shape.js';
+import { maskSecret } from '../config/keys.js';
 import type { Profile, Service, TokenSource } from '../config/profile.js';
 import { AuthError, CliError, ExitCode } from '../errors.js';
-import { maskSecret } from '../config/keys.js';
-import { str, unwrapObject } from '../api/shape.js';
-import { redactUrl } from '../api/redact.js';
+import type { Factory } from '../factory.js';
+import type { JsonFlag } from '../io/json.js';
+import type { Runner } from './index.js';
 import { jsonOption } from './shared/inputs.js';
 import { checkCleanToken } from './shared/sessions.js';
 
@@ -94,7 +94,8 @@ async function verifyCleaning(f: Factory, row: ServiceStatus): Promise<void> {
 
 /** What to do about a rejected token depends on where it came from: a variable is fixed or unset, not logged over. */
 function rejectedHint(source: TokenSource | null, service: Service = 'platform'): string {
-  const [variable, name, login] = service === 'platform' ? ['MAILCLEAN_TOKEN', 'the platform', 'mailclean login'] : ['MAILCLEAN_CLEAN_TOKEN', 'the cleaning service', 'mailclean login --service clean'];
+  const [variable, name, login] =
+    service === 'platform' ? ['MAILCLEAN_TOKEN', 'the platform', 'mailclean login'] : ['MAILCLEAN_CLEAN_TOKEN', 'the cleaning service', 'mailclean login --service clean'];
   if (source === 'env') return `token rejected: ${variable} holds a token ${name} does not accept; fix it or unset it`;
   return `token rejected: run \`${login}\``;
 }
@@ -125,7 +126,7 @@ export async function authToken(o: { service: Service | 'cdp' }, f: Factory): Pr
   if (!value) {
     const hint = service === 'clean' ? 'run `mailclean login --service clean`' : 'run `mailclean login`';
     const env = service === 'platform' ? 'MAILCLEAN_TOKEN is unset and ' : service === 'clean' ? 'MAILCLEAN_CLEAN_TOKEN is unset and ' : '';
-    const place = ((await f.profile()).usesSandbox()) ? 'the built-in sandbox account' : `profile "${f.profileName}"`;
+    const place = (await f.profile()).usesSandbox() ? 'the built-in sandbox account' : `profile "${f.profileName}"`;
     throw new AuthError(`no ${service} token: ${env}${place} holds none`, hint);
   }
   f.io.out(`${value}\n`);

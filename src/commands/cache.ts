@@ -1,17 +1,17 @@
 // `mailclean cache`: the verdict cache of this profile's cleaning account on this machine.
 import type { Command } from 'commander';
-import type { Runner } from './index.js';
-import type { Factory } from '../factory.js';
+import { redactUrl } from '../api/redact.js';
+import type { VerdictCache } from '../clean/cache/cache.js';
+import { cachePath, openLocalCache } from '../clean/cache/open.js';
+import { parseDuration } from '../config/duration.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
+import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderPairs } from '../io/table.js';
-import { parseDuration } from '../config/duration.js';
-import { cachePath, openLocalCache } from '../clean/cache/open.js';
-import { cleaningAccountKey } from './shared/sessions.js';
 import { openSharedCache, sharedCacheKey, sharedUrl } from './clean/shared.js';
-import type { VerdictCache } from '../clean/cache/cache.js';
-import { redactUrl } from '../api/redact.js';
+import type { Runner } from './index.js';
 import { jsonOption } from './shared/inputs.js';
+import { cleaningAccountKey } from './shared/sessions.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd.addHelpText(

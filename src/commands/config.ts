@@ -1,24 +1,30 @@
 import type { Command } from 'commander';
-import type { Runner } from './index.js';
-import type { Factory } from '../factory.js';
-import type { JsonFlag } from '../io/json.js';
-import { UsageError } from '../errors.js';
+import { redactUrl } from '../api/redact.js';
+import { checkSharedUrl } from '../clean/shared/connect.js';
 import { keyInfo, maskSecret, PROFILE_KEYS } from '../config/keys.js';
 import { parseRate } from '../config/rate.js';
-import { checkSharedUrl } from '../clean/shared/connect.js';
 import { validateUrl } from '../config/urls.js';
-import { redactUrl } from '../api/redact.js';
+import { UsageError } from '../errors.js';
+import type { Factory } from '../factory.js';
+import type { JsonFlag } from '../io/json.js';
+import type { Runner } from './index.js';
 import { jsonOption } from './shared/inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
   const keys = PROFILE_KEYS.map((k) => `  ${k.key.padEnd(10)} ${k.description}${k.managed ? ' (set by login)' : ''}`).join('\n');
   cmd.addHelpText('after', `\nKeys:\n${keys}\n\nUse --profile NAME to work on another profile.`);
-  cmd.command('get <key>').description('print one setting').action(run((f, _opts, [key]) => get({ key: String(key) }, f)));
+  cmd
+    .command('get <key>')
+    .description('print one setting')
+    .action(run((f, _opts, [key]) => get({ key: String(key) }, f)));
   cmd
     .command('set <key> <value>')
     .description('change a setting (creates the profile if needed)')
     .action(run((f, _opts, [key, value]) => set({ key: String(key), value: String(value) }, f)));
-  cmd.command('unset <key>').description('remove a setting').action(run((f, _opts, [key]) => unset({ key: String(key) }, f)));
+  cmd
+    .command('unset <key>')
+    .description('remove a setting')
+    .action(run((f, _opts, [key]) => unset({ key: String(key) }, f)));
   cmd
     .command('list')
     .description("list the profile's settings (tokens masked)")
@@ -71,8 +77,18 @@ export async function list(o: { json?: JsonFlag }, f: Factory): Promise<number> 
       .filter((entry): entry is [string, string] => entry[1] !== undefined)
       .map(([k, v]) => [k, keyInfo(k)?.secret ? maskSecret(v) : redactUrl(v)]),
   );
-  if (o.json !== undefined) f.io.json(shown, o.json, PROFILE_KEYS.map((k) => k.key));
-  else f.io.out(Object.entries(shown).map(([k, v]) => `${k}=${v}\n`).join(''));
+  if (o.json !== undefined)
+    f.io.json(
+      shown,
+      o.json,
+      PROFILE_KEYS.map((k) => k.key),
+    );
+  else
+    f.io.out(
+      Object.entries(shown)
+        .map(([k, v]) => `${k}=${v}\n`)
+        .join(''),
+    );
   return 0;
 }
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Factory } from '../factory.js';
 
 /** A command's implementation receives the context, its own options and its positional arguments. */
-export type Handler = (f: Factory, opts: Record<string, unknown>, args: unknown[]) => Promise<number | void>;
+export type Handler = (f: Factory, opts: Record<string, unknown>, args: unknown[]) => Promise<number | undefined>;
 /** Wraps a handler into a commander action that builds the factory, runs it and records the exit code. */
 export type Runner = (handler: Handler) => (...actionArgs: unknown[]) => Promise<void>;
 

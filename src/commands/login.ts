@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import type { Runner } from './index.js';
+import { runEach } from '../account/each-service.js';
+import { str, unwrapObject } from '../api/shape.js';
+import { AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
-import { AuthError, UsageError } from '../errors.js';
-import { str, unwrapObject } from '../api/shape.js';
-import { checkEndpoints, jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, secretFromStdin, serviceOption, validateEmail, valueOrPrompt, type ServiceChoice } from './shared/inputs.js';
-import { runEach } from '../account/each-service.js';
+import type { Runner } from './index.js';
+import { checkEndpoints, jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, type ServiceChoice, secretFromStdin, serviceOption, validateEmail, valueOrPrompt } from './shared/inputs.js';
 import { reportOutcomes } from './shared/outcomes.js';
 import { checkCleanToken, keepCleanSignIn } from './shared/sessions.js';
 
@@ -29,7 +29,16 @@ Examples:
     )
     .action(
       run((f, opts) =>
-        login({ email: opts.email as string | undefined, passwordStdin: opts.passwordStdin === true, withToken: opts.withToken === true, service: opts.service as ServiceChoice, json: opts.json as JsonFlag }, f),
+        login(
+          {
+            email: opts.email as string | undefined,
+            passwordStdin: opts.passwordStdin === true,
+            withToken: opts.withToken === true,
+            service: opts.service as ServiceChoice,
+            json: opts.json as JsonFlag,
+          },
+          f,
+        ),
       ),
     );
 }
@@ -51,7 +60,7 @@ export async function login(o: LoginOptions, f: Factory): Promise<number> {
 
   // Every flag is checked before the first question (the URLs as the profile loads).
   await checkEndpoints(f, service);
-  const remembered = ((await f.profile()).credentials()).email;
+  const remembered = (await f.profile()).credentials().email;
   const email = await valueOrPrompt(f, o.email ?? (f.io.canPrompt ? undefined : remembered), '--email', 'Email:', {
     default: remembered,
     validate: validateEmail,

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
-import type { Runner } from './index.js';
-import type { Factory } from '../factory.js';
-import { ApiError, UsageError } from '../errors.js';
-import { platformSession } from './shared/sessions.js';
-import { meView, ME_FIELDS, type MeView } from '../account/views.js';
-import { renderPairs } from '../io/table.js';
-import type { JsonFlag } from '../io/json.js';
-import { checkedFlag, jsonOption, namingFlags, validateCountryCode, valueOrPrompt } from './shared/inputs.js';
+import { ME_FIELDS, type MeView, meView } from '../account/views.js';
 import type { PlatformClient, ProfileUpdate } from '../api/platform.js';
+import { ApiError, UsageError } from '../errors.js';
+import type { Factory } from '../factory.js';
+import type { JsonFlag } from '../io/json.js';
+import { renderPairs } from '../io/table.js';
+import type { Runner } from './index.js';
+import { checkedFlag, jsonOption, namingFlags, validateCountryCode, valueOrPrompt } from './shared/inputs.js';
+import { platformSession } from './shared/sessions.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -50,7 +50,10 @@ export async function showMe(o: MeOptions, f: Factory): Promise<number> {
 /** A 403 or 404 for `--brand` names the flag, and the user's brands when the platform still tells them. */
 async function refusedBrand(error: unknown, client: PlatformClient, brand: string | undefined): Promise<never> {
   if (brand === undefined || !(error instanceof ApiError && (error.status === 403 || error.status === 404))) throw error;
-  const brands = await client.me().then((answer) => meView(answer).brands, () => undefined);
+  const brands = await client.me().then(
+    (answer) => meView(answer).brands,
+    () => undefined,
+  );
   // One of the user's own brands refused is another problem: the service's own words say it.
   if (brands?.some((b) => b.id === brand)) throw error;
   const list = brands?.map((b) => (b.name ? `${b.name} (${b.id})` : b.id)).join(', ');
@@ -119,7 +122,14 @@ function print(f: Factory, view: MeView, json: JsonFlag): void {
     ['Country', dash(view.country_code)],
   ];
   if (view.brand) pairs.push(['Brand', `${dash(view.brand.name)} (${dash(view.brand.id)})`]);
-  if (view.brands.length > 1) pairs.push(['Other brands', view.brands.filter((b) => b.id !== view.brand?.id).map((b) => `${b.name} (${b.id})`).join(', ')]);
+  if (view.brands.length > 1)
+    pairs.push([
+      'Other brands',
+      view.brands
+        .filter((b) => b.id !== view.brand?.id)
+        .map((b) => `${b.name} (${b.id})`)
+        .join(', '),
+    ]);
   if (view.role) pairs.push(['Role', dash(view.role.display_name ?? view.role.name)]);
   if (view.subscription) pairs.push(['Plan', dash(view.subscription.plan)]);
   for (const block of view.subscription?.usage ?? []) {

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import type { Runner } from './index.js';
+import { ME_FIELDS, meView } from '../account/views.js';
+import { ApiError, AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
-import { ApiError, AuthError, UsageError } from '../errors.js';
-import { meView, ME_FIELDS } from '../account/views.js';
+import type { Runner } from './index.js';
 import { checkedFlag, jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, readSecretFile, validateEmail, valueOrPrompt } from './shared/inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
@@ -17,7 +17,13 @@ export function define(cmd: Command, run: Runner): void {
     .action(
       run((f, opts) =>
         oemRegister(
-          { name: opts.name as string | undefined, email: opts.email as string | undefined, passwordStdin: opts.passwordStdin === true, internalTokenFile: opts.internalTokenFile as string | undefined, json: opts.json as JsonFlag },
+          {
+            name: opts.name as string | undefined,
+            email: opts.email as string | undefined,
+            passwordStdin: opts.passwordStdin === true,
+            internalTokenFile: opts.internalTokenFile as string | undefined,
+            json: opts.json as JsonFlag,
+          },
           f,
         ),
       ),

@@ -1,23 +1,23 @@
 import type { Command } from 'commander';
-import type { Runner } from './index.js';
+import { runEach } from '../account/each-service.js';
+import { str } from '../api/shape.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
-import { str } from '../api/shape.js';
+import type { Runner } from './index.js';
 import {
-  checkedFlag,
   checkEndpoints,
+  checkedFlag,
   jsonOption,
   localeRegion,
   namingFlags,
   PASSWORD_INPUT,
   passwordInput,
+  type ServiceChoice,
   serviceOption,
   validateCountryCode,
   validateEmail,
   valueOrPrompt,
-  type ServiceChoice,
 } from './shared/inputs.js';
-import { runEach } from '../account/each-service.js';
 import { reportOutcomes } from './shared/outcomes.js';
 import { keepCleanSignIn } from './shared/sessions.js';
 
@@ -85,14 +85,16 @@ export async function register(o: RegisterOptions, f: Factory): Promise<number> 
   const outcomes = await runEach(service, {
     platform: async () => {
       const client = await f.platform();
-      const signed = await client.register({
-        name,
-        email,
-        password,
-        country_code: countryCode,
-        source: o.source,
-        source_path: o.sourcePath,
-      }).catch(namingFlags(FLAGS));
+      const signed = await client
+        .register({
+          name,
+          email,
+          password,
+          country_code: countryCode,
+          source: o.source,
+          source_path: o.sourcePath,
+        })
+        .catch(namingFlags(FLAGS));
       const userId = str(signed.user.id);
       (await f.profile()).saveSignIn({ token: signed.token, 'user-id': userId, email, brand: signed.brandId });
       f.useToken('platform', signed.token);

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import type { Runner } from './index.js';
-import type { Factory } from '../factory.js';
+import { meView, ROLE_FIELDS, type RoleView, roleViews } from '../account/views.js';
 import { UsageError } from '../errors.js';
-import { currentUserId, platformSession } from './shared/sessions.js';
-import { meView, roleViews, ROLE_FIELDS, type RoleView } from '../account/views.js';
-import { renderTable } from '../io/table.js';
+import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
+import { renderTable } from '../io/table.js';
+import type { Runner } from './index.js';
 import { jsonOption } from './shared/inputs.js';
+import { currentUserId, platformSession } from './shared/sessions.js';
 
 const PERMISSION_FIELDS = ['name', 'display_name', 'category', 'description', 'roles'];
 
@@ -17,11 +17,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('--permissions', 'list permissions by category, with the roles that hold each')
     .addOption(jsonOption())
     .addHelpText('after', `\nJSON fields: ${ROLE_FIELDS.join(', ')}\nWith --permissions: ${PERMISSION_FIELDS.join(', ')}`)
-    .action(
-      run((f, opts) =>
-        showRoles({ user: opts.user as string | undefined, role: opts.role as string | undefined, permissions: opts.permissions === true, json: opts.json as JsonFlag }, f),
-      ),
-    );
+    .action(run((f, opts) => showRoles({ user: opts.user as string | undefined, role: opts.role as string | undefined, permissions: opts.permissions === true, json: opts.json as JsonFlag }, f)));
 }
 
 export interface RolesOptions {

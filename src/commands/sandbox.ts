@@ -1,13 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
-import { Option, type Command } from 'commander';
-import type { Runner } from './index.js';
-import type { Factory } from '../factory.js';
+import { type Command, Option } from 'commander';
 import { formatRate, parseRate, type Rate } from '../config/rate.js';
 import { UsageError } from '../errors.js';
-import { jsonOption, readSecretFile } from './shared/inputs.js';
+import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import type { AllowanceStatus, FaultOptions, SandboxOptions } from '../sandbox/server.js';
+import type { Runner } from './index.js';
+import { jsonOption, readSecretFile } from './shared/inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -112,7 +112,7 @@ export async function sandboxOptions(opts: Record<string, unknown>, f: Factory):
 export async function serveSandbox(o: SandboxCommandOptions, f: Factory): Promise<number> {
   const { startSandbox } = await import('../sandbox/server.js');
   const { server } = o;
-  let handle;
+  let handle: Awaited<ReturnType<typeof startSandbox>>;
   try {
     handle = await startSandbox({ ...server, log: f.io.debugEnabled ? (line) => f.io.debug(line) : undefined });
   } catch (error) {
@@ -138,13 +138,7 @@ export async function serveSandbox(o: SandboxCommandOptions, f: Factory): Promis
   return f.io.signals.exitCode;
 }
 
-function describeCleanRoute(
-  rate: Rate,
-  allowanceStatus: number,
-  rates: { faults: number; rejects: number; drops: number },
-  latency: number | [number, number] | undefined,
-  seed: number,
-): string {
+function describeCleanRoute(rate: Rate, allowanceStatus: number, rates: { faults: number; rejects: number; drops: number }, latency: number | [number, number] | undefined, seed: number): string {
   const parts = [`rate ${formatRate(rate)} per user`, `allowance refusals ${allowanceStatus}`];
   for (const [name, p] of Object.entries(rates)) if (p > 0) parts.push(`${name} ${p}`);
   if (latency !== undefined) parts.push(`latency ${typeof latency === 'number' ? latency : latency.join('-')}ms`);

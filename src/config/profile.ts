@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import type { ProfileData, ProfileScope, ProfileStore } from './store.js';
-import { validateUrl, type ServiceUrls } from './urls.js';
+import { type ServiceUrls, validateUrl } from './urls.js';
 
 export type Service = 'platform' | 'clean';
 /** env: MAILCLEAN_TOKEN or MAILCLEAN_CLEAN_TOKEN; profile: the named profile; sandbox: the built-in sandbox's own account. */
@@ -28,10 +28,7 @@ export class Profile {
   requireKnown(): void {
     if (this.name === 'default' || this.store.has(this.name)) return;
     const known = this.store.profileNames();
-    throw new UsageError(
-      `unknown profile "${this.name}"`,
-      known.length ? `known profiles: ${known.join(', ')}` : 'create one with `mailclean config set api-url URL --profile NAME`',
-    );
+    throw new UsageError(`unknown profile "${this.name}"`, known.length ? `known profiles: ${known.join(', ')}` : 'create one with `mailclean config set api-url URL --profile NAME`');
   }
 
   /** Settings (endpoints, rate) always come from the named profile. */

@@ -9,7 +9,10 @@ export type JsonFlag = boolean | string | undefined;
  */
 export function selectFields(value: unknown, flag: JsonFlag, available: readonly string[]): unknown {
   if (typeof flag !== 'string' || flag.trim() === '') return value;
-  const wanted = flag.split(',').map((f) => f.trim()).filter(Boolean);
+  const wanted = flag
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   const unknown = wanted.filter((f) => !available.includes(f));
   if (unknown.length > 0) {
     throw new UsageError(`unknown JSON field${unknown.length > 1 ? 's' : ''} for --json: ${unknown.join(', ')}`, `available fields: ${available.join(', ')}`);

@@ -1,5 +1,5 @@
-import { formatDuration, quantity } from '../quantities.js';
 import type { Ora } from 'ora';
+import { formatDuration, quantity } from '../quantities.js';
 import type { OutputStream } from './io.js';
 
 export interface ProgressState {
@@ -130,8 +130,8 @@ export class ProgressReporter {
   line(width?: number): string {
     const s = this.state;
     const n = (x: number) => x.toLocaleString('en-US');
-    if (s.phase === 'reading') return fit([{ text: `Reading… ${quantity(s.rows, 'row')}`, rank: 0 }], width);
-    if (s.phase === 'writing') return fit([{ text: `Writing ${quantity(s.rows, 'row')}…`, rank: 0 }], width);
+    if (s.phase === 'reading') return fitLine([{ text: `Reading… ${quantity(s.rows, 'row')}`, rank: 0 }], width);
+    if (s.phase === 'writing') return fitLine([{ text: `Writing ${quantity(s.rows, 'row')}…`, rank: 0 }], width);
     const now = this.now();
     const waitLeft = this.waitUntil !== undefined ? Math.max(0, this.waitUntil - now) : 0;
     const etaLeft = this.etaAt !== undefined ? Math.max(waitLeft, this.etaAt - now) : undefined;
@@ -144,7 +144,7 @@ export class ProgressReporter {
     ];
     if (waitLeft > 0) parts.push({ text: `waiting ${formatDuration(waitLeft)} for the rate limit`, rank: 1, short: `rate limit ${formatDuration(waitLeft)}` });
     if (etaLeft !== undefined) parts.push({ text: `ETA ${formatDuration(etaLeft)}`, rank: 2 });
-    return fit(parts, width);
+    return fitLine(parts, width);
   }
 }
 
@@ -160,7 +160,7 @@ interface Part {
  * Parts joined by " · " within `width`: the lesser parts (rank above 2) go first, then the rest say it shorter,
  * then lesser parts go again, and a line still too long is cut.
  */
-function fit(parts: Part[], width?: number): string {
+function fitLine(parts: Part[], width?: number): string {
   const kept = [...parts];
   const join = (short: boolean) => kept.map((p) => (short ? (p.short ?? p.text) : p.text)).join(' · ');
   if (width === undefined) return join(false);

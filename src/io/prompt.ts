@@ -1,5 +1,5 @@
-import type { IO } from './io.js';
 import { CancelError } from '../errors.js';
+import type { IO } from './io.js';
 
 // @inquirer/prompts is loaded only when a prompt is really shown.
 async function inquirer() {
@@ -36,9 +36,7 @@ export async function promptText(io: IO, message: string, opts: { default?: stri
 
 export async function promptSecret(io: IO, message: string): Promise<string> {
   const { password } = await inquirer();
-  return guard(() =>
-    password({ message, mask: '*', validate: (v: string) => (v.length > 0 ? true : 'required') }, context(io)),
-  );
+  return guard(() => password({ message, mask: '*', validate: (v: string) => (v.length > 0 ? true : 'required') }, context(io)));
 }
 
 export async function promptConfirm(io: IO, message: string, def = true): Promise<boolean> {

@@ -1,8 +1,8 @@
-import type { IO, InputStream, OutputStream } from './io.js';
+import { type SecretSet, secretsOf } from '../secrets.js';
+import type { InputStream, IO, OutputStream } from './io.js';
+import { formatJson, type JsonFlag, selectFields } from './json.js';
 import type { Signals } from './signals.js';
-import { formatJson, selectFields, type JsonFlag } from './json.js';
-import { COLOR, PLAIN, wantsColor, type Style } from './style.js';
-import { secretsOf, type SecretSet } from '../secrets.js';
+import { COLOR, PLAIN, type Style, wantsColor } from './style.js';
 
 /** The global flags that decide how a run talks to its user. */
 export interface StreamFlags {

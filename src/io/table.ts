@@ -5,23 +5,34 @@ import Table from 'cli-table3';
  * decoration, so `cut` and `awk` work on it.
  */
 export function renderTable(headers: string[], rows: string[][], tty: boolean): string {
-  if (!tty) return [headers, ...rows].map((r) => r.join('\t')).join('\n') + '\n';
+  if (!tty) return `${[headers, ...rows].map((r) => r.join('\t')).join('\n')}\n`;
   const table = new Table({
     head: headers,
     chars: {
-      top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-      bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-      left: '', 'left-mid': '', mid: '', 'mid-mid': '',
-      right: '', 'right-mid': '', middle: '  ',
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '  ',
     },
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
   });
   table.push(...rows);
-  return table.toString() + '\n';
+  return `${table.toString()}\n`;
 }
 
 /** `Label  value` lines, labels aligned. */
 export function renderPairs(pairs: Array<[string, string]>): string {
   const width = Math.max(...pairs.map(([k]) => k.length));
-  return pairs.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n';
+  return `${pairs.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n`;
 }

@@ -44,7 +44,13 @@ export function answer(outcome: Outcome, a: Answering): HandlerResult {
       // No Retry-After, even as a 429: waiting minutes does not help, and that is how clients tell it from the rate limit.
       return errorResult(a.shape, new HttpError(a.allowanceStatus, refusalMessage(outcome, a)), a.headers);
     case 'charged':
-      return { ...cleaningOk('Emails cleaned', records(outcome.emails, a).filter((_, i) => i !== outcome.omit)), headers: a.headers };
+      return {
+        ...cleaningOk(
+          'Emails cleaned',
+          records(outcome.emails, a).filter((_, i) => i !== outcome.omit),
+        ),
+        headers: a.headers,
+      };
   }
 }
 
@@ -67,8 +73,7 @@ function refusalMessage(refusal: { plan: Plan; allowance: number; left: number }
   const { plan, allowance, left } = refusal;
   return a.shape === 'alt'
     ? `You have exceeded your monthly email cleaning limit on the ${plan} plan: ${allowance} per month, ${left} left.`
-    : `Monthly email cleaning limit reached for the ${plan} plan (${allowance} per month); ` +
-        `${left} left this month; it renews on ${nextMonthStart(a.now)}.`;
+    : `Monthly email cleaning limit reached for the ${plan} plan (${allowance} per month); ` + `${left} left this month; it renews on ${nextMonthStart(a.now)}.`;
 }
 
 export interface EmailStatus {

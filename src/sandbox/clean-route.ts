@@ -1,7 +1,7 @@
 import type { Rate } from '../config/rate.js';
 import { checkSyntax } from '../verify/index.js';
 import { authenticate } from './auth.js';
-import { answer, errorResult, type AllowanceStatus, type Outcome } from './clean-answers.js';
+import { type AllowanceStatus, answer, errorResult, type Outcome } from './clean-answers.js';
 import { admit, monthKey, monthlyAllowance, rateHeaders, usageOf, usedThisMonth, windowSeconds } from './clean-limits.js';
 import type { Shape } from './envelopes.js';
 import { HttpError, unauthenticated } from './errors.js';
@@ -77,7 +77,6 @@ export function addCleanRoute(router: Router, settings: CleanRouteSettings): voi
     return delayMs > 0 ? { ...result, delayMs } : result;
   });
 }
-
 
 type Checked = { ok: true; emails: string[] } | { ok: false; error: HttpError };
 

@@ -1,10 +1,10 @@
 import { checkCredentials, grantToken } from './auth.js';
+import { monthlyAllowance, nextMonthStart, usedThisMonth } from './clean-limits.js';
 import { hashPassword, newObjectId } from './crypto.js';
 import { cleaningOk } from './envelopes.js';
-import { monthlyAllowance, nextMonthStart, usedThisMonth } from './clean-limits.js';
 import { HttpError, INVALID_CREDENTIALS } from './errors.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
-import { findByEmail, type CleanUser } from './state.js';
+import { type CleanUser, findByEmail } from './state.js';
 import { isoMillis } from './time.js';
 import { BodyChecker } from './validate.js';
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
 export type TokenService = 'platform' | 'cdp' | 'clean';
 
@@ -57,12 +57,7 @@ function sha256(secret: string): Buffer {
 }
 
 /** Creates a bearer token `<id>.<secret>`; only the sha256 of the secret is kept. */
-export function issueToken(
-  userId: string,
-  service: TokenService,
-  now: number,
-  ttlMs: number,
-): { token: string; id: string; record: StoredToken } {
+export function issueToken(userId: string, service: TokenService, now: number, ttlMs: number): { token: string; id: string; record: StoredToken } {
   const id = randomBytes(16).toString('base64url');
   const secret = randomBytes(32).toString('base64url');
   const record: StoredToken = {

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { Unauthenticated, type HttpError } from './errors.js';
+import { type HttpError, Unauthenticated } from './errors.js';
 import type { HandlerResult } from './router.js';
 
 export type Interface = 'platform' | 'cleaning';
@@ -51,9 +51,7 @@ export function failureBody(shape: Shape, iface: Interface, err: HttpError): Rec
     return { status: false, statusCode: status, message, result: errors !== undefined ? { errors } : null };
   }
   const body: Record<string, unknown> =
-    iface === 'platform'
-      ? { version: 'v1', status: false, statusCode: status, details: reason(status), statusMessage: 'error', message }
-      : { message, status: false, statusCode: status };
+    iface === 'platform' ? { version: 'v1', status: false, statusCode: status, details: reason(status), statusMessage: 'error', message } : { message, status: false, statusCode: status };
   if (errors !== undefined) body['errors'] = errors;
   return body;
 }

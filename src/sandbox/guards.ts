@@ -23,7 +23,10 @@ export function refuseBrowsers(req: IncomingMessage): void {
 export function refuseOtherNames(req: IncomingMessage, boundHost: string): void {
   const header = req.headers.host;
   if (header === undefined) return;
-  const name = header.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const name = header
+    .replace(/:\d+$/, '')
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase();
   const allowed = isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || name === boundHost.toLowerCase();
   if (!allowed) throw new HttpError(421, `This sandbox answers only to its own address, not to ${JSON.stringify(header)}.`);
 }

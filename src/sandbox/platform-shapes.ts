@@ -1,6 +1,6 @@
 import { homepageView } from './homepage-shape.js';
 import { permissionDetails, ROLE_DETAILS, ROLE_PERMISSIONS } from './permissions.js';
-import { allPlans, assetUrl, planEntry, PLATFORM_NAME, siteUrl, usage } from './plans.js';
+import { allPlans, assetUrl, PLATFORM_NAME, planEntry, siteUrl, usage } from './plans.js';
 import type { BrandRecord, PlatformUser, RoleName, SandboxState, SubscriptionRecord } from './state.js';
 import { displayTime, isoMicros } from './time.js';
 
@@ -51,11 +51,7 @@ export function brandSummary(brand: BrandRecord): Json {
   };
 }
 
-export function brandView(
-  state: SandboxState,
-  brand: BrandRecord,
-  extra: { roles?: PermissionDetail; homepage: boolean },
-): Json {
+export function brandView(state: SandboxState, brand: BrandRecord, extra: { roles?: PermissionDetail; homepage: boolean }): Json {
   const owner = state.platformUsers[brand.owner_id];
   const person = {
     first_name: owner?.first_name ?? '',

@@ -1,5 +1,5 @@
 import { DEFAULT_RATE } from './clean-limits.js';
-import { addCleanRoute, emptyStats, type CleanRouteSettings } from './clean-route.js';
+import { addCleanRoute, type CleanRouteSettings, emptyStats } from './clean-route.js';
 import { addCleaningAuthRoutes } from './cleaning-accounts.js';
 import { FaultInjector } from './faults.js';
 import { addPlatformRoutes } from './platform-routes.js';
@@ -10,9 +10,6 @@ export function createRouter(clean?: CleanRouteSettings): Router {
   const router = new Router();
   addPlatformRoutes(router);
   addCleaningAuthRoutes(router);
-  addCleanRoute(
-    router,
-    clean ?? { rate: DEFAULT_RATE, allowanceStatus: 403, faults: new FaultInjector(), stats: emptyStats() },
-  );
+  addCleanRoute(router, clean ?? { rate: DEFAULT_RATE, allowanceStatus: 403, faults: new FaultInjector(), stats: emptyStats() });
   return router;
 }

@@ -2,13 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Rate } from '../config/rate.js';
-import { DEFAULT_RATE } from './clean-limits.js';
 import { ALLOWANCE_STATUSES, type AllowanceStatus } from './clean-answers.js';
+import { DEFAULT_RATE } from './clean-limits.js';
 import { emptyStats, type SandboxStats } from './clean-route.js';
 import { failureBody, interfaceOf, SHAPES, type Shape } from './envelopes.js';
 import { HttpError } from './errors.js';
-import { isJson, refuseBrowsers, refuseOtherNames } from './guards.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
+import { isJson, refuseBrowsers, refuseOtherNames } from './guards.js';
 import { createRouter } from './route-table.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
 import { PLANS } from './state.js';
@@ -16,8 +16,8 @@ import { Store } from './store.js';
 
 export type { AllowanceStatus } from './clean-answers.js';
 export type { SandboxStats } from './clean-route.js';
-export type { FaultOptions } from './faults.js';
 export type { Shape } from './envelopes.js';
+export type { FaultOptions } from './faults.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -129,14 +129,7 @@ function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
-async function serve(
-  req: IncomingMessage,
-  res: ServerResponse,
-  router: Router,
-  ctx: SandboxContext,
-  log: ((line: string) => void) | undefined,
-  boundHost: string,
-): Promise<void> {
+async function serve(req: IncomingMessage, res: ServerResponse, router: Router, ctx: SandboxContext, log: ((line: string) => void) | undefined, boundHost: string): Promise<void> {
   const started = performance.now();
   const method = (req.method ?? 'GET').toUpperCase();
   const { path, query } = splitUrl(req.url ?? '/');
@@ -152,14 +145,7 @@ async function serve(
   log?.(`${method} ${path} ${outcome} ${Math.round(performance.now() - started)}ms`);
 }
 
-async function dispatch(
-  req: IncomingMessage,
-  method: string,
-  path: string,
-  query: URLSearchParams,
-  router: Router,
-  ctx: SandboxContext,
-): Promise<HandlerResult> {
+async function dispatch(req: IncomingMessage, method: string, path: string, query: URLSearchParams, router: Router, ctx: SandboxContext): Promise<HandlerResult> {
   const match = router.match(method, path);
   if (match.kind === 'not-found') throw new HttpError(404, `No route for ${method} ${path}.`);
   if (match.kind === 'method-not-allowed') {

@@ -71,9 +71,7 @@ function codeOf(err: unknown): string {
 
 /** The warning for a failed lookup; the same text for every domain that fails the same way. */
 export function dnsWarning(code: string): string {
-  return NO_ANSWER.has(code)
-    ? `DNS is unreachable (${code}): domain checks are unknown`
-    : `DNS lookups failed (${code}): those domain checks are unknown`;
+  return NO_ANSWER.has(code) ? `DNS is unreachable (${code}): domain checks are unknown` : `DNS lookups failed (${code}): those domain checks are unknown`;
 }
 
 export function canaryWarning(name: string, code: string): string {
@@ -88,7 +86,10 @@ export function canaryWarning(name: string, code: string): string {
  */
 export function parseDnsServers(list: string): { servers: string[] } | { error: string } {
   const servers: string[] = [];
-  for (const item of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const bracketed = /^\[([^\]]*)\](?::(.*))?$/.exec(item);
     const lastColon = item.lastIndexOf(':');
     // A single colon is IPv4:PORT; more than one is a bare IPv6 address.
@@ -227,9 +228,7 @@ export class DomainResolver {
   private checkCanary(): Promise<string | undefined> {
     const name = this.canaryName;
     if (name === false) return Promise.resolve(undefined);
-    this.canary ??= this.ask(() => this.canaryResolver.resolveNs(name), 'canaryQueries').then((r) =>
-      r.ok ? (r.value.length > 0 ? undefined : 'ENODATA') : r.code,
-    );
+    this.canary ??= this.ask(() => this.canaryResolver.resolveNs(name), 'canaryQueries').then((r) => (r.ok ? (r.value.length > 0 ? undefined : 'ENODATA') : r.code));
     return this.canary;
   }
 

@@ -1,6 +1,6 @@
-import { DomainResolver, type DnsOptions, type DnsStats, type DomainCheck } from './dns.js';
+import { type DnsOptions, type DnsStats, type DomainCheck, DomainResolver } from './dns.js';
 import { isDisposableDomain, isFreeProvider, isRoleAccount } from './lists.js';
-import { SmtpProber, type SmtpOptions, type SmtpOutcome, type SmtpStats } from './smtp.js';
+import { type SmtpOptions, type SmtpOutcome, SmtpProber, type SmtpStats } from './smtp.js';
 import { checkSyntax, type SyntaxReason } from './syntax.js';
 import { suggestDomain } from './typo.js';
 
@@ -72,9 +72,7 @@ interface DomainFacts {
 
 /** RFC 2606 / RFC 6761 names that never exist in the public DNS. */
 const RESERVED_TLDS = new Set(['test', 'example', 'invalid', 'localhost']);
-const DOMAIN_REASONS: ReadonlySet<SyntaxReason> = new Set<SyntaxReason>([
-  'domain_empty', 'domain_too_long', 'domain_invalid', 'label_invalid', 'label_too_long', 'tld_invalid', 'tld_missing',
-]);
+const DOMAIN_REASONS: ReadonlySet<SyntaxReason> = new Set<SyntaxReason>(['domain_empty', 'domain_too_long', 'domain_invalid', 'label_invalid', 'label_too_long', 'tld_invalid', 'tld_missing']);
 const FACTS_LIMIT = 100_000;
 const EMPTY_DNS: DnsStats = { lookups: 0, queries: 0, hostQueries: 0, canaryQueries: 0, cacheHits: 0, unavailable: 0, skipped: 0 };
 
@@ -141,9 +139,7 @@ export class Engine {
     const base = baseVerdict(local, smtputf8, facts);
 
     // An address literal names its host: there is nothing to look up.
-    const check: DomainCheck = ip
-      ? { status: 'ok', hosts: [{ exchange: ip, priority: 0 }], implicit: { addresses: [ip] } }
-      : await this.dns.check(domain);
+    const check: DomainCheck = ip ? { status: 'ok', hosts: [{ exchange: ip, priority: 0 }], implicit: { addresses: [ip] } } : await this.dns.check(domain);
     if (check.status === 'invalid') return this.count(decide(base, 'invalid', check.reason, false));
     if (facts.suggestion) return this.count(decide(base, 'risky', 'possible_typo', check.status === 'ok' ? true : null));
     if (facts.disposable) return this.count(decide(base, 'risky', 'disposable', check.status === 'ok' ? true : null));

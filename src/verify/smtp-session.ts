@@ -26,7 +26,10 @@ export class Session {
   private waiter: (() => void) | undefined;
   private ended: Error | undefined;
 
-  private constructor(private readonly socket: net.Socket, private readonly timeoutMs: number) {
+  private constructor(
+    private readonly socket: net.Socket,
+    private readonly timeoutMs: number,
+  ) {
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
       this.buffer += chunk;
@@ -141,4 +144,3 @@ function parseReply(code: number, lines: string[]): SmtpReply {
 }
 
 export const describeReply = (r: SmtpReply): string => `${r.code} ${r.text}`.slice(0, 200);
-

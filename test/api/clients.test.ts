@@ -1,10 +1,10 @@
 // The API clients over real HTTP against each sandbox shape: tokens and failures read wherever a shape puts them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient } from '../../src/api/http.js';
 import { CleaningClient } from '../../src/api/cleaning.js';
+import { HttpClient } from '../../src/api/http.js';
 import { PlatformClient } from '../../src/api/platform.js';
 import { ApiError, AuthError } from '../../src/errors.js';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/server.js';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox/server.js';
 
 const PASSWORD = 'correct horse battery';
 let counter = 0;
@@ -57,7 +57,9 @@ describe.each(['spec', 'alt'] as const)('API clients against the %s shape', (sha
   });
 
   it('cleaning: a bad token is an AuthError saying Unauthenticated', async () => {
-    const refused = await clients('abc.def').cleaning.clean(['a@example.com']).catch((e: unknown) => e);
+    const refused = await clients('abc.def')
+      .cleaning.clean(['a@example.com'])
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AuthError);
     expect((refused as AuthError).message).toMatch(/refused the credentials: Unauthenticated\.$/);
   });

@@ -6,12 +6,8 @@ const describe_ = (body: unknown) => describeFailure(parseBody(JSON.stringify(bo
 describe('describeFailure', () => {
   it('prefers a specific message over the HTTP reason text, wherever each sits', () => {
     // The platform envelope in the order a service sends it: `details` first.
-    expect(describe_({ status: false, statusCode: 403, details: 'Forbidden', statusMessage: 'Invalid internal access token.', response: null })).toBe(
-      'Invalid internal access token.',
-    );
-    expect(describe_({ details: 'Unprocessable Entity', statusMessage: 'error', response: { message: 'The given data was invalid.' } })).toBe(
-      'The given data was invalid.',
-    );
+    expect(describe_({ status: false, statusCode: 403, details: 'Forbidden', statusMessage: 'Invalid internal access token.', response: null })).toBe('Invalid internal access token.');
+    expect(describe_({ details: 'Unprocessable Entity', statusMessage: 'error', response: { message: 'The given data was invalid.' } })).toBe('The given data was invalid.');
     expect(describe_({ status: false, result: { error: { message: 'Token expired.' } } })).toBe('Token expired.');
   });
 

@@ -3,8 +3,8 @@
 // certificate this machine does not trust gets a hint at NODE_EXTRA_CA_CERTS, which then works.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpsServer, type Server } from 'node:https';
 import { request } from 'node:http';
+import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,7 +108,11 @@ describe('TLS', () => {
   async function httpsFront(): Promise<{ url: string; ca: string }> {
     const key = join(dir, 'key.pem');
     const cert = join(dir, 'cert.pem');
-    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { encoding: 'utf8' });
+    const made = spawnSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert],
+      { encoding: 'utf8' },
+    );
     expect(made.status, made.stderr).toBe(0);
     const upstream = new URL(sandbox.url);
     tls = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {

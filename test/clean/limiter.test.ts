@@ -25,7 +25,7 @@ describe('SlidingWindowLimiter', () => {
     const limiter = new SlidingWindowLimiter({ rate, clock });
     const sends: number[] = [];
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 5_000; i++) {
       limiter.release(await limiter.acquire());
       sends.push(clock.now());

@@ -1,12 +1,13 @@
 // The state runners on several machines share, against a real redis-server on loopback.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Redis } from 'ioredis';
-import { connectShared, SharedStateError } from '../../src/clean/shared/connect.js';
-import { RedisLimiter } from '../../src/clean/shared/limiter.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisVerdictCache } from '../../src/clean/shared/cache.js';
 import { Claims } from '../../src/clean/shared/claims.js';
+import { connectShared, SharedStateError } from '../../src/clean/shared/connect.js';
+import { RedisLimiter } from '../../src/clean/shared/limiter.js';
 import type { Verdict } from '../../src/clean/verdict.js';
-import { REDIS_SKIP_NOTE, redisInstalled, redisRequired, startRedis, type RedisHandle } from '../helpers/redis.js';
+import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../helpers/redis.js';
 
 if (!redisInstalled) console.log(`test/clean/shared.test.ts: ${REDIS_SKIP_NOTE}`);
 const run = redisInstalled || redisRequired;
@@ -48,7 +49,16 @@ describe.runIf(run)('shared state on Redis', () => {
   it('the cache keeps verdicts with their time, answers by age, counts, clears', async () => {
     const cache = new RedisVerdictCache(a, redis.url, 'test:cache');
     const old: Verdict = { key: 'old@example.com', status: 'valid', valid: true, disposable: false, validDomain: true, reason: '', checkedAt: '2026-01-01T00:00:00.000Z' };
-    const fresh: Verdict = { key: 'new@example.com', status: 'risky', valid: false, disposable: true, validDomain: null, reason: 'disposable', checkedAt: new Date().toISOString(), serviceStatus: 'disposable' };
+    const fresh: Verdict = {
+      key: 'new@example.com',
+      status: 'risky',
+      valid: false,
+      disposable: true,
+      validDomain: null,
+      reason: 'disposable',
+      checkedAt: new Date().toISOString(),
+      serviceStatus: 'disposable',
+    };
     await cache.store([old, fresh]);
     const found = await new RedisVerdictCache(b, redis.url, 'test:cache').lookup(['old@example.com', 'new@example.com', 'none@example.com'], 0);
     expect([...found.keys()].sort()).toEqual(['new@example.com', 'old@example.com']);

@@ -38,7 +38,7 @@ describe('auth status hints fit where the token came from', () => {
     await registered(home, sandbox, { service: 'platform' });
     const res = await home.run(['auth', 'status'], { env: { MAILCLEAN_CLEAN_TOKEN: 'bogus-cleaning-token-0000' } });
     expect(res.code).toBe(4);
-    expect(res.stdout).toMatch(/^Cleaning service .*\n  ✗ token rejected: MAILCLEAN_CLEAN_TOKEN holds a token the cleaning service does not accept; fix it or unset it$/m);
+    expect(res.stdout).toMatch(/^Cleaning service .*\n {2}✗ token rejected: MAILCLEAN_CLEAN_TOKEN holds a token the cleaning service does not accept; fix it or unset it$/m);
     expect(res.stdout.match(/✓/g)).toHaveLength(1); // the platform's, which it took
   });
 
@@ -49,7 +49,7 @@ describe('auth status hints fit where the token came from', () => {
     try {
       const res = await home.run(['auth', 'status', '--clean-url', down.url]);
       expect(res.code).toBe(1);
-      expect(res.stdout).toMatch(/^  ! Token stored for \S+, not verified: the cleaning service at 127\.0\.0\.1:\d+ answered 503/m);
+      expect(res.stdout).toMatch(/^ {2}! Token stored for \S+, not verified: the cleaning service at 127\.0\.0\.1:\d+ answered 503/m);
       expect(res.stdout.match(/✓/g)).toHaveLength(1);
       const json = JSON.parse((await home.run(['auth', 'status', '--clean-url', down.url, '--json'])).stdout);
       expect(json[1]).toMatchObject({ service: 'clean', signedIn: true, verified: false });

@@ -41,11 +41,17 @@ describe('register checks its flags before the first question', () => {
   });
 
   it('good flags: only what is missing is asked, and the country code goes out upper-cased', async () => {
-    const res = await interactive(home, ['register', '--email', 'ada@example.com', '--country-code', 'gb'], [
-      [/Name:/, 'Ada'],
-      [/Password:/, 'a secret phrase'],
-      [/Password \(again\):/, 'a secret phrase'],
-    ], {}, { cancelUnscripted: true });
+    const res = await interactive(
+      home,
+      ['register', '--email', 'ada@example.com', '--country-code', 'gb'],
+      [
+        [/Name:/, 'Ada'],
+        [/Password:/, 'a secret phrase'],
+        [/Password \(again\):/, 'a secret phrase'],
+      ],
+      {},
+      { cancelUnscripted: true },
+    );
     expect(res.code, res.stderr).toBe(0);
     expect(res.unscripted).toBe(0);
     const me = await home.run(['me', '--json', 'country_code']);
@@ -75,13 +81,19 @@ describe('login, oem-register and me update check their flags first too', () => 
     await refusedUnasked([...urlsOf(sandbox), 'me', 'update', '--country-code', 'GBR', '--phone', '1'], /^error: --country-code: "GBR" is not a two-letter country code/m);
     expect((await home.run(['me', '--json', 'country_code'])).stdout).toBe(before.stdout);
 
-    const res = await interactive(home, ['me', 'update', '--json', 'country_code'], [
-      [/First name:/, 'Ada'],
-      [/Last name:/, 'Lovelace'],
-      [/Phone:/, '+44 20 7946 0000'],
-      [/Country code:/, 'United Kingdom'],
-      [/Country code:/, 'gb'],
-    ], {}, { cancelUnscripted: true });
+    const res = await interactive(
+      home,
+      ['me', 'update', '--json', 'country_code'],
+      [
+        [/First name:/, 'Ada'],
+        [/Last name:/, 'Lovelace'],
+        [/Phone:/, '+44 20 7946 0000'],
+        [/Country code:/, 'United Kingdom'],
+        [/Country code:/, 'gb'],
+      ],
+      {},
+      { cancelUnscripted: true },
+    );
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('"United Kingdom" is not a two-letter country code');
     expect(JSON.parse(res.stdout)).toEqual({ country_code: 'GB' });

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROFILE_KEYS } from '../../src/config/keys.js';
-import { commandTree } from '../../src/main.js';
 import { Signals } from '../../src/io/signals.js';
+import { commandTree } from '../../src/main.js';
 import { TestHome } from '../helpers/cli.js';
 
 const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
@@ -59,12 +59,13 @@ describe('completion scripts', () => {
 
   /** Runs the bash completion function for each command line (the last word is being completed). */
   function bash(lines: string[][]): string[][] {
-    const calls = lines.map((words) =>
-      `COMP_WORDS=(${words.map(quote).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _mailclean; printf '%s\\n' '>>>' "\${COMPREPLY[@]}"`,
-    );
+    const calls = lines.map((words) => `COMP_WORDS=(${words.map(quote).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _mailclean; printf '%s\\n' '>>>' "\${COMPREPLY[@]}"`);
     const res = spawnSync('bash', ['--norc', '--noprofile', '-c', `source ${quote(scripts.bash!)}\n${calls.join('\n')}`], { cwd: dir, encoding: 'utf8' });
     expect(res.stderr).toBe('');
-    return res.stdout.split('>>>\n').slice(1).map((block) => block.split('\n').filter(Boolean).sort());
+    return res.stdout
+      .split('>>>\n')
+      .slice(1)
+      .map((block) => block.split('\n').filter(Boolean).sort());
   }
 
   it('scripts for bash, zsh and fish name the commands; another shell is a usage error', async () => {
@@ -78,25 +79,45 @@ describe('completion scripts', () => {
   });
 
   it('bash: commands, flags after global flags, choices, files, config keys', () => {
-    const settable = PROFILE_KEYS.filter((k) => !k.secret).map((k) => k.key).sort();
+    const settable = PROFILE_KEYS.filter((k) => !k.secret)
+      .map((k) => k.key)
+      .sort();
     const cases: Array<[string[], string[]]> = [
       [['mailclean', 'cl'], ['clean']],
       [['mailclean', '--profile', 'work', 'clean', '--fo'], ['--format']],
       [['mailclean', '--api-url', 'http://127.0.0.1:9', '-q', 'clean', '--dry'], ['--dry-run']],
-      [['mailclean', 'clean', '--format', ''], ['csv', 'json', 'ndjson']],
+      [
+        ['mailclean', 'clean', '--format', ''],
+        ['csv', 'json', 'ndjson'],
+      ],
       [['mailclean', 'clean', '--format', '=', 'nd'], ['ndjson']], // bash splits --format=nd at '='
-      [['mailclean', 'clean', ''], ['list.csv', 'notes.txt', 'sub']],
+      [
+        ['mailclean', 'clean', ''],
+        ['list.csv', 'notes.txt', 'sub'],
+      ],
       [['mailclean', 'clean', '-o', 'no'], ['notes.txt']],
       [['mailclean', 'clean', '--json', '--fo'], ['--format']], // --json's value is optional
       [['mailclean', 'config', 'get', ''], settable],
       [['mailclean', 'config', 'set', 'ra'], ['rate']],
-      [['mailclean', 'auth', 'token', '--service', ''], ['cdp', 'clean', 'platform']],
+      [
+        ['mailclean', 'auth', 'token', '--service', ''],
+        ['cdp', 'clean', 'platform'],
+      ],
       [['mailclean', 'login', '--service', 'c'], ['clean']],
       [['mailclean', '--profile', 'work', 'me', ''], ['update']],
-      [['mailclean', 'help', 'co'], ['completion', 'config']],
-      [['mailclean', 'completion', ''], ['bash', 'fish', 'zsh']],
+      [
+        ['mailclean', 'help', 'co'],
+        ['completion', 'config'],
+      ],
+      [
+        ['mailclean', 'completion', ''],
+        ['bash', 'fish', 'zsh'],
+      ],
       [['mailclean', 'sandbox', '--data', ''], ['sub']],
-      [['mailclean', 'sandbox', '--plan', ''], ['free', 'pro', 'unlimited']],
+      [
+        ['mailclean', 'sandbox', '--plan', ''],
+        ['free', 'pro', 'unlimited'],
+      ],
       [['mailclean', 'roles', '--user', ''], []],
     ];
     const replies = bash(cases.map(([words]) => words));
@@ -122,8 +143,14 @@ describe('completion scripts', () => {
       const block = zshFlags.slice(start, zshFlags.indexOf("' ;;", start)).replace(/^.*?-- '/, '');
       const fish = fishLines.filter((l) => l.startsWith(`complete -c mailclean -n '__mailclean_in \\'${path}\\'' `));
       for (const flag of c.flags) {
-        expect(block.split('\n').some((l) => l.startsWith(`${flag}:`)), `zsh: ${path} ${flag}`).toBe(true);
-        expect(fish.some((l) => l.includes(` -l ${flag.slice(2)} `)), `fish: ${path} ${flag}`).toBe(true);
+        expect(
+          block.split('\n').some((l) => l.startsWith(`${flag}:`)),
+          `zsh: ${path} ${flag}`,
+        ).toBe(true);
+        expect(
+          fish.some((l) => l.includes(` -l ${flag.slice(2)} `)),
+          `fish: ${path} ${flag}`,
+        ).toBe(true);
       }
     }
   });
@@ -157,7 +184,10 @@ describe('completion scripts', () => {
     const complete = (line: string) => {
       const res = spawnSync('fish', ['-N', '-c', `source ${quote(scripts.fish!)}; complete -C ${quote(line)}`], { cwd: dir, encoding: 'utf8' });
       expect(res.stderr, line).toBe('');
-      return res.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+      return res.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]);
     };
     expect(complete('mailclean cl')).toEqual(['clean']);
     expect(complete('mailclean --profile work clean --fo')).toEqual(['--format']);

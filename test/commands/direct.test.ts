@@ -2,10 +2,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { showMe } from '../../src/commands/me.js';
 import { authStatus } from '../../src/commands/auth.js';
 import { cleanOptions } from '../../src/commands/clean/clean.js';
 import { runClean } from '../../src/commands/clean/run.js';
+import { showMe } from '../../src/commands/me.js';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
 import { TestHome } from '../helpers/cli.js';
 import { registered, useSandboxes } from '../helpers/sandbox.js';
@@ -51,7 +51,12 @@ describe('commands called directly', () => {
     } finally {
       await run.f.close();
     }
-    expect(readFileSync(out, 'utf8').split('\n').slice(1, 3).map((l) => l.split(',')[1])).toEqual(['valid', 'invalid']);
+    expect(
+      readFileSync(out, 'utf8')
+        .split('\n')
+        .slice(1, 3)
+        .map((l) => l.split(',')[1]),
+    ).toEqual(['valid', 'invalid']);
     expect(sandbox.stats().addressesCharged).toBe(1);
   });
 });

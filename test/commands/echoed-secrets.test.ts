@@ -30,7 +30,10 @@ const json = (res: ServerResponse, status: number, body: unknown) => res.writeHe
 describe('secrets a service echoes', () => {
   it.each([
     ['a JSON 500', (req: IncomingMessage, res: ServerResponse) => json(res, 500, { message: `Server error handling ${echo(req)}` })],
-    ['an HTML 502 title', (req: IncomingMessage, res: ServerResponse) => res.writeHead(502, { 'content-type': 'text/html' }).end(`<html><head><title>Bad gateway for ${echo(req)}</title></head></html>`)],
+    [
+      'an HTML 502 title',
+      (req: IncomingMessage, res: ServerResponse) => res.writeHead(502, { 'content-type': 'text/html' }).end(`<html><head><title>Bad gateway for ${echo(req)}</title></head></html>`),
+    ],
     ['a 401', (req: IncomingMessage, res: ServerResponse) => json(res, 401, { message: `Token ${echo(req).slice(7)} is not valid` })],
   ])('%s: the token is masked on stderr (and --debug)', async (_name, answer) => {
     const url = await service(answer);

@@ -123,7 +123,13 @@ describe('secrets', () => {
     const withCreds = sandbox.url.replace('http://', 'http://deploy:url-pass-0042@');
     const urls = ['--api-url', withCreds, '--clean-url', withCreds, '--debug'];
     const outputs: string[] = [];
-    for (const args of [['register', '--name', 'Bo', '--email', 'url@example.com', '--password-stdin', '--service', 'all'], ['me'], ['auth', 'status', '--json'], ['config', 'list'], ['config', 'get', 'api-url']]) {
+    for (const args of [
+      ['register', '--name', 'Bo', '--email', 'url@example.com', '--password-stdin', '--service', 'all'],
+      ['me'],
+      ['auth', 'status', '--json'],
+      ['config', 'list'],
+      ['config', 'get', 'api-url'],
+    ]) {
       const res = await home.run([...urls, ...args], { stdin: SECRET_PASSWORD });
       expect(res.code, res.stderr).toBe(0);
       outputs.push(res.stdout, res.stderr);

@@ -85,7 +85,14 @@ describe('login: a 422 names the flag', () => {
     // The sandbox never refuses a login's fields once the CLI has checked them; a real service might.
     const bodies = [
       { message: 'The given data was invalid.', errors: { email: ['The selected email is invalid.'] } },
-      { version: 'v1', status: false, statusCode: 422, details: 'Unprocessable Entity', statusMessage: 'The given data was invalid.', response: { errors: { email: ['The selected email is invalid.'] } } },
+      {
+        version: 'v1',
+        status: false,
+        statusCode: 422,
+        details: 'Unprocessable Entity',
+        statusMessage: 'The given data was invalid.',
+        response: { errors: { email: ['The selected email is invalid.'] } },
+      },
     ];
     for (const body of bodies) {
       const server = await serve((_req, res) => {

@@ -109,12 +109,16 @@ describe('register failing', () => {
 // The answers are typed only once each question shows, as a person would.
 describe('register prompts on a terminal', () => {
   it('register asks for what is missing, the password masked and confirmed', async () => {
-    const res = await interactive(home, ['register'], [
-      [/Name:/, 'Ada'],
-      [/Email:/, 'ada@example.com'],
-      [/Password:/, 'a secret phrase'],
-      [/Password \(again\):/, 'a secret phrase'],
-    ]);
+    const res = await interactive(
+      home,
+      ['register'],
+      [
+        [/Name:/, 'Ada'],
+        [/Email:/, 'ada@example.com'],
+        [/Password:/, 'a secret phrase'],
+        [/Password \(again\):/, 'a secret phrase'],
+      ],
+    );
     expect(res.answered).toBe(4);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).not.toContain('a secret phrase');

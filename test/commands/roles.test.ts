@@ -86,7 +86,7 @@ describe('roles across two brands', () => {
     });
   });
 
-  it('--json names each role\'s brand and marks the role held in the current brand', async () => {
+  it("--json names each role's brand and marks the role held in the current brand", async () => {
     const res = await run(['roles', '--json']);
     expect(res.code, res.stderr).toBe(0);
     const rows = JSON.parse(res.stdout) as RoleRow[];
@@ -131,19 +131,24 @@ describe('roles across two brands', () => {
     expect(new Set(lines.map((l) => l.split('\t')[0]))).toEqual(new Set([`Ada's brand (${first.slug})`, `Ada's brand (${second.slug})`]));
   });
 
-  it('--permissions gives each brand\'s roles their own column', async () => {
+  it("--permissions gives each brand's roles their own column", async () => {
     const table = await run(['roles', '--permissions']);
     expect(table.code, table.stderr).toBe(0);
     const header = table.stdout.split('\n')[0]!.split('\t');
     expect(header).toEqual([
-      'CATEGORY', 'PERMISSION',
+      'CATEGORY',
+      'PERMISSION',
       ...['ADMIN', 'MANAGER', 'SUPERADMIN', 'USER'].map((r) => `${r}@${first.slug}`),
       ...['ADMIN', 'MANAGER', 'SUPERADMIN', 'USER'].map((r) => `${r}@${second.slug}`),
     ]);
     const json = JSON.parse((await run(['roles', '--permissions', '--json'])).stdout) as Array<{ name: string; roles: string[] }>;
     expect(json.find((p) => p.name === 'recipe-create')?.roles).toEqual([
-      `admin@${first.slug}`, `manager@${first.slug}`, `superadmin@${first.slug}`,
-      `admin@${second.slug}`, `manager@${second.slug}`, `superadmin@${second.slug}`,
+      `admin@${first.slug}`,
+      `manager@${first.slug}`,
+      `superadmin@${first.slug}`,
+      `admin@${second.slug}`,
+      `manager@${second.slug}`,
+      `superadmin@${second.slug}`,
     ]);
   });
 });

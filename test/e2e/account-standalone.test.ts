@@ -1,5 +1,5 @@
 // The account flows against a standalone `mailclean sandbox --port P` process, reached with --api-url/--clean-url.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestHome } from '../helpers/cli.js';

@@ -1,6 +1,6 @@
 // Three lists cleaned at once by three processes under one account's limit, on a machine kept busy: the service
 // never sees more than the limit in any window (0 x 429), whatever the delays on the way.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';

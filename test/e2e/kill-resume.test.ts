@@ -60,4 +60,3 @@ describe('clean: SIGKILL', () => {
     expect(withoutTimes(out)).toEqual(withoutTimes(reference));
   });
 });
-

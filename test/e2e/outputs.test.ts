@@ -6,8 +6,8 @@ import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, st
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { closedUdpPort } from '../helpers/dns-server.js';
 import { TestHome } from '../helpers/cli.js';
+import { closedUdpPort } from '../helpers/dns-server.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
 const LIST = 'email,name\nann@example.com,Ann\nbob@example.org,Bob\n';
@@ -104,7 +104,7 @@ describe('outputs', () => {
     expect(readFileSync(copy, 'utf8')).toMatch(/^email,name,email_status,/);
   });
 
-  it("an existing output keeps its mode; a new one follows the umask", async () => {
+  it('an existing output keeps its mode; a new one follows the umask', async () => {
     const existing = join(home.dir, 'private.csv');
     writeFileSync(existing, 'old\n');
     chmodSync(existing, 0o600);

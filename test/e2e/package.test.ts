@@ -1,14 +1,14 @@
 // The package as users get it: `npm pack`, then `npm install -g` of the tarball into an empty prefix (its
 // dependencies from a registry on loopback that serves what package-lock.json locks, out of the npm cache), and
 // the installed command run: help, version, a clean with the built-in engine, an account on the built-in sandbox.
-import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/version.js';
 import { closedPort } from '../helpers/http-server.js';
-import { startRegistry, type LocalRegistry } from '../helpers/registry.js';
+import { type LocalRegistry, startRegistry } from '../helpers/registry.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 // npm and the installed bin run on the Node running the tests.
@@ -46,7 +46,7 @@ describe('the npm package', () => {
     const cache = run('npm', ['config', 'get', 'cache']).stdout.trim();
     registry = await startRegistry(join(ROOT, 'package-lock.json'), cache);
     const installed = await runAsync('npm', ['install', '-g', '--prefix', join(dir, 'prefix'), '--registry', registry.url, '--cache', join(dir, 'npm-cache'), '--no-audit', '--no-fund', tarball], dir);
-    expect(installed.status, `${installed.stderr}\nnot in the lock or the npm cache (run npm ci): ${registry.missing.join(", ")}`).toBe(0);
+    expect(installed.status, `${installed.stderr}\nnot in the lock or the npm cache (run npm ci): ${registry.missing.join(', ')}`).toBe(0);
     bin = join(dir, 'prefix', 'bin', 'mailclean');
   }, 180_000);
   afterAll(async () => {

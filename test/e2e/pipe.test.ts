@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closedUdpPort } from '../helpers/dns-server.js';
 import { TestHome } from '../helpers/cli.js';
+import { closedUdpPort } from '../helpers/dns-server.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
 

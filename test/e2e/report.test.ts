@@ -67,8 +67,7 @@ describe('the HTML report in Chromium', () => {
       expect(problems).toEqual([]);
       expect(requests).toEqual([url]);
 
-      const bars = (chart: string) =>
-        tab.$$eval(`#${chart} .bar`, (els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-name'), Number(e.getAttribute('data-rows'))])));
+      const bars = (chart: string) => tab.$$eval(`#${chart} .bar`, (els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-name'), Number(e.getAttribute('data-rows'))])));
       expect(await bars('statuses')).toEqual(summary.statuses);
       expect(await bars('reasons')).toEqual(summary.reasons);
       const domains = await tab.$$eval('tr.domain', (els) => els.map((e) => ({ domain: e.getAttribute('data-domain'), rows: Number(e.getAttribute('data-rows')) })));

@@ -4,11 +4,11 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/server.js';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox/server.js';
 import { TestHome } from '../helpers/cli.js';
-import { registered } from '../helpers/sandbox.js';
 import { startDnsServer } from '../helpers/dns-server.js';
-import { REDIS_SKIP_NOTE, redisInstalled, redisRequired, startRedis, type RedisHandle } from '../helpers/redis.js';
+import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../helpers/redis.js';
+import { registered } from '../helpers/sandbox.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
 if (!redisInstalled) console.log(`test/e2e/shared.test.ts: ${REDIS_SKIP_NOTE}`);
@@ -65,8 +65,14 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     expect(stats.rateLimited).toBe(0);
     expect(stats.maxArrivalsInAnyWindow).toBeLessThanOrEqual(5);
     expect(stats.addressesCharged).toBe(450);
-    for (const [m, name] of [[one, 'a'], [two, 'b']] as const) {
-      const rows = readFileSync(join(m.dir, `${name}.out.csv`), 'utf8').trim().split('\n').slice(1);
+    for (const [m, name] of [
+      [one, 'a'],
+      [two, 'b'],
+    ] as const) {
+      const rows = readFileSync(join(m.dir, `${name}.out.csv`), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1);
       expect(rows).toHaveLength(300);
       expect(rows.every((r) => r.split(',')[1] === 'valid')).toBe(true);
     }
@@ -100,7 +106,11 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
       const local = await run(['clean', join(two.dir, 'b.csv'), '-o', join(two.dir, 'b.out.csv'), '--local', '--dns-server', dns.server], envOf(two));
       expect(local.code, local.stderr).toBe(0);
       expect(local.stderr).toMatch(/^Keeping 50 answers the service gave \(50 from the cache\); checking the other 50 with the built-in engine\.$/m);
-      const statuses = readFileSync(join(two.dir, 'b.out.csv'), 'utf8').trim().split('\n').slice(1).map((r) => r.split(',')[1]);
+      const statuses = readFileSync(join(two.dir, 'b.out.csv'), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((r) => r.split(',')[1]);
       expect(statuses).toEqual([...Array(50).fill('valid'), ...Array(50).fill('invalid')]);
       expect(sandbox.stats().addressesCharged).toBe(100);
 

@@ -1,10 +1,10 @@
 // Signals in a real process: the first SIGINT or SIGTERM keeps every answer already paid for; a signal in any
 // other phase leaves no temporary file or spool behind; the exit code says which signal (130, 143).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/server.js';
+import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import { TestHome } from '../helpers/cli.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
@@ -29,10 +29,7 @@ async function until(check: () => boolean, what: string, timeoutMs = 20_000): Pr
 /** Files a run must not leave behind: hidden temp outputs beside the output, spooled copies of the input. */
 function leftovers(home: TestHome): string[] {
   const spool = join(home.dataDir, 'spool');
-  return [
-    ...readdirSync(home.dir).filter((f) => f.endsWith('.tmp')),
-    ...(existsSync(spool) ? readdirSync(spool).map((f) => `spool/${f}`) : []),
-  ];
+  return [...readdirSync(home.dir).filter((f) => f.endsWith('.tmp')), ...(existsSync(spool) ? readdirSync(spool).map((f) => `spool/${f}`) : [])];
 }
 
 describe('signals', () => {
@@ -52,9 +49,7 @@ describe('signals', () => {
     const child = spawn(process.execPath, [BIN, ...args], { env: env as NodeJS.ProcessEnv, stdio: [stdin, 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
-      child.on('close', (code, signal) => resolve({ code, signal, stderr })),
-    );
+    const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr })));
     return { child, done };
   }
 

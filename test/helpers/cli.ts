@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { afterEach, beforeEach, expect } from 'vitest';
-import { main } from '../../src/main.js';
 import type { IO } from '../../src/io/io.js';
-import { Signals, type Signal } from '../../src/io/signals.js';
+import { type Signal, Signals } from '../../src/io/signals.js';
+import { main } from '../../src/main.js';
 
 export interface CliResult {
   code: number;
@@ -102,7 +102,10 @@ export class TestHome {
 /** A failure as a user must see it: the exit code, one `error:` line (and hints), nothing on stdout, no stack trace. */
 export function expectError(res: CliResult, code: number, line: string | RegExp): void {
   expect(res.code, res.stderr).toBe(code);
-  const lines = res.stderr.trim().split('\n').filter((l) => !l.startsWith('hint:'));
+  const lines = res.stderr
+    .trim()
+    .split('\n')
+    .filter((l) => !l.startsWith('hint:'));
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(/^error: /);
   if (typeof line === 'string') expect(lines[0]).toBe(line);

@@ -1,7 +1,7 @@
 // A real forward proxy on 127.0.0.1 for tests: plain HTTP requests in absolute form are forwarded, CONNECT is
 // tunnelled, and every request is counted by the host it was for.
-import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 
 export interface TestProxy {
   url: string;

@@ -1,7 +1,7 @@
 // A real redis-server for the tests that need one: started on a free loopback port with persistence off, and
 // stopped after. Where it is not installed those tests are skipped and say why; .ci/run installs it and sets
 // MAILCLEAN_REQUIRE_REDIS=1, which turns the skip into a failure.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';

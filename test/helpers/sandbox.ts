@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
-import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/server.js';
+import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import type { TestHome } from './cli.js';
 
 /** Call at the top of a describe block: sandboxes started through it, and a fresh data directory, are gone after each test. */
@@ -40,11 +40,7 @@ export function urlsOf(sandbox: SandboxHandle): string[] {
 export const PASSWORD = 'a long password';
 
 /** Registers an account of `service` on the sandbox from `home`; the URLs are saved in its profile. */
-export async function registered(
-  home: TestHome,
-  sandbox: SandboxHandle,
-  opts: { email?: string; name?: string; service?: 'platform' | 'clean' | 'all' } = {},
-): Promise<void> {
+export async function registered(home: TestHome, sandbox: SandboxHandle, opts: { email?: string; name?: string; service?: 'platform' | 'clean' | 'all' } = {}): Promise<void> {
   const email = opts.email ?? `user-${Math.random().toString(36).slice(2, 10)}@example.com`;
   const res = await home.run([...urlsOf(sandbox), 'register', '--service', opts.service ?? 'clean', '--name', opts.name ?? 'Test', '--email', email, '--password-stdin'], {
     stdin: PASSWORD,

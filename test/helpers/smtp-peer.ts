@@ -2,12 +2,7 @@ import { createServer, type Socket } from 'node:net';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 
 /** What the peer does with one RCPT TO. */
-export type RcptBehaviour =
-  | { kind: 'accept'; delayMs?: number }
-  | { kind: 'reject'; code?: number; message?: string }
-  | { kind: 'greylist' }
-  | { kind: 'slow'; delayMs: number }
-  | { kind: 'drop' };
+export type RcptBehaviour = { kind: 'accept'; delayMs?: number } | { kind: 'reject'; code?: number; message?: string } | { kind: 'greylist' } | { kind: 'slow'; delayMs: number } | { kind: 'drop' };
 
 export type RcptRule = (local: string, domain: string) => RcptBehaviour;
 

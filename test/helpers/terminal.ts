@@ -1,9 +1,9 @@
 // A terminal for the CLI in-process: the answers are typed only once each question shows, as a person would.
 import { PassThrough, Writable } from 'node:stream';
 import { expect } from 'vitest';
-import { main } from '../../src/main.js';
 import type { IO } from '../../src/io/io.js';
 import { Signals } from '../../src/io/signals.js';
+import { main } from '../../src/main.js';
 import type { TestHome } from './cli.js';
 
 /** Runs `argv` on a fake terminal, answering each question of `script` when it shows; checks every one was asked. */
@@ -46,7 +46,15 @@ export async function interactive(
     { isTTY: true, columns: 80, end() {}, cursorTo: () => true, moveCursor: () => true, clearLine: () => true },
   );
   let stdout = '';
-  const out = Object.assign(new Writable({ write: (c, _e, d) => ((stdout += c.toString()), d()) }), { isTTY: true, columns: 80 });
+  const out = Object.assign(
+    new Writable({
+      write: (c, _e, d) => {
+        stdout += c.toString();
+        d();
+      },
+    }),
+    { isTTY: true, columns: 80 },
+  );
   const io: IO = { stdin, stdout: out, stderr, env: home.env(env), cwd: home.dir, signals };
   const code = await main(argv, io);
   // Every question was really asked, in order.
@@ -58,4 +66,3 @@ export async function interactive(
   }
   return { code, stdout, stderr: shown, answered: step, unscripted };
 }
-

@@ -1,8 +1,8 @@
 // The progress line on stderr: live on a terminal that knows its width, plain lines elsewhere.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ProgressReporter } from '../../src/io/progress.js';
-import { FakeClock } from '../helpers/clock.js';
 import { Capture } from '../helpers/cli.js';
+import { FakeClock } from '../helpers/clock.js';
 
 const Screen = class extends Capture {
   constructor(columns: number) {
@@ -99,7 +99,6 @@ describe('progress', () => {
       expect(line).toBe('Checking 123,456/1,000,000 · rate limit 4m 59s · ETA 1h 0m');
       // With room, the lesser parts come back before the short forms are needed.
       expect(progress.line(100)).toBe('Checking 123,456/1,000,000 addresses · 123,456 spent · waiting 4m 59s for the rate limit · ETA 1h 0m');
-
     });
   });
 });

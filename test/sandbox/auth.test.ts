@@ -79,7 +79,9 @@ describe('token lifetime', () => {
     clock.advance(5_000);
     await call(h.url, 'POST', '/api/login', { body: { email, password: PASSWORD } });
     const state = JSON.parse(await readFile(join(dataDir, 'sandbox.json'), 'utf8'));
-    const services = Object.values(state.tokens).map((t) => (t as { service: string }).service).sort();
+    const services = Object.values(state.tokens)
+      .map((t) => (t as { service: string }).service)
+      .sort();
     expect(services).toEqual(['cdp', 'platform']);
   });
 });

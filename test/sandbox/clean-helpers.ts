@@ -1,5 +1,5 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { call, PASSWORD, uniqueEmail, type Reply } from './helpers.js';
+import { call, PASSWORD, type Reply, uniqueEmail } from './helpers.js';
 
 export const CLEAN = '/api/v1/email-verify/validate/clean';
 
@@ -18,9 +18,7 @@ export function addresses(n: number, tag = 'a'): string[] {
   return Array.from({ length: n }, (_, i) => `${tag}${i}@example.com`);
 }
 
-export type RawReply =
-  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; text: string; complete: boolean }
-  | { kind: 'error'; code: string };
+export type RawReply = { kind: 'response'; status: number; headers: IncomingHttpHeaders; text: string; complete: boolean } | { kind: 'error'; code: string };
 
 /**
  * One request on a fresh connection with node:http, which hands over whatever arrived: a cut

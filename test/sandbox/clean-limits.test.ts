@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { admit, monthKey, monthlyAllowance, usageOf, usedThisMonth } from '../../src/sandbox/clean-limits.js';
-import { emptyState, type CleanUsage } from '../../src/sandbox/state.js';
+import { type CleanUsage, emptyState } from '../../src/sandbox/state.js';
 
 const W = 10_000;
 const usage = (arrivals: number[]): CleanUsage => ({ arrivals, month: '', used: 0 });

@@ -48,16 +48,17 @@ describe('mailclean sandbox: clean route options', () => {
   it('serves the clean route with the given rate, allowance status and seed', async () => {
     home = new TestHome();
     const port = await closedPort();
-    const running = home.run([
-      'sandbox', '--memory', '--port', String(port), '--plan', 'free',
-      '--rate', '2/1m', '--allowance-status', '429', '--fault-rate', '0', '--latency', '0-5', '--seed', '7',
-    ]);
+    const running = home.run(['sandbox', '--memory', '--port', String(port), '--plan', 'free', '--rate', '2/1m', '--allowance-status', '429', '--fault-rate', '0', '--latency', '0-5', '--seed', '7']);
     const base = `http://127.0.0.1:${port}`;
     const up = await signupWhenUp(base);
     expect(up).toBeDefined();
     const token = up!.token;
 
-    const first = await cleanCall(base, token, Array.from({ length: 50 }, (_, i) => `u${i}@example.com`));
+    const first = await cleanCall(
+      base,
+      token,
+      Array.from({ length: 50 }, (_, i) => `u${i}@example.com`),
+    );
     expect(first.status).toBe(200);
     expect(first.headers.get('ratelimit-policy')).toBe('2;w=60');
     const refused = await cleanCall(base, token, ['a@example.com']);
@@ -84,7 +85,9 @@ describe('mailclean sandbox: clean route options', () => {
     home.signal('SIGTERM');
     const res = await running;
     expect(res.code).toBe(143);
-    expect(res.stderr).toMatch(/^warning: the sandbox listens on 0\.0\.0\.0, not only on this machine: anyone who can reach it can use its accounts and tokens \(--host 127\.0\.0\.1 keeps it local\)$/m);
+    expect(res.stderr).toMatch(
+      /^warning: the sandbox listens on 0\.0\.0\.0, not only on this machine: anyone who can reach it can use its accounts and tokens \(--host 127\.0\.0\.1 keeps it local\)$/m,
+    );
   });
 
   it('--reject-rate and --drop-rate inject 422s and answers missing a record', async () => {
@@ -141,7 +144,16 @@ describe('mailclean sandbox: clean route options', () => {
     home = new TestHome();
     const res = await home.run(['sandbox', '--help']);
     expect(res.code).toBe(0);
-    for (const text of ['response: {errors}', 'result: {errors}', '{"message":"Unauthenticated."}', 'response.access_token', 'result.accessToken', '403 "This action is unauthorized."', 'empty strings count as missing', 'monthly allowance refusal: 403']) {
+    for (const text of [
+      'response: {errors}',
+      'result: {errors}',
+      '{"message":"Unauthenticated."}',
+      'response.access_token',
+      'result.accessToken',
+      '403 "This action is unauthorized."',
+      'empty strings count as missing',
+      'monthly allowance refusal: 403',
+    ]) {
       expect(res.stdout).toContain(text);
     }
   });

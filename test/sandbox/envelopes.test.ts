@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
 import { useSandboxes } from '../helpers/sandbox.js';
-import { CLEAN, addresses, cleanCall } from './clean-helpers.js';
+import { addresses, CLEAN, cleanCall } from './clean-helpers.js';
 import { call, PASSWORD, TOKEN, uniqueEmail } from './helpers.js';
 
 const sandboxes = useSandboxes();

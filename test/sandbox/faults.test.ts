@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FaultInjector, mulberry32 } from '../../src/sandbox/faults.js';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
 import { useSandboxes } from '../helpers/sandbox.js';
-import { addresses, CLEAN, cleanCall, rawPost, signupClean, type RawReply } from './clean-helpers.js';
+import { addresses, CLEAN, cleanCall, type RawReply, rawPost, signupClean } from './clean-helpers.js';
 import { call } from './helpers.js';
 
 const { start, stop, dataDir: freshDataDir } = useSandboxes('mailclean-faults-');

@@ -80,9 +80,7 @@ describe('POST /api/register', () => {
       },
     });
     expect(b.settings.configuration.campaing_allowed_contact_cleaning.every(Number.isInteger)).toBe(true);
-    expect(Object.keys(b.meta.social).sort()).toEqual(
-      ['blog', 'email', 'medium', 'reddit', 'twitter', 'website', 'youtube', 'facebook', 'linkedin', 'snapchat', 'whatsapp', 'instagram'].sort(),
-    );
+    expect(Object.keys(b.meta.social).sort()).toEqual(['blog', 'email', 'medium', 'reddit', 'twitter', 'website', 'youtube', 'facebook', 'linkedin', 'snapchat', 'whatsapp', 'instagram'].sort());
     expect(b.conf).toEqual({ logo: expect.any(String), favicon: expect.any(String), platform_name: expect.any(String) });
     expect(b.all_plans.map((p: { key: string }) => p.key)).toEqual(['free', 'pro', 'unlimited']);
     for (const plan of b.all_plans) {
@@ -123,13 +121,9 @@ describe('POST /api/register', () => {
     expect(typeof page.visits).toBe('number');
     expect(page.settings.appearance.font['font-family']).toEqual(expect.any(String));
     expect(Object.keys(page.settings.appearance.font['font-weight']).sort()).toEqual(['bold', 'regular', 'semibold', 'thin']);
-    expect(Object.keys(page.settings.appearance.colors).sort()).toEqual(
-      ['light', 'primary', 'text_primary', 'text_secondary', 'text_tertiary'],
-    );
+    expect(Object.keys(page.settings.appearance.colors).sort()).toEqual(['light', 'primary', 'text_primary', 'text_secondary', 'text_tertiary']);
     for (const c of Object.values(page.settings.appearance.colors)) expect(c).toMatch(/^#[0-9a-f]{6}$/i);
-    expect(Object.keys(JSON.parse(page.content)).sort()).toEqual(
-      ['assets', 'css', 'custom_body', 'custom_footer', 'custom_head', 'html'],
-    );
+    expect(Object.keys(JSON.parse(page.content)).sort()).toEqual(['assets', 'css', 'custom_body', 'custom_footer', 'custom_head', 'html']);
     expect(page.configuration.plugin[0]).toMatchObject({ blocks: [], blockCategories: [] });
 
     expect(page.connected_form.data).toHaveLength(1);

@@ -6,7 +6,12 @@ import { closedUdpPort, startDnsServer, type TestDnsServer, type ZoneEntry } fro
 const ZONES: Record<string, ZoneEntry> = {
   // The canary: a resolver that knows `com` sees the Internet, so its NXDOMAIN answers are believed.
   com: { NS: ['a.gtld.example'] },
-  'mx.test': { MX: [{ preference: 20, exchange: 'backup.mx.test' }, { preference: 10, exchange: 'mail.mx.test' }] },
+  'mx.test': {
+    MX: [
+      { preference: 20, exchange: 'backup.mx.test' },
+      { preference: 10, exchange: 'mail.mx.test' },
+    ],
+  },
   'mail.mx.test': { A: ['127.0.0.1'] },
   'a-only.test': { A: ['192.0.2.10'] },
   'aaaa-only.test': { AAAA: ['2001:db8::10'] },
@@ -29,8 +34,7 @@ afterAll(async () => {
   await dns.close();
 });
 
-const engine = (extra: EngineOptions = {}) =>
-  new Engine({ ...extra, dns: { servers: [dns.server], timeoutMs: 200, tries: 1, ...extra.dns } });
+const engine = (extra: EngineOptions = {}) => new Engine({ ...extra, dns: { servers: [dns.server], timeoutMs: 200, tries: 1, ...extra.dns } });
 
 describe('DNS checks against a DNS server on 127.0.0.1', () => {
   it('accepts a domain with MX records and ranks them by preference', async () => {
@@ -38,7 +42,10 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     const check = await new DomainResolver({ servers: [dns.server] }).check('mx.test');
     expect(check).toEqual({
       status: 'ok',
-      hosts: [{ exchange: 'mail.mx.test', priority: 10 }, { exchange: 'backup.mx.test', priority: 20 }],
+      hosts: [
+        { exchange: 'mail.mx.test', priority: 10 },
+        { exchange: 'backup.mx.test', priority: 20 },
+      ],
     });
   });
 
@@ -47,7 +54,9 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     expect(await engine().verify('ann@aaaa-only.test')).toMatchObject({ status: 'valid', isValidDomain: true });
     const resolver = new DomainResolver({ servers: [dns.server] });
     expect(await resolver.check('a-only.test')).toEqual({
-      status: 'ok', hosts: [{ exchange: 'a-only.test', priority: 0 }], implicit: { addresses: ['192.0.2.10'] },
+      status: 'ok',
+      hosts: [{ exchange: 'a-only.test', priority: 0 }],
+      implicit: { addresses: ['192.0.2.10'] },
     });
     expect(resolver.stats()).toMatchObject({ lookups: 1, queries: 2 });
   });
@@ -132,8 +141,7 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
   });
 
   it('looks each domain up once: queries equal distinct domains', async () => {
-    const zones = (name: string): ZoneEntry | undefined =>
-      /^d\d+\.bulk\.test$/.test(name) ? { MX: [{ preference: 10, exchange: `mx.${name}` }] } : undefined;
+    const zones = (name: string): ZoneEntry | undefined => (/^d\d+\.bulk\.test$/.test(name) ? { MX: [{ preference: 10, exchange: `mx.${name}` }] } : undefined);
     const server = await startDnsServer(zones);
     try {
       const e = new Engine({ dns: { servers: [server.server], concurrency: 4 } });

@@ -6,16 +6,29 @@ describe('Engine without DNS (syntax and lists only)', () => {
 
   it('calls bad syntax invalid, with the rule broken as detail', async () => {
     expect(await engine.verify('john..doe@example.com')).toEqual({
-      status: 'invalid', reason: 'syntax', valid: false, isDisposable: false, isValidDomain: null,
-      role: false, freeProvider: false, smtputf8: false, detail: 'local_invalid',
+      status: 'invalid',
+      reason: 'syntax',
+      valid: false,
+      isDisposable: false,
+      isValidDomain: null,
+      role: false,
+      freeProvider: false,
+      smtputf8: false,
+      detail: 'local_invalid',
     });
     expect(await engine.verify('ann@exa_mple.com')).toMatchObject({ status: 'invalid', reason: 'syntax', isValidDomain: false, detail: 'label_invalid' });
   });
 
   it('calls a plain address valid without claiming anything about its domain', async () => {
     expect(await engine.verify('ann.lee@example.org')).toEqual({
-      status: 'valid', reason: '', valid: true, isDisposable: false, isValidDomain: null,
-      role: false, freeProvider: false, smtputf8: false,
+      status: 'valid',
+      reason: '',
+      valid: true,
+      isDisposable: false,
+      isValidDomain: null,
+      role: false,
+      freeProvider: false,
+      smtputf8: false,
     });
   });
 
@@ -33,8 +46,15 @@ describe('Engine without DNS (syntax and lists only)', () => {
   it('calls a mistyped provider a possible typo with the corrected address, never disposable', async () => {
     // gmial.com is on the disposable list (typo-squatted domains take anything), yet the user mistyped gmail.com.
     expect(await engine.verify('ann@gmial.com')).toEqual({
-      status: 'risky', reason: 'possible_typo', valid: false, isDisposable: false, isValidDomain: null,
-      role: false, freeProvider: false, smtputf8: false, suggestion: 'ann@gmail.com',
+      status: 'risky',
+      reason: 'possible_typo',
+      valid: false,
+      isDisposable: false,
+      isValidDomain: null,
+      role: false,
+      freeProvider: false,
+      smtputf8: false,
+      suggestion: 'ann@gmail.com',
     });
     expect(await engine.verify('ann@yaho.com')).toMatchObject({ status: 'risky', reason: 'possible_typo', suggestion: 'ann@yahoo.com' });
     expect(await engine.verify('info@hotmial.com')).toMatchObject({ reason: 'possible_typo', suggestion: 'info@hotmail.com' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FREE_PROVIDERS, ROLE_ACCOUNTS, isDisposableDomain, isFreeProvider, isRoleAccount } from '../../src/verify/lists.js';
+import { FREE_PROVIDERS, isDisposableDomain, isFreeProvider, isRoleAccount, ROLE_ACCOUNTS } from '../../src/verify/lists.js';
 import { COMMON_DOMAINS, distance, suggestDomain } from '../../src/verify/typo.js';
 
 describe('lists', () => {
@@ -58,8 +58,26 @@ describe('typo suggestions', () => {
 
   it('does not take one real domain for a typo of another', () => {
     // Country versions of a provider, providers of their own, companies one letter from a short provider name.
-    for (const d of ['hotmail.de', 'hotmail.fi', 'hotmail.gr', 'yahoo.de', 'yahoo.ca', 'yahoo.co.au', 'yahoo.co.jp', 'protonmail.ch',
-      'yandex.ua', 'email.com', 'ge.com', 'ms.com', 'msi.com', 'aon.com', 'max.com', 'yopmail.com', 'fakemail.com', 'passmail.com']) {
+    for (const d of [
+      'hotmail.de',
+      'hotmail.fi',
+      'hotmail.gr',
+      'yahoo.de',
+      'yahoo.ca',
+      'yahoo.co.au',
+      'yahoo.co.jp',
+      'protonmail.ch',
+      'yandex.ua',
+      'email.com',
+      'ge.com',
+      'ms.com',
+      'msi.com',
+      'aon.com',
+      'max.com',
+      'yopmail.com',
+      'fakemail.com',
+      'passmail.com',
+    ]) {
       expect(suggestDomain(d), d).toBeUndefined();
     }
     for (const d of FREE_PROVIDERS) expect(suggestDomain(d), d).toBeUndefined();

@@ -2,14 +2,20 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine, type EngineOptions } from '../../src/verify/engine.js';
 import { startDnsServer, type TestDnsServer, type ZoneEntry } from '../helpers/dns-server.js';
-import { closedTcpPort, startSmtpPeer, type SmtpPeer } from '../helpers/smtp-peer.js';
+import { closedTcpPort, type SmtpPeer, startSmtpPeer } from '../helpers/smtp-peer.js';
 
 const PEER_DOMAINS = ['accept.test', 'busy.test', 'reject.test', 'policy.test', 'greylist.test', 'catchall.test', 'slow.test', 'drop.test', 'raw.test'];
 const zones = (name: string): ZoneEntry | undefined => {
   if (PEER_DOMAINS.includes(name)) return { MX: [{ preference: 10, exchange: 'mx.peer.test' }] };
   if (name === 'mx.peer.test') return { A: ['127.0.0.1'] };
   // The best MX (preference 5) is the peer; the other one has nothing listening.
-  if (name === 'twomx.test') return { MX: [{ preference: 10, exchange: 'mx.down.test' }, { preference: 5, exchange: 'mx.peer.test' }] };
+  if (name === 'twomx.test')
+    return {
+      MX: [
+        { preference: 10, exchange: 'mx.down.test' },
+        { preference: 5, exchange: 'mx.peer.test' },
+      ],
+    };
   if (name === 'mx.down.test') return { A: ['127.0.0.2'] };
   // No MX: the domain's own address is its mail host.
   if (name === 'implicit.test') return { A: ['127.0.0.1'] };
@@ -48,8 +54,14 @@ describe('SMTP probe against smtp-server on 127.0.0.1', () => {
     const e = engine();
     const rcpts = peer.rcpts.length;
     expect(await e.verify('alice@accept.test')).toEqual({
-      status: 'valid', reason: '', valid: true, isDisposable: false, isValidDomain: true,
-      role: false, freeProvider: false, smtputf8: false,
+      status: 'valid',
+      reason: '',
+      valid: true,
+      isDisposable: false,
+      isValidDomain: true,
+      role: false,
+      freeProvider: false,
+      smtputf8: false,
     });
     const asked = peer.rcpts.slice(rcpts);
     expect(asked[0]).toBe('alice@accept.test');

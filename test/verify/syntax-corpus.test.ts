@@ -10,8 +10,7 @@ interface CorpusEntry {
   note?: string;
 }
 
-const load = (name: string): CorpusEntry[] =>
-  JSON.parse(readFileSync(new URL(`./corpus/${name}`, import.meta.url), 'utf8')) as CorpusEntry[];
+const load = (name: string): CorpusEntry[] => JSON.parse(readFileSync(new URL(`./corpus/${name}`, import.meta.url), 'utf8')) as CorpusEntry[];
 const corpus = [...load('is-email.json'), ...load('rfc-examples.json')];
 
 /**
@@ -35,9 +34,7 @@ describe('syntax corpus', () => {
   });
 
   it('agrees with at least 98% of the expected verdicts', () => {
-    console.log(
-      `syntax corpus: ${results.length - disagreements.length}/${results.length} agree (${(agreement * 100).toFixed(2)}%)`,
-    );
+    console.log(`syntax corpus: ${results.length - disagreements.length}/${results.length} agree (${(agreement * 100).toFixed(2)}%)`);
     expect(agreement).toBeGreaterThanOrEqual(0.98);
   });
 

@@ -62,7 +62,11 @@ describe('checkSyntax', () => {
 
   it('accepts RFC 5321 address literals only by option', () => {
     expect(checkSyntax('postmaster@[192.0.2.1]', { allowIpLiteral: true })).toEqual({
-      ok: true, local: 'postmaster', domain: '[192.0.2.1]', smtputf8: false, ip: '192.0.2.1',
+      ok: true,
+      local: 'postmaster',
+      domain: '[192.0.2.1]',
+      smtputf8: false,
+      ip: '192.0.2.1',
     });
     expect(checkSyntax('postmaster@[IPv6:2001:db8::1]', { allowIpLiteral: true })).toMatchObject({ ok: true, ip: '2001:db8::1' });
     expect(reason('postmaster@[IPv6:2001:db8::1]')).toBe('ip_literal');

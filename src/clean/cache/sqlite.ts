@@ -2,11 +2,11 @@
 // and service. WAL mode: a run killed during a write loses at most the answers not yet committed, never the file.
 import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type Database, type Statement } from './sqlite-driver.js';
+import { documentedStatus } from '../answers.js';
 import { batches, KEY_BATCH } from '../batches.js';
 import type { Verdict } from '../verdict.js';
-import { documentedStatus } from '../answers.js';
 import type { CacheStats, VerdictCache } from './cache.js';
+import { type Database, DatabaseSync, type Statement } from './sqlite-driver.js';
 
 /** A full pass reads this many addresses at a time. */
 const SCAN_PAGE = 200_000;

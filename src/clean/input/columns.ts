@@ -125,10 +125,7 @@ function flaggedColumn(q: ColumnQuestion, flag: string): number {
     }
   } else {
     if (header.length === 0) {
-      throw new UsageError(
-        `--column ${flag}: ${displayName} has no header row, so columns have no names (${listColumns(header, columnCount)})`,
-        'pass --column N with a column number',
-      );
+      throw new UsageError(`--column ${flag}: ${displayName} has no header row, so columns have no names (${listColumns(header, columnCount)})`, 'pass --column N with a column number');
     }
     const want = normaliseColumnFlag(flag);
     index = want === '' ? -1 : header.findIndex((h) => normaliseColumnFlag(h) === want);

@@ -61,10 +61,7 @@ export class Utf16Decoder {
   }
 
   private error(line: number): UsageError {
-    return new UsageError(
-      `${this.displayName}:${line}: not valid UTF-16`,
-      'the file is damaged or in another encoding: pass --encoding to choose one',
-    );
+    return new UsageError(`${this.displayName}:${line}: not valid UTF-16`, 'the file is damaged or in another encoding: pass --encoding to choose one');
   }
 }
 

@@ -3,15 +3,15 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
-import { byteAt, fileKind, firstInvalidUtf8, lineAtOffset, looksBinary, removeDeadSpools, scanBytes, spool, type ByteScan } from './source.js';
-import { excelSepLine, isHeaderRecord, parseSample, recordSpansLines, sniffFormat } from './sniff.js';
 import { chooseEmailColumn, ownColumns } from './columns.js';
+import { bomEncoding, type InputEncoding, isUtf16, transcode } from './decode.js';
 import { nulError, QUOTE_HINT, utf8Error } from './problems.js';
-import { bomEncoding, isUtf16, transcode, type InputEncoding } from './decode.js';
+import { excelSepLine, isHeaderRecord, parseSample, recordSpansLines, sniffFormat } from './sniff.js';
+import { type ByteScan, byteAt, fileKind, firstInvalidUtf8, lineAtOffset, looksBinary, removeDeadSpools, scanBytes, spool } from './source.js';
 
-export { readRecordBatches, readRecords } from './records.js';
-export type { ReadOptions } from './records.js';
 export type { InputEncoding } from './decode.js';
+export type { ReadOptions } from './records.js';
+export { readRecordBatches, readRecords } from './records.js';
 
 export interface OpenInputOptions {
   /** A file path, or '-' for stdin. */
@@ -213,17 +213,13 @@ function parseRecords(text: string, displayName: string, sampleComplete: boolean
   const sep = excelSepLine(text);
   const recordsText = sep ? text.slice(sep.end) : text;
   const lineOffset = sep ? 1 : 0;
-  const { format, delimiter, parsed } = sep
-    ? { format: 'csv' as const, delimiter: sep.delimiter, parsed: parseSample(recordsText, 'csv', sep.delimiter) }
-    : sniffFormat(text);
+  const { format, delimiter, parsed } = sep ? { format: 'csv' as const, delimiter: sep.delimiter, parsed: parseSample(recordsText, 'csv', sep.delimiter) } : sniffFormat(text);
   const error = parsed.error;
   if (error) {
     const where = `${displayName}:${error.line + lineOffset}`;
     if (error.code === 'CSV_MAX_RECORD_SIZE') {
       // A huge record, or a quote that swallows everything after it: only a quoted field can span lines.
-      throw recordSpansLines(recordsText, error.line)
-        ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT)
-        : new UsageError(`${where}: a record longer than 1 MiB`);
+      throw recordSpansLines(recordsText, error.line) ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT) : new UsageError(`${where}: a record longer than 1 MiB`);
     }
     if (error.code === 'CSV_QUOTE_NOT_CLOSED' && sampleComplete) throw new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT);
   }

@@ -7,11 +7,11 @@
 import { createReadStream } from 'node:fs';
 import { Parser } from 'csv-parse';
 import { UsageError } from '../../errors.js';
-import { nulError, QUOTE_HINT, raggedError, utf8Error } from './problems.js';
-import { byteAt, CHUNK_BYTES, fileError, lineAtOffset } from './source.js';
-import { parserOptions } from './sniff.js';
-import { Utf8Checker } from './utf8.js';
 import type { InputLayout, InputRecord } from './index.js';
+import { nulError, QUOTE_HINT, raggedError, utf8Error } from './problems.js';
+import { parserOptions } from './sniff.js';
+import { byteAt, CHUNK_BYTES, fileError, lineAtOffset } from './source.js';
+import { Utf8Checker } from './utf8.js';
 
 /** Bytes parsed per batch of records. */
 const FEED_BYTES = 64 * 1024;
@@ -164,9 +164,7 @@ class RecordParser {
     const where = `${this.layout.displayName}:${this.nextLine}`;
     if (code === 'CSV_MAX_RECORD_SIZE') {
       // A huge record, or a quote that swallows everything after it: only a quoted field can span lines.
-      return this.parser.info.lines > this.parserNextLine
-        ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT)
-        : new UsageError(`${where}: a record longer than 1 MiB`);
+      return this.parser.info.lines > this.parserNextLine ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT) : new UsageError(`${where}: a record longer than 1 MiB`);
     }
     if (code === 'CSV_QUOTE_NOT_CLOSED') return new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT);
     // Other csv-parse errors cannot happen with the relaxed options used; if one does, the input caused it.

@@ -1,6 +1,7 @@
 // Layout detection from a sample: delimiter, format, header and the email column.
-import { parse as parseSync } from 'csv-parse/sync';
+
 import type { Options } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
 
 export const DELIMITERS = [',', ';', '\t', '|'] as const;
 /** Records looked at for sniffing. */

@@ -1,13 +1,13 @@
 // Byte-level work on the input file: opening it (or spooling stdin / a pipe), one pass that hashes, checks UTF-8 and
 // (sample-only) keeps a sample, and mapping a byte offset back to a line number for error messages.
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, type Stats } from 'node:fs';
+import { type FileHandle, mkdir, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../errors.js';
-import { Utf8Checker } from './utf8.js';
 import { removeLeftovers } from '../lockfile.js';
+import { Utf8Checker } from './utf8.js';
 
 /** Read size for both passes: large reads keep the per-chunk overhead negligible. */
 export const CHUNK_BYTES = 1 << 20;
@@ -30,8 +30,7 @@ export interface ByteScan {
   lastByte: number;
 }
 
-const code = (err: unknown): string | undefined =>
-  typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+const code = (err: unknown): string | undefined => (typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined);
 
 /** A file system failure as the user should read it. */
 export function fileError(displayName: string, err: unknown): UsageError {
@@ -57,7 +56,7 @@ export type FileKind = 'file' | 'stream';
 
 /** A regular file is read in place; pipes, character devices and sockets can only be read once, so they are spooled. */
 export async function fileKind(path: string, displayName: string): Promise<FileKind> {
-  let st;
+  let st: Stats;
   try {
     st = await stat(path);
   } catch (err) {
@@ -111,7 +110,7 @@ const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a |
  * records are read, and the journal only needs a fingerprint (the results it keeps are per address anyway).
  */
 export async function scanBytes(file: string, displayName: string): Promise<ByteScan> {
-  let handle;
+  let handle: FileHandle | undefined;
   try {
     handle = await open(file, 'r');
     const { size } = await handle.stat();

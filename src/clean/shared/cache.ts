@@ -1,10 +1,10 @@
 // The verdict cache in Redis, shared by runners on several machines: one hash per account, the address as the
 // field, the verdict packed into one short string with the answer's time.
 import type { Redis } from 'ioredis';
-import type { Verdict } from '../verdict.js';
 import { documentedStatus } from '../answers.js';
-import type { CacheStats, VerdictCache } from '../cache/cache.js';
 import { batches } from '../batches.js';
+import type { CacheStats, VerdictCache } from '../cache/cache.js';
+import type { Verdict } from '../verdict.js';
 import { SharedStateError } from './connect.js';
 
 const flag = (b: boolean | null) => (b === null ? '' : b ? '1' : '0');
@@ -22,7 +22,19 @@ function unpack(text: string): { verdict: Verdict; at: number } | undefined {
   if (!status || !Number.isFinite(time)) return undefined;
   const v = unflag(valid);
   // The service's own word is kept; the verdict says it in mailclean's.
-  return { verdict: { key: '', status: documentedStatus(status, v), serviceStatus: status, valid: v, disposable: unflag(disposable), validDomain: unflag(validDomain), reason: reason ?? '', checkedAt: new Date(time).toISOString() }, at: time };
+  return {
+    verdict: {
+      key: '',
+      status: documentedStatus(status, v),
+      serviceStatus: status,
+      valid: v,
+      disposable: unflag(disposable),
+      validDomain: unflag(validDomain),
+      reason: reason ?? '',
+      checkedAt: new Date(time).toISOString(),
+    },
+    at: time,
+  };
 }
 
 export class RedisVerdictCache implements VerdictCache {

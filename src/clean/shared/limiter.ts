@@ -4,7 +4,7 @@
 // each send holds its slot until. Times come from Redis (TIME), so the runners' clocks need not agree.
 import type { Redis } from 'ioredis';
 import type { Rate } from '../../config/rate.js';
-import { realClock, type Booking, type Clock, type RateLimiter } from '../limiter.js';
+import { type Booking, type Clock, type RateLimiter, realClock } from '../limiter.js';
 import { SharedStateError } from './connect.js';
 
 // KEYS[1] the set; ARGV: limit, span (ms), in-flight hold (ms), id. Returns {wait, now, score...}.

@@ -1,10 +1,11 @@
 // Sending when runners on several machines share one account: claim the addresses first, send those that are
 // ours, and for those another runner claimed, take its answers from the shared cache (or its claims, once it is
 // gone). Never paying twice, never sending unbooked.
-import type { CheckOutcome } from '../check-outcome.js';
+
 import type { VerdictCache } from '../cache/cache.js';
+import type { CheckOutcome } from '../check-outcome.js';
 import { realClock } from '../limiter.js';
-import { sendToService, type SendOptions } from '../send.js';
+import { type SendOptions, sendToService } from '../send.js';
 import type { Claims } from './claims.js';
 import { SharedStateError } from './connect.js';
 

@@ -1,8 +1,9 @@
 // The account's verdict cache on this machine, for the service's runs and for --local: a cache that cannot be
 // opened is warned about once, and the run goes on without it.
-import type { Factory } from '../../factory.js';
+
 import type { VerdictCache } from '../../clean/cache/cache.js';
 import { openLocalCache } from '../../clean/cache/open.js';
+import type { Factory } from '../../factory.js';
 
 export async function openAccountCache(f: Factory, account: string, without: string): Promise<VerdictCache | undefined> {
   try {

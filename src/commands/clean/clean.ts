@@ -1,16 +1,16 @@
 // `mailclean clean`: its flags, turned into typed options. run.ts does the work; report.ts says how it went.
-import { Option, type Command } from 'commander';
-import type { Runner } from '../index.js';
-import { UsageError } from '../../errors.js';
-import { parseRate, type Rate } from '../../config/rate.js';
-import { parseDuration } from '../../config/duration.js';
-import { checkSharedUrl } from '../../clean/shared/connect.js';
-import { REASON_MEANINGS, STATUS_MEANINGS, STATUSES, meaningLines } from '../../clean/verdict.js';
-import { prepareOutput, sameFile, type OutputTarget } from '../../clean/output-target.js';
-import type { OutputFormat } from '../../clean/output.js';
+import { type Command, Option } from 'commander';
 import type { InputEncoding } from '../../clean/input/index.js';
-import type { JsonFlag } from '../../io/json.js';
+import type { OutputFormat } from '../../clean/output.js';
+import { type OutputTarget, prepareOutput, sameFile } from '../../clean/output-target.js';
+import { checkSharedUrl } from '../../clean/shared/connect.js';
 import { parseThresholds, type Threshold } from '../../clean/thresholds.js';
+import { meaningLines, REASON_MEANINGS, STATUS_MEANINGS, STATUSES } from '../../clean/verdict.js';
+import { parseDuration } from '../../config/duration.js';
+import { parseRate, type Rate } from '../../config/rate.js';
+import { UsageError } from '../../errors.js';
+import type { JsonFlag } from '../../io/json.js';
+import type { Runner } from '../index.js';
 
 export interface CleanOptions {
   /** A path, or '-' for stdin. */
@@ -189,7 +189,12 @@ function wholeNumber(value: unknown, flag: string, min: number, max = Number.MAX
 
 function onlyStatuses(value: unknown): Set<string> | undefined {
   if (value === undefined) return undefined;
-  const only = new Set(String(value).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+  const only = new Set(
+    String(value)
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
   if (only.size === 0) throw new UsageError('--only: name at least one status, e.g. valid,risky');
   const unknown = [...only].find((name) => !STATUSES.includes(name) && !Object.hasOwn(REASON_MEANINGS, name));
   if (unknown !== undefined) throw new UsageError(`--only: "${unknown}" is neither a status nor a reason`, `statuses: ${STATUSES.join(', ')}; reasons: see clean --help`);
@@ -202,7 +207,11 @@ function onlyStatuses(value: unknown): Set<string> | undefined {
  * is kept as INPUT.bak.
  */
 function outputTargets(input: string, opts: Record<string, unknown>): Pick<CleanOptions, 'output' | 'rejects' | 'backup' | 'summaryJson' | 'report'> {
-  for (const [flag, value] of [['--rejects', opts.rejects], ['--summary-json', opts.summaryJson], ['--report', opts.report]] as const) {
+  for (const [flag, value] of [
+    ['--rejects', opts.rejects],
+    ['--summary-json', opts.summaryJson],
+    ['--report', opts.report],
+  ] as const) {
     if (value === '-') throw new UsageError(`${flag}: "-" means stdout, which carries the rows; name a file`);
   }
   const given = Object.entries({
@@ -220,7 +229,11 @@ function outputTargets(input: string, opts: Record<string, unknown>): Pick<Clean
   for (const [flag, path] of given) {
     if (input === '-' || !sameFile(path, input)) continue;
     if (flag === '--output' && opts.inPlace === true) backup = `${input}.bak`;
-    else throw new UsageError(`${flag}: ${path} is the input file: writing it would overwrite your list`, flag === '--output' ? 'write elsewhere, or pass --in-place to replace the input (a copy is kept as INPUT.bak)' : 'write it elsewhere');
+    else
+      throw new UsageError(
+        `${flag}: ${path} is the input file: writing it would overwrite your list`,
+        flag === '--output' ? 'write elsewhere, or pass --in-place to replace the input (a copy is kept as INPUT.bak)' : 'write it elsewhere',
+      );
   }
   if (opts.inPlace === true && backup === undefined) throw new UsageError('--in-place needs -o naming the input file');
   const target = (flag: string) => {

@@ -1,39 +1,31 @@
 // `clean` with the built-in engine in-process: no allowance, nothing paid. With --local on a signed-in account, the
 // answers the service already gave (this list's journal, the cache) are kept and only the rest is checked here.
 import { existsSync } from 'node:fs';
-import type { Factory } from '../../factory.js';
-import { ExitCode } from '../../errors.js';
-import type { ProgressReporter } from '../../io/progress.js';
+import type { VerdictCache } from '../../clean/cache/cache.js';
+import { cachePath } from '../../clean/cache/open.js';
+import type { CheckOutcome } from '../../clean/check-outcome.js';
+import { journalPath } from '../../clean/identity.js';
 import type { InputLayout } from '../../clean/input/index.js';
+import { Journal } from '../../clean/journal.js';
 import type { ScanResult } from '../../clean/scan.js';
-import type { CleanOptions } from './clean.js';
-import { countOnly, outputCounts, writeOptions, type EngineSettings } from './run.js';
-import { reportDryRun } from './report.js';
-import { finishRun, finishStoppedRun } from './finish.js';
 import { runSummary } from '../../clean/summary.js';
 import type { Verdict } from '../../clean/verdict.js';
-import { journalPath } from '../../clean/identity.js';
-import { Journal } from '../../clean/journal.js';
-import { cachePath } from '../../clean/cache/open.js';
-import { openAccountCache } from './cache.js';
-import { openSharedCache, sharedUrl } from './shared.js';
-import type { VerdictCache } from '../../clean/cache/cache.js';
+import { ExitCode } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { ProgressReporter } from '../../io/progress.js';
 import { quantity } from '../../quantities.js';
-import { cleaningAccountKey } from '../shared/sessions.js';
 import type { Engine } from '../../verify/index.js';
-import type { CheckOutcome } from '../../clean/check-outcome.js';
+import { cleaningAccountKey } from '../shared/sessions.js';
+import { openAccountCache } from './cache.js';
+import type { CleanOptions } from './clean.js';
+import { finishRun, finishStoppedRun } from './finish.js';
+import { reportDryRun } from './report.js';
+import { countOnly, type EngineSettings, outputCounts, writeOptions } from './run.js';
+import { openSharedCache, sharedUrl } from './shared.js';
 
 const ENGINE_CONCURRENCY = 256;
 
-export async function cleanWithEngine(
-  f: Factory,
-  o: CleanOptions,
-  settings: EngineSettings,
-  layout: InputLayout,
-  scan: ScanResult,
-  progress: ProgressReporter,
-  startedAt: number,
-): Promise<number> {
+export async function cleanWithEngine(f: Factory, o: CleanOptions, settings: EngineSettings, layout: InputLayout, scan: ScanResult, progress: ProgressReporter, startedAt: number): Promise<number> {
   if (o.dryRun) {
     const saved = await savedAnswers(f, o, layout, scan, 'count');
     reportDryRun(f, o, scan, { checked: saved.results, fromCache: saved.fromCache, signedIn: saved.account !== undefined });
@@ -61,7 +53,10 @@ export async function cleanWithEngine(
     const stopped: CheckOutcome = { spent: 0, requests: 0, retries: 0, stopped: { reason: 'interrupted', message: 'interrupted' } };
     const counting = countOnly(o, f, scan);
     const counted = counting && (await writeOutputs(layout, saved.results, counting));
-    const ended = counted && { summary: runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: counted.tally, outputs: [], answered, outcome: stopped }), tally: counted.tally };
+    const ended = counted && {
+      summary: runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: counted.tally, outputs: [], answered, outcome: stopped }),
+      tally: counted.tally,
+    };
     return finishStoppedRun(f, o, ended, stopped, 'Interrupted: nothing was spent; run the command again to check the list.');
   }
   for (const [key, verdict] of saved.results) outcome.results.set(key, verdict);

@@ -1,20 +1,20 @@
 // The end of a run that wrote its outputs: the summary for the user, the files for machines (--summary-json,
 // the GitHub job summary, --report), the --fail-when gate, and the exit code.
 import { appendFileSync } from 'node:fs';
-import type { Factory } from '../../factory.js';
-import { AuthError, CliError, ExitCode } from '../../errors.js';
-import { renderTable } from '../../io/table.js';
-import { quantity } from '../../quantities.js';
+import type { CheckOutcome } from '../../clean/check-outcome.js';
 import { writeWhole } from '../../clean/output.js';
-import { crossedThresholds } from '../../clean/thresholds.js';
 import type { RunSummary } from '../../clean/summary.js';
 import type { Tally } from '../../clean/tally.js';
-import type { CheckOutcome } from '../../clean/check-outcome.js';
-import type { CleanOptions } from './clean.js';
+import { crossedThresholds } from '../../clean/thresholds.js';
+import { AuthError, CliError, ExitCode } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { renderTable } from '../../io/table.js';
+import { quantity } from '../../quantities.js';
 import { barChart } from './charts.js';
+import type { CleanOptions } from './clean.js';
+import { htmlReport } from './html-report.js';
 import { reportPartial } from './report.js';
 import { stepSummary } from './step-summary.js';
-import { htmlReport } from './html-report.js';
 
 export async function finishRun(f: Factory, o: CleanOptions, summary: RunSummary, tally: Tally, outcome?: CheckOutcome): Promise<number> {
   printSummary(f, o, summary);
@@ -79,7 +79,13 @@ async function writeSideFiles(f: Factory, o: CleanOptions, s: RunSummary, tally:
   const stepFile = f.io.env.GITHUB_STEP_SUMMARY;
   if (stepFile) {
     try {
-      appendFileSync(stepFile, stepSummary(s, [o.summaryJson?.given, o.report?.given].filter((p): p is string => p !== undefined)));
+      appendFileSync(
+        stepFile,
+        stepSummary(
+          s,
+          [o.summaryJson?.given, o.report?.given].filter((p): p is string => p !== undefined),
+        ),
+      );
     } catch (error) {
       f.io.warn(`cannot append the job summary to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }

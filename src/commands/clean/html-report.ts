@@ -37,7 +37,9 @@ function domainRows(s: RunSummary): string {
         x += width;
         return part;
       });
-      const mix = Object.entries(d.statuses).map(([status, rows]) => `${escapeHtml(status)} ${n(rows)}`).join(', ');
+      const mix = Object.entries(d.statuses)
+        .map(([status, rows]) => `${escapeHtml(status)} ${n(rows)}`)
+        .join(', ');
       return `<tr class="domain" data-domain="${escapeHtml(d.domain)}" data-rows="${d.rows}"><td>${escapeHtml(d.domain)}</td><td class="num">${n(d.rows)}</td><td><svg width="300" height="14" xmlns="http://www.w3.org/2000/svg">${parts.join('')}</svg></td><td>${mix}</td></tr>`;
     })
     .join('\n');
@@ -54,7 +56,9 @@ function uncheckedSection(s: RunSummary): string {
 }
 
 function exampleRows(examples: ReadonlyMap<string, string[]>): string {
-  const rows = [...examples].flatMap(([status, cells]) => cells.map((cell) => `<tr class="example" data-status="${escapeHtml(status)}"><td>${escapeHtml(status)}</td><td><code>${escapeHtml(cell)}</code></td></tr>`));
+  const rows = [...examples].flatMap(([status, cells]) =>
+    cells.map((cell) => `<tr class="example" data-status="${escapeHtml(status)}"><td>${escapeHtml(status)}</td><td><code>${escapeHtml(cell)}</code></td></tr>`),
+  );
   return rows.length ? `<table><tr><th>Status</th><th>Address as written</th></tr>${rows.join('\n')}</table>` : '<p>Every address is valid.</p>';
 }
 

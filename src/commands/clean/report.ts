@@ -1,14 +1,15 @@
 // What `clean` tells its user: the dry-run report, the summary of a run, and the lines of a partial one.
-import type { Factory } from '../../factory.js';
+
+import type { KnownAllowance } from '../../clean/allowance.js';
+import type { CheckOutcome } from '../../clean/check-outcome.js';
+import { MAX_BATCH } from '../../clean/checker.js';
+import type { InputLayout } from '../../clean/input/index.js';
+import type { ScanResult } from '../../clean/scan.js';
+import { minimumTime } from '../../clean/send.js';
 import { formatRate, type Rate } from '../../config/rate.js';
+import type { Factory } from '../../factory.js';
 import { renderPairs } from '../../io/table.js';
 import { formatDuration, quantity } from '../../quantities.js';
-import { MAX_BATCH } from '../../clean/checker.js';
-import type { CheckOutcome } from '../../clean/check-outcome.js';
-import { minimumTime } from '../../clean/send.js';
-import type { ScanResult } from '../../clean/scan.js';
-import type { InputLayout } from '../../clean/input/index.js';
-import type { KnownAllowance } from '../../clean/allowance.js';
 import type { CleanOptions } from './clean.js';
 
 /** The file's shape after the scan, on stderr. */
@@ -95,8 +96,7 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
     // Signed in, --local keeps the service's answers and the engine checks the rest.
     if (facts.signedIn) pairs.push(['Already checked', n(already)], ['Answered from cache', n(fromCache)]);
     pairs.push(['Checked by', `the built-in engine, in-process: ${quantity(scan.unique.size - already - fromCache, 'address', 'addresses')}; nothing sent, no allowance spent`]);
-  }
-  else {
+  } else {
     const left = facts.allowance;
     pairs.push(
       ['Already checked', facts.signedIn ? n(report.alreadyChecked) : '0 (not signed in: no journal to consult)'],

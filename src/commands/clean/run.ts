@@ -1,13 +1,13 @@
 // `mailclean clean`, orchestrated: read and scan the input, then check with the service or the built-in engine.
 import { Writable } from 'node:stream';
-import type { Factory } from '../../factory.js';
+import type { ScanResult } from '../../clean/scan.js';
+import type { OutputCount } from '../../clean/summary.js';
+import type { WriteOptions, WriteSummary } from '../../clean/write.js';
 import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { parseDnsServers } from '../../verify/index.js';
 import type { CleanOptions } from './clean.js';
 import { reportRagged, reportScan } from './report.js';
-import type { WriteOptions, WriteSummary } from '../../clean/write.js';
-import type { OutputCount } from '../../clean/summary.js';
-import type { ScanResult } from '../../clean/scan.js';
-import { parseDnsServers } from '../../verify/index.js';
 
 /** Runs a clean with typed options; the exit code it returns is the run's. */
 export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
@@ -15,11 +15,7 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
   const profile = await f.profile();
   profile.requireKnown();
   const checker = await chooseChecker(f, o);
-  const [{ openInput }, { scanInput }, { ProgressReporter }] = await Promise.all([
-    import('../../clean/input/index.js'),
-    import('../../clean/scan.js'),
-    import('../../io/progress.js'),
-  ]);
+  const [{ openInput }, { scanInput }, { ProgressReporter }] = await Promise.all([import('../../clean/input/index.js'), import('../../clean/scan.js'), import('../../io/progress.js')]);
   const progress = new ProgressReporter(f.io.stderr, { live: f.io.isStderrTTY, quiet: f.io.quiet });
   const stop = f.io.signals.stop;
   const layout = await openInput({ path: o.input, stdin: f.io.stdin, spoolDir: `${f.dataDir}/spool`, column: o.column, encoding: o.encoding, strict: o.strict, signal: stop });
@@ -85,10 +81,7 @@ async function chooseChecker(f: Factory, o: CleanOptions): Promise<'service' | E
   }
   const settings = engineSettings(o, f.io.env);
   if (!o.local) {
-    f.io.note(
-      'No cleaning service configured: checking with the built-in engine in-process (nothing spent). ' +
-        'To use the service: `mailclean login --api-url URL --clean-url URL`.',
-    );
+    f.io.note('No cleaning service configured: checking with the built-in engine in-process (nothing spent). ' + 'To use the service: `mailclean login --api-url URL --clean-url URL`.');
   }
   return settings;
 }

@@ -1,18 +1,19 @@
 // Sending to the service with a live progress line and an ETA, through this machine's limiter or, with
 // --shared, through Redis with claims so runners on several machines never pay twice.
-import type { Factory } from '../../factory.js';
-import { type ProgressReporter } from '../../io/progress.js';
-import { quantity } from '../../quantities.js';
+
 import type { CleaningClient } from '../../api/cleaning.js';
-import type { ScanResult } from '../../clean/scan.js';
+import type { VerdictCache } from '../../clean/cache/cache.js';
+import type { CheckOutcome } from '../../clean/check-outcome.js';
 import { limiterStatePath } from '../../clean/identity.js';
 import type { Journal } from '../../clean/journal.js';
-import { SlidingWindowLimiter, realClock } from '../../clean/limiter.js';
-import type { CheckOutcome } from '../../clean/check-outcome.js';
-import { sendToService, timeLeft, type SendOptions } from '../../clean/send.js';
-import type { VerdictCache } from '../../clean/cache/cache.js';
+import { realClock, SlidingWindowLimiter } from '../../clean/limiter.js';
+import type { ScanResult } from '../../clean/scan.js';
+import { type SendOptions, sendToService, timeLeft } from '../../clean/send.js';
 import { sendShared } from '../../clean/shared/share.js';
 import type { Rate } from '../../config/rate.js';
+import type { Factory } from '../../factory.js';
+import type { ProgressReporter } from '../../io/progress.js';
+import { quantity } from '../../quantities.js';
 import type { CleanOptions } from './clean.js';
 import type { SharedState } from './shared.js';
 

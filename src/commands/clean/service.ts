@@ -1,34 +1,35 @@
 // `clean` with the cleaning service: one run per list and account, its journal, the shared limiter, the
 // allowance, and the questions a terminal may ask before anything is paid.
-import type { Factory } from '../../factory.js';
-import { ExitCode, UsageError } from '../../errors.js';
-import { DEFAULT_RATE, parseRate, type Rate } from '../../config/rate.js';
-import { promptConfirm } from '../../io/prompt.js';
-import { type ProgressReporter } from '../../io/progress.js';
-import { quantity } from '../../quantities.js';
-import type { CleaningClient } from '../../api/cleaning.js';
-import type { InputLayout } from '../../clean/input/index.js';
-import type { ScanResult } from '../../clean/scan.js';
-import { journalPath } from '../../clean/identity.js';
-import { Journal, lockJournal } from '../../clean/journal.js';
-import { describeOwner } from '../../clean/lockfile.js';
-import type { CheckOutcome } from '../../clean/check-outcome.js';
-import { writeOutputs, type WriteOptions, type WriteSummary } from '../../clean/write.js';
+
 import { existsSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import type { OutputCount } from '../../clean/summary.js';
-import { knownAllowance, rememberAllowance, type KnownAllowance } from '../../clean/allowance.js';
+import type { CleaningClient } from '../../api/cleaning.js';
+import { redactUrl } from '../../api/redact.js';
+import { type KnownAllowance, knownAllowance, rememberAllowance } from '../../clean/allowance.js';
 import type { VerdictCache } from '../../clean/cache/cache.js';
+import type { CheckOutcome } from '../../clean/check-outcome.js';
+import { journalPath } from '../../clean/identity.js';
+import type { InputLayout } from '../../clean/input/index.js';
+import { Journal, lockJournal } from '../../clean/journal.js';
+import { describeOwner } from '../../clean/lockfile.js';
+import type { ScanResult } from '../../clean/scan.js';
+import type { OutputCount } from '../../clean/summary.js';
+import { runSummary } from '../../clean/summary.js';
+import { type WriteOptions, type WriteSummary, writeOutputs } from '../../clean/write.js';
+import { DEFAULT_RATE, parseRate, type Rate } from '../../config/rate.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { ProgressReporter } from '../../io/progress.js';
+import { promptConfirm } from '../../io/prompt.js';
+import { quantity } from '../../quantities.js';
 import { cleaningAccountKey, cleaningSession } from '../shared/sessions.js';
+import { openAccountCache } from './cache.js';
 import type { CleanOptions } from './clean.js';
+import { finishRun, finishStoppedRun } from './finish.js';
 import { allowanceText, reportDryRun } from './report.js';
 import { countOnly, outputCounts, writeOptions } from './run.js';
-import { finishRun, finishStoppedRun } from './finish.js';
-import { openAccountCache } from './cache.js';
 import { send } from './sending.js';
-import { openShared, sharedUrl, type SharedState } from './shared.js';
-import { runSummary } from '../../clean/summary.js';
-import { redactUrl } from '../../api/redact.js';
+import { openShared, type SharedState, sharedUrl } from './shared.js';
 
 /** Above this many addresses, a run on a terminal asks before spending (unless --yes). */
 const CONFIRM_ABOVE = 1_000;
@@ -150,7 +151,10 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   const kept = failed && answered.sent === 0 ? keepExisting(options) : [];
   if (kept.length > 0) f.io.note(`Nothing was checked: ${kept.join(' and ')} ${kept.length === 1 ? 'is' : 'are'} left as ${kept.length === 1 ? 'it was' : 'they were'}.`);
   const written = await writeOutputs(layout, journal.results, options);
-  const summary = summaryOf(written, outputCounts(o, written).filter((c) => !kept.includes(c.path)));
+  const summary = summaryOf(
+    written,
+    outputCounts(o, written).filter((c) => !kept.includes(c.path)),
+  );
   if (failed) return finishStoppedRun(f, o, { summary, tally: written.tally }, outcome, interruptedNote(journal.results.size));
   return finishRun(f, o, summary, written.tally, outcome);
 }
@@ -181,7 +185,8 @@ async function answerFromCache(f: Factory, o: CleanOptions, run: Run, pending: s
   if (!run.cache || o.maxAgeMs <= 0 || pending.length === 0) return 0;
   const cached = await run.cache.lookup(pending, Date.now() - o.maxAgeMs);
   for (const [key, verdict] of cached) run.journal.results.set(key, verdict);
-  if (cached.size > 0) f.io.note(`${quantity(cached.size, 'address', 'addresses')} answered within ${formatAge(o.maxAgeMs)} ${cached.size === 1 ? 'comes' : 'come'} from the cache: not sent (--max-age 0 asks again).`);
+  if (cached.size > 0)
+    f.io.note(`${quantity(cached.size, 'address', 'addresses')} answered within ${formatAge(o.maxAgeMs)} ${cached.size === 1 ? 'comes' : 'come'} from the cache: not sent (--max-age 0 asks again).`);
   return cached.size;
 }
 

@@ -1,13 +1,13 @@
 // --shared redis://…: the limiter, the verdict cache and the claims of an account live in Redis, so runners on
 // several machines never exceed the rate limit together and never pay twice.
 import type { Redis } from 'ioredis';
-import type { Factory } from '../../factory.js';
-import { CliError } from '../../errors.js';
-import type { Rate } from '../../config/rate.js';
-import { checkSharedUrl, connectShared, SharedStateError } from '../../clean/shared/connect.js';
-import { RedisLimiter } from '../../clean/shared/limiter.js';
 import { RedisVerdictCache } from '../../clean/shared/cache.js';
 import { Claims } from '../../clean/shared/claims.js';
+import { checkSharedUrl, connectShared, SharedStateError } from '../../clean/shared/connect.js';
+import { RedisLimiter } from '../../clean/shared/limiter.js';
+import type { Rate } from '../../config/rate.js';
+import { CliError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
 
 export interface SharedState {
   url: string;

@@ -7,7 +7,8 @@ const n = (x: number) => x.toLocaleString('en-US');
 /** The run in a few lines of Markdown; `files` are the side files written besides the rows (summary, report). */
 export function stepSummary(s: RunSummary, files: readonly string[] = []): string {
   const rows = Object.entries(s.statuses).map(([status, count]) => `| ${md(status)} | ${n(count)} | ${s.rows ? ((100 * count) / s.rows).toFixed(1) : '0.0'}% |`);
-  const checker = s.checker === 'local' ? 'the built-in engine (nothing spent)' : `the cleaning service: spent ${amount(s.spent, 'address', 'addresses')} in ${amount(s.requests, 'request', 'requests')}`;
+  const checker =
+    s.checker === 'local' ? 'the built-in engine (nothing spent)' : `the cleaning service: spent ${amount(s.spent, 'address', 'addresses')} in ${amount(s.requests, 'request', 'requests')}`;
   const lines = [`### mailclean: ${md(s.input)}`, '', ...verdictLine(s), '', `${amount(s.rows, 'row', 'rows')}, ${amount(s.unique, 'unique address', 'unique addresses')}, checked by ${checker}.`, ''];
   if (rows.length > 0) lines.push('| Status | Rows | Share |', '| --- | ---: | ---: |', ...rows, '');
   if (s.unchecked.rows > 0) lines.push(`**${amount(s.unchecked.rows, 'row', 'rows')} unchecked**${s.unchecked.message ? `: ${md(s.unchecked.message)}` : ''}.`, '');

@@ -1,9 +1,9 @@
 import { Argument, type Command } from 'commander';
-import type { Runner } from '../index.js';
-import { describe } from './spec.js';
-import { bash, zsh } from './sh.js';
-import { fish } from './fish.js';
 import type { Factory } from '../../factory.js';
+import type { Runner } from '../index.js';
+import { fish } from './fish.js';
+import { bash, zsh } from './sh.js';
+import { describe } from './spec.js';
 
 // The scripts are generated from the command tree main.ts parses, so a new command, flag or choice
 // completes without anyone restating it here.

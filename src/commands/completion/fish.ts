@@ -1,5 +1,5 @@
 // The completion script for fish: `complete` lines conditioned on where the cursor is in the command tree.
-import { fq, walk, type Flag, type Spec, type Values } from './spec.js';
+import { type Flag, fq, type Spec, type Values, walk } from './spec.js';
 
 /** Fish functions that find the command path and the argument position of the words before the cursor. */
 const FISH_STATE = `# "PATH|N": the command path of the words before the cursor and how many arguments follow it.
@@ -66,9 +66,7 @@ export function fish(root: Spec): string {
   }
   // A case pattern is a wildcard even when quoted, and must be quoted so the shell does not glob it.
   const valueCases = (flags: Flag[], pathPattern: string) =>
-    flags
-      .filter((f) => f.value !== undefined)
-      .map((f) => `    case ${f.names.map((n) => fq(`${pathPattern}|${n}`)).join(' ')}\n      echo ${f.optional ? 'optional' : 'value'}`);
+    flags.filter((f) => f.value !== undefined).map((f) => `    case ${f.names.map((n) => fq(`${pathPattern}|${n}`)).join(' ')}\n      echo ${f.optional ? 'optional' : 'value'}`);
 
   return `# fish completion for mailclean, generated from its command definitions by \`mailclean completion fish\`
 function __mailclean_subcommand
@@ -78,7 +76,10 @@ ${specs.flatMap((s) => s.subcommands.map((c) => `    case ${fq(`${s.path}|${c.pa
 end
 function __mailclean_value
   switch "$argv[1]|$argv[2]"
-${specs.filter((s) => s !== root).flatMap((s) => valueCases(s.flags, s.path)).join('\n')}
+${specs
+  .filter((s) => s !== root)
+  .flatMap((s) => valueCases(s.flags, s.path))
+  .join('\n')}
 ${valueCases(root.flags, '*').join('\n')}
   end
 end

@@ -1,14 +1,12 @@
 // Completion scripts for bash and zsh, which share their helper functions.
-import { sq, walk, type Flag, type Spec, type Values } from './spec.js';
+import { type Flag, type Spec, sq, type Values, walk } from './spec.js';
 
 /** bash and zsh share these: plain functions over `case`, run on the words before the cursor. */
 function shHelpers(root: Spec): string {
   const specs = [...walk(root)];
   const valueKind = (v: Values): string => (typeof v === 'string' ? v : `words:${v.words.join(' ')}`);
   const valueCases = (flags: Flag[], pathPattern: string) =>
-    flags
-      .filter((f) => f.value !== undefined)
-      .map((f) => `    ${f.names.map((n) => `${pathPattern}${sq(`|${n}`)}`).join('|')}) echo ${sq(f.optional ? 'optional' : valueKind(f.value!))} ;;`);
+    flags.filter((f) => f.value !== undefined).map((f) => `    ${f.names.map((n) => `${pathPattern}${sq(`|${n}`)}`).join('|')}) echo ${sq(f.optional ? 'optional' : valueKind(f.value!))} ;;`);
   return `_mailclean_subcommand() {
   case "$1|$2" in
 ${specs.flatMap((s) => s.subcommands.map((c) => `    ${sq(`${s.path}|${c.path.split(' ').pop()}`)}) echo ${sq(c.path)} ;;`)).join('\n')}
@@ -16,12 +14,18 @@ ${specs.flatMap((s) => s.subcommands.map((c) => `    ${sq(`${s.path}|${c.path.sp
 }
 _mailclean_subcommands() {
   case "$1" in
-${specs.filter((s) => s.subcommands.length > 0).map((s) => `    ${sq(s.path)}) echo ${sq(s.subcommands.map((c) => c.path.split(' ').pop()).join(' '))} ;;`).join('\n')}
+${specs
+  .filter((s) => s.subcommands.length > 0)
+  .map((s) => `    ${sq(s.path)}) echo ${sq(s.subcommands.map((c) => c.path.split(' ').pop()).join(' '))} ;;`)
+  .join('\n')}
   esac
 }
 _mailclean_value() {
   case "$1|$2" in
-${specs.filter((s) => s !== root).flatMap((s) => valueCases(s.flags, sq(s.path))).join('\n')}
+${specs
+  .filter((s) => s !== root)
+  .flatMap((s) => valueCases(s.flags, sq(s.path)))
+  .join('\n')}
 ${valueCases(root.flags, '*').join('\n')}
   esac
 }
@@ -100,7 +104,10 @@ ${specs.map((s) => `    ${sq(s.path)}) print -r -- ${sq(described([...new Map([.
 }
 _mailclean_subcommand_descriptions() {
   case "$1" in
-${specs.filter((s) => s.subcommands.length > 0).map((s) => `    ${sq(s.path)}) print -r -- ${sq(described(s.subcommands.map((c): [string, string] => [c.path.split(' ').pop()!, c.description])))} ;;`).join('\n')}
+${specs
+  .filter((s) => s.subcommands.length > 0)
+  .map((s) => `    ${sq(s.path)}) print -r -- ${sq(described(s.subcommands.map((c): [string, string] => [c.path.split(' ').pop()!, c.description])))} ;;`)
+  .join('\n')}
   esac
 }
 _mailclean_values() {

@@ -1,6 +1,6 @@
 import { Option } from 'commander';
-import type { Factory } from '../../factory.js';
 import { ApiError, UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
 import { readAll } from '../../io/io.js';
 import { promptSecret, promptText } from '../../io/prompt.js';
 
@@ -37,13 +37,7 @@ export async function checkEndpoints(f: Factory, service: ServiceChoice): Promis
 }
 
 /** A flag's value, else a prompt on a terminal, else a usage error that names the flag. */
-export async function valueOrPrompt(
-  f: Factory,
-  value: unknown,
-  flag: string,
-  message: string,
-  opts: { default?: string; validate?: (v: string) => string | undefined } = {},
-): Promise<string> {
+export async function valueOrPrompt(f: Factory, value: unknown, flag: string, message: string, opts: { default?: string; validate?: (v: string) => string | undefined } = {}): Promise<string> {
   const given = checkedFlag(value, flag, opts.validate);
   if (given !== undefined) return given;
   if (!f.io.canPrompt) throw new UsageError(`${flag} is required`, `pass ${flag} <value> (prompts are off: no terminal, --no-input, MAILCLEAN_NO_INPUT or CI)`);

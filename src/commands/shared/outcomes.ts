@@ -1,6 +1,6 @@
-import type { Factory } from '../../factory.js';
-import { ExitCode } from '../../errors.js';
 import type { ServiceOutcome } from '../../account/each-service.js';
+import { ExitCode } from '../../errors.js';
+import type { Factory } from '../../factory.js';
 import type { JsonFlag } from '../../io/json.js';
 
 /** Shared by register and login: one line per service on stderr, an object per service on stdout with --json. */

@@ -1,14 +1,15 @@
 // Signed-in clients for commands: the profile's token (or the environment's), or on the built-in sandbox an
 // account made on first use.
-import type { Factory } from '../../factory.js';
-import { AuthError, CliError } from '../../errors.js';
-import type { PlatformClient } from '../../api/platform.js';
-import type { CleaningClient, CleanSignedIn } from '../../api/cleaning.js';
-import { str, unwrapObject } from '../../api/shape.js';
+
 import { createSandboxAccount } from '../../account/sandbox-account.js';
+import type { CleaningClient, CleanSignedIn } from '../../api/cleaning.js';
+import type { PlatformClient } from '../../api/platform.js';
+import { str, unwrapObject } from '../../api/shape.js';
+import { rememberAllowance } from '../../clean/allowance.js';
 import { accountKey, limiterStatePath } from '../../clean/identity.js';
 import { DEFAULT_RATE, parseRate } from '../../config/rate.js';
-import { rememberAllowance } from '../../clean/allowance.js';
+import { AuthError, CliError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
 
 export async function platformSession(f: Factory): Promise<PlatformClient> {
   const client = await f.platform();

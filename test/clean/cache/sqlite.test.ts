@@ -54,7 +54,16 @@ describe('the SQLite verdict cache', () => {
     await cache.store(stored);
     const since = Date.parse('2026-06-01T00:00:00.000Z');
     const recent = stored.filter((v) => v.checkedAt === NEW).map((v) => v.key);
-    expect([...(await cache.lookup(stored.map((v) => v.key), since)).keys()].sort()).toEqual([...recent].sort());
+    expect(
+      [
+        ...(
+          await cache.lookup(
+            stored.map((v) => v.key),
+            since,
+          )
+        ).keys(),
+      ].sort(),
+    ).toEqual([...recent].sort());
     // Under a third of the cache: counted by lookups; the whole list and more: by one pass over the file.
     const few = new Set(stored.slice(0, 300).map((v) => v.key));
     const many = new Set([...stored.map((v) => v.key), ...Array.from({ length: 2_000 }, (_, i) => `absent${i}@example.com`)]);

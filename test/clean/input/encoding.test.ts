@@ -3,8 +3,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openInput } from '../../../src/clean/input/index.js';
 import { Utf16Decoder } from '../../../src/clean/input/decode.js';
+import { openInput } from '../../../src/clean/input/index.js';
 import { collect, fixture, open, put, tempDir, usageError } from './helpers.js';
 
 let tmp: { dir: string; remove: () => void };

@@ -123,7 +123,7 @@ describe('encoding', () => {
   });
 
   it('far beyond the sniffing sample (found while the records are read)', async () => {
-    const head = 'Email,Name,City\n' + rows(2, 60001); // about 2.3 MB
+    const head = `Email,Name,City\n${rows(2, 60001)}`; // about 2.3 MB
     const path = put(tmp.dir, 'late-bad.csv', Buffer.concat([Buffer.from(head), Buffer.from('x@y.com,Jos'), Buffer.from([0xe9, 0x0a])]));
     const layout = await open(path, { encoding: 'utf-8' });
     const err = await usageError(
@@ -135,9 +135,9 @@ describe('encoding', () => {
   });
 
   it('readRecords checks too (the file changed after openInput), after delivering earlier rows', async () => {
-    const path = put(tmp.dir, 'changes.csv', 'Email,Name,City\n' + rows(2, 10));
+    const path = put(tmp.dir, 'changes.csv', `Email,Name,City\n${rows(2, 10)}`);
     const layout = await open(path);
-    const text = 'Email,Name,City\n' + rows(2, 10);
+    const text = `Email,Name,City\n${rows(2, 10)}`;
     const bytes = Buffer.from(text);
     bytes[text.indexOf('Person 7')] = 0xff; // same size, now invalid on line 7
     writeFileSync(path, bytes);
@@ -168,14 +168,14 @@ describe('encoding', () => {
 
 describe('NUL bytes: one rule and one message wherever they are', () => {
   it('near the start, found by openInput', async () => {
-    const path = put(tmp.dir, 'nul-early.csv', 'Email,Name,City\n' + rows(2, 3) + 'x@y.com,Jo\0,Town\n' + rows(5, 9));
+    const path = put(tmp.dir, 'nul-early.csv', `Email,Name,City\n${rows(2, 3)}x@y.com,Jo\0,Town\n${rows(5, 9)}`);
     const err = await usageError(open(path));
     expect(err.message).toBe(`${path}:4: contains a NUL byte`);
     expect(err.exitCode).toBe(2);
   });
 
   it('beyond the 2 MiB sample, found while reading, after the rows before it', async () => {
-    const path = put(tmp.dir, 'nul-late.csv', 'Email,Name,City\n' + rows(2, 60001) + 'x@y.com,Jo\0,Town\n' + rows(60003, 60010));
+    const path = put(tmp.dir, 'nul-late.csv', `Email,Name,City\n${rows(2, 60001)}x@y.com,Jo\0,Town\n${rows(60003, 60010)}`);
     const layout = await open(path);
     for (const feedBytes of [undefined, 7]) {
       let last = 0;
@@ -219,19 +219,19 @@ describe('huge records and runaway quotes', () => {
   });
 
   it('an unclosed quote swallowing more than 1 MiB', async () => {
-    const path = put(tmp.dir, 'swallow.csv', 'Email,Name,City\n' + rows(2, 4) + '"e@x.com,Unclosed,Oops\n' + rows(6, 40000));
+    const path = put(tmp.dir, 'swallow.csv', `Email,Name,City\n${rows(2, 4)}"e@x.com,Unclosed,Oops\n${rows(6, 40000)}`);
     expect((await usageError(open(path))).message).toBe(`${path}:5: a quoted field is never closed`);
   });
 
   it('an unclosed quote past the sample, found while reading', async () => {
-    const path = put(tmp.dir, 'late-quote.csv', 'Email,Name,City\n' + rows(2, 60001) + '"late@x.com,Late,Town\n' + rows(60003, 60100));
+    const path = put(tmp.dir, 'late-quote.csv', `Email,Name,City\n${rows(2, 60001)}"late@x.com,Late,Town\n${rows(60003, 60100)}`);
     const layout = await open(path);
     const err = await usageError(collect(layout));
     expect(err.message).toBe(`${path}:60002: a quoted field is never closed`);
   });
 
   it('an unclosed quote past the sample that swallows more than 1 MiB', async () => {
-    const path = put(tmp.dir, 'late-swallow.csv', 'Email,Name,City\n' + rows(2, 60001) + '"late@x.com,Late,Town\n' + rows(60003, 100000));
+    const path = put(tmp.dir, 'late-swallow.csv', `Email,Name,City\n${rows(2, 60001)}"late@x.com,Late,Town\n${rows(60003, 100000)}`);
     const layout = await open(path);
     expect((await usageError(collect(layout))).message).toBe(`${path}:60002: a quoted field is never closed`);
   });

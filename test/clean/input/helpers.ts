@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
-import { openInput, readRecords } from '../../../src/clean/input/index.js';
+import { fileURLToPath } from 'node:url';
 import type { InputLayout, InputRecord, OpenInputOptions, ReadOptions } from '../../../src/clean/input/index.js';
+import { openInput, readRecords } from '../../../src/clean/input/index.js';
 
 export const FIXTURES = fileURLToPath(new URL('../../../fixtures/clean/', import.meta.url));
 export const fixture = (name: string): string => join(FIXTURES, name);

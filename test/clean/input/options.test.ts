@@ -238,7 +238,7 @@ describe('line endings and records', () => {
   it('records straddling many chunk boundaries, with multi-byte text and quoted CRLFs, are exact', async () => {
     let text = '\ufeffEmail,Name,Notes\r\n';
     for (let i = 0; i < 40000; i++) {
-      text += `p${i}@example.com,Zoë 山田 ${i},` + (i % 7 === 0 ? `"multi\r\nline, ""quoted"" ${i}"` : `note ${i}`) + '\r\n';
+      text += `p${i}@example.com,Zoë 山田 ${i},${i % 7 === 0 ? `"multi\r\nline, ""quoted"" ${i}"` : `note ${i}`}\r\n`;
     }
     const path = put(tmp.dir, 'big.csv', text);
     const layout = await open(path);
@@ -246,7 +246,7 @@ describe('line endings and records', () => {
     const records = await collect(layout);
     expect(records).toHaveLength(40000);
     expect(layout.headerRaw).toBe('Email,Name,Notes');
-    const rebuilt = Buffer.from('\ufeff' + [layout.headerRaw, ...records.map((r) => r.raw)].join('\r\n') + '\r\n');
+    const rebuilt = Buffer.from(`\ufeff${[layout.headerRaw, ...records.map((r) => r.raw)].join('\r\n')}\r\n`);
     expect(rebuilt.equals(readFileSync(path))).toBe(true);
     // Record i starts after 1 header line plus i lines, plus one extra for every earlier multi-line record.
     for (const i of [0, 1, 7, 8, 39999]) expect(records[i]!.line).toBe(2 + i + Math.ceil(i / 7));
@@ -295,7 +295,7 @@ describe('an output of mailclean as input', () => {
     expect((await usageError(open(path, { column: '4' }))).exitCode).toBe(2);
   });
 
-  it('needs all six result names: a lone email_status is the user\'s own column', async () => {
+  it("needs all six result names: a lone email_status is the user's own column", async () => {
     const path = put(tmp.dir, 'theirs.csv', 'email,email_status\na@example.com,subscribed\n');
     expect((await open(path)).ownColumns).toEqual([]);
   });

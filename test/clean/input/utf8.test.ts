@@ -1,6 +1,6 @@
 // The streaming UTF-8 checker agrees with a fatal TextDecoder, wherever the chunk boundaries fall.
 import { describe, expect, it } from 'vitest';
-import { Utf8Checker, scanUtf8 } from '../../../src/clean/input/utf8.js';
+import { scanUtf8, Utf8Checker } from '../../../src/clean/input/utf8.js';
 
 /** Offset of the first invalid sequence according to TextDecoder (bisecting on prefixes), or -1. */
 function reference(bytes: Buffer): number {

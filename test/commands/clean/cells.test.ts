@@ -7,8 +7,8 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../../src/sandbox/server.js';
 import { TestHome } from '../../helpers/cli.js';
-import { registered, useSandboxes } from '../../helpers/sandbox.js';
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
+import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
 const RESULTS = ['email_status', 'email_valid', 'email_disposable', 'email_valid_domain', 'email_reason', 'email_checked_at'];
 /** What a run with the service appends: the six, then the service's own status word. */
@@ -75,7 +75,10 @@ describe.each(['spec', 'alt'] as const)('clean: an address inside the cell, with
   it('JSON: email_checked is the address or null; a second clean of the output replaces the column, never doubles it', async () => {
     const res = await home.run(['clean', input, '--format', 'ndjson']);
     expect(res.code, res.stderr).toBe(0);
-    const rows = res.stdout.trim().split('\n').map((l) => JSON.parse(l) as Row);
+    const rows = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Row);
     expect(Object.keys(rows[0]!)).toEqual(['email', 'name', ...SERVICE, 'email_checked']);
     expect(rows.map((r) => [r.email, r.email_checked])).toEqual([
       ['Ada Lovelace <ada@example.com>', 'ada@example.com'],
@@ -125,7 +128,10 @@ describe('clean --local: an address inside the cell, with the built-in engine', 
 
   it('checks the address inside; email_checked comes after email_suggestion; the dry run counts the same', async () => {
     const input = join(home.dir, 'local.csv');
-    writeFileSync(input, ['Contact;Name', 'Ann <ann@mail.example.com>;Ann', 'MAILTO:ann@mail.example.com;Ann', 'ed@no-such-domain.com ::: ann@mail.example.com;Ed', 'Nobody <nobody>;No', ''].join('\n'));
+    writeFileSync(
+      input,
+      ['Contact;Name', 'Ann <ann@mail.example.com>;Ann', 'MAILTO:ann@mail.example.com;Ann', 'ed@no-such-domain.com ::: ann@mail.example.com;Ed', 'Nobody <nobody>;No', ''].join('\n'),
+    );
     const dry = await home.run(['clean', input, '--local', '--dns-server', dns.server, '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout)).toMatchObject({ checker: 'local', rows: 4, unique: 2, duplicates: 1, malformed: 1, extracted: 3 });

@@ -10,7 +10,7 @@ import { TestHome } from '../../helpers/cli.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'clean');
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('clean --help', () => {
   let home: TestHome;
@@ -46,7 +46,7 @@ describe('clean --help', () => {
   it('lists every status and reason with the same meaning as docs/json.md', () => {
     const doc = readFileSync(new URL('../../../docs/json.md', import.meta.url), 'utf8');
     for (const [name, meaning] of [...Object.entries(STATUS_MEANINGS), ...Object.entries(REASON_MEANINGS)]) {
-      expect(help, name).toMatch(new RegExp(`^  ${name} +${escape(meaning)}$`, 'm'));
+      expect(help, name).toMatch(new RegExp(`^  ${name} +${escapeRegExp(meaning)}$`, 'm'));
       expect(doc, name).toContain(`| \`${name}\` | ${meaning} |`);
     }
     for (const reason of ['blank', 'syntax', 'rejected_by_service', 'no_result', 'invalid_domain', 'rejected']) {

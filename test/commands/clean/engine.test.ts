@@ -2,8 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedUdpPort, startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
 import { TestHome } from '../../helpers/cli.js';
+import { closedUdpPort, startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
 
 describe('clean --local', () => {
   let dns: TestDnsServer;
@@ -30,7 +30,7 @@ describe('clean --local', () => {
     const input = join(home.dir, 'list.csv');
     writeFileSync(
       input,
-      [
+      `${[
         'email,name',
         'ann@mail.example.com,Ann',
         'bob@mail.example.com,Bob',
@@ -43,7 +43,7 @@ describe('clean --local', () => {
         'admin@mail.example.com,Role',
         'x@mailinator.com,Disposable',
         'broken@,Bad',
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     );
     const out = join(home.dir, 'out.json');
     const res = await home.run(['clean', input, '--local', '--dns-server', dns.server, '-o', out, '--format', 'json']);
@@ -74,7 +74,10 @@ describe('clean --local', () => {
     const res = await home.run(['clean', input, '--local', '--dns-server', `127.0.0.1:${port}`, '--format', 'ndjson']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr.match(/warning: DNS is unreachable/g)).toHaveLength(1);
-    const rows = res.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const domainRows = rows.filter((r) => r.email !== 'not-an-address');
     expect(domainRows.every((r) => r.email_status === 'unknown' && r.email_reason === 'dns_unavailable')).toBe(true);
     expect(rows.filter((r) => r.email_status === 'invalid').map((r) => r.email)).toEqual(['not-an-address']);
@@ -87,7 +90,10 @@ describe('clean --local', () => {
     try {
       const res = await home.run(['clean', input, '--local', '--dns-server', denying.server, '--format', 'ndjson']);
       expect(res.code, res.stderr).toBe(0);
-      const rows = res.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const rows = res.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(rows.map((r) => [r.email, r.email_status, r.email_reason])).toEqual([
         ['ann@site.test', 'invalid', 'reserved_domain'],
         ['bob@site.invalid', 'invalid', 'reserved_domain'],
@@ -119,7 +125,14 @@ describe('clean --local', () => {
 
   it('a malformed DNS server is a usage error naming where it came from, before anything is read', async () => {
     const input = join(home.dir, 'offline.csv');
-    for (const [server, why] of [['bogus::x', /not an IP address/], ['127.0.0.1:99999', /port/], ['127.0.0.1:0', /port/], ['localhost', /not an IP address/], ['[::1]:5x', /port/], [',', /no server/]] as const) {
+    for (const [server, why] of [
+      ['bogus::x', /not an IP address/],
+      ['127.0.0.1:99999', /port/],
+      ['127.0.0.1:0', /port/],
+      ['localhost', /not an IP address/],
+      ['[::1]:5x', /port/],
+      [',', /no server/],
+    ] as const) {
       const res = await home.run(['clean', input, '--local', '--dns-server', server]);
       expect(res.code, server).toBe(2);
       expect(res.stderr, server).toMatch(/^error: --dns-server: /);

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox/server.js';
+import { type SandboxHandle, startSandbox } from '../../../src/sandbox/server.js';
 import { TestHome } from '../../helpers/cli.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'clean');
@@ -69,7 +69,10 @@ describe('clean: input encodings', () => {
     const res = await run(['clean', join(FIXTURES, 'excel-windows.csv'), '--encoding', 'windows-1252', '--format', 'ndjson', '--resume']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).not.toContain('Windows-1252');
-    const rows = res.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows.map((r) => r['First Name'])).toEqual(['René', 'Jürgen', 'Begoña', 'Chloé', 'François', 'Åsa', 'José', 'José', 'Zoë', '']);
   });
 });
@@ -131,7 +134,11 @@ describe("clean: Excel's sep= line", () => {
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stderr).toContain('2 rows, email column "Email"');
     const lines = csv.stdout.split('\r\n');
-    expect(lines.slice(0, 3)).toEqual(['sep=;', 'Email;Name,Town;email_status;email_valid;email_disposable;email_valid_domain;email_reason;email_checked_at;email_service_status', expect.stringMatching(/^ann@example\.com;Ann,Paris;valid;/)]);
+    expect(lines.slice(0, 3)).toEqual([
+      'sep=;',
+      'Email;Name,Town;email_status;email_valid;email_disposable;email_valid_domain;email_reason;email_checked_at;email_service_status',
+      expect.stringMatching(/^ann@example\.com;Ann,Paris;valid;/),
+    ]);
     const json = await run(['clean', input, '--format', 'json', '--resume']);
     expect(json.code, json.stderr).toBe(0);
     expect((JSON.parse(json.stdout) as Array<Record<string, unknown>>).map((r) => [r.Email, r['Name,Town']])).toEqual([

@@ -3,9 +3,9 @@
 import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SandboxHandle } from '../../../src/sandbox/server.js';
 import { TestHome } from '../../helpers/cli.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';
-import type { SandboxHandle } from '../../../src/sandbox/server.js';
 
 const sandboxes = useSandboxes();
 let home: TestHome;

@@ -59,7 +59,10 @@ describe('clean: ragged rows', () => {
   it('NDJSON: a missing field is null, an extra one is column_N after the header fields', async () => {
     const res = await home.run(['clean', input, '--format', 'ndjson']);
     expect(res.code, res.stderr).toBe(0);
-    const rows = res.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows[1]).toMatchObject({ Name: 'Bob', City: 'bob@example.org', Email: null, email_status: 'invalid', email_reason: 'short_row' });
     expect(Object.keys(rows[2]!)).toEqual(['Name', 'City', 'Email', 'column_4', ...RESULTS]);
     expect(rows[2]).toMatchObject({ Email: 'cy@example.com', column_4: 'extra', email_status: 'valid' });

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useHome } from '../../helpers/cli.js';
-import { useServers, type TestServer } from '../../helpers/http-server.js';
+import { type TestServer, useServers } from '../../helpers/http-server.js';
 
 const home = useHome();
 const serve = useServers();
@@ -42,7 +42,13 @@ describe('clean: 429 for the rate limit', () => {
     expect(service.refused()).toBe(1);
     expect(res.stderr).toMatch(/^partial: 30 rows unchecked: the cleaning service asks to wait 11d 13h before the next request\.$/m);
     expect(res.stderr).toMatch(/^hint: .*run the same command with --resume/m);
-    expect(res.out.trim().split('\n').slice(1).every((row) => row.includes(',unchecked,'))).toBe(true);
+    expect(
+      res.out
+        .trim()
+        .split('\n')
+        .slice(1)
+        .every((row) => row.includes(',unchecked,')),
+    ).toBe(true);
     expect(JSON.parse(readFileSync(join(home().dir, 's.json'), 'utf8')).unchecked).toMatchObject({ rows: 30, reason: 'rate-limited' });
   });
 

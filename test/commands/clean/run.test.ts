@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openInput, readRecords } from '../../../src/clean/input/index.js';
-import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
 import { TestHome } from '../../helpers/cli.js';
+import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
 const DOMAINS = ['shop.example.com', 'mail.example.org', 'web-only.com', 'nomail.com', 'gmail.com', 'mailinator.com'];
@@ -49,7 +49,9 @@ describe('clean with nothing configured', () => {
     const out = join(home.dir, 'cleaned.csv');
     const res = await home.run(['clean', input, '-o', out], { env: { MAILCLEAN_DNS_SERVERS: dns.server } });
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toMatch(/^No cleaning service configured: checking with the built-in engine in-process \(nothing spent\)\. To use the service: `mailclean login --api-url URL --clean-url URL`\.$/m);
+    expect(res.stderr).toMatch(
+      /^No cleaning service configured: checking with the built-in engine in-process \(nothing spent\)\. To use the service: `mailclean login --api-url URL --clean-url URL`\.$/m,
+    );
     expect(res.stderr).not.toMatch(/sandbox/i);
 
     const rows = parse(readFileSync(out), { columns: true }) as Array<Record<string, string>>;

@@ -109,7 +109,10 @@ describe('clean: spending', () => {
     writeFileSync(input, 'email\ninfo@example.org\ncarol@mailinator.com\ndan@example.test\nann@example.org\n');
     const res = await home.run(['clean', input, '--format', 'ndjson']);
     expect(res.code, res.stderr).toBe(0);
-    const rows = res.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const rows = res.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(rows.map((r) => [r.email, r.email_status, r.email_reason])).toEqual([
       ['info@example.org', 'risky', null], // a role account: valid false, no flag says why, so no reason is claimed
       ['carol@mailinator.com', 'risky', 'disposable'],
@@ -126,7 +129,9 @@ describe('clean: spending', () => {
     const res = await home.run(['clean', input, '-o', out, '--max-spend', '70']);
     expect(res.code, res.stderr).toBe(3);
     expect(sandbox.stats().addressesCharged).toBe(70);
-    const statuses = outputRows(out).slice(1).map((r) => r[2]);
+    const statuses = outputRows(out)
+      .slice(1)
+      .map((r) => r[2]);
     expect(statuses.filter((s) => s === 'unchecked')).toHaveLength(50);
   });
 });
@@ -143,7 +148,9 @@ describe('clean: allowance', () => {
     expect(first.stderr).toMatch(/70 rows unchecked: the monthly allowance is used up \(0 left; renews 2026-12-01\)\.\n/);
     expect(first.stderr).toMatch(/a larger plan raises the monthly allowance; --local checks the rest now/);
     expect(first.stderr).toMatch(/--resume/);
-    let statuses = outputRows(out).slice(1).map((r) => r[2]);
+    let statuses = outputRows(out)
+      .slice(1)
+      .map((r) => r[2]);
     expect(statuses.filter((s) => s === 'valid')).toHaveLength(50);
     expect(statuses.filter((s) => s === 'unchecked')).toHaveLength(70);
     expect(sandbox.stats().addressesCharged).toBe(50);
@@ -156,7 +163,9 @@ describe('clean: allowance', () => {
     const third = await home.run(['clean', input, '-o', out, '--resume']);
     expect(third.code, third.stderr).toBe(0);
     expect(sandbox.stats().addressesCharged).toBe(120);
-    statuses = outputRows(out).slice(1).map((r) => r[2]);
+    statuses = outputRows(out)
+      .slice(1)
+      .map((r) => r[2]);
     expect(statuses.every((s) => s === 'valid')).toBe(true);
   });
 });
@@ -177,7 +186,11 @@ describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free p
     const second = await home.run(['clean', file('b.csv', list(40, 'b')), '-o', join(home.dir, 'b.out.csv')]);
     expect(second.code, second.stderr).toBe(3);
     expect(sandbox.stats().addressesCharged).toBe(50);
-    const statuses = readFileSync(join(home.dir, 'b.out.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',')[1]);
+    const statuses = readFileSync(join(home.dir, 'b.out.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(',')[1]);
     expect(statuses.filter((s) => s === 'valid')).toHaveLength(10);
     expect(statuses.filter((s) => s === 'unchecked')).toHaveLength(30);
     // The spec-shaped sandbox names the renewal date; the alt one does not.
@@ -185,7 +198,10 @@ describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free p
     const when = shape === 'spec' ? 'on \\d{4}-\\d{2}-01' : 'next month';
     expect(second.stderr).toMatch(new RegExp(`^partial: 30 rows unchecked: the monthly allowance is used up \\(0 left${renews}\\)\\.$`, 'm'));
     expect(second.stderr).toMatch(
-      new RegExp(`^hint: a larger plan raises the monthly allowance; --local checks the rest now with the built-in engine; or run the same command with --resume after the allowance renews \\(${when}\\): nothing is paid twice\\.$`, 'm'),
+      new RegExp(
+        `^hint: a larger plan raises the monthly allowance; --local checks the rest now with the built-in engine; or run the same command with --resume after the allowance renews \\(${when}\\): nothing is paid twice\\.$`,
+        'm',
+      ),
     );
     expect(second.stderr).toMatch(/spent 10 addresses in \d+ requests/);
 
@@ -262,10 +278,14 @@ describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free p
     const out = join(home.dir, 'a.out.csv');
     const first = await home.run(['clean', input, '-o', out]);
     expect(first.code, first.stderr).toBe(3);
-    const declined = await interactive(home, ['clean', input, '-o', out], [
-      [/An earlier run of this list saved 50 answers; 10 addresses are still to check\.\n.*Resume it\?/, 'n'],
-      [/Starting over sends all 60 addresses again: 50 of them are paid a second time\.\n.*Start over\?/, 'n'],
-    ]);
+    const declined = await interactive(
+      home,
+      ['clean', input, '-o', out],
+      [
+        [/An earlier run of this list saved 50 answers; 10 addresses are still to check\.\n.*Resume it\?/, 'n'],
+        [/Starting over sends all 60 addresses again: 50 of them are paid a second time\.\n.*Start over\?/, 'n'],
+      ],
+    );
     expect(declined.code, declined.stderr).toBe(0);
     expect(declined.stderr).toMatch(/Nothing was sent\./);
     expect(sandbox.stats().addressesCharged).toBe(50);
@@ -274,7 +294,7 @@ describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free p
 
 describe('clean: faults', () => {
   it('with 5xx, resets and truncated bodies injected, every row is decided as in a fault-free run', async () => {
-    const lines = addresses(400) + 'x@mailinator.com,disposable\nbad@@x,bad\n';
+    const lines = `${addresses(400)}x@mailinator.com,disposable\nbad@@x,bad\n`;
     // Each run has its own home, so the second cannot reuse the first one's answers.
     const decided = async (options: SandboxOptions) => {
       const own = new TestHome();

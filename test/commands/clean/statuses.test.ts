@@ -47,7 +47,10 @@ describe("clean: the service's own status words", () => {
   it('become one of the five statuses; the word itself is kept in a column and the summary', async () => {
     const res = await home.run(['clean', list(), '--format', 'ndjson', '--summary-json', join(home.dir, 's.json')], { env: env() });
     expect(res.code, res.stderr).toBe(0);
-    const rows = res.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows.map((r) => [r.email, r.email_status, r.email_reason, r.email_service_status])).toEqual([
       ['a@example.com', 'valid', null, 'deliverable'],
       ['b@example.com', 'invalid', 'rejected', 'undeliverable'],
@@ -64,7 +67,12 @@ describe("clean: the service's own status words", () => {
   it('--only and --fail-when take the statuses and reasons users see', async () => {
     const only = await home.run(['clean', list(), '--format', 'ndjson', '--only', 'valid,disposable'], { env: env() });
     expect(only.code, only.stderr).toBe(0);
-    expect(only.stdout.trim().split('\n').map((l) => JSON.parse(l).email)).toEqual(['a@example.com', 'd@example.com', 'f@example.com']);
+    expect(
+      only.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).email),
+    ).toEqual(['a@example.com', 'd@example.com', 'f@example.com']);
     const gate = await home.run(['clean', list(), '--format', 'ndjson', '--resume', '--fail-when', 'risky>=2'], { env: env() });
     expect(gate.code).toBe(5);
   });
