@@ -21,9 +21,9 @@ if (!existsSync(file) && spawnSync(process.execPath, [join(root, 'bench', 'gen-c
 const [{ openInput }, { scanInput }, { accountKey }, { cachePath }, { SqliteVerdictCache }] = await Promise.all([
   import(dist('clean/input/index.js')),
   import(dist('clean/scan.js')),
-  import(dist('clean/identity.js')),
-  import(dist('clean/cache/open.js')),
-  import(dist('clean/cache/sqlite.js')),
+  import(dist('clean/state/account-key.js')),
+  import(dist('clean/state/local/paths.js')),
+  import(dist('clean/state/local/sqlite-verdict-cache.js')),
 ]);
 
 const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
@@ -77,7 +77,7 @@ try {
         '--input-type=module',
         '-e',
         `
-      const { SqliteVerdictCache } = await import(${JSON.stringify(dist('clean/cache/sqlite.js'))});
+      const { SqliteVerdictCache } = await import(${JSON.stringify(dist('clean/state/local/sqlite-verdict-cache.js'))});
       const c = new SqliteVerdictCache(${JSON.stringify(path)});
       const at = new Date().toISOString();
       for (let b = 0; ; b++) {

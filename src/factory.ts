@@ -1,7 +1,9 @@
 import { join } from 'node:path';
+import type { Command } from 'commander';
 import type { CleaningClient } from './api/cleaning.js';
 import type { HttpClient } from './api/http.js';
 import type { PlatformClient } from './api/platform.js';
+import type { AccountState } from './clean/state/account-state.js';
 import { configDir, dataDir } from './config/paths.js';
 import type { Profile, Service } from './config/profile.js';
 import { givenUrls } from './config/urls.js';
@@ -47,8 +49,15 @@ export class Factory {
   constructor(
     io: IO,
     readonly globals: GlobalOptions,
+    /** The whole command tree, for commands that describe the others (completion); main provides it. */
+    private readonly tree?: () => Promise<Command>,
   ) {
     this.io = new IOStreams(io, globals);
+  }
+
+  commandTree(): Promise<Command> {
+    if (!this.tree) throw new Error('this factory was made without the command tree');
+    return this.tree();
   }
 
   get profileName(): string {
@@ -101,6 +110,28 @@ export class Factory {
   async cleaning(): Promise<CleaningClient> {
     const { CleaningClient } = await import('./api/cleaning.js');
     return new CleaningClient(await this.http('clean'));
+  }
+
+  /**
+   * The state of a cleaning account (journals, limiter, cache, claims, allowance): in the shared store when
+   * --shared (`sharedFlag`), MAILCLEAN_REDIS_URL or the profile's `shared` names one, else in the data directory.
+   * Closed when the command ends.
+   */
+  async accountState(account: string, sharedFlag?: string): Promise<AccountState> {
+    const [{ openAccountState }, sharedUrl] = await Promise.all([import('./clean/state/account-state.js'), this.sharedUrl(sharedFlag)]);
+    const state = await openAccountState({ dataDir: this.dataDir, account, sharedUrl });
+    this.closers.push(state);
+    return state;
+  }
+
+  /** --shared, else MAILCLEAN_REDIS_URL, else the profile's `shared`; undefined when none is given. */
+  async sharedUrl(flag: string | undefined): Promise<string | undefined> {
+    const { checkSharedUrl } = await import('./clean/state/redis/connect.js');
+    if (flag !== undefined) return checkSharedUrl(flag, '--shared');
+    const fromEnv = this.io.env.MAILCLEAN_REDIS_URL;
+    if (fromEnv) return checkSharedUrl(fromEnv, 'MAILCLEAN_REDIS_URL');
+    const stored = (await this.profile()).settings().shared;
+    return stored ? checkSharedUrl(stored, `shared in profile "${this.profileName}"`) : undefined;
   }
 
   /** After login/register, later requests in the same run use the new token. */

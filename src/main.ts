@@ -109,7 +109,7 @@ async function runHandler(handler: Handler, actionArgs: unknown[], io: IO): Prom
   const args = actionArgs.slice(0, -2);
   const globals = cmd.optsWithGlobals() as GlobalOptions;
   const { Factory } = await import('./factory.js');
-  const f = new Factory(io, globals);
+  const f = new Factory(io, globals, () => commandTree(io));
   try {
     // Parents parse options that appear after a subcommand too (`me update --json`), so merge them.
     const code = await handler(f, cmd.optsWithGlobals(), args);

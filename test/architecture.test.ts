@@ -56,7 +56,49 @@ function importsOf(text: string): string[] {
   return [...text.matchAll(/^(?:import|export)[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/gm)].map((m) => m[1] ?? m[2]!);
 }
 
+/** Imports that load a module when they run (static or dynamic), type-only imports aside. */
+function runtimeImportsOf(name: string, text: string): string[] {
+  const specs = [...text.matchAll(/^(?:import|export)(?!\s+type\b)[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/gm)].map((m) => m[1] ?? m[2]!);
+  return specs.filter((spec) => spec.startsWith('.')).map((spec) => relative(SRC, join(SRC, name, '..', spec)).replace(/\.js$/, '.ts'));
+}
+
+/** Modules in an import cycle (Tarjan's strongly connected components of more than one module). */
+function importCycles(graph: Map<string, string[]>): string[][] {
+  let index = 0;
+  const seen = new Map<string, { index: number; low: number; onStack: boolean }>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    const mine = { index, low: index++, onStack: true };
+    seen.set(v, mine);
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      const theirs = seen.get(w);
+      if (!theirs) {
+        visit(w);
+        mine.low = Math.min(mine.low, seen.get(w)!.low);
+      } else if (theirs.onStack) mine.low = Math.min(mine.low, theirs.index);
+    }
+    if (mine.low !== mine.index) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      seen.get(w)!.onStack = false;
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!seen.has(v)) visit(v);
+  return cycles;
+}
+
 describe('the shape of src/', () => {
+  it('no module reaches itself through the imports that run (static or dynamic)', () => {
+    const graph = new Map(files.map((f) => [f.name, runtimeImportsOf(f.name, f.text)]));
+    expect(importCycles(graph)).toEqual([]);
+  });
+
   it(`no file is longer than ${MAX_FILE_LINES} lines`, () => {
     const long = files.filter((f) => f.text.split('\n').length > MAX_FILE_LINES).map((f) => `${f.name} (${f.text.split('\n').length} lines)`);
     expect(long).toEqual([]);
@@ -73,7 +115,7 @@ describe('the shape of src/', () => {
       importsOf(f.text)
         .filter((spec) => spec.startsWith('.'))
         .map((spec) => relative(SRC, join(SRC, f.name, '..', spec)))
-        .filter((target) => /^(commands|io)\//.test(target) || target === 'factory.js' || target === 'context.js')
+        .filter((target) => /^(commands|io)\//.test(target) || target === 'factory.js')
         .map((target) => `${f.name} -> ${target}`),
     );
     expect(offending).toEqual([]);

@@ -5,9 +5,9 @@ import type { Json } from '../api/shape.js';
 import { ApiError, AuthError, CliError } from '../errors.js';
 import { matchRecords, recordVerdict } from './answers.js';
 import type { CheckOutcome, StopReason } from './check-outcome.js';
-import type { Clock } from './limiter.js';
+import type { Clock } from './clock.js';
 import { isAllowanceRefusal, isTransient, rateRefusal } from './refusals.js';
-import { SharedStateError } from './shared/connect.js';
+import { SharedStateError } from './state/redis/connect.js';
 import type { Verdict } from './verdict.js';
 
 export const MAX_BATCH = 50;

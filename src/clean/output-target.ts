@@ -3,9 +3,10 @@
 // its target, which is replaced the same way; a device or a FIFO (/dev/null, /dev/stdout, a named pipe) is
 // written directly, as renaming over it would replace it with a regular file.
 import { closeSync, lstatSync, openSync, readlinkSync, realpathSync, type Stats, statSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
+import { temporaryPath } from '../atomic-write.js';
 import { UsageError } from '../errors.js';
-import { removeLeftovers } from './lockfile.js';
+import { removeLeftovers } from './state/local/lockfile.js';
 
 export interface OutputTarget {
   /** As the user gave it, for messages. */
@@ -45,11 +46,6 @@ function finalPath(path: string): string {
     }
     throw new UsageError(`${path}: too many levels of symbolic links`);
   }
-}
-
-/** The temporary name an atomic write uses beside `path`. */
-export function temporaryPath(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
 }
 
 /**

@@ -1,9 +1,10 @@
 import { once } from 'node:events';
-import { chmodSync, copyFileSync, createWriteStream, renameSync, unlinkSync, type WriteStream } from 'node:fs';
+import { chmodSync, copyFileSync, createWriteStream, unlinkSync, type WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { replaceWith, temporaryPath } from '../atomic-write.js';
 import { CliError, ExitCode } from '../errors.js';
 import type { InputLayout } from './input/index.js';
-import { type OutputTarget, temporaryPath } from './output-target.js';
+import type { OutputTarget } from './output-target.js';
 import { EXTRA_COLUMNS, type ExtraColumn, RESULT_COLUMNS, type Verdict, verdictCells, verdictFields } from './verdict.js';
 
 export type OutputFormat = 'csv' | 'json' | 'ndjson';
@@ -88,7 +89,7 @@ export class AtomicFile {
     if (!this.tmp) return;
     if (this.target.mode !== undefined) chmodSync(this.tmp, this.target.mode);
     if (this.backup) copyFileSync(this.target.path, this.backup);
-    renameSync(this.tmp, this.target.path);
+    replaceWith(this.tmp, this.target.path);
   }
 
   abort(): void {

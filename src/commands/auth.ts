@@ -6,9 +6,9 @@ import type { Profile, Service, TokenSource } from '../config/profile.js';
 import { AuthError, CliError, ExitCode } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
+import { jsonOption } from './common/inputs.js';
+import { checkCleanToken } from './common/sessions.js';
 import type { Runner } from './index.js';
-import { jsonOption } from './shared/inputs.js';
-import { checkCleanToken } from './shared/sessions.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd

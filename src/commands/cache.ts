@@ -1,17 +1,15 @@
 // `mailclean cache`: the verdict cache of this profile's cleaning account on this machine.
 import type { Command } from 'commander';
-import { redactUrl } from '../api/redact.js';
-import type { VerdictCache } from '../clean/cache/cache.js';
-import { cachePath, openLocalCache } from '../clean/cache/open.js';
+import type { AccountState } from '../clean/state/account-state.js';
+import { SharedStateError } from '../clean/state/redis/connect.js';
 import { parseDuration } from '../config/duration.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderPairs } from '../io/table.js';
-import { openSharedCache, sharedCacheKey, sharedUrl } from './clean/shared.js';
+import { jsonOption } from './common/inputs.js';
+import { cleaningAccountKey } from './common/sessions.js';
 import type { Runner } from './index.js';
-import { jsonOption } from './shared/inputs.js';
-import { cleaningAccountKey } from './shared/sessions.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd.addHelpText(
@@ -45,13 +43,14 @@ same store \`clean\` uses.`,
     .action(run((f, opts) => cachePathCommand(f, { shared: opts.shared as string | undefined })));
 }
 
-/** The account's cache where `clean` keeps it: the shared Redis when one is named, else the file here. */
-async function openCache(f: Factory, account: string, shared: string | undefined): Promise<VerdictCache> {
-  const url = await sharedUrl(f, shared);
-  if (!url) return openLocalCache(f.dataDir, account);
-  const opened = await openSharedCache(url, account);
-  if ('error' in opened) throw new CliError(`${opened.error}: the shared cache cannot be read`, ExitCode.error, 'check --shared (or MAILCLEAN_REDIS_URL)');
-  return opened.cache;
+/** The account's state where `clean` keeps it: the shared Redis when one is named, else the data directory. */
+async function accountState(f: Factory, shared: string | undefined): Promise<AccountState> {
+  try {
+    return await f.accountState(await accountOf(f), shared);
+  } catch (error) {
+    if (error instanceof SharedStateError) throw new CliError(`${error.message}: the shared cache cannot be read`, ExitCode.error, 'check --shared (or MAILCLEAN_REDIS_URL)');
+    throw error;
+  }
 }
 
 async function accountOf(f: Factory): Promise<string> {
@@ -62,42 +61,32 @@ async function accountOf(f: Factory): Promise<string> {
 }
 
 export async function cacheStats(o: { json?: JsonFlag; shared?: string }, f: Factory): Promise<number> {
-  const cache = await openCache(f, await accountOf(f), o.shared);
-  try {
-    const stats = await cache.stats();
-    if (o.json !== undefined) f.io.json(stats, o.json, ['entries', 'oldest', 'newest', 'bytes']);
-    else {
-      const n = (x: number) => x.toLocaleString('en-US');
-      const pairs: Array<[string, string]> = [
-        ['Answers', n(stats.entries)],
-        ['Oldest', stats.oldest ?? '-'],
-        ['Newest', stats.newest ?? '-'],
-        ['Size', stats.bytes === null ? '-' : `${n(stats.bytes)} bytes${stats.entries ? ` (${Math.round(stats.bytes / stats.entries)} per answer)` : ''}`],
-      ];
-      f.io.out(renderPairs(pairs));
-    }
-  } finally {
-    await cache.close();
+  const cache = await (await accountState(f, o.shared)).cache();
+  const stats = await cache.stats();
+  if (o.json !== undefined) f.io.json(stats, o.json, ['entries', 'oldest', 'newest', 'bytes']);
+  else {
+    const n = (x: number) => x.toLocaleString('en-US');
+    const pairs: Array<[string, string]> = [
+      ['Answers', n(stats.entries)],
+      ['Oldest', stats.oldest ?? '-'],
+      ['Newest', stats.newest ?? '-'],
+      ['Size', stats.bytes === null ? '-' : `${n(stats.bytes)} bytes${stats.entries ? ` (${Math.round(stats.bytes / stats.entries)} per answer)` : ''}`],
+    ];
+    f.io.out(renderPairs(pairs));
   }
   return 0;
 }
 
 export async function cacheClear(o: { olderThan?: string; json?: JsonFlag; shared?: string }, f: Factory): Promise<number> {
   const before = o.olderThan !== undefined ? Date.now() - parseDuration(o.olderThan, '--older-than') : undefined;
-  const cache = await openCache(f, await accountOf(f), o.shared);
-  try {
-    const removed = await cache.clear(before);
-    if (o.json !== undefined) f.io.json({ removed }, o.json, ['removed']);
-    else f.io.note(`Removed ${removed.toLocaleString('en-US')} answer${removed === 1 ? '' : 's'}${o.olderThan ? ` older than ${o.olderThan}` : ''} from the cache.`);
-  } finally {
-    await cache.close();
-  }
+  const cache = await (await accountState(f, o.shared)).cache();
+  const removed = await cache.clear(before);
+  if (o.json !== undefined) f.io.json({ removed }, o.json, ['removed']);
+  else f.io.note(`Removed ${removed.toLocaleString('en-US')} answer${removed === 1 ? '' : 's'}${o.olderThan ? ` older than ${o.olderThan}` : ''} from the cache.`);
   return 0;
 }
 
 export async function cachePathCommand(f: Factory, o: { shared?: string } = {}): Promise<number> {
-  const account = await accountOf(f);
-  const url = await sharedUrl(f, o.shared);
-  f.io.out(url ? `${redactUrl(url)} ${sharedCacheKey(account)}\n` : `${cachePath(f.dataDir, account)}\n`);
+  f.io.out(`${(await accountState(f, o.shared)).cacheLocation}\n`);
   return 0;
 }

@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
 import { redactUrl } from '../api/redact.js';
-import { checkSharedUrl } from '../clean/shared/connect.js';
+import { checkSharedUrl } from '../clean/state/redis/connect.js';
 import { keyInfo, maskSecret, PROFILE_KEYS } from '../config/keys.js';
 import { parseRate } from '../config/rate.js';
 import { validateUrl } from '../config/urls.js';
 import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
+import { jsonOption } from './common/inputs.js';
 import type { Runner } from './index.js';
-import { jsonOption } from './shared/inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
   const keys = PROFILE_KEYS.map((k) => `  ${k.key.padEnd(10)} ${k.description}${k.managed ? ' (set by login)' : ''}`).join('\n');

@@ -4,10 +4,10 @@ import { str, unwrapObject } from '../api/shape.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
+import { checkEndpoints, jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, type ServiceChoice, secretFromStdin, serviceOption, validateEmail, valueOrPrompt } from './common/inputs.js';
+import { reportOutcomes } from './common/outcomes.js';
+import { checkCleanToken, keepCleanSignIn } from './common/sessions.js';
 import type { Runner } from './index.js';
-import { checkEndpoints, jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, type ServiceChoice, secretFromStdin, serviceOption, validateEmail, valueOrPrompt } from './shared/inputs.js';
-import { reportOutcomes } from './shared/outcomes.js';
-import { checkCleanToken, keepCleanSignIn } from './shared/sessions.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Factory } from '../factory.js';
+import { type ServiceChoice, serviceOption } from './common/inputs.js';
 import type { Runner } from './index.js';
-import { type ServiceChoice, serviceOption } from './shared/inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd

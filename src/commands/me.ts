@@ -5,9 +5,9 @@ import { ApiError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderPairs } from '../io/table.js';
+import { checkedFlag, jsonOption, namingFlags, validateCountryCode, valueOrPrompt } from './common/inputs.js';
+import { platformSession } from './common/sessions.js';
 import type { Runner } from './index.js';
-import { checkedFlag, jsonOption, namingFlags, validateCountryCode, valueOrPrompt } from './shared/inputs.js';
-import { platformSession } from './shared/sessions.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd

@@ -3,8 +3,8 @@ import { ME_FIELDS, meView } from '../account/views.js';
 import { ApiError, AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
+import { checkedFlag, jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, readSecretFile, validateEmail, valueOrPrompt } from './common/inputs.js';
 import type { Runner } from './index.js';
-import { checkedFlag, jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, readSecretFile, validateEmail, valueOrPrompt } from './shared/inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd

@@ -3,7 +3,6 @@ import { runEach } from '../account/each-service.js';
 import { str } from '../api/shape.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
-import type { Runner } from './index.js';
 import {
   checkEndpoints,
   checkedFlag,
@@ -17,9 +16,10 @@ import {
   validateCountryCode,
   validateEmail,
   valueOrPrompt,
-} from './shared/inputs.js';
-import { reportOutcomes } from './shared/outcomes.js';
-import { keepCleanSignIn } from './shared/sessions.js';
+} from './common/inputs.js';
+import { reportOutcomes } from './common/outcomes.js';
+import { keepCleanSignIn } from './common/sessions.js';
+import type { Runner } from './index.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd

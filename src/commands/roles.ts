@@ -4,9 +4,9 @@ import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderTable } from '../io/table.js';
+import { jsonOption } from './common/inputs.js';
+import { currentUserId, platformSession } from './common/sessions.js';
 import type { Runner } from './index.js';
-import { jsonOption } from './shared/inputs.js';
-import { currentUserId, platformSession } from './shared/sessions.js';
 
 const PERMISSION_FIELDS = ['name', 'display_name', 'category', 'description', 'roles'];
 

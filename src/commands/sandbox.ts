@@ -6,8 +6,8 @@ import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import type { AllowanceStatus, FaultOptions, SandboxOptions } from '../sandbox/server.js';
+import { jsonOption, readSecretFile } from './common/inputs.js';
 import type { Runner } from './index.js';
-import { jsonOption, readSecretFile } from './shared/inputs.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd

@@ -3,7 +3,7 @@ import { type Command, Option } from 'commander';
 import type { InputEncoding } from '../../clean/input/index.js';
 import type { OutputFormat } from '../../clean/output.js';
 import { type OutputTarget, prepareOutput, sameFile } from '../../clean/output-target.js';
-import { checkSharedUrl } from '../../clean/shared/connect.js';
+import { checkSharedUrl } from '../../clean/state/redis/connect.js';
 import { parseThresholds, type Threshold } from '../../clean/thresholds.js';
 import { meaningLines, REASON_MEANINGS, STATUS_MEANINGS, STATUSES } from '../../clean/verdict.js';
 import { parseDuration } from '../../config/duration.js';

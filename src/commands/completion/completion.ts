@@ -26,8 +26,7 @@ Examples:
 }
 
 export async function completion({ shell }: { shell: Shell }, f: Factory): Promise<number> {
-  const { commandTree } = await import('../../main.js');
-  const program = await commandTree(f.io.raw);
+  const program = await f.commandTree();
   f.io.out(SHELLS[shell](describe(program, '', [])));
   return 0;
 }

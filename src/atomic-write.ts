@@ -1,0 +1,52 @@
+// Files that are either the old version or the new one, after a crash or a power cut too: written aside, flushed
+// to disk, renamed over the old one, and the rename itself flushed. The one way mailclean replaces a file.
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/** Replaces `path` with `data` (created with `mode`, its directory private when made). */
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = temporaryPath(path);
+  try {
+    writeFileSync(tmp, data, { mode, flag: 'wx' });
+    replaceWith(tmp, path);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** Puts the complete file `tmp` (beside `path`) in place of `path`. */
+export function replaceWith(tmp: string, path: string): void {
+  flush(tmp, 'r+');
+  renameSync(tmp, path);
+  // The rename lives in the directory: without this, a power cut may bring back the old name.
+  flushDirectory(dirname(path));
+}
+
+let written = 0;
+
+/**
+ * A hidden name beside `path` no other write picks at the same time; it starts with `.NAME.PID.` so the leftovers
+ * of a killed process can be told by their pid.
+ */
+export function temporaryPath(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}-${written++}.tmp`);
+}
+
+function flush(path: string, flags: string): void {
+  const fd = openSync(path, flags);
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function flushDirectory(dir: string): void {
+  try {
+    flush(dir, 'r');
+  } catch {
+    // Some systems (and Windows) cannot open a directory to flush it; the rename is as durable as they allow.
+  }
+}

@@ -1,0 +1,33 @@
+// What is known of an account's monthly allowance between runs: the last news, when it was learned and from what.
+import { readFileSync } from 'node:fs';
+import type { AllowanceNews } from '../../../api/allowance.js';
+import { isObject } from '../../../api/shape.js';
+import { writeFileAtomic } from '../../../atomic-write.js';
+import { allowancePath } from './paths.js';
+
+export type { AllowanceNews } from '../../../api/allowance.js';
+
+/** News as remembered between runs: when it was learned, and from what. */
+export interface KnownAllowance extends AllowanceNews {
+  asOf: string;
+  source: 'signin' | 'refusal' | 'run';
+}
+
+/** The last news of this account's allowance, if any was kept. */
+export function knownAllowance(dataDir: string, account: string): KnownAllowance | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(allowancePath(dataDir, account), 'utf8')) as unknown;
+    if (!isObject(parsed) || typeof parsed.asOf !== 'string' || typeof parsed.left !== 'number') return undefined;
+    return parsed as unknown as KnownAllowance;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps news that says how much is left; other news is not worth showing later. */
+export function rememberAllowance(dataDir: string, account: string, news: AllowanceNews, source: KnownAllowance['source'], now = Date.now()): void {
+  if (news.left === undefined) return;
+  const path = allowancePath(dataDir, account);
+  const known: KnownAllowance = { ...news, asOf: new Date(now).toISOString(), source };
+  writeFileAtomic(path, `${JSON.stringify(known)}\n`);
+}

@@ -1,0 +1,149 @@
+import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { isObject } from '../../../api/shape.js';
+import { inDocumentedWords } from '../../answers.js';
+import type { Verdict } from '../../verdict.js';
+import { breakLock, keepFresh, type LockOwner, staleReason, tryLock } from './lockfile.js';
+
+/** What an earlier run saved: the answers, and how many lines could not be read (skipped, their addresses asked again). */
+export interface Saved {
+  results: Map<string, Verdict>;
+  badLines: number;
+}
+
+/**
+ * An append-only record of every answer the service gave for this input and account, one JSON line per
+ * batch, flushed to disk before the batch counts as done. A run killed at any moment loses at most the
+ * batches in flight; a torn last line, or any line that is not a batch of answers, is skipped when read back.
+ */
+export class Journal {
+  private fd?: number;
+
+  private constructor(
+    readonly path: string,
+    readonly results: Map<string, Verdict>,
+    /** Lines of the earlier journal that could not be read. */
+    readonly badLines: number,
+  ) {}
+
+  static exists(path: string): boolean {
+    return existsSync(path);
+  }
+
+  /** What an earlier run saved, without opening the journal for writing. */
+  static peek(path: string): Saved {
+    return readEntries(path);
+  }
+
+  /** Reads what an earlier run saved (nothing, with `restart`), then opens for appending. */
+  static open(path: string, opts: { restart: boolean }): Journal {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    if (opts.restart && existsSync(path)) unlinkSync(path);
+    const { results, badLines } = readEntries(path);
+    const journal = new Journal(path, results, badLines);
+    journal.fd = openSync(path, 'a', 0o600);
+    return journal;
+  }
+
+  record(verdicts: Verdict[]): void {
+    if (verdicts.length === 0) return;
+    if (this.fd === undefined) throw new Error('journal is closed');
+    for (const v of verdicts) this.results.set(v.key, v);
+    writeSync(this.fd, `${JSON.stringify({ r: verdicts })}\n`);
+    fdatasyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/** The journal's lock is refreshed this often while its run lives ... */
+const LOCK_REFRESH_MS = 10_000;
+/** ... and taken over when it was not refreshed for this long (several refreshes missed: no run holds it). */
+const LOCK_STALE_MS = 60_000;
+
+export interface LockJournalOptions {
+  signal?: AbortSignal;
+  /** Another live run holds the list: called once, before waiting for it. */
+  onWait?: (owner: LockOwner) => void;
+  /** A lock left behind was taken over, and why it was judged stale. */
+  onTakeOver?: (owner: LockOwner, why: string) => void;
+  pollMs?: number;
+}
+
+/**
+ * One run at a time per list and account: a second run waits for the first (then finds its answers in the
+ * journal) instead of paying for the same addresses in parallel. A lock left behind (its run gone, empty, or not
+ * refreshed for a minute) is taken over. Returns the release.
+ */
+export async function lockJournal(path: string, opts: LockJournalOptions): Promise<() => void> {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const lockPath = `${path}.lock`;
+  let told = false;
+  for (;;) {
+    const attempt = tryLock(lockPath);
+    if (attempt.taken) {
+      const stopRefreshing = keepFresh(lockPath, LOCK_REFRESH_MS);
+      return () => {
+        stopRefreshing();
+        attempt.release();
+      };
+    }
+    const why = staleReason(attempt.owner, LOCK_STALE_MS);
+    if (why !== undefined) {
+      breakLock(lockPath);
+      opts.onTakeOver?.(attempt.owner, why);
+      continue;
+    }
+    if (!told) opts.onWait?.(attempt.owner);
+    told = true;
+    if (opts.signal?.aborted) throw opts.signal.reason;
+    await new Promise((resolve) => setTimeout(resolve, opts.pollMs ?? 200));
+  }
+}
+
+const bool = (v: unknown) => v === null || typeof v === 'boolean';
+
+function isVerdict(v: unknown): v is Verdict {
+  return (
+    isObject(v) &&
+    typeof v.key === 'string' &&
+    v.key !== '' &&
+    typeof v.status === 'string' &&
+    bool(v.valid) &&
+    bool(v.disposable) &&
+    bool(v.validDomain) &&
+    typeof v.reason === 'string' &&
+    typeof v.checkedAt === 'string'
+  );
+}
+
+function readEntries(path: string): Saved {
+  const results = new Map<string, Verdict>();
+  let badLines = 0;
+  if (!existsSync(path)) return { results, badLines };
+  const lines = readFileSync(path, 'utf8').split('\n');
+  lines.forEach((line, i) => {
+    if (!line) return;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      // The torn tail of a killed write is expected; anything else is damage worth counting.
+      if (i < lines.length - 1) badLines++;
+      return;
+    }
+    // Lines without answers (an older journal's header) carry nothing to resume.
+    if (isObject(entry) && !('r' in entry)) return;
+    const verdicts = isObject(entry) && Array.isArray(entry.r) ? entry.r : undefined;
+    if (!verdicts?.every(isVerdict)) {
+      badLines++;
+      return;
+    }
+    // A journal written before statuses were put in mailclean's words holds the service's own.
+    for (const verdict of verdicts) results.set(verdict.key, inDocumentedWords(verdict));
+  });
+  return { results, badLines };
+}

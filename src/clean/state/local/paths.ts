@@ -1,0 +1,22 @@
+// Where an account's state lives in the data directory (MAILCLEAN_DATA_DIR): the one place that names its files.
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+
+const hash = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('hex');
+
+export function limiterStatePath(dataDir: string, account: string): string {
+  return join(dataDir, 'limiter', `${account}.json`);
+}
+
+/** One journal per input and account: the same list cleaned again finds its earlier answers. */
+export function journalPath(dataDir: string, account: string, inputFingerprint: string): string {
+  return join(dataDir, 'journals', `${hash(account, inputFingerprint).slice(0, 40)}.ndjson`);
+}
+
+export function cachePath(dataDir: string, account: string): string {
+  return join(dataDir, 'cache', `${account}.sqlite`);
+}
+
+export function allowancePath(dataDir: string, account: string): string {
+  return join(dataDir, 'allowance', `${account}.json`);
+}

@@ -1,0 +1,19 @@
+// The booking side of a rate limit: what sending needs of a limiter, whichever store keeps its state.
+
+export interface Booking {
+  id: string;
+  waitedMs: number;
+}
+
+/**
+ * At most N sends in any window of W, shared by the runs of one account: on this machine (a state file) or on
+ * several (Redis, --shared).
+ */
+export interface RateLimiter {
+  /** Waits for a free slot and books it; `onWait` hears once how long the wait looks when there is one. */
+  acquire(signal?: AbortSignal, onWait?: (ms: number) => void): Promise<Booking>;
+  /** The booked send has ended (answered or failed) now. */
+  release(booking: Booking): void | Promise<void>;
+  /** How long until `requests` more sends could all have started, as far as is known (for ETAs). */
+  timeToSend(requests: number): number;
+}

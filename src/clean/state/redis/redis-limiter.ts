@@ -1,0 +1,106 @@
+// The sliding-window limiter in Redis, for runners on several machines: the same rule as the file limiter (at
+// most N sends in any window of W; a send holds its slot until one window after its answer, or while in flight
+// as if it could end any moment), booked atomically by a Lua script over a sorted set whose scores are the times
+// each send holds its slot until. Times come from Redis (TIME), so the runners' clocks need not agree.
+import type { Redis } from 'ioredis';
+import type { Rate } from '../../../config/rate.js';
+import { type Clock, realClock } from '../../clock.js';
+import type { Booking, RateLimiter } from '../rate-limiter.js';
+import { SharedStateError } from './connect.js';
+
+// KEYS[1] the set; ARGV: limit, span (ms), in-flight hold (ms), id. Returns {wait, now, score...}.
+const ACQUIRE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit, span, pending = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local n = redis.call('ZCARD', KEYS[1])
+local wait = 0
+if n < limit then
+  redis.call('ZADD', KEYS[1], now + pending + span, ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], pending + 2 * span)
+else
+  wait = tonumber(redis.call('ZRANGE', KEYS[1], n - limit, n - limit, 'WITHSCORES')[2]) - now
+  if wait < 1 then wait = 1 end
+end
+local out = { wait, now }
+for _, s in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')) do table.insert(out, s) end
+return out
+`;
+
+// KEYS[1] the set; ARGV: span (ms), id. The send ended now: it holds its slot one window from now.
+const RELEASE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[2])
+return 1
+`;
+
+export class RedisLimiter implements RateLimiter {
+  private readonly span: number;
+  private readonly pendingMs: number;
+  private readonly pollMs: number;
+  private counter = 0;
+  /** The slots' hold-until times at the last booking, for ETAs (local time). */
+  private holding: number[] = [];
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly url: string,
+    private readonly key: string,
+    private readonly rate: Rate,
+    private readonly clock: Clock = realClock,
+    pendingMs = 30_000,
+  ) {
+    this.span = rate.windowMs + Math.min(1_000, Math.max(25, rate.windowMs * 0.01));
+    this.pendingMs = pendingMs;
+    this.pollMs = Math.max(20, Math.min(1_000, rate.windowMs / 50));
+  }
+
+  async acquire(signal?: AbortSignal, onWait?: (ms: number) => void): Promise<Booking> {
+    const id = `${process.pid}-${Date.now().toString(36)}-${this.counter++}-${Math.random().toString(36).slice(2, 8)}`;
+    let waitedMs = 0;
+    for (;;) {
+      const wait = await this.tryBook(id);
+      if (wait === 0) return { id, waitedMs };
+      if (waitedMs === 0) onWait?.(wait);
+      const nap = Math.min(wait, this.pollMs);
+      waitedMs += nap;
+      await this.clock.sleep(nap, signal);
+    }
+  }
+
+  private async tryBook(id: string): Promise<number> {
+    let out: Array<number | string>;
+    try {
+      out = (await this.redis.eval(ACQUIRE, 1, this.key, this.rate.requests, this.span, this.pendingMs, id)) as Array<number | string>;
+    } catch (error) {
+      throw new SharedStateError(this.url, error);
+    }
+    const [wait, redisNow, ...scores] = out.map(Number);
+    // Redis's clock and ours may differ: keep the holds relative to now.
+    const offset = Date.now() - redisNow!;
+    this.holding = scores.filter((_, i) => i % 2 === 1).map((s) => s + offset);
+    return wait!;
+  }
+
+  async release(booking: Booking): Promise<void> {
+    try {
+      await this.redis.eval(RELEASE, 1, this.key, this.span, booking.id);
+    } catch (error) {
+      throw new SharedStateError(this.url, error);
+    }
+  }
+
+  timeToSend(requests: number): number {
+    if (requests <= 0) return 0;
+    const now = Date.now();
+    const holding = this.holding.filter((until) => until > now);
+    const limit = this.rate.requests;
+    const free = Math.max(0, limit - holding.length);
+    if (requests <= free) return 0;
+    const expiries = [...holding, ...Array.from({ length: free }, () => now + this.span)].sort((a, b) => a - b).slice(-limit);
+    const waiting = requests - free - 1;
+    return expiries[waiting % limit]! + Math.floor(waiting / limit) * this.span - now;
+  }
+}

@@ -1,0 +1,125 @@
+// The verdict cache in Redis, shared by runners on several machines: one hash per account, the address as the
+// field, the verdict packed into one short string with the answer's time.
+import type { Redis } from 'ioredis';
+import { documentedStatus } from '../../answers.js';
+import { batches } from '../../batches.js';
+import type { Verdict } from '../../verdict.js';
+import type { CacheStats, VerdictCache } from '../verdict-cache.js';
+import { SharedStateError } from './connect.js';
+
+const flag = (b: boolean | null) => (b === null ? '' : b ? '1' : '0');
+const unflag = (s: string | undefined): boolean | null => (s === '1' ? true : s === '0' ? false : null);
+
+/** status, valid, disposable, validDomain, reason, time: tab-separated (none of them holds a tab). */
+function pack(v: Verdict): string {
+  const at = Date.parse(v.checkedAt);
+  return [v.serviceStatus ?? v.status, flag(v.valid), flag(v.disposable), flag(v.validDomain), v.reason, Number.isFinite(at) ? at : Date.now()].join('\t');
+}
+
+function unpack(text: string): { verdict: Verdict; at: number } | undefined {
+  const [status, valid, disposable, validDomain, reason, at] = text.split('\t');
+  const time = Number(at);
+  if (!status || !Number.isFinite(time)) return undefined;
+  const v = unflag(valid);
+  // The service's own word is kept; the verdict says it in mailclean's.
+  return {
+    verdict: {
+      key: '',
+      status: documentedStatus(status, v),
+      serviceStatus: status,
+      valid: v,
+      disposable: unflag(disposable),
+      validDomain: unflag(validDomain),
+      reason: reason ?? '',
+      checkedAt: new Date(time).toISOString(),
+    },
+    at: time,
+  };
+}
+
+export class RedisVerdictCache implements VerdictCache {
+  constructor(
+    private readonly redis: Redis,
+    private readonly url: string,
+    private readonly key: string,
+    /** Closing the cache closes the connection only when the cache was given it alone. */
+    private readonly ownsConnection = false,
+  ) {}
+
+  private async run<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (error) {
+      throw new SharedStateError(this.url, error);
+    }
+  }
+
+  async lookup(keys: Iterable<string>, since: number): Promise<Map<string, Verdict>> {
+    const found = new Map<string, Verdict>();
+    for (const batch of batches(keys)) {
+      const values = await this.run(() => this.redis.hmget(this.key, ...batch));
+      values.forEach((value, i) => {
+        const entry = value === null ? undefined : unpack(value);
+        if (entry && entry.at >= since) found.set(batch[i]!, entry.verdict);
+      });
+    }
+    return found;
+  }
+
+  async count(keys: ReadonlySet<string>, since: number): Promise<number> {
+    return (await this.lookup(keys, since)).size;
+  }
+
+  async store(verdicts: readonly Verdict[]): Promise<void> {
+    if (verdicts.length === 0) return;
+    const fields: string[] = [];
+    for (const v of verdicts) fields.push(v.key, pack(v));
+    await this.run(() => this.redis.hset(this.key, ...fields));
+  }
+
+  async stats(): Promise<CacheStats> {
+    let oldest = Infinity;
+    let newest = -Infinity;
+    let entries = 0;
+    for await (const [, value] of this.entries()) {
+      const at = unpack(value)?.at;
+      entries++;
+      if (at === undefined) continue;
+      oldest = Math.min(oldest, at);
+      newest = Math.max(newest, at);
+    }
+    const bytes = await this.run(() => this.redis.memory('USAGE', this.key) as Promise<number | null>);
+    const iso = (t: number) => (Number.isFinite(t) ? new Date(t).toISOString() : null);
+    return { entries, oldest: iso(oldest), newest: iso(newest), bytes: bytes ?? 0 };
+  }
+
+  async clear(before?: number): Promise<number> {
+    if (before === undefined) {
+      const n = await this.run(() => this.redis.hlen(this.key));
+      await this.run(() => this.redis.del(this.key));
+      return n;
+    }
+    let removed = 0;
+    for await (const [field, value] of this.entries()) {
+      const at = unpack(value)?.at;
+      if (at !== undefined && at >= before) continue;
+      removed += await this.run(() => this.redis.hdel(this.key, field));
+    }
+    return removed;
+  }
+
+  /** Every field and value, a page at a time (HSCAN). */
+  private async *entries(): AsyncGenerator<[string, string]> {
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.run(() => this.redis.hscan(this.key, cursor, 'COUNT', 1000));
+      for (let i = 0; i < flat.length; i += 2) yield [flat[i]!, flat[i + 1]!];
+      cursor = next;
+    } while (cursor !== '0');
+  }
+
+  async close(): Promise<void> {
+    // Otherwise the connection belongs to whoever opened it (it also carries the limiter).
+    if (this.ownsConnection) this.redis.disconnect();
+  }
+}

@@ -1,0 +1,151 @@
+// `clean` with the built-in engine in-process: no allowance, nothing paid. With --local on a signed-in account, the
+// answers the service already gave (this list's journal, the cache) are kept and only the rest is checked here.
+
+import type { CheckOutcome } from '../../clean/check-outcome.js';
+import type { InputLayout } from '../../clean/input/index.js';
+import type { ScanResult } from '../../clean/scan.js';
+import type { AccountState } from '../../clean/state/account-state.js';
+import { Journal } from '../../clean/state/local/journal.js';
+import { SharedStateError } from '../../clean/state/redis/connect.js';
+import { runSummary } from '../../clean/summary.js';
+import type { Verdict } from '../../clean/verdict.js';
+import { ExitCode } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { ProgressReporter } from '../../io/progress.js';
+import { quantity } from '../../quantities.js';
+import type { Engine } from '../../verify/index.js';
+import { cleaningAccountKey } from '../common/sessions.js';
+import { cacheOrWarn } from './cache-or-warn.js';
+import type { EngineSettings } from './choose-checker.js';
+import type { CleanOptions } from './clean.js';
+import { finishRun, finishStoppedRun } from './finish.js';
+import { countOnly, outputCounts, writeOptions } from './outputs.js';
+import { reportDryRun } from './report.js';
+
+const ENGINE_CONCURRENCY = 256;
+
+export async function cleanWithEngine(f: Factory, o: CleanOptions, settings: EngineSettings, layout: InputLayout, scan: ScanResult, progress: ProgressReporter, startedAt: number): Promise<number> {
+  if (o.dryRun) {
+    const saved = await savedAnswers(f, o, layout, scan, 'count');
+    reportDryRun(f, o, scan, { checked: saved.results, fromCache: saved.fromCache, signedIn: saved.account !== undefined });
+    return ExitCode.ok;
+  }
+  const [{ Engine }, { writeOutputs }] = await Promise.all([import('../../verify/index.js'), import('../../clean/write.js')]);
+  const engine = new Engine({
+    dns: { servers: settings.dnsServers },
+    smtp: { enabled: settings.smtp, port: settings.smtpPort, from: settings.smtpFrom },
+    onWarning: (message) => progress.note(`${f.io.style.yellow('warning:')} ${message}`),
+  });
+  const saved = await savedAnswers(f, o, layout, scan, 'read');
+  const toCheck = scan.unique.size - saved.results.size;
+  if (saved.results.size > 0) {
+    const rest = toCheck > 0 ? `checking the other ${toCheck.toLocaleString('en-US')} with the built-in engine` : 'nothing is left for the built-in engine';
+    f.io.note(`Keeping ${quantity(saved.results.size, 'answer')} the service gave (${savedFrom(saved)}); ${rest}.`);
+  }
+  const rest = saved.results.size > 0 ? [...scan.unique].filter((key) => !saved.results.has(key)) : scan.unique;
+  progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck, checked: 0, spent: 0, requests: 0 });
+  await progress.start();
+  const outcome = await checkAll(f, engine, rest, progress);
+  const answered = { fromJournal: saved.fromJournal, fromCache: saved.fromCache, sent: toCheck };
+  if (outcome.interrupted) {
+    // No output is written; the side files, when asked for, still say how the run ended.
+    const stopped: CheckOutcome = { spent: 0, requests: 0, retries: 0, stopped: { reason: 'interrupted', message: 'interrupted' } };
+    const counting = countOnly(o, f, scan);
+    const counted = counting && (await writeOutputs(layout, saved.results, counting));
+    const ended = counted && {
+      summary: runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: counted.tally, outputs: [], answered, outcome: stopped }),
+      tally: counted.tally,
+    };
+    return finishStoppedRun(f, o, ended, stopped, 'Interrupted: nothing was spent; run the command again to check the list.');
+  }
+  for (const [key, verdict] of saved.results) outcome.results.set(key, verdict);
+  const written = await writeOutputs(layout, outcome.results, { ...writeOptions(o, f, scan), extraColumns: ['email_suggestion'] });
+  const summary = runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: written.tally, outputs: outputCounts(o, written), answered });
+  const dns = engine.stats().dns;
+  f.io.debug(`local engine: ${dns.lookups} domain lookups, ${dns.queries} DNS queries`);
+  return finishRun(f, o, summary, written.tally);
+}
+
+/** The engine over the addresses, with the progress line; Ctrl-C abandons lookups in flight (nothing is spent). */
+async function checkAll(f: Factory, engine: Engine, keys: Iterable<string>, progress: ProgressReporter) {
+  const { checkLocally } = await import('../../clean/local.js');
+  // A lookup can take seconds: waiting for those in flight would make Ctrl-C seem ignored.
+  const stopEngine = () => void engine.close();
+  f.io.signals.stop.addEventListener('abort', stopEngine, { once: true });
+  try {
+    return await checkLocally(keys, engine, {
+      concurrency: ENGINE_CONCURRENCY,
+      stop: f.io.signals.stop,
+      now: Date.now,
+      onChecked: (checked) => progress.update({ checked }),
+    });
+  } finally {
+    f.io.signals.stop.removeEventListener('abort', stopEngine);
+    progress.stop();
+    await engine.close();
+  }
+}
+
+interface SavedAnswers {
+  /** The signed-in cleaning account, if any. */
+  account?: string;
+  /** The answers kept: the journal's, and the cache's unless only counted. */
+  results: Map<string, Verdict>;
+  fromJournal: number;
+  fromCache: number;
+}
+
+/**
+ * What the cleaning service already answered for this list: its journal (unless --restart) and, within --max-age,
+ * the account's cache on this machine ('count' only counts the cache's, for a dry run). Paid answers are better
+ * than the engine's; the engine's are never journaled, so a later run with the service still asks it about the rest.
+ */
+async function savedAnswers(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult, cacheUse: 'read' | 'count'): Promise<SavedAnswers> {
+  const account = o.local ? await cleaningAccountKey(f) : undefined;
+  if (!account) return { results: new Map(), fromJournal: 0, fromCache: 0 };
+  const results = new Map<string, Verdict>();
+  const state = await stateOrWarn(f, o, account);
+  const journalFile = state?.journalFile(layout.fingerprint);
+  if (journalFile && !o.restart && Journal.exists(journalFile)) {
+    const journaled = Journal.peek(journalFile).results;
+    for (const key of scan.unique) {
+      const verdict = journaled.get(key);
+      if (verdict) results.set(key, verdict);
+    }
+  }
+  const fromJournal = results.size;
+  let fromCache = 0;
+  // Reading only: a cache that was never written is not created.
+  const cache = state?.hasCache() && o.maxAgeMs > 0 && results.size < scan.unique.size ? await cacheOrWarn(f, state, WITHOUT_CACHE) : undefined;
+  if (cache) {
+    const rest = [...scan.unique].filter((key) => !results.has(key));
+    const since = Date.now() - o.maxAgeMs;
+    if (cacheUse === 'count') fromCache = await cache.count(new Set(rest), since);
+    else {
+      const cached = await cache.lookup(rest, since);
+      for (const [key, verdict] of cached) results.set(key, verdict);
+      fromCache = cached.size;
+    }
+  }
+  return { account, results, fromJournal, fromCache };
+}
+
+const WITHOUT_CACHE = 'the engine checks what the journal does not answer';
+
+/** The account's state; a shared store that cannot be reached leaves the engine to check everything (warned). */
+async function stateOrWarn(f: Factory, o: CleanOptions, account: string): Promise<AccountState | undefined> {
+  try {
+    return await f.accountState(account, o.shared);
+  } catch (error) {
+    if (!(error instanceof SharedStateError)) throw error;
+    f.io.warn(`${error.message}: ${WITHOUT_CACHE}`);
+    return undefined;
+  }
+}
+
+function savedFrom(saved: SavedAnswers): string {
+  const parts: string[] = [];
+  if (saved.fromJournal > 0) parts.push(`${saved.fromJournal.toLocaleString('en-US')} from an earlier run of this list`);
+  if (saved.fromCache > 0) parts.push(`${saved.fromCache.toLocaleString('en-US')} from the cache`);
+  return parts.join(', ');
+}

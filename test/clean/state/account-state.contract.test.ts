@@ -1,0 +1,147 @@
+// One contract for every store of an account's state: the data directory (SQLite and files) and Redis (a real
+// redis-server on loopback). A new adapter is added to STORES and must pass the same suite.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AccountState, openAccountState, type StateLocation } from '../../../src/clean/state/account-state.js';
+import type { Verdict } from '../../../src/clean/verdict.js';
+import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../../helpers/redis.js';
+
+interface Store {
+  name: string;
+  available: boolean;
+  /** Where a fresh account's state lives: each call a new account, so tests never meet. */
+  start(): Promise<() => StateLocation>;
+  stop(): Promise<void>;
+}
+
+const dirs: string[] = [];
+let redis: RedisHandle | undefined;
+let accounts = 0;
+const STORES: Store[] = [
+  {
+    name: 'the data directory',
+    available: true,
+    start: async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'mailclean-state-'));
+      dirs.push(dataDir);
+      return () => ({ dataDir, account: `account-${accounts++}` });
+    },
+    stop: async () => {
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  },
+  {
+    name: 'Redis',
+    available: redisInstalled || redisRequired,
+    start: async () => {
+      redis = await startRedis();
+      const dataDir = mkdtempSync(join(tmpdir(), 'mailclean-state-'));
+      dirs.push(dataDir);
+      return () => ({ dataDir, account: `account-${accounts++}`, sharedUrl: redis!.url });
+    },
+    stop: async () => {
+      await redis?.stop();
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  },
+];
+if (!redisInstalled) console.log(`test/clean/state/account-state.contract.test.ts: Redis ${REDIS_SKIP_NOTE}`);
+
+const verdict = (key: string, checkedAt: string, status: Verdict['status'] = 'valid'): Verdict => ({
+  key,
+  status,
+  valid: status === 'valid',
+  disposable: false,
+  validDomain: true,
+  reason: status === 'valid' ? '' : 'rejected_email',
+  checkedAt,
+  serviceStatus: status === 'valid' ? 'deliverable' : 'undeliverable',
+});
+
+describe.each(STORES.filter((s) => s.available))('the account state in $name', (store) => {
+  let nextAccount: () => StateLocation;
+  const opened: AccountState[] = [];
+  const open = async (where: StateLocation) => {
+    const state = await openAccountState(where);
+    opened.push(state);
+    return state;
+  };
+  beforeAll(async () => {
+    nextAccount = await store.start();
+  });
+  afterAll(async () => {
+    for (const state of opened.splice(0)) await state.close();
+    await store.stop();
+  });
+
+  it('the cache answers by age, counts, keeps the newer answer, clears by age, and is seen by the next run', async () => {
+    const where = nextAccount();
+    const first = await open(where);
+    const cache = await first.cache();
+    await cache.store([verdict('old@example.com', '2026-01-01T00:00:00.000Z'), verdict('new@example.com', '2026-11-01T00:00:00.000Z', 'invalid')]);
+    await cache.store([verdict('old@example.com', '2026-02-01T00:00:00.000Z')]);
+    expect(first.hasCache()).toBe(true);
+
+    const next = await (await open(where)).cache();
+    const found = await next.lookup(['old@example.com', 'new@example.com', 'none@example.com'], 0);
+    expect([...found.keys()].sort()).toEqual(['new@example.com', 'old@example.com']);
+    expect(found.get('new@example.com')).toMatchObject({ status: 'invalid', serviceStatus: 'undeliverable', checkedAt: '2026-11-01T00:00:00.000Z' });
+    expect(found.get('old@example.com')?.checkedAt).toBe('2026-02-01T00:00:00.000Z');
+    expect((await next.lookup(['old@example.com', 'new@example.com'], Date.parse('2026-06-01'))).size).toBe(1);
+    expect(await next.count(new Set(['old@example.com', 'new@example.com', 'none@example.com']), 0)).toBe(2);
+    expect(await next.stats()).toMatchObject({ entries: 2, oldest: '2026-02-01T00:00:00.000Z', newest: '2026-11-01T00:00:00.000Z' });
+    expect(await next.clear(Date.parse('2026-06-01'))).toBe(1);
+    expect(await next.clear()).toBe(1);
+    expect(await next.count(new Set(['new@example.com']), 0)).toBe(0);
+  });
+
+  it("one account's answers are not another's", async () => {
+    const a = await open(nextAccount());
+    const b = await open(nextAccount());
+    await (await a.cache()).store([verdict('x@example.com', new Date().toISOString())]);
+    expect((await (await b.cache()).lookup(['x@example.com'], 0)).size).toBe(0);
+  });
+
+  it('two runs of one account never let more than N sends start in any window', async () => {
+    const where = nextAccount();
+    const rate = { requests: 3, windowMs: 400 };
+    const runs = [(await open(where)).limiter(rate), (await open(where)).limiter(rate)];
+    const starts: number[] = [];
+    await Promise.all(
+      [...runs, ...runs].map(async (limiter) => {
+        for (let i = 0; i < 4; i++) {
+          const booking = await limiter.acquire();
+          starts.push(Date.now());
+          await limiter.release(booking);
+        }
+      }),
+    );
+    expect(starts).toHaveLength(16);
+    starts.sort((x, y) => x - y);
+    for (let i = 0; i + rate.requests < starts.length; i++) expect(starts[i + rate.requests]! - starts[i]!).toBeGreaterThanOrEqual(rate.windowMs);
+    expect(runs[0]!.timeToSend(rate.requests + 1)).toBeGreaterThan(0);
+  });
+
+  it('a list has one journal per account, and the allowance news is kept for the next run', async () => {
+    const where = nextAccount();
+    const state = await open(where);
+    expect(state.journalFile('list-a')).toBe((await open(where)).journalFile('list-a'));
+    expect(state.journalFile('list-a')).not.toBe(state.journalFile('list-b'));
+    expect(state.journalFile('list-a')).not.toBe((await open(nextAccount())).journalFile('list-a'));
+    expect(state.knownAllowance()).toBeUndefined();
+    state.rememberAllowance({ left: 42, limit: 50 }, 'refusal');
+    expect((await open(where)).knownAllowance()).toMatchObject({ left: 42, limit: 50, source: 'refusal' });
+  });
+
+  it('claims exist exactly when other machines can share the account', async () => {
+    const state = await open(nextAccount());
+    expect(state.claims() !== undefined).toBe(state.shared);
+    if (!state.shared) return;
+    const claims = state.claims()!;
+    await claims.start();
+    expect((await claims.claim(['a@example.com'])).mine).toEqual(['a@example.com']);
+    await claims.release();
+  });
+});

@@ -1,0 +1,50 @@
+// What only the Redis store has: claims between runners, and the error for a Redis that cannot be reached (the
+// cache and the limiter are checked by the contract every store passes: test/clean/state/account-state.contract.test.ts).
+
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Claims } from '../../../../src/clean/state/redis/claims.js';
+import { connectShared, SharedStateError } from '../../../../src/clean/state/redis/connect.js';
+import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../../../helpers/redis.js';
+
+if (!redisInstalled) console.log(`test/clean/state/redis/claims.test.ts: ${REDIS_SKIP_NOTE}`);
+const run = redisInstalled || redisRequired;
+
+describe.runIf(run)('shared state on Redis', () => {
+  let redis: RedisHandle;
+  let a: Redis;
+  let b: Redis;
+  beforeAll(async () => {
+    redis = await startRedis();
+    a = await connectShared(redis.url);
+    b = await connectShared(redis.url);
+  });
+  afterAll(async () => {
+    a?.disconnect();
+    b?.disconnect();
+    await redis?.stop();
+  });
+
+  it('claims: another runner gets only what is unclaimed, and takes over the claims of a runner that is gone', async () => {
+    const first = new Claims(a, redis.url, 'test:acct');
+    const second = new Claims(b, redis.url, 'test:acct');
+    await first.start();
+    await second.start();
+    expect(await first.claim(['x@e.com', 'y@e.com'])).toEqual({ mine: ['x@e.com', 'y@e.com'], theirs: [] });
+    expect(await second.claim(['x@e.com', 'y@e.com', 'z@e.com'])).toEqual({ mine: ['z@e.com'], theirs: ['x@e.com', 'y@e.com'] });
+    expect(await second.takeOverFromGone(['x@e.com', 'y@e.com'])).toEqual([]);
+    // The first runner dies without releasing: its liveness key is gone, its claims remain.
+    await a.del(`test:acct:runner:${first.owner}`);
+    expect((await second.takeOverFromGone(['x@e.com', 'y@e.com'])).sort()).toEqual(['x@e.com', 'y@e.com']);
+    // The first runner's late release gives back nothing that is no longer its own.
+    await first.release();
+    expect(await a.get('test:acct:claim:x@e.com')).toBe(second.owner);
+    await second.release();
+    expect(await a.exists('test:acct:claim:x@e.com', 'test:acct:claim:z@e.com')).toBe(0);
+  });
+
+  it('a Redis that cannot be reached is a SharedStateError naming it', async () => {
+    await expect(connectShared('redis://127.0.0.1:9')).rejects.toThrow(SharedStateError);
+    await expect(connectShared('redis://127.0.0.1:9')).rejects.toThrow(/the shared state at redis:\/\/127\.0\.0\.1:9 cannot be reached \(connect ECONNREFUSED 127\.0\.0\.1:9\)/);
+  });
+});

@@ -1,0 +1,155 @@
+// `clean --local` (src/commands/clean/with-engine.ts): the built-in engine in-process, against a DNS server on 127.0.0.1 serving our own zones.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestHome } from '../../helpers/cli.js';
+import { closedUdpPort, startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
+
+describe('clean --local', () => {
+  let dns: TestDnsServer;
+  let home: TestHome;
+  beforeAll(async () => {
+    dns = await startDnsServer({
+      com: { NS: ['ns.example.'] }, // the canary: the resolver knows com exists
+      'mail.example.com': { MX: [{ preference: 10, exchange: 'mx.mail.example.com' }] },
+      'mx.mail.example.com': { A: ['127.0.0.1'] },
+      'web-only.com': { A: ['127.0.0.1'] },
+      'nomail.com': { MX: [{ preference: 0, exchange: '.' }] },
+      'gmail.com': { MX: [{ preference: 5, exchange: 'mx.gmail.com' }] },
+      'flaky.com': { rcode: 'SERVFAIL' },
+      'mailinator.com': { MX: [{ preference: 10, exchange: 'mx.mailinator.com' }] },
+    });
+    home = new TestHome();
+  });
+  afterAll(async () => {
+    await dns.close();
+    home.cleanup();
+  });
+
+  it('decides from DNS, looks each domain up once, spends nothing and needs no account', async () => {
+    const input = join(home.dir, 'list.csv');
+    writeFileSync(
+      input,
+      `${[
+        'email,name',
+        'ann@mail.example.com,Ann',
+        'bob@mail.example.com,Bob',
+        'ANN@Mail.Example.com,Ann again',
+        'cy@web-only.com,Cy',
+        'di@nomail.com,Di',
+        'ed@no-such-domain.com,Ed',
+        'fay@gmial.com,Fay',
+        'gus@flaky.com,Gus',
+        'admin@mail.example.com,Role',
+        'x@mailinator.com,Disposable',
+        'broken@,Bad',
+      ].join('\n')}\n`,
+    );
+    const out = join(home.dir, 'out.json');
+    const res = await home.run(['clean', input, '--local', '--dns-server', dns.server, '-o', out, '--format', 'json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).not.toContain('sandbox');
+    const rows = JSON.parse(readFileSync(out, 'utf8')) as Array<Record<string, unknown>>;
+    const by = (name: string) => rows.find((r) => r.name === name)!;
+    expect(by('Ann')).toMatchObject({ email_status: 'valid', email_valid_domain: true, email_reason: null });
+    expect(by('Cy')).toMatchObject({ email_status: 'valid' }); // no MX, but an A record (RFC 5321 5.1)
+    expect(by('Di')).toMatchObject({ email_status: 'invalid', email_reason: 'null_mx' });
+    expect(by('Ed')).toMatchObject({ email_status: 'invalid', email_reason: 'no_domain' });
+    expect(by('Fay')).toMatchObject({ email_suggestion: 'fay@gmail.com' });
+    expect(by('Gus')).toMatchObject({ email_status: 'unknown', email_reason: 'dns_unavailable' });
+    expect(by('Role')).toMatchObject({ email_status: 'risky', email_reason: 'role' });
+    expect(by('Disposable')).toMatchObject({ email_status: 'risky', email_disposable: true });
+    expect(by('Bad')).toMatchObject({ email_status: 'invalid', email_reason: 'syntax' });
+    // Each distinct domain was asked about once (MX, then A/AAAA only where MX had nothing).
+    const mxQuestions = dns.queries.filter((q) => q.type === 'MX').map((q) => q.name.toLowerCase());
+    expect(new Set(mxQuestions).size).toBe(mxQuestions.length);
+    expect(mxQuestions).toContain('mail.example.com');
+  });
+
+  it('offline: domain checks are unknown (dns_unavailable), said once, and never make an address invalid', async () => {
+    const input = join(home.dir, 'offline.csv');
+    const emails = Array.from({ length: 40 }, (_, i) => `user${i}@domain${i % 10}.com`);
+    writeFileSync(input, `email\n${emails.join('\n')}\nnot-an-address\n`);
+    const port = await closedUdpPort();
+    const res = await home.run(['clean', input, '--local', '--dns-server', `127.0.0.1:${port}`, '--format', 'ndjson']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr.match(/warning: DNS is unreachable/g)).toHaveLength(1);
+    const rows = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const domainRows = rows.filter((r) => r.email !== 'not-an-address');
+    expect(domainRows.every((r) => r.email_status === 'unknown' && r.email_reason === 'dns_unavailable')).toBe(true);
+    expect(rows.filter((r) => r.email_status === 'invalid').map((r) => r.email)).toEqual(['not-an-address']);
+  });
+
+  it('offline: reserved TLDs (.test, .invalid) are still judged without DNS; the resolver is asked one question', async () => {
+    const input = join(home.dir, 'reserved.csv');
+    writeFileSync(input, 'email\nann@site.test\nbob@site.invalid\ncy@example.org\n');
+    const denying = await startDnsServer((name) => (name === 'com' ? { rcode: 'NXDOMAIN' } : undefined));
+    try {
+      const res = await home.run(['clean', input, '--local', '--dns-server', denying.server, '--format', 'ndjson']);
+      expect(res.code, res.stderr).toBe(0);
+      const rows = res.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(rows.map((r) => [r.email, r.email_status, r.email_reason])).toEqual([
+        ['ann@site.test', 'invalid', 'reserved_domain'],
+        ['bob@site.invalid', 'invalid', 'reserved_domain'],
+        ['cy@example.org', 'unknown', 'dns_unavailable'],
+      ]);
+      expect(denying.queries).toEqual([{ name: 'com', type: 'NS' }]);
+    } finally {
+      await denying.close();
+    }
+  });
+
+  it('Ctrl-C while DNS is silent: lookups in flight are abandoned, exit 130, no warning about DNS', async () => {
+    const input = join(home.dir, 'silent.csv');
+    writeFileSync(input, `email\n${Array.from({ length: 200 }, (_, i) => `u${i}@d${i}.com`).join('\n')}\n`);
+    const silent = await startDnsServer(() => ({ silent: true }));
+    try {
+      const running = home.run(['clean', input, '--local', '--dns-server', silent.server, '--format', 'ndjson']);
+      while (silent.queries.length === 0) await new Promise((r) => setTimeout(r, 10));
+      home.signal('SIGINT');
+      const res = await running;
+      expect(res.code).toBe(130);
+      expect(res.stderr).toContain('Interrupted: nothing was spent');
+      expect(res.stderr).not.toContain('DNS is unreachable');
+      expect(res.stdout).toBe('');
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('a malformed DNS server is a usage error naming where it came from, before anything is read', async () => {
+    const input = join(home.dir, 'offline.csv');
+    for (const [server, why] of [
+      ['bogus::x', /not an IP address/],
+      ['127.0.0.1:99999', /port/],
+      ['127.0.0.1:0', /port/],
+      ['localhost', /not an IP address/],
+      ['[::1]:5x', /port/],
+      [',', /no server/],
+    ] as const) {
+      const res = await home.run(['clean', input, '--local', '--dns-server', server]);
+      expect(res.code, server).toBe(2);
+      expect(res.stderr, server).toMatch(/^error: --dns-server: /);
+      expect(res.stderr, server).toMatch(why);
+      expect(res.stderr, server).not.toMatch(/unexpected|rows,/);
+    }
+    const fromEnv = await home.run(['clean', input, '--local'], { env: { MAILCLEAN_DNS_SERVERS: `${dns.server},bogus::x` } });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toMatch(/^error: MAILCLEAN_DNS_SERVERS: "bogus::x" is not an IP address/);
+  });
+
+  it('takes IPv4, IPv4:PORT, IPv6 and [IPv6]:PORT servers', async () => {
+    const input = join(home.dir, 'servers.csv');
+    writeFileSync(input, 'email\nann@mail.example.com\n');
+    // The first server answers; the IPv6 ones are only parsed (c-ares asks them if the first fails).
+    const res = await home.run(['clean', input, '--local', '--dns-server', ` ${dns.server} , ::1,[::1]:5353, 2001:db8::53 `, '--format', 'ndjson']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ email_status: 'valid', email_valid_domain: true });
+  });
+});
