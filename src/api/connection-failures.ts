@@ -1,7 +1,7 @@
 // A request that never got an answer, as the user can act on it: the network, a proxy on the way, or a
 // certificate this machine does not trust.
 import { NetworkError } from '../errors.js';
-import { redactUrl } from './redact.js';
+import { redactUrl } from '../redact.js';
 
 const NETWORK_CODES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',

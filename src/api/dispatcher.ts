@@ -1,7 +1,7 @@
 // The connection pool both services' clients share, through the proxy the environment names. Proxies come from
 // the command's environment (not process.env), so a test or an embedding program decides what it gets.
 import type { Dispatcher } from 'undici';
-import { redactUrl } from './redact.js';
+import { redactUrl } from '../redact.js';
 
 /** Lower case first, as curl reads them: a user exporting both most likely set the lower-case one last. */
 function fromEnv(env: Record<string, string | undefined>, name: string): string | undefined {

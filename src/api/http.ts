@@ -1,11 +1,11 @@
 import type { Dispatcher } from 'undici';
 import { ApiError, AuthError } from '../errors.js';
+import { redactJson, redactUrl } from '../redact.js';
 import type { SecretSet } from '../secrets.js';
 import { AnswerTooLarge, readCapped } from './answer-body.js';
 import { type BackoffPolicy, backoffMs } from './backoff.js';
 import { connectionFailure, isCertificateFailure, isRefused } from './connection-failures.js';
 import { describeFailure, fieldErrorsOf, parseBody } from './failure.js';
-import { redactJson, redactUrl } from './redact.js';
 
 /**
  * No answer of either service needs more: 50 verdicts are a few kilobytes. A larger one (a proxy's error page gone

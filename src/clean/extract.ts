@@ -1,7 +1,7 @@
 // Cells that hold an address without being one: `Ada <ada@example.com>`, `mailto:ada@example.com?subject=Hi`, and
 // Google Contacts' `a@example.com ::: b@example.org` (several values of one field). The address inside is what gets
 // checked; the cell itself is written back untouched.
-import { checkSyntax, type SyntaxResult } from '../verify/index.js';
+import { checkSyntax, type SyntaxResult } from '../verify/syntax.js';
 
 export type Found = { address: string; syntax: Extract<SyntaxResult, { ok: true }> };
 

@@ -1,4 +1,4 @@
-import { checkSyntax, dedupeKey } from '../verify/index.js';
+import { checkSyntax, dedupeKey } from '../verify/syntax.js';
 import { addressInside } from './extract.js';
 
 export type Prefiltered =

@@ -1,11 +1,11 @@
 import { type Command, Option } from 'commander';
-import { redactUrl } from '../api/redact.js';
 import { str, unwrapObject } from '../api/shape.js';
 import { maskSecret } from '../config/keys.js';
 import type { Profile, Service, TokenSource } from '../config/profile.js';
 import { AuthError, CliError, ExitCode } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
+import { redactUrl } from '../redact.js';
 import { jsonOption } from './common/inputs.js';
 import { checkCleanToken } from './common/sessions.js';
 import type { Runner } from './index.js';

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { redactUrl } from '../api/redact.js';
 import { checkSharedUrl } from '../clean/state/redis/connect.js';
 import { keyInfo, maskSecret, PROFILE_KEYS } from '../config/keys.js';
 import { parseRate } from '../config/rate.js';
@@ -7,6 +6,7 @@ import { validateUrl } from '../config/urls.js';
 import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
+import { redactUrl } from '../redact.js';
 import { jsonOption } from './common/inputs.js';
 import type { Runner } from './index.js';
 

@@ -1,5 +1,5 @@
-import { redactUrl } from '../api/redact.js';
 import { UsageError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 
 /** The base URLs of the two services, as the profile stores them. */
 export interface ServiceUrls {

@@ -1,5 +1,5 @@
 import type { Rate } from '../config/rate.js';
-import { checkSyntax } from '../verify/index.js';
+import { checkSyntax } from '../verify/syntax.js';
 import { authenticate } from './auth.js';
 import { type AllowanceStatus, answer, errorResult, type Outcome } from './clean-answers.js';
 import { admit, monthKey, monthlyAllowance, rateHeaders, usageOf, usedThisMonth, windowSeconds } from './clean-limits.js';

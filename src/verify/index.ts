@@ -1,5 +1,6 @@
-// The validation engine's only entry for the rest of mailclean (docs/verify.md): the engine, the syntax check
-// the prefilter and the sandbox share, and the parser of --dns-server.
+// The validation engine's entry for the rest of mailclean (docs/verify.md): the engine and the parser of
+// --dns-server. The syntax check alone (what the prefilter and the sandbox need) is syntax.ts, so a clean with
+// the service does not load the engine.
 
 export { parseDnsServers } from './dns.js';
 export { Engine, type EngineReason, type EngineStatus, type EngineVerdict } from './engine.js';

@@ -1,7 +1,6 @@
 // Who decides the rows: the cleaning service, or the built-in engine with its settings.
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { parseDnsServers } from '../../verify/index.js';
 import type { CleanOptions } from './clean.js';
 
 /**
@@ -21,7 +20,7 @@ export async function chooseChecker(f: Factory, o: CleanOptions): Promise<'servi
       'pass --clean-url URL or run `mailclean config set clean-url URL` (or --local to check with the built-in engine)',
     );
   }
-  const settings = engineSettings(o, f.io.env);
+  const settings = await engineSettings(o, f.io.env);
   if (!o.local) {
     f.io.note('No cleaning service configured: checking with the built-in engine in-process (nothing spent). ' + 'To use the service: `mailclean login --api-url URL --clean-url URL`.');
   }
@@ -36,10 +35,11 @@ export interface EngineSettings {
   dnsServers?: string[];
 }
 
-function engineSettings(o: CleanOptions, env: Record<string, string | undefined>): EngineSettings {
+async function engineSettings(o: CleanOptions, env: Record<string, string | undefined>): Promise<EngineSettings> {
   const [source, list] = o.engine.dnsServers !== undefined ? ['--dns-server', o.engine.dnsServers] : ['MAILCLEAN_DNS_SERVERS', env.MAILCLEAN_DNS_SERVERS?.trim() || undefined];
   let dnsServers: string[] | undefined;
   if (list !== undefined) {
+    const { parseDnsServers } = await import('../../verify/index.js');
     const parsed = parseDnsServers(list);
     if ('error' in parsed) throw new UsageError(`${source}: ${parsed.error}`);
     dnsServers = parsed.servers;

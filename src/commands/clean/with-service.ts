@@ -4,7 +4,6 @@
 import { existsSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import type { CleaningClient } from '../../api/cleaning.js';
-import { redactUrl } from '../../api/redact.js';
 import type { CheckOutcome } from '../../clean/check-outcome.js';
 import type { InputLayout } from '../../clean/input/index.js';
 import type { ScanResult } from '../../clean/scan.js';
@@ -23,6 +22,7 @@ import type { Factory } from '../../factory.js';
 import type { ProgressReporter } from '../../io/progress.js';
 import { promptConfirm } from '../../io/prompt.js';
 import { quantity } from '../../quantities.js';
+import { redactUrl } from '../../redact.js';
 import { cleaningAccountKey, cleaningSession } from '../common/sessions.js';
 import { cacheOrWarn } from './cache-or-warn.js';
 import type { CleanOptions } from './clean.js';

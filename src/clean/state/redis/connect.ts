@@ -1,8 +1,8 @@
 // The Redis that runners on several machines share (--shared redis://HOST:PORT[/DB]). Commands fail fast when
 // it is gone, instead of queueing: a run must stop sending rather than send unbooked.
 import type { Redis } from 'ioredis';
-import { redactUrl } from '../../../api/redact.js';
 import { UsageError } from '../../../errors.js';
+import { redactUrl } from '../../../redact.js';
 
 /** Thrown by the shared limiter, cache and claims when Redis cannot be reached or answers an error. */
 export class SharedStateError extends Error {

@@ -1,8 +1,8 @@
 // The account's state shared by runners on several machines (--shared redis://…): the rate limit, the verdict
 // cache and the address claims live in Redis; a list's journal and the allowance news stay on this machine.
 import type { Redis } from 'ioredis';
-import { redactUrl } from '../../../api/redact.js';
 import type { Rate } from '../../../config/rate.js';
+import { redactUrl } from '../../../redact.js';
 import type { AccountState } from '../account-state.js';
 import type { AllowanceNews, KnownAllowance } from '../local/allowance-file.js';
 import type { LocalAccountState } from '../local/local-state.js';
