@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CleaningClient } from './api/cleaning.js';
 import type { HttpClient } from './api/http.js';
 import type { PlatformClient } from './api/platform.js';
@@ -50,12 +50,12 @@ export class Factory {
     io: IO,
     readonly globals: GlobalOptions,
     /** The whole command tree, for commands that describe the others (completion); main provides it. */
-    private readonly tree?: () => Promise<Command>,
+    private readonly tree?: () => Promise<CommandUnknownOpts>,
   ) {
     this.io = new IOStreams(io, globals);
   }
 
-  commandTree(): Promise<Command> {
+  commandTree(): Promise<CommandUnknownOpts> {
     if (!this.tree) throw new Error('this factory was made without the command tree');
     return this.tree();
   }

@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import { COMMANDS, type CommandEntry, type Handler } from './commands/index.js';
+import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
+import { COMMANDS, type CommandEntry, type Handler, type Runner } from './commands/index.js';
 import { CancelError, CliError, ExitCode, SilentError } from './errors.js';
 import type { GlobalOptions } from './factory.js';
 import { type IO, processIO } from './io/io.js';
@@ -20,16 +20,19 @@ export async function main(argv: string[], given: IO = processIO()): Promise<num
   let exitCode: number = ExitCode.ok;
   const debug = debugWanted(argv.includes('--debug'), io.env);
   try {
-    const { Command } = await import('commander');
+    const { Command } = await import('@commander-js/extra-typings');
     const program = buildProgram(Command, io);
     const invoked = invokedCommand(argv);
     for (const entry of COMMANDS) {
       const cmd = addCommand(program, entry);
       if (entry.name === invoked) {
         const mod = await entry.load();
-        mod.define(cmd, (handler) => async (...actionArgs: unknown[]) => {
-          exitCode = await runHandler(handler, actionArgs, io);
-        });
+        const runner =
+          (handler: Handler) =>
+          async (...actionArgs: unknown[]) => {
+            exitCode = await runHandler(handler, actionArgs, io);
+          };
+        mod.define(cmd, runner as Runner);
       }
     }
     await program.parseAsync(argv, { from: 'user' });
@@ -43,40 +46,42 @@ export async function main(argv: string[], given: IO = processIO()): Promise<num
  * The tree `main` parses, with every command module loaded and defined (for `completion`, which reads its
  * subcommands, flags and arguments); its actions do nothing.
  */
-export async function commandTree(io: IO): Promise<Command> {
-  const { Command } = await import('commander');
+export async function commandTree(io: IO): Promise<CommandUnknownOpts> {
+  const { Command } = await import('@commander-js/extra-typings');
   const program = buildProgram(Command, io);
   for (const entry of COMMANDS) (await entry.load()).define(addCommand(program, entry), () => async () => {});
   return program;
 }
 
-function addCommand(program: Command, entry: CommandEntry): Command {
+function addCommand(program: CommandUnknownOpts, entry: CommandEntry): Command {
   return program.command(entry.name).description(entry.summary).helpGroup(`${entry.group} commands:`);
 }
 
-function buildProgram(Command: typeof import('commander').Command, io: IO): Command {
-  return new Command('mailclean')
-    .description('Manage your marketing platform account and clean mailing lists.')
-    .version(VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help for a command')
-    .addHelpCommand(new Command('help').argument('[command]').description('show help for a command').helpGroup('Other commands:'))
-    .option('--profile <name>', 'stored profile to use (env: MAILCLEAN_PROFILE)')
-    .option('--api-url <url>', 'platform base URL (env: MAILCLEAN_API_URL)')
-    .option('--clean-url <url>', 'email cleaning base URL (env: MAILCLEAN_CLEAN_URL)')
-    .option('--no-input', 'never prompt (env: MAILCLEAN_NO_INPUT=1; also when CI is set)')
-    .option('--debug', 'log HTTP requests on stderr, secrets redacted (env: MAILCLEAN_DEBUG=1)')
-    .option('--no-color', 'no colour (env: NO_COLOR)')
-    .option('-q, --quiet', 'no progress or notes')
-    .showSuggestionAfterError(true)
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(s.endsWith('\n') ? s : `${s}\n`),
-    })
-    .addHelpText(
-      'after',
-      `
+function buildProgram(Command: typeof import('@commander-js/extra-typings').Command, io: IO): CommandUnknownOpts {
+  return (
+    new Command('mailclean')
+      .description('Manage your marketing platform account and clean mailing lists.')
+      .version(VERSION, '-V, --version', 'print the version')
+      .helpOption('-h, --help', 'show help for a command')
+      // Typed for a help command without arguments; [command] only shows in its usage line.
+      .addHelpCommand(new Command('help').argument('[command]').description('show help for a command').helpGroup('Other commands:') as unknown as Command)
+      .option('--profile <name>', 'stored profile to use (env: MAILCLEAN_PROFILE)')
+      .option('--api-url <url>', 'platform base URL (env: MAILCLEAN_API_URL)')
+      .option('--clean-url <url>', 'email cleaning base URL (env: MAILCLEAN_CLEAN_URL)')
+      .option('--no-input', 'never prompt (env: MAILCLEAN_NO_INPUT=1; also when CI is set)')
+      .option('--debug', 'log HTTP requests on stderr, secrets redacted (env: MAILCLEAN_DEBUG=1)')
+      .option('--no-color', 'no colour (env: NO_COLOR)')
+      .option('-q, --quiet', 'no progress or notes')
+      .showSuggestionAfterError(true)
+      .exitOverride()
+      .configureOutput({
+        writeOut: (s) => io.stdout.write(s),
+        writeErr: (s) => io.stderr.write(s),
+        outputError: (s, write) => write(s.endsWith('\n') ? s : `${s}\n`),
+      })
+      .addHelpText(
+        'after',
+        `
 With nothing configured, \`clean\` checks with the built-in engine and account commands use
 the built-in sandbox. \`mailclean login --api-url URL --clean-url URL\` saves the service's URLs
 with your tokens.
@@ -84,7 +89,8 @@ with your tokens.
 Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 partial (rows unchecked), 4 authentication,
 5 a --fail-when condition holds, 130/143 interrupted (SIGINT/SIGTERM).
 Run \`mailclean <command> --help\` for a command's flags.`,
-    );
+      )
+  );
 }
 
 /** The first positional argument, skipping global options and their values (`help X` means X). */

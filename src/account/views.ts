@@ -1,5 +1,6 @@
 // The stable, documented JSON shapes of `me` and `roles` (docs/json.md), read leniently from the service's answers.
 import { isObject, type Json, str, unwrapList, unwrapObject } from '../api/shape.js';
+import { fieldsOf } from '../fields.js';
 
 export interface UsageBlock {
   name: string;
@@ -24,7 +25,20 @@ export interface MeView {
   subscription: { id: string | null; plan: string | null; usage: UsageBlock[] } | null;
 }
 
-export const ME_FIELDS = ['id', 'first_name', 'last_name', 'email', 'phone', 'country_code', 'email_verified', 'created_at', 'role', 'brand', 'brands', 'subscription'];
+export const ME_FIELDS = fieldsOf<MeView>({
+  id: true,
+  first_name: true,
+  last_name: true,
+  email: true,
+  phone: true,
+  country_code: true,
+  email_verified: true,
+  created_at: true,
+  role: true,
+  brand: true,
+  brands: true,
+  subscription: true,
+});
 
 const orNull = (v: unknown) => str(v) ?? null;
 const boolOrNull = (v: unknown) => (typeof v === 'boolean' ? v : typeof v === 'number' ? v !== 0 : null);
@@ -87,7 +101,7 @@ export interface RoleView {
   permissions: PermissionView[];
 }
 
-export const ROLE_FIELDS = ['id', 'name', 'display_name', 'description', 'brand_id', 'brand_name', 'brand_slug', 'held', 'permissions'];
+export const ROLE_FIELDS = fieldsOf<RoleView>({ id: true, name: true, display_name: true, description: true, brand_id: true, brand_name: true, brand_slug: true, held: true, permissions: true });
 
 /**
  * The roles route's answer, each role with its brand's name and slug from `me` (the signed-in user's

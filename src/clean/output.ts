@@ -7,7 +7,8 @@ import type { InputLayout } from './input/index.js';
 import type { OutputTarget } from './output-target.js';
 import { EXTRA_COLUMNS, type ExtraColumn, RESULT_COLUMNS, type Verdict, verdictCells, verdictFields } from './verdict.js';
 
-export type OutputFormat = 'csv' | 'json' | 'ndjson';
+export const OUTPUT_FORMATS = ['csv', 'json', 'ndjson'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** Buffers text and writes it in large chunks, waiting when the destination asks us to. */
 export class ChunkedWriter {

@@ -1,9 +1,10 @@
-import { type Command, Option } from 'commander';
+import { type Command, Option } from '@commander-js/extra-typings';
 import { str, unwrapObject } from '../api/shape.js';
 import { maskSecret } from '../config/keys.js';
 import type { Profile, Service, TokenSource } from '../config/profile.js';
 import { AuthError, CliError, ExitCode } from '../errors.js';
 import type { Factory } from '../factory.js';
+import { fieldsOf } from '../fields.js';
 import type { JsonFlag } from '../io/json.js';
 import { redactUrl } from '../redact.js';
 import { jsonOption } from './common/inputs.js';
@@ -15,12 +16,12 @@ export function define(cmd: Command, run: Runner): void {
     .command('status')
     .description('show, for each service, whether you are signed in, as whom, and where the token comes from')
     .addOption(jsonOption())
-    .action(run((f, opts) => authStatus({ json: opts.json as JsonFlag }, f)));
+    .action(run((f, opts) => authStatus({ json: opts.json }, f)));
   cmd
     .command('token')
     .description('print a stored token on stdout, for scripts')
-    .addOption(new Option('--service <service>', 'which token').choices(['platform', 'clean', 'cdp']).default('platform'))
-    .action(run((f, opts) => authToken({ service: opts.service as Service | 'cdp' }, f)));
+    .addOption(new Option('--service <service>', 'which token').choices(['platform', 'clean', 'cdp'] as const).default('platform'))
+    .action(run((f, opts) => authToken({ service: opts.service }, f)));
 }
 
 interface ServiceStatus {
@@ -35,7 +36,7 @@ interface ServiceStatus {
   problem: string | null;
 }
 
-const FIELDS = ['service', 'url', 'signedIn', 'verified', 'email', 'userId', 'tokenSource', 'token', 'problem'];
+export const AUTH_STATUS_FIELDS = fieldsOf<ServiceStatus>({ service: true, url: true, signedIn: true, verified: true, email: true, userId: true, tokenSource: true, token: true, problem: true });
 
 export async function authStatus(o: { json?: JsonFlag }, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();
@@ -61,7 +62,7 @@ export async function authStatus(o: { json?: JsonFlag }, f: Factory): Promise<nu
     if (value && url) await (service === 'platform' ? verifyPlatform(f, row) : verifyCleaning(f, row));
     results.push(row);
   }
-  if (o.json !== undefined) f.io.json(results, o.json, FIELDS);
+  if (o.json !== undefined) f.io.json(results, o.json, AUTH_STATUS_FIELDS);
   else printStatus(f, await f.profile(), results, endpoints.sandbox);
   if (results.some((r) => !r.signedIn)) return ExitCode.auth;
   return results.every((r) => r.verified) ? ExitCode.ok : ExitCode.error;

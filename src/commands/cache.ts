@@ -1,10 +1,12 @@
 // `mailclean cache`: the verdict cache of this profile's cleaning account on this machine.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { AccountState } from '../clean/state/account-state.js';
 import { SharedStateError } from '../clean/state/redis/connect.js';
+import type { CacheStats } from '../clean/state/verdict-cache.js';
 import { parseDuration } from '../config/duration.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
+import { fieldsOf } from '../fields.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderPairs } from '../io/table.js';
 import { jsonOption } from './common/inputs.js';
@@ -28,20 +30,22 @@ same store \`clean\` uses.`,
     .description('how many answers the cache holds, how old, how large')
     .option(shared, sharedHelp)
     .addOption(jsonOption())
-    .action(run((f, opts) => cacheStats({ json: opts.json as JsonFlag, shared: opts.shared as string | undefined }, f)));
+    .action(run((f, opts) => cacheStats(opts, f)));
   cmd
     .command('clear')
     .description('forget answers (all, or those older than --older-than)')
     .option('--older-than <duration>', 'only answers older than this, e.g. 90d')
     .option(shared, sharedHelp)
     .addOption(jsonOption())
-    .action(run((f, opts) => cacheClear({ olderThan: opts.olderThan as string | undefined, json: opts.json as JsonFlag, shared: opts.shared as string | undefined }, f)));
+    .action(run((f, opts) => cacheClear(opts, f)));
   cmd
     .command('path')
     .description('print where the cache is: the file, or the Redis URL and key when shared')
     .option(shared, sharedHelp)
-    .action(run((f, opts) => cachePathCommand(f, { shared: opts.shared as string | undefined })));
+    .action(run((f, opts) => cachePathCommand(f, opts)));
 }
+
+export const CACHE_STATS_FIELDS = fieldsOf<CacheStats>({ entries: true, oldest: true, newest: true, bytes: true });
 
 /** The account's state where `clean` keeps it: the shared Redis when one is named, else the data directory. */
 async function accountState(f: Factory, shared: string | undefined): Promise<AccountState> {
@@ -63,7 +67,7 @@ async function accountOf(f: Factory): Promise<string> {
 export async function cacheStats(o: { json?: JsonFlag; shared?: string }, f: Factory): Promise<number> {
   const cache = await (await accountState(f, o.shared)).cache();
   const stats = await cache.stats();
-  if (o.json !== undefined) f.io.json(stats, o.json, ['entries', 'oldest', 'newest', 'bytes']);
+  if (o.json !== undefined) f.io.json(stats, o.json, CACHE_STATS_FIELDS);
   else {
     const n = (x: number) => x.toLocaleString('en-US');
     const pairs: Array<[string, string]> = [

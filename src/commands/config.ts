@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { checkSharedUrl } from '../clean/state/redis/connect.js';
 import { keyInfo, maskSecret, PROFILE_KEYS } from '../config/keys.js';
 import { parseRate } from '../config/rate.js';
@@ -29,7 +29,7 @@ export function define(cmd: Command, run: Runner): void {
     .command('list')
     .description("list the profile's settings (tokens masked)")
     .addOption(jsonOption())
-    .action(run((f, opts) => list({ json: opts.json as JsonFlag }, f)));
+    .action(run((f, opts) => list({ json: opts.json }, f)));
   cmd.command('path').description('print the path of the profiles file').action(run(path));
 }
 

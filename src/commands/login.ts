@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { runEach } from '../account/each-service.js';
 import { str, unwrapObject } from '../api/shape.js';
 import { AuthError, UsageError } from '../errors.js';
@@ -31,11 +31,11 @@ Examples:
       run((f, opts) =>
         login(
           {
-            email: opts.email as string | undefined,
+            email: opts.email,
             passwordStdin: opts.passwordStdin === true,
             withToken: opts.withToken === true,
-            service: opts.service as ServiceChoice,
-            json: opts.json as JsonFlag,
+            service: opts.service,
+            json: opts.json,
           },
           f,
         ),

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../factory.js';
 import { type ServiceChoice, serviceOption } from './common/inputs.js';
 import type { Runner } from './index.js';
@@ -7,7 +7,7 @@ export function define(cmd: Command, run: Runner): void {
   cmd
     .addOption(serviceOption('all'))
     .addHelpText('after', '\nForgets the stored tokens of this profile. Tokens given by MAILCLEAN_TOKEN or MAILCLEAN_CLEAN_TOKEN still apply.')
-    .action(run((f, opts) => logout({ service: opts.service as ServiceChoice }, f)));
+    .action(run((f, opts) => logout({ service: opts.service }, f)));
 }
 
 export async function logout(o: { service: ServiceChoice }, f: Factory): Promise<number> {

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { ME_FIELDS, type MeView, meView } from '../account/views.js';
 import type { PlatformClient, ProfileUpdate } from '../api/platform.js';
 import { ApiError, UsageError } from '../errors.js';
@@ -14,7 +14,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('--brand <id>', 'switch the current brand (sent as current_buuid)')
     .addOption(jsonOption())
     .addHelpText('after', `\nJSON fields: ${ME_FIELDS.join(', ')}`)
-    .action(run((f, opts) => showMe({ brand: opts.brand as string | undefined, json: opts.json as JsonFlag }, f)));
+    .action(run((f, opts) => showMe({ brand: opts.brand, json: opts.json }, f)));
   cmd
     .command('update')
     .description('update your name, phone and country code (values not given are kept)')
@@ -26,8 +26,8 @@ export function define(cmd: Command, run: Runner): void {
     .addHelpText('after', '\nThe service needs all four fields, none empty: one your profile has empty (registration leaves\nthe last name empty) must be given, else nothing is sent.')
     .action(
       run((f, opts) => {
-        const given = Object.fromEntries(UPDATE_FIELDS.map((field) => [field.key, opts[field.option] as string | undefined]));
-        return updateMe({ ...given, json: opts.json as JsonFlag }, f);
+        const given = Object.fromEntries(UPDATE_FIELDS.map((field) => [field.key, opts[field.option]]));
+        return updateMe({ ...given, json: opts.json }, f);
       }),
     );
 }
@@ -60,7 +60,7 @@ async function refusedBrand(error: unknown, client: PlatformClient, brand: strin
   throw new UsageError(`--brand: "${brand}" is not one of your brands`, list ? `your brands: ${list}` : undefined);
 }
 
-const UPDATE_FIELDS: Array<{ key: keyof ProfileUpdate; flag: string; option: string; label: string; validate?: (v: string) => string | undefined }> = [
+const UPDATE_FIELDS: Array<{ key: keyof ProfileUpdate; flag: string; option: 'firstName' | 'lastName' | 'phone' | 'countryCode'; label: string; validate?: (v: string) => string | undefined }> = [
   { key: 'first_name', flag: '--first-name', option: 'firstName', label: 'First name' },
   { key: 'last_name', flag: '--last-name', option: 'lastName', label: 'Last name' },
   { key: 'phone', flag: '--phone', option: 'phone', label: 'Phone' },

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { ME_FIELDS, meView } from '../account/views.js';
 import { ApiError, AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
@@ -18,11 +18,11 @@ export function define(cmd: Command, run: Runner): void {
       run((f, opts) =>
         oemRegister(
           {
-            name: opts.name as string | undefined,
-            email: opts.email as string | undefined,
+            name: opts.name,
+            email: opts.email,
             passwordStdin: opts.passwordStdin === true,
-            internalTokenFile: opts.internalTokenFile as string | undefined,
-            json: opts.json as JsonFlag,
+            internalTokenFile: opts.internalTokenFile,
+            json: opts.json,
           },
           f,
         ),

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { runEach } from '../account/each-service.js';
 import { str } from '../api/shape.js';
 import type { Factory } from '../factory.js';
@@ -36,14 +36,14 @@ export function define(cmd: Command, run: Runner): void {
       run((f, opts) =>
         register(
           {
-            name: opts.name as string | undefined,
-            email: opts.email as string | undefined,
+            name: opts.name,
+            email: opts.email,
             passwordStdin: opts.passwordStdin === true,
-            countryCode: opts.countryCode as string | undefined,
-            source: opts.source as string,
-            sourcePath: opts.sourcePath as string,
-            service: opts.service as ServiceChoice,
-            json: opts.json as JsonFlag,
+            countryCode: opts.countryCode,
+            source: opts.source,
+            sourcePath: opts.sourcePath,
+            service: opts.service,
+            json: opts.json,
           },
           f,
         ),

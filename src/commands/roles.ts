@@ -1,14 +1,13 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { meView, ROLE_FIELDS, type RoleView, roleViews } from '../account/views.js';
 import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
+import { fieldsOf } from '../fields.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderTable } from '../io/table.js';
 import { jsonOption } from './common/inputs.js';
 import { currentUserId, platformSession } from './common/sessions.js';
 import type { Runner } from './index.js';
-
-const PERMISSION_FIELDS = ['name', 'display_name', 'category', 'description', 'roles'];
 
 export function define(cmd: Command, run: Runner): void {
   cmd
@@ -17,7 +16,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('--permissions', 'list permissions by category, with the roles that hold each')
     .addOption(jsonOption())
     .addHelpText('after', `\nJSON fields: ${ROLE_FIELDS.join(', ')}\nWith --permissions: ${PERMISSION_FIELDS.join(', ')}`)
-    .action(run((f, opts) => showRoles({ user: opts.user as string | undefined, role: opts.role as string | undefined, permissions: opts.permissions === true, json: opts.json as JsonFlag }, f)));
+    .action(run((f, opts) => showRoles({ user: opts.user, role: opts.role, permissions: opts.permissions === true, json: opts.json }, f)));
 }
 
 export interface RolesOptions {
@@ -82,13 +81,15 @@ function roleLabel(role: RoleView, severalBrands: boolean): { label: string; hea
   return { label: `${name}${brand}`, header: `${name.toUpperCase()}${brand}` };
 }
 
-interface PermissionRow {
+export interface PermissionRow {
   name: string;
   display_name: string | null;
   category: string | null;
   description: string | null;
   roles: string[];
 }
+
+export const PERMISSION_FIELDS = fieldsOf<PermissionRow>({ name: true, display_name: true, category: true, description: true, roles: true });
 
 /** One row per permission, in category order, naming every role that holds it. */
 function permissionMatrix(views: RoleView[]): PermissionRow[] {

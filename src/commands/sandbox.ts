@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
-import { type Command, Option } from 'commander';
+import { type Command, Option } from '@commander-js/extra-typings';
 import { formatRate, parseRate, type Rate } from '../config/rate.js';
 import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
@@ -9,17 +9,18 @@ import type { AllowanceStatus, FaultOptions, SandboxOptions } from '../sandbox/s
 import { jsonOption, readSecretFile } from './common/inputs.js';
 import type { Runner } from './index.js';
 
-export function define(cmd: Command, run: Runner): void {
-  cmd
+/** The sandbox's flags, declared once: their types are read from here. */
+function declareFlags(cmd: Command) {
+  return cmd
     .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--data <dir>', 'keep state in this directory (default: <data dir>/sandbox)')
     .option('--memory', 'keep state in memory only')
-    .addOption(new Option('--plan <plan>', 'plan given to new cleaning accounts').choices(['free', 'pro', 'unlimited']).default('free'))
+    .addOption(new Option('--plan <plan>', 'plan given to new cleaning accounts').choices(['free', 'pro', 'unlimited'] as const).default('free'))
     .option('--internal-token-file <file>', 'file holding the internal token for /api/oem/register (else MAILCLEAN_INTERNAL_TOKEN)')
     .option('--rate <N/WINDOW>', 'requests per cleaning user on the clean route, sliding window (e.g. 5/2s, 100/1h)', '50/5m')
     .option('--allowance-status <code>', 'status of a refusal for the monthly clean allowance: 402, 403 or 429', '403')
-    .addOption(new Option('--shape <shape>', 'how answers read where the spec is silent (see below)').choices(['spec', 'alt']).default('spec'))
+    .addOption(new Option('--shape <shape>', 'how answers read where the spec is silent (see below)').choices(['spec', 'alt'] as const).default('spec'))
     .option('--fault-rate <p>', 'probability (0 to 1) of a fault per clean request, split evenly across 5xx, reset and truncated body', '0')
     .option('--reject-rate <p>', 'probability of a 422 per valid clean request, half naming one of its addresses, half none', '0')
     .option('--drop-rate <p>', 'probability that a clean answer leaves out the record of one address', '0')
@@ -61,8 +62,13 @@ Examples:
   mailclean --api-url http://127.0.0.1:8080 --clean-url http://127.0.0.1:8080 register
   mailclean sandbox --rate 5/10s --fault-rate 0.1 --latency 50-300 --seed 42 --allowance-status 429
   mailclean sandbox --reject-rate 0.05 --drop-rate 0.05 --seed 7`,
-    )
-    .action(run(async (f, opts) => serveSandbox(await sandboxOptions(opts, f), f)));
+    );
+}
+
+type SandboxFlags = ReturnType<ReturnType<typeof declareFlags>['opts']>;
+
+export function define(cmd: Command, run: Runner): void {
+  declareFlags(cmd).action(run(async (f, opts) => serveSandbox(await sandboxOptions(opts, f), f)));
 }
 
 /** `mailclean sandbox` as typed options: the server's settings, and how to report where it listens. */
@@ -73,17 +79,17 @@ export interface SandboxCommandOptions {
   json?: JsonFlag;
 }
 
-export async function sandboxOptions(opts: Record<string, unknown>, f: Factory): Promise<SandboxCommandOptions> {
+export async function sandboxOptions(opts: SandboxFlags, f: Factory): Promise<SandboxCommandOptions> {
   const port = Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: "${opts.port}" is not a port number`);
   if (opts.memory && opts.data !== undefined) throw new UsageError('--data and --memory cannot be used together');
   const rates = {
-    faults: parseProbability(String(opts.faultRate), '--fault-rate'),
-    rejects: parseProbability(String(opts.rejectRate), '--reject-rate'),
-    drops: parseProbability(String(opts.dropRate), '--drop-rate'),
+    faults: parseProbability(opts.faultRate, '--fault-rate'),
+    rejects: parseProbability(opts.rejectRate, '--reject-rate'),
+    drops: parseProbability(opts.dropRate, '--drop-rate'),
   };
   if (rates.faults + rates.rejects + rates.drops > 1 + 1e-9) throw new UsageError('--fault-rate, --reject-rate and --drop-rate add up to more than 1');
-  const internalToken = opts.internalTokenFile !== undefined ? await readSecretFile('--internal-token-file', String(opts.internalTokenFile)) : f.io.env.MAILCLEAN_INTERNAL_TOKEN;
+  const internalToken = opts.internalTokenFile !== undefined ? await readSecretFile('--internal-token-file', opts.internalTokenFile) : f.io.env.MAILCLEAN_INTERNAL_TOKEN;
   const faults: FaultOptions = {
     serverErrorRate: rates.faults / 3,
     resetRate: rates.faults / 3,
@@ -91,21 +97,21 @@ export async function sandboxOptions(opts: Record<string, unknown>, f: Factory):
     rejectRate: rates.rejects / 2,
     rejectUnnamedRate: rates.rejects / 2,
     dropRate: rates.drops,
-    latencyMs: opts.latency === undefined ? undefined : parseLatency(String(opts.latency)),
-    seed: opts.seed === undefined ? randomInt(0x1_0000_0000) : parseSeed(String(opts.seed)),
+    latencyMs: opts.latency === undefined ? undefined : parseLatency(opts.latency),
+    seed: opts.seed === undefined ? randomInt(0x1_0000_0000) : parseSeed(opts.seed),
   };
   const server = {
-    host: String(opts.host),
+    host: opts.host,
     port,
-    dataDir: opts.memory ? undefined : ((opts.data as string | undefined) ?? join(f.dataDir, 'sandbox')),
+    dataDir: opts.memory ? undefined : (opts.data ?? join(f.dataDir, 'sandbox')),
     internalToken,
-    plan: opts.plan as 'free' | 'pro' | 'unlimited',
-    rate: parseRate(String(opts.rate), '--rate'),
-    allowanceStatus: parseAllowanceStatus(String(opts.allowanceStatus)),
-    shape: opts.shape as 'spec' | 'alt',
+    plan: opts.plan,
+    rate: parseRate(opts.rate, '--rate'),
+    allowanceStatus: parseAllowanceStatus(opts.allowanceStatus),
+    shape: opts.shape,
     faults,
   };
-  return { server, rates, json: opts.json as JsonFlag };
+  return { server, rates, json: opts.json };
 }
 
 /** Serves until the first Ctrl-C or SIGTERM, then saves its state. */

@@ -1,7 +1,7 @@
 // `mailclean clean`: its flags, turned into typed options. run.ts does the work; report.ts says how it went.
-import { type Command, Option } from 'commander';
-import type { InputEncoding } from '../../clean/input/index.js';
-import type { OutputFormat } from '../../clean/output.js';
+import { type Command, Option } from '@commander-js/extra-typings';
+import { ENCODINGS as INPUT_ENCODINGS, type InputEncoding } from '../../clean/input/decode.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../../clean/output.js';
 import { type OutputTarget, prepareOutput, sameFile } from '../../clean/output-target.js';
 import { checkSharedUrl } from '../../clean/state/redis/connect.js';
 import { parseThresholds, type Threshold } from '../../clean/thresholds.js';
@@ -92,14 +92,19 @@ Examples:
   mailclean clean big.csv --dry-run
   mailclean clean list.csv -o out.csv --summary-json summary.json --report report.html --fail-when 'invalid>5%'`;
 
-export function define(cmd: Command, run: Runner): void {
-  cmd
+/** The flags that only the built-in engine takes, and the option each sets. */
+const ENGINE_FLAG_KEYS = { '--smtp': 'smtp', '--dns-server': 'dnsServer', '--smtp-from': 'smtpFrom' } as const;
+const ENGINE_FLAGS = Object.keys(ENGINE_FLAG_KEYS) as Array<keyof typeof ENGINE_FLAG_KEYS>;
+
+/** The flags of `clean`, declared once: their types are read from here (a renamed flag fails to compile). */
+function declareFlags(cmd: Command) {
+  return cmd
     .argument('[input]', 'CSV or text file with one address per line; - or nothing for stdin')
     .option('-o, --output <file>', 'write here (atomically) instead of stdout')
     .option('--in-place', 'allow -o to name the input file: it is replaced, and kept as INPUT.bak')
-    .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json', 'ndjson']).default('csv'))
+    .addOption(new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('csv'))
     .option('--column <name|n>', 'the email column, by header name or 1-based number (default: detected)')
-    .addOption(new Option('--encoding <name>', "input encoding (default: a BOM's, else UTF-8, else Windows-1252)").choices(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'latin1']))
+    .addOption(new Option('--encoding <name>', "input encoding (default: a BOM's, else UTF-8, else Windows-1252)").choices(INPUT_ENCODINGS))
     .option('--strict', 'refuse an input whose rows have more or fewer fields than the header (exit 2), instead of keeping them')
     .option('--only <statuses>', 'keep only rows with these statuses or reasons, e.g. valid,risky or valid,catch_all')
     .option('--rejects <file>', 'write the rows --only leaves out to this file')
@@ -114,26 +119,31 @@ export function define(cmd: Command, run: Runner): void {
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--local', 'check with the built-in engine (syntax, disposable list, DNS) in-process even when a service is configured')
     .option('--smtp', 'built-in engine: also ask each mail server whether the mailbox exists (needs outbound port 25)')
-    .option('--dns-server <ip[:port],...>', 'built-in engine: DNS servers to ask, IPv6 as [ip]:port (default: the system resolver)')
+    .option('--dns-server <ip[:port],…>', 'built-in engine: DNS servers to ask, IPv6 as [ip]:port (default: the system resolver)')
     .option('--smtp-port <n>', 'built-in engine with --smtp: port of the mail servers', '25')
     .option('--smtp-from <address>', 'built-in engine with --smtp: the MAIL FROM address to probe with')
     .addOption(new Option('--json [fields]', 'with --dry-run: print the report as JSON (optionally only these fields)'))
     .option('--summary-json <file>', 'write a summary of the run as JSON (counts by status and reason, spend, outputs)')
     .option('--report <file.html>', 'write a self-contained HTML report with charts of the breakdown')
     .option('--fail-when <conditions>', 'exit 5 when a condition holds, e.g. invalid>5% or unchecked>0 (comma-separated)')
-    .addHelpText('after', HELP)
-    .action(
-      run(async (f, opts, args) => {
-        const options = cleanOptions(opts, args, f.io.stdin.isTTY === true);
-        const { runClean } = await import('./run.js');
-        return runClean(options, f);
-      }),
-    );
+    .addHelpText('after', HELP);
+}
+
+type CleanFlags = ReturnType<ReturnType<typeof declareFlags>['opts']>;
+
+export function define(cmd: Command, run: Runner): void {
+  declareFlags(cmd).action(
+    run(async (f, opts, args) => {
+      const options = cleanOptions(opts, args, f.io.stdin.isTTY === true);
+      const { runClean } = await import('./run.js');
+      return runClean(options, f);
+    }),
+  );
 }
 
 /** The flags as typed options; every bad value is a usage error naming its flag. */
-export function cleanOptions(opts: Record<string, unknown>, args: unknown[], stdinIsTTY: boolean): CleanOptions {
-  const input = (args[0] as string | undefined) ?? '-';
+export function cleanOptions(opts: CleanFlags, args: [input?: string], stdinIsTTY: boolean): CleanOptions {
+  const input = args[0] ?? '-';
   if (input === '-' && stdinIsTTY) throw new UsageError('no input: give a file, or pipe a list into stdin', 'mailclean clean contacts.csv');
   if (opts.resume && opts.restart) throw new UsageError('--resume and --restart cannot be used together');
   if (opts.rejects !== undefined && opts.only === undefined) throw new UsageError('--rejects needs --only (it receives the rows --only leaves out)');
@@ -143,30 +153,30 @@ export function cleanOptions(opts: Record<string, unknown>, args: unknown[], std
   return {
     input,
     ...outputTargets(input, opts),
-    format: opts.format as OutputFormat,
-    column: opts.column as string | undefined,
-    encoding: opts.encoding as InputEncoding | undefined,
-    strict: opts.strict === true,
+    format: opts.format,
+    column: opts.column,
+    encoding: opts.encoding,
+    strict: opts.strict ?? false,
     only: onlyStatuses(opts.only),
-    rate: opts.rate !== undefined ? parseRate(String(opts.rate), '--rate') : undefined,
+    rate: opts.rate !== undefined ? parseRate(opts.rate, '--rate') : undefined,
     concurrency: wholeNumber(opts.concurrency, '--concurrency', 1, 16),
     maxSpend: opts.maxSpend !== undefined ? wholeNumber(opts.maxSpend, '--max-spend', 0) : undefined,
-    shared: opts.shared !== undefined ? checkSharedUrl(String(opts.shared), '--shared') : undefined,
+    shared: opts.shared !== undefined ? checkSharedUrl(opts.shared, '--shared') : undefined,
     // --restart asks the service again: neither this list's journal nor the cache answers.
-    maxAgeMs: opts.restart === true ? 0 : parseDuration(String(opts.maxAge ?? '30d'), '--max-age'),
-    dryRun: opts.dryRun === true,
-    resume: opts.resume === true,
-    restart: opts.restart === true,
-    yes: opts.yes === true,
-    json: opts.json as JsonFlag,
-    local: opts.local === true,
+    maxAgeMs: opts.restart ? 0 : parseDuration(opts.maxAge, '--max-age'),
+    dryRun: opts.dryRun ?? false,
+    resume: opts.resume ?? false,
+    restart: opts.restart ?? false,
+    yes: opts.yes ?? false,
+    json: opts.json,
+    local: opts.local ?? false,
     failWhen: opts.failWhen !== undefined ? thresholds(String(opts.failWhen)) : undefined,
     engine: {
-      smtp: opts.smtp === true,
+      smtp: opts.smtp ?? false,
       smtpPort: wholeNumber(opts.smtpPort, '--smtp-port', 1, 65535),
-      smtpFrom: opts.smtpFrom as string | undefined,
-      dnsServers: opts.dnsServer as string | undefined,
-      given: (['--smtp', '--dns-server', '--smtp-from'] as const).find((flag) => opts[camel(flag)] !== undefined),
+      smtpFrom: opts.smtpFrom,
+      dnsServers: opts.dnsServer,
+      given: ENGINE_FLAGS.find((flag) => opts[ENGINE_FLAG_KEYS[flag]] !== undefined),
     },
   };
 }
@@ -176,8 +186,6 @@ function thresholds(text: string): Threshold[] {
   if ('error' in parsed) throw new UsageError(`--fail-when: ${parsed.error}`);
   return parsed.thresholds;
 }
-
-const camel = (flag: string) => flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 function wholeNumber(value: unknown, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const n = Number(value);
@@ -206,7 +214,7 @@ function onlyStatuses(value: unknown): Set<string> | undefined {
  * the same file, and none is the input (through links too), unless --in-place says so for -o: then the input
  * is kept as INPUT.bak.
  */
-function outputTargets(input: string, opts: Record<string, unknown>): Pick<CleanOptions, 'output' | 'rejects' | 'backup' | 'summaryJson' | 'report'> {
+function outputTargets(input: string, opts: CleanFlags): Pick<CleanOptions, 'output' | 'rejects' | 'backup' | 'summaryJson' | 'report'> {
   for (const [flag, value] of [
     ['--rejects', opts.rejects],
     ['--summary-json', opts.summaryJson],

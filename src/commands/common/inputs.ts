@@ -1,16 +1,17 @@
-import { Option } from 'commander';
+import { Option } from '@commander-js/extra-typings';
 import { ApiError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { readAll } from '../../io/io.js';
 import { promptSecret, promptText } from '../../io/prompt.js';
 
-export type ServiceChoice = 'platform' | 'clean' | 'all';
+export const SERVICE_CHOICES = ['platform', 'clean', 'all'] as const;
+export type ServiceChoice = (typeof SERVICE_CHOICES)[number];
 
-export function serviceOption(defaultValue: ServiceChoice, choices: string[] = ['platform', 'clean', 'all']): Option {
+export function serviceOption(defaultValue: ServiceChoice, choices: readonly ServiceChoice[] = SERVICE_CHOICES) {
   return new Option('--service <service>', 'which service').choices(choices).default(defaultValue);
 }
 
-export function jsonOption(): Option {
+export function jsonOption() {
   return new Option('--json [fields]', 'print JSON on stdout (optionally only these comma-separated fields)');
 }
 

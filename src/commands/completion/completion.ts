@@ -1,4 +1,4 @@
-import { Argument, type Command } from 'commander';
+import { Argument, type Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import type { Runner } from '../index.js';
 import { fish } from './fish.js';
@@ -13,7 +13,7 @@ type Shell = keyof typeof SHELLS;
 
 export function define(cmd: Command, run: Runner): void {
   cmd
-    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(Object.keys(SHELLS)))
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(Object.keys(SHELLS) as Shell[]))
     .addHelpText(
       'after',
       `
@@ -22,7 +22,7 @@ Examples:
   mailclean completion zsh > "\${fpath[1]}/_mailclean"
   mailclean completion fish > ~/.config/fish/completions/mailclean.fish`,
     )
-    .action(run((f, _opts, [shell]) => completion({ shell: shell as Shell }, f)));
+    .action(run((f, _opts, [shell]) => completion({ shell }, f)));
 }
 
 export async function completion({ shell }: { shell: Shell }, f: Factory): Promise<number> {

@@ -1,6 +1,6 @@
 // The command tree as completion scripts need it: each command's path, flags (with how their values complete)
 // and positional arguments, read from the commander definitions.
-import type { Argument, Command, Option } from 'commander';
+import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { PROFILE_KEYS } from '../../config/keys.js';
 
 /** How a value completes: from a list of words, as a file or directory name, or not at all. */
@@ -29,7 +29,7 @@ export interface Spec {
 /** Profile keys `config get|set` take (secrets are refused there). */
 const SETTABLE_KEYS = PROFILE_KEYS.filter((k) => !k.secret).map((k) => k.key);
 
-export function describe(cmd: Command, path: string, siblings: string[]): Spec {
+export function describe(cmd: CommandUnknownOpts, path: string, siblings: string[]): Spec {
   const help = cmd.createHelp();
   const children = help.visibleCommands(cmd);
   const names = children.map((c) => c.name()).filter((n) => n !== 'help');
