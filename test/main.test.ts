@@ -1,25 +1,21 @@
 // The command line itself (src/main.ts): version, help, and words it does not know.
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VERSION } from '../src/version.js';
-import { TestHome } from './helpers/cli.js';
+import { useHome } from './helpers/cli.js';
 
 describe('the command line itself', () => {
-  let home: TestHome;
-  beforeEach(() => {
-    home = new TestHome();
-  });
-  afterEach(() => home.cleanup());
+  const home = useHome();
 
   it('--version prints the version package.json declares', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(VERSION).toBe(pkg.version);
-    const res = await home.run(['--version']);
+    const res = await home().run(['--version']);
     expect(res).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
   });
 
   it('--help lists every command, grouped, on stdout', async () => {
-    const res = await home.run(['--help']);
+    const res = await home().run(['--help']);
     expect(res.code).toBe(0);
     for (const name of ['clean', 'register', 'login', 'logout', 'auth', 'oem-register', 'me', 'roles', 'config', 'sandbox', 'completion']) {
       expect(res.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
@@ -29,14 +25,14 @@ describe('the command line itself', () => {
   });
 
   it('an unknown command is a usage error with a suggestion', async () => {
-    const res = await home.run(['claen']);
+    const res = await home().run(['claen']);
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/unknown command 'claen'/);
     expect(res.stderr).toMatch(/clean/);
   });
 
   it('a bad flag: exit 2', async () => {
-    const res = await home.run(['me', '--nope']);
+    const res = await home().run(['me', '--nope']);
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/unknown option '--nope'/);
   });

@@ -2,9 +2,9 @@
 // `mailclean clean` in-process against a sandbox injecting those faults, over real HTTP on 127.0.0.1.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FaultOptions, SandboxHandle } from '../../src/sandbox/server.js';
-import { TestHome } from '../helpers/cli.js';
+import { useHome } from '../helpers/cli.js';
 import { registered, useSandboxes } from '../helpers/sandbox.js';
 
 interface Row {
@@ -14,11 +14,7 @@ interface Row {
 }
 
 const sandboxes = useSandboxes('mailclean-checker-');
-let home: TestHome;
-beforeEach(() => {
-  home = new TestHome();
-});
-afterEach(() => home.cleanup());
+const home = useHome();
 
 /** `n` distinct addresses; every fifth on a disposable domain, so real verdicts are not all alike. */
 function addresses(n: number): string[] {
@@ -32,12 +28,12 @@ function realStatus(email: string): string {
 
 async function cleanWith(faults: FaultOptions, emails: string[]): Promise<{ sandbox: SandboxHandle; rows: Row[]; stderr: string }> {
   const sandbox = await sandboxes.start({ plan: 'unlimited', rate: { requests: 10_000, windowMs: 60_000 }, faults });
-  await registered(home, sandbox);
-  const input = join(home.dir, 'list.csv');
+  await registered(home(), sandbox);
+  const input = join(home().dir, 'list.csv');
   writeFileSync(input, `email\n${emails.join('\n')}\n`);
-  const output = join(home.dir, 'out.json');
+  const output = join(home().dir, 'out.json');
   // One request at a time: the seeded faults then fall on the same requests in every run.
-  const res = await home.run(['clean', input, '-o', output, '--format', 'json', '--rate', '10000/1m', '--concurrency', '1']);
+  const res = await home().run(['clean', input, '-o', output, '--format', 'json', '--rate', '10000/1m', '--concurrency', '1']);
   expect(res.code, res.stderr).toBe(0);
   const rows = JSON.parse(readFileSync(output, 'utf8')) as Row[];
   // Every row decided exactly once, in input order, and none left unchecked.

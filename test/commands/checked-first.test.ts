@@ -1,21 +1,17 @@
 // Commands that ask questions on a terminal check every flag first: a bad URL (flag or environment), email, country
 // code or --service is refused before the first question, so a typo never costs a round of answers. Each run here is on
 // a pretend terminal where any question beyond the script is counted and cancelled.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
-import { TestHome } from '../helpers/cli.js';
+import { useHome } from '../helpers/cli.js';
 import { registered, urlsOf, useSandboxes } from '../helpers/sandbox.js';
 import { interactive } from '../helpers/terminal.js';
 
-let home: TestHome;
-beforeEach(() => {
-  home = new TestHome();
-});
-afterEach(() => home.cleanup());
+const home = useHome();
 
 /** Runs on the terminal expecting no question at all: exit 2 and this one error line. */
 async function refusedUnasked(argv: string[], error: RegExp, env: Record<string, string> = {}): Promise<void> {
-  const res = await interactive(home, argv, [], env, { cancelUnscripted: true });
+  const res = await interactive(home(), argv, [], env, { cancelUnscripted: true });
   expect(res.unscripted, `a question was asked before the error:\n${res.stderr}`).toBe(0);
   expect(res.code, res.stderr).toBe(2);
   expect(res.stderr).toMatch(error);
@@ -42,7 +38,7 @@ describe('register checks its flags before the first question', () => {
 
   it('good flags: only what is missing is asked, and the country code goes out upper-cased', async () => {
     const res = await interactive(
-      home,
+      home(),
       ['register', '--email', 'ada@example.com', '--country-code', 'gb'],
       [
         [/Name:/, 'Ada'],
@@ -54,7 +50,7 @@ describe('register checks its flags before the first question', () => {
     );
     expect(res.code, res.stderr).toBe(0);
     expect(res.unscripted).toBe(0);
-    const me = await home.run(['me', '--json', 'country_code']);
+    const me = await home().run(['me', '--json', 'country_code']);
     expect(JSON.parse(me.stdout)).toEqual({ country_code: 'GB' });
   });
 });
@@ -76,13 +72,13 @@ describe('login, oem-register and me update check their flags first too', () => 
 
   it('me update: a bad --country-code is refused before anything is sent; a prompted one is asked again', async () => {
     const sandbox: SandboxHandle = await sandboxes.start();
-    await registered(home, sandbox, { name: 'Ada', service: 'all' });
-    const before = await home.run(['me', '--json', 'country_code']);
+    await registered(home(), sandbox, { name: 'Ada', service: 'all' });
+    const before = await home().run(['me', '--json', 'country_code']);
     await refusedUnasked([...urlsOf(sandbox), 'me', 'update', '--country-code', 'GBR', '--phone', '1'], /^error: --country-code: "GBR" is not a two-letter country code/m);
-    expect((await home.run(['me', '--json', 'country_code'])).stdout).toBe(before.stdout);
+    expect((await home().run(['me', '--json', 'country_code'])).stdout).toBe(before.stdout);
 
     const res = await interactive(
-      home,
+      home(),
       ['me', 'update', '--json', 'country_code'],
       [
         [/First name:/, 'Ada'],

@@ -2,24 +2,20 @@
 // profile keeps, and secrets that never show on screen (--debug included) across every account command.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TestHome } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useHome } from '../helpers/cli.js';
 import { PASSWORD, registered, urlsOf, useSandboxes } from '../helpers/sandbox.js';
 
-let home: TestHome;
-beforeEach(() => {
-  home = new TestHome();
-});
-afterEach(() => home.cleanup());
+const home = useHome();
 
 describe('account commands on the built-in sandbox (no configuration)', () => {
   it('registers with a piped password, then me --json and roles --json work', async () => {
-    const reg = await home.run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], { stdin: 'correct horse battery\n' });
+    const reg = await home().run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], { stdin: 'correct horse battery\n' });
     expect(reg.stderr).toContain('built-in sandbox');
     expect(reg.stderr).toContain('Registered ada@example.com on the platform');
     expect(reg.code).toBe(0);
 
-    const me = await home.run(['me', '--json']);
+    const me = await home().run(['me', '--json']);
     expect(me.code).toBe(0);
     const view = JSON.parse(me.stdout);
     expect(view.email).toBe('ada@example.com');
@@ -29,7 +25,7 @@ describe('account commands on the built-in sandbox (no configuration)', () => {
     expect(view.role.name).toBe('admin');
     expect(view.brand.id).toEqual(expect.any(String));
 
-    const roles = await home.run(['roles', '--json']);
+    const roles = await home().run(['roles', '--json']);
     expect(roles.code).toBe(0);
     const list = JSON.parse(roles.stdout);
     expect(list.map((r: { name: string }) => r.name).sort()).toEqual(['admin', 'manager', 'superadmin', 'user']);
@@ -43,33 +39,33 @@ describe('login and register save the URLs they were given', () => {
   it('login with --api-url/--clean-url, then plain `clean` and `me` use those URLs', async () => {
     const sandbox = await sandboxes.start({ plan: 'unlimited' });
     const urls = urlsOf(sandbox);
-    await registered(home, sandbox, { email: 'stick@example.com', service: 'all' });
-    expect((await home.run(['logout'])).code).toBe(0);
-    const login = await home.run([...urls, 'login', '--email', 'stick@example.com', '--password-stdin'], { stdin: PASSWORD });
+    await registered(home(), sandbox, { email: 'stick@example.com', service: 'all' });
+    expect((await home().run(['logout'])).code).toBe(0);
+    const login = await home().run([...urls, 'login', '--email', 'stick@example.com', '--password-stdin'], { stdin: PASSWORD });
     expect(login.code, login.stderr).toBe(0);
 
-    const list = await home.run(['config', 'list']);
+    const list = await home().run(['config', 'list']);
     expect(list.stdout).toContain(`api-url=${sandbox.url}\n`);
     expect(list.stdout).toContain(`clean-url=${sandbox.url}\n`);
     expect(list.stdout).toMatch(/^clean-token=…\S{4}$/m);
 
-    const me = await home.run(['me', '--json', 'email']);
+    const me = await home().run(['me', '--json', 'email']);
     expect(me.code, me.stderr).toBe(0);
     expect(JSON.parse(me.stdout)).toEqual({ email: 'stick@example.com' });
     expect(me.stderr).not.toContain('sandbox');
 
-    const input = join(home.dir, 'list.csv');
+    const input = join(home().dir, 'list.csv');
     writeFileSync(input, 'email\nann@example.com\nbob@example.org\n');
     const charged = sandbox.stats().addressesCharged;
-    const clean = await home.run(['clean', input, '-o', join(home.dir, 'out.csv')]);
+    const clean = await home().run(['clean', input, '-o', join(home().dir, 'out.csv')]);
     expect(clean.code, clean.stderr).toBe(0);
     expect(clean.stderr).not.toContain('built-in');
     expect(sandbox.stats().addressesCharged).toBe(charged + 2);
 
     // config list, auth status and auth token agree on where the cleaning token lives.
-    const token = await home.run(['auth', 'token', '--service', 'clean']);
+    const token = await home().run(['auth', 'token', '--service', 'clean']);
     expect(token.code, token.stderr).toBe(0);
-    const status = await home.run(['auth', 'status', '--json']);
+    const status = await home().run(['auth', 'status', '--json']);
     const clean2 = JSON.parse(status.stdout)[1];
     expect(clean2).toMatchObject({ service: 'clean', url: sandbox.url, signedIn: true, tokenSource: 'profile' });
     expect(list.stdout).toContain(`clean-token=${clean2.token}\n`);
@@ -86,7 +82,7 @@ describe('secrets', () => {
     const urls = [...urlsOf(await sandboxes.start()), '--debug'];
     const outputs: string[] = [];
     const run = async (args: string[], stdin?: string) => {
-      const res = await home.run([...urls, ...args], { stdin });
+      const res = await home().run([...urls, ...args], { stdin });
       expect(res.code, res.stderr).toBe(0);
       outputs.push(res.stdout, res.stderr);
     };
@@ -99,9 +95,9 @@ describe('secrets', () => {
     await run(['auth', 'status']);
     await run(['config', 'list']);
 
-    const file = join(home.configDir, 'config.json');
+    const file = join(home().configDir, 'config.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(statSync(home.configDir).mode & 0o777).toBe(0o700);
+    expect(statSync(home().configDir).mode & 0o777).toBe(0o700);
     const stored = JSON.parse(readFileSync(file, 'utf8')).profiles.default;
     const secrets = [SECRET_PASSWORD, stored.token, stored['cdp-token'], stored['clean-token']];
     expect(secrets.every((s) => typeof s === 'string' && s.length > 20)).toBe(true);
@@ -130,7 +126,7 @@ describe('secrets', () => {
       ['config', 'list'],
       ['config', 'get', 'api-url'],
     ]) {
-      const res = await home.run([...urls, ...args], { stdin: SECRET_PASSWORD });
+      const res = await home().run([...urls, ...args], { stdin: SECRET_PASSWORD });
       expect(res.code, res.stderr).toBe(0);
       outputs.push(res.stdout, res.stderr);
     }

@@ -1,16 +1,12 @@
 // `mailclean login`: with a password to one or both services, with a token, and its failures, in both sandbox
 // shapes (what the spec leaves open: docs/assumptions.md).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
-import { expectError, TestHome } from '../helpers/cli.js';
+import { expectError, useHome } from '../helpers/cli.js';
 import { serve } from '../helpers/http-server.js';
 import { PASSWORD, registered, urlsOf, useSandboxes } from '../helpers/sandbox.js';
 
-let home: TestHome;
-beforeEach(() => {
-  home = new TestHome();
-});
-afterEach(() => home.cleanup());
+const home = useHome();
 
 describe.each(['spec', 'alt'] as const)('login against a configured service (%s shape)', (shape) => {
   const sandboxes = useSandboxes();
@@ -19,10 +15,10 @@ describe.each(['spec', 'alt'] as const)('login against a configured service (%s 
     sandbox = await sandboxes.start({ shape });
   });
 
-  const run = (args: string[], stdin?: string) => home.run([...urlsOf(sandbox), ...args], { stdin });
+  const run = (args: string[], stdin?: string) => home().run([...urlsOf(sandbox), ...args], { stdin });
 
   it('registers on both services, logs out, and logs in to both with one password', async () => {
-    await registered(home, sandbox, { email: 'ada1@example.com', service: 'all' });
+    await registered(home(), sandbox, { email: 'ada1@example.com', service: 'all' });
     expect((await run(['logout'])).code).toBe(0);
 
     const login = await run(['login', '--email', 'ada1@example.com', '--password-stdin', '--json'], PASSWORD);
@@ -40,14 +36,14 @@ describe.each(['spec', 'alt'] as const)('login against a configured service (%s 
   });
 
   it('with --service all, one side failing is a warning when the other succeeds', async () => {
-    await registered(home, sandbox, { email: 'bo@example.com', service: 'platform' });
+    await registered(home(), sandbox, { email: 'bo@example.com', service: 'platform' });
     const login = await run(['login', '--email', 'bo@example.com', '--password-stdin'], PASSWORD);
     expect(login.code).toBe(0);
     expect(login.stderr).toMatch(/warning: clean: the cleaning service did not accept that email and password/);
   });
 
   it('login --with-token checks a platform token and stores it', async () => {
-    await registered(home, sandbox, { email: 'ada7@example.com', service: 'all' });
+    await registered(home(), sandbox, { email: 'ada7@example.com', service: 'all' });
     const token = (await run(['auth', 'token'])).stdout.trim();
     await run(['logout']);
     const res = await run(['login', '--with-token', '--service', 'platform'], `${token}\n`);
@@ -60,7 +56,7 @@ describe.each(['spec', 'alt'] as const)('login against a configured service (%s 
   });
 
   it('login --with-token --service clean: a token the service takes is stored with a ✓; garbage is refused and nothing stored', async () => {
-    await registered(home, sandbox, { email: 'cy@example.com', service: 'clean' });
+    await registered(home(), sandbox, { email: 'cy@example.com', service: 'clean' });
     const token = (await run(['auth', 'token', '--service', 'clean'])).stdout.trim();
     await run(['logout']);
     const garbage = await run(['login', '--with-token', '--service', 'clean'], 'garbage-token-0123456789\n');
@@ -74,7 +70,7 @@ describe.each(['spec', 'alt'] as const)('login against a configured service (%s 
   });
 
   it('a wrong password at login: exit 4', async () => {
-    await registered(home, sandbox, { email: 'wrong@example.com', service: 'platform' });
+    await registered(home(), sandbox, { email: 'wrong@example.com', service: 'platform' });
     const res = await run(['login', '--service', 'platform', '--email', 'wrong@example.com', '--password-stdin'], 'not the password');
     expectError(res, 4, 'error: the platform did not accept that email and password');
   });
@@ -100,7 +96,7 @@ describe('login: a 422 names the flag', () => {
         res.end(JSON.stringify(body));
       });
       try {
-        const res = await home.run(['login', '--api-url', server.url, '--service', 'platform', '--email', 'ada@example.com', '--password-stdin'], { stdin: PASSWORD });
+        const res = await home().run(['login', '--api-url', server.url, '--service', 'platform', '--email', 'ada@example.com', '--password-stdin'], { stdin: PASSWORD });
         expectError(res, 2, 'error: --email: The selected email is invalid.');
       } finally {
         await server.close();

@@ -2,22 +2,18 @@
 // shapes, and its failures: one clear line, the right exit code, never a stack trace.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
-import { expectError, TestHome } from '../helpers/cli.js';
+import { expectError, useHome } from '../helpers/cli.js';
 import { FakeClock } from '../helpers/clock.js';
 import { closedPort, serve } from '../helpers/http-server.js';
 import { registered, urlsOf, useSandboxes } from '../helpers/sandbox.js';
 
-let home: TestHome;
-beforeEach(() => {
-  home = new TestHome();
-});
-afterEach(() => home.cleanup());
+const home = useHome();
 
 describe('me on the built-in sandbox (no configuration)', () => {
   it('creates a local account on first use when none exists', async () => {
-    const me = await home.run(['me', '--json', 'id,email']);
+    const me = await home().run(['me', '--json', 'id,email']);
     expect(me.code).toBe(0);
     expect(me.stderr).toContain('Created a local sandbox account');
     const view = JSON.parse(me.stdout);
@@ -26,8 +22,8 @@ describe('me on the built-in sandbox (no configuration)', () => {
   });
 
   it('prints a readable summary without --json', async () => {
-    await home.run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], { stdin: 'correct horse battery' });
-    const me = await home.run(['me']);
+    await home().run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], { stdin: 'correct horse battery' });
+    const me = await home().run(['me']);
     expect(me.stdout).toMatch(/^Name\s+Ada$/m);
     expect(me.stdout).toMatch(/^Email\s+ada@example\.com \(address not confirmed\)$/m);
     expect(me.stdout).toMatch(/^Role\s+/m);
@@ -41,10 +37,10 @@ describe.each(['spec', 'alt'] as const)('me against a configured service (%s sha
     sandbox = await sandboxes.start({ shape });
   });
 
-  const run = (args: string[], stdin?: string, env?: Record<string, string>) => home.run([...urlsOf(sandbox), ...args], { stdin, env });
+  const run = (args: string[], stdin?: string, env?: Record<string, string>) => home().run([...urlsOf(sandbox), ...args], { stdin, env });
 
   it('me update changes only the fields given', async () => {
-    await registered(home, sandbox, { name: 'Ada', service: 'all' });
+    await registered(home(), sandbox, { name: 'Ada', service: 'all' });
     const first = await run(['me', 'update', '--last-name', 'Lovelace', '--phone', '+1 555 0100', '--country-code', 'GB', '--json']);
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', phone: '+1 555 0100', country_code: 'GB' });
@@ -55,14 +51,14 @@ describe.each(['spec', 'alt'] as const)('me against a configured service (%s sha
   });
 
   it('me update with a field still missing and prompts off names the flag', async () => {
-    await registered(home, sandbox, { service: 'all' });
+    await registered(home(), sandbox, { service: 'all' });
     const res = await run(['me', 'update', '--first-name', 'Ada']);
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/^error: --last-name is required/m);
   });
 
   it('me --brand selects the current brand', async () => {
-    await registered(home, sandbox, { service: 'all' });
+    await registered(home(), sandbox, { service: 'all' });
     const me = JSON.parse((await run(['me', '--json'])).stdout);
     const picked = await run(['me', '--brand', me.brand.id, '--json', 'brand']);
     expect(picked.code).toBe(0);
@@ -74,7 +70,7 @@ describe.each(['spec', 'alt'] as const)('me against a configured service (%s sha
 
   describe('me update: a required field still empty is named before anything is sent', () => {
     it('the last name registration left empty', async () => {
-      await registered(home, sandbox, { service: 'platform' });
+      await registered(home(), sandbox, { service: 'platform' });
       const res = await run(['me', 'update', '--first-name', 'Ada', '--phone', '+1 555 0100', '--country-code', 'GB']);
       expectError(res, 2, /^error: --last-name is required: the service needs all four fields and your profile has no last name$/);
       // Nothing was sent: the phone given alongside is not set.
@@ -82,14 +78,14 @@ describe.each(['spec', 'alt'] as const)('me against a configured service (%s sha
     });
 
     it('a flag given as an empty string', async () => {
-      await registered(home, sandbox, { service: 'platform' });
+      await registered(home(), sandbox, { service: 'platform' });
       const res = await run(['me', 'update', '--first-name', ' ', '--last-name', 'L', '--phone', '1', '--country-code', 'GB']);
       expectError(res, 2, /^error: --first-name: must not be empty/);
     });
   });
 
   it('me update: a value the service refuses names its flag', async () => {
-    await registered(home, sandbox, { service: 'platform' });
+    await registered(home(), sandbox, { service: 'platform' });
     const res = await run(['me', 'update', '--first-name', 'Ada', '--last-name', 'L', '--country-code', 'GB', '--phone', '1'.repeat(40)]);
     expectError(res, 2, 'error: --phone: The phone field must not be greater than 32 characters.');
   });
@@ -102,7 +98,7 @@ describe.each(['spec', 'alt'] as const)('me against a configured service (%s sha
   });
 
   it('me --brand with a brand not yours names the flag and lists yours', async () => {
-    await registered(home, sandbox, { service: 'platform' });
+    await registered(home(), sandbox, { service: 'platform' });
     const me = JSON.parse((await run(['me', '--json', 'brand'])).stdout);
     const res = await run(['me', '--brand', 'no-such-brand']);
     expectError(res, 2, 'error: --brand: "no-such-brand" is not one of your brands');
@@ -116,28 +112,28 @@ describe('me failing', () => {
   it('an expired token: exit 4', async () => {
     const clock = new FakeClock(Date.now());
     const sandbox = await sandboxes.start({ now: clock.now, tokenTtlMs: 60_000 });
-    await registered(home, sandbox, { service: 'platform' });
-    expect((await home.run([...urlsOf(sandbox), 'me'])).code).toBe(0);
+    await registered(home(), sandbox, { service: 'platform' });
+    expect((await home().run([...urlsOf(sandbox), 'me'])).code).toBe(0);
     clock.advance(120_000);
-    const res = await home.run([...urlsOf(sandbox), 'me']);
+    const res = await home().run([...urlsOf(sandbox), 'me']);
     expectError(res, 4, /refused the credentials/);
   });
 
   it('an unknown profile: exit 2 naming it', async () => {
-    const res = await home.run(['me', '--profile', 'nope']);
+    const res = await home().run(['me', '--profile', 'nope']);
     expectError(res, 2, /unknown profile "nope"/);
   });
 
   it('a malformed URL: exit 2 naming the flag', async () => {
-    const res = await home.run(['me', '--api-url', 'not a url']);
+    const res = await home().run(['me', '--api-url', 'not a url']);
     expectError(res, 2, /--api-url: "not a url" is not a valid URL/);
-    const env = await home.run(['me'], { env: { MAILCLEAN_API_URL: 'ftp://x' } });
+    const env = await home().run(['me'], { env: { MAILCLEAN_API_URL: 'ftp://x' } });
     expectError(env, 2, /MAILCLEAN_API_URL: "ftp:\/\/x" is not an http or https URL/);
   });
 
   it('a service that is down: exit 1 naming the host', async () => {
     const port = await closedPort();
-    const res = await home.run(['me', '--api-url', `http://127.0.0.1:${port}`], { env: { MAILCLEAN_TOKEN: 'x.y' } });
+    const res = await home().run(['me', '--api-url', `http://127.0.0.1:${port}`], { env: { MAILCLEAN_TOKEN: 'x.y' } });
     expectError(res, 1, new RegExp(`cannot reach the platform at 127\\.0\\.0\\.1:${port}: connection refused`));
   });
 
@@ -147,7 +143,7 @@ describe('me failing', () => {
       res.end(`<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>${'<p>nginx</p>'.repeat(500)}</body></html>`);
     });
     try {
-      const res = await home.run(['me', '--api-url', server.url], { env: { MAILCLEAN_TOKEN: 'x.y' } });
+      const res = await home().run(['me', '--api-url', server.url], { env: { MAILCLEAN_TOKEN: 'x.y' } });
       expectError(res, 1, /answered 502 to GET \/api\/me: HTML page: "502 Bad Gateway"$/);
       expect(res.stderr.length).toBeLessThan(300);
     } finally {
@@ -161,7 +157,7 @@ describe('me failing', () => {
       res.end('hello, this is not json');
     });
     try {
-      const res = await home.run(['me', '--api-url', server.url], { env: { MAILCLEAN_TOKEN: 'x.y' } });
+      const res = await home().run(['me', '--api-url', server.url], { env: { MAILCLEAN_TOKEN: 'x.y' } });
       expectError(res, 1, /with a body that is not JSON \("hello, this is not json"\)/);
     } finally {
       await server.close();
@@ -175,21 +171,21 @@ describe('me with credentials but no URL', () => {
 
   it('fails naming the missing key; no sandbox starts, no account is made', async () => {
     const sandbox = await sandboxes.start({ plan: 'unlimited' });
-    await registered(home, sandbox, { service: 'all' });
-    expect((await home.run(['config', 'unset', 'api-url'])).code).toBe(0);
-    expect((await home.run(['config', 'unset', 'clean-url'])).code).toBe(0);
-    const me = await home.run(['me']);
+    await registered(home(), sandbox, { service: 'all' });
+    expect((await home().run(['config', 'unset', 'api-url'])).code).toBe(0);
+    expect((await home().run(['config', 'unset', 'clean-url'])).code).toBe(0);
+    const me = await home().run(['me']);
     expect(me.code).toBe(2);
     expect(me.stderr).toMatch(/^error: no api-url is configured for profile "default" \(it holds credentials, so the built-in sandbox is not used\)$/m);
     expect(me.stderr).not.toMatch(/Using the built-in sandbox/);
-    expect(existsSync(join(home.dataDir, 'sandbox'))).toBe(false);
-    expect(readFileSync(join(home.configDir, 'config.json'), 'utf8')).not.toMatch(/"sandbox":\s*\{\s*"default"/);
+    expect(existsSync(join(home().dataDir, 'sandbox'))).toBe(false);
+    expect(readFileSync(join(home().configDir, 'config.json'), 'utf8')).not.toMatch(/"sandbox":\s*\{\s*"default"/);
   });
 
   it('a token in MAILCLEAN_TOKEN with no URL is an error, not a sandbox run', async () => {
-    const me = await home.run(['me'], { env: { MAILCLEAN_TOKEN: 'a-real-looking-token-0123456789' } });
+    const me = await home().run(['me'], { env: { MAILCLEAN_TOKEN: 'a-real-looking-token-0123456789' } });
     expect(me.code).toBe(2);
     expect(me.stderr).toMatch(/no api-url is configured/);
-    expect(existsSync(join(home.dataDir, 'sandbox'))).toBe(false);
+    expect(existsSync(join(home().dataDir, 'sandbox'))).toBe(false);
   });
 });

@@ -1,22 +1,18 @@
 // `mailclean roles`: the roles of the user's brands and their permissions, on the built-in sandbox, on a
 // configured service in both shapes, and across two brands.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
 import { Store } from '../../src/sandbox/store.js';
-import { expectError, TestHome } from '../helpers/cli.js';
+import { expectError, useHome } from '../helpers/cli.js';
 import { registered, urlsOf, useSandboxes } from '../helpers/sandbox.js';
 import { registerUser } from '../sandbox/helpers.js';
 
-let home: TestHome;
-beforeEach(() => {
-  home = new TestHome();
-});
-afterEach(() => home.cleanup());
+const home = useHome();
 
 describe('roles on the built-in sandbox (no configuration)', () => {
   it('prints a table without --json', async () => {
-    await home.run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], { stdin: 'correct horse battery' });
-    const roles = await home.run(['roles']);
+    await home().run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], { stdin: 'correct horse battery' });
+    const roles = await home().run(['roles']);
     expect(roles.stdout.split('\n')[0]).toBe('BRAND\tROLE\tHELD\tDISPLAY NAME\tPERMISSIONS\tDESCRIPTION');
     expect(roles.stdout).toMatch(/^Ada's brand\tuser\t\t/m);
     expect(roles.stdout).toMatch(/^Ada's brand\tadmin\t\*\t/m);
@@ -30,10 +26,10 @@ describe.each(['spec', 'alt'] as const)('roles against a configured service (%s 
     sandbox = await sandboxes.start({ shape });
   });
 
-  const run = (args: string[]) => home.run([...urlsOf(sandbox), ...args]);
+  const run = (args: string[]) => home().run([...urlsOf(sandbox), ...args]);
 
   it('roles --permissions shows each permission with the roles holding it', async () => {
-    await registered(home, sandbox, { service: 'all' });
+    await registered(home(), sandbox, { service: 'all' });
     const res = await run(['roles', '--permissions', '--json']);
     expect(res.code).toBe(0);
     const rows: Array<{ name: string; roles: string[] }> = JSON.parse(res.stdout);
@@ -47,9 +43,9 @@ describe.each(['spec', 'alt'] as const)('roles against a configured service (%s 
   });
 
   it("another user's roles: the service's message, not the HTTP reason text", async () => {
-    await registered(home, sandbox, { service: 'platform' });
+    await registered(home(), sandbox, { service: 'platform' });
     const otherId = (await run(['me', '--json', 'id'])).stdout;
-    await registered(home, sandbox, { service: 'platform' });
+    await registered(home(), sandbox, { service: 'platform' });
     const res = await run(['roles', '--user', JSON.parse(otherId).id]);
     expectError(res, 1, /answered 403 to GET \/api\/user\/[^/]+\/roles: You may only view your own roles\.$/);
   });
@@ -68,11 +64,11 @@ describe('roles across two brands', () => {
   let sandbox: SandboxHandle;
   let first: { id: string; slug: string };
   let second: { id: string; slug: string };
-  const run = (args: string[]) => home.run([...urlsOf(sandbox), ...args]);
+  const run = (args: string[]) => home().run([...urlsOf(sandbox), ...args]);
 
   beforeEach(async () => {
     sandbox = await sandboxes.start({ dataDir: sandboxes.dataDir() });
-    await registered(home, sandbox, { name: 'Ada', service: 'platform' });
+    await registered(home(), sandbox, { name: 'Ada', service: 'platform' });
     const me = JSON.parse((await run(['me', '--json', 'id,brand'])).stdout) as { id: string; brand: { id: string; slug: string } };
     first = me.brand;
     // The spec has no route that adds a user to a brand: make Ada a manager of Bo's brand in the sandbox's state.

@@ -2,8 +2,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TestHome } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useHome } from '../helpers/cli.js';
 import { registered, useSandboxes } from '../helpers/sandbox.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
@@ -14,20 +14,16 @@ function list(n: number): string {
 
 describe('the journal', () => {
   const sandboxes = useSandboxes();
-  let home: TestHome;
-  beforeEach(() => {
-    home = new TestHome();
-  });
-  afterEach(() => home.cleanup());
+  const home = useHome();
 
   it('two runs of the same list at once: the second waits for the first and pays for nothing', { timeout: 60_000 }, async () => {
     const sandbox = await sandboxes.start({ plan: 'unlimited', rate: { requests: 4, windowMs: 1_000 } });
-    await registered(home, sandbox);
-    const input = join(home.dir, 'list.csv');
+    await registered(home(), sandbox);
+    const input = join(home().dir, 'list.csv');
     writeFileSync(input, list(400)); // 8 requests at 4 per second: the first run takes about 2 s
     const spawnRun = (out: string) =>
       new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'clean', input, '-o', join(home.dir, out)], { env: { ...process.env, ...home.env() } });
+        const child = spawn(process.execPath, [BIN, 'clean', input, '-o', join(home().dir, out)], { env: { ...process.env, ...home().env() } });
         let stderr = '';
         child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
         child.on('close', (code) => resolve({ code, stderr }));
@@ -38,7 +34,7 @@ describe('the journal', () => {
     expect(sandbox.stats().addressesCharged).toBe(400);
     const waited = [a, b].filter((r) => /Another run \(pid \d+, since [^)]+\) is cleaning this list with this account; waiting for it to finish/.test(r.stderr));
     expect(waited).toHaveLength(1);
-    expect(readFileSync(join(home.dir, 'a.csv'), 'utf8')).toBe(readFileSync(join(home.dir, 'b.csv'), 'utf8'));
+    expect(readFileSync(join(home().dir, 'a.csv'), 'utf8')).toBe(readFileSync(join(home().dir, 'b.csv'), 'utf8'));
     // Both runs opened the verdict cache through node:sqlite, which Node still calls experimental.
     expect(a.stderr + b.stderr).not.toMatch(/ExperimentalWarning|experimental feature/);
   });

@@ -3,34 +3,30 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TestHome } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useHome } from '../helpers/cli.js';
 import { registered, useSandboxes } from '../helpers/sandbox.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
 
 const sandboxes = useSandboxes();
-let home: TestHome;
-beforeEach(() => {
-  home = new TestHome();
-});
-afterEach(() => home.cleanup());
+const home = useHome();
 
 describe('clean: SIGKILL', () => {
   it('a run killed with SIGKILL resumes to the same output, paying at most for the batches in flight', { timeout: 120_000 }, async () => {
     const sandbox = await sandboxes.start({ plan: 'unlimited', rate: { requests: 5, windowMs: 1_000 } });
-    await registered(home, sandbox);
-    const input = join(home.dir, 'list.csv');
+    await registered(home(), sandbox);
+    const input = join(home().dir, 'list.csv');
     const generated = 40 * 50;
     // Two more mailboxes: `dup@` and `DUP@` differ (local parts are case-sensitive); `dup@DOMAIN1.COM` is `dup@`.
     const rows = Array.from({ length: generated }, (_, i) => `user${i}@domain${i % 13}.com,${i}\n`).join('');
     writeFileSync(input, `email,id\n${rows}dup@domain1.com,x\nDUP@domain1.com,y\ndup@DOMAIN1.COM,z\n`);
     const unique = generated + 2;
-    const out = join(home.dir, 'out.csv');
+    const out = join(home().dir, 'out.csv');
     const concurrency = 2;
 
     const child = spawn(process.execPath, [BIN, 'clean', input, '-o', out, '--rate', '5/1s', '--concurrency', String(concurrency)], {
-      env: { ...process.env, ...home.env(), CI: '1' },
+      env: { ...process.env, ...home().env(), CI: '1' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -45,7 +41,7 @@ describe('clean: SIGKILL', () => {
     expect(chargedAtKill).toBeGreaterThan(0);
     expect(chargedAtKill).toBeLessThan(unique);
 
-    const resumed = await home.run(['clean', input, '-o', out, '--resume', '--rate', '5/1s']);
+    const resumed = await home().run(['clean', input, '-o', out, '--resume', '--rate', '5/1s']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toMatch(/Resuming: \d+ addresses already checked/);
     const spent = sandbox.stats().addressesCharged;
@@ -53,8 +49,8 @@ describe('clean: SIGKILL', () => {
     expect(spent).toBeLessThanOrEqual(unique + concurrency * 50);
 
     // The same output as an uninterrupted run (times aside).
-    const reference = join(home.dir, 'reference.csv');
-    const fresh = await home.run(['clean', input, '-o', reference, '--restart', '--rate', '50/1s']);
+    const reference = join(home().dir, 'reference.csv');
+    const fresh = await home().run(['clean', input, '-o', reference, '--restart', '--rate', '50/1s']);
     expect(fresh.code, fresh.stderr).toBe(0);
     const withoutTimes = (path: string) => (parse(readFileSync(path)) as string[][]).map((r) => r.filter((_, i) => i !== r.length - 2)); // all but email_checked_at
     expect(withoutTimes(out)).toEqual(withoutTimes(reference));

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { REASON_MEANINGS, STATUS_MEANINGS } from '../../../src/clean/verdict.js';
 import type { SandboxHandle } from '../../../src/sandbox/server.js';
 import { ENGINE_REASONS } from '../../../src/verify/engine.js';
-import { TestHome } from '../../helpers/cli.js';
+import { TestHome, useHome } from '../../helpers/cli.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'clean');
@@ -116,22 +116,18 @@ describe('clean: bad input', () => {
 
 describe.each(['spec', 'alt'] as const)('clean: flags it refuses (sandbox shape %s)', (shape) => {
   const sandboxes = useSandboxes();
-  let home: TestHome;
-  beforeEach(() => {
-    home = new TestHome();
-  });
-  afterEach(() => home.cleanup());
+  const home = useHome();
 
   it('an unknown status for --only is a usage error listing them; --json without --dry-run too', async () => {
-    await registered(home, await sandboxes.start({ shape, plan: 'unlimited' }));
-    const input = join(home.dir, 'mixed.csv');
+    await registered(home(), await sandboxes.start({ shape, plan: 'unlimited' }));
+    const input = join(home().dir, 'mixed.csv');
     writeFileSync(input, 'email\nann@example.com\nbob@example.com\nbad@@x\n,\nx@mailinator.com\n');
-    const keep = join(home.dir, 'keep.csv');
-    const typo = await home.run(['clean', input, '--only', 'valid,riskyy', '-o', keep]);
+    const keep = join(home().dir, 'keep.csv');
+    const typo = await home().run(['clean', input, '--only', 'valid,riskyy', '-o', keep]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/^error: --only: "riskyy" is neither a status nor a reason\nhint: statuses: valid, risky, invalid, unknown, unchecked; reasons: see clean --help\n$/);
 
-    const json = await home.run(['clean', input, '--json']);
+    const json = await home().run(['clean', input, '--json']);
     expect(json.code).toBe(2);
     expect(json.stderr).toMatch(/--json goes with --dry-run/);
   });

@@ -1,8 +1,8 @@
 // The rate limit across runs, and Ctrl-C during a run: the CLI in-process against the sandbox on 127.0.0.1.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TestHome } from '../../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useHome } from '../../helpers/cli.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
 function list(n: number, offset = 0): string {
@@ -12,16 +12,12 @@ function list(n: number, offset = 0): string {
 }
 
 const sandboxes = useSandboxes();
-let home: TestHome;
-beforeEach(() => {
-  home = new TestHome();
-});
-afterEach(() => home.cleanup());
+const home = useHome();
 
 /** A sandbox limiting the clean route to `rate`, and an account on it saved in `home`'s profile. */
 async function start(rate: { requests: number; windowMs: number }) {
   const sandbox = await sandboxes.start({ plan: 'unlimited', rate });
-  await registered(home, sandbox);
+  await registered(home(), sandbox);
   return sandbox;
 }
 
@@ -29,12 +25,12 @@ describe('clean: limits', () => {
   it('two runs back to back share the limit: no 429, never more than the limit in any window', { timeout: 120_000 }, async () => {
     const sandbox = await start({ requests: 10, windowMs: 1_000 });
     // 210 requests' worth in all: 105 per run.
-    const first = join(home.dir, 'a.csv');
-    const second = join(home.dir, 'b.csv');
+    const first = join(home().dir, 'a.csv');
+    const second = join(home().dir, 'b.csv');
     writeFileSync(first, list(105 * 50));
     writeFileSync(second, list(105 * 50, 100_000));
     for (const input of [first, second]) {
-      const res = await home.run(['clean', input, '-o', `${input}.out`, '--rate', '10/1s', '--concurrency', '8']);
+      const res = await home().run(['clean', input, '-o', `${input}.out`, '--rate', '10/1s', '--concurrency', '8']);
       expect(res.code, res.stderr).toBe(0);
     }
     const stats = sandbox.stats();
@@ -49,18 +45,18 @@ describe('clean: limits', () => {
 describe('clean: Ctrl-C', () => {
   it('stops after the requests in flight with exit 130, and --resume pays for nothing twice', { timeout: 60_000 }, async () => {
     const sandbox = await start({ requests: 2, windowMs: 1_000 });
-    const input = join(home.dir, 'list.csv');
+    const input = join(home().dir, 'list.csv');
     writeFileSync(input, list(20 * 50));
-    const out = join(home.dir, 'out.csv');
-    const running = home.run(['clean', input, '-o', out, '--rate', '2/1s', '--concurrency', '1']);
+    const out = join(home().dir, 'out.csv');
+    const running = home().run(['clean', input, '-o', out, '--rate', '2/1s', '--concurrency', '1']);
     while (sandbox.stats().cleanRequests < 3) await new Promise((r) => setTimeout(r, 10));
-    home.signal('SIGINT');
+    home().signal('SIGINT');
     const stopped = await running;
     expect(stopped.code, stopped.stderr).toBe(130);
     expect(stopped.stderr).toMatch(/Interrupted: \d+ answers saved\. Run the same command with --resume to continue\./);
     const charged = sandbox.stats().addressesCharged;
     expect(charged).toBeLessThan(20 * 50);
-    const resumed = await home.run(['clean', input, '-o', out, '--resume', '--rate', '50/1s']);
+    const resumed = await home().run(['clean', input, '-o', out, '--resume', '--rate', '50/1s']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(sandbox.stats().addressesCharged).toBe(20 * 50);
   });

@@ -4,9 +4,9 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openInput, readRecords } from '../../../src/clean/input/index.js';
-import { TestHome } from '../../helpers/cli.js';
+import { TestHome, useHome } from '../../helpers/cli.js';
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
@@ -81,25 +81,21 @@ describe('clean with nothing configured', () => {
 // A profile that holds real credentials never falls back to the built-in sandbox or engine.
 describe('clean with credentials but no URL', () => {
   const sandboxes = useSandboxes();
-  let home: TestHome;
-  beforeEach(() => {
-    home = new TestHome();
-  });
-  afterEach(() => home.cleanup());
+  const home = useHome();
 
   it('fails naming the missing key; no sandbox starts, no account is made, nothing is written', async () => {
     const sandbox = await sandboxes.start({ plan: 'unlimited' });
-    await registered(home, sandbox, { service: 'all' });
-    expect((await home.run(['config', 'unset', 'api-url'])).code).toBe(0);
-    expect((await home.run(['config', 'unset', 'clean-url'])).code).toBe(0);
-    const input = join(home.dir, 'list.csv');
+    await registered(home(), sandbox, { service: 'all' });
+    expect((await home().run(['config', 'unset', 'api-url'])).code).toBe(0);
+    expect((await home().run(['config', 'unset', 'clean-url'])).code).toBe(0);
+    const input = join(home().dir, 'list.csv');
     writeFileSync(input, 'email\nann@example.com\n');
-    const clean = await home.run(['clean', input, '-o', join(home.dir, 'out.csv')]);
+    const clean = await home().run(['clean', input, '-o', join(home().dir, 'out.csv')]);
     expect(clean.code).toBe(2);
     expect(clean.stderr).toMatch(/no clean-url is configured for profile "default", which holds a cleaning token/);
-    expect(existsSync(join(home.dataDir, 'sandbox'))).toBe(false);
-    expect(existsSync(join(home.dir, 'out.csv'))).toBe(false);
-    expect(readFileSync(join(home.configDir, 'config.json'), 'utf8')).not.toMatch(/"sandbox":\s*\{\s*"default"/);
+    expect(existsSync(join(home().dataDir, 'sandbox'))).toBe(false);
+    expect(existsSync(join(home().dir, 'out.csv'))).toBe(false);
+    expect(readFileSync(join(home().configDir, 'config.json'), 'utf8')).not.toMatch(/"sandbox":\s*\{\s*"default"/);
   });
 });
 
@@ -107,20 +103,18 @@ describe('clean: every row, in order, untouched', () => {
   const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'clean');
   const goodFixtures = readdirSync(FIXTURES).filter((f) => /\.(csv|txt|tsv|psv)$/.test(f));
   const sandboxes = useSandboxes();
-  let home: TestHome;
+  const home = useHome();
   beforeEach(async () => {
-    home = new TestHome();
-    await registered(home, await sandboxes.start({ plan: 'unlimited' }));
+    await registered(home(), await sandboxes.start({ plan: 'unlimited' }));
   });
-  afterEach(() => home.cleanup());
 
   it.each(goodFixtures)('%s keeps every row byte for byte, in input order, once', async (name) => {
     const input = join(FIXTURES, name);
-    const out = join(home.dir, `${name}.out.csv`);
-    const res = await home.run(['clean', input, '-o', out, '--resume']);
+    const out = join(home().dir, `${name}.out.csv`);
+    const res = await home().run(['clean', input, '-o', out, '--resume']);
     expect(res.code, res.stderr).toBe(0);
 
-    const layout = await openInput({ path: input, stdin: process.stdin, spoolDir: home.dir });
+    const layout = await openInput({ path: input, stdin: process.stdin, spoolDir: home().dir });
     const delimiter = layout.format === 'lines' ? ',' : layout.delimiter;
     const outText = readFileSync(out, 'utf8');
     const eol = layout.lineEnding;
@@ -153,16 +147,12 @@ describe('clean: every row, in order, untouched', () => {
 });
 
 describe('clean: flags of the built-in engine', () => {
-  let home: TestHome;
-  beforeEach(() => {
-    home = new TestHome();
-  });
-  afterEach(() => home.cleanup());
+  const home = useHome();
 
   it('--smtp and --dns-server need the built-in engine when a cleaning service is configured', async () => {
-    const input = join(home.dir, 'list.csv');
+    const input = join(home().dir, 'list.csv');
     writeFileSync(input, 'email\nann@example.com\n');
-    const res = await home.run(['--clean-url', 'http://127.0.0.1:9', 'clean', input, '--smtp']);
+    const res = await home().run(['--clean-url', 'http://127.0.0.1:9', 'clean', input, '--smtp']);
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/--smtp works with the built-in engine only \(--local\)/);
   });

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../../src/sandbox/server.js';
-import { TestHome } from '../../helpers/cli.js';
+import { TestHome, useHome } from '../../helpers/cli.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
 const LIST = [
@@ -173,20 +173,16 @@ describe('clean: the run summary', () => {
 
 describe.each(['spec', 'alt'] as const)('clean: a run that ends in failure (%s shape)', (shape) => {
   const sandboxes = useSandboxes();
-  let home: TestHome;
-  beforeEach(() => {
-    home = new TestHome();
-  });
-  afterEach(() => home.cleanup());
+  const home = useHome();
 
   it('a refused token (exit 4): the existing output is left as it was; the summary, report and job summary say why', async () => {
     const sandbox = await sandboxes.start({ plan: 'unlimited', shape });
-    const input = join(home.dir, 'list.csv');
+    const input = join(home().dir, 'list.csv');
     writeFileSync(input, `${LIST}\n`);
-    const out = join(home.dir, 'out.csv');
+    const out = join(home().dir, 'out.csv');
     writeFileSync(out, 'the cleaned list of an earlier run\n');
-    const [summary, report, step] = ['s.json', 'r.html', 'step.md'].map((name) => join(home.dir, name));
-    const res = await home.run(['--clean-url', sandbox.url, 'clean', input, '-o', out, '--summary-json', summary!, '--report', report!], {
+    const [summary, report, step] = ['s.json', 'r.html', 'step.md'].map((name) => join(home().dir, name));
+    const res = await home().run(['--clean-url', sandbox.url, 'clean', input, '-o', out, '--summary-json', summary!, '--report', report!], {
       env: { MAILCLEAN_CLEAN_TOKEN: 'expired-token-0123456789', GITHUB_STEP_SUMMARY: step },
     });
     expect(res.code).toBe(4);

@@ -4,9 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle, SandboxOptions } from '../../../src/sandbox/server.js';
-import { TestHome } from '../../helpers/cli.js';
+import { TestHome, useHome } from '../../helpers/cli.js';
 import { FakeClock } from '../../helpers/clock.js';
 import { startDnsServer } from '../../helpers/dns-server.js';
 import { PASSWORD, registered, useSandboxes } from '../../helpers/sandbox.js';
@@ -30,23 +30,19 @@ function outputRows(path: string): string[][] {
 }
 
 const sandboxes = useSandboxes();
-let home: TestHome;
-beforeEach(() => {
-  home = new TestHome();
-});
-afterEach(() => home.cleanup());
+const home = useHome();
 
 /** A sandbox (the unlimited plan unless told) and a cleaning account on it, saved in `home`'s profile. */
 async function signedIn(options: SandboxOptions = {}, email?: string): Promise<SandboxHandle> {
   const sandbox = await sandboxes.start({ plan: 'unlimited', ...options });
-  await registered(home, sandbox, { email });
+  await registered(home(), sandbox, { email });
   return sandbox;
 }
 
 describe('clean: spending', () => {
   it('spends only unique, well-formed addresses, and nothing on a resumed finished run', async () => {
     const sandbox = await signedIn();
-    const input = join(home.dir, 'list.csv');
+    const input = join(home().dir, 'list.csv');
     const rows = [
       'email,name',
       'ann@example.com,Ann',
@@ -60,8 +56,8 @@ describe('clean: spending', () => {
       'carol@mailinator.com,Carol',
     ];
     writeFileSync(input, `${rows.join('\n')}\n`);
-    const out = join(home.dir, 'out.json');
-    const first = await home.run(['clean', input, '-o', out, '--format', 'json']);
+    const out = join(home().dir, 'out.json');
+    const first = await home().run(['clean', input, '-o', out, '--format', 'json']);
     expect(first.code, first.stderr).toBe(0);
     expect(sandbox.stats().addressesCharged).toBe(4);
     const results = JSON.parse(readFileSync(out, 'utf8')) as Array<Record<string, unknown>>;
@@ -71,31 +67,31 @@ describe('clean: spending', () => {
     expect(results[5]!.email_reason).toBe('syntax');
     expect(results[8]).toMatchObject({ email_disposable: true, name: 'Carol' });
 
-    const again = await home.run(['clean', input, '-o', out, '--format', 'json', '--resume']);
+    const again = await home().run(['clean', input, '-o', out, '--format', 'json', '--resume']);
     expect(again.code).toBe(0);
     expect(sandbox.stats().addressesCharged).toBe(4);
     expect(sandbox.stats().cleanRequests).toBe(1);
 
     // A plain rerun of a finished list (a scheduled job) reuses the answers: outputs again, nothing paid.
     writeFileSync(out, '');
-    const rerun = await home.run(['clean', input, '-o', out, '--format', 'json']);
+    const rerun = await home().run(['clean', input, '-o', out, '--format', 'json']);
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(rerun.stderr).toMatch(/All 4 addresses were answered by an earlier run of this list: nothing is sent/);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(results);
     expect(sandbox.stats().addressesCharged).toBe(4);
 
-    const restart = await home.run(['clean', input, '-o', out, '--format', 'json', '--restart']);
+    const restart = await home().run(['clean', input, '-o', out, '--format', 'json', '--restart']);
     expect(restart.code, restart.stderr).toBe(0);
     expect(sandbox.stats().addressesCharged).toBe(8);
   });
 
   it('an unfinished earlier run is not silently resumed or paid again without a terminal', async () => {
     const sandbox = await signedIn({ plan: 'free' });
-    const input = join(home.dir, 'list.csv');
+    const input = join(home().dir, 'list.csv');
     writeFileSync(input, addresses(60));
-    const first = await home.run(['clean', input, '-o', join(home.dir, 'out.csv')]);
+    const first = await home().run(['clean', input, '-o', join(home().dir, 'out.csv')]);
     expect(first.code, first.stderr).toBe(3);
-    const again = await home.run(['clean', input, '-o', join(home.dir, 'out.csv')]);
+    const again = await home().run(['clean', input, '-o', join(home().dir, 'out.csv')]);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/saved 50 answers and has 10 addresses left to check/);
     expect(again.stderr).toMatch(/--resume .*--restart/);
@@ -104,10 +100,10 @@ describe('clean: spending', () => {
 
   it('derives a reason from the service record only where its flags justify one', async () => {
     await signedIn();
-    const input = join(home.dir, 'reasons.csv');
+    const input = join(home().dir, 'reasons.csv');
     // The sandbox answers like the service: a status and flags, no reason.
     writeFileSync(input, 'email\ninfo@example.org\ncarol@mailinator.com\ndan@example.test\nann@example.org\n');
-    const res = await home.run(['clean', input, '--format', 'ndjson']);
+    const res = await home().run(['clean', input, '--format', 'ndjson']);
     expect(res.code, res.stderr).toBe(0);
     const rows = res.stdout
       .trim()
@@ -123,10 +119,10 @@ describe('clean: spending', () => {
 
   it('--max-spend stops at the cap: exit 3, the rest unchecked', async () => {
     const sandbox = await signedIn();
-    const input = join(home.dir, 'list.csv');
+    const input = join(home().dir, 'list.csv');
     writeFileSync(input, addresses(120));
-    const out = join(home.dir, 'out.csv');
-    const res = await home.run(['clean', input, '-o', out, '--max-spend', '70']);
+    const out = join(home().dir, 'out.csv');
+    const res = await home().run(['clean', input, '-o', out, '--max-spend', '70']);
     expect(res.code, res.stderr).toBe(3);
     expect(sandbox.stats().addressesCharged).toBe(70);
     const statuses = outputRows(out)
@@ -140,10 +136,10 @@ describe('clean: allowance', () => {
   it('free plan, 120 unique: exit 3 with 50 checked and 70 unchecked; after the month turns --resume finishes', async () => {
     const clock = new FakeClock(Date.UTC(2026, 10, 20, 12));
     const sandbox = await signedIn({ plan: 'free', now: clock.now, tokenTtlMs: 365 * 86_400_000 });
-    const input = join(home.dir, 'list.csv');
+    const input = join(home().dir, 'list.csv');
     writeFileSync(input, addresses(120));
-    const out = join(home.dir, 'out.csv');
-    const first = await home.run(['clean', input, '-o', out]);
+    const out = join(home().dir, 'out.csv');
+    const first = await home().run(['clean', input, '-o', out]);
     expect(first.code, first.stderr).toBe(3);
     expect(first.stderr).toMatch(/70 rows unchecked: the monthly allowance is used up \(0 left; renews 2026-12-01\)\.\n/);
     expect(first.stderr).toMatch(/a larger plan raises the monthly allowance; --local checks the rest now/);
@@ -156,11 +152,11 @@ describe('clean: allowance', () => {
     expect(sandbox.stats().addressesCharged).toBe(50);
 
     clock.set('2026-12-01T00:01:00Z');
-    const second = await home.run(['clean', input, '-o', out, '--resume']);
+    const second = await home().run(['clean', input, '-o', out, '--resume']);
     expect(second.code, second.stderr).toBe(3);
     expect(sandbox.stats().addressesCharged).toBe(100);
     clock.set('2027-01-01T00:01:00Z');
-    const third = await home.run(['clean', input, '-o', out, '--resume']);
+    const third = await home().run(['clean', input, '-o', out, '--resume']);
     expect(third.code, third.stderr).toBe(0);
     expect(sandbox.stats().addressesCharged).toBe(120);
     statuses = outputRows(out)
@@ -172,21 +168,21 @@ describe('clean: allowance', () => {
 
 describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free plan meets them (sandbox shape %s)', (shape) => {
   const file = (name: string, text: string) => {
-    const path = join(home.dir, name);
+    const path = join(home().dir, name);
     writeFileSync(path, text);
     return path;
   };
 
   it('free plan with 10 left, a 40-address list: the last batch shrinks to 10, 30 stay unchecked, exit 3', async () => {
     const sandbox = await signedIn({ shape, plan: 'free' });
-    const first = await home.run(['clean', file('a.csv', list(40, 'a')), '-o', join(home.dir, 'a.out.csv')]);
+    const first = await home().run(['clean', file('a.csv', list(40, 'a')), '-o', join(home().dir, 'a.out.csv')]);
     expect(first.code, first.stderr).toBe(0);
     expect(sandbox.stats().addressesCharged).toBe(40);
 
-    const second = await home.run(['clean', file('b.csv', list(40, 'b')), '-o', join(home.dir, 'b.out.csv')]);
+    const second = await home().run(['clean', file('b.csv', list(40, 'b')), '-o', join(home().dir, 'b.out.csv')]);
     expect(second.code, second.stderr).toBe(3);
     expect(sandbox.stats().addressesCharged).toBe(50);
-    const statuses = readFileSync(join(home.dir, 'b.out.csv'), 'utf8')
+    const statuses = readFileSync(join(home().dir, 'b.out.csv'), 'utf8')
       .trim()
       .split('\n')
       .slice(1)
@@ -206,11 +202,11 @@ describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free p
     expect(second.stderr).toMatch(/spent 10 addresses in \d+ requests/);
 
     // What the refusal said is shown next to what a run would need.
-    const dry = await home.run(['clean', file('c.csv', list(5, 'c')), '--dry-run']);
+    const dry = await home().run(['clean', file('c.csv', list(5, 'c')), '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/^Allowance needed\s+5$/m);
     expect(dry.stdout).toMatch(/^Allowance left\s+0 left as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(5 would stay unchecked\)$/m);
-    const json = await home.run(['clean', join(home.dir, 'c.csv'), '--dry-run', '--json', 'allowanceNeeded,allowanceLeft']);
+    const json = await home().run(['clean', join(home().dir, 'c.csv'), '--dry-run', '--json', 'allowanceNeeded,allowanceLeft']);
     expect(JSON.parse(json.stdout)).toEqual({ allowanceNeeded: 5, allowanceLeft: 0 });
   });
 
@@ -220,33 +216,33 @@ describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free p
     const dns = await startDnsServer({ com: { NS: ['ns.example.'] } });
     try {
       const input = file('l.csv', list(70, 'l'));
-      const out = join(home.dir, 'l.out.csv');
-      const partial = await home.run(['clean', input, '-o', out]);
+      const out = join(home().dir, 'l.out.csv');
+      const partial = await home().run(['clean', input, '-o', out]);
       expect(partial.code, partial.stderr).toBe(3);
       expect(partial.stderr).toMatch(/--local checks the rest now/);
 
-      const dry = await home.run(['clean', input, '--local', '--dry-run']);
+      const dry = await home().run(['clean', input, '--local', '--dry-run']);
       expect(dry.stdout).toMatch(/^Already checked +50$/m);
       expect(dry.stdout).toMatch(/^Checked by +the built-in engine, in-process: 20 addresses; nothing sent, no allowance spent$/m);
-      const local = await home.run(['clean', input, '-o', out, '--local', '--dns-server', dns.server, '--summary-json', join(home.dir, 's.json')]);
+      const local = await home().run(['clean', input, '-o', out, '--local', '--dns-server', dns.server, '--summary-json', join(home().dir, 's.json')]);
       expect(local.code, local.stderr).toBe(0);
       expect(local.stderr).toMatch(/^Keeping 50 answers the service gave \(50 from an earlier run of this list\); checking the other 20 with the built-in engine\.$/m);
       const rows = outputRows(out).slice(1);
       expect(rows.slice(0, 50).map((r) => r[1])).toEqual(Array(50).fill('valid'));
       expect(rows.slice(50).map((r) => `${r[1]} ${r[5]}`)).toEqual(Array(20).fill('invalid no_domain'));
-      expect(JSON.parse(readFileSync(join(home.dir, 's.json'), 'utf8'))).toMatchObject({ checker: 'local', answered: { fromJournal: 50, fromCache: 0, sent: 20 } });
+      expect(JSON.parse(readFileSync(join(home().dir, 's.json'), 'utf8'))).toMatchObject({ checker: 'local', answered: { fromJournal: 50, fromCache: 0, sent: 20 } });
       expect(sandbox.stats().addressesCharged).toBe(50);
 
       // The engine's verdicts are not the service's: a --resume with the service still asks about those 20.
-      const journaled = await home.run(['clean', input, '--dry-run', '--json', 'alreadyChecked,toSend']);
+      const journaled = await home().run(['clean', input, '--dry-run', '--json', 'alreadyChecked,toSend']);
       expect(JSON.parse(journaled.stdout)).toEqual({ alreadyChecked: 50, toSend: 20 });
       // Another list sharing those addresses finds the paid answers in the cache.
-      const other = await home.run(['clean', file('m.csv', list(60, 'l')), '--local', '--dns-server', dns.server, '--format', 'ndjson']);
+      const other = await home().run(['clean', file('m.csv', list(60, 'l')), '--local', '--dns-server', dns.server, '--format', 'ndjson']);
       expect(other.code, other.stderr).toBe(0);
       expect(other.stderr).toMatch(/^Keeping 50 answers the service gave \(50 from the cache\); checking the other 10 with the built-in engine\.$/m);
-      const dryJson = await home.run(['clean', file('n.csv', list(30, 'l')), '--local', '--dry-run', '--json', 'checker,alreadyChecked,answeredFromCache,toSend']);
+      const dryJson = await home().run(['clean', file('n.csv', list(30, 'l')), '--local', '--dry-run', '--json', 'checker,alreadyChecked,answeredFromCache,toSend']);
       expect(JSON.parse(dryJson.stdout)).toEqual({ checker: 'local', alreadyChecked: 0, answeredFromCache: 30, toSend: 0 });
-      const answered = await home.run(['clean', join(home.dir, 'n.csv'), '--local', '--dns-server', dns.server, '--format', 'ndjson']);
+      const answered = await home().run(['clean', join(home().dir, 'n.csv'), '--local', '--dns-server', dns.server, '--format', 'ndjson']);
       expect(answered.stderr).toMatch(/^Keeping 30 answers the service gave \(30 from the cache\); nothing is left for the built-in engine\.$/m);
     } finally {
       await dns.close();
@@ -255,19 +251,19 @@ describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free p
 
   it('the signin answer tells the allowance: --dry-run shows it before anything is spent', async () => {
     const sandbox = await signedIn({ shape, plan: 'free' }, 'free@example.com');
-    await home.run(['clean', file('a.csv', list(20, 'a')), '-o', join(home.dir, 'a.out.csv')]);
-    expect((await home.run(['logout', '--service', 'clean'])).code).toBe(0);
-    const login = await home.run(['login', '--service', 'clean', '--email', 'free@example.com', '--password-stdin'], { stdin: PASSWORD });
+    await home().run(['clean', file('a.csv', list(20, 'a')), '-o', join(home().dir, 'a.out.csv')]);
+    expect((await home().run(['logout', '--service', 'clean'])).code).toBe(0);
+    const login = await home().run(['login', '--service', 'clean', '--email', 'free@example.com', '--password-stdin'], { stdin: PASSWORD });
     expect(login.code, login.stderr).toBe(0);
-    const dry = await home.run(['clean', file('b.csv', list(40, 'b')), '--dry-run']);
+    const dry = await home().run(['clean', file('b.csv', list(40, 'b')), '--dry-run']);
     expect(dry.stdout).toMatch(/^Allowance left\s+30 left as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(10 would stay unchecked\)$/m);
     expect(sandbox.stats().addressesCharged).toBe(20);
   });
 
   it('the same when the service refuses with 402', async () => {
     const sandbox = await signedIn({ shape, plan: 'free', allowanceStatus: 402 });
-    await home.run(['clean', file('a.csv', list(45, 'a')), '-o', join(home.dir, 'a.out.csv')]);
-    const second = await home.run(['clean', file('b.csv', list(20, 'b')), '-o', join(home.dir, 'b.out.csv')]);
+    await home().run(['clean', file('a.csv', list(45, 'a')), '-o', join(home().dir, 'a.out.csv')]);
+    const second = await home().run(['clean', file('b.csv', list(20, 'b')), '-o', join(home().dir, 'b.out.csv')]);
     expect(second.code, second.stderr).toBe(3);
     expect(sandbox.stats().addressesCharged).toBe(50);
   });
@@ -275,11 +271,11 @@ describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free p
   it('on a terminal, declining to resume says what starting over costs and asks before paying again', async () => {
     const sandbox = await signedIn({ shape, plan: 'free' });
     const input = file('a.csv', list(60, 'a'));
-    const out = join(home.dir, 'a.out.csv');
-    const first = await home.run(['clean', input, '-o', out]);
+    const out = join(home().dir, 'a.out.csv');
+    const first = await home().run(['clean', input, '-o', out]);
     expect(first.code, first.stderr).toBe(3);
     const declined = await interactive(
-      home,
+      home(),
       ['clean', input, '-o', out],
       [
         [/An earlier run of this list saved 50 answers; 10 addresses are still to check\.\n.*Resume it\?/, 'n'],
@@ -295,7 +291,7 @@ describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free p
 describe('clean: faults', () => {
   it('with 5xx, resets and truncated bodies injected, every row is decided as in a fault-free run', async () => {
     const lines = `${addresses(400)}x@mailinator.com,disposable\nbad@@x,bad\n`;
-    // Each run has its own home, so the second cannot reuse the first one's answers.
+    // Each run has its own home(), so the second cannot reuse the first one's answers.
     const decided = async (options: SandboxOptions) => {
       const own = new TestHome();
       try {
@@ -321,26 +317,26 @@ describe('clean: faults', () => {
 
 describe('clean: the journal', () => {
   function journalFile(): string {
-    const dir = join(home.dataDir, 'journals');
+    const dir = join(home().dataDir, 'journals');
     const [name] = readdirSync(dir).filter((f) => f.endsWith('.ndjson'));
     return join(dir, name!);
   }
 
   it('a lock left by a dead run does not block the next', async () => {
     await signedIn({ rate: { requests: 4, windowMs: 1_000 } });
-    const input = join(home.dir, 'list.csv');
+    const input = join(home().dir, 'list.csv');
     writeFileSync(input, list(10, 'j'));
-    expect((await home.run(['clean', input, '-o', join(home.dir, 'out.csv')])).code).toBe(0);
+    expect((await home().run(['clean', input, '-o', join(home().dir, 'out.csv')])).code).toBe(0);
     writeFileSync(`${journalFile()}.lock`, '2147483646\n');
-    const again = await home.run(['clean', input, '-o', join(home.dir, 'out.csv'), '--restart']);
+    const again = await home().run(['clean', input, '-o', join(home().dir, 'out.csv'), '--restart']);
     expect(again.code, again.stderr).toBe(0);
   });
 
   it('lines of the wrong shape or garbage are skipped with one warning; the rest is reused', async () => {
     const sandbox = await signedIn({ rate: { requests: 4, windowMs: 1_000 } });
-    const input = join(home.dir, 'list.csv');
+    const input = join(home().dir, 'list.csv');
     writeFileSync(input, list(120, 'j'));
-    const first = await home.run(['clean', input, '-o', join(home.dir, 'first.csv')]);
+    const first = await home().run(['clean', input, '-o', join(home().dir, 'first.csv')]);
     expect(first.code, first.stderr).toBe(0);
     const file = journalFile();
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
@@ -348,9 +344,9 @@ describe('clean: the journal', () => {
     writeFileSync(file, [`${lines[0]!.slice(0, 40)}garbage`, ...lines.slice(1), '{"r":[null]}', '{"r":"x"}', ''].join('\n'));
     appendFileSync(file, '{"r":[{"key":"torn');
 
-    const out = join(home.dir, 'out.csv');
+    const out = join(home().dir, 'out.csv');
     // The cache would answer the skipped lines' addresses: off, so the journal alone is tested.
-    const res = await home.run(['clean', input, '-o', out, '--resume', '--max-age', '0']);
+    const res = await home().run(['clean', input, '-o', out, '--resume', '--max-age', '0']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(new RegExp(`^warning: 3 lines of ${file} could not be read and were skipped: those addresses are checked again \\(--restart discards the journal\\)$`, 'm'));
     expect(sandbox.stats().addressesCharged).toBe(120 + 50);
@@ -365,7 +361,7 @@ describe('clean: the rate limiter state on disk', () => {
   let input: string;
   beforeEach(async () => {
     sandbox = await signedIn();
-    input = join(home.dir, 'list.csv');
+    input = join(home().dir, 'list.csv');
     writeFileSync(input, list(120, 'p'));
   });
 
@@ -376,14 +372,14 @@ describe('clean: the rate limiter state on disk', () => {
 
   /** The directory of the limiter state the account uses, made to exist so tests can put something in its way. */
   function stateDir(): string {
-    const dir = join(home.dataDir, 'limiter');
+    const dir = join(home().dataDir, 'limiter');
     mkdirSync(dir, { recursive: true });
     // One run creates the state file; its name is the account's key.
     return dir;
   }
 
   it('a directory where the state file should be: exit 1 naming the path, outputs written, journal intact', async () => {
-    const first = await home.run(['clean', input, '-o', join(home.dir, 'first.csv'), '--max-spend', '50']);
+    const first = await home().run(['clean', input, '-o', join(home().dir, 'first.csv'), '--max-spend', '50']);
     expect(first.code, first.stderr).toBe(3);
     const dir = stateDir();
     const [state] = readdirSync(dir).filter((f) => f.endsWith('.json'));
@@ -392,8 +388,8 @@ describe('clean: the rate limiter state on disk', () => {
     execFileSync('rm', ['-f', path]);
     mkdirSync(path);
 
-    const out = join(home.dir, 'out.csv');
-    const res = await home.run(['clean', input, '-o', out, '--resume']);
+    const out = join(home().dir, 'out.csv');
+    const res = await home().run(['clean', input, '-o', out, '--resume']);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(new RegExp(`^error: cannot keep the rate limiter's state in ${path}: a directory is in the way$`, 'm'));
     expect(res.stderr).toMatch(/^hint: free space in the data directory/m);
@@ -405,7 +401,7 @@ describe('clean: the rate limiter state on disk', () => {
   });
 
   it('a lock file dated in the future, or left by a dead process, is taken over', async () => {
-    const first = await home.run(['clean', input, '-o', join(home.dir, 'first.csv'), '--max-spend', '50']);
+    const first = await home().run(['clean', input, '-o', join(home().dir, 'first.csv'), '--max-spend', '50']);
     expect(first.code, first.stderr).toBe(3);
     const dir = stateDir();
     const [state] = readdirSync(dir).filter((f) => f.endsWith('.json'));
@@ -413,11 +409,11 @@ describe('clean: the rate limiter state on disk', () => {
     writeFileSync(lock, `${process.pid}\n`);
     const future = new Date(Date.now() + 3_600_000);
     utimesSync(lock, future, future);
-    const res = await home.run(['clean', input, '-o', join(home.dir, 'out.csv'), '--resume']);
+    const res = await home().run(['clean', input, '-o', join(home().dir, 'out.csv'), '--resume']);
     expect(res.code, res.stderr).toBe(0);
 
     writeFileSync(lock, '2147483646\n'); // no such process
-    const again = await home.run(['clean', input, '-o', join(home.dir, 'out2.csv'), '--restart']);
+    const again = await home().run(['clean', input, '-o', join(home().dir, 'out2.csv'), '--restart']);
     expect(again.code, again.stderr).toBe(0);
     expect(leftovers(dir)).toEqual([]);
   });
@@ -435,8 +431,8 @@ describe('clean: the rate limiter state on disk', () => {
       } catch {
         /* dd stops when the disk is full: that is the point */
       }
-      const out = join(home.dir, 'out.csv');
-      const res = await home.run(['clean', input, '-o', out]);
+      const out = join(home().dir, 'out.csv');
+      const res = await home().run(['clean', input, '-o', out]);
       expect(res.code).toBe(1);
       expect(res.stderr).toMatch(/cannot keep the rate limiter's state in .*: the disk is full/);
       expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(121);
