@@ -1,14 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { TestHome } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useHome } from '../helpers/cli.js';
 import { closedPort } from '../helpers/http-server.js';
 import { cleanCall, signupClean } from './clean-helpers.js';
 import { call, PASSWORD, uniqueEmail } from './helpers.js';
 
-let home: TestHome | undefined;
-afterEach(() => {
-  home?.cleanup();
-  home = undefined;
-});
+const home = useHome();
 
 /** Signs up a cleaning user once the sandbox starting on `base` answers. */
 async function signupWhenUp(base: string): Promise<{ token: string } | undefined> {
@@ -39,16 +35,31 @@ describe('mailclean sandbox: clean route options', () => {
     [['--allowance-status', '404'], '--allowance-status'],
     [['--shape', 'laravel'], '--shape'],
   ])('refuses %j with a usage error naming %s', async (args, flag) => {
-    home = new TestHome();
-    const res = await home.run(['sandbox', '--memory', ...args]);
+    const res = await home().run(['sandbox', '--memory', ...args]);
     expect(res.code, res.stderr).toBe(2);
     expect(res.stderr).toContain(flag);
   });
 
   it('serves the clean route with the given rate, allowance status and seed', async () => {
-    home = new TestHome();
     const port = await closedPort();
-    const running = home.run(['sandbox', '--memory', '--port', String(port), '--plan', 'free', '--rate', '2/1m', '--allowance-status', '429', '--fault-rate', '0', '--latency', '0-5', '--seed', '7']);
+    const running = home().run([
+      'sandbox',
+      '--memory',
+      '--port',
+      String(port),
+      '--plan',
+      'free',
+      '--rate',
+      '2/1m',
+      '--allowance-status',
+      '429',
+      '--fault-rate',
+      '0',
+      '--latency',
+      '0-5',
+      '--seed',
+      '7',
+    ]);
     const base = `http://127.0.0.1:${port}`;
     const up = await signupWhenUp(base);
     expect(up).toBeDefined();
@@ -70,7 +81,7 @@ describe('mailclean sandbox: clean route options', () => {
     expect(limited.json.message).toBe('Too many requests: 2 per 60 seconds.');
     expect(limited.headers.get('retry-after')).toBe('60');
 
-    home.signal('SIGINT');
+    home().signal('SIGINT');
     const res = await running;
     expect(res.code, res.stderr).toBe(130);
     expect(res.stderr).toContain('Clean route: rate 2/1m per user, allowance refusals 429, latency 0-5ms, seed 7.');
@@ -78,11 +89,10 @@ describe('mailclean sandbox: clean route options', () => {
   });
 
   it('--host 0.0.0.0 warns that others can reach it; SIGTERM stops it with 143', async () => {
-    home = new TestHome();
     const port = await closedPort();
-    const running = home.run(['sandbox', '--memory', '--host', '0.0.0.0', '--port', String(port)]);
+    const running = home().run(['sandbox', '--memory', '--host', '0.0.0.0', '--port', String(port)]);
     expect(await signupWhenUp(`http://127.0.0.1:${port}`)).toBeDefined();
-    home.signal('SIGTERM');
+    home().signal('SIGTERM');
     const res = await running;
     expect(res.code).toBe(143);
     expect(res.stderr).toMatch(
@@ -91,9 +101,8 @@ describe('mailclean sandbox: clean route options', () => {
   });
 
   it('--reject-rate and --drop-rate inject 422s and answers missing a record', async () => {
-    home = new TestHome();
     const port = await closedPort();
-    const running = home.run(['sandbox', '--memory', '--port', String(port), '--plan', 'unlimited', '--reject-rate', '1', '--seed', '3']);
+    const running = home().run(['sandbox', '--memory', '--port', String(port), '--plan', 'unlimited', '--reject-rate', '1', '--seed', '3']);
     const base = `http://127.0.0.1:${port}`;
     const up = await signupWhenUp(base);
     expect(up).toBeDefined();
@@ -105,24 +114,23 @@ describe('mailclean sandbox: clean route options', () => {
     }
     // Half name an address, half none.
     expect([...kinds].sort()).toEqual(['email', 'email.0', 'email.1']);
-    home.signal('SIGINT');
+    home().signal('SIGINT');
     const res = await running;
     expect(res.code, res.stderr).toBe(130);
     expect(res.stderr).toContain('Clean route: rate 50/5m per user, allowance refusals 403, rejects 1, seed 3.');
 
-    const dropping = home.run(['sandbox', '--memory', '--port', String(port), '--plan', 'unlimited', '--drop-rate', '1']);
+    const dropping = home().run(['sandbox', '--memory', '--port', String(port), '--plan', 'unlimited', '--drop-rate', '1']);
     const again = await signupWhenUp(base);
     const reply = await cleanCall(base, again!.token, ['a@example.com', 'b@example.com']);
     expect(reply.status).toBe(200);
     expect(reply.json.result).toHaveLength(1);
-    home.signal('SIGINT');
+    home().signal('SIGINT');
     expect((await dropping).stderr).toContain('drops 1, seed ');
   });
 
   it('--shape alt answers in the second reading, and says so', async () => {
-    home = new TestHome();
     const port = await closedPort();
-    const running = home.run(['sandbox', '--memory', '--port', String(port), '--shape', 'alt']);
+    const running = home().run(['sandbox', '--memory', '--port', String(port), '--shape', 'alt']);
     const base = `http://127.0.0.1:${port}`;
     let signup;
     for (let i = 0; i < 200 && !signup; i++) {
@@ -133,7 +141,7 @@ describe('mailclean sandbox: clean route options', () => {
     expect(signup?.json.result.accessToken).toEqual(expect.any(String));
     expect((await call(base, 'GET', '/api/me')).json).toEqual({ message: 'Unauthenticated.' });
 
-    home.signal('SIGINT');
+    home().signal('SIGINT');
     const res = await running;
     expect(res.code, res.stderr).toBe(130);
     expect(res.stderr).toContain('Answer shape: alt.');
@@ -141,8 +149,7 @@ describe('mailclean sandbox: clean route options', () => {
   });
 
   it('--help lists every difference of the alt shape', async () => {
-    home = new TestHome();
-    const res = await home.run(['sandbox', '--help']);
+    const res = await home().run(['sandbox', '--help']);
     expect(res.code).toBe(0);
     for (const text of [
       'response: {errors}',
