@@ -27,29 +27,16 @@ Examples:
   echo "$PASSWORD" | mailclean login --email ada@example.com --password-stdin
   echo "$TOKEN" | mailclean login --with-token --service clean`,
     )
-    .action(
-      run((f, opts) =>
-        login(
-          {
-            email: opts.email,
-            passwordStdin: opts.passwordStdin === true,
-            withToken: opts.withToken === true,
-            service: opts.service,
-            json: opts.json,
-          },
-          f,
-        ),
-      ),
-    );
+    .action(run((f, opts) => login(opts, f)));
 }
 
 const FLAGS = { email: '--email', password: PASSWORD_INPUT };
 
 export interface LoginOptions {
   email?: string;
-  passwordStdin: boolean;
+  passwordStdin?: boolean;
   /** Read a token from stdin instead of signing in with a password. */
-  withToken: boolean;
+  withToken?: boolean;
   service: ServiceChoice;
   json?: JsonFlag;
 }

@@ -14,20 +14,7 @@ export function define(cmd: Command, run: Runner): void {
     .option('--internal-token-file <file>', 'file holding the internal access token (else MAILCLEAN_INTERNAL_TOKEN)')
     .addOption(jsonOption())
     .addHelpText('after', '\nCalls POST /api/oem/register. The internal token is never taken as a flag value.')
-    .action(
-      run((f, opts) =>
-        oemRegister(
-          {
-            name: opts.name,
-            email: opts.email,
-            passwordStdin: opts.passwordStdin === true,
-            internalTokenFile: opts.internalTokenFile,
-            json: opts.json,
-          },
-          f,
-        ),
-      ),
-    );
+    .action(run((f, opts) => oemRegister(opts, f)));
 }
 
 const FLAGS = {
@@ -40,7 +27,7 @@ const FLAGS = {
 export interface OemRegisterOptions {
   name?: string;
   email?: string;
-  passwordStdin: boolean;
+  passwordStdin?: boolean;
   internalTokenFile?: string;
   json?: JsonFlag;
 }

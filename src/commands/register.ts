@@ -32,23 +32,7 @@ export function define(cmd: Command, run: Runner): void {
     .addOption(serviceOption('platform'))
     .addOption(jsonOption())
     .addHelpText('after', '\nExample:\n  echo "$PASSWORD" | mailclean register --name Ada --email ada@example.com --password-stdin')
-    .action(
-      run((f, opts) =>
-        register(
-          {
-            name: opts.name,
-            email: opts.email,
-            passwordStdin: opts.passwordStdin === true,
-            countryCode: opts.countryCode,
-            source: opts.source,
-            sourcePath: opts.sourcePath,
-            service: opts.service,
-            json: opts.json,
-          },
-          f,
-        ),
-      ),
-    );
+    .action(run((f, opts) => register(opts, f)));
 }
 
 /** Body fields of both sign-up routes, by the flag or input each comes from. */
@@ -64,7 +48,7 @@ const FLAGS = {
 export interface RegisterOptions {
   name?: string;
   email?: string;
-  passwordStdin: boolean;
+  passwordStdin?: boolean;
   countryCode?: string;
   source: string;
   sourcePath: string;

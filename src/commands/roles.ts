@@ -16,14 +16,14 @@ export function define(cmd: Command, run: Runner): void {
     .option('--permissions', 'list permissions by category, with the roles that hold each')
     .addOption(jsonOption())
     .addHelpText('after', `\nJSON fields: ${ROLE_FIELDS.join(', ')}\nWith --permissions: ${PERMISSION_FIELDS.join(', ')}`)
-    .action(run((f, opts) => showRoles({ user: opts.user, role: opts.role, permissions: opts.permissions === true, json: opts.json }, f)));
+    .action(run((f, opts) => showRoles(opts, f)));
 }
 
 export interface RolesOptions {
   /** Whose roles (default: the signed-in user). */
   user?: string;
   role?: string;
-  permissions: boolean;
+  permissions?: boolean;
   json?: JsonFlag;
 }
 
