@@ -14,7 +14,7 @@ const domains = Number(process.env.BENCH_DOMAINS ?? 10_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
 // Every bench domain has an MX; `com` exists (the engine asks before it believes "no such domain").
-const questions = { mx: 0, other: 0, names: new Set() };
+const questions = { mx: 0, other: 0, names: new Map() };
 const socket = dgram.createSocket('udp4');
 socket.on('message', (msg, rinfo) => {
   const query = dnsPacket.decode(msg);
@@ -22,7 +22,7 @@ socket.on('message', (msg, rinfo) => {
   const name = q.name.toLowerCase();
   if (q.type === 'MX') questions.mx++;
   else questions.other++;
-  questions.names.add(name);
+  questions.names.set(`${q.type} ${name}`, (questions.names.get(`${q.type} ${name}`) ?? 0) + 1);
   const answers = q.type === 'MX' && name.endsWith('.bench') ? [{ type: 'MX', name: q.name, ttl: 60, data: { preference: 10, exchange: `mx.${name}` } }] : [];
   if (q.type === 'NS' && name === 'com') answers.push({ type: 'NS', name: 'com', ttl: 60, data: 'ns.com' });
   socket.send(dnsPacket.encode({ id: query.id, type: 'response', flags: dnsPacket.RECURSION_AVAILABLE, questions: [q], answers }), rinfo.port, rinfo.address);
@@ -55,11 +55,17 @@ try {
     if (d.code !== 0) throw new Error(d.stderr);
     dry.push(d);
     const before = questions.mx + questions.other;
-    questions.names = new Set();
+    questions.names = new Map();
     const l = await measure([bin, 'clean', file, '--local', '--dns-server', server, '-o', join(home, 'out.csv')], { env });
     if (l.code !== 0) throw new Error(l.stderr);
     local.push(l);
-    queriesPerRun.push({ queries: questions.mx + questions.other - before, benchDomains: [...questions.names].filter((n) => n.endsWith('.bench')).length });
+    const asked = [...questions.names];
+    queriesPerRun.push({
+      queries: questions.mx + questions.other - before,
+      benchDomains: new Set(asked.filter(([q]) => q.endsWith('.bench')).map(([q]) => q.split(' ')[1])).size,
+      benchQueries: asked.filter(([q]) => q.endsWith('.bench')).reduce((sum, [, n]) => sum + n, 0),
+      others: asked.filter(([q]) => !q.endsWith('.bench')),
+    });
   }
 } finally {
   socket.close();
@@ -73,8 +79,9 @@ console.log(`clean --local on ${rows.toLocaleString('en-US')} rows, ${domains.to
 console.log(`clean --dry-run  ${rate(median(dry.map((r) => r.ms)))} rows/s  peak ${mb(Math.max(...dry.map((r) => r.rss)))}`);
 console.log(`clean --local    ${rate(median(local.map((r) => r.ms)))} rows/s  peak ${mb(Math.max(...local.map((r) => r.rss)))}`);
 console.log(`rows/s ratio, --local / --dry-run (median of rounds): ${ratio.toFixed(2)}x`);
-// The engine asks about `com` only when it has a negative answer to confirm; here every domain has an MX.
-const ok = q.benchDomains === domains && (q.queries === domains || q.queries === domains + 1);
-console.log(`DNS queries per run: ${q.queries} for ${q.benchDomains} distinct domains ${ok ? 'ok (one per domain)' : 'MISMATCH'}`);
-console.log('(--local also writes the output file; --dry-run stops after reading)');
+// One query per distinct domain of the list; the engine's own other questions (the canary that tells whether DNS
+// answers at all, a TLD it checks before believing "no such domain") are listed by name, not hidden in the count.
+const ok = q.benchDomains === domains && q.benchQueries === domains;
+console.log(`DNS queries per run: ${q.benchQueries} for the list's ${q.benchDomains} distinct domains ${ok ? 'ok (one per domain)' : 'MISMATCH'}`);
+console.log(`plus ${q.queries - q.benchQueries} the engine asks for itself: ${q.others.map(([name, n]) => `${name}${n > 1 ? ` x${n}` : ''}`).join(', ') || 'none'}`);
 process.exitCode = ok ? 0 : 1;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // (b) `clean` of 10,000 unique addresses against the sandbox limited to 50 requests per 5 s: wall time as a ratio to
-// the theoretical minimum (requests / limit x window), and the number of 429 answers. Targets: <= 1.05x, zero 429s.
+// the true minimum, and the number of 429 answers. Targets: <= 1.05x, zero 429s. The first window is free: the first
+// 50 requests go at once, and each further 50 one window later, so R requests take at least (ceil(R/50) - 1) x 5 s.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,14 +28,18 @@ try {
   });
   if (reg.code !== 0) throw new Error(`register failed: ${reg.stderr}`);
 
+  const startedAt = Date.now();
   const run = await measure([bin, 'clean', input, '-o', join(home, 'out.csv'), '--rate', '50/5s', '--yes'], { env });
   if (run.code !== 0) throw new Error(`clean exited ${run.code}: ${run.stderr}`);
   const requests = Math.ceil(addresses / 50);
-  const minimumMs = (requests / rate.requests) * rate.windowMs;
+  const minimumMs = (Math.ceil(requests / rate.requests) - 1) * rate.windowMs;
   const stats = sandbox.stats();
   const ratio = run.ms / minimumMs;
   console.log(`clean of ${addresses.toLocaleString('en-US')} unique addresses at 50 requests / 5 s, node ${process.version}`);
-  console.log(`requests ${stats.cleanRequests}, theoretical minimum ${(minimumMs / 1000).toFixed(1)} s, wall ${(run.ms / 1000).toFixed(1)} s`);
+  console.log(`requests ${stats.cleanRequests}, true minimum ${(minimumMs / 1000).toFixed(1)} s (the first window free), wall ${(run.ms / 1000).toFixed(2)} s`);
+  const first = stats.firstArrivalAt - startedAt;
+  const span = stats.lastArrivalAt - stats.firstArrivalAt;
+  console.log(`start to first request ${first} ms; first to last request ${(span / 1000).toFixed(2)} s (${(span / minimumMs).toFixed(3)}x the minimum); last request to exit ${Math.round(run.ms - first - span)} ms`);
   console.log(
     `ratio ${ratio.toFixed(2)}x ${ratio <= 1.05 ? 'ok' : 'OVER'} (target <= 1.05x); 429 answers: ${stats.rateLimited} ${stats.rateLimited === 0 ? 'ok' : 'FAIL'}; most arrivals in any 5 s window: ${stats.maxArrivalsInAnyWindow}`,
   );

@@ -45,6 +45,9 @@ export interface SandboxStats {
   };
   /** Most admitted arrivals of one user inside any window of the configured rate's length. */
   maxArrivalsInAnyWindow: number;
+  /** When the first and the last clean request arrived (epoch ms), null before any: for benchmarks' breakdowns. */
+  firstArrivalAt: number | null;
+  lastArrivalAt: number | null;
 }
 
 export function emptyStats(): SandboxStats {
@@ -58,6 +61,8 @@ export function emptyStats(): SandboxStats {
     largestRequest: 0,
     faults: { serverError: 0, reset: 0, truncated: 0, truncatedCharged: 0, rejected: 0, rejectedUnnamed: 0, dropped: 0 },
     maxArrivalsInAnyWindow: 0,
+    firstArrivalAt: null,
+    lastArrivalAt: null,
   };
 }
 
@@ -185,6 +190,8 @@ function decide(draft: SandboxState, userId: string, checked: Checked, now: numb
 function count(stats: SandboxStats, decision: Decision, body: Record<string, unknown>): void {
   stats.cleanRequests += 1;
   stats.maxArrivalsInAnyWindow = Math.max(stats.maxArrivalsInAnyWindow, decision.inWindow);
+  stats.firstArrivalAt ??= decision.now;
+  stats.lastArrivalAt = decision.now;
   const submitted = body['email'];
   if (Array.isArray(submitted)) stats.largestRequest = Math.max(stats.largestRequest, submitted.length);
   const { outcome, fault } = decision;

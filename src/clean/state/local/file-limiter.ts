@@ -58,13 +58,13 @@ export class SlidingWindowLimiter implements RateLimiter {
     let waitedMs = 0;
     const id = `${process.pid}-${Date.now().toString(36)}-${this.counter++}`;
     for (;;) {
-      const wait = this.tryBook(id);
+      const { wait, known } = this.tryBook(id);
       if (wait === 0) return { id, waitedMs };
       if (waitedMs === 0) onWait?.(wait);
-      // A slot held by a request still in flight frees when it ends: look again soon rather than sleep it
-      // out, but not so often that waiting out a long window costs CPU (other runs' releases are only seen
-      // by looking).
-      const nap = Math.min(wait, this.pollMs);
+      // A slot that frees when an answer already came back frees at a known time: sleep until then. One held by
+      // a request still in flight frees when it ends: look again soon rather than sleep it out, but not so often
+      // that waiting out a long window costs CPU (other runs' releases are only seen by looking).
+      const nap = known ? wait : Math.min(wait, this.pollMs);
       waitedMs += nap;
       await this.opts.clock.sleep(nap, signal);
     }
@@ -106,15 +106,15 @@ export class SlidingWindowLimiter implements RateLimiter {
     return expiries[waiting % limit]! + Math.floor(waiting / limit) * this.span - now;
   }
 
-  private tryBook(id: string): number {
-    let wait = 0;
+  private tryBook(id: string): { wait: number; known: boolean } {
+    let found = { wait: 0, known: true };
     this.withState((sends) => {
       const now = this.opts.clock.now();
-      wait = this.waitFor(sends, now);
-      if (wait === 0) sends.push({ id, at: now });
-      return wait === 0;
+      found = this.nextFree(sends, now);
+      if (found.wait === 0) sends.push({ id, at: now });
+      return found.wait === 0;
     });
-    return wait;
+    return found;
   }
 
   /** Until when a send holds its slot: W after it ended, or, still in flight, as if it could end any moment. */
@@ -124,12 +124,18 @@ export class SlidingWindowLimiter implements RateLimiter {
   }
 
   private waitFor(sends: Send[], now: number): number {
+    return this.nextFree(sends, now).wait;
+  }
+
+  /** The wait before a slot frees, and whether its end is known (its answer came back) rather than guessed. */
+  private nextFree(sends: Send[], now: number): { wait: number; known: boolean } {
     const holding = sends
-      .map((s) => this.holdsUntil(s, now))
-      .filter((until) => until > now)
-      .sort((a, b) => a - b);
-    if (holding.length < this.opts.rate.requests) return 0;
-    return Math.max(1, holding[holding.length - this.opts.rate.requests]! - now);
+      .map((s) => ({ until: this.holdsUntil(s, now), known: s.done !== undefined }))
+      .filter((h) => h.until > now)
+      .sort((a, b) => a.until - b.until);
+    if (holding.length < this.opts.rate.requests) return { wait: 0, known: true };
+    const first = holding[holding.length - this.opts.rate.requests]!;
+    return { wait: Math.max(1, first.until - now), known: first.known };
   }
 
   /**
