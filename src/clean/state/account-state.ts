@@ -33,7 +33,19 @@ export interface AccountState {
   claims(): AddressClaims | undefined;
   knownAllowance(): KnownAllowance | undefined;
   rememberAllowance(news: AllowanceNews, source: KnownAllowance['source']): void;
+  /** Counts addresses spent now (charged by the service), for `mailclean allowance`. */
+  recordSpend(addresses: number): Promise<void>;
+  /** Addresses spent in the calendar month (UTC) of `now`: by this machine, and by every runner when shared. */
+  spentInMonth(now?: number): Promise<MonthSpend>;
   close(): Promise<void>;
+}
+
+export interface MonthSpend {
+  /** The month, as `2026-11`. */
+  month: string;
+  thisMachine: number;
+  /** Every runner sharing the account; undefined when the state is not shared. */
+  allRunners?: number;
 }
 
 export interface StateLocation {

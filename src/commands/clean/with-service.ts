@@ -130,6 +130,8 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   }
   const outcome = await send(f, o, pending, scan, run);
   rememberRun(account.state!, account.allowance, outcome);
+  // The count `mailclean allowance` shows; a shared store gone mid-run must not fail what was paid for.
+  await account.state!.recordSpend(outcome.spent).catch(() => undefined);
   run.progress.update({ phase: 'writing', rows: scan.rows });
   const answered = { fromJournal: already, fromCache, sent: answeredIn(journal, scan) - already - fromCache };
   const service = redactUrl((await f.profile()).urls().cleanUrl!);

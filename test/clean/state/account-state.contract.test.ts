@@ -135,6 +135,22 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
     expect((await open(where)).knownAllowance()).toMatchObject({ left: 42, limit: 50, source: 'refusal' });
   });
 
+  it('counts what this machine spent this month, and with a shared state what every runner spent', async () => {
+    const where = nextAccount();
+    const here = await open(where);
+    await here.recordSpend(3);
+    await (await open(where)).recordSpend(4);
+    // Another machine: its own data directory, the same account (and, shared, the same store).
+    const otherDataDir = mkdtempSync(join(tmpdir(), 'mailclean-state-'));
+    dirs.push(otherDataDir);
+    const elsewhere = await open({ ...where, dataDir: otherDataDir });
+    await elsewhere.recordSpend(5);
+    const month = new Date().toISOString().slice(0, 7);
+    expect(await here.spentInMonth()).toEqual({ month, thisMachine: 7, ...(here.shared ? { allRunners: 12 } : {}) });
+    expect((await elsewhere.spentInMonth()).thisMachine).toBe(5);
+    expect((await here.spentInMonth(Date.parse('2020-01-15'))).thisMachine).toBe(0);
+  });
+
   it('claims exist exactly when other machines can share the account', async () => {
     const state = await open(nextAccount());
     expect(state.claims() !== undefined).toBe(state.shared);

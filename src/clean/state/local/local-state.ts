@@ -3,12 +3,14 @@
 import { existsSync } from 'node:fs';
 import type { Rate } from '../../../config/rate.js';
 import { realClock } from '../../clock.js';
-import type { AccountState } from '../account-state.js';
+import type { AccountState, MonthSpend } from '../account-state.js';
+import { monthOf } from '../month.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { VerdictCache } from '../verdict-cache.js';
 import { type AllowanceNews, type KnownAllowance, knownAllowance, rememberAllowance } from './allowance-file.js';
 import { SlidingWindowLimiter } from './file-limiter.js';
-import { cachePath, journalPath, limiterStatePath } from './paths.js';
+import { cachePath, journalPath, limiterStatePath, spendPath } from './paths.js';
+import { recordSpend, spentInMonth } from './spend-file.js';
 
 export class LocalAccountState implements AccountState {
   readonly shared = false;
@@ -50,6 +52,15 @@ export class LocalAccountState implements AccountState {
 
   rememberAllowance(news: AllowanceNews, source: KnownAllowance['source']): void {
     rememberAllowance(this.dataDir, this.account, news, source);
+  }
+
+  async recordSpend(addresses: number): Promise<void> {
+    if (addresses > 0) recordSpend(spendPath(this.dataDir, this.account), addresses);
+  }
+
+  async spentInMonth(now = Date.now()): Promise<MonthSpend> {
+    const month = monthOf(now);
+    return { month, thisMachine: spentInMonth(spendPath(this.dataDir, this.account), month) };
   }
 
   async close(): Promise<void> {

@@ -20,3 +20,8 @@ export function cachePath(dataDir: string, account: string): string {
 export function allowancePath(dataDir: string, account: string): string {
   return join(dataDir, 'allowance', `${account}.json`);
 }
+
+/** One line per run that spent: `{"at": ISO time, "spent": n}`, appended. */
+export function spendPath(dataDir: string, account: string): string {
+  return join(dataDir, 'spend', `${account}.ndjson`);
+}

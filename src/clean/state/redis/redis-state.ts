@@ -3,13 +3,14 @@
 import type { Redis } from 'ioredis';
 import type { Rate } from '../../../config/rate.js';
 import { redactUrl } from '../../../redact.js';
-import type { AccountState } from '../account-state.js';
+import type { AccountState, MonthSpend } from '../account-state.js';
 import type { AllowanceNews, KnownAllowance } from '../local/allowance-file.js';
 import type { LocalAccountState } from '../local/local-state.js';
+import { monthOf } from '../month.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { VerdictCache } from '../verdict-cache.js';
 import { Claims } from './claims.js';
-import { connectShared } from './connect.js';
+import { connectShared, SharedStateError } from './connect.js';
 import { RedisLimiter } from './redis-limiter.js';
 import { RedisVerdictCache } from './redis-verdict-cache.js';
 
@@ -65,12 +66,35 @@ export class RedisAccountState implements AccountState {
     this.local.rememberAllowance(news, source);
   }
 
+  async recordSpend(addresses: number): Promise<void> {
+    await this.local.recordSpend(addresses);
+    if (addresses <= 0) return;
+    const key = spendKey(this.account, monthOf(Date.now()));
+    try {
+      await this.redis.multi().incrby(key, addresses).pexpire(key, SPEND_KEPT_MS).exec();
+    } catch (error) {
+      throw new SharedStateError(this.url, error);
+    }
+  }
+
+  async spentInMonth(now = Date.now()): Promise<MonthSpend> {
+    const mine = await this.local.spentInMonth(now);
+    try {
+      return { ...mine, allRunners: Number((await this.redis.get(spendKey(this.account, mine.month))) ?? 0) };
+    } catch (error) {
+      throw new SharedStateError(this.url, error);
+    }
+  }
+
   async close(): Promise<void> {
     this.redis.disconnect();
   }
 }
 
 const keyPrefix = (account: string) => `mailclean:${account}`;
+const spendKey = (account: string, month: string) => `${keyPrefix(account)}:spent:${month}`;
+/** A month's count outlives its month long enough to be read in the next one. */
+const SPEND_KEPT_MS = 62 * 86_400_000;
 
 /** The Redis key of an account's verdict cache: what `clean --shared` writes and `cache --shared` reads. */
 export const sharedCacheKey = (account: string) => `${keyPrefix(account)}:cache`;
