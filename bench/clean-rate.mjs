@@ -39,7 +39,9 @@ try {
   console.log(`requests ${stats.cleanRequests}, true minimum ${(minimumMs / 1000).toFixed(1)} s (the first window free), wall ${(run.ms / 1000).toFixed(2)} s`);
   const first = stats.firstArrivalAt - startedAt;
   const span = stats.lastArrivalAt - stats.firstArrivalAt;
-  console.log(`start to first request ${first} ms; first to last request ${(span / 1000).toFixed(2)} s (${(span / minimumMs).toFixed(3)}x the minimum); last request to exit ${Math.round(run.ms - first - span)} ms`);
+  console.log(
+    `start to first request ${first} ms; first to last request ${(span / 1000).toFixed(2)} s (${(span / minimumMs).toFixed(3)}x the minimum); last request to exit ${Math.round(run.ms - first - span)} ms`,
+  );
   console.log(
     `ratio ${ratio.toFixed(2)}x ${ratio <= 1.05 ? 'ok' : 'OVER'} (target <= 1.05x); 429 answers: ${stats.rateLimited} ${stats.rateLimited === 0 ? 'ok' : 'FAIL'}; most arrivals in any 5 s window: ${stats.maxArrivalsInAnyWindow}`,
   );

@@ -4,9 +4,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ME_FIELDS, ROLE_FIELDS } from '../../src/account/views.js';
+import { ALLOWANCE_FIELDS } from '../../src/commands/allowance.js';
 import { AUTH_STATUS_FIELDS } from '../../src/commands/auth.js';
 import { CACHE_STATS_FIELDS } from '../../src/commands/cache.js';
 import { PERMISSION_FIELDS } from '../../src/commands/roles.js';
+import { VERIFY_FIELDS } from '../../src/commands/verify.js';
 import { useHome } from '../helpers/cli.js';
 
 const JSON_MD = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'json.md'), 'utf8');
@@ -32,6 +34,8 @@ describe('docs/json.md', () => {
     expect(undocumented(section('## `roles`'), [...ROLE_FIELDS, ...PERMISSION_FIELDS])).toEqual([]);
     expect(undocumented(section('## `auth status`'), AUTH_STATUS_FIELDS)).toEqual([]);
     expect(undocumented(section('## `cache stats`'), CACHE_STATS_FIELDS)).toEqual([]);
+    expect(undocumented(section('## `verify`'), VERIFY_FIELDS)).toEqual([]);
+    expect(undocumented(section('## `allowance`'), ALLOWANCE_FIELDS)).toEqual([]);
   });
 
   const home = useHome();

@@ -8,7 +8,7 @@ import type { CleanOptions } from './clean.js';
  * profile that holds a cleaning token but no clean-url is a mistake to report, never a reason to check elsewhere.
  * The engine's settings are checked here, before anything is read.
  */
-export async function chooseChecker(f: Factory, o: CleanOptions): Promise<'service' | EngineSettings> {
+export async function chooseChecker(f: Factory, o: Pick<CleanOptions, 'local' | 'engine'>): Promise<'service' | EngineSettings> {
   const profile = await f.profile();
   if (!o.local && profile.urls().cleanUrl !== undefined) {
     if (o.engine.given) throw new UsageError(`${o.engine.given} works with the built-in engine only (--local)`);
@@ -35,7 +35,7 @@ export interface EngineSettings {
   dnsServers?: string[];
 }
 
-async function engineSettings(o: CleanOptions, env: Record<string, string | undefined>): Promise<EngineSettings> {
+async function engineSettings(o: Pick<CleanOptions, 'engine'>, env: Record<string, string | undefined>): Promise<EngineSettings> {
   const [source, list] = o.engine.dnsServers !== undefined ? ['--dns-server', o.engine.dnsServers] : ['MAILCLEAN_DNS_SERVERS', env.MAILCLEAN_DNS_SERVERS?.trim() || undefined];
   let dnsServers: string[] | undefined;
   if (list !== undefined) {

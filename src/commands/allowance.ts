@@ -1,0 +1,99 @@
+// `mailclean allowance`: what is known of the cleaning account's monthly allowance, without asking the service
+// (asking could cost a request of the rate limit): what was left when last heard, when and from what, the plan,
+// and what this machine (and, shared, every runner) spent this month.
+import type { Command } from '@commander-js/extra-typings';
+import { UsageError } from '../errors.js';
+import type { Factory } from '../factory.js';
+import { fieldsOf } from '../fields.js';
+import type { JsonFlag } from '../io/json.js';
+import { renderPairs } from '../io/table.js';
+import { quantity } from '../quantities.js';
+import { jsonOption } from './common/inputs.js';
+import { cleaningAccountKey } from './common/sessions.js';
+import type { Runner } from './index.js';
+
+/** The monthly allowances the spec names (free 50, pro 10,000); any other limit is shown as a number only. */
+const PLANS_BY_LIMIT = new Map([
+  [50, 'free'],
+  [10_000, 'pro'],
+]);
+
+export function define(cmd: Command, run: Runner): void {
+  cmd
+    .option('--shared <redis-url>', 'also count what every runner sharing the account spent (else MAILCLEAN_REDIS_URL, else the profile key `shared`)')
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      `
+Nothing is sent: this is what mailclean learned from the service's answers (a sign-in, a refusal, the runs
+since), and what it counted while spending. \`clean --dry-run\` shows the same figure before a run.
+
+JSON fields: ${ALLOWANCE_FIELDS.join(', ')}`,
+    )
+    .action(run((f, opts) => allowance(opts, f)));
+}
+
+export interface AllowanceView {
+  /** Addresses left when last heard, or null when the service never said. */
+  left: number | null;
+  /** The month's allowance, and the plan it names (free, pro), when the service said. */
+  limit: number | null;
+  plan: string | null;
+  renewsAt: string | null;
+  /** When the news was heard (ISO 8601) and from what: a sign-in, a refusal, or a run counting down. */
+  asOf: string | null;
+  source: 'signin' | 'refusal' | 'run' | null;
+  /** The calendar month (UTC) counted, and the addresses spent in it. */
+  month: string;
+  spentThisMachine: number;
+  /** Every runner sharing the account; null when the state is not shared. */
+  spentAllRunners: number | null;
+}
+
+export const ALLOWANCE_FIELDS = fieldsOf<AllowanceView>({
+  left: true,
+  limit: true,
+  plan: true,
+  renewsAt: true,
+  asOf: true,
+  source: true,
+  month: true,
+  spentThisMachine: true,
+  spentAllRunners: true,
+});
+
+export async function allowance(o: { shared?: string; json?: JsonFlag }, f: Factory): Promise<number> {
+  (await f.profile()).requireKnown();
+  const account = await cleaningAccountKey(f);
+  if (!account) throw new UsageError(`profile "${f.profileName}" has no cleaning account (a clean-url and a cleaning token)`, 'run `mailclean login --service clean --clean-url URL`');
+  const state = await f.accountState(account, o.shared);
+  const known = state.knownAllowance();
+  const spent = await state.spentInMonth();
+  const view: AllowanceView = {
+    left: known?.left ?? null,
+    limit: known?.limit ?? null,
+    plan: known?.limit !== undefined ? (PLANS_BY_LIMIT.get(known.limit) ?? null) : null,
+    renewsAt: known?.renewsAt ?? null,
+    asOf: known?.asOf ?? null,
+    source: known?.source ?? null,
+    month: spent.month,
+    spentThisMachine: spent.thisMachine,
+    spentAllRunners: spent.allRunners ?? null,
+  };
+  if (o.json !== undefined) f.io.json(view, o.json, ALLOWANCE_FIELDS);
+  else f.io.out(renderPairs(pairs(view)));
+  return 0;
+}
+
+const SOURCES = { signin: 'the sign-in answer', refusal: 'a refusal', run: 'counting down since' } as const;
+
+function pairs(v: AllowanceView): Array<[string, string]> {
+  const when = v.asOf ? `${v.asOf.slice(0, 16).replace('T', ' ')} UTC` : '';
+  const left = v.left === null ? 'not known yet (the service has not said; it tells on sign-in and when it refuses)' : `${v.left.toLocaleString('en-US')} as of ${when}, from ${SOURCES[v.source!]}`;
+  const out: Array<[string, string]> = [['Left', left]];
+  if (v.limit !== null) out.push(['Plan', `${v.plan ?? 'allowance'}: ${quantity(v.limit, 'address', 'addresses')} a month`]);
+  if (v.renewsAt) out.push(['Renews', v.renewsAt]);
+  const all = v.spentAllRunners === null ? '' : `; ${v.spentAllRunners.toLocaleString('en-US')} by every runner sharing the account`;
+  out.push([`Spent in ${v.month}`, `${quantity(v.spentThisMachine, 'address', 'addresses')} on this machine${all}`]);
+  return out;
+}

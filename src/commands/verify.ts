@@ -1,0 +1,174 @@
+// `mailclean verify ADDRESS...`: one or a few addresses checked now, by the cleaning service when signed in (its
+// answers go to the account's cache and come from it) or by the built-in engine; a verdict per line, or --json.
+import type { Command } from '@commander-js/extra-typings';
+import type { FewChecked } from '../clean/check-few.js';
+import { prefilter } from '../clean/prefilter.js';
+import { localVerdict, type Verdict } from '../clean/verdict.js';
+import { parseDuration } from '../config/duration.js';
+import { DEFAULT_RATE, parseRate } from '../config/rate.js';
+import { ExitCode, UsageError } from '../errors.js';
+import type { Factory } from '../factory.js';
+import { fieldsOf } from '../fields.js';
+import type { JsonFlag } from '../io/json.js';
+import { renderTable } from '../io/table.js';
+import { chooseChecker, type EngineSettings } from './clean/choose-checker.js';
+import { jsonOption } from './common/inputs.js';
+import { cleaningAccountKey, cleaningSession } from './common/sessions.js';
+import type { Runner } from './index.js';
+
+const MAX_ADDRESSES = 500;
+
+export function define(cmd: Command, run: Runner): void {
+  cmd
+    .argument('<address...>', 'the addresses to check')
+    .option('--local', 'check with the built-in engine (syntax, lists, DNS) even when signed in: nothing is spent')
+    .option('--max-age <duration>', 'take an answer the service gave within this time from the cache (0: ask again)', '30d')
+    .option('--dns-server <ip[:port],…>', 'built-in engine: DNS servers to ask (default: the system resolver)')
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      `
+Signed in to a cleaning service, each address not answered within --max-age costs one of the month's
+allowance; its answer is kept in the account's cache (\`mailclean cache\`), as \`clean\` does. Otherwise,
+or with --local, the built-in engine checks it in-process, for free.
+
+Exit codes: 0 every address is valid, 5 at least one is invalid or risky, 3 at least one has no definite
+answer (unknown, or unchecked: allowance, service errors) and none is invalid or risky, 2 bad flags,
+4 not signed in, 1 an error.
+
+JSON fields: ${VERIFY_FIELDS.join(', ')}
+
+Examples:
+  mailclean verify ada@example.com
+  mailclean verify --local ada@example.com bob@exmaple.com --json
+  mailclean verify "$ADDRESS" >/dev/null && echo deliverable`,
+    )
+    .action(run((f, opts, [addresses]) => verify({ ...opts, addresses }, f)));
+}
+
+export interface VerifyOptions {
+  addresses: string[];
+  local?: boolean;
+  maxAge: string;
+  dnsServer?: string;
+  json?: JsonFlag;
+}
+
+/** One line of `--json`. */
+export interface VerifyRow {
+  address: string;
+  status: Verdict['status'];
+  reason: string;
+  valid: boolean | null;
+  disposable: boolean | null;
+  validDomain: boolean | null;
+  suggestion: string | null;
+  serviceStatus: string | null;
+  checker: 'service' | 'local';
+  fromCache: boolean;
+  checkedAt: string | null;
+}
+
+export const VERIFY_FIELDS = fieldsOf<VerifyRow>({
+  address: true,
+  status: true,
+  reason: true,
+  valid: true,
+  disposable: true,
+  validDomain: true,
+  suggestion: true,
+  serviceStatus: true,
+  checker: true,
+  fromCache: true,
+  checkedAt: true,
+});
+
+export async function verify(o: VerifyOptions, f: Factory): Promise<number> {
+  if (o.addresses.length > MAX_ADDRESSES) throw new UsageError(`verify takes at most ${MAX_ADDRESSES} addresses`, 'for a list, use `mailclean clean FILE`');
+  const maxAgeMs = parseDuration(o.maxAge, '--max-age');
+  (await f.profile()).requireKnown();
+  const checker = await chooseChecker(f, { local: o.local ?? false, engine: { smtp: false, smtpPort: 25, dnsServers: o.dnsServer, given: o.dnsServer !== undefined ? '--dns-server' : undefined } });
+  const decided = o.addresses.map((address) => ({ address, ...prefilter(address) }));
+  const keys = [...new Set(decided.flatMap((d) => (d.key === undefined ? [] : [d.key])))];
+  const checked = keys.length === 0 ? undefined : checker === 'service' ? await withService(f, keys, maxAgeMs) : await withEngine(f, keys, checker);
+  if (checked?.outcome.stopped && checked.outcome.stopped.reason !== 'interrupted') f.io.warn(checked.outcome.stopped.message);
+  const rows = decided.map((d): VerifyRow => {
+    const verdict = d.key === undefined ? localVerdict('', d.reason) : checked?.results.get(d.key);
+    return rowOf(d.address, verdict, checker === 'service' ? 'service' : 'local', d.key !== undefined && (checked?.fromCache.has(d.key) ?? false));
+  });
+  if (o.json !== undefined) f.io.json(rows, o.json, VERIFY_FIELDS);
+  else f.io.out(render(f, rows));
+  if (f.io.signals.received) return f.io.signals.exitCode;
+  return exitCodeOf(rows);
+}
+
+function rowOf(address: string, verdict: Verdict | undefined, checker: VerifyRow['checker'], fromCache: boolean): VerifyRow {
+  return {
+    address,
+    status: verdict?.status ?? 'unchecked',
+    reason: verdict?.reason ?? '',
+    valid: verdict?.valid ?? null,
+    disposable: verdict?.disposable ?? null,
+    validDomain: verdict?.validDomain ?? null,
+    suggestion: verdict?.suggestion ?? null,
+    serviceStatus: verdict?.serviceStatus ?? null,
+    checker,
+    fromCache,
+    checkedAt: verdict?.checkedAt || null,
+  };
+}
+
+async function withService(f: Factory, keys: string[], maxAgeMs: number): Promise<FewChecked> {
+  const client = await cleaningSession(f);
+  const account = (await cleaningAccountKey(f))!;
+  const state = await f.accountState(account);
+  const rate = (await f.profile()).settings().rate;
+  const { checkFewWithService } = await import('../clean/check-few.js');
+  const cache = await state.cache().catch((error: unknown) => {
+    f.io.warn(`the verdict cache cannot be opened (${error instanceof Error ? error.message : String(error)}): answers are not kept or reused`);
+    return undefined;
+  });
+  const checked = await checkFewWithService(keys, {
+    client,
+    limiter: state.limiter(parseRate(rate ?? DEFAULT_RATE, 'rate')),
+    cache,
+    since: maxAgeMs > 0 ? Date.now() - maxAgeMs : undefined,
+    stop: f.io.signals.stop,
+    abort: f.io.signals.abort,
+    onCacheError: (error) => f.io.warn(`answers could not be kept in the verdict cache (${error.message})`),
+  });
+  const known = state.knownAllowance();
+  const { outcome } = checked;
+  if (outcome.allowance?.left !== undefined) state.rememberAllowance(outcome.allowance, 'refusal');
+  else if (known?.left !== undefined && outcome.spent > 0) state.rememberAllowance({ ...known, left: Math.max(0, known.left - outcome.spent) }, 'run');
+  await state.recordSpend(outcome.spent).catch(() => undefined);
+  return checked;
+}
+
+async function withEngine(f: Factory, keys: string[], settings: EngineSettings): Promise<FewChecked> {
+  const [{ Engine }, { checkFewWithEngine }] = await Promise.all([import('../verify/index.js'), import('../clean/check-few.js')]);
+  const engine = new Engine({ dns: { servers: settings.dnsServers }, onWarning: (message) => f.io.warn(message) });
+  try {
+    return await checkFewWithEngine(keys, engine, f.io.signals.stop);
+  } finally {
+    await engine.close();
+  }
+}
+
+function render(f: Factory, rows: VerifyRow[]): string {
+  const { style } = f.io;
+  const paint = (status: string) => (status === 'valid' ? style.green(status) : status === 'invalid' ? style.red(status) : status === 'risky' ? style.yellow(status) : status);
+  const why = (r: VerifyRow) => [r.reason, r.suggestion ? `did you mean ${r.suggestion}?` : '', r.fromCache ? 'from the cache' : ''].filter(Boolean).join('; ');
+  return renderTable(
+    ['ADDRESS', 'STATUS', 'WHY'],
+    rows.map((r) => [r.address, paint(r.status), why(r)]),
+    f.io.isStdoutTTY,
+  );
+}
+
+/** For scripts: 0 all valid, 5 any invalid or risky, 3 any without a definite answer. */
+function exitCodeOf(rows: VerifyRow[]): number {
+  if (rows.some((r) => r.status === 'invalid' || r.status === 'risky')) return ExitCode.threshold;
+  if (rows.some((r) => r.status !== 'valid')) return ExitCode.partial;
+  return ExitCode.ok;
+}
