@@ -1,8 +1,10 @@
 import { basename } from 'node:path';
 import type { Writable } from 'node:stream';
 import { CliError } from '../errors.js';
+import { FORMATS, type OutputFormat } from './formats/index.js';
+import type { RowSink } from './formats/row-sink.js';
 import { type InputLayout, readRecordBatches } from './input/index.js';
-import { AtomicFile, ChunkedWriter, OutputError, type OutputFormat, RowFormatter } from './output.js';
+import { AtomicFile, OutputError } from './output.js';
 import type { OutputTarget } from './output-target.js';
 import { prefilter } from './prefilter.js';
 import { Tally } from './tally.js';
@@ -35,8 +37,7 @@ export interface WriteSummary {
 }
 
 interface Target {
-  formatter: RowFormatter;
-  writer: ChunkedWriter;
+  sink: RowSink;
   file?: AtomicFile;
 }
 
@@ -45,12 +46,13 @@ interface Target {
  * appear only when complete (written aside, then renamed); on failure nothing is left half-written.
  */
 export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<string, Verdict>, opts: WriteOptions): Promise<WriteSummary> {
+  const format = await FORMATS[opts.format].load();
+  const extras = [...(opts.extraColumns ?? []), ...(opts.checked ? (['email_checked'] as const) : [])];
   const open = async (target: OutputTarget | undefined, backup?: string): Promise<Target> => {
-    const formatter = new RowFormatter(layout, opts.format, [...(opts.extraColumns ?? []), ...(opts.checked ? (['email_checked'] as const) : [])]);
-    if (target === undefined) return { formatter, writer: new ChunkedWriter(opts.stdout) };
+    if (target === undefined) return { sink: format.createSink({ layout, extras, stream: opts.stdout }) };
     const file = new AtomicFile(target, backup);
     await file.ready();
-    return { formatter, writer: new ChunkedWriter(file.stream), file };
+    return { sink: format.createSink({ layout, extras, stream: file.stream }), file };
   };
   const targets: Target[] = [];
   try {
@@ -58,7 +60,7 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
     targets.push(main);
     const rejects = opts.rejects !== undefined ? await open(opts.rejects) : undefined;
     if (rejects) targets.push(rejects);
-    for (const t of targets) await t.writer.write(t.formatter.start());
+    for (const t of targets) await t.sink.start();
 
     const summary: WriteSummary = { rows: 0, written: 0, rejected: 0, tally: new Tally() };
     const column = layout.emailColumn;
@@ -73,12 +75,11 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
         const target = keep ? main : rejects;
         if (keep) summary.written++;
         else summary.rejected++;
-        if (target) await target.writer.write(target.formatter.row(record.raw, record.fields, verdict, decided.checked));
+        if (target) await target.sink.row(record.raw, record.fields, verdict, decided.checked);
       }
     }
     for (const t of targets) {
-      await t.writer.write(t.formatter.end());
-      await t.writer.flush();
+      await t.sink.end();
     }
     for (const t of targets) await t.file?.commit();
     return summary;

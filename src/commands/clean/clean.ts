@@ -1,7 +1,7 @@
 // `mailclean clean`: its flags, turned into typed options. run.ts does the work; report.ts says how it went.
 import { type Command, Option } from '@commander-js/extra-typings';
+import { formatOfPath, OUTPUT_FORMATS, type OutputFormat } from '../../clean/formats/index.js';
 import { ENCODINGS as INPUT_ENCODINGS, type InputEncoding } from '../../clean/input/decode.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../../clean/output.js';
 import { type OutputTarget, prepareOutput, sameFile } from '../../clean/output-target.js';
 import { checkSharedUrl } from '../../clean/state/redis/connect.js';
 import { parseThresholds, type Threshold } from '../../clean/thresholds.js';
@@ -102,7 +102,7 @@ function declareFlags(cmd: Command) {
     .argument('[input]', 'CSV or text file with one address per line; - or nothing for stdin')
     .option('-o, --output <file>', 'write here (atomically) instead of stdout')
     .option('--in-place', 'allow -o to name the input file: it is replaced, and kept as INPUT.bak')
-    .addOption(new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('csv'))
+    .addOption(new Option('--format <format>', "output format (default: the one -o's extension names, else csv)").choices(OUTPUT_FORMATS))
     .option('--column <name|n>', 'the email column, by header name or 1-based number (default: detected)')
     .addOption(new Option('--encoding <name>', "input encoding (default: a BOM's, else UTF-8, else Windows-1252)").choices(INPUT_ENCODINGS))
     .option('--strict', 'refuse an input whose rows have more or fewer fields than the header (exit 2), instead of keeping them')
@@ -153,7 +153,7 @@ export function cleanOptions(opts: CleanFlags, args: [input?: string], stdinIsTT
   return {
     input,
     ...outputTargets(input, opts),
-    format: opts.format,
+    format: opts.format ?? formatOfPath(opts.output ?? '') ?? 'csv',
     column: opts.column,
     encoding: opts.encoding,
     strict: opts.strict ?? false,

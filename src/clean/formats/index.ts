@@ -1,0 +1,26 @@
+// The output formats, by name: what `--format` offers, what completion lists and what the docs name.
+import type { FormatModule } from './row-sink.js';
+
+interface FormatEntry {
+  /** Loaded when used: a binary format's library stays out of every other run. */
+  load(): Promise<FormatModule>;
+  /** Bytes no terminal should receive (refused on a terminal's stdout). */
+  binary: boolean;
+  /** What `-o NAME.ext` implies when --format is not given. */
+  extension: string;
+}
+
+export const FORMATS = {
+  csv: { load: () => import('./csv.js'), binary: false, extension: '.csv' },
+  json: { load: async () => (await import('./json.js')).json, binary: false, extension: '.json' },
+  ndjson: { load: async () => (await import('./json.js')).ndjson, binary: false, extension: '.ndjson' },
+} as const satisfies Record<string, FormatEntry>;
+
+export type OutputFormat = keyof typeof FORMATS;
+export const OUTPUT_FORMATS = Object.keys(FORMATS) as OutputFormat[];
+
+/** The format `-o PATH` names by its extension, if one does. */
+export function formatOfPath(path: string): OutputFormat | undefined {
+  const lower = path.toLowerCase();
+  return OUTPUT_FORMATS.find((name) => lower.endsWith(FORMATS[name].extension));
+}

@@ -1,0 +1,24 @@
+// An output format is a sink of rows: it is started, given every row with its verdict, and ended, writing text or
+// bytes to a stream. Adding a format is one file and one line in index.ts.
+import type { Writable } from 'node:stream';
+import type { InputLayout } from '../input/index.js';
+import type { ExtraColumn, Verdict } from '../verdict.js';
+
+export interface RowSink {
+  start(): Promise<void>;
+  /** One row: its original text and fields, its verdict, and the address taken from inside its cell, if one was. */
+  row(raw: string, fields: string[], verdict: Verdict, checked?: string): Promise<void>;
+  /** Writes what is left; the stream itself is closed by its owner. */
+  end(): Promise<void>;
+}
+
+export interface SinkContext {
+  layout: InputLayout;
+  /** Result columns beyond the six every output has. */
+  extras: readonly ExtraColumn[];
+  stream: Writable;
+}
+
+export interface FormatModule {
+  createSink(ctx: SinkContext): RowSink;
+}
