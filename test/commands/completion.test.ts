@@ -107,10 +107,7 @@ describe('completion scripts', () => {
       [['mailclean', 'cl'], ['clean']],
       [['mailclean', '--profile', 'work', 'clean', '--fo'], ['--format']],
       [['mailclean', '--api-url', 'http://127.0.0.1:9', '-q', 'clean', '--dry'], ['--dry-run']],
-      [
-        ['mailclean', 'clean', '--format', ''],
-        ['csv', 'json', 'ndjson'],
-      ],
+      [['mailclean', 'clean', '--format', ''], choicesOf(commands, 'clean', '--format')],
       [['mailclean', 'clean', '--format', '=', 'nd'], ['ndjson']], // bash splits --format=nd at '='
       [
         ['mailclean', 'clean', ''],
@@ -185,8 +182,8 @@ describe('completion scripts', () => {
     };
     expect(lines(['mailclean', 'cl'])).toContain('clean');
     expect(lines(['mailclean', '--profile', 'work', 'clean', '--fo'])).toContain('--format');
-    expect(lines(['mailclean', 'clean', '--format', ''])).toEqual(['csv', 'json', 'ndjson']);
-    expect(lines(['mailclean', 'clean', '--format=j'])).toEqual(['csv', 'json', 'ndjson']);
+    expect(lines(['mailclean', 'clean', '--format', ''])).toEqual(choicesOf(commands, 'clean', '--format'));
+    expect(lines(['mailclean', 'clean', '--format=j'])).toEqual(choicesOf(commands, 'clean', '--format'));
     expect(lines(['mailclean', 'clean', ''])).toEqual(['files']);
     expect(lines(['mailclean', 'sandbox', '--data', ''])).toEqual(['files', '-/']);
     expect(lines(['mailclean', 'config', 'get', ''])).toContain('api-url');
@@ -203,7 +200,7 @@ describe('completion scripts', () => {
     };
     expect(complete('mailclean cl')).toEqual(['clean']);
     expect(complete('mailclean --profile work clean --fo')).toEqual(['--format']);
-    expect(complete('mailclean clean --format ')).toEqual(['csv', 'json', 'ndjson']);
+    expect(complete('mailclean clean --format ')).toEqual(choicesOf(commands, 'clean', '--format'));
     expect(complete('mailclean clean ')).toEqual(['list.csv', 'notes.txt', 'sub/']);
     expect(complete('mailclean -q me ')).toEqual(['update']);
     expect(complete('mailclean config get ra')).toEqual(['rate']);

@@ -14,6 +14,7 @@ export const FORMATS = {
   csv: { load: () => import('./csv.js'), binary: false, extension: '.csv' },
   json: { load: async () => (await import('./json.js')).json, binary: false, extension: '.json' },
   ndjson: { load: async () => (await import('./json.js')).ndjson, binary: false, extension: '.ndjson' },
+  xlsx: { load: () => import('./xlsx.js'), binary: true, extension: '.xlsx' },
 } as const satisfies Record<string, FormatEntry>;
 
 export type OutputFormat = keyof typeof FORMATS;

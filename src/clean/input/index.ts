@@ -8,6 +8,7 @@ import { bomEncoding, type InputEncoding, isUtf16, transcode } from './decode.js
 import { nulError, QUOTE_HINT, utf8Error } from './problems.js';
 import { excelSepLine, isHeaderRecord, parseSample, recordSpansLines, sniffFormat } from './sniff.js';
 import { type ByteScan, byteAt, fileKind, firstInvalidUtf8, lineAtOffset, looksBinary, removeDeadSpools, scanBytes, spool } from './source.js';
+import { looksLikeWorkbook, workbookToCsv } from './workbook.js';
 
 export type { InputEncoding } from './decode.js';
 export type { ReadOptions } from './records.js';
@@ -28,6 +29,8 @@ export interface OpenInputOptions {
   encoding?: InputEncoding;
   /** --strict: a row with more or fewer fields than the header is an error, not a row kept as it is. */
   strict?: boolean;
+  /** --sheet NAME|N: the sheet of an .xlsx input (the first by default). */
+  sheet?: string;
 }
 
 export interface InputLayout {
@@ -106,9 +109,17 @@ export async function openInput(opts: OpenInputOptions): Promise<InputLayout> {
   };
   try {
     const original = await scanBytes(file, displayName);
+    const strict = opts.strict === true;
+    if (looksLikeWorkbook(original.sample, displayName)) {
+      const csv = await workbookToCsv(file, opts.spoolDir, displayName, opts.sheet);
+      spooled.push(csv);
+      const layout = await detect(csv, displayName, await scanBytes(csv, displayName), opts.column);
+      // The journal names the user's workbook and sheet, not the copy.
+      return { ...layout, fingerprint: `${original.fingerprint}:${opts.sheet ?? ''}`, size: original.size, encoding: 'utf-8', encodingGuessed: false, strict, cleanup };
+    }
+    if (opts.sheet !== undefined) throw new UsageError(`--sheet: ${displayName} is not an Excel workbook (.xlsx)`);
     const encoding = opts.encoding ?? (await guessEncoding(file, displayName, original));
     const encodingGuessed = opts.encoding === undefined && encoding === 'windows-1252';
-    const strict = opts.strict === true;
     // UTF-16 is judged once decoded; in the others, text and control bytes are the same bytes before and after.
     if (!isUtf16(encoding)) refuseNonText(original, displayName);
     if (encoding === 'utf-8') return { ...(await detect(file, displayName, original, opts.column)), encoding, encodingGuessed, strict, cleanup };

@@ -1,6 +1,6 @@
 // `mailclean clean`: its flags, turned into typed options. run.ts does the work; report.ts says how it went.
 import { type Command, Option } from '@commander-js/extra-typings';
-import { formatOfPath, OUTPUT_FORMATS, type OutputFormat } from '../../clean/formats/index.js';
+import { FORMATS, formatOfPath, OUTPUT_FORMATS, type OutputFormat } from '../../clean/formats/index.js';
 import { ENCODINGS as INPUT_ENCODINGS, type InputEncoding } from '../../clean/input/decode.js';
 import { type OutputTarget, prepareOutput, sameFile } from '../../clean/output-target.js';
 import { checkSharedUrl } from '../../clean/state/redis/connect.js';
@@ -20,6 +20,7 @@ export interface CleanOptions {
   backup?: string;
   format: OutputFormat;
   column?: string;
+  sheet?: string;
   encoding?: InputEncoding;
   /** --strict: a row with more or fewer fields than the header stops the run (exit 2) instead of being kept. */
   strict: boolean;
@@ -103,6 +104,7 @@ function declareFlags(cmd: Command) {
     .option('-o, --output <file>', 'write here (atomically) instead of stdout')
     .option('--in-place', 'allow -o to name the input file: it is replaced, and kept as INPUT.bak')
     .addOption(new Option('--format <format>', "output format (default: the one -o's extension names, else csv)").choices(OUTPUT_FORMATS))
+    .option('--sheet <name|n>', 'the sheet of an .xlsx input, by name or 1-based number (default: the first)')
     .option('--column <name|n>', 'the email column, by header name or 1-based number (default: detected)')
     .addOption(new Option('--encoding <name>', "input encoding (default: a BOM's, else UTF-8, else Windows-1252)").choices(INPUT_ENCODINGS))
     .option('--strict', 'refuse an input whose rows have more or fewer fields than the header (exit 2), instead of keeping them')
@@ -135,6 +137,9 @@ export function define(cmd: Command, run: Runner): void {
   declareFlags(cmd).action(
     run(async (f, opts, args) => {
       const options = cleanOptions(opts, args, f.io.stdin.isTTY === true);
+      if (FORMATS[options.format].binary && options.output === undefined && f.io.isStdoutTTY) {
+        throw new UsageError(`--format ${options.format}: a workbook is not for a terminal`, `pass -o FILE${FORMATS[options.format].extension}, or redirect stdout to a file`);
+      }
       const { runClean } = await import('./run.js');
       return runClean(options, f);
     }),
@@ -155,6 +160,7 @@ export function cleanOptions(opts: CleanFlags, args: [input?: string], stdinIsTT
     ...outputTargets(input, opts),
     format: opts.format ?? formatOfPath(opts.output ?? '') ?? 'csv',
     column: opts.column,
+    sheet: opts.sheet,
     encoding: opts.encoding,
     strict: opts.strict ?? false,
     only: onlyStatuses(opts.only),

@@ -13,7 +13,7 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
   const [{ openInput }, { scanInput }, { ProgressReporter }] = await Promise.all([import('../../clean/input/index.js'), import('../../clean/scan.js'), import('../../io/progress.js')]);
   const progress = new ProgressReporter(f.io.stderr, { live: f.io.isStderrTTY, quiet: f.io.quiet });
   const stop = f.io.signals.stop;
-  const layout = await openInput({ path: o.input, stdin: f.io.stdin, spoolDir: `${f.dataDir}/spool`, column: o.column, encoding: o.encoding, strict: o.strict, signal: stop });
+  const layout = await openInput({ path: o.input, stdin: f.io.stdin, spoolDir: `${f.dataDir}/spool`, column: o.column, sheet: o.sheet, encoding: o.encoding, strict: o.strict, signal: stop });
   try {
     await progress.start();
     const scan = await scanInput(layout, (rows) => progress.update({ rows }), stop);
