@@ -23,7 +23,7 @@ export async function scanInput(layout: InputLayout, onRows?: (rows: number) => 
   const result: ScanResult = { rows: 0, blank: 0, invalid: 0, duplicates: 0, unique: new Set(), extracted: 0, ragged: { rows: 0, lines: [] } };
   const { emailColumn: column, columnCount } = layout;
   const unique = result.unique;
-  for await (const batch of readRecordBatches(layout, { raw: false })) {
+  for await (const batch of readRecordBatches(layout, { raw: false, fields: 'email' })) {
     signal?.throwIfAborted();
     for (const record of batch) {
       if (record.fields.length !== columnCount && result.ragged.rows++ < RAGGED_LINES_KEPT) result.ragged.lines.push(record.line);

@@ -64,7 +64,8 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
 
     const summary: WriteSummary = { rows: 0, written: 0, rejected: 0, tally: new Tally() };
     const column = layout.emailColumn;
-    for await (const batch of readRecordBatches(layout)) {
+    const reads = main.sink.reads ?? { raw: true, fields: 'all' };
+    for await (const batch of readRecordBatches(layout, reads)) {
       opts.signal?.throwIfAborted();
       for (const record of batch) {
         summary.rows++;

@@ -26,6 +26,8 @@ export function createSink({ layout, extras, stream }: SinkContext): RowSink {
       .map((c) => quote(c, delimiter))
       .join(delimiter);
   return {
+    // Rows go out as they came in, unless an earlier run's columns must be left out of them.
+    reads: { raw: true, fields: columns.rebuild ? 'all' : 'email' },
     async start() {
       const names = [...RESULT_COLUMNS, ...extras].join(delimiter);
       if (layout.format === 'lines') return writer.write(`email${delimiter}${names}${eol}`);

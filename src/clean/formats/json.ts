@@ -9,6 +9,7 @@ function objectSink({ layout, extras, stream }: SinkContext, lines: boolean): Ro
   const columns = new OutputColumns(layout);
   let first = true;
   return {
+    reads: { raw: false, fields: 'all' },
     start: () => writer.write(lines ? '' : '['),
     row(_raw, fields, verdict, checked) {
       const line = JSON.stringify(Object.assign(columns.object(fields), verdictFields(verdict, extras, { checked })));

@@ -5,6 +5,11 @@ import type { InputLayout } from '../input/index.js';
 import type { ExtraColumn, Verdict } from '../verdict.js';
 
 export interface RowSink {
+  /**
+   * What of each record the sink uses: its original text, and every field or only the email cell and the number of
+   * fields (a reader then decodes no other field). Default: both, every field.
+   */
+  readonly reads?: { raw: boolean; fields: 'all' | 'email' };
   start(): Promise<void>;
   /** One row: its original text and fields, its verdict, and the address taken from inside its cell, if one was. */
   row(raw: string, fields: string[], verdict: Verdict, checked?: string): Promise<void>;

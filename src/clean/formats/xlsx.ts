@@ -17,6 +17,7 @@ export function createSink({ layout, extras, stream }: SinkContext): RowSink {
   let workbook: Workbook | undefined;
   let sheet: Sheet | undefined;
   return {
+    reads: { raw: false, fields: 'all' },
     async start() {
       const { default: ExcelJS } = await import('exceljs');
       workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: zip, useStyles: false, useSharedStrings: false });
