@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 import { once } from 'node:events';
-// Writes a realistic mailing-list CSV for benchmarks: `node bench/gen-csv.mjs ROWS PATH [SEED]`.
+// Writes a realistic mailing-list CSV for benchmarks: `node bench/gen-csv.mjs ROWS PATH [SEED] [DOMAINS]`.
+// With DOMAINS, addresses spread over that many domains d0.bench, d1.bench, ... (for a DNS server of the bench's own).
 // Mailchimp-like columns, some quoted fields (commas, doubled quotes, the odd line break), non-ASCII names,
 // blank and malformed addresses, and duplicates that differ in the case of the domain. Deterministic per seed.
 import { createWriteStream } from 'node:fs';
 
-const [rowsArg, path, seedArg] = process.argv.slice(2);
+const [rowsArg, path, seedArg, domainsArg] = process.argv.slice(2);
 const rows = Number(rowsArg);
 if (!Number.isInteger(rows) || rows < 0 || !path) {
-  console.error('usage: node bench/gen-csv.mjs ROWS PATH [SEED]');
+  console.error('usage: node bench/gen-csv.mjs ROWS PATH [SEED] [DOMAINS]');
   process.exit(2);
 }
 
@@ -69,7 +70,8 @@ const last = [
   'Silva',
   'Kim',
 ];
-const domains = ['gmail.com', 'yahoo.com', 'outlook.com', 'hotmail.com', 'icloud.com', 'proton.me', 'example.com', 'acme.io', 'mail.ru', 'web.de', 'orange.fr', 'company.co.uk'];
+const providers = ['gmail.com', 'yahoo.com', 'outlook.com', 'hotmail.com', 'icloud.com', 'proton.me', 'example.com', 'acme.io', 'mail.ru', 'web.de', 'orange.fr', 'company.co.uk'];
+const domains = domainsArg ? Array.from({ length: Number(domainsArg) }, (_, k) => `d${k}.bench`) : providers;
 const companies = ['Acme Corp', 'Globex, Inc.', 'Initech', 'Umbrella "Bio" Labs', 'Stark Industries', 'Wayne Enterprises', '', 'Hooli', 'Vandelay Industries', 'Soylent, Ltd.'];
 const cities = ['London', 'Paris', 'Berlin', 'New York', 'São Paulo', 'Kraków', 'Tokyo', 'Lagos', 'Toronto', 'Zürich'];
 const countries = ['GB', 'FR', 'DE', 'US', 'BR', 'PL', 'JP', 'NG', 'CA', 'CH'];

@@ -1,4 +1,3 @@
-import pLimit from 'p-limit';
 import type { Engine, EngineVerdict } from '../verify/index.js';
 import type { Verdict } from './verdict.js';
 
@@ -26,48 +25,47 @@ export async function checkLocally(
   opts: { concurrency: number; stop: AbortSignal; now: () => number; onChecked?: (checked: number) => void },
 ): Promise<{ results: Map<string, Verdict>; interrupted: boolean }> {
   const results = new Map<string, Verdict>();
-  // Most addresses share one of a few verdicts: keep one object per distinct verdict (and one timestamp per
-  // second), so a million rows cost a map entry each rather than an object and a string each.
-  const shared = new Map<string, Verdict>();
-  let second = -1;
-  let stamp = '';
-  const check = async (key: string) => {
-    const verdict = await engine.verify(key);
-    const now = opts.now();
-    if (Math.floor(now / 1000) !== second) {
-      second = Math.floor(now / 1000);
-      stamp = new Date(now).toISOString();
-    }
-    const made = engineVerdict('', verdict, stamp);
-    const id = `${made.status}|${made.valid}|${made.disposable}|${made.validDomain}|${made.reason}|${made.checkedAt}|${made.suggestion ?? ''}`;
-    let one = shared.get(id);
-    if (!one) {
-      one = made;
-      shared.set(id, one);
-    }
-    results.set(key, one);
-    if ((results.size & 0xff) === 0) opts.onChecked?.(results.size);
-  };
-  // Addresses are handed to the pool as places free up, so a million of them never wait as a million closures.
-  const limit = pLimit(opts.concurrency);
-  let queued = 0;
-  let placeFreed: (() => void) | undefined;
-  const task = async (key: string) => {
-    try {
-      await check(key);
-    } finally {
-      queued--;
-      placeFreed?.();
+  const verdicts = new SharedVerdicts(opts.now);
+  const next = keys[Symbol.iterator]();
+  // A few workers pull addresses in turn: once a domain's answer is known an address takes microseconds, so a
+  // promise or closure per address (a queue library's) would cost more than checking it.
+  const worker = async () => {
+    for (let item = next.next(); !item.done && !opts.stop.aborted; item = next.next()) {
+      results.set(item.value, verdicts.of(await engine.verify(item.value)));
+      if ((results.size & 0xff) === 0) opts.onChecked?.(results.size);
     }
   };
-  const room = (atMost: number) => (queued <= atMost ? undefined : new Promise<void>((resolve) => (placeFreed = resolve)));
-  for (const key of keys) {
-    if (opts.stop.aborted) break;
-    while (queued >= opts.concurrency) await room(opts.concurrency - 1);
-    queued++;
-    void limit(task, key);
-  }
-  while (queued > 0) await room(0);
+  await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, worker));
   opts.onChecked?.(results.size);
   return { results, interrupted: opts.stop.aborted };
+}
+
+/**
+ * Most addresses share one of a few verdicts: one object per distinct verdict (and one timestamp per second), so a
+ * million rows cost a map entry each rather than an object and a string each.
+ */
+class SharedVerdicts {
+  private second = -1;
+  private stamp = '';
+  /** This second's verdicts, by reason. */
+  private byReason = new Map<string, Verdict[]>();
+
+  constructor(private readonly now: () => number) {}
+
+  of(v: EngineVerdict): Verdict {
+    const now = this.now();
+    if (Math.floor(now / 1000) !== this.second) {
+      this.second = Math.floor(now / 1000);
+      this.stamp = new Date(now).toISOString();
+      this.byReason = new Map();
+    }
+    let same = this.byReason.get(v.reason);
+    if (!same) this.byReason.set(v.reason, (same = []));
+    for (const made of same) {
+      if (made.status === v.status && made.valid === v.valid && made.disposable === v.isDisposable && made.validDomain === v.isValidDomain && made.suggestion === v.suggestion) return made;
+    }
+    const made = engineVerdict('', v, this.stamp);
+    same.push(made);
+    return made;
+  }
 }

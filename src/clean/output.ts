@@ -16,8 +16,13 @@ export class ChunkedWriter {
   }
 
   async write(text: string): Promise<void> {
+    await this.push(text);
+  }
+
+  /** Like write, but a promise only when the text had to be flushed: a million rows need not await a million times. */
+  push(text: string): Promise<void> | undefined {
     this.buffer += text;
-    if (this.buffer.length >= 1 << 16) await this.flush();
+    return this.buffer.length >= 1 << 16 ? this.flush() : undefined;
   }
 
   async flush(): Promise<void> {

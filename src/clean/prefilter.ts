@@ -1,4 +1,4 @@
-import { checkSyntax, dedupeKey } from '../verify/syntax.js';
+import { checkSyntax, dedupeKey, isPlainAddress } from '../verify/syntax.js';
 import { addressInside } from './extract.js';
 
 export type Prefiltered =
@@ -6,27 +6,6 @@ export type Prefiltered =
   | { key: string; checked?: string }
   /** `short_row`: the row ends before the email column. */
   | { key?: undefined; checked?: undefined; reason: 'blank' | 'syntax' | 'short_row' };
-
-// The shape nearly every real address has: a dot-atom local part and a lower-case ASCII domain whose labels
-// neither start nor end with a hyphen, under an alphabetic TLD. Such a cell is valid and already its own key,
-// so the scan of a million rows needs neither the full RFC check nor a new string per row.
-const PLAIN = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/;
-
-function plainKey(address: string): string | undefined {
-  // A-labels (xn--) must also decode, which only the full check verifies.
-  if (address.length > 254 || !PLAIN.test(address) || address.includes('xn--')) return undefined;
-  const at = address.lastIndexOf('@');
-  if (at > 64) return undefined;
-  // Label length (63) is the one rule the pattern does not enforce.
-  let labelStart = at + 1;
-  for (let i = labelStart; i <= address.length; i++) {
-    if (i === address.length || address.charCodeAt(i) === 46) {
-      if (i - labelStart > 63) return undefined;
-      labelStart = i + 1;
-    }
-  }
-  return address;
-}
 
 /**
  * What is decided before anything is sent: blank cells, missing ones and addresses that are not addresses. Every
@@ -37,8 +16,8 @@ export function prefilter(cell: string | undefined): Prefiltered {
   if (cell === undefined) return { reason: 'short_row' };
   const address = cell.trim();
   if (address === '') return { reason: 'blank' };
-  const plain = plainKey(address);
-  if (plain !== undefined) return { key: plain };
+  // Such a cell is valid and already its own key: a million rows need neither the full check nor a new string each.
+  if (isPlainAddress(address)) return { key: address };
   const syntax = checkSyntax(address);
   if (syntax.ok) return { key: dedupeKey(syntax.local, syntax.domain) };
   // Only a cell that failed the check is looked into, so a clean list pays nothing for this.

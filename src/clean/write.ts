@@ -70,13 +70,14 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
       for (const record of batch) {
         summary.rows++;
         const decided = prefilter(record.fields[column]);
-        const verdict = decided.key === undefined ? localVerdict('', decided.reason) : (results.get(decided.key) ?? uncheckedVerdict(decided.key));
+        const verdict = decided.key === undefined ? decidedHere(decided.reason) : (results.get(decided.key) ?? uncheckedVerdict(decided.key));
         summary.tally.add(verdict, record.fields[column], decided.key ?? '');
         const keep = !opts.only || opts.only.has(verdict.status) || opts.only.has(verdict.reason);
         const target = keep ? main : rejects;
         if (keep) summary.written++;
         else summary.rejected++;
-        if (target) await target.sink.row(record.raw, record.fields, verdict, decided.checked);
+        const writing = target?.sink.row(record.raw, record.fields, verdict, decided.checked);
+        if (writing) await writing;
       }
     }
     for (const t of targets) {
@@ -88,6 +89,15 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
     for (const t of targets) t.file?.abort();
     throw failedTarget(error, targets, opts.output === undefined ? 'stdout' : undefined);
   }
+}
+
+const DECIDED_HERE = new Map<string, Verdict>();
+
+/** The verdict of a cell decided before checking (blank, not an address): one object per reason. */
+function decidedHere(reason: string): Verdict {
+  let verdict = DECIDED_HERE.get(reason);
+  if (!verdict) DECIDED_HERE.set(reason, (verdict = localVerdict('', reason)));
+  return verdict;
 }
 
 /** A failure to write, named by the output it hit; any other failure (the input, a signal) as it was. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkSyntax } from '../../src/verify/syntax.js';
+import { checkInFull, checkSyntax, isPlainAddress } from '../../src/verify/syntax.js';
 
 interface CorpusEntry {
   address: string;
@@ -44,5 +44,18 @@ describe('syntax corpus', () => {
 
   it('gives a reason for every rejection', () => {
     for (const r of results) if (r.got === 'invalid') expect(r.reason, JSON.stringify(r.entry.address)).not.toBe('');
+  });
+});
+
+describe('the shortcut for plain addresses', () => {
+  it('gives the full check’s answer on the corpus and on addresses near the plain shape', () => {
+    const near = ['a@b.co', 'A.B@x-y.example', 'a..b@x.com', 'a@-x.com', 'a@x-.com', 'a@x.c', 'a@x.com1', `${'l'.repeat(64)}@x.com`, `${'l'.repeat(65)}@x.com`];
+    near.push(`a@${'d'.repeat(63)}.com`, `a@${'d'.repeat(64)}.com`, 'a@xn--bcher-kva.example', 'a@xn--a.com', 'a@X.com', "o'brien+tag@mail.example.org");
+    for (const address of [...corpus.map((e) => e.address), ...near]) {
+      for (const allowIpLiteral of [false, true]) {
+        expect(checkSyntax(address, { trim: false, allowIpLiteral }), address).toEqual(checkInFull(address, { allowIpLiteral }));
+      }
+    }
+    expect(near.filter((address) => isPlainAddress(address)).length).toBeGreaterThan(4);
   });
 });

@@ -21,10 +21,18 @@ export function createSink({ layout, extras, stream }: SinkContext): RowSink {
     const missing = layout.columnCount - fields.length;
     return missing > 0 ? raw + delimiter.repeat(missing) : raw;
   };
-  const results = (verdict: Verdict, checked: string | undefined) =>
+  const cells = (verdict: Verdict, checked: string | undefined) =>
     verdictCells(verdict, extras, { checked })
       .map((c) => quote(c, delimiter))
       .join(delimiter);
+  // Rows share verdict objects (one per distinct answer), so each one's cells are made once.
+  const made = new WeakMap<Verdict, string>();
+  const results = (verdict: Verdict, checked: string | undefined) => {
+    if (checked !== undefined) return cells(verdict, checked);
+    let text = made.get(verdict);
+    if (text === undefined) made.set(verdict, (text = cells(verdict, undefined)));
+    return text;
+  };
   return {
     // Rows go out as they came in, unless an earlier run's columns must be left out of them.
     reads: { raw: true, fields: columns.rebuild ? 'all' : 'email' },
@@ -37,7 +45,7 @@ export function createSink({ layout, extras, stream }: SinkContext): RowSink {
       const header = columns.rebuild ? serialise(layout.header) : (layout.headerRaw ?? '');
       return writer.write(`${prefix}${header}${delimiter}${names}${eol}`);
     },
-    row: (raw, fields, verdict, checked) => writer.write(`${original(raw, fields)}${delimiter}${results(verdict, checked)}${eol}`),
+    row: (raw, fields, verdict, checked) => writer.push(`${original(raw, fields)}${delimiter}${results(verdict, checked)}${eol}`),
     end: () => writer.flush(),
   };
 }

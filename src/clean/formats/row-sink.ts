@@ -12,7 +12,7 @@ export interface RowSink {
   readonly reads?: { raw: boolean; fields: 'all' | 'email' };
   start(): Promise<void>;
   /** One row: its original text and fields, its verdict, and the address taken from inside its cell, if one was. */
-  row(raw: string, fields: string[], verdict: Verdict, checked?: string): Promise<void>;
+  row(raw: string, fields: string[], verdict: Verdict, checked?: string): Promise<void> | undefined;
   /** Writes what is left; the stream itself is closed by its owner. */
   end(): Promise<void>;
 }
