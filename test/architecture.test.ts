@@ -133,14 +133,14 @@ describe('the shape of src/', () => {
     expect(offending).toEqual([]);
   });
 
-  it('outside src/verify, the engine is reached through src/verify/index.ts only (the syntax check alone through syntax.ts)', () => {
+  it('outside src/verify, the engine is reached through src/verify/index.ts only (the syntax check alone through syntax.ts, its lists through lists.ts)', () => {
     const offending = files
       .filter((f) => !f.name.startsWith('verify/'))
       .flatMap((f) =>
         importsOf(f.text)
           .filter((spec) => spec.startsWith('.'))
           .map((spec) => relative(SRC, join(SRC, f.name, '..', spec)))
-          .filter((target) => target.startsWith('verify/') && target !== 'verify/index.js' && target !== 'verify/syntax.js')
+          .filter((target) => target.startsWith('verify/') && !['verify/index.js', 'verify/syntax.js', 'verify/lists.js'].includes(target))
           .map((target) => `${f.name} -> ${target}`),
       );
     expect(offending).toEqual([]);

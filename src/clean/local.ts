@@ -12,6 +12,8 @@ export function engineVerdict(key: string, v: EngineVerdict, checkedAt: string):
     reason: v.reason,
     checkedAt,
     suggestion: v.suggestion,
+    free: v.freeProvider,
+    role: v.role,
   };
 }
 
@@ -62,7 +64,16 @@ class SharedVerdicts {
     let same = this.byReason.get(v.reason);
     if (!same) this.byReason.set(v.reason, (same = []));
     for (const made of same) {
-      if (made.status === v.status && made.valid === v.valid && made.disposable === v.isDisposable && made.validDomain === v.isValidDomain && made.suggestion === v.suggestion) return made;
+      if (
+        made.status === v.status &&
+        made.valid === v.valid &&
+        made.disposable === v.isDisposable &&
+        made.validDomain === v.isValidDomain &&
+        made.suggestion === v.suggestion &&
+        made.free === v.freeProvider &&
+        made.role === v.role
+      )
+        return made;
     }
     const made = engineVerdict('', v, this.stamp);
     same.push(made);

@@ -1,5 +1,6 @@
 // What mailclean says about one address, whoever decided it (the local prefilter or the service).
 import type { EngineReason } from '../verify/index.js';
+import { isFreeProvider, isRoleAccount } from '../verify/lists.js';
 import type { RecordReason } from './answers.js';
 import type { Prefiltered } from './prefilter.js';
 
@@ -18,6 +19,9 @@ export interface Verdict {
   suggestion?: string;
   /** The status word the cleaning service itself sent (`status` is always one of STATUSES). */
   serviceStatus?: string;
+  /** A free-mail provider's address, a role address: set by the engine; else read from `key` when written. */
+  free?: boolean;
+  role?: boolean;
 }
 
 /** What each `email_status` means (`clean --help`, docs/json.md): every checker's answer is one of these. */
@@ -69,10 +73,27 @@ export function meaningLines(meanings: Readonly<Record<string, string>>): string
     .join('\n');
 }
 
-export const RESULT_COLUMNS = ['email_status', 'email_valid', 'email_disposable', 'email_valid_domain', 'email_reason', 'email_checked_at'] as const;
+/** The six columns of every result; an input holding them all is an earlier run's output. */
+export const VERDICT_COLUMNS = ['email_status', 'email_valid', 'email_disposable', 'email_valid_domain', 'email_reason', 'email_checked_at'] as const;
+/** What the address is, whoever checked it: a free-mail provider's (gmail.com), a function's (info@). */
+export const KIND_COLUMNS = ['email_free', 'email_role'] as const;
+export const RESULT_COLUMNS = [...VERDICT_COLUMNS, ...KIND_COLUMNS] as const;
+
+/**
+ * email_free and email_role: the engine's own, or the engine's lists asked about the address's key (the row's:
+ * cached and shared verdicts carry none); null without an address.
+ */
+export function addressKind(v: Verdict, key: string = v.key): { free: boolean | null; role: boolean | null } {
+  if (v.free !== undefined) return { free: v.free, role: v.role ?? null };
+  const at = key.lastIndexOf('@');
+  if (at <= 0) return { free: null, role: null };
+  return { free: isFreeProvider(key.slice(at + 1)), role: isRoleAccount(key.slice(0, at)) };
+}
 /** What a row tells besides its verdict: the address checked, when it was taken from inside the cell. */
 export interface RowFacts {
   checked?: string;
+  /** The key of the row's address (undefined for a row decided without one). */
+  key?: string;
 }
 
 /** Columns appended after the six, each only when it has something to say for this run. */
@@ -101,7 +122,8 @@ export function uncheckedVerdict(key: string): Verdict {
 /** The appended values, as text for CSV. */
 export function verdictCells(v: Verdict, extras: readonly ExtraColumn[] = [], row: RowFacts = {}): string[] {
   const b = (x: boolean | null) => (x === null ? '' : String(x));
-  const cells = [v.status, b(v.valid), b(v.disposable), b(v.validDomain), v.reason, v.checkedAt];
+  const kind = addressKind(v, row.key);
+  const cells = [v.status, b(v.valid), b(v.disposable), b(v.validDomain), v.reason, v.checkedAt, b(kind.free), b(kind.role)];
   for (const column of extras) cells.push(EXTRA_COLUMNS[column](v, row) ?? '');
   return cells;
 }
@@ -116,6 +138,9 @@ export function verdictFields(v: Verdict, extras: readonly ExtraColumn[] = [], r
     email_reason: v.reason || null,
     email_checked_at: v.checkedAt || null,
   };
+  const kind = addressKind(v, row.key);
+  fields.email_free = kind.free;
+  fields.email_role = kind.role;
   for (const column of extras) fields[column] = EXTRA_COLUMNS[column](v, row);
   return fields;
 }

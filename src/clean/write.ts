@@ -76,7 +76,7 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
         const target = keep ? main : rejects;
         if (keep) summary.written++;
         else summary.rejected++;
-        const writing = target?.sink.row(record.raw, record.fields, verdict, decided.checked);
+        const writing = target?.sink.row(record.raw, record.fields, verdict, decided);
         if (writing) await writing;
       }
     }

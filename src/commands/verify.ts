@@ -3,7 +3,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { FewChecked } from '../clean/check-few.js';
 import { prefilter } from '../clean/prefilter.js';
-import { localVerdict, type Verdict } from '../clean/verdict.js';
+import { addressKind, localVerdict, type Verdict } from '../clean/verdict.js';
 import { parseDuration } from '../config/duration.js';
 import { DEFAULT_RATE, parseRate } from '../config/rate.js';
 import { ExitCode, UsageError } from '../errors.js';
@@ -62,6 +62,9 @@ export interface VerifyRow {
   valid: boolean | null;
   disposable: boolean | null;
   validDomain: boolean | null;
+  /** A free-mail provider's address (gmail.com, …), a function's (info@, no-reply@): null when not an address. */
+  free: boolean | null;
+  role: boolean | null;
   suggestion: string | null;
   serviceStatus: string | null;
   checker: 'service' | 'local';
@@ -76,6 +79,8 @@ export const VERIFY_FIELDS = fieldsOf<VerifyRow>({
   valid: true,
   disposable: true,
   validDomain: true,
+  free: true,
+  role: true,
   suggestion: true,
   serviceStatus: true,
   checker: true,
@@ -110,6 +115,7 @@ function rowOf(address: string, verdict: Verdict | undefined, checker: VerifyRow
     valid: verdict?.valid ?? null,
     disposable: verdict?.disposable ?? null,
     validDomain: verdict?.validDomain ?? null,
+    ...(verdict ? addressKind(verdict) : { free: null, role: null }),
     suggestion: verdict?.suggestion ?? null,
     serviceStatus: verdict?.serviceStatus ?? null,
     checker,
@@ -158,7 +164,10 @@ async function withEngine(f: Factory, keys: string[], settings: EngineSettings):
 function render(f: Factory, rows: VerifyRow[]): string {
   const { style } = f.io;
   const paint = (status: string) => (status === 'valid' ? style.green(status) : status === 'invalid' ? style.red(status) : status === 'risky' ? style.yellow(status) : status);
-  const why = (r: VerifyRow) => [r.reason, r.suggestion ? `did you mean ${r.suggestion}?` : '', r.fromCache ? 'from the cache' : ''].filter(Boolean).join('; ');
+  const why = (r: VerifyRow) =>
+    [r.reason, r.suggestion ? `did you mean ${r.suggestion}?` : '', r.free ? 'free-mail provider' : '', r.role && r.reason !== 'role' ? 'role address' : '', r.fromCache ? 'from the cache' : '']
+      .filter(Boolean)
+      .join('; ');
   return renderTable(
     ['ADDRESS', 'STATUS', 'WHY'],
     rows.map((r) => [r.address, paint(r.status), why(r)]),

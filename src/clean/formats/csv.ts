@@ -1,6 +1,6 @@
 // CSV (the input's delimiter and line endings): every row as it came in, the result columns appended.
 import { ChunkedWriter } from '../output.js';
-import { RESULT_COLUMNS, type Verdict, verdictCells } from '../verdict.js';
+import { RESULT_COLUMNS, type RowFacts, type Verdict, verdictCells } from '../verdict.js';
 import { OutputColumns } from './columns.js';
 import type { RowSink, SinkContext } from './row-sink.js';
 
@@ -21,16 +21,17 @@ export function createSink({ layout, extras, stream }: SinkContext): RowSink {
     const missing = layout.columnCount - fields.length;
     return missing > 0 ? raw + delimiter.repeat(missing) : raw;
   };
-  const cells = (verdict: Verdict, checked: string | undefined) =>
-    verdictCells(verdict, extras, { checked })
+  const cells = (verdict: Verdict, facts: RowFacts) =>
+    verdictCells(verdict, extras, facts)
       .map((c) => quote(c, delimiter))
       .join(delimiter);
-  // Rows share verdict objects (one per distinct answer), so each one's cells are made once.
+  // Rows share verdict objects (one per distinct answer), so each one's cells are made once, unless they depend on
+  // the row: the address inside its cell, or its kind when the verdict does not carry it (the service's).
   const made = new WeakMap<Verdict, string>();
-  const results = (verdict: Verdict, checked: string | undefined) => {
-    if (checked !== undefined) return cells(verdict, checked);
+  const results = (verdict: Verdict, facts: RowFacts) => {
+    if (facts.checked !== undefined || (verdict.free === undefined && facts.key !== undefined)) return cells(verdict, facts);
     let text = made.get(verdict);
-    if (text === undefined) made.set(verdict, (text = cells(verdict, undefined)));
+    if (text === undefined) made.set(verdict, (text = cells(verdict, facts)));
     return text;
   };
   return {
@@ -45,7 +46,7 @@ export function createSink({ layout, extras, stream }: SinkContext): RowSink {
       const header = columns.rebuild ? serialise(layout.header) : (layout.headerRaw ?? '');
       return writer.write(`${prefix}${header}${delimiter}${names}${eol}`);
     },
-    row: (raw, fields, verdict, checked) => writer.push(`${original(raw, fields)}${delimiter}${results(verdict, checked)}${eol}`),
+    row: (raw, fields, verdict, facts) => writer.push(`${original(raw, fields)}${delimiter}${results(verdict, facts)}${eol}`),
     end: () => writer.flush(),
   };
 }

@@ -11,8 +11,8 @@ function objectSink({ layout, extras, stream }: SinkContext, lines: boolean): Ro
   return {
     reads: { raw: false, fields: 'all' },
     start: () => writer.write(lines ? '' : '['),
-    row(_raw, fields, verdict, checked) {
-      const line = JSON.stringify(Object.assign(columns.object(fields), verdictFields(verdict, extras, { checked })));
+    row(_raw, fields, verdict, facts) {
+      const line = JSON.stringify(Object.assign(columns.object(fields), verdictFields(verdict, extras, facts)));
       if (lines) return writer.write(`${line}\n`);
       const prefix = first ? '\n' : ',\n';
       first = false;

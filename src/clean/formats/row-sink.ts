@@ -2,7 +2,7 @@
 // bytes to a stream. Adding a format is one file and one line in index.ts.
 import type { Writable } from 'node:stream';
 import type { InputLayout } from '../input/index.js';
-import type { ExtraColumn, Verdict } from '../verdict.js';
+import type { ExtraColumn, RowFacts, Verdict } from '../verdict.js';
 
 export interface RowSink {
   /**
@@ -11,8 +11,8 @@ export interface RowSink {
    */
   readonly reads?: { raw: boolean; fields: 'all' | 'email' };
   start(): Promise<void>;
-  /** One row: its original text and fields, its verdict, and the address taken from inside its cell, if one was. */
-  row(raw: string, fields: string[], verdict: Verdict, checked?: string): Promise<void> | undefined;
+  /** One row: its original text and fields, its verdict, and its address's key and where it came from. */
+  row(raw: string, fields: string[], verdict: Verdict, facts: RowFacts): Promise<void> | undefined;
   /** Writes what is left; the stream itself is closed by its owner. */
   end(): Promise<void>;
 }

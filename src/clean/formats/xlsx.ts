@@ -24,8 +24,8 @@ export function createSink({ layout, extras, stream }: SinkContext): RowSink {
       sheet = workbook.addWorksheet('Cleaned');
       sheet.addRow([...columns.names, ...RESULT_COLUMNS, ...extras]).commit();
     },
-    async row(_raw, fields, verdict, checked) {
-      const values = [...Object.values(columns.object(fields)), ...Object.values(verdictFields(verdict, extras, { checked }))];
+    async row(_raw, fields, verdict, facts) {
+      const values = [...Object.values(columns.object(fields)), ...Object.values(verdictFields(verdict, extras, facts))];
       sheet!.addRow(values.map((v) => (v === null ? undefined : v))).commit();
     },
     async end() {

@@ -1,6 +1,6 @@
 // Which column holds the addresses: --column, a header that names it, or the values that look like addresses.
 import { UsageError } from '../../errors.js';
-import { EXTRA_COLUMNS, RESULT_COLUMNS } from '../verdict.js';
+import { EXTRA_COLUMNS, RESULT_COLUMNS, VERDICT_COLUMNS } from '../verdict.js';
 import { HAS_ADDRESS, type SampleRecord } from './sniff.js';
 
 /** Header names that mean "the email address", best first, normalised by `normaliseName`. */
@@ -59,12 +59,12 @@ export function listColumns(header: readonly string[], count: number): string {
 }
 
 /**
- * The columns an earlier run of mailclean appended (0-based, in order), recognised by all six result names being
- * in the header, plus `email_suggestion` and `email_checked` if present; [] otherwise. The writer replaces them
+ * The columns an earlier run of mailclean appended (0-based, in order), recognised by all six verdict names being
+ * in the header, plus `email_free`, `email_role`, `email_suggestion` and the like if present; [] otherwise. The writer replaces them
  * with fresh ones.
  */
 export function ownColumns(header: readonly string[]): number[] {
-  if (!RESULT_COLUMNS.every((name) => header.includes(name))) return [];
+  if (!VERDICT_COLUMNS.every((name) => header.includes(name))) return [];
   const ours = new Set<string>([...RESULT_COLUMNS, ...Object.keys(EXTRA_COLUMNS)]);
   return header.flatMap((name, i) => (ours.has(name) ? [i] : []));
 }

@@ -59,7 +59,9 @@ export interface EngineFlags {
 
 const HELP = `
 Every input row comes out once, in input order, its columns untouched, with these appended:
-  email_status, email_valid, email_disposable, email_valid_domain, email_reason, email_checked_at
+  email_status, email_valid, email_disposable, email_valid_domain, email_reason, email_checked_at,
+  email_free (a free-mail provider's address: gmail.com, …), email_role (a function's: info@, no-reply@)
+  (both from the built-in engine's lists, whichever checker answered; empty where the cell holds no address)
 then email_service_status (the service's own word) or, with the built-in engine, email_suggestion
 (an earlier run's result columns in the input are replaced by these).
 Blank and malformed addresses are decided locally and never sent; duplicates are sent once.

@@ -5,12 +5,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RESULT_COLUMNS } from '../../../src/clean/verdict.js';
 import type { SandboxHandle } from '../../../src/sandbox/server.js';
 import { TestHome } from '../../helpers/cli.js';
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
-const RESULTS = ['email_status', 'email_valid', 'email_disposable', 'email_valid_domain', 'email_reason', 'email_checked_at'];
+const RESULTS: readonly string[] = RESULT_COLUMNS;
 /** What a run with the service appends: the six, then the service's own status word. */
 const SERVICE = [...RESULTS, 'email_service_status'];
 

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RESULT_COLUMNS } from '../../../src/clean/verdict.js';
 import { expectError, TestHome } from '../../helpers/cli.js';
 import { serve, type TestServer } from '../../helpers/http-server.js';
 
@@ -22,7 +23,7 @@ describe('clean: output paths', () => {
   it('-o - writes the rows to stdout and creates no file named "-"', async () => {
     const res = await home.run(['clean', input, '-o', '-', ...local]);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout.split('\n')[0]).toBe('email,email_status,email_valid,email_disposable,email_valid_domain,email_reason,email_checked_at,email_suggestion');
+    expect(res.stdout.split('\n')[0]).toBe(['email', ...RESULT_COLUMNS, 'email_suggestion'].join(','));
     expect(existsSync(join(home.dir, '-'))).toBe(false);
     expectError(await home.run(['clean', input, '--report', '-', ...local]), 2, 'error: --report: "-" means stdout, which carries the rows; name a file');
   });

@@ -1,11 +1,13 @@
 // `clean` orchestrated (src/commands/clean/run.ts): every row read and written back in order, and the choice of
 // checker: with nothing configured the built-in engine does the whole job (no account, no allowance); a profile
 // holding credentials never falls back to it; engine-only flags need the engine.
+
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openInput, readRecords } from '../../../src/clean/input/index.js';
+import { RESULT_COLUMNS } from '../../../src/clean/verdict.js';
 import { TestHome, useHome } from '../../helpers/cli.js';
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';
@@ -123,8 +125,9 @@ describe('clean: every row, in order, untouched', () => {
     const expectedStart = layout.format === 'lines' ? `email${delimiter}email_status` : layout.hasHeader ? `${bom ? '\uFEFF' : ''}${layout.headerRaw}${delimiter}email_status` : '';
     expect(outText.startsWith(expectedStart)).toBe(true);
 
-    // Each output record is the input record's exact text, then the delimiter and seven result cells: the six,
-    // then the service's own status word (empty for rows decided here, never sent).
+    // Each output record is the input record's exact text, then the delimiter and the result cells: the verdict's
+    // six, email_free and email_role (empty only without an address), then the service's own status word (empty
+    // for rows decided here, never sent).
     let position = expectedStart ? outText.indexOf(eol) + eol.length : bom ? 1 : 0;
     let rows = 0;
     for await (const record of readRecords(layout)) {
@@ -134,9 +137,11 @@ describe('clean: every row, in order, untouched', () => {
       expect(outText[position]).toBe(delimiter);
       const end = outText.indexOf(eol, position);
       const cells = outText.slice(position + 1, end).split(delimiter);
-      expect(cells).toHaveLength(7);
+      expect(cells).toHaveLength(RESULT_COLUMNS.length + 1);
       expect(['valid', 'invalid', 'risky', 'unknown']).toContain(cells[0]);
-      if (cells[4] !== 'syntax' && cells[4] !== 'blank') expect(cells[6]).not.toBe('');
+      const decidedHere = cells[4] === 'syntax' || cells[4] === 'blank' || cells[4] === 'short_row';
+      expect([cells[6], cells[7]]).toEqual(decidedHere ? ['', ''] : [expect.stringMatching(/^(true|false)$/), expect.stringMatching(/^(true|false)$/)]);
+      if (!decidedHere) expect(cells[8]).not.toBe('');
       position = end + eol.length;
       rows++;
     }

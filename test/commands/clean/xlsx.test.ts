@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { OUTPUT_FORMATS } from '../../../src/clean/formats/index.js';
+import { RESULT_COLUMNS } from '../../../src/clean/verdict.js';
 import { useHome } from '../../helpers/cli.js';
 import { closedUdpPort } from '../../helpers/dns-server.js';
 
@@ -42,14 +43,20 @@ describe('clean with Excel workbooks', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/3 rows, email column "Email"/);
     const rows = await rowsOf(out);
-    expect(rows[0]).toEqual(['Name', 'Email', 'Joined', 'email_status', 'email_valid', 'email_disposable', 'email_valid_domain', 'email_reason', 'email_checked_at', 'email_suggestion']);
+    expect(rows[0]).toEqual(['Name', 'Email', 'Joined', ...RESULT_COLUMNS, 'email_suggestion']);
     expect(rows.slice(1).map((r) => [r[0], r[1], r[2], r[3], r[7]])).toEqual([
       ['Ada', 'ada@example.com', '2026-01-02T00:00:00.000Z', 'unknown', 'dns_unavailable'],
       ['Bob', 'bob@@x', undefined, 'invalid', 'syntax'],
       ['Cy', 'cy@gmial.com', undefined, 'risky', 'possible_typo'],
     ]);
     expect(rows[3]![4]).toBe(false);
-    expect(rows[3]![9]).toBe('cy@gmail.com');
+    expect(rows[3]![3 + RESULT_COLUMNS.length]).toBe('cy@gmail.com');
+    // email_free and email_role, typed: gmial.com is no provider; a syntax error has no address to say it of.
+    expect(rows.slice(1).map((r) => [r[9], r[10]])).toEqual([
+      [false, false],
+      [undefined, undefined],
+      [false, false],
+    ]);
   });
 
   it('takes the first sheet by default, a sheet by number, and names the sheets when one is missing', async () => {
