@@ -1,7 +1,8 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { COMMANDS, type CommandEntry, type Handler, type Runner } from './commands/index.js';
-import { CancelError, CliError, ExitCode, SilentError } from './errors.js';
+import { CancelError, CliError, ExitCode, SilentError, UsageError } from './errors.js';
 import type { GlobalOptions } from './factory.js';
+import { HELP_TOPICS, type HelpTopic } from './help/topic-names.js';
 import { type IO, processIO } from './io/io.js';
 import { Interrupted } from './io/signals.js';
 import { debugWanted } from './io/streams.js';
@@ -22,7 +23,16 @@ export async function main(argv: string[], given: IO = processIO()): Promise<num
   try {
     const { Command } = await import('@commander-js/extra-typings');
     const program = buildProgram(Command, io);
-    const invoked = invokedCommand(argv);
+    const [first, second] = positionals(argv);
+    if (first === 'help' && second !== undefined && Object.hasOwn(HELP_TOPICS, second)) {
+      const { TOPICS } = await import('./help/topics.js');
+      io.stdout.write(`${TOPICS[second as HelpTopic]()}\n`);
+      return ExitCode.ok;
+    }
+    if (first === 'help' && second !== undefined && second !== 'help' && !COMMANDS.some((c) => c.name === second)) {
+      throw new UsageError(`no command or help topic named "${second}"`, `help topics: ${Object.keys(HELP_TOPICS).join(', ')}; commands: mailclean --help`);
+    }
+    const invoked = first === 'help' ? second : first;
     for (const entry of COMMANDS) {
       const cmd = addCommand(program, entry);
       if (entry.name === invoked) {
@@ -64,7 +74,7 @@ function buildProgram(Command: typeof import('@commander-js/extra-typings').Comm
       .version(VERSION, '-V, --version', 'print the version')
       .helpOption('-h, --help', 'show help for a command')
       // Typed for a help command without arguments; [command] only shows in its usage line.
-      .addHelpCommand(new Command('help').argument('[command]').description('show help for a command').helpGroup('Other commands:') as unknown as Command)
+      .addHelpCommand(new Command('help').argument('[command|topic]').description('show help for a command, or a help topic').helpGroup('Other commands:') as unknown as Command)
       .option('--profile <name>', 'stored profile to use (env: MAILCLEAN_PROFILE)')
       .option('--api-url <url>', 'platform base URL (env: MAILCLEAN_API_URL)')
       .option('--clean-url <url>', 'email cleaning base URL (env: MAILCLEAN_CLEAN_URL)')
@@ -88,25 +98,29 @@ with your tokens.
 
 Exit codes: 0 ok, 1 error, 2 usage or bad input, 3 partial (rows unchecked), 4 authentication,
 5 a --fail-when condition holds, 130/143 interrupted (SIGINT/SIGTERM).
-Run \`mailclean <command> --help\` for a command's flags.`,
+Run \`mailclean <command> --help\` for a command's flags.
+
+Help topics (\`mailclean help <topic>\`):
+${Object.entries(HELP_TOPICS)
+  .map(([name, summary]) => `  ${name.padEnd(13)}${summary}`)
+  .join('\n')}`,
       )
   );
 }
 
-/** The first positional argument, skipping global options and their values (`help X` means X). */
-function invokedCommand(argv: string[]): string | undefined {
-  const positionals: string[] = [];
-  for (let i = 0; i < argv.length && positionals.length < 2; i++) {
+/** The first two positional arguments, skipping global options and their values (`help X`: the command or topic X). */
+function positionals(argv: string[]): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < argv.length && found.length < 2; i++) {
     const arg = argv[i]!;
     if (arg === '--') break;
     if (arg.startsWith('-')) {
       if (GLOBAL_VALUE_OPTIONS.has(arg)) i++;
       continue;
     }
-    positionals.push(arg);
-    if (arg !== 'help') break;
+    found.push(arg);
   }
-  return positionals[0] === 'help' ? positionals[1] : positionals[0];
+  return found;
 }
 
 async function runHandler(handler: Handler, actionArgs: unknown[], io: IO): Promise<number> {

@@ -120,6 +120,7 @@ describe('completion scripts', () => {
       [['mailclean', 'auth', 'token', '--service', ''], choicesOf(commands, 'auth token', '--service')],
       [['mailclean', 'login', '--service', 'c'], ['clean']],
       [['mailclean', '--profile', 'work', 'me', ''], ['update']],
+      [['mailclean', 'help', 'st'], ['statuses']],
       [
         ['mailclean', 'help', 'co'],
         ['completion', 'config'],

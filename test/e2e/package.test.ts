@@ -56,10 +56,24 @@ describe('the npm package', () => {
 
   it('holds the built code, the docs README links to and the licence; not the sources or the tests', () => {
     const files = run('tar', ['-tzf', tarball]).stdout.trim().split('\n');
-    for (const file of ['package/bin/mailclean.js', 'package/dist/main.js', 'package/README.md', 'package/LICENSE', 'package/docs/json.md', 'package/docs/verify.md']) expect(files).toContain(file);
+    for (const file of [
+      'package/bin/mailclean.js',
+      'package/dist/main.js',
+      'package/README.md',
+      'package/LICENSE',
+      'package/CHANGELOG.md',
+      'package/man/mailclean.1',
+      'package/docs/json.md',
+      'package/docs/verify.md',
+    ])
+      expect(files).toContain(file);
     expect(files.filter((f) => /^package\/(src|test|bench|fixtures)\//.test(f))).toEqual([]);
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     for (const [, link] of readme.matchAll(/\]\((docs\/[^)#]+)/g)) expect(files).toContain(`package/${link}`);
+  });
+
+  it('installed into an empty prefix, its man page is where `man` looks', () => {
+    expect(readFileSync(join(dir, 'prefix', 'share', 'man', 'man1', 'mailclean.1'), 'utf8')).toMatch(/^\.TH MAILCLEAN 1 /);
   });
 
   it('installed into an empty prefix, it answers --version and --help', () => {

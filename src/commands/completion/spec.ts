@@ -1,7 +1,9 @@
 // The command tree as completion scripts need it: each command's path, flags (with how their values complete)
 // and positional arguments, read from the commander definitions.
+
 import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { PROFILE_KEYS } from '../../config/keys.js';
+import { HELP_TOPICS } from '../../help/topic-names.js';
 
 /** How a value completes: from a list of words, as a file or directory name, or not at all. */
 export type Values = { words: string[] } | 'files' | 'dirs' | 'none';
@@ -65,8 +67,8 @@ function positional(arg: Argument, siblings: string[]): Values {
       return 'files';
     case 'key':
       return { words: SETTABLE_KEYS };
-    case 'command': // `help [command]`
-      return { words: siblings };
+    case 'command|topic': // `help [command|topic]`
+      return { words: [...siblings, ...Object.keys(HELP_TOPICS)] };
     default:
       return 'none';
   }
