@@ -1,0 +1,91 @@
+// sendToService against the sandbox over real HTTP (both answer shapes), with the real limiter, journal and cache:
+// every answer journaled and cached as it arrives, the allowance's refusal, --max-spend and a stop each end the
+// sending with what was paid for kept, and nothing sent twice.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CleaningClient } from '../../src/api/cleaning.js';
+import { HttpClient } from '../../src/api/http.js';
+import { realClock } from '../../src/clean/clock.js';
+import { type SendOptions, sendToService } from '../../src/clean/send-to-service.js';
+import { SlidingWindowLimiter } from '../../src/clean/state/local/file-limiter.js';
+import { Journal } from '../../src/clean/state/local/journal.js';
+import { SqliteVerdictCache } from '../../src/clean/state/local/sqlite-verdict-cache.js';
+import type { SandboxHandle } from '../../src/sandbox/server.js';
+import { useSandboxes } from '../helpers/sandbox.js';
+
+const addresses = (n: number) => Array.from({ length: n }, (_, i) => `person${i}@example.com`);
+
+describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
+  const sandboxes = useSandboxes();
+  let dir: string;
+  let journal: Journal;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mailclean-send-'));
+    journal = Journal.open(join(dir, 'list.jsonl'), { restart: false });
+  });
+  afterEach(() => {
+    journal.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function signedIn(sandbox: SandboxHandle): Promise<CleaningClient> {
+    let token: string | undefined;
+    const client = new CleaningClient(new HttpClient({ baseUrl: sandbox.url, serviceName: 'cleaning service', token: () => token, retries: 0 }));
+    token = (await client.signup({ email: `send-${Math.random().toString(36).slice(2)}@example.com`, password: 'a long password' })).token;
+    return client;
+  }
+
+  function options(client: CleaningClient, pending: string[], extra: Partial<SendOptions> = {}): SendOptions {
+    return {
+      pending,
+      journal,
+      limiter: new SlidingWindowLimiter({ rate: { requests: 100, windowMs: 1_000 }, clock: realClock, statePath: join(dir, 'limiter.json') }),
+      client,
+      concurrency: 2,
+      stop: new AbortController().signal,
+      abort: new AbortController().signal,
+      ...extra,
+    };
+  }
+
+  it('sends each address once, in batches of 50, and journals and caches every answer', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    const cache = new SqliteVerdictCache(join(dir, 'cache.sqlite'));
+    const outcome = await sendToService(options(await signedIn(sandbox), addresses(120), { cache }));
+    expect(outcome).toMatchObject({ spent: 120, requests: 3 });
+    expect(outcome.stopped).toBeUndefined();
+    expect(sandbox.stats().addressesCharged).toBe(120);
+    expect(Journal.peek(journal.path).results.size).toBe(120);
+    expect((await cache.lookup(addresses(120), 0)).size).toBe(120);
+    await cache.close();
+  });
+
+  it('stops at the allowance, keeping what was answered, and says what is left', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'free' });
+    const outcome = await sendToService(options(await signedIn(sandbox), addresses(120)));
+    expect(outcome.stopped?.reason).toBe('allowance');
+    expect(outcome.spent).toBe(50);
+    expect(Journal.peek(journal.path).results.size).toBe(50);
+    expect(outcome.allowance?.left).toBe(0);
+  });
+
+  it('stops at --max-spend, the last batch shrunk to fit', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    const outcome = await sendToService(options(await signedIn(sandbox), addresses(120), { maxSpend: 70 }));
+    expect(outcome.spent).toBe(70);
+    expect(outcome.stopped?.reason).toBe('max-spend');
+    expect(sandbox.stats().addressesCharged).toBe(70);
+  });
+
+  it('sends nothing once asked to stop, and calls the run interrupted', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    const stop = new AbortController();
+    stop.abort();
+    const outcome = await sendToService(options(await signedIn(sandbox), addresses(120), { stop: stop.signal }));
+    expect(outcome.stopped?.reason).toBe('interrupted');
+    expect(outcome.spent).toBe(0);
+    expect(sandbox.stats().addressesCharged).toBe(0);
+  });
+});
