@@ -40,6 +40,11 @@ export interface RunSummary {
   topDomains: DomainMix[];
   /** Unique addresses answered by an earlier run's journal, by the cache, and sent now. */
   answered: { fromJournal: number; fromCache: number; sent: number };
+  /**
+   * With the service: what the precheck decided for free (`saved`: addresses not paid for), by reason; `skipped`
+   * names why it did not run when DNS did not answer. Null without the service or with --no-precheck.
+   */
+  precheck: { saved: number; byReason: Record<string, number>; skipped: string | null } | null;
   spent: number;
   requests: number;
   retries: number;
@@ -70,6 +75,7 @@ export interface SummaryInput {
   answered?: { fromJournal: number; fromCache: number; sent: number };
   outcome?: { spent: number; requests: number; retries: number; stopped?: { reason: StopReason; message: string }; allowance?: { left?: number } };
   allowanceLeft?: number;
+  precheck?: { decided: ReadonlyMap<string, unknown>; byReason: ReadonlyMap<string, number>; unreachable?: string };
   now?: number;
 }
 
@@ -101,6 +107,7 @@ export function runSummary(s: SummaryInput): RunSummary {
     suggestions: sortedCounts(tally.suggestions),
     topDomains: tally.topDomains(TOP_DOMAINS),
     answered: s.answered ?? { fromJournal: 0, fromCache: 0, sent: s.checker === 'local' ? scan.unique.size : 0 },
+    precheck: s.precheck ? { saved: s.precheck.decided.size, byReason: sortedCounts(s.precheck.byReason), skipped: s.precheck.unreachable ?? null } : null,
     spent: outcome?.spent ?? 0,
     requests: outcome?.requests ?? 0,
     retries: outcome?.retries ?? 0,

@@ -19,6 +19,8 @@ export interface Verdict {
   suggestion?: string;
   /** The status word the cleaning service itself sent (`status` is always one of STATUSES). */
   serviceStatus?: string;
+  /** Decided by the built-in engine before anything was sent to the service (nothing paid for it). */
+  decidedBy?: 'precheck';
   /** A free-mail provider's address, a role address: set by the engine; else read from `key` when written. */
   free?: boolean;
   role?: boolean;
@@ -51,12 +53,12 @@ export const REASON_MEANINGS: Readonly<Record<Reason, string>> = {
   rejected: 'the service called it invalid without saying why',
   invalid_domain: 'the service says the domain takes no mail',
   no_result: 'the service twice answered without a record for it',
-  no_domain: '--local: DNS says the domain does not exist',
-  no_mx: '--local: the domain has no mail host (MX, A or AAAA)',
-  null_mx: '--local: the domain refuses all mail (null MX)',
+  no_domain: 'the built-in engine (--local, or the precheck): DNS says the domain does not exist',
+  no_mx: 'the built-in engine: the domain has no mail host (MX, A or AAAA)',
+  null_mx: 'the built-in engine: the domain refuses all mail (null MX)',
   reserved_domain: 'judged without DNS: a reserved TLD (.test, .invalid, ...)',
   mailbox_rejected: '--local --smtp: the mail server refused the mailbox',
-  possible_typo: '--local: a mistyped domain; see email_suggestion',
+  possible_typo: 'the built-in engine: a mistyped domain; see email_suggestion',
   disposable: 'a throwaway-address domain',
   catch_all: 'the mail server takes any mailbox (--local --smtp, or the service said)',
   role: 'a function (info@, no-reply@), not a person',
@@ -103,6 +105,11 @@ export const EXTRA_COLUMNS = {
   /** The cleaning service's own status word, beside `email_status` in mailclean's. */
   email_service_status: (v: Verdict) => v.serviceStatus ?? null,
   /**
+   * A run with the service: who decided the row. `service`, or `precheck` (the built-in engine, before anything was
+   * paid); empty for a row decided from its cell (blank, not an address) or left unchecked.
+   */
+  email_checked_by: (v: Verdict) => v.decidedBy ?? (v.status === 'unchecked' || DECIDED_FROM_CELL.has(v.reason) ? null : 'service'),
+  /**
    * The address checked, on rows whose cell held it inside something else (`Name <address>`, mailto:, ` ::: `).
    * Added only when some cell did, so other lists keep their columns.
    */
@@ -110,6 +117,12 @@ export const EXTRA_COLUMNS = {
 } as const satisfies Record<string, (v: Verdict, row: RowFacts) => string | null>;
 
 export type ExtraColumn = keyof typeof EXTRA_COLUMNS;
+
+/** The columns a run with the service appends after RESULT_COLUMNS. */
+export const SERVICE_COLUMNS = ['email_service_status', 'email_checked_by'] as const satisfies readonly ExtraColumn[];
+
+/** Reasons of rows decided from the cell alone, before any checker. */
+const DECIDED_FROM_CELL: ReadonlySet<string> = new Set(['blank', 'syntax', 'short_row']);
 
 export function localVerdict(key: string, reason: string): Verdict {
   return { key, status: 'invalid', valid: false, disposable: null, validDomain: null, reason, checkedAt: '' };

@@ -23,6 +23,11 @@ export interface DnsOptions {
    * everything (as sandboxes do) makes every check unknown instead of invalid. `false` trusts every answer.
    */
   canary?: string | false;
+  /**
+   * Believe "no such domain" only when a second query says it again (else the domain is unknown): for a caller
+   * that acts on the answer without anyone checking it after (the precheck, which then sends nothing).
+   */
+  confirmNoDomain?: boolean;
 }
 
 export interface MailHost {
@@ -127,6 +132,7 @@ export class DomainResolver {
   /** What the user is told once DNS is taken as unreachable (by the canary, or by failures in a row). */
   private unreachableWarning: string | undefined;
   private readonly canaryName: string | false;
+  private readonly confirmNoDomain: boolean;
   private canary: Promise<string | undefined> | undefined;
   private readonly counters: DnsStats = { lookups: 0, queries: 0, hostQueries: 0, canaryQueries: 0, cacheHits: 0, unavailable: 0, skipped: 0 };
 
@@ -145,6 +151,12 @@ export class DomainResolver {
     this.limit = pLimit(opts.concurrency ?? 16);
     this.unreachableAfter = opts.unreachableAfter ?? 5;
     this.canaryName = opts.canary ?? 'com';
+    this.confirmNoDomain = opts.confirmNoDomain ?? false;
+  }
+
+  /** Whether the resolver answers at all (its canary name resolves): undefined when it does, else the error code. */
+  async unreachableBecause(): Promise<string | undefined> {
+    return this.unreachable ?? (await this.checkCanary());
   }
 
   /** The mail hosts of an ASCII domain, or why there are none. */
@@ -203,7 +215,7 @@ export class DomainResolver {
         real.sort((a, b) => a.priority - b.priority);
         return { status: 'ok', hosts: real.map((r) => ({ exchange: r.exchange.replace(/\.$/, ''), priority: r.priority })) };
       }
-      if (mx.code === 'ENOTFOUND') return { status: 'invalid', reason: 'no_domain' };
+      if (mx.code === 'ENOTFOUND') return await this.noDomain(domain);
       if (mx.code !== 'ENODATA') return this.unavailable(mx.code);
 
       // No MX: the domain's own address records make it its mail host (RFC 5321 section 5.1).
@@ -219,6 +231,14 @@ export class DomainResolver {
     } catch (err) {
       return this.unavailable(codeOf(err));
     }
+  }
+
+  /** "No such domain", said twice when it must be (a resolver's passing failure would cost a row its verdict). */
+  private async noDomain(domain: string): Promise<DomainCheck> {
+    if (!this.confirmNoDomain) return { status: 'invalid', reason: 'no_domain' };
+    const again = await this.ask(() => this.resolver.resolveMx(domain));
+    if (!again.ok && again.code === 'ENOTFOUND') return { status: 'invalid', reason: 'no_domain' };
+    return this.unavailable(again.ok ? 'EINCONSISTENT' : again.code);
   }
 
   /**

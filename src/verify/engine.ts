@@ -161,6 +161,11 @@ export class Engine {
     return this.count(decide(base, 'valid', '', true));
   }
 
+  /** Why DNS cannot be used (no DNS, or its resolver does not answer), or undefined when it answers. */
+  async dnsUnreachable(): Promise<string | undefined> {
+    return this.dns ? await this.dns.unreachableBecause() : 'disabled';
+  }
+
   stats(): EngineStats {
     return {
       verified: this.verified,

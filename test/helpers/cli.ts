@@ -47,6 +47,9 @@ export class Capture extends Writable {
   }
 }
 
+/** A resolver address on loopback where nothing listens: DNS queries are refused at once, never leave the machine. */
+export const NO_DNS = '127.0.0.1:9';
+
 /** A home for one test: its own config and data directories, removed by cleanup(). */
 export class TestHome {
   readonly dir = mkdtempSync(join(tmpdir(), 'mailclean-test-'));
@@ -56,7 +59,8 @@ export class TestHome {
   private readonly errors = new Set<Capture>();
 
   env(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-    return { MAILCLEAN_CONFIG_DIR: this.configDir, MAILCLEAN_DATA_DIR: this.dataDir, HOME: this.dir, PATH: process.env.PATH, ...extra };
+    // DNS on loopback only: a port nothing answers on, unless a test starts a DNS server (or says otherwise).
+    return { MAILCLEAN_CONFIG_DIR: this.configDir, MAILCLEAN_DATA_DIR: this.dataDir, HOME: this.dir, PATH: process.env.PATH, MAILCLEAN_DNS_SERVERS: NO_DNS, ...extra };
   }
 
   /** Runs the CLI in this process with fake streams, as a user would from a shell. */

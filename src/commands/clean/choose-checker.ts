@@ -35,7 +35,7 @@ export interface EngineSettings {
   dnsServers?: string[];
 }
 
-async function engineSettings(o: Pick<CleanOptions, 'engine'>, env: Record<string, string | undefined>): Promise<EngineSettings> {
+export async function engineSettings(o: Pick<CleanOptions, 'engine'>, env: Record<string, string | undefined>): Promise<EngineSettings> {
   const [source, list] = o.engine.dnsServers !== undefined ? ['--dns-server', o.engine.dnsServers] : ['MAILCLEAN_DNS_SERVERS', env.MAILCLEAN_DNS_SERVERS?.trim() || undefined];
   let dnsServers: string[] | undefined;
   if (list !== undefined) {

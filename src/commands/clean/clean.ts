@@ -36,6 +36,8 @@ export interface CleanOptions {
   json?: JsonFlag;
   /** --local: the built-in engine even when a service is configured. */
   local: boolean;
+  /** With the service: the built-in engine decides first what it can for free (--no-precheck: everything is sent). */
+  precheck: boolean;
   /** Answers younger than this are taken from the cache; 0: the cache is not read. */
   maxAgeMs: number;
   /** --shared redis://…: the limit, the cache and claims shared with other runners. */
@@ -123,7 +125,8 @@ function declareFlags(cmd: Command) {
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--local', 'check with the built-in engine (syntax, disposable list, DNS) in-process even when a service is configured')
     .option('--smtp', 'built-in engine: also ask each mail server whether the mailbox exists (needs outbound port 25)')
-    .option('--dns-server <ip[:port],…>', 'built-in engine: DNS servers to ask, IPv6 as [ip]:port (default: the system resolver)')
+    .option('--no-precheck', 'with the service: send every address, without first deciding for free what DNS and lists can')
+    .option('--dns-server <ip[:port],…>', 'built-in engine and precheck: DNS servers to ask, IPv6 as [ip]:port (default: the system resolver)')
     .option('--smtp-port <n>', 'built-in engine with --smtp: port of the mail servers', '25')
     .option('--smtp-from <address>', 'built-in engine with --smtp: the MAIL FROM address to probe with')
     .addOption(new Option('--json [fields]', 'with --dry-run: print the report as JSON (optionally only these fields)'))
@@ -178,13 +181,15 @@ export function cleanOptions(opts: CleanFlags, args: [input?: string], stdinIsTT
     yes: opts.yes ?? false,
     json: opts.json,
     local: opts.local ?? false,
+    precheck: opts.precheck,
     failWhen: opts.failWhen !== undefined ? thresholds(String(opts.failWhen)) : undefined,
     engine: {
       smtp: opts.smtp ?? false,
       smtpPort: wholeNumber(opts.smtpPort, '--smtp-port', 1, 65535),
       smtpFrom: opts.smtpFrom,
       dnsServers: opts.dnsServer,
-      given: ENGINE_FLAGS.find((flag) => opts[ENGINE_FLAG_KEYS[flag]] !== undefined),
+      // The precheck asks DNS too, so --dns-server is the service's as well unless --no-precheck.
+      given: ENGINE_FLAGS.find((flag) => opts[ENGINE_FLAG_KEYS[flag]] !== undefined && !(flag === '--dns-server' && opts.precheck)),
     },
   };
 }

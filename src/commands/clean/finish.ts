@@ -70,7 +70,8 @@ function printSummary(f: Factory, o: CleanOptions, s: RunSummary): void {
   const rest = rejects ? `, ${quantity(rejects.rows, 'row')} to ${rejects.path}` : o.only ? `, ${quantity(s.rows - main!.rows, 'row')} left out by --only` : '';
   const retried = s.retries ? ` (${quantity(s.retries, 'retry', 'retries')})` : '';
   const spent = s.requests > 0 || s.spent > 0 ? `; spent ${quantity(s.spent, 'address', 'addresses')} in ${quantity(s.requests, 'request')}${retried}` : s.checker === 'local' ? '' : '; nothing spent';
-  f.io.say(`${where}${rest}${spent}.`);
+  const saved = s.precheck && s.precheck.saved > 0 ? `; the precheck saved ${quantity(s.precheck.saved, 'address', 'addresses')} of the allowance` : '';
+  f.io.say(`${where}${rest}${spent}${saved}.`);
 }
 
 async function writeSideFiles(f: Factory, o: CleanOptions, s: RunSummary, tally: Tally): Promise<void> {

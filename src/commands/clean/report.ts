@@ -3,6 +3,7 @@
 import type { CheckOutcome } from '../../clean/check-outcome.js';
 import { MAX_BATCH } from '../../clean/checker.js';
 import type { InputLayout } from '../../clean/input/index.js';
+import type { PrecheckOutcome } from '../../clean/precheck.js';
 import type { ScanResult } from '../../clean/scan.js';
 import { minimumTime } from '../../clean/send-to-service.js';
 import type { KnownAllowance } from '../../clean/state/local/allowance-file.js';
@@ -11,6 +12,7 @@ import type { Factory } from '../../factory.js';
 import { renderPairs } from '../../io/table.js';
 import { formatDuration, quantity } from '../../quantities.js';
 import type { CleanOptions } from './clean.js';
+import { reasonsText } from './precheck-step.js';
 
 /** The file's shape after the scan, on stderr. */
 export function reportScan(f: Factory, displayName: string, column: string, scan: ScanResult): void {
@@ -45,6 +47,8 @@ export interface DryRunFacts {
   checked: { has(key: string): boolean };
   /** Of the others, how many the cache answers (within --max-age). */
   fromCache?: number;
+  /** Of the rest, what the precheck decides for free (when it ran). */
+  precheck?: PrecheckOutcome;
   /** The service's rate limit; absent when the built-in engine checks. */
   rate?: Rate;
   /** Whether an account is known (else no journal could be consulted). */
@@ -58,7 +62,8 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
   for (const key of scan.unique) if (facts.checked.has(key)) already++;
   const local = facts.rate === undefined;
   const fromCache = facts.fromCache ?? 0;
-  const toSend = local ? 0 : scan.unique.size - already - fromCache;
+  const prechecked = facts.precheck?.decided.size ?? 0;
+  const toSend = local ? 0 : scan.unique.size - already - fromCache - prechecked;
   const spend = o.maxSpend !== undefined ? Math.min(o.maxSpend, toSend) : toSend;
   const requests = Math.ceil(spend / MAX_BATCH);
   const report = {
@@ -70,6 +75,8 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
     unique: scan.unique.size,
     alreadyChecked: already,
     answeredFromCache: fromCache,
+    precheckSaves: prechecked,
+    precheckReasons: Object.fromEntries(facts.precheck?.byReason ?? []),
     toSend: spend,
     requests,
     allowanceNeeded: spend,
@@ -101,6 +108,7 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
     pairs.push(
       ['Already checked', facts.signedIn ? n(report.alreadyChecked) : '0 (not signed in: no journal to consult)'],
       ['Answered from cache', facts.signedIn ? `${n(fromCache)}${o.maxAgeMs > 0 ? '' : ' (--max-age 0: the cache is not read)'}` : '0 (not signed in: no cache to consult)'],
+      ['Precheck saves', precheckText(o, facts.precheck)],
       ['To send', n(report.toSend)],
       ['Requests', `${n(report.requests)} (at most ${MAX_BATCH} addresses each)`],
       ['Allowance needed', n(report.allowanceNeeded)],
@@ -109,6 +117,15 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
     );
   }
   f.io.out(renderPairs(pairs));
+}
+
+function precheckText(o: CleanOptions, outcome: PrecheckOutcome | undefined): string {
+  if (!o.precheck) return '0 (--no-precheck: every address is sent)';
+  if (!outcome) return '0 (nothing left to check)';
+  if (outcome.unreachable !== undefined) return `0 (DNS does not answer: ${outcome.unreachable}; every address is sent)`;
+  return outcome.decided.size > 0
+    ? `${outcome.decided.size.toLocaleString('en-US')} (${reasonsText(outcome.byReason)}), decided here for free`
+    : '0 (DNS and the lists leave every address to the service)';
 }
 
 /** "10 left as of 2026-11-22 14:03 UTC". */

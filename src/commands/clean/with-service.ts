@@ -15,6 +15,7 @@ import { SharedStateError } from '../../clean/state/redis/connect.js';
 import type { VerdictCache } from '../../clean/state/verdict-cache.js';
 import type { OutputCount } from '../../clean/summary.js';
 import { runSummary } from '../../clean/summary.js';
+import { SERVICE_COLUMNS } from '../../clean/verdict.js';
 import { type WriteOptions, type WriteSummary, writeOutputs } from '../../clean/write.js';
 import { DEFAULT_RATE, parseRate, type Rate } from '../../config/rate.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
@@ -28,6 +29,7 @@ import { cacheOrWarn } from './cache-or-warn.js';
 import type { CleanOptions } from './clean.js';
 import { finishRun, finishStoppedRun } from './finish.js';
 import { countOnly, outputCounts, writeOptions } from './outputs.js';
+import { runPrecheck } from './precheck-step.js';
 import { allowanceText, reportDryRun } from './report.js';
 import { send } from './send-with-progress.js';
 
@@ -56,13 +58,12 @@ export async function cleanWithService(f: Factory, o: CleanOptions, layout: Inpu
 async function dryRun(f: Factory, o: CleanOptions, scan: ScanResult, account: Account, cache: VerdictCache | undefined): Promise<number> {
   const restart = await decideRestart(f, o, account.journalFile, scan);
   const checked = account.journalFile && !restart ? Journal.peek(account.journalFile).results : new Map<string, unknown>();
-  let fromCache = 0;
-  if (cache && o.maxAgeMs > 0) {
-    const notInJournal = new Set<string>();
-    for (const key of scan.unique) if (!checked.has(key)) notInJournal.add(key);
-    fromCache = await cache.count(notInJournal, Date.now() - o.maxAgeMs);
-  }
-  reportDryRun(f, o, scan, { checked, fromCache, rate: account.rate, signedIn: account.state !== undefined, allowance: account.allowance });
+  const notInJournal: string[] = [];
+  for (const key of scan.unique) if (!checked.has(key)) notInJournal.push(key);
+  const cached = cache && o.maxAgeMs > 0 ? await cache.lookup(notInJournal, Date.now() - o.maxAgeMs) : new Map<string, unknown>();
+  // The precheck costs nothing, so the dry run runs it: what it decides is what a run would not pay for.
+  const prechecked = await runPrecheck(f, o, cached.size > 0 ? notInJournal.filter((key) => !cached.has(key)) : notInJournal);
+  reportDryRun(f, o, scan, { checked, fromCache: cached.size, precheck: prechecked, rate: account.rate, signedIn: account.state !== undefined, allowance: account.allowance });
   return ExitCode.ok;
 }
 
@@ -119,6 +120,12 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   const already = scan.unique.size - pending.length;
   const fromCache = await answerFromCache(f, o, run, pending);
   if (fromCache > 0) pending = pending.filter((key) => !journal.results.has(key));
+  // Decided here for free; in memory only (not journaled: a resumed run decides them again, at no cost).
+  const prechecked = await runPrecheck(f, o, pending);
+  if (prechecked && prechecked.decided.size > 0) {
+    for (const [key, verdict] of prechecked.decided) journal.results.set(key, verdict);
+    pending = pending.filter((key) => !prechecked.decided.has(key));
+  }
   if (already > 0 && already === scan.unique.size) {
     f.io.note(`All ${quantity(already, 'address', 'addresses')} were answered by an earlier run of this list: nothing is sent (--restart checks them again).`);
   } else if (already > 0) {
@@ -133,10 +140,23 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   // The count `mailclean allowance` shows; a shared store gone mid-run must not fail what was paid for.
   await account.state!.recordSpend(outcome.spent).catch(() => undefined);
   run.progress.update({ phase: 'writing', rows: scan.rows });
-  const answered = { fromJournal: already, fromCache, sent: answeredIn(journal, scan) - already - fromCache };
+  const saved = prechecked?.decided.size ?? 0;
+  const answered = { fromJournal: already, fromCache, sent: answeredIn(journal, scan) - already - fromCache - saved };
   const service = redactUrl((await f.profile()).urls().cleanUrl!);
   const summaryOf = (written: WriteSummary, outputs: OutputCount[]) =>
-    runSummary({ input: layout.displayName, checker: 'service', service, startedAt: run.startedAt, scan, tally: written.tally, outputs, answered, outcome, allowanceLeft: account.allowance?.left });
+    runSummary({
+      input: layout.displayName,
+      checker: 'service',
+      service,
+      startedAt: run.startedAt,
+      scan,
+      tally: written.tally,
+      outputs,
+      answered,
+      outcome,
+      allowanceLeft: account.allowance?.left,
+      precheck: prechecked,
+    });
   const stopped = outcome.stopped?.reason;
   // Interrupted: no output is written (--resume finishes it); the side files, when asked for, say how it ended.
   if (stopped === 'interrupted') {
@@ -145,7 +165,7 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
     return finishStoppedRun(f, o, counted && { summary: summaryOf(counted, []), tally: counted.tally }, outcome, interruptedNote(journal.results.size));
   }
   const failed = stopped === 'auth' || stopped === 'storage';
-  const options = { ...writeOptions(o, f, scan), extraColumns: ['email_service_status'] as const };
+  const options = { ...writeOptions(o, f, scan), extraColumns: SERVICE_COLUMNS };
   // Failed before checking anything: an output that already exists (an earlier run's) is left as it was.
   const kept = failed && answered.sent === 0 ? keepExisting(options) : [];
   if (kept.length > 0) f.io.note(`Nothing was checked: ${kept.join(' and ')} ${kept.length === 1 ? 'is' : 'are'} left as ${kept.length === 1 ? 'it was' : 'they were'}.`);

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RESULT_COLUMNS } from '../../../src/clean/verdict.js';
+import { RESULT_COLUMNS, SERVICE_COLUMNS } from '../../../src/clean/verdict.js';
 import type { SandboxHandle } from '../../../src/sandbox/server.js';
 import { TestHome } from '../../helpers/cli.js';
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
@@ -13,7 +13,7 @@ import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
 const RESULTS: readonly string[] = RESULT_COLUMNS;
 /** What a run with the service appends: the six, then the service's own status word. */
-const SERVICE = [...RESULTS, 'email_service_status'];
+const SERVICE = [...RESULTS, ...SERVICE_COLUMNS];
 
 // Every line but the header, as written: the output must begin each row with exactly this text.
 const LINES = [

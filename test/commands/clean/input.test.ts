@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESULT_COLUMNS } from '../../../src/clean/verdict.js';
+import { RESULT_COLUMNS, SERVICE_COLUMNS } from '../../../src/clean/verdict.js';
 import { type SandboxHandle, startSandbox } from '../../../src/sandbox/server.js';
 import { TestHome } from '../../helpers/cli.js';
 
@@ -80,7 +80,7 @@ describe('clean: input encodings', () => {
 
 describe('clean: an output of mailclean cleaned again', () => {
   // A service run appends the six and the service's own status word.
-  const RESULTS = [...RESULT_COLUMNS, 'email_service_status'];
+  const RESULTS = [...RESULT_COLUMNS, ...SERVICE_COLUMNS];
 
   it('CSV: one set of result columns, fresh, at the end; the rest of each row unchanged', async () => {
     const input = join(FIXTURES, 'hubspot.csv');
@@ -135,7 +135,7 @@ describe("clean: Excel's sep= line", () => {
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stderr).toContain('2 rows, email column "Email"');
     const lines = csv.stdout.split('\r\n');
-    expect(lines.slice(0, 3)).toEqual(['sep=;', `Email;Name,Town;${[...RESULT_COLUMNS, 'email_service_status'].join(';')}`, expect.stringMatching(/^ann@example\.com;Ann,Paris;valid;/)]);
+    expect(lines.slice(0, 3)).toEqual(['sep=;', `Email;Name,Town;${[...RESULT_COLUMNS, ...SERVICE_COLUMNS].join(';')}`, expect.stringMatching(/^ann@example\.com;Ann,Paris;valid;/)]);
     const json = await run(['clean', input, '--format', 'json', '--resume']);
     expect(json.code, json.stderr).toBe(0);
     expect((JSON.parse(json.stdout) as Array<Record<string, unknown>>).map((r) => [r.Email, r['Name,Town']])).toEqual([

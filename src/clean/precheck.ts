@@ -1,0 +1,39 @@
+// The precheck: before the service is paid for an address, the built-in engine decides for free what it can be
+// sure of without the mailbox: a reserved domain, a domain that does not exist (said twice), one that takes no
+// mail (null MX, no mail host), a disposable domain, an obvious typo of a provider. Only the rest is sent.
+import type { Engine } from '../verify/index.js';
+import { checkLocally } from './local.js';
+import type { Verdict } from './verdict.js';
+
+/** The engine's reasons the precheck acts on; any other answer (valid, unknown, role, ...) is left to the service. */
+export const PRECHECK_REASONS: ReadonlySet<string> = new Set(['reserved_domain', 'no_domain', 'null_mx', 'no_mx', 'disposable', 'possible_typo']);
+
+/** Addresses the engine checks at once: domains are looked up once each, so most addresses wait on a few lookups. */
+const CONCURRENCY = 64;
+
+export interface PrecheckOutcome {
+  /** The addresses decided here, each with its verdict (decidedBy 'precheck'). */
+  decided: Map<string, Verdict>;
+  /** How many were decided for each reason. */
+  byReason: Map<string, number>;
+  /** Why nothing was decided: DNS does not answer (its error code). Everything is then sent. */
+  unreachable?: string;
+  /** Stopped by a signal before the end: what was decided so far stands. */
+  interrupted: boolean;
+}
+
+export async function precheck(keys: Iterable<string>, engine: Engine, opts: { stop: AbortSignal; now: () => number; onChecked?: (checked: number) => void }): Promise<PrecheckOutcome> {
+  const decided = new Map<string, Verdict>();
+  const byReason = new Map<string, number>();
+  // Offline, the engine could still judge lists and typos, but "send everything, say so once" is what users can
+  // predict: the precheck is all or nothing.
+  const unreachable = await engine.dnsUnreachable();
+  if (unreachable !== undefined) return { decided, byReason, unreachable, interrupted: false };
+  const { results, interrupted } = await checkLocally(keys, engine, { concurrency: CONCURRENCY, stop: opts.stop, now: opts.now, onChecked: opts.onChecked });
+  for (const [key, verdict] of results) {
+    if (!PRECHECK_REASONS.has(verdict.reason)) continue;
+    decided.set(key, { ...verdict, key, decidedBy: 'precheck' });
+    byReason.set(verdict.reason, (byReason.get(verdict.reason) ?? 0) + 1);
+  }
+  return { decided, byReason, interrupted };
+}

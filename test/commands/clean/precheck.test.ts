@@ -1,0 +1,108 @@
+// The precheck: with the service, what DNS and the lists can decide for free is not sent. Against the sandbox over
+// HTTP (both answer shapes) and a DNS server on loopback: dead, null-MX, mail-less, disposable and mistyped domains
+// are decided and say so; a "no such domain" said only once is sent; without DNS, or with --no-precheck, all is sent.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useHome } from '../../helpers/cli.js';
+import { startDnsServer, type TestDnsServer, type ZoneEntry } from '../../helpers/dns-server.js';
+import { registered, useSandboxes } from '../../helpers/sandbox.js';
+
+const MX = (name: string): ZoneEntry => ({ MX: [{ preference: 10, exchange: `mx.${name}` }] });
+const LIST = [
+  'email,name',
+  'ada@live.example.com,live',
+  'bob@live.example.com,live too',
+  'cy@dead.example.com,no such domain',
+  'di@nullmx.example.com,null MX',
+  'ed@nomail.example.com,no mail host',
+  'fay@mailinator.com,disposable',
+  'gus@gmial.com,typo of gmail.com',
+  'hal@flaky.example.com,NXDOMAIN once only',
+  '',
+].join('\n');
+
+/** email -> [email_status, email_reason, email_checked_by]. */
+function decisions(csv: string): Record<string, [string, string, string]> {
+  const rows = parse(csv, { columns: true }) as Array<Record<string, string>>;
+  return Object.fromEntries(rows.map((r) => [r.email!, [r.email_status!, r.email_reason!, r.email_checked_by!]]));
+}
+
+describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%s shape)', (shape) => {
+  const sandboxes = useSandboxes();
+  const home = useHome();
+  let dns: TestDnsServer;
+  let flakyAsked = 0;
+  beforeAll(async () => {
+    dns = await startDnsServer((name) => {
+      if (name === 'flaky.example.com') return flakyAsked++ === 0 ? { rcode: 'NXDOMAIN' } : MX(name);
+      const zones: Record<string, ZoneEntry> = {
+        'live.example.com': MX('live.example.com'),
+        'nullmx.example.com': { MX: [{ preference: 0, exchange: '.' }] },
+        'nomail.example.com': { A: [] },
+        'mailinator.com': MX('mailinator.com'),
+        'gmial.com': MX('gmial.com'),
+      };
+      return zones[name];
+    });
+  });
+  afterAll(() => dns.close());
+
+  it('decides for free what DNS and the lists can, sends the rest, and says so in the rows, the summary and the dry run', async () => {
+    flakyAsked = 0;
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    await registered(home(), sandbox);
+    const input = join(home().dir, 'list.csv');
+    writeFileSync(input, LIST);
+    const env = { MAILCLEAN_DNS_SERVERS: dns.server };
+
+    const dry = await home().run(['clean', input, '--dry-run', '--json'], { env });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ unique: 8, precheckSaves: 5, toSend: 3, precheckReasons: { no_domain: 1, null_mx: 1, no_mx: 1, disposable: 1, possible_typo: 1 } });
+    expect(sandbox.stats().addressesCharged).toBe(0);
+
+    flakyAsked = 0;
+    const out = join(home().dir, 'out.csv');
+    const summary = join(home().dir, 'summary.json');
+    const res = await home().run(['clean', input, '-o', out, '--summary-json', summary], { env });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/Precheck: 5 addresses decided here for free \(/);
+    expect(res.stderr).toMatch(/the precheck saved 5 addresses of the allowance/);
+    // Only the live addresses and the one whose "no such domain" was not said twice were paid for.
+    expect(sandbox.stats().addressesCharged).toBe(3);
+    expect(decisions(readFileSync(out, 'utf8'))).toMatchObject({
+      'ada@live.example.com': [expect.any(String), expect.any(String), 'service'],
+      'cy@dead.example.com': ['invalid', 'no_domain', 'precheck'],
+      'di@nullmx.example.com': ['invalid', 'null_mx', 'precheck'],
+      'ed@nomail.example.com': ['invalid', 'no_mx', 'precheck'],
+      'fay@mailinator.com': ['risky', 'disposable', 'precheck'],
+      'gus@gmial.com': ['risky', 'possible_typo', 'precheck'],
+      'hal@flaky.example.com': [expect.any(String), expect.any(String), 'service'],
+    });
+    expect(JSON.parse(readFileSync(summary, 'utf8'))).toMatchObject({
+      precheck: { saved: 5, byReason: { disposable: 1, no_domain: 1, no_mx: 1, null_mx: 1, possible_typo: 1 }, skipped: null },
+      answered: { fromJournal: 0, fromCache: 0, sent: 3 },
+      spent: 3,
+    });
+  });
+
+  it('sends everything with --no-precheck, and when DNS does not answer (saying so once)', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    await registered(home(), sandbox);
+    const input = join(home().dir, 'list.csv');
+    writeFileSync(input, LIST);
+    const off = await home().run(['clean', input, '--no-precheck', '-o', join(home().dir, 'off.csv')], { env: { MAILCLEAN_DNS_SERVERS: dns.server } });
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stderr).not.toMatch(/[Pp]recheck/);
+    expect(sandbox.stats().addressesCharged).toBe(8);
+
+    // Another list, DNS refused (the tests' default resolver): everything is sent, with one note.
+    const other = join(home().dir, 'other.csv');
+    writeFileSync(other, LIST.replace(/@/g, '.2@'));
+    const unreachable = await home().run(['clean', other, '-o', join(home().dir, 'other.out.csv')]);
+    expect(unreachable.code, unreachable.stderr).toBe(0);
+    expect(unreachable.stderr.match(/Precheck skipped: DNS does not answer \(ECONNREFUSED\)/g)).toHaveLength(1);
+    expect(sandbox.stats().addressesCharged).toBe(16);
+  });
+});
