@@ -11,6 +11,7 @@ import type { CleanOptions } from './clean.js';
 export async function chooseChecker(f: Factory, o: Pick<CleanOptions, 'local' | 'engine'>): Promise<'service' | EngineSettings> {
   const profile = await f.profile();
   if (!o.local && profile.urls().cleanUrl !== undefined) {
+    if (o.engine.given === '--dns-server') throw new UsageError('--dns-server serves the built-in engine (--local) and the precheck, which --no-precheck turns off');
     if (o.engine.given) throw new UsageError(`${o.engine.given} works with the built-in engine only (--local)`);
     return 'service';
   }

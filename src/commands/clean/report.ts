@@ -103,20 +103,30 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
     // Signed in, --local keeps the service's answers and the engine checks the rest.
     if (facts.signedIn) pairs.push(['Already checked', n(already)], ['Answered from cache', n(fromCache)]);
     pairs.push(['Checked by', `the built-in engine, in-process: ${quantity(scan.unique.size - already - fromCache, 'address', 'addresses')}; nothing sent, no allowance spent`]);
-  } else {
-    const left = facts.allowance;
-    pairs.push(
-      ['Already checked', facts.signedIn ? n(report.alreadyChecked) : '0 (not signed in: no journal to consult)'],
-      ['Answered from cache', facts.signedIn ? `${n(fromCache)}${o.maxAgeMs > 0 ? '' : ' (--max-age 0: the cache is not read)'}` : '0 (not signed in: no cache to consult)'],
-      ['Precheck saves', precheckText(o, facts.precheck)],
-      ['To send', n(report.toSend)],
-      ['Requests', `${n(report.requests)} (at most ${MAX_BATCH} addresses each)`],
-      ['Allowance needed', n(report.allowanceNeeded)],
-      ['Allowance left', left ? `${allowanceText(left)}${left.left! < spend ? ` (${n(spend - left.left!)} would stay unchecked)` : ''}` : 'unknown (the service has not said yet)'],
-      ['Rate limit', `${report.rate} → ${report.minimumSeconds > 0 ? `at least ${formatDuration(report.minimumSeconds * 1000)}` : 'no wait (the requests fit in one window)'}`],
-    );
-  }
+  } else pairs.push(...servicePairs(o, facts, report, spend));
   f.io.out(renderPairs(pairs));
+}
+
+/** The dry run's lines about the service: what is answered already or for free, and what the rest costs. */
+function servicePairs(
+  o: CleanOptions,
+  facts: DryRunFacts,
+  report: { alreadyChecked: number; toSend: number; requests: number; allowanceNeeded: number; rate: string | null; minimumSeconds: number },
+  spend: number,
+): Array<[string, string]> {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const fromCache = facts.fromCache ?? 0;
+  const left = facts.allowance;
+  return [
+    ['Already checked', facts.signedIn ? n(report.alreadyChecked) : '0 (not signed in: no journal to consult)'],
+    ['Answered from cache', facts.signedIn ? `${n(fromCache)}${o.maxAgeMs > 0 ? '' : ' (--max-age 0: the cache is not read)'}` : '0 (not signed in: no cache to consult)'],
+    ['Precheck saves', precheckText(o, facts.precheck)],
+    ['To send', n(report.toSend)],
+    ['Requests', `${n(report.requests)} (at most ${MAX_BATCH} addresses each)`],
+    ['Allowance needed', n(report.allowanceNeeded)],
+    ['Allowance left', left ? `${allowanceText(left)}${left.left! < spend ? ` (${n(spend - left.left!)} would stay unchecked)` : ''}` : 'unknown (the service has not said yet)'],
+    ['Rate limit', `${report.rate} → ${report.minimumSeconds > 0 ? `at least ${formatDuration(report.minimumSeconds * 1000)}` : 'no wait (the requests fit in one window)'}`],
+  ];
 }
 
 function precheckText(o: CleanOptions, outcome: PrecheckOutcome | undefined): string {

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import type { CleaningClient } from '../../api/cleaning.js';
 import type { CheckOutcome } from '../../clean/check-outcome.js';
 import type { InputLayout } from '../../clean/input/index.js';
+import type { PrecheckOutcome } from '../../clean/precheck.js';
 import type { ScanResult } from '../../clean/scan.js';
 import type { AccountState } from '../../clean/state/account-state.js';
 import type { KnownAllowance } from '../../clean/state/local/allowance-file.js';
@@ -116,16 +117,9 @@ interface Run {
 
 async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult, run: Run): Promise<number> {
   const { journal, account } = run;
-  let pending = [...scan.unique].filter((key) => !journal.results.has(key));
-  const already = scan.unique.size - pending.length;
-  const fromCache = await answerFromCache(f, o, run, pending);
-  if (fromCache > 0) pending = pending.filter((key) => !journal.results.has(key));
-  // Decided here for free; in memory only (not journaled: a resumed run decides them again, at no cost).
-  const prechecked = await runPrecheck(f, o, pending);
-  if (prechecked && prechecked.decided.size > 0) {
-    for (const [key, verdict] of prechecked.decided) journal.results.set(key, verdict);
-    pending = pending.filter((key) => !prechecked.decided.has(key));
-  }
+  const unanswered = [...scan.unique].filter((key) => !journal.results.has(key));
+  const already = scan.unique.size - unanswered.length;
+  const { pending, fromCache, prechecked } = await answerForFree(f, o, run, unanswered);
   if (already > 0 && already === scan.unique.size) {
     f.io.note(`All ${quantity(already, 'address', 'addresses')} were answered by an earlier run of this list: nothing is sent (--restart checks them again).`);
   } else if (already > 0) {
@@ -176,6 +170,22 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   );
   if (failed) return finishStoppedRun(f, o, { summary, tally: written.tally }, outcome, interruptedNote(journal.results.size));
   return finishRun(f, o, summary, written.tally, outcome);
+}
+
+/**
+ * What costs nothing: the cache's answers within --max-age, then the precheck's decisions (in memory only, not
+ * journaled: a resumed run makes them again, at no cost). Returns what is left to send.
+ */
+async function answerForFree(f: Factory, o: CleanOptions, run: Run, unanswered: string[]): Promise<{ pending: string[]; fromCache: number; prechecked?: PrecheckOutcome }> {
+  const { journal } = run;
+  const fromCache = await answerFromCache(f, o, run, unanswered);
+  let pending = fromCache > 0 ? unanswered.filter((key) => !journal.results.has(key)) : unanswered;
+  const prechecked = await runPrecheck(f, o, pending);
+  if (prechecked && prechecked.decided.size > 0) {
+    for (const [key, verdict] of prechecked.decided) journal.results.set(key, verdict);
+    pending = pending.filter((key) => !prechecked.decided.has(key));
+  }
+  return { pending, fromCache, prechecked };
 }
 
 /** Drops from `options` the output files that exist already, so they are not replaced; returns their names. */
