@@ -228,7 +228,7 @@ function lock(path: string): () => void {
     const attempt = tryLock(path);
     if (attempt.taken) return attempt.release;
     if (isStale(attempt.owner, LOCK_STALE_MS)) {
-      breakLock(path);
+      breakLock(path, attempt.owner);
       continue;
     }
     if (Date.now() - started > 30_000) throw new Error(`the lock ${path} stays taken`);

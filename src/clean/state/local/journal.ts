@@ -93,7 +93,7 @@ export async function lockJournal(path: string, opts: LockJournalOptions): Promi
     }
     const why = staleReason(attempt.owner, LOCK_STALE_MS);
     if (why !== undefined) {
-      breakLock(lockPath);
+      breakLock(lockPath, attempt.owner);
       opts.onTakeOver?.(attempt.owner, why);
       continue;
     }

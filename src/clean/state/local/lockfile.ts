@@ -57,8 +57,9 @@ export function readOwner(path: string): LockOwner {
     at = statSync(path).mtimeMs;
     text = readFileSync(path, 'utf8').trim();
   } catch {
-    // Released between our attempt and this look: as good as stale.
-    return { at: 0 };
+    // Released between our attempt and this look. Read as just taken, never as stale: another run may be taking it
+    // this instant, and breaking its fresh lock would let two runs in at once.
+    return { at: Date.now() };
   }
   if (/^\d+$/.test(text)) return { pid: Number(text), at };
   try {
@@ -126,12 +127,18 @@ export function keepFresh(path: string, everyMs: number): () => void {
 }
 
 /** Removes a stale lock so the next attempt can take it. */
-export function breakLock(path: string): void {
+export function breakLock(path: string, judged: LockOwner): void {
+  // Only the lock that was judged stale: if another run broke it and took the lock meanwhile, that one stays.
+  if (!sameOwner(readOwner(path), judged)) return;
   try {
     unlinkSync(path);
   } catch {
     /* taken over by someone else meanwhile */
   }
+}
+
+function sameOwner(a: LockOwner, b: LockOwner): boolean {
+  return a.at === b.at && a.pid === b.pid && a.started === b.started && a.host === b.host;
 }
 
 /**

@@ -1,6 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SlidingWindowLimiter } from '../../../../src/clean/state/local/file-limiter.js';
 import { FakeClock } from '../../../helpers/clock.js';
@@ -122,4 +125,23 @@ describe('SlidingWindowLimiter', () => {
     writeFileSync(statePath, JSON.stringify({ sends: [{ id: 'other', at: clock.now(), done: clock.now() + 3_600_000 }] }));
     expect(limiter.currentWait()).toBe(4_000 + 40);
   });
+
+  it('four processes booking at once through one state file lose no booking (the lock admits one at a time)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailclean-limiter-'));
+    dirs.push(dir);
+    const statePath = join(dir, 'state.json');
+    const built = pathToFileURL(join(import.meta.dirname, '..', '..', '..', '..', 'dist', 'clean', 'state', 'local', 'file-limiter.js')).href;
+    const clock = pathToFileURL(join(import.meta.dirname, '..', '..', '..', '..', 'dist', 'clean', 'clock.js')).href;
+    // A limit never reached: every booking is written at once, and each stays in the file (in flight, unanswered).
+    const script = `
+      import { SlidingWindowLimiter } from ${JSON.stringify(built)};
+      import { realClock } from ${JSON.stringify(clock)};
+      const limiter = new SlidingWindowLimiter({ rate: { requests: 1e6, windowMs: 60_000 }, clock: realClock, statePath: ${JSON.stringify(statePath)} });
+      for (let i = 0; i < 150; i++) await limiter.acquire();`;
+    const children = Array.from({ length: 4 }, () => spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit'] }));
+    const codes = await Promise.all(children.map(async (child) => (await once(child, 'exit'))[0]));
+    expect(codes).toEqual([0, 0, 0, 0]);
+    const { sends } = JSON.parse(readFileSync(statePath, 'utf8')) as { sends: Array<{ id: string }> };
+    expect(new Set(sends.map((send) => send.id)).size).toBe(600);
+  }, 60_000);
 });
