@@ -1,21 +1,14 @@
 #!/usr/bin/env node
-import { spawnSync } from 'node:child_process';
 // (a) `clean --dry-run` over a generated CSV against a plain csv-parse -> csv-stringify pass over the same file,
 // alternating runs in one session. Targets: rows/s ratio >= 1.0, peak RSS <= 250 MB.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mb, measure, root } from './lib.mjs';
+import { generatedList, mb, measure, root } from './lib.mjs';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const work = join(root, 'bench', 'tmp');
-mkdirSync(work, { recursive: true });
-const file = join(work, `list-${rows}.csv`);
-if (!existsSync(file)) {
-  const gen = spawnSync(process.execPath, [join(root, 'bench', 'gen-csv.mjs'), String(rows), file], { stdio: 'inherit' });
-  if (gen.status !== 0) process.exit(1);
-}
+const file = generatedList(rows);
 const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
 const env = { MAILCLEAN_CONFIG_DIR: join(home, 'config'), MAILCLEAN_DATA_DIR: join(home, 'data') };
 

@@ -2,13 +2,12 @@
 // `clean --local` on a 1,000,000-row export over 10,000 distinct domains, against a DNS server on 127.0.0.1 started here,
 // timed against a csv-parse -> csv-stringify pass over the same file (target <= 1.3x) and against `clean --dry-run`,
 // in alternating rounds of one run; and DNS queries against distinct domains.
-import { spawnSync } from 'node:child_process';
 import dgram from 'node:dgram';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import dnsPacket from 'dns-packet';
-import { mb, measure, root } from './lib.mjs';
+import { generatedList, mb, measure, root } from './lib.mjs';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const domains = Number(process.env.BENCH_DOMAINS ?? 10_000);
@@ -31,15 +30,9 @@ socket.on('message', (msg, rinfo) => {
 await new Promise((resolve) => socket.bind(0, '127.0.0.1', resolve));
 const server = `127.0.0.1:${socket.address().port}`;
 
-const work = join(root, 'bench', 'tmp');
-mkdirSync(work, { recursive: true });
 // The same export as the dry-run benchmark's (10 columns, quoting, line breaks in fields, duplicates, blanks), its
 // addresses spread over the bench's domains.
-const file = join(work, `export-${rows}-${domains}.csv`);
-if (!existsSync(file)) {
-  const gen = spawnSync(process.execPath, [join(root, 'bench', 'gen-csv.mjs'), String(rows), file, '1', String(domains)], { stdio: 'inherit' });
-  if (gen.status !== 0) process.exit(1);
-}
+const file = generatedList(rows, { name: `export-${rows}-${domains}.csv`, domains });
 
 const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
 const env = { MAILCLEAN_CONFIG_DIR: join(home, 'config'), MAILCLEAN_DATA_DIR: join(home, 'data') };

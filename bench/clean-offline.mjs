@@ -2,21 +2,14 @@
 // `clean --local` with DNS unreachable (a resolver on 127.0.0.1 that nothing answers on, so every query is refused)
 // against `clean --dry-run` on the same 50,000-row export, in alternating rounds of one run. Once DNS is known
 // unreachable the engine stops asking: the run costs what reading, judging and writing cost. Target <= 2x the dry run.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mb, measure, root } from './lib.mjs';
+import { generatedList, mb, measure, root } from './lib.mjs';
 
 const rows = Number(process.env.BENCH_ROWS ?? 50_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const work = join(root, 'bench', 'tmp');
-mkdirSync(work, { recursive: true });
-const file = join(work, `list-${rows}.csv`);
-if (!existsSync(file)) {
-  const gen = spawnSync(process.execPath, [join(root, 'bench', 'gen-csv.mjs'), String(rows), file], { stdio: 'inherit' });
-  if (gen.status !== 0) process.exit(1);
-}
+const file = generatedList(rows);
 const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
 const env = { MAILCLEAN_CONFIG_DIR: join(home, 'config'), MAILCLEAN_DATA_DIR: join(home, 'data') };
 const bin = join(root, 'bin', 'mailclean.js');

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 // Mailchimp-like columns, some quoted fields (commas, doubled quotes, the odd line break), non-ASCII names,
 // blank and malformed addresses, and duplicates that differ in the case of the domain. Deterministic per seed.
 import { createWriteStream } from 'node:fs';
+import { seededRandom } from './lib.mjs';
 
 const [rowsArg, path, seedArg, domainsArg] = process.argv.slice(2);
 const rows = Number(rowsArg);
@@ -13,15 +14,7 @@ if (!Number.isInteger(rows) || rows < 0 || !path) {
   process.exit(2);
 }
 
-// mulberry32: small, fast, deterministic.
-let seed = Number(seedArg ?? 1) >>> 0;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rand = seededRandom(Number(seedArg ?? 1));
 const pick = (xs) => xs[Math.floor(rand() * xs.length)];
 
 const first = [

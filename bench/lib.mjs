@@ -1,5 +1,7 @@
 // Shared by the benchmarks: run a node command, timing it and reading its peak RSS.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -30,3 +32,30 @@ export function measure(args, { env = {}, stdout = 'ignore', input } = {}) {
 }
 
 export const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+
+/** mulberry32: a small, fast, deterministic source of numbers in [0, 1) for generated lists. */
+export function seededRandom(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The path of a generated export of `rows` rows in bench/tmp (made by gen-csv.mjs on first use, then reused);
+ * with `domains`, its addresses spread over that many `.bench` domains. Exits the benchmark if it cannot be made.
+ */
+export function generatedList(rows, { name = `list-${rows}.csv`, domains } = {}) {
+  const work = join(root, 'bench', 'tmp');
+  mkdirSync(work, { recursive: true });
+  const file = join(work, name);
+  if (!existsSync(file)) {
+    const args = [join(root, 'bench', 'gen-csv.mjs'), String(rows), file, ...(domains ? ['1', String(domains)] : [])];
+    if (spawnSync(process.execPath, args, { stdio: 'inherit' }).status !== 0) process.exit(1);
+  }
+  return file;
+}

@@ -9,20 +9,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import dnsPacket from 'dns-packet';
-import { root } from './lib.mjs';
+import { root, seededRandom } from './lib.mjs';
 
 const unique = Number(process.env.BENCH_UNIQUE ?? 2000);
 const { startSandbox } = await import(join(root, 'dist', 'sandbox', 'server.js'));
 
-// mulberry32: deterministic.
-let seed = 7;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rand = seededRandom(7);
 const pick = (xs) => xs[Math.floor(rand() * xs.length)];
 const live = ['gmail.com', 'yahoo.com', 'outlook.com', 'acme.example.com', 'globex.example.com', 'initech.example.com'];
 const disposable = ['mailinator.com', 'guerrillamail.com', '10minutemail.com'];
