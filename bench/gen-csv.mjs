@@ -5,7 +5,7 @@ import { once } from 'node:events';
 // Mailchimp-like columns, some quoted fields (commas, doubled quotes, the odd line break), non-ASCII names,
 // blank and malformed addresses, and duplicates that differ in the case of the domain. Deterministic per seed.
 import { createWriteStream } from 'node:fs';
-import { seededRandom } from './lib.mjs';
+import { mulberry32 } from '../dist/sandbox/faults.js';
 
 const [rowsArg, path, seedArg, domainsArg] = process.argv.slice(2);
 const rows = Number(rowsArg);
@@ -14,7 +14,7 @@ if (!Number.isInteger(rows) || rows < 0 || !path) {
   process.exit(2);
 }
 
-const rand = seededRandom(Number(seedArg ?? 1));
+const rand = mulberry32(Number(seedArg ?? 1));
 const pick = (xs) => xs[Math.floor(rand() * xs.length)];
 
 const first = [

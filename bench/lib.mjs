@@ -33,18 +33,6 @@ export function measure(args, { env = {}, stdout = 'ignore', input } = {}) {
 
 export const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
-/** mulberry32: a small, fast, deterministic source of numbers in [0, 1) for generated lists. */
-export function seededRandom(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The path of a generated export of `rows` rows in bench/tmp (made by gen-csv.mjs on first use, then reused);
  * with `domains`, its addresses spread over that many `.bench` domains. Exits the benchmark if it cannot be made.

@@ -9,12 +9,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import dnsPacket from 'dns-packet';
-import { root, seededRandom } from './lib.mjs';
+import { root } from './lib.mjs';
+
+const { mulberry32 } = await import(join(root, 'dist', 'sandbox', 'faults.js'));
 
 const unique = Number(process.env.BENCH_UNIQUE ?? 2000);
 const { startSandbox } = await import(join(root, 'dist', 'sandbox', 'server.js'));
 
-const rand = seededRandom(7);
+const rand = mulberry32(7);
 const pick = (xs) => xs[Math.floor(rand() * xs.length)];
 const live = ['gmail.com', 'yahoo.com', 'outlook.com', 'acme.example.com', 'globex.example.com', 'initech.example.com'];
 const disposable = ['mailinator.com', 'guerrillamail.com', '10minutemail.com'];

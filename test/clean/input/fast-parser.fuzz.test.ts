@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FastRecordParser } from '../../../src/clean/input/fast-record-parser.js';
 import type { InputLayout, InputRecord, ReadOptions } from '../../../src/clean/input/index.js';
 import { readRecordBatches } from '../../../src/clean/input/index.js';
+import { mulberry32 } from '../../../src/sandbox/faults.js';
 import { FIXTURES, fixture, open, put, tempDir } from './helpers.js';
 
 type Outcome = { records: InputRecord[]; error?: string };
@@ -31,18 +32,6 @@ async function expectSameAsCsvParse(layout: InputLayout, label: string, feedByte
   const email = await read(layout, { parser: 'fast', fields: 'email', raw: false, feedBytes });
   const expected = { ...reference, records: reference.records.map((r) => ({ ...r, raw: '' })) };
   expect(emailOnly(email, layout.emailColumn), `${label} (fields: email)`).toEqual(emailOnly(expected, layout.emailColumn));
-}
-
-/** mulberry32: small, fast, deterministic. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const DELIMITERS = [',', ';', '\t', '|'];
@@ -92,7 +81,7 @@ describe('the fast reader reads as csv-parse does', () => {
   });
 
   it('on 600 random lists, clean and hostile', async () => {
-    const rand = random(20261124);
+    const rand = mulberry32(20261124);
     let compared = 0;
     for (let n = 0; n < 600; n++) {
       const text = randomList(rand, n % 2 === 1);
@@ -106,7 +95,7 @@ describe('the fast reader reads as csv-parse does', () => {
   });
 
   it('reads clean lists alone, without handing them to csv-parse', async () => {
-    const rand = random(7);
+    const rand = mulberry32(7);
     const handedOver: string[] = [];
     let read = 0;
     for (let n = 0; n < 100; n++) {
