@@ -27,15 +27,20 @@ export interface ServiceCheck {
   abort: AbortSignal;
   /** The cache refused a write: the answers are still returned. */
   onCacheError?: (error: Error) => void;
+  /** Decides for free what it can of the addresses the cache did not answer (the precheck); those are not sent. */
+  precheck?: (keys: string[]) => Promise<ReadonlyMap<string, Verdict>>;
 }
 
 export async function checkFewWithService(keys: string[], opts: ServiceCheck): Promise<FewChecked> {
   const cached = opts.cache && opts.since !== undefined ? await opts.cache.lookup(keys, opts.since) : new Map<string, Verdict>();
   const results = new Map<string, Verdict>();
   for (const [key, verdict] of cached) results.set(key, { ...verdict, key });
+  const uncached = keys.filter((key) => !cached.has(key));
+  const decided = opts.precheck && uncached.length > 0 ? await opts.precheck(uncached) : new Map<string, Verdict>();
+  for (const [key, verdict] of decided) results.set(key, verdict);
   const stores: Promise<void>[] = [];
   const outcome = await checkAddresses(
-    keys.filter((key) => !cached.has(key)),
+    uncached.filter((key) => !decided.has(key)),
     {
       send: (emails, signal) => opts.client.clean(emails, signal),
       acquire: (signal) => opts.limiter.acquire(signal),

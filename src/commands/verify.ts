@@ -12,6 +12,7 @@ import { fieldsOf } from '../fields.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderTable } from '../io/table.js';
 import { chooseChecker, type EngineSettings } from './clean/choose-checker.js';
+import { runPrecheck } from './clean/precheck-step.js';
 import { jsonOption } from './common/inputs.js';
 import { cleaningAccountKey, cleaningSession } from './common/sessions.js';
 import type { Runner } from './index.js';
@@ -23,14 +24,17 @@ export function define(cmd: Command, run: Runner): void {
     .argument('<address...>', 'the addresses to check')
     .option('--local', 'check with the built-in engine (syntax, lists, DNS) even when signed in: nothing is spent')
     .option('--max-age <duration>', 'take an answer the service gave within this time from the cache (0: ask again)', '30d')
-    .option('--dns-server <ip[:port],…>', 'built-in engine: DNS servers to ask (default: the system resolver)')
+    .option('--no-precheck', 'signed in: send every address, without first deciding for free what DNS and lists can')
+    .option('--dns-server <ip[:port],…>', 'built-in engine and precheck: DNS servers to ask (default: the system resolver)')
     .addOption(jsonOption())
     .addHelpText(
       'after',
       `
 Signed in to a cleaning service, each address not answered within --max-age costs one of the month's
-allowance; its answer is kept in the account's cache (\`mailclean cache\`), as \`clean\` does. Otherwise,
-or with --local, the built-in engine checks it in-process, for free.
+allowance; its answer is kept in the account's cache (\`mailclean cache\`), as \`clean\` does. First, as in
+\`clean\`, the precheck decides for free what DNS and lists can (a domain that does not exist or takes no mail, a
+disposable or mistyped one): those are not sent (checker "precheck"). Otherwise, or with --local, the built-in
+engine checks it in-process, for free.
 
 Exit codes: 0 every address is valid, 5 at least one is invalid or risky, 3 at least one has no definite
 answer (unknown, or unchecked: allowance, service errors) and none is invalid or risky, 2 bad flags,
@@ -51,6 +55,8 @@ export interface VerifyOptions {
   local?: boolean;
   maxAge: string;
   dnsServer?: string;
+  /** Signed in: decide for free what the built-in engine can before paying (--no-precheck: send everything). */
+  precheck?: boolean;
   json?: JsonFlag;
 }
 
@@ -67,7 +73,7 @@ export interface VerifyRow {
   role: boolean | null;
   suggestion: string | null;
   serviceStatus: string | null;
-  checker: 'service' | 'local';
+  checker: 'service' | 'precheck' | 'local';
   fromCache: boolean;
   checkedAt: string | null;
 }
@@ -92,14 +98,17 @@ export async function verify(o: VerifyOptions, f: Factory): Promise<number> {
   if (o.addresses.length > MAX_ADDRESSES) throw new UsageError(`verify takes at most ${MAX_ADDRESSES} addresses`, 'for a list, use `mailclean clean FILE`');
   const maxAgeMs = parseDuration(o.maxAge, '--max-age');
   (await f.profile()).requireKnown();
-  const checker = await chooseChecker(f, { local: o.local ?? false, engine: { smtp: false, smtpPort: 25, dnsServers: o.dnsServer, given: o.dnsServer !== undefined ? '--dns-server' : undefined } });
+  const precheck = o.precheck ?? true;
+  const engine = { smtp: false, smtpPort: 25, dnsServers: o.dnsServer, given: o.dnsServer !== undefined && !precheck ? '--dns-server' : undefined };
+  const checker = await chooseChecker(f, { local: o.local ?? false, engine });
   const decided = o.addresses.map((address) => ({ address, ...prefilter(address) }));
   const keys = [...new Set(decided.flatMap((d) => (d.key === undefined ? [] : [d.key])))];
-  const checked = keys.length === 0 ? undefined : checker === 'service' ? await withService(f, keys, maxAgeMs) : await withEngine(f, keys, checker);
+  const checked = keys.length === 0 ? undefined : checker === 'service' ? await withService(f, keys, maxAgeMs, { precheck, engine }) : await withEngine(f, keys, checker);
   if (checked?.outcome.stopped && checked.outcome.stopped.reason !== 'interrupted') f.io.warn(checked.outcome.stopped.message);
   const rows = decided.map((d): VerifyRow => {
     const verdict = d.key === undefined ? localVerdict('', d.reason) : checked?.results.get(d.key);
-    return rowOf(d.address, verdict, checker === 'service' ? 'service' : 'local', d.key !== undefined && (checked?.fromCache.has(d.key) ?? false));
+    const by = checker !== 'service' ? 'local' : verdict?.decidedBy === 'precheck' ? 'precheck' : 'service';
+    return rowOf(d.address, verdict, by, d.key !== undefined && (checked?.fromCache.has(d.key) ?? false));
   });
   if (o.json !== undefined) f.io.json(rows, o.json, VERIFY_FIELDS);
   else f.io.out(render(f, rows));
@@ -124,7 +133,7 @@ function rowOf(address: string, verdict: Verdict | undefined, checker: VerifyRow
   };
 }
 
-async function withService(f: Factory, keys: string[], maxAgeMs: number): Promise<FewChecked> {
+async function withService(f: Factory, keys: string[], maxAgeMs: number, prechecking: Parameters<typeof runPrecheck>[1]): Promise<FewChecked> {
   const client = await cleaningSession(f);
   const account = (await cleaningAccountKey(f))!;
   const state = await f.accountState(account);
@@ -142,6 +151,7 @@ async function withService(f: Factory, keys: string[], maxAgeMs: number): Promis
     stop: f.io.signals.stop,
     abort: f.io.signals.abort,
     onCacheError: (error) => f.io.warn(`answers could not be kept in the verdict cache (${error.message})`),
+    precheck: async (uncached) => (await runPrecheck(f, prechecking, uncached))?.decided ?? new Map(),
   });
   const known = state.knownAllowance();
   const { outcome } = checked;

@@ -7,7 +7,7 @@ import { engineSettings } from './choose-checker.js';
 import type { CleanOptions } from './clean.js';
 
 /** Runs the precheck over `keys` (unless --no-precheck), saying what it decided; undefined when it did not run. */
-export async function runPrecheck(f: Factory, o: CleanOptions, keys: readonly string[]): Promise<PrecheckOutcome | undefined> {
+export async function runPrecheck(f: Factory, o: Pick<CleanOptions, 'precheck' | 'engine'>, keys: readonly string[]): Promise<PrecheckOutcome | undefined> {
   if (!o.precheck || keys.length === 0) return undefined;
   const settings = await engineSettings(o, f.io.env);
   const [{ Engine }, { precheck }] = await Promise.all([import('../../verify/index.js'), import('../../clean/precheck.js')]);

@@ -105,4 +105,23 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
     expect(unreachable.stderr.match(/Precheck skipped: DNS does not answer \(ECONNREFUSED\)/g)).toHaveLength(1);
     expect(sandbox.stats().addressesCharged).toBe(16);
   });
+  it('verify: a dead or disposable domain is decided for free, the rest is paid for; --no-precheck pays for all', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    await registered(home(), sandbox);
+    const env = { MAILCLEAN_DNS_SERVERS: dns.server };
+    const res = await home().run(['verify', 'ada@live.example.com', 'cy@dead.example.com', 'fay@mailinator.com', '--json'], { env });
+    expect(res.code, res.stderr).toBe(5);
+    expect((JSON.parse(res.stdout) as Array<Record<string, unknown>>).map((r) => [r.address, r.reason, r.checker])).toEqual([
+      ['ada@live.example.com', expect.any(String), 'service'],
+      ['cy@dead.example.com', 'no_domain', 'precheck'],
+      ['fay@mailinator.com', 'disposable', 'precheck'],
+    ]);
+    expect(sandbox.stats().addressesCharged).toBe(1);
+    const all = await home().run(['verify', 'di@nullmx.example.com', 'ed@nomail.example.com', '--no-precheck', '--max-age', '0', '--json'], { env });
+    expect(
+      (JSON.parse(all.stdout) as Array<Record<string, unknown>>).map((r) => r.checker),
+      all.stderr,
+    ).toEqual(['service', 'service']);
+    expect(sandbox.stats().addressesCharged).toBe(3);
+  });
 });
