@@ -33,7 +33,7 @@ const env = { MAILCLEAN_CONFIG_DIR: join(home, 'config'), MAILCLEAN_DATA_DIR: jo
 try {
   // The cache holds every unique address of the list, topped up to a million answers.
   const layout = await openInput({ path: file, stdin: process.stdin, spoolDir: join(home, 'spool') });
-  const { unique } = await scanInput(layout);
+  const { unique } = await scanInput(layout, { spillDir: join(home, 'spool') });
   const cache = new SqliteVerdictCache(cachePath(env.MAILCLEAN_DATA_DIR, accountKey(cleanUrl, undefined, token)));
   const at = new Date().toISOString();
   const batch = [];

@@ -17,29 +17,40 @@ export function engineVerdict(key: string, v: EngineVerdict, checkedAt: string):
   };
 }
 
+/** What the engine decided for one address: its number in the list (see UniqueKeys), its verdict, the address. */
+export type OnVerdict = (ordinal: number, verdict: Verdict, key: string) => void;
+
 /**
- * Checks every unique address with the in-process engine: no account, no allowance, no rate limit. The
- * engine bounds its own DNS and SMTP concurrency; this only bounds how many addresses wait on it.
+ * Checks every address given with the in-process engine: no account, no allowance, no rate limit. The engine
+ * bounds its own DNS and SMTP concurrency; this only bounds how many addresses wait on it. Verdicts go to
+ * `onVerdict` as they come; nothing is kept here, so memory does not grow with the list.
  */
 export async function checkLocally(
-  keys: Iterable<string>,
+  entries: Iterable<readonly [number, string]>,
   engine: Engine,
-  opts: { concurrency: number; stop: AbortSignal; now: () => number; onChecked?: (checked: number) => void },
-): Promise<{ results: Map<string, Verdict>; interrupted: boolean }> {
-  const results = new Map<string, Verdict>();
+  opts: { concurrency: number; stop: AbortSignal; now: () => number; onVerdict: OnVerdict; onChecked?: (checked: number) => void },
+): Promise<{ checked: number; interrupted: boolean }> {
   const verdicts = new SharedVerdicts(opts.now);
-  const next = keys[Symbol.iterator]();
+  const next = entries[Symbol.iterator]();
+  let checked = 0;
   // A few workers pull addresses in turn: once a domain's answer is known an address takes microseconds, so a
   // promise or closure per address (a queue library's) would cost more than checking it.
   const worker = async () => {
     for (let item = next.next(); !item.done && !opts.stop.aborted; item = next.next()) {
-      results.set(item.value, verdicts.of(await engine.verify(item.value)));
-      if ((results.size & 0xff) === 0) opts.onChecked?.(results.size);
+      const [ordinal, key] = item.value;
+      opts.onVerdict(ordinal, verdicts.of(await engine.verify(key)), key);
+      if ((++checked & 0xff) === 0) opts.onChecked?.(checked);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, worker));
-  opts.onChecked?.(results.size);
-  return { results, interrupted: opts.stop.aborted };
+  opts.onChecked?.(checked);
+  return { checked, interrupted: opts.stop.aborted };
+}
+
+/** Keys numbered in the order given. */
+export function* numbered(keys: Iterable<string>): Generator<[number, string]> {
+  let ordinal = 0;
+  for (const key of keys) yield [ordinal++, key];
 }
 
 /**

@@ -2,7 +2,7 @@
 // sure of without the mailbox: a reserved domain, a domain that does not exist (said twice), one that takes no
 // mail (null MX, no mail host), a disposable domain, an obvious typo of a provider. Only the rest is sent.
 import type { Engine } from '../verify/index.js';
-import { checkLocally } from './local.js';
+import { checkLocally, numbered } from './local.js';
 import type { Verdict } from './verdict.js';
 
 /** The engine's reasons the precheck acts on; any other answer (valid, unknown, role, ...) is left to the service. */
@@ -29,11 +29,11 @@ export async function precheck(keys: Iterable<string>, engine: Engine, opts: { s
   // predict: the precheck is all or nothing.
   const unreachable = await engine.dnsUnreachable();
   if (unreachable !== undefined) return { decided, byReason, unreachable, interrupted: false };
-  const { results, interrupted } = await checkLocally(keys, engine, { concurrency: CONCURRENCY, stop: opts.stop, now: opts.now, onChecked: opts.onChecked });
-  for (const [key, verdict] of results) {
-    if (!PRECHECK_REASONS.has(verdict.reason)) continue;
+  const onVerdict = (_ordinal: number, verdict: Verdict, key: string) => {
+    if (!PRECHECK_REASONS.has(verdict.reason)) return;
     decided.set(key, { ...verdict, key, decidedBy: 'precheck' });
     byReason.set(verdict.reason, (byReason.get(verdict.reason) ?? 0) + 1);
-  }
+  };
+  const { interrupted } = await checkLocally(numbered(keys), engine, { concurrency: CONCURRENCY, stop: opts.stop, now: opts.now, onVerdict, onChecked: opts.onChecked });
   return { decided, byReason, interrupted };
 }

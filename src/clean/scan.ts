@@ -1,5 +1,11 @@
 import { type InputLayout, readRecordBatches } from './input/index.js';
 import { prefilter } from './prefilter.js';
+import { RowOrdinals } from './spill/row-ordinals.js';
+import { UniqueKeys } from './spill/unique-keys.js';
+
+/** Memory for the unique addresses' bytes and for the rows' ordinals; past it, the older part goes to disk. */
+const KEYS_BUDGET = 16 << 20;
+const ROWS_BUDGET = 8 << 20;
 
 /** How many line numbers of ragged rows are kept to show. */
 export const RAGGED_LINES_KEPT = 10;
@@ -10,19 +16,51 @@ export interface ScanResult {
   blank: number;
   invalid: number;
   duplicates: number;
-  /** Unique addresses in order of first appearance. */
-  unique: Set<string>;
+  /** Unique addresses in order of first appearance, numbered. */
+  unique: UniqueKeys;
+  /** With `keepRowOrdinals`: each row's address's number, in row order (rows without an address have none). */
+  rowOrdinals?: RowOrdinals;
   /** Rows whose address was taken from inside the cell (`Name <address>`, mailto:, ` ::: `). */
   extracted: number;
   /** Rows with more or fewer fields than the header (or the first row), and the first of their lines. */
   ragged: { rows: number; lines: number[] };
+  /** Frees the memory and the files the scan kept. */
+  release(): void;
+}
+
+export interface ScanOptions {
+  /** Where what passes the memory budget is written (private files, removed by `release`). */
+  spillDir: string;
+  /** Keep each row's address number, for a write pass that looks up verdicts by number (see VerdictTable). */
+  keepRowOrdinals?: boolean;
+  onRows?: (rows: number) => void;
+  signal?: AbortSignal;
+  /** Smaller budgets, for tests. */
+  budgets?: { keys: number; rows: number };
 }
 
 /** Pass 1: every row read once; only the unique addresses are kept. */
-export async function scanInput(layout: InputLayout, onRows?: (rows: number) => void, signal?: AbortSignal): Promise<ScanResult> {
-  const result: ScanResult = { rows: 0, blank: 0, invalid: 0, duplicates: 0, unique: new Set(), extracted: 0, ragged: { rows: 0, lines: [] } };
+export async function scanInput(layout: InputLayout, opts: ScanOptions): Promise<ScanResult> {
+  const { spillDir, budgets, onRows, signal } = opts;
+  const unique = new UniqueKeys({ spillDir, budget: budgets?.keys ?? KEYS_BUDGET });
+  const rowOrdinals = opts.keepRowOrdinals ? new RowOrdinals({ spillDir, budget: budgets?.rows ?? ROWS_BUDGET }) : undefined;
+  const release = () => {
+    unique.close();
+    rowOrdinals?.close();
+  };
+  const result: ScanResult = { rows: 0, blank: 0, invalid: 0, duplicates: 0, unique, rowOrdinals, extracted: 0, ragged: { rows: 0, lines: [] }, release };
+  try {
+    await scanRecords(layout, result, onRows, signal);
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return result;
+}
+
+async function scanRecords(layout: InputLayout, result: ScanResult, onRows?: (rows: number) => void, signal?: AbortSignal): Promise<void> {
   const { emailColumn: column, columnCount } = layout;
-  const unique = result.unique;
+  const { unique, rowOrdinals } = result;
   for await (const batch of readRecordBatches(layout, { raw: false, fields: 'email' })) {
     signal?.throwIfAborted();
     for (const record of batch) {
@@ -35,12 +73,12 @@ export async function scanInput(layout: InputLayout, onRows?: (rows: number) => 
         if (decided.checked !== undefined) result.extracted++;
         // One hash lookup per row: add, and see whether the set grew.
         const before = unique.size;
-        unique.add(decided.key);
+        const ordinal = unique.add(decided.key);
         if (unique.size === before) result.duplicates++;
+        rowOrdinals?.push(ordinal);
       }
     }
     result.rows += batch.length;
     onRows?.(result.rows);
   }
-  return result;
 }

@@ -41,11 +41,14 @@ interface Target {
   file?: AtomicFile;
 }
 
+/** The verdict of a row's address (undefined: unchecked); asked once for each row with an address, in row order. */
+export type AnswerFor = (key: string) => Verdict | undefined;
+
 /**
  * Pass 2: stream the input again and write every row, in input order, with its verdict appended. Files
  * appear only when complete (written aside, then renamed); on failure nothing is left half-written.
  */
-export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<string, Verdict>, opts: WriteOptions): Promise<WriteSummary> {
+export async function writeOutputs(layout: InputLayout, answerFor: AnswerFor, opts: WriteOptions): Promise<WriteSummary> {
   const format = await FORMATS[opts.format].load();
   const extras = [...(opts.extraColumns ?? []), ...(opts.checked ? (['email_checked'] as const) : [])];
   const open = async (target: OutputTarget | undefined, backup?: string): Promise<Target> => {
@@ -70,7 +73,7 @@ export async function writeOutputs(layout: InputLayout, results: ReadonlyMap<str
       for (const record of batch) {
         summary.rows++;
         const decided = prefilter(record.fields[column]);
-        const verdict = decided.key === undefined ? decidedHere(decided.reason) : (results.get(decided.key) ?? uncheckedVerdict(decided.key));
+        const verdict = decided.key === undefined ? decidedHere(decided.reason) : (answerFor(decided.key) ?? uncheckedVerdict(decided.key));
         summary.tally.add(verdict, record.fields[column], decided.key ?? '');
         const keep = !opts.only || opts.only.has(verdict.status) || opts.only.has(verdict.reason);
         const target = keep ? main : rejects;

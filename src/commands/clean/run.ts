@@ -1,4 +1,5 @@
 // `mailclean clean`, orchestrated: read and scan the input, then check with the service or the built-in engine.
+import type { ScanResult } from '../../clean/scan.js';
 import type { Factory } from '../../factory.js';
 import { chooseChecker } from './choose-checker.js';
 import type { CleanOptions } from './clean.js';
@@ -13,10 +14,14 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
   const [{ openInput }, { scanInput }, { ProgressReporter }] = await Promise.all([import('../../clean/input/index.js'), import('../../clean/scan.js'), import('../../io/progress.js')]);
   const progress = new ProgressReporter(f.io.stderr, { live: f.io.isStderrTTY, quiet: f.io.quiet });
   const stop = f.io.signals.stop;
-  const layout = await openInput({ path: o.input, stdin: f.io.stdin, spoolDir: `${f.dataDir}/spool`, column: o.column, sheet: o.sheet, encoding: o.encoding, strict: o.strict, signal: stop });
+  const spoolDir = `${f.dataDir}/spool`;
+  const layout = await openInput({ path: o.input, stdin: f.io.stdin, spoolDir, column: o.column, sheet: o.sheet, encoding: o.encoding, strict: o.strict, signal: stop });
+  let scan: ScanResult | undefined;
   try {
     await progress.start();
-    const scan = await scanInput(layout, (rows) => progress.update({ rows }), stop);
+    // The engine's verdicts are kept by address number (VerdictTable): the write pass reads each row's number.
+    const keepRowOrdinals = checker !== 'service' && !o.dryRun;
+    scan = await scanInput(layout, { spillDir: spoolDir, keepRowOrdinals, onRows: (rows) => progress.update({ rows }), signal: stop });
     progress.stop();
     if (layout.encodingGuessed) f.io.note(`${layout.displayName}: not UTF-8; read as Windows-1252 (use --encoding to choose)`);
     reportScan(f, layout.displayName, layout.emailColumnName, scan);
@@ -29,6 +34,7 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
     return code;
   } finally {
     progress.stop();
+    scan?.release();
     await layout.cleanup();
   }
 }

@@ -3,12 +3,15 @@
 
 import type { CheckOutcome } from '../../clean/check-outcome.js';
 import type { InputLayout } from '../../clean/input/index.js';
+import type { OnVerdict } from '../../clean/local.js';
 import type { ScanResult } from '../../clean/scan.js';
+import type { UniqueKeys } from '../../clean/spill/unique-keys.js';
 import type { AccountState } from '../../clean/state/account-state.js';
 import { Journal } from '../../clean/state/local/journal.js';
 import { SharedStateError } from '../../clean/state/redis/connect.js';
 import { runSummary } from '../../clean/summary.js';
 import type { Verdict } from '../../clean/verdict.js';
+import { VerdictTable } from '../../clean/verdict-table.js';
 import { ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { ProgressReporter } from '../../io/progress.js';
@@ -42,41 +45,53 @@ export async function cleanWithEngine(f: Factory, o: CleanOptions, settings: Eng
     const rest = toCheck > 0 ? `checking the other ${toCheck.toLocaleString('en-US')} with the built-in engine` : 'nothing is left for the built-in engine';
     f.io.note(`Keeping ${quantity(saved.results.size, 'answer')} the service gave (${savedFrom(saved)}); ${rest}.`);
   }
-  const rest = saved.results.size > 0 ? [...scan.unique].filter((key) => !saved.results.has(key)) : scan.unique;
+  const verdicts = new VerdictTable(scan.unique);
+  for (const [key, verdict] of saved.results) verdicts.setKey(key, verdict);
+  // From here on rows find their verdicts by number: the memory that found numbers by address is given back.
+  const nextOrdinal = scan.rowOrdinals?.reader();
+  if (nextOrdinal) scan.unique.dropIndex();
+  const rest = saved.results.size > 0 ? unsaved(scan.unique, saved.results) : scan.unique.entries();
   progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck, checked: 0, spent: 0, requests: 0 });
   await progress.start();
-  const outcome = await checkAll(f, engine, rest, progress);
+  const outcome = await checkAll(f, engine, rest, progress, (ordinal, verdict) => verdicts.set(ordinal, verdict));
   const answered = { fromJournal: saved.fromJournal, fromCache: saved.fromCache, sent: toCheck };
   if (outcome.interrupted) {
     // No output is written; the side files, when asked for, still say how the run ended.
     const stopped: CheckOutcome = { spent: 0, requests: 0, retries: 0, stopped: { reason: 'interrupted', message: 'interrupted' } };
     const counting = countOnly(o, f, scan);
-    const counted = counting && (await writeOutputs(layout, saved.results, counting));
+    const counted = counting && (await writeOutputs(layout, (key) => saved.results.get(key), counting));
     const ended = counted && {
       summary: runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: counted.tally, outputs: [], answered, outcome: stopped }),
       tally: counted.tally,
     };
     return finishStoppedRun(f, o, ended, stopped, 'Interrupted: nothing was spent; run the command again to check the list.');
   }
-  for (const [key, verdict] of saved.results) outcome.results.set(key, verdict);
-  const written = await writeOutputs(layout, outcome.results, { ...writeOptions(o, f, scan), extraColumns: ['email_suggestion'] });
+  // Each row's address number, read in step with the rows, finds its verdict without hashing the address again.
+  const answerFor = nextOrdinal ? () => verdicts.get(nextOrdinal()) : (key: string) => verdicts.get(scan.unique.ordinal(key));
+  const written = await writeOutputs(layout, answerFor, { ...writeOptions(o, f, scan), extraColumns: ['email_suggestion'] });
   const summary = runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: written.tally, outputs: outputCounts(o, written), answered });
   const dns = engine.stats().dns;
   f.io.debug(`local engine: ${dns.lookups} domain lookups, ${dns.queries} DNS queries`);
   return finishRun(f, o, summary, written.tally);
 }
 
+/** The list's addresses without an answer kept from the service, with their numbers. */
+function* unsaved(keys: UniqueKeys, saved: ReadonlyMap<string, Verdict>): Generator<[number, string]> {
+  for (const entry of keys.entries()) if (!saved.has(entry[1])) yield entry;
+}
+
 /** The engine over the addresses, with the progress line; Ctrl-C abandons lookups in flight (nothing is spent). */
-async function checkAll(f: Factory, engine: Engine, keys: Iterable<string>, progress: ProgressReporter) {
+async function checkAll(f: Factory, engine: Engine, entries: Iterable<readonly [number, string]>, progress: ProgressReporter, onVerdict: OnVerdict) {
   const { checkLocally } = await import('../../clean/local.js');
   // A lookup can take seconds: waiting for those in flight would make Ctrl-C seem ignored.
   const stopEngine = () => void engine.close();
   f.io.signals.stop.addEventListener('abort', stopEngine, { once: true });
   try {
-    return await checkLocally(keys, engine, {
+    return await checkLocally(entries, engine, {
       concurrency: ENGINE_CONCURRENCY,
       stop: f.io.signals.stop,
       now: Date.now,
+      onVerdict,
       onChecked: (checked) => progress.update({ checked }),
     });
   } finally {

@@ -155,7 +155,7 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   // Interrupted: no output is written (--resume finishes it); the side files, when asked for, say how it ended.
   if (stopped === 'interrupted') {
     const counting = countOnly(o, f, scan);
-    const counted = counting && (await writeOutputs(layout, journal.results, counting));
+    const counted = counting && (await writeOutputs(layout, (key) => journal.results.get(key), counting));
     return finishStoppedRun(f, o, counted && { summary: summaryOf(counted, []), tally: counted.tally }, outcome, interruptedNote(journal.results.size));
   }
   const failed = stopped === 'auth' || stopped === 'storage';
@@ -163,7 +163,7 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   // Failed before checking anything: an output that already exists (an earlier run's) is left as it was.
   const kept = failed && answered.sent === 0 ? keepExisting(options) : [];
   if (kept.length > 0) f.io.note(`Nothing was checked: ${kept.join(' and ')} ${kept.length === 1 ? 'is' : 'are'} left as ${kept.length === 1 ? 'it was' : 'they were'}.`);
-  const written = await writeOutputs(layout, journal.results, options);
+  const written = await writeOutputs(layout, (key) => journal.results.get(key), options);
   const summary = summaryOf(
     written,
     outputCounts(o, written).filter((c) => !kept.includes(c.path)),

@@ -1,0 +1,186 @@
+import { ByteLog, CHUNK_BYTES } from './byte-log.js';
+import { Paged } from './paged.js';
+
+/** Past this share of used slots the table doubles: probes stay short. */
+const MAX_LOAD = 0.7;
+/** One ordinal in this many has its key's offset kept; the others are found by stepping from it. */
+const ANCHOR_BITS = 3;
+const LENGTH_BYTES = 2;
+const INITIAL_SLOTS = 1 << 12;
+/** 2^30 slots: some 750 million addresses. */
+const MAX_SLOTS = 1 << 30;
+
+export interface UniqueKeysOptions {
+  /** Bytes of keys kept in memory before the older ones are written to a file in `spillDir`. */
+  budget: number;
+  spillDir: string;
+}
+
+/**
+ * The list's distinct addresses, each numbered (its ordinal) in order of first appearance, in memory that stays
+ * small per address: a hash table of ordinals and one 32-bit hash an address in typed arrays, and the keys
+ * themselves as UTF-8 in a log whose older part goes to disk. A hash match is confirmed on the key's bytes, so two
+ * addresses are never taken for one. About 11 bytes an address stay in memory, against some 100 in a Set of strings.
+ */
+export class UniqueKeys implements Iterable<string> {
+  /**
+   * Ordinal + 1 of the key in each slot (0: free). Its buffer grows in place, so a doubling never holds the old
+   * table and the new one at once: the table is rebuilt from `hashes`.
+   */
+  private readonly table = new ArrayBuffer(INITIAL_SLOTS * 4, { maxByteLength: MAX_SLOTS * 4 });
+  private readonly slots = new Int32Array(this.table);
+  private mask = INITIAL_SLOTS - 1;
+  private hashes = new Paged('u32');
+  /** The log offset of every 2^ANCHOR_BITS-th key. */
+  private anchors = new Paged('f64');
+  /** Set by `dropIndex`: the keys can still be listed, no longer looked up. */
+  private indexDropped = false;
+  private readonly log: ByteLog;
+  private scratch = Buffer.alloc(1024);
+  private count = 0;
+
+  constructor(opts: UniqueKeysOptions) {
+    this.log = new ByteLog({ budget: opts.budget, spillDir: opts.spillDir, name: 'keys' });
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Whether the keys no longer all fit the memory budget (some are read back from disk). */
+  get spilled(): boolean {
+    return this.log.spilled;
+  }
+
+  /** The key's ordinal, adding it if new (then `size` grows by one). */
+  add(key: string): number {
+    this.assertIndexed();
+    const length = this.encode(key);
+    const hash = hashBytes(this.scratch, length);
+    const found = this.find(hash, length);
+    if (found >= 0) return found;
+    const ordinal = this.count++;
+    this.slots[-1 - found] = ordinal + 1;
+    this.hashes.set(ordinal, hash);
+    this.append(ordinal, length);
+    if (this.count > this.slots.length * MAX_LOAD) this.grow();
+    return ordinal;
+  }
+
+  /** The key's ordinal, or -1. */
+  ordinal(key: string): number {
+    this.assertIndexed();
+    const length = this.encode(key);
+    const found = this.find(hashBytes(this.scratch, length), length);
+    return found >= 0 ? found : -1;
+  }
+
+  has(key: string): boolean {
+    return this.ordinal(key) >= 0;
+  }
+
+  /** The keys in ordinal order. */
+  *[Symbol.iterator](): Generator<string> {
+    for (const [, key] of this.entries()) yield key;
+  }
+
+  /** Each key with its ordinal, in order. */
+  *entries(): Generator<[number, string]> {
+    let ordinal = 0;
+    for (const chunk of this.log.chunksInOrder()) {
+      for (let at = 0; at + LENGTH_BYTES <= chunk.length; ) {
+        const length = chunk.readUInt16LE(at);
+        if (length === 0) break;
+        yield [ordinal++, chunk.toString('utf8', at + LENGTH_BYTES, at + LENGTH_BYTES + length)];
+        at += LENGTH_BYTES + length;
+      }
+    }
+  }
+
+  /**
+   * Frees the lookup structures (most of the memory) once no key needs to be found again: listing the keys still
+   * works. The engine's run does this before checking, so its peak is the scan's, not the scan's plus the rest.
+   */
+  dropIndex(): void {
+    this.indexDropped = true;
+    this.table.resize(0);
+    this.hashes = new Paged('u32');
+    this.anchors = new Paged('f64');
+  }
+
+  /** Frees the table and removes the spill file. */
+  close(): void {
+    this.log.close();
+    this.table.resize(0);
+    this.count = 0;
+  }
+
+  private assertIndexed(): void {
+    if (this.indexDropped) throw new Error('the unique keys were asked to find a key after their index was dropped');
+  }
+
+  /** The ordinal of the key in the scratch buffer, or -1 - the free slot where it would go. */
+  private find(hash: number, length: number): number {
+    for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
+      const entry = this.slots[slot] as number;
+      if (entry === 0) return -1 - slot;
+      const ordinal = entry - 1;
+      if (this.hashes.get(ordinal) === hash && this.sameKey(ordinal, length)) return ordinal;
+    }
+  }
+
+  private encode(key: string): number {
+    if (key.length * 3 > this.scratch.length) this.scratch = Buffer.alloc(key.length * 3);
+    const length = this.scratch.write(key, 0, 'utf8');
+    if (length === 0 || length > 0xffff) throw new RangeError(`a key of ${length} bytes cannot be kept`);
+    return length;
+  }
+
+  private append(ordinal: number, length: number): void {
+    const { chunk, at, offset } = this.log.reserve(LENGTH_BYTES + length);
+    chunk.writeUInt16LE(length, at);
+    this.scratch.copy(chunk, at + LENGTH_BYTES, 0, length);
+    this.log.commit(LENGTH_BYTES + length);
+    if ((ordinal & ((1 << ANCHOR_BITS) - 1)) === 0) this.anchors.set(ordinal >>> ANCHOR_BITS, offset);
+  }
+
+  private sameKey(ordinal: number, length: number): boolean {
+    let at = this.anchors.get(ordinal >>> ANCHOR_BITS);
+    for (let skip = ordinal & ((1 << ANCHOR_BITS) - 1); skip > 0; skip--) at = this.nextRecord(at);
+    if (this.log.view(at, LENGTH_BYTES).readUInt16LE(0) !== length) return false;
+    return this.scratch.compare(this.log.view(at + LENGTH_BYTES, length), 0, length, 0, length) === 0;
+  }
+
+  /** Where the record after the one at `at` starts: right after it, or at the next chunk when this one ends there. */
+  private nextRecord(at: number): number {
+    const next = at + LENGTH_BYTES + this.log.view(at, LENGTH_BYTES).readUInt16LE(0);
+    const chunkEnd = next - (next % CHUNK_BYTES) + CHUNK_BYTES;
+    // A chunk's unused end is zeros: a length of 0 (no key is empty) or no room for one means "go on in the next".
+    if (next + LENGTH_BYTES > chunkEnd || this.log.view(next, LENGTH_BYTES).readUInt16LE(0) === 0) return chunkEnd;
+    return next;
+  }
+
+  private grow(): void {
+    if (this.slots.length === MAX_SLOTS) throw new RangeError('too many distinct addresses for one list');
+    this.table.resize(this.slots.length * 8);
+    this.slots.fill(0);
+    this.mask = this.slots.length - 1;
+    for (let ordinal = 0; ordinal < this.count; ordinal++) {
+      let slot = this.hashes.get(ordinal) & this.mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.slots[slot] = ordinal + 1;
+    }
+  }
+}
+
+/** FNV-1a, then murmur3's finaliser so that the low bits (the slot) depend on every byte. */
+export function hashBytes(bytes: Buffer, length: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < length; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
