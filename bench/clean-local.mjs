@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `clean --local` and `clean --dry-run` on exports of 1M, 3M and 10M rows over 10,000 distinct domains, against a DNS
 // server on 127.0.0.1 started here, each timed against a csv-parse -> csv-stringify pass over the same file in
-// alternating rounds of one run. Targets (issue 18): peak RSS <= 300 MB at every size for both, whatever the size;
+// alternating rounds of one run. Targets (issue 18): peak RSS <= 300 MB at every size for both;
 // --local <= 1.3x the pass; the dry run at least 1.5x faster than the pass; one DNS query per distinct domain.
 // BENCH_ROWS=1000000 (a comma-separated list) measures fewer sizes; BENCH_ROUNDS rounds each (default 1).
 import dgram from 'node:dgram';

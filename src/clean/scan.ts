@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { UsageError } from '../errors.js';
 import { type InputLayout, readRecordBatches } from './input/index.js';
 import { prefilter } from './prefilter.js';
 import { RowOrdinals } from './spill/row-ordinals.js';
@@ -26,6 +28,8 @@ export interface ScanResult {
   ragged: { rows: number; lines: number[] };
   /** Frees the memory and the files the scan kept. */
   release(): void;
+  /** The file read, as it was when the scan began: a write pass must read the same rows. */
+  readStamp: string;
 }
 
 export interface ScanOptions {
@@ -48,7 +52,8 @@ export async function scanInput(layout: InputLayout, opts: ScanOptions): Promise
     unique.close();
     rowOrdinals?.close();
   };
-  const result: ScanResult = { rows: 0, blank: 0, invalid: 0, duplicates: 0, unique, rowOrdinals, extracted: 0, ragged: { rows: 0, lines: [] }, release };
+  const readStamp = stampOf(layout.file);
+  const result: ScanResult = { rows: 0, blank: 0, invalid: 0, duplicates: 0, unique, rowOrdinals, extracted: 0, ragged: { rows: 0, lines: [] }, release, readStamp };
   try {
     await scanRecords(layout, result, onRows, signal);
   } catch (error) {
@@ -80,5 +85,22 @@ async function scanRecords(layout: InputLayout, result: ScanResult, onRows?: (ro
     }
     result.rows += batch.length;
     onRows?.(result.rows);
+  }
+}
+
+/**
+ * Refuses a write pass over a file that changed since the scan: rows found by their number would get another
+ * row's verdict. (A spooled or decoded copy is private and cannot change.)
+ */
+export function assertInputUnchanged(layout: InputLayout, scan: ScanResult): void {
+  if (stampOf(layout.file) !== scan.readStamp) throw new UsageError(`${layout.displayName} changed while it was being cleaned; nothing was written: run the command again`);
+}
+
+function stampOf(file: string): string {
+  try {
+    const st = statSync(file);
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'gone';
   }
 }

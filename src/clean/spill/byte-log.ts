@@ -96,7 +96,12 @@ export class ByteLog {
     let written: Buffer | undefined;
     while (this.chunks.length > 0 && this.chunks.length * CHUNK_BYTES >= this.opts.budget) {
       written = this.chunks.shift() as Buffer;
-      writeFully(this.file(), written, this.firstInMemory * CHUNK_BYTES);
+      const fd = this.file();
+      try {
+        writeFully(fd, written, this.firstInMemory * CHUNK_BYTES);
+      } catch (error) {
+        throw this.spillError(error);
+      }
       this.firstInMemory++;
     }
     // A chunk written out is reused (zeroed: its unused end must read as zeros): dropped ones would wait for the
@@ -112,12 +117,17 @@ export class ByteLog {
         mkdirSync(this.opts.spillDir, { recursive: true, mode: 0o700 });
         this.fd = openSync(path, 'wx+', 0o600);
       } catch (error) {
-        const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-        throw new UsageError(`cannot write to ${this.opts.spillDir}, where a list this large keeps what does not fit in memory (${reason})`);
+        throw this.spillError(error);
       }
       this.path = path;
     }
     return this.fd;
+  }
+
+  /** A full disk or a directory that cannot be written: one line naming it, never a stack trace. */
+  private spillError(error: unknown): UsageError {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    return new UsageError(`cannot write to ${this.opts.spillDir}, where a list this large keeps what does not fit in memory (${reason})`);
   }
 
   private readWindow(offset: number, length: number): void {

@@ -75,10 +75,6 @@ export class UniqueKeys implements Iterable<string> {
     return found >= 0 ? found : -1;
   }
 
-  has(key: string): boolean {
-    return this.ordinal(key) >= 0;
-  }
-
   /** The keys in ordinal order. */
   *[Symbol.iterator](): Generator<string> {
     for (const [, key] of this.entries()) yield key;

@@ -4,7 +4,7 @@
 import type { CheckOutcome } from '../../clean/check-outcome.js';
 import type { InputLayout } from '../../clean/input/index.js';
 import type { OnVerdict } from '../../clean/local.js';
-import type { ScanResult } from '../../clean/scan.js';
+import { assertInputUnchanged, type ScanResult } from '../../clean/scan.js';
 import type { UniqueKeys } from '../../clean/spill/unique-keys.js';
 import type { AccountState } from '../../clean/state/account-state.js';
 import { Journal } from '../../clean/state/local/journal.js';
@@ -67,6 +67,7 @@ export async function cleanWithEngine(f: Factory, o: CleanOptions, settings: Eng
     return finishStoppedRun(f, o, ended, stopped, 'Interrupted: nothing was spent; run the command again to check the list.');
   }
   // Each row's address number, read in step with the rows, finds its verdict without hashing the address again.
+  if (nextOrdinal) assertInputUnchanged(layout, scan);
   const answerFor = nextOrdinal ? () => verdicts.get(nextOrdinal()) : (key: string) => verdicts.get(scan.unique.ordinal(key));
   const written = await writeOutputs(layout, answerFor, { ...writeOptions(o, f, scan), extraColumns: ['email_suggestion'] });
   const summary = runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: written.tally, outputs: outputCounts(o, written), answered });

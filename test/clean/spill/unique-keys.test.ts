@@ -1,7 +1,7 @@
 // The scan's memory-bounded structures: the unique addresses (numbered, spilled past a budget, never two taken for
 // one), each row's address number, and the verdicts by number. Budgets of 0 put everything but the newest chunk on
 // disk, so the read-back paths are the ones tested.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -43,7 +43,7 @@ describe('UniqueKeys', () => {
     // The same address always gets the same number, and the number is its place in the order.
     list.forEach((key, row) => expect(expected[ordinals[row] as number]).toBe(key));
     expect(keys.ordinal('nobody@nowhere.test')).toBe(-1);
-    expect(keys.has(expected[5] as string)).toBe(true);
+    expect(keys.ordinal(expected[5] as string)).toBe(5);
     expect(keys.ordinal(expected[expected.length - 1] as string)).toBe(expected.length - 1);
   });
 
@@ -76,6 +76,15 @@ describe('UniqueKeys', () => {
     expect(statSync(join(dir, 'spool', files[0] as string)).mode & 0o777).toBe(0o600);
     keys.close();
     expect(readdirSync(join(dir, 'spool'))).toEqual([]);
+  });
+
+  it('says in one line where it could not write, rather than failing with a trace', () => {
+    const blocked = join(dir, 'a-file');
+    writeFileSync(blocked, '');
+    const keys = new UniqueKeys({ budget: 0, spillDir: join(blocked, 'spool') });
+    expect(() => {
+      for (const key of addresses(80_000, 4)) keys.add(key);
+    }).toThrow(new RegExp(`^cannot write to ${blocked}/spool, where a list this large keeps what does not fit in memory \\(ENOTDIR\\)$`));
   });
 
   it('writes nothing to disk while the keys fit the budget', () => {

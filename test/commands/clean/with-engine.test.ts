@@ -1,5 +1,5 @@
 // `clean --local` (src/commands/clean/with-engine.ts): the built-in engine in-process, against a DNS server on 127.0.0.1 serving our own zones.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestHome } from '../../helpers/cli.js';
@@ -151,5 +151,24 @@ describe('clean --local', () => {
     const res = await home.run(['clean', input, '--local', '--dns-server', ` ${dns.server} , ::1,[::1]:5353, 2001:db8::53 `, '--format', 'ndjson']);
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ email_status: 'valid', email_valid_domain: true });
+  });
+
+  it("refuses to write when the input changed between reading it and writing it (rows would get other rows' verdicts)", async () => {
+    const input = join(home.dir, 'changing.csv');
+    writeFileSync(input, 'email\nann@changes.com\nbob@mail.example.com\n');
+    const changer = await startDnsServer((name) => {
+      // Asked while the engine checks: the scan is over, the write pass not begun.
+      if (name.toLowerCase() === 'changes.com') writeFileSync(input, 'email\nbob@mail.example.com\nann@changes.com\ncy@other.com\n');
+      return name === 'com' ? { NS: ['ns.example.'] } : { MX: [{ preference: 10, exchange: 'mx.example.net' }] };
+    });
+    try {
+      const out = join(home.dir, 'changing-out.csv');
+      const res = await home.run(['clean', input, '--local', '--dns-server', changer.server, '-o', out]);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain(`${input} changed while it was being cleaned; nothing was written`);
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      await changer.close();
+    }
   });
 });
