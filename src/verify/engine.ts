@@ -68,6 +68,8 @@ interface DomainFacts {
   free: boolean;
   reserved: boolean;
   suggestion: string | undefined;
+  /** DNS's answer, once a `verify` has had it: `verifyKnown` decides from it without waiting. */
+  check?: DomainCheck;
 }
 
 /** RFC 2606 / RFC 6761 names that never exist in the public DNS. */
@@ -132,14 +134,52 @@ export class Engine {
 
   async verify(address: string): Promise<EngineVerdict> {
     if (!this.dns) return this.verifyLocal(address);
+    const parsed = this.parse(address);
+    if ('status' in parsed) return parsed;
+    // An address literal names its host: there is nothing to look up.
+    const check = parsed.ip ? literalCheck(parsed.ip) : await this.dns.check(parsed.domain);
+    if (!parsed.ip) parsed.facts.check = check;
+    const decided = this.fromDns(parsed, check);
+    if (decided) return decided;
+    const { local, domain, smtputf8, base } = parsed;
+    if (this.smtp && check.status === 'ok') {
+      const outcome = await this.probe(check, local, domain, smtputf8);
+      if (outcome.status === 'rejected') {
+        return this.count({ ...decide(base, 'invalid', 'mailbox_rejected', true), detail: `${outcome.reply.code} ${outcome.reply.text}`.slice(0, 200) });
+      }
+      if (outcome.status === 'unknown') return this.count({ ...decide(base, 'unknown', outcome.reason, true), detail: outcome.detail });
+      if (outcome.status === 'accepted' && outcome.catchAll) return this.count(decide(base, 'risky', 'catch_all', true));
+    }
+    return this.passed(base);
+  }
+
+  /** `verify`'s verdict at once when nothing is left to wait for (bad syntax, the domain's DNS answer in, no SMTP), else undefined. */
+  verifyKnown(address: string): EngineVerdict | undefined {
+    if (!this.dns) return this.verifyLocal(address);
+    if (this.smtp) return undefined;
+    const parsed = this.parse(address);
+    if ('status' in parsed) return parsed;
+    const check = parsed.ip ? literalCheck(parsed.ip) : parsed.facts.check;
+    if (!check) return undefined;
+    return this.fromDns(parsed, check) ?? this.passed(parsed.base);
+  }
+
+  /** Every check passed: valid, or risky for a role address (step 9). */
+  private passed(base: Base): EngineVerdict {
+    return this.count(decide(base, base.role ? 'risky' : 'valid', base.role ? 'role' : '', true));
+  }
+
+  /** Syntax (a verdict when it fails) and what is known of the domain without DNS. */
+  private parse(address: string): EngineVerdict | Parsed {
     const syntax = checkSyntax(address, { allowIpLiteral: this.allowIpLiteral });
     if (!syntax.ok) return this.count(syntaxVerdict(syntax.reason));
     const { local, domain, smtputf8, ip } = syntax;
     const facts = this.domainFacts(domain, ip !== undefined);
-    const base = baseVerdict(local, smtputf8, facts);
+    return { local, domain, smtputf8, ip, facts, base: baseVerdict(local, smtputf8, facts) };
+  }
 
-    // An address literal names its host: there is nothing to look up.
-    const check: DomainCheck = ip ? { status: 'ok', hosts: [{ exchange: ip, priority: 0 }], implicit: { addresses: [ip] } } : await this.dns.check(domain);
+  /** What DNS decides (steps 2-5); undefined when the mailbox is next. */
+  private fromDns({ base, facts }: Parsed, check: DomainCheck): EngineVerdict | undefined {
     if (check.status === 'invalid') return this.count(decide(base, 'invalid', check.reason, false));
     if (facts.suggestion) return this.count(decide(base, 'risky', 'possible_typo', check.status === 'ok' ? true : null));
     if (facts.disposable) return this.count(decide(base, 'risky', 'disposable', check.status === 'ok' ? true : null));
@@ -148,17 +188,7 @@ export class Engine {
       if (facts.reserved) return this.count(decide(base, 'invalid', 'reserved_domain', false));
       return this.count({ ...decide(base, 'unknown', 'dns_unavailable', null), detail: check.code });
     }
-
-    if (this.smtp) {
-      const outcome = await this.probe(check, local, domain, smtputf8);
-      if (outcome.status === 'rejected') {
-        return this.count({ ...decide(base, 'invalid', 'mailbox_rejected', true), detail: `${outcome.reply.code} ${outcome.reply.text}`.slice(0, 200) });
-      }
-      if (outcome.status === 'unknown') return this.count({ ...decide(base, 'unknown', outcome.reason, true), detail: outcome.detail });
-      if (outcome.status === 'accepted' && outcome.catchAll) return this.count(decide(base, 'risky', 'catch_all', true));
-    }
-    if (base.role) return this.count(decide(base, 'risky', 'role', true));
-    return this.count(decide(base, 'valid', '', true));
+    return undefined;
   }
 
   /** Why DNS cannot be used (no DNS, or its resolver does not answer), or undefined when it answers. */
@@ -218,6 +248,10 @@ export class Engine {
     this.onWarning?.(message);
   }
 }
+
+/** An address that passed the syntax check, with what is known of its domain before DNS. */
+type Parsed = { local: string; domain: string; smtputf8: boolean; ip?: string; facts: DomainFacts; base: Base };
+const literalCheck = (ip: string): DomainCheck => ({ status: 'ok', hosts: [{ exchange: ip, priority: 0 }], implicit: { addresses: [ip] } });
 
 interface Base {
   role: boolean;

@@ -136,6 +136,21 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     expect(await e.verify('info@nullmx.test')).toMatchObject({ status: 'invalid', reason: 'null_mx' });
   });
 
+  it('decides at once (verifyKnown) what verify decides, once the domain is known; never before, never with SMTP', async () => {
+    const e = engine();
+    const addresses = ['ann@mx.test', 'info@mx.test', 'ann@nullmx.test', 'ann@gmial.com', 'ann@mailinator.com', 'ann@servfail.example.net', 'bob@empty.test'];
+    expect(e.verifyKnown('not an address')).toMatchObject({ status: 'invalid', reason: 'syntax' });
+    for (const address of addresses) expect(e.verifyKnown(address)).toBeUndefined();
+    const waited = [];
+    for (const address of addresses) waited.push(await e.verify(address));
+    expect(addresses.map((address) => e.verifyKnown(address))).toEqual(waited);
+    expect(new Set(waited.map((v) => v.reason)).size).toBeGreaterThan(5);
+    const probing = engine({ smtp: { enabled: true, port: 9 } });
+    await probing.verify('ann@mx.test').catch(() => undefined);
+    expect(probing.verifyKnown('ann@mx.test')).toBeUndefined();
+    await probing.close();
+  });
+
   it('does not apply the reserved-TLD rule when DNS is on (the resolver decides)', async () => {
     expect(await engine().verify('ann@info.test')).toMatchObject({ status: 'valid' });
   });
