@@ -17,10 +17,12 @@ describe('the journal', () => {
   const home = useHome();
 
   it('two runs of the same list at once: the second waits for the first and pays for nothing', { timeout: 60_000 }, async () => {
-    const sandbox = await sandboxes.start({ plan: 'unlimited', rate: { requests: 4, windowMs: 1_000 } });
+    // Slow enough that the second process, started at once but perhaps a second late on a loaded machine, still
+    // finds the first at work.
+    const sandbox = await sandboxes.start({ plan: 'unlimited', rate: { requests: 2, windowMs: 1_000 } });
     await registered(home(), sandbox);
     const input = join(home().dir, 'list.csv');
-    writeFileSync(input, list(400)); // 8 requests at 4 per second: the first run takes about 2 s
+    writeFileSync(input, list(400)); // 8 requests at 2 per second: the first run takes about 3 s
     const spawnRun = (out: string) =>
       new Promise<{ code: number | null; stderr: string }>((resolve) => {
         const child = spawn(process.execPath, [BIN, 'clean', input, '-o', join(home().dir, out)], { env: { ...process.env, ...home().env() } });
