@@ -79,7 +79,7 @@ export async function writeOutputs(layout: InputLayout, answerFor: AnswerFor, op
         const target = keep ? main : rejects;
         if (keep) summary.written++;
         else summary.rejected++;
-        const writing = target?.sink.row(record.raw, record.fields, verdict, decided);
+        const writing = target?.sink.row(record.rawBytes ?? record.raw, record.fields, verdict, decided);
         if (writing) await writing;
       }
     }

@@ -25,18 +25,21 @@ export function createSink({ layout, extras, stream }: SinkContext): RowSink {
     verdictCells(verdict, extras, facts)
       .map((c) => quote(c, delimiter))
       .join(delimiter);
-  // Rows share verdict objects (one per distinct answer), so each one's cells are made once, unless they depend on
-  // the row: the address inside its cell, or its kind when the verdict does not carry it (the service's).
-  const made = new WeakMap<Verdict, string>();
-  const results = (verdict: Verdict, facts: RowFacts) => {
-    if (facts.checked !== undefined || (verdict.free === undefined && facts.key !== undefined)) return cells(verdict, facts);
-    let text = made.get(verdict);
-    if (text === undefined) made.set(verdict, (text = cells(verdict, facts)));
-    return text;
+  // Rows share verdict objects (one per distinct answer), so each one's cells are made once, as bytes with the
+  // delimiter before and the line ending after, unless they depend on the row: the address inside its cell, or its
+  // kind when the verdict does not carry it (the service's).
+  const made = new WeakMap<Verdict, Buffer>();
+  const results = (verdict: Verdict, facts: RowFacts): string | Buffer => {
+    if (facts.checked !== undefined || (verdict.free === undefined && facts.key !== undefined)) return `${delimiter}${cells(verdict, facts)}${eol}`;
+    let bytes = made.get(verdict);
+    if (bytes === undefined) made.set(verdict, (bytes = Buffer.from(`${delimiter}${cells(verdict, facts)}${eol}`)));
+    return bytes;
   };
+  const rawAs = layout.format === 'lines' || columns.rebuild ? true : 'bytes';
   return {
-    // Rows go out as they came in, unless an earlier run's columns must be left out of them.
-    reads: { raw: true, fields: columns.rebuild ? 'all' : 'email' },
+    // Rows go out as they came in (their bytes, where the reader can give them), unless an earlier run's columns
+    // must be left out of them.
+    reads: { raw: rawAs, fields: columns.rebuild ? 'all' : 'email' },
     async start() {
       const names = [...RESULT_COLUMNS, ...extras].join(delimiter);
       if (layout.format === 'lines') return writer.write(`email${delimiter}${names}${eol}`);
@@ -46,7 +49,17 @@ export function createSink({ layout, extras, stream }: SinkContext): RowSink {
       const header = columns.rebuild ? serialise(layout.header) : (layout.headerRaw ?? '');
       return writer.write(`${prefix}${header}${delimiter}${names}${eol}`);
     },
-    row: (raw, fields, verdict, facts) => writer.push(`${original(raw, fields)}${delimiter}${results(verdict, facts)}${eol}`),
+    row(raw, fields, verdict, facts) {
+      if (typeof raw === 'string') writer.append(original(raw, fields));
+      else {
+        writer.appendBytes(raw);
+        if (fields.length < layout.columnCount) writer.append(delimiter.repeat(layout.columnCount - fields.length));
+      }
+      const tail = results(verdict, facts);
+      if (typeof tail === 'string') writer.append(tail);
+      else writer.appendBytes(tail);
+      return writer.flushIfFull();
+    },
     end: () => writer.flush(),
   };
 }

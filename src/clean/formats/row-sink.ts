@@ -6,13 +6,14 @@ import type { ExtraColumn, RowFacts, Verdict } from '../verdict.js';
 
 export interface RowSink {
   /**
-   * What of each record the sink uses: its original text, and every field or only the email cell and the number of
-   * fields (a reader then decodes no other field). Default: both, every field.
+   * What of each record the sink uses: its original text (or its bytes, where the reader can give them), and every
+   * field or only the email cell and the number of fields (a reader then decodes no other field). Default: the text,
+   * every field.
    */
-  readonly reads?: { raw: boolean; fields: 'all' | 'email' };
+  readonly reads?: { raw: boolean | 'bytes'; fields: 'all' | 'email' };
   start(): Promise<void>;
-  /** One row: its original text and fields, its verdict, and its address's key and where it came from. */
-  row(raw: string, fields: string[], verdict: Verdict, facts: RowFacts): Promise<void> | undefined;
+  /** One row: its original text (or bytes) and fields, its verdict, and its address's key and where it came from. */
+  row(raw: string | Uint8Array, fields: string[], verdict: Verdict, facts: RowFacts): Promise<void> | undefined;
   /** Writes what is left; the stream itself is closed by its owner. */
   end(): Promise<void>;
 }

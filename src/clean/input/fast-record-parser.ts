@@ -41,10 +41,13 @@ export class FastRecordParser implements RecordSource {
   private contentEnd = 0;
   private eol: InputRecord['eol'] = '';
 
-  /** `allFields`: decode every field; else only the email column's (the others are left out, the length kept). */
+  /**
+   * `withRaw`: each record's original text, decoded or as a view of its bytes (valid until the next feed).
+   * `allFields`: decode every field; else only the email column's (the others are left out, the length kept).
+   */
   constructor(
     private readonly layout: InputLayout,
-    private readonly withRaw: boolean,
+    private readonly withRaw: boolean | 'bytes',
     private readonly allFields: boolean,
   ) {
     // 'lines' has neither: one field per line.
@@ -125,7 +128,7 @@ export class FastRecordParser implements RecordSource {
   /** csv-parse reads from the start of `rest` on (end() then finishes it). */
   private handOver(rest: Buffer): void {
     this.pending = EMPTY;
-    this.takenOver = new RecordParser(this.layout, this.withRaw, { line: this.nextLine, headerPending: this.headerPending });
+    this.takenOver = new RecordParser(this.layout, this.withRaw !== false, { line: this.nextLine, headerPending: this.headerPending });
     this.handOverError = this.takenOver.feed(rest);
   }
 
@@ -147,8 +150,8 @@ export class FastRecordParser implements RecordSource {
       fields = new Array<string>(this.fieldCount);
       if (this.cell !== undefined) fields[this.column] = this.cell;
     }
-    const raw = this.withRaw ? buf.toString('utf8', start, this.contentEnd) : '';
-    this.batch.push({ line, raw, fields, eol: this.eol });
+    if (this.withRaw === 'bytes') this.batch.push({ line, raw: '', rawBytes: buf.subarray(start, this.contentEnd), fields, eol: this.eol });
+    else this.batch.push({ line, raw: this.withRaw ? buf.toString('utf8', start, this.contentEnd) : '', fields, eol: this.eol });
   }
 
   /**

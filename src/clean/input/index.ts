@@ -82,8 +82,10 @@ export interface InputLayout {
 export interface InputRecord {
   /** 1-based physical line where the record starts. */
   line: number;
-  /** The record's exact original text without its line terminator. */
+  /** The record's exact original text without its line terminator ('' when read without it, or as bytes). */
   raw: string;
+  /** The same text as UTF-8 bytes, when read with `raw: 'bytes'` by the fast reader. */
+  rawBytes?: Buffer;
   /** Parsed fields. */
   fields: string[];
   /** The terminator that followed it in the input ('' for a last line without one). */

@@ -22,7 +22,8 @@ async function* batches(layout: InputLayout, options: Required<ReadOptions>): As
   const start = layout.bodyOffset;
   const source = createReadStream(layout.file, { start, highWaterMark: CHUNK_BYTES });
   const checker = new Utf8Checker(start);
-  const parser: RecordSource = options.parser === 'fast' && FastRecordParser.handles(layout) ? new FastRecordParser(layout, withRaw, options.fields === 'all') : new RecordParser(layout, withRaw);
+  const parser: RecordSource =
+    options.parser === 'fast' && FastRecordParser.handles(layout) ? new FastRecordParser(layout, withRaw, options.fields === 'all') : new RecordParser(layout, withRaw !== false);
   let failure: Error | undefined;
   try {
     try {
@@ -110,8 +111,12 @@ class RecordIterator implements AsyncIterableIterator<InputRecord> {
 export interface ReadOptions {
   /** Bytes parsed per batch (default 64 KiB). Tests use tiny values to put chunk boundaries everywhere. */
   feedBytes?: number;
-  /** Decode each record's original text into `raw` (default true); a pass that only needs fields skips it. */
-  raw?: boolean;
+  /**
+   * Decode each record's original text into `raw` (default true); a pass that only needs fields skips it. 'bytes':
+   * the fast reader gives a view of the text's UTF-8 bytes in `rawBytes` instead (csv-parse, where it takes over,
+   * still gives `raw`), valid until the next batch is asked for.
+   */
+  raw?: boolean | 'bytes';
   /**
    * 'email': only the email column's field is decoded; the others are left out of `fields` (its length is still
    * the record's field count). Default 'all'.
