@@ -95,6 +95,12 @@ export class OutputError extends CliError {
 }
 
 /**
+ * What a file's stream takes before it asks us to wait: with the default (16 KiB) every 64 KiB written waited for
+ * the disk, so rows were made and written by turns instead of at once.
+ */
+const QUEUED_BYTES = 1 << 20;
+
+/**
  * An output written under a temporary name beside its target and renamed into place only when complete,
  * keeping the mode of the file it replaces (and, with `backup`, a copy of that file first). A device or a FIFO
  * is written directly: there is nothing to replace.
@@ -108,12 +114,12 @@ export class AtomicFile {
     private readonly backup?: string,
   ) {
     if (target.kind === 'direct') {
-      this.stream = createWriteStream(target.path, { flags: 'w' });
+      this.stream = createWriteStream(target.path, { flags: 'w', highWaterMark: QUEUED_BYTES });
       return;
     }
     this.tmp = temporaryPath(target.path);
     // A new file follows the umask; a replaced one gets its old mode at commit.
-    this.stream = createWriteStream(this.tmp, { flags: 'wx', mode: target.mode === undefined ? 0o666 : 0o600 });
+    this.stream = createWriteStream(this.tmp, { flags: 'wx', mode: target.mode === undefined ? 0o666 : 0o600, highWaterMark: QUEUED_BYTES });
   }
 
   /** Resolves once the file can be written (rejects with the open error, e.g. a missing directory). */
