@@ -37,6 +37,8 @@ export interface ScanOptions {
   spillDir: string;
   /** Keep each row's address number, for a write pass that looks up verdicts by number (see VerdictTable). */
   keepRowOrdinals?: boolean;
+  /** Each address the first time it is seen (the engine starts looking up its domain). */
+  onNewKey?: (key: string) => void;
   onRows?: (rows: number) => void;
   signal?: AbortSignal;
   /** Smaller budgets, for tests. */
@@ -45,7 +47,7 @@ export interface ScanOptions {
 
 /** Pass 1: every row read once; only the unique addresses are kept. */
 export async function scanInput(layout: InputLayout, opts: ScanOptions): Promise<ScanResult> {
-  const { spillDir, budgets, onRows, signal } = opts;
+  const { spillDir, budgets } = opts;
   const unique = new UniqueKeys({ spillDir, budget: budgets?.keys ?? KEYS_BUDGET });
   const rowOrdinals = opts.keepRowOrdinals ? new RowOrdinals({ spillDir, budget: budgets?.rows ?? ROWS_BUDGET }) : undefined;
   const release = () => {
@@ -55,7 +57,7 @@ export async function scanInput(layout: InputLayout, opts: ScanOptions): Promise
   const readStamp = stampOf(layout.file);
   const result: ScanResult = { rows: 0, blank: 0, invalid: 0, duplicates: 0, unique, rowOrdinals, extracted: 0, ragged: { rows: 0, lines: [] }, release, readStamp };
   try {
-    await scanRecords(layout, result, onRows, signal);
+    await scanRecords(layout, result, opts);
   } catch (error) {
     release();
     throw error;
@@ -63,7 +65,7 @@ export async function scanInput(layout: InputLayout, opts: ScanOptions): Promise
   return result;
 }
 
-async function scanRecords(layout: InputLayout, result: ScanResult, onRows?: (rows: number) => void, signal?: AbortSignal): Promise<void> {
+async function scanRecords(layout: InputLayout, result: ScanResult, { onNewKey, onRows, signal }: ScanOptions): Promise<void> {
   const { emailColumn: column, columnCount } = layout;
   const { unique, rowOrdinals } = result;
   for await (const batch of readRecordBatches(layout, { raw: false, fields: 'email' })) {
@@ -80,11 +82,15 @@ async function scanRecords(layout: InputLayout, result: ScanResult, onRows?: (ro
         const before = unique.size;
         const ordinal = unique.add(decided.key);
         if (unique.size === before) result.duplicates++;
+        else onNewKey?.(decided.key);
         rowOrdinals?.push(ordinal);
       }
     }
     result.rows += batch.length;
     onRows?.(result.rows);
+    // The reader only lets the event loop run once a MiB: DNS answers for the domains prefetched would wait for it,
+    // and no more than the resolver's concurrency would be asked in each wait.
+    if (onNewKey) await new Promise(setImmediate);
   }
 }
 

@@ -172,6 +172,11 @@ export class DomainResolver {
     return pending;
   }
 
+  /** Lookups waiting for one of the concurrent slots. */
+  get queued(): number {
+    return this.limit.pendingCount;
+  }
+
   /** IPv4 then IPv6 addresses of a mail host (itself when it is an IP address); [] when none or unknown. */
   addresses(host: string): Promise<string[]> {
     if (isIP(host)) return Promise.resolve([host]);

@@ -1,8 +1,11 @@
 import { type DnsOptions, type DnsStats, type DomainCheck, DomainResolver } from './dns.js';
-import { isDisposableDomain, isFreeProvider, isRoleAccount } from './lists.js';
+import { isDisposableDomain, isFreeProvider } from './lists.js';
 import { type SmtpOptions, type SmtpOutcome, SmtpProber, type SmtpStats } from './smtp.js';
-import { checkSyntax, type SyntaxReason } from './syntax.js';
+import { checkSyntax } from './syntax.js';
 import { suggestDomain } from './typo.js';
+import { type Base, baseVerdict, decide, type EngineStatus, type EngineVerdict, syntaxVerdict } from './verdicts.js';
+
+export { ENGINE_REASONS, type EngineReason, type EngineStatus, type EngineVerdict } from './verdicts.js';
 
 export interface EngineOptions {
   /** DNS checks (on by default). */
@@ -12,47 +15,6 @@ export interface EngineOptions {
   allowIpLiteral?: boolean;
   /** Each distinct warning once per engine (e.g. "DNS is unreachable (ECONNREFUSED): domain checks are unknown"). */
   onWarning?: (message: string) => void;
-}
-
-export type EngineStatus = 'valid' | 'invalid' | 'risky' | 'unknown';
-
-/** Every reason the engine gives ('' for valid); `clean --help` and docs/json.md explain each. */
-export const ENGINE_REASONS = [
-  '',
-  'syntax',
-  'reserved_domain',
-  'no_domain',
-  'no_mx',
-  'null_mx',
-  'mailbox_rejected',
-  'possible_typo',
-  'disposable',
-  'catch_all',
-  'role',
-  'dns_unavailable',
-  'smtp_unavailable',
-  'greylisted',
-] as const;
-
-export type EngineReason = (typeof ENGINE_REASONS)[number];
-
-export interface EngineVerdict {
-  status: EngineStatus;
-  /** '' for valid. */
-  reason: EngineReason;
-  /** Spec 2.10 `valid`: true only for `valid`, false for `invalid` and `risky`, null for `unknown`. */
-  valid: boolean | null;
-  /** Spec 2.10 `isDisposable`. */
-  isDisposable: boolean;
-  /** Spec 2.10 `isValidDomain`: whether the domain can receive mail; null when DNS was not consulted or did not answer. */
-  isValidDomain: boolean | null;
-  role: boolean;
-  freeProvider: boolean;
-  smtputf8: boolean;
-  /** A likely intended address when the domain looks mistyped (`ann@gmial.com` -> `ann@gmail.com`). */
-  suggestion?: string;
-  /** More about the reason: the syntax rule broken, the DNS error code, the SMTP reply. */
-  detail?: string;
 }
 
 export interface EngineStats {
@@ -68,14 +30,17 @@ interface DomainFacts {
   free: boolean;
   reserved: boolean;
   suggestion: string | undefined;
-  /** DNS's answer, once a `verify` has had it: `verifyKnown` decides from it without waiting. */
+  /** DNS's answer, once a `verify` (or `prefetch`) has had it: `verifyKnown` decides from it without waiting. */
   check?: DomainCheck;
+  /** `prefetch` asked DNS about the domain. */
+  prefetched?: boolean;
 }
 
 /** RFC 2606 / RFC 6761 names that never exist in the public DNS. */
 const RESERVED_TLDS = new Set(['test', 'example', 'invalid', 'localhost']);
-const DOMAIN_REASONS: ReadonlySet<SyntaxReason> = new Set<SyntaxReason>(['domain_empty', 'domain_too_long', 'domain_invalid', 'label_invalid', 'label_too_long', 'tld_invalid', 'tld_missing']);
 const FACTS_LIMIT = 100_000;
+/** `prefetch` asks nothing while this many lookups wait: a list of a million domains does not queue a million. */
+const PREFETCH_QUEUE = 256;
 const EMPTY_DNS: DnsStats = { lookups: 0, queries: 0, hostQueries: 0, canaryQueries: 0, cacheHits: 0, unavailable: 0, skipped: 0 };
 
 /**
@@ -162,6 +127,28 @@ export class Engine {
     const check = parsed.ip ? literalCheck(parsed.ip) : parsed.facts.check;
     if (!check) return undefined;
     return this.fromDns(parsed, check) ?? this.passed(parsed.base);
+  }
+
+  /**
+   * Starts looking up the address's domain, if it is new and few lookups wait, so that its answer is in by the time
+   * the address is checked (`clean` prefetches while it reads the list). Never waits; decides nothing.
+   */
+  prefetch(address: string): void {
+    if (!this.dns || this.dns.queued >= PREFETCH_QUEUE) return;
+    // Most addresses of a list share a domain already asked about: found by the key's own domain, without parsing it.
+    const known = this.facts.get(address.slice(address.lastIndexOf('@') + 1));
+    if (known?.prefetched || known?.check) return;
+    const syntax = checkSyntax(address, { allowIpLiteral: this.allowIpLiteral });
+    if (!syntax.ok || syntax.ip !== undefined) return;
+    const facts = this.domainFacts(syntax.domain, false);
+    if (facts.prefetched || facts.check) return;
+    facts.prefetched = true;
+    this.dns.check(syntax.domain).then(
+      (check) => {
+        facts.check ??= check;
+      },
+      () => {},
+    );
   }
 
   /** Every check passed: valid, or risky for a role address (step 9). */
@@ -252,48 +239,3 @@ export class Engine {
 /** An address that passed the syntax check, with what is known of its domain before DNS. */
 type Parsed = { local: string; domain: string; smtputf8: boolean; ip?: string; facts: DomainFacts; base: Base };
 const literalCheck = (ip: string): DomainCheck => ({ status: 'ok', hosts: [{ exchange: ip, priority: 0 }], implicit: { addresses: [ip] } });
-
-interface Base {
-  role: boolean;
-  freeProvider: boolean;
-  isDisposable: boolean;
-  smtputf8: boolean;
-  suggestion?: string;
-}
-
-function baseVerdict(local: string, smtputf8: boolean, facts: DomainFacts): Base {
-  const base: Base = { role: isRoleAccount(local), freeProvider: facts.free, isDisposable: facts.disposable, smtputf8 };
-  if (facts.suggestion) base.suggestion = `${local}@${facts.suggestion}`;
-  return base;
-}
-
-function decide(base: Base, status: EngineStatus, reason: EngineReason, isValidDomain: boolean | null): EngineVerdict {
-  const valid = status === 'valid' ? true : status === 'unknown' ? null : false;
-  const verdict: EngineVerdict = {
-    status,
-    reason,
-    valid,
-    isDisposable: base.isDisposable,
-    isValidDomain,
-    role: base.role,
-    freeProvider: base.freeProvider,
-    smtputf8: base.smtputf8,
-  };
-  if (base.suggestion) verdict.suggestion = base.suggestion;
-  return verdict;
-}
-
-function syntaxVerdict(reason: SyntaxReason): EngineVerdict {
-  return {
-    status: 'invalid',
-    reason: 'syntax',
-    valid: false,
-    isDisposable: false,
-    // The domain part alone is malformed: it can be called invalid without asking DNS.
-    isValidDomain: DOMAIN_REASONS.has(reason) ? false : null,
-    role: false,
-    freeProvider: false,
-    smtputf8: false,
-    detail: reason,
-  };
-}

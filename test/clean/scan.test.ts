@@ -1,6 +1,7 @@
 // The scan over a real file, with budgets of 0 so that what it keeps goes to disk: every row's address number
-// leads back to that row's address, the counts match a Set's, the spill files are private and go with `release`,
-// and the spill of a run killed with SIGKILL is removed by the next run once its process is gone.
+// leads back to that row's address, the counts match a Set's, each new address is handed on once, the spill files
+// are private and go with `release`, and the spill of a run killed with SIGKILL is removed by the next run once its
+// process is gone.
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -32,7 +33,8 @@ describe('scanInput, spilling', () => {
   it('gives each row with an address the number of that address, read back from disk', async () => {
     const layout = await open(put(temp.dir, 'list.csv', list(400_000)));
     const spillDir = join(temp.dir, 'spool');
-    const scan = await scanInput(layout, { spillDir, keepRowOrdinals: true, budgets: { keys: 0, rows: 0 } });
+    const newKeys: string[] = [];
+    const scan = await scanInput(layout, { spillDir, keepRowOrdinals: true, budgets: { keys: 0, rows: 0 }, onNewKey: (key) => newKeys.push(key) });
     expect(readdirSync(spillDir).sort()).toEqual([expect.stringMatching(/^keys-\d+-[0-9a-f]+\.spool$/), expect.stringMatching(/^rows-\d+-[0-9a-f]+\.spool$/)]);
     const keys = [...scan.unique];
     const next = scan.rowOrdinals?.reader();
@@ -46,6 +48,8 @@ describe('scanInput, spilling', () => {
       expect(keys[next?.() ?? -1]).toBe(key);
     }
     expect(keys).toEqual([...expected]);
+    // Each address was handed on (to the engine's prefetch) once, when first seen.
+    expect(newKeys).toEqual(keys);
     expect([scan.rows, scan.rows - scan.blank - scan.invalid, scan.duplicates]).toEqual([400_000, withAddress, withAddress - expected.size]);
     scan.release();
     expect(readdirSync(spillDir)).toEqual([]);

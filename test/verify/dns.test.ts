@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DomainResolver } from '../../src/verify/dns.js';
 import { Engine, type EngineOptions } from '../../src/verify/engine.js';
 import { closedUdpPort, startDnsServer, type TestDnsServer, type ZoneEntry } from '../helpers/dns-server.js';
@@ -149,6 +149,42 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     await probing.verify('ann@mx.test').catch(() => undefined);
     expect(probing.verifyKnown('ann@mx.test')).toBeUndefined();
     await probing.close();
+  });
+
+  it('prefetch: asks about each new domain once, without waiting; verifyKnown then decides as verify would', async () => {
+    const zones = (name: string): ZoneEntry | undefined => (/^d\d+\.pre\.test$/.test(name) ? { MX: [{ preference: 10, exchange: `mx.${name}` }] } : undefined);
+    const server = await startDnsServer(zones);
+    try {
+      const e = new Engine({ dns: { servers: [server.server], concurrency: 4 } });
+      const addresses = Array.from({ length: 300 }, (_, i) => `user${i}@d${i % 30}.pre.test`);
+      for (const address of ['not an address', 'ann@[127.0.0.1]', ...addresses]) e.prefetch(address);
+      expect(addresses.some((address) => e.verifyKnown(address) !== undefined)).toBe(false);
+      await vi.waitFor(() => expect(addresses.every((address) => e.verifyKnown(address) !== undefined)).toBe(true));
+      const reference = new Engine({ dns: { servers: [server.server] } });
+      expect(addresses.map((address) => e.verifyKnown(address))).toEqual(await Promise.all(addresses.map((address) => reference.verify(address))));
+      expect(e.stats().dns.queries).toBe(30);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('prefetch asks nothing more while 256 lookups wait', async () => {
+    // A silent resolver: the canary (com), asked first, never answers, so every lookup waits behind it; once it has
+    // timed out, the lookups that were queued end at once (unknown), and only theirs.
+    const server = await startDnsServer(() => ({ silent: true }));
+    const e = new Engine({ dns: { servers: [server.server], concurrency: 4, timeoutMs: 200, tries: 1 } });
+    try {
+      const addresses = Array.from({ length: 1000 }, (_, i) => `user@d${i}.silent.net`);
+      for (const address of addresses) e.prefetch(address);
+      await vi.waitFor(() => expect(e.verifyKnown(addresses[0]!)).toMatchObject({ reason: 'dns_unavailable' }), { timeout: 5_000 });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const decided = addresses.filter((address) => e.verifyKnown(address) !== undefined).length;
+      expect(decided).toBeGreaterThanOrEqual(256);
+      expect(decided).toBeLessThanOrEqual(256 + 4);
+    } finally {
+      await e.close();
+      await server.close();
+    }
   });
 
   it('does not apply the reserved-TLD rule when DNS is on (the resolver decides)', async () => {

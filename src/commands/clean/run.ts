@@ -17,23 +17,26 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
   const spoolDir = `${f.dataDir}/spool`;
   const layout = await openInput({ path: o.input, stdin: f.io.stdin, spoolDir, column: o.column, sheet: o.sheet, encoding: o.encoding, strict: o.strict, signal: stop });
   let scan: ScanResult | undefined;
+  const engine = checker !== 'service' && !o.dryRun ? await (await import('./with-engine.js')).startEngine(f, checker, progress) : undefined;
   try {
     await progress.start();
     // The engine's verdicts are kept by address number (VerdictTable): the write pass reads each row's number.
-    const keepRowOrdinals = checker !== 'service' && !o.dryRun;
-    scan = await scanInput(layout, { spillDir: spoolDir, keepRowOrdinals, onRows: (rows) => progress.update({ rows }), signal: stop });
+    const keepRowOrdinals = engine !== undefined;
+    const onNewKey = engine && ((key: string) => engine.prefetch(key));
+    scan = await scanInput(layout, { spillDir: spoolDir, keepRowOrdinals, onNewKey, onRows: (rows) => progress.update({ rows }), signal: stop });
     progress.stop();
     if (layout.encodingGuessed) f.io.note(`${layout.displayName}: not UTF-8; read as Windows-1252 (use --encoding to choose)`);
     reportScan(f, layout.displayName, layout.emailColumnName, scan);
     const code =
       checker === 'service'
         ? await (await import('./with-service.js')).cleanWithService(f, o, layout, scan, progress, startedAt)
-        : await (await import('./with-engine.js')).cleanWithEngine(f, o, checker, layout, scan, progress, startedAt);
+        : await (await import('./with-engine.js')).cleanWithEngine(f, o, engine, layout, scan, progress, startedAt);
     // Last, where it is read: which rows to look at in the input.
     reportRagged(f, layout, scan);
     return code;
   } finally {
     progress.stop();
+    await engine?.close();
     scan?.release();
     await layout.cleanup();
   }

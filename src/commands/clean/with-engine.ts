@@ -27,18 +27,27 @@ import { reportDryRun } from './report.js';
 
 const ENGINE_CONCURRENCY = 256;
 
-export async function cleanWithEngine(f: Factory, o: CleanOptions, settings: EngineSettings, layout: InputLayout, scan: ScanResult, progress: ProgressReporter, startedAt: number): Promise<number> {
-  if (o.dryRun) {
-    const saved = await savedAnswers(f, o, layout, scan, 'count');
-    reportDryRun(f, o, scan, { checked: saved.results, fromCache: saved.fromCache, signedIn: saved.account !== undefined });
-    return ExitCode.ok;
-  }
-  const [{ Engine }, { writeOutputs }] = await Promise.all([import('../../verify/index.js'), import('../../clean/write.js')]);
-  const engine = new Engine({
+/**
+ * The engine for a clean that checks (none for a dry run), made before the list is read: the scan hands it each new
+ * address, so that DNS answers for the list's domains come in while the rest of the list is read.
+ */
+export async function startEngine(f: Factory, settings: EngineSettings, progress: ProgressReporter): Promise<Engine> {
+  const { Engine } = await import('../../verify/index.js');
+  return new Engine({
     dns: { servers: settings.dnsServers },
     smtp: { enabled: settings.smtp, port: settings.smtpPort, from: settings.smtpFrom },
     onWarning: (message) => progress.note(`${f.io.style.yellow('warning:')} ${message}`),
   });
+}
+
+/** `engine`: from startEngine, undefined for a dry run (which checks nothing). */
+export async function cleanWithEngine(f: Factory, o: CleanOptions, engine: Engine | undefined, layout: InputLayout, scan: ScanResult, progress: ProgressReporter, startedAt: number): Promise<number> {
+  if (o.dryRun || !engine) {
+    const saved = await savedAnswers(f, o, layout, scan, 'count');
+    reportDryRun(f, o, scan, { checked: saved.results, fromCache: saved.fromCache, signedIn: saved.account !== undefined });
+    return ExitCode.ok;
+  }
+  const { writeOutputs } = await import('../../clean/write.js');
   const saved = await savedAnswers(f, o, layout, scan, 'read');
   const toCheck = scan.unique.size - saved.results.size;
   if (saved.results.size > 0) {
