@@ -4,32 +4,19 @@
 // alternating rounds of one run. Targets (issue 18): peak RSS <= 300 MB at every size for both;
 // --local <= 1.3x the pass; the dry run at least 1.5x faster than the pass; one DNS query per distinct domain.
 // BENCH_ROWS=1000000 (a comma-separated list) measures fewer sizes; BENCH_ROUNDS rounds each (default 1).
-import dgram from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import dnsPacket from 'dns-packet';
-import { generatedList, mb, measure, root } from './lib.mjs';
+import { generatedList, mb, measure, root, startDns } from './lib.mjs';
 
 const sizes = (process.env.BENCH_ROWS ?? '1000000,3000000,10000000').split(',').map(Number);
 const domains = Number(process.env.BENCH_DOMAINS ?? 10_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
 const PEAK_LIMIT = 300 * 2 ** 20;
 
-// Every bench domain has an MX; `com` exists (the engine asks before it believes "no such domain").
-const asked = new Map();
-const socket = dgram.createSocket('udp4');
-socket.on('message', (msg, rinfo) => {
-  const query = dnsPacket.decode(msg);
-  const q = query.questions[0];
-  const name = q.name.toLowerCase();
-  asked.set(`${q.type} ${name}`, (asked.get(`${q.type} ${name}`) ?? 0) + 1);
-  const answers = q.type === 'MX' && name.endsWith('.bench') ? [{ type: 'MX', name: q.name, ttl: 60, data: { preference: 10, exchange: `mx.${name}` } }] : [];
-  if (q.type === 'NS' && name === 'com') answers.push({ type: 'NS', name: 'com', ttl: 60, data: 'ns.com' });
-  socket.send(dnsPacket.encode({ id: query.id, type: 'response', flags: dnsPacket.RECURSION_AVAILABLE, questions: [q], answers }), rinfo.port, rinfo.address);
-});
-await new Promise((resolve) => socket.bind(0, '127.0.0.1', resolve));
-const server = `127.0.0.1:${socket.address().port}`;
+// Every bench domain takes mail.
+const dns = await startDns((name) => name.endsWith('.bench'));
+const { asked, server } = dns;
 
 const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
 const env = { MAILCLEAN_CONFIG_DIR: join(home, 'config'), MAILCLEAN_DATA_DIR: join(home, 'data') };
@@ -73,7 +60,7 @@ try {
     );
   }
 } finally {
-  socket.close();
+  dns.close();
   rmSync(home, { recursive: true, force: true });
 }
 console.log('targets: --dry-run <= 0.67x the pass (1.5x faster), --local <= 1.3x, both peaks <= 300 MB; DNS: one query per distinct domain');

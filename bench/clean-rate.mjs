@@ -5,14 +5,22 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measure, root } from './lib.mjs';
+import { measure, root, startDns } from './lib.mjs';
 
 const addresses = Number(process.env.BENCH_ADDRESSES ?? 10_000);
 const rate = { requests: 50, windowMs: 5_000 };
 const { startSandbox } = await import(join(root, 'dist', 'sandbox', 'server.js'));
 const sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate });
+// The precheck (on by default) asks DNS about the list's 97 domains: they all take mail, so every address is sent.
+const dns = await startDns((name) => /^example\d+\.com$/.test(name));
 const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
-const env = { MAILCLEAN_CONFIG_DIR: join(home, 'config'), MAILCLEAN_DATA_DIR: join(home, 'data'), MAILCLEAN_API_URL: sandbox.url, MAILCLEAN_CLEAN_URL: sandbox.url };
+const env = {
+  MAILCLEAN_CONFIG_DIR: join(home, 'config'),
+  MAILCLEAN_DATA_DIR: join(home, 'data'),
+  MAILCLEAN_API_URL: sandbox.url,
+  MAILCLEAN_CLEAN_URL: sandbox.url,
+  MAILCLEAN_DNS_SERVERS: dns.server,
+};
 const bin = join(root, 'bin', 'mailclean.js');
 
 try {
@@ -48,5 +56,6 @@ try {
   process.exitCode = ratio <= 1.05 && stats.rateLimited === 0 ? 0 : 1;
 } finally {
   await sandbox.close();
+  dns.close();
   rmSync(home, { recursive: true, force: true });
 }

@@ -1,8 +1,10 @@
-// Shared by the benchmarks: run a node command, timing it and reading its peak RSS.
+// Shared by the benchmarks: run a node command, timing it and reading its peak RSS; a DNS server on loopback.
 import { spawn, spawnSync } from 'node:child_process';
+import dgram from 'node:dgram';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import dnsPacket from 'dns-packet';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 const rssHook = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
@@ -46,4 +48,27 @@ export function generatedList(rows, { name = `list-${rows}.csv`, domains } = {})
     if (spawnSync(process.execPath, args, { stdio: 'inherit' }).status !== 0) process.exit(1);
   }
   return file;
+}
+
+/**
+ * A DNS server on 127.0.0.1 for a benchmark's domains, so that nothing is asked beyond loopback: the names
+ * `takesMail(name)` accepts get an MX, `com` an NS (the engine asks it first, to see whether DNS answers at all),
+ * and every other name does not exist. `asked` counts the questions by "TYPE name".
+ */
+export async function startDns(takesMail) {
+  const asked = new Map();
+  const socket = dgram.createSocket('udp4');
+  socket.on('message', (msg, rinfo) => {
+    const query = dnsPacket.decode(msg);
+    const q = query.questions[0];
+    const name = q.name.toLowerCase();
+    asked.set(`${q.type} ${name}`, (asked.get(`${q.type} ${name}`) ?? 0) + 1);
+    const mail = takesMail(name);
+    const answers = q.type === 'MX' && mail ? [{ type: 'MX', name: q.name, ttl: 60, data: { preference: 10, exchange: `mx.${name}` } }] : [];
+    if (q.type === 'NS' && name === 'com') answers.push({ type: 'NS', name: 'com', ttl: 60, data: 'ns.com' });
+    const flags = dnsPacket.RECURSION_AVAILABLE | (mail || name === 'com' ? 0 : 3);
+    socket.send(dnsPacket.encode({ id: query.id, type: 'response', flags, questions: [q], answers }), rinfo.port, rinfo.address);
+  });
+  await new Promise((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return { server: `127.0.0.1:${socket.address().port}`, asked, close: () => socket.close() };
 }

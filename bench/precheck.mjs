@@ -4,12 +4,10 @@
 // sandbox over HTTP and a DNS server on 127.0.0.1 started here. Both runs in the same session; the figure is the
 // ratio of addresses paid for (target: only what the precheck cannot decide is sent).
 import { spawn } from 'node:child_process';
-import dgram from 'node:dgram';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import dnsPacket from 'dns-packet';
-import { root } from './lib.mjs';
+import { root, startDns } from './lib.mjs';
 
 const { mulberry32 } = await import(join(root, 'dist', 'sandbox', 'faults.js'));
 
@@ -31,19 +29,9 @@ for (let i = 0; i < unique; i++) {
 }
 
 // Live, disposable and mistyped domains take mail (typo squatters do); the dead ones do not exist.
-const socket = dgram.createSocket('udp4');
-socket.on('message', (msg, rinfo) => {
-  const query = dnsPacket.decode(msg);
-  const q = query.questions[0];
-  const name = q.name.toLowerCase();
-  const exists = name === 'com' || [...live, ...disposable, ...typos].includes(name);
-  const answers = q.type === 'MX' && exists && name !== 'com' ? [{ type: 'MX', name: q.name, ttl: 60, data: { preference: 10, exchange: `mx.${name}` } }] : [];
-  if (q.type === 'NS' && name === 'com') answers.push({ type: 'NS', name: 'com', ttl: 60, data: 'ns.com' });
-  const flags = dnsPacket.RECURSION_AVAILABLE | (exists ? 0 : 3);
-  socket.send(dnsPacket.encode({ id: query.id, type: 'response', flags, questions: [q], answers }), rinfo.port, rinfo.address);
-});
-await new Promise((resolve) => socket.bind(0, '127.0.0.1', resolve));
-const dns = `127.0.0.1:${socket.address().port}`;
+const takingMail = new Set([...live, ...disposable, ...typos]);
+const dnsServer = await startDns((name) => takingMail.has(name));
+const dns = dnsServer.server;
 
 const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
 const sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate: { requests: 1000, windowMs: 1000 } });
@@ -88,6 +76,6 @@ try {
   process.exitCode = ok ? 0 : 1;
 } finally {
   await sandbox.close();
-  socket.close();
+  dnsServer.close();
   rmSync(home, { recursive: true, force: true });
 }
