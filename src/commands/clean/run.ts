@@ -1,6 +1,7 @@
 // `mailclean clean`, orchestrated: read and scan the input, then check with the service or the built-in engine.
 import type { ScanResult } from '../../clean/scan.js';
 import type { Factory } from '../../factory.js';
+import type { Engine } from '../../verify/index.js';
 import { chooseChecker } from './choose-checker.js';
 import type { CleanOptions } from './clean.js';
 import { reportRagged, reportScan } from './report.js';
@@ -17,12 +18,14 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
   const spoolDir = `${f.dataDir}/spool`;
   const layout = await openInput({ path: o.input, stdin: f.io.stdin, spoolDir, column: o.column, sheet: o.sheet, encoding: o.encoding, strict: o.strict, signal: stop });
   let scan: ScanResult | undefined;
-  const engine = checker !== 'service' && !o.dryRun ? await (await import('./with-engine.js')).startEngine(f, checker, progress) : undefined;
+  let engine: Engine | undefined;
   try {
+    if (checker !== 'service' && !o.dryRun) engine = await (await import('./with-engine.js')).startEngine(f, checker, progress);
     await progress.start();
     // The engine's verdicts are kept by address number (VerdictTable): the write pass reads each row's number.
     const keepRowOrdinals = engine !== undefined;
-    const onNewKey = engine && ((key: string) => engine.prefetch(key));
+    // Each new address goes to the engine, which looks its domain up while the rest is read.
+    const onNewKey = engine?.prefetch.bind(engine);
     scan = await scanInput(layout, { spillDir: spoolDir, keepRowOrdinals, onNewKey, onRows: (rows) => progress.update({ rows }), signal: stop });
     progress.stop();
     if (layout.encodingGuessed) f.io.note(`${layout.displayName}: not UTF-8; read as Windows-1252 (use --encoding to choose)`);
