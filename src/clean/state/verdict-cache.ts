@@ -13,17 +13,25 @@ export interface CacheStats {
   bytes: number | null;
 }
 
+/** Addresses asked about: how many, whether one is among them, and each in turn (a Set, or a list's own keys). */
+export interface KeySet extends Iterable<string> {
+  readonly size: number;
+  has(key: string): boolean;
+}
+
 export interface VerdictCache {
   /**
    * The cached verdicts of these addresses answered at or after `since` (epoch ms), keyed by address; each with
    * the `checkedAt` of its original answer.
    */
   lookup(keys: Iterable<string>, since: number): Promise<Map<string, Verdict>>;
+  /** Like lookup, but each answer goes to `found` as it is read, none kept: for a list of millions. Returns how many. */
+  lookupEach(keys: Iterable<string>, since: number, found: (key: string, verdict: Verdict) => void): Promise<number>;
   /**
    * How many of these addresses have an answer at or after `since`, without building their verdicts: what
    * `--dry-run` needs, fast for a million addresses.
    */
-  count(keys: ReadonlySet<string>, since: number): Promise<number>;
+  count(keys: KeySet, since: number): Promise<number>;
   /** Keeps answers as they arrive (their `checkedAt` is when the service gave them). */
   store(verdicts: readonly Verdict[]): Promise<void>;
   stats(): Promise<CacheStats>;

@@ -9,6 +9,7 @@ import type { UniqueKeys } from '../../clean/spill/unique-keys.js';
 import type { AccountState } from '../../clean/state/account-state.js';
 import { Journal } from '../../clean/state/local/journal.js';
 import { SharedStateError } from '../../clean/state/redis/connect.js';
+import type { KeySet } from '../../clean/state/verdict-cache.js';
 import { runSummary } from '../../clean/summary.js';
 import type { Verdict } from '../../clean/verdict.js';
 import { VerdictTable } from '../../clean/verdict-table.js';
@@ -43,41 +44,50 @@ export async function startEngine(f: Factory, settings: EngineSettings, progress
 /** `engine`: from startEngine, undefined for a dry run (which checks nothing). */
 export async function cleanWithEngine(f: Factory, o: CleanOptions, engine: Engine | undefined, layout: InputLayout, scan: ScanResult, progress: ProgressReporter, startedAt: number): Promise<number> {
   if (o.dryRun || !engine) {
-    const saved = await savedAnswers(f, o, layout, scan, 'count');
-    reportDryRun(f, o, scan, { checked: saved.results, fromCache: saved.fromCache, signedIn: saved.account !== undefined });
+    const saved = await savedAnswers(f, o, layout, scan);
+    reportDryRun(f, o, scan, { checked: saved.journaled, fromCache: saved.fromCache, signedIn: saved.account !== undefined });
     return ExitCode.ok;
   }
   const { writeOutputs } = await import('../../clean/write.js');
-  const saved = await savedAnswers(f, o, layout, scan, 'read');
-  const toCheck = scan.unique.size - saved.results.size;
-  if (saved.results.size > 0) {
-    const rest = toCheck > 0 ? `checking the other ${toCheck.toLocaleString('en-US')} with the built-in engine` : 'nothing is left for the built-in engine';
-    f.io.note(`Keeping ${quantity(saved.results.size, 'answer')} the service gave (${savedFrom(saved)}); ${rest}.`);
-  }
+  // The service's answers go straight into the table (a list's cached answers can be millions); the distinct
+  // verdicts they share are remembered, so that an interrupted run counts only those.
   const verdicts = new VerdictTable(scan.unique);
-  for (const [key, verdict] of saved.results) verdicts.setKey(key, verdict);
+  const kept = new Set<Verdict>();
+  const saved = await savedAnswers(f, o, layout, scan, (key, verdict) => {
+    verdicts.setKey(key, verdict);
+    kept.add(verdict);
+  });
+  const toCheck = scan.unique.size - verdicts.size;
+  if (verdicts.size > 0) {
+    const rest = toCheck > 0 ? `checking the other ${toCheck.toLocaleString('en-US')} with the built-in engine` : 'nothing is left for the built-in engine';
+    f.io.note(`Keeping ${quantity(verdicts.size, 'answer')} the service gave (${savedFrom(saved)}); ${rest}.`);
+  }
   // From here on rows find their verdicts by number: the memory that found numbers by address is given back.
   const nextOrdinal = scan.rowOrdinals?.reader();
   if (nextOrdinal) scan.unique.dropIndex();
-  const rest = saved.results.size > 0 ? unsaved(scan.unique, saved.results) : scan.unique.entries();
+  const rest = verdicts.size > 0 ? unsaved(scan.unique, verdicts) : scan.unique.entries();
   progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck, checked: 0, spent: 0, requests: 0 });
   await progress.start();
   const outcome = await checkAll(f, engine, rest, progress, (ordinal, verdict) => verdicts.set(ordinal, verdict));
   const answered = { fromJournal: saved.fromJournal, fromCache: saved.fromCache, sent: toCheck };
+  // Each row's address number, read in step with the rows, finds its verdict without hashing the address again.
+  if (nextOrdinal) assertInputUnchanged(layout, scan);
+  const answerFor = nextOrdinal ? () => verdicts.get(nextOrdinal()) : (key: string) => verdicts.get(scan.unique.ordinal(key));
   if (outcome.interrupted) {
     // No output is written; the side files, when asked for, still say how the run ended.
     const stopped: CheckOutcome = { spent: 0, requests: 0, retries: 0, stopped: { reason: 'interrupted', message: 'interrupted' } };
     const counting = countOnly(o, f, scan);
-    const counted = counting && (await writeOutputs(layout, (key) => saved.results.get(key), counting));
+    const keptOnly = (key: string) => {
+      const verdict = answerFor(key);
+      return verdict && kept.has(verdict) ? verdict : undefined;
+    };
+    const counted = counting && (await writeOutputs(layout, keptOnly, counting));
     const ended = counted && {
       summary: runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: counted.tally, outputs: [], answered, outcome: stopped }),
       tally: counted.tally,
     };
     return finishStoppedRun(f, o, ended, stopped, 'Interrupted: nothing was spent; run the command again to check the list.');
   }
-  // Each row's address number, read in step with the rows, finds its verdict without hashing the address again.
-  if (nextOrdinal) assertInputUnchanged(layout, scan);
-  const answerFor = nextOrdinal ? () => verdicts.get(nextOrdinal()) : (key: string) => verdicts.get(scan.unique.ordinal(key));
   const written = await writeOutputs(layout, answerFor, { ...writeOptions(o, f, scan), extraColumns: ['email_suggestion'] });
   const summary = runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: written.tally, outputs: outputCounts(o, written), answered });
   const dns = engine.stats().dns;
@@ -86,8 +96,8 @@ export async function cleanWithEngine(f: Factory, o: CleanOptions, engine: Engin
 }
 
 /** The list's addresses without an answer kept from the service, with their numbers. */
-function* unsaved(keys: UniqueKeys, saved: ReadonlyMap<string, Verdict>): Generator<[number, string]> {
-  for (const entry of keys.entries()) if (!saved.has(entry[1])) yield entry;
+function* unsaved(keys: UniqueKeys, verdicts: VerdictTable): Generator<[number, string]> {
+  for (const entry of keys.entries()) if (verdicts.get(entry[0]) === undefined) yield entry;
 }
 
 /** The engine over the addresses, with the progress line; Ctrl-C abandons lookups in flight (nothing is spent). */
@@ -114,45 +124,53 @@ async function checkAll(f: Factory, engine: Engine, entries: Iterable<readonly [
 interface SavedAnswers {
   /** The signed-in cleaning account, if any. */
   account?: string;
-  /** The answers kept: the journal's, and the cache's unless only counted. */
-  results: Map<string, Verdict>;
+  /** The journal's answers for this list's addresses (as many as were paid for). */
+  journaled: Map<string, Verdict>;
   fromJournal: number;
   fromCache: number;
 }
 
 /**
  * What the cleaning service already answered for this list: its journal (unless --restart) and, within --max-age,
- * the account's cache on this machine ('count' only counts the cache's, for a dry run). Paid answers are better
- * than the engine's; the engine's are never journaled, so a later run with the service still asks it about the rest.
+ * the account's cache on this machine, each answer handed to `keep` (without it the cache's are only counted, for a
+ * dry run). Paid answers are better than the engine's; the engine's are never journaled, so a later run with the
+ * service still asks it about the rest.
  */
-async function savedAnswers(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult, cacheUse: 'read' | 'count'): Promise<SavedAnswers> {
+async function savedAnswers(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult, keep?: (key: string, verdict: Verdict) => void): Promise<SavedAnswers> {
   const account = o.local ? await cleaningAccountKey(f) : undefined;
-  if (!account) return { results: new Map(), fromJournal: 0, fromCache: 0 };
-  const results = new Map<string, Verdict>();
+  const journaled = new Map<string, Verdict>();
+  if (!account) return { journaled, fromJournal: 0, fromCache: 0 };
   const state = await stateOrWarn(f, o, account);
   const journalFile = state?.journalFile(layout.fingerprint);
   if (journalFile && !o.restart && Journal.exists(journalFile)) {
-    const journaled = Journal.peek(journalFile).results;
+    const all = Journal.peek(journalFile).results;
     for (const key of scan.unique) {
-      const verdict = journaled.get(key);
-      if (verdict) results.set(key, verdict);
+      const verdict = all.get(key);
+      if (verdict) journaled.set(key, verdict);
     }
   }
-  const fromJournal = results.size;
+  for (const [key, verdict] of journaled) keep?.(key, verdict);
   let fromCache = 0;
   // Reading only: a cache that was never written is not created.
-  const cache = state?.hasCache() && o.maxAgeMs > 0 && results.size < scan.unique.size ? await cacheOrWarn(f, state, WITHOUT_CACHE) : undefined;
+  const cache = state?.hasCache() && o.maxAgeMs > 0 && journaled.size < scan.unique.size ? await cacheOrWarn(f, state, WITHOUT_CACHE) : undefined;
   if (cache) {
-    const rest = [...scan.unique].filter((key) => !results.has(key));
+    const rest = keysOutside(scan.unique, journaled);
     const since = Date.now() - o.maxAgeMs;
-    if (cacheUse === 'count') fromCache = await cache.count(new Set(rest), since);
-    else {
-      const cached = await cache.lookup(rest, since);
-      for (const [key, verdict] of cached) results.set(key, verdict);
-      fromCache = cached.size;
-    }
+    if (!keep) fromCache = await cache.count(rest, since);
+    else fromCache = await cache.lookupEach(rest, since, keep);
   }
-  return { account, results, fromJournal, fromCache };
+  return { account, journaled, fromJournal: journaled.size, fromCache };
+}
+
+/** The list's addresses but those of `except` (all in the list), without a copy of them. */
+function keysOutside(keys: UniqueKeys, except: ReadonlyMap<string, unknown>): KeySet {
+  return {
+    size: keys.size - except.size,
+    has: (key) => keys.ordinal(key) >= 0 && !except.has(key),
+    *[Symbol.iterator]() {
+      for (const key of keys) if (!except.has(key)) yield key;
+    },
+  };
 }
 
 const WITHOUT_CACHE = 'the engine checks what the journal does not answer';

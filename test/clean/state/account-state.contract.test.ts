@@ -76,7 +76,7 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
     await store.stop();
   });
 
-  it('the cache answers by age, counts, keeps the newer answer, clears by age, and is seen by the next run', async () => {
+  it('the cache answers by age (at once or one by one), counts, keeps the newer answer, clears by age, and is seen by the next run', async () => {
     const where = nextAccount();
     const first = await open(where);
     const cache = await first.cache();
@@ -90,6 +90,13 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
     expect(found.get('new@example.com')).toMatchObject({ status: 'invalid', serviceStatus: 'undeliverable', checkedAt: '2026-11-01T00:00:00.000Z' });
     expect(found.get('old@example.com')?.checkedAt).toBe('2026-02-01T00:00:00.000Z');
     expect((await next.lookup(['old@example.com', 'new@example.com'], Date.parse('2026-06-01'))).size).toBe(1);
+    // lookupEach hands over what lookup returns, one answer at a time, from any iterable (a generator here).
+    const each: string[] = [];
+    const keys = function* () {
+      yield* ['old@example.com', 'none@example.com', 'new@example.com'];
+    };
+    expect(await next.lookupEach(keys(), Date.parse('2026-06-01'), (key, v) => each.push(`${key} ${v.status}`))).toBe(1);
+    expect(each).toEqual(['new@example.com invalid']);
     expect(await next.count(new Set(['old@example.com', 'new@example.com', 'none@example.com']), 0)).toBe(2);
     expect(await next.stats()).toMatchObject({ entries: 2, oldest: '2026-02-01T00:00:00.000Z', newest: '2026-11-01T00:00:00.000Z' });
     expect(await next.clear(Date.parse('2026-06-01'))).toBe(1);

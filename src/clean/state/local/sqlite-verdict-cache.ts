@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { documentedStatus } from '../../answers.js';
 import { batches, KEY_BATCH } from '../../batches.js';
 import type { Verdict } from '../../verdict.js';
-import type { CacheStats, VerdictCache } from '../verdict-cache.js';
+import type { CacheStats, KeySet, VerdictCache } from '../verdict-cache.js';
 import { type Database, DatabaseSync, type Statement } from './sqlite-driver.js';
 
 /** A full pass reads this many addresses at a time. */
@@ -50,24 +50,28 @@ export class SqliteVerdictCache implements VerdictCache {
 
   async lookup(keys: Iterable<string>, since: number): Promise<Map<string, Verdict>> {
     const found = new Map<string, Verdict>();
-    // Answers of one batch share their time and usually their verdict: one object for each distinct one.
-    const shared = new Map<string, Verdict>();
-    const take = (rows: Row[]) => {
-      for (const row of rows) {
-        const id = `${row.status}|${row.flags}|${row.reason}|${row.at}`;
-        let verdict = shared.get(id);
-        if (!verdict) shared.set(id, (verdict = this.verdictOf(row)));
-        found.set(row.key, verdict);
-      }
-    };
-    for (const batch of batches(keys)) {
-      const statement = batch.length === KEY_BATCH ? this.batchLookup : this.lookupStatement(batch.length);
-      take(statement.all(since, ...batch) as unknown as Row[]);
-    }
+    await this.lookupEach(keys, since, (key, verdict) => found.set(key, verdict));
     return found;
   }
 
-  async count(keys: ReadonlySet<string>, since: number): Promise<number> {
+  async lookupEach(keys: Iterable<string>, since: number, found: (key: string, verdict: Verdict) => void): Promise<number> {
+    // Answers of one batch share their time and usually their verdict: one object for each distinct one.
+    const shared = new Map<string, Verdict>();
+    let count = 0;
+    for (const batch of batches(keys)) {
+      const statement = batch.length === KEY_BATCH ? this.batchLookup : this.lookupStatement(batch.length);
+      for (const row of statement.all(since, ...batch) as unknown as Row[]) {
+        const id = `${row.status}|${row.flags}|${row.reason}|${row.at}`;
+        let verdict = shared.get(id);
+        if (!verdict) shared.set(id, (verdict = this.verdictOf(row)));
+        found(row.key, verdict);
+        count++;
+      }
+    }
+    return count;
+  }
+
+  async count(keys: KeySet, since: number): Promise<number> {
     const total = (this.db.prepare('SELECT count(*) AS n FROM verdicts').get() as { n: number } | undefined)?.n ?? 0;
     // A statement per batch costs about three times a row read in a full pass: read everything when asking
     // about more than a third of it.

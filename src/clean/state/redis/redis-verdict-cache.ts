@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { documentedStatus } from '../../answers.js';
 import { batches } from '../../batches.js';
 import type { Verdict } from '../../verdict.js';
-import type { CacheStats, VerdictCache } from '../verdict-cache.js';
+import type { CacheStats, KeySet, VerdictCache } from '../verdict-cache.js';
 import { SharedStateError } from './connect.js';
 
 const flag = (b: boolean | null) => (b === null ? '' : b ? '1' : '0');
@@ -56,17 +56,25 @@ export class RedisVerdictCache implements VerdictCache {
 
   async lookup(keys: Iterable<string>, since: number): Promise<Map<string, Verdict>> {
     const found = new Map<string, Verdict>();
+    await this.lookupEach(keys, since, (key, verdict) => found.set(key, verdict));
+    return found;
+  }
+
+  async lookupEach(keys: Iterable<string>, since: number, found: (key: string, verdict: Verdict) => void): Promise<number> {
+    let count = 0;
     for (const batch of batches(keys)) {
       const values = await this.run(() => this.redis.hmget(this.key, ...batch));
       values.forEach((value, i) => {
         const entry = value === null ? undefined : unpack(value);
-        if (entry && entry.at >= since) found.set(batch[i]!, entry.verdict);
+        if (!entry || entry.at < since) return;
+        found(batch[i]!, entry.verdict);
+        count++;
       });
     }
-    return found;
+    return count;
   }
 
-  async count(keys: ReadonlySet<string>, since: number): Promise<number> {
+  async count(keys: KeySet, since: number): Promise<number> {
     return (await this.lookup(keys, since)).size;
   }
 
