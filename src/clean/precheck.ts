@@ -12,28 +12,37 @@ export const PRECHECK_REASONS: ReadonlySet<string> = new Set(['reserved_domain',
 const CONCURRENCY = 64;
 
 export interface PrecheckOutcome {
-  /** The addresses decided here, each with its verdict (decidedBy 'precheck'). */
+  /** The addresses decided here, each with its verdict (decidedBy 'precheck'); empty when only counted. */
   decided: Map<string, Verdict>;
   /** How many were decided for each reason. */
   byReason: Map<string, number>;
+  /** How many were decided in all. */
+  decidedCount: number;
   /** Why nothing was decided: DNS does not answer (its error code). Everything is then sent. */
   unreachable?: string;
   /** Stopped by a signal before the end: what was decided so far stands. */
   interrupted: boolean;
 }
 
-export async function precheck(keys: Iterable<string>, engine: Engine, opts: { stop: AbortSignal; now: () => number; onChecked?: (checked: number) => void }): Promise<PrecheckOutcome> {
+/** `count`: what is decided is only counted, not kept (a dry run's precheck of millions). */
+export async function precheck(
+  keys: Iterable<string>,
+  engine: Engine,
+  opts: { stop: AbortSignal; now: () => number; onChecked?: (checked: number) => void; count?: boolean },
+): Promise<PrecheckOutcome> {
   const decided = new Map<string, Verdict>();
   const byReason = new Map<string, number>();
   // Offline, the engine could still judge lists and typos, but "send everything, say so once" is what users can
   // predict: the precheck is all or nothing.
   const unreachable = await engine.dnsUnreachable();
-  if (unreachable !== undefined) return { decided, byReason, unreachable, interrupted: false };
+  if (unreachable !== undefined) return { decided, byReason, decidedCount: 0, unreachable, interrupted: false };
+  let decidedCount = 0;
   const onVerdict = (_ordinal: number, verdict: Verdict, key: string) => {
     if (!PRECHECK_REASONS.has(verdict.reason)) return;
-    decided.set(key, { ...verdict, key, decidedBy: 'precheck' });
+    decidedCount++;
+    if (!opts.count) decided.set(key, { ...verdict, key, decidedBy: 'precheck' });
     byReason.set(verdict.reason, (byReason.get(verdict.reason) ?? 0) + 1);
   };
   const { interrupted } = await checkLocally(numbered(keys), engine, { concurrency: CONCURRENCY, stop: opts.stop, now: opts.now, onVerdict, onChecked: opts.onChecked });
-  return { decided, byReason, interrupted };
+  return { decided, byReason, decidedCount, interrupted };
 }

@@ -75,7 +75,7 @@ export interface SummaryInput {
   answered?: { fromJournal: number; fromCache: number; sent: number };
   outcome?: { spent: number; requests: number; retries: number; stopped?: { reason: StopReason; message: string }; allowance?: { left?: number } };
   allowanceLeft?: number;
-  precheck?: { decided: ReadonlyMap<string, unknown>; byReason: ReadonlyMap<string, number>; unreachable?: string };
+  precheck?: { decidedCount: number; byReason: ReadonlyMap<string, number>; unreachable?: string };
   now?: number;
 }
 
@@ -107,7 +107,7 @@ export function runSummary(s: SummaryInput): RunSummary {
     suggestions: sortedCounts(tally.suggestions),
     topDomains: tally.topDomains(TOP_DOMAINS),
     answered: s.answered ?? { fromJournal: 0, fromCache: 0, sent: s.checker === 'local' ? scan.unique.size : 0 },
-    precheck: s.precheck ? { saved: s.precheck.decided.size, byReason: sortedCounts(s.precheck.byReason), skipped: s.precheck.unreachable ?? null } : null,
+    precheck: s.precheck ? { saved: s.precheck.decidedCount, byReason: sortedCounts(s.precheck.byReason), skipped: s.precheck.unreachable ?? null } : null,
     spent: outcome?.spent ?? 0,
     requests: outcome?.requests ?? 0,
     retries: outcome?.retries ?? 0,

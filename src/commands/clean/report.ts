@@ -62,7 +62,7 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
   for (const key of scan.unique) if (facts.checked.has(key)) already++;
   const local = facts.rate === undefined;
   const fromCache = facts.fromCache ?? 0;
-  const prechecked = facts.precheck?.decided.size ?? 0;
+  const prechecked = facts.precheck?.decidedCount ?? 0;
   const toSend = local ? 0 : scan.unique.size - already - fromCache - prechecked;
   const spend = o.maxSpend !== undefined ? Math.min(o.maxSpend, toSend) : toSend;
   const requests = Math.ceil(spend / MAX_BATCH);
@@ -133,8 +133,8 @@ function precheckText(o: CleanOptions, outcome: PrecheckOutcome | undefined): st
   if (!o.precheck) return '0 (--no-precheck: every address is sent)';
   if (!outcome) return '0 (nothing left to check)';
   if (outcome.unreachable !== undefined) return `0 (DNS does not answer: ${outcome.unreachable}; every address is sent)`;
-  return outcome.decided.size > 0
-    ? `${outcome.decided.size.toLocaleString('en-US')} (${reasonsText(outcome.byReason)}), decided here for free`
+  return outcome.decidedCount > 0
+    ? `${outcome.decidedCount.toLocaleString('en-US')} (${reasonsText(outcome.byReason)}), decided here for free`
     : '0 (DNS and the lists leave every address to the service)';
 }
 

@@ -3,13 +3,13 @@
 
 import type { CheckOutcome } from '../../clean/check-outcome.js';
 import type { InputLayout } from '../../clean/input/index.js';
+import { KeysExcept } from '../../clean/keys-except.js';
 import type { OnVerdict } from '../../clean/local.js';
 import { assertInputUnchanged, type ScanResult } from '../../clean/scan.js';
 import type { UniqueKeys } from '../../clean/spill/unique-keys.js';
 import type { AccountState } from '../../clean/state/account-state.js';
 import { Journal } from '../../clean/state/local/journal.js';
 import { SharedStateError } from '../../clean/state/redis/connect.js';
-import type { KeySet } from '../../clean/state/verdict-cache.js';
 import { runSummary } from '../../clean/summary.js';
 import type { Verdict } from '../../clean/verdict.js';
 import { VerdictTable } from '../../clean/verdict-table.js';
@@ -154,23 +154,12 @@ async function savedAnswers(f: Factory, o: CleanOptions, layout: InputLayout, sc
   // Reading only: a cache that was never written is not created.
   const cache = state?.hasCache() && o.maxAgeMs > 0 && journaled.size < scan.unique.size ? await cacheOrWarn(f, state, WITHOUT_CACHE) : undefined;
   if (cache) {
-    const rest = keysOutside(scan.unique, journaled);
+    const rest = new KeysExcept(scan.unique, journaled);
     const since = Date.now() - o.maxAgeMs;
     if (!keep) fromCache = await cache.count(rest, since);
     else fromCache = await cache.lookupEach(rest, since, keep);
   }
   return { account, journaled, fromJournal: journaled.size, fromCache };
-}
-
-/** The list's addresses but those of `except` (all in the list), without a copy of them. */
-function keysOutside(keys: UniqueKeys, except: ReadonlyMap<string, unknown>): KeySet {
-  return {
-    size: keys.size - except.size,
-    has: (key) => keys.ordinal(key) >= 0 && !except.has(key),
-    *[Symbol.iterator]() {
-      for (const key of keys) if (!except.has(key)) yield key;
-    },
-  };
 }
 
 const WITHOUT_CACHE = 'the engine checks what the journal does not answer';

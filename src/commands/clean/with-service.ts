@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import type { CleaningClient } from '../../api/cleaning.js';
 import type { CheckOutcome } from '../../clean/check-outcome.js';
 import type { InputLayout } from '../../clean/input/index.js';
+import { KeysExcept } from '../../clean/keys-except.js';
 import type { PrecheckOutcome } from '../../clean/precheck.js';
 import type { ScanResult } from '../../clean/scan.js';
 import type { AccountState } from '../../clean/state/account-state.js';
@@ -58,13 +59,16 @@ export async function cleanWithService(f: Factory, o: CleanOptions, layout: Inpu
 /** --dry-run: what the journal and the cache already answer, and what the rest would cost. */
 async function dryRun(f: Factory, o: CleanOptions, scan: ScanResult, account: Account, cache: VerdictCache | undefined): Promise<number> {
   const restart = await decideRestart(f, o, account.journalFile, scan);
-  const checked = account.journalFile && !restart ? Journal.peek(account.journalFile).results : new Map<string, unknown>();
-  const notInJournal: string[] = [];
-  for (const key of scan.unique) if (!checked.has(key)) notInJournal.push(key);
-  const cached = cache && o.maxAgeMs > 0 ? await cache.lookup(notInJournal, Date.now() - o.maxAgeMs) : new Map<string, unknown>();
+  const journaled = account.journalFile && !restart ? Journal.peek(account.journalFile).results : new Map<string, unknown>();
+  // Only counted, never copied: a list of millions costs a bit an address for what the cache answers.
+  const checked = new Map<string, unknown>();
+  for (const key of scan.unique) if (journaled.has(key)) checked.set(key, true);
+  const unanswered = new KeysExcept(scan.unique, checked);
+  // What the cache answers was handed out already: leaving it out does not change what is still to come.
+  const fromCache = cache && o.maxAgeMs > 0 ? await cache.lookupEach(unanswered, Date.now() - o.maxAgeMs, (key) => unanswered.exclude(key)) : 0;
   // The precheck costs nothing, so the dry run runs it: what it decides is what a run would not pay for.
-  const prechecked = await runPrecheck(f, o, cached.size > 0 ? notInJournal.filter((key) => !cached.has(key)) : notInJournal);
-  reportDryRun(f, o, scan, { checked, fromCache: cached.size, precheck: prechecked, rate: account.rate, signedIn: account.state !== undefined, allowance: account.allowance });
+  const prechecked = await runPrecheck(f, o, unanswered, { count: true });
+  reportDryRun(f, o, scan, { checked, fromCache, precheck: prechecked, rate: account.rate, signedIn: account.state !== undefined, allowance: account.allowance });
   return ExitCode.ok;
 }
 
@@ -134,7 +138,7 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   // The count `mailclean allowance` shows; a shared store gone mid-run must not fail what was paid for.
   await account.state!.recordSpend(outcome.spent).catch(() => undefined);
   run.progress.update({ phase: 'writing', rows: scan.rows });
-  const saved = prechecked?.decided.size ?? 0;
+  const saved = prechecked?.decidedCount ?? 0;
   const answered = { fromJournal: already, fromCache, sent: answeredIn(journal, scan) - already - fromCache - saved };
   const service = redactUrl((await f.profile()).urls().cleanUrl!);
   const summaryOf = (written: WriteSummary, outputs: OutputCount[]) =>
