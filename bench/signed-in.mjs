@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// Signed in to the cleaning service (a token and a clean-url in the environment; nothing is sent): `clean --dry-run`
+// with the service and its precheck (the cache skipped with --max-age 0), and `clean --local` on a list whose every
+// address is in the verdict cache, each timed against a csv-parse -> csv-stringify pass over the same file in the
+// same round. Target (issue 18): peak RSS <= 300 MB, whatever the list's size. BENCH_ROWS (default 1,000,000).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generatedList, mb, measure, root, startDns } from './lib.mjs';
+
+const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const PEAK_LIMIT = 300 * 2 ** 20;
+const dist = (path) => join(root, 'dist', path);
+const file = generatedList(rows, { name: `export-${rows}-10000.csv`, domains: 10_000 });
+const dns = await startDns((name) => name.endsWith('.bench'));
+const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
+const cleanUrl = 'http://127.0.0.1:9';
+const token = 'bench-token-0123456789abcdef';
+const env = {
+  MAILCLEAN_CONFIG_DIR: join(home, 'config'),
+  MAILCLEAN_DATA_DIR: join(home, 'data'),
+  MAILCLEAN_CLEAN_URL: cleanUrl,
+  MAILCLEAN_CLEAN_TOKEN: token,
+  MAILCLEAN_DNS_SERVERS: dns.server,
+};
+const bin = join(root, 'bin', 'mailclean.js');
+let failed = false;
+try {
+  // Every unique address of the list in the account's cache, as a service run would have left it.
+  const [{ openInput }, { scanInput }, { accountKey }, { cachePath }, { SqliteVerdictCache }] = await Promise.all([
+    import(dist('clean/input/index.js')),
+    import(dist('clean/scan.js')),
+    import(dist('clean/state/account-key.js')),
+    import(dist('clean/state/local/paths.js')),
+    import(dist('clean/state/local/sqlite-verdict-cache.js')),
+  ]);
+  const layout = await openInput({ path: file, stdin: process.stdin, spoolDir: join(home, 'spool') });
+  const scan = await scanInput(layout, { spillDir: join(home, 'spool') });
+  const cache = new SqliteVerdictCache(cachePath(env.MAILCLEAN_DATA_DIR, accountKey(cleanUrl, undefined, token)));
+  const at = new Date().toISOString();
+  const batch = [];
+  for (const key of scan.unique) {
+    batch.push({ key, status: 'valid', valid: true, disposable: false, validDomain: true, reason: '', checkedAt: at });
+    if (batch.length === 500) await cache.store(batch.splice(0));
+  }
+  if (batch.length > 0) await cache.store(batch);
+  await cache.close();
+  const unique = scan.unique.size;
+  scan.release();
+
+  const pass = await measure([join(root, 'bench', 'csv-baseline.mjs'), file]);
+  const dry = await measure([bin, 'clean', file, '--dry-run', '--max-age', '0', '--json', 'precheckSaves,toSend'], { env, stdout: 'pipe' });
+  const local = await measure([bin, 'clean', file, '--local', '-o', join(home, 'out.csv')], { env });
+  for (const run of [dry, local]) if (run.code !== 0) throw new Error(run.stderr);
+  console.log(`signed in, ${rows.toLocaleString('en-US')} rows, ${unique.toLocaleString('en-US')} unique addresses, node ${process.version}`);
+  console.log(`| run | wall | / pass | peak |`);
+  console.log('|---|---|---|---|');
+  const line = (name, run) => {
+    const over = run.rss > PEAK_LIMIT;
+    failed ||= over;
+    console.log(`| ${name} | ${(run.ms / 1000).toFixed(2)} s | ${(run.ms / pass.ms).toFixed(2)}x | ${mb(run.rss)}${over ? ' OVER' : ''} |`);
+  };
+  line('csv-parse -> csv-stringify', pass);
+  line('--dry-run, service and precheck', dry);
+  line('--local, every address cached', local);
+  console.log('target: both peaks <= 300 MB');
+} finally {
+  dns.close();
+  rmSync(home, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;
