@@ -249,6 +249,29 @@ describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free p
     }
   });
 
+  it('--local stopped by Ctrl-C counts only the answers paid for, not what the engine had decided', async () => {
+    await signedIn({ shape, plan: 'free' });
+    // fast.com does not exist (answered at once); slow.com is never answered, so the run is still checking.
+    const dns = await startDnsServer({ com: { NS: ['ns.example.'] }, 'slow.com': { silent: true } });
+    try {
+      expect((await home().run(['clean', file('p.csv', list(50, 'p')), '-o', join(home().dir, 'p.out.csv')])).code).toBe(0);
+      const mixed = file('q.csv', `${list(50, 'p')}${Array.from({ length: 10 }, (_, i) => `f${i}@fast.com`).join('\n')}\ns0@slow.com\n`);
+      const summaryFile = join(home().dir, 'q.json');
+      const running = home().run(['clean', mixed, '-o', join(home().dir, 'q.out.csv'), '--local', '--dns-server', dns.server, '--summary-json', summaryFile]);
+      while (!dns.queries.some((q) => q.name === 'slow.com')) await new Promise((r) => setTimeout(r, 10));
+      // By now fast.com's answer is in and its ten addresses are decided; slow.com's one is waiting.
+      await new Promise((r) => setTimeout(r, 300));
+      home().signal('SIGINT');
+      const res = await running;
+      expect(res.code, res.stderr).toBe(130);
+      const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
+      expect(summary).toMatchObject({ checker: 'local', answered: { fromCache: 50 }, unchecked: { rows: 11, reason: 'interrupted' } });
+      expect(summary.statuses).toEqual({ valid: 50, unchecked: 11 });
+    } finally {
+      await dns.close();
+    }
+  });
+
   it('the signin answer tells the allowance: --dry-run shows it before anything is spent', async () => {
     const sandbox = await signedIn({ shape, plan: 'free' }, 'free@example.com');
     await home().run(['clean', file('a.csv', list(20, 'a')), '-o', join(home().dir, 'a.out.csv')]);
