@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mb, measure, root } from './lib.mjs';
+import { fillCache, mb, measure, root } from './lib.mjs';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -16,15 +16,8 @@ const dist = (path) => join(root, 'dist', path);
 const work = join(root, 'bench', 'tmp');
 mkdirSync(work, { recursive: true });
 const file = join(work, `list-${rows}.csv`);
+const { SqliteVerdictCache } = await import(dist('clean/state/local/sqlite-verdict-cache.js'));
 if (!existsSync(file) && spawnSync(process.execPath, [join(root, 'bench', 'gen-csv.mjs'), String(rows), file], { stdio: 'inherit' }).status !== 0) process.exit(1);
-
-const [{ openInput }, { scanInput }, { accountKey }, { cachePath }, { SqliteVerdictCache }] = await Promise.all([
-  import(dist('clean/input/index.js')),
-  import(dist('clean/scan.js')),
-  import(dist('clean/state/account-key.js')),
-  import(dist('clean/state/local/paths.js')),
-  import(dist('clean/state/local/sqlite-verdict-cache.js')),
-]);
 
 const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
 const cleanUrl = 'http://127.0.0.1:9';
@@ -32,20 +25,7 @@ const token = 'bench-token-0123456789abcdef';
 const env = { MAILCLEAN_CONFIG_DIR: join(home, 'config'), MAILCLEAN_DATA_DIR: join(home, 'data'), MAILCLEAN_CLEAN_URL: cleanUrl, MAILCLEAN_CLEAN_TOKEN: token };
 try {
   // The cache holds every unique address of the list, topped up to a million answers.
-  const layout = await openInput({ path: file, stdin: process.stdin, spoolDir: join(home, 'spool') });
-  const { unique } = await scanInput(layout, { spillDir: join(home, 'spool') });
-  const cache = new SqliteVerdictCache(cachePath(env.MAILCLEAN_DATA_DIR, accountKey(cleanUrl, undefined, token)));
-  const at = new Date().toISOString();
-  const batch = [];
-  const put = async (key) => {
-    batch.push({ key, status: 'valid', valid: true, disposable: false, validDomain: true, reason: '', checkedAt: at });
-    if (batch.length === 50) await cache.store(batch.splice(0));
-  };
-  for (const key of unique) await put(key);
-  for (let i = unique.size; i < 1_000_000; i++) await put(`filler${i}@example.net`);
-  if (batch.length) await cache.store(batch);
-  const stats = await cache.stats();
-  await cache.close();
+  const { unique, stats } = await fillCache(file, { dataDir: env.MAILCLEAN_DATA_DIR, cleanUrl, token, spoolDir: join(home, 'spool'), total: 1_000_000 });
 
   const off = [];
   const on = [];
@@ -59,7 +39,7 @@ try {
   const ratio = median(on.map((r, i) => r.ms / off[i].ms));
   const perAddress = stats.bytes / stats.entries;
   console.log(
-    `verdict cache (SQLite), ${rows.toLocaleString('en-US')} rows, ${unique.size.toLocaleString('en-US')} unique, ${stats.entries.toLocaleString('en-US')} cached answers, node ${process.version}`,
+    `verdict cache (SQLite), ${rows.toLocaleString('en-US')} rows, ${unique.toLocaleString('en-US')} unique, ${stats.entries.toLocaleString('en-US')} cached answers, node ${process.version}`,
   );
   console.log(`dry-run, cache off   ${(median(off.map((r) => r.ms)) / 1000).toFixed(2)} s  peak ${mb(Math.max(...off.map((r) => r.rss)))}`);
   console.log(`dry-run, cache on    ${(median(on.map((r) => r.ms)) / 1000).toFixed(2)} s  peak ${mb(Math.max(...on.map((r) => r.rss)))}`);

@@ -72,3 +72,37 @@ export async function startDns(takesMail) {
   await new Promise((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return { server: `127.0.0.1:${socket.address().port}`, asked, close: () => socket.close() };
 }
+
+/**
+ * Fills the verdict cache of the account (`cleanUrl`, `token`) in `dataDir` with every unique address of `file`,
+ * valid, stored in batches of 50 as a service run would, then made-up addresses up to `total` answers. Returns the
+ * list's unique count and the cache's stats.
+ */
+export async function fillCache(file, { dataDir, cleanUrl, token, spoolDir, total = 0 }) {
+  const dist = (path) => join(root, 'dist', path);
+  const [{ openInput }, { scanInput }, { accountKey }, { cachePath }, { SqliteVerdictCache }] = await Promise.all([
+    import(dist('clean/input/index.js')),
+    import(dist('clean/scan.js')),
+    import(dist('clean/state/account-key.js')),
+    import(dist('clean/state/local/paths.js')),
+    import(dist('clean/state/local/sqlite-verdict-cache.js')),
+  ]);
+  const layout = await openInput({ path: file, stdin: process.stdin, spoolDir });
+  const scan = await scanInput(layout, { spillDir: spoolDir });
+  const cache = new SqliteVerdictCache(cachePath(dataDir, accountKey(cleanUrl, undefined, token)));
+  const at = new Date().toISOString();
+  const batch = [];
+  const put = async (key) => {
+    batch.push({ key, status: 'valid', valid: true, disposable: false, validDomain: true, reason: '', checkedAt: at });
+    if (batch.length === 50) await cache.store(batch.splice(0));
+  };
+  for (const key of scan.unique) await put(key);
+  const unique = scan.unique.size;
+  for (let i = unique; i < total; i++) await put(`filler${i}@example.net`);
+  if (batch.length > 0) await cache.store(batch);
+  const stats = await cache.stats();
+  await cache.close();
+  scan.release();
+  await layout.cleanup();
+  return { unique, stats };
+}

@@ -6,11 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generatedList, mb, measure, root, startDns } from './lib.mjs';
+import { fillCache, generatedList, mb, measure, root, startDns } from './lib.mjs';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const PEAK_LIMIT = 300 * 2 ** 20;
-const dist = (path) => join(root, 'dist', path);
 const file = generatedList(rows, { name: `export-${rows}-10000.csv`, domains: 10_000 });
 const dns = await startDns((name) => name.endsWith('.bench'));
 const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
@@ -27,26 +26,7 @@ const bin = join(root, 'bin', 'mailclean.js');
 let failed = false;
 try {
   // Every unique address of the list in the account's cache, as a service run would have left it.
-  const [{ openInput }, { scanInput }, { accountKey }, { cachePath }, { SqliteVerdictCache }] = await Promise.all([
-    import(dist('clean/input/index.js')),
-    import(dist('clean/scan.js')),
-    import(dist('clean/state/account-key.js')),
-    import(dist('clean/state/local/paths.js')),
-    import(dist('clean/state/local/sqlite-verdict-cache.js')),
-  ]);
-  const layout = await openInput({ path: file, stdin: process.stdin, spoolDir: join(home, 'spool') });
-  const scan = await scanInput(layout, { spillDir: join(home, 'spool') });
-  const cache = new SqliteVerdictCache(cachePath(env.MAILCLEAN_DATA_DIR, accountKey(cleanUrl, undefined, token)));
-  const at = new Date().toISOString();
-  const batch = [];
-  for (const key of scan.unique) {
-    batch.push({ key, status: 'valid', valid: true, disposable: false, validDomain: true, reason: '', checkedAt: at });
-    if (batch.length === 500) await cache.store(batch.splice(0));
-  }
-  if (batch.length > 0) await cache.store(batch);
-  await cache.close();
-  const unique = scan.unique.size;
-  scan.release();
+  const { unique } = await fillCache(file, { dataDir: env.MAILCLEAN_DATA_DIR, cleanUrl, token, spoolDir: join(home, 'spool') });
 
   const pass = await measure([join(root, 'bench', 'csv-baseline.mjs'), file]);
   const dry = await measure([bin, 'clean', file, '--dry-run', '--max-age', '0', '--json', 'precheckSaves,toSend'], { env, stdout: 'pipe' });
