@@ -35,7 +35,7 @@ export class VerdictTable {
     this.end = Math.max(this.end, ordinal + 1);
   }
 
-  /** By address: for the few answers kept from earlier (journal, cache); an address not in the list is ignored. */
+  /** By address, while the list's index is kept: the service's answers (journal, cache); others are ignored. */
   setKey(key: string, verdict: Verdict): void {
     const ordinal = this.keys.ordinal(key);
     if (ordinal >= 0) this.set(ordinal, verdict);

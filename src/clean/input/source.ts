@@ -66,7 +66,10 @@ export async function fileKind(path: string, displayName: string): Promise<FileK
   return st.isFile() ? 'file' : 'stream';
 }
 
-/** Copies spooled (and keys spilled) by runs killed with SIGKILL hold whole lists: removes those of processes that are gone. */
+/**
+ * Copies spooled (and keys and row numbers spilled) by runs killed with SIGKILL hold whole lists: removes those of
+ * processes that are gone.
+ */
 export function removeDeadSpools(spoolDir: string): void {
   removeLeftovers(spoolDir, (name) => Number(/^(?:input|keys|rows)-(\d+)-[0-9a-f]+\.spool$/.exec(name)?.[1]) || undefined);
 }

@@ -1,7 +1,7 @@
 import { ByteLog, CHUNK_BYTES } from './byte-log.js';
 import { Paged } from './paged.js';
 
-/** Past this share of used slots the table doubles: probes stay short. */
+/** Past this share of used slots the table grows eightfold: probes stay short, and it is rebuilt rarely. */
 const MAX_LOAD = 0.7;
 /** One ordinal in this many has its key's offset kept; the others are found by stepping from it. */
 const ANCHOR_BITS = 3;
@@ -24,8 +24,8 @@ export interface UniqueKeysOptions {
  */
 export class UniqueKeys implements Iterable<string> {
   /**
-   * Ordinal + 1 of the key in each slot (0: free). Its buffer grows in place, so a doubling never holds the old
-   * table and the new one at once: the table is rebuilt from `hashes`.
+   * Ordinal + 1 of the key in each slot (0: free). Its buffer grows in place, so growing never holds the old table
+   * and the new one at once: the table is rebuilt from `hashes`.
    */
   private readonly table = new ArrayBuffer(INITIAL_SLOTS * 4, { maxByteLength: MAX_SLOTS * 4 });
   private readonly slots = new Int32Array(this.table);

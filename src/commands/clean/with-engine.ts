@@ -62,23 +62,25 @@ export async function cleanWithEngine(f: Factory, o: CleanOptions, engine: Engin
     const rest = toCheck > 0 ? `checking the other ${toCheck.toLocaleString('en-US')} with the built-in engine` : 'nothing is left for the built-in engine';
     f.io.note(`Keeping ${quantity(verdicts.size, 'answer')} the service gave (${savedFrom(saved)}); ${rest}.`);
   }
-  // From here on rows find their verdicts by number: the memory that found numbers by address is given back.
-  const nextOrdinal = scan.rowOrdinals?.reader();
-  if (nextOrdinal) scan.unique.dropIndex();
+  // From here on rows find their verdicts by number (run.ts keeps each row's for the engine): the memory that found
+  // numbers by address is given back.
+  if (!scan.rowOrdinals) throw new Error("the engine's scan keeps each row's address number");
+  const nextOrdinal = scan.rowOrdinals.reader();
+  scan.unique.dropIndex();
   const rest = verdicts.size > 0 ? unsaved(scan.unique, verdicts) : scan.unique.entries();
   progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck, checked: 0, spent: 0, requests: 0 });
   await progress.start();
   const outcome = await checkAll(f, engine, rest, progress, (ordinal, verdict) => verdicts.set(ordinal, verdict));
   const answered = { fromJournal: saved.fromJournal, fromCache: saved.fromCache, sent: toCheck };
   // Each row's address number, read in step with the rows, finds its verdict without hashing the address again.
-  if (nextOrdinal) assertInputUnchanged(layout, scan);
-  const answerFor = nextOrdinal ? () => verdicts.get(nextOrdinal()) : (key: string) => verdicts.get(scan.unique.ordinal(key));
+  assertInputUnchanged(layout, scan);
+  const answerFor = () => verdicts.get(nextOrdinal());
   if (outcome.interrupted) {
     // No output is written; the side files, when asked for, still say how the run ended.
     const stopped: CheckOutcome = { spent: 0, requests: 0, retries: 0, stopped: { reason: 'interrupted', message: 'interrupted' } };
     const counting = countOnly(o, f, scan);
-    const keptOnly = (key: string) => {
-      const verdict = answerFor(key);
+    const keptOnly = () => {
+      const verdict = answerFor();
       return verdict && kept.has(verdict) ? verdict : undefined;
     };
     const counted = counting && (await writeOutputs(layout, keptOnly, counting));

@@ -60,7 +60,7 @@ export async function cleanWithService(f: Factory, o: CleanOptions, layout: Inpu
 async function dryRun(f: Factory, o: CleanOptions, scan: ScanResult, account: Account, cache: VerdictCache | undefined): Promise<number> {
   const restart = await decideRestart(f, o, account.journalFile, scan);
   const journaled = account.journalFile && !restart ? Journal.peek(account.journalFile).results : new Map<string, unknown>();
-  // Only counted, never copied: a list of millions costs a bit an address for what the cache answers.
+  // What is left to send is counted, never copied: the list's own keys but the journal's and the cache's (a bit each).
   const checked = new Map<string, unknown>();
   for (const key of scan.unique) if (journaled.has(key)) checked.set(key, true);
   const unanswered = new KeysExcept(scan.unique, checked);

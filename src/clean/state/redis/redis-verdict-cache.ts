@@ -75,7 +75,7 @@ export class RedisVerdictCache implements VerdictCache {
   }
 
   async count(keys: KeySet, since: number): Promise<number> {
-    return (await this.lookup(keys, since)).size;
+    return await this.lookupEach(keys, since, () => {});
   }
 
   async store(verdicts: readonly Verdict[]): Promise<void> {
