@@ -3,13 +3,17 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-/** Replaces `path` with `data` (created with `mode`, its directory private when made). */
-export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): void {
+/**
+ * Replaces `path` with `data` (created with `mode`, its directory private when made). `durable: false` skips the
+ * flushes: other processes still see the old file or the new one, but a power cut may leave neither.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600, { durable = true } = {}): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = temporaryPath(path);
   try {
     writeFileSync(tmp, data, { mode, flag: 'wx' });
-    replaceWith(tmp, path);
+    if (durable) replaceWith(tmp, path);
+    else renameSync(tmp, path);
   } catch (error) {
     rmSync(tmp, { force: true });
     throw error;
