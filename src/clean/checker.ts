@@ -53,11 +53,14 @@ const BATCH_BACKOFF: BackoffPolicy = { firstMs: 500, capMs: 15_000 };
  * Stops (without losing what is recorded) on allowance exhaustion, --max-spend, persistent service
  * failures, rejected credentials, a local state that cannot be written, or an interrupt.
  */
-export async function checkAddresses(keys: string[], deps: CheckerDeps): Promise<CheckOutcome> {
+export async function checkAddresses(keys: Iterable<string>, deps: CheckerDeps): Promise<CheckOutcome> {
   return new Checker(deps).run(keys);
 }
 
-/** Batches wait for one of `concurrency` places (p-limit); a failed or partial answer puts work back in line. */
+/**
+ * Batches wait for one of `concurrency` places (p-limit); a failed or partial answer puts work back in line. Batches
+ * are cut from the keys as places free up, never all at once: a list of millions is not copied into batches.
+ */
 class Checker {
   private readonly outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
   private readonly limit: LimitFunction;
@@ -73,21 +76,44 @@ class Checker {
   private allowanceLeft?: number;
   /** 429s for the rate limit since the last answer. */
   private rateRefusals = 0;
+  /** The keys not yet cut into batches; undefined once all are. */
+  private source?: Iterator<string>;
 
   constructor(private readonly deps: CheckerDeps) {
     this.limit = pLimit(Math.max(1, deps.concurrency));
   }
 
-  async run(keys: string[]): Promise<CheckOutcome> {
-    for (let i = 0; i < keys.length; i += MAX_BATCH) this.schedule({ keys: keys.slice(i, i + MAX_BATCH), attempts: 0, missingBefore: new Set() });
-    // Work put back while others run is scheduled before they finish, so this drains everything.
+  async run(keys: Iterable<string>): Promise<CheckOutcome> {
+    this.source = keys[Symbol.iterator]();
+    this.refill();
+    // Work put back, and new batches cut, while others run are scheduled before those finish: this drains everything.
     while (this.running.size > 0) await Promise.all([...this.running]);
     if (!this.outcome.stopped && this.skipped) this.stop('interrupted', 'interrupted');
     return this.outcome;
   }
 
+  /** Cuts new batches from the keys until one waits for each place (so a freed place never waits on the cutting). */
+  private refill(): void {
+    while (this.source && this.limit.pendingCount < this.limit.concurrency) {
+      const keys: string[] = [];
+      for (let next = this.source.next(); !next.done; next = this.source.next()) if (keys.push(next.value) === MAX_BATCH) break;
+      if (keys.length < MAX_BATCH) this.source = undefined;
+      if (keys.length === 0) return;
+      if (this.outcome.stopped || this.deps.stop.aborted) {
+        // Stopped with keys never sent: an interrupt says so; any other stop has said why already.
+        this.skipped ||= this.deps.stop.aborted;
+        this.source = undefined;
+        return;
+      }
+      this.schedule({ keys, attempts: 0, missingBefore: new Set() });
+    }
+  }
+
   private schedule(batch: Batch): void {
-    const task = this.limit(() => this.process(batch));
+    const task = this.limit(async () => {
+      await this.process(batch);
+      this.refill();
+    });
     this.running.add(task);
     void task.finally(() => this.running.delete(task));
   }

@@ -23,7 +23,8 @@ export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcom
   let outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
   try {
     await opts.claims.start();
-    const { mine, theirs } = await opts.claims.claim(opts.pending);
+    // Claims are taken for the whole list at once, so runners split it before any sends: this path lists it in memory.
+    const { mine, theirs } = await opts.claims.claim([...opts.pending]);
     outcome = await sendToService({ ...opts, pending: mine });
     let waiting = theirs;
     while (waiting.length > 0 && !outcome.stopped && !opts.stop.aborted) {

@@ -8,8 +8,8 @@ import type { VerdictCache } from './state/verdict-cache.js';
 import type { Verdict } from './verdict.js';
 
 export interface SendOptions {
-  /** Unique addresses still to check, in order. */
-  pending: string[];
+  /** Unique addresses still to check, in order; read as batches are sent, so it may be a view of millions. */
+  pending: Iterable<string>;
   journal: Journal;
   limiter: RateLimiter;
   client: { clean(emails: string[], signal?: AbortSignal): Promise<Json[]> };

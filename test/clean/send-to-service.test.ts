@@ -79,6 +79,40 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
     expect(sandbox.stats().addressesCharged).toBe(70);
   });
 
+  it('cuts batches from the addresses as places free up: stopped after the first answer, most were never read', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    let read = 0;
+    function* counted(): Generator<string> {
+      for (const address of addresses(5_000)) {
+        read++;
+        yield address;
+      }
+    }
+    const stop = new AbortController();
+    const outcome = await sendToService(
+      options(await signedIn(sandbox), [], {
+        pending: counted(),
+        stop: stop.signal,
+        onEvent: (event) => {
+          if (event.type === 'answered') stop.abort();
+        },
+      }),
+    );
+    expect(outcome.stopped?.reason).toBe('interrupted');
+    // Two places: two batches in flight, two waiting, and the one found unsent when the stop came; never the 100 batches.
+    expect(read).toBeLessThanOrEqual(5 * 50);
+    expect(outcome.spent).toBeGreaterThanOrEqual(50);
+    expect(Journal.peek(journal.path).results.size).toBe(outcome.spent);
+  });
+
+  it('sends every address of an iterable that is not an array, each once', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    const outcome = await sendToService(options(await signedIn(sandbox), [], { pending: new Set(addresses(175)) }));
+    expect(outcome).toMatchObject({ spent: 175, requests: 4 });
+    expect(sandbox.stats().addressesCharged).toBe(175);
+    expect(Journal.peek(journal.path).results.size).toBe(175);
+  });
+
   it('sends nothing once asked to stop, and calls the run interrupted', async () => {
     const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
     const stop = new AbortController();
