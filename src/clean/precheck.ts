@@ -12,8 +12,6 @@ export const PRECHECK_REASONS: ReadonlySet<string> = new Set(['reserved_domain',
 const CONCURRENCY = 64;
 
 export interface PrecheckOutcome {
-  /** The addresses decided here, each with its verdict (decidedBy 'precheck'); empty when only counted. */
-  decided: Map<string, Verdict>;
   /** How many were decided for each reason. */
   byReason: Map<string, number>;
   /** How many were decided in all. */
@@ -24,25 +22,35 @@ export interface PrecheckOutcome {
   interrupted: boolean;
 }
 
-/** `count`: what is decided is only counted, not kept (a dry run's precheck of millions). */
+/** Each address decided here, with its verdict (decidedBy 'precheck'). */
+export type OnDecided = (key: string, verdict: Verdict) => void;
+
+/** Without `onDecided`, what is decided is only counted (a dry run's precheck of millions). */
 export async function precheck(
   keys: Iterable<string>,
   engine: Engine,
-  opts: { stop: AbortSignal; now: () => number; onChecked?: (checked: number) => void; count?: boolean },
+  opts: { stop: AbortSignal; now: () => number; onChecked?: (checked: number) => void; onDecided?: OnDecided },
 ): Promise<PrecheckOutcome> {
-  const decided = new Map<string, Verdict>();
   const byReason = new Map<string, number>();
   // Offline, the engine could still judge lists and typos, but "send everything, say so once" is what users can
   // predict: the precheck is all or nothing.
   const unreachable = await engine.dnsUnreachable();
-  if (unreachable !== undefined) return { decided, byReason, decidedCount: 0, unreachable, interrupted: false };
+  if (unreachable !== undefined) return { byReason, decidedCount: 0, unreachable, interrupted: false };
   let decidedCount = 0;
+  // One verdict object per distinct engine verdict, as the engine shares them: a table of millions stores an index each.
+  const marked = new Map<Verdict, Verdict>();
   const onVerdict = (_ordinal: number, verdict: Verdict, key: string) => {
     if (!PRECHECK_REASONS.has(verdict.reason)) return;
     decidedCount++;
-    if (!opts.count) decided.set(key, { ...verdict, key, decidedBy: 'precheck' });
     byReason.set(verdict.reason, (byReason.get(verdict.reason) ?? 0) + 1);
+    if (!opts.onDecided) return;
+    let decided = marked.get(verdict);
+    if (!decided) {
+      decided = { ...verdict, decidedBy: 'precheck' };
+      marked.set(verdict, decided);
+    }
+    opts.onDecided(key, decided);
   };
   const { interrupted } = await checkLocally(numbered(keys), engine, { concurrency: CONCURRENCY, stop: opts.stop, now: opts.now, onVerdict, onChecked: opts.onChecked });
-  return { decided, byReason, decidedCount, interrupted };
+  return { byReason, decidedCount, interrupted };
 }

@@ -151,7 +151,11 @@ async function withService(f: Factory, keys: string[], maxAgeMs: number, prechec
     stop: f.io.signals.stop,
     abort: f.io.signals.abort,
     onCacheError: (error) => f.io.warn(`answers could not be kept in the verdict cache (${error.message})`),
-    precheck: async (uncached) => (await runPrecheck(f, prechecking, uncached))?.decided ?? new Map(),
+    precheck: async (uncached) => {
+      const decided = new Map<string, Verdict>();
+      await runPrecheck(f, prechecking, uncached, (key, verdict) => decided.set(key, { ...verdict, key }));
+      return decided;
+    },
   });
   const known = state.knownAllowance();
   const { outcome } = checked;

@@ -1,6 +1,6 @@
 // The precheck in a run with the service (and its dry run): the built-in engine, asking the resolvers of
 // --dns-server or MAILCLEAN_DNS_SERVERS (else the system's), decides what it can before anything is paid.
-import type { PrecheckOutcome } from '../../clean/precheck.js';
+import type { OnDecided, PrecheckOutcome } from '../../clean/precheck.js';
 import type { KeySet } from '../../clean/state/verdict-cache.js';
 import type { Factory } from '../../factory.js';
 import { quantity } from '../../quantities.js';
@@ -9,9 +9,9 @@ import type { CleanOptions } from './clean.js';
 
 /**
  * Runs the precheck over `keys` (unless --no-precheck), saying what it decided; undefined when it did not run.
- * `count`: what it decides is only counted (a dry run).
+ * Without `onDecided`, what it decides is only counted (a dry run).
  */
-export async function runPrecheck(f: Factory, o: Pick<CleanOptions, 'precheck' | 'engine'>, keys: readonly string[] | KeySet, { count = false } = {}): Promise<PrecheckOutcome | undefined> {
+export async function runPrecheck(f: Factory, o: Pick<CleanOptions, 'precheck' | 'engine'>, keys: readonly string[] | KeySet, onDecided?: OnDecided): Promise<PrecheckOutcome | undefined> {
   if (!o.precheck || ('size' in keys ? keys.size : keys.length) === 0) return undefined;
   const settings = await engineSettings(o, f.io.env);
   const [{ Engine }, { precheck }] = await Promise.all([import('../../verify/index.js'), import('../../clean/precheck.js')]);
@@ -20,7 +20,7 @@ export async function runPrecheck(f: Factory, o: Pick<CleanOptions, 'precheck' |
   const stopEngine = () => void engine.close();
   f.io.signals.stop.addEventListener('abort', stopEngine, { once: true });
   try {
-    const outcome = await precheck(keys, engine, { stop: f.io.signals.stop, now: Date.now, count });
+    const outcome = await precheck(keys, engine, { stop: f.io.signals.stop, now: Date.now, onDecided });
     if (outcome.unreachable !== undefined) {
       f.io.note(`Precheck skipped: DNS does not answer (${outcome.unreachable}), so every address is sent to the service (--dns-server names a resolver; --no-precheck silences this).`);
     } else if (outcome.decidedCount > 0) {

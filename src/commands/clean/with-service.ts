@@ -67,7 +67,7 @@ async function dryRun(f: Factory, o: CleanOptions, scan: ScanResult, account: Ac
   // What the cache answers was handed out already: leaving it out does not change what is still to come.
   const fromCache = cache && o.maxAgeMs > 0 ? await cache.lookupEach(unanswered, Date.now() - o.maxAgeMs, (key) => unanswered.exclude(key)) : 0;
   // The precheck costs nothing, so the dry run runs it: what it decides is what a run would not pay for.
-  const prechecked = await runPrecheck(f, o, unanswered, { count: true });
+  const prechecked = await runPrecheck(f, o, unanswered);
   reportDryRun(f, o, scan, { checked, fromCache, precheck: prechecked, rate: account.rate, signedIn: account.state !== undefined, allowance: account.allowance });
   return ExitCode.ok;
 }
@@ -184,11 +184,12 @@ async function answerForFree(f: Factory, o: CleanOptions, run: Run, unanswered: 
   const { journal } = run;
   const fromCache = await answerFromCache(f, o, run, unanswered);
   let pending = fromCache > 0 ? unanswered.filter((key) => !journal.results.has(key)) : unanswered;
-  const prechecked = await runPrecheck(f, o, pending);
-  if (prechecked && prechecked.decided.size > 0) {
-    for (const [key, verdict] of prechecked.decided) journal.results.set(key, verdict);
-    pending = pending.filter((key) => !prechecked.decided.has(key));
-  }
+  const decided = new Set<string>();
+  const prechecked = await runPrecheck(f, o, pending, (key, verdict) => {
+    journal.results.set(key, { ...verdict, key });
+    decided.add(key);
+  });
+  if (decided.size > 0) pending = pending.filter((key) => !decided.has(key));
   return { pending, fromCache, prechecked };
 }
 
