@@ -99,7 +99,12 @@ async function scanRecords(layout: InputLayout, result: ScanResult, { onNewKey, 
  * row's verdict. (A spooled or decoded copy is private and cannot change.)
  */
 export function assertInputUnchanged(layout: InputLayout, scan: ScanResult): void {
-  if (stampOf(layout.file) !== scan.readStamp) throw new UsageError(`${layout.displayName} changed while it was being cleaned; nothing was written: run the command again`);
+  if (inputChanged(layout, scan)) throw new UsageError(`${layout.displayName} changed while it was being cleaned; nothing was written: run the command again`);
+}
+
+/** Whether the input file is not as the scan read it (its size or modification time). */
+export function inputChanged(layout: InputLayout, scan: ScanResult): boolean {
+  return stampOf(layout.file) !== scan.readStamp;
 }
 
 function stampOf(file: string): string {

@@ -22,8 +22,8 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
   try {
     if (checker !== 'service' && !o.dryRun) engine = await (await import('./with-engine.js')).startEngine(f, checker, progress);
     await progress.start();
-    // The engine's verdicts are kept by address number (VerdictTable): the write pass reads each row's number.
-    const keepRowOrdinals = engine !== undefined;
+    // Verdicts are kept by address number (VerdictTable): a run that writes reads each row's number in its write pass.
+    const keepRowOrdinals = !o.dryRun;
     // Each new address goes to the engine, which looks its domain up while the rest is read.
     const onNewKey = engine?.prefetch.bind(engine);
     scan = await scanInput(layout, { spillDir: spoolDir, keepRowOrdinals, onNewKey, onRows: (rows) => progress.update({ rows }), signal: stop });

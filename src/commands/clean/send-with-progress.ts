@@ -8,7 +8,7 @@ import { sendClaimed } from '../../clean/send-claimed.js';
 import { type SendOptions, sendToService, timeLeft } from '../../clean/send-to-service.js';
 import type { AccountState } from '../../clean/state/account-state.js';
 import type { Journal } from '../../clean/state/local/journal.js';
-import type { VerdictCache } from '../../clean/state/verdict-cache.js';
+import type { KeySet, VerdictCache } from '../../clean/state/verdict-cache.js';
 import type { Rate } from '../../config/rate.js';
 import type { Factory } from '../../factory.js';
 import type { ProgressReporter } from '../../io/progress.js';
@@ -24,7 +24,7 @@ export interface SendRun {
 }
 
 /** Sends with a live progress line and an ETA; the first Ctrl-C is acknowledged on it. */
-export async function send(f: Factory, o: CleanOptions, pending: string[], scan: ScanResult, run: SendRun): Promise<CheckOutcome> {
+export async function send(f: Factory, o: CleanOptions, pending: KeySet, scan: ScanResult, run: SendRun): Promise<CheckOutcome> {
   const { journal, client, account, progress } = run;
   const state = account.state!;
   const limiter = state.limiter(account.rate);
@@ -34,7 +34,7 @@ export async function send(f: Factory, o: CleanOptions, pending: string[], scan:
   stop.addEventListener('abort', onStop, { once: true });
   const started = Date.now();
   let checked = 0;
-  progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck: pending.length, checked: 0, spent: 0, requests: 0 });
+  progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck: pending.size, checked: 0, spent: 0, requests: 0 });
   await progress.start();
   try {
     const options: SendOptions = {
@@ -51,7 +51,7 @@ export async function send(f: Factory, o: CleanOptions, pending: string[], scan:
       onEvent: (event) => {
         if (event.type === 'answered') {
           checked += event.addresses;
-          const etaMs = timeLeft(pending.length - checked, checked, Date.now() - started, limiter);
+          const etaMs = timeLeft(pending.size - checked, checked, Date.now() - started, limiter);
           progress.update({ checked, spent: event.spent, requests: event.requests, waitingMs: 0, etaMs });
         } else if (event.type === 'limit-wait') progress.waiting(event.ms);
         else if (event.type === 'waiting' && event.why === 'rate') progress.update({ waitingMs: event.ms });

@@ -8,7 +8,7 @@ import type { CheckOutcome } from '../../clean/check-outcome.js';
 import type { InputLayout } from '../../clean/input/index.js';
 import { KeysExcept } from '../../clean/keys-except.js';
 import type { PrecheckOutcome } from '../../clean/precheck.js';
-import type { ScanResult } from '../../clean/scan.js';
+import { inputChanged, type ScanResult } from '../../clean/scan.js';
 import type { AccountState } from '../../clean/state/account-state.js';
 import type { KnownAllowance } from '../../clean/state/local/allowance-file.js';
 import { Journal, lockJournal } from '../../clean/state/local/journal.js';
@@ -17,7 +17,8 @@ import { SharedStateError } from '../../clean/state/redis/connect.js';
 import type { VerdictCache } from '../../clean/state/verdict-cache.js';
 import type { OutputCount } from '../../clean/summary.js';
 import { runSummary } from '../../clean/summary.js';
-import { SERVICE_COLUMNS } from '../../clean/verdict.js';
+import { SERVICE_COLUMNS, type Verdict } from '../../clean/verdict.js';
+import { VerdictTable } from '../../clean/verdict-table.js';
 import { type WriteOptions, type WriteSummary, writeOutputs } from '../../clean/write.js';
 import { DEFAULT_RATE, parseRate, type Rate } from '../../config/rate.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
@@ -121,25 +122,33 @@ interface Run {
 
 async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult, run: Run): Promise<number> {
   const { journal, account } = run;
-  const unanswered = [...scan.unique].filter((key) => !journal.results.has(key));
-  const already = scan.unique.size - unanswered.length;
-  const { pending, fromCache, prechecked } = await answerForFree(f, o, run, unanswered);
+  // Every answer goes into a table by address number, and what is left to send is the list's own keys but those
+  // answered (a bit each): a list of millions is never copied. The journal holds what was paid for, no more.
+  const verdicts = new VerdictTable(scan.unique);
+  const journaled = new Map<string, Verdict>();
+  for (const [key, verdict] of journal.results) if (scan.unique.ordinal(key) >= 0) journaled.set(key, verdict);
+  for (const [key, verdict] of journaled) verdicts.setKey(key, verdict);
+  const pending = new KeysExcept(scan.unique, journaled);
+  const already = journaled.size;
+  const { fromCache, prechecked } = await answerForFree(f, o, run, pending, verdicts);
   if (already > 0 && already === scan.unique.size) {
     f.io.note(`All ${quantity(already, 'address', 'addresses')} were answered by an earlier run of this list: nothing is sent (--restart checks them again).`);
   } else if (already > 0) {
     f.io.note(`Resuming: ${quantity(already, 'address', 'addresses')} already checked ${already === 1 ? 'is' : 'are'} not sent again.`);
   }
-  if (!(await confirmSpend(f, o, pending.length, account.allowance))) {
+  if (!(await confirmSpend(f, o, pending.size, account.allowance))) {
     f.io.note('Nothing was sent.');
     return ExitCode.ok;
   }
   const outcome = await send(f, o, pending, scan, run);
+  for (const [key, verdict] of journal.results) verdicts.setKey(key, verdict);
+  const answerFor = verdictsByRow(f, layout, scan, verdicts);
   rememberRun(account.state!, account.allowance, outcome);
   // The count `mailclean allowance` shows; a shared store gone mid-run must not fail what was paid for.
   await account.state!.recordSpend(outcome.spent).catch(() => undefined);
   run.progress.update({ phase: 'writing', rows: scan.rows });
   const saved = prechecked?.decidedCount ?? 0;
-  const answered = { fromJournal: already, fromCache, sent: answeredIn(journal, scan) - already - fromCache - saved };
+  const answered = { fromJournal: already, fromCache, sent: verdicts.size - already - fromCache - saved };
   const service = redactUrl((await f.profile()).urls().cleanUrl!);
   const summaryOf = (written: WriteSummary, outputs: OutputCount[]) =>
     runSummary({
@@ -159,7 +168,7 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   // Interrupted: no output is written (--resume finishes it); the side files, when asked for, say how it ended.
   if (stopped === 'interrupted') {
     const counting = countOnly(o, f, scan);
-    const counted = counting && (await writeOutputs(layout, (key) => journal.results.get(key), counting));
+    const counted = counting && (await writeOutputs(layout, answerFor, counting));
     return finishStoppedRun(f, o, counted && { summary: summaryOf(counted, []), tally: counted.tally }, outcome, interruptedNote(journal.results.size));
   }
   const failed = stopped === 'auth' || stopped === 'storage';
@@ -167,7 +176,7 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   // Failed before checking anything: an output that already exists (an earlier run's) is left as it was.
   const kept = failed && answered.sent === 0 ? keepExisting(options) : [];
   if (kept.length > 0) f.io.note(`Nothing was checked: ${kept.join(' and ')} ${kept.length === 1 ? 'is' : 'are'} left as ${kept.length === 1 ? 'it was' : 'they were'}.`);
-  const written = await writeOutputs(layout, (key) => journal.results.get(key), options);
+  const written = await writeOutputs(layout, answerFor, options);
   const summary = summaryOf(
     written,
     outputCounts(o, written).filter((c) => !kept.includes(c.path)),
@@ -177,20 +186,36 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
 }
 
 /**
- * What costs nothing: the cache's answers within --max-age, then the precheck's decisions (in memory only, not
- * journaled: a resumed run makes them again, at no cost). Returns what is left to send.
+ * What costs nothing: the cache's answers within --max-age, then the precheck's decisions (in the table only, not
+ * journaled: a resumed run makes them again, at no cost). Each leaves `pending`.
  */
-async function answerForFree(f: Factory, o: CleanOptions, run: Run, unanswered: string[]): Promise<{ pending: string[]; fromCache: number; prechecked?: PrecheckOutcome }> {
-  const { journal } = run;
-  const fromCache = await answerFromCache(f, o, run, unanswered);
-  let pending = fromCache > 0 ? unanswered.filter((key) => !journal.results.has(key)) : unanswered;
-  const decided = new Set<string>();
-  const prechecked = await runPrecheck(f, o, pending, (key, verdict) => {
-    journal.results.set(key, { ...verdict, key });
-    decided.add(key);
-  });
-  if (decided.size > 0) pending = pending.filter((key) => !decided.has(key));
-  return { pending, fromCache, prechecked };
+async function answerForFree(f: Factory, o: CleanOptions, run: Run, pending: KeysExcept, verdicts: VerdictTable): Promise<{ fromCache: number; prechecked?: PrecheckOutcome }> {
+  const answered = (key: string, verdict: Verdict) => {
+    verdicts.setKey(key, verdict);
+    pending.exclude(key);
+  };
+  const fromCache = await answerFromCache(f, o, run, pending, answered);
+  const prechecked = await runPrecheck(f, o, pending, answered);
+  return { fromCache, prechecked };
+}
+
+/**
+ * How the write pass finds each row's verdict: by the row's address number, read in step with the rows (one write
+ * pass), once the memory that found numbers by address is given back. A list edited during the run (which can last
+ * hours) is matched by address instead, as its rows' numbers mean nothing: its new addresses come out unchecked.
+ */
+function verdictsByRow(f: Factory, layout: InputLayout, scan: ScanResult, verdicts: VerdictTable): (key: string) => Verdict | undefined {
+  if (inputChanged(layout, scan)) {
+    f.io.note(`${layout.displayName} changed during the run: its rows get the answers of their addresses, and addresses new to it are unchecked.`);
+    return (key) => {
+      const ordinal = scan.unique.ordinal(key);
+      return ordinal >= 0 ? verdicts.get(ordinal) : undefined;
+    };
+  }
+  if (!scan.rowOrdinals) throw new Error("a scan for a run that writes keeps each row's address number");
+  const nextOrdinal = scan.rowOrdinals.reader();
+  scan.unique.dropIndex();
+  return () => verdicts.get(nextOrdinal());
 }
 
 /** Drops from `options` the output files that exist already, so they are not replaced; returns their names. */
@@ -215,25 +240,18 @@ const interruptedNote = (answers: number) => `Interrupted: ${quantity(answers, '
  * Addresses answered within --max-age, for any list of this account, are not sent: their cached verdicts (with
  * the time of the original answer) join this run's answers in memory. Returns how many.
  */
-async function answerFromCache(f: Factory, o: CleanOptions, run: Run, pending: string[]): Promise<number> {
-  if (!run.cache || o.maxAgeMs <= 0 || pending.length === 0) return 0;
-  const cached = await run.cache.lookup(pending, Date.now() - o.maxAgeMs);
-  for (const [key, verdict] of cached) run.journal.results.set(key, verdict);
-  if (cached.size > 0)
-    f.io.note(`${quantity(cached.size, 'address', 'addresses')} answered within ${formatAge(o.maxAgeMs)} ${cached.size === 1 ? 'comes' : 'come'} from the cache: not sent (--max-age 0 asks again).`);
-  return cached.size;
+async function answerFromCache(f: Factory, o: CleanOptions, run: Run, pending: KeysExcept, answered: (key: string, verdict: Verdict) => void): Promise<number> {
+  if (!run.cache || o.maxAgeMs <= 0 || pending.size === 0) return 0;
+  // What the cache hands over was read already: leaving it out of `pending` does not change what is still to come.
+  const fromCache = await run.cache.lookupEach(pending, Date.now() - o.maxAgeMs, answered);
+  if (fromCache > 0)
+    f.io.note(`${quantity(fromCache, 'address', 'addresses')} answered within ${formatAge(o.maxAgeMs)} ${fromCache === 1 ? 'comes' : 'come'} from the cache: not sent (--max-age 0 asks again).`);
+  return fromCache;
 }
 
 function formatAge(ms: number): string {
   const days = ms / 86_400_000;
   return Number.isInteger(days) ? `${days} day${days === 1 ? '' : 's'}` : `${Math.round(ms / 3_600_000)} h`;
-}
-
-/** How many of the list's unique addresses the journal holds an answer for. */
-function answeredIn(journal: Journal, scan: ScanResult): number {
-  let n = 0;
-  for (const key of scan.unique) if (journal.results.has(key)) n++;
-  return n;
 }
 
 /** On a terminal, a run that spends more than a little asks first, saying what is known of the allowance. */

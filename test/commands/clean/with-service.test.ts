@@ -132,6 +132,33 @@ describe('clean: spending', () => {
   });
 });
 
+describe.each(['spec', 'alt'] as const)('clean: a list edited while it is sent (sandbox shape %s)', (shape) => {
+  it('is matched by address (its rows renumbered): what was answered is written, addresses new to it are unchecked', async () => {
+    const sandbox = await signedIn({ shape, faults: { latencyMs: 300 } });
+    const input = join(home().dir, 'list.csv');
+    writeFileSync(input, addresses(120));
+    const out = join(home().dir, 'out.csv');
+    const running = home().run(['clean', input, '-o', out, '--concurrency', '1']);
+    while (sandbox.stats().cleanRequests === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    // A new first row: every row after it moves down one.
+    writeFileSync(input, addresses(120).replace('email,name\n', 'email,name\nnew@example.com,New\n'));
+    const res = await running;
+    expect(res.stderr).toContain(`${input} changed during the run: its rows get the answers of their addresses`);
+    expect(sandbox.stats().addressesCharged).toBe(120);
+    const rows = outputRows(out).slice(1);
+    expect(rows[0]!.slice(0, 3)).toEqual(['new@example.com', 'New', 'unchecked']);
+    for (const row of rows.slice(1)) expect(row[2], row[0]).toBe('valid');
+    expect(rows.slice(1).map((r) => r[0])).toEqual(
+      addresses(120)
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(',')[0]),
+    );
+    expect(res.code, res.stderr).toBe(3);
+  });
+});
+
 describe('clean: allowance', () => {
   it('free plan, 120 unique: exit 3 with 50 checked and 70 unchecked; after the month turns --resume finishes', async () => {
     const clock = new FakeClock(Date.UTC(2026, 10, 20, 12));
