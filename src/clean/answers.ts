@@ -28,6 +28,23 @@ export function matchRecords(keys: string[], records: Json[]): Map<string, Json>
   return found;
 }
 
+/**
+ * The verdicts an answer gives a batch's addresses; those it left out are `missing`, unless they were left out
+ * once already (`missingBefore`): then they are unknown, reason no_result.
+ */
+export function batchVerdicts(keys: string[], records: Json[], missingBefore: ReadonlySet<string>, now: string): { verdicts: Verdict[]; missing: string[] } {
+  const found = matchRecords(keys, records);
+  const verdicts: Verdict[] = [];
+  const missing: string[] = [];
+  for (const key of keys) {
+    const record = found.get(key);
+    if (record) verdicts.push(recordVerdict(key, record, now));
+    else if (missingBefore.has(key)) verdicts.push({ key, status: 'unknown', valid: null, disposable: null, validDomain: null, reason: 'no_result', checkedAt: now });
+    else missing.push(key);
+  }
+  return { verdicts, missing };
+}
+
 const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : v === 1 || v === 'true' ? true : v === 0 || v === 'false' ? false : null);
 
 /** A service record (spec 2.10) as a verdict: its status in mailclean's words, the service's own word kept beside. */

@@ -3,10 +3,10 @@ import { allowanceNews } from '../api/allowance.js';
 import { type BackoffPolicy, backoffMs } from '../api/backoff.js';
 import type { Json } from '../api/shape.js';
 import { ApiError, AuthError, CliError } from '../errors.js';
-import { matchRecords, recordVerdict } from './answers.js';
+import { batchVerdicts } from './answers.js';
 import type { CheckOutcome, StopReason } from './check-outcome.js';
 import type { Clock } from './clock.js';
-import { isAllowanceRefusal, isTransient, rateRefusal } from './refusals.js';
+import { isAllowanceRefusal, isTransient, rateRefusal, rejectedPlaces } from './refusals.js';
 import { SharedStateError } from './state/redis/connect.js';
 import type { Verdict } from './verdict.js';
 
@@ -165,7 +165,7 @@ class Checker {
     } catch (error) {
       landed();
       // Stopped while waiting for a slot; any other failure means the limit can no longer be kept.
-      if (deps.stop.aborted) this.putBack(batch);
+      if (deps.stop.aborted) this.schedule(batch);
       else if (error instanceof SharedStateError) this.stop('shared', error.message);
       else this.stop('storage', messageOf(error), error instanceof CliError ? error : undefined);
       return;
@@ -200,16 +200,7 @@ class Checker {
     outcome.spent += batch.keys.length;
     if (this.allowanceLeft !== undefined) this.allowanceLeft = Math.max(0, this.allowanceLeft - batch.keys.length);
     if (outcome.allowance?.left !== undefined) outcome.allowance.left = Math.max(0, outcome.allowance.left - batch.keys.length);
-    const found = matchRecords(batch.keys, records);
-    const verdicts: Verdict[] = [];
-    const missing: string[] = [];
-    const now = this.now();
-    for (const key of batch.keys) {
-      const record = found.get(key);
-      if (record) verdicts.push(recordVerdict(key, record, now));
-      else if (batch.missingBefore.has(key)) verdicts.push({ key, status: 'unknown', valid: null, disposable: null, validDomain: null, reason: 'no_result', checkedAt: now });
-      else missing.push(key);
-    }
+    const { verdicts, missing } = batchVerdicts(batch.keys, records, batch.missingBefore, this.now());
     if (!this.recorded(verdicts)) return;
     this.rateRefusals = 0;
     // An address the answer left out is asked about once more, then called unknown.
@@ -260,7 +251,7 @@ class Checker {
     this.outcome.allowance = news;
     if (news.left !== undefined && news.left > 0 && news.left < batch.keys.length) {
       this.allowanceLeft = news.left;
-      this.putBack(batch);
+      this.schedule(batch);
       return;
     }
     this.stop('allowance', 'the monthly allowance is used up', error);
@@ -268,28 +259,20 @@ class Checker {
 
   /** 422: addresses it names (`email.3`) are rejected; the rest go again. Naming none, halve the batch. */
   private rejected(batch: Batch, error: ApiError): void {
-    const named = new Set<number>();
-    for (const field of Object.keys(error.fieldErrors ?? {})) {
-      const m = /^emails?[.[](\d+)\]?$/.exec(field);
-      if (m && Number(m[1]) < batch.keys.length) named.add(Number(m[1]));
-    }
+    const named = rejectedPlaces(error, batch.keys.length);
     const now = this.now();
     const rejectedVerdict = (key: string): Verdict => ({ key, status: 'invalid', valid: false, disposable: null, validDomain: null, reason: 'rejected_by_service', checkedAt: now });
     if (named.size > 0) {
       if (!this.recorded([...named].map((i) => rejectedVerdict(batch.keys[i]!)))) return;
       const rest = batch.keys.filter((_, i) => !named.has(i));
-      if (rest.length > 0) this.putBack({ ...batch, keys: rest });
+      if (rest.length > 0) this.schedule({ ...batch, keys: rest });
     } else if (batch.keys.length === 1) {
       this.recorded([rejectedVerdict(batch.keys[0]!)]);
     } else {
       const half = Math.ceil(batch.keys.length / 2);
-      this.putBack({ ...batch, keys: batch.keys.slice(0, half) });
-      this.putBack({ ...batch, keys: batch.keys.slice(half) });
+      this.schedule({ ...batch, keys: batch.keys.slice(0, half) });
+      this.schedule({ ...batch, keys: batch.keys.slice(half) });
     }
-  }
-
-  private putBack(batch: Batch): void {
-    this.schedule(batch);
   }
 
   private async pauseThenPutBack(batch: Batch, ms: number): Promise<void> {
@@ -298,7 +281,7 @@ class Checker {
     } catch {
       /* stopping: the batch is put back and skipped */
     }
-    this.putBack(batch);
+    this.schedule(batch);
   }
 
   private stop(reason: StopReason, message: string, error?: CliError): void {

@@ -36,3 +36,13 @@ export function rateRefusal(headers: Record<string, string>, refusals: number, n
   if (refusals >= MAX_RATE_REFUSALS) return { stop: `the cleaning service refused ${refusals} requests in a row for its rate limit` };
   return { waitMs };
 }
+
+/** The places in the batch (`email.3`, `emails[3]`) a 422 names, below `size`. */
+export function rejectedPlaces(error: ApiError, size: number): Set<number> {
+  const named = new Set<number>();
+  for (const field of Object.keys(error.fieldErrors ?? {})) {
+    const m = /^emails?[.[](\d+)\]?$/.exec(field);
+    if (m && Number(m[1]) < size) named.add(Number(m[1]));
+  }
+  return named;
+}

@@ -131,11 +131,7 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   const pending = new KeysExcept(scan.unique, journaled);
   const already = journaled.size;
   const { fromCache, prechecked } = await answerForFree(f, o, run, pending, verdicts);
-  if (already > 0 && already === scan.unique.size) {
-    f.io.note(`All ${quantity(already, 'address', 'addresses')} were answered by an earlier run of this list: nothing is sent (--restart checks them again).`);
-  } else if (already > 0) {
-    f.io.note(`Resuming: ${quantity(already, 'address', 'addresses')} already checked ${already === 1 ? 'is' : 'are'} not sent again.`);
-  }
+  noteResumed(f, already, scan.unique.size);
   if (!(await confirmSpend(f, o, pending.size, account.allowance))) {
     f.io.note('Nothing was sent.');
     return ExitCode.ok;
@@ -183,6 +179,14 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   );
   if (failed) return finishStoppedRun(f, o, { summary, tally: written.tally }, outcome, interruptedNote(journal.results.size));
   return finishRun(f, o, summary, written.tally, outcome);
+}
+
+function noteResumed(f: Factory, already: number, unique: number): void {
+  if (already > 0 && already === unique) {
+    f.io.note(`All ${quantity(already, 'address', 'addresses')} were answered by an earlier run of this list: nothing is sent (--restart checks them again).`);
+  } else if (already > 0) {
+    f.io.note(`Resuming: ${quantity(already, 'address', 'addresses')} already checked ${already === 1 ? 'is' : 'are'} not sent again.`);
+  }
 }
 
 /**
