@@ -1,3 +1,4 @@
+import { byCodeUnits } from '../quantities.js';
 import type { Verdict } from './verdict.js';
 
 const EXAMPLES = 5;
@@ -59,7 +60,7 @@ export class Tally {
       for (const count of mix.values()) rows += count;
       all.push({ domain, rows, statuses: Object.fromEntries(mix) });
     }
-    return all.sort((a, b) => b.rows - a.rows || a.domain.localeCompare(b.domain)).slice(0, n);
+    return all.sort((a, b) => b.rows - a.rows || byCodeUnits(a.domain, b.domain)).slice(0, n);
   }
 }
 
@@ -69,5 +70,5 @@ function bump(map: Map<string, number>, key: string): void {
 
 /** A map as an object with its entries sorted by count, largest first (stable field order for JSON). */
 export function sortedCounts(map: ReadonlyMap<string, number>): Record<string, number> {
-  return Object.fromEntries([...map].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+  return Object.fromEntries([...map].sort((a, b) => b[1] - a[1] || byCodeUnits(a[0], b[0])));
 }

@@ -7,7 +7,7 @@ import type { Factory } from '../factory.js';
 import { fieldsOf } from '../fields.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderPairs } from '../io/table.js';
-import { quantity } from '../quantities.js';
+import { formatCount, quantity } from '../quantities.js';
 import { jsonOption } from './common/inputs.js';
 import { cleaningAccountKey } from './common/sessions.js';
 import type { Runner } from './index.js';
@@ -89,11 +89,11 @@ const SOURCES = { signin: 'the sign-in answer', refusal: 'a refusal', run: 'coun
 
 function pairs(v: AllowanceView): Array<[string, string]> {
   const when = v.asOf ? `${v.asOf.slice(0, 16).replace('T', ' ')} UTC` : '';
-  const left = v.left === null ? 'not known yet (the service has not said; it tells on sign-in and when it refuses)' : `${v.left.toLocaleString('en-US')} as of ${when}, from ${SOURCES[v.source!]}`;
+  const left = v.left === null ? 'not known yet (the service has not said; it tells on sign-in and when it refuses)' : `${formatCount(v.left)} as of ${when}, from ${SOURCES[v.source!]}`;
   const out: Array<[string, string]> = [['Left', left]];
   if (v.limit !== null) out.push(['Plan', `${v.plan ?? 'allowance'}: ${quantity(v.limit, 'address', 'addresses')} a month`]);
   if (v.renewsAt) out.push(['Renews', v.renewsAt]);
-  const all = v.spentAllRunners === null ? '' : `; ${v.spentAllRunners.toLocaleString('en-US')} by every runner sharing the account`;
+  const all = v.spentAllRunners === null ? '' : `; ${formatCount(v.spentAllRunners)} by every runner sharing the account`;
   out.push([`Spent in ${v.month}`, `${quantity(v.spentThisMachine, 'address', 'addresses')} on this machine${all}`]);
   return out;
 }

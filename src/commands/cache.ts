@@ -9,6 +9,7 @@ import type { Factory } from '../factory.js';
 import { fieldsOf } from '../fields.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderPairs } from '../io/table.js';
+import { formatCount } from '../quantities.js';
 import { jsonOption } from './common/inputs.js';
 import { cleaningAccountKey } from './common/sessions.js';
 import type { Runner } from './index.js';
@@ -69,7 +70,7 @@ export async function cacheStats(o: { json?: JsonFlag; shared?: string }, f: Fac
   const stats = await cache.stats();
   if (o.json !== undefined) f.io.json(stats, o.json, CACHE_STATS_FIELDS);
   else {
-    const n = (x: number) => x.toLocaleString('en-US');
+    const n = formatCount;
     const pairs: Array<[string, string]> = [
       ['Answers', n(stats.entries)],
       ['Oldest', stats.oldest ?? '-'],
@@ -86,7 +87,7 @@ export async function cacheClear(o: { olderThan?: string; json?: JsonFlag; share
   const cache = await (await accountState(f, o.shared)).cache();
   const removed = await cache.clear(before);
   if (o.json !== undefined) f.io.json({ removed }, o.json, ['removed']);
-  else f.io.note(`Removed ${removed.toLocaleString('en-US')} answer${removed === 1 ? '' : 's'}${o.olderThan ? ` older than ${o.olderThan}` : ''} from the cache.`);
+  else f.io.note(`Removed ${formatCount(removed)} answer${removed === 1 ? '' : 's'}${o.olderThan ? ` older than ${o.olderThan}` : ''} from the cache.`);
   return 0;
 }
 

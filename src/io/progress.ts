@@ -1,5 +1,5 @@
 import type { Ora } from 'ora';
-import { formatDuration, quantity } from '../quantities.js';
+import { formatCount, formatDuration, quantity } from '../quantities.js';
 import type { OutputStream } from './io.js';
 
 export interface ProgressState {
@@ -129,7 +129,7 @@ export class ProgressReporter {
    */
   line(width?: number): string {
     const s = this.state;
-    const n = (x: number) => x.toLocaleString('en-US');
+    const n = formatCount;
     if (s.phase === 'reading') return fitLine([{ text: `Reading… ${quantity(s.rows, 'row')}`, rank: 0 }], width);
     if (s.phase === 'writing') return fitLine([{ text: `Writing ${quantity(s.rows, 'row')}…`, rank: 0 }], width);
     const now = this.now();

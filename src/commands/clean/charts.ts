@@ -1,6 +1,7 @@
 // The end-of-run breakdown on a terminal: statuses and the top reasons as bars, one screen.
 import type { RunSummary } from '../../clean/summary.js';
 import type { Style } from '../../io/style.js';
+import { formatCount } from '../../quantities.js';
 
 const WIDTH = 30;
 const TOP_REASONS = 6;
@@ -12,10 +13,10 @@ function bar(rows: number, total: number): string {
 
 function lines(counts: Array<[string, number]>, total: number, colour: (name: string, text: string) => string): string[] {
   const label = Math.max(...counts.map(([name]) => name.length), 6);
-  const digits = Math.max(...counts.map(([, n]) => n.toLocaleString('en-US').length));
+  const digits = Math.max(...counts.map(([, n]) => formatCount(n).length));
   return counts.map(([name, n]) => {
     const share = total > 0 ? ((100 * n) / total).toFixed(1) : '0.0';
-    return `  ${name.padEnd(label)}  ${colour(name, bar(n, total))}  ${n.toLocaleString('en-US').padStart(digits)}  ${share.padStart(5)}%`;
+    return `  ${name.padEnd(label)}  ${colour(name, bar(n, total))}  ${formatCount(n).padStart(digits)}  ${share.padStart(5)}%`;
   });
 }
 

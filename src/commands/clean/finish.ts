@@ -9,7 +9,7 @@ import { crossedThresholds } from '../../clean/thresholds.js';
 import { AuthError, CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { renderTable } from '../../io/table.js';
-import { quantity } from '../../quantities.js';
+import { formatCount, quantity } from '../../quantities.js';
 import { barChart } from './charts.js';
 import type { CleanOptions } from './clean.js';
 import { htmlReport } from './html-report.js';
@@ -62,7 +62,7 @@ function printSummary(f: Factory, o: CleanOptions, s: RunSummary): void {
   if (f.io.quiet) return;
   if (f.io.isStderrTTY) f.io.stderr.write(barChart(s, f.io.style));
   else {
-    const rows = Object.entries(s.statuses).map(([status, n]) => [status, n.toLocaleString('en-US'), `${((100 * n) / Math.max(1, s.rows)).toFixed(1)}%`]);
+    const rows = Object.entries(s.statuses).map(([status, n]) => [status, formatCount(n), `${((100 * n) / Math.max(1, s.rows)).toFixed(1)}%`]);
     f.io.stderr.write(renderTable(['STATUS', 'ROWS', 'SHARE'], rows, false));
   }
   const [main, rejects] = s.outputs;

@@ -3,7 +3,7 @@
 import type { OnDecided, PrecheckOutcome } from '../../clean/precheck.js';
 import type { KeySet } from '../../clean/state/verdict-cache.js';
 import type { Factory } from '../../factory.js';
-import { quantity } from '../../quantities.js';
+import { byCodeUnits, formatCount, quantity } from '../../quantities.js';
 import { engineSettings } from './choose-checker.js';
 import type { CleanOptions } from './clean.js';
 
@@ -36,7 +36,7 @@ export async function runPrecheck(f: Factory, o: Pick<CleanOptions, 'precheck' |
 /** "no_domain 8, disposable 3". */
 export function reasonsText(byReason: ReadonlyMap<string, number>): string {
   return [...byReason]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .map(([reason, n]) => `${reason} ${n.toLocaleString('en-US')}`)
+    .sort((a, b) => b[1] - a[1] || byCodeUnits(a[0], b[0]))
+    .map(([reason, n]) => `${reason} ${formatCount(n)}`)
     .join(', ');
 }

@@ -10,7 +10,7 @@ import type { KnownAllowance } from '../../clean/state/local/allowance-file.js';
 import { formatRate, type Rate } from '../../config/rate.js';
 import type { Factory } from '../../factory.js';
 import { renderPairs } from '../../io/table.js';
-import { formatDuration, quantity } from '../../quantities.js';
+import { formatCount, formatDuration, quantity } from '../../quantities.js';
 import type { CleanOptions } from './clean.js';
 import { reasonsText } from './precheck-step.js';
 
@@ -18,12 +18,12 @@ import { reasonsText } from './precheck-step.js';
 export function reportScan(f: Factory, displayName: string, column: string, scan: ScanResult): void {
   f.io.note(
     `${displayName}: ${quantity(scan.rows, 'row')}, email column "${column}", ${quantity(scan.unique.size, 'unique address', 'unique addresses')}, ` +
-      `${(scan.blank + scan.invalid).toLocaleString('en-US')} blank or malformed`,
+      `${formatCount(scan.blank + scan.invalid)} blank or malformed`,
   );
   if (scan.extracted > 0) {
     const cells = scan.extracted === 1 ? 'email cell holds its address' : 'email cells hold their address';
     f.io.note(
-      `${scan.extracted.toLocaleString('en-US')} ${cells} inside a name, a mailto: link or a " ::: " list: that address is checked ` +
+      `${formatCount(scan.extracted)} ${cells} inside a name, a mailto: link or a " ::: " list: that address is checked ` +
         `(of several, the first well-formed one) and shown in the column email_checked.`,
     );
   }
@@ -37,7 +37,7 @@ export function reportRagged(f: Factory, layout: InputLayout, scan: ScanResult):
   const { rows, lines } = scan.ragged;
   if (rows === 0) return;
   const shown = lines.slice(0, RAGGED_SHOWN).join(', ');
-  const more = rows > RAGGED_SHOWN ? `, and ${(rows - RAGGED_SHOWN).toLocaleString('en-US')} more` : '';
+  const more = rows > RAGGED_SHOWN ? `, and ${formatCount(rows - RAGGED_SHOWN)} more` : '';
   const than = layout.hasHeader ? `the header (${layout.columnCount})` : `the first row (${layout.columnCount})`;
   f.io.warn(`${quantity(rows, 'row')} had more or fewer fields than ${than}: line${rows === 1 ? '' : 's'} ${shown}${more}; kept as they are (--strict refuses such a file)`);
 }
@@ -91,7 +91,7 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
     f.io.json(report, o.json, Object.keys(report));
     return;
   }
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = formatCount;
   const pairs: Array<[string, string]> = [
     ['Rows', n(report.rows)],
     ['Blank', n(report.blank)],
@@ -114,7 +114,7 @@ function servicePairs(
   report: { alreadyChecked: number; toSend: number; requests: number; allowanceNeeded: number; rate: string | null; minimumSeconds: number },
   spend: number,
 ): Array<[string, string]> {
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = formatCount;
   const fromCache = facts.fromCache ?? 0;
   const left = facts.allowance;
   return [
@@ -133,14 +133,12 @@ function precheckText(o: CleanOptions, outcome: PrecheckOutcome | undefined): st
   if (!o.precheck) return '0 (--no-precheck: every address is sent)';
   if (!outcome) return '0 (nothing left to check)';
   if (outcome.unreachable !== undefined) return `0 (DNS does not answer: ${outcome.unreachable}; every address is sent)`;
-  return outcome.decidedCount > 0
-    ? `${outcome.decidedCount.toLocaleString('en-US')} (${reasonsText(outcome.byReason)}), decided here for free`
-    : '0 (DNS and the lists leave every address to the service)';
+  return outcome.decidedCount > 0 ? `${formatCount(outcome.decidedCount)} (${reasonsText(outcome.byReason)}), decided here for free` : '0 (DNS and the lists leave every address to the service)';
 }
 
 /** "10 left as of 2026-11-22 14:03 UTC". */
 export function allowanceText(known: KnownAllowance): string {
-  return `${known.left!.toLocaleString('en-US')} left as of ${known.asOf.slice(0, 16).replace('T', ' ')} UTC`;
+  return `${formatCount(known.left!)} left as of ${known.asOf.slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /** `partial:` and its hint, when rows stayed unchecked. */
@@ -154,7 +152,7 @@ export function reportPartial(f: Factory, unchecked: number, outcome: CheckOutco
 function allowanceDetail(outcome: CheckOutcome): string {
   if (outcome.stopped?.reason !== 'allowance' || !outcome.allowance) return '';
   const parts: string[] = [];
-  if (outcome.allowance.left !== undefined) parts.push(`${outcome.allowance.left.toLocaleString('en-US')} left`);
+  if (outcome.allowance.left !== undefined) parts.push(`${formatCount(outcome.allowance.left)} left`);
   if (outcome.allowance.renewsAt) parts.push(`renews ${outcome.allowance.renewsAt.slice(0, 10)}`);
   return parts.length ? ` (${parts.join('; ')})` : '';
 }

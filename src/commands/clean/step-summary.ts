@@ -1,8 +1,9 @@
 // The GitHub Actions job summary ($GITHUB_STEP_SUMMARY): a short Markdown account of the run.
 import type { RunSummary } from '../../clean/summary.js';
+import { formatCount } from '../../quantities.js';
 
 const md = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
-const n = (x: number) => x.toLocaleString('en-US');
+const n = formatCount;
 
 /** The run in a few lines of Markdown; `files` are the side files written besides the rows (summary, report). */
 export function stepSummary(s: RunSummary, files: readonly string[] = []): string {

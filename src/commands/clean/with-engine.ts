@@ -16,7 +16,7 @@ import { VerdictTable } from '../../clean/verdict-table.js';
 import { ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { ProgressReporter } from '../../io/progress.js';
-import { quantity } from '../../quantities.js';
+import { formatCount, quantity } from '../../quantities.js';
 import type { Engine } from '../../verify/index.js';
 import { cleaningAccountKey } from '../common/sessions.js';
 import { cacheOrWarn } from './cache-or-warn.js';
@@ -59,7 +59,7 @@ export async function cleanWithEngine(f: Factory, o: CleanOptions, engine: Engin
   });
   const toCheck = scan.unique.size - verdicts.size;
   if (verdicts.size > 0) {
-    const rest = toCheck > 0 ? `checking the other ${toCheck.toLocaleString('en-US')} with the built-in engine` : 'nothing is left for the built-in engine';
+    const rest = toCheck > 0 ? `checking the other ${formatCount(toCheck)} with the built-in engine` : 'nothing is left for the built-in engine';
     f.io.note(`Keeping ${quantity(verdicts.size, 'answer')} the service gave (${savedFrom(saved)}); ${rest}.`);
   }
   // From here on rows find their verdicts by number (run.ts keeps each row's for the engine): the memory that found
@@ -179,7 +179,7 @@ async function stateOrWarn(f: Factory, o: CleanOptions, account: string): Promis
 
 function savedFrom(saved: SavedAnswers): string {
   const parts: string[] = [];
-  if (saved.fromJournal > 0) parts.push(`${saved.fromJournal.toLocaleString('en-US')} from an earlier run of this list`);
-  if (saved.fromCache > 0) parts.push(`${saved.fromCache.toLocaleString('en-US')} from the cache`);
+  if (saved.fromJournal > 0) parts.push(`${formatCount(saved.fromJournal)} from an earlier run of this list`);
+  if (saved.fromCache > 0) parts.push(`${formatCount(saved.fromCache)} from the cache`);
   return parts.join(', ');
 }

@@ -25,7 +25,7 @@ import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { ProgressReporter } from '../../io/progress.js';
 import { promptConfirm } from '../../io/prompt.js';
-import { quantity } from '../../quantities.js';
+import { formatCount, quantity } from '../../quantities.js';
 import { redactUrl } from '../../redact.js';
 import { cleaningAccountKey, cleaningSession } from '../common/sessions.js';
 import { cacheOrWarn } from './cache-or-warn.js';
@@ -292,7 +292,7 @@ async function decideRestart(f: Factory, o: CleanOptions, journalFile: string | 
   }
   f.io.say(`An earlier run of this list saved ${quantity(covered, 'answer')}; ${quantity(left, 'address', 'addresses')} ${left === 1 ? 'is' : 'are'} still to check.`);
   if (await promptConfirm(f.io.raw, 'Resume it?')) return false;
-  f.io.say(`Starting over sends all ${quantity(scan.unique.size, 'address', 'addresses')} again: ${covered.toLocaleString('en-US')} of them are paid a second time.`);
+  f.io.say(`Starting over sends all ${quantity(scan.unique.size, 'address', 'addresses')} again: ${formatCount(covered)} of them are paid a second time.`);
   if (await promptConfirm(f.io.raw, 'Start over?', false)) return true;
   f.io.note('Nothing was sent.');
   return 'cancel';
