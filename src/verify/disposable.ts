@@ -48,16 +48,20 @@ function builtList(version: string | undefined): DomainList | undefined {
   }
   const firstLine = text.indexOf('\n');
   if (firstLine < 0 || text.slice(0, firstLine) !== `mailchecker ${version}`) return undefined;
-  return new SortedLines(text, firstLine + 1);
+  return new LineSet(text, firstLine + 1);
 }
 
 /**
- * Sorted lines of one string, searched by halving: a few ms to load where a Set of 56,000 strings takes about 50,
- * and a lookup costs 16 short comparisons (the engine asks once a domain).
+ * The lines of one string as a set: a hash table of line numbers over the text, so neither loading (about 20 ms,
+ * where a Set of 56,000 strings takes about 50) nor a lookup (one hash, a comparison in place) makes a string. A
+ * lookup costs about twice a Set's, once a domain.
  */
-class SortedLines implements DomainList {
+class LineSet implements DomainList {
   /** Where each line starts, and one past the last line's newline. */
   private readonly starts: Int32Array;
+  /** Line number + 1 in each slot (0: free), at least half of them free. */
+  private readonly slots: Int32Array;
+  private readonly mask: number;
 
   constructor(
     private readonly text: string,
@@ -69,20 +73,35 @@ class SortedLines implements DomainList {
     this.starts[0] = from;
     let line = 0;
     for (let at = text.indexOf('\n', from); at >= 0; at = text.indexOf('\n', at + 1)) this.starts[++line] = at + 1;
+    this.slots = new Int32Array(2 ** Math.ceil(Math.log2(lines * 2 + 1)));
+    this.mask = this.slots.length - 1;
+    for (let index = 0; index < lines; index++) {
+      let slot = hash(text, this.starts[index] as number, (this.starts[index + 1] as number) - 1) & this.mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.slots[slot] = index + 1;
+    }
   }
 
-  has(domain: string): boolean {
-    let low = 0;
-    let high = this.starts.length - 2;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const line = this.text.slice(this.starts[middle], (this.starts[middle + 1] as number) - 1);
-      if (line === domain) return true;
-      if (line < domain) low = middle + 1;
-      else high = middle - 1;
+  has(name: string): boolean {
+    for (let slot = hash(name, 0, name.length) & this.mask; this.slots[slot] !== 0; slot = (slot + 1) & this.mask) {
+      if (this.lineIs((this.slots[slot] as number) - 1, name)) return true;
     }
     return false;
   }
+
+  private lineIs(index: number, name: string): boolean {
+    const start = this.starts[index] as number;
+    if ((this.starts[index + 1] as number) - 1 - start !== name.length) return false;
+    for (let i = 0; i < name.length; i++) if (this.text.charCodeAt(start + i) !== name.charCodeAt(i)) return false;
+    return true;
+  }
+}
+
+/** FNV-1a over the characters of `text` from `start` to `end`. */
+function hash(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** True for a listed domain and for any subdomain of one (`x.mailinator.com`). */

@@ -1,5 +1,5 @@
 // The disposable-domain list as built (tools/build-disposable.mjs, by `npm run build`) answers exactly as
-// mailchecker's own list does, subdomains included: it is what every check loads, in a few ms instead of 100.
+// mailchecker's own list does, subdomains included: it is what every check loads, in about 20 ms instead of 100.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
