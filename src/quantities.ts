@@ -1,4 +1,4 @@
-// Numbers as people read them in messages: "1 request", "2,500 rows", "5m 1s".
+// Numbers and names as people read them in messages: "1 request", "2,500 rows", "5m 1s", reasons in a steady order.
 
 /**
  * 12,345, as en-US writes it. Written out rather than asked of `toLocaleString`, whose first call loads ICU's number
