@@ -3,6 +3,16 @@ import { DomainResolver } from '../../src/verify/dns.js';
 import { Engine, type EngineOptions } from '../../src/verify/engine.js';
 import { closedUdpPort, startDnsServer, type TestDnsServer, type ZoneEntry } from '../helpers/dns-server.js';
 
+/** A DNS server where the names `pattern` matches take mail, and an engine asking it (four lookups at a time). */
+async function withMailDomains(pattern: RegExp, body: (server: TestDnsServer, engine: Engine) => Promise<void>): Promise<void> {
+  const server = await startDnsServer((name): ZoneEntry | undefined => (pattern.test(name) ? { MX: [{ preference: 10, exchange: `mx.${name}` }] } : undefined));
+  try {
+    await body(server, new Engine({ dns: { servers: [server.server], concurrency: 4 } }));
+  } finally {
+    await server.close();
+  }
+}
+
 const ZONES: Record<string, ZoneEntry> = {
   // The canary: a resolver that knows `com` sees the Internet, so its NXDOMAIN answers are believed.
   com: { NS: ['a.gtld.example'] },
@@ -152,10 +162,7 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
   });
 
   it('prefetch: asks about each new domain once, without waiting; verifyKnown then decides as verify would', async () => {
-    const zones = (name: string): ZoneEntry | undefined => (/^d\d+\.pre\.test$/.test(name) ? { MX: [{ preference: 10, exchange: `mx.${name}` }] } : undefined);
-    const server = await startDnsServer(zones);
-    try {
-      const e = new Engine({ dns: { servers: [server.server], concurrency: 4 } });
+    await withMailDomains(/^d\d+\.pre\.test$/, async (server, e) => {
       const addresses = Array.from({ length: 300 }, (_, i) => `user${i}@d${i % 30}.pre.test`);
       for (const address of ['not an address', 'ann@[127.0.0.1]', ...addresses]) e.prefetch(address);
       expect(addresses.some((address) => e.verifyKnown(address) !== undefined)).toBe(false);
@@ -163,9 +170,7 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
       const reference = new Engine({ dns: { servers: [server.server] } });
       expect(addresses.map((address) => e.verifyKnown(address))).toEqual(await Promise.all(addresses.map((address) => reference.verify(address))));
       expect(e.stats().dns.queries).toBe(30);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('prefetch asks nothing more while 256 lookups wait', async () => {
@@ -192,10 +197,7 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
   });
 
   it('looks each domain up once: queries equal distinct domains', async () => {
-    const zones = (name: string): ZoneEntry | undefined => (/^d\d+\.bulk\.test$/.test(name) ? { MX: [{ preference: 10, exchange: `mx.${name}` }] } : undefined);
-    const server = await startDnsServer(zones);
-    try {
-      const e = new Engine({ dns: { servers: [server.server], concurrency: 4 } });
+    await withMailDomains(/^d\d+\.bulk\.test$/, async (server, e) => {
       const addresses = Array.from({ length: 1200 }, (_, i) => `user${i}@d${i % 25}.bulk.test`);
       const verdicts = await Promise.all(addresses.map((a) => e.verify(a)));
       expect(verdicts.every((v) => v.status === 'valid')).toBe(true);
@@ -207,9 +209,7 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
       expect(server.queries[0]).toEqual({ name: 'com', type: 'NS' });
       expect(new Set(server.queries.slice(1).map((q) => q.name)).size).toBe(25);
       expect(stats.cacheHits).toBe(1200 - 25);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('counts one lookup per domain even when the A fallback takes more queries', async () => {
