@@ -130,7 +130,7 @@ export class HttpClient {
     const url = this.url(spec);
     const payload = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
     this.log(`> ${spec.method} ${redactUrl(url.href)}${attempt ? ` (attempt ${attempt + 1})` : ''}`);
-    if (payload !== undefined) this.log(`> body ${redactJson(spec.body)}`);
+    if (payload !== undefined) this.log(() => `> body ${redactJson(spec.body)}`);
     const started = performance.now();
     const timeout = this.opts.timeoutMs ?? 30_000;
     const signals = [AbortSignal.timeout(timeout), ...(spec.signal ? [spec.signal] : [])];
@@ -169,7 +169,7 @@ export class HttpClient {
   private interpret(spec: RequestSpec, raw: { status: number; headers: Record<string, string>; text: string }, idempotent: boolean): HttpResponse {
     const { status, headers } = raw;
     const parsed = parseBody(raw.text, headers['content-type']);
-    if (parsed.json !== undefined) this.log(`< body ${redactJson(parsed.json, 600)}`);
+    if (parsed.json !== undefined) this.log(() => `< body ${redactJson(parsed.json, 600)}`);
     if (status >= 200 && status < 300) {
       if (parsed.json !== undefined) return { status, headers, body: parsed.json };
       const garbled = new ApiError(
@@ -206,8 +206,10 @@ export class HttpClient {
     return new ApiError(`the ${this.opts.serviceName} at ${this.host} answered ${status} to ${what}${detail ? `: ${detail}` : ''}`, status, fieldErrors);
   }
 
-  private log(line: string): void {
-    this.opts.debug?.(`[${this.opts.serviceName}] ${line}`);
+  /** Bodies are given as a function: masking every address of every batch costs time nobody reads without --debug. */
+  private log(line: string | (() => string)): void {
+    const { debug } = this.opts;
+    if (debug) debug(`[${this.opts.serviceName}] ${typeof line === 'string' ? line : line()}`);
   }
 }
 

@@ -17,7 +17,7 @@ export interface CheckerDeps {
   /** Books a slot of the rate limit; `release` says when the request ended. */
   acquire(signal?: AbortSignal): Promise<Slot>;
   release(slot: Slot): void | Promise<void>;
-  record(verdicts: Verdict[]): void;
+  record(verdicts: Verdict[]): void | Promise<void>;
   clock: Clock;
   concurrency: number;
   /** Stop sending once this many addresses have been spent (sent in answered requests). */
@@ -183,7 +183,7 @@ class Checker {
     await this.release(slot);
     landed();
     // Answered and paid for: kept even when the limiter could not record the end (a full disk).
-    this.answered(batch, records);
+    await this.answered(batch, records);
   }
 
   /** A limiter that cannot record a send's end cannot keep the limit: sending stops (storage). */
@@ -195,23 +195,24 @@ class Checker {
     }
   }
 
-  private answered(batch: Batch, records: Json[]): void {
+  private async answered(batch: Batch, records: Json[]): Promise<void> {
     const { outcome } = this;
     outcome.spent += batch.keys.length;
     if (this.allowanceLeft !== undefined) this.allowanceLeft = Math.max(0, this.allowanceLeft - batch.keys.length);
     if (outcome.allowance?.left !== undefined) outcome.allowance.left = Math.max(0, outcome.allowance.left - batch.keys.length);
     const { verdicts, missing } = batchVerdicts(batch.keys, records, batch.missingBefore, this.now());
-    if (!this.recorded(verdicts)) return;
+    // An answer ends a run of refusals when it arrives, not once it is on disk (other answers come meanwhile).
     this.rateRefusals = 0;
     // An address the answer left out is asked about once more, then called unknown.
     if (missing.length > 0) this.schedule({ keys: missing, attempts: 0, missingBefore: new Set(missing) });
+    if (!(await this.recorded(verdicts))) return;
     this.deps.onEvent?.({ type: 'answered', addresses: verdicts.length, spent: outcome.spent, requests: outcome.requests });
   }
 
   /** Journals answers; a journal that cannot be written stops the run (what is in memory still reaches the outputs). */
-  private recorded(verdicts: Verdict[]): boolean {
+  private async recorded(verdicts: Verdict[]): Promise<boolean> {
     try {
-      this.deps.record(verdicts);
+      await this.deps.record(verdicts);
       return true;
     } catch (error) {
       this.stop('storage', `cannot save answers in the journal: ${messageOf(error)}`, error instanceof CliError ? error : undefined);

@@ -55,7 +55,7 @@ export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcom
 /** The answers other runners left in the shared cache go into this list's journal; returns what is still missing. */
 async function takeTheirAnswers(opts: ClaimedSendOptions, waiting: string[]): Promise<string[]> {
   const answered = await opts.cache.lookup(waiting, opts.since);
-  if (answered.size > 0) opts.journal.record([...answered].map(([key, verdict]) => ({ ...verdict, key })));
+  if (answered.size > 0) await opts.journal.record([...answered].map(([key, verdict]) => ({ ...verdict, key })));
   return waiting.filter((a) => !answered.has(a));
 }
 

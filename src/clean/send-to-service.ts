@@ -56,9 +56,10 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
       // A release that fails (the shared state went away) only holds the slot until its in-flight time runs out.
       void Promise.resolve(limiter.release(slot as Booking)).catch(() => undefined);
     },
-    record: (verdicts) => {
-      journal.record(verdicts);
+    record: async (verdicts) => {
+      const written = journal.record(verdicts);
       keep(verdicts);
+      await written;
     },
     clock: realClock,
     concurrency: opts.concurrency,

@@ -25,8 +25,8 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
     dir = mkdtempSync(join(tmpdir(), 'mailclean-send-'));
     journal = Journal.open(join(dir, 'list.jsonl'), { restart: false });
   });
-  afterEach(() => {
-    journal.close();
+  afterEach(async () => {
+    await journal.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -92,7 +92,7 @@ async function withJournal(f: Factory, o: CleanOptions, layout: InputLayout, sca
     }
     return await sendAndWrite(f, o, layout, scan, { ...run, journal });
   } finally {
-    journal?.close();
+    await journal?.close();
     unlock();
   }
 }

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, mkdirSync, openSync, readFileSync, unlinkSync, write } from 'node:fs';
 import { dirname } from 'node:path';
 import { isObject } from '../../../api/shape.js';
 import { inDocumentedWords } from '../../answers.js';
@@ -18,6 +18,10 @@ export interface Saved {
  */
 export class Journal {
   private fd?: number;
+  /** Lines recorded while the write before them is under way: the next write takes them all, with one flush. */
+  private waiting: string[] = [];
+  private nextWrite?: Promise<void>;
+  private lastWrite: Promise<void> = Promise.resolve();
 
   private constructor(
     readonly path: string,
@@ -45,18 +49,40 @@ export class Journal {
     return journal;
   }
 
-  record(verdicts: Verdict[]): void {
-    if (verdicts.length === 0) return;
-    if (this.fd === undefined) throw new Error('journal is closed');
+  /**
+   * Resolves once the answers are on disk. The writes and flushes run off the main thread, so answers that arrive
+   * meanwhile are handled (and their flushes shared); a failed write fails every write after it.
+   */
+  record(verdicts: Verdict[]): Promise<void> {
+    if (verdicts.length === 0) return Promise.resolve();
+    const fd = this.fd;
+    if (fd === undefined) throw new Error('journal is closed');
     for (const v of verdicts) this.results.set(v.key, v);
-    writeSync(this.fd, `${JSON.stringify({ r: verdicts })}\n`);
-    fdatasyncSync(this.fd);
+    this.waiting.push(`${JSON.stringify({ r: verdicts })}\n`);
+    this.nextWrite ??= this.lastWrite.then(() => {
+      this.nextWrite = undefined;
+      const text = this.waiting.join('');
+      this.waiting = [];
+      return appendDurably(fd, Buffer.from(text));
+    });
+    this.lastWrite = this.nextWrite;
+    return this.nextWrite;
   }
 
-  close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
+  /** Closes the file once what was recorded is written (or failed to be). */
+  async close(): Promise<void> {
+    const fd = this.fd;
     this.fd = undefined;
+    await this.lastWrite.catch(() => undefined);
+    if (fd !== undefined) closeSync(fd);
   }
+}
+
+async function appendDurably(fd: number, data: Buffer): Promise<void> {
+  for (let at = 0; at < data.length; ) {
+    at += await new Promise<number>((resolve, reject) => write(fd, data, at, data.length - at, null, (error, n) => (error ? reject(error) : resolve(n))));
+  }
+  await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
 }
 
 /** The journal's lock is refreshed this often while its run lives ... */

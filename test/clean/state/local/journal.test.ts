@@ -1,6 +1,6 @@
 // The journal of a list's answers: what was recorded survives a reopen and a SIGKILL at any moment (whole batches,
 // the torn tail skipped), damage is counted rather than trusted, --restart forgets, and one run holds a list at a time.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,12 +23,12 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('Journal', () => {
-  it('keeps every recorded answer across a reopen, in a private file; --restart forgets them', () => {
+  it('keeps every recorded answer across a reopen, in a private file; --restart forgets them', async () => {
     const journal = Journal.open(path, { restart: false });
-    journal.record([verdict('a@example.com'), verdict('b@example.com', 'invalid')]);
-    journal.record([]);
-    journal.record([verdict('c@example.com')]);
-    journal.close();
+    await journal.record([verdict('a@example.com'), verdict('b@example.com', 'invalid')]);
+    await journal.record([]);
+    await journal.record([verdict('c@example.com')]);
+    await journal.close();
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(() => journal.record([verdict('d@example.com')])).toThrow(/closed/);
 
@@ -36,18 +36,62 @@ describe('Journal', () => {
     expect([...again.results.keys()]).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
     expect(again.results.get('b@example.com')?.status).toBe('invalid');
     expect(again.badLines).toBe(0);
-    again.close();
+    await again.close();
     expect(Journal.peek(path).results.size).toBe(3);
 
     const fresh = Journal.open(path, { restart: true });
     expect(fresh.results.size).toBe(0);
-    fresh.close();
+    await fresh.close();
   });
 
-  it('skips a torn last line quietly, and counts damaged or foreign lines without trusting them', () => {
+  it('answers recorded while a write is under way share the next write; each is on disk when its record resolves', async () => {
     const journal = Journal.open(path, { restart: false });
-    journal.record([verdict('a@example.com')]);
-    journal.close();
+    const batches = Array.from({ length: 20 }, (_, b) => Array.from({ length: 50 }, (_, i) => verdict(`u${b}.${i}@example.com`)));
+    const written = batches.map((batch) => journal.record(batch));
+    await written[0];
+    expect(Journal.peek(path).results.size).toBeGreaterThanOrEqual(50);
+    await Promise.all(written);
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    // One line a batch, in the order recorded, whichever write carried them.
+    expect(lines.map((line) => (JSON.parse(line) as { r: Verdict[] }).r[0]!.key)).toEqual(batches.map((batch) => batch[0]!.key));
+    await journal.close();
+  });
+
+  it('on a full disk, the answers that cannot be written fail, and every record after them; what was written reads back whole (needs root to mount a tmpfs)', async (ctx) => {
+    const disk = join(dir, 'disk');
+    mkdirSync(disk);
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', disk], { stdio: 'ignore' });
+    } catch {
+      ctx.skip('skipped: mounting a tmpfs needs root (a full disk cannot be made otherwise)');
+    }
+    try {
+      const file = join(disk, 'list.jsonl');
+      const journal = Journal.open(file, { restart: false });
+      let failure: NodeJS.ErrnoException | undefined;
+      let saved = 0;
+      for (let b = 0; b < 100 && !failure; b++) {
+        const batch = Array.from({ length: 50 }, (_, i) => ({ ...verdict(`u${b}.${i}@example.com`), reason: 'x'.repeat(100) }));
+        await journal.record(batch).then(
+          () => saved++,
+          (error: NodeJS.ErrnoException) => (failure = error),
+        );
+      }
+      expect(failure?.code).toBe('ENOSPC');
+      await expect(journal.record([verdict('late@example.com')])).rejects.toThrow(/ENOSPC/);
+      await journal.close();
+      const back = Journal.peek(file);
+      expect(back.results.size).toBe(saved * 50);
+      expect(back.badLines).toBe(0);
+    } finally {
+      execFileSync('umount', [disk], { stdio: 'ignore' });
+    }
+  });
+
+  it('skips a torn last line quietly, and counts damaged or foreign lines without trusting them', async () => {
+    const journal = Journal.open(path, { restart: false });
+    await journal.record([verdict('a@example.com')]);
+    await journal.close();
     appendFileSync(path, 'not json\n{"r":[{"key":"x@example.com","status":"valid"}]}\n{"r":[]}\n');
     appendFileSync(path, `${JSON.stringify({ r: [verdict('b@example.com')] })}\n{"r":[{"key":"c@exa`);
     const saved = Journal.peek(path);
@@ -70,7 +114,7 @@ describe('Journal', () => {
       const journal = Journal.open(${JSON.stringify(path)}, { restart: false });
       for (let batch = 0; ; batch++) {
         const verdicts = Array.from({ length: 50 }, (_, i) => ({ key: 'u' + batch + '.' + i + '@example.com', status: 'valid', valid: true, disposable: false, validDomain: true, reason: '', checkedAt: 'x'.repeat(200) }));
-        journal.record(verdicts);
+        await journal.record(verdicts);
         process.stdout.write(batch + '\\n');
       }`;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
