@@ -2,7 +2,7 @@
 import type { ScanResult } from '../../clean/scan.js';
 import type { Factory } from '../../factory.js';
 import type { Engine } from '../../verify/index.js';
-import { capYoungGeneration } from '../../young-generation.js';
+import { capYoungGeneration, youngGenerationGrowsLarge } from '../../young-generation.js';
 import { chooseChecker } from './choose-checker.js';
 import type { CleanOptions } from './clean.js';
 import { reportRagged, reportScan } from './report.js';
@@ -20,7 +20,7 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
   const layout = await openInput({ path: o.input, stdin: f.io.stdin, spoolDir, column: o.column, sheet: o.sheet, encoding: o.encoding, strict: o.strict, signal: stop });
   let scan: ScanResult | undefined;
   let engine: Engine | undefined;
-  const stopWatchingMemory = capYoungGeneration();
+  const stopWatchingMemory = youngGenerationGrowsLarge ? capYoungGeneration() : () => undefined;
   try {
     if (checker !== 'service' && !o.dryRun) engine = await (await import('./with-engine.js')).startEngine(f, checker, progress);
     await progress.start();
