@@ -44,7 +44,7 @@ describe('Journal', () => {
     await fresh.close();
   });
 
-  it('answers recorded while a write is under way share the next write; each is on disk when its record resolves', async () => {
+  it('answers recorded in a row, while a write is under way, come out one line a batch in order; each is on disk when its record resolves', async () => {
     const journal = Journal.open(path, { restart: false });
     const batches = Array.from({ length: 20 }, (_, b) => Array.from({ length: 50 }, (_, i) => verdict(`u${b}.${i}@example.com`)));
     const written = batches.map((batch) => journal.record(batch));
