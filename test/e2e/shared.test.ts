@@ -64,7 +64,7 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     const stats = sandbox.stats();
     expect(stats.rateLimited).toBe(0);
     expect(stats.maxArrivalsInAnyWindow).toBeLessThanOrEqual(5);
-    expect(stats.addressesCharged).toBe(450);
+    expect(stats.addressesCharged, `${a.stderr}\n---\n${b.stderr}`).toBe(450);
     for (const [m, name] of [
       [one, 'a'],
       [two, 'b'],
