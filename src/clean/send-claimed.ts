@@ -38,7 +38,9 @@ export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcom
       if (claimed.length > 0) {
         // Their runner may have finished between the look at the cache above and these claims.
         const ours = await takeTheirAnswers(opts, claimed);
-        if (ours.length > 0) outcome = merge(outcome, await sendToService({ ...opts, pending: ours }));
+        // --max-spend is for the whole run: this round gets what the rounds before it left.
+        const maxSpend = opts.maxSpend === undefined ? undefined : Math.max(0, opts.maxSpend - outcome.spent);
+        if (ours.length > 0) outcome = merge(outcome, await sendToService({ ...opts, pending: ours, maxSpend }));
         const taken = new Set(claimed);
         waiting = waiting.filter((a) => !taken.has(a));
         continue;
