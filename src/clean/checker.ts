@@ -259,16 +259,16 @@ class Checker {
   }
 
   /** 422: addresses it names (`email.3`) are rejected; the rest go again. Naming none, halve the batch. */
-  private rejected(batch: Batch, error: ApiError): void {
+  private async rejected(batch: Batch, error: ApiError): Promise<void> {
     const named = rejectedPlaces(error, batch.keys.length);
     const now = this.now();
     const rejectedVerdict = (key: string): Verdict => ({ key, status: 'invalid', valid: false, disposable: null, validDomain: null, reason: 'rejected_by_service', checkedAt: now });
     if (named.size > 0) {
-      if (!this.recorded([...named].map((i) => rejectedVerdict(batch.keys[i]!)))) return;
+      if (!(await this.recorded([...named].map((i) => rejectedVerdict(batch.keys[i]!))))) return;
       const rest = batch.keys.filter((_, i) => !named.has(i));
       if (rest.length > 0) this.schedule({ ...batch, keys: rest });
     } else if (batch.keys.length === 1) {
-      this.recorded([rejectedVerdict(batch.keys[0]!)]);
+      await this.recorded([rejectedVerdict(batch.keys[0]!)]);
     } else {
       const half = Math.ceil(batch.keys.length / 2);
       this.schedule({ ...batch, keys: batch.keys.slice(0, half) });

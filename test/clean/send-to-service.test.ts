@@ -1,7 +1,8 @@
 // sendToService against the sandbox over real HTTP (both answer shapes), with the real limiter, journal and cache:
 // every answer journaled and cached as it arrives, the allowance's refusal, --max-spend and a stop each end the
 // sending with what was paid for kept, and nothing sent twice.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -103,6 +104,32 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
     expect(read).toBeLessThanOrEqual(5 * 50);
     expect(outcome.spent).toBeGreaterThanOrEqual(50);
     expect(Journal.peek(journal.path).results.size).toBe(outcome.spent);
+  });
+
+  it('a 422 whose rejected addresses cannot be journaled (a full disk) stops the sending: the rest of its batch is not sent (needs root to mount a tmpfs)', async (ctx) => {
+    const disk = join(dir, 'disk');
+    mkdirSync(disk);
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', disk], { stdio: 'ignore' });
+    } catch {
+      ctx.skip('skipped: mounting a tmpfs needs root (a full disk cannot be made otherwise)');
+    }
+    try {
+      const full = Journal.open(join(disk, 'list.jsonl'), { restart: false });
+      try {
+        writeFileSync(join(disk, 'filler'), Buffer.alloc(128 * 1024));
+      } catch {
+        /* the disk is now full */
+      }
+      const sandbox = await sandboxes.start({ shape, plan: 'unlimited', faults: { rejectRate: 1, seed: 3 } });
+      const outcome = await sendToService(options(await signedIn(sandbox), addresses(120), { concurrency: 1, journal: full }));
+      expect(outcome.stopped?.reason).toBe('storage');
+      expect(outcome.stopped?.message).toMatch(/ENOSPC/);
+      expect(sandbox.stats().cleanRequests).toBe(1);
+      await full.close().catch(() => undefined);
+    } finally {
+      execFileSync('umount', [disk], { stdio: 'ignore' });
+    }
   });
 
   it('sends every address of an iterable that is not an array, each once', async () => {
