@@ -4,12 +4,12 @@
  */
 export const KEY_BATCH = 500;
 
-/** The items in groups of at most KEY_BATCH, in order. */
-export function* batches(items: Iterable<string>): Generator<string[]> {
+/** The items in groups of at most `size`, in order, read as the groups are taken. */
+export function* batches(items: Iterable<string>, size = KEY_BATCH): Generator<string[]> {
   let batch: string[] = [];
   for (const item of items) {
     batch.push(item);
-    if (batch.length === KEY_BATCH) {
+    if (batch.length === size) {
       yield batch;
       batch = [];
     }

@@ -18,3 +18,8 @@ export interface CheckOutcome {
   /** What the service said of the monthly allowance when it refused, if it said. */
   allowance?: AllowanceNews;
 }
+
+/** Why sending stopped at --max-spend, naming the whole run's budget. */
+export function maxSpendReached(maxSpend: number): NonNullable<CheckOutcome['stopped']> {
+  return { reason: 'max-spend', message: `stopped at --max-spend ${maxSpend}` };
+}

@@ -4,7 +4,7 @@ import { type BackoffPolicy, backoffMs } from '../api/backoff.js';
 import type { Json } from '../api/shape.js';
 import { ApiError, AuthError, CliError } from '../errors.js';
 import { batchVerdicts } from './answers.js';
-import type { CheckOutcome, StopReason } from './check-outcome.js';
+import { type CheckOutcome, maxSpendReached, type StopReason } from './check-outcome.js';
 import type { Clock } from './clock.js';
 import { isAllowanceRefusal, isTransient, rateRefusal, rejectedPlaces } from './refusals.js';
 import { SharedStateError } from './state/redis/connect.js';
@@ -147,7 +147,7 @@ class Checker {
     const allowanceBudget = this.allowanceLeft === undefined ? Infinity : this.allowanceLeft - this.inFlight;
     const budget = Math.min(spendBudget, allowanceBudget);
     if (budget <= 0) {
-      if (spendBudget <= 0) this.stop('max-spend', `stopped at --max-spend ${maxSpend}`);
+      if (spendBudget <= 0) this.outcome.stopped ??= maxSpendReached(maxSpend!);
       else this.stop('allowance', 'the monthly allowance is used up');
       return undefined;
     }

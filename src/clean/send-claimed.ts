@@ -1,8 +1,9 @@
-// Sending when runners on several machines share one account: claim the addresses first, send those that are
-// ours, and for those another runner claimed, take its answers from the shared cache (or its claims, once it is
-// gone). Never paying twice, never sending unbooked.
+// Sending when runners on several machines share one account: claim the addresses a chunk at a time, send those
+// that are ours, and for those another runner claimed, take its answers from the shared cache (or its claims, once
+// it is gone). Never paying twice, never sending unbooked.
 
-import type { CheckOutcome } from './check-outcome.js';
+import { batches } from './batches.js';
+import { type CheckOutcome, maxSpendReached } from './check-outcome.js';
 import { realClock } from './clock.js';
 import { type SendOptions, sendToService } from './send-to-service.js';
 import type { AddressClaims } from './state/account-state.js';
@@ -19,58 +20,90 @@ export interface ClaimedSendOptions extends SendOptions {
   pollMs?: number;
 }
 
+/**
+ * Addresses claimed at once, just before they are sent (20 full requests): a run that stops early (--max-spend,
+ * the allowance) holds back from other runners no more than this of what it never sends, and runners given one
+ * long list share it out as they go.
+ */
+export const CLAIM_CHUNK = 1_000;
+
 export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcome> {
-  let outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
+  const run = new ClaimedRun(opts);
   try {
     await opts.claims.start();
-    // Claims are taken for the whole list at once, so runners split it before any sends: this path lists it in memory.
-    const { mine, theirs } = await opts.claims.claim([...opts.pending]);
-    // A runner that finished since this run read the cache has given its claims back, its answers in the cache:
-    // those are taken from there, not paid again (seen as 500 addresses charged for 450 in test/e2e/shared.test.ts).
-    outcome = await sendToService({ ...opts, pending: await takeTheirAnswers(opts, mine) });
-    let waiting = theirs;
-    while (waiting.length > 0 && !outcome.stopped && !opts.stop.aborted) {
-      waiting = await takeTheirAnswers(opts, waiting);
+    let waiting = await run.claimAndSend(opts.pending);
+    while (waiting.length > 0 && run.goingOn()) {
+      waiting = await run.takeTheirAnswers(waiting);
       if (waiting.length === 0) break;
-      const free = (await opts.claims.claim(waiting)).mine;
-      const orphaned = await opts.claims.takeOverFromGone(waiting.filter((a) => !free.includes(a)));
-      const claimed = [...free, ...orphaned];
-      if (claimed.length > 0) {
-        // Their runner may have finished between the look at the cache above and these claims.
-        const ours = await takeTheirAnswers(opts, claimed);
-        // --max-spend is for the whole run: this round gets what the rounds before it left.
-        const maxSpend = opts.maxSpend === undefined ? undefined : Math.max(0, opts.maxSpend - outcome.spent);
-        if (ours.length > 0) outcome = merge(outcome, await sendToService({ ...opts, pending: ours, maxSpend }));
-        const taken = new Set(claimed);
-        waiting = waiting.filter((a) => !taken.has(a));
-        continue;
-      }
+      const before = waiting.length;
+      // Their runner may have stopped before sending them (it gave its claims back), or be gone.
+      waiting = await run.claimAndSend(waiting);
+      if (waiting.length < before) continue;
       opts.onWaiting?.(waiting.length);
       await realClock.sleep(opts.pollMs ?? 1_000, opts.stop).catch(() => undefined);
     }
-    if (waiting.length > 0 && opts.stop.aborted && !outcome.stopped) outcome.stopped = { reason: 'interrupted', message: 'interrupted' };
+    if (opts.stop.aborted) run.outcome.stopped ??= { reason: 'interrupted', message: 'interrupted' };
   } catch (error) {
     if (!(error instanceof SharedStateError)) throw error;
-    outcome.stopped ??= { reason: 'shared', message: error.message };
+    run.outcome.stopped ??= { reason: 'shared', message: error.message };
   } finally {
     await opts.claims.release();
   }
-  return outcome;
+  return run.outcome;
 }
 
-/** The answers other runners left in the shared cache go into this list's journal; returns what is still missing. */
-async function takeTheirAnswers(opts: ClaimedSendOptions, waiting: string[]): Promise<string[]> {
-  const answered = await opts.cache.lookup(waiting, opts.since);
-  if (answered.size > 0) await opts.journal.record([...answered].map(([key, verdict]) => ({ ...verdict, key })));
-  return waiting.filter((a) => !answered.has(a));
-}
+/** One run's rounds of sending: what they spent together, against the whole run's --max-spend. */
+class ClaimedRun {
+  outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
 
-function merge(a: CheckOutcome, b: CheckOutcome): CheckOutcome {
-  return {
-    spent: a.spent + b.spent,
-    requests: a.requests + b.requests,
-    retries: a.retries + b.retries,
-    stopped: b.stopped ?? a.stopped,
-    allowance: b.allowance ?? a.allowance,
-  };
+  constructor(private readonly opts: ClaimedSendOptions) {}
+
+  goingOn(): boolean {
+    return !this.outcome.stopped && !this.opts.stop.aborted;
+  }
+
+  /** Claims the addresses a chunk at a time and sends what is this runner's; returns those live runners hold. */
+  async claimAndSend(addresses: Iterable<string>): Promise<string[]> {
+    const theirs: string[] = [];
+    for (const chunk of batches(addresses, CLAIM_CHUNK)) {
+      if (!this.goingOn()) break;
+      const claimed = await this.opts.claims.claim(chunk);
+      const orphaned = await this.opts.claims.takeOverFromGone(claimed.theirs);
+      const taken = new Set(orphaned);
+      for (const address of claimed.theirs) if (!taken.has(address)) theirs.push(address);
+      // A runner that finished since this run read the cache has given its claims back, its answers in the cache:
+      // those are taken from there, not paid again (seen as 500 addresses charged for 450 in test/e2e/shared.test.ts).
+      await this.send(await this.takeTheirAnswers([...claimed.mine, ...orphaned]));
+    }
+    return theirs;
+  }
+
+  /** The answers other runners left in the shared cache go into this list's journal; returns what is still missing. */
+  async takeTheirAnswers(waiting: string[]): Promise<string[]> {
+    const { opts } = this;
+    const answered = await opts.cache.lookup(waiting, opts.since);
+    if (answered.size > 0) await opts.journal.record([...answered].map(([key, verdict]) => ({ ...verdict, key })));
+    return waiting.filter((a) => !answered.has(a));
+  }
+
+  /** Sends addresses this runner holds, with what --max-spend has left; progress counts from the rounds before. */
+  private async send(ours: string[]): Promise<void> {
+    if (ours.length === 0) return;
+    const { opts } = this;
+    const before = this.outcome;
+    const maxSpend = opts.maxSpend === undefined ? undefined : opts.maxSpend - before.spent;
+    if (maxSpend !== undefined && maxSpend <= 0) {
+      before.stopped = maxSpendReached(opts.maxSpend!);
+      return;
+    }
+    const onEvent: SendOptions['onEvent'] = (event) => opts.onEvent?.(event.type === 'answered' ? { ...event, spent: before.spent + event.spent, requests: before.requests + event.requests } : event);
+    const round = await sendToService({ ...opts, pending: ours, maxSpend, onEvent });
+    this.outcome = {
+      spent: before.spent + round.spent,
+      requests: before.requests + round.requests,
+      retries: before.retries + round.retries,
+      stopped: round.stopped?.reason === 'max-spend' ? maxSpendReached(opts.maxSpend!) : round.stopped,
+      allowance: round.allowance ?? before.allowance,
+    };
+  }
 }

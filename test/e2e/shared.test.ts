@@ -4,6 +4,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Claims } from '../../src/clean/state/redis/claims.js';
+import { connectShared } from '../../src/clean/state/redis/connect.js';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/server.js';
 import { TestHome } from '../helpers/cli.js';
 import { startDnsServer } from '../helpers/dns-server.js';
@@ -31,13 +33,17 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
   let sandbox: SandboxHandle;
   let machines: TestHome[];
   let token: string;
-  beforeEach(async () => {
-    redis = await startRedis();
-    sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate: { requests: 5, windowMs: 3_000 } });
+  /** A new sandbox with this rate limit, and the token of an account registered on it. */
+  async function serve(rate: { requests: number; windowMs: number }): Promise<void> {
+    sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate });
     const registrar = new TestHome();
     await registered(registrar, sandbox, { email: 'shared@example.com' });
     token = (await registrar.run(['auth', 'token', '--service', 'clean'])).stdout.trim();
     registrar.cleanup();
+  }
+  beforeEach(async () => {
+    redis = await startRedis();
+    await serve({ requests: 5, windowMs: 3_000 });
     machines = [new TestHome(), new TestHome()];
   });
   afterEach(async () => {
@@ -75,6 +81,50 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
         .slice(1);
       expect(rows).toHaveLength(300);
       expect(rows.every((r) => r.split(',')[1] === 'valid')).toBe(true);
+    }
+  });
+
+  it('one long list on two machines: claimed a chunk at a time, so the second runner sends from the start and nothing is paid twice', { timeout: 90_000 }, async () => {
+    // 3,000 addresses, 60 requests at 20 a second: the first runner has claimed 1,000 when the second starts.
+    await sandbox.close();
+    await serve({ requests: 20, windowMs: 1_000 });
+    const [one, two] = machines as [TestHome, TestHome];
+    for (const m of machines) writeFileSync(join(m.dir, 'list.csv'), list(0, 3_000));
+    const rate = ['--rate', '20/1s'];
+    const first = run(['clean', join(one.dir, 'list.csv'), '-o', join(one.dir, 'out.csv'), ...rate], envOf(one));
+    while (sandbox.stats().cleanRequests < 1) await new Promise((r) => setTimeout(r, 20));
+    const [a, b] = await Promise.all([first, run(['clean', join(two.dir, 'list.csv'), '-o', join(two.dir, 'out.csv'), ...rate], envOf(two))]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    expect(sandbox.stats().addressesCharged, `${a.stderr}\n---\n${b.stderr}`).toBe(3_000);
+    const spent = (stderr: string) => Number(/spent ([\d,]+) address/.exec(stderr)?.[1]?.replace(/,/g, '') ?? 0);
+    // Claimed whole, the list would have been the first runner's: the second would have waited and spent nothing.
+    expect(spent(b.stderr), b.stderr).toBeGreaterThan(0);
+    expect(spent(a.stderr) + spent(b.stderr)).toBe(3_000);
+    for (const m of machines) expect(readFileSync(join(m.dir, 'out.csv'), 'utf8').trim().split('\n')).toHaveLength(3_001);
+  });
+
+  it('--max-spend counts the whole run, addresses another runner gave back unsent included', { timeout: 60_000 }, async () => {
+    const [one] = machines as [TestHome];
+    writeFileSync(join(one.dir, 'list.csv'), list(0, 200));
+    const env = { MAILCLEAN_CLEAN_URL: sandbox.url, MAILCLEAN_CLEAN_TOKEN: token, MAILCLEAN_REDIS_URL: redis.url };
+    const cacheKey = (await one.run(['cache', 'path'], { env })).stdout.trim().split(' ')[1]!;
+    // Another runner of the account holds the last 100 addresses, then stops without sending them.
+    const connection = await connectShared(redis.url);
+    const other = new Claims(connection, redis.url, cacheKey.replace(/:cache$/, ''));
+    try {
+      await other.start();
+      expect((await other.claim(list(100, 100).trim().split('\n').slice(1))).mine).toHaveLength(100);
+      const running = run(['clean', join(one.dir, 'list.csv'), '-o', join(one.dir, 'out.csv'), '--max-spend', '150', ...RATE], envOf(one));
+      while (sandbox.stats().cleanRequests < 1) await new Promise((r) => setTimeout(r, 20));
+      await other.release();
+      const res = await running;
+      expect(res.code, res.stderr).toBe(3);
+      expect(res.stderr).toMatch(/unchecked: stopped at --max-spend 150/);
+      expect(res.stderr).toMatch(/spent 150 addresses in \d+ requests/);
+      expect(sandbox.stats().addressesCharged).toBe(150);
+    } finally {
+      connection.disconnect();
     }
   });
 
