@@ -51,12 +51,13 @@ export class Journal {
 
   /**
    * Resolves once the answers are on disk. The writes and flushes run off the main thread, so answers that arrive
-   * meanwhile are handled (and their flushes shared); a failed write fails every write after it.
+   * meanwhile are handled (and their flushes shared); a failed write fails every write after it, and so does a
+   * closed journal (through the promise, like every other failure).
    */
   record(verdicts: Verdict[]): Promise<void> {
     if (verdicts.length === 0) return Promise.resolve();
     const fd = this.fd;
-    if (fd === undefined) throw new Error('journal is closed');
+    if (fd === undefined) return Promise.reject(new Error('journal is closed'));
     for (const v of verdicts) this.results.set(v.key, v);
     this.waiting.push(`${JSON.stringify({ r: verdicts })}\n`);
     this.nextWrite ??= this.lastWrite.then(() => {

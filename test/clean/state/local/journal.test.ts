@@ -30,7 +30,7 @@ describe('Journal', () => {
     await journal.record([verdict('c@example.com')]);
     await journal.close();
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(() => journal.record([verdict('d@example.com')])).toThrow(/closed/);
+    await expect(journal.record([verdict('d@example.com')])).rejects.toThrow(/closed/);
 
     const again = Journal.open(path, { restart: false });
     expect([...again.results.keys()]).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
