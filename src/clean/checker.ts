@@ -6,7 +6,8 @@ import { ApiError, AuthError, CliError } from '../errors.js';
 import { batchVerdicts } from './answers.js';
 import { type CheckOutcome, maxSpendReached, type StopReason } from './check-outcome.js';
 import type { Clock } from './clock.js';
-import { isAllowanceRefusal, isTransient, rateRefusal, rejectedPlaces } from './refusals.js';
+import { KeySource, type MoreKeys } from './key-source.js';
+import { isAllowanceRefusal, isTransient, rateRefusal, splitRejected } from './refusals.js';
 import { SharedStateError } from './state/redis/connect.js';
 import type { Verdict } from './verdict.js';
 
@@ -30,6 +31,8 @@ export interface CheckerDeps {
   abort: AbortSignal;
   random?: () => number;
   onEvent?(event: CheckEvent): void;
+  /** Once the keys run dry: the next ones (claimed as the run goes), fetched while the requests in flight go on. */
+  more?: MoreKeys;
 }
 
 export type CheckEvent = { type: 'answered'; addresses: number; spent: number; requests: number } | { type: 'waiting'; ms: number; why: 'rate' | 'retry' } | { type: 'retry'; message: string };
@@ -69,22 +72,19 @@ class Checker {
   private inFlight = 0;
   /** A batch was left unsent because of a stop request. */
   private skipped = false;
-  /**
-   * Learned from a refusal that said how much is left: later batches are cut to fit, so the last addresses
-   * of the month are spent rather than refused whole.
-   */
+  /** Learned from a refusal that said how much is left: later batches fit it, so the month's last are spent, not refused. */
   private allowanceLeft?: number;
   /** 429s for the rate limit since the last answer. */
   private rateRefusals = 0;
-  /** The keys not yet cut into batches; undefined once all are. */
-  private source?: Iterator<string>;
+  private source!: KeySource;
 
   constructor(private readonly deps: CheckerDeps) {
     this.limit = pLimit(Math.max(1, deps.concurrency));
   }
 
   async run(keys: Iterable<string>): Promise<CheckOutcome> {
-    this.source = keys[Symbol.iterator]();
+    const cutWhenFetched = (fetched: Promise<void>) => this.track(fetched.then(() => this.refill()).catch((error: unknown) => this.stopFor(error)));
+    this.source = new KeySource(keys, this.deps.more, cutWhenFetched);
     this.refill();
     // Work put back, and new batches cut, while others run are scheduled before those finish: this drains everything.
     while (this.running.size > 0) await Promise.all([...this.running]);
@@ -94,26 +94,29 @@ class Checker {
 
   /** Cuts new batches from the keys until one waits for each place (so a freed place never waits on the cutting). */
   private refill(): void {
-    while (this.source && this.limit.pendingCount < this.limit.concurrency) {
-      const keys: string[] = [];
-      for (let next = this.source.next(); !next.done; next = this.source.next()) if (keys.push(next.value) === MAX_BATCH) break;
-      if (keys.length < MAX_BATCH) this.source = undefined;
-      if (keys.length === 0) return;
+    while (this.limit.pendingCount < this.limit.concurrency) {
       if (this.outcome.stopped || this.deps.stop.aborted) {
         // Stopped with keys never sent: an interrupt says so; any other stop has said why already.
-        this.skipped ||= this.deps.stop.aborted;
-        this.source = undefined;
+        if (this.source.close()) this.skipped ||= this.deps.stop.aborted;
         return;
       }
+      const keys = this.source.take(MAX_BATCH);
+      if (keys === undefined || keys === 'later') return;
       this.schedule({ keys, attempts: 0, missingBefore: new Set() });
     }
   }
 
   private schedule(batch: Batch): void {
-    const task = this.limit(async () => {
-      await this.process(batch);
-      this.refill();
-    });
+    this.track(
+      this.limit(async () => {
+        await this.process(batch);
+        this.refill();
+      }),
+    );
+  }
+
+  /** Work the run waits for before it ends. */
+  private track(task: Promise<void>): void {
     this.running.add(task);
     void task.finally(() => this.running.delete(task));
   }
@@ -166,8 +169,7 @@ class Checker {
       landed();
       // Stopped while waiting for a slot; any other failure means the limit can no longer be kept.
       if (deps.stop.aborted) this.schedule(batch);
-      else if (error instanceof SharedStateError) this.stop('shared', error.message);
-      else this.stop('storage', messageOf(error), error instanceof CliError ? error : undefined);
+      else this.stopFor(error);
       return;
     }
     this.outcome.requests++;
@@ -191,8 +193,13 @@ class Checker {
     try {
       await this.deps.release(slot);
     } catch (error) {
-      this.stop(error instanceof SharedStateError ? 'shared' : 'storage', messageOf(error), error instanceof CliError ? error : undefined);
+      this.stopFor(error);
     }
+  }
+
+  /** The shared state or this machine's storage failed: sending stops. */
+  private stopFor(error: unknown): void {
+    this.stop(error instanceof SharedStateError ? 'shared' : 'storage', messageOf(error), error instanceof CliError ? error : undefined);
   }
 
   private async answered(batch: Batch, records: Json[]): Promise<void> {
@@ -258,22 +265,13 @@ class Checker {
     this.stop('allowance', 'the monthly allowance is used up', error);
   }
 
-  /** 422: addresses it names (`email.3`) are rejected; the rest go again. Naming none, halve the batch. */
+  /** 422: the addresses it rejects are invalid (journaled before the rest goes again, in the parts it says). */
   private async rejected(batch: Batch, error: ApiError): Promise<void> {
-    const named = rejectedPlaces(error, batch.keys.length);
-    const now = this.now();
-    const rejectedVerdict = (key: string): Verdict => ({ key, status: 'invalid', valid: false, disposable: null, validDomain: null, reason: 'rejected_by_service', checkedAt: now });
-    if (named.size > 0) {
-      if (!(await this.recorded([...named].map((i) => rejectedVerdict(batch.keys[i]!))))) return;
-      const rest = batch.keys.filter((_, i) => !named.has(i));
-      if (rest.length > 0) this.schedule({ ...batch, keys: rest });
-    } else if (batch.keys.length === 1) {
-      await this.recorded([rejectedVerdict(batch.keys[0]!)]);
-    } else {
-      const half = Math.ceil(batch.keys.length / 2);
-      this.schedule({ ...batch, keys: batch.keys.slice(0, half) });
-      this.schedule({ ...batch, keys: batch.keys.slice(half) });
-    }
+    const { rejected, retry } = splitRejected(batch.keys, error);
+    const checkedAt = this.now();
+    const verdicts = rejected.map((key): Verdict => ({ key, status: 'invalid', valid: false, disposable: null, validDomain: null, reason: 'rejected_by_service', checkedAt }));
+    if (verdicts.length > 0 && !(await this.recorded(verdicts))) return;
+    for (const keys of retry) this.schedule({ ...batch, keys });
   }
 
   private async pauseThenPutBack(batch: Batch, ms: number): Promise<void> {

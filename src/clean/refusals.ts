@@ -37,8 +37,23 @@ export function rateRefusal(headers: Record<string, string>, refusals: number, n
   return { waitMs };
 }
 
+/**
+ * What a 422 means for a batch: the addresses it names (`email.3`) are rejected and the rest go again; naming none,
+ * the batch goes again in halves, and an address refused alone is rejected.
+ */
+export function splitRejected(keys: string[], error: ApiError): { rejected: string[]; retry: string[][] } {
+  const named = rejectedPlaces(error, keys.length);
+  if (named.size > 0) {
+    const rest = keys.filter((_, i) => !named.has(i));
+    return { rejected: [...named].map((i) => keys[i]!), retry: rest.length > 0 ? [rest] : [] };
+  }
+  if (keys.length === 1) return { rejected: keys, retry: [] };
+  const half = Math.ceil(keys.length / 2);
+  return { rejected: [], retry: [keys.slice(0, half), keys.slice(half)] };
+}
+
 /** The places in the batch (`email.3`, `emails[3]`) a 422 names, below `size`. */
-export function rejectedPlaces(error: ApiError, size: number): Set<number> {
+function rejectedPlaces(error: ApiError, size: number): Set<number> {
   const named = new Set<number>();
   for (const field of Object.keys(error.fieldErrors ?? {})) {
     const m = /^emails?[.[](\d+)\]?$/.exec(field);

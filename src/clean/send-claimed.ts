@@ -5,6 +5,7 @@
 import { batches } from './batches.js';
 import { type CheckOutcome, maxSpendReached } from './check-outcome.js';
 import { realClock } from './clock.js';
+import type { MoreKeys } from './key-source.js';
 import { type SendOptions, sendToService } from './send-to-service.js';
 import type { AddressClaims } from './state/account-state.js';
 import { SharedStateError } from './state/redis/connect.js';
@@ -21,9 +22,9 @@ export interface ClaimedSendOptions extends SendOptions {
 }
 
 /**
- * Addresses claimed at once, just before they are sent (20 full requests): a run that stops early (--max-spend,
- * the allowance) holds back from other runners no more than this of what it never sends, and runners given one
- * long list share it out as they go.
+ * Addresses claimed at once (20 full requests), as the run reaches them: a run that stops early (--max-spend, the
+ * allowance) holds back from other runners no more than this of what it never sends, and runners given one long
+ * list share it out as they go. The next chunk is claimed while the last requests of this one are in flight.
  */
 export const CLAIM_CHUNK = 1_000;
 
@@ -64,18 +65,28 @@ class ClaimedRun {
 
   /** Claims the addresses a chunk at a time and sends what is this runner's; returns those live runners hold. */
   async claimAndSend(addresses: Iterable<string>): Promise<string[]> {
+    const chunks = batches(addresses, CLAIM_CHUNK)[Symbol.iterator]();
     const theirs: string[] = [];
-    for (const chunk of batches(addresses, CLAIM_CHUNK)) {
-      if (!this.goingOn()) break;
-      const claimed = await this.opts.claims.claim(chunk);
-      const orphaned = await this.opts.claims.takeOverFromGone(claimed.theirs);
-      const taken = new Set(orphaned);
-      for (const address of claimed.theirs) if (!taken.has(address)) theirs.push(address);
-      // A runner that finished since this run read the cache has given its claims back, its answers in the cache:
-      // those are taken from there, not paid again (seen as 500 addresses charged for 450 in test/e2e/shared.test.ts).
-      await this.send(await this.takeTheirAnswers([...claimed.mine, ...orphaned]));
-    }
+    const more = async (): Promise<string[] | undefined> => {
+      for (let chunk = chunks.next(); !chunk.done; chunk = chunks.next()) {
+        const ours = await this.claim(chunk.value, theirs);
+        if (ours.length > 0) return ours;
+      }
+      return undefined;
+    };
+    await this.send(more);
     return theirs;
+  }
+
+  /** Claims a chunk (taking over what runners that are gone held): returns what is this runner's to send. */
+  private async claim(chunk: string[], theirs: string[]): Promise<string[]> {
+    const claimed = await this.opts.claims.claim(chunk);
+    const orphaned = await this.opts.claims.takeOverFromGone(claimed.theirs);
+    const taken = new Set(orphaned);
+    for (const address of claimed.theirs) if (!taken.has(address)) theirs.push(address);
+    // A runner that finished since this run read the cache has given its claims back, its answers in the cache:
+    // those are taken from there, not paid again (seen as 500 addresses charged for 450 in test/e2e/shared.test.ts).
+    return this.takeTheirAnswers([...claimed.mine, ...orphaned]);
   }
 
   /** The answers other runners left in the shared cache go into this list's journal; returns what is still missing. */
@@ -86,9 +97,8 @@ class ClaimedRun {
     return waiting.filter((a) => !answered.has(a));
   }
 
-  /** Sends addresses this runner holds, with what --max-spend has left; progress counts from the rounds before. */
-  private async send(ours: string[]): Promise<void> {
-    if (ours.length === 0) return;
+  /** Sends what `more` claims, with what --max-spend has left; progress counts from the rounds before. */
+  private async send(more: MoreKeys): Promise<void> {
     const { opts } = this;
     const before = this.outcome;
     const maxSpend = opts.maxSpend === undefined ? undefined : opts.maxSpend - before.spent;
@@ -97,7 +107,7 @@ class ClaimedRun {
       return;
     }
     const onEvent: SendOptions['onEvent'] = (event) => opts.onEvent?.(event.type === 'answered' ? { ...event, spent: before.spent + event.spent, requests: before.requests + event.requests } : event);
-    const round = await sendToService({ ...opts, pending: ours, maxSpend, onEvent });
+    const round = await sendToService({ ...opts, pending: [], more, maxSpend, onEvent });
     this.outcome = {
       spent: before.spent + round.spent,
       requests: before.requests + round.requests,

@@ -2,6 +2,7 @@ import type { Json } from '../api/shape.js';
 import type { CheckOutcome } from './check-outcome.js';
 import { type CheckEvent, checkAddresses, MAX_BATCH } from './checker.js';
 import { realClock } from './clock.js';
+import type { MoreKeys } from './key-source.js';
 import type { Journal } from './state/local/journal.js';
 import type { Booking, RateLimiter } from './state/rate-limiter.js';
 import type { VerdictCache } from './state/verdict-cache.js';
@@ -10,6 +11,8 @@ import type { Verdict } from './verdict.js';
 export interface SendOptions {
   /** Unique addresses still to check, in order; read as batches are sent, so it may be a view of millions. */
   pending: Iterable<string>;
+  /** Once `pending` runs dry: the next addresses (claimed as the run goes), fetched while requests are in flight. */
+  more?: MoreKeys;
   journal: Journal;
   limiter: RateLimiter;
   client: { clean(emails: string[], signal?: AbortSignal): Promise<Json[]> };
@@ -67,6 +70,7 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
     stop: opts.stop,
     abort: opts.abort,
     onEvent: opts.onEvent,
+    more: opts.more,
   });
   await cacheWrites;
   if (opts.stop.aborted) outcome.stopped = { ...(outcome.stopped ?? { message: 'interrupted' }), reason: 'interrupted' };

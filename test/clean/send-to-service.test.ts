@@ -132,6 +132,37 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
     }
   });
 
+  it('addresses that come through `more` are sent in full batches across its answers, and fetched while requests are in flight', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited', faults: { latencyMs: 200, seed: 1 } });
+    const client = await signedIn(sandbox);
+    const chunks = [addresses(130).slice(0, 30), addresses(130).slice(30, 100), addresses(130).slice(100)];
+    const log: string[] = [];
+    const more = async () => {
+      log.push('more');
+      return chunks.shift();
+    };
+    const outcome = await sendToService(options(client, [], { more, concurrency: 4, onEvent: (e) => e.type === 'answered' && log.push('answered') }));
+    // 130 addresses in chunks of 30, 70 and 30: three requests (50, 50, 30), not one cut short at each chunk's end.
+    expect(outcome).toMatchObject({ spent: 130, requests: 3 });
+    expect(sandbox.stats()).toMatchObject({ cleanRequests: 3, addressesCharged: 130 });
+    expect(Journal.peek(journal.path).results.size).toBe(130);
+    // Every chunk was asked for before the first answer came: nothing waited for a chunk's requests to end.
+    expect(log.slice(0, 4)).toEqual(['more', 'more', 'more', 'more']);
+  });
+
+  it('stopped at --max-spend, it asks `more` for nothing after the stop', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    let asked = 0;
+    const chunks = Array.from({ length: 10 }, (_, i) => addresses(1_000).slice(i * 100, i * 100 + 100));
+    const more = async () => {
+      asked++;
+      return chunks.shift();
+    };
+    const outcome = await sendToService(options(await signedIn(sandbox), [], { more, maxSpend: 120, concurrency: 1 }));
+    expect(outcome).toMatchObject({ spent: 120, stopped: { reason: 'max-spend', message: 'stopped at --max-spend 120' } });
+    expect(asked).toBeLessThanOrEqual(3);
+  });
+
   it('sends every address of an iterable that is not an array, each once', async () => {
     const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
     const outcome = await sendToService(options(await signedIn(sandbox), [], { pending: new Set(addresses(175)) }));
