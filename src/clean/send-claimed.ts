@@ -23,8 +23,8 @@ export interface ClaimedSendOptions extends SendOptions {
 
 /**
  * Addresses claimed at once (20 full requests), as the run reaches them: a run that stops early (--max-spend, the
- * allowance) holds back from other runners no more than this of what it never sends, and runners given one long
- * list share it out as they go. The next chunk is claimed while the last requests of this one are in flight.
+ * allowance) holds back from other runners about this many it never sends, and runners given one long list share
+ * it out as they go. The next chunk is claimed while the last requests of this one are in flight.
  */
 export const CLAIM_CHUNK = 1_000;
 
