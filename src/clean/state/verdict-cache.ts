@@ -28,10 +28,10 @@ export interface VerdictCache {
   /** Like lookup, but each answer goes to `found` as it is read, none kept: for a list of millions. Returns how many. */
   lookupEach(keys: Iterable<string>, since: number, found: (key: string, verdict: Verdict) => void): Promise<number>;
   /**
-   * How many of these addresses have an answer at or after `since`, without building their verdicts: what
-   * `--dry-run` needs, fast for a million addresses.
+   * How many of these addresses have an answer at or after `since`, each told to `found` if given, without building
+   * their verdicts: what `--dry-run` needs, fast for a million addresses.
    */
-  count(keys: KeySet, since: number): Promise<number>;
+  count(keys: KeySet, since: number, found?: (key: string) => void): Promise<number>;
   /** Keeps answers as they arrive (their `checkedAt` is when the service gave them). */
   store(verdicts: readonly Verdict[]): Promise<void>;
   stats(): Promise<CacheStats>;

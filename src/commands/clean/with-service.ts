@@ -66,7 +66,7 @@ async function dryRun(f: Factory, o: CleanOptions, scan: ScanResult, account: Ac
   for (const key of scan.unique) if (journaled.has(key)) checked.set(key, true);
   const unanswered = new KeysExcept(scan.unique, checked);
   // What the cache answers was handed out already: leaving it out does not change what is still to come.
-  const fromCache = cache && o.maxAgeMs > 0 ? await cache.lookupEach(unanswered, Date.now() - o.maxAgeMs, (key) => unanswered.exclude(key)) : 0;
+  const fromCache = cache && o.maxAgeMs > 0 ? await cache.count(unanswered, Date.now() - o.maxAgeMs, (key) => unanswered.exclude(key)) : 0;
   // The precheck costs nothing, so the dry run runs it: what it decides is what a run would not pay for.
   const prechecked = await runPrecheck(f, o, unanswered);
   reportDryRun(f, o, scan, { checked, fromCache, precheck: prechecked, rate: account.rate, signedIn: account.state !== undefined, allowance: account.allowance });

@@ -98,6 +98,9 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
     expect(await next.lookupEach(keys(), Date.parse('2026-06-01'), (key, v) => each.push(`${key} ${v.status}`))).toBe(1);
     expect(each).toEqual(['new@example.com invalid']);
     expect(await next.count(new Set(['old@example.com', 'new@example.com', 'none@example.com']), 0)).toBe(2);
+    const counted: string[] = [];
+    expect(await next.count(new Set(['old@example.com', 'new@example.com', 'none@example.com']), Date.parse('2026-06-01'), (key) => counted.push(key))).toBe(1);
+    expect(counted).toEqual(['new@example.com']);
     expect(await next.stats()).toMatchObject({ entries: 2, oldest: '2026-02-01T00:00:00.000Z', newest: '2026-11-01T00:00:00.000Z' });
     expect(await next.clear(Date.parse('2026-06-01'))).toBe(1);
     expect(await next.clear()).toBe(1);

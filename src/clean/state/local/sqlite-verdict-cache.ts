@@ -71,14 +71,20 @@ export class SqliteVerdictCache implements VerdictCache {
     return count;
   }
 
-  async count(keys: KeySet, since: number): Promise<number> {
+  async count(keys: KeySet, since: number, found: (key: string) => void = () => {}): Promise<number> {
     const total = (this.db.prepare('SELECT count(*) AS n FROM verdicts').get() as { n: number } | undefined)?.n ?? 0;
     // A statement per batch costs about three times a row read in a full pass: read everything when asking
     // about more than a third of it.
-    if (keys.size * 3 < total) return await this.lookupEach(keys, since, () => {});
-    let found = 0;
-    for (const page of this.freshKeys(since)) for (const key of page) if (keys.has(key)) found++;
-    return found;
+    if (keys.size * 3 < total) return await this.lookupEach(keys, since, found);
+    let count = 0;
+    for (const page of this.freshKeys(since)) {
+      for (const key of page) {
+        if (!keys.has(key)) continue;
+        count++;
+        found(key);
+      }
+    }
+    return count;
   }
 
   /** Every address answered since `since`, in pages (one string per page, split here), so memory stays bounded. */

@@ -74,8 +74,8 @@ export class RedisVerdictCache implements VerdictCache {
     return count;
   }
 
-  async count(keys: KeySet, since: number): Promise<number> {
-    return await this.lookupEach(keys, since, () => {});
+  async count(keys: KeySet, since: number, found: (key: string) => void = () => {}): Promise<number> {
+    return await this.lookupEach(keys, since, found);
   }
 
   async store(verdicts: readonly Verdict[]): Promise<void> {

@@ -69,6 +69,13 @@ describe('the SQLite verdict cache', () => {
     const many = new Set([...stored.map((v) => v.key), ...Array.from({ length: 2_000 }, (_, i) => `absent${i}@example.com`)]);
     expect(await cache.count(few, since)).toBe(stored.slice(0, 300).filter((v) => v.checkedAt === NEW).length);
     expect(await cache.count(many, since)).toBe(recent.length);
+    // Either way, each address counted is told, once.
+    for (const keys of [few, many]) {
+      const told: string[] = [];
+      const counted = await cache.count(keys, since, (key) => told.push(key));
+      expect(told.sort()).toEqual(recent.filter((key) => keys.has(key)).sort());
+      expect(counted).toBe(told.length);
+    }
     expect(await cache.count(many, 0)).toBe(1_234);
     await cache.close();
   });
