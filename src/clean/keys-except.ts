@@ -9,6 +9,9 @@ import type { KeySet } from './state/verdict-cache.js';
 export class KeysExcept implements KeySet {
   private readonly out: Uint8Array;
   private excluded = 0;
+  /** The address `has` was last asked about, and its ordinal: excluding it just after (a count) looks up nothing. */
+  private lastAsked?: string;
+  private lastOrdinal = -1;
 
   constructor(
     private readonly keys: UniqueKeys,
@@ -23,7 +26,7 @@ export class KeysExcept implements KeySet {
 
   /** Leaves an address of the list out from now on. */
   exclude(key: string): void {
-    const ordinal = this.keys.ordinal(key);
+    const ordinal = key === this.lastAsked ? this.lastOrdinal : this.keys.ordinal(key);
     if (ordinal < 0 || this.isOut(ordinal) || this.except.has(key)) return;
     this.out[ordinal >>> 3]! |= 1 << (ordinal & 7);
     this.excluded++;
@@ -31,6 +34,8 @@ export class KeysExcept implements KeySet {
 
   has(key: string): boolean {
     const ordinal = this.keys.ordinal(key);
+    this.lastAsked = key;
+    this.lastOrdinal = ordinal;
     return ordinal >= 0 && !this.isOut(ordinal) && !this.except.has(key);
   }
 

@@ -32,6 +32,8 @@ export class ByteLog {
   private window = Buffer.alloc(0);
   private windowStart = -1;
   private windowEnd = -1;
+  /** Where the bytes asked of `bufferAt` start in the buffer it returned. */
+  private at = 0;
 
   constructor(private readonly opts: ByteLogOptions) {}
 
@@ -57,13 +59,30 @@ export class ByteLog {
     this.used += length;
   }
 
-  /** `length` bytes from `offset` (within one chunk): a view of memory, or of a read-through window of the file. */
-  view(offset: number, length: number): Buffer {
+  /** The 16-bit little-endian number at `offset`. */
+  uint16(offset: number): number {
+    return this.bufferAt(offset, 2).readUInt16LE(this.at);
+  }
+
+  /** Whether the `length` bytes from `offset` (within one chunk) are the first `length` of `bytes`. */
+  equals(offset: number, bytes: Buffer, length: number): boolean {
+    const buffer = this.bufferAt(offset, length);
+    return bytes.compare(buffer, this.at, this.at + length, 0, length) === 0;
+  }
+
+  /**
+   * The buffer that holds `length` bytes from `offset` (a chunk in memory, or a read-through window of the file),
+   * with `at` set to where they start in it. No view is made: lookups read a few bytes millions of times.
+   */
+  private bufferAt(offset: number, length: number): Buffer {
     const index = Math.floor(offset / CHUNK_BYTES);
-    const at = offset - index * CHUNK_BYTES;
-    if (index >= this.firstInMemory) return (this.chunks[index - this.firstInMemory] as Buffer).subarray(at, at + length);
+    if (index >= this.firstInMemory) {
+      this.at = offset - index * CHUNK_BYTES;
+      return this.chunks[index - this.firstInMemory] as Buffer;
+    }
     if (offset < this.windowStart || offset + length > this.windowEnd) this.readWindow(offset, length);
-    return this.window.subarray(offset - this.windowStart, offset - this.windowStart + length);
+    this.at = offset - this.windowStart;
+    return this.window;
   }
 
   /** Every chunk in order, each up to its used end; chunks on disk are read into one reused buffer. */

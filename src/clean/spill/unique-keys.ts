@@ -143,16 +143,15 @@ export class UniqueKeys implements Iterable<string> {
   private sameKey(ordinal: number, length: number): boolean {
     let at = this.anchors.get(ordinal >>> ANCHOR_BITS);
     for (let skip = ordinal & ((1 << ANCHOR_BITS) - 1); skip > 0; skip--) at = this.nextRecord(at);
-    if (this.log.view(at, LENGTH_BYTES).readUInt16LE(0) !== length) return false;
-    return this.scratch.compare(this.log.view(at + LENGTH_BYTES, length), 0, length, 0, length) === 0;
+    return this.log.uint16(at) === length && this.log.equals(at + LENGTH_BYTES, this.scratch, length);
   }
 
   /** Where the record after the one at `at` starts: right after it, or at the next chunk when this one ends there. */
   private nextRecord(at: number): number {
-    const next = at + LENGTH_BYTES + this.log.view(at, LENGTH_BYTES).readUInt16LE(0);
+    const next = at + LENGTH_BYTES + this.log.uint16(at);
     const chunkEnd = next - (next % CHUNK_BYTES) + CHUNK_BYTES;
     // A chunk's unused end is zeros: a length of 0 (no key is empty) or no room for one means "go on in the next".
-    if (next + LENGTH_BYTES > chunkEnd || this.log.view(next, LENGTH_BYTES).readUInt16LE(0) === 0) return chunkEnd;
+    if (next + LENGTH_BYTES > chunkEnd || this.log.uint16(next) === 0) return chunkEnd;
     return next;
   }
 
