@@ -1,7 +1,6 @@
 // sendToService against the sandbox over real HTTP (both answer shapes), with the real limiter, journal and cache:
 // every answer journaled and cached as it arrives, the allowance's refusal, --max-spend and a stop each end the
 // sending with what was paid for kept, and nothing sent twice.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { Journal } from '../../src/clean/state/local/journal.js';
 import { SqliteVerdictCache } from '../../src/clean/state/local/sqlite-verdict-cache.js';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
 import { useSandboxes } from '../helpers/sandbox.js';
+import { onSmallDisk } from '../helpers/small-disk.js';
 
 const addresses = (n: number) => Array.from({ length: n }, (_, i) => `person${i}@example.com`);
 
@@ -109,12 +109,7 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
   it('a 422 whose rejected addresses cannot be journaled (a full disk) stops the sending: the rest of its batch is not sent (needs root to mount a tmpfs)', async (ctx) => {
     const disk = join(dir, 'disk');
     mkdirSync(disk);
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', disk], { stdio: 'ignore' });
-    } catch {
-      ctx.skip('skipped: mounting a tmpfs needs root (a full disk cannot be made otherwise)');
-    }
-    try {
+    await onSmallDisk(ctx, disk, async () => {
       const full = Journal.open(join(disk, 'list.jsonl'), { restart: false });
       try {
         writeFileSync(join(disk, 'filler'), Buffer.alloc(128 * 1024));
@@ -127,9 +122,7 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
       expect(outcome.stopped?.message).toMatch(/ENOSPC/);
       expect(sandbox.stats().cleanRequests).toBe(1);
       await full.close().catch(() => undefined);
-    } finally {
-      execFileSync('umount', [disk], { stdio: 'ignore' });
-    }
+    });
   });
 
   it('addresses that come through `more` are sent in full batches across its answers, and fetched while requests are in flight', async () => {

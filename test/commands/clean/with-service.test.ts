@@ -10,6 +10,7 @@ import { TestHome, useHome } from '../../helpers/cli.js';
 import { FakeClock } from '../../helpers/clock.js';
 import { startDnsServer } from '../../helpers/dns-server.js';
 import { PASSWORD, registered, useSandboxes } from '../../helpers/sandbox.js';
+import { onSmallDisk } from '../../helpers/small-disk.js';
 import { interactive } from '../../helpers/terminal.js';
 
 /** A list of `n` addresses on seven domains, with a name column. */
@@ -472,12 +473,7 @@ describe('clean: the rate limiter state on disk', () => {
 
   it('a full disk under the limiter state: exit 1 saying so (needs root to mount a tmpfs)', async (ctx) => {
     const dir = stateDir();
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { stdio: 'ignore' });
-    } catch {
-      ctx.skip('skipped: mounting a tmpfs needs root (a full disk cannot be made otherwise)');
-    }
-    try {
+    await onSmallDisk(ctx, dir, async () => {
       try {
         execFileSync('dd', ['if=/dev/zero', `of=${join(dir, 'filler')}`, 'bs=4k', 'count=100'], { stdio: 'ignore' });
       } catch {
@@ -489,8 +485,6 @@ describe('clean: the rate limiter state on disk', () => {
       expect(res.stderr).toMatch(/cannot keep the rate limiter's state in .*: the disk is full/);
       expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(121);
       expect(leftovers(dir)).toEqual([]);
-    } finally {
-      execFileSync('umount', [dir], { stdio: 'ignore' });
-    }
+    });
   });
 });

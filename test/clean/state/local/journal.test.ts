@@ -1,6 +1,6 @@
 // The journal of a list's answers: what was recorded survives a reopen and a SIGKILL at any moment (whole batches,
 // the torn tail skipped), damage is counted rather than trusted, --restart forgets, and one run holds a list at a time.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Journal, lockJournal } from '../../../../src/clean/state/local/journal.js';
 import type { Verdict } from '../../../../src/clean/verdict.js';
+import { onSmallDisk } from '../../../helpers/small-disk.js';
 
 const BUILT = pathToFileURL(join(import.meta.dirname, '..', '..', '..', '..', 'dist', 'clean', 'state', 'local', 'journal.js')).href;
 
@@ -60,12 +61,7 @@ describe('Journal', () => {
   it('on a full disk, the answers that cannot be written fail, and every record after them; what was written reads back whole (needs root to mount a tmpfs)', async (ctx) => {
     const disk = join(dir, 'disk');
     mkdirSync(disk);
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', disk], { stdio: 'ignore' });
-    } catch {
-      ctx.skip('skipped: mounting a tmpfs needs root (a full disk cannot be made otherwise)');
-    }
-    try {
+    await onSmallDisk(ctx, disk, async () => {
       const file = join(disk, 'list.jsonl');
       const journal = Journal.open(file, { restart: false });
       let failure: NodeJS.ErrnoException | undefined;
@@ -83,9 +79,7 @@ describe('Journal', () => {
       const back = Journal.peek(file);
       expect(back.results.size).toBe(saved * 50);
       expect(back.badLines).toBe(0);
-    } finally {
-      execFileSync('umount', [disk], { stdio: 'ignore' });
-    }
+    });
   });
 
   it('skips a torn last line quietly, and counts damaged or foreign lines without trusting them', async () => {
