@@ -26,7 +26,7 @@ export interface ClaimedSendOptions extends SendOptions {
  * allowance) holds back from other runners about this many it never sends, and runners given one long list share
  * it out as they go. The next chunk is claimed while the last requests of this one are in flight.
  */
-export const CLAIM_CHUNK = 1_000;
+const CLAIM_CHUNK = 1_000;
 
 export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcome> {
   const run = new ClaimedRun(opts);
