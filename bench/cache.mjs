@@ -16,7 +16,7 @@ const dist = (path) => join(root, 'dist', path);
 const work = join(root, 'bench', 'tmp');
 mkdirSync(work, { recursive: true });
 const file = join(work, `list-${rows}.csv`);
-const { SqliteVerdictCache } = await import(dist('clean/state/local/sqlite-verdict-cache.js'));
+const { SqliteVerdictCache } = await import(dist('clean/state/disk/sqlite-verdict-cache.js'));
 if (!existsSync(file) && spawnSync(process.execPath, [join(root, 'bench', 'gen-csv.mjs'), String(rows), file], { stdio: 'inherit' }).status !== 0) process.exit(1);
 
 const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
@@ -57,7 +57,7 @@ try {
         '--input-type=module',
         '-e',
         `
-      const { SqliteVerdictCache } = await import(${JSON.stringify(dist('clean/state/local/sqlite-verdict-cache.js'))});
+      const { SqliteVerdictCache } = await import(${JSON.stringify(dist('clean/state/disk/sqlite-verdict-cache.js'))});
       const c = new SqliteVerdictCache(${JSON.stringify(path)});
       const at = new Date().toISOString();
       for (let b = 0; ; b++) {

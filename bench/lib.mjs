@@ -81,11 +81,11 @@ export async function startDns(takesMail) {
 export async function fillCache(file, { dataDir, cleanUrl, token, spoolDir, total = 0 }) {
   const dist = (path) => join(root, 'dist', path);
   const [{ openInput }, { scanInput }, { accountKey }, { cachePath }, { SqliteVerdictCache }] = await Promise.all([
-    import(dist('clean/input/index.js')),
-    import(dist('clean/scan.js')),
+    import(dist('clean/scan/input/index.js')),
+    import(dist('clean/scan/scan.js')),
     import(dist('clean/state/account-key.js')),
-    import(dist('clean/state/local/paths.js')),
-    import(dist('clean/state/local/sqlite-verdict-cache.js')),
+    import(dist('clean/state/disk/paths.js')),
+    import(dist('clean/state/disk/sqlite-verdict-cache.js')),
   ]);
   const layout = await openInput({ path: file, stdin: process.stdin, spoolDir });
   const scan = await scanInput(layout, { spillDir: spoolDir });

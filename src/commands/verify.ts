@@ -1,9 +1,9 @@
 // `mailclean verify ADDRESS...`: one or a few addresses checked now, by the cleaning service when signed in (its
 // answers go to the account's cache and come from it) or by the built-in engine; a verdict per line, or --json.
 import type { Command } from '@commander-js/extra-typings';
-import type { FewChecked } from '../clean/check-few.js';
-import { prefilter } from '../clean/prefilter.js';
-import { addressKind, localVerdict, type Verdict } from '../clean/verdict.js';
+import type { FewChecked } from '../clean/check/check-few.js';
+import { prefilter } from '../clean/scan/prefilter.js';
+import { addressKind, localVerdict, type Verdict } from '../clean/verdict/verdict.js';
 import { parseDuration } from '../config/duration.js';
 import { DEFAULT_RATE, parseRate } from '../config/rate.js';
 import { ExitCode, UsageError } from '../errors.js';
@@ -138,7 +138,7 @@ async function withService(f: Factory, keys: string[], maxAgeMs: number, prechec
   const account = (await cleaningAccountKey(f))!;
   const state = await f.accountState(account);
   const rate = (await f.profile()).settings().rate;
-  const { checkFewWithService } = await import('../clean/check-few.js');
+  const { checkFewWithService } = await import('../clean/check/check-few.js');
   const cache = await state.cache().catch((error: unknown) => {
     f.io.warn(`the verdict cache cannot be opened (${error instanceof Error ? error.message : String(error)}): answers are not kept or reused`);
     return undefined;
@@ -166,7 +166,7 @@ async function withService(f: Factory, keys: string[], maxAgeMs: number, prechec
 }
 
 async function withEngine(f: Factory, keys: string[], settings: EngineSettings): Promise<FewChecked> {
-  const [{ Engine }, { checkFewWithEngine }] = await Promise.all([import('../verify/index.js'), import('../clean/check-few.js')]);
+  const [{ Engine }, { checkFewWithEngine }] = await Promise.all([import('../verify/index.js'), import('../clean/check/check-few.js')]);
   const engine = new Engine({ dns: { servers: settings.dnsServers }, onWarning: (message) => f.io.warn(message) });
   try {
     return await checkFewWithEngine(keys, engine, f.io.signals.stop);

@@ -1,7 +1,8 @@
 // `mailclean help TOPIC`: the pages users would otherwise look for in the README, printed from the same tables the
 // README and the man page are checked against (test/help/topics.test.ts). Loaded only when a topic is asked for.
-import { FORMATS } from '../clean/formats/index.js';
-import { KIND_COLUMNS, meaningLines, REASON_MEANINGS, STATUS_MEANINGS, VERDICT_COLUMNS } from '../clean/verdict.js';
+
+import { KIND_COLUMNS, meaningLines, REASON_MEANINGS, STATUS_MEANINGS, VERDICT_COLUMNS } from '../clean/verdict/verdict.js';
+import { FORMATS } from '../clean/write/formats/index.js';
 import type { HelpTopic } from './topic-names.js';
 
 export interface Entry {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
-import { REASON_MEANINGS, RESULT_COLUMNS, STATUSES } from '../../src/clean/verdict.js';
+import { REASON_MEANINGS, RESULT_COLUMNS, STATUSES } from '../../src/clean/verdict/verdict.js';
 import { manPage } from '../../src/help/man.js';
 import { HELP_TOPICS } from '../../src/help/topic-names.js';
 import { ENVIRONMENT, EXIT_CODES } from '../../src/help/topics.js';

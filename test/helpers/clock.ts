@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/clean/clock.js';
+import type { Clock } from '../../src/clock.js';
 
 /**
  * The one clock tests move by hand: `now` for code that reads the time (pass `clock.now` to the sandbox), and

@@ -2,7 +2,7 @@
 // chosen once by openAccountState; every caller (clean with the service, --local, --dry-run, `cache`, the token
 // check) goes through it. A new store is one adapter beside local/ and redis/ plus one line in openAccountState.
 import type { Rate } from '../../config/rate.js';
-import type { AllowanceNews, KnownAllowance } from './local/allowance-file.js';
+import type { AllowanceNews, KnownAllowance } from './disk/allowance-file.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { VerdictCache } from './verdict-cache.js';
 
@@ -57,7 +57,7 @@ export interface StateLocation {
 
 /** The account's state where `where` says; a shared store that cannot be reached rejects (SharedStateError). */
 export async function openAccountState(where: StateLocation): Promise<AccountState> {
-  const { LocalAccountState } = await import('./local/local-state.js');
+  const { LocalAccountState } = await import('./disk/disk-state.js');
   const local = new LocalAccountState(where.dataDir, where.account);
   if (where.sharedUrl === undefined) return local;
   const { RedisAccountState } = await import('./redis/redis-state.js');

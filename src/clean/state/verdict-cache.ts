@@ -1,7 +1,7 @@
 // The verdict cache: every answer the service gave, per account and service, with its time, so a later run of
 // any list does not pay again for an address answered recently. Two stores implement it: SQLite in the data
 // directory (one machine), Redis (runners on several machines, --shared).
-import type { Verdict } from '../verdict.js';
+import type { Verdict } from '../verdict/verdict.js';
 
 export interface CacheStats {
   /** Addresses held. */

@@ -1,5 +1,5 @@
 // The end-of-run breakdown on a terminal: statuses and the top reasons as bars, one screen.
-import type { RunSummary } from '../../clean/summary.js';
+import type { RunSummary } from '../../clean/run/summary.js';
 import type { Style } from '../../io/style.js';
 import { formatCount } from '../../quantities.js';
 

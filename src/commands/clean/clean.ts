@@ -1,11 +1,11 @@
 // `mailclean clean`: its flags, turned into typed options. run.ts does the work; report.ts says how it went.
 import { type Command, Option } from '@commander-js/extra-typings';
-import { FORMATS, formatOfPath, OUTPUT_FORMATS, type OutputFormat } from '../../clean/formats/index.js';
-import { ENCODINGS as INPUT_ENCODINGS, type InputEncoding } from '../../clean/input/decode.js';
-import { type OutputTarget, prepareOutput, sameFile } from '../../clean/output-target.js';
+import { parseThresholds, type Threshold } from '../../clean/run/thresholds.js';
+import { ENCODINGS as INPUT_ENCODINGS, type InputEncoding } from '../../clean/scan/input/decode.js';
 import { checkSharedUrl } from '../../clean/state/redis/connect.js';
-import { parseThresholds, type Threshold } from '../../clean/thresholds.js';
-import { meaningLines, REASON_MEANINGS, STATUS_MEANINGS, STATUSES } from '../../clean/verdict.js';
+import { meaningLines, REASON_MEANINGS, STATUS_MEANINGS, STATUSES } from '../../clean/verdict/verdict.js';
+import { FORMATS, formatOfPath, OUTPUT_FORMATS, type OutputFormat } from '../../clean/write/formats/index.js';
+import { type OutputTarget, prepareOutput, sameFile } from '../../clean/write/output-path.js';
 import { parseDuration } from '../../config/duration.js';
 import { parseRate, type Rate } from '../../config/rate.js';
 import { UsageError } from '../../errors.js';

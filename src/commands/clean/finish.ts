@@ -1,11 +1,11 @@
 // The end of a run that wrote its outputs: the summary for the user, the files for machines (--summary-json,
 // the GitHub job summary, --report), the --fail-when gate, and the exit code.
 import { appendFileSync } from 'node:fs';
-import type { CheckOutcome } from '../../clean/check-outcome.js';
-import { writeWhole } from '../../clean/output.js';
-import type { RunSummary } from '../../clean/summary.js';
-import type { Tally } from '../../clean/tally.js';
-import { crossedThresholds } from '../../clean/thresholds.js';
+import type { CheckOutcome } from '../../clean/check/outcome.js';
+import type { RunSummary } from '../../clean/run/summary.js';
+import { crossedThresholds } from '../../clean/run/thresholds.js';
+import { writeWhole } from '../../clean/write/atomic-file.js';
+import type { Tally } from '../../clean/write/tally.js';
 import { AuthError, CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { renderTable } from '../../io/table.js';

@@ -1,6 +1,6 @@
 // `--report FILE.html`: one self-contained page (no script, font, style sheet or image from anywhere) with the
 // run's breakdown as charts. Every value from the input is escaped: a list is untrusted.
-import type { RunSummary } from '../../clean/summary.js';
+import type { RunSummary } from '../../clean/run/summary.js';
 import { formatCount } from '../../quantities.js';
 
 const COLOURS: Record<string, string> = { valid: '#2e7d32', risky: '#ef6c00', invalid: '#c62828', unknown: '#6d6d6d', unchecked: '#9e9e9e' };

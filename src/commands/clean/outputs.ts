@@ -1,8 +1,8 @@
 // What a run writes, whichever checker decided the rows: the write options the flags ask for, and each output's count.
 import { Writable } from 'node:stream';
-import type { ScanResult } from '../../clean/scan.js';
-import type { OutputCount } from '../../clean/summary.js';
-import type { WriteOptions, WriteSummary } from '../../clean/write.js';
+import type { OutputCount } from '../../clean/run/summary.js';
+import type { ScanResult } from '../../clean/scan/scan.js';
+import type { WriteOptions, WriteSummary } from '../../clean/write/write-rows.js';
 import type { Factory } from '../../factory.js';
 import type { CleanOptions } from './clean.js';
 

@@ -1,6 +1,6 @@
 // The precheck in a run with the service (and its dry run): the built-in engine, asking the resolvers of
 // --dns-server or MAILCLEAN_DNS_SERVERS (else the system's), decides what it can before anything is paid.
-import type { OnDecided, PrecheckOutcome } from '../../clean/precheck.js';
+import type { OnDecided, PrecheckOutcome } from '../../clean/check/precheck.js';
 import type { KeySet } from '../../clean/state/verdict-cache.js';
 import type { Factory } from '../../factory.js';
 import { byCodeUnits, formatCount, quantity } from '../../quantities.js';
@@ -14,7 +14,7 @@ import type { CleanOptions } from './clean.js';
 export async function runPrecheck(f: Factory, o: Pick<CleanOptions, 'precheck' | 'engine'>, keys: readonly string[] | KeySet, onDecided?: OnDecided): Promise<PrecheckOutcome | undefined> {
   if (!o.precheck || ('size' in keys ? keys.size : keys.length) === 0) return undefined;
   const settings = await engineSettings(o, f.io.env);
-  const [{ Engine }, { precheck }] = await Promise.all([import('../../verify/index.js'), import('../../clean/precheck.js')]);
+  const [{ Engine }, { precheck }] = await Promise.all([import('../../verify/index.js'), import('../../clean/check/precheck.js')]);
   // Per-domain DNS trouble only leaves those addresses to the service: worth a debug line, not a warning.
   const engine = new Engine({ dns: { servers: settings.dnsServers, confirmNoDomain: true }, onWarning: (message) => f.io.debug(`precheck: ${message}`) });
   const stopEngine = () => void engine.close();

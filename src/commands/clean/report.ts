@@ -1,12 +1,12 @@
 // What `clean` tells its user: the dry-run report, the summary of a run, and the lines of a partial one.
 
-import type { CheckOutcome } from '../../clean/check-outcome.js';
-import { MAX_BATCH } from '../../clean/checker.js';
-import type { InputLayout } from '../../clean/input/index.js';
-import type { PrecheckOutcome } from '../../clean/precheck.js';
-import type { ScanResult } from '../../clean/scan.js';
-import { minimumTime } from '../../clean/send-to-service.js';
-import type { KnownAllowance } from '../../clean/state/local/allowance-file.js';
+import type { CheckOutcome } from '../../clean/check/outcome.js';
+import type { PrecheckOutcome } from '../../clean/check/precheck.js';
+import { MAX_BATCH } from '../../clean/check/service/send-batches.js';
+import { minimumTime } from '../../clean/check/service/send-to-service.js';
+import type { InputLayout } from '../../clean/scan/input/index.js';
+import type { ScanResult } from '../../clean/scan/scan.js';
+import type { KnownAllowance } from '../../clean/state/disk/allowance-file.js';
 import { formatRate, type Rate } from '../../config/rate.js';
 import type { Factory } from '../../factory.js';
 import { renderPairs } from '../../io/table.js';

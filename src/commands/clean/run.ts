@@ -1,5 +1,5 @@
 // `mailclean clean`, orchestrated: read and scan the input, then check with the service or the built-in engine.
-import type { ScanResult } from '../../clean/scan.js';
+import type { ScanResult } from '../../clean/scan/scan.js';
 import type { Factory } from '../../factory.js';
 import type { Engine } from '../../verify/index.js';
 import { capYoungGeneration, youngGenerationGrowsLarge } from '../../young-generation.js';
@@ -13,7 +13,7 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
   const profile = await f.profile();
   profile.requireKnown();
   const checker = await chooseChecker(f, o);
-  const [{ openInput }, { scanInput }, { ProgressReporter }] = await Promise.all([import('../../clean/input/index.js'), import('../../clean/scan.js'), import('../../io/progress.js')]);
+  const [{ openInput }, { scanInput }, { ProgressReporter }] = await Promise.all([import('../../clean/scan/input/index.js'), import('../../clean/scan/scan.js'), import('../../io/progress.js')]);
   const progress = new ProgressReporter(f.io.stderr, { live: f.io.isStderrTTY, quiet: f.io.quiet });
   const stop = f.io.signals.stop;
   const spoolDir = `${f.dataDir}/spool`;

@@ -2,12 +2,12 @@
 // --shared, through Redis with claims so runners on several machines never pay twice.
 
 import type { CleaningClient } from '../../api/cleaning.js';
-import type { CheckOutcome } from '../../clean/check-outcome.js';
-import type { ScanResult } from '../../clean/scan.js';
-import { sendClaimed } from '../../clean/send-claimed.js';
-import { type SendOptions, sendToService, timeLeft } from '../../clean/send-to-service.js';
+import type { CheckOutcome } from '../../clean/check/outcome.js';
+import { sendClaimed } from '../../clean/check/service/send-claimed.js';
+import { type SendOptions, sendToService, timeLeft } from '../../clean/check/service/send-to-service.js';
+import type { ScanResult } from '../../clean/scan/scan.js';
 import type { AccountState } from '../../clean/state/account-state.js';
-import type { Journal } from '../../clean/state/local/journal.js';
+import type { Journal } from '../../clean/state/disk/journal.js';
 import type { KeySet, VerdictCache } from '../../clean/state/verdict-cache.js';
 import type { Rate } from '../../config/rate.js';
 import type { Factory } from '../../factory.js';

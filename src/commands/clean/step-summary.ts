@@ -1,5 +1,5 @@
 // The GitHub Actions job summary ($GITHUB_STEP_SUMMARY): a short Markdown account of the run.
-import type { RunSummary } from '../../clean/summary.js';
+import type { RunSummary } from '../../clean/run/summary.js';
 import { formatCount } from '../../quantities.js';
 
 const md = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');

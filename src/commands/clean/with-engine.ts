@@ -1,18 +1,18 @@
 // `clean` with the built-in engine in-process: no allowance, nothing paid. With --local on a signed-in account, the
 // answers the service already gave (this list's journal, the cache) are kept and only the rest is checked here.
 
-import type { CheckOutcome } from '../../clean/check-outcome.js';
-import type { InputLayout } from '../../clean/input/index.js';
-import { KeysExcept } from '../../clean/keys-except.js';
-import type { OnVerdict } from '../../clean/local.js';
-import { assertInputUnchanged, type ScanResult } from '../../clean/scan.js';
-import type { UniqueKeys } from '../../clean/spill/unique-keys.js';
+import type { OnVerdict } from '../../clean/check/engine/check-with-engine.js';
+import type { CheckOutcome } from '../../clean/check/outcome.js';
+import { runSummary } from '../../clean/run/summary.js';
+import type { InputLayout } from '../../clean/scan/input/index.js';
+import { KeysExcept } from '../../clean/scan/keys-except.js';
+import { assertInputUnchanged, type ScanResult } from '../../clean/scan/scan.js';
+import type { UniqueKeys } from '../../clean/scan/spill/unique-keys.js';
 import type { AccountState } from '../../clean/state/account-state.js';
-import { Journal } from '../../clean/state/local/journal.js';
+import { Journal } from '../../clean/state/disk/journal.js';
 import { SharedStateError } from '../../clean/state/redis/connect.js';
-import { runSummary } from '../../clean/summary.js';
-import type { Verdict } from '../../clean/verdict.js';
-import { VerdictTable } from '../../clean/verdict-table.js';
+import type { Verdict } from '../../clean/verdict/verdict.js';
+import { VerdictTable } from '../../clean/verdict/verdict-table.js';
 import { ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { ProgressReporter } from '../../io/progress.js';
@@ -48,7 +48,7 @@ export async function cleanWithEngine(f: Factory, o: CleanOptions, engine: Engin
     reportDryRun(f, o, scan, { checked: saved.journaled, fromCache: saved.fromCache, signedIn: saved.account !== undefined });
     return ExitCode.ok;
   }
-  const { writeOutputs } = await import('../../clean/write.js');
+  const { writeOutputs } = await import('../../clean/write/write-rows.js');
   // The service's answers go straight into the table (a list's cached answers can be millions); the distinct
   // verdicts they share are remembered, so that an interrupted run counts only those.
   const verdicts = new VerdictTable(scan.unique);
@@ -104,7 +104,7 @@ function* unsaved(keys: UniqueKeys, verdicts: VerdictTable): Generator<[number, 
 
 /** The engine over the addresses, with the progress line; Ctrl-C abandons lookups in flight (nothing is spent). */
 async function checkAll(f: Factory, engine: Engine, entries: Iterable<readonly [number, string]>, progress: ProgressReporter, onVerdict: OnVerdict) {
-  const { checkLocally } = await import('../../clean/local.js');
+  const { checkLocally } = await import('../../clean/check/engine/check-with-engine.js');
   // A lookup can take seconds: waiting for those in flight would make Ctrl-C seem ignored.
   const stopEngine = () => void engine.close();
   f.io.signals.stop.addEventListener('abort', stopEngine, { once: true });

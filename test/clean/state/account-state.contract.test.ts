@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountState, openAccountState, type StateLocation } from '../../../src/clean/state/account-state.js';
-import type { Verdict } from '../../../src/clean/verdict.js';
+import type { Verdict } from '../../../src/clean/verdict/verdict.js';
 import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../../helpers/redis.js';
 
 interface Store {

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { REASON_MEANINGS, STATUS_MEANINGS } from '../../../src/clean/verdict.js';
+import { REASON_MEANINGS, STATUS_MEANINGS } from '../../../src/clean/verdict/verdict.js';
 import type { SandboxHandle } from '../../../src/sandbox/server.js';
 import { ENGINE_REASONS } from '../../../src/verify/engine.js';
 import { TestHome, useHome } from '../../helpers/cli.js';

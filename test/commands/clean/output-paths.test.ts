@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RESULT_COLUMNS } from '../../../src/clean/verdict.js';
+import { RESULT_COLUMNS } from '../../../src/clean/verdict/verdict.js';
 import { expectError, TestHome } from '../../helpers/cli.js';
 import { serve, type TestServer } from '../../helpers/http-server.js';
 

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RESULT_COLUMNS, SERVICE_COLUMNS } from '../../../src/clean/verdict.js';
+import { RESULT_COLUMNS, SERVICE_COLUMNS } from '../../../src/clean/verdict/verdict.js';
 import type { SandboxHandle } from '../../../src/sandbox/server.js';
 import { expectError, TestHome } from '../../helpers/cli.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';

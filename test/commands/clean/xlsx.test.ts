@@ -4,8 +4,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { OUTPUT_FORMATS } from '../../../src/clean/formats/index.js';
-import { RESULT_COLUMNS } from '../../../src/clean/verdict.js';
+import { RESULT_COLUMNS } from '../../../src/clean/verdict/verdict.js';
+import { OUTPUT_FORMATS } from '../../../src/clean/write/formats/index.js';
 import { useHome } from '../../helpers/cli.js';
 import { closedUdpPort } from '../../helpers/dns-server.js';
 

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import { batches } from '../../batches.js';
+import { batches } from '../../../batches.js';
 import type { AddressClaims } from '../account-state.js';
 import { SharedStateError } from './connect.js';
 

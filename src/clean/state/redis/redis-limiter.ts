@@ -3,8 +3,8 @@
 // as if it could end any moment), booked atomically by a Lua script over a sorted set whose scores are the times
 // each send holds its slot until. Times come from Redis (TIME), so the runners' clocks need not agree.
 import type { Redis } from 'ioredis';
+import { type Clock, realClock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
-import { type Clock, realClock } from '../../clock.js';
 import type { Booking, RateLimiter } from '../rate-limiter.js';
 import { SharedStateError } from './connect.js';
 

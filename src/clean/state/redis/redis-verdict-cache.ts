@@ -1,9 +1,9 @@
 // The verdict cache in Redis, shared by runners on several machines: one hash per account, the address as the
 // field, the verdict packed into one short string with the answer's time.
 import type { Redis } from 'ioredis';
-import { documentedStatus } from '../../answers.js';
-import { batches } from '../../batches.js';
-import type { Verdict } from '../../verdict.js';
+import { batches } from '../../../batches.js';
+import { documentedStatus } from '../../check/service/answers.js';
+import type { Verdict } from '../../verdict/verdict.js';
 import type { CacheStats, KeySet, VerdictCache } from '../verdict-cache.js';
 import { SharedStateError } from './connect.js';
 

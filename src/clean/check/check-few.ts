@@ -1,0 +1,73 @@
+// A few addresses checked at once (`mailclean verify`): by the cleaning service, through the account's limiter and
+// its verdict cache (answers within --max-age are not paid again, new ones are kept), or by the built-in engine.
+import type { Json } from '../../api/shape.js';
+import { realClock } from '../../clock.js';
+import type { Engine } from '../../verify/index.js';
+import type { Booking, RateLimiter } from '../state/rate-limiter.js';
+import type { VerdictCache } from '../state/verdict-cache.js';
+import type { Verdict } from '../verdict/verdict.js';
+import { engineVerdict } from './engine/check-with-engine.js';
+import type { CheckOutcome } from './outcome.js';
+import { checkAddresses } from './service/send-batches.js';
+
+export interface FewChecked {
+  results: Map<string, Verdict>;
+  /** Of `results`, the keys the cache answered. */
+  fromCache: Set<string>;
+  outcome: CheckOutcome;
+}
+
+export interface ServiceCheck {
+  client: { clean(emails: string[], signal?: AbortSignal): Promise<Json[]> };
+  limiter: RateLimiter;
+  cache?: VerdictCache;
+  /** Cached answers at or after this time count (epoch ms); undefined: the cache is not read. */
+  since?: number;
+  stop: AbortSignal;
+  abort: AbortSignal;
+  /** The cache refused a write: the answers are still returned. */
+  onCacheError?: (error: Error) => void;
+  /** Decides for free what it can of the addresses the cache did not answer (the precheck); those are not sent. */
+  precheck?: (keys: string[]) => Promise<ReadonlyMap<string, Verdict>>;
+}
+
+export async function checkFewWithService(keys: string[], opts: ServiceCheck): Promise<FewChecked> {
+  const cached = opts.cache && opts.since !== undefined ? await opts.cache.lookup(keys, opts.since) : new Map<string, Verdict>();
+  const results = new Map<string, Verdict>();
+  for (const [key, verdict] of cached) results.set(key, { ...verdict, key });
+  const uncached = keys.filter((key) => !cached.has(key));
+  const decided = opts.precheck && uncached.length > 0 ? await opts.precheck(uncached) : new Map<string, Verdict>();
+  for (const [key, verdict] of decided) results.set(key, verdict);
+  const stores: Promise<void>[] = [];
+  const outcome = await checkAddresses(
+    uncached.filter((key) => !decided.has(key)),
+    {
+      send: (emails, signal) => opts.client.clean(emails, signal),
+      acquire: (signal) => opts.limiter.acquire(signal),
+      release: (slot) => void Promise.resolve(opts.limiter.release(slot as Booking)).catch(() => undefined),
+      record: (verdicts) => {
+        for (const verdict of verdicts) results.set(verdict.key, verdict);
+        if (opts.cache) stores.push(opts.cache.store(verdicts).catch((error: unknown) => opts.onCacheError?.(error instanceof Error ? error : new Error(String(error)))));
+      },
+      clock: realClock,
+      concurrency: 1,
+      stop: opts.stop,
+      abort: opts.abort,
+    },
+  );
+  await Promise.all(stores);
+  return { results, fromCache: new Set(cached.keys()), outcome };
+}
+
+export async function checkFewWithEngine(keys: string[], engine: Engine, stop: AbortSignal): Promise<FewChecked> {
+  const results = new Map<string, Verdict>();
+  await Promise.all(
+    keys.map(async (key) => {
+      if (stop.aborted) return;
+      results.set(key, engineVerdict(key, await engine.verify(key), new Date().toISOString()));
+    }),
+  );
+  const outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
+  if (stop.aborted) outcome.stopped = { reason: 'interrupted', message: 'interrupted' };
+  return { results, fromCache: new Set(), outcome };
+}

@@ -1,0 +1,99 @@
+import type { Engine, EngineVerdict } from '../../../verify/index.js';
+import type { Verdict } from '../../verdict/verdict.js';
+
+/** The engine's verdict as a row's verdict; `key` may be '' where the caller keeps it (the results map). */
+export function engineVerdict(key: string, v: EngineVerdict, checkedAt: string): Verdict {
+  return {
+    key,
+    status: v.status,
+    valid: v.valid,
+    disposable: v.isDisposable,
+    validDomain: v.isValidDomain,
+    reason: v.reason,
+    checkedAt,
+    suggestion: v.suggestion,
+    free: v.freeProvider,
+    role: v.role,
+  };
+}
+
+/** What the engine decided for one address: its number in the list (see UniqueKeys), its verdict, the address. */
+export type OnVerdict = (ordinal: number, verdict: Verdict, key: string) => void;
+
+/**
+ * Checks every address given with the in-process engine: no account, no allowance, no rate limit. The engine
+ * bounds its own DNS and SMTP concurrency; this only bounds how many addresses wait on it. Verdicts go to
+ * `onVerdict` as they come; nothing is kept here, so memory does not grow with the list.
+ */
+export async function checkLocally(
+  entries: Iterable<readonly [number, string]>,
+  engine: Engine,
+  opts: { concurrency: number; stop: AbortSignal; now: () => number; onVerdict: OnVerdict; onChecked?: (checked: number) => void },
+): Promise<{ checked: number; interrupted: boolean }> {
+  const verdicts = new SharedVerdicts(opts.now);
+  const next = entries[Symbol.iterator]();
+  let checked = 0;
+  // A few workers pull addresses in turn: once a domain's answer is known an address takes microseconds, so a
+  // promise or closure per address (a queue library's) would cost more than checking it.
+  const worker = async () => {
+    for (let item = next.next(); !item.done && !opts.stop.aborted; item = next.next()) {
+      const [ordinal, key] = item.value;
+      // Once its domain is known, an address is decided without a promise; the loop then yields now and again so
+      // that signals, timers and DNS answers are not held up.
+      const known = engine.verifyKnown(key);
+      opts.onVerdict(ordinal, verdicts.of(known ?? (await engine.verify(key))), key);
+      if ((++checked & 0xff) === 0) {
+        opts.onChecked?.(checked);
+        if (known) await new Promise(setImmediate);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, worker));
+  opts.onChecked?.(checked);
+  return { checked, interrupted: opts.stop.aborted };
+}
+
+/** Keys numbered in the order given. */
+export function* numbered(keys: Iterable<string>): Generator<[number, string]> {
+  let ordinal = 0;
+  for (const key of keys) yield [ordinal++, key];
+}
+
+/**
+ * Most addresses share one of a few verdicts: one object per distinct verdict (and one timestamp per second), so a
+ * million rows cost a map entry each rather than an object and a string each.
+ */
+class SharedVerdicts {
+  private second = -1;
+  private stamp = '';
+  /** This second's verdicts, by reason. */
+  private byReason = new Map<string, Verdict[]>();
+
+  constructor(private readonly now: () => number) {}
+
+  of(v: EngineVerdict): Verdict {
+    const now = this.now();
+    if (Math.floor(now / 1000) !== this.second) {
+      this.second = Math.floor(now / 1000);
+      this.stamp = new Date(now).toISOString();
+      this.byReason = new Map();
+    }
+    let same = this.byReason.get(v.reason);
+    if (!same) this.byReason.set(v.reason, (same = []));
+    for (const made of same) {
+      if (
+        made.status === v.status &&
+        made.valid === v.valid &&
+        made.disposable === v.isDisposable &&
+        made.validDomain === v.isValidDomain &&
+        made.suggestion === v.suggestion &&
+        made.free === v.freeProvider &&
+        made.role === v.role
+      )
+        return made;
+    }
+    const made = engineVerdict('', v, this.stamp);
+    same.push(made);
+    return made;
+  }
+}

@@ -1,0 +1,25 @@
+// How a run of sends to the service ended: what was spent, and why it stopped early if it did.
+
+import type { AllowanceNews } from '../../api/allowance.js';
+import type { CliError } from '../../errors.js';
+
+/**
+ * `rate-limited`: the service kept refusing for its rate limit, or asked for a wait too long to sit through.
+ * `storage`: the limiter's state or the journal cannot be written here, so sending must stop. `shared`: the
+ * state shared with other runners (Redis) went away, so sending must stop until it is back.
+ */
+export type StopReason = 'allowance' | 'max-spend' | 'service' | 'rate-limited' | 'auth' | 'interrupted' | 'storage' | 'shared';
+
+export interface CheckOutcome {
+  stopped?: { reason: StopReason; message: string; error?: CliError };
+  spent: number;
+  requests: number;
+  retries: number;
+  /** What the service said of the monthly allowance when it refused, if it said. */
+  allowance?: AllowanceNews;
+}
+
+/** Why sending stopped at --max-spend, naming the whole run's budget. */
+export function maxSpendReached(maxSpend: number): NonNullable<CheckOutcome['stopped']> {
+  return { reason: 'max-spend', message: `stopped at --max-spend ${maxSpend}` };
+}

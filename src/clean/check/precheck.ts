@@ -1,0 +1,56 @@
+// The precheck: before the service is paid for an address, the built-in engine decides for free what it can be
+// sure of without the mailbox: a reserved domain, a domain that does not exist (said twice), one that takes no
+// mail (null MX, no mail host), a disposable domain, an obvious typo of a provider. Only the rest is sent.
+import type { Engine } from '../../verify/index.js';
+import type { Verdict } from '../verdict/verdict.js';
+import { checkLocally, numbered } from './engine/check-with-engine.js';
+
+/** The engine's reasons the precheck acts on; any other answer (valid, unknown, role, ...) is left to the service. */
+export const PRECHECK_REASONS: ReadonlySet<string> = new Set(['reserved_domain', 'no_domain', 'null_mx', 'no_mx', 'disposable', 'possible_typo']);
+
+/** Addresses the engine checks at once: domains are looked up once each, so most addresses wait on a few lookups. */
+const CONCURRENCY = 64;
+
+export interface PrecheckOutcome {
+  /** How many were decided for each reason. */
+  byReason: Map<string, number>;
+  /** How many were decided in all. */
+  decidedCount: number;
+  /** Why nothing was decided: DNS does not answer (its error code). Everything is then sent. */
+  unreachable?: string;
+  /** Stopped by a signal before the end: what was decided so far stands. */
+  interrupted: boolean;
+}
+
+/** Each address decided here, with its verdict (decidedBy 'precheck'). */
+export type OnDecided = (key: string, verdict: Verdict) => void;
+
+/** Without `onDecided`, what is decided is only counted (a dry run's precheck of millions). */
+export async function precheck(
+  keys: Iterable<string>,
+  engine: Engine,
+  opts: { stop: AbortSignal; now: () => number; onChecked?: (checked: number) => void; onDecided?: OnDecided },
+): Promise<PrecheckOutcome> {
+  const byReason = new Map<string, number>();
+  // Offline, the engine could still judge lists and typos, but "send everything, say so once" is what users can
+  // predict: the precheck is all or nothing.
+  const unreachable = await engine.dnsUnreachable();
+  if (unreachable !== undefined) return { byReason, decidedCount: 0, unreachable, interrupted: false };
+  let decidedCount = 0;
+  // One verdict object per distinct engine verdict, as the engine shares them: a table of millions stores an index each.
+  const marked = new Map<Verdict, Verdict>();
+  const onVerdict = (_ordinal: number, verdict: Verdict, key: string) => {
+    if (!PRECHECK_REASONS.has(verdict.reason)) return;
+    decidedCount++;
+    byReason.set(verdict.reason, (byReason.get(verdict.reason) ?? 0) + 1);
+    if (!opts.onDecided) return;
+    let decided = marked.get(verdict);
+    if (!decided) {
+      decided = { ...verdict, decidedBy: 'precheck' };
+      marked.set(verdict, decided);
+    }
+    opts.onDecided(key, decided);
+  };
+  const { interrupted } = await checkLocally(numbered(keys), engine, { concurrency: CONCURRENCY, stop: opts.stop, now: opts.now, onVerdict, onChecked: opts.onChecked });
+  return { byReason, decidedCount, interrupted };
+}

@@ -1,0 +1,137 @@
+import { isObject, type Json, str } from '../../../api/shape.js';
+import type { Verdict } from '../../verdict/verdict.js';
+
+/**
+ * Pairs each sent address with its record by email, not by position. A service that lower-cases the
+ * whole address is matched too, as long as that stays unambiguous within the batch.
+ */
+export function matchRecords(keys: string[], records: Json[]): Map<string, Json> {
+  const byEmail = new Map<string, Json>();
+  for (const record of records) {
+    const email = str(record.email)?.trim();
+    if (email && !byEmail.has(email)) byEmail.set(email, record);
+  }
+  const lowerCounts = new Map<string, number>();
+  for (const key of keys) lowerCounts.set(key.toLowerCase(), (lowerCounts.get(key.toLowerCase()) ?? 0) + 1);
+  const byLower = new Map<string, Json>();
+  for (const [email, record] of byEmail) if (!byLower.has(email.toLowerCase())) byLower.set(email.toLowerCase(), record);
+
+  const found = new Map<string, Json>();
+  for (const key of keys) {
+    const exact = byEmail.get(key);
+    if (exact) found.set(key, exact);
+    else if (lowerCounts.get(key.toLowerCase()) === 1) {
+      const loose = byLower.get(key.toLowerCase());
+      if (loose) found.set(key, loose);
+    }
+  }
+  return found;
+}
+
+/**
+ * The verdicts an answer gives a batch's addresses; those it left out are `missing`, unless they were left out
+ * once already (`missingBefore`): then they are unknown, reason no_result.
+ */
+export function batchVerdicts(keys: string[], records: Json[], missingBefore: ReadonlySet<string>, now: string): { verdicts: Verdict[]; missing: string[] } {
+  const found = matchRecords(keys, records);
+  const verdicts: Verdict[] = [];
+  const missing: string[] = [];
+  for (const key of keys) {
+    const record = found.get(key);
+    if (record) verdicts.push(recordVerdict(key, record, now));
+    else if (missingBefore.has(key)) verdicts.push({ key, status: 'unknown', valid: null, disposable: null, validDomain: null, reason: 'no_result', checkedAt: now });
+    else missing.push(key);
+  }
+  return { verdicts, missing };
+}
+
+const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : v === 1 || v === 'true' ? true : v === 0 || v === 'false' ? false : null);
+
+/** A service record (spec 2.10) as a verdict: its status in mailclean's words, the service's own word kept beside. */
+export function recordVerdict(key: string, record: Json, fallbackTime: string): Verdict {
+  const es = isObject(record.emailStatus) ? record.emailStatus : isObject(record.email_status) ? record.email_status : {};
+  const valid = bool(es.valid);
+  const disposable = bool(es.isDisposable ?? es.is_disposable);
+  const validDomain = bool(es.isValidDomain ?? es.is_valid_domain);
+  const word = str(es.status) ?? (valid === true ? 'valid' : valid === false ? 'invalid' : 'unknown');
+  const status = documentedStatus(word, valid);
+  const reason = str(es.reason) ?? derivedReason(status, word, disposable, validDomain);
+  return {
+    key,
+    status,
+    valid,
+    disposable,
+    validDomain,
+    reason,
+    checkedAt: str(record.updatedAt) ?? str(record.createdAt) ?? fallbackTime,
+    serviceStatus: word,
+  };
+}
+
+/**
+ * The service's status words (its own, or those of the checkers it wraps) in the five mailclean documents, so
+ * one list never mixes two vocabularies and --only/--fail-when mean the same whichever checker answered.
+ */
+const SYNONYMS: Record<string, 'valid' | 'invalid' | 'risky' | 'unknown'> = {
+  valid: 'valid',
+  deliverable: 'valid',
+  ok: 'valid',
+  safe: 'valid',
+  good: 'valid',
+  verified: 'valid',
+  invalid: 'invalid',
+  undeliverable: 'invalid',
+  bad: 'invalid',
+  bounce: 'invalid',
+  bounced: 'invalid',
+  rejected: 'invalid',
+  donotmail: 'invalid',
+  risky: 'risky',
+  catchall: 'risky',
+  acceptall: 'risky',
+  disposable: 'risky',
+  role: 'risky',
+  rolebased: 'risky',
+  spamtrap: 'risky',
+  toxic: 'risky',
+  abuse: 'risky',
+  unknown: 'unknown',
+  unverifiable: 'unknown',
+  timeout: 'unknown',
+  error: 'unknown',
+};
+
+/** The word a status is written in, as mailclean documents it; a word nobody knows is judged by the `valid` flag. */
+export function documentedStatus(word: string, valid: boolean | null): 'valid' | 'invalid' | 'risky' | 'unknown' | 'unchecked' {
+  const known = SYNONYMS[word.toLowerCase().replace(/[^a-z]/g, '')];
+  if (word === 'unchecked') return 'unchecked';
+  return known ?? (valid === true ? 'valid' : valid === false ? 'invalid' : 'unknown');
+}
+
+/**
+ * A verdict kept before statuses were put in mailclean's words (a journal or cache entry holding the service's
+ * own word): the same verdict, in today's form.
+ */
+export function inDocumentedWords(v: Verdict): Verdict {
+  const status = documentedStatus(v.status, v.valid);
+  if (status === v.status) return v;
+  return { ...v, status, serviceStatus: v.serviceStatus ?? v.status };
+}
+
+/** The reasons read into a service record that carries none. */
+export type RecordReason = '' | 'invalid_domain' | 'disposable' | 'rejected' | 'catch_all' | 'role';
+
+/**
+ * The spec's record has no reason, only flags: name one only where a flag says it. Just `invalid` means the
+ * service turned the address itself down; a `risky` or `unknown` answer with no flag does not say why, and
+ * a reason made up for it would mislead, so it stays empty.
+ */
+function derivedReason(status: string, word: string, disposable: boolean | null, validDomain: boolean | null): RecordReason {
+  if (status === 'valid') return '';
+  if (validDomain === false) return 'invalid_domain';
+  const plain = word.toLowerCase().replace(/[^a-z]/g, '');
+  if (disposable === true || plain === 'disposable') return 'disposable';
+  if (plain === 'catchall' || plain === 'acceptall') return 'catch_all';
+  if (plain === 'role' || plain === 'rolebased') return 'role';
+  return status === 'invalid' ? 'rejected' : '';
+}

@@ -1,0 +1,63 @@
+// What a failed answer of the cleaning service means for a batch: the month's allowance is gone, or a retry may help.
+import { retryAfterMs } from '../../../api/http.js';
+import { ApiError, NetworkError } from '../../../errors.js';
+import { formatDuration } from '../../../quantities.js';
+
+// A monthly refusal is told apart from the rate limit by what its message speaks of.
+const ALLOWANCE_WORDS = /month|quota|allowance|plan|credit|subscription|usage limit/i;
+
+/** 402; or a 403, or a 429 without rate-limit headers, whose message speaks of a monthly limit. */
+export function isAllowanceRefusal(error: ApiError): boolean {
+  if (error.status === 402) return true;
+  if (error.status === 429 && (error.headers['retry-after'] !== undefined || error.headers['ratelimit-reset'] !== undefined || error.headers['ratelimit-remaining'] !== undefined)) {
+    return false;
+  }
+  if (error.status !== 403 && error.status !== 429) return false;
+  return ALLOWANCE_WORDS.test(error.message);
+}
+
+export function isTransient(error: unknown): boolean {
+  if (error instanceof NetworkError) return true;
+  if (error instanceof ApiError) return error.status >= 500 || (error.status >= 200 && error.status < 300) || error.status === 408;
+  return false;
+}
+
+/** A 429 naming no wait is retried after this long. */
+const DEFAULT_RATE_WAIT_MS = 5_000;
+/** Longer than this and the run stops rather than sit idle: `--resume` later costs nothing. */
+export const MAX_RATE_WAIT_MS = 15 * 60_000;
+/** Refusals in a row, none answered between, after which the service is taken to count differently from us. */
+export const MAX_RATE_REFUSALS = 5;
+
+/** What to do about a 429 for the rate limit, the `refusals`-th in a row: wait this long, or stop and say why. */
+export function rateRefusal(headers: Record<string, string>, refusals: number, now = Date.now()): { waitMs: number } | { stop: string } {
+  const waitMs = retryAfterMs(headers, now) ?? DEFAULT_RATE_WAIT_MS;
+  if (waitMs > MAX_RATE_WAIT_MS) return { stop: `the cleaning service asks to wait ${formatDuration(waitMs)} before the next request` };
+  if (refusals >= MAX_RATE_REFUSALS) return { stop: `the cleaning service refused ${refusals} requests in a row for its rate limit` };
+  return { waitMs };
+}
+
+/**
+ * What a 422 means for a batch: the addresses it names (`email.3`) are rejected and the rest go again; naming none,
+ * the batch goes again in halves, and an address refused alone is rejected.
+ */
+export function splitRejected(keys: string[], error: ApiError): { rejected: string[]; retry: string[][] } {
+  const named = rejectedPlaces(error, keys.length);
+  if (named.size > 0) {
+    const rest = keys.filter((_, i) => !named.has(i));
+    return { rejected: [...named].map((i) => keys[i]!), retry: rest.length > 0 ? [rest] : [] };
+  }
+  if (keys.length === 1) return { rejected: keys, retry: [] };
+  const half = Math.ceil(keys.length / 2);
+  return { rejected: [], retry: [keys.slice(0, half), keys.slice(half)] };
+}
+
+/** The places in the batch (`email.3`, `emails[3]`) a 422 names, below `size`. */
+function rejectedPlaces(error: ApiError, size: number): Set<number> {
+  const named = new Set<number>();
+  for (const field of Object.keys(error.fieldErrors ?? {})) {
+    const m = /^emails?[.[](\d+)\]?$/.exec(field);
+    if (m && Number(m[1]) < size) named.add(Number(m[1]));
+  }
+  return named;
+}

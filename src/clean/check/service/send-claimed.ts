@@ -1,0 +1,119 @@
+// Sending when runners on several machines share one account: claim the addresses a chunk at a time, send those
+// that are ours, and for those another runner claimed, take its answers from the shared cache (or its claims, once
+// it is gone). Never paying twice, never sending unbooked.
+
+import { batches } from '../../../batches.js';
+import { realClock } from '../../../clock.js';
+import type { AddressClaims } from '../../state/account-state.js';
+import { SharedStateError } from '../../state/redis/connect.js';
+import type { VerdictCache } from '../../state/verdict-cache.js';
+import { type CheckOutcome, maxSpendReached } from '../outcome.js';
+import type { MoreKeys } from './key-source.js';
+import { type SendOptions, sendToService } from './send-to-service.js';
+
+export interface ClaimedSendOptions extends SendOptions {
+  claims: AddressClaims;
+  cache: VerdictCache;
+  /** Answers at or after this time count (the run's --max-age). */
+  since: number;
+  /** Waiting for another runner's answers on this many addresses. */
+  onWaiting?: (addresses: number) => void;
+  pollMs?: number;
+}
+
+/**
+ * Addresses claimed at once (20 full requests), as the run reaches them: a run that stops early (--max-spend, the
+ * allowance) holds back from other runners about this many it never sends, and runners given one long list share
+ * it out as they go. The next chunk is claimed while the last requests of this one are in flight.
+ */
+const CLAIM_CHUNK = 1_000;
+
+export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcome> {
+  const run = new ClaimedRun(opts);
+  try {
+    await opts.claims.start();
+    let waiting = await run.claimAndSend(opts.pending);
+    while (waiting.length > 0 && run.goingOn()) {
+      waiting = await run.takeTheirAnswers(waiting);
+      if (waiting.length === 0) break;
+      const before = waiting.length;
+      // Their runner may have stopped before sending them (it gave its claims back), or be gone.
+      waiting = await run.claimAndSend(waiting);
+      if (waiting.length < before) continue;
+      opts.onWaiting?.(waiting.length);
+      await realClock.sleep(opts.pollMs ?? 1_000, opts.stop).catch(() => undefined);
+    }
+    if (opts.stop.aborted) run.outcome.stopped ??= { reason: 'interrupted', message: 'interrupted' };
+  } catch (error) {
+    if (!(error instanceof SharedStateError)) throw error;
+    run.outcome.stopped ??= { reason: 'shared', message: error.message };
+  } finally {
+    await opts.claims.release();
+  }
+  return run.outcome;
+}
+
+/** One run's rounds of sending: what they spent together, against the whole run's --max-spend. */
+class ClaimedRun {
+  outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
+
+  constructor(private readonly opts: ClaimedSendOptions) {}
+
+  goingOn(): boolean {
+    return !this.outcome.stopped && !this.opts.stop.aborted;
+  }
+
+  /** Claims the addresses a chunk at a time and sends what is this runner's; returns those live runners hold. */
+  async claimAndSend(addresses: Iterable<string>): Promise<string[]> {
+    const chunks = batches(addresses, CLAIM_CHUNK)[Symbol.iterator]();
+    const theirs: string[] = [];
+    const more = async (): Promise<string[] | undefined> => {
+      for (let chunk = chunks.next(); !chunk.done; chunk = chunks.next()) {
+        const ours = await this.claim(chunk.value, theirs);
+        if (ours.length > 0) return ours;
+      }
+      return undefined;
+    };
+    await this.send(more);
+    return theirs;
+  }
+
+  /** Claims a chunk (taking over what runners that are gone held): returns what is this runner's to send. */
+  private async claim(chunk: string[], theirs: string[]): Promise<string[]> {
+    const claimed = await this.opts.claims.claim(chunk);
+    const orphaned = await this.opts.claims.takeOverFromGone(claimed.theirs);
+    const taken = new Set(orphaned);
+    for (const address of claimed.theirs) if (!taken.has(address)) theirs.push(address);
+    // A runner that finished since this run read the cache has given its claims back, its answers in the cache:
+    // those are taken from there, not paid again (seen as 500 addresses charged for 450 in test/e2e/shared.test.ts).
+    return this.takeTheirAnswers([...claimed.mine, ...orphaned]);
+  }
+
+  /** The answers other runners left in the shared cache go into this list's journal; returns what is still missing. */
+  async takeTheirAnswers(waiting: string[]): Promise<string[]> {
+    const { opts } = this;
+    const answered = await opts.cache.lookup(waiting, opts.since);
+    if (answered.size > 0) await opts.journal.record([...answered].map(([key, verdict]) => ({ ...verdict, key })));
+    return waiting.filter((a) => !answered.has(a));
+  }
+
+  /** Sends what `more` claims, with what --max-spend has left; progress counts from the rounds before. */
+  private async send(more: MoreKeys): Promise<void> {
+    const { opts } = this;
+    const before = this.outcome;
+    const maxSpend = opts.maxSpend === undefined ? undefined : opts.maxSpend - before.spent;
+    if (maxSpend !== undefined && maxSpend <= 0) {
+      before.stopped = maxSpendReached(opts.maxSpend!);
+      return;
+    }
+    const onEvent: SendOptions['onEvent'] = (event) => opts.onEvent?.(event.type === 'answered' ? { ...event, spent: before.spent + event.spent, requests: before.requests + event.requests } : event);
+    const round = await sendToService({ ...opts, pending: [], more, maxSpend, onEvent });
+    this.outcome = {
+      spent: before.spent + round.spent,
+      requests: before.requests + round.requests,
+      retries: before.retries + round.retries,
+      stopped: round.stopped?.reason === 'max-spend' ? maxSpendReached(opts.maxSpend!) : round.stopped,
+      allowance: round.allowance ?? before.allowance,
+    };
+  }
+}

@@ -1,0 +1,96 @@
+import type { Json } from '../../../api/shape.js';
+import { realClock } from '../../../clock.js';
+import type { Journal } from '../../state/disk/journal.js';
+import type { Booking, RateLimiter } from '../../state/rate-limiter.js';
+import type { VerdictCache } from '../../state/verdict-cache.js';
+import type { Verdict } from '../../verdict/verdict.js';
+import type { CheckOutcome } from '../outcome.js';
+import type { MoreKeys } from './key-source.js';
+import { type CheckEvent, checkAddresses, MAX_BATCH } from './send-batches.js';
+
+export interface SendOptions {
+  /** Unique addresses still to check, in order; read as batches are sent, so it may be a view of millions. */
+  pending: Iterable<string>;
+  /** Once `pending` runs dry: the next addresses (claimed as the run goes), fetched while requests are in flight. */
+  more?: MoreKeys;
+  journal: Journal;
+  limiter: RateLimiter;
+  client: { clean(emails: string[], signal?: AbortSignal): Promise<Json[]> };
+  concurrency: number;
+  maxSpend?: number;
+  /** First stage of stopping: no new request; those in flight finish and are journaled. */
+  stop: AbortSignal;
+  /** Second stage: requests in flight are abandoned. */
+  abort: AbortSignal;
+  onEvent?: (event: SendEvent) => void;
+  /** Where every answer is also kept for later runs of any list; writes are queued, and awaited at the end. */
+  cache?: VerdictCache;
+  /** The cache refused a write (told once): the run goes on, the journal has the answers. */
+  onCacheError?: (error: Error) => void;
+}
+
+export type SendEvent =
+  | CheckEvent
+  /** A wait for the rate limit begins (before a request), of about `ms`. */
+  | { type: 'limit-wait'; ms: number };
+
+/**
+ * Sends the pending addresses to the cleaning service through the shared limiter, journaling every answer as it
+ * arrives. A stop request ends the sending with `stopped.reason` 'interrupted'.
+ */
+export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
+  const { journal, limiter } = opts;
+  let cacheWrites = Promise.resolve();
+  let cacheFailed = false;
+  const keep = (verdicts: Verdict[]) => {
+    const cache = opts.cache;
+    if (!cache || cacheFailed) return;
+    cacheWrites = cacheWrites
+      .then(() => cache.store(verdicts))
+      .catch((error: unknown) => {
+        if (!cacheFailed) opts.onCacheError?.(error instanceof Error ? error : new Error(String(error)));
+        cacheFailed = true;
+      });
+  };
+  const outcome = await checkAddresses(opts.pending, {
+    send: (emails, signal) => opts.client.clean(emails, signal),
+    acquire: (signal) => limiter.acquire(signal, (ms) => opts.onEvent?.({ type: 'limit-wait', ms })),
+    release: (slot) => {
+      // A release that fails (the shared state went away) only holds the slot until its in-flight time runs out.
+      void Promise.resolve(limiter.release(slot as Booking)).catch(() => undefined);
+    },
+    record: async (verdicts) => {
+      const written = journal.record(verdicts);
+      keep(verdicts);
+      await written;
+    },
+    clock: realClock,
+    concurrency: opts.concurrency,
+    maxSpend: opts.maxSpend,
+    stop: opts.stop,
+    abort: opts.abort,
+    onEvent: opts.onEvent,
+    more: opts.more,
+  });
+  await cacheWrites;
+  if (opts.stop.aborted) outcome.stopped = { ...(outcome.stopped ?? { message: 'interrupted' }), reason: 'interrupted' };
+  return outcome;
+}
+
+/**
+ * Time left: what the rate limit still imposes on the addresses left (re-sent batches included, as their
+ * addresses are still unanswered), or what the pace so far implies (retries and 429 waits included), whichever
+ * is longer.
+ */
+export function timeLeft(remaining: number, answered: number, elapsedMs: number, limiter: RateLimiter): number {
+  if (remaining <= 0) return 0;
+  const byRate = limiter.timeToSend(Math.ceil(remaining / MAX_BATCH));
+  const byPace = answered > 0 ? (elapsedMs / answered) * remaining : 0;
+  return Math.max(byRate, byPace);
+}
+
+/** Time the rate limit alone imposes on `requests` requests, from an idle limiter (for --dry-run). */
+export function minimumTime(requests: number, rate: { requests: number; windowMs: number }): number {
+  if (requests <= 0) return 0;
+  return Math.max(0, Math.ceil(requests / rate.requests) - 1) * rate.windowMs;
+}

@@ -1,0 +1,228 @@
+// A record reader that walks the bytes itself and decodes only the fields asked for, for the shapes that make up
+// nearly every real list: unquoted fields without quotes, fields quoted whole ("" inside for a quote), records ending
+// in LF or CRLF. It gives exactly the records csv-parse gives with the options in sniff.ts (test/clean/input/
+// fast-parser.fuzz.test.ts holds it to that); at the first record it cannot be sure of (a quote inside an unquoted
+// field, text after a closing quote, a lone CR, an unclosed quote, a very long record), it hands that record and
+// everything after it to csv-parse (record-parser.ts), which also reports any error.
+import type { UsageError } from '../../../errors.js';
+import type { InputLayout, InputRecord } from './index.js';
+import { raggedError } from './problems.js';
+import { isBlankBytes, RecordParser, type RecordSource } from './record-parser.js';
+
+const LF = 10;
+const CR = 13;
+const QUOTE = 34;
+/** A record longer than this goes to csv-parse, which knows the limit (1 MiB) and how to report it. */
+const LONGEST_RECORD = 64 * 1024;
+/** record(): the record does not end in the bytes given; csv-parse must take over from here. */
+const INCOMPLETE = -1;
+const UNSURE = -2;
+
+const EMPTY = Buffer.alloc(0);
+
+export class FastRecordParser implements RecordSource {
+  private batch: InputRecord[] = [];
+  private ownFailure: UsageError | undefined;
+  /** The bytes of a record begun in an earlier chunk. */
+  private pending: Buffer = EMPTY;
+  private nextLine: number;
+  private headerPending: boolean;
+  private takenOver: RecordParser | undefined;
+  /** csv-parse's error on the bytes it was handed, returned by the feed or end that handed them over. */
+  private handOverError: Error | undefined;
+  private readonly delimiter: number;
+  private readonly quote: number;
+  private readonly column: number;
+  // What record() found, kept in fields rather than an object per record.
+  private fieldCount = 0;
+  private cell: string | undefined;
+  private fields: string[] | undefined;
+  private newlines = 0;
+  private contentEnd = 0;
+  private eol: InputRecord['eol'] = '';
+
+  /**
+   * `withRaw`: each record's original text, decoded or as a view of its bytes (valid until the next feed).
+   * `allFields`: decode every field; else only the email column's (the others are left out, the length kept).
+   */
+  constructor(
+    private readonly layout: InputLayout,
+    private readonly withRaw: boolean | 'bytes',
+    private readonly allFields: boolean,
+  ) {
+    // 'lines' has neither: one field per line.
+    this.delimiter = layout.format === 'lines' ? -1 : layout.delimiter.charCodeAt(0);
+    this.quote = layout.format === 'lines' ? -1 : QUOTE;
+    this.column = layout.emailColumn;
+    this.nextLine = layout.bodyLine;
+    this.headerPending = layout.hasHeader;
+  }
+
+  /** Whether a list can be read this way at all: a delimiter of one byte. */
+  static handles(layout: InputLayout): boolean {
+    return layout.format === 'lines' || (layout.delimiter.length === 1 && layout.delimiter.charCodeAt(0) < 0x80);
+  }
+
+  /** csv-parse took over at a record this reader could not be sure of. */
+  get handedOver(): boolean {
+    return this.takenOver !== undefined;
+  }
+
+  get failure(): UsageError | undefined {
+    return this.ownFailure ?? this.takenOver?.failure;
+  }
+
+  feed(chunk: Buffer): Error | undefined {
+    if (this.takenOver) return this.takenOver.feed(chunk);
+    if (this.ownFailure) return undefined;
+    const buf = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
+    const consumed = this.scan(buf, false);
+    if (this.takenOver) return this.handOverError;
+    const left = buf.length - consumed;
+    if (left > LONGEST_RECORD) {
+      this.handOver(buf.subarray(consumed));
+      return this.handOverError;
+    }
+    this.pending = left > 0 ? Buffer.from(buf.subarray(consumed)) : EMPTY;
+    return undefined;
+  }
+
+  async end(): Promise<Error | undefined> {
+    if (!this.takenOver && !this.ownFailure && this.pending.length > 0) {
+      this.scan(this.pending, true);
+      if (this.handOverError) return this.handOverError;
+    }
+    this.pending = EMPTY;
+    return this.takenOver?.end();
+  }
+
+  takeBatch(): InputRecord[] {
+    const out = this.batch;
+    this.batch = [];
+    if (!this.takenOver) return out;
+    const theirs = this.takenOver.takeBatch();
+    return out.length === 0 ? theirs : out.concat(theirs);
+  }
+
+  describe(err: Error): UsageError {
+    // Only csv-parse produces parser errors, so it is the one that took over.
+    return this.takenOver!.describe(err);
+  }
+
+  /** Reads the records of `buf`; returns where the unread bytes start (csv-parse has them if it took over). */
+  private scan(buf: Buffer, atEnd: boolean): number {
+    let at = 0;
+    while (at < buf.length && !this.ownFailure) {
+      const end = this.record(buf, at, atEnd);
+      if (end === INCOMPLETE) return at;
+      if (end === UNSURE) {
+        this.handOver(buf.subarray(at));
+        return buf.length;
+      }
+      this.deliver(buf, at);
+      at = end;
+    }
+    return at;
+  }
+
+  /** csv-parse reads from the start of `rest` on (end() then finishes it). */
+  private handOver(rest: Buffer): void {
+    this.pending = EMPTY;
+    this.takenOver = new RecordParser(this.layout, this.withRaw !== false, { line: this.nextLine, headerPending: this.headerPending });
+    this.handOverError = this.takenOver.feed(rest);
+  }
+
+  /** The record found by record(), which started at `start`. */
+  private deliver(buf: Buffer, start: number): void {
+    const line = this.nextLine;
+    this.nextLine += 1 + this.newlines;
+    if (this.fieldCount === 1 && isBlankBytes(buf, start, this.contentEnd)) return;
+    if (this.headerPending) {
+      this.headerPending = false;
+      return;
+    }
+    if (this.fieldCount !== this.layout.columnCount && this.layout.strict) {
+      this.ownFailure = raggedError(this.layout, line, this.fieldCount);
+      return;
+    }
+    let fields = this.fields;
+    if (fields === undefined) {
+      fields = new Array<string>(this.fieldCount);
+      if (this.cell !== undefined) fields[this.column] = this.cell;
+    }
+    if (this.withRaw === 'bytes') this.batch.push({ line, raw: '', rawBytes: buf.subarray(start, this.contentEnd), fields, eol: this.eol });
+    else this.batch.push({ line, raw: this.withRaw ? buf.toString('utf8', start, this.contentEnd) : '', fields, eol: this.eol });
+  }
+
+  /**
+   * Finds the end of the record starting at `start` (after its terminator), filling fieldCount, cell or fields,
+   * newlines, contentEnd and eol; INCOMPLETE when `buf` ends first (and more may come), UNSURE when csv-parse must say.
+   */
+  private record(buf: Buffer, start: number, atEnd: boolean): number {
+    const n = buf.length;
+    const D = this.delimiter;
+    const Q = this.quote;
+    let i = start;
+    let field = 0;
+    this.newlines = 0;
+    this.cell = undefined;
+    this.fields = this.allFields ? [] : undefined;
+    for (;;) {
+      let from: number;
+      let to: number;
+      let escaped = false;
+      if (i < n && buf[i] === Q) {
+        from = i + 1;
+        let q = buf.indexOf(Q, from);
+        while (q >= 0 && q + 1 < n && buf[q + 1] === Q) {
+          escaped = true;
+          q = buf.indexOf(Q, q + 2);
+        }
+        if (q < 0) return atEnd ? UNSURE : INCOMPLETE; // never closed, or not yet
+        if (q + 1 >= n && !atEnd) return INCOMPLETE; // a quote that may be doubled by the next byte
+        to = q;
+        i = q + 1;
+        for (let k = buf.indexOf(LF, from); k !== -1 && k < to; k = buf.indexOf(LF, k + 1)) this.newlines++;
+        if (i < n && buf[i] !== D && buf[i] !== LF && buf[i] !== CR) return UNSURE; // text after the closing quote
+      } else {
+        from = i;
+        while (i < n) {
+          const c = buf[i];
+          if (c === D || c === LF || c === CR || c === Q) break;
+          i++;
+        }
+        to = i;
+        if (i < n && buf[i] === Q) return UNSURE; // a quote inside an unquoted field
+      }
+      if (i - start > LONGEST_RECORD) return UNSURE;
+      if (this.fields !== undefined || field === this.column) {
+        let text = buf.toString('utf8', from, to);
+        if (escaped) text = text.replaceAll('""', '"');
+        if (this.fields !== undefined) this.fields.push(text);
+        else this.cell = text;
+      }
+      field++;
+      if (i >= n) {
+        if (!atEnd) return INCOMPLETE;
+        return this.ended(field, n, '', n);
+      }
+      const c = buf[i];
+      if (c === D) {
+        i++;
+        continue;
+      }
+      if (c === LF) return this.ended(field, i, '\n', i + 1);
+      // CR: only CRLF ends a record; a lone CR is csv-parse's to read.
+      if (i + 1 >= n) return atEnd ? UNSURE : INCOMPLETE;
+      if (buf[i + 1] === LF) return this.ended(field, i, '\r\n', i + 2);
+      return UNSURE;
+    }
+  }
+
+  private ended(fieldCount: number, contentEnd: number, eol: InputRecord['eol'], next: number): number {
+    this.fieldCount = fieldCount;
+    this.contentEnd = contentEnd;
+    this.eol = eol;
+    return next;
+  }
+}

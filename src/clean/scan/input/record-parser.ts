@@ -1,0 +1,185 @@
+// The records of an input through csv-parse (its public API), used as a synchronous engine: line numbers, UTF-8 and
+// blank-line handling, header skipping and (with --strict) the field-count check, done as records are produced.
+// The fast reader (fast-record-parser.ts) hands a list over to this one wherever it cannot be sure.
+import { Parser } from 'csv-parse';
+import { UsageError } from '../../../errors.js';
+import type { InputLayout, InputRecord } from './index.js';
+import { QUOTE_HINT, raggedError } from './problems.js';
+import { parserOptions } from './sniff.js';
+
+const EMPTY = Buffer.alloc(0);
+
+/** What a record parser gives the reader: records per fed chunk, and the first problem found. */
+export interface RecordSource {
+  /** The first problem found in a record (the records before it are still delivered). */
+  readonly failure: UsageError | undefined;
+  /** Parses one chunk; returns the parser's own error, if any (to be passed to `describe`). */
+  feed(chunk: Buffer): Error | undefined;
+  /** The end of input: the last record, if it had no terminator. */
+  end(): Promise<Error | undefined>;
+  /** Records produced since the last call. */
+  takeBatch(): InputRecord[];
+  /** The parser's error, as the user should read it. */
+  describe(err: Error): UsageError;
+}
+
+/** Where a parser starts: the physical line of its first byte, and whether the header is still to come. */
+export interface ParseStart {
+  line: number;
+  headerPending: boolean;
+}
+
+/** Only spaces, tabs, CR, LF, FF or VT between `from` and `to` (a blank line, whatever its whitespace). */
+export function isBlankBytes(buf: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const b = buf[i]!;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a && b !== 0x0c && b !== 0x0b) return false;
+  }
+  return true;
+}
+
+/** Thrown from `on_record` to stop csv-parse at a record we refuse; the reason is kept in `failure`. */
+const STOP = new Error('record refused');
+
+/**
+ * csv-parse's Parser, through its public API, used as a synchronous engine: `write` parses one chunk at once (no
+ * record is pushed downstream, so nothing waits for a reader), and each record arrives in `on_record`, where line
+ * numbers, blank lines, the header and the field count are dealt with.
+ *
+ * The original text of a record is sliced from the input bytes: `info.bytes` in `on_record` is where the record
+ * ended (after its terminator). That is byte-exact by construction and cheaper than the `raw` option, which
+ * appends every byte to a second buffer.
+ */
+export class RecordParser implements RecordSource {
+  /** Records produced since the last `takeBatch`. */
+  batch: InputRecord[] = [];
+  /** The first problem found in a record (the records before it are still delivered). */
+  failure: UsageError | undefined;
+  private readonly parser: Parser;
+  /** Physical line where the next record starts. */
+  private nextLine = 1;
+  /** The same in csv-parse's own count (which counts a CRLF inside quotes twice); only compared with itself. */
+  private parserNextLine = 1;
+  private headerPending: boolean;
+  /** The chunk being parsed, and its offset in the parser's input. */
+  private chunk: Buffer = EMPTY;
+  private chunkStart = 0;
+  /** Where the next record starts; its bytes from earlier chunks are in `tail`, which ends where `chunk` starts. */
+  private recordStart = 0;
+  private tail: Buffer = EMPTY;
+
+  constructor(
+    private readonly layout: InputLayout,
+    private readonly withRaw: boolean,
+    start: ParseStart = { line: layout.bodyLine, headerPending: layout.hasHeader },
+  ) {
+    this.parser = new Parser({
+      ...parserOptions(layout.format, layout.delimiter, false),
+      on_record: (fields: string[], info: { bytes: number; lines: number }) => {
+        if (!this.take(fields, info.bytes, info.lines)) throw STOP;
+        return null; // collected here: nothing for the stream's readable side
+      },
+    });
+    // Failures are read from `errored` after each write; the event must still have a listener.
+    this.parser.on('error', () => {});
+    this.headerPending = start.headerPending;
+    this.nextLine = start.line;
+  }
+
+  /** One record from csv-parse, ending at byte `end` of its input; false stops the parser. */
+  private take(fields: string[], end: number, parserLines: number): boolean {
+    if (this.failure !== undefined) return false;
+    this.parserNextLine = parserLines + 1;
+    // The record's bytes, terminator included: [recordStart, end).
+    let buf = this.chunk;
+    let from = this.recordStart - this.chunkStart;
+    let to = end - this.chunkStart;
+    if (from < 0) {
+      // It began in an earlier chunk (csv-parse holds back the last bytes of a chunk for look-ahead, so it may even
+      // end there).
+      const tailStart = this.chunkStart - this.tail.length;
+      if (to <= 0) {
+        buf = this.tail;
+        from = this.recordStart - tailStart;
+        to = end - tailStart;
+      } else {
+        buf = Buffer.concat([this.tail.subarray(this.recordStart - tailStart), this.chunk.subarray(0, to)]);
+        from = 0;
+        to = buf.length;
+      }
+    }
+    this.recordStart = end;
+    let eol: InputRecord['eol'] = '';
+    if (to > from && buf[to - 1] === 10) {
+      if (to - 1 > from && buf[to - 2] === 13) {
+        eol = '\r\n';
+        to -= 2;
+      } else {
+        eol = '\n';
+        to -= 1;
+      }
+    }
+    const line = this.nextLine;
+    let newlines = 0;
+    for (let i = buf.indexOf(10, from); i !== -1 && i < to; i = buf.indexOf(10, i + 1)) newlines++;
+    this.nextLine = line + 1 + newlines;
+    if (fields.length === 1 && isBlankBytes(buf, from, to)) return true;
+    // Decoding the record's text is the costliest step left; the scan pass does without it.
+    const raw = this.withRaw ? buf.toString('utf8', from, to) : '';
+    if (this.headerPending) {
+      this.headerPending = false;
+      return true;
+    }
+    // Kept by default: the scan counts such rows and the writer lines their results up (clean --strict refuses).
+    if (fields.length !== this.layout.columnCount && this.layout.strict) {
+      this.failure = raggedError(this.layout, line, fields.length);
+      return false;
+    }
+    this.batch.push({ line, raw, fields, eol });
+    return true;
+  }
+
+  /** Parses one chunk; returns csv-parse's error, if any. */
+  feed(chunk: Buffer): Error | undefined {
+    this.chunk = chunk;
+    this.parser.write(chunk);
+    // Keep the start of an unfinished record for the next chunk.
+    const chunkEnd = this.chunkStart + chunk.length;
+    if (this.recordStart >= chunkEnd) this.tail = EMPTY;
+    else if (this.recordStart >= this.chunkStart) this.tail = Buffer.from(chunk.subarray(this.recordStart - this.chunkStart));
+    else this.tail = Buffer.concat([this.tail.subarray(this.recordStart - (this.chunkStart - this.tail.length)), chunk]);
+    this.chunkStart = chunkEnd;
+    this.chunk = EMPTY;
+    return this.error();
+  }
+
+  /** The end of input: the last record, if it had no terminator. */
+  async end(): Promise<Error | undefined> {
+    if (!this.parser.errored) await new Promise<void>((resolve) => this.parser.end(() => resolve()));
+    return this.error();
+  }
+
+  private error(): Error | undefined {
+    const err = this.parser.errored ?? undefined;
+    return err === STOP ? undefined : err;
+  }
+
+  takeBatch(): InputRecord[] {
+    const out = this.batch;
+    this.batch = [];
+    return out;
+  }
+
+  /** csv-parse's error, as the user should read it. */
+  describe(err: Error): UsageError {
+    const code = (err as { code?: unknown }).code;
+    const where = `${this.layout.displayName}:${this.nextLine}`;
+    if (code === 'CSV_MAX_RECORD_SIZE') {
+      // A huge record, or a quote that swallows everything after it: only a quoted field can span lines.
+      return this.parser.info.lines > this.parserNextLine ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT) : new UsageError(`${where}: a record longer than 1 MiB`);
+    }
+    if (code === 'CSV_QUOTE_NOT_CLOSED') return new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT);
+    // Other csv-parse errors cannot happen with the relaxed options used; if one does, the input caused it.
+    return new UsageError(`${where}: cannot parse this record (${err.message})`);
+  }
+}

@@ -1,0 +1,207 @@
+// Byte-level work on the input file: opening it (or spooling stdin / a pipe), one pass that hashes, checks UTF-8 and
+// (sample-only) keeps a sample, and mapping a byte offset back to a line number for error messages.
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, type Stats } from 'node:fs';
+import { type FileHandle, mkdir, open, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { UsageError } from '../../../errors.js';
+import { removeLeftovers } from '../../state/disk/lockfile.js';
+import { Utf8Checker } from './utf8.js';
+
+/** Read size for both passes: large reads keep the per-chunk overhead negligible. */
+export const CHUNK_BYTES = 1 << 20;
+/** Bytes kept for sniffing. More than the 1 MiB record limit, so a long first data row still fits. */
+export const SAMPLE_BYTES = 2 << 20;
+
+export interface ByteScan {
+  size: number;
+  /** Digest of the size and the sample: names the input for the resume journal. */
+  fingerprint: string;
+  /** The first SAMPLE_BYTES of the file (or all of it). */
+  sample: Buffer;
+  /** The sample is the whole file. */
+  sampleComplete: boolean;
+  /** Offset of the first invalid UTF-8 sequence, or -1. */
+  badUtf8: number;
+  /** Something other than whitespace (and a BOM) occurs. */
+  hasText: boolean;
+  /** Last byte of the file, -1 when empty. */
+  lastByte: number;
+}
+
+const code = (err: unknown): string | undefined => (typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined);
+
+/** A file system failure as the user should read it. */
+export function fileError(displayName: string, err: unknown): UsageError {
+  const c = code(err);
+  switch (c) {
+    case 'ENOENT':
+      return new UsageError(`${displayName}: no such file`);
+    case 'ENOTDIR':
+      return new UsageError(`${displayName}: no such file (a part of the path is not a directory)`);
+    case 'EISDIR':
+      return new UsageError(`${displayName}: is a directory, not a file`);
+    case 'EACCES':
+    case 'EPERM':
+      return new UsageError(`${displayName}: permission denied`);
+    case 'ELOOP':
+      return new UsageError(`${displayName}: too many levels of symbolic links`);
+    default:
+      return new UsageError(`${displayName}: cannot read the file (${c ?? (err instanceof Error ? err.message : String(err))})`);
+  }
+}
+
+export type FileKind = 'file' | 'stream';
+
+/** A regular file is read in place; pipes, character devices and sockets can only be read once, so they are spooled. */
+export async function fileKind(path: string, displayName: string): Promise<FileKind> {
+  let st: Stats;
+  try {
+    st = await stat(path);
+  } catch (err) {
+    throw fileError(displayName, err);
+  }
+  if (st.isDirectory()) throw new UsageError(`${displayName}: is a directory, not a file`);
+  return st.isFile() ? 'file' : 'stream';
+}
+
+/**
+ * Copies spooled (and keys and row numbers spilled) by runs killed with SIGKILL hold whole lists: removes those of
+ * processes that are gone.
+ */
+export function removeDeadSpools(spoolDir: string): void {
+  removeLeftovers(spoolDir, (name) => Number(/^(?:input|keys|rows)-(\d+)-[0-9a-f]+\.spool$/.exec(name)?.[1]) || undefined);
+}
+
+/** Copies a stream to a new private file (mode 0600) in `spoolDir`; returns its path. */
+export async function spool(source: NodeJS.ReadableStream, spoolDir: string, displayName: string, signal?: AbortSignal): Promise<string> {
+  const reason = (err: unknown): string => code(err) ?? (err instanceof Error ? err.message : String(err));
+  // An error before the copy starts must not go unhandled.
+  let early: unknown;
+  const onEarly = (err: unknown): void => {
+    early ??= err;
+  };
+  source.on('error', onEarly);
+  try {
+    try {
+      await mkdir(spoolDir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      throw new UsageError(`cannot create the spool directory ${spoolDir} (${reason(err)})`);
+    }
+    if (early !== undefined) throw new UsageError(`${displayName}: cannot read the input (${reason(early)})`);
+    const file = join(spoolDir, `input-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
+    try {
+      await pipeline(source, createWriteStream(file, { flags: 'wx', mode: 0o600 }), { signal });
+    } catch (err) {
+      await rm(file, { force: true });
+      if (signal?.aborted) throw signal.reason;
+      const failure = early ?? err;
+      // A decoding source (see decode.ts) fails with its own message.
+      throw failure instanceof UsageError ? failure : new UsageError(`${displayName}: cannot read the input (${reason(failure)})`);
+    }
+    return file;
+  } finally {
+    source.removeListener('error', onEarly);
+  }
+}
+
+const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0x0c || b === 0x0b;
+
+/**
+ * The sample, the size and the last byte, without reading the whole file: the full UTF-8 check happens as the
+ * records are read, and the journal only needs a fingerprint (the results it keeps are per address anyway).
+ */
+export async function scanBytes(file: string, displayName: string): Promise<ByteScan> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file, 'r');
+    const { size } = await handle.stat();
+    const sample = Buffer.alloc(Math.min(size, SAMPLE_BYTES));
+    let filled = 0;
+    while (filled < sample.length) {
+      const { bytesRead } = await handle.read(sample, filled, sample.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    const last = Buffer.alloc(1);
+    const lastRead = size > 0 ? (await handle.read(last, 0, 1, size - 1)).bytesRead : 0;
+    const checker = new Utf8Checker();
+    let badUtf8 = checker.push(sample.subarray(0, filled));
+    const sampleComplete = filled === size;
+    if (badUtf8 < 0 && sampleComplete) badUtf8 = checker.end();
+    const bomLength = sample[0] === 0xef && sample[1] === 0xbb && sample[2] === 0xbf ? 3 : 0;
+    let hasText = false;
+    for (let i = bomLength; i < filled && !hasText; i++) hasText = !isSpace(sample[i]!);
+    const fingerprint = createHash('sha256').update(`${size}\n`).update(sample.subarray(0, filled)).digest('hex');
+    return {
+      size,
+      fingerprint,
+      sample: sample.subarray(0, filled),
+      sampleComplete,
+      badUtf8,
+      // A file whose first 2 MiB are blank is judged by its records instead.
+      hasText: hasText || !sampleComplete,
+      lastByte: lastRead === 1 ? last[0]! : -1,
+    };
+  } catch (err) {
+    throw fileError(displayName, err);
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Offset of the first invalid UTF-8 sequence in the whole file, or -1 (about 5 ms per 20 MB). */
+export async function firstInvalidUtf8(file: string, displayName: string): Promise<number> {
+  const checker = new Utf8Checker();
+  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const bad = checker.push(chunk);
+      if (bad >= 0) return bad;
+    }
+    return checker.end();
+  } catch (err) {
+    throw fileError(displayName, err);
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** The 1-based line holding byte `offset` (for error messages). */
+export async function lineAtOffset(file: string, offset: number): Promise<number> {
+  let line = 1;
+  let pos = 0;
+  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES, end: Math.max(offset - 1, 0) });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const stop = Math.min(chunk.length, offset - pos);
+      for (let i = chunk.indexOf(10); i !== -1 && i < stop; i = chunk.indexOf(10, i + 1)) line++;
+      pos += chunk.length;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return line;
+}
+
+/** The byte at `offset` (for error messages). */
+export async function byteAt(file: string, offset: number): Promise<number> {
+  const fh = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(1);
+    await fh.read(buf, 0, 1, offset);
+    return buf[0] ?? 0;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A sample that looks like binary data: more than 10% control characters (a lone NUL is reported where it is). */
+export function looksBinary(sample: Buffer): boolean {
+  let control = 0;
+  for (const b of sample) {
+    if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) || b === 0x7f) control++;
+  }
+  return sample.length > 0 && control / sample.length > 0.1;
+}

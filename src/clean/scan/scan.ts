@@ -1,0 +1,117 @@
+import { statSync } from 'node:fs';
+import { UsageError } from '../../errors.js';
+import { type InputLayout, readRecordBatches } from './input/index.js';
+import { prefilter } from './prefilter.js';
+import { RowOrdinals } from './spill/row-ordinals.js';
+import { UniqueKeys } from './spill/unique-keys.js';
+
+/** Memory for the unique addresses' bytes and for the rows' ordinals; past it, the older part goes to disk. */
+const KEYS_BUDGET = 16 << 20;
+const ROWS_BUDGET = 8 << 20;
+
+/** How many line numbers of ragged rows are kept to show. */
+export const RAGGED_LINES_KEPT = 10;
+
+export interface ScanResult {
+  rows: number;
+  /** Rows without an address to check: an empty email cell, or none (a row that ends before it). */
+  blank: number;
+  invalid: number;
+  duplicates: number;
+  /** Unique addresses in order of first appearance, numbered. */
+  unique: UniqueKeys;
+  /** With `keepRowOrdinals`: each row's address's number, in row order (rows without an address have none). */
+  rowOrdinals?: RowOrdinals;
+  /** Rows whose address was taken from inside the cell (`Name <address>`, mailto:, ` ::: `). */
+  extracted: number;
+  /** Rows with more or fewer fields than the header (or the first row), and the first of their lines. */
+  ragged: { rows: number; lines: number[] };
+  /** Frees the memory and the files the scan kept. */
+  release(): void;
+  /** The file read, as it was when the scan began: a write pass must read the same rows. */
+  readStamp: string;
+}
+
+export interface ScanOptions {
+  /** Where what passes the memory budget is written (private files, removed by `release`). */
+  spillDir: string;
+  /** Keep each row's address number, for a write pass that looks up verdicts by number (see VerdictTable). */
+  keepRowOrdinals?: boolean;
+  /** Each address the first time it is seen (the engine starts looking up its domain). */
+  onNewKey?: (key: string) => void;
+  onRows?: (rows: number) => void;
+  signal?: AbortSignal;
+  /** Smaller budgets, for tests. */
+  budgets?: { keys: number; rows: number };
+}
+
+/** Pass 1: every row read once; only the unique addresses are kept. */
+export async function scanInput(layout: InputLayout, opts: ScanOptions): Promise<ScanResult> {
+  const { spillDir, budgets } = opts;
+  const unique = new UniqueKeys({ spillDir, budget: budgets?.keys ?? KEYS_BUDGET });
+  const rowOrdinals = opts.keepRowOrdinals ? new RowOrdinals({ spillDir, budget: budgets?.rows ?? ROWS_BUDGET }) : undefined;
+  const release = () => {
+    unique.close();
+    rowOrdinals?.close();
+  };
+  const readStamp = stampOf(layout.file);
+  const result: ScanResult = { rows: 0, blank: 0, invalid: 0, duplicates: 0, unique, rowOrdinals, extracted: 0, ragged: { rows: 0, lines: [] }, release, readStamp };
+  try {
+    await scanRecords(layout, result, opts);
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return result;
+}
+
+async function scanRecords(layout: InputLayout, result: ScanResult, { onNewKey, onRows, signal }: ScanOptions): Promise<void> {
+  const { emailColumn: column, columnCount } = layout;
+  const { unique, rowOrdinals } = result;
+  for await (const batch of readRecordBatches(layout, { raw: false, fields: 'email' })) {
+    signal?.throwIfAborted();
+    for (const record of batch) {
+      if (record.fields.length !== columnCount && result.ragged.rows++ < RAGGED_LINES_KEPT) result.ragged.lines.push(record.line);
+      const decided = prefilter(record.fields[column]);
+      if (decided.key === undefined) {
+        if (decided.reason === 'syntax') result.invalid++;
+        else result.blank++;
+      } else {
+        if (decided.checked !== undefined) result.extracted++;
+        // One hash lookup per row: add, and see whether the set grew.
+        const before = unique.size;
+        const ordinal = unique.add(decided.key);
+        if (unique.size === before) result.duplicates++;
+        else onNewKey?.(decided.key);
+        rowOrdinals?.push(ordinal);
+      }
+    }
+    result.rows += batch.length;
+    onRows?.(result.rows);
+    // The reader only lets the event loop run once a MiB: DNS answers for the domains prefetched would wait for it,
+    // and no more than the resolver's concurrency would be asked in each wait.
+    if (onNewKey) await new Promise(setImmediate);
+  }
+}
+
+/**
+ * Refuses a write pass over a file that changed since the scan: rows found by their number would get another
+ * row's verdict. (A spooled or decoded copy is private and cannot change.)
+ */
+export function assertInputUnchanged(layout: InputLayout, scan: ScanResult): void {
+  if (inputChanged(layout, scan)) throw new UsageError(`${layout.displayName} changed while it was being cleaned; nothing was written: run the command again`);
+}
+
+/** Whether the input file is not as the scan read it (its size or modification time). */
+export function inputChanged(layout: InputLayout, scan: ScanResult): boolean {
+  return stampOf(layout.file) !== scan.readStamp;
+}
+
+function stampOf(file: string): string {
+  try {
+    const st = statSync(file);
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'gone';
+  }
+}

@@ -1,0 +1,173 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../../../errors.js';
+
+/** A log is kept in chunks of this size; a record never straddles two, so it is read with one view. */
+export const CHUNK_BYTES = 1 << 20;
+
+/** Reads of the part on disk go through a window this large: neighbouring records are one read. */
+const WINDOW_BYTES = 8 << 10;
+
+export interface ByteLogOptions {
+  /** Bytes kept in memory; older chunks go to a file in `spillDir` once the log grows past it. */
+  budget: number;
+  /** Where the file is made (mode 0600), only when the budget is passed; it is removed by `close()`. */
+  spillDir: string;
+  /** Names the file, so that a run killed with SIGKILL leaves something `removeDeadSpools` recognises. */
+  name: string;
+}
+
+/**
+ * An append-only log of byte records, addressed by offset, that keeps its newest chunks in memory and writes the
+ * older ones to a file: what a list of tens of millions of rows must remember costs a bounded amount of memory.
+ */
+export class ByteLog {
+  /** In memory: chunks from `firstInMemory` on; the last is being filled. */
+  private chunks: Buffer[] = [];
+  private firstInMemory = 0;
+  private used = 0;
+  private fd: number | undefined;
+  private path: string | undefined;
+  private window = Buffer.alloc(0);
+  private windowStart = -1;
+  private windowEnd = -1;
+  /** Where the bytes asked of `bufferAt` start in the buffer it returned. */
+  private at = 0;
+
+  constructor(private readonly opts: ByteLogOptions) {}
+
+  /** Logical size: the offset the next record would get, counting the unused ends of chunks. */
+  get size(): number {
+    return (this.firstInMemory + this.chunks.length - 1) * CHUNK_BYTES + this.used;
+  }
+
+  /** Whether part of the log is on disk. */
+  get spilled(): boolean {
+    return this.fd !== undefined;
+  }
+
+  /** Room for `length` bytes in one chunk; returns the chunk and where in it to write. Call `commit` after. */
+  reserve(length: number): { chunk: Buffer; at: number; offset: number } {
+    if (length > CHUNK_BYTES) throw new RangeError(`a record of ${length} bytes is larger than a chunk`);
+    if (this.chunks.length === 0 || this.used + length > CHUNK_BYTES) this.newChunk();
+    const chunk = this.chunks[this.chunks.length - 1] as Buffer;
+    return { chunk, at: this.used, offset: this.size };
+  }
+
+  commit(length: number): void {
+    this.used += length;
+  }
+
+  /** The 16-bit little-endian number at `offset`. */
+  uint16(offset: number): number {
+    return this.bufferAt(offset, 2).readUInt16LE(this.at);
+  }
+
+  /** Whether the `length` bytes from `offset` (within one chunk) are the first `length` of `bytes`. */
+  equals(offset: number, bytes: Buffer, length: number): boolean {
+    const buffer = this.bufferAt(offset, length);
+    return bytes.compare(buffer, this.at, this.at + length, 0, length) === 0;
+  }
+
+  /**
+   * The buffer that holds `length` bytes from `offset` (a chunk in memory, or a read-through window of the file),
+   * with `at` set to where they start in it. No view is made: lookups read a few bytes millions of times.
+   */
+  private bufferAt(offset: number, length: number): Buffer {
+    const index = Math.floor(offset / CHUNK_BYTES);
+    if (index >= this.firstInMemory) {
+      this.at = offset - index * CHUNK_BYTES;
+      return this.chunks[index - this.firstInMemory] as Buffer;
+    }
+    if (offset < this.windowStart || offset + length > this.windowEnd) this.readWindow(offset, length);
+    this.at = offset - this.windowStart;
+    return this.window;
+  }
+
+  /** Every chunk in order, each up to its used end; chunks on disk are read into one reused buffer. */
+  *chunksInOrder(): Generator<Buffer> {
+    const buffer = this.firstInMemory > 0 ? Buffer.alloc(CHUNK_BYTES) : undefined;
+    for (let index = 0; index < this.firstInMemory; index++) {
+      readFully(this.fd as number, buffer as Buffer, CHUNK_BYTES, index * CHUNK_BYTES);
+      yield buffer as Buffer;
+    }
+    for (let i = 0; i < this.chunks.length; i++) {
+      const chunk = this.chunks[i] as Buffer;
+      yield i === this.chunks.length - 1 ? chunk.subarray(0, this.used) : chunk;
+    }
+  }
+
+  /** Frees the memory and removes the file; the log is empty after. */
+  close(): void {
+    this.chunks = [];
+    this.firstInMemory = 0;
+    this.used = 0;
+    if (this.fd !== undefined) closeSync(this.fd);
+    if (this.path !== undefined) rmSync(this.path, { force: true });
+    this.fd = undefined;
+    this.path = undefined;
+    this.windowStart = this.windowEnd = -1;
+  }
+
+  private newChunk(): void {
+    // Full chunks past the budget go to disk, oldest first, at their own offset: the file is the log's beginning.
+    let written: Buffer | undefined;
+    while (this.chunks.length > 0 && this.chunks.length * CHUNK_BYTES >= this.opts.budget) {
+      written = this.chunks.shift() as Buffer;
+      const fd = this.file();
+      try {
+        writeFully(fd, written, this.firstInMemory * CHUNK_BYTES);
+      } catch (error) {
+        throw this.spillError(error);
+      }
+      this.firstInMemory++;
+    }
+    // A chunk written out is reused (zeroed: its unused end must read as zeros): dropped ones would wait for the
+    // garbage collector, and tens of them at a time doubled the memory a large list took.
+    this.chunks.push(written ? written.fill(0) : Buffer.alloc(CHUNK_BYTES));
+    this.used = 0;
+  }
+
+  private file(): number {
+    if (this.fd === undefined) {
+      const path = join(this.opts.spillDir, `${this.opts.name}-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
+      try {
+        mkdirSync(this.opts.spillDir, { recursive: true, mode: 0o700 });
+        this.fd = openSync(path, 'wx+', 0o600);
+      } catch (error) {
+        throw this.spillError(error);
+      }
+      this.path = path;
+    }
+    return this.fd;
+  }
+
+  /** A full disk or a directory that cannot be written: one line naming it, never a stack trace. */
+  private spillError(error: unknown): UsageError {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    return new UsageError(`cannot write to ${this.opts.spillDir}, where a list this large keeps what does not fit in memory (${reason})`);
+  }
+
+  private readWindow(offset: number, length: number): void {
+    const start = offset - (offset % WINDOW_BYTES);
+    const size = Math.max(WINDOW_BYTES, offset + length - start);
+    if (this.window.length < size) this.window = Buffer.alloc(size);
+    const end = Math.min(start + size, this.firstInMemory * CHUNK_BYTES);
+    readFully(this.fd as number, this.window, end - start, start);
+    this.windowStart = start;
+    this.windowEnd = end;
+  }
+}
+
+function writeFully(fd: number, buffer: Buffer, position: number): void {
+  for (let done = 0; done < buffer.length; ) done += writeSync(fd, buffer, done, buffer.length - done, position + done);
+}
+
+function readFully(fd: number, into: Buffer, length: number, position: number): void {
+  for (let done = 0; done < length; ) {
+    const n = readSync(fd, into, done, length - done, position + done);
+    if (n === 0) throw new Error(`spill file ended at ${position + done}, ${length - done} bytes short`);
+    done += n;
+  }
+}

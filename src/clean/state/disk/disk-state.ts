@@ -1,0 +1,71 @@
+// The account's state in this machine's data directory: journals and the allowance as files, the rate limit in
+// a state file shared by concurrent runs, the verdict cache in SQLite (loaded only when a run uses it).
+import { existsSync } from 'node:fs';
+import { realClock } from '../../../clock.js';
+import type { Rate } from '../../../config/rate.js';
+import type { AccountState, MonthSpend } from '../account-state.js';
+import { monthOf } from '../month.js';
+import type { RateLimiter } from '../rate-limiter.js';
+import type { VerdictCache } from '../verdict-cache.js';
+import { type AllowanceNews, type KnownAllowance, knownAllowance, rememberAllowance } from './allowance-file.js';
+import { SlidingWindowLimiter } from './file-limiter.js';
+import { cachePath, journalPath, limiterStatePath, spendPath } from './paths.js';
+import { recordSpend, spentInMonth } from './spend-file.js';
+
+export class LocalAccountState implements AccountState {
+  readonly shared = false;
+  private opened?: Promise<VerdictCache>;
+
+  constructor(
+    readonly dataDir: string,
+    readonly account: string,
+  ) {}
+
+  get cacheLocation(): string {
+    return cachePath(this.dataDir, this.account);
+  }
+
+  journalFile(inputFingerprint: string): string {
+    return journalPath(this.dataDir, this.account, inputFingerprint);
+  }
+
+  limiter(rate: Rate): RateLimiter {
+    return new SlidingWindowLimiter({ rate, clock: realClock, statePath: limiterStatePath(this.dataDir, this.account) });
+  }
+
+  cache(): Promise<VerdictCache> {
+    this.opened ??= import('./sqlite-verdict-cache.js').then(({ SqliteVerdictCache }) => new SqliteVerdictCache(this.cacheLocation));
+    return this.opened;
+  }
+
+  hasCache(): boolean {
+    return existsSync(this.cacheLocation);
+  }
+
+  claims(): undefined {
+    return undefined;
+  }
+
+  knownAllowance(): KnownAllowance | undefined {
+    return knownAllowance(this.dataDir, this.account);
+  }
+
+  rememberAllowance(news: AllowanceNews, source: KnownAllowance['source']): void {
+    rememberAllowance(this.dataDir, this.account, news, source);
+  }
+
+  async recordSpend(addresses: number): Promise<void> {
+    if (addresses > 0) recordSpend(spendPath(this.dataDir, this.account), addresses);
+  }
+
+  async spentInMonth(now = Date.now()): Promise<MonthSpend> {
+    const month = monthOf(now);
+    return { month, thisMachine: spentInMonth(spendPath(this.dataDir, this.account), month) };
+  }
+
+  async close(): Promise<void> {
+    const opened = this.opened;
+    this.opened = undefined;
+    await (await opened?.catch(() => undefined))?.close();
+  }
+}

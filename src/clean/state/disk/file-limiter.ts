@@ -1,0 +1,239 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { writeFileAtomic } from '../../../atomic-write.js';
+import type { Clock } from '../../../clock.js';
+import type { Rate } from '../../../config/rate.js';
+import { CliError, ExitCode } from '../../../errors.js';
+import type { Booking, RateLimiter } from '../rate-limiter.js';
+import { breakLock, isStale, tryLock } from './lockfile.js';
+
+export interface LimiterOptions {
+  rate: Rate;
+  clock: Clock;
+  /** Where the send times live, so consecutive (and concurrent) runs of one account share the limit. */
+  statePath?: string;
+  /** Extra spacing against clock granularity between us and the server. */
+  marginMs?: number;
+  /** How long a send whose end was never recorded (a killed run) may still be arriving: the request timeout. */
+  pendingMs?: number;
+}
+
+/** One booked send: when it was booked, and when its answer (or failure) came back. */
+interface Send {
+  id: string;
+  at: number;
+  done?: number;
+}
+
+/**
+ * At most N sends in any window of W, whatever the server's window alignment (unlike a bucket that
+ * refills continuously, which can let 2N through one server window). The server counts a request when it
+ * arrives, which is somewhere between our booking and the answer, so a send holds its slot until W after
+ * its answer came back: then no delay on the way can squeeze N+1 arrivals into one of the server's windows.
+ */
+export class SlidingWindowLimiter implements RateLimiter {
+  private readonly span: number;
+  private readonly pendingMs: number;
+  private readonly pollMs: number;
+  private memory: Send[] = [];
+  private counter = 0;
+
+  constructor(private readonly opts: LimiterOptions) {
+    const margin = opts.marginMs ?? Math.min(1_000, Math.max(25, opts.rate.windowMs * 0.01));
+    this.span = opts.rate.windowMs + margin;
+    this.pendingMs = opts.pendingMs ?? 30_000;
+    this.pollMs = Math.max(20, Math.min(1_000, opts.rate.windowMs / 50));
+    if (opts.statePath) {
+      try {
+        mkdirSync(dirname(opts.statePath), { recursive: true, mode: 0o700 });
+      } catch (error) {
+        throw new LimiterStateError(opts.statePath, error);
+      }
+    }
+  }
+
+  /** Waits for a free slot and books it; `release` must follow when the request has ended. */
+  /** `onWait` hears once how long the wait looks when there is one, so a long wait is never silent. */
+  async acquire(signal?: AbortSignal, onWait?: (ms: number) => void): Promise<Booking> {
+    let waitedMs = 0;
+    const id = `${process.pid}-${Date.now().toString(36)}-${this.counter++}`;
+    for (;;) {
+      const { wait, known } = this.tryBook(id);
+      if (wait === 0) return { id, waitedMs };
+      if (waitedMs === 0) onWait?.(wait);
+      // A slot that frees when an answer already came back frees at a known time: sleep until then. One held by
+      // a request still in flight frees when it ends: look again soon rather than sleep it out, but not so often
+      // that waiting out a long window costs CPU (other runs' releases are only seen by looking).
+      const nap = known ? wait : Math.min(wait, this.pollMs);
+      waitedMs += nap;
+      await this.opts.clock.sleep(nap, signal);
+    }
+  }
+
+  /** Marks the booked send as ended (answered or failed) now. */
+  release(booking: Booking): void {
+    const now = this.opts.clock.now();
+    this.withState((sends) => {
+      const send = sends.find((s) => s.id === booking.id);
+      if (send) send.done = now;
+      return send !== undefined;
+    });
+  }
+
+  /** The wait before a slot frees up now, without booking (for ETAs and --dry-run). */
+  currentWait(): number {
+    return this.waitFor(
+      this.withState(() => false),
+      this.opts.clock.now(),
+    );
+  }
+
+  /**
+   * How long until `requests` more sends could all have started, if each were answered at once: slots free in
+   * the order they expire, and each new send holds its slot for one window.
+   */
+  timeToSend(requests: number): number {
+    if (requests <= 0) return 0;
+    const now = this.opts.clock.now();
+    const holding = this.withState(() => false)
+      .map((s) => this.holdsUntil(s, now))
+      .filter((until) => until > now);
+    const limit = this.opts.rate.requests;
+    const free = Math.max(0, limit - holding.length);
+    if (requests <= free) return 0;
+    const expiries = [...holding, ...Array.from({ length: free }, () => now + this.span)].sort((a, b) => a - b).slice(-limit);
+    const waiting = requests - free - 1;
+    return expiries[waiting % limit]! + Math.floor(waiting / limit) * this.span - now;
+  }
+
+  private tryBook(id: string): { wait: number; known: boolean } {
+    let found = { wait: 0, known: true };
+    this.withState((sends) => {
+      const now = this.opts.clock.now();
+      found = this.nextFree(sends, now);
+      if (found.wait === 0) sends.push({ id, at: now });
+      return found.wait === 0;
+    });
+    return found;
+  }
+
+  /** Until when a send holds its slot: W after it ended, or, still in flight, as if it could end any moment. */
+  private holdsUntil(send: Send, now: number): number {
+    if (send.done !== undefined) return send.done + this.span;
+    return Math.max(now, send.at + this.pendingMs) + this.span;
+  }
+
+  private waitFor(sends: Send[], now: number): number {
+    return this.nextFree(sends, now).wait;
+  }
+
+  /** The wait before a slot frees, and whether its end is known (its answer came back) rather than guessed. */
+  private nextFree(sends: Send[], now: number): { wait: number; known: boolean } {
+    const holding = sends
+      .map((s) => ({ until: this.holdsUntil(s, now), known: s.done !== undefined }))
+      .filter((h) => h.until > now)
+      .sort((a, b) => a.until - b.until);
+    if (holding.length < this.opts.rate.requests) return { wait: 0, known: true };
+    const first = holding[holding.length - this.opts.rate.requests]!;
+    return { wait: Math.max(1, first.until - now), known: first.known };
+  }
+
+  /**
+   * Reads the send times and, when `change` altered them, writes them back, under a lock file so concurrent
+   * runs book in turn.
+   */
+  private withState(change: (sends: Send[]) => boolean): Send[] {
+    const path = this.opts.statePath;
+    if (!path) {
+      change(this.memory);
+      this.memory = this.prune(this.memory, this.opts.clock.now());
+      return this.memory;
+    }
+    let release: (() => void) | undefined;
+    try {
+      release = lock(`${path}.lock`);
+      // The time is read once the lock is held: read before, a wait for the lock (long on a loaded machine) made
+      // other runs' fresh `done` times look like the future, and clamping them freed their slots early.
+      const now = this.opts.clock.now();
+      const { sends, clamped } = readSends(path, now);
+      // Clamped times are written back at once, or they would be read as "now" again and hold forever.
+      if (!change(sends) && !clamped) return sends;
+      const kept = this.prune(sends, now);
+      // Not flushed to disk: runs share it through the page cache, and a power cut that loses it loses the sends
+      // themselves too (a garbled file reads as none). Flushing cost 4 fsyncs a request, most of a request's time.
+      writeFileAtomic(path, JSON.stringify({ sends: kept }), 0o600, { durable: false });
+      return kept;
+    } catch (error) {
+      if (error instanceof LimiterStateError) throw error;
+      throw new LimiterStateError(path, error);
+    } finally {
+      release?.();
+    }
+  }
+
+  private prune(sends: Send[], now: number): Send[] {
+    return sends.filter((s) => this.holdsUntil(s, now) > now);
+  }
+}
+
+/** Later than now by more than this, a time says the clock was stepped back, not that another run just wrote it. */
+const FUTURE_TOLERANCE_MS = 1_000;
+
+/**
+ * The send times on disk. A missing or garbled file holds none; one that cannot be read at all (a directory
+ * in the way, no permission) is an error, as sending without knowing the others' sends could break the limit.
+ * Times well in the future (the clock was stepped back) count as now, so they hold a slot for one window at most.
+ */
+function readSends(path: string, now: number): { sends: Send[]; clamped: boolean } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { sends: [], clamped: false };
+    throw error;
+  }
+  let parsed: { sends?: unknown };
+  try {
+    parsed = JSON.parse(text) as { sends?: unknown };
+  } catch {
+    return { sends: [], clamped: false };
+  }
+  if (!Array.isArray(parsed.sends)) return { sends: [], clamped: false };
+  let clamped = false;
+  const sends = parsed.sends
+    .filter((s): s is Send => typeof s === 'object' && s !== null && typeof (s as Send).id === 'string' && Number.isFinite((s as Send).at))
+    .map((s) => {
+      const limit = now + FUTURE_TOLERANCE_MS;
+      const done = Number.isFinite(s.done) ? (s.done! > limit ? now : s.done!) : undefined;
+      const at = s.at > limit ? now : s.at;
+      if (at !== s.at || (done !== undefined && done !== s.done)) clamped = true;
+      return { id: s.id, at, ...(done !== undefined ? { done } : {}) };
+    });
+  return { sends, clamped };
+}
+
+/** The rate limiter cannot keep its state: the run must stop, since sending unbooked could break the limit. */
+export class LimiterStateError extends CliError {
+  constructor(path: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const reason = code === 'ENOSPC' ? 'the disk is full' : code === 'EISDIR' ? 'a directory is in the way' : (code ?? (cause instanceof Error ? cause.message : String(cause)));
+    super(`cannot keep the rate limiter's state in ${path}: ${reason}`, ExitCode.error, 'free space in the data directory (MAILCLEAN_DATA_DIR) or fix it, then run the same command with --resume');
+  }
+}
+
+/** Held for microseconds per booking; spins briefly rather than turn the limiter into async code. */
+const LOCK_STALE_MS = 5_000;
+
+function lock(path: string): () => void {
+  const started = Date.now();
+  for (;;) {
+    const attempt = tryLock(path);
+    if (attempt.taken) return attempt.release;
+    if (isStale(attempt.owner, LOCK_STALE_MS)) {
+      breakLock(path, attempt.owner);
+      continue;
+    }
+    if (Date.now() - started > 30_000) throw new Error(`the lock ${path} stays taken`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+  }
+}

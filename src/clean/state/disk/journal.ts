@@ -1,0 +1,176 @@
+import { closeSync, existsSync, fdatasync, mkdirSync, openSync, readFileSync, unlinkSync, write } from 'node:fs';
+import { dirname } from 'node:path';
+import { isObject } from '../../../api/shape.js';
+import { inDocumentedWords } from '../../check/service/answers.js';
+import type { Verdict } from '../../verdict/verdict.js';
+import { breakLock, keepFresh, type LockOwner, staleReason, tryLock } from './lockfile.js';
+
+/** What an earlier run saved: the answers, and how many lines could not be read (skipped, their addresses asked again). */
+export interface Saved {
+  results: Map<string, Verdict>;
+  badLines: number;
+}
+
+/**
+ * An append-only record of every answer the service gave for this input and account, one JSON line per
+ * batch, flushed to disk before the batch counts as done. A run killed at any moment loses at most the
+ * batches in flight; a torn last line, or any line that is not a batch of answers, is skipped when read back.
+ */
+export class Journal {
+  private fd?: number;
+  /** Lines recorded while the write before them is under way: the next write takes them all, with one flush. */
+  private waiting: string[] = [];
+  private nextWrite?: Promise<void>;
+  private lastWrite: Promise<void> = Promise.resolve();
+
+  private constructor(
+    readonly path: string,
+    readonly results: Map<string, Verdict>,
+    /** Lines of the earlier journal that could not be read. */
+    readonly badLines: number,
+  ) {}
+
+  static exists(path: string): boolean {
+    return existsSync(path);
+  }
+
+  /** What an earlier run saved, without opening the journal for writing. */
+  static peek(path: string): Saved {
+    return readEntries(path);
+  }
+
+  /** Reads what an earlier run saved (nothing, with `restart`), then opens for appending. */
+  static open(path: string, opts: { restart: boolean }): Journal {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    if (opts.restart && existsSync(path)) unlinkSync(path);
+    const { results, badLines } = readEntries(path);
+    const journal = new Journal(path, results, badLines);
+    journal.fd = openSync(path, 'a', 0o600);
+    return journal;
+  }
+
+  /**
+   * Resolves once the answers are on disk. The writes and flushes run off the main thread, so answers that arrive
+   * meanwhile are handled (and their flushes shared); a failed write fails every write after it, and so does a
+   * closed journal (through the promise, like every other failure).
+   */
+  record(verdicts: Verdict[]): Promise<void> {
+    if (verdicts.length === 0) return Promise.resolve();
+    const fd = this.fd;
+    if (fd === undefined) return Promise.reject(new Error('journal is closed'));
+    for (const v of verdicts) this.results.set(v.key, v);
+    this.waiting.push(`${JSON.stringify({ r: verdicts })}\n`);
+    this.nextWrite ??= this.lastWrite.then(() => {
+      this.nextWrite = undefined;
+      const text = this.waiting.join('');
+      this.waiting = [];
+      return appendDurably(fd, Buffer.from(text));
+    });
+    this.lastWrite = this.nextWrite;
+    return this.nextWrite;
+  }
+
+  /** Closes the file once what was recorded is written (or failed to be). */
+  async close(): Promise<void> {
+    const fd = this.fd;
+    this.fd = undefined;
+    await this.lastWrite.catch(() => undefined);
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+async function appendDurably(fd: number, data: Buffer): Promise<void> {
+  for (let at = 0; at < data.length; ) {
+    at += await new Promise<number>((resolve, reject) => write(fd, data, at, data.length - at, null, (error, n) => (error ? reject(error) : resolve(n))));
+  }
+  await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+}
+
+/** The journal's lock is refreshed this often while its run lives ... */
+const LOCK_REFRESH_MS = 10_000;
+/** ... and taken over when it was not refreshed for this long (several refreshes missed: no run holds it). */
+const LOCK_STALE_MS = 60_000;
+
+export interface LockJournalOptions {
+  signal?: AbortSignal;
+  /** Another live run holds the list: called once, before waiting for it. */
+  onWait?: (owner: LockOwner) => void;
+  /** A lock left behind was taken over, and why it was judged stale. */
+  onTakeOver?: (owner: LockOwner, why: string) => void;
+  pollMs?: number;
+}
+
+/**
+ * One run at a time per list and account: a second run waits for the first (then finds its answers in the
+ * journal) instead of paying for the same addresses in parallel. A lock left behind (its run gone, empty, or not
+ * refreshed for a minute) is taken over. Returns the release.
+ */
+export async function lockJournal(path: string, opts: LockJournalOptions): Promise<() => void> {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const lockPath = `${path}.lock`;
+  let told = false;
+  for (;;) {
+    const attempt = tryLock(lockPath);
+    if (attempt.taken) {
+      const stopRefreshing = keepFresh(lockPath, LOCK_REFRESH_MS);
+      return () => {
+        stopRefreshing();
+        attempt.release();
+      };
+    }
+    const why = staleReason(attempt.owner, LOCK_STALE_MS);
+    if (why !== undefined) {
+      breakLock(lockPath, attempt.owner);
+      opts.onTakeOver?.(attempt.owner, why);
+      continue;
+    }
+    if (!told) opts.onWait?.(attempt.owner);
+    told = true;
+    if (opts.signal?.aborted) throw opts.signal.reason;
+    await new Promise((resolve) => setTimeout(resolve, opts.pollMs ?? 200));
+  }
+}
+
+const bool = (v: unknown) => v === null || typeof v === 'boolean';
+
+function isVerdict(v: unknown): v is Verdict {
+  return (
+    isObject(v) &&
+    typeof v.key === 'string' &&
+    v.key !== '' &&
+    typeof v.status === 'string' &&
+    bool(v.valid) &&
+    bool(v.disposable) &&
+    bool(v.validDomain) &&
+    typeof v.reason === 'string' &&
+    typeof v.checkedAt === 'string'
+  );
+}
+
+function readEntries(path: string): Saved {
+  const results = new Map<string, Verdict>();
+  let badLines = 0;
+  if (!existsSync(path)) return { results, badLines };
+  const lines = readFileSync(path, 'utf8').split('\n');
+  lines.forEach((line, i) => {
+    if (!line) return;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      // The torn tail of a killed write is expected; anything else is damage worth counting.
+      if (i < lines.length - 1) badLines++;
+      return;
+    }
+    // Lines without answers (an older journal's header) carry nothing to resume.
+    if (isObject(entry) && !('r' in entry)) return;
+    const verdicts = isObject(entry) && Array.isArray(entry.r) ? entry.r : undefined;
+    if (!verdicts?.every(isVerdict)) {
+      badLines++;
+      return;
+    }
+    // A journal written before statuses were put in mailclean's words holds the service's own.
+    for (const verdict of verdicts) results.set(verdict.key, inDocumentedWords(verdict));
+  });
+  return { results, badLines };
+}

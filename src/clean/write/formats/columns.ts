@@ -1,0 +1,58 @@
+// The input columns an output carries (all but an earlier run's results) and their names as object keys.
+import type { InputLayout } from '../../scan/input/index.js';
+import { EXTRA_COLUMNS, RESULT_COLUMNS } from '../../verdict/verdict.js';
+
+const RESULT_NAMES = new Set<string>([...RESULT_COLUMNS, ...Object.keys(EXTRA_COLUMNS)]);
+
+export class OutputColumns {
+  /** Input column indexes that go out, and their keys. */
+  readonly columns: number[];
+  readonly names: string[];
+  /** The input holds an earlier run's results: its rows are rebuilt without them, so cannot go out byte for byte. */
+  readonly rebuild: boolean;
+  /** Keys of the fields a longer row has beyond the header, made as such rows come. */
+  private readonly extraNames: string[] = [];
+
+  constructor(private readonly layout: InputLayout) {
+    const ours = new Set(layout.ownColumns);
+    const names = keysOf(layout);
+    this.columns = names.flatMap((_, i) => (ours.has(i) ? [] : [i]));
+    this.names = this.columns.map((i) => names[i]!);
+    this.rebuild = ours.size > 0;
+  }
+
+  /** The row as an object of its columns: a field the row does not reach is null; fields beyond the header follow. */
+  object(fields: string[]): Record<string, unknown> {
+    const object: Record<string, unknown> = {};
+    this.columns.forEach((column, i) => {
+      object[this.names[i]!] = fields[column] ?? null;
+    });
+    for (let i = this.layout.columnCount; i < fields.length; i++) object[this.extraName(i)] = fields[i];
+    return object;
+  }
+
+  /** `column_N` for the Nth field, as in a file without a header; `_2`, `_3` when the header has that name. */
+  private extraName(index: number): string {
+    let name = this.extraNames[index];
+    if (name === undefined) {
+      const base = `column_${index + 1}`;
+      name = base;
+      for (let n = 2; this.names.includes(name) || RESULT_NAMES.has(name); n++) name = `${base}_${n}`;
+      this.extraNames[index] = name;
+    }
+    return name;
+  }
+}
+
+/** Keys: the header names (made unique), `email` for a bare list, else column_1, column_2, ... */
+function keysOf(layout: InputLayout): string[] {
+  if (layout.format === 'lines') return ['email'];
+  const base = layout.hasHeader ? layout.header : Array.from({ length: layout.columnCount }, (_, i) => `column_${i + 1}`);
+  const seen = new Map<string, number>();
+  return base.map((name, i) => {
+    const clean = name.trim() || `column_${i + 1}`;
+    const count = (seen.get(clean) ?? 0) + 1;
+    seen.set(clean, count);
+    return count === 1 ? clean : `${clean}_${count}`;
+  });
+}

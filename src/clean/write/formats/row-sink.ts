@@ -1,0 +1,30 @@
+// An output format is a sink of rows: it is started, given every row with its verdict, and ended, writing text or
+// bytes to a stream. Adding a format is one file and one line in index.ts.
+import type { Writable } from 'node:stream';
+import type { InputLayout } from '../../scan/input/index.js';
+import type { ExtraColumn, RowFacts, Verdict } from '../../verdict/verdict.js';
+
+export interface RowSink {
+  /**
+   * What of each record the sink uses: its original text (or its bytes, where the reader can give them), and every
+   * field or only the email cell and the number of fields (a reader then decodes no other field). Default: the text,
+   * every field.
+   */
+  readonly reads?: { raw: boolean | 'bytes'; fields: 'all' | 'email' };
+  start(): Promise<void>;
+  /** One row: its original text (or bytes) and fields, its verdict, and its address's key and where it came from. */
+  row(raw: string | Uint8Array, fields: string[], verdict: Verdict, facts: RowFacts): Promise<void> | undefined;
+  /** Writes what is left; the stream itself is closed by its owner. */
+  end(): Promise<void>;
+}
+
+export interface SinkContext {
+  layout: InputLayout;
+  /** Result columns beyond the six every output has. */
+  extras: readonly ExtraColumn[];
+  stream: Writable;
+}
+
+export interface FormatModule {
+  createSink(ctx: SinkContext): RowSink;
+}

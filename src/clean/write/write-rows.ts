@@ -1,0 +1,114 @@
+import { basename } from 'node:path';
+import type { Writable } from 'node:stream';
+import { CliError } from '../../errors.js';
+import { type InputLayout, readRecordBatches } from '../scan/input/index.js';
+import { prefilter } from '../scan/prefilter.js';
+import { type ExtraColumn, localVerdict, uncheckedVerdict, type Verdict } from '../verdict/verdict.js';
+import { AtomicFile, OutputError } from './atomic-file.js';
+import { FORMATS, type OutputFormat } from './formats/index.js';
+import type { RowSink } from './formats/row-sink.js';
+import type { OutputTarget } from './output-path.js';
+import { Tally } from './tally.js';
+
+export interface WriteOptions {
+  format: OutputFormat;
+  /** Main output file; undefined writes to `stdout`. */
+  output?: OutputTarget;
+  /** With --in-place: where the replaced input is copied first. */
+  backup?: string;
+  stdout: Writable;
+  /** Statuses and reasons kept in the main output (--only); the rest go to `rejects` if given, else nowhere. */
+  only?: ReadonlySet<string>;
+  rejects?: OutputTarget;
+  /** Columns only this run's checker fills (the engine's suggestion, the service's own status word). */
+  extraColumns?: readonly ExtraColumn[];
+  /** Add the `email_checked` column: the scan found cells that hold their address inside something else. */
+  checked?: boolean;
+  /** Stops the writing: nothing is left half-written. */
+  signal?: AbortSignal;
+}
+
+export interface WriteSummary {
+  rows: number;
+  /** Rows written to the main output, and to --rejects (or left out by --only). */
+  written: number;
+  rejected: number;
+  tally: Tally;
+}
+
+interface Target {
+  sink: RowSink;
+  file?: AtomicFile;
+}
+
+/** The verdict of a row's address (undefined: unchecked); asked once for each row with an address, in row order. */
+export type AnswerFor = (key: string) => Verdict | undefined;
+
+/**
+ * Pass 2: stream the input again and write every row, in input order, with its verdict appended. Files
+ * appear only when complete (written aside, then renamed); on failure nothing is left half-written.
+ */
+export async function writeOutputs(layout: InputLayout, answerFor: AnswerFor, opts: WriteOptions): Promise<WriteSummary> {
+  const format = await FORMATS[opts.format].load();
+  const extras = [...(opts.extraColumns ?? []), ...(opts.checked ? (['email_checked'] as const) : [])];
+  const open = async (target: OutputTarget | undefined, backup?: string): Promise<Target> => {
+    if (target === undefined) return { sink: format.createSink({ layout, extras, stream: opts.stdout }) };
+    const file = new AtomicFile(target, backup);
+    await file.ready();
+    return { sink: format.createSink({ layout, extras, stream: file.stream }), file };
+  };
+  const targets: Target[] = [];
+  try {
+    const main = await open(opts.output, opts.backup);
+    targets.push(main);
+    const rejects = opts.rejects !== undefined ? await open(opts.rejects) : undefined;
+    if (rejects) targets.push(rejects);
+    for (const t of targets) await t.sink.start();
+
+    const summary: WriteSummary = { rows: 0, written: 0, rejected: 0, tally: new Tally() };
+    const column = layout.emailColumn;
+    const reads = main.sink.reads ?? { raw: true, fields: 'all' };
+    for await (const batch of readRecordBatches(layout, reads)) {
+      opts.signal?.throwIfAborted();
+      for (const record of batch) {
+        summary.rows++;
+        const decided = prefilter(record.fields[column]);
+        const verdict = decided.key === undefined ? decidedHere(decided.reason) : (answerFor(decided.key) ?? uncheckedVerdict(decided.key));
+        summary.tally.add(verdict, record.fields[column], decided.key ?? '');
+        const keep = !opts.only || opts.only.has(verdict.status) || opts.only.has(verdict.reason);
+        const target = keep ? main : rejects;
+        if (keep) summary.written++;
+        else summary.rejected++;
+        const writing = target?.sink.row(record.rawBytes ?? record.raw, record.fields, verdict, decided);
+        if (writing) await writing;
+      }
+    }
+    for (const t of targets) {
+      await t.sink.end();
+    }
+    for (const t of targets) await t.file?.commit();
+    return summary;
+  } catch (error) {
+    for (const t of targets) t.file?.abort();
+    throw failedTarget(error, targets, opts.output === undefined ? 'stdout' : undefined);
+  }
+}
+
+const DECIDED_HERE = new Map<string, Verdict>();
+
+/** The verdict of a cell decided before checking (blank, not an address): one object per reason. */
+function decidedHere(reason: string): Verdict {
+  let verdict = DECIDED_HERE.get(reason);
+  if (!verdict) DECIDED_HERE.set(reason, (verdict = localVerdict('', reason)));
+  return verdict;
+}
+
+/** A failure to write, named by the output it hit; any other failure (the input, a signal) as it was. */
+function failedTarget(error: unknown, targets: Target[], stdoutName?: string): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (!code || code === 'ABORT_ERR' || error instanceof CliError) return error;
+  const path = (error as NodeJS.ErrnoException).path;
+  const hit = targets.find((t) => t.file !== undefined && (path === undefined || path.includes(basename(t.file.target.path))));
+  const name = hit?.file?.target.given ?? (path === undefined ? stdoutName : undefined);
+  return name === undefined ? error : new OutputError(name, error);
+}

@@ -1,0 +1,176 @@
+// sendToService against the sandbox over real HTTP (both answer shapes), with the real limiter, journal and cache:
+// every answer journaled and cached as it arrives, the allowance's refusal, --max-spend and a stop each end the
+// sending with what was paid for kept, and nothing sent twice.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CleaningClient } from '../../../../src/api/cleaning.js';
+import { HttpClient } from '../../../../src/api/http.js';
+import { type SendOptions, sendToService } from '../../../../src/clean/check/service/send-to-service.js';
+import { SlidingWindowLimiter } from '../../../../src/clean/state/disk/file-limiter.js';
+import { Journal } from '../../../../src/clean/state/disk/journal.js';
+import { SqliteVerdictCache } from '../../../../src/clean/state/disk/sqlite-verdict-cache.js';
+import { realClock } from '../../../../src/clock.js';
+import type { SandboxHandle } from '../../../../src/sandbox/server.js';
+import { useSandboxes } from '../../../helpers/sandbox.js';
+import { onSmallDisk } from '../../../helpers/small-disk.js';
+
+const addresses = (n: number) => Array.from({ length: n }, (_, i) => `person${i}@example.com`);
+
+describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
+  const sandboxes = useSandboxes();
+  let dir: string;
+  let journal: Journal;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mailclean-send-'));
+    journal = Journal.open(join(dir, 'list.jsonl'), { restart: false });
+  });
+  afterEach(async () => {
+    await journal.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function signedIn(sandbox: SandboxHandle): Promise<CleaningClient> {
+    let token: string | undefined;
+    const client = new CleaningClient(new HttpClient({ baseUrl: sandbox.url, serviceName: 'cleaning service', token: () => token, retries: 0 }));
+    token = (await client.signup({ email: `send-${Math.random().toString(36).slice(2)}@example.com`, password: 'a long password' })).token;
+    return client;
+  }
+
+  function options(client: CleaningClient, pending: string[], extra: Partial<SendOptions> = {}): SendOptions {
+    return {
+      pending,
+      journal,
+      limiter: new SlidingWindowLimiter({ rate: { requests: 100, windowMs: 1_000 }, clock: realClock, statePath: join(dir, 'limiter.json') }),
+      client,
+      concurrency: 2,
+      stop: new AbortController().signal,
+      abort: new AbortController().signal,
+      ...extra,
+    };
+  }
+
+  it('sends each address once, in batches of 50, and journals and caches every answer', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    const cache = new SqliteVerdictCache(join(dir, 'cache.sqlite'));
+    const outcome = await sendToService(options(await signedIn(sandbox), addresses(120), { cache }));
+    expect(outcome).toMatchObject({ spent: 120, requests: 3 });
+    expect(outcome.stopped).toBeUndefined();
+    expect(sandbox.stats().addressesCharged).toBe(120);
+    expect(Journal.peek(journal.path).results.size).toBe(120);
+    expect((await cache.lookup(addresses(120), 0)).size).toBe(120);
+    await cache.close();
+  });
+
+  it('stops at the allowance, keeping what was answered, and says what is left', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'free' });
+    const outcome = await sendToService(options(await signedIn(sandbox), addresses(120)));
+    expect(outcome.stopped?.reason).toBe('allowance');
+    expect(outcome.spent).toBe(50);
+    expect(Journal.peek(journal.path).results.size).toBe(50);
+    expect(outcome.allowance?.left).toBe(0);
+  });
+
+  it('stops at --max-spend, the last batch shrunk to fit', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    const outcome = await sendToService(options(await signedIn(sandbox), addresses(120), { maxSpend: 70 }));
+    expect(outcome.spent).toBe(70);
+    expect(outcome.stopped?.reason).toBe('max-spend');
+    expect(sandbox.stats().addressesCharged).toBe(70);
+  });
+
+  it('cuts batches from the addresses as places free up: stopped after the first answer, most were never read', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    let read = 0;
+    function* counted(): Generator<string> {
+      for (const address of addresses(5_000)) {
+        read++;
+        yield address;
+      }
+    }
+    const stop = new AbortController();
+    const outcome = await sendToService(
+      options(await signedIn(sandbox), [], {
+        pending: counted(),
+        stop: stop.signal,
+        onEvent: (event) => {
+          if (event.type === 'answered') stop.abort();
+        },
+      }),
+    );
+    expect(outcome.stopped?.reason).toBe('interrupted');
+    // Two places: two batches in flight, two waiting, and the one found unsent when the stop came; never the 100 batches.
+    expect(read).toBeLessThanOrEqual(5 * 50);
+    expect(outcome.spent).toBeGreaterThanOrEqual(50);
+    expect(Journal.peek(journal.path).results.size).toBe(outcome.spent);
+  });
+
+  it('a 422 whose rejected addresses cannot be journaled (a full disk) stops the sending: the rest of its batch is not sent (needs root to mount a tmpfs)', async (ctx) => {
+    const disk = join(dir, 'disk');
+    mkdirSync(disk);
+    await onSmallDisk(ctx, disk, async () => {
+      const full = Journal.open(join(disk, 'list.jsonl'), { restart: false });
+      try {
+        writeFileSync(join(disk, 'filler'), Buffer.alloc(128 * 1024));
+      } catch {
+        /* the disk is now full */
+      }
+      const sandbox = await sandboxes.start({ shape, plan: 'unlimited', faults: { rejectRate: 1, seed: 3 } });
+      const outcome = await sendToService(options(await signedIn(sandbox), addresses(120), { concurrency: 1, journal: full }));
+      expect(outcome.stopped?.reason).toBe('storage');
+      expect(outcome.stopped?.message).toMatch(/ENOSPC/);
+      expect(sandbox.stats().cleanRequests).toBe(1);
+      await full.close().catch(() => undefined);
+    });
+  });
+
+  it('addresses that come through `more` are sent in full batches across its answers, and fetched while requests are in flight', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited', faults: { latencyMs: 200, seed: 1 } });
+    const client = await signedIn(sandbox);
+    const chunks = [addresses(130).slice(0, 30), addresses(130).slice(30, 100), addresses(130).slice(100)];
+    const log: string[] = [];
+    const more = async () => {
+      log.push('more');
+      return chunks.shift();
+    };
+    const outcome = await sendToService(options(client, [], { more, concurrency: 4, onEvent: (e) => e.type === 'answered' && log.push('answered') }));
+    // 130 addresses in chunks of 30, 70 and 30: three requests (50, 50, 30), not one cut short at each chunk's end.
+    expect(outcome).toMatchObject({ spent: 130, requests: 3 });
+    expect(sandbox.stats()).toMatchObject({ cleanRequests: 3, addressesCharged: 130 });
+    expect(Journal.peek(journal.path).results.size).toBe(130);
+    // Every chunk was asked for before the first answer came: nothing waited for a chunk's requests to end.
+    expect(log.slice(0, 4)).toEqual(['more', 'more', 'more', 'more']);
+  });
+
+  it('stopped at --max-spend, it asks `more` for nothing after the stop', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    let asked = 0;
+    const chunks = Array.from({ length: 10 }, (_, i) => addresses(1_000).slice(i * 100, i * 100 + 100));
+    const more = async () => {
+      asked++;
+      return chunks.shift();
+    };
+    const outcome = await sendToService(options(await signedIn(sandbox), [], { more, maxSpend: 120, concurrency: 1 }));
+    expect(outcome).toMatchObject({ spent: 120, stopped: { reason: 'max-spend', message: 'stopped at --max-spend 120' } });
+    expect(asked).toBeLessThanOrEqual(3);
+  });
+
+  it('sends every address of an iterable that is not an array, each once', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    const outcome = await sendToService(options(await signedIn(sandbox), [], { pending: new Set(addresses(175)) }));
+    expect(outcome).toMatchObject({ spent: 175, requests: 4 });
+    expect(sandbox.stats().addressesCharged).toBe(175);
+    expect(Journal.peek(journal.path).results.size).toBe(175);
+  });
+
+  it('sends nothing once asked to stop, and calls the run interrupted', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    const stop = new AbortController();
+    stop.abort();
+    const outcome = await sendToService(options(await signedIn(sandbox), addresses(120), { stop: stop.signal }));
+    expect(outcome.stopped?.reason).toBe('interrupted');
+    expect(outcome.spent).toBe(0);
+    expect(sandbox.stats().addressesCharged).toBe(0);
+  });
+});

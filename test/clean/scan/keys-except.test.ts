@@ -1,0 +1,27 @@
+// KeysExcept: the list's addresses but some, as the caches and the precheck see them (size, membership, order).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KeysExcept } from '../../../src/clean/scan/keys-except.js';
+import { UniqueKeys } from '../../../src/clean/scan/spill/unique-keys.js';
+
+const spillDir = mkdtempSync(join(tmpdir(), 'mailclean-keys-except-'));
+afterAll(() => rmSync(spillDir, { recursive: true, force: true }));
+
+describe('KeysExcept', () => {
+  it('leaves out the addresses given and those excluded later, once each, in the list order', () => {
+    const keys = new UniqueKeys({ spillDir, budget: 0 });
+    const all = Array.from({ length: 20 }, (_, i) => `u${i}@example.com`);
+    for (const key of all) keys.add(key);
+    const rest = new KeysExcept(keys, new Map([['u3@example.com', true]]));
+    expect(rest.size).toBe(19);
+    for (const key of ['u0@example.com', 'u7@example.com', 'u7@example.com', 'u3@example.com', 'not@in.list']) rest.exclude(key);
+    const expected = all.filter((key) => !['u0@example.com', 'u3@example.com', 'u7@example.com'].includes(key));
+    expect([...rest]).toEqual(expected);
+    expect(rest.size).toBe(expected.length);
+    expect(all.filter((key) => rest.has(key))).toEqual(expected);
+    expect(rest.has('not@in.list')).toBe(false);
+    keys.close();
+  });
+});

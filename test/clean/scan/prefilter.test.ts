@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { prefilter } from '../../../src/clean/scan/prefilter.js';
+import { checkSyntax, dedupeKey } from '../../../src/verify/syntax.js';
+
+/** What the full RFC check says the key is (or that there is none). */
+function slowKey(cell: string): string | undefined {
+  const r = checkSyntax(cell.trim());
+  return r.ok ? dedupeKey(r.local, r.domain) : undefined;
+}
+
+describe('prefilter', () => {
+  const cases = [
+    'ann@example.com',
+    ' ann@example.com ',
+    'Ann.Lee+tag@example.co.uk',
+    'ann@EXAMPLE.com',
+    'ann@example.COM',
+    'a..b@example.com',
+    '.a@example.com',
+    'a.@example.com',
+    'a@-example.com',
+    'a@example-.com',
+    'a@example.c',
+    'a@example.123',
+    'a@localhost',
+    `${'x'.repeat(64)}@example.com`,
+    `${'x'.repeat(65)}@example.com`,
+    `a@${'l'.repeat(63)}.com`,
+    `a@${'l'.repeat(64)}.com`,
+    `${'x'.repeat(64)}@${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}.com`,
+    '"quoted local"@example.com',
+    'zoë@example.com',
+    'ann@bücher.de',
+    'ann@xn--bcher-kva.de',
+    'a@xn--a.com',
+    "o'brien@example.ie",
+    'a@b@example.com',
+    'ann@',
+    '@example.com',
+    'ann example.com',
+    'ann@example..com',
+    'ann@[192.0.2.1]',
+    'a_b@ex_ample.com',
+  ];
+
+  it.each(cases)('%s: the fast path agrees with the full check', (cell) => {
+    const fast = prefilter(cell);
+    expect(fast.key).toBe(slowKey(cell));
+  });
+
+  it('blank, missing and malformed cells are told apart', () => {
+    expect(prefilter('   ')).toEqual({ reason: 'blank' });
+    // A row that ends before the email column has no cell at all.
+    expect(prefilter(undefined)).toEqual({ reason: 'short_row' });
+    expect(prefilter('nope')).toEqual({ reason: 'syntax' });
+  });
+
+  it('spellings of one mailbox share a key; a different local-part case does not', () => {
+    expect(prefilter('ann@Example.COM').key).toBe(prefilter('ann@example.com').key);
+    expect(prefilter('ANN@example.com').key).not.toBe(prefilter('ann@example.com').key);
+  });
+});
+
+describe('prefilter: an address inside the cell', () => {
+  const inside: Array<[string, string, string]> = [
+    ['Ada Lovelace <ada@example.com>', 'ada@example.com', 'ada@example.com'],
+    ['"Lovelace, Ada" <ada@Example.COM>', 'ada@Example.COM', 'ada@example.com'],
+    ['"a <b>" <ada@example.com>', 'ada@example.com', 'ada@example.com'],
+    ['  <ada@example.com>  ', 'ada@example.com', 'ada@example.com'],
+    ['mailto:ada@example.com', 'ada@example.com', 'ada@example.com'],
+    ['MAILTO:ada@example.com?subject=Hello%20there&cc=bob@example.org', 'ada@example.com', 'ada@example.com'],
+    ['mailto:ada%2Bnews@example.com', 'ada+news@example.com', 'ada+news@example.com'],
+    ['mailto:not-one,ada@example.com', 'ada@example.com', 'ada@example.com'],
+    // A broken escape is taken as written (% is allowed in a local part).
+    ['mailto:%E0%A4%A@example.com', '%E0%A4%A@example.com', '%E0%A4%A@example.com'],
+    ['Ada <mailto:ada@bücher.de>', 'ada@bücher.de', 'ada@xn--bcher-kva.de'],
+    // Google Contacts: several values of one field; the first well-formed one is checked.
+    ['ada@example.com ::: ada@work.example.org', 'ada@example.com', 'ada@example.com'],
+    ['not-an-address ::: Ada <ada@work.example.org> ::: c@example.net', 'ada@work.example.org', 'ada@work.example.org'],
+  ];
+
+  it.each(inside)('%s: checks %s (key %s)', (cell, checked, key) => {
+    expect(prefilter(cell)).toEqual({ key, checked });
+    // Sent once with the same address written plainly.
+    expect(prefilter(checked).key).toBe(key);
+  });
+
+  const refused = ['Ada <ada@example.com', 'Ada ada@example.com', 'Ada <not-an-address>', 'Ada <>', 'mailto:', 'mailto:?subject=x', ':::', 'a ::: b'];
+  it.each(refused)('%s: nothing inside is an address: syntax', (cell) => {
+    expect(prefilter(cell)).toEqual({ reason: 'syntax' });
+  });
+
+  it('a cell that is an address itself is never looked into', () => {
+    expect(prefilter('"a<b>"@example.com')).toEqual({ key: '"a<b>"@example.com' });
+    expect(prefilter('ada@example.com')).toEqual({ key: 'ada@example.com' });
+  });
+});

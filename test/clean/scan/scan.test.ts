@@ -1,0 +1,68 @@
+// The scan over a real file, with budgets of 0 so that what it keeps goes to disk: every row's address number
+// leads back to that row's address, the counts match a Set's, each new address is handed on once, the spill files
+// are private and go with `release`, and the spill of a run killed with SIGKILL is removed by the next run once its
+// process is gone.
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { prefilter } from '../../../src/clean/scan/prefilter.js';
+import { scanInput } from '../../../src/clean/scan/scan.js';
+import { mulberry32 } from '../../../src/sandbox/faults.js';
+import { collect, open, put, tempDir } from './input/helpers.js';
+
+let temp: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  temp = tempDir();
+});
+afterEach(() => temp.remove());
+
+/** A list with quoted names, blank and malformed cells, wrapped addresses and repeats in another case. */
+function list(rows: number): string {
+  const rand = mulberry32(5);
+  const lines = ['Email,Name,Notes'];
+  for (let i = 0; i < rows; i++) {
+    const n = Math.floor(rand() * i) + 1;
+    const r = rand();
+    const email = r < 0.02 ? '' : r < 0.03 ? 'not-an-address' : r < 0.05 ? `"Someone <p${n}@example.com>"` : r < 0.3 ? `p${n}@EXAMPLE.com` : `p${i}@example.com`;
+    lines.push(`${email},"Name, ${i}",${rand() < 0.01 ? '"two\nlines"' : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe('scanInput, spilling', () => {
+  it('gives each row with an address the number of that address, read back from disk', async () => {
+    const layout = await open(put(temp.dir, 'list.csv', list(400_000)));
+    const spillDir = join(temp.dir, 'spool');
+    const newKeys: string[] = [];
+    const scan = await scanInput(layout, { spillDir, keepRowOrdinals: true, budgets: { keys: 0, rows: 0 }, onNewKey: (key) => newKeys.push(key) });
+    expect(readdirSync(spillDir).sort()).toEqual([expect.stringMatching(/^keys-\d+-[0-9a-f]+\.spool$/), expect.stringMatching(/^rows-\d+-[0-9a-f]+\.spool$/)]);
+    const keys = [...scan.unique];
+    const next = scan.rowOrdinals?.reader();
+    let withAddress = 0;
+    const expected = new Set<string>();
+    for (const record of await collect(layout)) {
+      const key = prefilter(record.fields[0]).key;
+      if (key === undefined) continue;
+      withAddress++;
+      expected.add(key);
+      expect(keys[next?.() ?? -1]).toBe(key);
+    }
+    expect(keys).toEqual([...expected]);
+    // Each address was handed on (to the engine's prefetch) once, when first seen.
+    expect(newKeys).toEqual(keys);
+    expect([scan.rows, scan.rows - scan.blank - scan.invalid, scan.duplicates]).toEqual([400_000, withAddress, withAddress - expected.size]);
+    scan.release();
+    expect(readdirSync(spillDir)).toEqual([]);
+    await layout.cleanup();
+  });
+
+  it('removes what a killed run spilled, once its process is gone', async () => {
+    const spoolDir = join(temp.dir, 'spool');
+    const dead = join(spoolDir, 'keys-999999999-0a1b2c.spool');
+    mkdirSync(spoolDir);
+    writeFileSync(dead, 'keys of a list');
+    const layout = await open(put(temp.dir, 'list.csv', 'email\na@example.com\n'), { spoolDir });
+    expect(existsSync(dead)).toBe(false);
+    await layout.cleanup();
+  });
+});

@@ -1,0 +1,158 @@
+// The scan's memory-bounded structures: the unique addresses (numbered, spilled past a budget, never two taken for
+// one), each row's address number, and the verdicts by number. Budgets of 0 put everything but the newest chunk on
+// disk, so the read-back paths are the ones tested.
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RowOrdinals } from '../../../../src/clean/scan/spill/row-ordinals.js';
+import { hashBytes, UniqueKeys } from '../../../../src/clean/scan/spill/unique-keys.js';
+import type { Verdict } from '../../../../src/clean/verdict/verdict.js';
+import { VerdictTable } from '../../../../src/clean/verdict/verdict-table.js';
+import { mulberry32 } from '../../../../src/sandbox/faults.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mailclean-spill-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Addresses of random lengths (a few near the longest), some non-ASCII, many repeated. */
+function addresses(count: number, seed: number): string[] {
+  const rand = mulberry32(seed);
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    if (i > 0 && rand() < 0.3) out.push(out[Math.floor(rand() * i)] as string);
+    else {
+      const local = `${'x'.repeat(Math.floor(rand() * (rand() < 0.01 ? 240 : 20)))}u${i}`;
+      out.push(rand() < 0.1 ? `${local}@bücher${i % 7}.example` : `${local}@d${i % 1000}.test`);
+    }
+  }
+  return out;
+}
+
+describe('UniqueKeys', () => {
+  it('numbers addresses in order of first appearance, as a Set orders them, with most of them on disk', () => {
+    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
+    const list = addresses(120_000, 7);
+    const ordinals = list.map((key) => keys.add(key));
+    const expected = [...new Set(list)];
+    expect(keys.size).toBe(expected.length);
+    expect(keys.spilled).toBe(true);
+    expect([...keys]).toEqual(expected);
+    // The same address always gets the same number, and the number is its place in the order.
+    list.forEach((key, row) => expect(expected[ordinals[row] as number]).toBe(key));
+    expect(keys.ordinal('nobody@nowhere.test')).toBe(-1);
+    expect(keys.ordinal(expected[5] as string)).toBe(5);
+    expect(keys.ordinal(expected[expected.length - 1] as string)).toBe(expected.length - 1);
+  });
+
+  it('tells apart addresses whose hashes are equal, and those that differ only in case', () => {
+    const seen = new Map<number, string>();
+    let pair: [string, string] | undefined;
+    for (let i = 0; !pair; i++) {
+      const key = `person${i}@example.com`;
+      const bytes = Buffer.from(key);
+      const hash = hashBytes(bytes, bytes.length);
+      const earlier = seen.get(hash);
+      if (earlier !== undefined) pair = [earlier, key];
+      else seen.set(hash, key);
+    }
+    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
+    const [a, b] = pair;
+    expect(keys.add(a)).toBe(0);
+    expect(keys.add(b)).toBe(1);
+    expect(keys.add('Person0@example.com')).toBe(2);
+    expect(keys.add('person0@example.com')).toBe(3);
+    expect([keys.ordinal(a), keys.ordinal(b), keys.size]).toEqual([0, 1, 4]);
+  });
+
+  it('keeps what it spills private, and removes it when closed', () => {
+    const keys = new UniqueKeys({ budget: 0, spillDir: join(dir, 'spool') });
+    for (const key of addresses(80_000, 3)) keys.add(key);
+    const files = readdirSync(join(dir, 'spool'));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(new RegExp(`^keys-${process.pid}-[0-9a-f]+\\.spool$`));
+    expect(statSync(join(dir, 'spool', files[0] as string)).mode & 0o777).toBe(0o600);
+    keys.close();
+    expect(readdirSync(join(dir, 'spool'))).toEqual([]);
+  });
+
+  it('says in one line where it could not write, rather than failing with a trace', () => {
+    const blocked = join(dir, 'a-file');
+    writeFileSync(blocked, '');
+    const keys = new UniqueKeys({ budget: 0, spillDir: join(blocked, 'spool') });
+    expect(() => {
+      for (const key of addresses(80_000, 4)) keys.add(key);
+    }).toThrow(new RegExp(`^cannot write to ${blocked}/spool, where a list this large keeps what does not fit in memory \\(ENOTDIR\\)$`));
+  });
+
+  it('writes nothing to disk while the keys fit the budget', () => {
+    const keys = new UniqueKeys({ budget: 32 << 20, spillDir: join(dir, 'spool') });
+    for (const key of addresses(50_000, 5)) keys.add(key);
+    expect(keys.spilled).toBe(false);
+    expect(() => readdirSync(join(dir, 'spool'))).toThrow(/ENOENT/);
+  });
+});
+
+describe('RowOrdinals', () => {
+  it('reads back every number in order, from disk and memory, and refuses to read past the end', () => {
+    const rows = new RowOrdinals({ budget: 0, spillDir: dir });
+    const rand = mulberry32(11);
+    const written = Array.from({ length: 700_001 }, () => Math.floor(rand() * 2 ** 31));
+    for (const n of written) rows.push(n);
+    const next = rows.reader();
+    const read = written.map(() => next());
+    expect(read).toEqual(written);
+    expect(() => next()).toThrow(/more rows/);
+    rows.close();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('VerdictTable', () => {
+  const verdict = (status: string): Verdict => ({ key: '', status, valid: status === 'valid', disposable: false, validDomain: true, reason: '', checkedAt: '2026-11-25T10:00:00.000Z' });
+
+  it('gives each number its verdict, by number or by address, and counts the numbers that have one', () => {
+    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
+    for (const key of ['a@x.test', 'b@x.test', 'c@x.test']) keys.add(key);
+    const table = new VerdictTable(keys);
+    const valid = verdict('valid');
+    table.set(0, valid);
+    table.set(2, valid);
+    table.setKey('b@x.test', verdict('invalid'));
+    table.setKey('not-in-the-list@x.test', verdict('invalid'));
+    table.set(0, valid);
+    expect([table.get(0)?.status, table.get(1)?.status, table.get(2)?.status, table.get(3)]).toEqual(['valid', 'invalid', 'valid', undefined]);
+    expect(table.get(0)).toBe(table.get(2));
+    expect(table.size).toBe(3);
+  });
+});
+
+describe('VerdictTable with many distinct verdicts', () => {
+  it('keeps them all apart past 65,535 (its numbers widen from 16 to 32 bits)', () => {
+    const keys = new UniqueKeys({ budget: 1 << 20, spillDir: dir });
+    const table = new VerdictTable(keys);
+    const made: Verdict[] = [];
+    for (let i = 0; i < 70_000; i++) {
+      const v: Verdict = { key: '', status: 'risky', valid: true, disposable: false, validDomain: true, reason: 'possible_typo', checkedAt: '2026-11-25T10:00:00.000Z', suggestion: `u${i}@gmail.com` };
+      made.push(v);
+      table.set(i, v);
+    }
+    expect(made.every((v, i) => table.get(i) === v)).toBe(true);
+    expect(table.size).toBe(70_000);
+  });
+});
+
+describe('UniqueKeys.dropIndex', () => {
+  it('still lists the keys, keeps the count, and refuses lookups', () => {
+    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
+    const list = addresses(60_000, 9);
+    for (const key of list) keys.add(key);
+    const size = keys.size;
+    keys.dropIndex();
+    expect(keys.size).toBe(size);
+    expect([...keys]).toEqual([...new Set(list)]);
+    expect(() => keys.ordinal(list[0] as string)).toThrow(/index was dropped/);
+  });
+});

@@ -1,0 +1,147 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SlidingWindowLimiter } from '../../../../src/clean/state/disk/file-limiter.js';
+import { FakeClock } from '../../../helpers/clock.js';
+
+/** The most sends found in any window of `windowMs` (each window starting at a send). */
+function maxInAnyWindow(sends: number[], windowMs: number): number {
+  let max = 0;
+  for (let i = 0, j = 0; i < sends.length; i++) {
+    while (sends[i]! - sends[j]! >= windowMs) j++;
+    max = Math.max(max, i - j + 1);
+  }
+  return max;
+}
+
+describe('SlidingWindowLimiter', () => {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('never admits more than N in any window, over months of windows', async () => {
+    const clock = new FakeClock();
+    const rate = { requests: 50, windowMs: 300_000 };
+    const limiter = new SlidingWindowLimiter({ rate, clock });
+    const sends: number[] = [];
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 5_000; i++) {
+      limiter.release(await limiter.acquire());
+      sends.push(clock.now());
+      // Irregular gaps between requests, sometimes bursts.
+      clock.time += random() < 0.7 ? 0 : Math.floor(random() * 20_000);
+    }
+    expect(maxInAnyWindow(sends, rate.windowMs)).toBe(50);
+    // Throughput stays close to the limit: 5,000 requests need at least 99 windows.
+    const span = sends.at(-1)! - sends[0]!;
+    expect(span / rate.windowMs).toBeLessThan(99 * 1.1);
+  });
+
+  it('shares its window across runs through the state file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'limiter-'));
+    dirs.push(dir);
+    const clock = new FakeClock();
+    const rate = { requests: 5, windowMs: 2_000 };
+    const statePath = join(dir, 'acct.json');
+    const sends: number[] = [];
+    for (let run = 0; run < 4; run++) {
+      // A new limiter per run, as a new process would build.
+      const limiter = new SlidingWindowLimiter({ rate, clock, statePath });
+      for (let i = 0; i < 7; i++) {
+        limiter.release(await limiter.acquire());
+        sends.push(clock.now());
+      }
+    }
+    expect(maxInAnyWindow(sends, rate.windowMs)).toBe(5);
+    // Without the shared state each run would have started with a free window.
+    expect(sends.at(-1)! - sends[0]!).toBeGreaterThanOrEqual(5 * rate.windowMs);
+  });
+
+  it('waits no longer than the window requires after the answers came back', async () => {
+    const clock = new FakeClock();
+    const limiter = new SlidingWindowLimiter({ rate: { requests: 2, windowMs: 1_000 }, clock, marginMs: 10 });
+    const a = await limiter.acquire();
+    const b = await limiter.acquire();
+    expect([a.waitedMs, b.waitedMs]).toEqual([0, 0]);
+    clock.time += 200; // the first answer takes 200 ms
+    limiter.release(a);
+    limiter.release(b);
+    const start = Date.UTC(2026, 0, 1);
+    expect((await limiter.acquire()).waitedMs).toBe(1_010);
+    expect(clock.now() - start).toBe(1_210);
+  });
+
+  it('holds a slot while its request is in flight, however slow the answer', async () => {
+    const clock = new FakeClock();
+    const limiter = new SlidingWindowLimiter({ rate: { requests: 1, windowMs: 1_000 }, clock, marginMs: 0, pendingMs: 60_000 });
+    const slow = await limiter.acquire();
+    // The second booking cannot happen until the first request ends, plus a window.
+    clock.time += 5_000;
+    expect(limiter.currentWait()).toBeGreaterThan(0);
+    limiter.release(slow);
+    expect(limiter.currentWait()).toBe(1_000);
+  });
+
+  it('a send left in flight by a killed run holds its slot for the request timeout, then frees', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'limiter-'));
+    dirs.push(dir);
+    const clock = new FakeClock();
+    const statePath = join(dir, 'acct.json');
+    const rate = { requests: 1, windowMs: 1_000 };
+    await new SlidingWindowLimiter({ rate, clock, statePath, marginMs: 0, pendingMs: 30_000 }).acquire(); // never released
+    const next = new SlidingWindowLimiter({ rate, clock, statePath, marginMs: 0, pendingMs: 30_000 });
+    expect(next.currentWait()).toBe(31_000);
+  });
+
+  it('send times in the future (the clock was stepped back) hold a slot for one window at most', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'limiter-'));
+    dirs.push(dir);
+    const clock = new FakeClock();
+    const statePath = join(dir, 'state.json');
+    const farFuture = clock.now() + 30 * 86_400_000;
+    writeFileSync(statePath, JSON.stringify({ sends: [{ id: 'x', at: farFuture, done: farFuture }] }));
+    const limiter = new SlidingWindowLimiter({ rate: { requests: 1, windowMs: 1_000 }, clock, statePath, marginMs: 0 });
+    const start = clock.now();
+    await limiter.acquire();
+    expect(clock.now() - start).toBeLessThanOrEqual(1_000);
+  });
+
+  it("another run's answer a moment ahead of this clock holds its slot in full (read under the lock, not clamped)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailclean-limiter-'));
+    dirs.push(dir);
+    const statePath = join(dir, 'state.json');
+    const clock = new FakeClock(1_000_000);
+    const rate = { requests: 1, windowMs: 4_000 };
+    // Another process finished a send 300 ms "after" this one read its clock: what a wait for the lock looks like.
+    writeFileSync(statePath, JSON.stringify({ sends: [{ id: 'other', at: clock.now() - 100, done: clock.now() + 300 }] }));
+    const limiter = new SlidingWindowLimiter({ rate, clock, statePath, marginMs: 40 });
+    // The slot frees one window (and the margin) after that answer, not after this clock's now.
+    expect(limiter.currentWait()).toBe(300 + 4_000 + 40);
+    // A time far ahead (the clock was stepped back) still holds one window at most.
+    writeFileSync(statePath, JSON.stringify({ sends: [{ id: 'other', at: clock.now(), done: clock.now() + 3_600_000 }] }));
+    expect(limiter.currentWait()).toBe(4_000 + 40);
+  });
+
+  it('four processes booking at once through one state file lose no booking (the lock admits one at a time)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailclean-limiter-'));
+    dirs.push(dir);
+    const statePath = join(dir, 'state.json');
+    const built = pathToFileURL(join(import.meta.dirname, '..', '..', '..', '..', 'dist', 'clean', 'state', 'disk', 'file-limiter.js')).href;
+    const clock = pathToFileURL(join(import.meta.dirname, '..', '..', '..', '..', 'dist', 'clock.js')).href;
+    // A limit never reached: every booking is written at once, and each stays in the file (in flight, unanswered).
+    const script = `
+      import { SlidingWindowLimiter } from ${JSON.stringify(built)};
+      import { realClock } from ${JSON.stringify(clock)};
+      const limiter = new SlidingWindowLimiter({ rate: { requests: 1e6, windowMs: 60_000 }, clock: realClock, statePath: ${JSON.stringify(statePath)} });
+      for (let i = 0; i < 150; i++) await limiter.acquire();`;
+    const children = Array.from({ length: 4 }, () => spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit'] }));
+    const codes = await Promise.all(children.map(async (child) => (await once(child, 'exit'))[0]));
+    expect(codes).toEqual([0, 0, 0, 0]);
+    const { sends } = JSON.parse(readFileSync(statePath, 'utf8')) as { sends: Array<{ id: string }> };
+    expect(new Set(sends.map((send) => send.id)).size).toBe(600);
+  }, 60_000);
+});

@@ -1,0 +1,168 @@
+// The journal of a list's answers: what was recorded survives a reopen and a SIGKILL at any moment (whole batches,
+// the torn tail skipped), damage is counted rather than trusted, --restart forgets, and one run holds a list at a time.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Journal, lockJournal } from '../../../../src/clean/state/disk/journal.js';
+import type { Verdict } from '../../../../src/clean/verdict/verdict.js';
+import { onSmallDisk } from '../../../helpers/small-disk.js';
+
+const BUILT = pathToFileURL(join(import.meta.dirname, '..', '..', '..', '..', 'dist', 'clean', 'state', 'disk', 'journal.js')).href;
+
+const verdict = (key: string, status = 'valid'): Verdict => ({ key, status, valid: status === 'valid', disposable: false, validDomain: true, reason: '', checkedAt: '2026-11-24T10:00:00.000Z' });
+
+let dir: string;
+let path: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mailclean-journal-'));
+  path = join(dir, 'journals', 'list.jsonl');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('Journal', () => {
+  it('keeps every recorded answer across a reopen, in a private file; --restart forgets them', async () => {
+    const journal = Journal.open(path, { restart: false });
+    await journal.record([verdict('a@example.com'), verdict('b@example.com', 'invalid')]);
+    await journal.record([]);
+    await journal.record([verdict('c@example.com')]);
+    await journal.close();
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    await expect(journal.record([verdict('d@example.com')])).rejects.toThrow(/closed/);
+
+    const again = Journal.open(path, { restart: false });
+    expect([...again.results.keys()]).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
+    expect(again.results.get('b@example.com')?.status).toBe('invalid');
+    expect(again.badLines).toBe(0);
+    await again.close();
+    expect(Journal.peek(path).results.size).toBe(3);
+
+    const fresh = Journal.open(path, { restart: true });
+    expect(fresh.results.size).toBe(0);
+    await fresh.close();
+  });
+
+  it('answers recorded in a row, while a write is under way, come out one line a batch in order; each is on disk when its record resolves', async () => {
+    const journal = Journal.open(path, { restart: false });
+    const batches = Array.from({ length: 20 }, (_, b) => Array.from({ length: 50 }, (_, i) => verdict(`u${b}.${i}@example.com`)));
+    const written = batches.map((batch) => journal.record(batch));
+    await written[0];
+    expect(Journal.peek(path).results.size).toBeGreaterThanOrEqual(50);
+    await Promise.all(written);
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    // One line a batch, in the order recorded, whichever write carried them.
+    expect(lines.map((line) => (JSON.parse(line) as { r: Verdict[] }).r[0]!.key)).toEqual(batches.map((batch) => batch[0]!.key));
+    await journal.close();
+  });
+
+  it('on a full disk, the answers that cannot be written fail, and every record after them; what was written reads back whole (needs root to mount a tmpfs)', async (ctx) => {
+    const disk = join(dir, 'disk');
+    mkdirSync(disk);
+    await onSmallDisk(ctx, disk, async () => {
+      const file = join(disk, 'list.jsonl');
+      const journal = Journal.open(file, { restart: false });
+      let failure: NodeJS.ErrnoException | undefined;
+      let saved = 0;
+      for (let b = 0; b < 100 && !failure; b++) {
+        const batch = Array.from({ length: 50 }, (_, i) => ({ ...verdict(`u${b}.${i}@example.com`), reason: 'x'.repeat(100) }));
+        await journal.record(batch).then(
+          () => saved++,
+          (error: NodeJS.ErrnoException) => (failure = error),
+        );
+      }
+      expect(failure?.code).toBe('ENOSPC');
+      await expect(journal.record([verdict('late@example.com')])).rejects.toThrow(/ENOSPC/);
+      await journal.close();
+      const back = Journal.peek(file);
+      expect(back.results.size).toBe(saved * 50);
+      expect(back.badLines).toBe(0);
+    });
+  });
+
+  it('skips a torn last line quietly, and counts damaged or foreign lines without trusting them', async () => {
+    const journal = Journal.open(path, { restart: false });
+    await journal.record([verdict('a@example.com')]);
+    await journal.close();
+    appendFileSync(path, 'not json\n{"r":[{"key":"x@example.com","status":"valid"}]}\n{"r":[]}\n');
+    appendFileSync(path, `${JSON.stringify({ r: [verdict('b@example.com')] })}\n{"r":[{"key":"c@exa`);
+    const saved = Journal.peek(path);
+    expect([...saved.results.keys()]).toEqual(['a@example.com', 'b@example.com']);
+    // 'not json' and the verdict missing its fields; the empty batch is harmless; the torn tail is expected.
+    expect(saved.badLines).toBe(2);
+  });
+
+  it('reads the service’s own status words of an older journal in mailclean’s', () => {
+    const older = { ...verdict('d@example.com'), status: 'disposable', valid: false };
+    writeFileSync(join(dir, 'old.jsonl'), `${JSON.stringify({ v: 1 })}\n${JSON.stringify({ r: [older] })}\n`);
+    const saved = Journal.peek(join(dir, 'old.jsonl'));
+    expect(saved.badLines).toBe(0);
+    expect(saved.results.get('d@example.com')).toMatchObject({ status: 'risky', serviceStatus: 'disposable' });
+  });
+
+  it('killed while recording (SIGKILL), it reads back whole batches only, every one that was flushed', async () => {
+    const script = `
+      import { Journal } from ${JSON.stringify(BUILT)};
+      const journal = Journal.open(${JSON.stringify(path)}, { restart: false });
+      for (let batch = 0; ; batch++) {
+        const verdicts = Array.from({ length: 50 }, (_, i) => ({ key: 'u' + batch + '.' + i + '@example.com', status: 'valid', valid: true, disposable: false, validDomain: true, reason: '', checkedAt: 'x'.repeat(200) }));
+        await journal.record(verdicts);
+        process.stdout.write(batch + '\\n');
+      }`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let reported = -1;
+    child.stdout.on('data', (chunk: Buffer) => {
+      const lines = chunk.toString().trim().split('\n');
+      reported = Number(lines.at(-1));
+    });
+    while (reported < 20) await new Promise((resolve) => setTimeout(resolve, 10));
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    const saved = Journal.peek(path);
+    expect(saved.results.size % 50).toBe(0);
+    // Every batch reported done was flushed before the report; at most the one in flight may be missing.
+    expect(saved.results.size / 50).toBeGreaterThanOrEqual(reported + 1);
+    expect(saved.badLines).toBe(0);
+    expect(readFileSync(path, 'utf8').length).toBeGreaterThan(0);
+  }, 30_000);
+});
+
+describe('lockJournal', () => {
+  it('holds a list for one run: a second waits (told who holds it) and goes on once it is released', async () => {
+    const release = await lockJournal(path, {});
+    const waited: string[] = [];
+    let secondHolds = false;
+    const second = lockJournal(path, { pollMs: 10, onWait: (owner) => waited.push(String(owner.pid)) }).then((r) => {
+      secondHolds = true;
+      return r;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(secondHolds).toBe(false);
+    expect(waited).toEqual([String(process.pid)]);
+    release();
+    (await second)();
+    expect(secondHolds).toBe(true);
+  });
+
+  it('takes over a lock left empty by a run that died, saying why', async () => {
+    mkdirSync(join(dir, 'journals'), { recursive: true });
+    writeFileSync(`${path}.lock`, '');
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(`${path}.lock`, old, old);
+    const reasons: string[] = [];
+    const release = await lockJournal(path, { pollMs: 10, onTakeOver: (_owner, why) => reasons.push(why) });
+    expect(reasons).toHaveLength(1);
+    release();
+  });
+
+  it('stops waiting when the run is stopped', async () => {
+    const release = await lockJournal(path, {});
+    const stop = new AbortController();
+    const waiting = lockJournal(path, { pollMs: 10, signal: stop.signal });
+    stop.abort(new Error('interrupted'));
+    await expect(waiting).rejects.toThrow('interrupted');
+    release();
+  });
+});

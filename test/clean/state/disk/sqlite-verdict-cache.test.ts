@@ -1,0 +1,101 @@
+// The SQLite verdict cache as a store: lookups over several statement batches, answers by age, both ways of
+// counting, and what survives closing the file.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SqliteVerdictCache } from '../../../../src/clean/state/disk/sqlite-verdict-cache.js';
+import type { Verdict } from '../../../../src/clean/verdict/verdict.js';
+
+const OLD = '2026-01-01T00:00:00.000Z';
+const NEW = '2026-11-01T00:00:00.000Z';
+
+/** Address `i`: every third one answered long ago; a mix of statuses and unknown flags. */
+function verdict(i: number): Verdict {
+  const risky = i % 5 === 0;
+  return {
+    key: `user${i}@example.com`,
+    status: risky ? 'risky' : 'valid',
+    valid: !risky,
+    disposable: risky ? true : i % 7 === 0 ? null : false,
+    validDomain: i % 11 === 0 ? null : true,
+    reason: risky ? 'disposable' : '',
+    checkedAt: i % 3 === 0 ? OLD : NEW,
+    // The service's own word comes back with the verdict, which says it in mailclean's.
+    serviceStatus: risky ? 'disposable' : 'deliverable',
+  };
+}
+
+describe('the SQLite verdict cache', () => {
+  let dir: string;
+  let path: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mailclean-cache-'));
+    path = join(dir, 'cache', 'account.sqlite');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  // 1,234 is two full batches of 500 and a part batch.
+  const stored = Array.from({ length: 1_234 }, (_, i) => verdict(i));
+
+  it('answers every stored address over several batches, with its flags and time, and nothing else', async () => {
+    const cache = new SqliteVerdictCache(path);
+    await cache.store(stored);
+    const asked = [...stored.map((v) => v.key), 'never@example.com', 'other@example.org'];
+    const found = await cache.lookup(asked, 0);
+    expect(found.size).toBe(1_234);
+    for (const v of stored) expect(found.get(v.key), v.key).toEqual({ ...v, key: '' });
+    expect(found.has('never@example.com')).toBe(false);
+    await cache.close();
+  });
+
+  it('answers only what is recent enough; counts alike by lookup (few keys) and by a full pass (many)', async () => {
+    const cache = new SqliteVerdictCache(path);
+    await cache.store(stored);
+    const since = Date.parse('2026-06-01T00:00:00.000Z');
+    const recent = stored.filter((v) => v.checkedAt === NEW).map((v) => v.key);
+    expect(
+      [
+        ...(
+          await cache.lookup(
+            stored.map((v) => v.key),
+            since,
+          )
+        ).keys(),
+      ].sort(),
+    ).toEqual([...recent].sort());
+    // Under a third of the cache: counted by lookups; the whole list and more: by one pass over the file.
+    const few = new Set(stored.slice(0, 300).map((v) => v.key));
+    const many = new Set([...stored.map((v) => v.key), ...Array.from({ length: 2_000 }, (_, i) => `absent${i}@example.com`)]);
+    expect(await cache.count(few, since)).toBe(stored.slice(0, 300).filter((v) => v.checkedAt === NEW).length);
+    expect(await cache.count(many, since)).toBe(recent.length);
+    // Either way, each address counted is told, once.
+    for (const keys of [few, many]) {
+      const told: string[] = [];
+      const counted = await cache.count(keys, since, (key) => told.push(key));
+      expect(told.sort()).toEqual(recent.filter((key) => keys.has(key)).sort());
+      expect(counted).toBe(told.length);
+    }
+    expect(await cache.count(many, 0)).toBe(1_234);
+    await cache.close();
+  });
+
+  it('a newer answer replaces an older one; stats and clear by age; the file keeps what was committed', async () => {
+    const first = new SqliteVerdictCache(path);
+    await first.store(stored);
+    await first.store([{ ...verdict(3), status: 'invalid', valid: false, reason: 'rejected', checkedAt: NEW, serviceStatus: 'undeliverable' }]);
+    await first.close();
+
+    const again = new SqliteVerdictCache(path);
+    expect((await again.lookup(['user3@example.com'], 0)).get('user3@example.com')).toMatchObject({ status: 'invalid', reason: 'rejected', checkedAt: NEW });
+    const stats = await again.stats();
+    expect(stats).toMatchObject({ entries: 1_234, oldest: OLD, newest: NEW });
+    expect(stats.bytes).toBeGreaterThan(0);
+    const old = stored.filter((v) => v.checkedAt === OLD && v.key !== 'user3@example.com').length;
+    expect(await again.clear(Date.parse('2026-06-01T00:00:00.000Z'))).toBe(old);
+    expect((await again.stats()).entries).toBe(1_234 - old);
+    expect(await again.clear()).toBe(1_234 - old);
+    expect(await again.stats()).toMatchObject({ entries: 0, oldest: null, newest: null });
+    await again.close();
+  });
+});
