@@ -3,7 +3,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { FewChecked } from '../clean/check/check-few.js';
 import { prefilter } from '../clean/scan/prefilter.js';
-import { addressKind, localVerdict, type Verdict } from '../clean/verdict/verdict.js';
+import { addressKind, prefilterVerdict, type Verdict } from '../clean/verdict/verdict.js';
 import { parseDuration } from '../config/duration.js';
 import { DEFAULT_RATE, parseRate } from '../config/rate.js';
 import { ExitCode, UsageError } from '../errors.js';
@@ -106,7 +106,7 @@ export async function verify(o: VerifyOptions, f: Factory): Promise<number> {
   const checked = keys.length === 0 ? undefined : checker === 'service' ? await withService(f, keys, maxAgeMs, { precheck, engine }) : await withEngine(f, keys, checker);
   if (checked?.outcome.stopped && checked.outcome.stopped.reason !== 'interrupted') f.io.warn(checked.outcome.stopped.message);
   const rows = decided.map((d): VerifyRow => {
-    const verdict = d.key === undefined ? localVerdict('', d.reason) : checked?.results.get(d.key);
+    const verdict = d.key === undefined ? prefilterVerdict('', d.reason) : checked?.results.get(d.key);
     const by = checker !== 'service' ? 'local' : verdict?.decidedBy === 'precheck' ? 'precheck' : 'service';
     return rowOf(d.address, verdict, by, d.key !== undefined && (checked?.fromCache.has(d.key) ?? false));
   });

@@ -8,7 +8,7 @@ import type { VerdictCache } from '../state/verdict-cache.js';
 import type { Verdict } from '../verdict/verdict.js';
 import { engineVerdict } from './engine/check-with-engine.js';
 import type { CheckOutcome } from './outcome.js';
-import { checkAddresses } from './service/send-batches.js';
+import { sendBatches } from './service/send-batches.js';
 
 export interface FewChecked {
   results: Map<string, Verdict>;
@@ -39,7 +39,7 @@ export async function checkFewWithService(keys: string[], opts: ServiceCheck): P
   const decided = opts.precheck && uncached.length > 0 ? await opts.precheck(uncached) : new Map<string, Verdict>();
   for (const [key, verdict] of decided) results.set(key, verdict);
   const stores: Promise<void>[] = [];
-  const outcome = await checkAddresses(
+  const outcome = await sendBatches(
     uncached.filter((key) => !decided.has(key)),
     {
       send: (emails, signal) => opts.client.clean(emails, signal),

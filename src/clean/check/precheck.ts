@@ -3,7 +3,7 @@
 // mail (null MX, no mail host), a disposable domain, an obvious typo of a provider. Only the rest is sent.
 import type { Engine } from '../../verify/index.js';
 import type { Verdict } from '../verdict/verdict.js';
-import { checkLocally, numbered } from './engine/check-with-engine.js';
+import { checkWithEngine, numbered } from './engine/check-with-engine.js';
 
 /** The engine's reasons the precheck acts on; any other answer (valid, unknown, role, ...) is left to the service. */
 export const PRECHECK_REASONS: ReadonlySet<string> = new Set(['reserved_domain', 'no_domain', 'null_mx', 'no_mx', 'disposable', 'possible_typo']);
@@ -51,6 +51,6 @@ export async function precheck(
     }
     opts.onDecided(key, decided);
   };
-  const { interrupted } = await checkLocally(numbered(keys), engine, { concurrency: CONCURRENCY, stop: opts.stop, now: opts.now, onVerdict, onChecked: opts.onChecked });
+  const { interrupted } = await checkWithEngine(numbered(keys), engine, { concurrency: CONCURRENCY, stop: opts.stop, now: opts.now, onVerdict, onChecked: opts.onChecked });
   return { byReason, decidedCount, interrupted };
 }

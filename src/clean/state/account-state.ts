@@ -57,8 +57,8 @@ export interface StateLocation {
 
 /** The account's state where `where` says; a shared store that cannot be reached rejects (SharedStateError). */
 export async function openAccountState(where: StateLocation): Promise<AccountState> {
-  const { LocalAccountState } = await import('./disk/disk-state.js');
-  const local = new LocalAccountState(where.dataDir, where.account);
+  const { DiskAccountState } = await import('./disk/disk-state.js');
+  const local = new DiskAccountState(where.dataDir, where.account);
   if (where.sharedUrl === undefined) return local;
   const { RedisAccountState } = await import('./redis/redis-state.js');
   return RedisAccountState.connect(where.sharedUrl, where.account, local);

@@ -124,7 +124,7 @@ export const SERVICE_COLUMNS = ['email_service_status', 'email_checked_by'] as c
 /** Reasons of rows decided from the cell alone, before any checker. */
 const DECIDED_FROM_CELL: ReadonlySet<string> = new Set(['blank', 'syntax', 'short_row']);
 
-export function localVerdict(key: string, reason: string): Verdict {
+export function prefilterVerdict(key: string, reason: string): Verdict {
   return { key, status: 'invalid', valid: false, disposable: null, validDomain: null, reason, checkedAt: '' };
 }
 

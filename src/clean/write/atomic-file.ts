@@ -3,7 +3,7 @@ import { chmodSync, copyFileSync, createWriteStream, unlinkSync, type WriteStrea
 import type { Writable } from 'node:stream';
 import { replaceWith, temporaryPath } from '../../atomic-write.js';
 import { CliError, ExitCode } from '../../errors.js';
-import type { OutputTarget } from './output-path.js';
+import type { OutputPath } from './output-path.js';
 
 /** Bytes gathered before they are written. */
 const WRITE_AT = 1 << 16;
@@ -110,7 +110,7 @@ export class AtomicFile {
   private readonly tmp?: string;
 
   constructor(
-    readonly target: OutputTarget,
+    readonly target: OutputPath,
     private readonly backup?: string,
   ) {
     if (target.kind === 'direct') {
@@ -147,7 +147,7 @@ export class AtomicFile {
 }
 
 /** A small output (a summary, a report) written whole and atomically, like the rows. */
-export async function writeWhole(target: OutputTarget, text: string): Promise<void> {
+export async function writeWhole(target: OutputPath, text: string): Promise<void> {
   const file = new AtomicFile(target);
   const writer = new ChunkedWriter(file.stream);
   try {

@@ -8,7 +8,7 @@ import { temporaryPath } from '../../atomic-write.js';
 import { UsageError } from '../../errors.js';
 import { removeLeftovers } from '../state/disk/lockfile.js';
 
-export interface OutputTarget {
+export interface OutputPath {
   /** As the user gave it, for messages. */
   given: string;
   /** The path the bytes go to (a symlink resolved). */
@@ -52,7 +52,7 @@ function finalPath(path: string): string {
  * Resolves and checks an output path for `flag`, creating (and removing) a temporary file beside it, so a path
  * that cannot be written (`/proc/out.csv`, a read-only directory) is refused before anything is sent.
  */
-export function prepareOutput(flag: string, given: string): OutputTarget {
+export function resolveOutputPath(flag: string, given: string): OutputPath {
   let st: Stats | undefined;
   try {
     st = statOrUndefined(given, true);

@@ -3,23 +3,23 @@ import type { Writable } from 'node:stream';
 import { CliError } from '../../errors.js';
 import { type InputLayout, readRecordBatches } from '../scan/input/index.js';
 import { prefilter } from '../scan/prefilter.js';
-import { type ExtraColumn, localVerdict, uncheckedVerdict, type Verdict } from '../verdict/verdict.js';
+import { type ExtraColumn, prefilterVerdict, uncheckedVerdict, type Verdict } from '../verdict/verdict.js';
 import { AtomicFile, OutputError } from './atomic-file.js';
 import { FORMATS, type OutputFormat } from './formats/index.js';
 import type { RowSink } from './formats/row-sink.js';
-import type { OutputTarget } from './output-path.js';
+import type { OutputPath } from './output-path.js';
 import { Tally } from './tally.js';
 
 export interface WriteOptions {
   format: OutputFormat;
   /** Main output file; undefined writes to `stdout`. */
-  output?: OutputTarget;
+  output?: OutputPath;
   /** With --in-place: where the replaced input is copied first. */
   backup?: string;
   stdout: Writable;
   /** Statuses and reasons kept in the main output (--only); the rest go to `rejects` if given, else nowhere. */
   only?: ReadonlySet<string>;
-  rejects?: OutputTarget;
+  rejects?: OutputPath;
   /** Columns only this run's checker fills (the engine's suggestion, the service's own status word). */
   extraColumns?: readonly ExtraColumn[];
   /** Add the `email_checked` column: the scan found cells that hold their address inside something else. */
@@ -48,10 +48,10 @@ export type AnswerFor = (key: string) => Verdict | undefined;
  * Pass 2: stream the input again and write every row, in input order, with its verdict appended. Files
  * appear only when complete (written aside, then renamed); on failure nothing is left half-written.
  */
-export async function writeOutputs(layout: InputLayout, answerFor: AnswerFor, opts: WriteOptions): Promise<WriteSummary> {
+export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts: WriteOptions): Promise<WriteSummary> {
   const format = await FORMATS[opts.format].load();
   const extras = [...(opts.extraColumns ?? []), ...(opts.checked ? (['email_checked'] as const) : [])];
-  const open = async (target: OutputTarget | undefined, backup?: string): Promise<Target> => {
+  const open = async (target: OutputPath | undefined, backup?: string): Promise<Target> => {
     if (target === undefined) return { sink: format.createSink({ layout, extras, stream: opts.stdout }) };
     const file = new AtomicFile(target, backup);
     await file.ready();
@@ -99,7 +99,7 @@ const DECIDED_HERE = new Map<string, Verdict>();
 /** The verdict of a cell decided before checking (blank, not an address): one object per reason. */
 function decidedHere(reason: string): Verdict {
   let verdict = DECIDED_HERE.get(reason);
-  if (!verdict) DECIDED_HERE.set(reason, (verdict = localVerdict('', reason)));
+  if (!verdict) DECIDED_HERE.set(reason, (verdict = prefilterVerdict('', reason)));
   return verdict;
 }
 

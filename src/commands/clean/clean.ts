@@ -5,7 +5,7 @@ import { ENCODINGS as INPUT_ENCODINGS, type InputEncoding } from '../../clean/sc
 import { checkSharedUrl } from '../../clean/state/redis/connect.js';
 import { meaningLines, REASON_MEANINGS, STATUS_MEANINGS, STATUSES } from '../../clean/verdict/verdict.js';
 import { FORMATS, formatOfPath, OUTPUT_FORMATS, type OutputFormat } from '../../clean/write/formats/index.js';
-import { type OutputTarget, prepareOutput, sameFile } from '../../clean/write/output-path.js';
+import { type OutputPath, resolveOutputPath, sameFile } from '../../clean/write/output-path.js';
 import { parseDuration } from '../../config/duration.js';
 import { parseRate, type Rate } from '../../config/rate.js';
 import { UsageError } from '../../errors.js';
@@ -15,7 +15,7 @@ import type { Runner } from '../index.js';
 export interface CleanOptions {
   /** A path, or '-' for stdin. */
   input: string;
-  output?: OutputTarget;
+  output?: OutputPath;
   /** --in-place: the output replaces the input, which is copied here first. */
   backup?: string;
   format: OutputFormat;
@@ -25,7 +25,7 @@ export interface CleanOptions {
   /** --strict: a row with more or fewer fields than the header stops the run (exit 2) instead of being kept. */
   strict: boolean;
   only?: Set<string>;
-  rejects?: OutputTarget;
+  rejects?: OutputPath;
   rate?: Rate;
   concurrency: number;
   maxSpend?: number;
@@ -42,8 +42,8 @@ export interface CleanOptions {
   maxAgeMs: number;
   /** --shared redis://…: the limit, the cache and claims shared with other runners. */
   shared?: string;
-  summaryJson?: OutputTarget;
-  report?: OutputTarget;
+  summaryJson?: OutputPath;
+  report?: OutputPath;
   failWhen?: Threshold[];
   engine: EngineFlags;
 }
@@ -262,7 +262,7 @@ function outputTargets(input: string, opts: CleanFlags): Pick<CleanOptions, 'out
   if (opts.inPlace === true && backup === undefined) throw new UsageError('--in-place needs -o naming the input file');
   const target = (flag: string) => {
     const path = given.find(([f]) => f === flag)?.[1];
-    return path === undefined ? undefined : prepareOutput(flag, path);
+    return path === undefined ? undefined : resolveOutputPath(flag, path);
   };
   return { output: target('--output'), rejects: target('--rejects'), summaryJson: target('--summary-json'), report: target('--report'), backup };
 }

@@ -48,7 +48,7 @@ export async function cleanWithEngine(f: Factory, o: CleanOptions, engine: Engin
     reportDryRun(f, o, scan, { checked: saved.journaled, fromCache: saved.fromCache, signedIn: saved.account !== undefined });
     return ExitCode.ok;
   }
-  const { writeOutputs } = await import('../../clean/write/write-rows.js');
+  const { writeRows } = await import('../../clean/write/write-rows.js');
   // The service's answers go straight into the table (a list's cached answers can be millions); the distinct
   // verdicts they share are remembered, so that an interrupted run counts only those.
   const verdicts = new VerdictTable(scan.unique);
@@ -83,14 +83,14 @@ export async function cleanWithEngine(f: Factory, o: CleanOptions, engine: Engin
       const verdict = answerFor();
       return verdict && kept.has(verdict) ? verdict : undefined;
     };
-    const counted = counting && (await writeOutputs(layout, keptOnly, counting));
+    const counted = counting && (await writeRows(layout, keptOnly, counting));
     const ended = counted && {
       summary: runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: counted.tally, outputs: [], answered, outcome: stopped }),
       tally: counted.tally,
     };
     return finishStoppedRun(f, o, ended, stopped, 'Interrupted: nothing was spent; run the command again to check the list.');
   }
-  const written = await writeOutputs(layout, answerFor, { ...writeOptions(o, f, scan), extraColumns: ['email_suggestion'] });
+  const written = await writeRows(layout, answerFor, { ...writeOptions(o, f, scan), extraColumns: ['email_suggestion'] });
   const summary = runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: written.tally, outputs: outputCounts(o, written), answered });
   const dns = engine.stats().dns;
   f.io.debug(`local engine: ${dns.lookups} domain lookups, ${dns.queries} DNS queries`);
@@ -104,12 +104,12 @@ function* unsaved(keys: UniqueKeys, verdicts: VerdictTable): Generator<[number, 
 
 /** The engine over the addresses, with the progress line; Ctrl-C abandons lookups in flight (nothing is spent). */
 async function checkAll(f: Factory, engine: Engine, entries: Iterable<readonly [number, string]>, progress: ProgressReporter, onVerdict: OnVerdict) {
-  const { checkLocally } = await import('../../clean/check/engine/check-with-engine.js');
+  const { checkWithEngine } = await import('../../clean/check/engine/check-with-engine.js');
   // A lookup can take seconds: waiting for those in flight would make Ctrl-C seem ignored.
   const stopEngine = () => void engine.close();
   f.io.signals.stop.addEventListener('abort', stopEngine, { once: true });
   try {
-    return await checkLocally(entries, engine, {
+    return await checkWithEngine(entries, engine, {
       concurrency: ENGINE_CONCURRENCY,
       stop: f.io.signals.stop,
       now: Date.now,

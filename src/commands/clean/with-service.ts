@@ -19,7 +19,7 @@ import { SharedStateError } from '../../clean/state/redis/connect.js';
 import type { VerdictCache } from '../../clean/state/verdict-cache.js';
 import { SERVICE_COLUMNS, type Verdict } from '../../clean/verdict/verdict.js';
 import { VerdictTable } from '../../clean/verdict/verdict-table.js';
-import { type WriteOptions, type WriteSummary, writeOutputs } from '../../clean/write/write-rows.js';
+import { type WriteOptions, type WriteSummary, writeRows } from '../../clean/write/write-rows.js';
 import { DEFAULT_RATE, parseRate, type Rate } from '../../config/rate.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -164,7 +164,7 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   // Interrupted: no output is written (--resume finishes it); the side files, when asked for, say how it ended.
   if (stopped === 'interrupted') {
     const counting = countOnly(o, f, scan);
-    const counted = counting && (await writeOutputs(layout, answerFor, counting));
+    const counted = counting && (await writeRows(layout, answerFor, counting));
     return finishStoppedRun(f, o, counted && { summary: summaryOf(counted, []), tally: counted.tally }, outcome, interruptedNote(journal.results.size));
   }
   const failed = stopped === 'auth' || stopped === 'storage';
@@ -172,7 +172,7 @@ async function sendAndWrite(f: Factory, o: CleanOptions, layout: InputLayout, sc
   // Failed before checking anything: an output that already exists (an earlier run's) is left as it was.
   const kept = failed && answered.sent === 0 ? keepExisting(options) : [];
   if (kept.length > 0) f.io.note(`Nothing was checked: ${kept.join(' and ')} ${kept.length === 1 ? 'is' : 'are'} left as ${kept.length === 1 ? 'it was' : 'they were'}.`);
-  const written = await writeOutputs(layout, answerFor, options);
+  const written = await writeRows(layout, answerFor, options);
   const summary = summaryOf(
     written,
     outputCounts(o, written).filter((c) => !kept.includes(c.path)),

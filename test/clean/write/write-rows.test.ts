@@ -1,9 +1,9 @@
-// The write pass (src/clean/write.ts) with the CSV sink: each row goes out as the bytes it came in with, whether the
+// The write pass (src/clean/write/write-rows.ts) with the CSV sink: each row goes out as the bytes it came in with, whether the
 // fast reader gave them or csv-parse took over, and rows larger than the writer's staging buffer come out whole.
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { localVerdict, type Verdict } from '../../../src/clean/verdict/verdict.js';
-import { writeOutputs } from '../../../src/clean/write/write-rows.js';
+import { prefilterVerdict, type Verdict } from '../../../src/clean/verdict/verdict.js';
+import { writeRows } from '../../../src/clean/write/write-rows.js';
 import { open, put, tempDir } from '../scan/input/helpers.js';
 
 const temp = tempDir();
@@ -15,9 +15,9 @@ async function cleanedCsv(content: string): Promise<string[]> {
   const chunks: Buffer[] = [];
   stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
   // The engine's verdicts carry the address's kind (their cells are made once); a service's do not (made per row).
-  const shared: Verdict = { ...localVerdict('', 'role'), status: 'risky', free: false, role: true };
-  const perRow = localVerdict('', 'syntax');
-  await writeOutputs(layout, (key) => (key.startsWith('ann@') ? perRow : shared), { format: 'csv', stdout });
+  const shared: Verdict = { ...prefilterVerdict('', 'role'), status: 'risky', free: false, role: true };
+  const perRow = prefilterVerdict('', 'syntax');
+  await writeRows(layout, (key) => (key.startsWith('ann@') ? perRow : shared), { format: 'csv', stdout });
   return Buffer.concat(chunks).toString('utf8').split(layout.lineEnding);
 }
 
@@ -25,7 +25,7 @@ const RESULTS = ',risky,false,,,role,,false,true';
 const PER_ROW = ',invalid,false,,,syntax,,false,false';
 const withoutResults = (line: string) => line.slice(0, line.lastIndexOf(line.endsWith(RESULTS) ? RESULTS : PER_ROW));
 
-describe('writeOutputs: CSV rows as they came in', () => {
+describe('writeRows: CSV rows as they came in', () => {
   it('keeps every byte of each row, before and after csv-parse takes over, and fills short rows to the header', async () => {
     const rows = [
       'email,name,note',

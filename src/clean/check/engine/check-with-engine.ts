@@ -25,7 +25,7 @@ export type OnVerdict = (ordinal: number, verdict: Verdict, key: string) => void
  * bounds its own DNS and SMTP concurrency; this only bounds how many addresses wait on it. Verdicts go to
  * `onVerdict` as they come; nothing is kept here, so memory does not grow with the list.
  */
-export async function checkLocally(
+export async function checkWithEngine(
   entries: Iterable<readonly [number, string]>,
   engine: Engine,
   opts: { concurrency: number; stop: AbortSignal; now: () => number; onVerdict: OnVerdict; onChecked?: (checked: number) => void },

@@ -13,7 +13,7 @@ import { isAllowanceRefusal, isTransient, rateRefusal, splitRejected } from './r
 
 export const MAX_BATCH = 50;
 
-export interface CheckerDeps {
+export interface BatchSenderDeps {
   send(emails: string[], signal?: AbortSignal): Promise<Json[]>;
   /** Books a slot of the rate limit; `release` says when the request ended. */
   acquire(signal?: AbortSignal): Promise<Slot>;
@@ -56,15 +56,15 @@ const BATCH_BACKOFF: BackoffPolicy = { firstMs: 500, capMs: 15_000 };
  * Stops (without losing what is recorded) on allowance exhaustion, --max-spend, persistent service
  * failures, rejected credentials, a local state that cannot be written, or an interrupt.
  */
-export async function checkAddresses(keys: Iterable<string>, deps: CheckerDeps): Promise<CheckOutcome> {
-  return new Checker(deps).run(keys);
+export async function sendBatches(keys: Iterable<string>, deps: BatchSenderDeps): Promise<CheckOutcome> {
+  return new BatchSender(deps).run(keys);
 }
 
 /**
  * Batches wait for one of `concurrency` places (p-limit); a failed or partial answer puts work back in line. Batches
  * are cut from the keys as places free up, never all at once: a list of millions is not copied into batches.
  */
-class Checker {
+class BatchSender {
   private readonly outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
   private readonly limit: LimitFunction;
   private readonly running = new Set<Promise<void>>();
@@ -78,7 +78,7 @@ class Checker {
   private rateRefusals = 0;
   private source!: KeySource;
 
-  constructor(private readonly deps: CheckerDeps) {
+  constructor(private readonly deps: BatchSenderDeps) {
     this.limit = pLimit(Math.max(1, deps.concurrency));
   }
 

@@ -6,7 +6,7 @@ import type { VerdictCache } from '../../state/verdict-cache.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import type { CheckOutcome } from '../outcome.js';
 import type { MoreKeys } from './key-source.js';
-import { type CheckEvent, checkAddresses, MAX_BATCH } from './send-batches.js';
+import { type CheckEvent, MAX_BATCH, sendBatches } from './send-batches.js';
 
 export interface SendOptions {
   /** Unique addresses still to check, in order; read as batches are sent, so it may be a view of millions. */
@@ -52,7 +52,7 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
         cacheFailed = true;
       });
   };
-  const outcome = await checkAddresses(opts.pending, {
+  const outcome = await sendBatches(opts.pending, {
     send: (emails, signal) => opts.client.clean(emails, signal),
     acquire: (signal) => limiter.acquire(signal, (ms) => opts.onEvent?.({ type: 'limit-wait', ms })),
     release: (slot) => {

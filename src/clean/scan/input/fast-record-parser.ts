@@ -1,6 +1,6 @@
 // A record reader that walks the bytes itself and decodes only the fields asked for, for the shapes that make up
 // nearly every real list: unquoted fields without quotes, fields quoted whole ("" inside for a quote), records ending
-// in LF or CRLF. It gives exactly the records csv-parse gives with the options in sniff.ts (test/clean/input/
+// in LF or CRLF. It gives exactly the records csv-parse gives with the options in sniff.ts (test/clean/scan/input/
 // fast-parser.fuzz.test.ts holds it to that); at the first record it cannot be sure of (a quote inside an unquoted
 // field, text after a closing quote, a lone CR, an unclosed quote, a very long record), it hands that record and
 // everything after it to csv-parse (record-parser.ts), which also reports any error.

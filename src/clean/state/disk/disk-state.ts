@@ -12,7 +12,7 @@ import { SlidingWindowLimiter } from './file-limiter.js';
 import { cachePath, journalPath, limiterStatePath, spendPath } from './paths.js';
 import { recordSpend, spentInMonth } from './spend-file.js';
 
-export class LocalAccountState implements AccountState {
+export class DiskAccountState implements AccountState {
   readonly shared = false;
   private opened?: Promise<VerdictCache>;
 

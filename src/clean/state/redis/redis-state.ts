@@ -5,7 +5,7 @@ import type { Rate } from '../../../config/rate.js';
 import { redactUrl } from '../../../redact.js';
 import type { AccountState, MonthSpend } from '../account-state.js';
 import type { AllowanceNews, KnownAllowance } from '../disk/allowance-file.js';
-import type { LocalAccountState } from '../disk/disk-state.js';
+import type { DiskAccountState } from '../disk/disk-state.js';
 import { monthOf } from '../month.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { VerdictCache } from '../verdict-cache.js';
@@ -23,14 +23,14 @@ export class RedisAccountState implements AccountState {
     private readonly redis: Redis,
     private readonly url: string,
     private readonly account: string,
-    private readonly local: LocalAccountState,
+    private readonly local: DiskAccountState,
   ) {
     this.verdicts = new RedisVerdictCache(redis, url, sharedCacheKey(account));
     this.addressClaims = new Claims(redis, url, keyPrefix(account));
   }
 
   /** Connects at once: a Redis that cannot be reached is known before anything is sent. */
-  static async connect(url: string, account: string, local: LocalAccountState): Promise<RedisAccountState> {
+  static async connect(url: string, account: string, local: DiskAccountState): Promise<RedisAccountState> {
     return new RedisAccountState(await connectShared(url), url, account, local);
   }
 
