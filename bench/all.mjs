@@ -5,7 +5,20 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { root } from './lib.mjs';
 
-const BENCHES = ['startup', 'clean-rate', 'clean-dryrun', 'clean-local', 'clean-offline', 'precheck', 'signed-in', 'engine', 'cache', 'shared', 'concurrent-runs', 'soak'];
+const BENCHES = [
+  'startup',
+  'clean-rate',
+  'clean-dryrun',
+  'clean-local',
+  'clean-offline',
+  'precheck',
+  'signed-in',
+  'engine',
+  'cache',
+  'shared',
+  'concurrent-runs',
+  'soak',
+];
 
 const missed = [];
 for (const name of BENCHES) {

@@ -17,21 +17,44 @@ const work = join(root, 'bench', 'tmp');
 mkdirSync(work, { recursive: true });
 const file = join(work, `list-${rows}.csv`);
 const { SqliteVerdictCache } = await import(dist('clean/state/disk/sqlite-verdict-cache.js'));
-if (!existsSync(file) && spawnSync(process.execPath, [join(root, 'bench', 'gen-csv.mjs'), String(rows), file], { stdio: 'inherit' }).status !== 0) process.exit(1);
+if (
+  !existsSync(file) &&
+  spawnSync(process.execPath, [join(root, 'bench', 'gen-csv.mjs'), String(rows), file], { stdio: 'inherit' }).status !==
+    0
+)
+  process.exit(1);
 
 const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
 const cleanUrl = 'http://127.0.0.1:9';
 const token = 'bench-token-0123456789abcdef';
-const env = { MAILCLEAN_CONFIG_DIR: join(home, 'config'), MAILCLEAN_DATA_DIR: join(home, 'data'), MAILCLEAN_CLEAN_URL: cleanUrl, MAILCLEAN_CLEAN_TOKEN: token };
+const env = {
+  MAILCLEAN_CONFIG_DIR: join(home, 'config'),
+  MAILCLEAN_DATA_DIR: join(home, 'data'),
+  MAILCLEAN_CLEAN_URL: cleanUrl,
+  MAILCLEAN_CLEAN_TOKEN: token,
+};
 try {
   // The cache holds every unique address of the list, topped up to a million answers.
-  const { unique, stats } = await fillCache(file, { dataDir: env.MAILCLEAN_DATA_DIR, cleanUrl, token, spoolDir: join(home, 'spool'), total: 1_000_000 });
+  const { unique, stats } = await fillCache(file, {
+    dataDir: env.MAILCLEAN_DATA_DIR,
+    cleanUrl,
+    token,
+    spoolDir: join(home, 'spool'),
+    total: 1_000_000,
+  });
 
   const off = [];
   const on = [];
   for (let i = 0; i < rounds; i++) {
-    off.push(await measure([join(root, 'bin', 'mailclean.js'), 'clean', file, '--dry-run', '--json', '--max-age', '0'], { env }));
-    const run = await measure([join(root, 'bin', 'mailclean.js'), 'clean', file, '--dry-run', '--json'], { env, stdout: 'pipe' });
+    off.push(
+      await measure([join(root, 'bin', 'mailclean.js'), 'clean', file, '--dry-run', '--json', '--max-age', '0'], {
+        env,
+      }),
+    );
+    const run = await measure([join(root, 'bin', 'mailclean.js'), 'clean', file, '--dry-run', '--json'], {
+      env,
+      stdout: 'pipe',
+    });
     if (run.code !== 0) throw new Error(run.stderr);
     on.push(run);
   }
@@ -41,10 +64,18 @@ try {
   console.log(
     `verdict cache (SQLite), ${rows.toLocaleString('en-US')} rows, ${unique.toLocaleString('en-US')} unique, ${stats.entries.toLocaleString('en-US')} cached answers, node ${process.version}`,
   );
-  console.log(`dry-run, cache off   ${(median(off.map((r) => r.ms)) / 1000).toFixed(2)} s  peak ${mb(Math.max(...off.map((r) => r.rss)))}`);
-  console.log(`dry-run, cache on    ${(median(on.map((r) => r.ms)) / 1000).toFixed(2)} s  peak ${mb(Math.max(...on.map((r) => r.rss)))}`);
-  console.log(`ratio on / off (median of rounds) ${ratio.toFixed(2)}x  ${ratio <= 1.3 ? 'ok' : 'OVER'} (target <= 1.3x)`);
-  console.log(`store ${stats.bytes.toLocaleString('en-US')} bytes, ${perAddress.toFixed(1)} bytes per cached address  ${perAddress <= 120 ? 'ok' : 'OVER'} (target <= 120)`);
+  console.log(
+    `dry-run, cache off   ${(median(off.map((r) => r.ms)) / 1000).toFixed(2)} s  peak ${mb(Math.max(...off.map((r) => r.rss)))}`,
+  );
+  console.log(
+    `dry-run, cache on    ${(median(on.map((r) => r.ms)) / 1000).toFixed(2)} s  peak ${mb(Math.max(...on.map((r) => r.rss)))}`,
+  );
+  console.log(
+    `ratio on / off (median of rounds) ${ratio.toFixed(2)}x  ${ratio <= 1.3 ? 'ok' : 'OVER'} (target <= 1.3x)`,
+  );
+  console.log(
+    `store ${stats.bytes.toLocaleString('en-US')} bytes, ${perAddress.toFixed(1)} bytes per cached address  ${perAddress <= 120 ? 'ok' : 'OVER'} (target <= 120)`,
+  );
 
   // Kills during writes.
   let lost = 0;
@@ -78,7 +109,11 @@ try {
     await reopened.close();
     const check = spawnSync(
       process.execPath,
-      ['--no-warnings', '-e', `const { DatabaseSync } = require('node:sqlite'); console.log(new DatabaseSync(${JSON.stringify(path)}).prepare('PRAGMA integrity_check').get().integrity_check)`],
+      [
+        '--no-warnings',
+        '-e',
+        `const { DatabaseSync } = require('node:sqlite'); console.log(new DatabaseSync(${JSON.stringify(path)}).prepare('PRAGMA integrity_check').get().integrity_check)`,
+      ],
       { encoding: 'utf8' },
     );
     if (check.stdout.trim() !== 'ok') broken++;

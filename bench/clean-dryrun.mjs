@@ -34,8 +34,12 @@ const ours = median(cli.map((r) => r.ms));
 const peak = Math.max(...cli.map((r) => r.rss));
 const basePeak = Math.max(...baseline.map((r) => r.rss));
 const rate = (ms) => Math.round(rows / (ms / 1000)).toLocaleString('en-US');
-console.log(`clean --dry-run on ${rows.toLocaleString('en-US')} rows, ${rounds} alternating rounds, node ${process.version}`);
+console.log(
+  `clean --dry-run on ${rows.toLocaleString('en-US')} rows, ${rounds} alternating rounds, node ${process.version}`,
+);
 console.log(`csv-parse -> csv-stringify  ${(base / 1000).toFixed(2)} s  ${rate(base)} rows/s  peak ${mb(basePeak)}`);
 console.log(`mailclean clean --dry-run   ${(ours / 1000).toFixed(2)} s  ${rate(ours)} rows/s  peak ${mb(peak)}`);
-console.log(`rows/s ratio, ours / baseline (median of rounds): wall ${wallRatio.toFixed(2)}x, CPU ${cpuRatio.toFixed(2)}x  ${wallRatio >= 1 ? 'ok' : 'UNDER'} (target >= 1.0x)`);
+console.log(
+  `rows/s ratio, ours / baseline (median of rounds): wall ${wallRatio.toFixed(2)}x, CPU ${cpuRatio.toFixed(2)}x  ${wallRatio >= 1 ? 'ok' : 'UNDER'} (target >= 1.0x)`,
+);
 console.log(`peak RSS ${mb(peak)}  ${peak <= 250 * 2 ** 20 ? 'ok' : 'OVER'} (target <= 250 MB)`);

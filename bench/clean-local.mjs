@@ -25,8 +25,12 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 let failed = false;
 
-console.log(`clean --local and --dry-run, ${domains.toLocaleString('en-US')} distinct domains, ${rounds} round(s) a size, node ${process.version}`);
-console.log('| rows | pass | pass peak | --dry-run / pass | dry-run peak | --local / pass | --local peak | DNS queries |');
+console.log(
+  `clean --local and --dry-run, ${domains.toLocaleString('en-US')} distinct domains, ${rounds} round(s) a size, node ${process.version}`,
+);
+console.log(
+  '| rows | pass | pass peak | --dry-run / pass | dry-run peak | --local / pass | --local peak | DNS queries |',
+);
 console.log('|---|---|---|---|---|---|---|---|');
 try {
   for (const rows of sizes) {
@@ -42,7 +46,9 @@ try {
       if (d.code !== 0) throw new Error(d.stderr);
       dry.push(d);
       asked.clear();
-      const l = await measure([bin, 'clean', file, '--local', '--dns-server', server, '-o', join(home, 'out.csv')], { env });
+      const l = await measure([bin, 'clean', file, '--local', '--dns-server', server, '-o', join(home, 'out.csv')], {
+        env,
+      });
       if (l.code !== 0) throw new Error(l.stderr);
       local.push(l);
       dns = dnsVerdict();
@@ -63,7 +69,9 @@ try {
   dns.close();
   rmSync(home, { recursive: true, force: true });
 }
-console.log('targets: --dry-run <= 0.67x the pass (1.5x faster), --local <= 1.3x, both peaks <= 300 MB; DNS: one query per distinct domain');
+console.log(
+  'targets: --dry-run <= 0.67x the pass (1.5x faster), --local <= 1.3x, both peaks <= 300 MB; DNS: one query per distinct domain',
+);
 process.exitCode = failed ? 1 : 0;
 
 /**

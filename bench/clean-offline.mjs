@@ -31,7 +31,11 @@ try {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ratio = median(offline.map((r, i) => r.ms / dry[i].ms));
 const seconds = (runs) => `${(median(runs.map((r) => r.ms)) / 1000).toFixed(2)} s`;
-console.log(`clean --local with DNS unreachable on ${rows.toLocaleString('en-US')} rows, ${rounds} alternating rounds, node ${process.version}`);
+console.log(
+  `clean --local with DNS unreachable on ${rows.toLocaleString('en-US')} rows, ${rounds} alternating rounds, node ${process.version}`,
+);
 console.log(`clean --dry-run            ${seconds(dry)}  peak ${mb(Math.max(...dry.map((r) => r.rss)))}`);
 console.log(`clean --local, DNS refused ${seconds(offline)}  peak ${mb(Math.max(...offline.map((r) => r.rss)))}`);
-console.log(`time, offline / dry run (median of rounds): ${ratio.toFixed(2)}x  ${ratio <= 2 ? 'ok' : 'OVER'} (target <= 2x)`);
+console.log(
+  `time, offline / dry run (median of rounds): ${ratio.toFixed(2)}x  ${ratio <= 2 ? 'ok' : 'OVER'} (target <= 2x)`,
+);

@@ -33,7 +33,16 @@ async function round(count) {
     for (let i = 0; i < count; i++) lines.push(`person${i}@example${i % 97}.com,Person ${i}`);
     writeFileSync(input, `${lines.join('\n')}\n`);
     // The sandbox lives in this process, so children are awaited, never run synchronously.
-    const args = ['register', '--service', 'clean', '--name', 'Bench', '--email', 'bench@example.com', '--password-stdin'];
+    const args = [
+      'register',
+      '--service',
+      'clean',
+      '--name',
+      'Bench',
+      '--email',
+      'bench@example.com',
+      '--password-stdin',
+    ];
     const reg = await measure([bin, ...args], { env, input: 'bench password 123' });
     if (reg.code !== 0) throw new Error(`register failed: ${reg.stderr}`);
     const startedAt = Date.now();
@@ -54,8 +63,12 @@ try {
   const { stats, startedAt } = full;
   const ratio = full.ms / minimumMs;
   const paced = full.ms / (minimumMs + oneWindow.ms);
-  console.log(`clean of ${addresses.toLocaleString('en-US')} unique addresses at 50 requests / 5 s, node ${process.version}`);
-  console.log(`requests ${stats.cleanRequests}, true minimum ${(minimumMs / 1000).toFixed(1)} s (the first window free), wall ${(full.ms / 1000).toFixed(2)} s`);
+  console.log(
+    `clean of ${addresses.toLocaleString('en-US')} unique addresses at 50 requests / 5 s, node ${process.version}`,
+  );
+  console.log(
+    `requests ${stats.cleanRequests}, true minimum ${(minimumMs / 1000).toFixed(1)} s (the first window free), wall ${(full.ms / 1000).toFixed(2)} s`,
+  );
   const first = stats.firstArrivalAt - startedAt;
   const span = stats.lastArrivalAt - stats.firstArrivalAt;
   console.log(

@@ -16,7 +16,10 @@ const bin = join(root, 'bin', 'mailclean.js');
 
 function run(args, env, input) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, ...env },
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'],
+    });
     if (input !== undefined) child.stdin.end(input);
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
@@ -31,18 +34,50 @@ async function round(loaded) {
   const burners = loaded ? cpus().map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' })) : [];
   try {
     const reg = await run(
-      ['--api-url', sandbox.url, '--clean-url', sandbox.url, 'register', '--service', 'clean', '--name', 'B', '--email', 'b@example.com', '--password-stdin'],
+      [
+        '--api-url',
+        sandbox.url,
+        '--clean-url',
+        sandbox.url,
+        'register',
+        '--service',
+        'clean',
+        '--name',
+        'B',
+        '--email',
+        'b@example.com',
+        '--password-stdin',
+      ],
       env,
       'a long password',
     );
     if (reg.code !== 0) throw new Error(reg.stderr);
     const lists = Array.from({ length: RUNS }, (_, n) => {
       const file = join(home, `list${n}.csv`);
-      writeFileSync(file, `email\n${Array.from({ length: PER_RUN * 50 }, (_, i) => `r${n}-${i}@example.com`).join('\n')}\n`);
+      writeFileSync(
+        file,
+        `email\n${Array.from({ length: PER_RUN * 50 }, (_, i) => `r${n}-${i}@example.com`).join('\n')}\n`,
+      );
       return file;
     });
     const started = Date.now();
-    const results = await Promise.all(lists.map((file) => run(['clean', file, '-o', `${file}.out`, '--rate', `${rate.requests}/${rate.windowMs / 1000}s`, '--concurrency', '4'], env)));
+    const results = await Promise.all(
+      lists.map((file) =>
+        run(
+          [
+            'clean',
+            file,
+            '-o',
+            `${file}.out`,
+            '--rate',
+            `${rate.requests}/${rate.windowMs / 1000}s`,
+            '--concurrency',
+            '4',
+          ],
+          env,
+        ),
+      ),
+    );
     const ms = Date.now() - started;
     for (const r of results) if (r.code !== 0) throw new Error(r.stderr);
     const minimum = ((RUNS * PER_RUN) / rate.requests - 1) * rate.windowMs;
@@ -55,7 +90,9 @@ async function round(loaded) {
   }
 }
 
-console.log(`${RUNS} runs x ${PER_RUN} requests at ${rate.requests}/${rate.windowMs / 1000}s, node ${process.version}, ${cpus().length} cores`);
+console.log(
+  `${RUNS} runs x ${PER_RUN} requests at ${rate.requests}/${rate.windowMs / 1000}s, node ${process.version}, ${cpus().length} cores`,
+);
 let failed = false;
 for (const loaded of [false, true]) {
   const r = await round(loaded);

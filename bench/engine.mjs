@@ -32,5 +32,7 @@ const local = median(rounds.map((r) => r.local));
 const fmt = (x) => Math.round(x).toLocaleString('en-US');
 console.log(`engine without DNS, ${N.toLocaleString('en-US')} addresses x 5 rounds (medians), node ${process.version}`);
 console.log(`checkSyntax alone   ${fmt(syntax)} addresses/s  (baseline 1.00x)`);
-console.log(`engine.verifyLocal  ${fmt(local)} addresses/s  (${(local / syntax).toFixed(2)}x the syntax check) ${local >= 50_000 ? 'ok' : 'UNDER'} (target >= 50,000/s)`);
+console.log(
+  `engine.verifyLocal  ${fmt(local)} addresses/s  (${(local / syntax).toFixed(2)}x the syntax check) ${local >= 50_000 ? 'ok' : 'UNDER'} (target >= 50,000/s)`,
+);
 process.exitCode = local >= 50_000 ? 0 : 1;

@@ -63,9 +63,33 @@ const last = [
   'Silva',
   'Kim',
 ];
-const providers = ['gmail.com', 'yahoo.com', 'outlook.com', 'hotmail.com', 'icloud.com', 'proton.me', 'example.com', 'acme.io', 'mail.ru', 'web.de', 'orange.fr', 'company.co.uk'];
+const providers = [
+  'gmail.com',
+  'yahoo.com',
+  'outlook.com',
+  'hotmail.com',
+  'icloud.com',
+  'proton.me',
+  'example.com',
+  'acme.io',
+  'mail.ru',
+  'web.de',
+  'orange.fr',
+  'company.co.uk',
+];
 const domains = domainsArg ? Array.from({ length: Number(domainsArg) }, (_, k) => `d${k}.bench`) : providers;
-const companies = ['Acme Corp', 'Globex, Inc.', 'Initech', 'Umbrella "Bio" Labs', 'Stark Industries', 'Wayne Enterprises', '', 'Hooli', 'Vandelay Industries', 'Soylent, Ltd.'];
+const companies = [
+  'Acme Corp',
+  'Globex, Inc.',
+  'Initech',
+  'Umbrella "Bio" Labs',
+  'Stark Industries',
+  'Wayne Enterprises',
+  '',
+  'Hooli',
+  'Vandelay Industries',
+  'Soylent, Ltd.',
+];
 const cities = ['London', 'Paris', 'Berlin', 'New York', 'São Paulo', 'Kraków', 'Tokyo', 'Lagos', 'Toronto', 'Zürich'];
 const countries = ['GB', 'FR', 'DE', 'US', 'BR', 'PL', 'JP', 'NG', 'CA', 'CH'];
 const tags = ['', 'newsletter', 'customer', 'vip', 'newsletter,customer', 'trial', 'webinar-2024'];
@@ -90,7 +114,8 @@ function row(i) {
   if (rand() < 0.05) email = ` ${email} `;
   const month = String(1 + Math.floor(rand() * 12)).padStart(2, '0');
   const day = String(1 + Math.floor(rand() * 28)).padStart(2, '0');
-  const notes = rand() < 0.01 ? 'Met at the fair.\nWants the "pro" plan' : rand() < 0.1 ? 'Prefers email, not phone' : '';
+  const notes =
+    rand() < 0.01 ? 'Met at the fair.\nWants the "pro" plan' : rand() < 0.1 ? 'Prefers email, not phone' : '';
   return [
     quote(email),
     quote(f),

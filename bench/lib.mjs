@@ -64,10 +64,17 @@ export async function startDns(takesMail) {
     const name = q.name.toLowerCase();
     asked.set(`${q.type} ${name}`, (asked.get(`${q.type} ${name}`) ?? 0) + 1);
     const mail = takesMail(name);
-    const answers = q.type === 'MX' && mail ? [{ type: 'MX', name: q.name, ttl: 60, data: { preference: 10, exchange: `mx.${name}` } }] : [];
+    const answers =
+      q.type === 'MX' && mail
+        ? [{ type: 'MX', name: q.name, ttl: 60, data: { preference: 10, exchange: `mx.${name}` } }]
+        : [];
     if (q.type === 'NS' && name === 'com') answers.push({ type: 'NS', name: 'com', ttl: 60, data: 'ns.com' });
     const flags = dnsPacket.RECURSION_AVAILABLE | (mail || name === 'com' ? 0 : 3);
-    socket.send(dnsPacket.encode({ id: query.id, type: 'response', flags, questions: [q], answers }), rinfo.port, rinfo.address);
+    socket.send(
+      dnsPacket.encode({ id: query.id, type: 'response', flags, questions: [q], answers }),
+      rinfo.port,
+      rinfo.address,
+    );
   });
   await new Promise((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return { server: `127.0.0.1:${socket.address().port}`, asked, close: () => socket.close() };

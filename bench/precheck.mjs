@@ -23,7 +23,14 @@ const kinds = { live: 0, dead: 0, disposable: 0, typo: 0 };
 const lines = ['email,first_name'];
 for (let i = 0; i < unique; i++) {
   const r = rand();
-  const [kind, domain] = r < 0.1 ? ['dead', `gone-${i % 97}.example.net`] : r < 0.13 ? ['disposable', pick(disposable)] : r < 0.15 ? ['typo', pick(typos)] : ['live', pick(live)];
+  const [kind, domain] =
+    r < 0.1
+      ? ['dead', `gone-${i % 97}.example.net`]
+      : r < 0.13
+        ? ['disposable', pick(disposable)]
+        : r < 0.15
+          ? ['typo', pick(typos)]
+          : ['live', pick(live)];
   kinds[kind]++;
   lines.push(`person${i}@${domain},Person ${i}`);
 }
@@ -35,11 +42,20 @@ const dns = dnsServer.server;
 
 const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
 const sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate: { requests: 1000, windowMs: 1000 } });
-const env = { ...process.env, MAILCLEAN_CONFIG_DIR: join(home, 'config'), MAILCLEAN_DATA_DIR: join(home, 'data'), MAILCLEAN_DNS_SERVERS: dns, NO_COLOR: '1' };
+const env = {
+  ...process.env,
+  MAILCLEAN_CONFIG_DIR: join(home, 'config'),
+  MAILCLEAN_DATA_DIR: join(home, 'data'),
+  MAILCLEAN_DNS_SERVERS: dns,
+  NO_COLOR: '1',
+};
 // Spawned, not run synchronously: the sandbox answers from this process's event loop.
 const cli = (args, input = '') =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'mailclean.js'), ...args], { env, stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'bin', 'mailclean.js'), ...args], {
+      env,
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
@@ -48,7 +64,20 @@ const cli = (args, input = '') =>
   });
 try {
   const reg = await cli(
-    ['--api-url', sandbox.url, '--clean-url', sandbox.url, 'register', '--service', 'clean', '--name', 'Bench', '--email', 'bench@example.com', '--password-stdin'],
+    [
+      '--api-url',
+      sandbox.url,
+      '--clean-url',
+      sandbox.url,
+      'register',
+      '--service',
+      'clean',
+      '--name',
+      'Bench',
+      '--email',
+      'bench@example.com',
+      '--password-stdin',
+    ],
     'a long password',
   );
   if (reg.status !== 0) throw new Error(reg.stderr);
@@ -66,9 +95,13 @@ try {
   const without = await spentBy(['--no-precheck']);
   const withPrecheck = await spentBy([]);
   const decidable = kinds.dead + kinds.disposable + kinds.typo;
-  console.log(`precheck on ${unique.toLocaleString('en-US')} unique addresses (${kinds.dead} dead domains, ${kinds.disposable} disposable, ${kinds.typo} typos), node ${process.version}`);
+  console.log(
+    `precheck on ${unique.toLocaleString('en-US')} unique addresses (${kinds.dead} dead domains, ${kinds.disposable} disposable, ${kinds.typo} typos), node ${process.version}`,
+  );
   console.log(`--no-precheck  spent ${without.spent.toLocaleString('en-US')}  ${(without.ms / 1000).toFixed(2)} s`);
-  console.log(`precheck       spent ${withPrecheck.spent.toLocaleString('en-US')}  ${(withPrecheck.ms / 1000).toFixed(2)} s`);
+  console.log(
+    `precheck       spent ${withPrecheck.spent.toLocaleString('en-US')}  ${(withPrecheck.ms / 1000).toFixed(2)} s`,
+  );
   const ok = withPrecheck.spent === unique - decidable;
   console.log(
     `allowance spent, precheck / none: ${(withPrecheck.spent / without.spent).toFixed(3)}x (saved ${without.spent - withPrecheck.spent}); ${ok ? 'ok' : 'MISMATCH'}: sent exactly the ${unique - decidable} the precheck cannot decide`,

@@ -13,7 +13,8 @@ import { measure, root } from './lib.mjs';
 const { startSandbox } = await import(join(root, 'dist', 'sandbox', 'server.js'));
 const bin = join(root, 'bin', 'mailclean.js');
 const rate = { requests: 50, windowMs: 5_000 };
-const list = (from, n) => `email\n${Array.from({ length: n }, (_, i) => `b${from + i}@example${(from + i) % 31}.com`).join('\n')}\n`;
+const list = (from, n) =>
+  `email\n${Array.from({ length: n }, (_, i) => `b${from + i}@example${(from + i) % 31}.com`).join('\n')}\n`;
 
 const port = await new Promise((resolve) => {
   const s = createServer().listen(0, '127.0.0.1', () => {
@@ -21,14 +22,26 @@ const port = await new Promise((resolve) => {
     s.close(() => resolve(free));
   });
 });
-const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+const redis = spawn(
+  'redis-server',
+  ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+  { stdio: 'ignore' },
+);
 await new Promise((r) => setTimeout(r, 300));
 const url = `redis://127.0.0.1:${port}`;
 
 async function account(sandbox) {
   const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
-  const env = { MAILCLEAN_CONFIG_DIR: join(home, 'c'), MAILCLEAN_DATA_DIR: join(home, 'd'), MAILCLEAN_API_URL: sandbox.url, MAILCLEAN_CLEAN_URL: sandbox.url };
-  await measure([bin, 'register', '--service', 'clean', '--name', 'B', '--email', `b${Date.now()}@example.com`, '--password-stdin'], { env, input: 'bench password 123' });
+  const env = {
+    MAILCLEAN_CONFIG_DIR: join(home, 'c'),
+    MAILCLEAN_DATA_DIR: join(home, 'd'),
+    MAILCLEAN_API_URL: sandbox.url,
+    MAILCLEAN_CLEAN_URL: sandbox.url,
+  };
+  await measure(
+    [bin, 'register', '--service', 'clean', '--name', 'B', '--email', `b${Date.now()}@example.com`, '--password-stdin'],
+    { env, input: 'bench password 123' },
+  );
   return { home, env };
 }
 
@@ -59,7 +72,9 @@ try {
   const sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate });
   const first = await account(sandbox);
   const token = await new Promise((resolve) => {
-    const c = spawn(process.execPath, [bin, 'auth', 'token', '--service', 'clean'], { env: { ...process.env, ...first.env } });
+    const c = spawn(process.execPath, [bin, 'auth', 'token', '--service', 'clean'], {
+      env: { ...process.env, ...first.env },
+    });
     let out = '';
     c.stdout.on('data', (d) => (out += d));
     c.on('close', () => resolve(out.trim()));
@@ -67,12 +82,29 @@ try {
   const machines = [0, 1].map((i) => {
     const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
     writeFileSync(join(home, 'list.csv'), list(i * 1_500, 3_000));
-    return { home, env: { MAILCLEAN_CONFIG_DIR: join(home, 'c'), MAILCLEAN_DATA_DIR: join(home, 'd'), MAILCLEAN_CLEAN_URL: sandbox.url, MAILCLEAN_CLEAN_TOKEN: token, MAILCLEAN_REDIS_URL: url } };
+    return {
+      home,
+      env: {
+        MAILCLEAN_CONFIG_DIR: join(home, 'c'),
+        MAILCLEAN_DATA_DIR: join(home, 'd'),
+        MAILCLEAN_CLEAN_URL: sandbox.url,
+        MAILCLEAN_CLEAN_TOKEN: token,
+        MAILCLEAN_REDIS_URL: url,
+      },
+    };
   });
   const started = Date.now();
-  const runs = await Promise.all(machines.map((m) => measure([bin, 'clean', join(m.home, 'list.csv'), '-o', join(m.home, 'out.csv'), '--rate', '50/5s', '--yes'], { env: m.env })));
+  const runs = await Promise.all(
+    machines.map((m) =>
+      measure([bin, 'clean', join(m.home, 'list.csv'), '-o', join(m.home, 'out.csv'), '--rate', '50/5s', '--yes'], {
+        env: m.env,
+      }),
+    ),
+  );
   const stats = sandbox.stats();
-  console.log(`two runners, 3,000 + 3,000 addresses with 1,500 in common (4,500 unique): ${((Date.now() - started) / 1000).toFixed(1)} s, exits ${runs.map((r) => r.code).join(', ')}`);
+  console.log(
+    `two runners, 3,000 + 3,000 addresses with 1,500 in common (4,500 unique): ${((Date.now() - started) / 1000).toFixed(1)} s, exits ${runs.map((r) => r.code).join(', ')}`,
+  );
   console.log(
     `429s ${stats.rateLimited}, most arrivals in any 5 s window ${stats.maxArrivalsInAnyWindow} (limit 50), charged ${stats.addressesCharged} for 4,500 unique  ${stats.rateLimited === 0 && stats.addressesCharged === 4_500 && stats.maxArrivalsInAnyWindow <= 50 ? 'ok' : 'FAIL'}`,
   );

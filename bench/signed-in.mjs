@@ -39,24 +39,43 @@ const sender = {
 let failed = false;
 try {
   // Every unique address of the list in the account's cache, as a service run would have left it.
-  const { unique } = await fillCache(file, { dataDir: env.MAILCLEAN_DATA_DIR, cleanUrl, token, spoolDir: join(home, 'spool') });
+  const { unique } = await fillCache(file, {
+    dataDir: env.MAILCLEAN_DATA_DIR,
+    cleanUrl,
+    token,
+    spoolDir: join(home, 'spool'),
+  });
 
   const pass = await measure([join(root, 'bench', 'csv-baseline.mjs'), file]);
-  const dry = await measure([bin, 'clean', file, '--dry-run', '--max-age', '0', '--json', 'precheckSaves,toSend'], { env, stdout: 'pipe' });
+  const dry = await measure([bin, 'clean', file, '--dry-run', '--max-age', '0', '--json', 'precheckSaves,toSend'], {
+    env,
+    stdout: 'pipe',
+  });
   const local = await measure([bin, 'clean', file, '--local', '-o', join(home, 'out.csv')], { env });
-  const reg = await measure([bin, 'register', '--service', 'clean', '--name', 'Bench', '--email', 'bench@example.com', '--password-stdin'], { env: sender, input: 'bench password 123' });
+  const reg = await measure(
+    [bin, 'register', '--service', 'clean', '--name', 'Bench', '--email', 'bench@example.com', '--password-stdin'],
+    { env: sender, input: 'bench password 123' },
+  );
   if (reg.code !== 0) throw new Error(`register failed: ${reg.stderr}`);
-  const sent = await measure([bin, 'clean', file, '-o', join(home, 'sent.csv'), '--max-age', '0', '--max-spend', '1000', '--yes'], { env: sender });
+  const sent = await measure(
+    [bin, 'clean', file, '-o', join(home, 'sent.csv'), '--max-age', '0', '--max-spend', '1000', '--yes'],
+    { env: sender },
+  );
   for (const run of [dry, local]) if (run.code !== 0) throw new Error(run.stderr);
   // Stopped at --max-spend: exit 3, the rest of the list written as unchecked.
-  if (sent.code !== 3 || sandbox.stats().addressesCharged !== 1_000) throw new Error(`the sending run: exit ${sent.code}, ${sent.stderr}`);
-  console.log(`signed in, ${rows.toLocaleString('en-US')} rows, ${unique.toLocaleString('en-US')} unique addresses, node ${process.version}`);
+  if (sent.code !== 3 || sandbox.stats().addressesCharged !== 1_000)
+    throw new Error(`the sending run: exit ${sent.code}, ${sent.stderr}`);
+  console.log(
+    `signed in, ${rows.toLocaleString('en-US')} rows, ${unique.toLocaleString('en-US')} unique addresses, node ${process.version}`,
+  );
   console.log(`| run | wall | / pass | peak |`);
   console.log('|---|---|---|---|');
   const line = (name, run) => {
     const over = run.rss > PEAK_LIMIT;
     failed ||= over;
-    console.log(`| ${name} | ${(run.ms / 1000).toFixed(2)} s | ${(run.ms / pass.ms).toFixed(2)}x | ${mb(run.rss)}${over ? ' OVER' : ''} |`);
+    console.log(
+      `| ${name} | ${(run.ms / 1000).toFixed(2)} s | ${(run.ms / pass.ms).toFixed(2)}x | ${mb(run.rss)}${over ? ' OVER' : ''} |`,
+    );
   };
   line('csv-parse -> csv-stringify', pass);
   line('--dry-run, service and precheck', dry);

@@ -24,7 +24,10 @@ const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 **
 function run(args, env, { killAfterMs, signal } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const killer = killAfterMs !== undefined ? setTimeout(() => child.kill(signal), killAfterMs) : undefined;
@@ -52,11 +55,30 @@ const list = `${lines.join('\n')}\n`;
 
 async function home(sandbox) {
   const dir = mkdtempSync(join(tmpdir(), 'mailclean-soak-'));
-  const env = { MAILCLEAN_CONFIG_DIR: join(dir, 'config'), MAILCLEAN_DATA_DIR: join(dir, 'data'), MAILCLEAN_API_URL: sandbox.url, MAILCLEAN_CLEAN_URL: sandbox.url };
+  const env = {
+    MAILCLEAN_CONFIG_DIR: join(dir, 'config'),
+    MAILCLEAN_DATA_DIR: join(dir, 'data'),
+    MAILCLEAN_API_URL: sandbox.url,
+    MAILCLEAN_CLEAN_URL: sandbox.url,
+  };
   const reg = await new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, 'register', '--service', 'clean', '--name', 'S', '--email', `soak${Date.now()}${random()}@example.com`, '--password-stdin'], {
-      env: { ...process.env, ...env },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        'register',
+        '--service',
+        'clean',
+        '--name',
+        'S',
+        '--email',
+        `soak${Date.now()}${random()}@example.com`,
+        '--password-stdin',
+      ],
+      {
+        env: { ...process.env, ...env },
+      },
+    );
     child.stdin.end('soak password 123');
     child.on('close', resolve);
   });
@@ -93,9 +115,13 @@ try {
     const chargedBefore = sandbox.stats().addressesCharged;
     const cutBefore = sandbox.stats().faults.truncatedCharged;
     const out = join(h.dir, 'out.csv');
-    const first = await run(['clean', join(h.dir, 'list.csv'), '-o', out], h.env, { killAfterMs: Math.round(random() * reference.ms), signal });
+    const first = await run(['clean', join(h.dir, 'list.csv'), '-o', out], h.env, {
+      killAfterMs: Math.round(random() * reference.ms),
+      signal,
+    });
     let last = first;
-    for (let attempt = 0; attempt < 5 && last.code !== 0; attempt++) last = await run(['clean', join(h.dir, 'list.csv'), '-o', out, '--resume'], h.env);
+    for (let attempt = 0; attempt < 5 && last.code !== 0; attempt++)
+      last = await run(['clean', join(h.dir, 'list.csv'), '-o', out, '--resume'], h.env);
     slowest = Math.max(slowest, first.ms, last.ms);
     const charged = sandbox.stats().addressesCharged - chargedBefore;
     // Answers the sandbox cut after charging are paid again by design (the client never saw them): not the kill's doing.
@@ -103,7 +129,10 @@ try {
     const allowed = signal === 'SIGKILL' ? CONCURRENCY * 50 : 0;
     paidTwice += Math.max(0, twice);
     allowedTwice += allowed;
-    const leftovers = [...readdirSync(h.dir).filter((f) => f.endsWith('.tmp')), ...(existsSync(join(h.dir, 'data', 'spool')) ? readdirSync(join(h.dir, 'data', 'spool')) : [])];
+    const leftovers = [
+      ...readdirSync(h.dir).filter((f) => f.endsWith('.tmp')),
+      ...(existsSync(join(h.dir, 'data', 'spool')) ? readdirSync(join(h.dir, 'data', 'spool')) : []),
+    ];
     const problems = [];
     if (first.hung || last.hung) problems.push('hung');
     if (last.code !== 0) problems.push(`resume exited ${last.code}: ${last.stderr.trim().split('\n').at(-1)}`);
@@ -114,12 +143,24 @@ try {
     rmSync(h.dir, { recursive: true, force: true });
   }
 
-  console.log(`soak: ${RUNS} runs of ${UNIQUE.toLocaleString('en-US')} unique addresses (${lines.length - 1} rows), faults 15% (seed ${seed}), node ${process.version}`);
-  console.log(`signals: ${counts.SIGKILL} SIGKILL, ${counts.SIGINT} SIGINT, each at a random moment of the reference run (${(reference.ms / 1000).toFixed(1)} s)`);
+  console.log(
+    `soak: ${RUNS} runs of ${UNIQUE.toLocaleString('en-US')} unique addresses (${lines.length - 1} rows), faults 15% (seed ${seed}), node ${process.version}`,
+  );
+  console.log(
+    `signals: ${counts.SIGKILL} SIGKILL, ${counts.SIGINT} SIGINT, each at a random moment of the reference run (${(reference.ms / 1000).toFixed(1)} s)`,
+  );
   console.log(`reference run: ${baseCharged} charged (ratio to unique ${(baseCharged / UNIQUE).toFixed(2)}x)`);
-  console.log(`paid twice: ${paidTwice} addresses in all (bound ${allowedTwice}: ${CONCURRENCY} batches of 50 per SIGKILL, 0 per SIGINT)`);
-  console.log(`slowest run: ${(slowest / 1000).toFixed(1)} s (${(slowest / reference.ms).toFixed(2)}x the reference; limit ${RUN_LIMIT_MS / 1000} s)`);
-  console.log(failures.length ? `FAILED ${failures.length}/${RUNS}:\n  ${failures.join('\n  ')}` : `all ${RUNS} runs: output equal to the reference, no leftovers, no hang`);
+  console.log(
+    `paid twice: ${paidTwice} addresses in all (bound ${allowedTwice}: ${CONCURRENCY} batches of 50 per SIGKILL, 0 per SIGINT)`,
+  );
+  console.log(
+    `slowest run: ${(slowest / 1000).toFixed(1)} s (${(slowest / reference.ms).toFixed(2)}x the reference; limit ${RUN_LIMIT_MS / 1000} s)`,
+  );
+  console.log(
+    failures.length
+      ? `FAILED ${failures.length}/${RUNS}:\n  ${failures.join('\n  ')}`
+      : `all ${RUNS} runs: output equal to the reference, no leftovers, no hang`,
+  );
   process.exitCode = failures.length ? 1 : 0;
 } finally {
   await sandbox.close();

@@ -78,10 +78,18 @@ export class Factory {
   }
 
   private async loadProfile(): Promise<Profile> {
-    const [{ ProfileStore }, { Profile }] = await Promise.all([import('./config/store.js'), import('./config/profile.js')]);
+    const [{ ProfileStore }, { Profile }] = await Promise.all([
+      import('./config/store.js'),
+      import('./config/profile.js'),
+    ]);
     // conf hooks SIGINT/SIGTERM as it loads (through when-exit): take them back at once.
     this.io.signals.claim();
-    const profile = new Profile(new ProfileStore(this.configDir, (message) => this.io.warn(message)), this.profileName, this.io.env, givenUrls(this.globals, this.io.env));
+    const profile = new Profile(
+      new ProfileStore(this.configDir, (message) => this.io.warn(message)),
+      this.profileName,
+      this.io.env,
+      givenUrls(this.globals, this.io.env),
+    );
     for (const service of ['platform', 'clean', 'cdp'] as const) this.io.secrets.add(profile.token(service).value);
     return profile;
   }
@@ -94,11 +102,19 @@ export class Factory {
   private async resolveEndpoints(): Promise<Endpoints> {
     const profile = await this.profile();
     const { apiUrl, cleanUrl } = profile.urls();
-    if (apiUrl || cleanUrl || !profile.usesSandbox()) return { apiUrl: apiUrl ?? '', cleanUrl: cleanUrl ?? '', sandbox: false };
+    if (apiUrl || cleanUrl || !profile.usesSandbox())
+      return { apiUrl: apiUrl ?? '', cleanUrl: cleanUrl ?? '', sandbox: false };
     const { startSandbox } = await import('./sandbox/server.js');
-    const sandbox = await startSandbox({ dataDir: join(this.dataDir, 'sandbox'), internalToken: this.io.env.MAILCLEAN_INTERNAL_TOKEN });
+    const sandbox = await startSandbox({
+      dataDir: join(this.dataDir, 'sandbox'),
+      internalToken: this.io.env.MAILCLEAN_INTERNAL_TOKEN,
+    });
     this.closers.push(sandbox);
-    this.io.note(this.io.style.dim('Using the built-in sandbox (no api-url or clean-url configured); see `mailclean sandbox --help`.'));
+    this.io.note(
+      this.io.style.dim(
+        'Using the built-in sandbox (no api-url or clean-url configured); see `mailclean sandbox --help`.',
+      ),
+    );
     return { apiUrl: sandbox.url, cleanUrl: sandbox.url, sandbox: true };
   }
 
@@ -118,7 +134,10 @@ export class Factory {
    * Closed when the command ends.
    */
   async accountState(account: string, sharedFlag?: string): Promise<AccountState> {
-    const [{ openAccountState }, sharedUrl] = await Promise.all([import('./clean/state/account-state.js'), this.sharedUrl(sharedFlag)]);
+    const [{ openAccountState }, sharedUrl] = await Promise.all([
+      import('./clean/state/account-state.js'),
+      this.sharedUrl(sharedFlag),
+    ]);
     const state = await openAccountState({ dataDir: this.dataDir, account, sharedUrl });
     this.closers.push(state);
     return state;
@@ -154,10 +173,17 @@ export class Factory {
     const baseUrl = service === 'platform' ? endpoints.apiUrl : endpoints.cleanUrl;
     if (!baseUrl) {
       const [key, flag] = service === 'platform' ? ['api-url', '--api-url'] : ['clean-url', '--clean-url'];
-      const why = endpoints.apiUrl || endpoints.cleanUrl ? '' : ' (it holds credentials, so the built-in sandbox is not used)';
-      throw new UsageError(`no ${key} is configured for profile "${this.profileName}"${why}`, `pass ${flag} URL or run \`mailclean config set ${key} URL\``);
+      const why =
+        endpoints.apiUrl || endpoints.cleanUrl ? '' : ' (it holds credentials, so the built-in sandbox is not used)';
+      throw new UsageError(
+        `no ${key} is configured for profile "${this.profileName}"${why}`,
+        `pass ${flag} URL or run \`mailclean config set ${key} URL\``,
+      );
     }
-    const [{ HttpClient }, { connectionPool, describeProxies, proxySettings }] = await Promise.all([import('./api/http.js'), import('./api/dispatcher.js')]);
+    const [{ HttpClient }, { connectionPool, describeProxies, proxySettings }] = await Promise.all([
+      import('./api/http.js'),
+      import('./api/dispatcher.js'),
+    ]);
     // The built-in sandbox runs in this process: a proxy elsewhere could never reach it.
     const proxies = endpoints.sandbox ? {} : proxySettings(this.io.env);
     const proxyNote = describeProxies(proxies);

@@ -30,7 +30,10 @@ export async function main(argv: string[], given: IO = processIO()): Promise<num
       return ExitCode.ok;
     }
     if (first === 'help' && second !== undefined && second !== 'help' && !COMMANDS.some((c) => c.name === second)) {
-      throw new UsageError(`no command or help topic named "${second}"`, `help topics: ${Object.keys(HELP_TOPICS).join(', ')}; commands: mailclean --help`);
+      throw new UsageError(
+        `no command or help topic named "${second}"`,
+        `help topics: ${Object.keys(HELP_TOPICS).join(', ')}; commands: mailclean --help`,
+      );
     }
     const invoked = first === 'help' ? second : first;
     for (const entry of COMMANDS) {
@@ -74,7 +77,12 @@ function buildProgram(Command: typeof import('@commander-js/extra-typings').Comm
       .version(VERSION, '-V, --version', 'print the version')
       .helpOption('-h, --help', 'show help for a command')
       // Typed for a help command without arguments; [command] only shows in its usage line.
-      .addHelpCommand(new Command('help').argument('[command|topic]').description('show help for a command, or a help topic').helpGroup('Other commands:') as unknown as Command)
+      .addHelpCommand(
+        new Command('help')
+          .argument('[command|topic]')
+          .description('show help for a command, or a help topic')
+          .helpGroup('Other commands:') as unknown as Command,
+      )
       .option('--profile <name>', 'stored profile to use (env: MAILCLEAN_PROFILE)')
       .option('--api-url <url>', 'platform base URL (env: MAILCLEAN_API_URL)')
       .option('--clean-url <url>', 'email cleaning base URL (env: MAILCLEAN_CLEAN_URL)')
@@ -141,7 +149,11 @@ async function runHandler(handler: Handler, actionArgs: unknown[], io: IO): Prom
 
 function report(error: unknown, io: IO, debug: boolean): number {
   if (isCommanderError(error)) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+    if (
+      error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.code === 'commander.help'
+    ) {
       return ExitCode.ok;
     }
     // commander has already printed its one-line message.
@@ -162,7 +174,9 @@ function report(error: unknown, io: IO, debug: boolean): number {
   }
   const message = error instanceof Error ? error.message : String(error);
   write(`error: unexpected failure: ${message.split('\n')[0]}\n`);
-  write(debug && error instanceof Error && error.stack ? `${error.stack}\n` : 'hint: run again with --debug for details\n');
+  write(
+    debug && error instanceof Error && error.stack ? `${error.stack}\n` : 'hint: run again with --debug for details\n',
+  );
   return ExitCode.error;
 }
 

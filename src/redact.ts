@@ -13,7 +13,12 @@ export function redactValue(value: unknown): unknown {
   if (typeof value === 'string') return maskAddress(value);
   if (Array.isArray(value)) return value.map(redactValue);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEY.test(k) && v !== null && typeof v !== 'object' ? '[redacted]' : redactValue(v)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+        k,
+        SECRET_KEY.test(k) && v !== null && typeof v !== 'object' ? '[redacted]' : redactValue(v),
+      ]),
+    );
   }
   return value;
 }

@@ -47,7 +47,8 @@ export class SecretSet {
 function walk(value: unknown, redact: (s: string) => string): unknown {
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map((v) => walk(v, redact));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), walk(v, redact)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), walk(v, redact)]));
   return value;
 }
 

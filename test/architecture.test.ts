@@ -27,7 +27,9 @@ function longFunctions(name: string, text: string): string[] {
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const lines = lineOf(node.getEnd()) - lineOf(node.getStart()) + 1;
       if (lines > MAX_FUNCTION_LINES && !isMostlyData(node.body, lineOf, lines)) {
-        found.push(`${name}:${lineOf(node.getStart()) + 1} ${(node as ts.FunctionLikeDeclaration).name?.getText() ?? '(anonymous)'} (${lines} lines)`);
+        found.push(
+          `${name}:${lineOf(node.getStart()) + 1} ${(node as ts.FunctionLikeDeclaration).name?.getText() ?? '(anonymous)'} (${lines} lines)`,
+        );
       }
     }
     ts.forEachChild(node, visit);
@@ -39,7 +41,12 @@ function longFunctions(name: string, text: string): string[] {
 function isMostlyData(body: ts.Node, lineOf: (pos: number) => number, lines: number): boolean {
   let dataLines = 0;
   const visit = (node: ts.Node): void => {
-    if (ts.isObjectLiteralExpression(node) || ts.isArrayLiteralExpression(node) || ts.isTemplateExpression(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
+    if (
+      ts.isObjectLiteralExpression(node) ||
+      ts.isArrayLiteralExpression(node) ||
+      ts.isTemplateExpression(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node)
+    ) {
       const span = lineOf(node.getEnd()) - lineOf(node.getStart()) + 1;
       if (span > 5) {
         dataLines += span;
@@ -53,13 +60,19 @@ function isMostlyData(body: ts.Node, lineOf: (pos: number) => number, lines: num
 }
 
 function importsOf(text: string): string[] {
-  return [...text.matchAll(/^(?:import|export)[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/gm)].map((m) => m[1] ?? m[2]!);
+  return [...text.matchAll(/^(?:import|export)[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/gm)].map(
+    (m) => m[1] ?? m[2]!,
+  );
 }
 
 /** Imports that load a module when they run (static or dynamic), type-only imports aside. */
 function runtimeImportsOf(name: string, text: string): string[] {
-  const specs = [...text.matchAll(/^(?:import|export)(?!\s+type\b)[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/gm)].map((m) => m[1] ?? m[2]!);
-  return specs.filter((spec) => spec.startsWith('.')).map((spec) => relative(SRC, join(SRC, name, '..', spec)).replace(/\.js$/, '.ts'));
+  const specs = [...text.matchAll(/^(?:import|export)(?!\s+type\b)[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/gm)].map(
+    (m) => m[1] ?? m[2]!,
+  );
+  return specs
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => relative(SRC, join(SRC, name, '..', spec)).replace(/\.js$/, '.ts'));
 }
 
 /** Modules in an import cycle (Tarjan's strongly connected components of more than one module). */
@@ -100,7 +113,9 @@ describe('the shape of src/', () => {
   });
 
   it(`no file is longer than ${MAX_FILE_LINES} lines`, () => {
-    const long = files.filter((f) => f.text.split('\n').length > MAX_FILE_LINES).map((f) => `${f.name} (${f.text.split('\n').length} lines)`);
+    const long = files
+      .filter((f) => f.text.split('\n').length > MAX_FILE_LINES)
+      .map((f) => `${f.name} (${f.text.split('\n').length} lines)`);
     expect(long).toEqual([]);
   });
 
@@ -126,7 +141,9 @@ describe('the shape of src/', () => {
       .filter((f) => f.name !== 'main.ts' && !f.name.startsWith('commands/'))
       .flatMap((f) => [
         ...importsOf(f.text)
-          .filter((spec) => spec.startsWith('.') && relative(SRC, join(SRC, f.name, '..', spec)).startsWith('commands/'))
+          .filter(
+            (spec) => spec.startsWith('.') && relative(SRC, join(SRC, f.name, '..', spec)).startsWith('commands/'),
+          )
           .map((spec) => `${f.name} imports ${spec}`),
         ...(/process\.exit\(/.test(f.text) ? [`${f.name} calls process.exit`] : []),
       ]);
@@ -140,7 +157,11 @@ describe('the shape of src/', () => {
         importsOf(f.text)
           .filter((spec) => spec.startsWith('.'))
           .map((spec) => relative(SRC, join(SRC, f.name, '..', spec)))
-          .filter((target) => target.startsWith('verify/') && !['verify/index.js', 'verify/syntax.js', 'verify/lists.js'].includes(target))
+          .filter(
+            (target) =>
+              target.startsWith('verify/') &&
+              !['verify/index.js', 'verify/syntax.js', 'verify/lists.js'].includes(target),
+          )
           .map((target) => `${f.name} -> ${target}`),
       );
     expect(offending).toEqual([]);

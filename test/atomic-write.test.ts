@@ -43,7 +43,8 @@ describe('writeFileAtomic', () => {
     const a = temporaryPath(join(dir, 'out.csv'));
     const b = temporaryPath(join(dir, 'out.csv'));
     expect(a).not.toBe(b);
-    for (const name of [a, b]) expect(name.slice(dir.length + 1)).toMatch(new RegExp(`^\\.out\\.csv\\.${process.pid}\\.\\d+-\\d+\\.tmp$`));
+    for (const name of [a, b])
+      expect(name.slice(dir.length + 1)).toMatch(new RegExp(`^\\.out\\.csv\\.${process.pid}\\.\\d+-\\d+\\.tmp$`));
   });
 
   it.each([
@@ -62,7 +63,9 @@ describe('writeFileAtomic', () => {
       process.stdout.write('ready\\n');
       for (let i = 1; ; i++) writeFileAtomic(${JSON.stringify(path)}, versions[i % 2], 0o600, ${options});`;
       for (let round = 0; round < 12; round++) {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
         await once(child.stdout, 'data');
         await new Promise((resolve) => setTimeout(resolve, 5 + round * 7));
         child.kill('SIGKILL');

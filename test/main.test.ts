@@ -17,7 +17,19 @@ describe('the command line itself', () => {
   it('--help lists every command, grouped, on stdout', async () => {
     const res = await home().run(['--help']);
     expect(res.code).toBe(0);
-    for (const name of ['clean', 'register', 'login', 'logout', 'auth', 'oem-register', 'me', 'roles', 'config', 'sandbox', 'completion']) {
+    for (const name of [
+      'clean',
+      'register',
+      'login',
+      'logout',
+      'auth',
+      'oem-register',
+      'me',
+      'roles',
+      'config',
+      'sandbox',
+      'completion',
+    ]) {
       expect(res.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
     }
     expect(res.stdout).toContain('Cleaning commands:');

@@ -2,7 +2,9 @@ import { CliError } from '../errors.js';
 
 export type ServiceName = 'platform' | 'clean';
 
-export type ServiceOutcome = { service: ServiceName; ok: true; data: Record<string, string | null | undefined> } | { service: ServiceName; ok: false; error: CliError };
+export type ServiceOutcome =
+  | { service: ServiceName; ok: true; data: Record<string, string | null | undefined> }
+  | { service: ServiceName; ok: false; error: CliError };
 
 type Step = () => Promise<Record<string, string | null | undefined>>;
 
@@ -10,7 +12,10 @@ type Step = () => Promise<Record<string, string | null | undefined>>;
  * Runs the step of each chosen service. With both chosen, one failing does not undo the other: its error is
  * kept in the outcomes for the caller to report as a warning; with one chosen, its failure is thrown.
  */
-export async function runEach(choice: ServiceName | 'all', steps: Record<ServiceName, Step>): Promise<ServiceOutcome[]> {
+export async function runEach(
+  choice: ServiceName | 'all',
+  steps: Record<ServiceName, Step>,
+): Promise<ServiceOutcome[]> {
   const services = choice === 'all' ? (['platform', 'clean'] as const) : ([choice] as const);
   const outcomes: ServiceOutcome[] = [];
   for (const service of services) {

@@ -20,7 +20,13 @@ export interface MeView {
   email_verified: boolean | null;
   created_at: string | null;
   role: { id: string | null; name: string | null; display_name: string | null } | null;
-  brand: { id: string | null; name: string | null; slug: string | null; timezone: string | null; active: boolean | null } | null;
+  brand: {
+    id: string | null;
+    name: string | null;
+    slug: string | null;
+    timezone: string | null;
+    active: boolean | null;
+  } | null;
   brands: Array<{ id: string | null; name: string | null; slug: string | null }>;
   subscription: { id: string | null; plan: string | null; usage: UsageBlock[] } | null;
 }
@@ -42,7 +48,8 @@ export const ME_FIELDS = fieldsOf<MeView>({
 
 const orNull = (v: unknown) => str(v) ?? null;
 const boolOrNull = (v: unknown) => (typeof v === 'boolean' ? v : typeof v === 'number' ? v !== 0 : null);
-const numOrNull = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+const numOrNull = (v: unknown) =>
+  typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null;
 
 /** From GET/POST /api/me: `me` holds the user; role, currentBrand and subscription sit beside it or inside it. */
 export function meView(response: Json): MeView {
@@ -60,7 +67,15 @@ export function meView(response: Json): MeView {
     email_verified: boolOrNull(user.email_verified),
     created_at: orNull(user.created_at),
     role: role ? { id: orNull(role.id), name: orNull(role.name), display_name: orNull(role.display_name) } : null,
-    brand: brand ? { id: orNull(brand.id), name: orNull(brand.name), slug: orNull(brand.slug), timezone: orNull(brand.timezone), active: boolOrNull(brand.active) } : null,
+    brand: brand
+      ? {
+          id: orNull(brand.id),
+          name: orNull(brand.name),
+          slug: orNull(brand.slug),
+          timezone: orNull(brand.timezone),
+          active: boolOrNull(brand.active),
+        }
+      : null,
     brands: unwrapList(user.brands).map((b) => ({ id: orNull(b.id), name: orNull(b.name), slug: orNull(b.slug) })),
     subscription: sub ? { id: orNull(sub.id), plan: orNull(sub.subscription_type), usage: usageBlocks(sub) } : null,
   };
@@ -69,7 +84,9 @@ export function meView(response: Json): MeView {
 /** usage_main, else usage_nav, wherever the service put them (inside `info` in the spec's samples). */
 function usageBlocks(sub: Json): UsageBlock[] {
   const info = isObject(sub.info) ? sub.info : {};
-  const usage = [info.usage_main, sub.usage_main, info.usage_nav, sub.usage_nav].find((u) => isObject(u) && Array.isArray(u.blocks));
+  const usage = [info.usage_main, sub.usage_main, info.usage_nav, sub.usage_nav].find(
+    (u) => isObject(u) && Array.isArray(u.blocks),
+  );
   if (!isObject(usage) || !Array.isArray(usage.blocks)) return [];
   return usage.blocks.filter(isObject).map((b) => ({
     name: str(b.name) ?? str(b.key) ?? '?',
@@ -101,7 +118,17 @@ export interface RoleView {
   permissions: PermissionView[];
 }
 
-export const ROLE_FIELDS = fieldsOf<RoleView>({ id: true, name: true, display_name: true, description: true, brand_id: true, brand_name: true, brand_slug: true, held: true, permissions: true });
+export const ROLE_FIELDS = fieldsOf<RoleView>({
+  id: true,
+  name: true,
+  display_name: true,
+  description: true,
+  brand_id: true,
+  brand_name: true,
+  brand_slug: true,
+  held: true,
+  permissions: true,
+});
 
 /**
  * The roles route's answer, each role with its brand's name and slug from `me` (the signed-in user's

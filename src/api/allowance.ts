@@ -12,9 +12,39 @@ export interface AllowanceNews {
   renewsAt?: string;
 }
 
-const LEFT_KEYS = ['left', 'remaining', 'remainingCredits', 'remaining_credits', 'creditsLeft', 'credits_left', 'allowanceLeft', 'allowance_left', 'quotaRemaining', 'quota_remaining'];
-const LIMIT_KEYS = ['limit', 'allowance', 'monthlyLimit', 'monthly_limit', 'quota', 'monthlyAllowance', 'monthly_allowance'];
-const RENEW_KEYS = ['renewsAt', 'renews_at', 'resetsAt', 'resets_at', 'resetAt', 'reset_at', 'resetDate', 'reset_date', 'periodEnd', 'period_end'];
+const LEFT_KEYS = [
+  'left',
+  'remaining',
+  'remainingCredits',
+  'remaining_credits',
+  'creditsLeft',
+  'credits_left',
+  'allowanceLeft',
+  'allowance_left',
+  'quotaRemaining',
+  'quota_remaining',
+];
+const LIMIT_KEYS = [
+  'limit',
+  'allowance',
+  'monthlyLimit',
+  'monthly_limit',
+  'quota',
+  'monthlyAllowance',
+  'monthly_allowance',
+];
+const RENEW_KEYS = [
+  'renewsAt',
+  'renews_at',
+  'resetsAt',
+  'resets_at',
+  'resetAt',
+  'reset_at',
+  'resetDate',
+  'reset_date',
+  'periodEnd',
+  'period_end',
+];
 const LEFT_HEADERS = ['x-allowance-remaining', 'x-quota-remaining', 'x-credits-remaining', 'x-monthly-remaining'];
 
 const number = (value: unknown): number | undefined => {
@@ -32,9 +62,14 @@ const date = (value: unknown): string | undefined => {
 function fromMessage(message: string): AllowanceNews {
   const news: AllowanceNews = {};
   const left =
-    /(\d[\d,]*)\s+(?:more\s+)?(?:e-?mails?\s+|addresses\s+|credits?\s+|checks?\s+)?(?:left|remaining)\b/i.exec(message) ?? /\b(?:left|remaining|available)\s*[:=]\s*(\d[\d,]*)/i.exec(message);
+    /(\d[\d,]*)\s+(?:more\s+)?(?:e-?mails?\s+|addresses\s+|credits?\s+|checks?\s+)?(?:left|remaining)\b/i.exec(
+      message,
+    ) ?? /\b(?:left|remaining|available)\s*[:=]\s*(\d[\d,]*)/i.exec(message);
   if (left) news.left = number(left[1]);
-  const renews = /\b(?:renews?|resets?|refreshes|renewal)\b[^\d]{0,12}(\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?)/i.exec(message);
+  const renews =
+    /\b(?:renews?|resets?|refreshes|renewal)\b[^\d]{0,12}(\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?)/i.exec(
+      message,
+    );
   if (renews) news.renewsAt = date(renews[1]);
   return news;
 }

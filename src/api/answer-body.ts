@@ -4,7 +4,11 @@
 export class AnswerTooLarge extends Error {}
 
 /** An answer body, read only up to `limit` bytes: a larger one is abandoned (and its connection with it). */
-export async function readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown }, limit: number, declared: string | string[] | undefined): Promise<string> {
+export async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown },
+  limit: number,
+  declared: string | string[] | undefined,
+): Promise<string> {
   const tooLarge = () => new AnswerTooLarge(`over ${limit} bytes`);
   if (Number(declared) > limit) {
     body.destroy();

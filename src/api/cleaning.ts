@@ -55,7 +55,10 @@ export class CleaningClient {
     });
     const records = findRecords(res.body);
     if (!records) {
-      throw Object.assign(new ApiError(`the cleaning service at ${this.http.host} answered without a result list`, res.status), { body: res.body });
+      throw Object.assign(
+        new ApiError(`the cleaning service at ${this.http.host} answered without a result list`, res.status),
+        { body: res.body },
+      );
     }
     return records;
   }
@@ -67,12 +70,23 @@ export class CleaningClient {
    */
   async tokenCheck(signal?: AbortSignal): Promise<'accepted' | 'rejected'> {
     try {
-      await this.http.request({ method: 'POST', path: '/api/v1/email-verify/validate/clean', body: { email: [] }, retries: 0, idempotent: true, signal });
+      await this.http.request({
+        method: 'POST',
+        path: '/api/v1/email-verify/validate/clean',
+        body: { email: [] },
+        retries: 0,
+        idempotent: true,
+        signal,
+      });
       return 'accepted';
     } catch (error) {
       if (error instanceof AuthError) return 'rejected';
       // Refused for what the request holds, or for the allowance: either way the token itself was taken.
-      if (error instanceof ApiError && (error.status === 422 || error.status === 400 || error.status === 402 || error.status === 403)) return 'accepted';
+      if (
+        error instanceof ApiError &&
+        (error.status === 422 || error.status === 400 || error.status === 402 || error.status === 403)
+      )
+        return 'accepted';
       throw error;
     }
   }
@@ -84,13 +98,20 @@ export class CleaningClient {
 
   async signin(email: string, password: string): Promise<CleanSignedIn> {
     // Signing in twice is harmless, so a lost answer may be retried.
-    const res = await this.http.request({ method: 'POST', path: '/api/v1/auth/signin', body: { email, password }, auth: false, idempotent: true });
+    const res = await this.http.request({
+      method: 'POST',
+      path: '/api/v1/auth/signin',
+      body: { email, password },
+      auth: false,
+      idempotent: true,
+    });
     return this.signedIn(res.body, 'signin');
   }
 
   private signedIn(body: unknown, what: string): CleanSignedIn {
     const token = findToken(body);
-    if (!token) throw new ApiError(`the cleaning service's ${what} answer from ${this.http.host} carries no token`, 200);
+    if (!token)
+      throw new ApiError(`the cleaning service's ${what} answer from ${this.http.host} carries no token`, 200);
     return { token, userId: findUserId(body), allowance: allowanceNews(undefined, body) };
   }
 }

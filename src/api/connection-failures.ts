@@ -30,7 +30,8 @@ const TLS_CODES: Record<string, string> = {
   CERT_NOT_YET_VALID: 'its TLS certificate is not valid yet',
   ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate is for another host name',
 };
-const UNTRUSTED_HINT = "if a proxy or your organisation signs certificates with its own authority, point NODE_EXTRA_CA_CERTS at that authority's PEM file";
+const UNTRUSTED_HINT =
+  "if a proxy or your organisation signs certificates with its own authority, point NODE_EXTRA_CA_CERTS at that authority's PEM file";
 
 /** A certificate does not change between attempts: retrying cannot help. */
 export function isCertificateFailure(error: unknown): boolean {
@@ -42,7 +43,10 @@ export function isRefused(error: unknown): boolean {
   return codeOf(error, NETWORK_CODES) === 'ECONNREFUSED';
 }
 
-export function connectionFailure(error: unknown, where: { serviceName: string; host: string; timeoutMs: number; proxies?: string[] }): NetworkError {
+export function connectionFailure(
+  error: unknown,
+  where: { serviceName: string; host: string; timeoutMs: number; proxies?: string[] },
+): NetworkError {
   const tls = codeOf(error, TLS_CODES);
   if (tls) {
     const hint =
@@ -56,13 +60,20 @@ export function connectionFailure(error: unknown, where: { serviceName: string; 
   const code = codeOf(error, NETWORK_CODES);
   const name = error instanceof Error ? error.name : '';
   let reason = code ? NETWORK_CODES[code] : undefined;
-  if (!reason && (name === 'TimeoutError' || name === 'AbortError')) reason = `no answer within ${Math.round(where.timeoutMs / 1000)}s`;
+  if (!reason && (name === 'TimeoutError' || name === 'AbortError'))
+    reason = `no answer within ${Math.round(where.timeoutMs / 1000)}s`;
   reason ??= error instanceof Error ? error.message : String(error);
   const proxy = where.proxies?.find((p) => failedAt(error) === URL.parse(p)?.host);
   if (proxy) {
-    return new NetworkError(`cannot reach the proxy ${redactUrl(proxy)} on the way to the ${where.serviceName} at ${where.host}: ${reason}`, 'check HTTP_PROXY, HTTPS_PROXY and NO_PROXY');
+    return new NetworkError(
+      `cannot reach the proxy ${redactUrl(proxy)} on the way to the ${where.serviceName} at ${where.host}: ${reason}`,
+      'check HTTP_PROXY, HTTPS_PROXY and NO_PROXY',
+    );
   }
-  return new NetworkError(`cannot reach the ${where.serviceName} at ${where.host}: ${reason}`, 'check the URL (`mailclean config get api-url`) and your connection');
+  return new NetworkError(
+    `cannot reach the ${where.serviceName} at ${where.host}: ${reason}`,
+    'check the URL (`mailclean config get api-url`) and your connection',
+  );
 }
 
 /** The first code among `known` on the error or its causes (undici wraps Node's socket errors). */
@@ -81,7 +92,8 @@ function failedAt(error: unknown): string | undefined {
   let e: unknown = error;
   for (let depth = 0; e && depth < 4; depth++) {
     const { address, port } = e as { address?: unknown; port?: unknown };
-    if (typeof address === 'string' && typeof port === 'number') return `${address.includes(':') ? `[${address}]` : address}:${port}`;
+    if (typeof address === 'string' && typeof port === 'number')
+      return `${address.includes(':') ? `[${address}]` : address}:${port}`;
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;

@@ -22,7 +22,11 @@ export interface ProxySettings {
 }
 
 export function proxySettings(env: Record<string, string | undefined>): ProxySettings {
-  return { httpProxy: proxyUrl(fromEnv(env, 'http_proxy')), httpsProxy: proxyUrl(fromEnv(env, 'https_proxy')), noProxy: fromEnv(env, 'no_proxy') };
+  return {
+    httpProxy: proxyUrl(fromEnv(env, 'http_proxy')),
+    httpsProxy: proxyUrl(fromEnv(env, 'https_proxy')),
+    noProxy: fromEnv(env, 'no_proxy'),
+  };
 }
 
 /** What --debug says of the proxies in use, credentials hidden; undefined when there are none. */
@@ -43,5 +47,10 @@ export async function connectionPool(proxies: ProxySettings): Promise<Dispatcher
   const { Agent, EnvHttpProxyAgent } = await import('undici');
   const pool = { keepAliveTimeout: 4_000, connections: 16 };
   if (!proxies.httpProxy && !proxies.httpsProxy) return new Agent(pool);
-  return new EnvHttpProxyAgent({ ...pool, httpProxy: proxies.httpProxy ?? '', httpsProxy: proxies.httpsProxy ?? '', noProxy: proxies.noProxy ?? '' });
+  return new EnvHttpProxyAgent({
+    ...pool,
+    httpProxy: proxies.httpProxy ?? '',
+    httpsProxy: proxies.httpsProxy ?? '',
+    noProxy: proxies.noProxy ?? '',
+  });
 }

@@ -57,7 +57,8 @@ export function describeFailure(parsed: ParsedBody): string {
   for (const level of levels(parsed.json)) {
     for (const key of MESSAGE_KEYS) {
       const value = level[key];
-      const text = typeof value === 'string' ? value : isObject(value) && typeof value.message === 'string' ? value.message : '';
+      const text =
+        typeof value === 'string' ? value : isObject(value) && typeof value.message === 'string' ? value.message : '';
       if (text.trim() && !EMPTY_WORDS.has(text.trim().toLowerCase())) messages.push(oneLine(text));
     }
   }

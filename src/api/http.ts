@@ -125,7 +125,11 @@ export class HttpClient {
   }
 
   /** The request on the wire; a connection that fails becomes a NetworkError (retryable when safe). */
-  private async transport(spec: RequestSpec, attempt: number, idempotent: boolean): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+  private async transport(
+    spec: RequestSpec,
+    attempt: number,
+    idempotent: boolean,
+  ): Promise<{ status: number; headers: Record<string, string>; text: string }> {
     const { request } = await import('undici');
     const url = this.url(spec);
     const payload = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
@@ -148,15 +152,27 @@ export class HttpClient {
       const text = await readCapped(res.body, limit, res.headers['content-length']).catch((error: unknown) => {
         if (!(error instanceof AnswerTooLarge)) throw error;
         const mib = `${Math.round(limit / 1024 / 1024)} MiB`;
-        throw new ApiError(`the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with more than ${mib}, more than any answer needs`, res.statusCode);
+        throw new ApiError(
+          `the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with more than ${mib}, more than any answer needs`,
+          res.statusCode,
+        );
       });
-      const answer = { status: res.statusCode, headers: flattenHeaders(res.headers), text: this.opts.secrets?.redact(text) ?? text };
+      const answer = {
+        status: res.statusCode,
+        headers: flattenHeaders(res.headers),
+        text: this.opts.secrets?.redact(text) ?? text,
+      };
       this.log(`< ${answer.status} in ${elapsed(started)}`);
       return answer;
     } catch (error) {
       if (spec.signal?.aborted) throw spec.signal.reason ?? error;
       if (error instanceof ApiError) throw error;
-      const failure = connectionFailure(error, { serviceName: this.opts.serviceName, host: this.host, timeoutMs: timeout, proxies: this.opts.proxies });
+      const failure = connectionFailure(error, {
+        serviceName: this.opts.serviceName,
+        host: this.host,
+        timeoutMs: timeout,
+        proxies: this.opts.proxies,
+      });
       this.log(`< failed after ${elapsed(started)}: ${failure.message}`);
       // A certificate does not change between attempts; a refused connection never reached the server.
       if (isCertificateFailure(error)) throw failure;
@@ -166,7 +182,11 @@ export class HttpClient {
   }
 
   /** A 2xx JSON answer is returned; anything else is thrown as a typed error, Retryable where that is safe. */
-  private interpret(spec: RequestSpec, raw: { status: number; headers: Record<string, string>; text: string }, idempotent: boolean): HttpResponse {
+  private interpret(
+    spec: RequestSpec,
+    raw: { status: number; headers: Record<string, string>; text: string },
+    idempotent: boolean,
+  ): HttpResponse {
     const { status, headers } = raw;
     const parsed = parseBody(raw.text, headers['content-type']);
     if (parsed.json !== undefined) this.log(() => `< body ${redactJson(parsed.json, 600)}`);
@@ -191,7 +211,9 @@ export class HttpClient {
   private httpFailure(status: number, parsed: ReturnType<typeof parseBody>, spec: RequestSpec): ApiError | AuthError {
     const detail = describeFailure(parsed);
     if (status === 401) {
-      return new AuthError(`the ${this.opts.serviceName} at ${this.host} refused the credentials${detail ? `: ${detail}` : ''}`);
+      return new AuthError(
+        `the ${this.opts.serviceName} at ${this.host} refused the credentials${detail ? `: ${detail}` : ''}`,
+      );
     }
     const fieldErrors = fieldErrorsOf(parsed.json);
     if (status === 422 || (status === 400 && fieldErrors)) {
@@ -200,10 +222,19 @@ export class HttpClient {
             .map(([field, messages]) => `${field}: ${messages.join('; ')}`)
             .join('; ')
         : detail;
-      return new ApiError(`the ${this.opts.serviceName} rejected the request: ${lines || 'invalid input'}`, status, fieldErrors, 2);
+      return new ApiError(
+        `the ${this.opts.serviceName} rejected the request: ${lines || 'invalid input'}`,
+        status,
+        fieldErrors,
+        2,
+      );
     }
     const what = `${spec.method} ${spec.path}`;
-    return new ApiError(`the ${this.opts.serviceName} at ${this.host} answered ${status} to ${what}${detail ? `: ${detail}` : ''}`, status, fieldErrors);
+    return new ApiError(
+      `the ${this.opts.serviceName} at ${this.host} answered ${status} to ${what}${detail ? `: ${detail}` : ''}`,
+      status,
+      fieldErrors,
+    );
   }
 
   /** Bodies are given as a function: masking every address of every batch costs time nobody reads without --debug. */
@@ -215,7 +246,8 @@ export class HttpClient {
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
@@ -232,7 +264,8 @@ export function retryAfterMs(headers: Record<string, string>, now = Date.now()):
   if (reset !== undefined) {
     const seconds = Number(reset);
     // Some servers send an epoch time here rather than a delta.
-    if (Number.isFinite(seconds)) return seconds > 1e9 ? Math.max(0, seconds * 1000 - now) : Math.max(0, seconds * 1000);
+    if (Number.isFinite(seconds))
+      return seconds > 1e9 ? Math.max(0, seconds * 1000 - now) : Math.max(0, seconds * 1000);
   }
   return undefined;
 }

@@ -35,7 +35,17 @@ export class PlatformClient {
   }
 
   async oemRegister(input: { name: string; email: string; password: string; internalToken: string }): Promise<Json> {
-    return this.call('POST', '/api/oem/register', { name: input.name, email: input.email, password: input.password, internal_access_32543hbhjb3243h4: input.internalToken }, false);
+    return this.call(
+      'POST',
+      '/api/oem/register',
+      {
+        name: input.name,
+        email: input.email,
+        password: input.password,
+        internal_access_32543hbhjb3243h4: input.internalToken,
+      },
+      false,
+    );
   }
 
   async login(email: string, password: string): Promise<SignedIn> {
@@ -68,8 +78,10 @@ export class PlatformClient {
     const token = findToken(response);
     if (!token) throw new ApiError(`the platform's ${what} answer from ${this.http.host} carries no token`, 200);
     const user = unwrapObject(response.user) ?? unwrapObject(response.me);
-    if (!user || !str(user.id)) throw new ApiError(`the platform's ${what} answer from ${this.http.host} carries no user id`, 200);
-    const brand = unwrapObject(response.brand) ?? unwrapObject(user.currentBrand) ?? unwrapObject(response.currentBrand);
+    if (!user || !str(user.id))
+      throw new ApiError(`the platform's ${what} answer from ${this.http.host} carries no user id`, 200);
+    const brand =
+      unwrapObject(response.brand) ?? unwrapObject(user.currentBrand) ?? unwrapObject(response.currentBrand);
     return { token, cdpToken: str(response['cdp-token']), user, brandId: brand ? str(brand.id) : undefined };
   }
 }

@@ -20,7 +20,10 @@ const PLANS_BY_LIMIT = new Map([
 
 export function define(cmd: Command, run: Runner): void {
   cmd
-    .option('--shared <redis-url>', 'also count what every runner sharing the account spent (else MAILCLEAN_REDIS_URL, else the profile key `shared`)')
+    .option(
+      '--shared <redis-url>',
+      'also count what every runner sharing the account spent (else MAILCLEAN_REDIS_URL, else the profile key `shared`)',
+    )
     .addOption(jsonOption())
     .addHelpText(
       'after',
@@ -65,7 +68,11 @@ export const ALLOWANCE_FIELDS = fieldsOf<AllowanceView>({
 export async function allowance(o: { shared?: string; json?: JsonFlag }, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();
   const account = await cleaningAccountKey(f);
-  if (!account) throw new UsageError(`profile "${f.profileName}" has no cleaning account (a clean-url and a cleaning token)`, 'run `mailclean login --service clean --clean-url URL`');
+  if (!account)
+    throw new UsageError(
+      `profile "${f.profileName}" has no cleaning account (a clean-url and a cleaning token)`,
+      'run `mailclean login --service clean --clean-url URL`',
+    );
   const state = await f.accountState(account, o.shared);
   const known = state.knownAllowance();
   const spent = await state.spentInMonth();
@@ -89,11 +96,16 @@ const SOURCES = { signin: 'the sign-in answer', refusal: 'a refusal', run: 'coun
 
 function pairs(v: AllowanceView): Array<[string, string]> {
   const when = v.asOf ? `${v.asOf.slice(0, 16).replace('T', ' ')} UTC` : '';
-  const left = v.left === null ? 'not known yet (the service has not said; it tells on sign-in and when it refuses)' : `${formatCount(v.left)} as of ${when}, from ${SOURCES[v.source!]}`;
+  const left =
+    v.left === null
+      ? 'not known yet (the service has not said; it tells on sign-in and when it refuses)'
+      : `${formatCount(v.left)} as of ${when}, from ${SOURCES[v.source!]}`;
   const out: Array<[string, string]> = [['Left', left]];
-  if (v.limit !== null) out.push(['Plan', `${v.plan ?? 'allowance'}: ${quantity(v.limit, 'address', 'addresses')} a month`]);
+  if (v.limit !== null)
+    out.push(['Plan', `${v.plan ?? 'allowance'}: ${quantity(v.limit, 'address', 'addresses')} a month`]);
   if (v.renewsAt) out.push(['Renews', v.renewsAt]);
-  const all = v.spentAllRunners === null ? '' : `; ${formatCount(v.spentAllRunners)} by every runner sharing the account`;
+  const all =
+    v.spentAllRunners === null ? '' : `; ${formatCount(v.spentAllRunners)} by every runner sharing the account`;
   out.push([`Spent in ${v.month}`, `${quantity(v.spentThisMachine, 'address', 'addresses')} on this machine${all}`]);
   return out;
 }

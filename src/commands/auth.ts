@@ -20,7 +20,11 @@ export function define(cmd: Command, run: Runner): void {
   cmd
     .command('token')
     .description('print a stored token on stdout, for scripts')
-    .addOption(new Option('--service <service>', 'which token').choices(['platform', 'clean', 'cdp'] as const).default('platform'))
+    .addOption(
+      new Option('--service <service>', 'which token')
+        .choices(['platform', 'clean', 'cdp'] as const)
+        .default('platform'),
+    )
     .action(run((f, opts) => authToken({ service: opts.service }, f)));
 }
 
@@ -36,7 +40,17 @@ interface ServiceStatus {
   problem: string | null;
 }
 
-export const AUTH_STATUS_FIELDS = fieldsOf<ServiceStatus>({ service: true, url: true, signedIn: true, verified: true, email: true, userId: true, tokenSource: true, token: true, problem: true });
+export const AUTH_STATUS_FIELDS = fieldsOf<ServiceStatus>({
+  service: true,
+  url: true,
+  signedIn: true,
+  verified: true,
+  email: true,
+  userId: true,
+  tokenSource: true,
+  token: true,
+  problem: true,
+});
 
 export async function authStatus(o: { json?: JsonFlag }, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();
@@ -58,7 +72,8 @@ export async function authStatus(o: { json?: JsonFlag }, f: Factory): Promise<nu
       token: value ? maskSecret(value) : null,
       problem: value ? null : 'not signed in',
     };
-    if (value && !url) row.problem = `no ${service === 'platform' ? 'api-url' : 'clean-url'} is configured: run \`mailclean config set ${service === 'platform' ? 'api-url' : 'clean-url'} URL\``;
+    if (value && !url)
+      row.problem = `no ${service === 'platform' ? 'api-url' : 'clean-url'} is configured: run \`mailclean config set ${service === 'platform' ? 'api-url' : 'clean-url'} URL\``;
     if (value && url) await (service === 'platform' ? verifyPlatform(f, row) : verifyCleaning(f, row));
     results.push(row);
   }
@@ -96,7 +111,9 @@ async function verifyCleaning(f: Factory, row: ServiceStatus): Promise<void> {
 /** What to do about a rejected token depends on where it came from: a variable is fixed or unset, not logged over. */
 function rejectedHint(source: TokenSource | null, service: Service = 'platform'): string {
   const [variable, name, login] =
-    service === 'platform' ? ['MAILCLEAN_TOKEN', 'the platform', 'mailclean login'] : ['MAILCLEAN_CLEAN_TOKEN', 'the cleaning service', 'mailclean login --service clean'];
+    service === 'platform'
+      ? ['MAILCLEAN_TOKEN', 'the platform', 'mailclean login']
+      : ['MAILCLEAN_CLEAN_TOKEN', 'the cleaning service', 'mailclean login --service clean'];
   if (source === 'env') return `token rejected: ${variable} holds a token ${name} does not accept; fix it or unset it`;
   return `token rejected: run \`${login}\``;
 }
@@ -115,7 +132,8 @@ function printStatus(f: Factory, profile: Profile, rows: ServiceStatus[], sandbo
     } else {
       lines.push(`  ${f.io.style.red('✗')} ${r.problem ?? 'not signed in'}`);
     }
-    if (r.signedIn) lines.push(`  Token: ${r.token} (from ${profile.tokenPlace(r.service, r.tokenSource ?? undefined)})`);
+    if (r.signedIn)
+      lines.push(`  Token: ${r.token} (from ${profile.tokenPlace(r.service, r.tokenSource ?? undefined)})`);
   }
   f.io.out(`${lines.join('\n')}\n`);
 }
@@ -126,7 +144,12 @@ export async function authToken(o: { service: Service | 'cdp' }, f: Factory): Pr
   const { value } = (await f.profile()).token(service);
   if (!value) {
     const hint = service === 'clean' ? 'run `mailclean login --service clean`' : 'run `mailclean login`';
-    const env = service === 'platform' ? 'MAILCLEAN_TOKEN is unset and ' : service === 'clean' ? 'MAILCLEAN_CLEAN_TOKEN is unset and ' : '';
+    const env =
+      service === 'platform'
+        ? 'MAILCLEAN_TOKEN is unset and '
+        : service === 'clean'
+          ? 'MAILCLEAN_CLEAN_TOKEN is unset and '
+          : '';
     const place = (await f.profile()).usesSandbox() ? 'the built-in sandbox account' : `profile "${f.profileName}"`;
     throw new AuthError(`no ${service} token: ${env}${place} holds none`, hint);
   }

@@ -25,7 +25,8 @@ account's state is shared (--shared, MAILCLEAN_REDIS_URL or the profile key \`sh
 same store \`clean\` uses.`,
   );
   const shared = '--shared <redis-url>';
-  const sharedHelp = 'the Redis the account shares with other runners (else MAILCLEAN_REDIS_URL, else the profile key `shared`)';
+  const sharedHelp =
+    'the Redis the account shares with other runners (else MAILCLEAN_REDIS_URL, else the profile key `shared`)';
   cmd
     .command('stats')
     .description('how many answers the cache holds, how old, how large')
@@ -53,7 +54,12 @@ async function accountState(f: Factory, shared: string | undefined): Promise<Acc
   try {
     return await f.accountState(await accountOf(f), shared);
   } catch (error) {
-    if (error instanceof SharedStateError) throw new CliError(`${error.message}: the shared cache cannot be read`, ExitCode.error, 'check --shared (or MAILCLEAN_REDIS_URL)');
+    if (error instanceof SharedStateError)
+      throw new CliError(
+        `${error.message}: the shared cache cannot be read`,
+        ExitCode.error,
+        'check --shared (or MAILCLEAN_REDIS_URL)',
+      );
     throw error;
   }
 }
@@ -61,7 +67,11 @@ async function accountState(f: Factory, shared: string | undefined): Promise<Acc
 async function accountOf(f: Factory): Promise<string> {
   (await f.profile()).requireKnown();
   const key = await cleaningAccountKey(f);
-  if (!key) throw new UsageError(`profile "${f.profileName}" has no cleaning account (a clean-url and a cleaning token): the cache is kept per account`, 'run `mailclean login --clean-url URL`');
+  if (!key)
+    throw new UsageError(
+      `profile "${f.profileName}" has no cleaning account (a clean-url and a cleaning token): the cache is kept per account`,
+      'run `mailclean login --clean-url URL`',
+    );
   return key;
 }
 
@@ -75,19 +85,30 @@ export async function cacheStats(o: { json?: JsonFlag; shared?: string }, f: Fac
       ['Answers', n(stats.entries)],
       ['Oldest', stats.oldest ?? '-'],
       ['Newest', stats.newest ?? '-'],
-      ['Size', stats.bytes === null ? '-' : `${n(stats.bytes)} bytes${stats.entries ? ` (${Math.round(stats.bytes / stats.entries)} per answer)` : ''}`],
+      [
+        'Size',
+        stats.bytes === null
+          ? '-'
+          : `${n(stats.bytes)} bytes${stats.entries ? ` (${Math.round(stats.bytes / stats.entries)} per answer)` : ''}`,
+      ],
     ];
     f.io.out(renderPairs(pairs));
   }
   return 0;
 }
 
-export async function cacheClear(o: { olderThan?: string; json?: JsonFlag; shared?: string }, f: Factory): Promise<number> {
+export async function cacheClear(
+  o: { olderThan?: string; json?: JsonFlag; shared?: string },
+  f: Factory,
+): Promise<number> {
   const before = o.olderThan !== undefined ? Date.now() - parseDuration(o.olderThan, '--older-than') : undefined;
   const cache = await (await accountState(f, o.shared)).cache();
   const removed = await cache.clear(before);
   if (o.json !== undefined) f.io.json({ removed }, o.json, ['removed']);
-  else f.io.note(`Removed ${formatCount(removed)} answer${removed === 1 ? '' : 's'}${o.olderThan ? ` older than ${o.olderThan}` : ''} from the cache.`);
+  else
+    f.io.note(
+      `Removed ${formatCount(removed)} answer${removed === 1 ? '' : 's'}${o.olderThan ? ` older than ${o.olderThan}` : ''} from the cache.`,
+    );
   return 0;
 }
 

@@ -11,7 +11,9 @@ import { jsonOption } from './common/inputs.js';
 import type { Runner } from './index.js';
 
 export function define(cmd: Command, run: Runner): void {
-  const keys = PROFILE_KEYS.map((k) => `  ${k.key.padEnd(10)} ${k.description}${k.managed ? ' (set by login)' : ''}`).join('\n');
+  const keys = PROFILE_KEYS.map(
+    (k) => `  ${k.key.padEnd(10)} ${k.description}${k.managed ? ' (set by login)' : ''}`,
+  ).join('\n');
   cmd.addHelpText('after', `\nKeys:\n${keys}\n\nUse --profile NAME to work on another profile.`);
   cmd
     .command('get <key>')
@@ -41,7 +43,8 @@ function known(key: string) {
 
 export async function get({ key }: { key: string }, f: Factory): Promise<number> {
   const info = known(key);
-  if (info.secret) throw new UsageError(`${info.key} is a secret and is not printed here`, 'use `mailclean auth token` in scripts');
+  if (info.secret)
+    throw new UsageError(`${info.key} is a secret and is not printed here`, 'use `mailclean auth token` in scripts');
   const profile = await f.profile();
   profile.requireKnown();
   const value = profile.settings()[info.key];
@@ -52,7 +55,11 @@ export async function get({ key }: { key: string }, f: Factory): Promise<number>
 
 export async function set({ key, value }: { key: string; value: string }, f: Factory): Promise<number> {
   const info = known(key);
-  if (info.secret) throw new UsageError(`${info.key} cannot be set from an argument (it would show in your shell history)`, 'use `mailclean login` or `mailclean login --with-token`');
+  if (info.secret)
+    throw new UsageError(
+      `${info.key} cannot be set from an argument (it would show in your shell history)`,
+      'use `mailclean login` or `mailclean login --with-token`',
+    );
   if (info.key === 'api-url' || info.key === 'clean-url') validateUrl(value, info.key);
   if (info.key === 'rate') parseRate(value, 'rate');
   if (info.key === 'shared') checkSharedUrl(value, 'shared');

@@ -5,9 +5,15 @@ import type { Factory } from '../factory.js';
  * A command's implementation receives the context, its own options and its positional arguments, typed from the
  * flags its command declares (commander's extra typings): a renamed flag no longer compiles where it is read.
  */
-export type Handler<Opts = unknown, Args extends unknown[] = unknown[]> = (f: Factory, opts: Opts, args: Args) => Promise<number | undefined>;
+export type Handler<Opts = unknown, Args extends unknown[] = unknown[]> = (
+  f: Factory,
+  opts: Opts,
+  args: Args,
+) => Promise<number | undefined>;
 /** Wraps a handler into a commander action that builds the factory, runs it and records the exit code. */
-export type Runner = <Opts, Args extends unknown[]>(handler: Handler<Opts, Args>) => (...actionArgs: [...Args, Opts, unknown]) => Promise<void>;
+export type Runner = <Opts, Args extends unknown[]>(
+  handler: Handler<Opts, Args>,
+) => (...actionArgs: [...Args, Opts, unknown]) => Promise<void>;
 
 export interface CommandModule {
   define(cmd: Command, run: Runner): void;
@@ -22,18 +28,68 @@ export interface CommandEntry {
 
 // Only the module of the command being run is imported, so `--help` and `--version` load none of them.
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'register', group: 'Account', summary: 'create an account on the platform and/or the cleaning service', load: () => import('./register.js') },
-  { name: 'login', group: 'Account', summary: 'sign in and store the tokens in the profile', load: () => import('./login.js') },
+  {
+    name: 'register',
+    group: 'Account',
+    summary: 'create an account on the platform and/or the cleaning service',
+    load: () => import('./register.js'),
+  },
+  {
+    name: 'login',
+    group: 'Account',
+    summary: 'sign in and store the tokens in the profile',
+    load: () => import('./login.js'),
+  },
   { name: 'logout', group: 'Account', summary: 'forget stored tokens', load: () => import('./logout.js') },
   { name: 'auth', group: 'Account', summary: 'show sign-in status or print a token', load: () => import('./auth.js') },
-  { name: 'oem-register', group: 'Account', summary: 'register a user through the OEM route (internal token)', load: () => import('./oem-register.js') },
+  {
+    name: 'oem-register',
+    group: 'Account',
+    summary: 'register a user through the OEM route (internal token)',
+    load: () => import('./oem-register.js'),
+  },
   { name: 'me', group: 'Profile', summary: 'show or update your profile', load: () => import('./me.js') },
-  { name: 'roles', group: 'Profile', summary: 'list your roles and their permissions', load: () => import('./roles.js') },
-  { name: 'clean', group: 'Cleaning', summary: 'check every address of a mailing list (CSV or text) and write the verdicts', load: () => import('./clean/clean.js') },
-  { name: 'verify', group: 'Cleaning', summary: 'check one or a few addresses now and print their verdicts', load: () => import('./verify.js') },
-  { name: 'allowance', group: 'Cleaning', summary: "show what is known of the month's allowance, and what was spent", load: () => import('./allowance.js') },
-  { name: 'cache', group: 'Cleaning', summary: 'show or clear the cache of answers reused across lists', load: () => import('./cache.js') },
+  {
+    name: 'roles',
+    group: 'Profile',
+    summary: 'list your roles and their permissions',
+    load: () => import('./roles.js'),
+  },
+  {
+    name: 'clean',
+    group: 'Cleaning',
+    summary: 'check every address of a mailing list (CSV or text) and write the verdicts',
+    load: () => import('./clean/clean.js'),
+  },
+  {
+    name: 'verify',
+    group: 'Cleaning',
+    summary: 'check one or a few addresses now and print their verdicts',
+    load: () => import('./verify.js'),
+  },
+  {
+    name: 'allowance',
+    group: 'Cleaning',
+    summary: "show what is known of the month's allowance, and what was spent",
+    load: () => import('./allowance.js'),
+  },
+  {
+    name: 'cache',
+    group: 'Cleaning',
+    summary: 'show or clear the cache of answers reused across lists',
+    load: () => import('./cache.js'),
+  },
   { name: 'config', group: 'Other', summary: 'read and change profile settings', load: () => import('./config.js') },
-  { name: 'sandbox', group: 'Other', summary: 'run the built-in sandbox server for both services', load: () => import('./sandbox.js') },
-  { name: 'completion', group: 'Other', summary: 'print a shell completion script (bash, zsh, fish)', load: () => import('./completion/completion.js') },
+  {
+    name: 'sandbox',
+    group: 'Other',
+    summary: 'run the built-in sandbox server for both services',
+    load: () => import('./sandbox.js'),
+  },
+  {
+    name: 'completion',
+    group: 'Other',
+    summary: 'print a shell completion script (bash, zsh, fish)',
+    load: () => import('./completion/completion.js'),
+  },
 ];

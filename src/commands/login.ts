@@ -4,7 +4,18 @@ import { str, unwrapObject } from '../api/shape.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
-import { checkEndpoints, jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, type ServiceChoice, secretFromStdin, serviceOption, validateEmail, valueOrPrompt } from './common/inputs.js';
+import {
+  checkEndpoints,
+  jsonOption,
+  namingFlags,
+  PASSWORD_INPUT,
+  passwordInput,
+  type ServiceChoice,
+  secretFromStdin,
+  serviceOption,
+  validateEmail,
+  valueOrPrompt,
+} from './common/inputs.js';
 import { reportOutcomes } from './common/outcomes.js';
 import { checkCleanToken, keepCleanSignIn } from './common/sessions.js';
 import type { Runner } from './index.js';
@@ -59,13 +70,22 @@ export async function login(o: LoginOptions, f: Factory): Promise<number> {
       const client = await f.platform();
       const signed = await client.login(email, password).catch(renameAuthFailure('platform')).catch(namingFlags(FLAGS));
       const userId = str(signed.user.id);
-      (await f.profile()).saveSignIn({ token: signed.token, 'cdp-token': signed.cdpToken, 'user-id': userId, email, brand: signed.brandId });
+      (await f.profile()).saveSignIn({
+        token: signed.token,
+        'cdp-token': signed.cdpToken,
+        'user-id': userId,
+        email,
+        brand: signed.brandId,
+      });
       f.useToken('platform', signed.token);
       return { userId, email, brandId: signed.brandId ?? null };
     },
     clean: async () => {
       const client = await f.cleaning();
-      const signed = await client.signin(email, password).catch(renameAuthFailure('cleaning service')).catch(namingFlags(FLAGS));
+      const signed = await client
+        .signin(email, password)
+        .catch(renameAuthFailure('cleaning service'))
+        .catch(namingFlags(FLAGS));
       await keepCleanSignIn(f, signed, email);
       return { userId: signed.userId ?? null, email };
     },
@@ -76,7 +96,8 @@ export async function login(o: LoginOptions, f: Factory): Promise<number> {
 /** At login a 401 means the email or password is wrong, not that a token expired. */
 function renameAuthFailure(service: string) {
   return (error: unknown): never => {
-    if (error instanceof AuthError) throw new AuthError(`the ${service} did not accept that email and password`, 'check them and try again');
+    if (error instanceof AuthError)
+      throw new AuthError(`the ${service} did not accept that email and password`, 'check them and try again');
     throw error;
   };
 }
@@ -101,9 +122,14 @@ async function loginWithToken(f: Factory, service: ServiceChoice, json: JsonFlag
 async function keepCleanToken(f: Factory, token: string, json: JsonFlag): Promise<number> {
   f.useToken('clean', token);
   const check = await checkCleanToken(f);
-  if (check.verdict === 'rejected') throw new AuthError('the cleaning service did not accept that token; nothing was stored', 'check the token you piped in');
+  if (check.verdict === 'rejected')
+    throw new AuthError(
+      'the cleaning service did not accept that token; nothing was stored',
+      'check the token you piped in',
+    );
   (await f.profile()).saveSignIn({ 'clean-token': token });
-  if (check.verdict === 'accepted') f.io.note(`${f.io.style.green('✓')} Stored the cleaning service token (the service accepted it)`);
+  if (check.verdict === 'accepted')
+    f.io.note(`${f.io.style.green('✓')} Stored the cleaning service token (the service accepted it)`);
   else f.io.warn(`stored the cleaning service token, not verified: ${check.why}`);
   if (json !== undefined) f.io.json({ clean: { ok: true, verified: check.verdict === 'accepted' } }, json, ['clean']);
   return 0;

@@ -6,7 +6,10 @@ import type { Runner } from './index.js';
 export function define(cmd: Command, run: Runner): void {
   cmd
     .addOption(serviceOption('all'))
-    .addHelpText('after', '\nForgets the stored tokens of this profile. Tokens given by MAILCLEAN_TOKEN or MAILCLEAN_CLEAN_TOKEN still apply.')
+    .addHelpText(
+      'after',
+      '\nForgets the stored tokens of this profile. Tokens given by MAILCLEAN_TOKEN or MAILCLEAN_CLEAN_TOKEN still apply.',
+    )
     .action(run((f, opts) => logout({ service: opts.service }, f)));
 }
 
@@ -22,8 +25,14 @@ export async function logout(o: { service: ServiceChoice }, f: Factory): Promise
     (await f.profile()).saveCredentials({ 'clean-token': undefined });
     forgotten.push('the cleaning service');
   }
-  f.io.note(forgotten.length ? `Logged out of ${forgotten.join(' and ')} (profile "${f.profileName}").` : `No stored tokens to forget in profile "${f.profileName}".`);
-  if (service !== 'clean' && f.io.env.MAILCLEAN_TOKEN) f.io.warn('MAILCLEAN_TOKEN is set in the environment and still applies.');
-  if (service !== 'platform' && f.io.env.MAILCLEAN_CLEAN_TOKEN) f.io.warn('MAILCLEAN_CLEAN_TOKEN is set in the environment and still applies.');
+  f.io.note(
+    forgotten.length
+      ? `Logged out of ${forgotten.join(' and ')} (profile "${f.profileName}").`
+      : `No stored tokens to forget in profile "${f.profileName}".`,
+  );
+  if (service !== 'clean' && f.io.env.MAILCLEAN_TOKEN)
+    f.io.warn('MAILCLEAN_TOKEN is set in the environment and still applies.');
+  if (service !== 'platform' && f.io.env.MAILCLEAN_CLEAN_TOKEN)
+    f.io.warn('MAILCLEAN_CLEAN_TOKEN is set in the environment and still applies.');
   return 0;
 }

@@ -23,7 +23,10 @@ export function define(cmd: Command, run: Runner): void {
     .option('--phone <phone>', 'phone number')
     .option('--country-code <code>', 'two-letter country code, e.g. US')
     .addOption(jsonOption())
-    .addHelpText('after', '\nThe service needs all four fields, none empty: one your profile has empty (registration leaves\nthe last name empty) must be given, else nothing is sent.')
+    .addHelpText(
+      'after',
+      '\nThe service needs all four fields, none empty: one your profile has empty (registration leaves\nthe last name empty) must be given, else nothing is sent.',
+    )
     .action(
       run((f, opts) => {
         const given = Object.fromEntries(UPDATE_FIELDS.map((field) => [field.key, opts[field.option]]));
@@ -49,7 +52,8 @@ export async function showMe(o: MeOptions, f: Factory): Promise<number> {
 
 /** A 403 or 404 for `--brand` names the flag, and the user's brands when the platform still tells them. */
 async function refusedBrand(error: unknown, client: PlatformClient, brand: string | undefined): Promise<never> {
-  if (brand === undefined || !(error instanceof ApiError && (error.status === 403 || error.status === 404))) throw error;
+  if (brand === undefined || !(error instanceof ApiError && (error.status === 403 || error.status === 404)))
+    throw error;
   const brands = await client.me().then(
     (answer) => meView(answer).brands,
     () => undefined,
@@ -60,11 +64,23 @@ async function refusedBrand(error: unknown, client: PlatformClient, brand: strin
   throw new UsageError(`--brand: "${brand}" is not one of your brands`, list ? `your brands: ${list}` : undefined);
 }
 
-const UPDATE_FIELDS: Array<{ key: keyof ProfileUpdate; flag: string; option: 'firstName' | 'lastName' | 'phone' | 'countryCode'; label: string; validate?: (v: string) => string | undefined }> = [
+const UPDATE_FIELDS: Array<{
+  key: keyof ProfileUpdate;
+  flag: string;
+  option: 'firstName' | 'lastName' | 'phone' | 'countryCode';
+  label: string;
+  validate?: (v: string) => string | undefined;
+}> = [
   { key: 'first_name', flag: '--first-name', option: 'firstName', label: 'First name' },
   { key: 'last_name', flag: '--last-name', option: 'lastName', label: 'Last name' },
   { key: 'phone', flag: '--phone', option: 'phone', label: 'Phone' },
-  { key: 'country_code', flag: '--country-code', option: 'countryCode', label: 'Country code', validate: validateCountryCode },
+  {
+    key: 'country_code',
+    flag: '--country-code',
+    option: 'countryCode',
+    label: 'Country code',
+    validate: validateCountryCode,
+  },
 ];
 
 /** The four fields POST /api/me takes; those not given are taken from the current profile. */
@@ -92,12 +108,17 @@ export async function updateMe(o: MeUpdateOptions, f: Factory): Promise<number> 
       body[field.key] = field.key === 'country_code' ? given.trim().toUpperCase() : given;
     } else if (!givenAny && f.io.canPrompt) {
       // The prompt itself refuses an empty answer.
-      const answer = await valueOrPrompt(f, undefined, field.flag, `${field.label}:`, { default: existing?.trim() || undefined, validate: field.validate });
+      const answer = await valueOrPrompt(f, undefined, field.flag, `${field.label}:`, {
+        default: existing?.trim() || undefined,
+        validate: field.validate,
+      });
       body[field.key] = field.key === 'country_code' ? answer.toUpperCase() : answer;
     } else if (existing?.trim()) {
       body[field.key] = existing;
     } else {
-      throw new UsageError(`${field.flag} is required: the service needs all four fields and your profile has no ${field.label.toLowerCase()}`);
+      throw new UsageError(
+        `${field.flag} is required: the service needs all four fields and your profile has no ${field.label.toLowerCase()}`,
+      );
     }
   }
   const flags = Object.fromEntries(UPDATE_FIELDS.map((field) => [field.key, field.flag]));

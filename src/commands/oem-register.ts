@@ -3,7 +3,16 @@ import { ME_FIELDS, meView } from '../account/views.js';
 import { ApiError, AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
-import { checkedFlag, jsonOption, namingFlags, PASSWORD_INPUT, passwordInput, readSecretFile, validateEmail, valueOrPrompt } from './common/inputs.js';
+import {
+  checkedFlag,
+  jsonOption,
+  namingFlags,
+  PASSWORD_INPUT,
+  passwordInput,
+  readSecretFile,
+  validateEmail,
+  valueOrPrompt,
+} from './common/inputs.js';
 import type { Runner } from './index.js';
 
 export function define(cmd: Command, run: Runner): void {
@@ -43,12 +52,17 @@ export async function oemRegister(o: OemRegisterOptions, f: Factory): Promise<nu
   const answer = await client.oemRegister({ name, email, password, internalToken }).catch((error: unknown) => {
     // No bearer token is sent, so a refusal can only be of the internal token; `login` would not help.
     if (error instanceof AuthError || (error instanceof ApiError && error.status === 403)) {
-      throw new AuthError(`the platform refused the internal access token from ${source}`, 'fix MAILCLEAN_INTERNAL_TOKEN or --internal-token-file FILE');
+      throw new AuthError(
+        `the platform refused the internal access token from ${source}`,
+        'fix MAILCLEAN_INTERNAL_TOKEN or --internal-token-file FILE',
+      );
     }
     return namingFlags(FLAGS)(error);
   });
   const view = meView(answer);
-  f.io.note(`${f.io.style.green('✓')} Registered ${view.email ?? email} through the OEM route${view.id ? ` (user ${view.id})` : ''}`);
+  f.io.note(
+    `${f.io.style.green('✓')} Registered ${view.email ?? email} through the OEM route${view.id ? ` (user ${view.id})` : ''}`,
+  );
   if (o.json !== undefined) f.io.json(view, o.json, ME_FIELDS);
   return 0;
 }
@@ -61,5 +75,8 @@ async function readInternalToken(f: Factory, file: string | undefined): Promise<
   }
   const fromEnv = f.io.env.MAILCLEAN_INTERNAL_TOKEN?.trim();
   if (fromEnv) return { token: fromEnv, source: 'MAILCLEAN_INTERNAL_TOKEN' };
-  throw new UsageError('an internal access token is required', 'set MAILCLEAN_INTERNAL_TOKEN or pass --internal-token-file FILE');
+  throw new UsageError(
+    'an internal access token is required',
+    'set MAILCLEAN_INTERNAL_TOKEN or pass --internal-token-file FILE',
+  );
 }

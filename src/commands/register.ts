@@ -31,7 +31,10 @@ export function define(cmd: Command, run: Runner): void {
     .option('--source-path <path>', 'sign-up source path recorded by the platform', 'mailclean')
     .addOption(serviceOption('platform'))
     .addOption(jsonOption())
-    .addHelpText('after', '\nExample:\n  echo "$PASSWORD" | mailclean register --name Ada --email ada@example.com --password-stdin')
+    .addHelpText(
+      'after',
+      '\nExample:\n  echo "$PASSWORD" | mailclean register --name Ada --email ada@example.com --password-stdin',
+    )
     .action(run((f, opts) => register(opts, f)));
 }
 
@@ -61,7 +64,8 @@ export async function register(o: RegisterOptions, f: Factory): Promise<number> 
   // Every flag is checked before the first question.
   await checkEndpoints(f, service);
   const givenEmail = checkedFlag(o.email, '--email', validateEmail);
-  const countryCode = checkedFlag(o.countryCode, '--country-code', validateCountryCode)?.toUpperCase() ?? localeRegion(f.io.env);
+  const countryCode =
+    checkedFlag(o.countryCode, '--country-code', validateCountryCode)?.toUpperCase() ?? localeRegion(f.io.env);
   const name = await valueOrPrompt(f, o.name, '--name', 'Name:');
   const email = await valueOrPrompt(f, givenEmail, '--email', 'Email:', { validate: validateEmail });
   const password = await passwordInput(f, o.passwordStdin, { confirm: true });

@@ -15,7 +15,10 @@ export function define(cmd: Command, run: Runner): void {
     .option('--role <name>', 'only this role')
     .option('--permissions', 'list permissions by category, with the roles that hold each')
     .addOption(jsonOption())
-    .addHelpText('after', `\nJSON fields: ${ROLE_FIELDS.join(', ')}\nWith --permissions: ${PERMISSION_FIELDS.join(', ')}`)
+    .addHelpText(
+      'after',
+      `\nJSON fields: ${ROLE_FIELDS.join(', ')}\nWith --permissions: ${PERMISSION_FIELDS.join(', ')}`,
+    )
     .action(run((f, opts) => showRoles(opts, f)));
 }
 
@@ -37,11 +40,17 @@ export async function showRoles(o: RolesOptions, f: Factory): Promise<number> {
   if (o.role !== undefined) {
     const wanted = o.role.toLowerCase();
     const match = views.filter((r) => r.name?.toLowerCase() === wanted || r.display_name?.toLowerCase() === wanted);
-    if (match.length === 0) throw new UsageError(`--role: no role named "${o.role}"`, `roles: ${[...new Set(views.map((r) => r.name))].join(', ')}`);
+    if (match.length === 0)
+      throw new UsageError(
+        `--role: no role named "${o.role}"`,
+        `roles: ${[...new Set(views.map((r) => r.name))].join(', ')}`,
+      );
     views = match;
   }
   if (views.some((r) => r.held === null) && views.some((r) => r.held !== null)) {
-    f.io.note(`The role you hold is known in the current brand only (${me.brand?.name ?? me.brand?.id}); \`mailclean me --brand ID\` switches brands.`);
+    f.io.note(
+      `The role you hold is known in the current brand only (${me.brand?.name ?? me.brand?.id}); \`mailclean me --brand ID\` switches brands.`,
+    );
   }
   const json = o.json;
   if (o.permissions) {
@@ -55,8 +64,17 @@ export async function showRoles(o: RolesOptions, f: Factory): Promise<number> {
     return 0;
   }
   const brands = brandLabels(views);
-  const rows = views.map((r) => [brands.get(r.brand_id) ?? '-', r.name ?? '-', r.held ? '*' : '', r.display_name ?? '-', String(r.permissions.length), r.description ?? '']);
-  f.io.out(renderTable(['BRAND', 'ROLE', 'HELD', 'DISPLAY NAME', 'PERMISSIONS', 'DESCRIPTION'], rows, f.io.isStdoutTTY));
+  const rows = views.map((r) => [
+    brands.get(r.brand_id) ?? '-',
+    r.name ?? '-',
+    r.held ? '*' : '',
+    r.display_name ?? '-',
+    String(r.permissions.length),
+    r.description ?? '',
+  ]);
+  f.io.out(
+    renderTable(['BRAND', 'ROLE', 'HELD', 'DISPLAY NAME', 'PERMISSIONS', 'DESCRIPTION'], rows, f.io.isStdoutTTY),
+  );
   return 0;
 }
 
@@ -89,7 +107,13 @@ export interface PermissionRow {
   roles: string[];
 }
 
-export const PERMISSION_FIELDS = fieldsOf<PermissionRow>({ name: true, display_name: true, category: true, description: true, roles: true });
+export const PERMISSION_FIELDS = fieldsOf<PermissionRow>({
+  name: true,
+  display_name: true,
+  category: true,
+  description: true,
+  roles: true,
+});
 
 /** One row per permission, in category order, naming every role that holds it. */
 function permissionMatrix(views: RoleView[]): PermissionRow[] {
@@ -97,19 +121,31 @@ function permissionMatrix(views: RoleView[]): PermissionRow[] {
   const byName = new Map<string, PermissionRow>();
   for (const role of views) {
     for (const p of role.permissions) {
-      const row = byName.get(p.name) ?? { name: p.name, display_name: p.display_name, category: p.category, description: p.description, roles: [] };
+      const row = byName.get(p.name) ?? {
+        name: p.name,
+        display_name: p.display_name,
+        category: p.category,
+        description: p.description,
+        roles: [],
+      };
       if (role.name) row.roles.push(roleLabel(role, severalBrands).label);
       byName.set(p.name, row);
     }
   }
-  return [...byName.values()].sort((a, b) => (a.category ?? '').localeCompare(b.category ?? '') || a.name.localeCompare(b.name));
+  return [...byName.values()].sort(
+    (a, b) => (a.category ?? '').localeCompare(b.category ?? '') || a.name.localeCompare(b.name),
+  );
 }
 
 function printPermissions(f: Factory, views: RoleView[], rows: PermissionRow[]): void {
   const severalBrands = new Set(views.map((r) => r.brand_id)).size > 1;
   const columns = views.map((r) => roleLabel(r, severalBrands));
   const mark = f.io.isStdoutTTY ? '✓' : 'yes';
-  const table = rows.map((r) => [r.category ?? '-', visibleName(r.name), ...columns.map((c) => (r.roles.includes(c.label) ? mark : ''))]);
+  const table = rows.map((r) => [
+    r.category ?? '-',
+    visibleName(r.name),
+    ...columns.map((c) => (r.roles.includes(c.label) ? mark : '')),
+  ]);
   f.io.out(renderTable(['CATEGORY', 'PERMISSION', ...columns.map((c) => c.header)], table, f.io.isStdoutTTY));
 }
 

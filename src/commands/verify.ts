@@ -23,9 +23,16 @@ export function define(cmd: Command, run: Runner): void {
   cmd
     .argument('<address...>', 'the addresses to check')
     .option('--local', 'check with the built-in engine (syntax, lists, DNS) even when signed in: nothing is spent')
-    .option('--max-age <duration>', 'take an answer the service gave within this time from the cache (0: ask again)', '30d')
+    .option(
+      '--max-age <duration>',
+      'take an answer the service gave within this time from the cache (0: ask again)',
+      '30d',
+    )
     .option('--no-precheck', 'signed in: send every address, without first deciding for free what DNS and lists can')
-    .option('--dns-server <ip[:port],…>', 'built-in engine and precheck: DNS servers to ask (default: the system resolver)')
+    .option(
+      '--dns-server <ip[:port],…>',
+      'built-in engine and precheck: DNS servers to ask (default: the system resolver)',
+    )
     .addOption(jsonOption())
     .addHelpText(
       'after',
@@ -95,16 +102,28 @@ export const VERIFY_FIELDS = fieldsOf<VerifyRow>({
 });
 
 export async function verify(o: VerifyOptions, f: Factory): Promise<number> {
-  if (o.addresses.length > MAX_ADDRESSES) throw new UsageError(`verify takes at most ${MAX_ADDRESSES} addresses`, 'for a list, use `mailclean clean FILE`');
+  if (o.addresses.length > MAX_ADDRESSES)
+    throw new UsageError(`verify takes at most ${MAX_ADDRESSES} addresses`, 'for a list, use `mailclean clean FILE`');
   const maxAgeMs = parseDuration(o.maxAge, '--max-age');
   (await f.profile()).requireKnown();
   const precheck = o.precheck ?? true;
-  const engine = { smtp: false, smtpPort: 25, dnsServers: o.dnsServer, given: o.dnsServer !== undefined && !precheck ? '--dns-server' : undefined };
+  const engine = {
+    smtp: false,
+    smtpPort: 25,
+    dnsServers: o.dnsServer,
+    given: o.dnsServer !== undefined && !precheck ? '--dns-server' : undefined,
+  };
   const checker = await chooseChecker(f, { local: o.local ?? false, engine });
   const decided = o.addresses.map((address) => ({ address, ...prefilter(address) }));
   const keys = [...new Set(decided.flatMap((d) => (d.key === undefined ? [] : [d.key])))];
-  const checked = keys.length === 0 ? undefined : checker === 'service' ? await withService(f, keys, maxAgeMs, { precheck, engine }) : await withEngine(f, keys, checker);
-  if (checked?.outcome.stopped && checked.outcome.stopped.reason !== 'interrupted') f.io.warn(checked.outcome.stopped.message);
+  const checked =
+    keys.length === 0
+      ? undefined
+      : checker === 'service'
+        ? await withService(f, keys, maxAgeMs, { precheck, engine })
+        : await withEngine(f, keys, checker);
+  if (checked?.outcome.stopped && checked.outcome.stopped.reason !== 'interrupted')
+    f.io.warn(checked.outcome.stopped.message);
   const rows = decided.map((d): VerifyRow => {
     const verdict = d.key === undefined ? prefilterVerdict('', d.reason) : checked?.results.get(d.key);
     const by = checker !== 'service' ? 'local' : verdict?.decidedBy === 'precheck' ? 'precheck' : 'service';
@@ -116,7 +135,12 @@ export async function verify(o: VerifyOptions, f: Factory): Promise<number> {
   return exitCodeOf(rows);
 }
 
-function rowOf(address: string, verdict: Verdict | undefined, checker: VerifyRow['checker'], fromCache: boolean): VerifyRow {
+function rowOf(
+  address: string,
+  verdict: Verdict | undefined,
+  checker: VerifyRow['checker'],
+  fromCache: boolean,
+): VerifyRow {
   return {
     address,
     status: verdict?.status ?? 'unchecked',
@@ -133,14 +157,21 @@ function rowOf(address: string, verdict: Verdict | undefined, checker: VerifyRow
   };
 }
 
-async function withService(f: Factory, keys: string[], maxAgeMs: number, prechecking: Parameters<typeof runPrecheck>[1]): Promise<FewChecked> {
+async function withService(
+  f: Factory,
+  keys: string[],
+  maxAgeMs: number,
+  prechecking: Parameters<typeof runPrecheck>[1],
+): Promise<FewChecked> {
   const client = await cleaningSession(f);
   const account = (await cleaningAccountKey(f))!;
   const state = await f.accountState(account);
   const rate = (await f.profile()).settings().rate;
   const { checkFewWithService } = await import('../clean/check/check-few.js');
   const cache = await state.cache().catch((error: unknown) => {
-    f.io.warn(`the verdict cache cannot be opened (${error instanceof Error ? error.message : String(error)}): answers are not kept or reused`);
+    f.io.warn(
+      `the verdict cache cannot be opened (${error instanceof Error ? error.message : String(error)}): answers are not kept or reused`,
+    );
     return undefined;
   });
   const checked = await checkFewWithService(keys, {
@@ -160,13 +191,17 @@ async function withService(f: Factory, keys: string[], maxAgeMs: number, prechec
   const known = state.knownAllowance();
   const { outcome } = checked;
   if (outcome.allowance?.left !== undefined) state.rememberAllowance(outcome.allowance, 'refusal');
-  else if (known?.left !== undefined && outcome.spent > 0) state.rememberAllowance({ ...known, left: Math.max(0, known.left - outcome.spent) }, 'run');
+  else if (known?.left !== undefined && outcome.spent > 0)
+    state.rememberAllowance({ ...known, left: Math.max(0, known.left - outcome.spent) }, 'run');
   await state.recordSpend(outcome.spent).catch(() => undefined);
   return checked;
 }
 
 async function withEngine(f: Factory, keys: string[], settings: EngineSettings): Promise<FewChecked> {
-  const [{ Engine }, { checkFewWithEngine }] = await Promise.all([import('../verify/index.js'), import('../clean/check/check-few.js')]);
+  const [{ Engine }, { checkFewWithEngine }] = await Promise.all([
+    import('../verify/index.js'),
+    import('../clean/check/check-few.js'),
+  ]);
   const engine = new Engine({ dns: { servers: settings.dnsServers }, onWarning: (message) => f.io.warn(message) });
   try {
     return await checkFewWithEngine(keys, engine, f.io.signals.stop);
@@ -177,9 +212,22 @@ async function withEngine(f: Factory, keys: string[], settings: EngineSettings):
 
 function render(f: Factory, rows: VerifyRow[]): string {
   const { style } = f.io;
-  const paint = (status: string) => (status === 'valid' ? style.green(status) : status === 'invalid' ? style.red(status) : status === 'risky' ? style.yellow(status) : status);
+  const paint = (status: string) =>
+    status === 'valid'
+      ? style.green(status)
+      : status === 'invalid'
+        ? style.red(status)
+        : status === 'risky'
+          ? style.yellow(status)
+          : status;
   const why = (r: VerifyRow) =>
-    [r.reason, r.suggestion ? `did you mean ${r.suggestion}?` : '', r.free ? 'free-mail provider' : '', r.role && r.reason !== 'role' ? 'role address' : '', r.fromCache ? 'from the cache' : '']
+    [
+      r.reason,
+      r.suggestion ? `did you mean ${r.suggestion}?` : '',
+      r.free ? 'free-mail provider' : '',
+      r.role && r.reason !== 'role' ? 'role address' : '',
+      r.fromCache ? 'from the cache' : '',
+    ]
       .filter(Boolean)
       .join('; ');
   return renderTable(

@@ -7,7 +7,10 @@ export function parseDuration(text: string, source: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d|w)?\s*$/.exec(text);
   const amount = match ? Number(match[1]) : NaN;
   if (!match || !Number.isFinite(amount) || (match[2] === undefined && amount !== 0)) {
-    throw new UsageError(`${source}: "${text}" is not a duration`, 'write it as a number and a unit, e.g. 30d, 12h, 90m, 2w (or 0)');
+    throw new UsageError(
+      `${source}: "${text}" is not a duration`,
+      'write it as a number and a unit, e.g. 30d, 12h, 90m, 2w (or 0)',
+    );
   }
   return amount * (match[2] ? UNITS[match[2]]! : 0);
 }

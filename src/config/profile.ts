@@ -28,7 +28,12 @@ export class Profile {
   requireKnown(): void {
     if (this.name === 'default' || this.store.has(this.name)) return;
     const known = this.store.profileNames();
-    throw new UsageError(`unknown profile "${this.name}"`, known.length ? `known profiles: ${known.join(', ')}` : 'create one with `mailclean config set api-url URL --profile NAME`');
+    throw new UsageError(
+      `unknown profile "${this.name}"`,
+      known.length
+        ? `known profiles: ${known.join(', ')}`
+        : 'create one with `mailclean config set api-url URL --profile NAME`',
+    );
   }
 
   /** Settings (endpoints, rate) always come from the named profile. */
@@ -39,8 +44,12 @@ export class Profile {
   /** Flag, then environment, then the profile's URLs. */
   urls(): { apiUrl?: string; cleanUrl?: string } {
     const settings = this.settings();
-    const stored = (key: keyof ServiceUrls) => (settings[key] ? validateUrl(settings[key]!, `${key} in profile "${this.name}"`) : undefined);
-    return { apiUrl: this.given['api-url'] ?? stored('api-url'), cleanUrl: this.given['clean-url'] ?? stored('clean-url') };
+    const stored = (key: keyof ServiceUrls) =>
+      settings[key] ? validateUrl(settings[key]!, `${key} in profile "${this.name}"`) : undefined;
+    return {
+      apiUrl: this.given['api-url'] ?? stored('api-url'),
+      cleanUrl: this.given['clean-url'] ?? stored('clean-url'),
+    };
   }
 
   scope(): ProfileScope {
@@ -56,7 +65,9 @@ export class Profile {
 
   private holdsRealCredentials(): boolean {
     const s = this.settings();
-    return Boolean(s.token || s['clean-token'] || s['cdp-token'] || this.env.MAILCLEAN_TOKEN || this.env.MAILCLEAN_CLEAN_TOKEN);
+    return Boolean(
+      s.token || s['clean-token'] || s['cdp-token'] || this.env.MAILCLEAN_TOKEN || this.env.MAILCLEAN_CLEAN_TOKEN,
+    );
   }
 
   credentials(): ProfileData {

@@ -79,13 +79,16 @@ function makePrivate(path: string, warn: (message: string) => void): void {
   }
   if ((mode & 0o077) === 0) return;
   chmodSync(path, 0o600);
-  warn(`${path} was readable by others (mode ${mode.toString(8).padStart(4, '0')}); it is now 0600. If others could log in here, sign in again to replace its tokens.`);
+  warn(
+    `${path} was readable by others (mode ${mode.toString(8).padStart(4, '0')}); it is now 0600. If others could log in here, sign in again to replace its tokens.`,
+  );
 }
 
 /** The file as the user can find the fault: its line and column, never an excerpt (it holds tokens). */
 function unreadableConfig(path: string, error: unknown): UsageError {
   const hint = 'fix it, or move it away to start afresh (it holds your tokens: sign in again after)';
-  if (!(error instanceof SyntaxError)) return new UsageError(`${path}: cannot be read (${error instanceof Error ? error.message : String(error)})`, hint);
+  if (!(error instanceof SyntaxError))
+    return new UsageError(`${path}: cannot be read (${error instanceof Error ? error.message : String(error)})`, hint);
   let at: RegExpExecArray | null = null;
   try {
     JSON.parse(readFileSync(path, 'utf8'));

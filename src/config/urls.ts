@@ -13,7 +13,10 @@ export function validateUrl(value: string, source: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`${source}: "${redactUrl(value)}" is not a valid URL`, 'expected something like https://api.example.com');
+    throw new UsageError(
+      `${source}: "${redactUrl(value)}" is not a valid URL`,
+      'expected something like https://api.example.com',
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`${source}: "${redactUrl(value)}" is not an http or https URL`);
@@ -22,7 +25,10 @@ export function validateUrl(value: string, source: string): string {
 }
 
 /** The URLs given for this run by flag, else environment (never the profile's). */
-export function givenUrls(flags: { apiUrl?: string; cleanUrl?: string }, env: Record<string, string | undefined>): ServiceUrls {
+export function givenUrls(
+  flags: { apiUrl?: string; cleanUrl?: string },
+  env: Record<string, string | undefined>,
+): ServiceUrls {
   const pick = (flag: string | undefined, flagName: string, envName: string) => {
     if (flag !== undefined) return validateUrl(flag, flagName);
     if (env[envName]) return validateUrl(env[envName]!, envName);

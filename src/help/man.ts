@@ -21,13 +21,23 @@ function options(cmd: CommandUnknownOpts): string[] {
     .flatMap((option) => [
       '.TP',
       `.B ${roff(option.flags)}`,
-      roff(option.description + (option.defaultValue !== undefined && typeof option.defaultValue !== 'boolean' ? ` (default: ${String(option.defaultValue)})` : '')),
+      roff(
+        option.description +
+          (option.defaultValue !== undefined && typeof option.defaultValue !== 'boolean'
+            ? ` (default: ${String(option.defaultValue)})`
+            : ''),
+      ),
     ]);
 }
 
 function commandSection(cmd: CommandUnknownOpts, path: string[]): string[] {
   const name = [...path, cmd.name()];
-  return [`.SS "${roff(`${name.join(' ')} ${cmd.usage()}`)}"`, roff(cmd.description()), ...options(cmd), ...cmd.commands.flatMap((sub) => commandSection(sub as CommandUnknownOpts, name))];
+  return [
+    `.SS "${roff(`${name.join(' ')} ${cmd.usage()}`)}"`,
+    roff(cmd.description()),
+    ...options(cmd),
+    ...cmd.commands.flatMap((sub) => commandSection(sub as CommandUnknownOpts, name)),
+  ];
 }
 
 function entries(list: readonly Entry[]): string[] {
@@ -36,7 +46,12 @@ function entries(list: readonly Entry[]): string[] {
 
 /** Paragraphs of a help topic: blank lines become .PP, indented lines stay as they are (.nf). */
 function topic(text: string): string[] {
-  return text.split('\n\n').flatMap((paragraph) => ['.PP', ...(/^ {2}/m.test(paragraph) ? ['.nf', roff(paragraph), '.fi'] : [roff(paragraph)])]);
+  return text
+    .split('\n\n')
+    .flatMap((paragraph) => [
+      '.PP',
+      ...(/^ {2}/m.test(paragraph) ? ['.nf', roff(paragraph), '.fi'] : [roff(paragraph)]),
+    ]);
 }
 
 export function manPage(program: CommandUnknownOpts, version: string): string {
@@ -68,6 +83,8 @@ export function manPage(program: CommandUnknownOpts, version: string): string {
     '.SH STATUSES',
     ...topic(TOPICS.statuses()),
     '.SH SEE ALSO',
-    roff(`mailclean help <topic>: ${Object.keys(HELP_TOPICS).join(', ')}. The fields of every --json output: docs/json.md in the package.`),
+    roff(
+      `mailclean help <topic>: ${Object.keys(HELP_TOPICS).join(', ')}. The fields of every --json output: docs/json.md in the package.`,
+    ),
   ].join('\n')}\n`;
 }

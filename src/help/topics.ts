@@ -1,7 +1,13 @@
 // `mailclean help TOPIC`: the pages users would otherwise look for in the README, printed from the same tables the
 // README and the man page are checked against (test/help/topics.test.ts). Loaded only when a topic is asked for.
 
-import { KIND_COLUMNS, meaningLines, REASON_MEANINGS, STATUS_MEANINGS, VERDICT_COLUMNS } from '../clean/verdict/verdict.js';
+import {
+  KIND_COLUMNS,
+  meaningLines,
+  REASON_MEANINGS,
+  STATUS_MEANINGS,
+  VERDICT_COLUMNS,
+} from '../clean/verdict/verdict.js';
 import { FORMATS } from '../clean/write/formats/index.js';
 import type { HelpTopic } from './topic-names.js';
 
@@ -17,8 +23,14 @@ export const ENVIRONMENT: readonly Entry[] = [
   { name: 'MAILCLEAN_TOKEN', meaning: 'platform bearer token; overrides the stored one' },
   { name: 'MAILCLEAN_CLEAN_TOKEN', meaning: 'cleaning service bearer token; overrides the stored one' },
   { name: 'MAILCLEAN_INTERNAL_TOKEN', meaning: 'internal access token for `oem-register` (and the sandbox OEM route)' },
-  { name: 'MAILCLEAN_CONFIG_DIR', meaning: 'where profiles live (default $XDG_CONFIG_HOME/mailclean, ~/.config/mailclean)' },
-  { name: 'MAILCLEAN_DATA_DIR', meaning: 'journals, limiter state, cache, sandbox data (default $XDG_STATE_HOME/mailclean)' },
+  {
+    name: 'MAILCLEAN_CONFIG_DIR',
+    meaning: 'where profiles live (default $XDG_CONFIG_HOME/mailclean, ~/.config/mailclean)',
+  },
+  {
+    name: 'MAILCLEAN_DATA_DIR',
+    meaning: 'journals, limiter state, cache, sandbox data (default $XDG_STATE_HOME/mailclean)',
+  },
   { name: 'MAILCLEAN_NO_INPUT', meaning: '1: never prompt (also when CI is set)' },
   { name: 'CI', meaning: 'set: never prompt' },
   { name: 'MAILCLEAN_DEBUG', meaning: '1: like --debug (HTTP requests on stderr, secrets redacted)' },
@@ -37,10 +49,17 @@ export const ENVIRONMENT: readonly Entry[] = [
 export const EXIT_CODES: readonly Entry[] = [
   { name: '0', meaning: 'success' },
   { name: '1', meaning: 'error: unexpected, or a service still failing after retries' },
-  { name: '2', meaning: 'usage: bad flag, unreadable or malformed input, a missing value with prompts off, a value the service rejected (422)' },
+  {
+    name: '2',
+    meaning:
+      'usage: bad flag, unreadable or malformed input, a missing value with prompts off, a value the service rejected (422)',
+  },
   { name: '3', meaning: 'partial: clean wrote its outputs but some rows are unchecked (verify: no definite answer)' },
   { name: '4', meaning: 'authentication needed or rejected' },
-  { name: '5', meaning: 'clean: a --fail-when condition holds (outputs written); verify: an address is invalid or risky' },
+  {
+    name: '5',
+    meaning: 'clean: a --fail-when condition holds (outputs written); verify: an address is invalid or risky',
+  },
   { name: '130', meaning: 'interrupted by SIGINT (Ctrl-C); answers saved, --resume continues' },
   { name: '143', meaning: 'stopped by SIGTERM; answers saved, --resume continues' },
 ];
@@ -84,7 +103,8 @@ a cell held its address inside a name or a link. --only and --fail-when take sta
 }
 
 export const TOPICS: Readonly<Record<HelpTopic, () => string>> = {
-  environment: () => `Environment variables (a flag wins over the environment, which wins over the profile):\n${table(ENVIRONMENT)}`,
+  environment: () =>
+    `Environment variables (a flag wins over the environment, which wins over the profile):\n${table(ENVIRONMENT)}`,
   'exit-codes': () => `Exit codes:\n${table(EXIT_CODES)}`,
   formatting,
   statuses,

@@ -15,7 +15,10 @@ export function selectFields(value: unknown, flag: JsonFlag, available: readonly
     .filter(Boolean);
   const unknown = wanted.filter((f) => !available.includes(f));
   if (unknown.length > 0) {
-    throw new UsageError(`unknown JSON field${unknown.length > 1 ? 's' : ''} for --json: ${unknown.join(', ')}`, `available fields: ${available.join(', ')}`);
+    throw new UsageError(
+      `unknown JSON field${unknown.length > 1 ? 's' : ''} for --json: ${unknown.join(', ')}`,
+      `available fields: ${available.join(', ')}`,
+    );
   }
   const pick = (item: unknown) => {
     if (item === null || typeof item !== 'object') return item;

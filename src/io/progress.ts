@@ -19,7 +19,16 @@ export interface ProgressState {
  * seconds, so CI logs show movement without a flood; with --quiet, nothing.
  */
 export class ProgressReporter {
-  private state: ProgressState = { phase: 'reading', rows: 0, unique: 0, toCheck: 0, checked: 0, spent: 0, requests: 0, waitingMs: 0 };
+  private state: ProgressState = {
+    phase: 'reading',
+    rows: 0,
+    unique: 0,
+    toCheck: 0,
+    checked: 0,
+    spent: 0,
+    requests: 0,
+    waitingMs: 0,
+  };
   private spinner?: Ora;
   private ticker?: NodeJS.Timeout;
   private lastPlain: number;
@@ -40,7 +49,12 @@ export class ProgressReporter {
     if (this.opts.quiet || !this.live) return;
     const { default: ora } = await import('ora');
     // Whether to draw live is decided here (a terminal that knows its width); ora's own guess also looks at CI.
-    this.spinner = ora({ stream: this.stream as NodeJS.WritableStream, text: this.liveLine(), discardStdin: false, isEnabled: true }).start();
+    this.spinner = ora({
+      stream: this.stream as NodeJS.WritableStream,
+      text: this.liveLine(),
+      discardStdin: false,
+      isEnabled: true,
+    }).start();
     // Waits and the ETA count down every second even when nothing else happens (a 5-minute rate-limit wait).
     this.ticker = setInterval(() => this.refresh(), 1_000);
     this.ticker.unref();
@@ -136,13 +150,22 @@ export class ProgressReporter {
     const waitLeft = this.waitUntil !== undefined ? Math.max(0, this.waitUntil - now) : 0;
     const etaLeft = this.etaAt !== undefined ? Math.max(waitLeft, this.etaAt - now) : undefined;
     const parts: Part[] = [
-      { text: `Checking ${n(s.checked)}/${quantity(s.toCheck, 'address', 'addresses')}`, rank: 0, short: `Checking ${n(s.checked)}/${n(s.toCheck)}` },
+      {
+        text: `Checking ${n(s.checked)}/${quantity(s.toCheck, 'address', 'addresses')}`,
+        rank: 0,
+        short: `Checking ${n(s.checked)}/${n(s.toCheck)}`,
+      },
       { text: quantity(s.rows, 'row'), rank: 5 },
       { text: `${n(s.unique)} unique`, rank: 6 },
       { text: `${n(s.spent)} spent`, rank: 3 },
       { text: quantity(s.requests, 'request'), rank: 4 },
     ];
-    if (waitLeft > 0) parts.push({ text: `waiting ${formatDuration(waitLeft)} for the rate limit`, rank: 1, short: `rate limit ${formatDuration(waitLeft)}` });
+    if (waitLeft > 0)
+      parts.push({
+        text: `waiting ${formatDuration(waitLeft)} for the rate limit`,
+        rank: 1,
+        short: `rate limit ${formatDuration(waitLeft)}`,
+      });
     if (etaLeft !== undefined) parts.push({ text: `ETA ${formatDuration(etaLeft)}`, rank: 2 });
     return fitLine(parts, width);
   }

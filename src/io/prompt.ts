@@ -15,12 +15,17 @@ async function guard<T>(ask: () => Promise<T>): Promise<T> {
   try {
     return await ask();
   } catch (error) {
-    if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) throw new CancelError();
+    if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError'))
+      throw new CancelError();
     throw error;
   }
 }
 
-export async function promptText(io: IO, message: string, opts: { default?: string; required?: boolean } = {}): Promise<string> {
+export async function promptText(
+  io: IO,
+  message: string,
+  opts: { default?: string; required?: boolean } = {},
+): Promise<string> {
   const { input } = await inquirer();
   return guard(() =>
     input(
@@ -36,7 +41,9 @@ export async function promptText(io: IO, message: string, opts: { default?: stri
 
 export async function promptSecret(io: IO, message: string): Promise<string> {
   const { password } = await inquirer();
-  return guard(() => password({ message, mask: '*', validate: (v: string) => (v.length > 0 ? true : 'required') }, context(io)));
+  return guard(() =>
+    password({ message, mask: '*', validate: (v: string) => (v.length > 0 ? true : 'required') }, context(io)),
+  );
 }
 
 export async function promptConfirm(io: IO, message: string, def = true): Promise<boolean> {

@@ -81,7 +81,8 @@ export class ProcessSignals extends Signals {
 
   override claim(): void {
     for (const [signal, ours] of this.listeners) {
-      for (const other of this.target.listeners(signal)) if (other !== ours) this.target.removeListener(signal, other as () => void);
+      for (const other of this.target.listeners(signal))
+        if (other !== ours) this.target.removeListener(signal, other as () => void);
     }
   }
 

@@ -22,7 +22,11 @@ const same = (s: string) => s;
 export const PLAIN: Style = { bold: same, dim: same, red: same, green: same, yellow: same };
 
 /** NO_COLOR and TERM=dumb switch colour off, FORCE_COLOR on; otherwise only a terminal gets it. */
-export function wantsColor(stream: { isTTY?: boolean }, env: Record<string, string | undefined>, flag?: boolean): boolean {
+export function wantsColor(
+  stream: { isTTY?: boolean },
+  env: Record<string, string | undefined>,
+  flag?: boolean,
+): boolean {
   if (flag === false) return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;

@@ -1,4 +1,11 @@
-import { issueToken, type PasswordHash, parseToken, secretMatches, type TokenService, verifyPassword } from './crypto.js';
+import {
+  issueToken,
+  type PasswordHash,
+  parseToken,
+  secretMatches,
+  type TokenService,
+  verifyPassword,
+} from './crypto.js';
 import { HttpError, INVALID_CREDENTIALS, unauthenticated } from './errors.js';
 import type { ParsedRequest, SandboxContext } from './router.js';
 import { findByEmail, type SandboxState } from './state.js';
@@ -37,7 +44,10 @@ export function grantToken(draft: SandboxState, userId: string, service: TokenSe
  * The user of `users` whose email and password the body of a sign-in request gives. A missing
  * account and a wrong password fail alike, so the answer does not tell which addresses exist.
  */
-export async function checkCredentials<T extends { email: string; password: PasswordHash }>(req: ParsedRequest, users: Record<string, T>): Promise<T> {
+export async function checkCredentials<T extends { email: string; password: PasswordHash }>(
+  req: ParsedRequest,
+  users: Record<string, T>,
+): Promise<T> {
   const c = new BodyChecker(req.body);
   const email = c.required('email', { trim: true });
   const password = c.required('password');

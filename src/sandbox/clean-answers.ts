@@ -73,7 +73,8 @@ function refusalMessage(refusal: { plan: Plan; allowance: number; left: number }
   const { plan, allowance, left } = refusal;
   return a.shape === 'alt'
     ? `You have exceeded your monthly email cleaning limit on the ${plan} plan: ${allowance} per month, ${left} left.`
-    : `Monthly email cleaning limit reached for the ${plan} plan (${allowance} per month); ` + `${left} left this month; it renews on ${nextMonthStart(a.now)}.`;
+    : `Monthly email cleaning limit reached for the ${plan} plan (${allowance} per month); ` +
+        `${left} left this month; it renews on ${nextMonthStart(a.now)}.`;
 }
 
 export interface EmailStatus {
@@ -91,7 +92,12 @@ const engine = new Engine({ dns: { enabled: false } });
 export function verdict(email: string): EmailStatus {
   const v = engine.verifyLocal(email);
   const badDomain = v.reason === 'syntax' || v.reason === 'reserved_domain';
-  return { status: v.status, valid: v.valid === true, isDisposable: v.isDisposable, isValidDomain: v.isValidDomain ?? !badDomain };
+  return {
+    status: v.status,
+    valid: v.valid === true,
+    isDisposable: v.isDisposable,
+    isValidDomain: v.isValidDomain ?? !badDomain,
+  };
 }
 
 function records(emails: string[], a: Answering): Record<string, unknown>[] {

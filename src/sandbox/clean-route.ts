@@ -2,7 +2,15 @@ import type { Rate } from '../config/rate.js';
 import { checkSyntax } from '../verify/syntax.js';
 import { authenticate } from './auth.js';
 import { type AllowanceStatus, answer, errorResult, type Outcome } from './clean-answers.js';
-import { admit, monthKey, monthlyAllowance, rateHeaders, usageOf, usedThisMonth, windowSeconds } from './clean-limits.js';
+import {
+  admit,
+  monthKey,
+  monthlyAllowance,
+  rateHeaders,
+  usageOf,
+  usedThisMonth,
+  windowSeconds,
+} from './clean-limits.js';
 import type { Shape } from './envelopes.js';
 import { HttpError, unauthenticated } from './errors.js';
 import type { Fault, FaultInjector } from './faults.js';
@@ -59,7 +67,15 @@ export function emptyStats(): SandboxStats {
     cleaned: 0,
     addressesCharged: 0,
     largestRequest: 0,
-    faults: { serverError: 0, reset: 0, truncated: 0, truncatedCharged: 0, rejected: 0, rejectedUnnamed: 0, dropped: 0 },
+    faults: {
+      serverError: 0,
+      reset: 0,
+      truncated: 0,
+      truncatedCharged: 0,
+      rejected: 0,
+      rejectedUnnamed: 0,
+      dropped: 0,
+    },
     maxArrivalsInAnyWindow: 0,
     firstArrivalAt: null,
     lastArrivalAt: null,

@@ -21,12 +21,20 @@ function signedIn(ctx: SandboxContext, token: string, user: CleanUser): Record<s
 }
 
 function userView(ctx: SandboxContext, user: CleanUser): Record<string, unknown> {
-  const view: Record<string, unknown> = { _id: user._id, name: user.name, email: user.email, plan: user.plan, createdAt: isoMillis(user.createdAt) };
+  const view: Record<string, unknown> = {
+    _id: user._id,
+    name: user.name,
+    email: user.email,
+    plan: user.plan,
+    createdAt: isoMillis(user.createdAt),
+  };
   const allowance = monthlyAllowance(user.plan);
   if (allowance === undefined) return view;
   // The month's allowance, as a user record might carry it (the spec shows no user fields): spec and alt name it differently.
   const now = ctx.now();
-  const counters = Object.hasOwn(ctx.store.state.cleanUsage, user._id) ? ctx.store.state.cleanUsage[user._id] : undefined;
+  const counters = Object.hasOwn(ctx.store.state.cleanUsage, user._id)
+    ? ctx.store.state.cleanUsage[user._id]
+    : undefined;
   const used = counters ? usedThisMonth(counters, now) : 0;
   const left = Math.max(0, allowance - used);
   if (ctx.shape === 'alt') view.quota = { monthly_limit: allowance, used, left, reset_at: nextMonthStart(now) };

@@ -46,7 +46,12 @@ let decoy: Promise<PasswordHash> | undefined;
 export async function verifyPassword(password: string, stored: PasswordHash | undefined): Promise<boolean> {
   const target = stored ?? (await (decoy ??= hashPassword(randomBytes(16).toString('hex'))));
   const expected = Buffer.from(target.hash, 'base64url');
-  const key = await scryptAsync(password, Buffer.from(target.salt, 'base64url'), expected.length, scryptOptions(target));
+  const key = await scryptAsync(
+    password,
+    Buffer.from(target.salt, 'base64url'),
+    expected.length,
+    scryptOptions(target),
+  );
   return timingSafeEqual(key, expected) && stored !== undefined;
 }
 
@@ -57,7 +62,12 @@ function sha256(secret: string): Buffer {
 }
 
 /** Creates a bearer token `<id>.<secret>`; only the sha256 of the secret is kept. */
-export function issueToken(userId: string, service: TokenService, now: number, ttlMs: number): { token: string; id: string; record: StoredToken } {
+export function issueToken(
+  userId: string,
+  service: TokenService,
+  now: number,
+  ttlMs: number,
+): { token: string; id: string; record: StoredToken } {
   const id = randomBytes(16).toString('base64url');
   const secret = randomBytes(32).toString('base64url');
   const record: StoredToken = {

@@ -24,7 +24,14 @@ function reason(status: number): string {
 export function platformOk(response: unknown, status: 200 | 201 = 200): HandlerResult {
   return {
     status,
-    body: { version: 'v1', status: true, statusCode: status, details: reason(status), statusMessage: 'success', response },
+    body: {
+      version: 'v1',
+      status: true,
+      statusCode: status,
+      details: reason(status),
+      statusMessage: 'success',
+      response,
+    },
   };
 }
 
@@ -51,7 +58,9 @@ export function failureBody(shape: Shape, iface: Interface, err: HttpError): Rec
     return { status: false, statusCode: status, message, result: errors !== undefined ? { errors } : null };
   }
   const body: Record<string, unknown> =
-    iface === 'platform' ? { version: 'v1', status: false, statusCode: status, details: reason(status), statusMessage: 'error', message } : { message, status: false, statusCode: status };
+    iface === 'platform'
+      ? { version: 'v1', status: false, statusCode: status, details: reason(status), statusMessage: 'error', message }
+      : { message, status: false, statusCode: status };
   if (errors !== undefined) body['errors'] = errors;
   return body;
 }

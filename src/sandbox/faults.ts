@@ -51,7 +51,8 @@ export function checkFaultOptions(opts: FaultOptions): void {
   let total = 0;
   for (const [name, value] of rates(opts)) {
     if (value === undefined) continue;
-    if (!(typeof value === 'number' && value >= 0 && value <= 1)) throw new TypeError(`faults.${name} must be between 0 and 1`);
+    if (!(typeof value === 'number' && value >= 0 && value <= 1))
+      throw new TypeError(`faults.${name} must be between 0 and 1`);
     total += value;
   }
   if (total > 1 + 1e-9) throw new TypeError('the fault rates must add up to at most 1');
@@ -62,7 +63,8 @@ export function checkFaultOptions(opts: FaultOptions): void {
       throw new TypeError('faults.latencyMs must be a number of ms >= 0, or [min, max] with 0 <= min <= max');
     }
   }
-  if (opts.seed !== undefined && !Number.isSafeInteger(opts.seed)) throw new TypeError('faults.seed must be an integer');
+  if (opts.seed !== undefined && !Number.isSafeInteger(opts.seed))
+    throw new TypeError('faults.seed must be an integer');
 }
 
 /** Each fault's rate, in the order a roll tries them. */

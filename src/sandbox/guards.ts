@@ -27,8 +27,10 @@ export function refuseOtherNames(req: IncomingMessage, boundHost: string): void 
     .replace(/:\d+$/, '')
     .replace(/^\[(.*)\]$/, '$1')
     .toLowerCase();
-  const allowed = isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || name === boundHost.toLowerCase();
-  if (!allowed) throw new HttpError(421, `This sandbox answers only to its own address, not to ${JSON.stringify(header)}.`);
+  const allowed =
+    isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || name === boundHost.toLowerCase();
+  if (!allowed)
+    throw new HttpError(421, `This sandbox answers only to its own address, not to ${JSON.stringify(header)}.`);
 }
 
 export function isJson(contentType: string | undefined): boolean {

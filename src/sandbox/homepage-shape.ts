@@ -3,7 +3,9 @@ import type { BrandRecord, HomepageRecord } from './state.js';
 import { isoMicros } from './time.js';
 
 const HOMEPAGE_CONTENT = JSON.stringify({
-  html: '<section class="hero"><h1>Welcome</h1><p>Subscribe to hear from us.</p>' + '<div data-form="homepage"></div></section>',
+  html:
+    '<section class="hero"><h1>Welcome</h1><p>Subscribe to hear from us.</p>' +
+    '<div data-form="homepage"></div></section>',
   css: '.hero{max-width:40rem;margin:4rem auto;font-family:Inter,sans-serif}',
   assets: [],
   custom_head: '',
@@ -11,7 +13,14 @@ const HOMEPAGE_CONTENT = JSON.stringify({
   custom_body: '',
 });
 
-function param(id: string, name: string, type: 'text' | 'email', label: string, placeholder: string, required: boolean): Record<string, unknown> {
+function param(
+  id: string,
+  name: string,
+  type: 'text' | 'email',
+  label: string,
+  placeholder: string,
+  required: boolean,
+): Record<string, unknown> {
   const req = required ? ' required' : '';
   return {
     id,
@@ -63,7 +72,10 @@ function formResource(hp: HomepageRecord, site: string, at: string): Record<stri
         created_at: at,
         updated_at: at,
         params: {
-          data: [param(hp.name_param_id, 'name', 'text', 'Name', 'Your name', false), param(hp.email_param_id, 'email', 'email', 'Email', 'you@example.com', true)],
+          data: [
+            param(hp.name_param_id, 'name', 'text', 'Name', 'Your name', false),
+            param(hp.email_param_id, 'email', 'email', 'Email', 'you@example.com', true),
+          ],
         },
       },
     },

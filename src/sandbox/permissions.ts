@@ -4,7 +4,19 @@ import type { RoleName } from './state.js';
 // including the trailing space the platform really has in `integration-get-all-containers `.
 
 const CONTAINER_KINDS = ['campaign', 'form', 'webpage', 'workflow'] as const;
-const PER_KIND_ACTIONS = ['show-all', 'get', 'update', 'delete', 'sync', 'connected', 'activate', 'deactivate', 'store-media', 'get-templates', 'subscribe'] as const;
+const PER_KIND_ACTIONS = [
+  'show-all',
+  'get',
+  'update',
+  'delete',
+  'sync',
+  'connected',
+  'activate',
+  'deactivate',
+  'store-media',
+  'get-templates',
+  'subscribe',
+] as const;
 
 const SHARED: readonly string[] = [
   'account-profile',
@@ -254,5 +266,11 @@ export function permissionDisplayName(name: string): string {
 }
 
 export function permissionDetails(name: string): Permission {
-  return { name, display_name: permissionDisplayName(name), description: '', category: permissionCategory(name), active: 1 };
+  return {
+    name,
+    display_name: permissionDisplayName(name),
+    description: '',
+    category: permissionCategory(name),
+    active: 1,
+  };
 }

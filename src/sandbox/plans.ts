@@ -48,7 +48,11 @@ export function planEntry(plan: Plan): PlanEntry {
   return {
     key: plan,
     details: { name: info.name, description: info.description },
-    amounts: { default: price(plan, 'USD', info.usd), US: price(plan, 'USD', info.usd), IN: price(plan, 'INR', info.inr) },
+    amounts: {
+      default: price(plan, 'USD', info.usd),
+      US: price(plan, 'USD', info.usd),
+      IN: price(plan, 'INR', info.inr),
+    },
   };
 }
 

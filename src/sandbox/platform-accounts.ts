@@ -1,5 +1,13 @@
 import { newUuid, type PasswordHash, randomHex, randomKey } from './crypto.js';
-import { type BrandRecord, type HomepageRecord, type Plan, type PlatformUser, ROLE_NAMES, type SandboxState, type SubscriptionRecord } from './state.js';
+import {
+  type BrandRecord,
+  type HomepageRecord,
+  type Plan,
+  type PlatformUser,
+  ROLE_NAMES,
+  type SandboxState,
+  type SubscriptionRecord,
+} from './state.js';
 
 export interface NewAccount {
   name: string;
@@ -10,7 +18,20 @@ export interface NewAccount {
   source_path: string;
 }
 
-const SOCIAL_FIELDS = ['blog', 'email', 'medium', 'reddit', 'twitter', 'website', 'youtube', 'facebook', 'linkedin', 'snapchat', 'whatsapp', 'instagram'] as const;
+const SOCIAL_FIELDS = [
+  'blog',
+  'email',
+  'medium',
+  'reddit',
+  'twitter',
+  'website',
+  'youtube',
+  'facebook',
+  'linkedin',
+  'snapchat',
+  'whatsapp',
+  'instagram',
+] as const;
 
 /** `Ada Lovelace's brand` -> `ada-lovelaces-brand-3f9a2c`; the suffix keeps slugs unique without a lookup. */
 export function brandSlug(brandName: string): string {

@@ -3,9 +3,25 @@ import { hashPassword, sharedSecretMatches } from './crypto.js';
 import { platformOk, type Shape } from './envelopes.js';
 import { HttpError, INVALID_CREDENTIALS, unauthenticated } from './errors.js';
 import { createPlatformAccount } from './platform-accounts.js';
-import { brandReduced, brandView, type PermissionDetail, rolesView, subscriptionReduced, subscriptionView, userBrands, userFields, userRoleView } from './platform-shapes.js';
+import {
+  brandReduced,
+  brandView,
+  type PermissionDetail,
+  rolesView,
+  subscriptionReduced,
+  subscriptionView,
+  userBrands,
+  userFields,
+  userRoleView,
+} from './platform-shapes.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
-import { type BrandRecord, findByEmail, type PlatformUser, type SandboxState, type SubscriptionRecord } from './state.js';
+import {
+  type BrandRecord,
+  findByEmail,
+  type PlatformUser,
+  type SandboxState,
+  type SubscriptionRecord,
+} from './state.js';
 import { BodyChecker } from './validate.js';
 
 export const INTERNAL_ACCESS_FIELD = 'internal_access_32543hbhjb3243h4';
@@ -48,7 +64,12 @@ function userData(state: SandboxState, { user, brand }: Account, roles: Permissi
 }
 
 /** The user with their roles, current brand and subscription inside, as login and a profile update answer. */
-function userWithBrand(state: SandboxState, acct: Account, brand: { homepage: boolean }, subscription: { dates: 'display' | 'iso'; usage: boolean }): Record<string, unknown> {
+function userWithBrand(
+  state: SandboxState,
+  acct: Account,
+  brand: { homepage: boolean },
+  subscription: { dates: 'display' | 'iso'; usage: boolean },
+): Record<string, unknown> {
   return {
     ...userData(state, acct, 'none'),
     roles: rolesView(acct.brand, 'none'),
@@ -58,7 +79,12 @@ function userWithBrand(state: SandboxState, acct: Account, brand: { homepage: bo
 }
 
 /** Validates and creates an account for both registration routes; the email must not be taken. */
-async function createAccount(req: ParsedRequest, ctx: SandboxContext, origin: { source: string; source_path: string }, withToken: boolean): Promise<{ userId: string; token: string | undefined }> {
+async function createAccount(
+  req: ParsedRequest,
+  ctx: SandboxContext,
+  origin: { source: string; source_path: string },
+  withToken: boolean,
+): Promise<{ userId: string; token: string | undefined }> {
   const c = new BodyChecker(req.body);
   const name = c.required('name', { trim: true, max: 255 });
   const email = c.required('email', { email: true, max: 255 });
@@ -73,7 +99,12 @@ async function createAccount(req: ParsedRequest, ctx: SandboxContext, origin: { 
   return ctx.store.mutate((draft) => {
     // Checked again: another request may have taken the address while the password was hashing.
     if (findByEmail(draft.platformUsers, email)) throw new HttpError(422, EMAIL_TAKEN, { email: [EMAIL_TAKEN] });
-    const user = createPlatformAccount(draft, { name, email, password: hash, country_code, source, source_path }, ctx.now(), ctx.plan);
+    const user = createPlatformAccount(
+      draft,
+      { name, email, password: hash, country_code, source, source_path },
+      ctx.now(),
+      ctx.plan,
+    );
     return { userId: user.id, token: withToken ? grantToken(draft, user.id, 'platform', ctx) : undefined };
   });
 }
@@ -95,7 +126,11 @@ async function register(req: ParsedRequest, ctx: SandboxContext): Promise<Handle
 async function oemRegister(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
   // The internal token is checked before anything else so outsiders learn nothing about the body rules.
   const presented = req.body[INTERNAL_ACCESS_FIELD];
-  if (ctx.internalToken === undefined || typeof presented !== 'string' || !sharedSecretMatches(presented, ctx.internalToken)) {
+  if (
+    ctx.internalToken === undefined ||
+    typeof presented !== 'string' ||
+    !sharedSecretMatches(presented, ctx.internalToken)
+  ) {
     throw new HttpError(403, 'Invalid internal access token.');
   }
   const { userId } = await createAccount(req, ctx, { source: 'oem', source_path: '' }, false);
@@ -146,7 +181,9 @@ async function selectBrand(ctx: SandboxContext, userId: string, brandId: string)
     const user = account(state, userId).user;
     if (!user.brand_ids.includes(brandId) || !Object.hasOwn(state.brands, brandId)) {
       // alt: a policy check refuses rather than a lookup missing.
-      throw ctx.shape === 'alt' ? new HttpError(403, 'This action is unauthorized.') : new HttpError(404, 'Brand not found.');
+      throw ctx.shape === 'alt'
+        ? new HttpError(403, 'This action is unauthorized.')
+        : new HttpError(404, 'Brand not found.');
     }
     return user;
   };

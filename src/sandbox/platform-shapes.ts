@@ -51,7 +51,11 @@ export function brandSummary(brand: BrandRecord): Json {
   };
 }
 
-export function brandView(state: SandboxState, brand: BrandRecord, extra: { roles?: PermissionDetail; homepage: boolean }): Json {
+export function brandView(
+  state: SandboxState,
+  brand: BrandRecord,
+  extra: { roles?: PermissionDetail; homepage: boolean },
+): Json {
   const owner = state.platformUsers[brand.owner_id];
   const person = {
     first_name: owner?.first_name ?? '',

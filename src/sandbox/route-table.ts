@@ -10,6 +10,9 @@ export function createRouter(clean?: CleanRouteSettings): Router {
   const router = new Router();
   addPlatformRoutes(router);
   addCleaningAuthRoutes(router);
-  addCleanRoute(router, clean ?? { rate: DEFAULT_RATE, allowanceStatus: 403, faults: new FaultInjector(), stats: emptyStats() });
+  addCleanRoute(
+    router,
+    clean ?? { rate: DEFAULT_RATE, allowanceStatus: 403, faults: new FaultInjector(), stats: emptyStats() },
+  );
   return router;
 }

@@ -43,7 +43,10 @@ export interface SandboxContext {
 
 export type Handler = (req: ParsedRequest, ctx: SandboxContext) => Promise<HandlerResult>;
 
-export type RouteMatch = { kind: 'found'; handler: Handler; params: Record<string, string> } | { kind: 'method-not-allowed'; allow: string[] } | { kind: 'not-found' };
+export type RouteMatch =
+  | { kind: 'found'; handler: Handler; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allow: string[] }
+  | { kind: 'not-found' };
 
 interface Route {
   method: string;

@@ -107,8 +107,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
 }
 
 function checkRate(rate: Rate): Rate {
-  if (!(Number.isSafeInteger(rate.requests) && rate.requests > 0)) throw new TypeError('rate.requests must be a positive integer');
-  if (!(Number.isFinite(rate.windowMs) && rate.windowMs > 0)) throw new TypeError('rate.windowMs must be a positive number');
+  if (!(Number.isSafeInteger(rate.requests) && rate.requests > 0))
+    throw new TypeError('rate.requests must be a positive integer');
+  if (!(Number.isFinite(rate.windowMs) && rate.windowMs > 0))
+    throw new TypeError('rate.windowMs must be a positive number');
   return { requests: rate.requests, windowMs: rate.windowMs };
 }
 
@@ -129,7 +131,14 @@ function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, router: Router, ctx: SandboxContext, log: ((line: string) => void) | undefined, boundHost: string): Promise<void> {
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  router: Router,
+  ctx: SandboxContext,
+  log: ((line: string) => void) | undefined,
+  boundHost: string,
+): Promise<void> {
   const started = performance.now();
   const method = (req.method ?? 'GET').toUpperCase();
   const { path, query } = splitUrl(req.url ?? '/');
@@ -141,11 +150,19 @@ async function serve(req: IncomingMessage, res: ServerResponse, router: Router, 
     result = failure(ctx.shape, path, err);
   }
   await send(req, res, result);
-  const outcome = result.transport === 'reset' ? 'reset' : `${result.status}${result.transport === 'truncate' ? ' truncated' : ''}`;
+  const outcome =
+    result.transport === 'reset' ? 'reset' : `${result.status}${result.transport === 'truncate' ? ' truncated' : ''}`;
   log?.(`${method} ${path} ${outcome} ${Math.round(performance.now() - started)}ms`);
 }
 
-async function dispatch(req: IncomingMessage, method: string, path: string, query: URLSearchParams, router: Router, ctx: SandboxContext): Promise<HandlerResult> {
+async function dispatch(
+  req: IncomingMessage,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  router: Router,
+  ctx: SandboxContext,
+): Promise<HandlerResult> {
   const match = router.match(method, path);
   if (match.kind === 'not-found') throw new HttpError(404, `No route for ${method} ${path}.`);
   if (match.kind === 'method-not-allowed') {

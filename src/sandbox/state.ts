@@ -142,7 +142,8 @@ export function normalizeState(raw: unknown): SandboxState {
   const state = { ...emptyState(), ...obj } as SandboxState;
   for (const key of ['platformUsers', 'brands', 'subscriptions', 'cleanUsers', 'tokens', 'cleanUsage'] as const) {
     const value: unknown = state[key];
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`"${key}" is not an object`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new Error(`"${key}" is not an object`);
   }
   return state;
 }

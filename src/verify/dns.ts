@@ -76,42 +76,13 @@ function codeOf(err: unknown): string {
 
 /** The warning for a failed lookup; the same text for every domain that fails the same way. */
 export function dnsWarning(code: string): string {
-  return NO_ANSWER.has(code) ? `DNS is unreachable (${code}): domain checks are unknown` : `DNS lookups failed (${code}): those domain checks are unknown`;
+  return NO_ANSWER.has(code)
+    ? `DNS is unreachable (${code}): domain checks are unknown`
+    : `DNS lookups failed (${code}): those domain checks are unknown`;
 }
 
 export function canaryWarning(name: string, code: string): string {
   return `DNS is unreachable (the resolver says ${name} does not exist: ${code}): domain checks are unknown`;
-}
-
-/**
- * A comma-separated list of resolvers (`--dns-server`, `MAILCLEAN_DNS_SERVERS`): IPv4, IPv4:PORT, IPv6,
- * [IPv6] or [IPv6]:PORT, as `Resolver.setServers` takes them. Checked here because setServers throws on a
- * bad address and aborts the whole process (a native assertion) on port 0 or above 65535. Host names
- * are refused: c-ares talks to addresses only.
- */
-export function parseDnsServers(list: string): { servers: string[] } | { error: string } {
-  const servers: string[] = [];
-  for (const item of list
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const bracketed = /^\[([^\]]*)\](?::(.*))?$/.exec(item);
-    const lastColon = item.lastIndexOf(':');
-    // A single colon is IPv4:PORT; more than one is a bare IPv6 address.
-    const [host, port] = bracketed ? [bracketed[1]!, bracketed[2]] : lastColon > 0 && item.indexOf(':') === lastColon ? [item.slice(0, lastColon), item.slice(lastColon + 1)] : [item, undefined];
-    const family = isIP(host);
-    if (bracketed ? family !== 6 : family === 0) {
-      return { error: `"${item}" is not an IP address (expected IP, IP:PORT, IPv6 or [IPv6]:PORT; host names are not looked up)` };
-    }
-    if (port === undefined) {
-      servers.push(host);
-      continue;
-    }
-    const number = /^\d{1,5}$/.test(port) ? Number(port) : 0;
-    if (number < 1 || number > 65535) return { error: `"${item}": the port must be a number from 1 to 65535` };
-    servers.push(family === 6 ? `[${host}]:${number}` : `${host}:${number}`);
-  }
-  return servers.length > 0 ? { servers } : { error: 'no server given (expected IP, IP:PORT, IPv6 or [IPv6]:PORT, comma-separated)' };
 }
 
 /**
@@ -134,7 +105,15 @@ export class DomainResolver {
   private readonly canaryName: string | false;
   private readonly confirmNoDomain: boolean;
   private canary: Promise<string | undefined> | undefined;
-  private readonly counters: DnsStats = { lookups: 0, queries: 0, hostQueries: 0, canaryQueries: 0, cacheHits: 0, unavailable: 0, skipped: 0 };
+  private readonly counters: DnsStats = {
+    lookups: 0,
+    queries: 0,
+    hostQueries: 0,
+    canaryQueries: 0,
+    cacheHits: 0,
+    unavailable: 0,
+    skipped: 0,
+  };
 
   private readonly warn: (message: string) => void;
 
@@ -218,18 +197,23 @@ export class DomainResolver {
         const real = mx.value.filter((r) => !isNull(r));
         if (real.length === 0) return { status: 'invalid', reason: 'null_mx' };
         real.sort((a, b) => a.priority - b.priority);
-        return { status: 'ok', hosts: real.map((r) => ({ exchange: r.exchange.replace(/\.$/, ''), priority: r.priority })) };
+        return {
+          status: 'ok',
+          hosts: real.map((r) => ({ exchange: r.exchange.replace(/\.$/, ''), priority: r.priority })),
+        };
       }
       if (mx.code === 'ENOTFOUND') return await this.noDomain(domain);
       if (mx.code !== 'ENODATA') return this.unavailable(mx.code);
 
       // No MX: the domain's own address records make it its mail host (RFC 5321 section 5.1).
       const a = await this.ask(() => this.resolver.resolve4(domain));
-      if (a.ok && a.value.length > 0) return { status: 'ok', hosts: [{ exchange: domain, priority: 0 }], implicit: { addresses: a.value } };
+      if (a.ok && a.value.length > 0)
+        return { status: 'ok', hosts: [{ exchange: domain, priority: 0 }], implicit: { addresses: a.value } };
       if (!a.ok && a.code === 'ENOTFOUND') return { status: 'invalid', reason: 'no_domain' };
       if (!a.ok && a.code !== 'ENODATA') return this.unavailable(a.code);
       const aaaa = await this.ask(() => this.resolver.resolve6(domain));
-      if (aaaa.ok && aaaa.value.length > 0) return { status: 'ok', hosts: [{ exchange: domain, priority: 0 }], implicit: { addresses: aaaa.value } };
+      if (aaaa.ok && aaaa.value.length > 0)
+        return { status: 'ok', hosts: [{ exchange: domain, priority: 0 }], implicit: { addresses: aaaa.value } };
       if (!aaaa.ok && aaaa.code === 'ENOTFOUND') return { status: 'invalid', reason: 'no_domain' };
       if (!aaaa.ok && aaaa.code !== 'ENODATA') return this.unavailable(aaaa.code);
       return { status: 'invalid', reason: 'no_mx' };
@@ -253,11 +237,16 @@ export class DomainResolver {
   private checkCanary(): Promise<string | undefined> {
     const name = this.canaryName;
     if (name === false) return Promise.resolve(undefined);
-    this.canary ??= this.ask(() => this.canaryResolver.resolveNs(name), 'canaryQueries').then((r) => (r.ok ? (r.value.length > 0 ? undefined : 'ENODATA') : r.code));
+    this.canary ??= this.ask(() => this.canaryResolver.resolveNs(name), 'canaryQueries').then((r) =>
+      r.ok ? (r.value.length > 0 ? undefined : 'ENODATA') : r.code,
+    );
     return this.canary;
   }
 
-  private async ask<T>(query: () => Promise<T>, counter: 'queries' | 'hostQueries' | 'canaryQueries' = 'queries'): Promise<{ ok: true; value: T } | { ok: false; code: string }> {
+  private async ask<T>(
+    query: () => Promise<T>,
+    counter: 'queries' | 'hostQueries' | 'canaryQueries' = 'queries',
+  ): Promise<{ ok: true; value: T } | { ok: false; code: string }> {
     this.counters[counter]++;
     try {
       const value = await query();

@@ -41,7 +41,15 @@ const RESERVED_TLDS = new Set(['test', 'example', 'invalid', 'localhost']);
 const FACTS_LIMIT = 100_000;
 /** `prefetch` asks nothing while this many lookups wait: a list of a million domains does not queue a million. */
 const PREFETCH_QUEUE = 256;
-const EMPTY_DNS: DnsStats = { lookups: 0, queries: 0, hostQueries: 0, canaryQueries: 0, cacheHits: 0, unavailable: 0, skipped: 0 };
+const EMPTY_DNS: DnsStats = {
+  lookups: 0,
+  queries: 0,
+  hostQueries: 0,
+  canaryQueries: 0,
+  cacheHits: 0,
+  unavailable: 0,
+  skipped: 0,
+};
 
 /**
  * The validation engine. Decides, in this order (the first that applies wins):
@@ -110,10 +118,15 @@ export class Engine {
     if (this.smtp && check.status === 'ok') {
       const outcome = await this.probe(check, local, domain, smtputf8);
       if (outcome.status === 'rejected') {
-        return this.count({ ...decide(base, 'invalid', 'mailbox_rejected', true), detail: `${outcome.reply.code} ${outcome.reply.text}`.slice(0, 200) });
+        return this.count({
+          ...decide(base, 'invalid', 'mailbox_rejected', true),
+          detail: `${outcome.reply.code} ${outcome.reply.text}`.slice(0, 200),
+        });
       }
-      if (outcome.status === 'unknown') return this.count({ ...decide(base, 'unknown', outcome.reason, true), detail: outcome.detail });
-      if (outcome.status === 'accepted' && outcome.catchAll) return this.count(decide(base, 'risky', 'catch_all', true));
+      if (outcome.status === 'unknown')
+        return this.count({ ...decide(base, 'unknown', outcome.reason, true), detail: outcome.detail });
+      if (outcome.status === 'accepted' && outcome.catchAll)
+        return this.count(decide(base, 'risky', 'catch_all', true));
     }
     return this.passed(base);
   }
@@ -168,7 +181,8 @@ export class Engine {
   /** What DNS decides (steps 2-5); undefined when the mailbox is next. */
   private fromDns({ base, facts }: Parsed, check: DomainCheck): EngineVerdict | undefined {
     if (check.status === 'invalid') return this.count(decide(base, 'invalid', check.reason, false));
-    if (facts.suggestion) return this.count(decide(base, 'risky', 'possible_typo', check.status === 'ok' ? true : null));
+    if (facts.suggestion)
+      return this.count(decide(base, 'risky', 'possible_typo', check.status === 'ok' ? true : null));
     if (facts.disposable) return this.count(decide(base, 'risky', 'disposable', check.status === 'ok' ? true : null));
     if (check.status === 'unknown') {
       // No answer from DNS: a reserved TLD is still known never to take mail (RFC 6761), as without DNS.
@@ -198,7 +212,12 @@ export class Engine {
     this.dns?.cancel();
   }
 
-  private async probe(check: Extract<DomainCheck, { status: 'ok' }>, local: string, domain: string, smtputf8: boolean): Promise<SmtpOutcome> {
+  private async probe(
+    check: Extract<DomainCheck, { status: 'ok' }>,
+    local: string,
+    domain: string,
+    smtputf8: boolean,
+  ): Promise<SmtpOutcome> {
     const best = check.hosts[0]!;
     const addresses = check.implicit?.addresses ?? (await this.dns!.addresses(best.exchange));
     return this.smtp!.probe({ local, domain, smtputf8, host: best.exchange, addresses });
@@ -238,4 +257,8 @@ export class Engine {
 
 /** An address that passed the syntax check, with what is known of its domain before DNS. */
 type Parsed = { local: string; domain: string; smtputf8: boolean; ip?: string; facts: DomainFacts; base: Base };
-const literalCheck = (ip: string): DomainCheck => ({ status: 'ok', hosts: [{ exchange: ip, priority: 0 }], implicit: { addresses: [ip] } });
+const literalCheck = (ip: string): DomainCheck => ({
+  status: 'ok',
+  hosts: [{ exchange: ip, priority: 0 }],
+  implicit: { addresses: [ip] },
+});

@@ -42,7 +42,9 @@ export class Session {
       if (this.buffer.length > 65536) this.fail(new SmtpError('reply line too long'));
       this.wake();
     });
-    socket.on('error', (err) => this.fail(new SmtpError(`connection error (${(err as NodeJS.ErrnoException).code ?? err.message})`)));
+    socket.on('error', (err) =>
+      this.fail(new SmtpError(`connection error (${(err as NodeJS.ErrnoException).code ?? err.message})`)),
+    );
     socket.on('close', () => this.fail(new SmtpError('connection closed by the server')));
   }
 
@@ -113,7 +115,10 @@ export class Session {
           () => {},
           () => {},
         );
-        await Promise.race([goodbye, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(this.timeoutMs, 1000))))]);
+        await Promise.race([
+          goodbye,
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(this.timeoutMs, 1000)))),
+        ]);
         clearTimeout(timer);
       } catch {
         // The goodbye does not matter.

@@ -74,7 +74,13 @@ export class SmtpProber {
   private readonly catchAll = new Set<string>();
   private readonly open = new Set<Session>();
   private reachable: Promise<boolean> | undefined;
-  private readonly counters: SmtpStats = { probes: 0, connections: 0, maxPerHost: 0, catchAllDomains: 0, reachable: undefined };
+  private readonly counters: SmtpStats = {
+    probes: 0,
+    connections: 0,
+    maxPerHost: 0,
+    catchAllDomains: 0,
+    reachable: undefined,
+  };
 
   constructor(
     private readonly opts: SmtpOptions = {},
@@ -91,7 +97,8 @@ export class SmtpProber {
     this.counters.probes++;
     if (this.catchAll.has(target.domain)) return { status: 'accepted', catchAll: true };
     const address = target.addresses[0];
-    if (address === undefined) return { status: 'unknown', reason: 'smtp_unavailable', detail: `no address for ${target.host}` };
+    if (address === undefined)
+      return { status: 'unknown', reason: 'smtp_unavailable', detail: `no address for ${target.host}` };
     if (!(await this.checkReachable(address))) return { status: 'skipped' };
     const key = `${address}:${this.port}`;
     let limit = this.limits.get(key);

@@ -57,7 +57,8 @@ const IPV4_LITERAL = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 // The shape nearly every real address has: a dot-atom local part and a lower-case ASCII domain whose labels
 // neither start nor end with a hyphen, under an alphabetic TLD. Such an address passes every rule below as it is.
-const PLAIN = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/;
+const PLAIN =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 /** The address has the plain shape (checked in microseconds): valid, its domain already lower-case ASCII. */
 export function isPlainAddress(address: string): boolean {

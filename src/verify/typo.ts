@@ -90,7 +90,9 @@ const SLIPPABLE_TLDS: ReadonlySet<string> = new Set(['com', 'net', 'org']);
 export function suggestDomain(domain: string): string | undefined {
   if (isKnownProvider(domain)) return undefined;
   const tldFixed = fixTld(domain);
-  const suggestion = isKnownProvider(tldFixed) ? tldFixed : (nearestProvider(tldFixed) ?? (tldFixed === domain ? undefined : tldFixed));
+  const suggestion = isKnownProvider(tldFixed)
+    ? tldFixed
+    : (nearestProvider(tldFixed) ?? (tldFixed === domain ? undefined : tldFixed));
   return suggestion === undefined || isDisposableDomain(suggestion) ? undefined : suggestion;
 }
 
@@ -132,7 +134,12 @@ export function distance(a: string, b: string, max = Infinity): number {
     for (let j = 1; j <= n; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+      if (
+        i > 1 &&
+        j > 1 &&
+        a.charCodeAt(i - 1) === b.charCodeAt(j - 2) &&
+        a.charCodeAt(i - 2) === b.charCodeAt(j - 1)
+      ) {
         v = Math.min(v, prev2[j - 2]! + 1);
       }
       cur[j] = v;

@@ -43,7 +43,15 @@ export interface EngineVerdict {
   detail?: string;
 }
 
-const DOMAIN_REASONS: ReadonlySet<SyntaxReason> = new Set<SyntaxReason>(['domain_empty', 'domain_too_long', 'domain_invalid', 'label_invalid', 'label_too_long', 'tld_invalid', 'tld_missing']);
+const DOMAIN_REASONS: ReadonlySet<SyntaxReason> = new Set<SyntaxReason>([
+  'domain_empty',
+  'domain_too_long',
+  'domain_invalid',
+  'label_invalid',
+  'label_too_long',
+  'tld_invalid',
+  'tld_missing',
+]);
 
 /** What every verdict of an address carries, whatever decides it. */
 export interface Base {
@@ -54,13 +62,22 @@ export interface Base {
   suggestion?: string;
 }
 
-export function baseVerdict(local: string, smtputf8: boolean, facts: { free: boolean; disposable: boolean; suggestion: string | undefined }): Base {
+export function baseVerdict(
+  local: string,
+  smtputf8: boolean,
+  facts: { free: boolean; disposable: boolean; suggestion: string | undefined },
+): Base {
   const base: Base = { role: isRoleAccount(local), freeProvider: facts.free, isDisposable: facts.disposable, smtputf8 };
   if (facts.suggestion) base.suggestion = `${local}@${facts.suggestion}`;
   return base;
 }
 
-export function decide(base: Base, status: EngineStatus, reason: EngineReason, isValidDomain: boolean | null): EngineVerdict {
+export function decide(
+  base: Base,
+  status: EngineStatus,
+  reason: EngineReason,
+  isValidDomain: boolean | null,
+): EngineVerdict {
   const valid = status === 'valid' ? true : status === 'unknown' ? null : false;
   const verdict: EngineVerdict = {
     status,

@@ -11,7 +11,10 @@ const serve = useServers();
 
 /** Streams up to 100 MiB of JSON-looking bytes, a MiB at a time, while the client reads; counts what went out. */
 function streamHuge(res: ServerResponse, sent: { mib: number; closed: boolean }, declare: boolean): void {
-  res.writeHead(200, { 'content-type': 'application/json', ...(declare ? { 'content-length': String(100 * MIB) } : {}) });
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    ...(declare ? { 'content-length': String(100 * MIB) } : {}),
+  });
   res.on('close', () => (sent.closed = true));
   const chunk = Buffer.alloc(MIB, 0x20);
   const more = () => {
@@ -34,9 +37,15 @@ describe('answer size', () => {
       req.resume();
       streamHuge(res, sent, declare);
     });
-    const res = await home().run(['me', '--api-url', server.url], { env: { MAILCLEAN_TOKEN: 'token-0123456789abcdef' } });
+    const res = await home().run(['me', '--api-url', server.url], {
+      env: { MAILCLEAN_TOKEN: 'token-0123456789abcdef' },
+    });
     const host = new URL(server.url).host;
-    expectError(res, 1, `error: the platform at ${host} answered GET /api/me with more than 4 MiB, more than any answer needs`);
+    expectError(
+      res,
+      1,
+      `error: the platform at ${host} answered GET /api/me with more than 4 MiB, more than any answer needs`,
+    );
     expect(sent.mib).toBeLessThan(100);
   });
 });

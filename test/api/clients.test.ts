@@ -19,8 +19,13 @@ describe.each(['spec', 'alt'] as const)('API clients against the %s shape', (sha
 
   function clients(token?: string) {
     let current = token;
-    const http = (serviceName: string) => new HttpClient({ baseUrl: sandbox.url, serviceName, token: () => current, retries: 0 });
-    return { platform: new PlatformClient(http('platform')), cleaning: new CleaningClient(http('cleaning service')), use: (t: string) => (current = t) };
+    const http = (serviceName: string) =>
+      new HttpClient({ baseUrl: sandbox.url, serviceName, token: () => current, retries: 0 });
+    return {
+      platform: new PlatformClient(http('platform')),
+      cleaning: new CleaningClient(http('cleaning service')),
+      use: (t: string) => (current = t),
+    };
   }
 
   it('cleaning: signup and signin yield a token that the clean route accepts, and the user id', async () => {
@@ -42,15 +47,23 @@ describe.each(['spec', 'alt'] as const)('API clients against the %s shape', (sha
     await c.cleaning.signup({ email: address, password: PASSWORD });
     const taken = await c.cleaning.signup({ email: address, password: PASSWORD }).catch((e: unknown) => e);
     expect(taken).toBeInstanceOf(ApiError);
-    expect(taken).toMatchObject({ status: 422, exitCode: 2, fieldErrors: { email: ['The email has already been taken.'] } });
-    expect((taken as ApiError).message).toBe('the cleaning service rejected the request: email: The email has already been taken.');
+    expect(taken).toMatchObject({
+      status: 422,
+      exitCode: 2,
+      fieldErrors: { email: ['The email has already been taken.'] },
+    });
+    expect((taken as ApiError).message).toBe(
+      'the cleaning service rejected the request: email: The email has already been taken.',
+    );
   });
 
   it('cleaning: a monthly allowance refusal is a 403 whose message says what is left', async () => {
     const c = clients();
     c.use((await c.cleaning.signup({ email: email(), password: PASSWORD })).token);
     await c.cleaning.clean(Array.from({ length: 40 }, (_, i) => `a${i}@example.com`));
-    const refused = await c.cleaning.clean(Array.from({ length: 20 }, (_, i) => `b${i}@example.com`)).catch((e: unknown) => e);
+    const refused = await c.cleaning
+      .clean(Array.from({ length: 20 }, (_, i) => `b${i}@example.com`))
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).status).toBe(403);
     expect((refused as ApiError).message).toMatch(/: .*month.*\b10 left\b/);
@@ -78,9 +91,16 @@ describe.each(['spec', 'alt'] as const)('API clients against the %s shape', (sha
   it('platform: a 422 names each field; other failures say the service message, not the reason text', async () => {
     const c = clients();
     const invalid = await c.platform.register({ name: '', email: 'nope', password: PASSWORD }).catch((e: unknown) => e);
-    expect(invalid).toMatchObject({ status: 422, fieldErrors: { name: ['The name field is required.'], email: ['The email field must be a valid email address.'] } });
-    const forbidden = await c.platform.oemRegister({ name: 'Cy', email: email(), password: PASSWORD, internalToken: 'wrong' }).catch((e: unknown) => e);
+    expect(invalid).toMatchObject({
+      status: 422,
+      fieldErrors: { name: ['The name field is required.'], email: ['The email field must be a valid email address.'] },
+    });
+    const forbidden = await c.platform
+      .oemRegister({ name: 'Cy', email: email(), password: PASSWORD, internalToken: 'wrong' })
+      .catch((e: unknown) => e);
     expect(forbidden).toBeInstanceOf(ApiError);
-    expect((forbidden as ApiError).message).toMatch(/answered 403 to POST \/api\/oem\/register: Invalid internal access token\.$/);
+    expect((forbidden as ApiError).message).toMatch(
+      /answered 403 to POST \/api\/oem\/register: Invalid internal access token\.$/,
+    );
   });
 });

@@ -21,7 +21,15 @@ describe.each(['spec', 'alt'] as const)('allowance (%s shape)', (shape) => {
       return JSON.parse(res.stdout) as AllowanceView;
     };
     const month = new Date().toISOString().slice(0, 7);
-    expect(await json()).toMatchObject({ left: 50, limit: 50, plan: 'free', source: 'signin', month, spentThisMachine: 0, spentAllRunners: null });
+    expect(await json()).toMatchObject({
+      left: 50,
+      limit: 50,
+      plan: 'free',
+      source: 'signin',
+      month,
+      spentThisMachine: 0,
+      spentAllRunners: null,
+    });
 
     expect((await home().run(['verify', 'ann@example.com', 'bob@example.com'])).code).toBe(0);
     const input = join(home().dir, 'list.csv');
@@ -72,7 +80,13 @@ describe.runIf(redisInstalled || redisRequired)('allowance --shared', () => {
     const sandbox = await sandboxes.start({ plan: 'unlimited' });
     await registered(home(), sandbox);
     expect((await home().run(['verify', 'ann@example.com', '--max-age', '0'])).code).toBe(0);
-    expect((await home().run(['verify', 'bob@example.com', 'cy@example.com', '--max-age', '0'], { env: { MAILCLEAN_REDIS_URL: redis.url } })).code).toBe(0);
+    expect(
+      (
+        await home().run(['verify', 'bob@example.com', 'cy@example.com', '--max-age', '0'], {
+          env: { MAILCLEAN_REDIS_URL: redis.url },
+        })
+      ).code,
+    ).toBe(0);
     const res = await home().run(['allowance', '--shared', redis.url, '--json', 'spentThisMachine,spentAllRunners']);
     expect(JSON.parse(res.stdout)).toEqual({ spentThisMachine: 3, spentAllRunners: 2 });
   });

@@ -14,7 +14,9 @@ describe('auth status hints fit where the token came from', () => {
 
   it('a rejected MAILCLEAN_TOKEN says to fix or unset the variable, not to log in', async () => {
     const sandbox = await sandboxes.start();
-    const res = await home().run([...urlsOf(sandbox), 'auth', 'status'], { env: { MAILCLEAN_TOKEN: 'not-a-token-the-platform-knows' } });
+    const res = await home().run([...urlsOf(sandbox), 'auth', 'status'], {
+      env: { MAILCLEAN_TOKEN: 'not-a-token-the-platform-knows' },
+    });
     expect(res.code).toBe(4);
     expect(res.stdout).toMatch(/MAILCLEAN_TOKEN holds a token the platform does not accept; fix it or unset it/);
     expect(res.stdout).not.toMatch(/mailclean login/);
@@ -23,7 +25,10 @@ describe('auth status hints fit where the token came from', () => {
   it('a rejected stored token says to log in', async () => {
     await registered(home(), await sandboxes.start(), { service: 'platform' });
     const config = join(home().configDir, 'config.json');
-    writeFileSync(config, readFileSync(config, 'utf8').replace(/"token": "[^"]+"/, '"token": "revoked-token-value-0000"'));
+    writeFileSync(
+      config,
+      readFileSync(config, 'utf8').replace(/"token": "[^"]+"/, '"token": "revoked-token-value-0000"'),
+    );
     const res = await home().run(['auth', 'status']);
     expect(res.code).toBe(4);
     expect(res.stdout).toMatch(/token rejected: run `mailclean login`/);
@@ -34,7 +39,9 @@ describe('auth status hints fit where the token came from', () => {
     await registered(home(), sandbox, { service: 'platform' });
     const res = await home().run(['auth', 'status'], { env: { MAILCLEAN_CLEAN_TOKEN: 'bogus-cleaning-token-0000' } });
     expect(res.code).toBe(4);
-    expect(res.stdout).toMatch(/^Cleaning service .*\n {2}✗ token rejected: MAILCLEAN_CLEAN_TOKEN holds a token the cleaning service does not accept; fix it or unset it$/m);
+    expect(res.stdout).toMatch(
+      /^Cleaning service .*\n {2}✗ token rejected: MAILCLEAN_CLEAN_TOKEN holds a token the cleaning service does not accept; fix it or unset it$/m,
+    );
     expect(res.stdout.match(/✓/g)).toHaveLength(1); // the platform's, which it took
   });
 
@@ -45,7 +52,9 @@ describe('auth status hints fit where the token came from', () => {
     try {
       const res = await home().run(['auth', 'status', '--clean-url', down.url]);
       expect(res.code).toBe(1);
-      expect(res.stdout).toMatch(/^ {2}! Token stored for \S+, not verified: the cleaning service at 127\.0\.0\.1:\d+ answered 503/m);
+      expect(res.stdout).toMatch(
+        /^ {2}! Token stored for \S+, not verified: the cleaning service at 127\.0\.0\.1:\d+ answered 503/m,
+      );
       expect(res.stdout.match(/✓/g)).toHaveLength(1);
       const json = JSON.parse((await home().run(['auth', 'status', '--clean-url', down.url, '--json'])).stdout);
       expect(json[1]).toMatchObject({ service: 'clean', signedIn: true, verified: false });
@@ -55,13 +64,17 @@ describe('auth status hints fit where the token came from', () => {
   });
 
   it('on the built-in sandbox, the token is said to come from its own account', async () => {
-    const reg = await home().run(['register', '--name', 'Ed', '--email', 'ed@example.com', '--password-stdin'], { stdin: 'correct horse battery' });
+    const reg = await home().run(['register', '--name', 'Ed', '--email', 'ed@example.com', '--password-stdin'], {
+      stdin: 'correct horse battery',
+    });
     expect(reg.code, reg.stderr).toBe(0);
     const res = await home().run(['auth', 'status']);
     expect(res.stdout).toMatch(/Token: \S+ \(from the built-in sandbox account\)/);
     const none = await home().run(['auth', 'token', '--service', 'clean']);
     expect(none.code).toBe(4);
-    expect(none.stderr).toMatch(/no clean token: MAILCLEAN_CLEAN_TOKEN is unset and the built-in sandbox account holds none/);
+    expect(none.stderr).toMatch(
+      /no clean token: MAILCLEAN_CLEAN_TOKEN is unset and the built-in sandbox account holds none/,
+    );
   });
 });
 
@@ -80,7 +93,9 @@ describe.each(['spec', 'alt'] as const)('auth token against a configured service
     const clean = await home().run([...urlsOf(sandbox), 'auth', 'token', '--service', 'clean']);
     expect(clean.stdout.trim()).not.toBe(token.stdout.trim());
     // The token works when given through the environment.
-    const viaEnv = await home().run([...urlsOf(sandbox), 'me', '--json', 'email'], { env: { MAILCLEAN_TOKEN: token.stdout.trim() } });
+    const viaEnv = await home().run([...urlsOf(sandbox), 'me', '--json', 'email'], {
+      env: { MAILCLEAN_TOKEN: token.stdout.trim() },
+    });
     expect(JSON.parse(viaEnv.stdout)).toEqual({ email: 'ada2@example.com' });
   });
 });

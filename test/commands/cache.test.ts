@@ -34,17 +34,36 @@ describe('the verdict cache', () => {
     expect(sandbox.stats().addressesCharged).toBe(100);
 
     // B: 60 of A's addresses (c40..c99) and 40 new ones (c100..c139).
-    const dry = await home.run(['clean', file('b.csv', list(40, 100)), '--dry-run', '--json', 'answeredFromCache,toSend']);
+    const dry = await home.run([
+      'clean',
+      file('b.csv', list(40, 100)),
+      '--dry-run',
+      '--json',
+      'answeredFromCache,toSend',
+    ]);
     expect(JSON.parse(dry.stdout)).toEqual({ answeredFromCache: 60, toSend: 40 });
     const plain = await home.run(['clean', join(home.dir, 'b.csv'), '--dry-run']);
     expect(plain.stdout).toMatch(/^Answered from cache\s+60$/m);
     expect(plain.stdout).toMatch(/^To send\s+40$/m);
 
-    const b = await home.run(['clean', join(home.dir, 'b.csv'), '-o', join(home.dir, 'b.out.csv'), '--summary-json', join(home.dir, 's.json')]);
+    const b = await home.run([
+      'clean',
+      join(home.dir, 'b.csv'),
+      '-o',
+      join(home.dir, 'b.out.csv'),
+      '--summary-json',
+      join(home.dir, 's.json'),
+    ]);
     expect(b.code, b.stderr).toBe(0);
-    expect(b.stderr).toMatch(/60 addresses answered within 30 days come from the cache: not sent \(--max-age 0 asks again\)\./);
+    expect(b.stderr).toMatch(
+      /60 addresses answered within 30 days come from the cache: not sent \(--max-age 0 asks again\)\./,
+    );
     expect(sandbox.stats().addressesCharged).toBe(140);
-    expect(JSON.parse(readFileSync(join(home.dir, 's.json'), 'utf8')).answered).toEqual({ fromJournal: 0, fromCache: 60, sent: 40 });
+    expect(JSON.parse(readFileSync(join(home.dir, 's.json'), 'utf8')).answered).toEqual({
+      fromJournal: 0,
+      fromCache: 60,
+      sent: 40,
+    });
 
     const checkedAt = (path: string) => {
       const [header, ...lines] = readFileSync(path, 'utf8').trim().split('\n');
@@ -62,7 +81,8 @@ describe('the verdict cache', () => {
     const run = await home.run(['clean', file('a.csv', list(0, 10)), '-o', join(home.dir, 'a.out.csv')]);
     expect(run.code, run.stderr).toBe(0);
     const path = (await home.run(['cache', 'path'])).stdout.trim();
-    for (const suffix of ['', '-wal']) if (existsSync(path + suffix)) expect((statSync(path + suffix).mode & 0o777).toString(8)).toBe('600');
+    for (const suffix of ['', '-wal'])
+      if (existsSync(path + suffix)) expect((statSync(path + suffix).mode & 0o777).toString(8)).toBe('600');
     expect(existsSync(path)).toBe(true);
   });
 
@@ -84,7 +104,14 @@ describe('the verdict cache', () => {
   it('an answer older than --max-age is asked again', async () => {
     await home.run(['clean', file('a.csv', list(0, 10)), '-o', join(home.dir, 'a.out.csv')]);
     await new Promise((r) => setTimeout(r, 1_100));
-    const b = await home.run(['clean', file('b.csv', list(0, 10).replace('email,name', 'email,x')), '-o', join(home.dir, 'b.out.csv'), '--max-age', '1s']);
+    const b = await home.run([
+      'clean',
+      file('b.csv', list(0, 10).replace('email,name', 'email,x')),
+      '-o',
+      join(home.dir, 'b.out.csv'),
+      '--max-age',
+      '1s',
+    ]);
     expect(b.code, b.stderr).toBe(0);
     expect(sandbox.stats().addressesCharged).toBe(20);
   });
@@ -117,11 +144,15 @@ describe('the verdict cache', () => {
     writeFileSync(path, 'this is not an SQLite database, it only sits where one should be\n'.repeat(100));
     const sent = await home.run(['clean', file('a.csv', list(0, 20)), '-o', join(home.dir, 'a.out.csv')]);
     expect(sent.code, sent.stderr).toBe(0);
-    expect(sent.stderr).toMatch(/^warning: the verdict cache cannot be opened \(.+\): addresses answered before are sent and paid for again/m);
+    expect(sent.stderr).toMatch(
+      /^warning: the verdict cache cannot be opened \(.+\): addresses answered before are sent and paid for again/m,
+    );
     expect(sandbox.stats().addressesCharged).toBe(20);
     const local = await home.run(['clean', file('b.csv', list(0, 30)), '--local', '--format', 'ndjson']);
     expect(local.code, local.stderr).toBe(0);
-    expect(local.stderr).toMatch(/^warning: the verdict cache cannot be opened \(.+\): the engine checks what the journal does not answer$/m);
+    expect(local.stderr).toMatch(
+      /^warning: the verdict cache cannot be opened \(.+\): the engine checks what the journal does not answer$/m,
+    );
     expect(local.stdout.trim().split('\n')).toHaveLength(30);
   });
 

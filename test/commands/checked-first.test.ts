@@ -22,18 +22,36 @@ async function refusedUnasked(argv: string[], error: RegExp, env: Record<string,
 describe('register checks its flags before the first question', () => {
   it('a bad --api-url or --clean-url, or MAILCLEAN_API_URL', async () => {
     await refusedUnasked(['--api-url', 'not a url', 'register'], /^error: --api-url: "not a url" is not a valid URL$/m);
-    await refusedUnasked(['--clean-url', 'ftp://clean.example.com', 'register', '--service', 'clean'], /^error: --clean-url: "ftp:\/\/clean\.example\.com" is not an http or https URL$/m);
-    await refusedUnasked(['register'], /^error: MAILCLEAN_API_URL: "example\.com" is not a valid URL$/m, { MAILCLEAN_API_URL: 'example.com' });
+    await refusedUnasked(
+      ['--clean-url', 'ftp://clean.example.com', 'register', '--service', 'clean'],
+      /^error: --clean-url: "ftp:\/\/clean\.example\.com" is not an http or https URL$/m,
+    );
+    await refusedUnasked(['register'], /^error: MAILCLEAN_API_URL: "example\.com" is not a valid URL$/m, {
+      MAILCLEAN_API_URL: 'example.com',
+    });
   });
 
   it('a bad --email, --country-code or --service', async () => {
-    await refusedUnasked(['register', '--email', 'ada.example.com'], /^error: --email: "ada\.example\.com" is not an email address$/m);
-    await refusedUnasked(['register', '--country-code', 'United Kingdom'], /^error: --country-code: "United Kingdom" is not a two-letter country code/m);
-    await refusedUnasked(['register', '--service', 'both'], /error: option '--service <service>' argument 'both' is invalid/);
+    await refusedUnasked(
+      ['register', '--email', 'ada.example.com'],
+      /^error: --email: "ada\.example\.com" is not an email address$/m,
+    );
+    await refusedUnasked(
+      ['register', '--country-code', 'United Kingdom'],
+      /^error: --country-code: "United Kingdom" is not a two-letter country code/m,
+    );
+    await refusedUnasked(
+      ['register', '--service', 'both'],
+      /error: option '--service <service>' argument 'both' is invalid/,
+    );
   });
 
   it('one service chosen and no URL for it (the profile holds a token, so no sandbox)', async () => {
-    await refusedUnasked(['register', '--service', 'platform'], /^error: no api-url is configured for profile "default"/m, { MAILCLEAN_CLEAN_TOKEN: 'a-token' });
+    await refusedUnasked(
+      ['register', '--service', 'platform'],
+      /^error: no api-url is configured for profile "default"/m,
+      { MAILCLEAN_CLEAN_TOKEN: 'a-token' },
+    );
   });
 
   it('good flags: only what is missing is asked, and the country code goes out upper-cased', async () => {
@@ -61,20 +79,33 @@ describe('login, oem-register and me update check their flags first too', () => 
   it('login: a bad URL or --email', async () => {
     await refusedUnasked(['--api-url', 'http//api', 'login'], /^error: --api-url: "http\/\/api" is not a valid URL$/m);
     await refusedUnasked(['login', '--email', 'nobody'], /^error: --email: "nobody" is not an email address$/m);
-    await refusedUnasked(['login', '--service', 'clean'], /^error: no clean-url is configured/m, { MAILCLEAN_TOKEN: 'a-token' });
+    await refusedUnasked(['login', '--service', 'clean'], /^error: no clean-url is configured/m, {
+      MAILCLEAN_TOKEN: 'a-token',
+    });
   });
 
   it('oem-register: a bad URL or --email', async () => {
     const env = { MAILCLEAN_INTERNAL_TOKEN: 'internal' };
-    await refusedUnasked(['--api-url', 'not a url', 'oem-register'], /^error: --api-url: "not a url" is not a valid URL$/m, env);
-    await refusedUnasked(['oem-register', '--email', 'cy.example.com'], /^error: --email: "cy\.example\.com" is not an email address$/m, env);
+    await refusedUnasked(
+      ['--api-url', 'not a url', 'oem-register'],
+      /^error: --api-url: "not a url" is not a valid URL$/m,
+      env,
+    );
+    await refusedUnasked(
+      ['oem-register', '--email', 'cy.example.com'],
+      /^error: --email: "cy\.example\.com" is not an email address$/m,
+      env,
+    );
   });
 
   it('me update: a bad --country-code is refused before anything is sent; a prompted one is asked again', async () => {
     const sandbox: SandboxHandle = await sandboxes.start();
     await registered(home(), sandbox, { name: 'Ada', service: 'all' });
     const before = await home().run(['me', '--json', 'country_code']);
-    await refusedUnasked([...urlsOf(sandbox), 'me', 'update', '--country-code', 'GBR', '--phone', '1'], /^error: --country-code: "GBR" is not a two-letter country code/m);
+    await refusedUnasked(
+      [...urlsOf(sandbox), 'me', 'update', '--country-code', 'GBR', '--phone', '1'],
+      /^error: --country-code: "GBR" is not a two-letter country code/m,
+    );
     expect((await home().run(['me', '--json', 'country_code'])).stdout).toBe(before.stdout);
 
     const res = await interactive(

@@ -14,7 +14,8 @@ const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
 // .ci/run installs both shells and sets MAILCLEAN_REQUIRE_SHELLS=1, which turns a skip into a failure.
 const shellsRequired = process.env.MAILCLEAN_REQUIRE_SHELLS === '1';
-const absent = (shell: string) => (has(shell) || shellsRequired ? '' : ` (skipped: ${shell} is not installed; apt-get install -y ${shell})`);
+const absent = (shell: string) =>
+  has(shell) || shellsRequired ? '' : ` (skipped: ${shell} is not installed; apt-get install -y ${shell})`;
 const zshAbsent = absent('zsh');
 const fishAbsent = absent('fish');
 
@@ -28,7 +29,14 @@ interface Declared {
 /** Every command path with the long flags and choices its definition declares, read from the tree main.ts parses. */
 async function declared(): Promise<{ commands: Declared[]; globals: string[] }> {
   const home = new TestHome();
-  const program = await commandTree({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {}, cwd: home.dir, signals: new Signals() });
+  const program = await commandTree({
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: {},
+    cwd: home.dir,
+    signals: new Signals(),
+  });
   home.cleanup();
   const commands: Declared[] = [];
   const visit = (cmd: Command, path: string[]) => {
@@ -80,8 +88,15 @@ describe('completion scripts', () => {
 
   /** Runs the bash completion function for each command line (the last word is being completed). */
   function bash(lines: string[][]): string[][] {
-    const calls = lines.map((words) => `COMP_WORDS=(${words.map(quote).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _mailclean; printf '%s\\n' '>>>' "\${COMPREPLY[@]}"`);
-    const res = spawnSync('bash', ['--norc', '--noprofile', '-c', `source ${quote(scripts.bash!)}\n${calls.join('\n')}`], { cwd: dir, encoding: 'utf8' });
+    const calls = lines.map(
+      (words) =>
+        `COMP_WORDS=(${words.map(quote).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _mailclean; printf '%s\\n' '>>>' "\${COMPREPLY[@]}"`,
+    );
+    const res = spawnSync(
+      'bash',
+      ['--norc', '--noprofile', '-c', `source ${quote(scripts.bash!)}\n${calls.join('\n')}`],
+      { cwd: dir, encoding: 'utf8' },
+    );
     expect(res.stderr).toBe('');
     return res.stdout
       .split('>>>\n')
@@ -144,7 +159,10 @@ describe('completion scripts', () => {
 
   it("zsh and fish scripts hold every command's flags", () => {
     const zsh = readFileSync(scripts.zsh!, 'utf8');
-    const zshFlags = zsh.slice(zsh.indexOf('_mailclean_flag_descriptions() {'), zsh.indexOf('_mailclean_subcommand_descriptions() {'));
+    const zshFlags = zsh.slice(
+      zsh.indexOf('_mailclean_flag_descriptions() {'),
+      zsh.indexOf('_mailclean_subcommand_descriptions() {'),
+    );
     const fishLines = readFileSync(scripts.fish!, 'utf8').split('\n');
     for (const c of commands) {
       const path = c.path.join(' ');
@@ -175,7 +193,15 @@ describe('completion scripts', () => {
       'compset() { :; }',
     ];
     const run = (words: string[]) =>
-      spawnSync('zsh', ['-f', '-c', `${stubs.join('\n')}\nsource ${quote(scripts.zsh!)}\nwords=(${words.map(quote).join(' ')}); CURRENT=${words.length}; _mailclean`], { cwd: dir, encoding: 'utf8' });
+      spawnSync(
+        'zsh',
+        [
+          '-f',
+          '-c',
+          `${stubs.join('\n')}\nsource ${quote(scripts.zsh!)}\nwords=(${words.map(quote).join(' ')}); CURRENT=${words.length}; _mailclean`,
+        ],
+        { cwd: dir, encoding: 'utf8' },
+      );
     const lines = (words: string[]) => {
       const res = run(words);
       expect(res.stderr, words.join(' ')).toBe('');
@@ -192,7 +218,10 @@ describe('completion scripts', () => {
 
   it(`fish: drives complete -C${fishAbsent}`, { skip: fishAbsent !== '' }, () => {
     const complete = (line: string) => {
-      const res = spawnSync('fish', ['-N', '-c', `source ${quote(scripts.fish!)}; complete -C ${quote(line)}`], { cwd: dir, encoding: 'utf8' });
+      const res = spawnSync('fish', ['-N', '-c', `source ${quote(scripts.fish!)}; complete -C ${quote(line)}`], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
       expect(res.stderr, line).toBe('');
       return res.stdout
         .split('\n')

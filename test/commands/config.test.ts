@@ -15,7 +15,9 @@ describe('config', () => {
     expect((await home().run(['config', 'set', 'rate', 'fast'])).code).toBe(2);
     expect((await home().run(['config', 'set', 'api-url', 'nope'])).code).toBe(2);
     expect((await home().run(['config', 'set', 'token', 'abc'])).code).toBe(2);
-    expect((await home().run(['config', 'list', '--json'])).stdout).toBe(`${JSON.stringify({ 'api-url': 'https://api.example.com', rate: '10/1m' }, null, 2)}\n`);
+    expect((await home().run(['config', 'list', '--json'])).stdout).toBe(
+      `${JSON.stringify({ 'api-url': 'https://api.example.com', rate: '10/1m' }, null, 2)}\n`,
+    );
     expect((await home().run(['config', 'unset', 'rate'])).code).toBe(0);
     expect((await home().run(['config', 'get', 'rate'])).code).toBe(1);
     expect((await home().run(['config', 'path'])).stdout.trim()).toBe(`${home().configDir}/config.json`);
@@ -30,7 +32,9 @@ describe('the config file', () => {
     const res = await home().run(['config', 'get', 'api-url']);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('https://api.example.com\n');
-    expect(res.stderr).toBe(`warning: ${path} was readable by others (mode 0644); it is now 0600. If others could log in here, sign in again to replace its tokens.\n`);
+    expect(res.stderr).toBe(
+      `warning: ${path} was readable by others (mode 0644); it is now 0600. If others could log in here, sign in again to replace its tokens.\n`,
+    );
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect((await home().run(['config', 'get', 'api-url'])).stderr).toBe('');
   });
@@ -60,7 +64,10 @@ describe.each(['spec', 'alt'] as const)('config profiles against a configured se
     const set = await home().run(['config', 'set', 'api-url', sandbox.url, '--profile', 'work']);
     expect(set.code).toBe(0);
     await home().run(['config', 'set', 'clean-url', sandbox.url, '--profile', 'work']);
-    const reg = await home().run(['register', '--profile', 'work', '--name', 'Ed', '--email', 'ed@example.com', '--password-stdin'], { stdin: PASSWORD });
+    const reg = await home().run(
+      ['register', '--profile', 'work', '--name', 'Ed', '--email', 'ed@example.com', '--password-stdin'],
+      { stdin: PASSWORD },
+    );
     expect(reg.code, reg.stderr).toBe(0);
     const me = await home().run(['me', '--json', 'email'], { env: { MAILCLEAN_PROFILE: 'work' } });
     expect(JSON.parse(me.stdout)).toEqual({ email: 'ed@example.com' });

@@ -46,7 +46,14 @@ describe('commands called directly', () => {
     const out = join(home.dir, 'out.csv');
     const run = testFactory(home);
     try {
-      const code = await runClean(cleanOptions({ output: out, format: 'csv', concurrency: '4', smtpPort: '25', maxAge: '30d', precheck: true }, [input], false), run.f);
+      const code = await runClean(
+        cleanOptions(
+          { output: out, format: 'csv', concurrency: '4', smtpPort: '25', maxAge: '30d', precheck: true },
+          [input],
+          false,
+        ),
+        run.f,
+      );
       expect(code, run.stderr()).toBe(0);
     } finally {
       await run.f.close();

@@ -25,16 +25,27 @@ async function service(answer: (req: IncomingMessage, res: ServerResponse, n: nu
   return server.url;
 }
 
-const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (res: ServerResponse, status: number, body: unknown) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 describe('secrets a service echoes', () => {
   it.each([
-    ['a JSON 500', (req: IncomingMessage, res: ServerResponse) => json(res, 500, { message: `Server error handling ${echo(req)}` })],
+    [
+      'a JSON 500',
+      (req: IncomingMessage, res: ServerResponse) => json(res, 500, { message: `Server error handling ${echo(req)}` }),
+    ],
     [
       'an HTML 502 title',
-      (req: IncomingMessage, res: ServerResponse) => res.writeHead(502, { 'content-type': 'text/html' }).end(`<html><head><title>Bad gateway for ${echo(req)}</title></head></html>`),
+      (req: IncomingMessage, res: ServerResponse) =>
+        res
+          .writeHead(502, { 'content-type': 'text/html' })
+          .end(`<html><head><title>Bad gateway for ${echo(req)}</title></head></html>`),
     ],
-    ['a 401', (req: IncomingMessage, res: ServerResponse) => json(res, 401, { message: `Token ${echo(req).slice(7)} is not valid` })],
+    [
+      'a 401',
+      (req: IncomingMessage, res: ServerResponse) =>
+        json(res, 401, { message: `Token ${echo(req).slice(7)} is not valid` }),
+    ],
   ])('%s: the token is masked on stderr (and --debug)', async (_name, answer) => {
     const url = await service(answer);
     for (const args of [['me'], ['me', '--debug']]) {
@@ -52,14 +63,22 @@ describe('secrets a service echoes', () => {
         return;
       }
       const emails = Array.from({ length: 50 }, (_, i) => `s${i}@example.com`);
-      json(res, 200, { result: emails.map((email) => ({ email, emailStatus: { status: 'valid', valid: true, reason: `seen with ${echo(req)}` } })) });
+      json(res, 200, {
+        result: emails.map((email) => ({
+          email,
+          emailStatus: { status: 'valid', valid: true, reason: `seen with ${echo(req)}` },
+        })),
+      });
     });
     const input = join(home().dir, 'list.csv');
     writeFileSync(input, `email\n${Array.from({ length: 60 }, (_, i) => `s${i}@example.com`).join('\n')}\n`);
     const files = ['out.csv', 'summary.json', 'report.html'].map((f) => join(home().dir, f));
-    const res = await home().run(['clean', input, '-o', files[0]!, '--summary-json', files[1]!, '--report', files[2]!, '--concurrency', '1'], {
-      env: { MAILCLEAN_CLEAN_URL: url, MAILCLEAN_CLEAN_TOKEN: CLEAN_TOKEN },
-    });
+    const res = await home().run(
+      ['clean', input, '-o', files[0]!, '--summary-json', files[1]!, '--report', files[2]!, '--concurrency', '1'],
+      {
+        env: { MAILCLEAN_CLEAN_URL: url, MAILCLEAN_CLEAN_TOKEN: CLEAN_TOKEN },
+      },
+    );
     expect(res.code, res.stderr).toBe(3);
     const written = [res.stdout, res.stderr, ...files.map((f) => readFileSync(f, 'utf8'))];
     for (const text of written) expect(text).not.toContain('cleanSecret');

@@ -10,7 +10,9 @@ const home = useHome();
 
 describe('account commands on the built-in sandbox (no configuration)', () => {
   it('registers with a piped password, then me --json and roles --json work', async () => {
-    const reg = await home().run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], { stdin: 'correct horse battery\n' });
+    const reg = await home().run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], {
+      stdin: 'correct horse battery\n',
+    });
     expect(reg.stderr).toContain('built-in sandbox');
     expect(reg.stderr).toContain('Registered ada@example.com on the platform');
     expect(reg.code).toBe(0);
@@ -29,7 +31,9 @@ describe('account commands on the built-in sandbox (no configuration)', () => {
     expect(roles.code).toBe(0);
     const list = JSON.parse(roles.stdout);
     expect(list.map((r: { name: string }) => r.name).sort()).toEqual(['admin', 'manager', 'superadmin', 'user']);
-    expect(list[0].permissions[0]).toEqual(expect.objectContaining({ name: expect.any(String), category: expect.any(String) }));
+    expect(list[0].permissions[0]).toEqual(
+      expect.objectContaining({ name: expect.any(String), category: expect.any(String) }),
+    );
   });
 });
 
@@ -41,7 +45,9 @@ describe('login and register save the URLs they were given', () => {
     const urls = urlsOf(sandbox);
     await registered(home(), sandbox, { email: 'stick@example.com', service: 'all' });
     expect((await home().run(['logout'])).code).toBe(0);
-    const login = await home().run([...urls, 'login', '--email', 'stick@example.com', '--password-stdin'], { stdin: PASSWORD });
+    const login = await home().run([...urls, 'login', '--email', 'stick@example.com', '--password-stdin'], {
+      stdin: PASSWORD,
+    });
     expect(login.code, login.stderr).toBe(0);
 
     const list = await home().run(['config', 'list']);
@@ -86,7 +92,10 @@ describe('secrets', () => {
       expect(res.code, res.stderr).toBe(0);
       outputs.push(res.stdout, res.stderr);
     };
-    await run(['register', '--name', 'Ada', '--email', 'sec@example.com', '--password-stdin', '--service', 'all'], SECRET_PASSWORD);
+    await run(
+      ['register', '--name', 'Ada', '--email', 'sec@example.com', '--password-stdin', '--service', 'all'],
+      SECRET_PASSWORD,
+    );
     await run(['login', '--email', 'sec@example.com', '--password-stdin'], SECRET_PASSWORD);
     await run(['me']);
     await run(['me', '--json']);

@@ -30,7 +30,13 @@ describe.each(['spec', 'alt'] as const)('login against a configured service (%s 
     const after = await run(['auth', 'status', '--json']);
     expect(after.code).toBe(0);
     const [platform, clean] = JSON.parse(after.stdout);
-    expect(platform).toMatchObject({ service: 'platform', signedIn: true, verified: true, email: 'ada1@example.com', tokenSource: 'profile' });
+    expect(platform).toMatchObject({
+      service: 'platform',
+      signedIn: true,
+      verified: true,
+      email: 'ada1@example.com',
+      tokenSource: 'profile',
+    });
     expect(clean).toMatchObject({ service: 'clean', signedIn: true, tokenSource: 'profile' });
     expect(platform.token).toContain('…');
   });
@@ -71,7 +77,10 @@ describe.each(['spec', 'alt'] as const)('login against a configured service (%s 
 
   it('a wrong password at login: exit 4', async () => {
     await registered(home(), sandbox, { email: 'wrong@example.com', service: 'platform' });
-    const res = await run(['login', '--service', 'platform', '--email', 'wrong@example.com', '--password-stdin'], 'not the password');
+    const res = await run(
+      ['login', '--service', 'platform', '--email', 'wrong@example.com', '--password-stdin'],
+      'not the password',
+    );
     expectError(res, 4, 'error: the platform did not accept that email and password');
   });
 });
@@ -96,7 +105,10 @@ describe('login: a 422 names the flag', () => {
         res.end(JSON.stringify(body));
       });
       try {
-        const res = await home().run(['login', '--api-url', server.url, '--service', 'platform', '--email', 'ada@example.com', '--password-stdin'], { stdin: PASSWORD });
+        const res = await home().run(
+          ['login', '--api-url', server.url, '--service', 'platform', '--email', 'ada@example.com', '--password-stdin'],
+          { stdin: PASSWORD },
+        );
         expectError(res, 2, 'error: --email: The selected email is invalid.');
       } finally {
         await server.close();

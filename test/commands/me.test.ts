@@ -22,7 +22,9 @@ describe('me on the built-in sandbox (no configuration)', () => {
   });
 
   it('prints a readable summary without --json', async () => {
-    await home().run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], { stdin: 'correct horse battery' });
+    await home().run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], {
+      stdin: 'correct horse battery',
+    });
     const me = await home().run(['me']);
     expect(me.stdout).toMatch(/^Name\s+Ada$/m);
     expect(me.stdout).toMatch(/^Email\s+ada@example\.com \(address not confirmed\)$/m);
@@ -37,15 +39,36 @@ describe.each(['spec', 'alt'] as const)('me against a configured service (%s sha
     sandbox = await sandboxes.start({ shape });
   });
 
-  const run = (args: string[], stdin?: string, env?: Record<string, string>) => home().run([...urlsOf(sandbox), ...args], { stdin, env });
+  const run = (args: string[], stdin?: string, env?: Record<string, string>) =>
+    home().run([...urlsOf(sandbox), ...args], { stdin, env });
 
   it('me update changes only the fields given', async () => {
     await registered(home(), sandbox, { name: 'Ada', service: 'all' });
-    const first = await run(['me', 'update', '--last-name', 'Lovelace', '--phone', '+1 555 0100', '--country-code', 'GB', '--json']);
+    const first = await run([
+      'me',
+      'update',
+      '--last-name',
+      'Lovelace',
+      '--phone',
+      '+1 555 0100',
+      '--country-code',
+      'GB',
+      '--json',
+    ]);
     expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', phone: '+1 555 0100', country_code: 'GB' });
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      phone: '+1 555 0100',
+      country_code: 'GB',
+    });
     const second = await run(['me', 'update', '--first-name', 'Augusta', '--json']);
-    expect(JSON.parse(second.stdout)).toMatchObject({ first_name: 'Augusta', last_name: 'Lovelace', phone: '+1 555 0100', country_code: 'GB' });
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      first_name: 'Augusta',
+      last_name: 'Lovelace',
+      phone: '+1 555 0100',
+      country_code: 'GB',
+    });
     const me = JSON.parse((await run(['me', '--json'])).stdout);
     expect(me).toMatchObject({ first_name: 'Augusta', last_name: 'Lovelace', phone: '+1 555 0100' });
   });
@@ -72,21 +95,47 @@ describe.each(['spec', 'alt'] as const)('me against a configured service (%s sha
     it('the last name registration left empty', async () => {
       await registered(home(), sandbox, { service: 'platform' });
       const res = await run(['me', 'update', '--first-name', 'Ada', '--phone', '+1 555 0100', '--country-code', 'GB']);
-      expectError(res, 2, /^error: --last-name is required: the service needs all four fields and your profile has no last name$/);
+      expectError(
+        res,
+        2,
+        /^error: --last-name is required: the service needs all four fields and your profile has no last name$/,
+      );
       // Nothing was sent: the phone given alongside is not set.
       expect(JSON.parse((await run(['me', '--json', 'phone'])).stdout)).toEqual({ phone: null });
     });
 
     it('a flag given as an empty string', async () => {
       await registered(home(), sandbox, { service: 'platform' });
-      const res = await run(['me', 'update', '--first-name', ' ', '--last-name', 'L', '--phone', '1', '--country-code', 'GB']);
+      const res = await run([
+        'me',
+        'update',
+        '--first-name',
+        ' ',
+        '--last-name',
+        'L',
+        '--phone',
+        '1',
+        '--country-code',
+        'GB',
+      ]);
       expectError(res, 2, /^error: --first-name: must not be empty/);
     });
   });
 
   it('me update: a value the service refuses names its flag', async () => {
     await registered(home(), sandbox, { service: 'platform' });
-    const res = await run(['me', 'update', '--first-name', 'Ada', '--last-name', 'L', '--country-code', 'GB', '--phone', '1'.repeat(40)]);
+    const res = await run([
+      'me',
+      'update',
+      '--first-name',
+      'Ada',
+      '--last-name',
+      'L',
+      '--country-code',
+      'GB',
+      '--phone',
+      '1'.repeat(40),
+    ]);
     expectError(res, 2, 'error: --phone: The phone field must not be greater than 32 characters.');
   });
 
@@ -140,7 +189,9 @@ describe('me failing', () => {
   it('a 502 with an HTML page: the status and the page title, not the page', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });
-      res.end(`<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>${'<p>nginx</p>'.repeat(500)}</body></html>`);
+      res.end(
+        `<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>${'<p>nginx</p>'.repeat(500)}</body></html>`,
+      );
     });
     try {
       const res = await home().run(['me', '--api-url', server.url], { env: { MAILCLEAN_TOKEN: 'x.y' } });
@@ -176,7 +227,9 @@ describe('me with credentials but no URL', () => {
     expect((await home().run(['config', 'unset', 'clean-url'])).code).toBe(0);
     const me = await home().run(['me']);
     expect(me.code).toBe(2);
-    expect(me.stderr).toMatch(/^error: no api-url is configured for profile "default" \(it holds credentials, so the built-in sandbox is not used\)$/m);
+    expect(me.stderr).toMatch(
+      /^error: no api-url is configured for profile "default" \(it holds credentials, so the built-in sandbox is not used\)$/m,
+    );
     expect(me.stderr).not.toMatch(/Using the built-in sandbox/);
     expect(existsSync(join(home().dataDir, 'sandbox'))).toBe(false);
     expect(readFileSync(join(home().configDir, 'config.json'), 'utf8')).not.toMatch(/"sandbox":\s*\{\s*"default"/);

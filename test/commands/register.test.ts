@@ -26,7 +26,10 @@ describe('register saves the URLs it was given', () => {
   it('MAILCLEAN_API_URL and MAILCLEAN_CLEAN_URL given to register are saved too', async () => {
     const sandbox = await sandboxes.start({ plan: 'unlimited' });
     const env = { MAILCLEAN_API_URL: sandbox.url, MAILCLEAN_CLEAN_URL: sandbox.url };
-    const reg = await home().run(['register', '--name', 'Bo', '--email', 'env-urls@example.com', '--password-stdin'], { stdin: PASSWORD, env });
+    const reg = await home().run(['register', '--name', 'Bo', '--email', 'env-urls@example.com', '--password-stdin'], {
+      stdin: PASSWORD,
+      env,
+    });
     expect(reg.code, reg.stderr).toBe(0);
     const list = await home().run(['config', 'list', '--json']);
     expect(JSON.parse(list.stdout)).toMatchObject({ 'api-url': sandbox.url, 'clean-url': sandbox.url });
@@ -45,7 +48,10 @@ describe.each(['spec', 'alt'] as const)('register failing against the %s shape: 
   it('register: an email already taken, on either service', async () => {
     await registered(home(), sandbox, { email: 'taken@example.com', service: 'all' });
     for (const service of ['platform', 'clean']) {
-      const res = await run(['register', '--name', 'Ada', '--email', 'taken@example.com', '--password-stdin', '--service', service], PASSWORD);
+      const res = await run(
+        ['register', '--name', 'Ada', '--email', 'taken@example.com', '--password-stdin', '--service', service],
+        PASSWORD,
+      );
       expectError(res, 2, 'error: --email: The email has already been taken.');
     }
   });
@@ -57,7 +63,10 @@ describe.each(['spec', 'alt'] as const)('register failing against the %s shape: 
 
   it('register with both services: each side warns or fails with the flag', async () => {
     await registered(home(), sandbox, { email: 'half@example.com', service: 'clean' });
-    const res = await run(['register', '--name', 'Ada', '--email', 'half@example.com', '--password-stdin', '--service', 'all'], PASSWORD);
+    const res = await run(
+      ['register', '--name', 'Ada', '--email', 'half@example.com', '--password-stdin', '--service', 'all'],
+      PASSWORD,
+    );
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('warning: clean: --email: The email has already been taken.');
   });
@@ -69,10 +78,15 @@ describe('register failing', () => {
   it('an answer without the token a command needs: a clear error, not a crash', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(201, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ version: 'v1', status: true, statusCode: 201, response: { user: { data: { id: 'u1' } } } }));
+      res.end(
+        JSON.stringify({ version: 'v1', status: true, statusCode: 201, response: { user: { data: { id: 'u1' } } } }),
+      );
     });
     try {
-      const res = await home().run(['register', '--api-url', server.url, '--name', 'A', '--email', 'a@example.com', '--password-stdin'], { stdin: PASSWORD });
+      const res = await home().run(
+        ['register', '--api-url', server.url, '--name', 'A', '--email', 'a@example.com', '--password-stdin'],
+        { stdin: PASSWORD },
+      );
       expectError(res, 1, /registration answer from 127\.0\.0\.1:\d+ carries no token/);
     } finally {
       await server.close();
@@ -82,11 +96,23 @@ describe('register failing', () => {
   it('a validation failure lists the server errors field by field, named as the command takes them', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(422, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ message: 'invalid', errors: { email: ['The email is taken.'], password: ['Too short.', 'Too plain.'], tos: ['Accept it.'] } }));
+      res.end(
+        JSON.stringify({
+          message: 'invalid',
+          errors: { email: ['The email is taken.'], password: ['Too short.', 'Too plain.'], tos: ['Accept it.'] },
+        }),
+      );
     });
     try {
-      const res = await home().run(['register', '--api-url', server.url, '--name', 'Ada', '--email', 'a@example.com', '--password-stdin'], { stdin: PASSWORD });
-      expectError(res, 2, /^error: --email: The email is taken\.; the password: Too short\.; Too plain\.; tos: Accept it\.$/);
+      const res = await home().run(
+        ['register', '--api-url', server.url, '--name', 'Ada', '--email', 'a@example.com', '--password-stdin'],
+        { stdin: PASSWORD },
+      );
+      expectError(
+        res,
+        2,
+        /^error: --email: The email is taken\.; the password: Too short\.; Too plain\.; tos: Accept it\.$/,
+      );
     } finally {
       await server.close();
     }
@@ -94,7 +120,9 @@ describe('register failing', () => {
 
   it('a missing value with prompts off: exit 2 naming the flag', async () => {
     const urls = urlsOf(await sandboxes.start());
-    const res = await home().run([...urls, 'register', '--email', 'a@example.com', '--password-stdin'], { stdin: PASSWORD });
+    const res = await home().run([...urls, 'register', '--email', 'a@example.com', '--password-stdin'], {
+      stdin: PASSWORD,
+    });
     expectError(res, 2, /--name is required/);
     const noPassword = await home().run([...urls, 'register', '--name', 'A', '--email', 'a@example.com']);
     expectError(noPassword, 2, /a password is required/);

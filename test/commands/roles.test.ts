@@ -11,7 +11,9 @@ const home = useHome();
 
 describe('roles on the built-in sandbox (no configuration)', () => {
   it('prints a table without --json', async () => {
-    await home().run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], { stdin: 'correct horse battery' });
+    await home().run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], {
+      stdin: 'correct horse battery',
+    });
     const roles = await home().run(['roles']);
     expect(roles.stdout.split('\n')[0]).toBe('BRAND\tROLE\tHELD\tDISPLAY NAME\tPERMISSIONS\tDESCRIPTION');
     expect(roles.stdout).toMatch(/^Ada's brand\tuser\t\t/m);
@@ -34,7 +36,12 @@ describe.each(['spec', 'alt'] as const)('roles against a configured service (%s 
     expect(res.code).toBe(0);
     const rows: Array<{ name: string; roles: string[] }> = JSON.parse(res.stdout);
     expect(rows.find((r) => r.name === 'recipe-create')?.roles.sort()).toEqual(['admin', 'manager', 'superadmin']);
-    expect(rows.find((r) => r.name === 'contact-get')?.roles.sort()).toEqual(['admin', 'manager', 'superadmin', 'user']);
+    expect(rows.find((r) => r.name === 'contact-get')?.roles.sort()).toEqual([
+      'admin',
+      'manager',
+      'superadmin',
+      'user',
+    ]);
     expect(rows.some((r) => r.name === 'integration-get-all-containers ')).toBe(true);
     const table = await run(['roles', '--permissions', '--role', 'user']);
     expect(table.stdout.split('\n')[0]).toBe('CATEGORY\tPERMISSION\tUSER');
@@ -69,7 +76,10 @@ describe('roles across two brands', () => {
   beforeEach(async () => {
     sandbox = await sandboxes.start({ dataDir: sandboxes.dataDir() });
     await registered(home(), sandbox, { name: 'Ada', service: 'platform' });
-    const me = JSON.parse((await run(['me', '--json', 'id,brand'])).stdout) as { id: string; brand: { id: string; slug: string } };
+    const me = JSON.parse((await run(['me', '--json', 'id,brand'])).stdout) as {
+      id: string;
+      brand: { id: string; slug: string };
+    };
     first = me.brand;
     // The spec has no route that adds a user to a brand: make Ada a manager of Bo's brand in the sandbox's state.
     const bo = await registerUser(sandbox.url, { name: 'Bo' });
@@ -124,7 +134,9 @@ describe('roles across two brands', () => {
     const store = await Store.open(sandboxes.dataDir());
     await store.mutate((draft) => void (draft.brands[second.id]!.name = "Ada's brand"));
     const lines = (await run(['roles'])).stdout.trimEnd().split('\n').slice(1);
-    expect(new Set(lines.map((l) => l.split('\t')[0]))).toEqual(new Set([`Ada's brand (${first.slug})`, `Ada's brand (${second.slug})`]));
+    expect(new Set(lines.map((l) => l.split('\t')[0]))).toEqual(
+      new Set([`Ada's brand (${first.slug})`, `Ada's brand (${second.slug})`]),
+    );
   });
 
   it("--permissions gives each brand's roles their own column", async () => {
@@ -137,7 +149,10 @@ describe('roles across two brands', () => {
       ...['ADMIN', 'MANAGER', 'SUPERADMIN', 'USER'].map((r) => `${r}@${first.slug}`),
       ...['ADMIN', 'MANAGER', 'SUPERADMIN', 'USER'].map((r) => `${r}@${second.slug}`),
     ]);
-    const json = JSON.parse((await run(['roles', '--permissions', '--json'])).stdout) as Array<{ name: string; roles: string[] }>;
+    const json = JSON.parse((await run(['roles', '--permissions', '--json'])).stdout) as Array<{
+      name: string;
+      roles: string[];
+    }>;
     expect(json.find((p) => p.name === 'recipe-create')?.roles).toEqual([
       `admin@${first.slug}`,
       `manager@${first.slug}`,

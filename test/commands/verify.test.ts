@@ -27,7 +27,16 @@ describe('verify with the built-in engine', () => {
   });
 
   it('an invalid or risky one exits 5; --json gives every field for each address as given, in order', async () => {
-    const res = await home().run(['verify', 'ann@mail.example.com', 'di@nomail.com', 'bob@gmial.com', 'x@@y', '--dns-server', dns.server, '--json']);
+    const res = await home().run([
+      'verify',
+      'ann@mail.example.com',
+      'di@nomail.com',
+      'bob@gmial.com',
+      'x@@y',
+      '--dns-server',
+      dns.server,
+      '--json',
+    ]);
     expect(res.code, res.stderr).toBe(5);
     const rows = JSON.parse(res.stdout) as VerifyRow[];
     expect(rows.map((r) => Object.keys(r))).toEqual(rows.map(() => VERIFY_FIELDS));

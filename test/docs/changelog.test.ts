@@ -40,7 +40,8 @@ describe('CHANGELOG kept by changesets', () => {
       const parts = text.match(/^---\n([\s\S]*?)\n---\n([\s\S]*)$/);
       expect(parts, `.changeset/${file} has front matter`).not.toBeNull();
       const releases = parts![1]!.split('\n').filter(Boolean);
-      for (const release of releases) expect(release, `.changeset/${file}`).toMatch(new RegExp(`^"${name}": (patch|minor|major)$`));
+      for (const release of releases)
+        expect(release, `.changeset/${file}`).toMatch(new RegExp(`^"${name}": (patch|minor|major)$`));
       expect(parts![2]!.trim().length, `.changeset/${file} says what changed`).toBeGreaterThan(20);
     }
   });
@@ -48,7 +49,8 @@ describe('CHANGELOG kept by changesets', () => {
   it('`changeset version` turns the pending changesets into the next entry and version', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mailclean-changeset-'));
     copies.push(dir);
-    for (const entry of ['.changeset', 'CHANGELOG.md', 'package.json']) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
+    for (const entry of ['.changeset', 'CHANGELOG.md', 'package.json'])
+      cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
     const pending = pendingChangesets(dir);
     const bumps = pending.map((file) => read(join(dir, '.changeset'), file).match(/: (patch|minor|major)$/m)![1]!);
     const cli = join(ROOT, 'node_modules', '@changesets', 'cli', 'bin.js');

@@ -48,7 +48,17 @@ describe('docs/json.md', () => {
     expect(undocumented(section('## `clean --dry-run --json`'), Object.keys(JSON.parse(dry.stdout)))).toEqual([]);
 
     const summaryFile = join(home().dir, 'summary.json');
-    const run = await home().run(['clean', input, '--local', '--dns-server', '127.0.0.1:9', '--format', 'json', '--summary-json', summaryFile]);
+    const run = await home().run([
+      'clean',
+      input,
+      '--local',
+      '--dns-server',
+      '127.0.0.1:9',
+      '--format',
+      'json',
+      '--summary-json',
+      summaryFile,
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Record<string, unknown>;
     // The table names some fields in groups ("`startedAt`, `finishedAt`, `durationMs`").

@@ -20,7 +20,9 @@ interface Step {
 function yamlBlock(heading: string, index = 0): string {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf(`## ${heading}`));
-  const blocks = [...section.slice(0, section.indexOf('\n## ', 3)).matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const blocks = [...section.slice(0, section.indexOf('\n## ', 3)).matchAll(/```yaml\n([\s\S]*?)```/g)].map(
+    (m) => m[1]!,
+  );
   return blocks[index]!;
 }
 
@@ -45,7 +47,9 @@ function keepsItsData(steps: Step[], runs: (step: Step) => boolean): void {
 }
 
 describe("README's GitHub Actions workflow", () => {
-  const workflow = parse(yamlBlock('Cleaning in CI')) as { jobs: Record<string, { steps: Step[]; env: Record<string, string> }> };
+  const workflow = parse(yamlBlock('Cleaning in CI')) as {
+    jobs: Record<string, { steps: Step[]; env: Record<string, string> }>;
+  };
   const job = Object.values(workflow.jobs)[0]!;
 
   it('restores the data directory, runs with --resume, and saves it even when the run fails', () => {
@@ -69,12 +73,19 @@ describe("README's GitHub Actions workflow", () => {
 });
 
 describe('the composite action (action.yml)', () => {
-  const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { using: string; steps: Step[] }; inputs: Record<string, { default?: string }> };
+  const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
+    runs: { using: string; steps: Step[] };
+    inputs: Record<string, { default?: string }>;
+  };
 
   it('is composite: Node, restore, install from its own checkout, run, and an always() save', () => {
     expect(action.runs.using).toBe('composite');
     keepsItsData(action.runs.steps, (s) => (s.run ?? '').includes('mailclean $MAILCLEAN_ARGS'));
-    expect(action.runs.steps.some((s) => (s.run ?? '').includes('"$GITHUB_ACTION_PATH"') && (s.run ?? '').includes('npm install -g .'))).toBe(true);
+    expect(
+      action.runs.steps.some(
+        (s) => (s.run ?? '').includes('"$GITHUB_ACTION_PATH"') && (s.run ?? '').includes('npm install -g .'),
+      ),
+    ).toBe(true);
     expect(action.inputs['node-version']?.default).toBe('22');
   });
 

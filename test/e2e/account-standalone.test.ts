@@ -15,7 +15,10 @@ describe('against a standalone `mailclean sandbox --port P`', () => {
 
   beforeAll(async () => {
     const port = await closedPort();
-    server = spawn(process.execPath, [BIN, 'sandbox', '--port', String(port), '--memory'], { env: { ...process.env, ...home.env() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    server = spawn(process.execPath, [BIN, 'sandbox', '--port', String(port), '--memory'], {
+      env: { ...process.env, ...home.env() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     // The URLs are printed on stdout once it listens.
     const printed = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -38,7 +41,14 @@ describe('against a standalone `mailclean sandbox --port P`', () => {
   const run = (args: string[], stdin?: string) => home.run([...urls, ...args], { stdin });
 
   it('register, logout, login to both with one password, auth status, me update, me --brand, roles --permissions', async () => {
-    expect((await run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin', '--service', 'all'], PASSWORD)).code).toBe(0);
+    expect(
+      (
+        await run(
+          ['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin', '--service', 'all'],
+          PASSWORD,
+        )
+      ).code,
+    ).toBe(0);
     expect((await run(['logout'])).code).toBe(0);
     expect((await run(['auth', 'status'])).code).toBe(4);
     const login = await run(['login', '--email', 'ada@example.com', '--password-stdin'], PASSWORD);
@@ -49,7 +59,16 @@ describe('against a standalone `mailclean sandbox --port P`', () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/Signed in as ada@example\.com\n/);
 
-    const updated = await run(['me', 'update', '--last-name', 'Lovelace', '--phone', '+44 20 7946 0000', '--json', 'first_name,last_name,phone']);
+    const updated = await run([
+      'me',
+      'update',
+      '--last-name',
+      'Lovelace',
+      '--phone',
+      '+44 20 7946 0000',
+      '--json',
+      'first_name,last_name,phone',
+    ]);
     expect(JSON.parse(updated.stdout)).toEqual({ first_name: 'Ada', last_name: 'Lovelace', phone: '+44 20 7946 0000' });
     const me = JSON.parse((await run(['me', '--json'])).stdout);
     const brand = await run(['me', '--brand', me.brand.id]);

@@ -34,7 +34,11 @@ describe('three runs at once under one limit, on a loaded machine', () => {
       // 6 requests of 50 each per run: 18 in all, at least two full windows of waiting.
       writeFileSync(input, `email\n${Array.from({ length: 300 }, (_, i) => `r${n}-${i}@example.com`).join('\n')}\n`);
       return new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'clean', input, '-o', `${input}.out`, '--rate', '8/4s', '--concurrency', '4'], { env: { ...process.env, ...home.env() } });
+        const child = spawn(
+          process.execPath,
+          [BIN, 'clean', input, '-o', `${input}.out`, '--rate', '8/4s', '--concurrency', '4'],
+          { env: { ...process.env, ...home.env() } },
+        );
         let stderr = '';
         child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
         child.on('close', (code) => resolve({ code, stderr }));

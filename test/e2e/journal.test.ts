@@ -16,7 +16,9 @@ describe('the journal', () => {
   const sandboxes = useSandboxes();
   const home = useHome();
 
-  it('two runs of the same list at once: the second waits for the first and pays for nothing', { timeout: 60_000 }, async () => {
+  it('two runs of the same list at once: the second waits for the first and pays for nothing', {
+    timeout: 60_000,
+  }, async () => {
     // 12 requests at 2 per second: the first run sends for about 5 s. The second starts once the first is sending
     // (it holds the list's lock from before its first request), so even a start slowed seconds by a loaded machine
     // finds it at work.
@@ -26,7 +28,9 @@ describe('the journal', () => {
     writeFileSync(input, list(600));
     const spawnRun = (out: string) =>
       new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'clean', input, '-o', join(home().dir, out)], { env: { ...process.env, ...home().env() } });
+        const child = spawn(process.execPath, [BIN, 'clean', input, '-o', join(home().dir, out)], {
+          env: { ...process.env, ...home().env() },
+        });
         let stderr = '';
         child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
         child.on('close', (code) => resolve({ code, stderr }));
@@ -37,7 +41,8 @@ describe('the journal', () => {
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     expect(sandbox.stats().addressesCharged).toBe(600);
-    const waiting = /Another run \(pid \d+, since [^)]+\) is cleaning this list with this account; waiting for it to finish/;
+    const waiting =
+      /Another run \(pid \d+, since [^)]+\) is cleaning this list with this account; waiting for it to finish/;
     expect(b.stderr).toMatch(waiting);
     expect(a.stderr).not.toMatch(waiting);
     expect(readFileSync(join(home().dir, 'a.csv'), 'utf8')).toBe(readFileSync(join(home().dir, 'b.csv'), 'utf8'));

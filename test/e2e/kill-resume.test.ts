@@ -13,7 +13,9 @@ const sandboxes = useSandboxes();
 const home = useHome();
 
 describe('clean: SIGKILL', () => {
-  it('a run killed with SIGKILL resumes to the same output, paying at most for the batches in flight', { timeout: 120_000 }, async () => {
+  it('a run killed with SIGKILL resumes to the same output, paying at most for the batches in flight', {
+    timeout: 120_000,
+  }, async () => {
     const sandbox = await sandboxes.start({ plan: 'unlimited', rate: { requests: 5, windowMs: 1_000 } });
     await registered(home(), sandbox);
     const input = join(home().dir, 'list.csv');
@@ -25,13 +27,19 @@ describe('clean: SIGKILL', () => {
     const out = join(home().dir, 'out.csv');
     const concurrency = 2;
 
-    const child = spawn(process.execPath, [BIN, 'clean', input, '-o', out, '--rate', '5/1s', '--concurrency', String(concurrency)], {
-      env: { ...process.env, ...home().env(), CI: '1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'clean', input, '-o', out, '--rate', '5/1s', '--concurrency', String(concurrency)],
+      {
+        env: { ...process.env, ...home().env(), CI: '1' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal ? -1 : _code)));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal ? -1 : _code)),
+    );
     // Kill it once it is well into the run.
     const deadline = Date.now() + 60_000;
     while (sandbox.stats().cleanRequests < 12 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

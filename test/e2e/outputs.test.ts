@@ -2,7 +2,17 @@
 // the input is never overwritten by accident, modes are kept, and a path that cannot be written is refused
 // before anything is spent.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -20,15 +30,24 @@ describe('outputs', () => {
   beforeAll(async () => {
     home = new TestHome();
     // The built-in engine checks (nothing configured); DNS answers "unreachable" at once, on loopback.
-    env = { ...process.env, ...home.env({ MAILCLEAN_DNS_SERVERS: `127.0.0.1:${await closedUdpPort()}` }) } as NodeJS.ProcessEnv;
+    env = {
+      ...process.env,
+      ...home.env({ MAILCLEAN_DNS_SERVERS: `127.0.0.1:${await closedUdpPort()}` }),
+    } as NodeJS.ProcessEnv;
     input = join(home.dir, 'in.csv');
     writeFileSync(input, LIST);
   });
   afterAll(() => home.cleanup());
 
-  function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  function run(
+    args: string[],
+    extraEnv: NodeJS.ProcessEnv = {},
+  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [BIN, ...args], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, ...args], {
+        env: { ...env, ...extraEnv },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -121,7 +140,10 @@ describe('outputs', () => {
     try {
       const other = new TestHome();
       const urls = ['--api-url', sandbox.url, '--clean-url', sandbox.url];
-      await other.run([...urls, 'register', '--service', 'clean', '--name', 'T', '--email', 'proc@example.com', '--password-stdin'], { stdin: 'a long password' });
+      await other.run(
+        [...urls, 'register', '--service', 'clean', '--name', 'T', '--email', 'proc@example.com', '--password-stdin'],
+        { stdin: 'a long password' },
+      );
       const res = await other.run(['clean', input, '-o', '/proc/out.csv']);
       expect(res.code).toBe(2);
       expect(res.stderr).toMatch(/^error: --output: cannot write \/proc\/out\.csv: cannot create a file in \/proc/m);

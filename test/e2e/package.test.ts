@@ -14,8 +14,18 @@ const ROOT = join(import.meta.dirname, '..', '..');
 // npm and the installed bin run on the Node running the tests.
 const PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
 
-function run(command: string, args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string } = {}): SpawnSyncReturns<string> {
-  return spawnSync(command, args, { cwd: opts.cwd ?? ROOT, env: { ...process.env, PATH, ...opts.env }, input: opts.input, encoding: 'utf8', timeout: 120_000 });
+function run(
+  command: string,
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+): SpawnSyncReturns<string> {
+  return spawnSync(command, args, {
+    cwd: opts.cwd ?? ROOT,
+    env: { ...process.env, PATH, ...opts.env },
+    input: opts.input,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 }
 
 /** The same, without blocking this process: the registry npm installs from runs in it. */
@@ -45,8 +55,27 @@ describe('the npm package', () => {
     tarball = join(dir, packed.stdout.trim().split('\n').at(-1)!);
     const cache = run('npm', ['config', 'get', 'cache']).stdout.trim();
     registry = await startRegistry(join(ROOT, 'package-lock.json'), cache);
-    const installed = await runAsync('npm', ['install', '-g', '--prefix', join(dir, 'prefix'), '--registry', registry.url, '--cache', join(dir, 'npm-cache'), '--no-audit', '--no-fund', tarball], dir);
-    expect(installed.status, `${installed.stderr}\nnot in the lock or the npm cache (run npm ci): ${registry.missing.join(', ')}`).toBe(0);
+    const installed = await runAsync(
+      'npm',
+      [
+        'install',
+        '-g',
+        '--prefix',
+        join(dir, 'prefix'),
+        '--registry',
+        registry.url,
+        '--cache',
+        join(dir, 'npm-cache'),
+        '--no-audit',
+        '--no-fund',
+        tarball,
+      ],
+      dir,
+    );
+    expect(
+      installed.status,
+      `${installed.stderr}\nnot in the lock or the npm cache (run npm ci): ${registry.missing.join(', ')}`,
+    ).toBe(0);
     bin = join(dir, 'prefix', 'bin', 'mailclean');
   }, 180_000);
   afterAll(async () => {
@@ -73,7 +102,9 @@ describe('the npm package', () => {
   });
 
   it('installed into an empty prefix, its man page is where `man` looks', () => {
-    expect(readFileSync(join(dir, 'prefix', 'share', 'man', 'man1', 'mailclean.1'), 'utf8')).toMatch(/^\.TH MAILCLEAN 1 /);
+    expect(readFileSync(join(dir, 'prefix', 'share', 'man', 'man1', 'mailclean.1'), 'utf8')).toMatch(
+      /^\.TH MAILCLEAN 1 /,
+    );
   });
 
   it('installed into an empty prefix, it answers --version and --help', () => {
@@ -94,7 +125,10 @@ describe('the npm package', () => {
   });
 
   it('registers on the built-in sandbox and shows the account', () => {
-    const reg = run(bin, ['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], { env, input: 'a long password' });
+    const reg = run(bin, ['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], {
+      env,
+      input: 'a long password',
+    });
     expect(reg.status, reg.stderr).toBe(0);
     const me = run(bin, ['me', '--json', 'email'], { env });
     expect(me.status, me.stderr).toBe(0);

@@ -14,7 +14,10 @@ const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
 // .ci/run installs Chromium and sets this: there, a missing browser is a failure, not a skip.
 const required = process.env.MAILCLEAN_REQUIRE_CHROMIUM === '1';
-if (!present) console.log(`test/e2e/report.test.ts: skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`);
+if (!present)
+  console.log(
+    `test/e2e/report.test.ts: skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`,
+  );
 
 const HOSTILE = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">@example.com';
 
@@ -28,11 +31,28 @@ describe('the HTML report in Chromium', () => {
     home = new TestHome();
     await registered(home, sandbox);
     const input = join(home.dir, 'list.csv');
-    const rows = ['email,name', 'ann@example.com,A', 'bob@example.org,B', 'x@mailinator.com,D', ',blank', 'nope,bad', `"${HOSTILE.replace(/"/g, '""')}",hostile`];
+    const rows = [
+      'email,name',
+      'ann@example.com,A',
+      'bob@example.org,B',
+      'x@mailinator.com,D',
+      ',blank',
+      'nope,bad',
+      `"${HOSTILE.replace(/"/g, '""')}",hostile`,
+    ];
     for (let i = 0; i < 30; i++) rows.push(`p${i}@domain${i % 25}.com,P`);
     writeFileSync(input, `${rows.join('\n')}\n`);
     page = join(home.dir, 'report.html');
-    const res = await home.run(['clean', input, '-o', join(home.dir, 'out.csv'), '--report', page, '--summary-json', join(home.dir, 's.json')]);
+    const res = await home.run([
+      'clean',
+      input,
+      '-o',
+      join(home.dir, 'out.csv'),
+      '--report',
+      page,
+      '--summary-json',
+      join(home.dir, 's.json'),
+    ]);
     expect(res.code, res.stderr).toBe(0);
     summary = JSON.parse(readFileSync(join(home.dir, 's.json'), 'utf8'));
   });
@@ -51,7 +71,15 @@ describe('the HTML report in Chromium', () => {
     const browser = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       const url = pathToFileURL(page).href;
@@ -67,11 +95,18 @@ describe('the HTML report in Chromium', () => {
       expect(problems).toEqual([]);
       expect(requests).toEqual([url]);
 
-      const bars = (chart: string) => tab.$$eval(`#${chart} .bar`, (els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-name'), Number(e.getAttribute('data-rows'))])));
+      const bars = (chart: string) =>
+        tab.$$eval(`#${chart} .bar`, (els) =>
+          Object.fromEntries(els.map((e) => [e.getAttribute('data-name'), Number(e.getAttribute('data-rows'))])),
+        );
       expect(await bars('statuses')).toEqual(summary.statuses);
       expect(await bars('reasons')).toEqual(summary.reasons);
-      const domains = await tab.$$eval('tr.domain', (els) => els.map((e) => ({ domain: e.getAttribute('data-domain'), rows: Number(e.getAttribute('data-rows')) })));
-      expect(domains).toEqual(summary.topDomains.map((d: { domain: string; rows: number }) => ({ domain: d.domain, rows: d.rows })));
+      const domains = await tab.$$eval('tr.domain', (els) =>
+        els.map((e) => ({ domain: e.getAttribute('data-domain'), rows: Number(e.getAttribute('data-rows')) })),
+      );
+      expect(domains).toEqual(
+        summary.topDomains.map((d: { domain: string; rows: number }) => ({ domain: d.domain, rows: d.rows })),
+      );
       expect(domains).toHaveLength(20);
       expect(Number(await tab.getAttribute('#disposable', 'data-rows'))).toBe(summary.disposable);
       expect(Number(await tab.getAttribute('#unchecked', 'data-rows'))).toBe(summary.unchecked.rows);

@@ -52,11 +52,17 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     for (const m of machines) m.cleanup();
   });
 
-  const envOf = (m: TestHome) => ({ ...process.env, ...m.env({ MAILCLEAN_CLEAN_URL: sandbox.url, MAILCLEAN_CLEAN_TOKEN: token, MAILCLEAN_REDIS_URL: redis.url }) }) as NodeJS.ProcessEnv;
+  const envOf = (m: TestHome) =>
+    ({
+      ...process.env,
+      ...m.env({ MAILCLEAN_CLEAN_URL: sandbox.url, MAILCLEAN_CLEAN_TOKEN: token, MAILCLEAN_REDIS_URL: redis.url }),
+    }) as NodeJS.ProcessEnv;
   // The service's limit, told to both runners as the account's rate.
   const RATE = ['--rate', '5/3s'];
 
-  it('overlapping lists at once: no 429, at most 5 arrivals in any 3 s, no address charged twice', { timeout: 90_000 }, async () => {
+  it('overlapping lists at once: no 429, at most 5 arrivals in any 3 s, no address charged twice', {
+    timeout: 90_000,
+  }, async () => {
     // 300 + 300 addresses, 150 of them in both lists: 450 unique, 9 requests of 50 at best.
     const [one, two] = machines as [TestHome, TestHome];
     writeFileSync(join(one.dir, 'a.csv'), list(0, 300));
@@ -84,7 +90,9 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     }
   });
 
-  it('one long list on two machines: claimed a chunk at a time, so the second runner sends from the start and nothing is paid twice', { timeout: 90_000 }, async () => {
+  it('one long list on two machines: claimed a chunk at a time, so the second runner sends from the start and nothing is paid twice', {
+    timeout: 90_000,
+  }, async () => {
     // 3,000 addresses, 60 requests at 10 a second: the first runner claims its third 1,000 about 3 s after its first
     // request, and the second starts well before that.
     await sandbox.close();
@@ -94,7 +102,10 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     const rate = ['--rate', '10/1s'];
     const first = run(['clean', join(one.dir, 'list.csv'), '-o', join(one.dir, 'out.csv'), ...rate], envOf(one));
     while (sandbox.stats().cleanRequests < 1) await new Promise((r) => setTimeout(r, 20));
-    const [a, b] = await Promise.all([first, run(['clean', join(two.dir, 'list.csv'), '-o', join(two.dir, 'out.csv'), ...rate], envOf(two))]);
+    const [a, b] = await Promise.all([
+      first,
+      run(['clean', join(two.dir, 'list.csv'), '-o', join(two.dir, 'out.csv'), ...rate], envOf(two)),
+    ]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     expect(sandbox.stats().addressesCharged, `${a.stderr}\n---\n${b.stderr}`).toBe(3_000);
@@ -102,10 +113,13 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     // Claimed whole, the list would have been the first runner's: the second would have waited and spent nothing.
     expect(spent(b.stderr), b.stderr).toBeGreaterThan(0);
     expect(spent(a.stderr) + spent(b.stderr)).toBe(3_000);
-    for (const m of machines) expect(readFileSync(join(m.dir, 'out.csv'), 'utf8').trim().split('\n')).toHaveLength(3_001);
+    for (const m of machines)
+      expect(readFileSync(join(m.dir, 'out.csv'), 'utf8').trim().split('\n')).toHaveLength(3_001);
   });
 
-  it('--max-spend counts the whole run, addresses another runner gave back unsent included', { timeout: 60_000 }, async () => {
+  it('--max-spend counts the whole run, addresses another runner gave back unsent included', {
+    timeout: 60_000,
+  }, async () => {
     const [one] = machines as [TestHome];
     writeFileSync(join(one.dir, 'list.csv'), list(0, 200));
     const env = { MAILCLEAN_CLEAN_URL: sandbox.url, MAILCLEAN_CLEAN_TOKEN: token, MAILCLEAN_REDIS_URL: redis.url };
@@ -116,7 +130,10 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     try {
       await other.start();
       expect((await other.claim(list(100, 100).trim().split('\n').slice(1))).mine).toHaveLength(100);
-      const running = run(['clean', join(one.dir, 'list.csv'), '-o', join(one.dir, 'out.csv'), '--max-spend', '150', ...RATE], envOf(one));
+      const running = run(
+        ['clean', join(one.dir, 'list.csv'), '-o', join(one.dir, 'out.csv'), '--max-spend', '150', ...RATE],
+        envOf(one),
+      );
       while (sandbox.stats().cleanRequests < 1) await new Promise((r) => setTimeout(r, 20));
       await other.release();
       const res = await running;
@@ -129,7 +146,9 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     }
   });
 
-  it('cache stats, path and clear see the Redis cache clean wrote to, not a file of this machine', { timeout: 60_000 }, async () => {
+  it('cache stats, path and clear see the Redis cache clean wrote to, not a file of this machine', {
+    timeout: 60_000,
+  }, async () => {
     const [one] = machines as [TestHome, TestHome];
     writeFileSync(join(one.dir, 'a.csv'), list(0, 60));
     const cleaned = await run(['clean', join(one.dir, 'a.csv'), '-o', join(one.dir, 'a.out.csv'), ...RATE], envOf(one));
@@ -138,14 +157,18 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     const stats = await one.run(['cache', 'stats', '--json'], { env });
     expect(stats.code, stats.stderr).toBe(0);
     expect(JSON.parse(stats.stdout).entries).toBe(60);
-    expect((await one.run(['cache', 'path'], { env })).stdout).toMatch(new RegExp(`^${redis.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} mailclean:[0-9a-f]+:cache\n$`));
+    expect((await one.run(['cache', 'path'], { env })).stdout).toMatch(
+      new RegExp(`^${redis.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} mailclean:[0-9a-f]+:cache\n$`),
+    );
     const local = await one.run(['cache', 'stats', '--json'], { env: { ...env, MAILCLEAN_REDIS_URL: undefined } });
     expect(JSON.parse(local.stdout).entries).toBe(0);
     expect(JSON.parse((await one.run(['cache', 'clear', '--json'], { env })).stdout)).toEqual({ removed: 60 });
     expect(JSON.parse((await one.run(['cache', 'stats', '--json'], { env })).stdout).entries).toBe(0);
   });
 
-  it('--local on another machine keeps the answers in the shared cache and checks only the rest', { timeout: 60_000 }, async () => {
+  it('--local on another machine keeps the answers in the shared cache and checks only the rest', {
+    timeout: 60_000,
+  }, async () => {
     const [one, two] = machines as [TestHome, TestHome];
     writeFileSync(join(one.dir, 'a.csv'), list(0, 100));
     const paid = await run(['clean', join(one.dir, 'a.csv'), '-o', join(one.dir, 'a.out.csv'), ...RATE], envOf(one));
@@ -154,9 +177,14 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     const dns = await startDnsServer({ com: { NS: ['ns.example.'] } });
     try {
       writeFileSync(join(two.dir, 'b.csv'), list(50, 100));
-      const local = await run(['clean', join(two.dir, 'b.csv'), '-o', join(two.dir, 'b.out.csv'), '--local', '--dns-server', dns.server], envOf(two));
+      const local = await run(
+        ['clean', join(two.dir, 'b.csv'), '-o', join(two.dir, 'b.out.csv'), '--local', '--dns-server', dns.server],
+        envOf(two),
+      );
       expect(local.code, local.stderr).toBe(0);
-      expect(local.stderr).toMatch(/^Keeping 50 answers the service gave \(50 from the cache\); checking the other 50 with the built-in engine\.$/m);
+      expect(local.stderr).toMatch(
+        /^Keeping 50 answers the service gave \(50 from the cache\); checking the other 50 with the built-in engine\.$/m,
+      );
       const statuses = readFileSync(join(two.dir, 'b.out.csv'), 'utf8')
         .trim()
         .split('\n')
@@ -167,15 +195,22 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
 
       // Without Redis, --local warns and checks everything itself: nothing is paid either way.
       await redis.stop();
-      const alone = await run(['clean', join(two.dir, 'b.csv'), '-o', join(two.dir, 'b.out.csv'), '--local', '--dns-server', dns.server], envOf(two));
+      const alone = await run(
+        ['clean', join(two.dir, 'b.csv'), '-o', join(two.dir, 'b.out.csv'), '--local', '--dns-server', dns.server],
+        envOf(two),
+      );
       expect(alone.code, alone.stderr).toBe(0);
-      expect(alone.stderr).toMatch(/^warning: .*redis:\/\/127\.0\.0\.1:\d+.*: the engine checks what the journal does not answer$/m);
+      expect(alone.stderr).toMatch(
+        /^warning: .*redis:\/\/127\.0\.0\.1:\d+.*: the engine checks what the journal does not answer$/m,
+      );
     } finally {
       await dns.close();
     }
   });
 
-  it('Redis stopped mid-run: exit 3, every row written, nothing sent unbooked; --resume finishes', { timeout: 90_000 }, async () => {
+  it('Redis stopped mid-run: exit 3, every row written, nothing sent unbooked; --resume finishes', {
+    timeout: 90_000,
+  }, async () => {
     const [one] = machines as [TestHome];
     const input = join(one.dir, 'list.csv');
     writeFileSync(input, list(0, 600)); // 12 requests at 5 per 3 s: about 6 s
@@ -186,7 +221,9 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     const stopped = await running;
     expect(stopped.code, stopped.stderr).toBe(3);
     expect(stopped.stderr).toMatch(/unchecked: the shared state at redis:\/\/127\.0\.0\.1:\d+ cannot be reached/);
-    expect(stopped.stderr).toMatch(/hint: nothing was sent unbooked; when the shared Redis is back, run the same command with --resume/);
+    expect(stopped.stderr).toMatch(
+      /hint: nothing was sent unbooked; when the shared Redis is back, run the same command with --resume/,
+    );
     const rows = readFileSync(out, 'utf8').trim().split('\n').slice(1);
     expect(rows).toHaveLength(600);
     const charged = sandbox.stats().addressesCharged;

@@ -29,7 +29,10 @@ async function until(check: () => boolean, what: string, timeoutMs = 20_000): Pr
 /** Files a run must not leave behind: hidden temp outputs beside the output, spooled copies of the input. */
 function leftovers(home: TestHome): string[] {
   const spool = join(home.dataDir, 'spool');
-  return [...readdirSync(home.dir).filter((f) => f.endsWith('.tmp')), ...(existsSync(spool) ? readdirSync(spool).map((f) => `spool/${f}`) : [])];
+  return [
+    ...readdirSync(home.dir).filter((f) => f.endsWith('.tmp')),
+    ...(existsSync(spool) ? readdirSync(spool).map((f) => `spool/${f}`) : []),
+  ];
 }
 
 describe('signals', () => {
@@ -38,18 +41,31 @@ describe('signals', () => {
   let env: Record<string, string | undefined>;
 
   async function setup(options: SandboxOptions = {}) {
-    sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate: { requests: 1_000, windowMs: 1_000 }, ...options });
+    sandbox = await startSandbox({
+      port: 0,
+      plan: 'unlimited',
+      rate: { requests: 1_000, windowMs: 1_000 },
+      ...options,
+    });
     home = new TestHome();
     env = home.env({ MAILCLEAN_API_URL: sandbox.url, MAILCLEAN_CLEAN_URL: sandbox.url });
-    const reg = await home.run(['register', '--service', 'clean', '--name', 'T', '--email', 'sig@example.com', '--password-stdin'], { stdin: 'a long password', env });
+    const reg = await home.run(
+      ['register', '--service', 'clean', '--name', 'T', '--email', 'sig@example.com', '--password-stdin'],
+      { stdin: 'a long password', env },
+    );
     expect(reg.code, reg.stderr).toBe(0);
   }
 
   function start(args: string[], stdin: 'ignore' | 'pipe' = 'ignore'): Running {
-    const child = spawn(process.execPath, [BIN, ...args], { env: env as NodeJS.ProcessEnv, stdio: [stdin, 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: env as NodeJS.ProcessEnv,
+      stdio: [stdin, 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr })));
+    const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+      child.on('close', (code, signal) => resolve({ code, signal, stderr })),
+    );
     return { child, done };
   }
 
@@ -62,28 +78,34 @@ describe('signals', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('one %s while requests are in flight: their answers are journaled, --resume pays for nothing twice', { timeout: 60_000 }, async (signal, exitCode) => {
-    await setup({ faults: { latencyMs: 600 } });
-    const input = join(home.dir, 'list.csv');
-    writeFileSync(input, list(1_000));
-    const run = start(['clean', input, '-o', join(home.dir, 'out.csv'), '--concurrency', '4']);
-    await until(() => sandbox.stats().cleanRequests >= 6, 'requests in flight');
-    run.child.kill(signal);
-    const stopped = await run.done;
-    expect(stopped.code, stopped.stderr).toBe(exitCode);
-    const saved = Number(/Interrupted: (\d+) answers saved/.exec(stopped.stderr)?.[1]);
-    // Every address the service charged for is in the journal: nothing paid is lost.
-    expect(saved).toBe(sandbox.stats().addressesCharged);
-    expect(saved).toBeGreaterThan(0);
-    expect(leftovers(home)).toEqual([]);
+  ] as const)(
+    'one %s while requests are in flight: their answers are journaled, --resume pays for nothing twice',
+    { timeout: 60_000 },
+    async (signal, exitCode) => {
+      await setup({ faults: { latencyMs: 600 } });
+      const input = join(home.dir, 'list.csv');
+      writeFileSync(input, list(1_000));
+      const run = start(['clean', input, '-o', join(home.dir, 'out.csv'), '--concurrency', '4']);
+      await until(() => sandbox.stats().cleanRequests >= 6, 'requests in flight');
+      run.child.kill(signal);
+      const stopped = await run.done;
+      expect(stopped.code, stopped.stderr).toBe(exitCode);
+      const saved = Number(/Interrupted: (\d+) answers saved/.exec(stopped.stderr)?.[1]);
+      // Every address the service charged for is in the journal: nothing paid is lost.
+      expect(saved).toBe(sandbox.stats().addressesCharged);
+      expect(saved).toBeGreaterThan(0);
+      expect(leftovers(home)).toEqual([]);
 
-    const resumed = start(['clean', input, '-o', join(home.dir, 'out.csv'), '--resume']);
-    const after = await resumed.done;
-    expect(after.code, after.stderr).toBe(0);
-    expect(sandbox.stats().addressesCharged).toBe(1_000);
-  });
+      const resumed = start(['clean', input, '-o', join(home.dir, 'out.csv'), '--resume']);
+      const after = await resumed.done;
+      expect(after.code, after.stderr).toBe(0);
+      expect(sandbox.stats().addressesCharged).toBe(1_000);
+    },
+  );
 
-  it('SIGKILL during a run leaves a verdict cache that the next run, of another list, reads', { timeout: 60_000 }, async () => {
+  it('SIGKILL during a run leaves a verdict cache that the next run, of another list, reads', {
+    timeout: 60_000,
+  }, async () => {
     await setup({ faults: { latencyMs: 300 } });
     const first = join(home.dir, 'a.csv');
     writeFileSync(first, list(1_000));
@@ -99,7 +121,9 @@ describe('signals', () => {
     const next = start(['clean', second, '-o', join(home.dir, 'b.out.csv')]);
     const done = await next.done;
     expect(done.code, done.stderr).toBe(0);
-    const fromCache = Number(/([\d,]+) addresses answered within 30 days come from the cache/.exec(done.stderr)?.[1]?.replace(/,/g, ''));
+    const fromCache = Number(
+      /([\d,]+) addresses answered within 30 days come from the cache/.exec(done.stderr)?.[1]?.replace(/,/g, ''),
+    );
     expect(fromCache).toBeGreaterThanOrEqual(200);
     // What the killed run had paid for and journaled is not paid again: at most its batches in flight are.
     expect(sandbox.stats().addressesCharged).toBe(paidByTheKilledRun + 1_000 - fromCache);
@@ -110,7 +134,10 @@ describe('signals', () => {
     await setup();
     const run = start(['clean', '-', '-o', join(home.dir, 'out.csv')], 'pipe');
     run.child.stdin!.write('email\nfirst@example.com\n');
-    await until(() => existsSync(join(home.dataDir, 'spool')) && readdirSync(join(home.dataDir, 'spool')).length > 0, 'the spool file');
+    await until(
+      () => existsSync(join(home.dataDir, 'spool')) && readdirSync(join(home.dataDir, 'spool')).length > 0,
+      'the spool file',
+    );
     run.child.kill('SIGTERM');
     const stopped = await run.done;
     expect(stopped.code, stopped.stderr).toBe(143);
@@ -118,7 +145,9 @@ describe('signals', () => {
     expect(leftovers(home)).toEqual([]);
   });
 
-  it('SIGINT while the output is being written: exit 130, no hidden temporary file beside it', { timeout: 60_000 }, async () => {
+  it('SIGINT while the output is being written: exit 130, no hidden temporary file beside it', {
+    timeout: 60_000,
+  }, async () => {
     await setup();
     const input = join(home.dir, 'big.csv');
     writeFileSync(input, list(600_000, 10));
@@ -127,7 +156,10 @@ describe('signals', () => {
     expect((await first.done).code).toBe(0);
     // The list is finished: a second run sends nothing and spends its time reading and writing.
     const run = start(['clean', input, '-o', join(home.dir, 'again.csv')]);
-    await until(() => readdirSync(home.dir).some((f) => f.startsWith('.again.csv') && f.endsWith('.tmp')), 'the temporary output');
+    await until(
+      () => readdirSync(home.dir).some((f) => f.startsWith('.again.csv') && f.endsWith('.tmp')),
+      'the temporary output',
+    );
     run.child.kill('SIGINT');
     const stopped = await run.done;
     expect(stopped.code, stopped.stderr).toBe(130);

@@ -15,9 +15,18 @@ import { VERSION } from '../../src/version.js';
 import { useHome } from '../helpers/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const ioOf = (cwd: string) => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {}, cwd, signals: new Signals() });
+const ioOf = (cwd: string) => ({
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: {},
+  cwd,
+  signals: new Signals(),
+});
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const groffAbsent = spawnSync('groff', ['--version']).error ? ' (skipped: groff is not installed; .ci/run installs it)' : '';
+const groffAbsent = spawnSync('groff', ['--version']).error
+  ? ' (skipped: groff is not installed; .ci/run installs it)'
+  : '';
 
 /** The README section's table: the backticked names (or bare codes) in its first column. */
 function readmeTable(heading: string): string[] {
@@ -46,7 +55,9 @@ describe('help topics', () => {
     for (const topic of Object.keys(HELP_TOPICS)) expect(root.stdout).toMatch(new RegExp(`^  ${topic} +\\S`, 'm'));
     const bogus = await home().run(['help', 'statusses']);
     expect(bogus.code).toBe(2);
-    expect(bogus.stderr).toMatch(/^error: no command or help topic named "statusses"\nhint: help topics: environment, exit-codes/);
+    expect(bogus.stderr).toMatch(
+      /^error: no command or help topic named "statusses"\nhint: help topics: environment, exit-codes/,
+    );
     expect((await home().run(['help', 'clean'])).stdout).toMatch(/^Usage: mailclean clean /);
   });
 
@@ -59,7 +70,8 @@ describe('help topics', () => {
 
   it('statuses names every status, reason and result column', async () => {
     const text = (await home().run(['help', 'statuses'])).stdout;
-    for (const word of [...STATUSES, ...Object.keys(REASON_MEANINGS), ...RESULT_COLUMNS]) expect(text, word).toContain(word);
+    for (const word of [...STATUSES, ...Object.keys(REASON_MEANINGS), ...RESULT_COLUMNS])
+      expect(text, word).toContain(word);
   });
 });
 
@@ -74,21 +86,31 @@ describe('mailclean(1)', () => {
         if (sub.name() === 'help') continue;
         const name = [...path, sub.name()];
         expect(page, name.join(' ')).toContain(`.SS "${name.join(' ')} `.replace(/-/g, '\\-'));
-        for (const option of sub.options) if (!option.hidden && option.long) expect(page, `${name.join(' ')} ${option.long}`).toContain(option.long.replace(/-/g, '\\-'));
+        for (const option of sub.options)
+          if (!option.hidden && option.long)
+            expect(page, `${name.join(' ')} ${option.long}`).toContain(option.long.replace(/-/g, '\\-'));
         walk(sub, name);
       }
     };
     walk(tree, ['mailclean']);
-    for (const section of ['NAME', 'SYNOPSIS', 'GLOBAL OPTIONS', 'COMMANDS', 'ENVIRONMENT', 'EXIT STATUS', 'STATUSES']) expect(page).toContain(`\n.SH ${section}\n`);
+    for (const section of ['NAME', 'SYNOPSIS', 'GLOBAL OPTIONS', 'COMMANDS', 'ENVIRONMENT', 'EXIT STATUS', 'STATUSES'])
+      expect(page).toContain(`\n.SH ${section}\n`);
     expect(page.split('\n').filter((line) => /^[.'](?!(TH|SH|SS|TP|B|PP|br|nf|fi)( |$))/.test(line))).toEqual([]);
   });
 
   it('in man/ after a build is the page the tree makes now', async () => {
-    expect(readFileSync(join(ROOT, 'man', 'mailclean.1'), 'utf8')).toBe(manPage(await commandTree(ioOf(home().dir)), VERSION));
+    expect(readFileSync(join(ROOT, 'man', 'mailclean.1'), 'utf8')).toBe(
+      manPage(await commandTree(ioOf(home().dir)), VERSION),
+    );
   });
 
-  it(`is read by groff without a warning${groffAbsent}`, { skip: groffAbsent !== '' && process.env.MAILCLEAN_REQUIRE_GROFF !== '1' }, () => {
-    const res = spawnSync('groff', ['-man', '-Tutf8', '-ww', '-z', join(ROOT, 'man', 'mailclean.1')], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+  it(`is read by groff without a warning${groffAbsent}`, {
+    skip: groffAbsent !== '' && process.env.MAILCLEAN_REQUIRE_GROFF !== '1',
+  }, () => {
+    const res = spawnSync('groff', ['-man', '-Tutf8', '-ww', '-z', join(ROOT, 'man', 'mailclean.1')], {
+      encoding: 'utf8',
+      env: { ...process.env, LC_ALL: 'C' },
+    });
     expect(res.error).toBeUndefined();
     expect(res.status).toBe(0);
     expect(res.stderr).toBe('');

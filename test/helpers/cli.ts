@@ -60,7 +60,14 @@ export class TestHome {
 
   env(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
     // DNS on loopback only: a port nothing answers on, unless a test starts a DNS server (or says otherwise).
-    return { MAILCLEAN_CONFIG_DIR: this.configDir, MAILCLEAN_DATA_DIR: this.dataDir, HOME: this.dir, PATH: process.env.PATH, MAILCLEAN_DNS_SERVERS: NO_DNS, ...extra };
+    return {
+      MAILCLEAN_CONFIG_DIR: this.configDir,
+      MAILCLEAN_DATA_DIR: this.dataDir,
+      HOME: this.dir,
+      PATH: process.env.PATH,
+      MAILCLEAN_DNS_SERVERS: NO_DNS,
+      ...extra,
+    };
   }
 
   /** Runs the CLI in this process with fake streams, as a user would from a shell. */

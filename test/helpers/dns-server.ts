@@ -45,7 +45,9 @@ export async function startDnsServer(zones: Zones): Promise<TestDnsServer> {
   let inFlight = 0;
   const state = { maxInFlight: 0 };
   // Like a resolver that sees the Internet, it knows `com` (the engine's canary) unless the zones say otherwise.
-  const lookup = (name: string): ZoneEntry | undefined => (typeof zones === 'function' ? zones(name) : zones[name]) ?? (name === 'com' ? { NS: ['a.gtld-servers.example'] } : undefined);
+  const lookup = (name: string): ZoneEntry | undefined =>
+    (typeof zones === 'function' ? zones(name) : zones[name]) ??
+    (name === 'com' ? { NS: ['a.gtld-servers.example'] } : undefined);
 
   socket.on('message', (msg, rinfo) => {
     let query: dnsPacket.Packet;

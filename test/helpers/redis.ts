@@ -5,9 +5,11 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
-export const redisInstalled = spawnSync('sh', ['-c', `command -v redis-server || test -x ${REDIS_SERVER}`]).status === 0;
+export const redisInstalled =
+  spawnSync('sh', ['-c', `command -v redis-server || test -x ${REDIS_SERVER}`]).status === 0;
 export const redisRequired = process.env.MAILCLEAN_REQUIRE_REDIS === '1';
-export const REDIS_SKIP_NOTE = 'skipped: redis-server is not installed (apt-get install -y redis-server; .ci/run installs it)';
+export const REDIS_SKIP_NOTE =
+  'skipped: redis-server is not installed (apt-get install -y redis-server; .ci/run installs it)';
 
 export interface RedisHandle {
   port: number;
@@ -30,7 +32,11 @@ async function freePort(): Promise<number> {
 
 function launch(port: number): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();

@@ -54,7 +54,11 @@ export async function startRegistry(lockFile: string, cacheDir: string): Promise
     const out: Record<string, unknown> = {};
     for (const [version, e] of versions) {
       const { dev: _dev, integrity, ...fields } = e;
-      out[version] = { name, ...fields, dist: { tarball: `${base}/${name}/-/${encodeURIComponent(name)}-${version}.tgz`, integrity } };
+      out[version] = {
+        name,
+        ...fields,
+        dist: { tarball: `${base}/${name}/-/${encodeURIComponent(name)}-${version}.tgz`, integrity },
+      };
     }
     const latest = [...versions.keys()].at(-1)!;
     return { name, 'dist-tags': { latest }, versions: out };
@@ -69,7 +73,9 @@ export async function startRegistry(lockFile: string, cacheDir: string): Promise
       missing.push(path);
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
     } else if (entry) {
-      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(cachedPath(cacheDir, entry.integrity!)));
+      res
+        .writeHead(200, { 'content-type': 'application/octet-stream' })
+        .end(readFileSync(cachedPath(cacheDir, entry.integrity!)));
     } else {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(packument(name, versions)));
     }

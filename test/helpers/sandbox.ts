@@ -40,10 +40,27 @@ export function urlsOf(sandbox: SandboxHandle): string[] {
 export const PASSWORD = 'a long password';
 
 /** Registers an account of `service` on the sandbox from `home`; the URLs are saved in its profile. */
-export async function registered(home: TestHome, sandbox: SandboxHandle, opts: { email?: string; name?: string; service?: 'platform' | 'clean' | 'all' } = {}): Promise<void> {
+export async function registered(
+  home: TestHome,
+  sandbox: SandboxHandle,
+  opts: { email?: string; name?: string; service?: 'platform' | 'clean' | 'all' } = {},
+): Promise<void> {
   const email = opts.email ?? `user-${Math.random().toString(36).slice(2, 10)}@example.com`;
-  const res = await home.run([...urlsOf(sandbox), 'register', '--service', opts.service ?? 'clean', '--name', opts.name ?? 'Test', '--email', email, '--password-stdin'], {
-    stdin: PASSWORD,
-  });
+  const res = await home.run(
+    [
+      ...urlsOf(sandbox),
+      'register',
+      '--service',
+      opts.service ?? 'clean',
+      '--name',
+      opts.name ?? 'Test',
+      '--email',
+      email,
+      '--password-stdin',
+    ],
+    {
+      stdin: PASSWORD,
+    },
+  );
   expect(res.code, res.stderr).toBe(0);
 }

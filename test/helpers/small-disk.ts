@@ -3,7 +3,11 @@
 import { execFileSync } from 'node:child_process';
 
 /** Runs `body` with a 64 KiB tmpfs mounted on `dir` (which must exist), unmounted after; skips the test without root. */
-export async function onSmallDisk(ctx: { skip(note: string): void }, dir: string, body: () => Promise<void>): Promise<void> {
+export async function onSmallDisk(
+  ctx: { skip(note: string): void },
+  dir: string,
+  body: () => Promise<void>,
+): Promise<void> {
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { stdio: 'ignore' });
   } catch {

@@ -2,7 +2,12 @@ import { createServer, type Socket } from 'node:net';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 
 /** What the peer does with one RCPT TO. */
-export type RcptBehaviour = { kind: 'accept'; delayMs?: number } | { kind: 'reject'; code?: number; message?: string } | { kind: 'greylist' } | { kind: 'slow'; delayMs: number } | { kind: 'drop' };
+export type RcptBehaviour =
+  | { kind: 'accept'; delayMs?: number }
+  | { kind: 'reject'; code?: number; message?: string }
+  | { kind: 'greylist' }
+  | { kind: 'slow'; delayMs: number }
+  | { kind: 'drop' };
 
 export type RcptRule = (local: string, domain: string) => RcptBehaviour;
 
@@ -63,7 +68,14 @@ export async function startSmtpPeer(rules: RcptRule = defaultRules, host = '127.
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let open = 0;
-  const peer: Omit<SmtpPeer, 'port' | 'close'> = { connections: 0, maxConcurrent: 0, rcpts: [], mailFrom: [], helos: [], dataCommands: 0 };
+  const peer: Omit<SmtpPeer, 'port' | 'close'> = {
+    connections: 0,
+    maxConcurrent: 0,
+    rcpts: [],
+    mailFrom: [],
+    helos: [],
+    dataCommands: 0,
+  };
 
   const server: SMTPServer = new SMTPServer({
     name: 'mx.peer.test',

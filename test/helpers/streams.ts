@@ -12,7 +12,10 @@ export interface TestStreams {
   signals: Signals;
 }
 
-export function testFactory(home: TestHome, opts: { tty?: boolean; stdin?: string; env?: Record<string, string | undefined>; globals?: GlobalOptions } = {}): TestStreams {
+export function testFactory(
+  home: TestHome,
+  opts: { tty?: boolean; stdin?: string; env?: Record<string, string | undefined>; globals?: GlobalOptions } = {},
+): TestStreams {
   const stdout = new Capture(opts.tty === true);
   const stderr = new Capture(opts.tty === true);
   const stdin = opts.stdin !== undefined ? Readable.from([Buffer.from(opts.stdin)]) : new PassThrough().end();

@@ -59,7 +59,15 @@ describe('progress', () => {
     afterEach(() => {
       vi.useRealTimers();
     });
-    const busy = { phase: 'checking', checked: 123_456, toCheck: 1_000_000, rows: 2_000_000, unique: 1_000_000, spent: 123_456, requests: 2_470 } as const;
+    const busy = {
+      phase: 'checking',
+      checked: 123_456,
+      toCheck: 1_000_000,
+      rows: 2_000_000,
+      unique: 1_000_000,
+      spent: 123_456,
+      requests: 2_470,
+    } as const;
 
     it('the live line counts the wait and the ETA down every second, with nothing else happening', async () => {
       vi.useFakeTimers();
@@ -98,7 +106,9 @@ describe('progress', () => {
       expect(line.length).toBeLessThanOrEqual(77);
       expect(line).toBe('Checking 123,456/1,000,000 · rate limit 4m 59s · ETA 1h 0m');
       // With room, the lesser parts come back before the short forms are needed.
-      expect(progress.line(100)).toBe('Checking 123,456/1,000,000 addresses · 123,456 spent · waiting 4m 59s for the rate limit · ETA 1h 0m');
+      expect(progress.line(100)).toBe(
+        'Checking 123,456/1,000,000 addresses · 123,456 spent · waiting 4m 59s for the rate limit · ETA 1h 0m',
+      );
     });
   });
 });

@@ -19,7 +19,9 @@ beforeEach(async () => {
 
 describe('tokens are bound to their service', () => {
   it('a cleaning token and a cdp-token are refused by platform routes', async () => {
-    const up = await call(sb.url, 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail(), password: PASSWORD } });
+    const up = await call(sb.url, 'POST', '/api/v1/auth/signup', {
+      body: { email: uniqueEmail(), password: PASSWORD },
+    });
     const cleanToken = up.json.result.token as string;
     expect((await call(sb.url, 'GET', '/api/me', { token: cleanToken })).status).toBe(401);
 
@@ -34,11 +36,29 @@ describe('tokens are bound to their service', () => {
   it('a platform token is refused where a cleaning token is required', async () => {
     // The guard itself; clean-route.test.ts checks the same through POST /api/v1/email-verify/validate/clean.
     const store = await Store.open(undefined);
-    const ctx: SandboxContext = { store, now: () => 1_000, tokenTtlMs: 60_000, internalToken: undefined, plan: 'free', shape: 'spec' };
+    const ctx: SandboxContext = {
+      store,
+      now: () => 1_000,
+      tokenTtlMs: 60_000,
+      internalToken: undefined,
+      plan: 'free',
+      shape: 'spec',
+    };
     const password = await hashPassword(PASSWORD);
     const { platformToken, cleanToken } = await store.mutate((draft) => {
-      draft.cleanUsers['c1'] = { _id: 'c1', name: '', email: 'c@example.com', password, plan: 'free', createdAt: 0, updatedAt: 0 };
-      return { platformToken: grantToken(draft, 'c1', 'platform', ctx), cleanToken: grantToken(draft, 'c1', 'clean', ctx) };
+      draft.cleanUsers['c1'] = {
+        _id: 'c1',
+        name: '',
+        email: 'c@example.com',
+        password,
+        plan: 'free',
+        createdAt: 0,
+        updatedAt: 0,
+      };
+      return {
+        platformToken: grantToken(draft, 'c1', 'platform', ctx),
+        cleanToken: grantToken(draft, 'c1', 'clean', ctx),
+      };
     });
     const req = (token: string): ParsedRequest => ({
       method: 'POST',

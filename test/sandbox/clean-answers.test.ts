@@ -14,7 +14,16 @@ describe('verdicts', () => {
     const dataDir = freshDataDir();
     const sb = await start({ now: clock.now, dataDir });
     const { token, userId } = await signupClean(sb.url);
-    const submitted = ['ada@example.com', 'x@mailinator.com', 'y@inbox.mailinator.com', 'z@host.invalid', 'ada@example.com', ' Pad@Example.ORG ', 'w@foo.test', 'q@MAILINATOR.COM'];
+    const submitted = [
+      'ada@example.com',
+      'x@mailinator.com',
+      'y@inbox.mailinator.com',
+      'z@host.invalid',
+      'ada@example.com',
+      ' Pad@Example.ORG ',
+      'w@foo.test',
+      'q@MAILINATOR.COM',
+    ];
     const res = await cleanCall(sb.url, token, submitted);
     expect(res.status).toBe(200);
     expect(res.json.message).toBe('Emails cleaned');

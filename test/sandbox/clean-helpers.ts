@@ -4,7 +4,9 @@ import { call, PASSWORD, type Reply, uniqueEmail } from './helpers.js';
 export const CLEAN = '/api/v1/email-verify/validate/clean';
 
 export async function signupClean(base: string): Promise<{ token: string; userId: string }> {
-  const up = await call(base, 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail('cleaner'), password: PASSWORD } });
+  const up = await call(base, 'POST', '/api/v1/auth/signup', {
+    body: { email: uniqueEmail('cleaner'), password: PASSWORD },
+  });
   if (up.status !== 201) throw new Error(`signup failed: ${up.status} ${JSON.stringify(up.json)}`);
   return { token: up.json.result.token, userId: up.json.result.user._id };
 }
@@ -18,7 +20,9 @@ export function addresses(n: number, tag = 'a'): string[] {
   return Array.from({ length: n }, (_, i) => `${tag}${i}@example.com`);
 }
 
-export type RawReply = { kind: 'response'; status: number; headers: IncomingHttpHeaders; text: string; complete: boolean } | { kind: 'error'; code: string };
+export type RawReply =
+  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; text: string; complete: boolean }
+  | { kind: 'error'; code: string };
 
 /**
  * One request on a fresh connection with node:http, which hands over whatever arrived: a cut

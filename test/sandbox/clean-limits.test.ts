@@ -37,7 +37,11 @@ describe('month', () => {
     const u: CleanUsage = { arrivals: [], month: '2026-01', used: 40 };
     expect(usedThisMonth(u, Date.parse('2026-01-15T00:00:00Z'))).toBe(40);
     expect(usedThisMonth(u, Date.parse('2026-02-15T00:00:00Z'))).toBe(0);
-    expect([monthlyAllowance('free'), monthlyAllowance('pro'), monthlyAllowance('unlimited')]).toEqual([50, 10_000, undefined]);
+    expect([monthlyAllowance('free'), monthlyAllowance('pro'), monthlyAllowance('unlimited')]).toEqual([
+      50,
+      10_000,
+      undefined,
+    ]);
   });
 
   it('starts a malformed entry afresh', () => {

@@ -37,7 +37,14 @@ describe('body validation', () => {
   it('keys each bad element as email.<index>, 0-based', async () => {
     const sb = await start();
     const { token } = await signupClean(sb.url);
-    const res = await cleanCall(sb.url, token, ['ok@example.com', 'nope', 'b@example.com', 'x@@y.com', 42, ' pad@example.com ']);
+    const res = await cleanCall(sb.url, token, [
+      'ok@example.com',
+      'nope',
+      'b@example.com',
+      'x@@y.com',
+      42,
+      ' pad@example.com ',
+    ]);
     expect(res.status).toBe(422);
     expect(res.json).toEqual({
       message: 'The email.1 must be a valid email address. (and 2 more errors)',
@@ -125,7 +132,12 @@ describe('rate limit', () => {
     expect(again.headers.get('ratelimit-reset')).toBe('1');
     expect((await cleanCall(sb.url, token, ['a@example.com'])).status).toBe(429);
 
-    expect(sb.stats()).toMatchObject({ cleanRequests: 6, rateLimited: 3, addressesCharged: 6, maxArrivalsInAnyWindow: 5 });
+    expect(sb.stats()).toMatchObject({
+      cleanRequests: 6,
+      rateLimited: 3,
+      addressesCharged: 6,
+      maxArrivalsInAnyWindow: 5,
+    });
   });
 
   it('admits the full quota again once the window has passed, and limits each user apart', async () => {
@@ -242,7 +254,8 @@ describe('monthly allowance', () => {
     const refused = await cleanCall(sb.url, token, addresses(21));
     expect(refused.status).toBe(403);
     expect(refused.json).toEqual({
-      message: 'Monthly email cleaning limit reached for the free plan (50 per month); 20 left this month; it renews on 2026-02-01.',
+      message:
+        'Monthly email cleaning limit reached for the free plan (50 per month); 20 left this month; it renews on 2026-02-01.',
       status: false,
       statusCode: 403,
     });
@@ -252,7 +265,9 @@ describe('monthly allowance', () => {
     expect((await cleanCall(sb.url, token, addresses(20))).status).toBe(200);
     const none = await cleanCall(sb.url, token, ['a@example.com']);
     expect(none.status).toBe(403);
-    expect(none.json.message).toBe('Monthly email cleaning limit reached for the free plan (50 per month); 0 left this month; it renews on 2026-02-01.');
+    expect(none.json.message).toBe(
+      'Monthly email cleaning limit reached for the free plan (50 per month); 0 left this month; it renews on 2026-02-01.',
+    );
     expect(sb.stats()).toMatchObject({ allowanceRefused: 2, addressesCharged: 50, cleaned: 2 });
 
     clock.advance(59_999); // 23:59:59.999, still January
@@ -289,7 +304,9 @@ describe('monthly allowance', () => {
     for (let i = 0; i < 200; i++) expect((await cleanCall(sb.url, token, batch)).status).toBe(200);
     const refused = await cleanCall(sb.url, token, ['a@example.com']);
     expect(refused.status).toBe(403);
-    expect(refused.json.message).toMatch(/^Monthly email cleaning limit reached for the pro plan \(10000 per month\); 0 left this month; it renews on \d{4}-\d{2}-01\.$/);
+    expect(refused.json.message).toMatch(
+      /^Monthly email cleaning limit reached for the pro plan \(10000 per month\); 0 left this month; it renews on \d{4}-\d{2}-01\.$/,
+    );
     expect(sb.stats().addressesCharged).toBe(10_000);
   });
 
@@ -322,7 +339,9 @@ describe('options', () => {
     await expect(start({ rate: { requests: 5, windowMs: 0 } })).rejects.toThrow(/rate.windowMs/);
     await expect(start({ allowanceStatus: 404 as 403 })).rejects.toThrow(/allowanceStatus/);
     await expect(start({ faults: { serverErrorRate: 1.5 } })).rejects.toThrow(/serverErrorRate/);
-    await expect(start({ faults: { serverErrorRate: 0.5, resetRate: 0.4, truncateRate: 0.2 } })).rejects.toThrow(/at most 1/);
+    await expect(start({ faults: { serverErrorRate: 0.5, resetRate: 0.4, truncateRate: 0.2 } })).rejects.toThrow(
+      /at most 1/,
+    );
     await expect(start({ faults: { latencyMs: [20, 10] } })).rejects.toThrow(/latencyMs/);
     await expect(start({ faults: { latencyMs: -1 } })).rejects.toThrow(/latencyMs/);
     await expect(start({ faults: { seed: 1.5 } })).rejects.toThrow(/seed/);

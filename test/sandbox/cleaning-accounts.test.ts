@@ -12,7 +12,9 @@ beforeEach(async () => {
 describe('cleaning accounts', () => {
   it('signs up with 201 and signs in with 200, in the cleaning envelope', async () => {
     const email = uniqueEmail('clean');
-    const up = await call(sb.url, 'POST', '/api/v1/auth/signup', { body: { name: 'Grace', email, password: PASSWORD } });
+    const up = await call(sb.url, 'POST', '/api/v1/auth/signup', {
+      body: { name: 'Grace', email, password: PASSWORD },
+    });
     expect(up.status).toBe(201);
     expect(up.json).toEqual({
       message: expect.any(String),
@@ -39,7 +41,9 @@ describe('cleaning accounts', () => {
   });
 
   it('makes name optional', async () => {
-    const up = await call(sb.url, 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail(), password: PASSWORD } });
+    const up = await call(sb.url, 'POST', '/api/v1/auth/signup', {
+      body: { email: uniqueEmail(), password: PASSWORD },
+    });
     expect(up.status).toBe(201);
     expect(up.json.result.user.name).toBe('');
   });
@@ -73,7 +77,9 @@ describe('cleaning accounts', () => {
     const email = uniqueEmail('clean-wrong');
     await call(sb.url, 'POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD } });
     const wrong = await call(sb.url, 'POST', '/api/v1/auth/signin', { body: { email, password: 'wrong password' } });
-    const unknown = await call(sb.url, 'POST', '/api/v1/auth/signin', { body: { email: uniqueEmail(), password: PASSWORD } });
+    const unknown = await call(sb.url, 'POST', '/api/v1/auth/signin', {
+      body: { email: uniqueEmail(), password: PASSWORD },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.json).toEqual({ message: 'Invalid email or password.', status: false, statusCode: 401 });
     expect(unknown.json).toEqual(wrong.json);

@@ -25,7 +25,10 @@ describe('mailclean sandbox: clean route options', () => {
     [['--fault-rate', '-0.1'], '--fault-rate'],
     [['--reject-rate', '2'], '--reject-rate'],
     [['--drop-rate', 'some'], '--drop-rate'],
-    [['--fault-rate', '0.5', '--reject-rate', '0.3', '--drop-rate', '0.3'], '--fault-rate, --reject-rate and --drop-rate add up to more than 1'],
+    [
+      ['--fault-rate', '0.5', '--reject-rate', '0.3', '--drop-rate', '0.3'],
+      '--fault-rate, --reject-rate and --drop-rate add up to more than 1',
+    ],
     [['--latency', 'slow'], '--latency'],
     [['--latency', '300-100'], '--latency'],
     [['--latency', '-5'], '--latency'],
@@ -102,7 +105,18 @@ describe('mailclean sandbox: clean route options', () => {
 
   it('--reject-rate and --drop-rate inject 422s and answers missing a record', async () => {
     const port = await closedPort();
-    const running = home().run(['sandbox', '--memory', '--port', String(port), '--plan', 'unlimited', '--reject-rate', '1', '--seed', '3']);
+    const running = home().run([
+      'sandbox',
+      '--memory',
+      '--port',
+      String(port),
+      '--plan',
+      'unlimited',
+      '--reject-rate',
+      '1',
+      '--seed',
+      '3',
+    ]);
     const base = `http://127.0.0.1:${port}`;
     const up = await signupWhenUp(base);
     expect(up).toBeDefined();
@@ -119,7 +133,16 @@ describe('mailclean sandbox: clean route options', () => {
     expect(res.code, res.stderr).toBe(130);
     expect(res.stderr).toContain('Clean route: rate 50/5m per user, allowance refusals 403, rejects 1, seed 3.');
 
-    const dropping = home().run(['sandbox', '--memory', '--port', String(port), '--plan', 'unlimited', '--drop-rate', '1']);
+    const dropping = home().run([
+      'sandbox',
+      '--memory',
+      '--port',
+      String(port),
+      '--plan',
+      'unlimited',
+      '--drop-rate',
+      '1',
+    ]);
     const again = await signupWhenUp(base);
     const reply = await cleanCall(base, again!.token, ['a@example.com', 'b@example.com']);
     expect(reply.status).toBe(200);
@@ -134,7 +157,9 @@ describe('mailclean sandbox: clean route options', () => {
     const base = `http://127.0.0.1:${port}`;
     let signup;
     for (let i = 0; i < 200 && !signup; i++) {
-      signup = await call(base, 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail(), password: PASSWORD } }).catch(() => undefined);
+      signup = await call(base, 'POST', '/api/v1/auth/signup', {
+        body: { email: uniqueEmail(), password: PASSWORD },
+      }).catch(() => undefined);
       if (!signup) await new Promise((r) => setTimeout(r, 25));
     }
     expect(signup?.status).toBe(201);

@@ -43,7 +43,9 @@ describe('sandbox shape alt', () => {
   });
 
   it('other platform failures put the message in statusMessage', async () => {
-    const res = await call(alt.url, 'POST', '/api/oem/register', { body: { name: 'Cy', email: uniqueEmail(), password: PASSWORD } });
+    const res = await call(alt.url, 'POST', '/api/oem/register', {
+      body: { name: 'Cy', email: uniqueEmail(), password: PASSWORD },
+    });
     expect(res.status).toBe(403);
     expect(res.json).toEqual({
       version: 'v1',
@@ -75,14 +77,21 @@ describe('sandbox shape alt', () => {
 
     const wrong = await call(alt.url, 'POST', '/api/login', { body: { email, password: 'not the password' } });
     expect(wrong.status).toBe(401);
-    expect(wrong.json).toMatchObject({ statusCode: 401, details: 'Unauthorized', statusMessage: 'Invalid email or password.' });
+    expect(wrong.json).toMatchObject({
+      statusCode: 401,
+      details: 'Unauthorized',
+      statusMessage: 'Invalid email or password.',
+    });
   });
 
   it('signin and signup put the token under result.accessToken, the user under result.user', async () => {
     const email = uniqueEmail('cleaner');
     const up = await call(alt.url, 'POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD } });
     expect(up.status).toBe(201);
-    expect(up.json.result).toEqual({ accessToken: expect.stringMatching(TOKEN), user: expect.objectContaining({ email }) });
+    expect(up.json.result).toEqual({
+      accessToken: expect.stringMatching(TOKEN),
+      user: expect.objectContaining({ email }),
+    });
     const signin = await call(alt.url, 'POST', '/api/v1/auth/signin', { body: { email, password: PASSWORD } });
     expect(signin.json.result.accessToken).toMatch(TOKEN);
     expect(signin.json.result.token).toBeUndefined();
@@ -102,13 +111,18 @@ describe('sandbox shape alt', () => {
     const brand = await call(alt.url, 'GET', '/api/me?current_buuid=no-such-brand', { token });
     expect(brand.status).toBe(403);
     expect(brand.json.statusMessage).toBe('This action is unauthorized.');
-    const update = await call(alt.url, 'POST', '/api/me', { token, body: { first_name: 'Ada', last_name: '', phone: '1', country_code: 'GB' } });
+    const update = await call(alt.url, 'POST', '/api/me', {
+      token,
+      body: { first_name: 'Ada', last_name: '', phone: '1', country_code: 'GB' },
+    });
     expect(update.status).toBe(422);
     expect(update.json.response.errors).toEqual({ last_name: ['The last_name field is required.'] });
   });
 
   it('refuses the monthly allowance with a 403 that says what is left', async () => {
-    const up = await call(alt.url, 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail('cleaner'), password: PASSWORD } });
+    const up = await call(alt.url, 'POST', '/api/v1/auth/signup', {
+      body: { email: uniqueEmail('cleaner'), password: PASSWORD },
+    });
     const token = up.json.result.accessToken as string;
     expect((await cleanCall(alt.url, token, addresses(30))).status).toBe(200);
     const refused = await call(alt.url, 'POST', CLEAN, { token, body: { email: addresses(30, 'b') } });

@@ -18,7 +18,12 @@ function classify(reply: RawReply): Seen {
   return 'other';
 }
 
-async function sendMany(sb: SandboxHandle, token: string, n: number, email: string[] = ['a@example.com']): Promise<RawReply[]> {
+async function sendMany(
+  sb: SandboxHandle,
+  token: string,
+  n: number,
+  email: string[] = ['a@example.com'],
+): Promise<RawReply[]> {
   const replies: RawReply[] = [];
   for (let i = 0; i < n; i++) replies.push(await rawPost(sb.url, CLEAN, token, { email }));
   return replies;
@@ -91,14 +96,22 @@ describe('seeded faults', () => {
     const e500 = byStatus.get(500)!;
     expect(JSON.parse(e500.text)).toEqual({ message: 'Internal server error.', status: false, statusCode: 500 });
     const e503 = byStatus.get(503)!;
-    expect(JSON.parse(e503.text)).toEqual({ message: 'Service temporarily unavailable.', status: false, statusCode: 503 });
+    expect(JSON.parse(e503.text)).toEqual({
+      message: 'Service temporarily unavailable.',
+      status: false,
+      statusCode: 503,
+    });
     expect(e503.headers['retry-after']).toBeUndefined();
     const e502 = byStatus.get(502)!;
     expect(e502.headers['content-type']).toMatch(/^text\/html/);
     expect(e502.text).toMatch(/^<html>/);
     expect(() => JSON.parse(e502.text)).toThrow();
 
-    expect(sb.stats()).toMatchObject({ cleanRequests: 30, addressesCharged: 0, faults: { serverError: 30, reset: 0, truncated: 0 } });
+    expect(sb.stats()).toMatchObject({
+      cleanRequests: 30,
+      addressesCharged: 0,
+      faults: { serverError: 30, reset: 0, truncated: 0 },
+    });
     await stop(sb);
     // The persisted allowance agrees: the whole free month is still there.
     const clean = await start({ plan: 'free', dataDir: freshDataDir() });
@@ -112,7 +125,11 @@ describe('seeded faults', () => {
     expect(reply).toEqual({ kind: 'error', code: 'ECONNRESET' });
     // fetch sees it as a failure too
     await expect(cleanCall(sb.url, token, addresses(50))).rejects.toThrow();
-    expect(sb.stats()).toMatchObject({ cleanRequests: 2, addressesCharged: 0, faults: { serverError: 0, reset: 2, truncated: 0 } });
+    expect(sb.stats()).toMatchObject({
+      cleanRequests: 2,
+      addressesCharged: 0,
+      faults: { serverError: 0, reset: 2, truncated: 0 },
+    });
     await stop(sb);
     const clean = await start({ plan: 'free', dataDir: freshDataDir() });
     expect((await cleanCall(clean.url, token, addresses(50))).status).toBe(200);
@@ -225,7 +242,11 @@ describe('seeded faults', () => {
 });
 
 function call401(base: string): Promise<Response> {
-  return fetch(base + CLEAN, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":["a@example.com"]}' });
+  return fetch(base + CLEAN, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"email":["a@example.com"]}',
+  });
 }
 
 describe('fault generator', () => {

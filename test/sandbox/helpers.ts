@@ -33,10 +33,21 @@ export function uniqueEmail(prefix = 'user'): string {
 
 export const PASSWORD = 'correct horse battery';
 
-export async function registerUser(base: string, fields: Record<string, unknown> = {}): Promise<{ token: string; userId: string; brandId: string; email: string; reply: Reply }> {
+export async function registerUser(
+  base: string,
+  fields: Record<string, unknown> = {},
+): Promise<{ token: string; userId: string; brandId: string; email: string; reply: Reply }> {
   const email = (fields['email'] as string | undefined) ?? uniqueEmail();
   const reply = await call(base, 'POST', '/api/register', {
-    body: { name: 'Ada', email, password: PASSWORD, country_code: 'GB', source: 'test', source_path: '/signup', ...fields },
+    body: {
+      name: 'Ada',
+      email,
+      password: PASSWORD,
+      country_code: 'GB',
+      source: 'test',
+      source_path: '/signup',
+      ...fields,
+    },
   });
   if (reply.status !== 201) throw new Error(`register failed: ${reply.status} ${JSON.stringify(reply.json)}`);
   return {

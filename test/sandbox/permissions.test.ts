@@ -242,7 +242,10 @@ describe('roles created at registration (spec 2.8)', () => {
 
   it('gives each role exactly the permissions the spec lists', async () => {
     const { reply } = await registerUser(sb.url);
-    const roles = reply.json.response.brand.data.roles.data as { name: string; permissions: { data: { name: string }[] } }[];
+    const roles = reply.json.response.brand.data.roles.data as {
+      name: string;
+      permissions: { data: { name: string }[] };
+    }[];
     expect(roles.map((r) => r.name)).toEqual(['admin', 'manager', 'superadmin', 'user']);
     for (const role of roles) {
       const names = role.permissions.data.map((p) => p.name);
@@ -263,7 +266,9 @@ describe('roles created at registration (spec 2.8)', () => {
   it('gives exactly 22 permissions to admin, manager and superadmin but not to user', async () => {
     const { reply } = await registerUser(sb.url);
     const byRole = new Map<string, Set<string>>(
-      (reply.json.response.brand.data.roles.data as { name: string; permissions: { data: { name: string }[] } }[]).map((r) => [r.name, new Set(r.permissions.data.map((p) => p.name))]),
+      (reply.json.response.brand.data.roles.data as { name: string; permissions: { data: { name: string }[] } }[]).map(
+        (r) => [r.name, new Set(r.permissions.data.map((p) => p.name))],
+      ),
     );
     const user = byRole.get('user') ?? new Set<string>();
     for (const name of ['admin', 'manager', 'superadmin']) {
@@ -271,7 +276,8 @@ describe('roles created at registration (spec 2.8)', () => {
       expect(sorted(extra), name).toEqual(sorted(EXTRA));
     }
     // Nothing the user holds is missing from the others.
-    for (const p of user) for (const name of ['admin', 'manager', 'superadmin']) expect(byRole.get(name)?.has(p)).toBe(true);
+    for (const p of user)
+      for (const name of ['admin', 'manager', 'superadmin']) expect(byRole.get(name)?.has(p)).toBe(true);
   });
 
   it('serves the same names, with details, through the roles route', async () => {

@@ -80,8 +80,27 @@ describe('POST /api/register', () => {
       },
     });
     expect(b.settings.configuration.campaing_allowed_contact_cleaning.every(Number.isInteger)).toBe(true);
-    expect(Object.keys(b.meta.social).sort()).toEqual(['blog', 'email', 'medium', 'reddit', 'twitter', 'website', 'youtube', 'facebook', 'linkedin', 'snapchat', 'whatsapp', 'instagram'].sort());
-    expect(b.conf).toEqual({ logo: expect.any(String), favicon: expect.any(String), platform_name: expect.any(String) });
+    expect(Object.keys(b.meta.social).sort()).toEqual(
+      [
+        'blog',
+        'email',
+        'medium',
+        'reddit',
+        'twitter',
+        'website',
+        'youtube',
+        'facebook',
+        'linkedin',
+        'snapchat',
+        'whatsapp',
+        'instagram',
+      ].sort(),
+    );
+    expect(b.conf).toEqual({
+      logo: expect.any(String),
+      favicon: expect.any(String),
+      platform_name: expect.any(String),
+    });
     expect(b.all_plans.map((p: { key: string }) => p.key)).toEqual(['free', 'pro', 'unlimited']);
     for (const plan of b.all_plans) {
       expect(plan.details).toEqual({ name: expect.any(String), description: expect.any(String) });
@@ -120,10 +139,28 @@ describe('POST /api/register', () => {
     expect(page.preview_link).toMatch(/\?preview=/);
     expect(typeof page.visits).toBe('number');
     expect(page.settings.appearance.font['font-family']).toEqual(expect.any(String));
-    expect(Object.keys(page.settings.appearance.font['font-weight']).sort()).toEqual(['bold', 'regular', 'semibold', 'thin']);
-    expect(Object.keys(page.settings.appearance.colors).sort()).toEqual(['light', 'primary', 'text_primary', 'text_secondary', 'text_tertiary']);
+    expect(Object.keys(page.settings.appearance.font['font-weight']).sort()).toEqual([
+      'bold',
+      'regular',
+      'semibold',
+      'thin',
+    ]);
+    expect(Object.keys(page.settings.appearance.colors).sort()).toEqual([
+      'light',
+      'primary',
+      'text_primary',
+      'text_secondary',
+      'text_tertiary',
+    ]);
     for (const c of Object.values(page.settings.appearance.colors)) expect(c).toMatch(/^#[0-9a-f]{6}$/i);
-    expect(Object.keys(JSON.parse(page.content)).sort()).toEqual(['assets', 'css', 'custom_body', 'custom_footer', 'custom_head', 'html']);
+    expect(Object.keys(JSON.parse(page.content)).sort()).toEqual([
+      'assets',
+      'css',
+      'custom_body',
+      'custom_footer',
+      'custom_head',
+      'html',
+    ]);
     expect(page.configuration.plugin[0]).toMatchObject({ blocks: [], blockCategories: [] });
 
     expect(page.connected_form.data).toHaveLength(1);
@@ -258,7 +295,13 @@ describe('GET /api/me', () => {
     expect(r.me.data.id).toBe(userId);
     expect(r.me.data.role.data.name).toBe('admin');
     expect(r.roles.data).toHaveLength(4);
-    expect(r.currentBrand.data).toEqual({ id: brandId, name: "Ada's brand", slug: expect.any(String), timezone: 'UTC', active: true });
+    expect(r.currentBrand.data).toEqual({
+      id: brandId,
+      name: "Ada's brand",
+      slug: expect.any(String),
+      timezone: 'UTC',
+      active: true,
+    });
     expect(Object.keys(r.subscription.data).sort()).toEqual(['id', 'subscription_type']);
     expect(r.subscription.data.subscription_type).toBe('free');
   });
@@ -272,7 +315,12 @@ describe('GET /api/me', () => {
 
     const other = await call(sb.url, 'GET', `/api/me?current_buuid=${b.brandId}`, { token: a.token });
     expect(other.status).toBe(404);
-    expect(other.json).toMatchObject({ status: false, statusCode: 404, details: 'Not Found', message: 'Brand not found.' });
+    expect(other.json).toMatchObject({
+      status: false,
+      statusCode: 404,
+      details: 'Not Found',
+      message: 'Brand not found.',
+    });
   });
 
   it('needs a bearer token', async () => {
@@ -300,7 +348,13 @@ describe('POST /api/me', () => {
     expect(res.status).toBe(200);
     expectSuccessEnvelope(res.json, 200);
     const u = res.json.response.me.data;
-    expect(u).toMatchObject({ id: userId, first_name: 'Augusta', last_name: 'King', phone: '+44 20 7946 0000', country_code: 'GB' });
+    expect(u).toMatchObject({
+      id: userId,
+      first_name: 'Augusta',
+      last_name: 'King',
+      phone: '+44 20 7946 0000',
+      country_code: 'GB',
+    });
     expect(u.created_at).toMatch(ISO_MICROS);
     expect(u.brands.data[0].id).toBe(brandId);
     expect(u.role.data.name).toBe('admin');
@@ -312,16 +366,30 @@ describe('POST /api/me', () => {
     expect(sub.created_at).toMatch(ISO_MICROS);
     for (const usage of [sub.info.usage_nav, sub.info.usage_main]) {
       expect(usage.plan_name).toBe('Free');
-      expect(usage.cta).toEqual({ text: expect.any(String), link: expect.stringMatching(/^https:\/\//), visible: true });
+      expect(usage.cta).toEqual({
+        text: expect.any(String),
+        link: expect.stringMatching(/^https:\/\//),
+        visible: true,
+      });
       expect(usage.blocks.length).toBeGreaterThan(0);
       for (const block of usage.blocks) {
-        expect(block).toEqual({ name: expect.any(String), max: expect.any(Number), value: 0, high: false, key: expect.any(String) });
+        expect(block).toEqual({
+          name: expect.any(String),
+          max: expect.any(Number),
+          value: 0,
+          high: false,
+          key: expect.any(String),
+        });
         expect(Number.isInteger(block.max)).toBe(true);
       }
     }
 
     const me = await call(sb.url, 'GET', '/api/me', { token });
-    expect(me.json.response.me.data).toMatchObject({ first_name: 'Augusta', last_name: 'King', phone: '+44 20 7946 0000' });
+    expect(me.json.response.me.data).toMatchObject({
+      first_name: 'Augusta',
+      last_name: 'King',
+      phone: '+44 20 7946 0000',
+    });
   });
 
   it('requires all four fields as strings, naming each one missing', async () => {
@@ -347,13 +415,20 @@ describe('GET /api/user/{id}/roles', () => {
     const roles = res.json.response.roles.data;
     expect(roles.map((r: { name: string }) => r.name)).toEqual(['admin', 'manager', 'superadmin', 'user']);
     for (const role of roles) {
-      expect(role).toMatchObject({ id: expect.any(String), display_name: expect.any(String), brand_id: brandId, description: expect.any(String) });
+      expect(role).toMatchObject({
+        id: expect.any(String),
+        display_name: expect.any(String),
+        brand_id: brandId,
+        description: expect.any(String),
+      });
       for (const p of role.permissions.data) {
         expect(Object.keys(p).sort()).toEqual(['active', 'category', 'description', 'display_name', 'name']);
         expect(p.active).toBe(1);
       }
     }
-    const byName = new Map(roles[0].permissions.data.map((p: { name: string; category: string }) => [p.name, p.category]));
+    const byName = new Map(
+      roles[0].permissions.data.map((p: { name: string; category: string }) => [p.name, p.category]),
+    );
     expect(byName.get('account-profile')).toBe('Account');
     expect(byName.get('contact-create')).toBe('Contact');
     expect(byName.get('campaign-send-test')).toBe('Campaign');
@@ -368,7 +443,9 @@ describe('GET /api/user/{id}/roles', () => {
     const other = await call(sb.url, 'GET', `/api/user/${b.userId}/roles`, { token: a.token });
     expect(other.status).toBe(403);
     expect(other.json).toMatchObject({ status: false, statusCode: 403, details: 'Forbidden', statusMessage: 'error' });
-    const unknown = await call(sb.url, 'GET', '/api/user/00000000-0000-4000-8000-000000000000/roles', { token: a.token });
+    const unknown = await call(sb.url, 'GET', '/api/user/00000000-0000-4000-8000-000000000000/roles', {
+      token: a.token,
+    });
     expect(unknown.status).toBe(404);
     const anonymous = await call(sb.url, 'GET', `/api/user/${a.userId}/roles`);
     expect(anonymous.status).toBe(401);
@@ -401,9 +478,16 @@ describe('POST /api/oem/register', () => {
   });
 
   it('answers 403 for a wrong or missing internal token, before looking at other fields', async () => {
-    const wrong = await call(sb.url, 'POST', '/api/oem/register', { body: body({ internal_access_32543hbhjb3243h4: 'nope' }) });
+    const wrong = await call(sb.url, 'POST', '/api/oem/register', {
+      body: body({ internal_access_32543hbhjb3243h4: 'nope' }),
+    });
     expect(wrong.status).toBe(403);
-    expect(wrong.json).toMatchObject({ status: false, statusCode: 403, details: 'Forbidden', message: 'Invalid internal access token.' });
+    expect(wrong.json).toMatchObject({
+      status: false,
+      statusCode: 403,
+      details: 'Forbidden',
+      message: 'Invalid internal access token.',
+    });
     const missing = await call(sb.url, 'POST', '/api/oem/register', { body: {} });
     expect(missing.status).toBe(403);
   });
@@ -433,7 +517,9 @@ describe('plan option', () => {
     const { token } = await registerUser(pro.url);
     const me = await call(pro.url, 'GET', '/api/me', { token });
     expect(me.json.response.subscription.data.subscription_type).toBe('pro');
-    const signup = await call(pro.url, 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail(), password: PASSWORD } });
+    const signup = await call(pro.url, 'POST', '/api/v1/auth/signup', {
+      body: { email: uniqueEmail(), password: PASSWORD },
+    });
     expect(signup.json.result.user.plan).toBe('pro');
   });
 });

@@ -6,7 +6,10 @@ const handler =
   async () => ({ status: 200, body: tag });
 
 describe('Router', () => {
-  const router = new Router().add('GET', '/api/me', handler('get-me')).add('POST', '/api/me', handler('post-me')).add('GET', '/api/user/:user_id/roles', handler('roles'));
+  const router = new Router()
+    .add('GET', '/api/me', handler('get-me'))
+    .add('POST', '/api/me', handler('post-me'))
+    .add('GET', '/api/user/:user_id/roles', handler('roles'));
 
   it('matches method and path and decodes captures', () => {
     const m = router.match('GET', '/api/user/a%20b/roles');

@@ -26,7 +26,10 @@ describe('request failures', () => {
   it('400 for a body that is not JSON, in each interface envelope', async () => {
     const platform = await call(sb.url, 'POST', '/api/login', { raw: '{"email":' });
     expect(platform.status).toBe(400);
-    expect(platform.json).toEqual({ ...platformFailure(400, 'Bad Request'), message: 'The request body is not valid JSON.' });
+    expect(platform.json).toEqual({
+      ...platformFailure(400, 'Bad Request'),
+      message: 'The request body is not valid JSON.',
+    });
 
     const cleaning = await call(sb.url, 'POST', '/api/v1/auth/signin', { raw: 'email=a' });
     expect(cleaning.status).toBe(400);
@@ -43,7 +46,10 @@ describe('request failures', () => {
     const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024), email: 'a@b.co', password: PASSWORD });
     const announced = await call(sb.url, 'POST', '/api/register', { raw: big });
     expect(announced.status).toBe(413);
-    expect(announced.json).toEqual({ ...platformFailure(413, 'Payload Too Large'), message: expect.stringMatching(/1048576 bytes/) });
+    expect(announced.json).toEqual({
+      ...platformFailure(413, 'Payload Too Large'),
+      message: expect.stringMatching(/1048576 bytes/),
+    });
 
     // No content-length: the server has to count while it reads.
     async function* chunks(): AsyncGenerator<Buffer> {
@@ -127,7 +133,8 @@ describe('request failures', () => {
     expect(lines[0]).toMatch(/^POST \/api\/login 200 \d+ms$/);
     expect(lines[1]).toMatch(/^GET \/api\/me 404 \d+ms$/);
     const all = lines.join('\n');
-    for (const secret of [token, token.split('.')[1] as string, PASSWORD, email, 'nope']) expect(all).not.toContain(secret);
+    for (const secret of [token, token.split('.')[1] as string, PASSWORD, email, 'nope'])
+      expect(all).not.toContain(secret);
   });
 });
 
@@ -144,7 +151,10 @@ describe('the sandbox refuses what a browser could send', () => {
   });
 
   it('a request naming another origin is 403', async () => {
-    const res = await call(sb.url, 'POST', '/api/register', { body: body(), headers: { origin: 'https://evil.example' } });
+    const res = await call(sb.url, 'POST', '/api/register', {
+      body: body(),
+      headers: { origin: 'https://evil.example' },
+    });
     expect(res.status).toBe(403);
     expect(res.json.message).toBe('Cross-origin requests from a browser are refused.');
   });
@@ -153,17 +163,23 @@ describe('the sandbox refuses what a browser could send', () => {
     const port = new URL(sb.url).port;
     const post = (host: string) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = httpRequest(`${sb.url}/api/register`, { method: 'POST', headers: { host, 'content-type': 'application/json' } }, (res) => {
-          let text = '';
-          res.on('data', (d: Buffer) => (text += d.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-        });
+        const req = httpRequest(
+          `${sb.url}/api/register`,
+          { method: 'POST', headers: { host, 'content-type': 'application/json' } },
+          (res) => {
+            let text = '';
+            res.on('data', (d: Buffer) => (text += d.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
         req.on('error', reject);
         req.end(JSON.stringify(body()));
       });
     const rebound = await post(`evil.example:${port}`);
     expect(rebound.status).toBe(421);
-    expect(JSON.parse(rebound.body).message).toBe(`This sandbox answers only to its own address, not to "evil.example:${port}".`);
+    expect(JSON.parse(rebound.body).message).toBe(
+      `This sandbox answers only to its own address, not to "evil.example:${port}".`,
+    );
     expect((await post(`127.0.0.1:${port}`)).status).toBe(201);
     expect((await post(`localhost:${port}`)).status).toBe(201);
     expect((await post(`[::1]:${port}`)).status).toBe(201);
@@ -171,7 +187,16 @@ describe('the sandbox refuses what a browser could send', () => {
 
   it('our clients (JSON, no Origin) and a page served by the sandbox itself are served', async () => {
     expect((await call(sb.url, 'POST', '/api/register', { body: body() })).status).toBe(201);
-    expect((await call(sb.url, 'POST', '/api/register', { body: body(), headers: { origin: sb.url } })).status).toBe(201);
-    expect((await call(sb.url, 'POST', '/api/register', { body: body(), headers: { 'content-type': 'application/json; charset=utf-8' } })).status).toBe(201);
+    expect((await call(sb.url, 'POST', '/api/register', { body: body(), headers: { origin: sb.url } })).status).toBe(
+      201,
+    );
+    expect(
+      (
+        await call(sb.url, 'POST', '/api/register', {
+          body: body(),
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+        })
+      ).status,
+    ).toBe(201);
   });
 });

@@ -22,7 +22,9 @@ describe('state in a data directory', () => {
   it('survives a restart, in a 0600 file inside a 0700 directory, without secrets in clear', async () => {
     const first = await start();
     const { token, email, userId } = await registerUser(first.url);
-    const signup = await call(first.url, 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail(), password: PASSWORD } });
+    const signup = await call(first.url, 'POST', '/api/v1/auth/signup', {
+      body: { email: uniqueEmail(), password: PASSWORD },
+    });
     await stop(first);
 
     const file = join(dataDir, 'sandbox.json');
@@ -57,7 +59,10 @@ describe('state in a data directory', () => {
     expect((await call(b.url, 'POST', '/api/login', { body: { email, password: PASSWORD } })).status).toBe(200);
     expect((await call(b.url, 'GET', '/api/me', { token })).status).toBe(200);
     // and back: an update through b shows through a
-    await call(b.url, 'POST', '/api/me', { token, body: { first_name: 'Via', last_name: 'B', phone: '1', country_code: 'US' } });
+    await call(b.url, 'POST', '/api/me', {
+      token,
+      body: { first_name: 'Via', last_name: 'B', phone: '1', country_code: 'US' },
+    });
     const me = await call(a.url, 'GET', '/api/me', { token });
     expect(me.json.response.me.data.first_name).toBe('Via');
   });
@@ -85,7 +90,10 @@ describe('state in a data directory', () => {
     expect(later.json.response.currentBrand.data.id).toBe(b.brandId);
     // The roles route covers every brand of the user, four roles each.
     const roles = await call(h.url, 'GET', `/api/user/${a.userId}/roles`, { token: a.token });
-    expect(roles.json.response.roles.data.map((r: { brand_id: string }) => r.brand_id)).toEqual([...Array(4).fill(a.brandId), ...Array(4).fill(b.brandId)]);
+    expect(roles.json.response.roles.data.map((r: { brand_id: string }) => r.brand_id)).toEqual([
+      ...Array(4).fill(a.brandId),
+      ...Array(4).fill(b.brandId),
+    ]);
     const onDisk = JSON.parse(await readFile(file, 'utf8'));
     expect(onDisk.platformUsers[a.userId].current_brand_id).toBe(b.brandId);
   });

@@ -18,14 +18,28 @@ function reference(domain: string): boolean {
 
 describe('the built disposable-domain list', () => {
   it("is the installed mailchecker's (so checks load it rather than mailchecker)", () => {
-    const built = readFileSync(join(import.meta.dirname, '..', '..', 'dist', 'verify', 'disposable-domains.txt'), 'utf8');
+    const built = readFileSync(
+      join(import.meta.dirname, '..', '..', 'dist', 'verify', 'disposable-domains.txt'),
+      'utf8',
+    );
     const { version } = require('mailchecker/package.json') as { version: string };
     expect(built.slice(0, built.indexOf('\n'))).toBe(`mailchecker ${version}`);
     expect(built.trim().split('\n').length - 1).toBe(listed.size);
   });
 
   it('answers as mailchecker does for every listed domain, its subdomains, and names beside them', () => {
-    const names: string[] = ['gmail.com', 'example.com', 'com', 'a', '', 'MAILINATOR.COM', 'x.y.mailinator.com', 'mailinator.com.au', '0', 'zzzzzzzzzzzzzzzz.zz'];
+    const names: string[] = [
+      'gmail.com',
+      'example.com',
+      'com',
+      'a',
+      '',
+      'MAILINATOR.COM',
+      'x.y.mailinator.com',
+      'mailinator.com.au',
+      '0',
+      'zzzzzzzzzzzzzzzz.zz',
+    ];
     let i = 0;
     for (const domain of listed) {
       names.push(domain);

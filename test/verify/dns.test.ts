@@ -4,8 +4,13 @@ import { Engine, type EngineOptions } from '../../src/verify/engine.js';
 import { closedUdpPort, startDnsServer, type TestDnsServer, type ZoneEntry } from '../helpers/dns-server.js';
 
 /** A DNS server where the names `pattern` matches take mail, and an engine asking it (four lookups at a time). */
-async function withMailDomains(pattern: RegExp, body: (server: TestDnsServer, engine: Engine) => Promise<void>): Promise<void> {
-  const server = await startDnsServer((name): ZoneEntry | undefined => (pattern.test(name) ? { MX: [{ preference: 10, exchange: `mx.${name}` }] } : undefined));
+async function withMailDomains(
+  pattern: RegExp,
+  body: (server: TestDnsServer, engine: Engine) => Promise<void>,
+): Promise<void> {
+  const server = await startDnsServer((name): ZoneEntry | undefined =>
+    pattern.test(name) ? { MX: [{ preference: 10, exchange: `mx.${name}` }] } : undefined,
+  );
   try {
     await body(server, new Engine({ dns: { servers: [server.server], concurrency: 4 } }));
   } finally {
@@ -44,7 +49,8 @@ afterAll(async () => {
   await dns.close();
 });
 
-const engine = (extra: EngineOptions = {}) => new Engine({ ...extra, dns: { servers: [dns.server], timeoutMs: 200, tries: 1, ...extra.dns } });
+const engine = (extra: EngineOptions = {}) =>
+  new Engine({ ...extra, dns: { servers: [dns.server], timeoutMs: 200, tries: 1, ...extra.dns } });
 
 describe('DNS checks against a DNS server on 127.0.0.1', () => {
   it('accepts a domain with MX records and ranks them by preference', async () => {
@@ -72,16 +78,30 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
   });
 
   it('calls a null MX invalid (RFC 7505)', async () => {
-    expect(await engine().verify('ann@nullmx.test')).toMatchObject({ status: 'invalid', reason: 'null_mx', valid: false, isValidDomain: false });
+    expect(await engine().verify('ann@nullmx.test')).toMatchObject({
+      status: 'invalid',
+      reason: 'null_mx',
+      valid: false,
+      isValidDomain: false,
+    });
   });
 
   it('calls NXDOMAIN invalid', async () => {
-    expect(await engine().verify('ann@nowhere.test')).toMatchObject({ status: 'invalid', reason: 'no_domain', valid: false, isValidDomain: false });
+    expect(await engine().verify('ann@nowhere.test')).toMatchObject({
+      status: 'invalid',
+      reason: 'no_domain',
+      valid: false,
+      isValidDomain: false,
+    });
   });
 
   it('calls a domain with neither MX nor A/AAAA invalid', async () => {
     const e = engine();
-    expect(await e.verify('ann@empty.test')).toMatchObject({ status: 'invalid', reason: 'no_mx', isValidDomain: false });
+    expect(await e.verify('ann@empty.test')).toMatchObject({
+      status: 'invalid',
+      reason: 'no_mx',
+      isValidDomain: false,
+    });
     expect(e.stats().dns).toMatchObject({ lookups: 1, queries: 3, canaryQueries: 1 });
   });
 
@@ -90,9 +110,14 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     try {
       const warnings: string[] = [];
       const e = new Engine({ dns: { servers: [liar.server] }, onWarning: (m) => warnings.push(m) });
-      const verdicts = await Promise.all(['ann@gmail.com', 'bob@example.org', 'cy@gmail.com', 'info@example.net'].map((a) => e.verify(a)));
-      for (const v of verdicts) expect(v).toMatchObject({ status: 'unknown', reason: 'dns_unavailable', valid: null, isValidDomain: null });
-      expect(warnings).toEqual(['DNS is unreachable (the resolver says com does not exist: ENOTFOUND): domain checks are unknown']);
+      const verdicts = await Promise.all(
+        ['ann@gmail.com', 'bob@example.org', 'cy@gmail.com', 'info@example.net'].map((a) => e.verify(a)),
+      );
+      for (const v of verdicts)
+        expect(v).toMatchObject({ status: 'unknown', reason: 'dns_unavailable', valid: null, isValidDomain: null });
+      expect(warnings).toEqual([
+        'DNS is unreachable (the resolver says com does not exist: ENOTFOUND): domain checks are unknown',
+      ]);
       expect(liar.queries).toEqual([{ name: 'com', type: 'NS' }]);
       expect(e.stats().dns).toMatchObject({ lookups: 0, queries: 0, canaryQueries: 1, skipped: 3 });
       // A reserved TLD is still judged without DNS.
@@ -118,7 +143,12 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     const e = engine({ onWarning: (m) => warnings.push(m) });
     for (const domain of ['servfail.example.net', 'refused.example.net', 'silent.example.net']) {
       const v = await e.verify(`ann@${domain}`);
-      expect(v, domain).toMatchObject({ status: 'unknown', reason: 'dns_unavailable', valid: null, isValidDomain: null });
+      expect(v, domain).toMatchObject({
+        status: 'unknown',
+        reason: 'dns_unavailable',
+        valid: null,
+        isValidDomain: null,
+      });
     }
     expect((await e.verify('bob@servfail.example.net')).status).toBe('unknown');
     expect(warnings).toEqual([
@@ -130,14 +160,33 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
 
   it('calls a disposable domain risky when it takes mail, invalid when DNS says it does not', async () => {
     const e = engine();
-    expect(await e.verify('ann@mailinator.com')).toMatchObject({ status: 'risky', reason: 'disposable', isDisposable: true, isValidDomain: true });
-    expect(await e.verify('ann@yopmail.com')).toMatchObject({ status: 'invalid', reason: 'no_domain', isDisposable: true });
+    expect(await e.verify('ann@mailinator.com')).toMatchObject({
+      status: 'risky',
+      reason: 'disposable',
+      isDisposable: true,
+      isValidDomain: true,
+    });
+    expect(await e.verify('ann@yopmail.com')).toMatchObject({
+      status: 'invalid',
+      reason: 'no_domain',
+      isDisposable: true,
+    });
   });
 
   it('calls a mistyped provider a possible typo even when it takes mail, invalid when DNS says it does not', async () => {
     const e = engine();
-    expect(await e.verify('ann@gmial.com')).toMatchObject({ status: 'risky', reason: 'possible_typo', isDisposable: false, isValidDomain: true, suggestion: 'ann@gmail.com' });
-    expect(await e.verify('ann@hotmial.com')).toMatchObject({ status: 'invalid', reason: 'no_domain', suggestion: 'ann@hotmail.com' });
+    expect(await e.verify('ann@gmial.com')).toMatchObject({
+      status: 'risky',
+      reason: 'possible_typo',
+      isDisposable: false,
+      isValidDomain: true,
+      suggestion: 'ann@gmail.com',
+    });
+    expect(await e.verify('ann@hotmial.com')).toMatchObject({
+      status: 'invalid',
+      reason: 'no_domain',
+      suggestion: 'ann@hotmail.com',
+    });
   });
 
   it('keeps role accounts risky only when the domain is fine', async () => {
@@ -148,7 +197,15 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
 
   it('decides at once (verifyKnown) what verify decides, once the domain is known; never before, never with SMTP', async () => {
     const e = engine();
-    const addresses = ['ann@mx.test', 'info@mx.test', 'ann@nullmx.test', 'ann@gmial.com', 'ann@mailinator.com', 'ann@servfail.example.net', 'bob@empty.test'];
+    const addresses = [
+      'ann@mx.test',
+      'info@mx.test',
+      'ann@nullmx.test',
+      'ann@gmial.com',
+      'ann@mailinator.com',
+      'ann@servfail.example.net',
+      'bob@empty.test',
+    ];
     expect(e.verifyKnown('not an address')).toMatchObject({ status: 'invalid', reason: 'syntax' });
     for (const address of addresses) expect(e.verifyKnown(address)).toBeUndefined();
     const waited = [];
@@ -168,7 +225,9 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
       expect(addresses.some((address) => e.verifyKnown(address) !== undefined)).toBe(false);
       await vi.waitFor(() => expect(addresses.every((address) => e.verifyKnown(address) !== undefined)).toBe(true));
       const reference = new Engine({ dns: { servers: [server.server] } });
-      expect(addresses.map((address) => e.verifyKnown(address))).toEqual(await Promise.all(addresses.map((address) => reference.verify(address))));
+      expect(addresses.map((address) => e.verifyKnown(address))).toEqual(
+        await Promise.all(addresses.map((address) => reference.verify(address))),
+      );
       expect(e.stats().dns.queries).toBe(30);
     });
   });
@@ -181,7 +240,9 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     try {
       const addresses = Array.from({ length: 1000 }, (_, i) => `user@d${i}.silent.net`);
       for (const address of addresses) e.prefetch(address);
-      await vi.waitFor(() => expect(e.verifyKnown(addresses[0]!)).toMatchObject({ reason: 'dns_unavailable' }), { timeout: 5_000 });
+      await vi.waitFor(() => expect(e.verifyKnown(addresses[0]!)).toMatchObject({ reason: 'dns_unavailable' }), {
+        timeout: 5_000,
+      });
       await new Promise((resolve) => setTimeout(resolve, 50));
       const decided = addresses.filter((address) => e.verifyKnown(address) !== undefined).length;
       expect(decided).toBeGreaterThanOrEqual(256);
@@ -214,13 +275,17 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
 
   it('counts one lookup per domain even when the A fallback takes more queries', async () => {
     const e = engine();
-    await Promise.all(['a@a-only.test', 'b@a-only.test', 'c@mx.test', 'd@empty.test', 'e@empty.test'].map((a) => e.verify(a)));
+    await Promise.all(
+      ['a@a-only.test', 'b@a-only.test', 'c@mx.test', 'd@empty.test', 'e@empty.test'].map((a) => e.verify(a)),
+    );
     // a-only: MX + A; mx: MX; empty: MX + A + AAAA.
     expect(e.stats().dns).toMatchObject({ lookups: 3, queries: 6 });
   });
 
   it('looks up at most `concurrency` domains at once', async () => {
-    const server = await startDnsServer((name) => (name.endsWith('.slowish.test') ? { MX: [{ preference: 1, exchange: 'mx.example' }], delayMs: 30 } : undefined));
+    const server = await startDnsServer((name) =>
+      name.endsWith('.slowish.test') ? { MX: [{ preference: 1, exchange: 'mx.example' }], delayMs: 30 } : undefined,
+    );
     try {
       const e = new Engine({ dns: { servers: [server.server], concurrency: 3 } });
       await Promise.all(Array.from({ length: 30 }, (_, i) => e.verify(`a@d${i}.slowish.test`)));
@@ -234,12 +299,18 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
   it('never calls an address invalid when DNS is unreachable, and warns once', async () => {
     const port = await closedUdpPort();
     const warnings: string[] = [];
-    const e = new Engine({ dns: { servers: [`127.0.0.1:${port}`], timeoutMs: 200, tries: 1 }, onWarning: (m) => warnings.push(m) });
+    const e = new Engine({
+      dns: { servers: [`127.0.0.1:${port}`], timeoutMs: 200, tries: 1 },
+      onWarning: (m) => warnings.push(m),
+    });
     const addresses = Array.from({ length: 60 }, (_, i) => `user${i}@d${i % 20}.example.com`);
     const verdicts = await Promise.all(addresses.map((a) => e.verify(a)));
-    for (const v of verdicts) expect(v).toMatchObject({ status: 'unknown', reason: 'dns_unavailable', valid: null, isValidDomain: null });
+    for (const v of verdicts)
+      expect(v).toMatchObject({ status: 'unknown', reason: 'dns_unavailable', valid: null, isValidDomain: null });
     // The canary (com) found it out before any domain was asked.
-    expect(warnings).toEqual(['DNS is unreachable (the resolver says com does not exist: ECONNREFUSED): domain checks are unknown']);
+    expect(warnings).toEqual([
+      'DNS is unreachable (the resolver says com does not exist: ECONNREFUSED): domain checks are unknown',
+    ]);
     // Syntax and lists still decide where they can, and so do reserved TLDs.
     expect(await e.verify('ann@site.test')).toMatchObject({ status: 'invalid', reason: 'reserved_domain' });
     expect(await e.verify('bad@@example.com')).toMatchObject({ status: 'invalid', reason: 'syntax' });

@@ -16,7 +16,12 @@ describe('Engine without DNS (syntax and lists only)', () => {
       smtputf8: false,
       detail: 'local_invalid',
     });
-    expect(await engine.verify('ann@exa_mple.com')).toMatchObject({ status: 'invalid', reason: 'syntax', isValidDomain: false, detail: 'label_invalid' });
+    expect(await engine.verify('ann@exa_mple.com')).toMatchObject({
+      status: 'invalid',
+      reason: 'syntax',
+      isValidDomain: false,
+      detail: 'label_invalid',
+    });
   });
 
   it('calls a plain address valid without claiming anything about its domain', async () => {
@@ -33,14 +38,27 @@ describe('Engine without DNS (syntax and lists only)', () => {
   });
 
   it('flags disposable domains (and their subdomains) as risky', async () => {
-    expect(await engine.verify('x@mailinator.com')).toMatchObject({ status: 'risky', reason: 'disposable', valid: false, isDisposable: true });
-    expect(await engine.verify('x@eu.mailinator.com')).toMatchObject({ status: 'risky', reason: 'disposable', isDisposable: true });
+    expect(await engine.verify('x@mailinator.com')).toMatchObject({
+      status: 'risky',
+      reason: 'disposable',
+      valid: false,
+      isDisposable: true,
+    });
+    expect(await engine.verify('x@eu.mailinator.com')).toMatchObject({
+      status: 'risky',
+      reason: 'disposable',
+      isDisposable: true,
+    });
   });
 
   it('flags role accounts as risky and free providers as a field', async () => {
     expect(await engine.verify('info@example.org')).toMatchObject({ status: 'risky', reason: 'role', role: true });
     expect(await engine.verify('ann@gmail.com')).toMatchObject({ status: 'valid', freeProvider: true, role: false });
-    expect(await engine.verify('support@gmail.com')).toMatchObject({ status: 'risky', reason: 'role', freeProvider: true });
+    expect(await engine.verify('support@gmail.com')).toMatchObject({
+      status: 'risky',
+      reason: 'role',
+      freeProvider: true,
+    });
   });
 
   it('calls a mistyped provider a possible typo with the corrected address, never disposable', async () => {
@@ -56,20 +74,41 @@ describe('Engine without DNS (syntax and lists only)', () => {
       smtputf8: false,
       suggestion: 'ann@gmail.com',
     });
-    expect(await engine.verify('ann@yaho.com')).toMatchObject({ status: 'risky', reason: 'possible_typo', suggestion: 'ann@yahoo.com' });
-    expect(await engine.verify('info@hotmial.com')).toMatchObject({ reason: 'possible_typo', suggestion: 'info@hotmail.com' });
-    expect(await engine.verify('ann@example.con')).toMatchObject({ reason: 'possible_typo', suggestion: 'ann@example.com' });
+    expect(await engine.verify('ann@yaho.com')).toMatchObject({
+      status: 'risky',
+      reason: 'possible_typo',
+      suggestion: 'ann@yahoo.com',
+    });
+    expect(await engine.verify('info@hotmial.com')).toMatchObject({
+      reason: 'possible_typo',
+      suggestion: 'info@hotmail.com',
+    });
+    expect(await engine.verify('ann@example.con')).toMatchObject({
+      reason: 'possible_typo',
+      suggestion: 'ann@example.com',
+    });
     expect((await engine.verify('ann@gmail.com')).suggestion).toBeUndefined();
   });
 
   it('leaves real provider domains and real disposable services alone', async () => {
-    for (const address of ['ann@hotmail.de', 'ann@hotmail.fi', 'ann@yahoo.ca', 'ann@protonmail.ch', 'ann@email.com', 'ann@ge.com']) {
+    for (const address of [
+      'ann@hotmail.de',
+      'ann@hotmail.fi',
+      'ann@yahoo.ca',
+      'ann@protonmail.ch',
+      'ann@email.com',
+      'ann@ge.com',
+    ]) {
       const v = await engine.verify(address);
       expect(v, address).toMatchObject({ status: 'valid' });
       expect(v.suggestion, address).toBeUndefined();
     }
     for (const address of ['ann@yopmail.com', 'ann@fakemail.com', 'ann@33mail.com']) {
-      expect(await engine.verify(address), address).toMatchObject({ status: 'risky', reason: 'disposable', isDisposable: true });
+      expect(await engine.verify(address), address).toMatchObject({
+        status: 'risky',
+        reason: 'disposable',
+        isDisposable: true,
+      });
       expect((await engine.verify(address)).suggestion, address).toBeUndefined();
     }
   });
@@ -79,7 +118,11 @@ describe('Engine without DNS (syntax and lists only)', () => {
   });
 
   it('calls reserved TLDs invalid, since without DNS nothing else would', async () => {
-    expect(await engine.verify('ann@example.test')).toMatchObject({ status: 'invalid', reason: 'reserved_domain', isValidDomain: false });
+    expect(await engine.verify('ann@example.test')).toMatchObject({
+      status: 'invalid',
+      reason: 'reserved_domain',
+      isValidDomain: false,
+    });
   });
 
   it('takes address literals only when allowed', async () => {
@@ -93,6 +136,10 @@ describe('Engine without DNS (syntax and lists only)', () => {
     await e.verify('a@example.org');
     await e.verify('bad');
     e.verifyLocal('info@example.org');
-    expect(e.stats()).toMatchObject({ verified: 3, byStatus: { valid: 1, invalid: 1, risky: 1, unknown: 0 }, dns: { lookups: 0, queries: 0 } });
+    expect(e.stats()).toMatchObject({
+      verified: 3,
+      byStatus: { valid: 1, invalid: 1, risky: 1, unknown: 0 },
+      dns: { lookups: 0, queries: 0 },
+    });
   });
 });

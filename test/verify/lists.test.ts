@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { FREE_PROVIDERS, isDisposableDomain, isFreeProvider, isRoleAccount, ROLE_ACCOUNTS } from '../../src/verify/lists.js';
+import {
+  FREE_PROVIDERS,
+  isDisposableDomain,
+  isFreeProvider,
+  isRoleAccount,
+  ROLE_ACCOUNTS,
+} from '../../src/verify/lists.js';
 import { COMMON_DOMAINS, distance, suggestDomain } from '../../src/verify/typo.js';
 
 describe('lists', () => {
@@ -14,7 +20,19 @@ describe('lists', () => {
 
   it('flags role accounts in their usual spellings', () => {
     expect(ROLE_ACCOUNTS.length).toBeGreaterThanOrEqual(40);
-    for (const local of ['admin', 'Info', 'support', 'sales', 'noreply', 'no-reply', 'No_Reply', 'postmaster', 'abuse', 'info+news', 'mailer-daemon']) {
+    for (const local of [
+      'admin',
+      'Info',
+      'support',
+      'sales',
+      'noreply',
+      'no-reply',
+      'No_Reply',
+      'postmaster',
+      'abuse',
+      'info+news',
+      'mailer-daemon',
+    ]) {
       expect(isRoleAccount(local), local).toBe(true);
     }
     for (const local of ['ann', 'john.smith', 'information.desk', 'salesforce', '"info"']) {
@@ -24,7 +42,17 @@ describe('lists', () => {
 
   it('flags free providers by exact domain', () => {
     expect(FREE_PROVIDERS.length).toBeGreaterThanOrEqual(40);
-    for (const d of ['gmail.com', 'yahoo.com', 'outlook.com', 'hotmail.com', 'icloud.com', 'gmx.de', 'mail.ru', 'yandex.ru', 'proton.me']) {
+    for (const d of [
+      'gmail.com',
+      'yahoo.com',
+      'outlook.com',
+      'hotmail.com',
+      'icloud.com',
+      'gmx.de',
+      'mail.ru',
+      'yandex.ru',
+      'proton.me',
+    ]) {
       expect(isFreeProvider(d), d).toBe(true);
     }
     expect(isFreeProvider('example.com')).toBe(false);

@@ -4,7 +4,17 @@ import { Engine, type EngineOptions } from '../../src/verify/engine.js';
 import { startDnsServer, type TestDnsServer, type ZoneEntry } from '../helpers/dns-server.js';
 import { closedTcpPort, type SmtpPeer, startSmtpPeer } from '../helpers/smtp-peer.js';
 
-const PEER_DOMAINS = ['accept.test', 'busy.test', 'reject.test', 'policy.test', 'greylist.test', 'catchall.test', 'slow.test', 'drop.test', 'raw.test'];
+const PEER_DOMAINS = [
+  'accept.test',
+  'busy.test',
+  'reject.test',
+  'policy.test',
+  'greylist.test',
+  'catchall.test',
+  'slow.test',
+  'drop.test',
+  'raw.test',
+];
 const zones = (name: string): ZoneEntry | undefined => {
   if (PEER_DOMAINS.includes(name)) return { MX: [{ preference: 10, exchange: 'mx.peer.test' }] };
   if (name === 'mx.peer.test') return { A: ['127.0.0.1'] };
@@ -37,7 +47,14 @@ function engine(smtp: EngineOptions['smtp'] = {}, extra: Omit<EngineOptions, 'sm
   return new Engine({
     ...extra,
     dns: { servers: [dns.server], timeoutMs: 500, tries: 1 },
-    smtp: { enabled: true, port: peer.port, from: 'probe@mailclean.test', helo: 'probe.mailclean.test', timeoutMs: 1000, ...smtp },
+    smtp: {
+      enabled: true,
+      port: peer.port,
+      from: 'probe@mailclean.test',
+      helo: 'probe.mailclean.test',
+      timeoutMs: 1000,
+      ...smtp,
+    },
   });
 }
 
@@ -74,23 +91,42 @@ describe('SMTP probe against smtp-server on 127.0.0.1', () => {
 
   it('calls a mailbox rejected with 5xx on RCPT invalid', async () => {
     const e = engine();
-    expect(await e.verify('zed@accept.test')).toMatchObject({ status: 'invalid', reason: 'mailbox_rejected', valid: false, isValidDomain: true });
+    expect(await e.verify('zed@accept.test')).toMatchObject({
+      status: 'invalid',
+      reason: 'mailbox_rejected',
+      valid: false,
+      isValidDomain: true,
+    });
     const v = await e.verify('ann@reject.test');
     expect(v).toMatchObject({ status: 'invalid', reason: 'mailbox_rejected' });
     expect(v.detail).toMatch(/^550 5\.1\.1/);
   });
 
   it('does not take a policy block (5.7.x) as a verdict on the mailbox', async () => {
-    expect(await engine().verify('ann@policy.test')).toMatchObject({ status: 'unknown', reason: 'smtp_unavailable', valid: null });
+    expect(await engine().verify('ann@policy.test')).toMatchObject({
+      status: 'unknown',
+      reason: 'smtp_unavailable',
+      valid: null,
+    });
   });
 
   it('calls greylisting (4xx) unknown, never invalid', async () => {
-    expect(await engine().verify('ann@greylist.test')).toMatchObject({ status: 'unknown', reason: 'greylisted', valid: null, isValidDomain: true });
+    expect(await engine().verify('ann@greylist.test')).toMatchObject({
+      status: 'unknown',
+      reason: 'greylisted',
+      valid: null,
+      isValidDomain: true,
+    });
   });
 
   it('calls a domain that accepts any mailbox catch-all, and does not probe it again', async () => {
     const e = engine();
-    expect(await e.verify('ann@catchall.test')).toMatchObject({ status: 'risky', reason: 'catch_all', valid: false, isValidDomain: true });
+    expect(await e.verify('ann@catchall.test')).toMatchObject({
+      status: 'risky',
+      reason: 'catch_all',
+      valid: false,
+      isValidDomain: true,
+    });
     const connections = peer.connections;
     expect(await e.verify('bob@catchall.test')).toMatchObject({ status: 'risky', reason: 'catch_all' });
     expect(peer.connections).toBe(connections);
@@ -148,9 +184,13 @@ describe('SMTP probe against smtp-server on 127.0.0.1', () => {
     const port = await closedTcpPort();
     const warnings: string[] = [];
     const e = engine({ port }, { onWarning: (m) => warnings.push(m) });
-    const verdicts = await Promise.all(['alice@accept.test', 'zed@accept.test', 'ann@reject.test', 'info@accept.test'].map((a) => e.verify(a)));
+    const verdicts = await Promise.all(
+      ['alice@accept.test', 'zed@accept.test', 'ann@reject.test', 'info@accept.test'].map((a) => e.verify(a)),
+    );
     expect(verdicts.map((v) => v.status)).toEqual(['valid', 'valid', 'valid', 'risky']);
-    expect(warnings).toEqual([`outbound SMTP (port ${port}) is unreachable: mailbox checks are skipped, verdicts are domain-level`]);
+    expect(warnings).toEqual([
+      `outbound SMTP (port ${port}) is unreachable: mailbox checks are skipped, verdicts are domain-level`,
+    ]);
     expect(e.stats().smtp).toMatchObject({ reachable: false, connections: 0 });
   });
 });
@@ -170,9 +210,11 @@ async function rawServer(opts: { smtputf8: boolean }): Promise<{ server: Server;
         buffer = buffer.slice(nl + 2);
         commands.push(line);
         const verb = line.split(/[ :]/)[0]!.toUpperCase();
-        if (verb === 'EHLO') socket.write(`250-raw.test\r\n250-PIPELINING\r\n${opts.smtputf8 ? '250-SMTPUTF8\r\n' : ''}250 8BITMIME\r\n`);
+        if (verb === 'EHLO')
+          socket.write(`250-raw.test\r\n250-PIPELINING\r\n${opts.smtputf8 ? '250-SMTPUTF8\r\n' : ''}250 8BITMIME\r\n`);
         else if (verb === 'MAIL') socket.write('250 2.1.0 OK\r\n');
-        else if (verb === 'RCPT') socket.write(rcpts++ === 0 ? '250 2.1.5 OK\r\n' : '550-5.1.1 no such\r\n550 5.1.1 user\r\n');
+        else if (verb === 'RCPT')
+          socket.write(rcpts++ === 0 ? '250 2.1.5 OK\r\n' : '550-5.1.1 no such\r\n550 5.1.1 user\r\n');
         else if (verb === 'QUIT') socket.end('221 bye\r\n');
         else socket.write('502 5.5.1 not here\r\n');
       }
@@ -203,7 +245,10 @@ describe('SMTP probe on the wire', () => {
     const withUtf8 = await rawServer({ smtputf8: true });
     const without = await rawServer({ smtputf8: false });
     try {
-      expect(await engine({ port: withUtf8.port }).verify('josé@raw.test')).toMatchObject({ status: 'valid', smtputf8: true });
+      expect(await engine({ port: withUtf8.port }).verify('josé@raw.test')).toMatchObject({
+        status: 'valid',
+        smtputf8: true,
+      });
       expect(withUtf8.commands).toContain('MAIL FROM:<probe@mailclean.test> SMTPUTF8');
       expect(withUtf8.commands).toContain('RCPT TO:<josé@raw.test>');
       const v = await engine({ port: without.port }).verify('josé@raw.test');

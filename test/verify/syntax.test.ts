@@ -8,7 +8,12 @@ const reason = (address: string, opts = {}) => {
 
 describe('checkSyntax', () => {
   it('accepts dot-atom and quoted local parts', () => {
-    expect(checkSyntax('John.Smith+tag@Example.COM')).toEqual({ ok: true, local: 'John.Smith+tag', domain: 'example.com', smtputf8: false });
+    expect(checkSyntax('John.Smith+tag@Example.COM')).toEqual({
+      ok: true,
+      local: 'John.Smith+tag',
+      domain: 'example.com',
+      smtputf8: false,
+    });
     expect(reason('"john..doe"@example.org')).toBe('ok');
     expect(reason('"with space"@example.org')).toBe('ok');
     expect(reason('"quote\\"inside"@example.org')).toBe('ok');
@@ -49,7 +54,12 @@ describe('checkSyntax', () => {
   });
 
   it('converts IDN domains to ASCII and flags non-ASCII local parts as SMTPUTF8', () => {
-    expect(checkSyntax('info@Bücher.de')).toEqual({ ok: true, local: 'info', domain: 'xn--bcher-kva.de', smtputf8: false });
+    expect(checkSyntax('info@Bücher.de')).toEqual({
+      ok: true,
+      local: 'info',
+      domain: 'xn--bcher-kva.de',
+      smtputf8: false,
+    });
     expect(checkSyntax('用户@例子.广告')).toMatchObject({ ok: true, domain: 'xn--fsqu00a.xn--4rr70v', smtputf8: true });
     expect(checkSyntax('josé@example.com')).toMatchObject({ ok: true, smtputf8: true });
     expect(checkSyntax('test@xn--hxajbheg2az3al.xn--jxalpdlp')).toMatchObject({ ok: true });
@@ -68,7 +78,10 @@ describe('checkSyntax', () => {
       smtputf8: false,
       ip: '192.0.2.1',
     });
-    expect(checkSyntax('postmaster@[IPv6:2001:db8::1]', { allowIpLiteral: true })).toMatchObject({ ok: true, ip: '2001:db8::1' });
+    expect(checkSyntax('postmaster@[IPv6:2001:db8::1]', { allowIpLiteral: true })).toMatchObject({
+      ok: true,
+      ip: '2001:db8::1',
+    });
     expect(reason('postmaster@[IPv6:2001:db8::1]')).toBe('ip_literal');
     expect(reason('postmaster@[IPv6:2001:db8::g]', { allowIpLiteral: true })).toBe('ip_literal_invalid');
     expect(reason('postmaster@[IPv6:fe80::1%eth0]', { allowIpLiteral: true })).toBe('ip_literal_invalid');

@@ -32,7 +32,8 @@ export interface ServiceCheck {
 }
 
 export async function checkFewWithService(keys: string[], opts: ServiceCheck): Promise<FewChecked> {
-  const cached = opts.cache && opts.since !== undefined ? await opts.cache.lookup(keys, opts.since) : new Map<string, Verdict>();
+  const cached =
+    opts.cache && opts.since !== undefined ? await opts.cache.lookup(keys, opts.since) : new Map<string, Verdict>();
   const results = new Map<string, Verdict>();
   for (const [key, verdict] of cached) results.set(key, { ...verdict, key });
   const uncached = keys.filter((key) => !cached.has(key));
@@ -47,7 +48,14 @@ export async function checkFewWithService(keys: string[], opts: ServiceCheck): P
       release: (slot) => void Promise.resolve(opts.limiter.release(slot as Booking)).catch(() => undefined),
       record: (verdicts) => {
         for (const verdict of verdicts) results.set(verdict.key, verdict);
-        if (opts.cache) stores.push(opts.cache.store(verdicts).catch((error: unknown) => opts.onCacheError?.(error instanceof Error ? error : new Error(String(error)))));
+        if (opts.cache)
+          stores.push(
+            opts.cache
+              .store(verdicts)
+              .catch((error: unknown) =>
+                opts.onCacheError?.(error instanceof Error ? error : new Error(String(error))),
+              ),
+          );
       },
       clock: realClock,
       concurrency: 1,

@@ -8,7 +8,15 @@ import type { CliError } from '../../errors.js';
  * `storage`: the limiter's state or the journal cannot be written here, so sending must stop. `shared`: the
  * state shared with other runners (Redis) went away, so sending must stop until it is back.
  */
-export type StopReason = 'allowance' | 'max-spend' | 'service' | 'rate-limited' | 'auth' | 'interrupted' | 'storage' | 'shared';
+export type StopReason =
+  | 'allowance'
+  | 'max-spend'
+  | 'service'
+  | 'rate-limited'
+  | 'auth'
+  | 'interrupted'
+  | 'storage'
+  | 'shared';
 
 export interface CheckOutcome {
   stopped?: { reason: StopReason; message: string; error?: CliError };

@@ -6,7 +6,14 @@ import type { Verdict } from '../verdict/verdict.js';
 import { checkWithEngine, numbered } from './engine/check-with-engine.js';
 
 /** The engine's reasons the precheck acts on; any other answer (valid, unknown, role, ...) is left to the service. */
-export const PRECHECK_REASONS: ReadonlySet<string> = new Set(['reserved_domain', 'no_domain', 'null_mx', 'no_mx', 'disposable', 'possible_typo']);
+export const PRECHECK_REASONS: ReadonlySet<string> = new Set([
+  'reserved_domain',
+  'no_domain',
+  'null_mx',
+  'no_mx',
+  'disposable',
+  'possible_typo',
+]);
 
 /** Addresses the engine checks at once: domains are looked up once each, so most addresses wait on a few lookups. */
 const CONCURRENCY = 64;
@@ -51,6 +58,12 @@ export async function precheck(
     }
     opts.onDecided(key, decided);
   };
-  const { interrupted } = await checkWithEngine(numbered(keys), engine, { concurrency: CONCURRENCY, stop: opts.stop, now: opts.now, onVerdict, onChecked: opts.onChecked });
+  const { interrupted } = await checkWithEngine(numbered(keys), engine, {
+    concurrency: CONCURRENCY,
+    stop: opts.stop,
+    now: opts.now,
+    onVerdict,
+    onChecked: opts.onChecked,
+  });
   return { byReason, decidedCount, interrupted };
 }

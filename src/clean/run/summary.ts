@@ -73,7 +73,13 @@ export interface SummaryInput {
   tally: Tally;
   outputs: OutputCount[];
   answered?: { fromJournal: number; fromCache: number; sent: number };
-  outcome?: { spent: number; requests: number; retries: number; stopped?: { reason: StopReason; message: string }; allowance?: { left?: number } };
+  outcome?: {
+    spent: number;
+    requests: number;
+    retries: number;
+    stopped?: { reason: StopReason; message: string };
+    allowance?: { left?: number };
+  };
   allowanceLeft?: number;
   precheck?: { decidedCount: number; byReason: ReadonlyMap<string, number>; unreachable?: string };
   now?: number;
@@ -85,7 +91,11 @@ export function runSummary(s: SummaryInput): RunSummary {
   const now = s.now ?? Date.now();
   const { scan, tally, outcome } = s;
   const unchecked = tally.byStatus.get('unchecked') ?? 0;
-  const statuses = Object.fromEntries(STATUSES.filter((status) => tally.byStatus.has(status)).map((status) => [status, tally.byStatus.get(status)!] as const));
+  const statuses = Object.fromEntries(
+    STATUSES.filter((status) => tally.byStatus.has(status)).map(
+      (status) => [status, tally.byStatus.get(status)!] as const,
+    ),
+  );
   return {
     version: 1,
     input: s.input,
@@ -107,7 +117,13 @@ export function runSummary(s: SummaryInput): RunSummary {
     suggestions: sortedCounts(tally.suggestions),
     topDomains: tally.topDomains(TOP_DOMAINS),
     answered: s.answered ?? { fromJournal: 0, fromCache: 0, sent: s.checker === 'local' ? scan.unique.size : 0 },
-    precheck: s.precheck ? { saved: s.precheck.decidedCount, byReason: sortedCounts(s.precheck.byReason), skipped: s.precheck.unreachable ?? null } : null,
+    precheck: s.precheck
+      ? {
+          saved: s.precheck.decidedCount,
+          byReason: sortedCounts(s.precheck.byReason),
+          skipped: s.precheck.unreachable ?? null,
+        }
+      : null,
     spent: outcome?.spent ?? 0,
     requests: outcome?.requests ?? 0,
     retries: outcome?.retries ?? 0,

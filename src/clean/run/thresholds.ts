@@ -45,7 +45,14 @@ export function crossedThresholds(summary: RunSummary, thresholds: readonly Thre
     const rows = summary.statuses[threshold.name] ?? summary.reasons[threshold.name] ?? 0;
     const share = summary.rows > 0 ? (100 * rows) / summary.rows : 0;
     const actual = threshold.percent ? share : rows;
-    const holds = threshold.op === '>' ? actual > threshold.value : threshold.op === '>=' ? actual >= threshold.value : threshold.op === '<' ? actual < threshold.value : actual <= threshold.value;
+    const holds =
+      threshold.op === '>'
+        ? actual > threshold.value
+        : threshold.op === '>='
+          ? actual >= threshold.value
+          : threshold.op === '<'
+            ? actual < threshold.value
+            : actual <= threshold.value;
     return holds ? [{ threshold, rows, share }] : [];
   });
 }

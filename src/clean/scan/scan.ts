@@ -49,13 +49,26 @@ export interface ScanOptions {
 export async function scanInput(layout: InputLayout, opts: ScanOptions): Promise<ScanResult> {
   const { spillDir, budgets } = opts;
   const unique = new UniqueKeys({ spillDir, budget: budgets?.keys ?? KEYS_BUDGET });
-  const rowOrdinals = opts.keepRowOrdinals ? new RowOrdinals({ spillDir, budget: budgets?.rows ?? ROWS_BUDGET }) : undefined;
+  const rowOrdinals = opts.keepRowOrdinals
+    ? new RowOrdinals({ spillDir, budget: budgets?.rows ?? ROWS_BUDGET })
+    : undefined;
   const release = () => {
     unique.close();
     rowOrdinals?.close();
   };
   const readStamp = stampOf(layout.file);
-  const result: ScanResult = { rows: 0, blank: 0, invalid: 0, duplicates: 0, unique, rowOrdinals, extracted: 0, ragged: { rows: 0, lines: [] }, release, readStamp };
+  const result: ScanResult = {
+    rows: 0,
+    blank: 0,
+    invalid: 0,
+    duplicates: 0,
+    unique,
+    rowOrdinals,
+    extracted: 0,
+    ragged: { rows: 0, lines: [] },
+    release,
+    readStamp,
+  };
   try {
     await scanRecords(layout, result, opts);
   } catch (error) {
@@ -65,13 +78,18 @@ export async function scanInput(layout: InputLayout, opts: ScanOptions): Promise
   return result;
 }
 
-async function scanRecords(layout: InputLayout, result: ScanResult, { onNewKey, onRows, signal }: ScanOptions): Promise<void> {
+async function scanRecords(
+  layout: InputLayout,
+  result: ScanResult,
+  { onNewKey, onRows, signal }: ScanOptions,
+): Promise<void> {
   const { emailColumn: column, columnCount } = layout;
   const { unique, rowOrdinals } = result;
   for await (const batch of readRecordBatches(layout, { raw: false, fields: 'email' })) {
     signal?.throwIfAborted();
     for (const record of batch) {
-      if (record.fields.length !== columnCount && result.ragged.rows++ < RAGGED_LINES_KEPT) result.ragged.lines.push(record.line);
+      if (record.fields.length !== columnCount && result.ragged.rows++ < RAGGED_LINES_KEPT)
+        result.ragged.lines.push(record.line);
       const decided = prefilter(record.fields[column]);
       if (decided.key === undefined) {
         if (decided.reason === 'syntax') result.invalid++;
@@ -99,7 +117,10 @@ async function scanRecords(layout: InputLayout, result: ScanResult, { onNewKey, 
  * row's verdict. (A spooled or decoded copy is private and cannot change.)
  */
 export function assertInputUnchanged(layout: InputLayout, scan: ScanResult): void {
-  if (inputChanged(layout, scan)) throw new UsageError(`${layout.displayName} changed while it was being cleaned; nothing was written: run the command again`);
+  if (inputChanged(layout, scan))
+    throw new UsageError(
+      `${layout.displayName} changed while it was being cleaned; nothing was written: run the command again`,
+    );
 }
 
 /** Whether the input file is not as the scan read it (its size or modification time). */

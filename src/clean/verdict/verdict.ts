@@ -39,7 +39,14 @@ export const STATUS_MEANINGS = {
 export const STATUSES: readonly string[] = Object.keys(STATUS_MEANINGS);
 
 /** Every `email_reason` mailclean writes; typed so that a new reason cannot be added without its meaning. */
-type Reason = Exclude<Extract<Prefiltered, { reason: string }>['reason'] | EngineReason | RecordReason | 'rejected_by_service' | 'no_result', ''>;
+type Reason = Exclude<
+  | Extract<Prefiltered, { reason: string }>['reason']
+  | EngineReason
+  | RecordReason
+  | 'rejected_by_service'
+  | 'no_result',
+  ''
+>;
 
 /**
  * What each `email_reason` means (`clean --help`, docs/json.md). Empty: valid, unchecked, or nothing said
@@ -76,7 +83,14 @@ export function meaningLines(meanings: Readonly<Record<string, string>>): string
 }
 
 /** The six columns of every result; an input holding them all is an earlier run's output. */
-export const VERDICT_COLUMNS = ['email_status', 'email_valid', 'email_disposable', 'email_valid_domain', 'email_reason', 'email_checked_at'] as const;
+export const VERDICT_COLUMNS = [
+  'email_status',
+  'email_valid',
+  'email_disposable',
+  'email_valid_domain',
+  'email_reason',
+  'email_checked_at',
+] as const;
 /** What the address is, whoever checked it: a free-mail provider's (gmail.com), a function's (info@). */
 export const KIND_COLUMNS = ['email_free', 'email_role'] as const;
 export const RESULT_COLUMNS = [...VERDICT_COLUMNS, ...KIND_COLUMNS] as const;
@@ -108,7 +122,8 @@ export const EXTRA_COLUMNS = {
    * A run with the service: who decided the row. `service`, or `precheck` (the built-in engine, before anything was
    * paid); empty for a row decided from its cell (blank, not an address) or left unchecked.
    */
-  email_checked_by: (v: Verdict) => v.decidedBy ?? (v.status === 'unchecked' || DECIDED_FROM_CELL.has(v.reason) ? null : 'service'),
+  email_checked_by: (v: Verdict) =>
+    v.decidedBy ?? (v.status === 'unchecked' || DECIDED_FROM_CELL.has(v.reason) ? null : 'service'),
   /**
    * The address checked, on rows whose cell held it inside something else (`Name <address>`, mailto:, ` ::: `).
    * Added only when some cell did, so other lists keep their columns.
@@ -136,13 +151,26 @@ export function uncheckedVerdict(key: string): Verdict {
 export function verdictCells(v: Verdict, extras: readonly ExtraColumn[] = [], row: RowFacts = {}): string[] {
   const b = (x: boolean | null) => (x === null ? '' : String(x));
   const kind = addressKind(v, row.key);
-  const cells = [v.status, b(v.valid), b(v.disposable), b(v.validDomain), v.reason, v.checkedAt, b(kind.free), b(kind.role)];
+  const cells = [
+    v.status,
+    b(v.valid),
+    b(v.disposable),
+    b(v.validDomain),
+    v.reason,
+    v.checkedAt,
+    b(kind.free),
+    b(kind.role),
+  ];
   for (const column of extras) cells.push(EXTRA_COLUMNS[column](v, row) ?? '');
   return cells;
 }
 
 /** The appended values, typed, for JSON. */
-export function verdictFields(v: Verdict, extras: readonly ExtraColumn[] = [], row: RowFacts = {}): Record<string, string | boolean | null> {
+export function verdictFields(
+  v: Verdict,
+  extras: readonly ExtraColumn[] = [],
+  row: RowFacts = {},
+): Record<string, string | boolean | null> {
   const fields: Record<string, string | boolean | null> = {
     email_status: v.status,
     email_valid: v.valid,

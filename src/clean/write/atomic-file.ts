@@ -119,7 +119,11 @@ export class AtomicFile {
     }
     this.tmp = temporaryPath(target.path);
     // A new file follows the umask; a replaced one gets its old mode at commit.
-    this.stream = createWriteStream(this.tmp, { flags: 'wx', mode: target.mode === undefined ? 0o666 : 0o600, highWaterMark: QUEUED_BYTES });
+    this.stream = createWriteStream(this.tmp, {
+      flags: 'wx',
+      mode: target.mode === undefined ? 0o666 : 0o600,
+      highWaterMark: QUEUED_BYTES,
+    });
   }
 
   /** Resolves once the file can be written (rejects with the open error, e.g. a missing directory). */
@@ -128,7 +132,9 @@ export class AtomicFile {
   }
 
   async commit(): Promise<void> {
-    await new Promise<void>((resolve, reject) => this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
     if (!this.tmp) return;
     if (this.target.mode !== undefined) chmodSync(this.tmp, this.target.mode);
     if (this.backup) copyFileSync(this.target.path, this.backup);

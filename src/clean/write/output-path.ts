@@ -66,14 +66,22 @@ export function resolveOutputPath(flag: string, given: string): OutputPath {
   if (st && !st.isFile()) throw new UsageError(`${flag}: ${given} is neither a regular file nor a device or pipe`);
   // A run killed with SIGKILL leaves its temporary output beside the target: remove those of dead processes.
   const prefix = `.${basename(path)}.`;
-  removeLeftovers(dirname(path), (name) => (name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length).split('.')[0]) || undefined : undefined));
+  removeLeftovers(dirname(path), (name) =>
+    name.startsWith(prefix) && name.endsWith('.tmp')
+      ? Number(name.slice(prefix.length).split('.')[0]) || undefined
+      : undefined,
+  );
   const probe = temporaryPath(path);
   try {
     closeSync(openSync(probe, 'wx', 0o600));
     unlinkSync(probe);
   } catch (error) {
-    if (code(error) === 'ENOTDIR') throw new UsageError(`${flag}: cannot write ${given}: ${nearestFile(dirname(path))} is a file, not a directory`);
-    const why = code(error) === 'EACCES' || code(error) === 'EPERM' || code(error) === 'EROFS' ? 'permission denied' : (code(error) ?? String(error));
+    if (code(error) === 'ENOTDIR')
+      throw new UsageError(`${flag}: cannot write ${given}: ${nearestFile(dirname(path))} is a file, not a directory`);
+    const why =
+      code(error) === 'EACCES' || code(error) === 'EPERM' || code(error) === 'EROFS'
+        ? 'permission denied'
+        : (code(error) ?? String(error));
     throw new UsageError(`${flag}: cannot write ${given}: cannot create a file in ${dirname(path)} (${why})`);
   }
   return { given, path, kind: 'file', mode: st ? st.mode & 0o7777 : undefined };

@@ -43,7 +43,8 @@ export class Tally {
     let mix = this.byDomain.get(domain);
     if (!mix) this.byDomain.set(domain, (mix = new Map()));
     bump(mix, verdict.status);
-    if (verdict.suggestion) bump(this.suggestions, `${domain} → ${verdict.suggestion.slice(verdict.suggestion.lastIndexOf('@') + 1)}`);
+    if (verdict.suggestion)
+      bump(this.suggestions, `${domain} → ${verdict.suggestion.slice(verdict.suggestion.lastIndexOf('@') + 1)}`);
   }
 
   private keepExample(status: string, cell: string): void {

@@ -73,7 +73,10 @@ export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts:
       for (const record of batch) {
         summary.rows++;
         const decided = prefilter(record.fields[column]);
-        const verdict = decided.key === undefined ? decidedHere(decided.reason) : (answerFor(decided.key) ?? uncheckedVerdict(decided.key));
+        const verdict =
+          decided.key === undefined
+            ? decidedHere(decided.reason)
+            : (answerFor(decided.key) ?? uncheckedVerdict(decided.key));
         summary.tally.add(verdict, record.fields[column], decided.key ?? '');
         const keep = !opts.only || opts.only.has(verdict.status) || opts.only.has(verdict.reason);
         const target = keep ? main : rejects;
@@ -108,7 +111,9 @@ function failedTarget(error: unknown, targets: Target[], stdoutName?: string): u
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (!code || code === 'ABORT_ERR' || error instanceof CliError) return error;
   const path = (error as NodeJS.ErrnoException).path;
-  const hit = targets.find((t) => t.file !== undefined && (path === undefined || path.includes(basename(t.file.target.path))));
+  const hit = targets.find(
+    (t) => t.file !== undefined && (path === undefined || path.includes(basename(t.file.target.path))),
+  );
   const name = hit?.file?.target.given ?? (path === undefined ? stdoutName : undefined);
   return name === undefined ? error : new OutputError(name, error);
 }

@@ -7,7 +7,9 @@ export async function cacheOrWarn(f: Factory, state: AccountState, without: stri
   try {
     return await state.cache();
   } catch (error) {
-    f.io.warn(`the verdict cache cannot be opened (${error instanceof Error ? error.message : String(error)}): ${without}`);
+    f.io.warn(
+      `the verdict cache cannot be opened (${error instanceof Error ? error.message : String(error)}): ${without}`,
+    );
     return undefined;
   }
 }

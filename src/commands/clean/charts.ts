@@ -11,7 +11,11 @@ function bar(rows: number, total: number): string {
   return `${'█'.repeat(filled)}${'░'.repeat(WIDTH - filled)}`;
 }
 
-function lines(counts: Array<[string, number]>, total: number, colour: (name: string, text: string) => string): string[] {
+function lines(
+  counts: Array<[string, number]>,
+  total: number,
+  colour: (name: string, text: string) => string,
+): string[] {
   const label = Math.max(...counts.map(([name]) => name.length), 6);
   const digits = Math.max(...counts.map(([, n]) => formatCount(n).length));
   return counts.map(([name, n]) => {
@@ -22,7 +26,13 @@ function lines(counts: Array<[string, number]>, total: number, colour: (name: st
 
 export function barChart(summary: RunSummary, style: Style): string {
   const colourOf = (status: string, text: string) =>
-    status === 'valid' ? style.green(text) : status === 'invalid' ? style.red(text) : status === 'risky' || status === 'unknown' ? style.yellow(text) : text;
+    status === 'valid'
+      ? style.green(text)
+      : status === 'invalid'
+        ? style.red(text)
+        : status === 'risky' || status === 'unknown'
+          ? style.yellow(text)
+          : text;
   const out = ['Statuses', ...lines(Object.entries(summary.statuses), summary.rows, colourOf)];
   const reasons = Object.entries(summary.reasons).slice(0, TOP_REASONS);
   if (reasons.length > 0) out.push('Top reasons', ...lines(reasons, summary.rows, (_, text) => style.dim(text)));

@@ -8,10 +8,16 @@ import type { CleanOptions } from './clean.js';
  * profile that holds a cleaning token but no clean-url is a mistake to report, never a reason to check elsewhere.
  * The engine's settings are checked here, before anything is read.
  */
-export async function chooseChecker(f: Factory, o: Pick<CleanOptions, 'local' | 'engine'>): Promise<'service' | EngineSettings> {
+export async function chooseChecker(
+  f: Factory,
+  o: Pick<CleanOptions, 'local' | 'engine'>,
+): Promise<'service' | EngineSettings> {
   const profile = await f.profile();
   if (!o.local && profile.urls().cleanUrl !== undefined) {
-    if (o.engine.given === '--dns-server') throw new UsageError('--dns-server serves the built-in engine (--local) and the precheck, which --no-precheck turns off');
+    if (o.engine.given === '--dns-server')
+      throw new UsageError(
+        '--dns-server serves the built-in engine (--local) and the precheck, which --no-precheck turns off',
+      );
     if (o.engine.given) throw new UsageError(`${o.engine.given} works with the built-in engine only (--local)`);
     return 'service';
   }
@@ -23,7 +29,10 @@ export async function chooseChecker(f: Factory, o: Pick<CleanOptions, 'local' | 
   }
   const settings = await engineSettings(o, f.io.env);
   if (!o.local) {
-    f.io.note('No cleaning service configured: checking with the built-in engine in-process (nothing spent). ' + 'To use the service: `mailclean login --api-url URL --clean-url URL`.');
+    f.io.note(
+      'No cleaning service configured: checking with the built-in engine in-process (nothing spent). ' +
+        'To use the service: `mailclean login --api-url URL --clean-url URL`.',
+    );
   }
   return settings;
 }
@@ -36,8 +45,14 @@ export interface EngineSettings {
   dnsServers?: string[];
 }
 
-export async function engineSettings(o: Pick<CleanOptions, 'engine'>, env: Record<string, string | undefined>): Promise<EngineSettings> {
-  const [source, list] = o.engine.dnsServers !== undefined ? ['--dns-server', o.engine.dnsServers] : ['MAILCLEAN_DNS_SERVERS', env.MAILCLEAN_DNS_SERVERS?.trim() || undefined];
+export async function engineSettings(
+  o: Pick<CleanOptions, 'engine'>,
+  env: Record<string, string | undefined>,
+): Promise<EngineSettings> {
+  const [source, list] =
+    o.engine.dnsServers !== undefined
+      ? ['--dns-server', o.engine.dnsServers]
+      : ['MAILCLEAN_DNS_SERVERS', env.MAILCLEAN_DNS_SERVERS?.trim() || undefined];
   let dnsServers: string[] | undefined;
   if (list !== undefined) {
     const { parseDnsServers } = await import('../../verify/index.js');

@@ -1,16 +1,18 @@
 // `mailclean clean`: its flags, turned into typed options. run.ts does the work; report.ts says how it went.
-import { type Command, Option } from '@commander-js/extra-typings';
+import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { parseThresholds, type Threshold } from '../../clean/run/thresholds.js';
 import { ENCODINGS as INPUT_ENCODINGS, type InputEncoding } from '../../clean/scan/input/decode.js';
 import { checkSharedUrl } from '../../clean/state/redis/connect.js';
-import { meaningLines, REASON_MEANINGS, STATUS_MEANINGS, STATUSES } from '../../clean/verdict/verdict.js';
+import { REASON_MEANINGS, STATUSES } from '../../clean/verdict/verdict.js';
 import { FORMATS, formatOfPath, OUTPUT_FORMATS, type OutputFormat } from '../../clean/write/formats/index.js';
-import { type OutputPath, resolveOutputPath, sameFile } from '../../clean/write/output-path.js';
+import type { OutputPath } from '../../clean/write/output-path.js';
 import { parseDuration } from '../../config/duration.js';
 import { parseRate, type Rate } from '../../config/rate.js';
 import { UsageError } from '../../errors.js';
 import type { JsonFlag } from '../../io/json.js';
 import type { Runner } from '../index.js';
+import { CLEAN_HELP } from './help-text.js';
+import { outputTargets } from './output-flags.js';
 
 export interface CleanOptions {
   /** A path, or '-' for stdin. */
@@ -59,84 +61,92 @@ export interface EngineFlags {
   given?: string;
 }
 
-const HELP = `
-Every input row comes out once, in input order, its columns untouched, with these appended:
-  email_status, email_valid, email_disposable, email_valid_domain, email_reason, email_checked_at,
-  email_free (a free-mail provider's address: gmail.com, …), email_role (a function's: info@, no-reply@)
-  (both from the built-in engine's lists, whichever checker answered; empty where the cell holds no address)
-then email_service_status (the service's own word) and email_checked_by (service or precheck) or, with the
-built-in engine, email_suggestion
-(an earlier run's result columns in the input are replaced by these).
-Blank and malformed addresses are decided locally and never sent; duplicates are sent once. With the service,
-the precheck (on unless --no-precheck) first decides for free what DNS and lists can: domains that do not exist
-or take no mail, reserved, disposable and mistyped ones (email_checked_by says precheck); the rest is sent.
-A cell holding its address inside something else is checked by that address and written back untouched:
-"Ada <ada@example.com>", mailto:ada@example.com?subject=Hi, and Google Contacts' several values
-"ada@example.com ::: ada@work.example" (the first well-formed one: one address per row). Then a last
-column, email_checked, names the address checked on those rows (empty on the others).
-A row with more or fewer fields than the header is kept as it is and counted (a warning lists its line);
-a shorter one gets empty fields up to the header's width, so its results stand under their names, and
-without an email field it is invalid, reason short_row. --strict refuses such a file instead (exit 2).
-With no cleaning service configured (clean-url), or with --local, the built-in engine checks in-process:
-nothing is sent or spent (signed in, --local keeps the answers the service already gave: an earlier run
-of the list, the cache). Otherwise answers are journaled as they arrive: a run stopped by Ctrl-C, a kill
-or the monthly allowance continues with --resume and never pays twice; a finished list run again reuses
-its answers (--restart pays again).
-
-Statuses (email_status, whichever checker answered; --only and --fail-when take these and the reasons):
-${meaningLines(STATUS_MEANINGS)}
-
-Reasons (email_reason; empty when valid, unchecked or not given):
-${meaningLines(REASON_MEANINGS)}
-
-Exit codes: 0 every row decided, 3 some rows unchecked (allowance, --max-spend, service errors),
-5 a --fail-when condition holds (outputs written), 1 an error (service unreachable, state not writable),
-2 bad input or flags, 4 not signed in, 130 (Ctrl-C) or 143 (SIGTERM) interrupted.
-
-Examples:
-  mailclean clean contacts.csv -o cleaned.csv
-  mailclean clean contacts.csv --only valid,risky -o keep.csv --rejects drop.csv
-  cat list.txt | mailclean clean --format ndjson > results.ndjson
-  mailclean clean big.csv --dry-run
-  mailclean clean list.csv -o out.csv --summary-json summary.json --report report.html --fail-when 'invalid>5%'`;
-
 /** The flags that only the built-in engine takes, and the option each sets. */
 const ENGINE_FLAG_KEYS = { '--smtp': 'smtp', '--dns-server': 'dnsServer', '--smtp-from': 'smtpFrom' } as const;
 const ENGINE_FLAGS = Object.keys(ENGINE_FLAG_KEYS) as Array<keyof typeof ENGINE_FLAG_KEYS>;
 
 /** The flags of `clean`, declared once: their types are read from here (a renamed flag fails to compile). */
 function declareFlags(cmd: Command) {
+  return reportFlags(engineFlags(serviceFlags(listFlags(cmd)))).addHelpText('after', CLEAN_HELP);
+}
+
+/** What is read and what is written. */
+function listFlags(cmd: Command) {
   return cmd
     .argument('[input]', 'CSV or text file with one address per line; - or nothing for stdin')
     .option('-o, --output <file>', 'write here (atomically) instead of stdout')
     .option('--in-place', 'allow -o to name the input file: it is replaced, and kept as INPUT.bak')
-    .addOption(new Option('--format <format>', "output format (default: the one -o's extension names, else csv)").choices(OUTPUT_FORMATS))
+    .addOption(
+      new Option('--format <format>', "output format (default: the one -o's extension names, else csv)").choices(
+        OUTPUT_FORMATS,
+      ),
+    )
     .option('--sheet <name|n>', 'the sheet of an .xlsx input, by name or 1-based number (default: the first)')
     .option('--column <name|n>', 'the email column, by header name or 1-based number (default: detected)')
-    .addOption(new Option('--encoding <name>', "input encoding (default: a BOM's, else UTF-8, else Windows-1252)").choices(INPUT_ENCODINGS))
-    .option('--strict', 'refuse an input whose rows have more or fewer fields than the header (exit 2), instead of keeping them')
+    .addOption(
+      new Option('--encoding <name>', "input encoding (default: a BOM's, else UTF-8, else Windows-1252)").choices(
+        INPUT_ENCODINGS,
+      ),
+    )
+    .option(
+      '--strict',
+      'refuse an input whose rows have more or fewer fields than the header (exit 2), instead of keeping them',
+    )
     .option('--only <statuses>', 'keep only rows with these statuses or reasons, e.g. valid,risky or valid,catch_all')
-    .option('--rejects <file>', 'write the rows --only leaves out to this file')
+    .option('--rejects <file>', 'write the rows --only leaves out to this file');
+}
+
+/** How the cleaning service is used: pace, spend, sharing, reuse, resuming. */
+function serviceFlags<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
+  return cmd
     .option('--rate <n/window>', 'at most N requests per window, e.g. 50/5m (default: profile rate, else 50/5m)')
     .option('--concurrency <n>', 'requests in flight at once', '4')
     .option('--max-spend <n>', 'send at most N addresses (allowance) in this run')
-    .option('--shared <redis-url>', 'share the rate limit and the cache with runners on other machines (env: MAILCLEAN_REDIS_URL)')
-    .option('--max-age <duration>', 'reuse answers the service gave within this time, for any list (0: ask again)', '30d')
+    .option(
+      '--shared <redis-url>',
+      'share the rate limit and the cache with runners on other machines (env: MAILCLEAN_REDIS_URL)',
+    )
+    .option(
+      '--max-age <duration>',
+      'reuse answers the service gave within this time, for any list (0: ask again)',
+      '30d',
+    )
     .option('--dry-run', 'read the input and report what a run would send and spend; send nothing')
     .option('--resume', 'continue an earlier run of the same input without asking')
     .option('--restart', 'discard what an earlier run of the same input saved, and ask again what the cache knows')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .option('--local', 'check with the built-in engine (syntax, disposable list, DNS) in-process even when a service is configured')
+    .option('-y, --yes', 'do not ask for confirmation');
+}
+
+/** The built-in engine, and the precheck that uses it before the service is paid. */
+function engineFlags<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
+  return cmd
+    .option(
+      '--local',
+      'check with the built-in engine (syntax, disposable list, DNS) in-process even when a service is configured',
+    )
     .option('--smtp', 'built-in engine: also ask each mail server whether the mailbox exists (needs outbound port 25)')
-    .option('--no-precheck', 'with the service: send every address, without first deciding for free what DNS and lists can')
-    .option('--dns-server <ip[:port],…>', 'built-in engine and precheck: DNS servers to ask, IPv6 as [ip]:port (default: the system resolver)')
+    .option(
+      '--no-precheck',
+      'with the service: send every address, without first deciding for free what DNS and lists can',
+    )
+    .option(
+      '--dns-server <ip[:port],…>',
+      'built-in engine and precheck: DNS servers to ask, IPv6 as [ip]:port (default: the system resolver)',
+    )
     .option('--smtp-port <n>', 'built-in engine with --smtp: port of the mail servers', '25')
-    .option('--smtp-from <address>', 'built-in engine with --smtp: the MAIL FROM address to probe with')
+    .option('--smtp-from <address>', 'built-in engine with --smtp: the MAIL FROM address to probe with');
+}
+
+/** What a run reports besides its rows, and when it fails. */
+function reportFlags<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
+  return cmd
     .addOption(new Option('--json [fields]', 'with --dry-run: print the report as JSON (optionally only these fields)'))
     .option('--summary-json <file>', 'write a summary of the run as JSON (counts by status and reason, spend, outputs)')
     .option('--report <file.html>', 'write a self-contained HTML report with charts of the breakdown')
-    .option('--fail-when <conditions>', 'exit 5 when a condition holds, e.g. invalid>5% or unchecked>0 (comma-separated)')
-    .addHelpText('after', HELP);
+    .option(
+      '--fail-when <conditions>',
+      'exit 5 when a condition holds, e.g. invalid>5% or unchecked>0 (comma-separated)',
+    );
 }
 
 type CleanFlags = ReturnType<ReturnType<typeof declareFlags>['opts']>;
@@ -146,7 +156,10 @@ export function define(cmd: Command, run: Runner): void {
     run(async (f, opts, args) => {
       const options = cleanOptions(opts, args, f.io.stdin.isTTY === true);
       if (FORMATS[options.format].binary && options.output === undefined && f.io.isStdoutTTY) {
-        throw new UsageError(`--format ${options.format}: a workbook is not for a terminal`, `pass -o FILE${FORMATS[options.format].extension}, or redirect stdout to a file`);
+        throw new UsageError(
+          `--format ${options.format}: a workbook is not for a terminal`,
+          `pass -o FILE${FORMATS[options.format].extension}, or redirect stdout to a file`,
+        );
       }
       const { runClean } = await import('./run.js');
       return runClean(options, f);
@@ -157,11 +170,16 @@ export function define(cmd: Command, run: Runner): void {
 /** The flags as typed options; every bad value is a usage error naming its flag. */
 export function cleanOptions(opts: CleanFlags, args: [input?: string], stdinIsTTY: boolean): CleanOptions {
   const input = args[0] ?? '-';
-  if (input === '-' && stdinIsTTY) throw new UsageError('no input: give a file, or pipe a list into stdin', 'mailclean clean contacts.csv');
+  if (input === '-' && stdinIsTTY)
+    throw new UsageError('no input: give a file, or pipe a list into stdin', 'mailclean clean contacts.csv');
   if (opts.resume && opts.restart) throw new UsageError('--resume and --restart cannot be used together');
-  if (opts.rejects !== undefined && opts.only === undefined) throw new UsageError('--rejects needs --only (it receives the rows --only leaves out)');
+  if (opts.rejects !== undefined && opts.only === undefined)
+    throw new UsageError('--rejects needs --only (it receives the rows --only leaves out)');
   if (opts.json !== undefined && opts.dryRun !== true) {
-    throw new UsageError('--json goes with --dry-run (it prints the report as JSON)', 'for the rows as JSON, use --format json or --format ndjson');
+    throw new UsageError(
+      '--json goes with --dry-run (it prints the report as JSON)',
+      'for the rows as JSON, use --format json or --format ndjson',
+    );
   }
   return {
     input,
@@ -192,7 +210,9 @@ export function cleanOptions(opts: CleanFlags, args: [input?: string], stdinIsTT
       smtpFrom: opts.smtpFrom,
       dnsServers: opts.dnsServer,
       // The precheck asks DNS too, so --dns-server is the service's as well unless --no-precheck.
-      given: ENGINE_FLAGS.find((flag) => opts[ENGINE_FLAG_KEYS[flag]] !== undefined && !(flag === '--dns-server' && opts.precheck)),
+      given: ENGINE_FLAGS.find(
+        (flag) => opts[ENGINE_FLAG_KEYS[flag]] !== undefined && !(flag === '--dns-server' && opts.precheck),
+      ),
     },
   };
 }
@@ -206,7 +226,9 @@ function thresholds(text: string): Threshold[] {
 function wholeNumber(value: unknown, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max) {
-    throw new UsageError(`${flag}: "${String(value)}" is not a whole number${max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : ''}`);
+    throw new UsageError(
+      `${flag}: "${String(value)}" is not a whole number${max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : ''}`,
+    );
   }
   return n;
 }
@@ -221,48 +243,10 @@ function onlyStatuses(value: unknown): Set<string> | undefined {
   );
   if (only.size === 0) throw new UsageError('--only: name at least one status, e.g. valid,risky');
   const unknown = [...only].find((name) => !STATUSES.includes(name) && !Object.hasOwn(REASON_MEANINGS, name));
-  if (unknown !== undefined) throw new UsageError(`--only: "${unknown}" is neither a status nor a reason`, `statuses: ${STATUSES.join(', ')}; reasons: see clean --help`);
+  if (unknown !== undefined)
+    throw new UsageError(
+      `--only: "${unknown}" is neither a status nor a reason`,
+      `statuses: ${STATUSES.join(', ')}; reasons: see clean --help`,
+    );
   return only;
-}
-
-/**
- * Output paths are resolved and probed before anything is spent, so a typo cannot waste a run. No two name
- * the same file, and none is the input (through links too), unless --in-place says so for -o: then the input
- * is kept as INPUT.bak.
- */
-function outputTargets(input: string, opts: CleanFlags): Pick<CleanOptions, 'output' | 'rejects' | 'backup' | 'summaryJson' | 'report'> {
-  for (const [flag, value] of [
-    ['--rejects', opts.rejects],
-    ['--summary-json', opts.summaryJson],
-    ['--report', opts.report],
-  ] as const) {
-    if (value === '-') throw new UsageError(`${flag}: "-" means stdout, which carries the rows; name a file`);
-  }
-  const given = Object.entries({
-    // `-o -` is stdout, as without -o (the convention of every tool that takes a file name).
-    '--output': opts.output === '-' ? undefined : opts.output,
-    '--rejects': opts.rejects,
-    '--summary-json': opts.summaryJson,
-    '--report': opts.report,
-  }).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
-  given.forEach(([flag, path], i) => {
-    const twin = given.slice(i + 1).find(([, other]) => sameFile(path, other));
-    if (twin) throw new UsageError(`${flag} and ${twin[0]} name the same file`);
-  });
-  let backup: string | undefined;
-  for (const [flag, path] of given) {
-    if (input === '-' || !sameFile(path, input)) continue;
-    if (flag === '--output' && opts.inPlace === true) backup = `${input}.bak`;
-    else
-      throw new UsageError(
-        `${flag}: ${path} is the input file: writing it would overwrite your list`,
-        flag === '--output' ? 'write elsewhere, or pass --in-place to replace the input (a copy is kept as INPUT.bak)' : 'write it elsewhere',
-      );
-  }
-  if (opts.inPlace === true && backup === undefined) throw new UsageError('--in-place needs -o naming the input file');
-  const target = (flag: string) => {
-    const path = given.find(([f]) => f === flag)?.[1];
-    return path === undefined ? undefined : resolveOutputPath(flag, path);
-  };
-  return { output: target('--output'), rejects: target('--rejects'), summaryJson: target('--summary-json'), report: target('--report'), backup };
 }

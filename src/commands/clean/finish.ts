@@ -16,7 +16,13 @@ import { htmlReport } from './html-report.js';
 import { reportPartial } from './report.js';
 import { stepSummary } from './step-summary.js';
 
-export async function finishRun(f: Factory, o: CleanOptions, summary: RunSummary, tally: Tally, outcome?: CheckOutcome): Promise<number> {
+export async function finishRun(
+  f: Factory,
+  o: CleanOptions,
+  summary: RunSummary,
+  tally: Tally,
+  outcome?: CheckOutcome,
+): Promise<number> {
   printSummary(f, o, summary);
   let exitCode: number = ExitCode.ok;
   if (summary.unchecked.rows > 0) {
@@ -39,10 +45,19 @@ export async function finishRun(f: Factory, o: CleanOptions, summary: RunSummary
  * A run that ended by a signal or a failure (the token refused, local state that cannot be written): the side
  * files record how it ended (exit code, why), then it ends as it must: the signal's code, or the failure.
  */
-export async function finishStoppedRun(f: Factory, o: CleanOptions, ended: Ended | undefined, outcome: CheckOutcome, interrupted: string): Promise<number> {
+export async function finishStoppedRun(
+  f: Factory,
+  o: CleanOptions,
+  ended: Ended | undefined,
+  outcome: CheckOutcome,
+  interrupted: string,
+): Promise<number> {
   const stopped = outcome.stopped!;
   if (stopped.reason === 'interrupted') f.io.say(interrupted);
-  const error = stopped.reason === 'interrupted' ? undefined : (stopped.error ?? (stopped.reason === 'auth' ? new AuthError(stopped.message) : new CliError(stopped.message)));
+  const error =
+    stopped.reason === 'interrupted'
+      ? undefined
+      : (stopped.error ?? (stopped.reason === 'auth' ? new AuthError(stopped.message) : new CliError(stopped.message)));
   const exitCode = error?.exitCode ?? f.io.signals.exitCode;
   if (ended) {
     ended.summary.exitCode = exitCode;
@@ -62,15 +77,31 @@ function printSummary(f: Factory, o: CleanOptions, s: RunSummary): void {
   if (f.io.quiet) return;
   if (f.io.isStderrTTY) f.io.stderr.write(barChart(s, f.io.style));
   else {
-    const rows = Object.entries(s.statuses).map(([status, n]) => [status, formatCount(n), `${((100 * n) / Math.max(1, s.rows)).toFixed(1)}%`]);
+    const rows = Object.entries(s.statuses).map(([status, n]) => [
+      status,
+      formatCount(n),
+      `${((100 * n) / Math.max(1, s.rows)).toFixed(1)}%`,
+    ]);
     f.io.stderr.write(renderTable(['STATUS', 'ROWS', 'SHARE'], rows, false));
   }
   const [main, rejects] = s.outputs;
   const where = `${quantity(main!.rows, 'row')} written to ${main!.path === '-' ? 'stdout' : main!.path}${o.backup ? ` (the original kept as ${o.backup})` : ''}`;
-  const rest = rejects ? `, ${quantity(rejects.rows, 'row')} to ${rejects.path}` : o.only ? `, ${quantity(s.rows - main!.rows, 'row')} left out by --only` : '';
+  const rest = rejects
+    ? `, ${quantity(rejects.rows, 'row')} to ${rejects.path}`
+    : o.only
+      ? `, ${quantity(s.rows - main!.rows, 'row')} left out by --only`
+      : '';
   const retried = s.retries ? ` (${quantity(s.retries, 'retry', 'retries')})` : '';
-  const spent = s.requests > 0 || s.spent > 0 ? `; spent ${quantity(s.spent, 'address', 'addresses')} in ${quantity(s.requests, 'request')}${retried}` : s.checker === 'local' ? '' : '; nothing spent';
-  const saved = s.precheck && s.precheck.saved > 0 ? `; the precheck saved ${quantity(s.precheck.saved, 'address', 'addresses')} of the allowance` : '';
+  const spent =
+    s.requests > 0 || s.spent > 0
+      ? `; spent ${quantity(s.spent, 'address', 'addresses')} in ${quantity(s.requests, 'request')}${retried}`
+      : s.checker === 'local'
+        ? ''
+        : '; nothing spent';
+  const saved =
+    s.precheck && s.precheck.saved > 0
+      ? `; the precheck saved ${quantity(s.precheck.saved, 'address', 'addresses')} of the allowance`
+      : '';
   f.io.say(`${where}${rest}${spent}${saved}.`);
 }
 
@@ -88,7 +119,9 @@ async function writeSideFiles(f: Factory, o: CleanOptions, s: RunSummary, tally:
         ),
       );
     } catch (error) {
-      f.io.warn(`cannot append the job summary to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+      f.io.warn(
+        `cannot append the job summary to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      );
     }
   }
 }

@@ -3,7 +3,13 @@
 import type { RunSummary } from '../../clean/run/summary.js';
 import { formatCount } from '../../quantities.js';
 
-const COLOURS: Record<string, string> = { valid: '#2e7d32', risky: '#ef6c00', invalid: '#c62828', unknown: '#6d6d6d', unchecked: '#9e9e9e' };
+const COLOURS: Record<string, string> = {
+  valid: '#2e7d32',
+  risky: '#ef6c00',
+  invalid: '#c62828',
+  unknown: '#6d6d6d',
+  unchecked: '#9e9e9e',
+};
 const colour = (status: string) => COLOURS[status] ?? '#5c6bc0';
 const n = formatCount;
 
@@ -47,8 +53,12 @@ function domainRows(s: RunSummary): string {
 }
 
 function suggestionRows(s: RunSummary): string {
-  const rows = Object.entries(s.suggestions).map(([typo, count]) => `<tr class="suggestion"><td>${escapeHtml(typo)}</td><td class="num">${n(count)}</td></tr>`);
-  return rows.length ? `<table><tr><th>Typo → suggestion</th><th>Rows</th></tr>${rows.join('\n')}</table>` : '<p>No typo suggestions.</p>';
+  const rows = Object.entries(s.suggestions).map(
+    ([typo, count]) => `<tr class="suggestion"><td>${escapeHtml(typo)}</td><td class="num">${n(count)}</td></tr>`,
+  );
+  return rows.length
+    ? `<table><tr><th>Typo → suggestion</th><th>Rows</th></tr>${rows.join('\n')}</table>`
+    : '<p>No typo suggestions.</p>';
 }
 
 function uncheckedSection(s: RunSummary): string {
@@ -58,16 +68,24 @@ function uncheckedSection(s: RunSummary): string {
 
 function exampleRows(examples: ReadonlyMap<string, string[]>): string {
   const rows = [...examples].flatMap(([status, cells]) =>
-    cells.map((cell) => `<tr class="example" data-status="${escapeHtml(status)}"><td>${escapeHtml(status)}</td><td><code>${escapeHtml(cell)}</code></td></tr>`),
+    cells.map(
+      (cell) =>
+        `<tr class="example" data-status="${escapeHtml(status)}"><td>${escapeHtml(status)}</td><td><code>${escapeHtml(cell)}</code></td></tr>`,
+    ),
   );
-  return rows.length ? `<table><tr><th>Status</th><th>Address as written</th></tr>${rows.join('\n')}</table>` : '<p>Every address is valid.</p>';
+  return rows.length
+    ? `<table><tr><th>Status</th><th>Address as written</th></tr>${rows.join('\n')}</table>`
+    : '<p>Every address is valid.</p>';
 }
 
 /** The page; `examples` are a few addresses per status (from the input: escaped like everything else). */
 export function htmlReport(s: RunSummary, examples: ReadonlyMap<string, string[]> = new Map()): string {
   const statuses = Object.entries(s.statuses);
   const reasons = Object.entries(s.reasons);
-  const by = s.checker === 'local' ? 'the built-in engine (nothing spent)' : `the cleaning service at ${escapeHtml(s.service ?? '?')}`;
+  const by =
+    s.checker === 'local'
+      ? 'the built-in engine (nothing spent)'
+      : `the cleaning service at ${escapeHtml(s.service ?? '?')}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">

@@ -9,7 +9,16 @@ import type { CleanOptions } from './clean.js';
 /** Where and how the rows are written, whichever checker decided them; a signal stops the writing cleanly. */
 export function writeOptions(o: CleanOptions, f: Factory, scan: ScanResult): WriteOptions {
   const { format, output, backup, only, rejects } = o;
-  return { format, output, backup, stdout: f.io.stdout, only, rejects, checked: scan.extracted > 0, signal: f.io.signals.stop };
+  return {
+    format,
+    output,
+    backup,
+    stdout: f.io.stdout,
+    only,
+    rejects,
+    checked: scan.extracted > 0,
+    signal: f.io.signals.stop,
+  };
 }
 
 /**
@@ -20,7 +29,14 @@ export function writeOptions(o: CleanOptions, f: Factory, scan: ScanResult): Wri
 export function countOnly(o: CleanOptions, f: Factory, scan: ScanResult): WriteOptions | undefined {
   if (!o.summaryJson && !o.report && !f.io.env.GITHUB_STEP_SUMMARY) return undefined;
   const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
-  return { ...writeOptions(o, f, scan), output: undefined, rejects: undefined, backup: undefined, stdout: discard, signal: f.io.signals.abort };
+  return {
+    ...writeOptions(o, f, scan),
+    output: undefined,
+    rejects: undefined,
+    backup: undefined,
+    stdout: discard,
+    signal: f.io.signals.abort,
+  };
 }
 
 /** Each output with the rows it received, for the summary. */

@@ -39,7 +39,9 @@ export function reportRagged(f: Factory, layout: InputLayout, scan: ScanResult):
   const shown = lines.slice(0, RAGGED_SHOWN).join(', ');
   const more = rows > RAGGED_SHOWN ? `, and ${formatCount(rows - RAGGED_SHOWN)} more` : '';
   const than = layout.hasHeader ? `the header (${layout.columnCount})` : `the first row (${layout.columnCount})`;
-  f.io.warn(`${quantity(rows, 'row')} had more or fewer fields than ${than}: line${rows === 1 ? '' : 's'} ${shown}${more}; kept as they are (--strict refuses such a file)`);
+  f.io.warn(
+    `${quantity(rows, 'row')} had more or fewer fields than ${than}: line${rows === 1 ? '' : 's'} ${shown}${more}; kept as they are (--strict refuses such a file)`,
+  );
 }
 
 export interface DryRunFacts {
@@ -102,7 +104,10 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
   if (local) {
     // Signed in, --local keeps the service's answers and the engine checks the rest.
     if (facts.signedIn) pairs.push(['Already checked', n(already)], ['Answered from cache', n(fromCache)]);
-    pairs.push(['Checked by', `the built-in engine, in-process: ${quantity(scan.unique.size - already - fromCache, 'address', 'addresses')}; nothing sent, no allowance spent`]);
+    pairs.push([
+      'Checked by',
+      `the built-in engine, in-process: ${quantity(scan.unique.size - already - fromCache, 'address', 'addresses')}; nothing sent, no allowance spent`,
+    ]);
   } else pairs.push(...servicePairs(o, facts, report, spend));
   f.io.out(renderPairs(pairs));
 }
@@ -111,7 +116,14 @@ export function reportDryRun(f: Factory, o: CleanOptions, scan: ScanResult, fact
 function servicePairs(
   o: CleanOptions,
   facts: DryRunFacts,
-  report: { alreadyChecked: number; toSend: number; requests: number; allowanceNeeded: number; rate: string | null; minimumSeconds: number },
+  report: {
+    alreadyChecked: number;
+    toSend: number;
+    requests: number;
+    allowanceNeeded: number;
+    rate: string | null;
+    minimumSeconds: number;
+  },
   spend: number,
 ): Array<[string, string]> {
   const n = formatCount;
@@ -119,21 +131,37 @@ function servicePairs(
   const left = facts.allowance;
   return [
     ['Already checked', facts.signedIn ? n(report.alreadyChecked) : '0 (not signed in: no journal to consult)'],
-    ['Answered from cache', facts.signedIn ? `${n(fromCache)}${o.maxAgeMs > 0 ? '' : ' (--max-age 0: the cache is not read)'}` : '0 (not signed in: no cache to consult)'],
+    [
+      'Answered from cache',
+      facts.signedIn
+        ? `${n(fromCache)}${o.maxAgeMs > 0 ? '' : ' (--max-age 0: the cache is not read)'}`
+        : '0 (not signed in: no cache to consult)',
+    ],
     ['Precheck saves', precheckText(o, facts.precheck)],
     ['To send', n(report.toSend)],
     ['Requests', `${n(report.requests)} (at most ${MAX_BATCH} addresses each)`],
     ['Allowance needed', n(report.allowanceNeeded)],
-    ['Allowance left', left ? `${allowanceText(left)}${left.left! < spend ? ` (${n(spend - left.left!)} would stay unchecked)` : ''}` : 'unknown (the service has not said yet)'],
-    ['Rate limit', `${report.rate} → ${report.minimumSeconds > 0 ? `at least ${formatDuration(report.minimumSeconds * 1000)}` : 'no wait (the requests fit in one window)'}`],
+    [
+      'Allowance left',
+      left
+        ? `${allowanceText(left)}${left.left! < spend ? ` (${n(spend - left.left!)} would stay unchecked)` : ''}`
+        : 'unknown (the service has not said yet)',
+    ],
+    [
+      'Rate limit',
+      `${report.rate} → ${report.minimumSeconds > 0 ? `at least ${formatDuration(report.minimumSeconds * 1000)}` : 'no wait (the requests fit in one window)'}`,
+    ],
   ];
 }
 
 function precheckText(o: CleanOptions, outcome: PrecheckOutcome | undefined): string {
   if (!o.precheck) return '0 (--no-precheck: every address is sent)';
   if (!outcome) return '0 (nothing left to check)';
-  if (outcome.unreachable !== undefined) return `0 (DNS does not answer: ${outcome.unreachable}; every address is sent)`;
-  return outcome.decidedCount > 0 ? `${formatCount(outcome.decidedCount)} (${reasonsText(outcome.byReason)}), decided here for free` : '0 (DNS and the lists leave every address to the service)';
+  if (outcome.unreachable !== undefined)
+    return `0 (DNS does not answer: ${outcome.unreachable}; every address is sent)`;
+  return outcome.decidedCount > 0
+    ? `${formatCount(outcome.decidedCount)} (${reasonsText(outcome.byReason)}), decided here for free`
+    : '0 (DNS and the lists leave every address to the service)';
 }
 
 /** "10 left as of 2026-11-22 14:03 UTC". */
@@ -144,7 +172,9 @@ export function allowanceText(known: KnownAllowance): string {
 /** `partial:` and its hint, when rows stayed unchecked. */
 export function reportPartial(f: Factory, unchecked: number, outcome: CheckOutcome): void {
   const why = (outcome.stopped?.message ?? 'some addresses were not checked').replace(/[.\s]+$/, '');
-  f.io.say(`${f.io.style.yellow('partial:')} ${quantity(unchecked, 'row')} unchecked: ${why}${allowanceDetail(outcome)}.`);
+  f.io.say(
+    `${f.io.style.yellow('partial:')} ${quantity(unchecked, 'row')} unchecked: ${why}${allowanceDetail(outcome)}.`,
+  );
   f.io.say(`hint: ${partialHint(outcome)}`);
 }
 
@@ -171,5 +201,18 @@ function partialHint(outcome: CheckOutcome): string {
       return 'run the same command with --resume (and a higher --max-spend) to check the rest: nothing is paid twice.';
     default:
       return 'run the same command with --resume later to check the rest: nothing is paid twice.';
+  }
+}
+
+/** What an earlier run of this list already answered, when it did. */
+export function noteResumed(f: Factory, already: number, unique: number): void {
+  if (already > 0 && already === unique) {
+    f.io.note(
+      `All ${quantity(already, 'address', 'addresses')} were answered by an earlier run of this list: nothing is sent (--restart checks them again).`,
+    );
+  } else if (already > 0) {
+    f.io.note(
+      `Resuming: ${quantity(already, 'address', 'addresses')} already checked ${already === 1 ? 'is' : 'are'} not sent again.`,
+    );
   }
 }

@@ -24,7 +24,13 @@ export interface SendRun {
 }
 
 /** Sends with a live progress line and an ETA; the first Ctrl-C is acknowledged on it. */
-export async function send(f: Factory, o: CleanOptions, pending: KeySet, scan: ScanResult, run: SendRun): Promise<CheckOutcome> {
+export async function send(
+  f: Factory,
+  o: CleanOptions,
+  pending: KeySet,
+  scan: ScanResult,
+  run: SendRun,
+): Promise<CheckOutcome> {
   const { journal, client, account, progress } = run;
   const state = account.state!;
   const limiter = state.limiter(account.rate);
@@ -34,7 +40,15 @@ export async function send(f: Factory, o: CleanOptions, pending: KeySet, scan: S
   stop.addEventListener('abort', onStop, { once: true });
   const started = Date.now();
   let checked = 0;
-  progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck: pending.size, checked: 0, spent: 0, requests: 0 });
+  progress.update({
+    phase: 'checking',
+    rows: scan.rows,
+    unique: scan.unique.size,
+    toCheck: pending.size,
+    checked: 0,
+    spent: 0,
+    requests: 0,
+  });
   await progress.start();
   try {
     const options: SendOptions = {
@@ -47,7 +61,8 @@ export async function send(f: Factory, o: CleanOptions, pending: KeySet, scan: S
       stop,
       abort,
       cache: run.cache,
-      onCacheError: (error) => f.io.warn(`answers could not be kept in the verdict cache (${error.message}); they are in this list's journal`),
+      onCacheError: (error) =>
+        f.io.warn(`answers could not be kept in the verdict cache (${error.message}); they are in this list's journal`),
       onEvent: (event) => {
         if (event.type === 'answered') {
           checked += event.addresses;
@@ -66,7 +81,10 @@ export async function send(f: Factory, o: CleanOptions, pending: KeySet, scan: S
       cache: run.cache,
       since: Date.now() - o.maxAgeMs,
       onWaiting: (n) => {
-        if (!told) progress.note(`${quantity(n, 'address', 'addresses')} ${n === 1 ? 'is' : 'are'} being checked by another runner on this account; waiting for its answers…`);
+        if (!told)
+          progress.note(
+            `${quantity(n, 'address', 'addresses')} ${n === 1 ? 'is' : 'are'} being checked by another runner on this account; waiting for its answers…`,
+          );
         told = true;
       },
     });

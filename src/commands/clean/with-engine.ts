@@ -42,12 +42,16 @@ export async function startEngine(f: Factory, settings: EngineSettings, progress
 }
 
 /** `engine`: from startEngine, undefined for a dry run (which checks nothing). */
-export async function cleanWithEngine(f: Factory, o: CleanOptions, engine: Engine | undefined, layout: InputLayout, scan: ScanResult, progress: ProgressReporter, startedAt: number): Promise<number> {
-  if (o.dryRun || !engine) {
-    const saved = await savedAnswers(f, o, layout, scan);
-    reportDryRun(f, o, scan, { checked: saved.journaled, fromCache: saved.fromCache, signedIn: saved.account !== undefined });
-    return ExitCode.ok;
-  }
+export async function cleanWithEngine(
+  f: Factory,
+  o: CleanOptions,
+  engine: Engine | undefined,
+  layout: InputLayout,
+  scan: ScanResult,
+  progress: ProgressReporter,
+  startedAt: number,
+): Promise<number> {
+  if (o.dryRun || !engine) return dryRun(f, o, layout, scan);
   const { writeRows } = await import('../../clean/write/write-rows.js');
   // The service's answers go straight into the table (a list's cached answers can be millions); the distinct
   // verdicts they share are remembered, so that an interrupted run counts only those.
@@ -58,17 +62,14 @@ export async function cleanWithEngine(f: Factory, o: CleanOptions, engine: Engin
     kept.add(verdict);
   });
   const toCheck = scan.unique.size - verdicts.size;
-  if (verdicts.size > 0) {
-    const rest = toCheck > 0 ? `checking the other ${formatCount(toCheck)} with the built-in engine` : 'nothing is left for the built-in engine';
-    f.io.note(`Keeping ${quantity(verdicts.size, 'answer')} the service gave (${savedFrom(saved)}); ${rest}.`);
-  }
+  if (verdicts.size > 0) noteKept(f, verdicts.size, toCheck, saved);
   // From here on rows find their verdicts by number (run.ts keeps each row's for the engine): the memory that found
   // numbers by address is given back.
   if (!scan.rowOrdinals) throw new Error("the engine's scan keeps each row's address number");
   const nextOrdinal = scan.rowOrdinals.reader();
   scan.unique.dropIndex();
   const rest = verdicts.size > 0 ? unsaved(scan.unique, verdicts) : scan.unique.entries();
-  progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck, checked: 0, spent: 0, requests: 0 });
+  progress.update({ phase: 'checking', rows: scan.rows, unique: scan.unique.size, toCheck, checked: 0 });
   await progress.start();
   const outcome = await checkAll(f, engine, rest, progress, (ordinal, verdict) => verdicts.set(ordinal, verdict));
   const answered = { fromJournal: saved.fromJournal, fromCache: saved.fromCache, sent: toCheck };
@@ -76,25 +77,79 @@ export async function cleanWithEngine(f: Factory, o: CleanOptions, engine: Engin
   assertInputUnchanged(layout, scan);
   const answerFor = () => verdicts.get(nextOrdinal());
   if (outcome.interrupted) {
-    // No output is written; the side files, when asked for, still say how the run ended.
-    const stopped: CheckOutcome = { spent: 0, requests: 0, retries: 0, stopped: { reason: 'interrupted', message: 'interrupted' } };
-    const counting = countOnly(o, f, scan);
     const keptOnly = () => {
       const verdict = answerFor();
       return verdict && kept.has(verdict) ? verdict : undefined;
     };
-    const counted = counting && (await writeRows(layout, keptOnly, counting));
-    const ended = counted && {
-      summary: runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: counted.tally, outputs: [], answered, outcome: stopped }),
-      tally: counted.tally,
-    };
-    return finishStoppedRun(f, o, ended, stopped, 'Interrupted: nothing was spent; run the command again to check the list.');
+    return endInterrupted(f, o, layout, scan, keptOnly, { answered, startedAt });
   }
-  const written = await writeRows(layout, answerFor, { ...writeOptions(o, f, scan), extraColumns: ['email_suggestion'] });
-  const summary = runSummary({ input: layout.displayName, checker: 'local', startedAt, scan, tally: written.tally, outputs: outputCounts(o, written), answered });
+  const written = await writeRows(layout, answerFor, {
+    ...writeOptions(o, f, scan),
+    extraColumns: ['email_suggestion'],
+  });
+  const summary = runSummary({
+    input: layout.displayName,
+    checker: 'local',
+    startedAt,
+    scan,
+    tally: written.tally,
+    outputs: outputCounts(o, written),
+    answered,
+  });
   const dns = engine.stats().dns;
   f.io.debug(`local engine: ${dns.lookups} domain lookups, ${dns.queries} DNS queries`);
   return finishRun(f, o, summary, written.tally);
+}
+
+/** --dry-run: what the service's answers already cover (signed in); the engine would check the rest, for free. */
+async function dryRun(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult): Promise<number> {
+  const saved = await savedAnswers(f, o, layout, scan);
+  reportDryRun(f, o, scan, {
+    checked: saved.journaled,
+    fromCache: saved.fromCache,
+    signedIn: saved.account !== undefined,
+  });
+  return ExitCode.ok;
+}
+
+/** No output is written; the side files, when asked for, still say how the run ended. */
+async function endInterrupted(
+  f: Factory,
+  o: CleanOptions,
+  layout: InputLayout,
+  scan: ScanResult,
+  keptOnly: () => Verdict | undefined,
+  run: { answered: { fromJournal: number; fromCache: number; sent: number }; startedAt: number },
+): Promise<number> {
+  const { writeRows } = await import('../../clean/write/write-rows.js');
+  const stopped: CheckOutcome = {
+    spent: 0,
+    requests: 0,
+    retries: 0,
+    stopped: { reason: 'interrupted', message: 'interrupted' },
+  };
+  const counting = countOnly(o, f, scan);
+  const counted = counting && (await writeRows(layout, keptOnly, counting));
+  const ended = counted && {
+    summary: runSummary({
+      input: layout.displayName,
+      checker: 'local',
+      startedAt: run.startedAt,
+      scan,
+      tally: counted.tally,
+      outputs: [],
+      answered: run.answered,
+      outcome: stopped,
+    }),
+    tally: counted.tally,
+  };
+  return finishStoppedRun(
+    f,
+    o,
+    ended,
+    stopped,
+    'Interrupted: nothing was spent; run the command again to check the list.',
+  );
 }
 
 /** The list's addresses without an answer kept from the service, with their numbers. */
@@ -103,7 +158,13 @@ function* unsaved(keys: UniqueKeys, verdicts: VerdictTable): Generator<[number, 
 }
 
 /** The engine over the addresses, with the progress line; Ctrl-C abandons lookups in flight (nothing is spent). */
-async function checkAll(f: Factory, engine: Engine, entries: Iterable<readonly [number, string]>, progress: ProgressReporter, onVerdict: OnVerdict) {
+async function checkAll(
+  f: Factory,
+  engine: Engine,
+  entries: Iterable<readonly [number, string]>,
+  progress: ProgressReporter,
+  onVerdict: OnVerdict,
+) {
   const { checkWithEngine } = await import('../../clean/check/engine/check-with-engine.js');
   // A lookup can take seconds: waiting for those in flight would make Ctrl-C seem ignored.
   const stopEngine = () => void engine.close();
@@ -138,7 +199,13 @@ interface SavedAnswers {
  * dry run). Paid answers are better than the engine's; the engine's are never journaled, so a later run with the
  * service still asks it about the rest.
  */
-async function savedAnswers(f: Factory, o: CleanOptions, layout: InputLayout, scan: ScanResult, keep?: (key: string, verdict: Verdict) => void): Promise<SavedAnswers> {
+async function savedAnswers(
+  f: Factory,
+  o: CleanOptions,
+  layout: InputLayout,
+  scan: ScanResult,
+  keep?: (key: string, verdict: Verdict) => void,
+): Promise<SavedAnswers> {
   const account = o.local ? await cleaningAccountKey(f) : undefined;
   const journaled = new Map<string, Verdict>();
   if (!account) return { journaled, fromJournal: 0, fromCache: 0 };
@@ -154,7 +221,10 @@ async function savedAnswers(f: Factory, o: CleanOptions, layout: InputLayout, sc
   for (const [key, verdict] of journaled) keep?.(key, verdict);
   let fromCache = 0;
   // Reading only: a cache that was never written is not created.
-  const cache = state?.hasCache() && o.maxAgeMs > 0 && journaled.size < scan.unique.size ? await cacheOrWarn(f, state, WITHOUT_CACHE) : undefined;
+  const cache =
+    state?.hasCache() && o.maxAgeMs > 0 && journaled.size < scan.unique.size
+      ? await cacheOrWarn(f, state, WITHOUT_CACHE)
+      : undefined;
   if (cache) {
     const rest = new KeysExcept(scan.unique, journaled);
     const since = Date.now() - o.maxAgeMs;
@@ -175,6 +245,14 @@ async function stateOrWarn(f: Factory, o: CleanOptions, account: string): Promis
     f.io.warn(`${error.message}: ${WITHOUT_CACHE}`);
     return undefined;
   }
+}
+
+function noteKept(f: Factory, kept: number, toCheck: number, saved: SavedAnswers): void {
+  const rest =
+    toCheck > 0
+      ? `checking the other ${formatCount(toCheck)} with the built-in engine`
+      : 'nothing is left for the built-in engine';
+  f.io.note(`Keeping ${quantity(kept, 'answer')} the service gave (${savedFrom(saved)}); ${rest}.`);
 }
 
 function savedFrom(saved: SavedAnswers): string {

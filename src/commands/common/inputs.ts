@@ -20,7 +20,11 @@ export function jsonOption() {
  * flag. Commands that prompt call this for every flag before their first question: a typo must not cost the user a
  * round of answers.
  */
-export function checkedFlag(value: unknown, flag: string, validate?: (v: string) => string | undefined): string | undefined {
+export function checkedFlag(
+  value: unknown,
+  flag: string,
+  validate?: (v: string) => string | undefined,
+): string | undefined {
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   const problem = validate?.(value.trim());
   if (problem) throw new UsageError(`${flag}: ${problem}`);
@@ -38,10 +42,20 @@ export async function checkEndpoints(f: Factory, service: ServiceChoice): Promis
 }
 
 /** A flag's value, else a prompt on a terminal, else a usage error that names the flag. */
-export async function valueOrPrompt(f: Factory, value: unknown, flag: string, message: string, opts: { default?: string; validate?: (v: string) => string | undefined } = {}): Promise<string> {
+export async function valueOrPrompt(
+  f: Factory,
+  value: unknown,
+  flag: string,
+  message: string,
+  opts: { default?: string; validate?: (v: string) => string | undefined } = {},
+): Promise<string> {
   const given = checkedFlag(value, flag, opts.validate);
   if (given !== undefined) return given;
-  if (!f.io.canPrompt) throw new UsageError(`${flag} is required`, `pass ${flag} <value> (prompts are off: no terminal, --no-input, MAILCLEAN_NO_INPUT or CI)`);
+  if (!f.io.canPrompt)
+    throw new UsageError(
+      `${flag} is required`,
+      `pass ${flag} <value> (prompts are off: no terminal, --no-input, MAILCLEAN_NO_INPUT or CI)`,
+    );
   for (;;) {
     const answer = (await promptText(f.io.raw, message, { default: opts.default })).trim();
     const problem = opts.validate?.(answer);
@@ -65,7 +79,10 @@ async function readPassword(f: Factory, fromStdin: unknown, opts: { confirm?: bo
     return password;
   }
   if (!f.io.canPrompt) {
-    throw new UsageError('a password is required', 'pipe it in with --password-stdin (prompts are off: no terminal, --no-input, MAILCLEAN_NO_INPUT or CI)');
+    throw new UsageError(
+      'a password is required',
+      'pipe it in with --password-stdin (prompts are off: no terminal, --no-input, MAILCLEAN_NO_INPUT or CI)',
+    );
   }
   for (;;) {
     const password = await promptSecret(f.io.raw, 'Password:');
@@ -115,7 +132,9 @@ export function validateEmail(value: string): string | undefined {
 
 /** ISO 3166-1 alpha-2, as the platform's users carry it (`GB`); callers send it upper-cased. */
 export function validateCountryCode(value: string): string | undefined {
-  return /^[A-Za-z]{2}$/.test(value) ? undefined : `"${value}" is not a two-letter country code (ISO 3166-1, e.g. GB or US)`;
+  return /^[A-Za-z]{2}$/.test(value)
+    ? undefined
+    : `"${value}" is not a two-letter country code (ISO 3166-1, e.g. GB or US)`;
 }
 
 /** The region of the user's locale (LC_ALL, LC_MESSAGES, LANG, then Intl), if it names a country. */

@@ -7,11 +7,16 @@ import type { JsonFlag } from '../../io/json.js';
 export function reportOutcomes(f: Factory, json: JsonFlag, outcomes: ServiceOutcome[], verb: string): number {
   for (const o of outcomes) {
     const where = o.service === 'platform' ? 'the platform' : 'the cleaning service';
-    if (o.ok) f.io.note(`${f.io.style.green('✓')} ${verb} ${o.data.email ?? ''} on ${where}${o.data.userId ? ` (user ${o.data.userId})` : ''}`);
+    if (o.ok)
+      f.io.note(
+        `${f.io.style.green('✓')} ${verb} ${o.data.email ?? ''} on ${where}${o.data.userId ? ` (user ${o.data.userId})` : ''}`,
+      );
     else f.io.debug(`${o.service} failed: ${o.error.message}`);
   }
   if (json !== undefined) {
-    const value = Object.fromEntries(outcomes.map((o) => [o.service, o.ok ? { ok: true, ...o.data } : { ok: false, error: o.error.message }]));
+    const value = Object.fromEntries(
+      outcomes.map((o) => [o.service, o.ok ? { ok: true, ...o.data } : { ok: false, error: o.error.message }]),
+    );
     f.io.json(value, json, ['platform', 'clean']);
   }
   const failed = outcomes.filter((o) => !o.ok);

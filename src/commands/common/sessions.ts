@@ -18,7 +18,12 @@ export async function platformSession(f: Factory): Promise<PlatformClient> {
   if (profile.token('platform').value) return client;
   if (!profile.usesSandbox()) throw new AuthError('not signed in to the platform');
   const signed = await createSandboxAccount(client, profile.credentials().email);
-  profile.saveCredentials({ token: signed.token, 'user-id': str(signed.user.id), email: signed.email, brand: signed.brandId });
+  profile.saveCredentials({
+    token: signed.token,
+    'user-id': str(signed.user.id),
+    email: signed.email,
+    brand: signed.brandId,
+  });
   f.useToken('platform', signed.token);
   f.io.note(`Created a local sandbox account (${signed.email}) on first use.`);
   return client;
@@ -28,7 +33,10 @@ export async function platformSession(f: Factory): Promise<PlatformClient> {
 export async function cleaningSession(f: Factory): Promise<CleaningClient> {
   const client = await f.cleaning();
   if ((await f.profile()).token('clean').value) return client;
-  throw new AuthError('not signed in to the cleaning service', 'run `mailclean login --service clean`, or set MAILCLEAN_CLEAN_TOKEN');
+  throw new AuthError(
+    'not signed in to the cleaning service',
+    'run `mailclean login --service clean`, or set MAILCLEAN_CLEAN_TOKEN',
+  );
 }
 
 /** Stores a cleaning service sign-in, and what its answer said of the allowance (for --dry-run and confirmations). */
@@ -81,7 +89,8 @@ export async function checkCleanToken(f: Factory): Promise<TokenCheck> {
   try {
     limiter = key ? (await f.accountState(key)).limiter(parseRate(rate ?? DEFAULT_RATE, 'rate')) : undefined;
   } catch (error) {
-    if (error instanceof CliError || error instanceof SharedStateError) return { verdict: 'unknown', why: error.message };
+    if (error instanceof CliError || error instanceof SharedStateError)
+      return { verdict: 'unknown', why: error.message };
     throw error;
   }
   const booking = await limiter?.acquire(f.io.signals.stop);

@@ -42,7 +42,8 @@ end
 export function fish(root: Spec): string {
   const specs = [...walk(root)];
   const lines: string[] = [];
-  const complete = (condition: string | undefined, rest: string) => lines.push(`complete -c mailclean${condition ? ` -n ${fq(condition)}` : ''} ${rest}`);
+  const complete = (condition: string | undefined, rest: string) =>
+    lines.push(`complete -c mailclean${condition ? ` -n ${fq(condition)}` : ''} ${rest}`);
   const valueArgs = (v: Values | undefined, optional: boolean): string => {
     if (v === undefined || optional) return '';
     if (v === 'files') return ' -r -F';
@@ -50,13 +51,17 @@ export function fish(root: Spec): string {
     return v === 'none' ? ' -r -f' : ` -r -f -a ${fq(v.words.join(' '))}`;
   };
   const flagLine = (condition: string | undefined, f: Flag) =>
-    complete(condition, `${f.short ? `-s ${f.short.slice(1)} ` : ''}${f.long ? `-l ${f.long.slice(2)} ` : ''}-d ${fq(f.description)}${valueArgs(f.value, f.optional)}`);
+    complete(
+      condition,
+      `${f.short ? `-s ${f.short.slice(1)} ` : ''}${f.long ? `-l ${f.long.slice(2)} ` : ''}-d ${fq(f.description)}${valueArgs(f.value, f.optional)}`,
+    );
 
   complete(undefined, '-f');
   for (const f of root.flags) flagLine(undefined, f);
   for (const s of specs) {
     if (s !== root) for (const f of s.flags) flagLine(`__mailclean_in ${fq(s.path)}`, f);
-    for (const c of s.subcommands) complete(`__mailclean_at ${fq(s.path)} 0`, `-a ${fq(c.path.split(' ').pop()!)} -d ${fq(c.description)}`);
+    for (const c of s.subcommands)
+      complete(`__mailclean_at ${fq(s.path)} 0`, `-a ${fq(c.path.split(' ').pop()!)} -d ${fq(c.description)}`);
     s.positionals.forEach((v, i) => {
       const condition = `__mailclean_at ${fq(s.path)} ${i}`;
       if (v === 'files') complete(condition, '-F');
@@ -66,7 +71,12 @@ export function fish(root: Spec): string {
   }
   // A case pattern is a wildcard even when quoted, and must be quoted so the shell does not glob it.
   const valueCases = (flags: Flag[], pathPattern: string) =>
-    flags.filter((f) => f.value !== undefined).map((f) => `    case ${f.names.map((n) => fq(`${pathPattern}|${n}`)).join(' ')}\n      echo ${f.optional ? 'optional' : 'value'}`);
+    flags
+      .filter((f) => f.value !== undefined)
+      .map(
+        (f) =>
+          `    case ${f.names.map((n) => fq(`${pathPattern}|${n}`)).join(' ')}\n      echo ${f.optional ? 'optional' : 'value'}`,
+      );
 
   return `# fish completion for mailclean, generated from its command definitions by \`mailclean completion fish\`
 function __mailclean_subcommand

@@ -6,7 +6,12 @@ function shHelpers(root: Spec): string {
   const specs = [...walk(root)];
   const valueKind = (v: Values): string => (typeof v === 'string' ? v : `words:${v.words.join(' ')}`);
   const valueCases = (flags: Flag[], pathPattern: string) =>
-    flags.filter((f) => f.value !== undefined).map((f) => `    ${f.names.map((n) => `${pathPattern}${sq(`|${n}`)}`).join('|')}) echo ${sq(f.optional ? 'optional' : valueKind(f.value!))} ;;`);
+    flags
+      .filter((f) => f.value !== undefined)
+      .map(
+        (f) =>
+          `    ${f.names.map((n) => `${pathPattern}${sq(`|${n}`)}`).join('|')}) echo ${sq(f.optional ? 'optional' : valueKind(f.value!))} ;;`,
+      );
   return `_mailclean_subcommand() {
   case "$1|$2" in
 ${specs.flatMap((s) => s.subcommands.map((c) => `    ${sq(`${s.path}|${c.path.split(' ').pop()}`)}) echo ${sq(c.path)} ;;`)).join('\n')}
@@ -93,7 +98,8 @@ complete -F _mailclean mailclean
 
 export function zsh(root: Spec): string {
   const specs = [...walk(root)];
-  const described = (entries: Array<[string, string]>) => entries.map(([name, text]) => `${name.replace(/:/g, '\\:')}:${text.replace(/\n/g, ' ')}`).join('\n');
+  const described = (entries: Array<[string, string]>) =>
+    entries.map(([name, text]) => `${name.replace(/:/g, '\\:')}:${text.replace(/\n/g, ' ')}`).join('\n');
   return `#compdef mailclean
 # zsh completion for mailclean, generated from its command definitions by \`mailclean completion zsh\`
 ${shHelpers(root)}
@@ -106,7 +112,10 @@ _mailclean_subcommand_descriptions() {
   case "$1" in
 ${specs
   .filter((s) => s.subcommands.length > 0)
-  .map((s) => `    ${sq(s.path)}) print -r -- ${sq(described(s.subcommands.map((c): [string, string] => [c.path.split(' ').pop()!, c.description])))} ;;`)
+  .map(
+    (s) =>
+      `    ${sq(s.path)}) print -r -- ${sq(described(s.subcommands.map((c): [string, string] => [c.path.split(' ').pop()!, c.description])))} ;;`,
+  )
   .join('\n')}
   esac
 }

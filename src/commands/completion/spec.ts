@@ -54,7 +54,13 @@ function flag(option: Option): Flag {
     optional: option.optional,
   };
   if (option.required || option.optional) {
-    f.value = option.argChoices ? { words: option.argChoices } : /file$/.test(placeholder) ? 'files' : /dir$/.test(placeholder) ? 'dirs' : 'none';
+    f.value = option.argChoices
+      ? { words: option.argChoices }
+      : /file$/.test(placeholder)
+        ? 'files'
+        : /dir$/.test(placeholder)
+          ? 'dirs'
+          : 'none';
   }
   return f;
 }

@@ -16,7 +16,8 @@ describe('KeysExcept', () => {
     for (const key of all) keys.add(key);
     const rest = new KeysExcept(keys, new Map([['u3@example.com', true]]));
     expect(rest.size).toBe(19);
-    for (const key of ['u0@example.com', 'u7@example.com', 'u7@example.com', 'u3@example.com', 'not@in.list']) rest.exclude(key);
+    for (const key of ['u0@example.com', 'u7@example.com', 'u7@example.com', 'u3@example.com', 'not@in.list'])
+      rest.exclude(key);
     const expected = all.filter((key) => !['u0@example.com', 'u3@example.com', 'u7@example.com'].includes(key));
     expect([...rest]).toEqual(expected);
     expect(rest.size).toBe(expected.length);

@@ -85,7 +85,16 @@ describe('prefilter: an address inside the cell', () => {
     expect(prefilter(checked).key).toBe(key);
   });
 
-  const refused = ['Ada <ada@example.com', 'Ada ada@example.com', 'Ada <not-an-address>', 'Ada <>', 'mailto:', 'mailto:?subject=x', ':::', 'a ::: b'];
+  const refused = [
+    'Ada <ada@example.com',
+    'Ada ada@example.com',
+    'Ada <not-an-address>',
+    'Ada <>',
+    'mailto:',
+    'mailto:?subject=x',
+    ':::',
+    'a ::: b',
+  ];
   it.each(refused)('%s: nothing inside is an address: syntax', (cell) => {
     expect(prefilter(cell)).toEqual({ reason: 'syntax' });
   });

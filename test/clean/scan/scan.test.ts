@@ -23,7 +23,16 @@ function list(rows: number): string {
   for (let i = 0; i < rows; i++) {
     const n = Math.floor(rand() * i) + 1;
     const r = rand();
-    const email = r < 0.02 ? '' : r < 0.03 ? 'not-an-address' : r < 0.05 ? `"Someone <p${n}@example.com>"` : r < 0.3 ? `p${n}@EXAMPLE.com` : `p${i}@example.com`;
+    const email =
+      r < 0.02
+        ? ''
+        : r < 0.03
+          ? 'not-an-address'
+          : r < 0.05
+            ? `"Someone <p${n}@example.com>"`
+            : r < 0.3
+              ? `p${n}@EXAMPLE.com`
+              : `p${i}@example.com`;
     lines.push(`${email},"Name, ${i}",${rand() < 0.01 ? '"two\nlines"' : ''}`);
   }
   return `${lines.join('\n')}\n`;
@@ -34,8 +43,16 @@ describe('scanInput, spilling', () => {
     const layout = await open(put(temp.dir, 'list.csv', list(400_000)));
     const spillDir = join(temp.dir, 'spool');
     const newKeys: string[] = [];
-    const scan = await scanInput(layout, { spillDir, keepRowOrdinals: true, budgets: { keys: 0, rows: 0 }, onNewKey: (key) => newKeys.push(key) });
-    expect(readdirSync(spillDir).sort()).toEqual([expect.stringMatching(/^keys-\d+-[0-9a-f]+\.spool$/), expect.stringMatching(/^rows-\d+-[0-9a-f]+\.spool$/)]);
+    const scan = await scanInput(layout, {
+      spillDir,
+      keepRowOrdinals: true,
+      budgets: { keys: 0, rows: 0 },
+      onNewKey: (key) => newKeys.push(key),
+    });
+    expect(readdirSync(spillDir).sort()).toEqual([
+      expect.stringMatching(/^keys-\d+-[0-9a-f]+\.spool$/),
+      expect.stringMatching(/^rows-\d+-[0-9a-f]+\.spool$/),
+    ]);
     const keys = [...scan.unique];
     const next = scan.rowOrdinals?.reader();
     let withAddress = 0;
@@ -50,7 +67,11 @@ describe('scanInput, spilling', () => {
     expect(keys).toEqual([...expected]);
     // Each address was handed on (to the engine's prefetch) once, when first seen.
     expect(newKeys).toEqual(keys);
-    expect([scan.rows, scan.rows - scan.blank - scan.invalid, scan.duplicates]).toEqual([400_000, withAddress, withAddress - expected.size]);
+    expect([scan.rows, scan.rows - scan.blank - scan.invalid, scan.duplicates]).toEqual([
+      400_000,
+      withAddress,
+      withAddress - expected.size,
+    ]);
     scan.release();
     expect(readdirSync(spillDir)).toEqual([]);
     await layout.cleanup();

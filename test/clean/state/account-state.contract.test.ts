@@ -80,14 +80,21 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
     const where = nextAccount();
     const first = await open(where);
     const cache = await first.cache();
-    await cache.store([verdict('old@example.com', '2026-01-01T00:00:00.000Z'), verdict('new@example.com', '2026-11-01T00:00:00.000Z', 'invalid')]);
+    await cache.store([
+      verdict('old@example.com', '2026-01-01T00:00:00.000Z'),
+      verdict('new@example.com', '2026-11-01T00:00:00.000Z', 'invalid'),
+    ]);
     await cache.store([verdict('old@example.com', '2026-02-01T00:00:00.000Z')]);
     expect(first.hasCache()).toBe(true);
 
     const next = await (await open(where)).cache();
     const found = await next.lookup(['old@example.com', 'new@example.com', 'none@example.com'], 0);
     expect([...found.keys()].sort()).toEqual(['new@example.com', 'old@example.com']);
-    expect(found.get('new@example.com')).toMatchObject({ status: 'invalid', serviceStatus: 'undeliverable', checkedAt: '2026-11-01T00:00:00.000Z' });
+    expect(found.get('new@example.com')).toMatchObject({
+      status: 'invalid',
+      serviceStatus: 'undeliverable',
+      checkedAt: '2026-11-01T00:00:00.000Z',
+    });
     expect(found.get('old@example.com')?.checkedAt).toBe('2026-02-01T00:00:00.000Z');
     expect((await next.lookup(['old@example.com', 'new@example.com'], Date.parse('2026-06-01'))).size).toBe(1);
     // lookupEach hands over what lookup returns, one answer at a time, from any iterable (a generator here).
@@ -95,13 +102,25 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
     const keys = function* () {
       yield* ['old@example.com', 'none@example.com', 'new@example.com'];
     };
-    expect(await next.lookupEach(keys(), Date.parse('2026-06-01'), (key, v) => each.push(`${key} ${v.status}`))).toBe(1);
+    expect(await next.lookupEach(keys(), Date.parse('2026-06-01'), (key, v) => each.push(`${key} ${v.status}`))).toBe(
+      1,
+    );
     expect(each).toEqual(['new@example.com invalid']);
     expect(await next.count(new Set(['old@example.com', 'new@example.com', 'none@example.com']), 0)).toBe(2);
     const counted: string[] = [];
-    expect(await next.count(new Set(['old@example.com', 'new@example.com', 'none@example.com']), Date.parse('2026-06-01'), (key) => counted.push(key))).toBe(1);
+    expect(
+      await next.count(
+        new Set(['old@example.com', 'new@example.com', 'none@example.com']),
+        Date.parse('2026-06-01'),
+        (key) => counted.push(key),
+      ),
+    ).toBe(1);
     expect(counted).toEqual(['new@example.com']);
-    expect(await next.stats()).toMatchObject({ entries: 2, oldest: '2026-02-01T00:00:00.000Z', newest: '2026-11-01T00:00:00.000Z' });
+    expect(await next.stats()).toMatchObject({
+      entries: 2,
+      oldest: '2026-02-01T00:00:00.000Z',
+      newest: '2026-11-01T00:00:00.000Z',
+    });
     expect(await next.clear(Date.parse('2026-06-01'))).toBe(1);
     expect(await next.clear()).toBe(1);
     expect(await next.count(new Set(['new@example.com']), 0)).toBe(0);
@@ -130,7 +149,8 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
     );
     expect(starts).toHaveLength(16);
     starts.sort((x, y) => x - y);
-    for (let i = 0; i + rate.requests < starts.length; i++) expect(starts[i + rate.requests]! - starts[i]!).toBeGreaterThanOrEqual(rate.windowMs);
+    for (let i = 0; i + rate.requests < starts.length; i++)
+      expect(starts[i + rate.requests]! - starts[i]!).toBeGreaterThanOrEqual(rate.windowMs);
     expect(runs[0]!.timeToSend(rate.requests + 1)).toBeGreaterThan(0);
   });
 

@@ -8,7 +8,16 @@ import { useHome } from '../../helpers/cli.js';
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
-const LIST = ['email,name', 'ada@gmail.com,Ada', 'info@acme.example.com,Info', 'No-Reply+x@yahoo.com,Bot', 'bob@acme.example.com,Bob', 'not an address,Broken', ',Blank', ''].join('\n');
+const LIST = [
+  'email,name',
+  'ada@gmail.com,Ada',
+  'info@acme.example.com,Info',
+  'No-Reply+x@yahoo.com,Bot',
+  'bob@acme.example.com,Bob',
+  'not an address,Broken',
+  ',Blank',
+  '',
+].join('\n');
 
 /** email -> [email_free, email_role] as written. */
 const EXPECTED: Record<string, [string, string]> = {
@@ -47,12 +56,16 @@ describe.each(['spec', 'alt'] as const)('email_free and email_role with the serv
     expect(json.code, json.stderr).toBe(0);
     expect(json.stderr).toMatch(/come from the cache/);
     const rows = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
-    expect(Object.fromEntries(rows.map((r) => [r.email, [r.email_free, r.email_role]]))).toEqual(Object.fromEntries(Object.entries(EXPECTED).map(([k, v]) => [k, asJson(v)])));
+    expect(Object.fromEntries(rows.map((r) => [r.email, [r.email_free, r.email_role]]))).toEqual(
+      Object.fromEntries(Object.entries(EXPECTED).map(([k, v]) => [k, asJson(v)])),
+    );
 
     // info@ is a role address, so risky: exit 5 for scripts.
     const verify = await home().run(['verify', 'ada@gmail.com', 'info@acme.example.com', '--json']);
     expect(verify.code, verify.stderr).toBe(5);
-    expect((JSON.parse(verify.stdout) as Array<Record<string, unknown>>).map((r) => [r.address, r.free, r.role])).toEqual([
+    expect(
+      (JSON.parse(verify.stdout) as Array<Record<string, unknown>>).map((r) => [r.address, r.free, r.role]),
+    ).toEqual([
       ['ada@gmail.com', true, false],
       ['info@acme.example.com', false, true],
     ]);
@@ -64,7 +77,12 @@ describe('email_free and email_role with the built-in engine', () => {
   let dns: TestDnsServer;
   beforeAll(async () => {
     const mx = (name: string) => ({ MX: [{ preference: 10, exchange: `mx.${name}` }] });
-    dns = await startDnsServer({ com: { NS: ['ns.example.'] }, 'gmail.com': mx('gmail.com'), 'yahoo.com': mx('yahoo.com'), 'acme.example.com': mx('acme.example.com') });
+    dns = await startDnsServer({
+      com: { NS: ['ns.example.'] },
+      'gmail.com': mx('gmail.com'),
+      'yahoo.com': mx('yahoo.com'),
+      'acme.example.com': mx('acme.example.com'),
+    });
   });
   afterAll(() => dns.close());
 
@@ -74,8 +92,18 @@ describe('email_free and email_role with the built-in engine', () => {
     const res = await home().run(['clean', input, '--local', '--dns-server', dns.server]);
     expect(res.code, res.stderr).toBe(0);
     expect(flagsOf(res.stdout)).toEqual(EXPECTED);
-    const verify = await home().run(['verify', '--local', '--dns-server', dns.server, 'No-Reply+x@yahoo.com', 'not an address', '--json']);
-    expect((JSON.parse(verify.stdout) as Array<Record<string, unknown>>).map((r) => [r.address, r.free, r.role])).toEqual([
+    const verify = await home().run([
+      'verify',
+      '--local',
+      '--dns-server',
+      dns.server,
+      'No-Reply+x@yahoo.com',
+      'not an address',
+      '--json',
+    ]);
+    expect(
+      (JSON.parse(verify.stdout) as Array<Record<string, unknown>>).map((r) => [r.address, r.free, r.role]),
+    ).toEqual([
       ['No-Reply+x@yahoo.com', true, true],
       ['not an address', null, null],
     ]);

@@ -46,7 +46,14 @@ describe.each(['spec', 'alt'] as const)('clean: an address inside the cell, with
   it('checks the address inside, once per address; the cell untouched, email_checked names it; the dry run counts the same', async () => {
     const dry = await home.run(['clean', input, '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ rows: 7, unique: 3, duplicates: 3, malformed: 1, toSend: 3, extracted: 4 });
+    expect(JSON.parse(dry.stdout)).toMatchObject({
+      rows: 7,
+      unique: 3,
+      duplicates: 3,
+      malformed: 1,
+      toSend: 3,
+      extracted: 4,
+    });
 
     const out = join(home.dir, 'out.csv');
     const summary = join(home.dir, 'summary.json');
@@ -61,7 +68,13 @@ describe.each(['spec', 'alt'] as const)('clean: an address inside the cell, with
     const lines = text.split('\n');
     expect(lines[0]).toBe(`email,name,${SERVICE.join(',')},email_checked`);
     LINES.slice(1).forEach((line, i) => expect(lines[i + 1]!.startsWith(`${line},`), line).toBe(true));
-    const rows = (parse(text, { columns: true }) as Array<Record<string, string>>).map((r) => [r.name, r.email_status, r.email_disposable, r.email_reason, r.email_checked]);
+    const rows = (parse(text, { columns: true }) as Array<Record<string, string>>).map((r) => [
+      r.name,
+      r.email_status,
+      r.email_disposable,
+      r.email_reason,
+      r.email_checked,
+    ]);
     expect(rows).toEqual([
       ['Ada', 'valid', 'false', '', 'ada@example.com'],
       ['Ada quoted', 'valid', 'false', '', 'ada@EXAMPLE.com'],
@@ -131,11 +144,25 @@ describe('clean --local: an address inside the cell, with the built-in engine', 
     const input = join(home.dir, 'local.csv');
     writeFileSync(
       input,
-      ['Contact;Name', 'Ann <ann@mail.example.com>;Ann', 'MAILTO:ann@mail.example.com;Ann', 'ed@no-such-domain.com ::: ann@mail.example.com;Ed', 'Nobody <nobody>;No', ''].join('\n'),
+      [
+        'Contact;Name',
+        'Ann <ann@mail.example.com>;Ann',
+        'MAILTO:ann@mail.example.com;Ann',
+        'ed@no-such-domain.com ::: ann@mail.example.com;Ed',
+        'Nobody <nobody>;No',
+        '',
+      ].join('\n'),
     );
     const dry = await home.run(['clean', input, '--local', '--dns-server', dns.server, '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ checker: 'local', rows: 4, unique: 2, duplicates: 1, malformed: 1, extracted: 3 });
+    expect(JSON.parse(dry.stdout)).toMatchObject({
+      checker: 'local',
+      rows: 4,
+      unique: 2,
+      duplicates: 1,
+      malformed: 1,
+      extracted: 3,
+    });
 
     const res = await home.run(['clean', input, '--local', '--dns-server', dns.server, '--format', 'json']);
     expect(res.code, res.stderr).toBe(0);

@@ -24,7 +24,22 @@ describe('clean --help', () => {
   afterAll(() => home.cleanup());
 
   it('shows its flags', () => {
-    for (const flag of ['--output', '--format', '--column', '--only', '--rejects', '--rate', '--concurrency', '--max-spend', '--dry-run', '--resume', '--restart', '--local', '--yes', '--strict']) {
+    for (const flag of [
+      '--output',
+      '--format',
+      '--column',
+      '--only',
+      '--rejects',
+      '--rate',
+      '--concurrency',
+      '--max-spend',
+      '--dry-run',
+      '--resume',
+      '--restart',
+      '--local',
+      '--yes',
+      '--strict',
+    ]) {
       expect(help).toContain(flag);
     }
   });
@@ -70,13 +85,20 @@ describe('clean: bad input', () => {
   const cases: Array<[string, string | (() => string), RegExp]> = [
     ['empty file', join(BAD, 'empty.csv'), /empty\.csv:1: the file is empty/],
     ['a header with no rows', join(BAD, 'header-only.csv'), /header-only\.csv:1: the file has a header but no rows/],
-    ['no email column', join(BAD, 'no-email-column.csv'), /no-email-column\.csv:1: no email column found \(columns: .+\)/],
+    [
+      'no email column',
+      join(BAD, 'no-email-column.csv'),
+      /no-email-column\.csv:1: no email column found \(columns: .+\)/,
+    ],
     ['ragged rows, with --strict', join(BAD, 'ragged.csv'), /ragged\.csv:17: 3 fields where the header has 5/],
     [
       'invalid UTF-8 after a UTF-8 BOM',
       () => {
         const path = join(home.dir, 'bom-latin1.csv');
-        writeFileSync(path, Buffer.concat([Buffer.from('\ufeffemail,name\na@example.com,Jos'), Buffer.from([0xe9, 0x0a])]));
+        writeFileSync(
+          path,
+          Buffer.concat([Buffer.from('\ufeffemail,name\na@example.com,Jos'), Buffer.from([0xe9, 0x0a])]),
+        );
         return path;
       },
       /bom-latin1\.csv:2: not valid UTF-8 \(byte 0xe9\)/,
@@ -125,7 +147,9 @@ describe.each(['spec', 'alt'] as const)('clean: flags it refuses (sandbox shape 
     const keep = join(home().dir, 'keep.csv');
     const typo = await home().run(['clean', input, '--only', 'valid,riskyy', '-o', keep]);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toMatch(/^error: --only: "riskyy" is neither a status nor a reason\nhint: statuses: valid, risky, invalid, unknown, unchecked; reasons: see clean --help\n$/);
+    expect(typo.stderr).toMatch(
+      /^error: --only: "riskyy" is neither a status nor a reason\nhint: statuses: valid, risky, invalid, unknown, unchecked; reasons: see clean --help\n$/,
+    );
 
     const json = await home().run(['clean', input, '--json']);
     expect(json.code).toBe(2);

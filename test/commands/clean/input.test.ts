@@ -12,12 +12,16 @@ const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'clean'
 
 let sandbox: SandboxHandle;
 let home: TestHome;
-const run = (args: string[], stdin?: string) => home.run(['--api-url', sandbox.url, '--clean-url', sandbox.url, ...args], { stdin });
+const run = (args: string[], stdin?: string) =>
+  home.run(['--api-url', sandbox.url, '--clean-url', sandbox.url, ...args], { stdin });
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, plan: 'unlimited' });
   home = new TestHome();
-  const reg = await run(['register', '--service', 'clean', '--name', 'T', '--email', 'clean@example.com', '--password-stdin'], 'a long password');
+  const reg = await run(
+    ['register', '--service', 'clean', '--name', 'T', '--email', 'clean@example.com', '--password-stdin'],
+    'a long password',
+  );
   expect(reg.code, reg.stderr).toBe(0);
 });
 afterAll(async () => {
@@ -39,8 +43,26 @@ describe('clean: input encodings', () => {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     expect(text).toContain('René,Lefèvre,rene.lefevre@example.fr,Besançon,,valid');
     const rows = rowsOf(text, ',');
-    expect(rows[0]!.slice(0, 6)).toEqual(['First Name', 'Last Name', 'E-mail Address', 'City', 'Notes', 'email_status']);
-    expect(rows.slice(1).map((r) => r[0])).toEqual(['René', 'Jürgen', 'Begoña', 'Chloé', 'François', 'Åsa', 'José', 'José', 'Zoë', '']);
+    expect(rows[0]!.slice(0, 6)).toEqual([
+      'First Name',
+      'Last Name',
+      'E-mail Address',
+      'City',
+      'Notes',
+      'email_status',
+    ]);
+    expect(rows.slice(1).map((r) => r[0])).toEqual([
+      'René',
+      'Jürgen',
+      'Begoña',
+      'Chloé',
+      'François',
+      'Åsa',
+      'José',
+      'José',
+      'Zoë',
+      '',
+    ]);
     expect(rows[4]![4]).toBe('Says "merci" – often');
   });
 
@@ -52,7 +74,17 @@ describe('clean: input encodings', () => {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(readFileSync(out));
     expect(text.startsWith('\ufeffEmail\tFirst name\tLast name\tCompany\temail_status\t')).toBe(true);
     const rows = rowsOf(text, '\t');
-    expect(rows.slice(1).map((r) => r[2])).toEqual(['Kovač', '山田', 'Noël', 'Peña', '😀 Smile', 'Address', 'Kovač', 'Email', 'Müller']);
+    expect(rows.slice(1).map((r) => r[2])).toEqual([
+      'Kovač',
+      '山田',
+      'Noël',
+      'Peña',
+      '😀 Smile',
+      'Address',
+      'Kovač',
+      'Email',
+      'Müller',
+    ]);
     expect(rows[4]![3]).toBe('Line one\r\nline two');
   });
 
@@ -67,14 +99,33 @@ describe('clean: input encodings', () => {
   });
 
   it('--encoding windows-1252 reads it without the note', async () => {
-    const res = await run(['clean', join(FIXTURES, 'excel-windows.csv'), '--encoding', 'windows-1252', '--format', 'ndjson', '--resume']);
+    const res = await run([
+      'clean',
+      join(FIXTURES, 'excel-windows.csv'),
+      '--encoding',
+      'windows-1252',
+      '--format',
+      'ndjson',
+      '--resume',
+    ]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).not.toContain('Windows-1252');
     const rows = res.stdout
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(rows.map((r) => r['First Name'])).toEqual(['René', 'Jürgen', 'Begoña', 'Chloé', 'François', 'Åsa', 'José', 'José', 'Zoë', '']);
+    expect(rows.map((r) => r['First Name'])).toEqual([
+      'René',
+      'Jürgen',
+      'Begoña',
+      'Chloé',
+      'François',
+      'Åsa',
+      'José',
+      'José',
+      'Zoë',
+      '',
+    ]);
   });
 });
 
@@ -135,7 +186,11 @@ describe("clean: Excel's sep= line", () => {
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stderr).toContain('2 rows, email column "Email"');
     const lines = csv.stdout.split('\r\n');
-    expect(lines.slice(0, 3)).toEqual(['sep=;', `Email;Name,Town;${[...RESULT_COLUMNS, ...SERVICE_COLUMNS].join(';')}`, expect.stringMatching(/^ann@example\.com;Ann,Paris;valid;/)]);
+    expect(lines.slice(0, 3)).toEqual([
+      'sep=;',
+      `Email;Name,Town;${[...RESULT_COLUMNS, ...SERVICE_COLUMNS].join(';')}`,
+      expect.stringMatching(/^ann@example\.com;Ann,Paris;valid;/),
+    ]);
     const json = await run(['clean', input, '--format', 'json', '--resume']);
     expect(json.code, json.stderr).toBe(0);
     expect((JSON.parse(json.stdout) as Array<Record<string, unknown>>).map((r) => [r.Email, r['Name,Town']])).toEqual([

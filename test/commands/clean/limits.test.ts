@@ -22,7 +22,9 @@ async function start(rate: { requests: number; windowMs: number }) {
 }
 
 describe('clean: limits', () => {
-  it('two runs back to back share the limit: no 429, never more than the limit in any window', { timeout: 120_000 }, async () => {
+  it('two runs back to back share the limit: no 429, never more than the limit in any window', {
+    timeout: 120_000,
+  }, async () => {
     const sandbox = await start({ requests: 10, windowMs: 1_000 });
     // 210 requests' worth in all: 105 per run.
     const first = join(home().dir, 'a.csv');
@@ -43,7 +45,9 @@ describe('clean: limits', () => {
 });
 
 describe('clean: Ctrl-C', () => {
-  it('stops after the requests in flight with exit 130, and --resume pays for nothing twice', { timeout: 60_000 }, async () => {
+  it('stops after the requests in flight with exit 130, and --resume pays for nothing twice', {
+    timeout: 60_000,
+  }, async () => {
     const sandbox = await start({ requests: 2, windowMs: 1_000 });
     const input = join(home().dir, 'list.csv');
     writeFileSync(input, list(20 * 50));

@@ -45,17 +45,22 @@ describe('clean: the journal lock', () => {
     await leaveLock(JSON.stringify({ host: 'runner-a', pid: 1, started: '2026-11-20T08:00:00.000Z' }), 10 * 60_000);
     const res = await home.run(['clean', input, '-o', join(home.dir, 'out.csv'), '--resume']);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toMatch(/^Took over this list's lock from pid 1 on runner-a, since 2026-11-20T08:00:00.000Z: it was last refreshed 600 s ago\.$/m);
+    expect(res.stderr).toMatch(
+      /^Took over this list's lock from pid 1 on runner-a, since 2026-11-20T08:00:00.000Z: it was last refreshed 600 s ago\.$/m,
+    );
   });
 
   it('a fresh lock of a run on another machine is waited for (Ctrl-C ends the wait: exit 130)', async () => {
     await leaveLock(JSON.stringify({ host: 'runner-b', pid: 4242, started: '2026-11-24T09:00:00.000Z' }), 0);
     const running = home.run(['clean', input, '-o', join(home.dir, 'out.csv'), '--resume']);
     const deadline = Date.now() + 10_000;
-    while (!home.stderrSoFar().includes('waiting for it to finish') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (!home.stderrSoFar().includes('waiting for it to finish') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     home.signal('SIGINT');
     const res = await running;
     expect(res.code).toBe(130);
-    expect(res.stderr).toMatch(/^Another run \(pid 4242 on runner-b, since 2026-11-24T09:00:00.000Z\) is cleaning this list with this account; waiting for it to finish…$/m);
+    expect(res.stderr).toMatch(
+      /^Another run \(pid 4242 on runner-b, since 2026-11-24T09:00:00.000Z\) is cleaning this list with this account; waiting for it to finish…$/m,
+    );
   });
 });

@@ -25,7 +25,11 @@ describe('clean: output paths', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout.split('\n')[0]).toBe(['email', ...RESULT_COLUMNS, 'email_suggestion'].join(','));
     expect(existsSync(join(home.dir, '-'))).toBe(false);
-    expectError(await home.run(['clean', input, '--report', '-', ...local]), 2, 'error: --report: "-" means stdout, which carries the rows; name a file');
+    expectError(
+      await home.run(['clean', input, '--report', '-', ...local]),
+      2,
+      'error: --report: "-" means stdout, which carries the rows; name a file',
+    );
   });
 
   it.skipIf(!existsSync('/dev/full'))('-o /dev/full: one line saying the device is full, exit 1', async () => {
@@ -38,7 +42,11 @@ describe('clean: output paths', () => {
   it('-o file.csv/x.csv (a file where a directory should be): exit 2 naming it, before anything is checked', async () => {
     writeFileSync(join(home.dir, 'file.csv'), 'not a directory\n');
     const res = await home.run(['clean', input, '-o', join(home.dir, 'file.csv', 'x.csv'), ...local]);
-    expectError(res, 2, `error: --output: cannot write ${join(home.dir, 'file.csv', 'x.csv')}: ${join(home.dir, 'file.csv')} is a file, not a directory`);
+    expectError(
+      res,
+      2,
+      `error: --output: cannot write ${join(home.dir, 'file.csv', 'x.csv')}: ${join(home.dir, 'file.csv')} is a file, not a directory`,
+    );
   });
 });
 
@@ -61,7 +69,10 @@ describe('clean: a data directory that stops taking writes mid-run', () => {
             mkdirSync(join(limiterDir, name));
           }
         }
-        const result = (JSON.parse(body) as { email: string[] }).email.map((email) => ({ email, emailStatus: { status: 'valid', valid: true } }));
+        const result = (JSON.parse(body) as { email: string[] }).email.map((email) => ({
+          email,
+          emailStatus: { status: 'valid', valid: true },
+        }));
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result }));
       });
     });

@@ -59,7 +59,12 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
 
     const dry = await home().run(['clean', input, '--dry-run', '--json'], { env });
     expect(dry.code, dry.stderr).toBe(0);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ unique: 8, precheckSaves: 5, toSend: 3, precheckReasons: { no_domain: 1, null_mx: 1, no_mx: 1, disposable: 1, possible_typo: 1 } });
+    expect(JSON.parse(dry.stdout)).toMatchObject({
+      unique: 8,
+      precheckSaves: 5,
+      toSend: 3,
+      precheckReasons: { no_domain: 1, null_mx: 1, no_mx: 1, disposable: 1, possible_typo: 1 },
+    });
     expect(sandbox.stats().addressesCharged).toBe(0);
 
     flakyAsked = 0;
@@ -81,7 +86,11 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
       'hal@flaky.example.com': [expect.any(String), expect.any(String), 'service'],
     });
     expect(JSON.parse(readFileSync(summary, 'utf8'))).toMatchObject({
-      precheck: { saved: 5, byReason: { disposable: 1, no_domain: 1, no_mx: 1, null_mx: 1, possible_typo: 1 }, skipped: null },
+      precheck: {
+        saved: 5,
+        byReason: { disposable: 1, no_domain: 1, no_mx: 1, null_mx: 1, possible_typo: 1 },
+        skipped: null,
+      },
       answered: { fromJournal: 0, fromCache: 0, sent: 3 },
       spent: 3,
     });
@@ -92,7 +101,9 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
     await registered(home(), sandbox);
     const input = join(home().dir, 'list.csv');
     writeFileSync(input, LIST);
-    const off = await home().run(['clean', input, '--no-precheck', '-o', join(home().dir, 'off.csv')], { env: { MAILCLEAN_DNS_SERVERS: dns.server } });
+    const off = await home().run(['clean', input, '--no-precheck', '-o', join(home().dir, 'off.csv')], {
+      env: { MAILCLEAN_DNS_SERVERS: dns.server },
+    });
     expect(off.code, off.stderr).toBe(0);
     expect(off.stderr).not.toMatch(/[Pp]recheck/);
     expect(sandbox.stats().addressesCharged).toBe(8);
@@ -109,15 +120,23 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
     const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
     await registered(home(), sandbox);
     const env = { MAILCLEAN_DNS_SERVERS: dns.server };
-    const res = await home().run(['verify', 'ada@live.example.com', 'cy@dead.example.com', 'fay@mailinator.com', '--json'], { env });
+    const res = await home().run(
+      ['verify', 'ada@live.example.com', 'cy@dead.example.com', 'fay@mailinator.com', '--json'],
+      { env },
+    );
     expect(res.code, res.stderr).toBe(5);
-    expect((JSON.parse(res.stdout) as Array<Record<string, unknown>>).map((r) => [r.address, r.reason, r.checker])).toEqual([
+    expect(
+      (JSON.parse(res.stdout) as Array<Record<string, unknown>>).map((r) => [r.address, r.reason, r.checker]),
+    ).toEqual([
       ['ada@live.example.com', expect.any(String), 'service'],
       ['cy@dead.example.com', 'no_domain', 'precheck'],
       ['fay@mailinator.com', 'disposable', 'precheck'],
     ]);
     expect(sandbox.stats().addressesCharged).toBe(1);
-    const all = await home().run(['verify', 'di@nullmx.example.com', 'ed@nomail.example.com', '--no-precheck', '--max-age', '0', '--json'], { env });
+    const all = await home().run(
+      ['verify', 'di@nullmx.example.com', 'ed@nomail.example.com', '--no-precheck', '--max-age', '0', '--json'],
+      { env },
+    );
     expect(
       (JSON.parse(all.stdout) as Array<Record<string, unknown>>).map((r) => r.checker),
       all.stderr,

@@ -40,7 +40,9 @@ describe('clean: ragged rows', () => {
     const summary = join(home.dir, 'summary.json');
     const res = await home.run(['clean', input, '-o', out, '--summary-json', summary]);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toMatch(/\nwarning: 3 rows had more or fewer fields than the header \(3\): lines 3, 4, 5; kept as they are \(--strict refuses such a file\)\n$/);
+    expect(res.stderr).toMatch(
+      /\nwarning: 3 rows had more or fewer fields than the header \(3\): lines 3, 4, 5; kept as they are \(--strict refuses such a file\)\n$/,
+    );
     const lines = readFileSync(out, 'utf8').split('\n');
     expect(lines[0]).toBe(`Name,City,Email,${RESULTS.join(',')}`);
     LINES.slice(1).forEach((line, i) => expect(lines[i + 1]!.startsWith(`${line},`), line).toBe(true));
@@ -53,7 +55,14 @@ describe('clean: ragged rows', () => {
     expect(rows[4]!.slice(0, 4)).toEqual(['Dee', '', '', 'invalid']);
 
     const s = JSON.parse(readFileSync(summary, 'utf8'));
-    expect(s).toMatchObject({ rows: 5, unique: 3, blank: 2, malformed: 0, reasons: { short_row: 2 }, ragged: { rows: 3, lines: [3, 4, 5] } });
+    expect(s).toMatchObject({
+      rows: 5,
+      unique: 3,
+      blank: 2,
+      malformed: 0,
+      reasons: { short_row: 2 },
+      ragged: { rows: 3, lines: [3, 4, 5] },
+    });
     expect(sandbox.stats().addressesCharged).toBe(3);
   });
 
@@ -64,7 +73,13 @@ describe('clean: ragged rows', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(rows[1]).toMatchObject({ Name: 'Bob', City: 'bob@example.org', Email: null, email_status: 'invalid', email_reason: 'short_row' });
+    expect(rows[1]).toMatchObject({
+      Name: 'Bob',
+      City: 'bob@example.org',
+      Email: null,
+      email_status: 'invalid',
+      email_reason: 'short_row',
+    });
     expect(Object.keys(rows[2]!)).toEqual(['Name', 'City', 'Email', 'column_4', ...RESULTS]);
     expect(rows[2]).toMatchObject({ Email: 'cy@example.com', column_4: 'extra', email_status: 'valid' });
     expect(rows[3]).toMatchObject({ Name: 'Dee', City: null, Email: null, email_reason: 'short_row' });
@@ -72,19 +87,30 @@ describe('clean: ragged rows', () => {
   });
 
   it('the dry run counts them too; many are listed by their first lines', async () => {
-    const many = ['Email,Name', ...Array.from({ length: 14 }, (_, i) => (i % 2 ? `u${i}@example.com,U` : `u${i}@example.com`))];
+    const many = [
+      'Email,Name',
+      ...Array.from({ length: 14 }, (_, i) => (i % 2 ? `u${i}@example.com,U` : `u${i}@example.com`)),
+    ];
     writeFileSync(input, `${many.join('\n')}\n`);
     const res = await home.run(['clean', input, '--dry-run', '--json']);
     expect(res.code, res.stderr).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ rows: 14, unique: 14, ragged: { rows: 7, lines: [2, 4, 6, 8, 10, 12, 14] } });
-    expect(res.stderr).toContain('warning: 7 rows had more or fewer fields than the header (2): lines 2, 4, 6, 8, 10, and 2 more;');
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      rows: 14,
+      unique: 14,
+      ragged: { rows: 7, lines: [2, 4, 6, 8, 10, 12, 14] },
+    });
+    expect(res.stderr).toContain(
+      'warning: 7 rows had more or fewer fields than the header (2): lines 2, 4, 6, 8, 10, and 2 more;',
+    );
   });
 
   it('--strict refuses the file at its first ragged row: exit 2 naming file and line, nothing written or sent', async () => {
     const out = join(home.dir, 'never.csv');
     const res = await home.run(['clean', input, '--strict', '-o', out]);
     expectError(res, 2, `error: ${input}:3: 2 fields where the header has 3`);
-    expect(res.stderr).toMatch(/^hint: a field containing ",", a quote or a line break must be in double quotes; without --strict such rows are kept and counted$/m);
+    expect(res.stderr).toMatch(
+      /^hint: a field containing ",", a quote or a line break must be in double quotes; without --strict such rows are kept and counted$/m,
+    );
     expect(existsSync(out)).toBe(false);
     expect(sandbox.stats().cleanRequests).toBe(0);
   });

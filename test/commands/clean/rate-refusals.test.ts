@@ -40,7 +40,9 @@ describe('clean: 429 for the rate limit', () => {
     const res = await clean();
     expect(res.code, res.stderr).toBe(3);
     expect(service.refused()).toBe(1);
-    expect(res.stderr).toMatch(/^partial: 30 rows unchecked: the cleaning service asks to wait 11d 13h before the next request\.$/m);
+    expect(res.stderr).toMatch(
+      /^partial: 30 rows unchecked: the cleaning service asks to wait 11d 13h before the next request\.$/m,
+    );
     expect(res.stderr).toMatch(/^hint: .*run the same command with --resume/m);
     expect(
       res.out
@@ -49,7 +51,10 @@ describe('clean: 429 for the rate limit', () => {
         .slice(1)
         .every((row) => row.includes(',unchecked,')),
     ).toBe(true);
-    expect(JSON.parse(readFileSync(join(home().dir, 's.json'), 'utf8')).unchecked).toMatchObject({ rows: 30, reason: 'rate-limited' });
+    expect(JSON.parse(readFileSync(join(home().dir, 's.json'), 'utf8')).unchecked).toMatchObject({
+      rows: 30,
+      reason: 'rate-limited',
+    });
   });
 
   it('429 forever: sending stops after 5 refusals in a row, exit 3', async () => {
@@ -57,7 +62,11 @@ describe('clean: 429 for the rate limit', () => {
     const res = await clean();
     expect(res.code, res.stderr).toBe(3);
     expect(service.refused()).toBe(5);
-    expect(res.stderr).toMatch(/^partial: 30 rows unchecked: the cleaning service refused 5 requests in a row for its rate limit\.$/m);
-    expect(res.stderr).toMatch(/^hint: mailclean kept to --rate, but the service counts differently or is busy: lower --rate/m);
+    expect(res.stderr).toMatch(
+      /^partial: 30 rows unchecked: the cleaning service refused 5 requests in a row for its rate limit\.$/m,
+    );
+    expect(res.stderr).toMatch(
+      /^hint: mailclean kept to --rate, but the service counts differently or is busy: lower --rate/m,
+    );
   });
 });

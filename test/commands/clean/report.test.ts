@@ -18,7 +18,13 @@ describe('clean: the dry-run report', () => {
     writeFileSync(input, `${lines.join('\n')}\n`);
     const res = await home().run(['clean', input, '--dry-run', '--json']);
     expect(res.code, res.stderr).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ rows: 120, unique: 120, toSend: 120, requests: 3, allowanceNeeded: 120 });
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      rows: 120,
+      unique: 120,
+      toSend: 120,
+      requests: 3,
+      allowanceNeeded: 120,
+    });
     expect(sandbox.stats().cleanRequests).toBe(0);
   });
 
@@ -48,7 +54,9 @@ describe.each(['spec', 'alt'] as const)('clean: the summary (sandbox shape %s)',
     const drop = join(home().dir, 'drop.csv');
     const res = await home().run(['clean', input, '--only', 'valid', '-o', keep, '--rejects', drop]);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toMatch(new RegExp(`^2 rows written to ${keep}, 3 rows to ${drop}; spent 3 addresses in 1 request\\.$`, 'm'));
+    expect(res.stderr).toMatch(
+      new RegExp(`^2 rows written to ${keep}, 3 rows to ${drop}; spent 3 addresses in 1 request\\.$`, 'm'),
+    );
     expect(readFileSync(keep, 'utf8').trim().split('\n')).toHaveLength(3);
     expect(readFileSync(drop, 'utf8').trim().split('\n')).toHaveLength(4);
   });

@@ -62,8 +62,14 @@ describe('clean with nothing configured', () => {
     for (const row of rows) statuses.set(row.email_status!, (statuses.get(row.email_status!) ?? 0) + 1);
     expect(statuses.get('unchecked')).toBeUndefined();
     expect(statuses.get('unknown')).toBeUndefined();
-    expect(rows.find((r) => r['Email Address']!.endsWith('@nomail.com'))).toMatchObject({ email_status: 'invalid', email_reason: 'null_mx' });
-    expect(rows.find((r) => r['Email Address']!.endsWith('@mailinator.com'))).toMatchObject({ email_status: 'risky', email_disposable: 'true' });
+    expect(rows.find((r) => r['Email Address']!.endsWith('@nomail.com'))).toMatchObject({
+      email_status: 'invalid',
+      email_reason: 'null_mx',
+    });
+    expect(rows.find((r) => r['Email Address']!.endsWith('@mailinator.com'))).toMatchObject({
+      email_status: 'risky',
+      email_disposable: 'true',
+    });
 
     // No account anywhere: no credentials stored, no sandbox state.
     expect(existsSync(join(home.dataDir, 'sandbox'))).toBe(false);
@@ -122,7 +128,12 @@ describe('clean: every row, in order, untouched', () => {
     const eol = layout.lineEnding;
     // A BOM when the input had one or was not UTF-8 (for Excel).
     const bom = layout.bom || layout.encoding !== 'utf-8';
-    const expectedStart = layout.format === 'lines' ? `email${delimiter}email_status` : layout.hasHeader ? `${bom ? '\uFEFF' : ''}${layout.headerRaw}${delimiter}email_status` : '';
+    const expectedStart =
+      layout.format === 'lines'
+        ? `email${delimiter}email_status`
+        : layout.hasHeader
+          ? `${bom ? '\uFEFF' : ''}${layout.headerRaw}${delimiter}email_status`
+          : '';
     expect(outText.startsWith(expectedStart)).toBe(true);
 
     // Each output record is the input record's exact text, then the delimiter and the result cells: the verdict's
@@ -131,7 +142,8 @@ describe('clean: every row, in order, untouched', () => {
     let position = expectedStart ? outText.indexOf(eol) + eol.length : bom ? 1 : 0;
     let rows = 0;
     for await (const record of readRecords(layout)) {
-      const original = layout.format === 'lines' && /[",\r\n]/.test(record.raw) ? `"${record.raw.replace(/"/g, '""')}"` : record.raw;
+      const original =
+        layout.format === 'lines' && /[",\r\n]/.test(record.raw) ? `"${record.raw.replace(/"/g, '""')}"` : record.raw;
       expect(outText.slice(position, position + original.length)).toBe(original);
       position += original.length;
       expect(outText[position]).toBe(delimiter);
@@ -140,7 +152,9 @@ describe('clean: every row, in order, untouched', () => {
       expect(cells).toHaveLength(RESULT_COLUMNS.length + SERVICE_COLUMNS.length);
       expect(['valid', 'invalid', 'risky', 'unknown']).toContain(cells[0]);
       const decidedHere = cells[4] === 'syntax' || cells[4] === 'blank' || cells[4] === 'short_row';
-      expect([cells[6], cells[7]]).toEqual(decidedHere ? ['', ''] : [expect.stringMatching(/^(true|false)$/), expect.stringMatching(/^(true|false)$/)]);
+      expect([cells[6], cells[7]]).toEqual(
+        decidedHere ? ['', ''] : [expect.stringMatching(/^(true|false)$/), expect.stringMatching(/^(true|false)$/)],
+      );
       // email_service_status and email_checked_by: the service's word and "service" (the fixtures' domains are
       // not prechecked here: DNS does not answer in tests unless one is started).
       expect(cells.slice(8)).toEqual(decidedHere ? ['', ''] : [expect.stringMatching(/./), 'service']);

@@ -25,8 +25,13 @@ beforeEach(async () => {
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
       const emails = (JSON.parse(body) as { email: string[] }).email;
-      const result = emails.map((email) => ({ email, emailStatus: { status: WORDS[email]![0], valid: WORDS[email]![1] } }));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: true, statusCode: 200, result }));
+      const result = emails.map((email) => ({
+        email,
+        emailStatus: { status: WORDS[email]![0], valid: WORDS[email]![1] },
+      }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ status: true, statusCode: 200, result }));
     });
   });
 });
@@ -45,7 +50,9 @@ function list(): string {
 
 describe("clean: the service's own status words", () => {
   it('become one of the five statuses; the word itself is kept in a column and the summary', async () => {
-    const res = await home.run(['clean', list(), '--format', 'ndjson', '--summary-json', join(home.dir, 's.json')], { env: env() });
+    const res = await home.run(['clean', list(), '--format', 'ndjson', '--summary-json', join(home.dir, 's.json')], {
+      env: env(),
+    });
     expect(res.code, res.stderr).toBe(0);
     const rows = res.stdout
       .trim()
@@ -61,7 +68,13 @@ describe("clean: the service's own status words", () => {
     ]);
     const summary = JSON.parse(readFileSync(join(home.dir, 's.json'), 'utf8'));
     expect(summary.statuses).toEqual({ valid: 2, risky: 2, invalid: 1, unknown: 1 });
-    expect(summary.serviceStatuses).toMatchObject({ deliverable: 1, undeliverable: 1, 'catch-all': 1, disposable: 1, unverifiable: 1 });
+    expect(summary.serviceStatuses).toMatchObject({
+      deliverable: 1,
+      undeliverable: 1,
+      'catch-all': 1,
+      disposable: 1,
+      unverifiable: 1,
+    });
   });
 
   it('--only and --fail-when take the statuses and reasons users see', async () => {
@@ -73,7 +86,9 @@ describe("clean: the service's own status words", () => {
         .split('\n')
         .map((l) => JSON.parse(l).email),
     ).toEqual(['a@example.com', 'd@example.com', 'f@example.com']);
-    const gate = await home.run(['clean', list(), '--format', 'ndjson', '--resume', '--fail-when', 'risky>=2'], { env: env() });
+    const gate = await home.run(['clean', list(), '--format', 'ndjson', '--resume', '--fail-when', 'risky>=2'], {
+      env: env(),
+    });
     expect(gate.code).toBe(5);
   });
 });

@@ -37,7 +37,18 @@ describe('clean: the run summary', () => {
     const out = join(home.dir, 'keep.csv');
     const drop = join(home.dir, 'drop.csv');
     const file = join(home.dir, 'summary.json');
-    const res = await home.run(['clean', input, '-o', out, '--only', 'valid', '--rejects', drop, '--summary-json', file]);
+    const res = await home.run([
+      'clean',
+      input,
+      '-o',
+      out,
+      '--only',
+      'valid',
+      '--rejects',
+      drop,
+      '--summary-json',
+      file,
+    ]);
     expect(res.code, res.stderr).toBe(0);
     const s = JSON.parse(readFileSync(file, 'utf8'));
     expect(Object.keys(s)).toEqual([
@@ -107,13 +118,21 @@ describe('clean: the run summary', () => {
     });
     expect(Object.keys(s.statuses)).toEqual(['valid', 'risky', 'invalid']);
     expect(s.topDomains[0]).toEqual({ domain: 'example.com', rows: 4, statuses: { valid: 3, risky: 1 } });
-    expect(s.topDomains.map((d: { domain: string }) => d.domain)).toEqual(['example.com', 'example.org', 'mailinator.com']);
+    expect(s.topDomains.map((d: { domain: string }) => d.domain)).toEqual([
+      'example.com',
+      'example.org',
+      'mailinator.com',
+    ]);
     expect(Date.parse(s.finishedAt) - Date.parse(s.startedAt)).toBe(s.durationMs);
 
     // A second run answers everything from the journal: the summary says so, and nothing is spent.
     const again = await home.run(['clean', input, '-o', out, '--summary-json', file]);
     expect(again.code, again.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ answered: { fromJournal: 5, fromCache: 0, sent: 0 }, spent: 0, requests: 0 });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      answered: { fromJournal: 5, fromCache: 0, sent: 0 },
+      spent: 0,
+      requests: 0,
+    });
   });
 
   it('appends a Markdown job summary when GITHUB_STEP_SUMMARY names a file', async () => {
@@ -125,8 +144,12 @@ describe('clean: the run summary', () => {
     const md = readFileSync(step, 'utf8');
     expect(md.startsWith('# Earlier step\n### mailclean: ')).toBe(true);
     expect(md).toContain('Every row decided.');
-    expect(md).toContain('8 rows, 5 unique addresses, checked by the cleaning service: spent 5 addresses in 1 request.');
-    expect(md).toContain('| Status | Rows | Share |\n| --- | ---: | ---: |\n| valid | 4 | 50.0% |\n| risky | 2 | 25.0% |\n| invalid | 2 | 25.0% |\n');
+    expect(md).toContain(
+      '8 rows, 5 unique addresses, checked by the cleaning service: spent 5 addresses in 1 request.',
+    );
+    expect(md).toContain(
+      '| Status | Rows | Share |\n| --- | ---: | ---: |\n| valid | 4 | 50.0% |\n| risky | 2 | 25.0% |\n| invalid | 2 | 25.0% |\n',
+    );
     expect(md).toContain(`Outputs: \`${out}\` (8 rows).`);
   });
 
@@ -141,12 +164,19 @@ describe('clean: the run summary', () => {
     const step = join(home.dir, 'step.md');
     const summaryFile = join(home.dir, 's.json');
     const report = join(home.dir, 'r.html');
-    const gated = await home.run(['clean', input, '-o', out, '--summary-json', summaryFile, '--report', report, '--fail-when', 'invalid>20%'], { env: { GITHUB_STEP_SUMMARY: step } });
+    const gated = await home.run(
+      ['clean', input, '-o', out, '--summary-json', summaryFile, '--report', report, '--fail-when', 'invalid>20%'],
+      { env: { GITHUB_STEP_SUMMARY: step } },
+    );
     expect(gated.code).toBe(5);
     const md = readFileSync(step, 'utf8');
     expect(md).toContain('**Failed by --fail-when** (exit 5): `invalid>20% (invalid is 25.0% of rows)`.');
     expect(md).toContain(`Outputs: \`${out}\` (8 rows), \`${summaryFile}\`, \`${report}\`.`);
-    expect(JSON.parse(readFileSync(summaryFile, 'utf8'))).toMatchObject({ exitCode: 5, failedWhen: ['invalid>20% (invalid is 25.0% of rows)'], stopped: null });
+    expect(JSON.parse(readFileSync(summaryFile, 'utf8'))).toMatchObject({
+      exitCode: 5,
+      failedWhen: ['invalid>20% (invalid is 25.0% of rows)'],
+      stopped: null,
+    });
 
     const under = await home.run(['clean', input, '-o', out, '--fail-when', 'invalid>30%,unchecked>0']);
     expect(under.code, under.stderr).toBe(0);
@@ -159,7 +189,10 @@ describe('clean: the run summary', () => {
   });
 
   it('on a terminal, the breakdown is a bar chart of statuses and top reasons', async () => {
-    const res = await home.run(['clean', input, '-o', join(home.dir, 'out.csv')], { tty: true, env: { NO_COLOR: '1' } });
+    const res = await home.run(['clean', input, '-o', join(home.dir, 'out.csv')], {
+      tty: true,
+      env: { NO_COLOR: '1' },
+    });
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain(
       [
@@ -185,9 +218,12 @@ describe.each(['spec', 'alt'] as const)('clean: a run that ends in failure (%s s
     const out = join(home().dir, 'out.csv');
     writeFileSync(out, 'the cleaned list of an earlier run\n');
     const [summary, report, step] = ['s.json', 'r.html', 'step.md'].map((name) => join(home().dir, name));
-    const res = await home().run(['--clean-url', sandbox.url, 'clean', input, '-o', out, '--summary-json', summary!, '--report', report!], {
-      env: { MAILCLEAN_CLEAN_TOKEN: 'expired-token-0123456789', GITHUB_STEP_SUMMARY: step },
-    });
+    const res = await home().run(
+      ['--clean-url', sandbox.url, 'clean', input, '-o', out, '--summary-json', summary!, '--report', report!],
+      {
+        env: { MAILCLEAN_CLEAN_TOKEN: 'expired-token-0123456789', GITHUB_STEP_SUMMARY: step },
+      },
+    );
     expect(res.code).toBe(4);
     expect(res.stderr).toMatch(/^error: .*refused the credentials/m);
     expect(res.stderr).toContain(`Nothing was checked: ${out} is left as it was.`);

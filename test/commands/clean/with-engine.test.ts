@@ -139,7 +139,9 @@ describe('clean --local', () => {
       expect(res.stderr, server).toMatch(why);
       expect(res.stderr, server).not.toMatch(/unexpected|rows,/);
     }
-    const fromEnv = await home.run(['clean', input, '--local'], { env: { MAILCLEAN_DNS_SERVERS: `${dns.server},bogus::x` } });
+    const fromEnv = await home.run(['clean', input, '--local'], {
+      env: { MAILCLEAN_DNS_SERVERS: `${dns.server},bogus::x` },
+    });
     expect(fromEnv.code).toBe(2);
     expect(fromEnv.stderr).toMatch(/^error: MAILCLEAN_DNS_SERVERS: "bogus::x" is not an IP address/);
   });
@@ -148,7 +150,15 @@ describe('clean --local', () => {
     const input = join(home.dir, 'servers.csv');
     writeFileSync(input, 'email\nann@mail.example.com\n');
     // The first server answers; the IPv6 ones are only parsed (c-ares asks them if the first fails).
-    const res = await home.run(['clean', input, '--local', '--dns-server', ` ${dns.server} , ::1,[::1]:5353, 2001:db8::53 `, '--format', 'ndjson']);
+    const res = await home.run([
+      'clean',
+      input,
+      '--local',
+      '--dns-server',
+      ` ${dns.server} , ::1,[::1]:5353, 2001:db8::53 `,
+      '--format',
+      'ndjson',
+    ]);
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ email_status: 'valid', email_valid_domain: true });
   });
@@ -158,7 +168,8 @@ describe('clean --local', () => {
     writeFileSync(input, 'email\nann@changes.com\nbob@mail.example.com\n');
     const changer = await startDnsServer((name) => {
       // Asked while the engine checks: the scan is over, the write pass not begun.
-      if (name.toLowerCase() === 'changes.com') writeFileSync(input, 'email\nbob@mail.example.com\nann@changes.com\ncy@other.com\n');
+      if (name.toLowerCase() === 'changes.com')
+        writeFileSync(input, 'email\nbob@mail.example.com\nann@changes.com\ncy@other.com\n');
       return name === 'com' ? { NS: ['ns.example.'] } : { MX: [{ preference: 10, exchange: 'mx.example.net' }] };
     });
     try {

@@ -63,7 +63,17 @@ describe('clean: spending', () => {
     expect(sandbox.stats().addressesCharged).toBe(4);
     const results = JSON.parse(readFileSync(out, 'utf8')) as Array<Record<string, unknown>>;
     expect(results).toHaveLength(9);
-    expect(results.map((r) => r.email_status)).toEqual(['valid', 'valid', 'valid', 'valid', 'invalid', 'invalid', 'invalid', 'valid', 'risky']);
+    expect(results.map((r) => r.email_status)).toEqual([
+      'valid',
+      'valid',
+      'valid',
+      'valid',
+      'invalid',
+      'invalid',
+      'invalid',
+      'valid',
+      'risky',
+    ]);
     expect(results[4]!.email_reason).toBe('blank');
     expect(results[5]!.email_reason).toBe('syntax');
     expect(results[8]).toMatchObject({ email_disposable: true, name: 'Carol' });
@@ -169,7 +179,9 @@ describe('clean: allowance', () => {
     const out = join(home().dir, 'out.csv');
     const first = await home().run(['clean', input, '-o', out]);
     expect(first.code, first.stderr).toBe(3);
-    expect(first.stderr).toMatch(/70 rows unchecked: the monthly allowance is used up \(0 left; renews 2026-12-01\)\.\n/);
+    expect(first.stderr).toMatch(
+      /70 rows unchecked: the monthly allowance is used up \(0 left; renews 2026-12-01\)\.\n/,
+    );
     expect(first.stderr).toMatch(/a larger plan raises the monthly allowance; --local checks the rest now/);
     expect(first.stderr).toMatch(/--resume/);
     let statuses = outputRows(out)
@@ -194,150 +206,236 @@ describe('clean: allowance', () => {
   });
 });
 
-describe.each(['spec', 'alt'] as const)('clean: allowance and reruns as a free plan meets them (sandbox shape %s)', (shape) => {
-  const file = (name: string, text: string) => {
-    const path = join(home().dir, name);
-    writeFileSync(path, text);
-    return path;
-  };
+describe.each(['spec', 'alt'] as const)(
+  'clean: allowance and reruns as a free plan meets them (sandbox shape %s)',
+  (shape) => {
+    const file = (name: string, text: string) => {
+      const path = join(home().dir, name);
+      writeFileSync(path, text);
+      return path;
+    };
 
-  it('free plan with 10 left, a 40-address list: the last batch shrinks to 10, 30 stay unchecked, exit 3', async () => {
-    const sandbox = await signedIn({ shape, plan: 'free' });
-    const first = await home().run(['clean', file('a.csv', list(40, 'a')), '-o', join(home().dir, 'a.out.csv')]);
-    expect(first.code, first.stderr).toBe(0);
-    expect(sandbox.stats().addressesCharged).toBe(40);
+    it('free plan with 10 left, a 40-address list: the last batch shrinks to 10, 30 stay unchecked, exit 3', async () => {
+      const sandbox = await signedIn({ shape, plan: 'free' });
+      const first = await home().run(['clean', file('a.csv', list(40, 'a')), '-o', join(home().dir, 'a.out.csv')]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(sandbox.stats().addressesCharged).toBe(40);
 
-    const second = await home().run(['clean', file('b.csv', list(40, 'b')), '-o', join(home().dir, 'b.out.csv')]);
-    expect(second.code, second.stderr).toBe(3);
-    expect(sandbox.stats().addressesCharged).toBe(50);
-    const statuses = readFileSync(join(home().dir, 'b.out.csv'), 'utf8')
-      .trim()
-      .split('\n')
-      .slice(1)
-      .map((l) => l.split(',')[1]);
-    expect(statuses.filter((s) => s === 'valid')).toHaveLength(10);
-    expect(statuses.filter((s) => s === 'unchecked')).toHaveLength(30);
-    // The spec-shaped sandbox names the renewal date; the alt one does not.
-    const renews = shape === 'spec' ? '; renews \\d{4}-\\d{2}-01' : '';
-    const when = shape === 'spec' ? 'on \\d{4}-\\d{2}-01' : 'next month';
-    expect(second.stderr).toMatch(new RegExp(`^partial: 30 rows unchecked: the monthly allowance is used up \\(0 left${renews}\\)\\.$`, 'm'));
-    expect(second.stderr).toMatch(
-      new RegExp(
-        `^hint: a larger plan raises the monthly allowance; --local checks the rest now with the built-in engine; or run the same command with --resume after the allowance renews \\(${when}\\): nothing is paid twice\\.$`,
-        'm',
-      ),
-    );
-    expect(second.stderr).toMatch(/spent 10 addresses in \d+ requests/);
-
-    // What the refusal said is shown next to what a run would need.
-    const dry = await home().run(['clean', file('c.csv', list(5, 'c')), '--dry-run']);
-    expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toMatch(/^Allowance needed\s+5$/m);
-    expect(dry.stdout).toMatch(/^Allowance left\s+0 left as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(5 would stay unchecked\)$/m);
-    const json = await home().run(['clean', join(home().dir, 'c.csv'), '--dry-run', '--json', 'allowanceNeeded,allowanceLeft']);
-    expect(JSON.parse(json.stdout)).toEqual({ allowanceNeeded: 5, allowanceLeft: 0 });
-  });
-
-  it('after the allowance runs out, --local keeps the answers paid for and checks only the rest', async () => {
-    const sandbox = await signedIn({ shape, plan: 'free' });
-    // The sandbox answers example.com addresses valid; the engine, asking this DNS server, finds no such domain.
-    const dns = await startDnsServer({ com: { NS: ['ns.example.'] } });
-    try {
-      const input = file('l.csv', list(70, 'l'));
-      const out = join(home().dir, 'l.out.csv');
-      const partial = await home().run(['clean', input, '-o', out]);
-      expect(partial.code, partial.stderr).toBe(3);
-      expect(partial.stderr).toMatch(/--local checks the rest now/);
-
-      const dry = await home().run(['clean', input, '--local', '--dry-run']);
-      expect(dry.stdout).toMatch(/^Already checked +50$/m);
-      expect(dry.stdout).toMatch(/^Checked by +the built-in engine, in-process: 20 addresses; nothing sent, no allowance spent$/m);
-      const local = await home().run(['clean', input, '-o', out, '--local', '--dns-server', dns.server, '--summary-json', join(home().dir, 's.json')]);
-      expect(local.code, local.stderr).toBe(0);
-      expect(local.stderr).toMatch(/^Keeping 50 answers the service gave \(50 from an earlier run of this list\); checking the other 20 with the built-in engine\.$/m);
-      const rows = outputRows(out).slice(1);
-      expect(rows.slice(0, 50).map((r) => r[1])).toEqual(Array(50).fill('valid'));
-      expect(rows.slice(50).map((r) => `${r[1]} ${r[5]}`)).toEqual(Array(20).fill('invalid no_domain'));
-      expect(JSON.parse(readFileSync(join(home().dir, 's.json'), 'utf8'))).toMatchObject({ checker: 'local', answered: { fromJournal: 50, fromCache: 0, sent: 20 } });
+      const second = await home().run(['clean', file('b.csv', list(40, 'b')), '-o', join(home().dir, 'b.out.csv')]);
+      expect(second.code, second.stderr).toBe(3);
       expect(sandbox.stats().addressesCharged).toBe(50);
+      const statuses = readFileSync(join(home().dir, 'b.out.csv'), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',')[1]);
+      expect(statuses.filter((s) => s === 'valid')).toHaveLength(10);
+      expect(statuses.filter((s) => s === 'unchecked')).toHaveLength(30);
+      // The spec-shaped sandbox names the renewal date; the alt one does not.
+      const renews = shape === 'spec' ? '; renews \\d{4}-\\d{2}-01' : '';
+      const when = shape === 'spec' ? 'on \\d{4}-\\d{2}-01' : 'next month';
+      expect(second.stderr).toMatch(
+        new RegExp(`^partial: 30 rows unchecked: the monthly allowance is used up \\(0 left${renews}\\)\\.$`, 'm'),
+      );
+      expect(second.stderr).toMatch(
+        new RegExp(
+          `^hint: a larger plan raises the monthly allowance; --local checks the rest now with the built-in engine; or run the same command with --resume after the allowance renews \\(${when}\\): nothing is paid twice\\.$`,
+          'm',
+        ),
+      );
+      expect(second.stderr).toMatch(/spent 10 addresses in \d+ requests/);
 
-      // The engine's verdicts are not the service's: a --resume with the service still asks about those 20.
-      const journaled = await home().run(['clean', input, '--dry-run', '--json', 'alreadyChecked,toSend']);
-      expect(JSON.parse(journaled.stdout)).toEqual({ alreadyChecked: 50, toSend: 20 });
-      // Another list sharing those addresses finds the paid answers in the cache.
-      const other = await home().run(['clean', file('m.csv', list(60, 'l')), '--local', '--dns-server', dns.server, '--format', 'ndjson']);
-      expect(other.code, other.stderr).toBe(0);
-      expect(other.stderr).toMatch(/^Keeping 50 answers the service gave \(50 from the cache\); checking the other 10 with the built-in engine\.$/m);
-      const dryJson = await home().run(['clean', file('n.csv', list(30, 'l')), '--local', '--dry-run', '--json', 'checker,alreadyChecked,answeredFromCache,toSend']);
-      expect(JSON.parse(dryJson.stdout)).toEqual({ checker: 'local', alreadyChecked: 0, answeredFromCache: 30, toSend: 0 });
-      const answered = await home().run(['clean', join(home().dir, 'n.csv'), '--local', '--dns-server', dns.server, '--format', 'ndjson']);
-      expect(answered.stderr).toMatch(/^Keeping 30 answers the service gave \(30 from the cache\); nothing is left for the built-in engine\.$/m);
-    } finally {
-      await dns.close();
-    }
-  });
+      // What the refusal said is shown next to what a run would need.
+      const dry = await home().run(['clean', file('c.csv', list(5, 'c')), '--dry-run']);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(dry.stdout).toMatch(/^Allowance needed\s+5$/m);
+      expect(dry.stdout).toMatch(
+        /^Allowance left\s+0 left as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(5 would stay unchecked\)$/m,
+      );
+      const json = await home().run([
+        'clean',
+        join(home().dir, 'c.csv'),
+        '--dry-run',
+        '--json',
+        'allowanceNeeded,allowanceLeft',
+      ]);
+      expect(JSON.parse(json.stdout)).toEqual({ allowanceNeeded: 5, allowanceLeft: 0 });
+    });
 
-  it('--local stopped by Ctrl-C counts only the answers paid for, not what the engine had decided', async () => {
-    await signedIn({ shape, plan: 'free' });
-    // fast.com does not exist (answered at once); slow.com is never answered, so the run is still checking.
-    const dns = await startDnsServer({ com: { NS: ['ns.example.'] }, 'slow.com': { silent: true } });
-    try {
-      expect((await home().run(['clean', file('p.csv', list(50, 'p')), '-o', join(home().dir, 'p.out.csv')])).code).toBe(0);
-      const mixed = file('q.csv', `${list(50, 'p')}${Array.from({ length: 10 }, (_, i) => `f${i}@fast.com`).join('\n')}\ns0@slow.com\n`);
-      const summaryFile = join(home().dir, 'q.json');
-      const running = home().run(['clean', mixed, '-o', join(home().dir, 'q.out.csv'), '--local', '--dns-server', dns.server, '--summary-json', summaryFile]);
-      while (!dns.queries.some((q) => q.name === 'slow.com')) await new Promise((r) => setTimeout(r, 10));
-      // By now fast.com's answer is in and its ten addresses are decided; slow.com's one is waiting.
-      await new Promise((r) => setTimeout(r, 300));
-      home().signal('SIGINT');
-      const res = await running;
-      expect(res.code, res.stderr).toBe(130);
-      const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
-      expect(summary).toMatchObject({ checker: 'local', answered: { fromCache: 50 }, unchecked: { rows: 11, reason: 'interrupted' } });
-      expect(summary.statuses).toEqual({ valid: 50, unchecked: 11 });
-    } finally {
-      await dns.close();
-    }
-  });
+    it('after the allowance runs out, --local keeps the answers paid for and checks only the rest', async () => {
+      const sandbox = await signedIn({ shape, plan: 'free' });
+      // The sandbox answers example.com addresses valid; the engine, asking this DNS server, finds no such domain.
+      const dns = await startDnsServer({ com: { NS: ['ns.example.'] } });
+      try {
+        const input = file('l.csv', list(70, 'l'));
+        const out = join(home().dir, 'l.out.csv');
+        const partial = await home().run(['clean', input, '-o', out]);
+        expect(partial.code, partial.stderr).toBe(3);
+        expect(partial.stderr).toMatch(/--local checks the rest now/);
 
-  it('the signin answer tells the allowance: --dry-run shows it before anything is spent', async () => {
-    const sandbox = await signedIn({ shape, plan: 'free' }, 'free@example.com');
-    await home().run(['clean', file('a.csv', list(20, 'a')), '-o', join(home().dir, 'a.out.csv')]);
-    expect((await home().run(['logout', '--service', 'clean'])).code).toBe(0);
-    const login = await home().run(['login', '--service', 'clean', '--email', 'free@example.com', '--password-stdin'], { stdin: PASSWORD });
-    expect(login.code, login.stderr).toBe(0);
-    const dry = await home().run(['clean', file('b.csv', list(40, 'b')), '--dry-run']);
-    expect(dry.stdout).toMatch(/^Allowance left\s+30 left as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(10 would stay unchecked\)$/m);
-    expect(sandbox.stats().addressesCharged).toBe(20);
-  });
+        const dry = await home().run(['clean', input, '--local', '--dry-run']);
+        expect(dry.stdout).toMatch(/^Already checked +50$/m);
+        expect(dry.stdout).toMatch(
+          /^Checked by +the built-in engine, in-process: 20 addresses; nothing sent, no allowance spent$/m,
+        );
+        const local = await home().run([
+          'clean',
+          input,
+          '-o',
+          out,
+          '--local',
+          '--dns-server',
+          dns.server,
+          '--summary-json',
+          join(home().dir, 's.json'),
+        ]);
+        expect(local.code, local.stderr).toBe(0);
+        expect(local.stderr).toMatch(
+          /^Keeping 50 answers the service gave \(50 from an earlier run of this list\); checking the other 20 with the built-in engine\.$/m,
+        );
+        const rows = outputRows(out).slice(1);
+        expect(rows.slice(0, 50).map((r) => r[1])).toEqual(Array(50).fill('valid'));
+        expect(rows.slice(50).map((r) => `${r[1]} ${r[5]}`)).toEqual(Array(20).fill('invalid no_domain'));
+        expect(JSON.parse(readFileSync(join(home().dir, 's.json'), 'utf8'))).toMatchObject({
+          checker: 'local',
+          answered: { fromJournal: 50, fromCache: 0, sent: 20 },
+        });
+        expect(sandbox.stats().addressesCharged).toBe(50);
 
-  it('the same when the service refuses with 402', async () => {
-    const sandbox = await signedIn({ shape, plan: 'free', allowanceStatus: 402 });
-    await home().run(['clean', file('a.csv', list(45, 'a')), '-o', join(home().dir, 'a.out.csv')]);
-    const second = await home().run(['clean', file('b.csv', list(20, 'b')), '-o', join(home().dir, 'b.out.csv')]);
-    expect(second.code, second.stderr).toBe(3);
-    expect(sandbox.stats().addressesCharged).toBe(50);
-  });
+        // The engine's verdicts are not the service's: a --resume with the service still asks about those 20.
+        const journaled = await home().run(['clean', input, '--dry-run', '--json', 'alreadyChecked,toSend']);
+        expect(JSON.parse(journaled.stdout)).toEqual({ alreadyChecked: 50, toSend: 20 });
+        // Another list sharing those addresses finds the paid answers in the cache.
+        const other = await home().run([
+          'clean',
+          file('m.csv', list(60, 'l')),
+          '--local',
+          '--dns-server',
+          dns.server,
+          '--format',
+          'ndjson',
+        ]);
+        expect(other.code, other.stderr).toBe(0);
+        expect(other.stderr).toMatch(
+          /^Keeping 50 answers the service gave \(50 from the cache\); checking the other 10 with the built-in engine\.$/m,
+        );
+        const dryJson = await home().run([
+          'clean',
+          file('n.csv', list(30, 'l')),
+          '--local',
+          '--dry-run',
+          '--json',
+          'checker,alreadyChecked,answeredFromCache,toSend',
+        ]);
+        expect(JSON.parse(dryJson.stdout)).toEqual({
+          checker: 'local',
+          alreadyChecked: 0,
+          answeredFromCache: 30,
+          toSend: 0,
+        });
+        const answered = await home().run([
+          'clean',
+          join(home().dir, 'n.csv'),
+          '--local',
+          '--dns-server',
+          dns.server,
+          '--format',
+          'ndjson',
+        ]);
+        expect(answered.stderr).toMatch(
+          /^Keeping 30 answers the service gave \(30 from the cache\); nothing is left for the built-in engine\.$/m,
+        );
+      } finally {
+        await dns.close();
+      }
+    });
 
-  it('on a terminal, declining to resume says what starting over costs and asks before paying again', async () => {
-    const sandbox = await signedIn({ shape, plan: 'free' });
-    const input = file('a.csv', list(60, 'a'));
-    const out = join(home().dir, 'a.out.csv');
-    const first = await home().run(['clean', input, '-o', out]);
-    expect(first.code, first.stderr).toBe(3);
-    const declined = await interactive(
-      home(),
-      ['clean', input, '-o', out],
-      [
-        [/An earlier run of this list saved 50 answers; 10 addresses are still to check\.\n.*Resume it\?/, 'n'],
-        [/Starting over sends all 60 addresses again: 50 of them are paid a second time\.\n.*Start over\?/, 'n'],
-      ],
-    );
-    expect(declined.code, declined.stderr).toBe(0);
-    expect(declined.stderr).toMatch(/Nothing was sent\./);
-    expect(sandbox.stats().addressesCharged).toBe(50);
-  });
-});
+    it('--local stopped by Ctrl-C counts only the answers paid for, not what the engine had decided', async () => {
+      await signedIn({ shape, plan: 'free' });
+      // fast.com does not exist (answered at once); slow.com is never answered, so the run is still checking.
+      const dns = await startDnsServer({ com: { NS: ['ns.example.'] }, 'slow.com': { silent: true } });
+      try {
+        expect(
+          (await home().run(['clean', file('p.csv', list(50, 'p')), '-o', join(home().dir, 'p.out.csv')])).code,
+        ).toBe(0);
+        const mixed = file(
+          'q.csv',
+          `${list(50, 'p')}${Array.from({ length: 10 }, (_, i) => `f${i}@fast.com`).join('\n')}\ns0@slow.com\n`,
+        );
+        const summaryFile = join(home().dir, 'q.json');
+        const running = home().run([
+          'clean',
+          mixed,
+          '-o',
+          join(home().dir, 'q.out.csv'),
+          '--local',
+          '--dns-server',
+          dns.server,
+          '--summary-json',
+          summaryFile,
+        ]);
+        while (!dns.queries.some((q) => q.name === 'slow.com')) await new Promise((r) => setTimeout(r, 10));
+        // By now fast.com's answer is in and its ten addresses are decided; slow.com's one is waiting.
+        await new Promise((r) => setTimeout(r, 300));
+        home().signal('SIGINT');
+        const res = await running;
+        expect(res.code, res.stderr).toBe(130);
+        const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
+        expect(summary).toMatchObject({
+          checker: 'local',
+          answered: { fromCache: 50 },
+          unchecked: { rows: 11, reason: 'interrupted' },
+        });
+        expect(summary.statuses).toEqual({ valid: 50, unchecked: 11 });
+      } finally {
+        await dns.close();
+      }
+    });
+
+    it('the signin answer tells the allowance: --dry-run shows it before anything is spent', async () => {
+      const sandbox = await signedIn({ shape, plan: 'free' }, 'free@example.com');
+      await home().run(['clean', file('a.csv', list(20, 'a')), '-o', join(home().dir, 'a.out.csv')]);
+      expect((await home().run(['logout', '--service', 'clean'])).code).toBe(0);
+      const login = await home().run(
+        ['login', '--service', 'clean', '--email', 'free@example.com', '--password-stdin'],
+        { stdin: PASSWORD },
+      );
+      expect(login.code, login.stderr).toBe(0);
+      const dry = await home().run(['clean', file('b.csv', list(40, 'b')), '--dry-run']);
+      expect(dry.stdout).toMatch(
+        /^Allowance left\s+30 left as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(10 would stay unchecked\)$/m,
+      );
+      expect(sandbox.stats().addressesCharged).toBe(20);
+    });
+
+    it('the same when the service refuses with 402', async () => {
+      const sandbox = await signedIn({ shape, plan: 'free', allowanceStatus: 402 });
+      await home().run(['clean', file('a.csv', list(45, 'a')), '-o', join(home().dir, 'a.out.csv')]);
+      const second = await home().run(['clean', file('b.csv', list(20, 'b')), '-o', join(home().dir, 'b.out.csv')]);
+      expect(second.code, second.stderr).toBe(3);
+      expect(sandbox.stats().addressesCharged).toBe(50);
+    });
+
+    it('on a terminal, declining to resume says what starting over costs and asks before paying again', async () => {
+      const sandbox = await signedIn({ shape, plan: 'free' });
+      const input = file('a.csv', list(60, 'a'));
+      const out = join(home().dir, 'a.out.csv');
+      const first = await home().run(['clean', input, '-o', out]);
+      expect(first.code, first.stderr).toBe(3);
+      const declined = await interactive(
+        home(),
+        ['clean', input, '-o', out],
+        [
+          [/An earlier run of this list saved 50 answers; 10 addresses are still to check\.\n.*Resume it\?/, 'n'],
+          [/Starting over sends all 60 addresses again: 50 of them are paid a second time\.\n.*Start over\?/, 'n'],
+        ],
+      );
+      expect(declined.code, declined.stderr).toBe(0);
+      expect(declined.stderr).toMatch(/Nothing was sent\./);
+      expect(sandbox.stats().addressesCharged).toBe(50);
+    });
+  },
+);
 
 describe('clean: faults', () => {
   it('with 5xx, resets and truncated bodies injected, every row is decided as in a fault-free run', async () => {
@@ -364,7 +462,9 @@ describe('clean: faults', () => {
     const clean = await decided({});
     const faulty = await decided({ faults: { serverErrorRate: 0.1, resetRate: 0.05, truncateRate: 0.05, seed: 42 } });
     expect(faulty.rows).toEqual(clean.rows);
-    expect(faulty.stats.faults.serverError + faulty.stats.faults.reset + faulty.stats.faults.truncated).toBeGreaterThan(0);
+    expect(faulty.stats.faults.serverError + faulty.stats.faults.reset + faulty.stats.faults.truncated).toBeGreaterThan(
+      0,
+    );
   });
 });
 
@@ -394,14 +494,22 @@ describe('clean: the journal', () => {
     const file = journalFile();
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     // The first batch's line is damaged; two more lines of nonsense are added.
-    writeFileSync(file, [`${lines[0]!.slice(0, 40)}garbage`, ...lines.slice(1), '{"r":[null]}', '{"r":"x"}', ''].join('\n'));
+    writeFileSync(
+      file,
+      [`${lines[0]!.slice(0, 40)}garbage`, ...lines.slice(1), '{"r":[null]}', '{"r":"x"}', ''].join('\n'),
+    );
     appendFileSync(file, '{"r":[{"key":"torn');
 
     const out = join(home().dir, 'out.csv');
     // The cache would answer the skipped lines' addresses: off, so the journal alone is tested.
     const res = await home().run(['clean', input, '-o', out, '--resume', '--max-age', '0']);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toMatch(new RegExp(`^warning: 3 lines of ${file} could not be read and were skipped: those addresses are checked again \\(--restart discards the journal\\)$`, 'm'));
+    expect(res.stderr).toMatch(
+      new RegExp(
+        `^warning: 3 lines of ${file} could not be read and were skipped: those addresses are checked again \\(--restart discards the journal\\)$`,
+        'm',
+      ),
+    );
     expect(sandbox.stats().addressesCharged).toBe(120 + 50);
     expect(readFileSync(out, 'utf8')).not.toContain('unchecked');
   });
@@ -444,7 +552,9 @@ describe('clean: the rate limiter state on disk', () => {
     const out = join(home().dir, 'out.csv');
     const res = await home().run(['clean', input, '-o', out, '--resume']);
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(new RegExp(`^error: cannot keep the rate limiter's state in ${path}: a directory is in the way$`, 'm'));
+    expect(res.stderr).toMatch(
+      new RegExp(`^error: cannot keep the rate limiter's state in ${path}: a directory is in the way$`, 'm'),
+    );
     expect(res.stderr).toMatch(/^hint: free space in the data directory/m);
     const rows = readFileSync(out, 'utf8').trim().split('\n');
     expect(rows).toHaveLength(121);

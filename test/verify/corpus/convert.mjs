@@ -50,7 +50,8 @@ for (const m of xml.matchAll(/<test id="(\d+)">([\s\S]*?)<\/test>/g)) {
 }
 
 // isemail@1.2.0 (hapi's port) ships its own list with camel-case diagnoses; only addresses not above are added.
-const isemailCategory = (d) => (d === 'valid' || d.startsWith('dnsWarn') || d.startsWith('rfc5321') ? 'valid' : 'invalid');
+const isemailCategory = (d) =>
+  d === 'valid' || d.startsWith('dnsWarn') || d.startsWith('rfc5321') ? 'valid' : 'invalid';
 const json = JSON.parse(readFileSync(join(isemailDir, 'test/tests.json'), 'utf8'));
 json.forEach(([address, diagnosis], i) => {
   if (seen.has(address)) return;

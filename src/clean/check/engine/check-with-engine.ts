@@ -28,7 +28,13 @@ export type OnVerdict = (ordinal: number, verdict: Verdict, key: string) => void
 export async function checkWithEngine(
   entries: Iterable<readonly [number, string]>,
   engine: Engine,
-  opts: { concurrency: number; stop: AbortSignal; now: () => number; onVerdict: OnVerdict; onChecked?: (checked: number) => void },
+  opts: {
+    concurrency: number;
+    stop: AbortSignal;
+    now: () => number;
+    onVerdict: OnVerdict;
+    onChecked?: (checked: number) => void;
+  },
 ): Promise<{ checked: number; interrupted: boolean }> {
   const verdicts = new SharedVerdicts(opts.now);
   const next = entries[Symbol.iterator]();

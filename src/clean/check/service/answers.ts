@@ -14,7 +14,8 @@ export function matchRecords(keys: string[], records: Json[]): Map<string, Json>
   const lowerCounts = new Map<string, number>();
   for (const key of keys) lowerCounts.set(key.toLowerCase(), (lowerCounts.get(key.toLowerCase()) ?? 0) + 1);
   const byLower = new Map<string, Json>();
-  for (const [email, record] of byEmail) if (!byLower.has(email.toLowerCase())) byLower.set(email.toLowerCase(), record);
+  for (const [email, record] of byEmail)
+    if (!byLower.has(email.toLowerCase())) byLower.set(email.toLowerCase(), record);
 
   const found = new Map<string, Json>();
   for (const key of keys) {
@@ -32,24 +33,43 @@ export function matchRecords(keys: string[], records: Json[]): Map<string, Json>
  * The verdicts an answer gives a batch's addresses; those it left out are `missing`, unless they were left out
  * once already (`missingBefore`): then they are unknown, reason no_result.
  */
-export function batchVerdicts(keys: string[], records: Json[], missingBefore: ReadonlySet<string>, now: string): { verdicts: Verdict[]; missing: string[] } {
+export function batchVerdicts(
+  keys: string[],
+  records: Json[],
+  missingBefore: ReadonlySet<string>,
+  now: string,
+): { verdicts: Verdict[]; missing: string[] } {
   const found = matchRecords(keys, records);
   const verdicts: Verdict[] = [];
   const missing: string[] = [];
   for (const key of keys) {
     const record = found.get(key);
     if (record) verdicts.push(recordVerdict(key, record, now));
-    else if (missingBefore.has(key)) verdicts.push({ key, status: 'unknown', valid: null, disposable: null, validDomain: null, reason: 'no_result', checkedAt: now });
+    else if (missingBefore.has(key))
+      verdicts.push({
+        key,
+        status: 'unknown',
+        valid: null,
+        disposable: null,
+        validDomain: null,
+        reason: 'no_result',
+        checkedAt: now,
+      });
     else missing.push(key);
   }
   return { verdicts, missing };
 }
 
-const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : v === 1 || v === 'true' ? true : v === 0 || v === 'false' ? false : null);
+const bool = (v: unknown): boolean | null =>
+  typeof v === 'boolean' ? v : v === 1 || v === 'true' ? true : v === 0 || v === 'false' ? false : null;
 
 /** A service record (spec 2.10) as a verdict: its status in mailclean's words, the service's own word kept beside. */
 export function recordVerdict(key: string, record: Json, fallbackTime: string): Verdict {
-  const es = isObject(record.emailStatus) ? record.emailStatus : isObject(record.email_status) ? record.email_status : {};
+  const es = isObject(record.emailStatus)
+    ? record.emailStatus
+    : isObject(record.email_status)
+      ? record.email_status
+      : {};
   const valid = bool(es.valid);
   const disposable = bool(es.isDisposable ?? es.is_disposable);
   const validDomain = bool(es.isValidDomain ?? es.is_valid_domain);
@@ -102,7 +122,10 @@ const SYNONYMS: Record<string, 'valid' | 'invalid' | 'risky' | 'unknown'> = {
 };
 
 /** The word a status is written in, as mailclean documents it; a word nobody knows is judged by the `valid` flag. */
-export function documentedStatus(word: string, valid: boolean | null): 'valid' | 'invalid' | 'risky' | 'unknown' | 'unchecked' {
+export function documentedStatus(
+  word: string,
+  valid: boolean | null,
+): 'valid' | 'invalid' | 'risky' | 'unknown' | 'unchecked' {
   const known = SYNONYMS[word.toLowerCase().replace(/[^a-z]/g, '')];
   if (word === 'unchecked') return 'unchecked';
   return known ?? (valid === true ? 'valid' : valid === false ? 'invalid' : 'unknown');
@@ -126,7 +149,12 @@ export type RecordReason = '' | 'invalid_domain' | 'disposable' | 'rejected' | '
  * service turned the address itself down; a `risky` or `unknown` answer with no flag does not say why, and
  * a reason made up for it would mislead, so it stays empty.
  */
-function derivedReason(status: string, word: string, disposable: boolean | null, validDomain: boolean | null): RecordReason {
+function derivedReason(
+  status: string,
+  word: string,
+  disposable: boolean | null,
+  validDomain: boolean | null,
+): RecordReason {
   if (status === 'valid') return '';
   if (validDomain === false) return 'invalid_domain';
   const plain = word.toLowerCase().replace(/[^a-z]/g, '');
@@ -134,4 +162,17 @@ function derivedReason(status: string, word: string, disposable: boolean | null,
   if (plain === 'catchall' || plain === 'acceptall') return 'catch_all';
   if (plain === 'role' || plain === 'rolebased') return 'role';
   return status === 'invalid' ? 'rejected' : '';
+}
+
+/** Addresses the service refused as malformed (a 422 naming them): invalid, and said so. */
+export function rejectedVerdicts(keys: string[], checkedAt: string): Verdict[] {
+  return keys.map((key) => ({
+    key,
+    status: 'invalid',
+    valid: false,
+    disposable: null,
+    validDomain: null,
+    reason: 'rejected_by_service',
+    checkedAt,
+  }));
 }

@@ -28,7 +28,8 @@ export class KeySource {
   take(size: number): string[] | 'later' | undefined {
     const keys = this.carry;
     this.carry = [];
-    for (let next = this.iterator?.next(); next && !next.done; next = this.iterator?.next()) if (keys.push(next.value) === size) return keys;
+    for (let next = this.iterator?.next(); next && !next.done; next = this.iterator?.next())
+      if (keys.push(next.value) === size) return keys;
     this.iterator = undefined;
     if (this.done) return keys.length > 0 ? keys : undefined;
     this.carry = keys;

@@ -1,7 +1,9 @@
 // What a failed answer of the cleaning service means for a batch: the month's allowance is gone, or a retry may help.
+import { type BackoffPolicy, backoffMs } from '../../../api/backoff.js';
 import { retryAfterMs } from '../../../api/http.js';
-import { ApiError, NetworkError } from '../../../errors.js';
+import { ApiError, AuthError, CliError, NetworkError } from '../../../errors.js';
 import { formatDuration } from '../../../quantities.js';
+import type { StopReason } from '../outcome.js';
 
 // A monthly refusal is told apart from the rate limit by what its message speaks of.
 const ALLOWANCE_WORDS = /month|quota|allowance|plan|credit|subscription|usage limit/i;
@@ -9,7 +11,12 @@ const ALLOWANCE_WORDS = /month|quota|allowance|plan|credit|subscription|usage li
 /** 402; or a 403, or a 429 without rate-limit headers, whose message speaks of a monthly limit. */
 export function isAllowanceRefusal(error: ApiError): boolean {
   if (error.status === 402) return true;
-  if (error.status === 429 && (error.headers['retry-after'] !== undefined || error.headers['ratelimit-reset'] !== undefined || error.headers['ratelimit-remaining'] !== undefined)) {
+  if (
+    error.status === 429 &&
+    (error.headers['retry-after'] !== undefined ||
+      error.headers['ratelimit-reset'] !== undefined ||
+      error.headers['ratelimit-remaining'] !== undefined)
+  ) {
     return false;
   }
   if (error.status !== 403 && error.status !== 429) return false;
@@ -18,7 +25,8 @@ export function isAllowanceRefusal(error: ApiError): boolean {
 
 export function isTransient(error: unknown): boolean {
   if (error instanceof NetworkError) return true;
-  if (error instanceof ApiError) return error.status >= 500 || (error.status >= 200 && error.status < 300) || error.status === 408;
+  if (error instanceof ApiError)
+    return error.status >= 500 || (error.status >= 200 && error.status < 300) || error.status === 408;
   return false;
 }
 
@@ -30,10 +38,16 @@ export const MAX_RATE_WAIT_MS = 15 * 60_000;
 export const MAX_RATE_REFUSALS = 5;
 
 /** What to do about a 429 for the rate limit, the `refusals`-th in a row: wait this long, or stop and say why. */
-export function rateRefusal(headers: Record<string, string>, refusals: number, now = Date.now()): { waitMs: number } | { stop: string } {
+export function rateRefusal(
+  headers: Record<string, string>,
+  refusals: number,
+  now = Date.now(),
+): { waitMs: number } | { stop: string } {
   const waitMs = retryAfterMs(headers, now) ?? DEFAULT_RATE_WAIT_MS;
-  if (waitMs > MAX_RATE_WAIT_MS) return { stop: `the cleaning service asks to wait ${formatDuration(waitMs)} before the next request` };
-  if (refusals >= MAX_RATE_REFUSALS) return { stop: `the cleaning service refused ${refusals} requests in a row for its rate limit` };
+  if (waitMs > MAX_RATE_WAIT_MS)
+    return { stop: `the cleaning service asks to wait ${formatDuration(waitMs)} before the next request` };
+  if (refusals >= MAX_RATE_REFUSALS)
+    return { stop: `the cleaning service refused ${refusals} requests in a row for its rate limit` };
   return { waitMs };
 }
 
@@ -60,4 +74,46 @@ function rejectedPlaces(error: ApiError, size: number): Set<number> {
     if (m && Number(m[1]) < size) named.add(Number(m[1]));
   }
   return named;
+}
+
+/** What a failed request means for its batch, and for the run. */
+export type AfterFailure =
+  | { stop: StopReason; message: string; error?: CliError }
+  | { allowance: ApiError }
+  | { rejected: ApiError }
+  /** Send the batch again after `waitMs` (`retry`: it counts as one more attempt). */
+  | { waitMs: number; why: 'rate' | 'retry'; message: string };
+
+export interface FailureContext {
+  /** The hard stop came: a request in flight was abandoned. */
+  aborted: boolean;
+  /** 429s for the rate limit in a row, this one included. */
+  rateRefusals: number;
+  /** Attempts of this batch, this one included. */
+  attempts: number;
+  maxAttempts: number;
+  now: number;
+  random?: () => number;
+}
+
+/** A batch that failed goes again after 500 ms, 1 s, 2 s ... up to 15 s. */
+const BATCH_BACKOFF: BackoffPolicy = { firstMs: 500, capMs: 15_000 };
+
+export function afterFailure(error: unknown, ctx: FailureContext): AfterFailure {
+  const message = error instanceof Error ? error.message : String(error);
+  const cliError = error instanceof CliError ? error : undefined;
+  if (ctx.aborted) return { stop: 'interrupted', message: 'interrupted' };
+  if (error instanceof AuthError) return { stop: 'auth', message: error.message, error };
+  if (error instanceof ApiError && isAllowanceRefusal(error)) return { allowance: error };
+  if (error instanceof ApiError && error.status === 429) {
+    const next = rateRefusal(error.headers, ctx.rateRefusals, ctx.now);
+    return 'stop' in next ? { stop: 'rate-limited', message: next.stop } : { ...next, why: 'rate', message };
+  }
+  if (error instanceof ApiError && error.status === 422) return { rejected: error };
+  if (!isTransient(error)) return { stop: 'service', message, error: cliError };
+  if (ctx.attempts >= ctx.maxAttempts) {
+    const kept = `the cleaning service kept failing (${ctx.attempts} attempts): ${message}`;
+    return { stop: 'service', message: kept, error: cliError };
+  }
+  return { waitMs: backoffMs(ctx.attempts, BATCH_BACKOFF, ctx.random), why: 'retry', message };
 }

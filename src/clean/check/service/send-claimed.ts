@@ -106,7 +106,12 @@ class ClaimedRun {
       before.stopped = maxSpendReached(opts.maxSpend!);
       return;
     }
-    const onEvent: SendOptions['onEvent'] = (event) => opts.onEvent?.(event.type === 'answered' ? { ...event, spent: before.spent + event.spent, requests: before.requests + event.requests } : event);
+    const onEvent: SendOptions['onEvent'] = (event) =>
+      opts.onEvent?.(
+        event.type === 'answered'
+          ? { ...event, spent: before.spent + event.spent, requests: before.requests + event.requests }
+          : event,
+      );
     const round = await sendToService({ ...opts, pending: [], more, maxSpend, onEvent });
     this.outcome = {
       spent: before.spent + round.spent,

@@ -73,7 +73,8 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
     more: opts.more,
   });
   await cacheWrites;
-  if (opts.stop.aborted) outcome.stopped = { ...(outcome.stopped ?? { message: 'interrupted' }), reason: 'interrupted' };
+  if (opts.stop.aborted)
+    outcome.stopped = { ...(outcome.stopped ?? { message: 'interrupted' }), reason: 'interrupted' };
   return outcome;
 }
 

@@ -106,7 +106,10 @@ export interface ColumnQuestion {
 export function chooseEmailColumn(q: ColumnQuestion): ColumnChoice {
   const index = q.column !== undefined ? flaggedColumn(q, q.column.trim()) : (namedColumn(q) ?? columnByContent(q));
   if (index === undefined) {
-    throw new UsageError(`${q.displayName}:${q.line}: no email column found (columns: ${listColumns(q.header, q.columnCount)})`, 'pass --column NAME or --column N');
+    throw new UsageError(
+      `${q.displayName}:${q.line}: no email column found (columns: ${listColumns(q.header, q.columnCount)})`,
+      'pass --column NAME or --column N',
+    );
   }
   return { index, name: columnLabel(q.header, index) };
 }
@@ -125,16 +128,25 @@ function flaggedColumn(q: ColumnQuestion, flag: string): number {
     }
   } else {
     if (header.length === 0) {
-      throw new UsageError(`--column ${flag}: ${displayName} has no header row, so columns have no names (${listColumns(header, columnCount)})`, 'pass --column N with a column number');
+      throw new UsageError(
+        `--column ${flag}: ${displayName} has no header row, so columns have no names (${listColumns(header, columnCount)})`,
+        'pass --column N with a column number',
+      );
     }
     const want = normaliseColumnFlag(flag);
     index = want === '' ? -1 : header.findIndex((h) => normaliseColumnFlag(h) === want);
     if (index < 0) {
-      throw new UsageError(`--column ${flag}: no such column in ${displayName} (columns: ${listColumns(header, columnCount)})`, 'pass one of the column names, or --column N with a number');
+      throw new UsageError(
+        `--column ${flag}: no such column in ${displayName} (columns: ${listColumns(header, columnCount)})`,
+        'pass one of the column names, or --column N with a number',
+      );
     }
   }
   if (q.ours?.includes(index)) {
-    throw new UsageError(`--column ${flag}: ${columnLabel(header, index)} holds the results of an earlier run (they are replaced)`, 'name the column that holds the addresses');
+    throw new UsageError(
+      `--column ${flag}: ${columnLabel(header, index)} holds the results of an earlier run (they are replaced)`,
+      'name the column that holds the addresses',
+    );
   }
   return index;
 }
@@ -153,7 +165,9 @@ function namedColumn(q: ColumnQuestion): number | undefined {
     }
   });
   if (bestIndex >= 0) return bestIndex;
-  const loose = q.header.findIndex((h, i) => !ours.has(i) && normaliseName(h).includes('mail') && addressShare(q.rows, i) > 0.5);
+  const loose = q.header.findIndex(
+    (h, i) => !ours.has(i) && normaliseName(h).includes('mail') && addressShare(q.rows, i) > 0.5,
+  );
   return loose >= 0 ? loose : undefined;
 }
 

@@ -61,7 +61,10 @@ export class Utf16Decoder {
   }
 
   private error(line: number): UsageError {
-    return new UsageError(`${this.displayName}:${line}: not valid UTF-16`, 'the file is damaged or in another encoding: pass --encoding to choose one');
+    return new UsageError(
+      `${this.displayName}:${line}: not valid UTF-16`,
+      'the file is damaged or in another encoding: pass --encoding to choose one',
+    );
   }
 }
 
@@ -80,6 +83,11 @@ async function* decoded(file: string, encoding: InputEncoding, displayName: stri
 }
 
 /** Decodes `file` into a new private UTF-8 file in `spoolDir`; returns its path. */
-export function transcode(file: string, encoding: InputEncoding, spoolDir: string, displayName: string): Promise<string> {
+export function transcode(
+  file: string,
+  encoding: InputEncoding,
+  spoolDir: string,
+  displayName: string,
+): Promise<string> {
   return spool(Readable.from(decoded(file, encoding, displayName)), spoolDir, displayName);
 }

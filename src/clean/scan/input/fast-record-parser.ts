@@ -128,7 +128,10 @@ export class FastRecordParser implements RecordSource {
   /** csv-parse reads from the start of `rest` on (end() then finishes it). */
   private handOver(rest: Buffer): void {
     this.pending = EMPTY;
-    this.takenOver = new RecordParser(this.layout, this.withRaw !== false, { line: this.nextLine, headerPending: this.headerPending });
+    this.takenOver = new RecordParser(this.layout, this.withRaw !== false, {
+      line: this.nextLine,
+      headerPending: this.headerPending,
+    });
     this.handOverError = this.takenOver.feed(rest);
   }
 
@@ -150,8 +153,15 @@ export class FastRecordParser implements RecordSource {
       fields = new Array<string>(this.fieldCount);
       if (this.cell !== undefined) fields[this.column] = this.cell;
     }
-    if (this.withRaw === 'bytes') this.batch.push({ line, raw: '', rawBytes: buf.subarray(start, this.contentEnd), fields, eol: this.eol });
-    else this.batch.push({ line, raw: this.withRaw ? buf.toString('utf8', start, this.contentEnd) : '', fields, eol: this.eol });
+    if (this.withRaw === 'bytes')
+      this.batch.push({ line, raw: '', rawBytes: buf.subarray(start, this.contentEnd), fields, eol: this.eol });
+    else
+      this.batch.push({
+        line,
+        raw: this.withRaw ? buf.toString('utf8', start, this.contentEnd) : '',
+        fields,
+        eol: this.eol,
+      });
   }
 
   /**

@@ -7,7 +7,17 @@ import { chooseEmailColumn, ownColumns } from './columns.js';
 import { bomEncoding, type InputEncoding, isUtf16, transcode } from './decode.js';
 import { nulError, QUOTE_HINT, utf8Error } from './problems.js';
 import { excelSepLine, isHeaderRecord, parseSample, recordSpansLines, sniffFormat } from './sniff.js';
-import { type ByteScan, byteAt, fileKind, firstInvalidUtf8, lineAtOffset, looksBinary, removeDeadSpools, scanBytes, spool } from './source.js';
+import {
+  type ByteScan,
+  byteAt,
+  fileKind,
+  firstInvalidUtf8,
+  lineAtOffset,
+  looksBinary,
+  removeDeadSpools,
+  scanBytes,
+  spool,
+} from './source.js';
 import { looksLikeWorkbook, workbookToCsv } from './workbook.js';
 
 export type { InputEncoding } from './decode.js';
@@ -94,18 +104,9 @@ export interface InputRecord {
 
 export async function openInput(opts: OpenInputOptions): Promise<InputLayout> {
   removeDeadSpools(opts.spoolDir);
-  const fromStdin = opts.path === '-';
-  const displayName = fromStdin ? 'stdin' : opts.path;
-  let file = opts.path;
+  const displayName = opts.path === '-' ? 'stdin' : opts.path;
   const spooled: string[] = [];
-  if (fromStdin) {
-    file = await spool(opts.stdin, opts.spoolDir, displayName, opts.signal);
-    spooled.push(file);
-  } else if ((await fileKind(opts.path, displayName)) === 'stream') {
-    // A pipe (`<(cmd)`, /dev/stdin) can be read only once; the two passes need a file.
-    file = await spool(createReadStream(opts.path), opts.spoolDir, displayName, opts.signal);
-    spooled.push(file);
-  }
+  const file = await readableTwice(opts, displayName, spooled);
   const cleanup = async (): Promise<void> => {
     for (const f of spooled) await rm(f, { force: true });
   };
@@ -117,25 +118,60 @@ export async function openInput(opts: OpenInputOptions): Promise<InputLayout> {
       spooled.push(csv);
       const layout = await detect(csv, displayName, await scanBytes(csv, displayName), opts.column);
       // The journal names the user's workbook and sheet, not the copy.
-      return { ...layout, fingerprint: `${original.fingerprint}:${opts.sheet ?? ''}`, size: original.size, encoding: 'utf-8', encodingGuessed: false, strict, cleanup };
+      return {
+        ...layout,
+        fingerprint: `${original.fingerprint}:${opts.sheet ?? ''}`,
+        size: original.size,
+        encoding: 'utf-8',
+        encodingGuessed: false,
+        strict,
+        cleanup,
+      };
     }
     if (opts.sheet !== undefined) throw new UsageError(`--sheet: ${displayName} is not an Excel workbook (.xlsx)`);
     const encoding = opts.encoding ?? (await guessEncoding(file, displayName, original));
     const encodingGuessed = opts.encoding === undefined && encoding === 'windows-1252';
     // UTF-16 is judged once decoded; in the others, text and control bytes are the same bytes before and after.
     if (!isUtf16(encoding)) refuseNonText(original, displayName);
-    if (encoding === 'utf-8') return { ...(await detect(file, displayName, original, opts.column)), encoding, encodingGuessed, strict, cleanup };
+    if (encoding === 'utf-8')
+      return {
+        ...(await detect(file, displayName, original, opts.column)),
+        encoding,
+        encodingGuessed,
+        strict,
+        cleanup,
+      };
     const text = await transcode(file, encoding, opts.spoolDir, displayName);
     spooled.push(text);
     const scan = await scanBytes(text, displayName);
     if (isUtf16(encoding)) refuseNonText(scan, displayName);
     const layout = await detect(text, displayName, scan, opts.column);
     // The journal and the size name the user's bytes, not the copy's.
-    return { ...layout, fingerprint: original.fingerprint, size: original.size, encoding, encodingGuessed, strict, cleanup };
+    return {
+      ...layout,
+      fingerprint: original.fingerprint,
+      size: original.size,
+      encoding,
+      encodingGuessed,
+      strict,
+      cleanup,
+    };
   } catch (err) {
     await cleanup();
     throw err;
   }
+}
+
+/** The input as a file that can be read twice: stdin and pipes are spooled first (their copy listed in `spooled`). */
+async function readableTwice(opts: OpenInputOptions, displayName: string, spooled: string[]): Promise<string> {
+  let file = opts.path;
+  if (opts.path === '-') file = await spool(opts.stdin, opts.spoolDir, displayName, opts.signal);
+  // A pipe (`<(cmd)`, /dev/stdin) can be read only once; the two passes need a file.
+  else if ((await fileKind(opts.path, displayName)) === 'stream') {
+    file = await spool(createReadStream(opts.path), opts.spoolDir, displayName, opts.signal);
+  }
+  if (file !== opts.path) spooled.push(file);
+  return file;
 }
 
 /** A BOM's encoding; else UTF-8 if the whole input is valid UTF-8; else Windows-1252, where every byte is a character. */
@@ -151,12 +187,18 @@ async function guessEncoding(file: string, displayName: string, scan: ByteScan):
 function refuseNonText(scan: ByteScan, displayName: string): void {
   const what = displayName === 'stdin' ? 'the input' : 'the file';
   if (scan.size === 0 || !scan.hasText) throw new UsageError(`${displayName}:1: ${what} is empty`);
-  if (looksBinary(scan.sample)) throw new UsageError(`${displayName}:1: this looks like a binary file, not CSV or text`);
+  if (looksBinary(scan.sample))
+    throw new UsageError(`${displayName}:1: this looks like a binary file, not CSV or text`);
 }
 
 type DetectedLayout = Omit<InputLayout, 'cleanup' | 'encoding' | 'encodingGuessed' | 'strict'>;
 
-async function detect(file: string, displayName: string, scan: ByteScan, column: string | undefined): Promise<DetectedLayout> {
+async function detect(
+  file: string,
+  displayName: string,
+  scan: ByteScan,
+  column: string | undefined,
+): Promise<DetectedLayout> {
   const what = displayName === 'stdin' ? 'the input' : 'the file';
   const { text, bom, lineEnding } = await sampleText(file, displayName, scan);
   const { format, delimiter, parsed, sep, lineOffset } = parseRecords(text, displayName, scan.sampleComplete);
@@ -200,11 +242,19 @@ async function detect(file: string, displayName: string, scan: ByteScan, column:
  * The sample as text, cut after its last complete line unless it is the whole file; refused when it holds a
  * NUL or bad UTF-8 (whichever comes first, as the reader would report them) or ends lines with CR alone.
  */
-async function sampleText(file: string, displayName: string, scan: ByteScan): Promise<{ text: string; bom: boolean; lineEnding: '\n' | '\r\n' }> {
+async function sampleText(
+  file: string,
+  displayName: string,
+  scan: ByteScan,
+): Promise<{ text: string; bom: boolean; lineEnding: '\n' | '\r\n' }> {
   const s = scan.sample;
   const nul = s.indexOf(0);
   if (scan.badUtf8 >= 0 && (nul < 0 || scan.badUtf8 < nul)) {
-    throw utf8Error(displayName, await lineAtOffset(file, scan.badUtf8), s[scan.badUtf8] ?? (await byteAt(file, scan.badUtf8)));
+    throw utf8Error(
+      displayName,
+      await lineAtOffset(file, scan.badUtf8),
+      s[scan.badUtf8] ?? (await byteAt(file, scan.badUtf8)),
+    );
   }
   if (nul >= 0) throw nulError(displayName, await lineAtOffset(file, nul));
   const bom = s[0] === 0xef && s[1] === 0xbb && s[2] === 0xbf;
@@ -216,7 +266,10 @@ async function sampleText(file: string, displayName: string, scan: ByteScan): Pr
   const text = body.toString('utf8');
   const firstLf = text.indexOf('\n');
   if (firstLf < 0 && text.includes('\r')) {
-    throw new UsageError(`${displayName}:1: lines end with a carriage return alone (old Mac format)`, 'save the file with LF or CRLF line endings');
+    throw new UsageError(
+      `${displayName}:1: lines end with a carriage return alone (old Mac format)`,
+      'save the file with LF or CRLF line endings',
+    );
   }
   return { text, bom, lineEnding: firstLf > 0 && text[firstLf - 1] === '\r' ? '\r\n' : '\n' };
 }
@@ -226,15 +279,20 @@ function parseRecords(text: string, displayName: string, sampleComplete: boolean
   const sep = excelSepLine(text);
   const recordsText = sep ? text.slice(sep.end) : text;
   const lineOffset = sep ? 1 : 0;
-  const { format, delimiter, parsed } = sep ? { format: 'csv' as const, delimiter: sep.delimiter, parsed: parseSample(recordsText, 'csv', sep.delimiter) } : sniffFormat(text);
+  const { format, delimiter, parsed } = sep
+    ? { format: 'csv' as const, delimiter: sep.delimiter, parsed: parseSample(recordsText, 'csv', sep.delimiter) }
+    : sniffFormat(text);
   const error = parsed.error;
   if (error) {
     const where = `${displayName}:${error.line + lineOffset}`;
     if (error.code === 'CSV_MAX_RECORD_SIZE') {
       // A huge record, or a quote that swallows everything after it: only a quoted field can span lines.
-      throw recordSpansLines(recordsText, error.line) ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT) : new UsageError(`${where}: a record longer than 1 MiB`);
+      throw recordSpansLines(recordsText, error.line)
+        ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT)
+        : new UsageError(`${where}: a record longer than 1 MiB`);
     }
-    if (error.code === 'CSV_QUOTE_NOT_CLOSED' && sampleComplete) throw new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT);
+    if (error.code === 'CSV_QUOTE_NOT_CLOSED' && sampleComplete)
+      throw new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT);
   }
   return { format, delimiter, parsed, sep, lineOffset };
 }

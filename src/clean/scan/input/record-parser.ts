@@ -146,8 +146,10 @@ export class RecordParser implements RecordSource {
     // Keep the start of an unfinished record for the next chunk.
     const chunkEnd = this.chunkStart + chunk.length;
     if (this.recordStart >= chunkEnd) this.tail = EMPTY;
-    else if (this.recordStart >= this.chunkStart) this.tail = Buffer.from(chunk.subarray(this.recordStart - this.chunkStart));
-    else this.tail = Buffer.concat([this.tail.subarray(this.recordStart - (this.chunkStart - this.tail.length)), chunk]);
+    else if (this.recordStart >= this.chunkStart)
+      this.tail = Buffer.from(chunk.subarray(this.recordStart - this.chunkStart));
+    else
+      this.tail = Buffer.concat([this.tail.subarray(this.recordStart - (this.chunkStart - this.tail.length)), chunk]);
     this.chunkStart = chunkEnd;
     this.chunk = EMPTY;
     return this.error();
@@ -176,7 +178,9 @@ export class RecordParser implements RecordSource {
     const where = `${this.layout.displayName}:${this.nextLine}`;
     if (code === 'CSV_MAX_RECORD_SIZE') {
       // A huge record, or a quote that swallows everything after it: only a quoted field can span lines.
-      return this.parser.info.lines > this.parserNextLine ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT) : new UsageError(`${where}: a record longer than 1 MiB`);
+      return this.parser.info.lines > this.parserNextLine
+        ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT)
+        : new UsageError(`${where}: a record longer than 1 MiB`);
     }
     if (code === 'CSV_QUOTE_NOT_CLOSED') return new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT);
     // Other csv-parse errors cannot happen with the relaxed options used; if one does, the input caused it.

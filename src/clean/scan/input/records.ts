@@ -17,13 +17,18 @@ import { Utf8Checker } from './utf8.js';
 const FEED_BYTES = 64 * 1024;
 
 /** Batches of records, one per chunk of input; a failure is thrown after the records that precede it. */
-async function* batches(layout: InputLayout, options: Required<ReadOptions>): AsyncGenerator<InputRecord[], void, undefined> {
+async function* batches(
+  layout: InputLayout,
+  options: Required<ReadOptions>,
+): AsyncGenerator<InputRecord[], void, undefined> {
   const { feedBytes, raw: withRaw } = options;
   const start = layout.bodyOffset;
   const source = createReadStream(layout.file, { start, highWaterMark: CHUNK_BYTES });
   const checker = new Utf8Checker(start);
   const parser: RecordSource =
-    options.parser === 'fast' && FastRecordParser.handles(layout) ? new FastRecordParser(layout, withRaw, options.fields === 'all') : new RecordParser(layout, withRaw !== false);
+    options.parser === 'fast' && FastRecordParser.handles(layout)
+      ? new FastRecordParser(layout, withRaw, options.fields === 'all')
+      : new RecordParser(layout, withRaw !== false);
   let failure: Error | undefined;
   try {
     try {
@@ -46,29 +51,36 @@ async function* batches(layout: InputLayout, options: Required<ReadOptions>): As
         }
         if (!failure && stop >= 0) {
           const line = await lineAtOffset(layout.file, stop);
-          failure = stop === bad ? utf8Error(layout.displayName, line, await byteAt(layout.file, bad)) : nulError(layout.displayName, line);
+          failure =
+            stop === bad
+              ? utf8Error(layout.displayName, line, await byteAt(layout.file, bad))
+              : nulError(layout.displayName, line);
         }
         if (failure) break;
       }
     } catch (err) {
       throw err instanceof UsageError ? err : fileError(layout.displayName, err);
     }
-    if (!failure) {
-      const end = checker.end();
-      if (end >= 0) {
-        failure = utf8Error(layout.displayName, await lineAtOffset(layout.file, end), await byteAt(layout.file, end));
-      } else {
-        const err = await parser.end();
-        if (err) failure = parser.describe(err);
-        failure = parser.failure ?? failure;
-        const records = parser.takeBatch();
-        if (records.length > 0) yield records;
-      }
-    }
+    if (!failure) failure = yield* endOfInput(layout, checker, parser);
     if (failure) throw failure;
   } finally {
     source.destroy();
   }
+}
+
+/** The last records, held back by the parser until the input ended; or why the input cannot end there. */
+async function* endOfInput(
+  layout: InputLayout,
+  checker: Utf8Checker,
+  parser: RecordSource,
+): AsyncGenerator<InputRecord[], Error | undefined, undefined> {
+  const end = checker.end();
+  if (end >= 0)
+    return utf8Error(layout.displayName, await lineAtOffset(layout.file, end), await byteAt(layout.file, end));
+  const err = await parser.end();
+  const records = parser.takeBatch();
+  if (records.length > 0) yield records;
+  return parser.failure ?? (err ? parser.describe(err) : undefined);
 }
 
 /** Hands out the records of each batch without an async generator step per record. */

@@ -68,7 +68,12 @@ export function recordSpansLines(text: string, line: number): boolean {
   return nl !== -1 && nl - at < MAX_RECORD;
 }
 
-export function parseSample(text: string, format: 'csv' | 'lines', delimiter: string, limit = SNIFF_RECORDS): SampleParse {
+export function parseSample(
+  text: string,
+  format: 'csv' | 'lines',
+  delimiter: string,
+  limit = SNIFF_RECORDS,
+): SampleParse {
   const collected: { record: string[]; raw: string }[] = [];
   let failure: { code: string } | undefined;
   try {

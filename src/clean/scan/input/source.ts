@@ -30,7 +30,8 @@ export interface ByteScan {
   lastByte: number;
 }
 
-const code = (err: unknown): string | undefined => (typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined);
+const code = (err: unknown): string | undefined =>
+  typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
 
 /** A file system failure as the user should read it. */
 export function fileError(displayName: string, err: unknown): UsageError {
@@ -48,7 +49,9 @@ export function fileError(displayName: string, err: unknown): UsageError {
     case 'ELOOP':
       return new UsageError(`${displayName}: too many levels of symbolic links`);
     default:
-      return new UsageError(`${displayName}: cannot read the file (${c ?? (err instanceof Error ? err.message : String(err))})`);
+      return new UsageError(
+        `${displayName}: cannot read the file (${c ?? (err instanceof Error ? err.message : String(err))})`,
+      );
   }
 }
 
@@ -71,11 +74,19 @@ export async function fileKind(path: string, displayName: string): Promise<FileK
  * processes that are gone.
  */
 export function removeDeadSpools(spoolDir: string): void {
-  removeLeftovers(spoolDir, (name) => Number(/^(?:input|keys|rows)-(\d+)-[0-9a-f]+\.spool$/.exec(name)?.[1]) || undefined);
+  removeLeftovers(
+    spoolDir,
+    (name) => Number(/^(?:input|keys|rows)-(\d+)-[0-9a-f]+\.spool$/.exec(name)?.[1]) || undefined,
+  );
 }
 
 /** Copies a stream to a new private file (mode 0600) in `spoolDir`; returns its path. */
-export async function spool(source: NodeJS.ReadableStream, spoolDir: string, displayName: string, signal?: AbortSignal): Promise<string> {
+export async function spool(
+  source: NodeJS.ReadableStream,
+  spoolDir: string,
+  displayName: string,
+  signal?: AbortSignal,
+): Promise<string> {
   const reason = (err: unknown): string => code(err) ?? (err instanceof Error ? err.message : String(err));
   // An error before the copy starts must not go unhandled.
   let early: unknown;
@@ -98,7 +109,9 @@ export async function spool(source: NodeJS.ReadableStream, spoolDir: string, dis
       if (signal?.aborted) throw signal.reason;
       const failure = early ?? err;
       // A decoding source (see decode.ts) fails with its own message.
-      throw failure instanceof UsageError ? failure : new UsageError(`${displayName}: cannot read the input (${reason(failure)})`);
+      throw failure instanceof UsageError
+        ? failure
+        : new UsageError(`${displayName}: cannot read the input (${reason(failure)})`);
     }
     return file;
   } finally {
@@ -106,7 +119,8 @@ export async function spool(source: NodeJS.ReadableStream, spoolDir: string, dis
   }
 }
 
-const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0x0c || b === 0x0b;
+const isSpace = (b: number): boolean =>
+  b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0x0c || b === 0x0b;
 
 /**
  * The sample, the size and the last byte, without reading the whole file: the full UTF-8 check happens as the

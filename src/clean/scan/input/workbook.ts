@@ -14,13 +14,24 @@ export function looksLikeWorkbook(sample: Buffer, displayName: string): boolean 
 }
 
 /** Writes the chosen sheet (a name, or a 1-based number; the first by default) as CSV; returns the spool's path. */
-export async function workbookToCsv(file: string, spoolDir: string, displayName: string, sheet: string | undefined): Promise<string> {
+export async function workbookToCsv(
+  file: string,
+  spoolDir: string,
+  displayName: string,
+  sheet: string | undefined,
+): Promise<string> {
   const { default: ExcelJS } = await import('exceljs');
   await mkdir(spoolDir, { recursive: true, mode: 0o700 });
   // Named like the other spools, so a killed run's copy is removed by the next run.
   const spool = join(spoolDir, `input-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
   const out = createWriteStream(spool, { mode: 0o600 });
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', entries: 'ignore' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'cache',
+    entries: 'ignore',
+  });
   const seen: string[] = [];
   let found = false;
   try {
@@ -46,13 +57,18 @@ export async function workbookToCsv(file: string, spoolDir: string, displayName:
   } catch (error) {
     out.destroy();
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`${displayName}: cannot read the workbook (${error instanceof Error ? error.message : String(error)})`);
+    throw new UsageError(
+      `${displayName}: cannot read the workbook (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   out.end();
   await once(out, 'close');
   if (!found) {
     const which = sheet === undefined ? 'no sheet' : `no sheet "${sheet}"`;
-    throw new UsageError(`${displayName}: ${which} in this workbook`, seen.length ? `its sheets: ${seen.join(', ')} (--sheet NAME or --sheet N)` : undefined);
+    throw new UsageError(
+      `${displayName}: ${which} in this workbook`,
+      seen.length ? `its sheets: ${seen.join(', ')} (--sheet NAME or --sheet N)` : undefined,
+    );
   }
   return spool;
 }

@@ -146,7 +146,9 @@ export class ByteLog {
   /** A full disk or a directory that cannot be written: one line naming it, never a stack trace. */
   private spillError(error: unknown): UsageError {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    return new UsageError(`cannot write to ${this.opts.spillDir}, where a list this large keeps what does not fit in memory (${reason})`);
+    return new UsageError(
+      `cannot write to ${this.opts.spillDir}, where a list this large keeps what does not fit in memory (${reason})`,
+    );
   }
 
   private readWindow(offset: number, length: number): void {

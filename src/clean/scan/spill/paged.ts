@@ -18,7 +18,14 @@ export class Paged {
 
   set(index: number, value: number): void {
     const page = index >>> PAGE_BITS;
-    while (this.pages.length <= page) this.pages.push(this.kind === 'u16' ? new Uint16Array(PAGE) : this.kind === 'u32' ? new Uint32Array(PAGE) : new Float64Array(PAGE));
+    while (this.pages.length <= page)
+      this.pages.push(
+        this.kind === 'u16'
+          ? new Uint16Array(PAGE)
+          : this.kind === 'u32'
+            ? new Uint32Array(PAGE)
+            : new Float64Array(PAGE),
+      );
     (this.pages[page] as Uint16Array | Uint32Array | Float64Array)[index & IN_PAGE] = value;
   }
 }

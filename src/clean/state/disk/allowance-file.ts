@@ -25,7 +25,13 @@ export function knownAllowance(dataDir: string, account: string): KnownAllowance
 }
 
 /** Keeps news that says how much is left; other news is not worth showing later. */
-export function rememberAllowance(dataDir: string, account: string, news: AllowanceNews, source: KnownAllowance['source'], now = Date.now()): void {
+export function rememberAllowance(
+  dataDir: string,
+  account: string,
+  news: AllowanceNews,
+  source: KnownAllowance['source'],
+  now = Date.now(),
+): void {
   if (news.left === undefined) return;
   const path = allowancePath(dataDir, account);
   const known: KnownAllowance = { ...news, asOf: new Date(now).toISOString(), source };

@@ -30,11 +30,17 @@ export class DiskAccountState implements AccountState {
   }
 
   limiter(rate: Rate): RateLimiter {
-    return new SlidingWindowLimiter({ rate, clock: realClock, statePath: limiterStatePath(this.dataDir, this.account) });
+    return new SlidingWindowLimiter({
+      rate,
+      clock: realClock,
+      statePath: limiterStatePath(this.dataDir, this.account),
+    });
   }
 
   cache(): Promise<VerdictCache> {
-    this.opened ??= import('./sqlite-verdict-cache.js').then(({ SqliteVerdictCache }) => new SqliteVerdictCache(this.cacheLocation));
+    this.opened ??= import('./sqlite-verdict-cache.js').then(
+      ({ SqliteVerdictCache }) => new SqliteVerdictCache(this.cacheLocation),
+    );
     return this.opened;
   }
 

@@ -101,7 +101,9 @@ export class SlidingWindowLimiter implements RateLimiter {
     const limit = this.opts.rate.requests;
     const free = Math.max(0, limit - holding.length);
     if (requests <= free) return 0;
-    const expiries = [...holding, ...Array.from({ length: free }, () => now + this.span)].sort((a, b) => a - b).slice(-limit);
+    const expiries = [...holding, ...Array.from({ length: free }, () => now + this.span)]
+      .sort((a, b) => a - b)
+      .slice(-limit);
     const waiting = requests - free - 1;
     return expiries[waiting % limit]! + Math.floor(waiting / limit) * this.span - now;
   }
@@ -201,7 +203,10 @@ function readSends(path: string, now: number): { sends: Send[]; clamped: boolean
   if (!Array.isArray(parsed.sends)) return { sends: [], clamped: false };
   let clamped = false;
   const sends = parsed.sends
-    .filter((s): s is Send => typeof s === 'object' && s !== null && typeof (s as Send).id === 'string' && Number.isFinite((s as Send).at))
+    .filter(
+      (s): s is Send =>
+        typeof s === 'object' && s !== null && typeof (s as Send).id === 'string' && Number.isFinite((s as Send).at),
+    )
     .map((s) => {
       const limit = now + FUTURE_TOLERANCE_MS;
       const done = Number.isFinite(s.done) ? (s.done! > limit ? now : s.done!) : undefined;
@@ -216,8 +221,17 @@ function readSends(path: string, now: number): { sends: Send[]; clamped: boolean
 export class LimiterStateError extends CliError {
   constructor(path: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-    const reason = code === 'ENOSPC' ? 'the disk is full' : code === 'EISDIR' ? 'a directory is in the way' : (code ?? (cause instanceof Error ? cause.message : String(cause)));
-    super(`cannot keep the rate limiter's state in ${path}: ${reason}`, ExitCode.error, 'free space in the data directory (MAILCLEAN_DATA_DIR) or fix it, then run the same command with --resume');
+    const reason =
+      code === 'ENOSPC'
+        ? 'the disk is full'
+        : code === 'EISDIR'
+          ? 'a directory is in the way'
+          : (code ?? (cause instanceof Error ? cause.message : String(cause)));
+    super(
+      `cannot keep the rate limiter's state in ${path}: ${reason}`,
+      ExitCode.error,
+      'free space in the data directory (MAILCLEAN_DATA_DIR) or fix it, then run the same command with --resume',
+    );
   }
 }
 

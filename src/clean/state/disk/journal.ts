@@ -81,7 +81,9 @@ export class Journal {
 
 async function appendDurably(fd: number, data: Buffer): Promise<void> {
   for (let at = 0; at < data.length; ) {
-    at += await new Promise<number>((resolve, reject) => write(fd, data, at, data.length - at, null, (error, n) => (error ? reject(error) : resolve(n))));
+    at += await new Promise<number>((resolve, reject) =>
+      write(fd, data, at, data.length - at, null, (error, n) => (error ? reject(error) : resolve(n))),
+    );
   }
   await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
 }

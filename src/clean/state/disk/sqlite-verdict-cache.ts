@@ -39,13 +39,19 @@ export class SqliteVerdictCache implements VerdictCache {
     this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL');
     // Compact rows: the address is the key; times as integers; flags packed.
-    this.db.exec('CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, status TEXT NOT NULL, flags INTEGER NOT NULL, reason TEXT NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID');
-    this.insert = this.db.prepare('INSERT OR REPLACE INTO verdicts (key, status, flags, reason, at) VALUES (?, ?, ?, ?, ?)');
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, status TEXT NOT NULL, flags INTEGER NOT NULL, reason TEXT NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID',
+    );
+    this.insert = this.db.prepare(
+      'INSERT OR REPLACE INTO verdicts (key, status, flags, reason, at) VALUES (?, ?, ?, ?, ?)',
+    );
     this.batchLookup = this.lookupStatement(KEY_BATCH);
   }
 
   private lookupStatement(n: number): Statement {
-    return this.db.prepare(`SELECT key, status, flags, reason, at FROM verdicts WHERE at >= ? AND key IN (${Array(n).fill('?').join(',')})`);
+    return this.db.prepare(
+      `SELECT key, status, flags, reason, at FROM verdicts WHERE at >= ? AND key IN (${Array(n).fill('?').join(',')})`,
+    );
   }
 
   async lookup(keys: Iterable<string>, since: number): Promise<Map<string, Verdict>> {
@@ -54,7 +60,11 @@ export class SqliteVerdictCache implements VerdictCache {
     return found;
   }
 
-  async lookupEach(keys: Iterable<string>, since: number, found: (key: string, verdict: Verdict) => void): Promise<number> {
+  async lookupEach(
+    keys: Iterable<string>,
+    since: number,
+    found: (key: string, verdict: Verdict) => void,
+  ): Promise<number> {
     // Answers of one batch share their time and usually their verdict: one object for each distinct one.
     const shared = new Map<string, Verdict>();
     let count = 0;
@@ -89,7 +99,9 @@ export class SqliteVerdictCache implements VerdictCache {
 
   /** Every address answered since `since`, in pages (one string per page, split here), so memory stays bounded. */
   private *freshKeys(since: number): Generator<string[]> {
-    const page = this.db.prepare('SELECT group_concat(key, char(10)) AS keys FROM (SELECT key FROM verdicts WHERE key > ? AND at >= ? ORDER BY key LIMIT ?)');
+    const page = this.db.prepare(
+      'SELECT group_concat(key, char(10)) AS keys FROM (SELECT key FROM verdicts WHERE key > ? AND at >= ? ORDER BY key LIMIT ?)',
+    );
     let after = '';
     for (;;) {
       const text = (page.get(after, since, SCAN_PAGE) as { keys: string | null } | undefined)?.keys;
@@ -122,7 +134,13 @@ export class SqliteVerdictCache implements VerdictCache {
     try {
       for (const v of verdicts) {
         const at = Date.parse(v.checkedAt);
-        this.insert.run(v.key, v.serviceStatus ?? v.status, packFlag(v.valid, 0) | packFlag(v.disposable, 2) | packFlag(v.validDomain, 4), v.reason, Number.isFinite(at) ? at : now);
+        this.insert.run(
+          v.key,
+          v.serviceStatus ?? v.status,
+          packFlag(v.valid, 0) | packFlag(v.disposable, 2) | packFlag(v.validDomain, 4),
+          v.reason,
+          Number.isFinite(at) ? at : now,
+        );
       }
       this.db.exec('COMMIT');
     } catch (error) {
@@ -132,7 +150,9 @@ export class SqliteVerdictCache implements VerdictCache {
   }
 
   async stats(): Promise<CacheStats> {
-    const row = this.db.prepare('SELECT count(*) AS entries, min(at) AS oldest, max(at) AS newest FROM verdicts').get() as unknown as { entries: number; oldest: number | null; newest: number | null };
+    const row = this.db
+      .prepare('SELECT count(*) AS entries, min(at) AS oldest, max(at) AS newest FROM verdicts')
+      .get() as unknown as { entries: number; oldest: number | null; newest: number | null };
     this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
     let bytes = 0;
     for (const suffix of ['', '-wal']) {
@@ -147,7 +167,10 @@ export class SqliteVerdictCache implements VerdictCache {
   }
 
   async clear(before?: number): Promise<number> {
-    const result = before === undefined ? this.db.prepare('DELETE FROM verdicts').run() : this.db.prepare('DELETE FROM verdicts WHERE at < ?').run(before);
+    const result =
+      before === undefined
+        ? this.db.prepare('DELETE FROM verdicts').run()
+        : this.db.prepare('DELETE FROM verdicts WHERE at < ?').run(before);
     this.db.exec('VACUUM');
     return Number(result.changes);
   }

@@ -10,7 +10,9 @@ export class SharedStateError extends Error {
     readonly url: string,
     cause: unknown,
   ) {
-    super(`the shared state at ${redactUrl(url)} cannot be reached (${cause instanceof Error ? cause.message : String(cause)})`);
+    super(
+      `the shared state at ${redactUrl(url)} cannot be reached (${cause instanceof Error ? cause.message : String(cause)})`,
+    );
   }
 }
 
@@ -22,8 +24,13 @@ export function checkSharedUrl(value: string, source: string): string {
   } catch {
     throw new UsageError(`${source}: "${redactUrl(value)}" is not a URL`, 'write it as redis://HOST:PORT[/DB]');
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UsageError(`${source}: "${redactUrl(value)}" is not a redis:// URL`, 'write it as redis://HOST:PORT[/DB]');
-  if (url.pathname && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname)) throw new UsageError(`${source}: "${redactUrl(value)}": the database must be a number (/0, /1 …)`);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new UsageError(
+      `${source}: "${redactUrl(value)}" is not a redis:// URL`,
+      'write it as redis://HOST:PORT[/DB]',
+    );
+  if (url.pathname && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname))
+    throw new UsageError(`${source}: "${redactUrl(value)}": the database must be a number (/0, /1 …)`);
   return value;
 }
 

@@ -73,7 +73,9 @@ export class RedisLimiter implements RateLimiter {
   private async tryBook(id: string): Promise<number> {
     let out: Array<number | string>;
     try {
-      out = (await this.redis.eval(ACQUIRE, 1, this.key, this.rate.requests, this.span, this.pendingMs, id)) as Array<number | string>;
+      out = (await this.redis.eval(ACQUIRE, 1, this.key, this.rate.requests, this.span, this.pendingMs, id)) as Array<
+        number | string
+      >;
     } catch (error) {
       throw new SharedStateError(this.url, error);
     }
@@ -99,7 +101,9 @@ export class RedisLimiter implements RateLimiter {
     const limit = this.rate.requests;
     const free = Math.max(0, limit - holding.length);
     if (requests <= free) return 0;
-    const expiries = [...holding, ...Array.from({ length: free }, () => now + this.span)].sort((a, b) => a - b).slice(-limit);
+    const expiries = [...holding, ...Array.from({ length: free }, () => now + this.span)]
+      .sort((a, b) => a - b)
+      .slice(-limit);
     const waiting = requests - free - 1;
     return expiries[waiting % limit]! + Math.floor(waiting / limit) * this.span - now;
   }

@@ -13,7 +13,14 @@ const unflag = (s: string | undefined): boolean | null => (s === '1' ? true : s 
 /** status, valid, disposable, validDomain, reason, time: tab-separated (none of them holds a tab). */
 function pack(v: Verdict): string {
   const at = Date.parse(v.checkedAt);
-  return [v.serviceStatus ?? v.status, flag(v.valid), flag(v.disposable), flag(v.validDomain), v.reason, Number.isFinite(at) ? at : Date.now()].join('\t');
+  return [
+    v.serviceStatus ?? v.status,
+    flag(v.valid),
+    flag(v.disposable),
+    flag(v.validDomain),
+    v.reason,
+    Number.isFinite(at) ? at : Date.now(),
+  ].join('\t');
 }
 
 function unpack(text: string): { verdict: Verdict; at: number } | undefined {
@@ -60,7 +67,11 @@ export class RedisVerdictCache implements VerdictCache {
     return found;
   }
 
-  async lookupEach(keys: Iterable<string>, since: number, found: (key: string, verdict: Verdict) => void): Promise<number> {
+  async lookupEach(
+    keys: Iterable<string>,
+    since: number,
+    found: (key: string, verdict: Verdict) => void,
+  ): Promise<number> {
     let count = 0;
     for (const batch of batches(keys)) {
       const values = await this.run(() => this.redis.hmget(this.key, ...batch));

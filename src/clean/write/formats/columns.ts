@@ -47,7 +47,9 @@ export class OutputColumns {
 /** Keys: the header names (made unique), `email` for a bare list, else column_1, column_2, ... */
 function keysOf(layout: InputLayout): string[] {
   if (layout.format === 'lines') return ['email'];
-  const base = layout.hasHeader ? layout.header : Array.from({ length: layout.columnCount }, (_, i) => `column_${i + 1}`);
+  const base = layout.hasHeader
+    ? layout.header
+    : Array.from({ length: layout.columnCount }, (_, i) => `column_${i + 1}`);
   const seen = new Map<string, number>();
   return base.map((name, i) => {
     const clean = name.trim() || `column_${i + 1}`;

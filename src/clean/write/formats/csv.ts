@@ -11,14 +11,16 @@ export function createSink({ layout, extras, stream }: SinkContext): RowSink {
   const delimiter = layout.format === 'lines' ? ',' : layout.delimiter;
   const eol = layout.lineEnding;
   const columns = new OutputColumns(layout);
-  const serialise = (fields: readonly string[]) => columns.columns.map((i) => quote(fields[i] ?? '', delimiter)).join(delimiter);
+  const serialise = (fields: readonly string[]) =>
+    columns.columns.map((i) => quote(fields[i] ?? '', delimiter)).join(delimiter);
   /**
    * The row as it came in. A shorter row gets empty fields up to the header's width, so its results stand under
    * their names; a longer one keeps its extra fields, and its results follow them.
    */
   const original = (raw: string, fields: string[]) => {
     if (layout.format === 'lines') return quote(raw, delimiter);
-    if (columns.rebuild) return [serialise(fields), ...fields.slice(layout.columnCount).map((f) => quote(f, delimiter))].join(delimiter);
+    if (columns.rebuild)
+      return [serialise(fields), ...fields.slice(layout.columnCount).map((f) => quote(f, delimiter))].join(delimiter);
     const missing = layout.columnCount - fields.length;
     return missing > 0 ? raw + delimiter.repeat(missing) : raw;
   };
@@ -31,7 +33,8 @@ export function createSink({ layout, extras, stream }: SinkContext): RowSink {
   // kind when the verdict does not carry it (the service's).
   const made = new WeakMap<Verdict, Buffer>();
   const results = (verdict: Verdict, facts: RowFacts): string | Buffer => {
-    if (facts.checked !== undefined || (verdict.free === undefined && facts.key !== undefined)) return `${delimiter}${cells(verdict, facts)}${eol}`;
+    if (facts.checked !== undefined || (verdict.free === undefined && facts.key !== undefined))
+      return `${delimiter}${cells(verdict, facts)}${eol}`;
     let bytes = made.get(verdict);
     if (bytes === undefined) made.set(verdict, (bytes = Buffer.from(`${delimiter}${cells(verdict, facts)}${eol}`)));
     return bytes;
@@ -41,15 +44,7 @@ export function createSink({ layout, extras, stream }: SinkContext): RowSink {
     // Rows go out as they came in (their bytes, where the reader can give them), unless an earlier run's columns
     // must be left out of them.
     reads: { raw: rawAs, fields: columns.rebuild ? 'all' : 'email' },
-    async start() {
-      const names = [...RESULT_COLUMNS, ...extras].join(delimiter);
-      if (layout.format === 'lines') return writer.write(`email${delimiter}${names}${eol}`);
-      // Excel's `sep=` line stays first, so Excel still splits the columns as before.
-      const prefix = `${writesBom(layout) ? '\uFEFF' : ''}${layout.sepLine !== undefined ? layout.sepLine + eol : ''}`;
-      if (!layout.hasHeader) return writer.write(prefix);
-      const header = columns.rebuild ? serialise(layout.header) : (layout.headerRaw ?? '');
-      return writer.write(`${prefix}${header}${delimiter}${names}${eol}`);
-    },
+    start: () => writer.write(headerText(layout, extras, delimiter, columns.rebuild ? serialise : undefined)),
     row(raw, fields, verdict, facts) {
       if (typeof raw === 'string') writer.append(original(raw, fields));
       else {
@@ -63,6 +58,23 @@ export function createSink({ layout, extras, stream }: SinkContext): RowSink {
     },
     end: () => writer.flush(),
   };
+}
+
+/** What comes before the rows: a BOM, Excel's `sep=` line, the header (`rebuild`: without an earlier run's columns). */
+function headerText(
+  layout: SinkContext['layout'],
+  extras: SinkContext['extras'],
+  delimiter: string,
+  rebuild?: (fields: readonly string[]) => string,
+): string {
+  const eol = layout.lineEnding;
+  const names = [...RESULT_COLUMNS, ...extras].join(delimiter);
+  if (layout.format === 'lines') return `email${delimiter}${names}${eol}`;
+  // Excel's `sep=` line stays first, so Excel still splits the columns as before.
+  const prefix = `${writesBom(layout) ? '\uFEFF' : ''}${layout.sepLine !== undefined ? layout.sepLine + eol : ''}`;
+  if (!layout.hasHeader) return prefix;
+  const header = rebuild ? rebuild(layout.header) : (layout.headerRaw ?? '');
+  return `${prefix}${header}${delimiter}${names}${eol}`;
 }
 
 // Per cell this runs millions of times; csv-stringify's per-call setup would cost more than the rule itself.

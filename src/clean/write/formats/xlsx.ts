@@ -25,7 +25,10 @@ export function createSink({ layout, extras, stream }: SinkContext): RowSink {
       sheet.addRow([...columns.names, ...RESULT_COLUMNS, ...extras]).commit();
     },
     async row(_raw, fields, verdict, facts) {
-      const values = [...Object.values(columns.object(fields)), ...Object.values(verdictFields(verdict, extras, facts))];
+      const values = [
+        ...Object.values(columns.object(fields)),
+        ...Object.values(verdictFields(verdict, extras, facts)),
+      ];
       sheet!.addRow(values.map((v) => (v === null ? undefined : v))).commit();
     },
     async end() {

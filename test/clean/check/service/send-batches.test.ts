@@ -18,7 +18,9 @@ const home = useHome();
 
 /** `n` distinct addresses; every fifth on a disposable domain, so real verdicts are not all alike. */
 function addresses(n: number): string[] {
-  return Array.from({ length: n }, (_, i) => (i % 5 === 4 ? `temp${i}@mailinator.com` : `person${i}@example${i % 7}.com`));
+  return Array.from({ length: n }, (_, i) =>
+    i % 5 === 4 ? `temp${i}@mailinator.com` : `person${i}@example${i % 7}.com`,
+  );
 }
 
 /** What the sandbox's engine says of an address when nothing goes wrong. */
@@ -26,14 +28,28 @@ function realStatus(email: string): string {
   return email.endsWith('@mailinator.com') ? 'risky' : 'valid';
 }
 
-async function cleanWith(faults: FaultOptions, emails: string[]): Promise<{ sandbox: SandboxHandle; rows: Row[]; stderr: string }> {
+async function cleanWith(
+  faults: FaultOptions,
+  emails: string[],
+): Promise<{ sandbox: SandboxHandle; rows: Row[]; stderr: string }> {
   const sandbox = await sandboxes.start({ plan: 'unlimited', rate: { requests: 10_000, windowMs: 60_000 }, faults });
   await registered(home(), sandbox);
   const input = join(home().dir, 'list.csv');
   writeFileSync(input, `email\n${emails.join('\n')}\n`);
   const output = join(home().dir, 'out.json');
   // One request at a time: the seeded faults then fall on the same requests in every run.
-  const res = await home().run(['clean', input, '-o', output, '--format', 'json', '--rate', '10000/1m', '--concurrency', '1']);
+  const res = await home().run([
+    'clean',
+    input,
+    '-o',
+    output,
+    '--format',
+    'json',
+    '--rate',
+    '10000/1m',
+    '--concurrency',
+    '1',
+  ]);
   expect(res.code, res.stderr).toBe(0);
   const rows = JSON.parse(readFileSync(output, 'utf8')) as Row[];
   // Every row decided exactly once, in input order, and none left unchecked.
@@ -46,7 +62,8 @@ async function cleanWith(faults: FaultOptions, emails: string[]): Promise<{ sand
 function expectVerdicts(rows: Row[], failed: { reason: string; status: string }): Row[] {
   const failedRows = rows.filter((r) => r.email_reason === failed.reason);
   for (const row of failedRows) expect(row.email_status, row.email).toBe(failed.status);
-  for (const row of rows.filter((r) => r.email_reason !== failed.reason)) expect(row.email_status, row.email).toBe(realStatus(row.email));
+  for (const row of rows.filter((r) => r.email_reason !== failed.reason))
+    expect(row.email_status, row.email).toBe(realStatus(row.email));
   return failedRows;
 }
 
@@ -99,7 +116,12 @@ describe('clean: the service leaves records out of its answer', () => {
     const unknown = expectVerdicts(rows, { reason: 'no_result', status: 'unknown' });
     expect(unknown).toHaveLength(3);
     // Every request was answered and charged whole, the second asks included.
-    expect(sandbox.stats()).toMatchObject({ cleanRequests: 6, cleaned: 6, addressesCharged: 123, faults: { dropped: 6 } });
+    expect(sandbox.stats()).toMatchObject({
+      cleanRequests: 6,
+      cleaned: 6,
+      addressesCharged: 123,
+      faults: { dropped: 6 },
+    });
     expect(spentOf(stderr)).toEqual({ addresses: 123, requests: 6 });
   });
 

@@ -33,8 +33,15 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
 
   async function signedIn(sandbox: SandboxHandle): Promise<CleaningClient> {
     let token: string | undefined;
-    const client = new CleaningClient(new HttpClient({ baseUrl: sandbox.url, serviceName: 'cleaning service', token: () => token, retries: 0 }));
-    token = (await client.signup({ email: `send-${Math.random().toString(36).slice(2)}@example.com`, password: 'a long password' })).token;
+    const client = new CleaningClient(
+      new HttpClient({ baseUrl: sandbox.url, serviceName: 'cleaning service', token: () => token, retries: 0 }),
+    );
+    token = (
+      await client.signup({
+        email: `send-${Math.random().toString(36).slice(2)}@example.com`,
+        password: 'a long password',
+      })
+    ).token;
     return client;
   }
 
@@ -42,7 +49,11 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
     return {
       pending,
       journal,
-      limiter: new SlidingWindowLimiter({ rate: { requests: 100, windowMs: 1_000 }, clock: realClock, statePath: join(dir, 'limiter.json') }),
+      limiter: new SlidingWindowLimiter({
+        rate: { requests: 100, windowMs: 1_000 },
+        clock: realClock,
+        statePath: join(dir, 'limiter.json'),
+      }),
       client,
       concurrency: 2,
       stop: new AbortController().signal,
@@ -117,7 +128,9 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
         /* the disk is now full */
       }
       const sandbox = await sandboxes.start({ shape, plan: 'unlimited', faults: { rejectRate: 1, seed: 3 } });
-      const outcome = await sendToService(options(await signedIn(sandbox), addresses(120), { concurrency: 1, journal: full }));
+      const outcome = await sendToService(
+        options(await signedIn(sandbox), addresses(120), { concurrency: 1, journal: full }),
+      );
       expect(outcome.stopped?.reason).toBe('storage');
       expect(outcome.stopped?.message).toMatch(/ENOSPC/);
       expect(sandbox.stats().cleanRequests).toBe(1);
@@ -134,7 +147,9 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
       log.push('more');
       return chunks.shift();
     };
-    const outcome = await sendToService(options(client, [], { more, concurrency: 4, onEvent: (e) => e.type === 'answered' && log.push('answered') }));
+    const outcome = await sendToService(
+      options(client, [], { more, concurrency: 4, onEvent: (e) => e.type === 'answered' && log.push('answered') }),
+    );
     // 130 addresses in chunks of 30, 70 and 30: three requests (50, 50, 30), not one cut short at each chunk's end.
     expect(outcome).toMatchObject({ spent: 130, requests: 3 });
     expect(sandbox.stats()).toMatchObject({ cleanRequests: 3, addressesCharged: 130 });
@@ -152,7 +167,10 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
       return chunks.shift();
     };
     const outcome = await sendToService(options(await signedIn(sandbox), [], { more, maxSpend: 120, concurrency: 1 }));
-    expect(outcome).toMatchObject({ spent: 120, stopped: { reason: 'max-spend', message: 'stopped at --max-spend 120' } });
+    expect(outcome).toMatchObject({
+      spent: 120,
+      stopped: { reason: 'max-spend', message: 'stopped at --max-spend 120' },
+    });
     expect(asked).toBeLessThanOrEqual(3);
   });
 

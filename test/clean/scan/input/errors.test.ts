@@ -21,7 +21,11 @@ describe('bad fixtures', () => {
     ['empty.csv', ':1: the file is empty'],
     ['blank.csv', ':1: the file is empty'],
     ['header-only.csv', ':1: the file has a header but no rows'],
-    ['no-email-column.csv', ':1: no email column found (columns: Name, Phone, City)', 'pass --column NAME or --column N'],
+    [
+      'no-email-column.csv',
+      ':1: no email column found (columns: Name, Phone, City)',
+      'pass --column NAME or --column N',
+    ],
     ['binary.bin', ':1: this looks like a binary file, not CSV or text'],
     ['unclosed-quote.csv', ':5: a quoted field is never closed'],
   ];
@@ -67,7 +71,11 @@ describe('ragged rows', () => {
       const records = await collect(layout, { feedBytes });
       expect(records.map((r) => r.line)).toEqual([2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
       const short = records.find((r) => r.line === 17)!;
-      expect(short).toMatchObject({ raw: 'oops@example.com,Only,Three', fields: ['oops@example.com', 'Only', 'Three'], eol: '\n' });
+      expect(short).toMatchObject({
+        raw: 'oops@example.com,Only,Three',
+        fields: ['oops@example.com', 'Only', 'Three'],
+        eol: '\n',
+      });
       expect(records.filter((r) => r.fields.length !== 5)).toEqual([short]);
     }
   });
@@ -113,18 +121,30 @@ describe('empty input', () => {
 // Without --encoding utf-8 (or a UTF-8 BOM) these would be read as Windows-1252: see encoding.test.ts.
 describe('encoding', () => {
   it('invalid UTF-8 in the first line', async () => {
-    const path = put(tmp.dir, 'latin1.csv', Buffer.from([0x45, 0x6d, 0x61, 0x69, 0x6c, 0x0a, 0x61, 0x40, 0x62, 0x2e, 0x63, 0xff, 0x0a]));
-    expect((await usageError(open(path, { encoding: 'utf-8' }))).message).toBe(`${path}:2: not valid UTF-8 (byte 0xff)`);
+    const path = put(
+      tmp.dir,
+      'latin1.csv',
+      Buffer.from([0x45, 0x6d, 0x61, 0x69, 0x6c, 0x0a, 0x61, 0x40, 0x62, 0x2e, 0x63, 0xff, 0x0a]),
+    );
+    expect((await usageError(open(path, { encoding: 'utf-8' }))).message).toBe(
+      `${path}:2: not valid UTF-8 (byte 0xff)`,
+    );
   });
 
   it('a sequence cut off by the end of the file', async () => {
     const path = put(tmp.dir, 'cut.csv', Buffer.concat([Buffer.from('Email\na@b.com\nZo'), Buffer.from([0xc3])]));
-    expect((await usageError(open(path, { encoding: 'utf-8' }))).message).toBe(`${path}:3: not valid UTF-8 (byte 0xc3)`);
+    expect((await usageError(open(path, { encoding: 'utf-8' }))).message).toBe(
+      `${path}:3: not valid UTF-8 (byte 0xc3)`,
+    );
   });
 
   it('far beyond the sniffing sample (found while the records are read)', async () => {
     const head = `Email,Name,City\n${rows(2, 60001)}`; // about 2.3 MB
-    const path = put(tmp.dir, 'late-bad.csv', Buffer.concat([Buffer.from(head), Buffer.from('x@y.com,Jos'), Buffer.from([0xe9, 0x0a])]));
+    const path = put(
+      tmp.dir,
+      'late-bad.csv',
+      Buffer.concat([Buffer.from(head), Buffer.from('x@y.com,Jos'), Buffer.from([0xe9, 0x0a])]),
+    );
     const layout = await open(path, { encoding: 'utf-8' });
     const err = await usageError(
       (async () => {
@@ -162,7 +182,9 @@ describe('encoding', () => {
 
   it('old Mac line endings are refused rather than read as one line', async () => {
     const path = put(tmp.dir, 'mac.csv', 'Email,Name\ra@b.com,A\rc@d.com,C\r');
-    expect((await usageError(open(path))).message).toBe(`${path}:1: lines end with a carriage return alone (old Mac format)`);
+    expect((await usageError(open(path))).message).toBe(
+      `${path}:1: lines end with a carriage return alone (old Mac format)`,
+    );
   });
 });
 
@@ -175,7 +197,11 @@ describe('NUL bytes: one rule and one message wherever they are', () => {
   });
 
   it('beyond the 2 MiB sample, found while reading, after the rows before it', async () => {
-    const path = put(tmp.dir, 'nul-late.csv', `Email,Name,City\n${rows(2, 60001)}x@y.com,Jo\0,Town\n${rows(60003, 60010)}`);
+    const path = put(
+      tmp.dir,
+      'nul-late.csv',
+      `Email,Name,City\n${rows(2, 60001)}x@y.com,Jo\0,Town\n${rows(60003, 60010)}`,
+    );
     const layout = await open(path);
     for (const feedBytes of [undefined, 7]) {
       let last = 0;
@@ -194,7 +220,11 @@ describe('NUL bytes: one rule and one message wherever they are', () => {
     expect((await usageError(open(list))).message).toBe(`${list}:2: contains a NUL byte`);
     const cp1252 = put(tmp.dir, 'nul-1252.csv', Buffer.from('Email,Name\na@b.com,Ren\xe9\nc@d.com,\0\n', 'latin1'));
     expect((await usageError(open(cp1252))).message).toBe(`${cp1252}:3: contains a NUL byte`);
-    const utf16 = put(tmp.dir, 'nul-16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Email\r\na@b.com\r\nc\0@d.com\r\n', 'utf16le')]));
+    const utf16 = put(
+      tmp.dir,
+      'nul-16.txt',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Email\r\na@b.com\r\nc\0@d.com\r\n', 'utf16le')]),
+    );
     expect((await usageError(open(utf16))).message).toBe(`${utf16}:3: contains a NUL byte`);
   });
 });
@@ -208,13 +238,21 @@ describe('huge records and runaway quotes', () => {
   });
 
   it('a 10 MB quoted field on one line is a long record, not an unclosed quote', async () => {
-    const path = put(tmp.dir, 'huge-quoted.csv', `Email,Notes\na@b.com,ok\nc@d.com,"${'y'.repeat(10 * 1024 * 1024)}"\n`);
+    const path = put(
+      tmp.dir,
+      'huge-quoted.csv',
+      `Email,Notes\na@b.com,ok\nc@d.com,"${'y'.repeat(10 * 1024 * 1024)}"\n`,
+    );
     const layout = await open(path);
     expect((await usageError(collect(layout))).message).toBe(`${path}:3: a record longer than 1 MiB`);
   });
 
   it('a 1.5 MB record inside the sample is refused by openInput', async () => {
-    const path = put(tmp.dir, 'long-in-sample.csv', `Email,Notes\na@b.com,ok\nc@d.com,${'z'.repeat(1.5 * 1024 * 1024)}\ne@f.com,ok\n`);
+    const path = put(
+      tmp.dir,
+      'long-in-sample.csv',
+      `Email,Notes\na@b.com,ok\nc@d.com,${'z'.repeat(1.5 * 1024 * 1024)}\ne@f.com,ok\n`,
+    );
     expect((await usageError(open(path))).message).toBe(`${path}:3: a record longer than 1 MiB`);
   });
 
@@ -224,14 +262,22 @@ describe('huge records and runaway quotes', () => {
   });
 
   it('an unclosed quote past the sample, found while reading', async () => {
-    const path = put(tmp.dir, 'late-quote.csv', `Email,Name,City\n${rows(2, 60001)}"late@x.com,Late,Town\n${rows(60003, 60100)}`);
+    const path = put(
+      tmp.dir,
+      'late-quote.csv',
+      `Email,Name,City\n${rows(2, 60001)}"late@x.com,Late,Town\n${rows(60003, 60100)}`,
+    );
     const layout = await open(path);
     const err = await usageError(collect(layout));
     expect(err.message).toBe(`${path}:60002: a quoted field is never closed`);
   });
 
   it('an unclosed quote past the sample that swallows more than 1 MiB', async () => {
-    const path = put(tmp.dir, 'late-swallow.csv', `Email,Name,City\n${rows(2, 60001)}"late@x.com,Late,Town\n${rows(60003, 100000)}`);
+    const path = put(
+      tmp.dir,
+      'late-swallow.csv',
+      `Email,Name,City\n${rows(2, 60001)}"late@x.com,Late,Town\n${rows(60003, 100000)}`,
+    );
     const layout = await open(path);
     expect((await usageError(collect(layout))).message).toBe(`${path}:60002: a quoted field is never closed`);
   });

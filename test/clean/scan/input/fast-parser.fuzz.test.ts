@@ -28,10 +28,14 @@ function emailOnly(outcome: Outcome, column: number) {
 
 async function expectSameAsCsvParse(layout: InputLayout, label: string, feedBytes: number): Promise<void> {
   const reference = await read(layout, { parser: 'csv-parse' });
-  expect(await read(layout, { parser: 'fast', feedBytes }), `${label} (fields: all, feed ${feedBytes})`).toEqual(reference);
+  expect(await read(layout, { parser: 'fast', feedBytes }), `${label} (fields: all, feed ${feedBytes})`).toEqual(
+    reference,
+  );
   const email = await read(layout, { parser: 'fast', fields: 'email', raw: false, feedBytes });
   const expected = { ...reference, records: reference.records.map((r) => ({ ...r, raw: '' })) };
-  expect(emailOnly(email, layout.emailColumn), `${label} (fields: email)`).toEqual(emailOnly(expected, layout.emailColumn));
+  expect(emailOnly(email, layout.emailColumn), `${label} (fields: email)`).toEqual(
+    emailOnly(expected, layout.emailColumn),
+  );
 }
 
 const DELIMITERS = [',', ';', '\t', '|'];
@@ -57,7 +61,11 @@ function randomList(rand: () => number, hostile: boolean): string {
   for (let i = 0; i < rows; i++) {
     if (rand() < 0.08) lines.push(pick(['', '  ', '\t']));
     const count = rand() < 0.1 ? columns + pick([-1, 1]) : columns;
-    lines.push(Array.from({ length: Math.max(1, count) }, (_, c) => (c === 0 && rand() < 0.7 ? `u${i}@example.com` : cell())).join(delimiter));
+    lines.push(
+      Array.from({ length: Math.max(1, count) }, (_, c) =>
+        c === 0 && rand() < 0.7 ? `u${i}@example.com` : cell(),
+      ).join(delimiter),
+    );
   }
   const bom = rand() < 0.2 ? '\uFEFF' : '';
   const end = rand() < 0.7 ? eol : '';

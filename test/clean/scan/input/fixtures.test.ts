@@ -156,7 +156,12 @@ describe('what the fixtures exercise', () => {
     const layout = await open(fixture('headerless.csv'));
     expect(layout.header).toEqual([]);
     const records = await collect(layout);
-    expect(records[0]).toEqual({ line: 1, raw: 'Jane,Doe,jane.doe@example.com,London', fields: ['Jane', 'Doe', 'jane.doe@example.com', 'London'], eol: '\n' });
+    expect(records[0]).toEqual({
+      line: 1,
+      raw: 'Jane,Doe,jane.doe@example.com,London',
+      fields: ['Jane', 'Doe', 'jane.doe@example.com', 'London'],
+      eol: '\n',
+    });
     expect(records[2]!.fields[0]).toBe('Doe, Jr.');
   });
 });

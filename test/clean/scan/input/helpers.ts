@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { InputLayout, InputRecord, OpenInputOptions, ReadOptions } from '../../../../src/clean/scan/input/index.js';
+import type {
+  InputLayout,
+  InputRecord,
+  OpenInputOptions,
+  ReadOptions,
+} from '../../../../src/clean/scan/input/index.js';
 import { openInput, readRecords } from '../../../../src/clean/scan/input/index.js';
 
 export const FIXTURES = fileURLToPath(new URL('../../../../fixtures/clean/', import.meta.url));
@@ -41,7 +46,9 @@ export async function collect(layout: InputLayout, options?: ReadOptions): Promi
 /** BOM + header + records joined with the detected line ending (what a writer re-emitting rows produces). */
 export function rebuild(layout: InputLayout, records: readonly InputRecord[]): string {
   const lines = [...(layout.headerRaw !== undefined ? [layout.headerRaw] : []), ...records.map((r) => r.raw)];
-  return (layout.bom ? '\ufeff' : '') + lines.join(layout.lineEnding) + (layout.endsWithNewline ? layout.lineEnding : '');
+  return (
+    (layout.bom ? '\ufeff' : '') + lines.join(layout.lineEnding) + (layout.endsWithNewline ? layout.lineEnding : '')
+  );
 }
 
 /** The same, using each record's own terminator. */
@@ -57,7 +64,9 @@ export function withoutBlankLines(text: string, lineEnding: string): string {
   const parts = text.split(lineEnding);
   const endsWithNewline = text.endsWith(lineEnding);
   if (endsWithNewline) parts.pop();
-  return parts.filter((p) => p.replace(/^\ufeff/, '').trim() !== '').join(lineEnding) + (endsWithNewline ? lineEnding : '');
+  return (
+    parts.filter((p) => p.replace(/^\ufeff/, '').trim() !== '').join(lineEnding) + (endsWithNewline ? lineEnding : '')
+  );
 }
 
 /** The UsageError an async call fails with (the test fails if it resolves or throws something else). */

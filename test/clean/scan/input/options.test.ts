@@ -52,7 +52,9 @@ describe('--column', () => {
     const path = fixture('brevo.csv');
     for (const n of ['0', '7', '99']) {
       const err = await usageError(open(path, { column: n }));
-      expect(err.message).toBe(`--column ${n}: ${path} has 6 columns (EMAIL, FIRSTNAME, LASTNAME, SMS, DOUBLE_OPT-IN, OPT_IN)`);
+      expect(err.message).toBe(
+        `--column ${n}: ${path} has 6 columns (EMAIL, FIRSTNAME, LASTNAME, SMS, DOUBLE_OPT-IN, OPT_IN)`,
+      );
       expect(err.hint).toBe('pass a number from 1 to 6, or a column name');
     }
   });
@@ -60,7 +62,9 @@ describe('--column', () => {
   it('a name when there is no header', async () => {
     const path = fixture('headerless.csv');
     const err = await usageError(open(path, { column: 'email' }));
-    expect(err.message).toBe(`--column email: ${path} has no header row, so columns have no names (column 1, column 2, column 3, column 4)`);
+    expect(err.message).toBe(
+      `--column email: ${path} has no header row, so columns have no names (column 1, column 2, column 3, column 4)`,
+    );
   });
 
   it('long column lists are shortened', async () => {
@@ -97,9 +101,13 @@ describe('stdin', () => {
     const spoolDir = join(tmp.dir, 'spool-err');
     const empty = new PassThrough();
     empty.end();
-    expect((await usageError(openInput({ path: '-', stdin: empty, spoolDir }))).message).toBe('stdin:1: the input is empty');
+    expect((await usageError(openInput({ path: '-', stdin: empty, spoolDir }))).message).toBe(
+      'stdin:1: the input is empty',
+    );
     const headerOnly = Readable.from([Buffer.from('Email\n')]);
-    expect((await usageError(openInput({ path: '-', stdin: headerOnly, spoolDir }))).message).toBe('stdin:1: the input has a header but no rows');
+    expect((await usageError(openInput({ path: '-', stdin: headerOnly, spoolDir }))).message).toBe(
+      'stdin:1: the input has a header but no rows',
+    );
     expect(readdirSync(spoolDir)).toEqual([]);
   });
 
@@ -117,7 +125,9 @@ describe('stdin', () => {
     const stdin = new PassThrough();
     stdin.destroy(Object.assign(new Error('gone'), { code: 'EPIPE' }));
     const spoolDir = join(tmp.dir, 'spool-early');
-    expect((await usageError(openInput({ path: '-', stdin, spoolDir }))).message).toMatch(/^stdin: cannot read the input \((EPIPE|ERR_STREAM_PREMATURE_CLOSE)\)$/);
+    expect((await usageError(openInput({ path: '-', stdin, spoolDir }))).message).toMatch(
+      /^stdin: cannot read the input \((EPIPE|ERR_STREAM_PREMATURE_CLOSE)\)$/,
+    );
     expect(readdirSync(spoolDir)).toEqual([]);
   });
 
@@ -127,7 +137,9 @@ describe('stdin', () => {
     // Fail once the spooler is reading, as a broken pipe would.
     stdin.once('resume', () => setImmediate(() => stdin.destroy(Object.assign(new Error('boom'), { code: 'EIO' }))));
     const spoolDir = join(tmp.dir, 'spool-eio');
-    expect((await usageError(openInput({ path: '-', stdin, spoolDir }))).message).toBe('stdin: cannot read the input (EIO)');
+    expect((await usageError(openInput({ path: '-', stdin, spoolDir }))).message).toBe(
+      'stdin: cannot read the input (EIO)',
+    );
     expect(readdirSync(spoolDir)).toEqual([]);
   });
 });
@@ -160,7 +172,13 @@ describe('header and email column detection', () => {
 
   it('a plain list with a header line', async () => {
     const layout = await detect('list-head.txt', 'email\nann@example.com\n"john doe"@example.com\n');
-    expect(layout).toMatchObject({ format: 'lines', hasHeader: true, header: ['email'], headerRaw: 'email', emailColumnName: 'email' });
+    expect(layout).toMatchObject({
+      format: 'lines',
+      hasHeader: true,
+      header: ['email'],
+      headerRaw: 'email',
+      emailColumnName: 'email',
+    });
     expect((await collect(layout)).map((r) => r.fields[0])).toEqual(['ann@example.com', '"john doe"@example.com']);
   });
 
@@ -178,14 +196,21 @@ describe('header and email column detection', () => {
 
   it('exact names beat names merely containing "email"; values decide among the rest', async () => {
     expect((await detect('n1.csv', 'Email Type,Work Email,Name\nhome,a@b.com,A\n')).emailColumnName).toBe('Work Email');
-    expect((await detect('n2.csv', 'Email Opt In,Contact Email Field,Name\nyes,a@b.com,A\nno,c@d.com,C\n')).emailColumn).toBe(1);
+    expect(
+      (await detect('n2.csv', 'Email Opt In,Contact Email Field,Name\nyes,a@b.com,A\nno,c@d.com,C\n')).emailColumn,
+    ).toBe(1);
     expect((await detect('n3.csv', 'E-Mail 1 - Type,E-Mail 1 - Value\n* Home,a@b.com\n')).emailColumn).toBe(1);
     expect((await detect('n4.csv', 'Name,MAIL\nA,a@b.com\n')).emailColumnName).toBe('MAIL');
-    expect((await detect('n5.csv', 'Name,Primary Email,E-mail Address\nA,a@b.com,c@d.com\n')).emailColumnName).toBe('E-mail Address');
+    expect((await detect('n5.csv', 'Name,Primary Email,E-mail Address\nA,a@b.com,c@d.com\n')).emailColumnName).toBe(
+      'E-mail Address',
+    );
   });
 
   it('no known name: the column whose values look like addresses', async () => {
-    const layout = await detect('content.csv', 'Who,Contact,Note\nA,a@b.com,hi\nB,,x\nC,c@d.com,write to z@z.com today\nD,d@e.com,\n');
+    const layout = await detect(
+      'content.csv',
+      'Who,Contact,Note\nA,a@b.com,hi\nB,,x\nC,c@d.com,write to z@z.com today\nD,d@e.com,\n',
+    );
     expect(layout.emailColumn).toBe(1);
     expect(layout.emailColumnName).toBe('Contact');
   });
@@ -291,7 +316,9 @@ describe('an output of mailclean as input', () => {
     expect(layout.ownColumns).toEqual([1, 3, 4, 5, 6, 7, 8]);
     expect(layout.emailColumnName).toBe('Contact');
     const err = await usageError(open(path, { column: 'email_suggestion' }));
-    expect(err.message).toBe('--column email_suggestion: email_suggestion holds the results of an earlier run (they are replaced)');
+    expect(err.message).toBe(
+      '--column email_suggestion: email_suggestion holds the results of an earlier run (they are replaced)',
+    );
     expect((await usageError(open(path, { column: '4' }))).exitCode).toBe(2);
   });
 
@@ -306,7 +333,14 @@ describe("Excel's sep= first line", () => {
     // Without the line, "," would win the sniffing (more fields), and "sep=" would be the header.
     const path = put(tmp.dir, 'sep.csv', 'sep=;\nEmail;Name,Town\na@b.com;Ann,Paris\nc@d.com;Cy,Rome\n');
     const layout = await open(path);
-    expect(layout).toMatchObject({ format: 'csv', delimiter: ';', sepLine: 'sep=;', hasHeader: true, header: ['Email', 'Name,Town'], headerRaw: 'Email;Name,Town' });
+    expect(layout).toMatchObject({
+      format: 'csv',
+      delimiter: ';',
+      sepLine: 'sep=;',
+      hasHeader: true,
+      header: ['Email', 'Name,Town'],
+      headerRaw: 'Email;Name,Town',
+    });
     const records = await collect(layout);
     expect(records.map((r) => [r.line, r.raw])).toEqual([
       [3, 'a@b.com;Ann,Paris'],
@@ -317,17 +351,29 @@ describe("Excel's sep= first line", () => {
 
   it('quoted, in any case, after a BOM, with CRLF; tab and pipe too', async () => {
     const quoted = await open(put(tmp.dir, 'sep-q.csv', '\ufeff"SEP=,"\r\nEmail,Name\r\na@b.com,A\r\n'));
-    expect(quoted).toMatchObject({ delimiter: ',', sepLine: '"SEP=,"', bom: true, lineEnding: '\r\n', header: ['Email', 'Name'] });
+    expect(quoted).toMatchObject({
+      delimiter: ',',
+      sepLine: '"SEP=,"',
+      bom: true,
+      lineEnding: '\r\n',
+      header: ['Email', 'Name'],
+    });
     expect((await collect(quoted)).map((r) => r.line)).toEqual([3]);
     expect((await open(put(tmp.dir, 'sep-t.csv', 'sep=\t\nEmail\tName\na@b.com\tA\n'))).delimiter).toBe('\t');
-    expect(await open(put(tmp.dir, 'sep-p.csv', 'sep=|\na@b.com|A\n'))).toMatchObject({ delimiter: '|', hasHeader: false, columnCount: 2 });
+    expect(await open(put(tmp.dir, 'sep-p.csv', 'sep=|\na@b.com|A\n'))).toMatchObject({
+      delimiter: '|',
+      hasHeader: false,
+      columnCount: 2,
+    });
     // Not a delimiter mailclean reads: an ordinary first line.
     expect((await open(put(tmp.dir, 'sep-x.csv', 'sep=:\na@b.com\nc@d.com\n'))).sepLine).toBeUndefined();
   });
 
   it('errors point at the right line', async () => {
     const ragged = put(tmp.dir, 'sep-ragged.csv', 'sep=;\nEmail;Name\na@b.com;A\nc@d.com\n');
-    expect((await usageError(collect(await open(ragged, { strict: true })))).message).toBe(`${ragged}:4: 1 field where the header has 2`);
+    expect((await usageError(collect(await open(ragged, { strict: true })))).message).toBe(
+      `${ragged}:4: 1 field where the header has 2`,
+    );
     const quote = put(tmp.dir, 'sep-quote.csv', 'sep=;\nEmail;Name\na@b.com;"A\n');
     expect((await usageError(open(quote))).message).toBe(`${quote}:3: a quoted field is never closed`);
     const only = put(tmp.dir, 'sep-only.csv', 'sep=;');

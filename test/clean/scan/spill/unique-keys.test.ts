@@ -84,7 +84,11 @@ describe('UniqueKeys', () => {
     const keys = new UniqueKeys({ budget: 0, spillDir: join(blocked, 'spool') });
     expect(() => {
       for (const key of addresses(80_000, 4)) keys.add(key);
-    }).toThrow(new RegExp(`^cannot write to ${blocked}/spool, where a list this large keeps what does not fit in memory \\(ENOTDIR\\)$`));
+    }).toThrow(
+      new RegExp(
+        `^cannot write to ${blocked}/spool, where a list this large keeps what does not fit in memory \\(ENOTDIR\\)$`,
+      ),
+    );
   });
 
   it('writes nothing to disk while the keys fit the budget', () => {
@@ -111,7 +115,15 @@ describe('RowOrdinals', () => {
 });
 
 describe('VerdictTable', () => {
-  const verdict = (status: string): Verdict => ({ key: '', status, valid: status === 'valid', disposable: false, validDomain: true, reason: '', checkedAt: '2026-11-25T10:00:00.000Z' });
+  const verdict = (status: string): Verdict => ({
+    key: '',
+    status,
+    valid: status === 'valid',
+    disposable: false,
+    validDomain: true,
+    reason: '',
+    checkedAt: '2026-11-25T10:00:00.000Z',
+  });
 
   it('gives each number its verdict, by number or by address, and counts the numbers that have one', () => {
     const keys = new UniqueKeys({ budget: 0, spillDir: dir });
@@ -123,7 +135,12 @@ describe('VerdictTable', () => {
     table.setKey('b@x.test', verdict('invalid'));
     table.setKey('not-in-the-list@x.test', verdict('invalid'));
     table.set(0, valid);
-    expect([table.get(0)?.status, table.get(1)?.status, table.get(2)?.status, table.get(3)]).toEqual(['valid', 'invalid', 'valid', undefined]);
+    expect([table.get(0)?.status, table.get(1)?.status, table.get(2)?.status, table.get(3)]).toEqual([
+      'valid',
+      'invalid',
+      'valid',
+      undefined,
+    ]);
     expect(table.get(0)).toBe(table.get(2));
     expect(table.size).toBe(3);
   });
@@ -135,7 +152,16 @@ describe('VerdictTable with many distinct verdicts', () => {
     const table = new VerdictTable(keys);
     const made: Verdict[] = [];
     for (let i = 0; i < 70_000; i++) {
-      const v: Verdict = { key: '', status: 'risky', valid: true, disposable: false, validDomain: true, reason: 'possible_typo', checkedAt: '2026-11-25T10:00:00.000Z', suggestion: `u${i}@gmail.com` };
+      const v: Verdict = {
+        key: '',
+        status: 'risky',
+        valid: true,
+        disposable: false,
+        validDomain: true,
+        reason: 'possible_typo',
+        checkedAt: '2026-11-25T10:00:00.000Z',
+        suggestion: `u${i}@gmail.com`,
+      };
       made.push(v);
       table.set(i, v);
     }

@@ -77,7 +77,12 @@ describe('SlidingWindowLimiter', () => {
 
   it('holds a slot while its request is in flight, however slow the answer', async () => {
     const clock = new FakeClock();
-    const limiter = new SlidingWindowLimiter({ rate: { requests: 1, windowMs: 1_000 }, clock, marginMs: 0, pendingMs: 60_000 });
+    const limiter = new SlidingWindowLimiter({
+      rate: { requests: 1, windowMs: 1_000 },
+      clock,
+      marginMs: 0,
+      pendingMs: 60_000,
+    });
     const slow = await limiter.acquire();
     // The second booking cannot happen until the first request ends, plus a window.
     clock.time += 5_000;
@@ -117,12 +122,18 @@ describe('SlidingWindowLimiter', () => {
     const clock = new FakeClock(1_000_000);
     const rate = { requests: 1, windowMs: 4_000 };
     // Another process finished a send 300 ms "after" this one read its clock: what a wait for the lock looks like.
-    writeFileSync(statePath, JSON.stringify({ sends: [{ id: 'other', at: clock.now() - 100, done: clock.now() + 300 }] }));
+    writeFileSync(
+      statePath,
+      JSON.stringify({ sends: [{ id: 'other', at: clock.now() - 100, done: clock.now() + 300 }] }),
+    );
     const limiter = new SlidingWindowLimiter({ rate, clock, statePath, marginMs: 40 });
     // The slot frees one window (and the margin) after that answer, not after this clock's now.
     expect(limiter.currentWait()).toBe(300 + 4_000 + 40);
     // A time far ahead (the clock was stepped back) still holds one window at most.
-    writeFileSync(statePath, JSON.stringify({ sends: [{ id: 'other', at: clock.now(), done: clock.now() + 3_600_000 }] }));
+    writeFileSync(
+      statePath,
+      JSON.stringify({ sends: [{ id: 'other', at: clock.now(), done: clock.now() + 3_600_000 }] }),
+    );
     expect(limiter.currentWait()).toBe(4_000 + 40);
   });
 
@@ -130,7 +141,9 @@ describe('SlidingWindowLimiter', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mailclean-limiter-'));
     dirs.push(dir);
     const statePath = join(dir, 'state.json');
-    const built = pathToFileURL(join(import.meta.dirname, '..', '..', '..', '..', 'dist', 'clean', 'state', 'disk', 'file-limiter.js')).href;
+    const built = pathToFileURL(
+      join(import.meta.dirname, '..', '..', '..', '..', 'dist', 'clean', 'state', 'disk', 'file-limiter.js'),
+    ).href;
     const clock = pathToFileURL(join(import.meta.dirname, '..', '..', '..', '..', 'dist', 'clock.js')).href;
     // A limit never reached: every booking is written at once, and each stays in the file (in flight, unanswered).
     const script = `
@@ -138,7 +151,9 @@ describe('SlidingWindowLimiter', () => {
       import { realClock } from ${JSON.stringify(clock)};
       const limiter = new SlidingWindowLimiter({ rate: { requests: 1e6, windowMs: 60_000 }, clock: realClock, statePath: ${JSON.stringify(statePath)} });
       for (let i = 0; i < 150; i++) await limiter.acquire();`;
-    const children = Array.from({ length: 4 }, () => spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit'] }));
+    const children = Array.from({ length: 4 }, () =>
+      spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit'] }),
+    );
     const codes = await Promise.all(children.map(async (child) => (await once(child, 'exit'))[0]));
     expect(codes).toEqual([0, 0, 0, 0]);
     const { sends } = JSON.parse(readFileSync(statePath, 'utf8')) as { sends: Array<{ id: string }> };

@@ -2,7 +2,16 @@
 // the torn tail skipped), damage is counted rather than trusted, --restart forgets, and one run holds a list at a time.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,9 +20,19 @@ import { Journal, lockJournal } from '../../../../src/clean/state/disk/journal.j
 import type { Verdict } from '../../../../src/clean/verdict/verdict.js';
 import { onSmallDisk } from '../../../helpers/small-disk.js';
 
-const BUILT = pathToFileURL(join(import.meta.dirname, '..', '..', '..', '..', 'dist', 'clean', 'state', 'disk', 'journal.js')).href;
+const BUILT = pathToFileURL(
+  join(import.meta.dirname, '..', '..', '..', '..', 'dist', 'clean', 'state', 'disk', 'journal.js'),
+).href;
 
-const verdict = (key: string, status = 'valid'): Verdict => ({ key, status, valid: status === 'valid', disposable: false, validDomain: true, reason: '', checkedAt: '2026-11-24T10:00:00.000Z' });
+const verdict = (key: string, status = 'valid'): Verdict => ({
+  key,
+  status,
+  valid: status === 'valid',
+  disposable: false,
+  validDomain: true,
+  reason: '',
+  checkedAt: '2026-11-24T10:00:00.000Z',
+});
 
 let dir: string;
 let path: string;
@@ -47,14 +66,18 @@ describe('Journal', () => {
 
   it('answers recorded in a row, while a write is under way, come out one line a batch in order; each is on disk when its record resolves', async () => {
     const journal = Journal.open(path, { restart: false });
-    const batches = Array.from({ length: 20 }, (_, b) => Array.from({ length: 50 }, (_, i) => verdict(`u${b}.${i}@example.com`)));
+    const batches = Array.from({ length: 20 }, (_, b) =>
+      Array.from({ length: 50 }, (_, i) => verdict(`u${b}.${i}@example.com`)),
+    );
     const written = batches.map((batch) => journal.record(batch));
     await written[0];
     expect(Journal.peek(path).results.size).toBeGreaterThanOrEqual(50);
     await Promise.all(written);
     const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
     // One line a batch, in the order recorded, whichever write carried them.
-    expect(lines.map((line) => (JSON.parse(line) as { r: Verdict[] }).r[0]!.key)).toEqual(batches.map((batch) => batch[0]!.key));
+    expect(lines.map((line) => (JSON.parse(line) as { r: Verdict[] }).r[0]!.key)).toEqual(
+      batches.map((batch) => batch[0]!.key),
+    );
     await journal.close();
   });
 
@@ -67,7 +90,10 @@ describe('Journal', () => {
       let failure: NodeJS.ErrnoException | undefined;
       let saved = 0;
       for (let b = 0; b < 100 && !failure; b++) {
-        const batch = Array.from({ length: 50 }, (_, i) => ({ ...verdict(`u${b}.${i}@example.com`), reason: 'x'.repeat(100) }));
+        const batch = Array.from({ length: 50 }, (_, i) => ({
+          ...verdict(`u${b}.${i}@example.com`),
+          reason: 'x'.repeat(100),
+        }));
         await journal.record(batch).then(
           () => saved++,
           (error: NodeJS.ErrnoException) => (failure = error),
@@ -111,7 +137,9 @@ describe('Journal', () => {
         await journal.record(verdicts);
         process.stdout.write(batch + '\\n');
       }`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let reported = -1;
     child.stdout.on('data', (chunk: Buffer) => {
       const lines = chunk.toString().trim().split('\n');

@@ -5,7 +5,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wr
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeOwner, keepFresh, readOwner, staleReason, tryLock } from '../../../../src/clean/state/disk/lockfile.js';
+import {
+  describeOwner,
+  keepFresh,
+  readOwner,
+  staleReason,
+  tryLock,
+} from '../../../../src/clean/state/disk/lockfile.js';
 
 const MINUTE = 60_000;
 let dir: string;
@@ -18,7 +24,9 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A pid that belonged to a process which has exited. */
 function deadPid(): number {
-  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+  return Number(
+    spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout,
+  );
 }
 
 function lockFile(content: string, ageMs: number): void {
@@ -31,9 +39,16 @@ describe('lock files', () => {
   it('say who holds them: host, pid and start time; a second taker is told so', () => {
     const first = tryLock(path, Date.UTC(2026, 10, 24, 10));
     expect(first.taken).toBe(true);
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ host: hostname(), pid: process.pid, started: '2026-11-24T10:00:00.000Z' });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+      host: hostname(),
+      pid: process.pid,
+      started: '2026-11-24T10:00:00.000Z',
+    });
     const second = tryLock(path);
-    expect(second).toMatchObject({ taken: false, owner: { host: hostname(), pid: process.pid, started: '2026-11-24T10:00:00.000Z' } });
+    expect(second).toMatchObject({
+      taken: false,
+      owner: { host: hostname(), pid: process.pid, started: '2026-11-24T10:00:00.000Z' },
+    });
     if (first.taken) first.release();
     expect(existsSync(path)).toBe(false);
   });
@@ -85,7 +100,8 @@ describe('lock files', () => {
     lockFile(JSON.stringify({ host: hostname(), pid: process.pid }), 10 * MINUTE);
     const stop = keepFresh(path, 10);
     try {
-      for (let i = 0; i < 200 && Date.now() - statSync(path).mtimeMs > MINUTE; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 200 && Date.now() - statSync(path).mtimeMs > MINUTE; i++)
+        await new Promise((r) => setTimeout(r, 10));
     } finally {
       stop();
     }

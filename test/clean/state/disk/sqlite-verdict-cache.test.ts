@@ -66,7 +66,10 @@ describe('the SQLite verdict cache', () => {
     ).toEqual([...recent].sort());
     // Under a third of the cache: counted by lookups; the whole list and more: by one pass over the file.
     const few = new Set(stored.slice(0, 300).map((v) => v.key));
-    const many = new Set([...stored.map((v) => v.key), ...Array.from({ length: 2_000 }, (_, i) => `absent${i}@example.com`)]);
+    const many = new Set([
+      ...stored.map((v) => v.key),
+      ...Array.from({ length: 2_000 }, (_, i) => `absent${i}@example.com`),
+    ]);
     expect(await cache.count(few, since)).toBe(stored.slice(0, 300).filter((v) => v.checkedAt === NEW).length);
     expect(await cache.count(many, since)).toBe(recent.length);
     // Either way, each address counted is told, once.
@@ -83,11 +86,24 @@ describe('the SQLite verdict cache', () => {
   it('a newer answer replaces an older one; stats and clear by age; the file keeps what was committed', async () => {
     const first = new SqliteVerdictCache(path);
     await first.store(stored);
-    await first.store([{ ...verdict(3), status: 'invalid', valid: false, reason: 'rejected', checkedAt: NEW, serviceStatus: 'undeliverable' }]);
+    await first.store([
+      {
+        ...verdict(3),
+        status: 'invalid',
+        valid: false,
+        reason: 'rejected',
+        checkedAt: NEW,
+        serviceStatus: 'undeliverable',
+      },
+    ]);
     await first.close();
 
     const again = new SqliteVerdictCache(path);
-    expect((await again.lookup(['user3@example.com'], 0)).get('user3@example.com')).toMatchObject({ status: 'invalid', reason: 'rejected', checkedAt: NEW });
+    expect((await again.lookup(['user3@example.com'], 0)).get('user3@example.com')).toMatchObject({
+      status: 'invalid',
+      reason: 'rejected',
+      checkedAt: NEW,
+    });
     const stats = await again.stats();
     expect(stats).toMatchObject({ entries: 1_234, oldest: OLD, newest: NEW });
     expect(stats.bytes).toBeGreaterThan(0);

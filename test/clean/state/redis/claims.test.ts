@@ -5,7 +5,13 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Claims } from '../../../../src/clean/state/redis/claims.js';
 import { connectShared, SharedStateError } from '../../../../src/clean/state/redis/connect.js';
-import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../../../helpers/redis.js';
+import {
+  REDIS_SKIP_NOTE,
+  type RedisHandle,
+  redisInstalled,
+  redisRequired,
+  startRedis,
+} from '../../../helpers/redis.js';
 
 if (!redisInstalled) console.log(`test/clean/state/redis/claims.test.ts: ${REDIS_SKIP_NOTE}`);
 const run = redisInstalled || redisRequired;
@@ -31,7 +37,10 @@ describe.runIf(run)('shared state on Redis', () => {
     await first.start();
     await second.start();
     expect(await first.claim(['x@e.com', 'y@e.com'])).toEqual({ mine: ['x@e.com', 'y@e.com'], theirs: [] });
-    expect(await second.claim(['x@e.com', 'y@e.com', 'z@e.com'])).toEqual({ mine: ['z@e.com'], theirs: ['x@e.com', 'y@e.com'] });
+    expect(await second.claim(['x@e.com', 'y@e.com', 'z@e.com'])).toEqual({
+      mine: ['z@e.com'],
+      theirs: ['x@e.com', 'y@e.com'],
+    });
     expect(await second.takeOverFromGone(['x@e.com', 'y@e.com'])).toEqual([]);
     // The first runner dies without releasing: its liveness key is gone, its claims remain.
     await a.del(`test:acct:runner:${first.owner}`);
@@ -45,6 +54,8 @@ describe.runIf(run)('shared state on Redis', () => {
 
   it('a Redis that cannot be reached is a SharedStateError naming it', async () => {
     await expect(connectShared('redis://127.0.0.1:9')).rejects.toThrow(SharedStateError);
-    await expect(connectShared('redis://127.0.0.1:9')).rejects.toThrow(/the shared state at redis:\/\/127\.0\.0\.1:9 cannot be reached \(connect ECONNREFUSED 127\.0\.0\.1:9\)/);
+    await expect(connectShared('redis://127.0.0.1:9')).rejects.toThrow(
+      /the shared state at redis:\/\/127\.0\.0\.1:9 cannot be reached \(connect ECONNREFUSED 127\.0\.0\.1:9\)/,
+    );
   });
 });

@@ -1,0 +1,37 @@
+// What the batch sender needs of the world (the service, the limiter, the journal, a clock, the stop signals) and
+// what it tells while it works.
+import type { Json } from '../../../api/shape.js';
+import type { Clock } from '../../../clock.js';
+import type { Verdict } from '../../verdict/verdict.js';
+import type { MoreKeys } from './key-source.js';
+
+export interface BatchSenderDeps {
+  send(emails: string[], signal?: AbortSignal): Promise<Json[]>;
+  /** Books a slot of the rate limit; `release` says when the request ended. */
+  acquire(signal?: AbortSignal): Promise<Slot>;
+  release(slot: Slot): void | Promise<void>;
+  record(verdicts: Verdict[]): void | Promise<void>;
+  clock: Clock;
+  concurrency: number;
+  /** Stop sending once this many addresses have been spent (sent in answered requests). */
+  maxSpend?: number;
+  /** Attempts per batch for transient failures (5xx, resets, garbled answers). */
+  maxAttempts?: number;
+  /** Graceful stop: no new requests; those in flight finish and are recorded. */
+  stop: AbortSignal;
+  /** Hard stop: requests in flight are abandoned. */
+  abort: AbortSignal;
+  random?: () => number;
+  onEvent?(event: CheckEvent): void;
+  /** Once the keys run dry: the next ones (claimed as the run goes), fetched while the requests in flight go on. */
+  more?: MoreKeys;
+}
+
+export type CheckEvent =
+  | { type: 'answered'; addresses: number; spent: number; requests: number }
+  | { type: 'waiting'; ms: number; why: 'rate' | 'retry' }
+  | { type: 'retry'; message: string };
+
+export interface Slot {
+  waitedMs: number;
+}
