@@ -135,7 +135,7 @@ export class Factory {
    */
   async accountState(account: string, sharedFlag?: string): Promise<AccountState> {
     const [{ openAccountState }, sharedUrl] = await Promise.all([
-      import('./clean/state/account-state.js'),
+      import('./clean/state/open-state.js'),
       this.sharedUrl(sharedFlag),
     ]);
     const state = await openAccountState({ dataDir: this.dataDir, account, sharedUrl });
@@ -145,7 +145,7 @@ export class Factory {
 
   /** --shared, else MAILCLEAN_REDIS_URL, else the profile's `shared`; undefined when none is given. */
   async sharedUrl(flag: string | undefined): Promise<string | undefined> {
-    const { checkSharedUrl } = await import('./clean/state/redis/connect.js');
+    const { checkSharedUrl } = await import('./clean/state/open-state.js');
     if (flag !== undefined) return checkSharedUrl(flag, '--shared');
     const fromEnv = this.io.env.MAILCLEAN_REDIS_URL;
     if (fromEnv) return checkSharedUrl(fromEnv, 'MAILCLEAN_REDIS_URL');

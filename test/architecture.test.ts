@@ -166,4 +166,21 @@ describe('the shape of src/', () => {
       );
     expect(offending).toEqual([]);
   });
+
+  it('the account-state port leaks no store: only src/clean/state/ reaches an adapter, and adapters not each other', () => {
+    const adapters = ['clean/state/disk/', 'clean/state/redis/'];
+    const offending = files.flatMap((f) =>
+      importsOf(f.text)
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => relative(SRC, join(SRC, f.name, '..', spec)))
+        .filter((target) => {
+          const adapter = adapters.find((a) => target.startsWith(a));
+          if (!adapter || f.name.startsWith(adapter)) return false;
+          // The port names what every store promises; open-state.ts is the one place that chooses a store.
+          return f.name !== 'clean/state/open-state.ts';
+        })
+        .map((target) => `${f.name} -> ${target}`),
+    );
+    expect(offending).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 // `mailclean cache`: the verdict cache of this profile's cleaning account on this machine.
 import type { Command } from '@commander-js/extra-typings';
 import type { AccountState } from '../clean/state/account-state.js';
-import { SharedStateError } from '../clean/state/redis/connect.js';
+import { SharedStateError } from '../clean/state/account-state.js';
 import type { CacheStats } from '../clean/state/verdict-cache.js';
 import { parseDuration } from '../config/duration.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';

@@ -1,5 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
-import { checkSharedUrl } from '../clean/state/redis/connect.js';
+import { checkSharedUrl } from '../clean/state/open-state.js';
 import { keyInfo, maskSecret, PROFILE_KEYS } from '../config/keys.js';
 import { parseRate } from '../config/rate.js';
 import { validateUrl } from '../config/urls.js';

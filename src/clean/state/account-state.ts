@@ -1,10 +1,43 @@
-// An account's state: what its runs share between lists, runs and (with a shared store) machines. One port,
-// chosen once by openAccountState; every caller (clean with the service, --local, --dry-run, `cache`, the token
-// check) goes through it. A new store is one adapter beside local/ and redis/ plus one line in openAccountState.
+// An account's state: what its runs share between lists, runs and (with a shared store) machines. This file is
+// the port: it names what every store promises and imports no store. open-state.ts chooses the store; every
+// caller (clean with the service, --local, --dry-run, `cache`, `allowance`, the token check) goes through it.
+import type { AllowanceNews } from '../../api/allowance.js';
 import type { Rate } from '../../config/rate.js';
-import type { AllowanceNews, KnownAllowance } from './disk/allowance-file.js';
+import type { Verdict } from '../verdict/verdict.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { VerdictCache } from './verdict-cache.js';
+
+export type { AllowanceNews } from '../../api/allowance.js';
+
+/** Allowance news as remembered between runs: when it was learned, and from what. */
+export interface KnownAllowance extends AllowanceNews {
+  asOf: string;
+  source: 'signin' | 'refusal' | 'run';
+}
+
+/** What an earlier run of a list saved: the answers, and how many lines could not be read (asked again). */
+export interface SavedAnswers {
+  results: Map<string, Verdict>;
+  badLines: number;
+}
+
+/** Every answer the service gave for one list, kept before it counts: a run stopped at any moment resumes. */
+export interface ListJournal extends SavedAnswers {
+  /** Where it is kept, for messages. */
+  readonly path: string;
+  /** Resolves once the answers are kept; a failure fails every record after it. */
+  record(verdicts: Verdict[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Who holds a list's lock, and for how long it is waited on or taken over. */
+export interface ListLockEvents {
+  signal?: AbortSignal;
+  /** Another live run holds the list (described as a user reads it): told once, before waiting. */
+  onWait?: (owner: string) => void;
+  /** A lock left behind was taken over, and why it was judged stale. */
+  onTakeOver?: (owner: string, why: string) => void;
+}
 
 /** Addresses a runner takes on before sending, so that runners sharing an account never pay twice. */
 export interface AddressClaims {
@@ -16,13 +49,29 @@ export interface AddressClaims {
   release(): Promise<void>;
 }
 
-export interface AccountState {
-  /** Where the account's shared answers live, as `cache path` prints it: a file, or a store's URL and key. */
-  readonly cacheLocation: string;
-  /** Runners on other machines share this state (their claims must be respected). */
-  readonly shared: boolean;
+/** What stays on this machine whichever store keeps the rest: a list's journal and lock, the allowance news. */
+export interface MachineState {
   /** The journal of one list (by its fingerprint): always on this machine, as a run resumes where it ran. */
   journalFile(inputFingerprint: string): string;
+  /** What an earlier run of the list saved (nothing when none ran), without opening it for writing. */
+  savedAnswers(inputFingerprint: string): SavedAnswers;
+  /** Opens the list's journal for appending, after reading what it holds (nothing with `restart`). */
+  openJournal(inputFingerprint: string, opts: { restart: boolean }): ListJournal;
+  /** One run at a time per list and account: waits for another live run, takes over one left behind. */
+  lockList(inputFingerprint: string, events: ListLockEvents): Promise<() => void>;
+  knownAllowance(): KnownAllowance | undefined;
+  rememberAllowance(news: AllowanceNews, source: KnownAllowance['source']): void;
+  /** Counts addresses spent now (charged by the service), for `mailclean allowance`. */
+  recordSpend(addresses: number): Promise<void>;
+  /** Addresses spent in the calendar month (UTC) of `now`: by this machine, and by every runner when shared. */
+  spentInMonth(now?: number): Promise<MonthSpend>;
+}
+
+export interface AccountState extends MachineState {
+  /** Where the account's shared answers live, as `cache path` prints it: a file, or a store's URL and key. */
+  readonly cacheLocation: string;
+  /** Runners on other machines share this state. */
+  readonly shared: boolean;
   /** The account's rate limit, shared by every run that uses this state. */
   limiter(rate: Rate): RateLimiter;
   /** The verdict cache (opened on first use, closed with the state); rejects when the store cannot open it. */
@@ -31,12 +80,6 @@ export interface AccountState {
   hasCache(): boolean;
   /** Claims of runners sharing the account; undefined when no other runner can share it. */
   claims(): AddressClaims | undefined;
-  knownAllowance(): KnownAllowance | undefined;
-  rememberAllowance(news: AllowanceNews, source: KnownAllowance['source']): void;
-  /** Counts addresses spent now (charged by the service), for `mailclean allowance`. */
-  recordSpend(addresses: number): Promise<void>;
-  /** Addresses spent in the calendar month (UTC) of `now`: by this machine, and by every runner when shared. */
-  spentInMonth(now?: number): Promise<MonthSpend>;
   close(): Promise<void>;
 }
 
@@ -55,11 +98,12 @@ export interface StateLocation {
   sharedUrl?: string;
 }
 
-/** The account's state where `where` says; a shared store that cannot be reached rejects (SharedStateError). */
-export async function openAccountState(where: StateLocation): Promise<AccountState> {
-  const { DiskAccountState } = await import('./disk/disk-state.js');
-  const local = new DiskAccountState(where.dataDir, where.account);
-  if (where.sharedUrl === undefined) return local;
-  const { RedisAccountState } = await import('./redis/redis-state.js');
-  return RedisAccountState.connect(where.sharedUrl, where.account, local);
+/** Thrown by a shared store's limiter, cache and claims when it cannot be reached or answers an error. */
+export class SharedStateError extends Error {
+  constructor(
+    readonly where: string,
+    cause: unknown,
+  ) {
+    super(`the shared state at ${where} cannot be reached (${cause instanceof Error ? cause.message : String(cause)})`);
+  }
 }

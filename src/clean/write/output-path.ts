@@ -6,7 +6,7 @@ import { closeSync, lstatSync, openSync, readlinkSync, realpathSync, type Stats,
 import { basename, dirname, resolve } from 'node:path';
 import { temporaryPath } from '../../atomic-write.js';
 import { UsageError } from '../../errors.js';
-import { removeLeftovers } from '../state/disk/lockfile.js';
+import { removeLeftovers } from '../../lock-files.js';
 
 export interface OutputPath {
   /** As the user gave it, for messages. */

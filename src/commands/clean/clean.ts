@@ -2,7 +2,7 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { parseThresholds, type Threshold } from '../../clean/run/thresholds.js';
 import { ENCODINGS as INPUT_ENCODINGS, type InputEncoding } from '../../clean/scan/input/decode.js';
-import { checkSharedUrl } from '../../clean/state/redis/connect.js';
+import { checkSharedUrl } from '../../clean/state/open-state.js';
 import { REASON_MEANINGS, STATUSES } from '../../clean/verdict/verdict.js';
 import { FORMATS, formatOfPath, OUTPUT_FORMATS, type OutputFormat } from '../../clean/write/formats/index.js';
 import type { OutputPath } from '../../clean/write/output-path.js';

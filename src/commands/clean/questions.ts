@@ -2,8 +2,7 @@
 // and spend this much of the allowance.
 
 import type { ScanResult } from '../../clean/scan/scan.js';
-import type { KnownAllowance } from '../../clean/state/disk/allowance-file.js';
-import { Journal } from '../../clean/state/disk/journal.js';
+import type { KnownAllowance, SavedAnswers } from '../../clean/state/account-state.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { promptConfirm } from '../../io/prompt.js';
@@ -36,12 +35,12 @@ export async function confirmSpend(
 export async function decideRestart(
   f: Factory,
   o: CleanOptions,
-  journalFile: string | undefined,
+  earlier: SavedAnswers | undefined,
   scan: ScanResult,
 ): Promise<boolean | 'cancel'> {
   if (o.restart) return true;
-  if (o.resume || !journalFile || !Journal.exists(journalFile)) return false;
-  const saved = Journal.peek(journalFile).results;
+  if (o.resume || !earlier || earlier.results.size === 0) return false;
+  const saved = earlier.results;
   let covered = 0;
   for (const key of scan.unique) if (saved.has(key)) covered++;
   if (covered === 0 || covered === scan.unique.size || o.dryRun || o.yes) return false;

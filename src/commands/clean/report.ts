@@ -6,7 +6,7 @@ import { MAX_BATCH } from '../../clean/check/service/send-batches.js';
 import { minimumTime } from '../../clean/check/service/send-to-service.js';
 import type { InputLayout } from '../../clean/scan/input/index.js';
 import type { ScanResult } from '../../clean/scan/scan.js';
-import type { KnownAllowance } from '../../clean/state/disk/allowance-file.js';
+import type { KnownAllowance } from '../../clean/state/account-state.js';
 import { formatRate, type Rate } from '../../config/rate.js';
 import type { Factory } from '../../factory.js';
 import { renderPairs } from '../../io/table.js';

@@ -6,8 +6,7 @@ import type { CheckOutcome } from '../../clean/check/outcome.js';
 import { sendClaimed } from '../../clean/check/service/send-claimed.js';
 import { type SendOptions, sendToService, timeLeft } from '../../clean/check/service/send-to-service.js';
 import type { ScanResult } from '../../clean/scan/scan.js';
-import type { AccountState } from '../../clean/state/account-state.js';
-import type { Journal } from '../../clean/state/disk/journal.js';
+import type { AccountState, ListJournal } from '../../clean/state/account-state.js';
 import type { KeySet, VerdictCache } from '../../clean/state/verdict-cache.js';
 import type { Rate } from '../../config/rate.js';
 import type { Factory } from '../../factory.js';
@@ -16,7 +15,7 @@ import { quantity } from '../../quantities.js';
 import type { CleanOptions } from './clean.js';
 
 export interface SendRun {
-  journal: Journal;
+  journal: ListJournal;
   client: CleaningClient;
   account: { rate: Rate; state?: AccountState };
   progress: ProgressReporter;

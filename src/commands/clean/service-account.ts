@@ -1,7 +1,6 @@
 // Who is cleaning, on which service, at which rate, and where the account's state lives.
-import type { AccountState } from '../../clean/state/account-state.js';
-import type { KnownAllowance } from '../../clean/state/disk/allowance-file.js';
-import { SharedStateError } from '../../clean/state/redis/connect.js';
+import type { AccountState, KnownAllowance } from '../../clean/state/account-state.js';
+import { SharedStateError } from '../../clean/state/account-state.js';
 import { DEFAULT_RATE, parseRate, type Rate } from '../../config/rate.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';

@@ -9,8 +9,7 @@ import { KeysExcept } from '../../clean/scan/keys-except.js';
 import { assertInputUnchanged, type ScanResult } from '../../clean/scan/scan.js';
 import type { UniqueKeys } from '../../clean/scan/spill/unique-keys.js';
 import type { AccountState } from '../../clean/state/account-state.js';
-import { Journal } from '../../clean/state/disk/journal.js';
-import { SharedStateError } from '../../clean/state/redis/connect.js';
+import { SharedStateError } from '../../clean/state/account-state.js';
 import type { Verdict } from '../../clean/verdict/verdict.js';
 import { VerdictTable } from '../../clean/verdict/verdict-table.js';
 import { ExitCode } from '../../errors.js';
@@ -210,9 +209,8 @@ async function savedAnswers(
   const journaled = new Map<string, Verdict>();
   if (!account) return { journaled, fromJournal: 0, fromCache: 0 };
   const state = await stateOrWarn(f, o, account);
-  const journalFile = state?.journalFile(layout.fingerprint);
-  if (journalFile && !o.restart && Journal.exists(journalFile)) {
-    const all = Journal.peek(journalFile).results;
+  if (state && !o.restart) {
+    const all = state.savedAnswers(layout.fingerprint).results;
     for (const key of scan.unique) {
       const verdict = all.get(key);
       if (verdict) journaled.set(key, verdict);

@@ -9,10 +9,7 @@ import { type RunSummary, runSummary } from '../../clean/run/summary.js';
 import type { InputLayout } from '../../clean/scan/input/index.js';
 import { KeysExcept } from '../../clean/scan/keys-except.js';
 import type { ScanResult } from '../../clean/scan/scan.js';
-import type { AccountState } from '../../clean/state/account-state.js';
-import type { KnownAllowance } from '../../clean/state/disk/allowance-file.js';
-import { Journal, lockJournal } from '../../clean/state/disk/journal.js';
-import { describeOwner } from '../../clean/state/disk/lockfile.js';
+import type { AccountState, KnownAllowance, ListJournal, SavedAnswers } from '../../clean/state/account-state.js';
 import type { VerdictCache } from '../../clean/state/verdict-cache.js';
 import { SERVICE_COLUMNS, type Verdict } from '../../clean/verdict/verdict.js';
 import { VerdictTable } from '../../clean/verdict/verdict-table.js';
@@ -52,7 +49,7 @@ export async function cleanWithService(
       account.state,
       'addresses answered before are sent and paid for again (the journal still answers this list)',
     ));
-  if (o.dryRun) return await dryRun(f, o, scan, account, cache);
+  if (o.dryRun) return await dryRun(f, o, scan, account.state?.savedAnswers(layout.fingerprint), account, cache);
   return await withJournal(f, o, layout, scan, { startedAt, client: client!, account, progress, cache });
 }
 
@@ -61,12 +58,12 @@ async function dryRun(
   f: Factory,
   o: CleanOptions,
   scan: ScanResult,
+  earlier: SavedAnswers | undefined,
   account: Account,
   cache: VerdictCache | undefined,
 ): Promise<number> {
-  const restart = await decideRestart(f, o, account.journalFile, scan);
-  const journaled =
-    account.journalFile && !restart ? Journal.peek(account.journalFile).results : new Map<string, unknown>();
+  const restart = await decideRestart(f, o, earlier, scan);
+  const journaled = earlier && !restart ? earlier.results : new Map<string, unknown>();
   // What is left to send is counted, never copied: the list's own keys but the journal's and the cache's (a bit each).
   const checked = new Map<string, unknown>();
   for (const key of scan.unique) if (journaled.has(key)) checked.set(key, true);
@@ -98,19 +95,17 @@ async function withJournal(
 ): Promise<number> {
   const { account } = run;
   const journalFile = account.journalFile!;
-  const unlock = await lockJournal(journalFile, {
+  const unlock = await account.state!.lockList(layout.fingerprint, {
     signal: f.io.signals.stop,
     onWait: (owner) =>
-      f.io.note(
-        `Another run (${describeOwner(owner)}) is cleaning this list with this account; waiting for it to finish…`,
-      ),
-    onTakeOver: (owner, why) => f.io.note(`Took over this list's lock from ${describeOwner(owner)}: ${why}.`),
+      f.io.note(`Another run (${owner}) is cleaning this list with this account; waiting for it to finish…`),
+    onTakeOver: (owner, why) => f.io.note(`Took over this list's lock from ${owner}: ${why}.`),
   });
-  let journal: Journal | undefined;
+  let journal: ListJournal | undefined;
   try {
-    const restart = await decideRestart(f, o, journalFile, scan);
+    const restart = await decideRestart(f, o, account.state!.savedAnswers(layout.fingerprint), scan);
     if (restart === 'cancel') return ExitCode.ok;
-    journal = Journal.open(journalFile, { restart });
+    journal = account.state!.openJournal(layout.fingerprint, { restart });
     if (journal.badLines > 0) {
       const were = journal.badLines === 1 ? 'was' : 'were';
       f.io.warn(
@@ -127,7 +122,7 @@ async function withJournal(
 interface Run {
   startedAt: number;
   cache: VerdictCache | undefined;
-  journal: Journal;
+  journal: ListJournal;
   client: CleaningClient;
   account: Account;
   progress: ProgressReporter;

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountState, openAccountState, type StateLocation } from '../../../src/clean/state/account-state.js';
+import type { AccountState, StateLocation } from '../../../src/clean/state/account-state.js';
+import { openAccountState } from '../../../src/clean/state/open-state.js';
 import type { Verdict } from '../../../src/clean/verdict/verdict.js';
 import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../../helpers/redis.js';
 

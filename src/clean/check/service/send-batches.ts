@@ -2,7 +2,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { allowanceNews } from '../../../api/allowance.js';
 import type { Json } from '../../../api/shape.js';
 import { ApiError, CliError } from '../../../errors.js';
-import { SharedStateError } from '../../state/redis/connect.js';
+import { SharedStateError } from '../../state/account-state.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import { type CheckOutcome, maxSpendReached, type StopReason } from '../outcome.js';
 import { batchVerdicts, rejectedVerdicts } from './answers.js';

@@ -5,7 +5,7 @@
 import { batches } from '../../../batches.js';
 import { realClock } from '../../../clock.js';
 import type { AddressClaims } from '../../state/account-state.js';
-import { SharedStateError } from '../../state/redis/connect.js';
+import { SharedStateError } from '../../state/account-state.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
 import { type CheckOutcome, maxSpendReached } from '../outcome.js';
 import type { MoreKeys } from './key-source.js';

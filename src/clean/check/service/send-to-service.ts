@@ -1,6 +1,6 @@
 import type { Json } from '../../../api/shape.js';
 import { realClock } from '../../../clock.js';
-import type { Journal } from '../../state/disk/journal.js';
+import type { ListJournal } from '../../state/account-state.js';
 import type { Booking, RateLimiter } from '../../state/rate-limiter.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
 import type { Verdict } from '../../verdict/verdict.js';
@@ -13,7 +13,7 @@ export interface SendOptions {
   pending: Iterable<string>;
   /** Once `pending` runs dry: the next addresses (claimed as the run goes), fetched while requests are in flight. */
   more?: MoreKeys;
-  journal: Journal;
+  journal: ListJournal;
   limiter: RateLimiter;
   client: { clean(emails: string[], signal?: AbortSignal): Promise<Json[]> };
   concurrency: number;

@@ -6,7 +6,7 @@ import { type FileHandle, mkdir, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../../errors.js';
-import { removeLeftovers } from '../../state/disk/lockfile.js';
+import { removeLeftovers } from '../../../lock-files.js';
 import { Utf8Checker } from './utf8.js';
 
 /** Read size for both passes: large reads keep the per-chunk overhead negligible. */

@@ -1,17 +1,9 @@
 // What is known of an account's monthly allowance between runs: the last news, when it was learned and from what.
 import { readFileSync } from 'node:fs';
-import type { AllowanceNews } from '../../../api/allowance.js';
 import { isObject } from '../../../api/shape.js';
 import { writeFileAtomic } from '../../../atomic-write.js';
+import type { AllowanceNews, KnownAllowance } from '../account-state.js';
 import { allowancePath } from './paths.js';
-
-export type { AllowanceNews } from '../../../api/allowance.js';
-
-/** News as remembered between runs: when it was learned, and from what. */
-export interface KnownAllowance extends AllowanceNews {
-  asOf: string;
-  source: 'signin' | 'refusal' | 'run';
-}
 
 /** The last news of this account's allowance, if any was kept. */
 export function knownAllowance(dataDir: string, account: string): KnownAllowance | undefined {

@@ -3,12 +3,21 @@
 import { existsSync } from 'node:fs';
 import { realClock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
-import type { AccountState, MonthSpend } from '../account-state.js';
+import type {
+  AccountState,
+  AllowanceNews,
+  KnownAllowance,
+  ListJournal,
+  ListLockEvents,
+  MonthSpend,
+  SavedAnswers,
+} from '../account-state.js';
 import { monthOf } from '../month.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { VerdictCache } from '../verdict-cache.js';
-import { type AllowanceNews, type KnownAllowance, knownAllowance, rememberAllowance } from './allowance-file.js';
+import { knownAllowance, rememberAllowance } from './allowance-file.js';
 import { SlidingWindowLimiter } from './file-limiter.js';
+import { Journal, lockJournal } from './journal.js';
 import { cachePath, journalPath, limiterStatePath, spendPath } from './paths.js';
 import { recordSpend, spentInMonth } from './spend-file.js';
 
@@ -27,6 +36,18 @@ export class DiskAccountState implements AccountState {
 
   journalFile(inputFingerprint: string): string {
     return journalPath(this.dataDir, this.account, inputFingerprint);
+  }
+
+  savedAnswers(inputFingerprint: string): SavedAnswers {
+    return Journal.peek(this.journalFile(inputFingerprint));
+  }
+
+  openJournal(inputFingerprint: string, opts: { restart: boolean }): ListJournal {
+    return Journal.open(this.journalFile(inputFingerprint), opts);
+  }
+
+  lockList(inputFingerprint: string, events: ListLockEvents): Promise<() => void> {
+    return lockJournal(this.journalFile(inputFingerprint), events);
   }
 
   limiter(rate: Rate): RateLimiter {

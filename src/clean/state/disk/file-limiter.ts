@@ -4,8 +4,8 @@ import { writeFileAtomic } from '../../../atomic-write.js';
 import type { Clock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
 import { CliError, ExitCode } from '../../../errors.js';
+import { breakLock, isStale, tryLock } from '../../../lock-files.js';
 import type { Booking, RateLimiter } from '../rate-limiter.js';
-import { breakLock, isStale, tryLock } from './lockfile.js';
 
 export interface LimiterOptions {
   rate: Rate;

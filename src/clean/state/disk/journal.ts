@@ -1,22 +1,17 @@
 import { closeSync, existsSync, fdatasync, mkdirSync, openSync, readFileSync, unlinkSync, write } from 'node:fs';
 import { dirname } from 'node:path';
 import { isObject } from '../../../api/shape.js';
+import { breakLock, describeOwner, keepFresh, staleReason, tryLock } from '../../../lock-files.js';
 import { inDocumentedWords } from '../../check/service/answers.js';
 import type { Verdict } from '../../verdict/verdict.js';
-import { breakLock, keepFresh, type LockOwner, staleReason, tryLock } from './lockfile.js';
-
-/** What an earlier run saved: the answers, and how many lines could not be read (skipped, their addresses asked again). */
-export interface Saved {
-  results: Map<string, Verdict>;
-  badLines: number;
-}
+import type { ListJournal, ListLockEvents, SavedAnswers } from '../account-state.js';
 
 /**
  * An append-only record of every answer the service gave for this input and account, one JSON line per
  * batch, flushed to disk before the batch counts as done. A run killed at any moment loses at most the
  * batches in flight; a torn last line, or any line that is not a batch of answers, is skipped when read back.
  */
-export class Journal {
+export class Journal implements ListJournal {
   private fd?: number;
   /** Lines recorded while the write before them is under way: the next write takes them all, with one flush. */
   private waiting: string[] = [];
@@ -35,7 +30,7 @@ export class Journal {
   }
 
   /** What an earlier run saved, without opening the journal for writing. */
-  static peek(path: string): Saved {
+  static peek(path: string): SavedAnswers {
     return readEntries(path);
   }
 
@@ -93,12 +88,7 @@ const LOCK_REFRESH_MS = 10_000;
 /** ... and taken over when it was not refreshed for this long (several refreshes missed: no run holds it). */
 const LOCK_STALE_MS = 60_000;
 
-export interface LockJournalOptions {
-  signal?: AbortSignal;
-  /** Another live run holds the list: called once, before waiting for it. */
-  onWait?: (owner: LockOwner) => void;
-  /** A lock left behind was taken over, and why it was judged stale. */
-  onTakeOver?: (owner: LockOwner, why: string) => void;
+export interface LockJournalOptions extends ListLockEvents {
   pollMs?: number;
 }
 
@@ -123,10 +113,10 @@ export async function lockJournal(path: string, opts: LockJournalOptions): Promi
     const why = staleReason(attempt.owner, LOCK_STALE_MS);
     if (why !== undefined) {
       breakLock(lockPath, attempt.owner);
-      opts.onTakeOver?.(attempt.owner, why);
+      opts.onTakeOver?.(describeOwner(attempt.owner), why);
       continue;
     }
-    if (!told) opts.onWait?.(attempt.owner);
+    if (!told) opts.onWait?.(describeOwner(attempt.owner));
     told = true;
     if (opts.signal?.aborted) throw opts.signal.reason;
     await new Promise((resolve) => setTimeout(resolve, opts.pollMs ?? 200));
@@ -149,7 +139,7 @@ function isVerdict(v: unknown): v is Verdict {
   );
 }
 
-function readEntries(path: string): Saved {
+function readEntries(path: string): SavedAnswers {
   const results = new Map<string, Verdict>();
   let badLines = 0;
   if (!existsSync(path)) return { results, badLines };

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { batches } from '../../../batches.js';
 import type { AddressClaims } from '../account-state.js';
-import { SharedStateError } from './connect.js';
+import { unreachable } from './connect.js';
 
 /** A claim outlives its runner's last sign of life by this much at most. */
 const LIVENESS_MS = 15_000;
@@ -52,7 +52,7 @@ export class Claims implements AddressClaims {
     try {
       return await command();
     } catch (error) {
-      throw new SharedStateError(this.url, error);
+      throw unreachable(this.url, error);
     }
   }
 
@@ -74,7 +74,7 @@ export class Claims implements AddressClaims {
       const results = await this.run(() => pipeline.exec());
       batch.forEach((address, i) => {
         const [error, reply] = results?.[i] ?? [new Error('no reply'), null];
-        if (error) throw new SharedStateError(this.url, error);
+        if (error) throw unreachable(this.url, error);
         if (reply === 'OK') {
           mine.push(address);
           this.mine.add(address);

@@ -1,37 +1,12 @@
 // The Redis that runners on several machines share (--shared redis://HOST:PORT[/DB]). Commands fail fast when
 // it is gone, instead of queueing: a run must stop sending rather than send unbooked.
 import type { Redis } from 'ioredis';
-import { UsageError } from '../../../errors.js';
 import { redactUrl } from '../../../redact.js';
+import { SharedStateError } from '../account-state.js';
 
-/** Thrown by the shared limiter, cache and claims when Redis cannot be reached or answers an error. */
-export class SharedStateError extends Error {
-  constructor(
-    readonly url: string,
-    cause: unknown,
-  ) {
-    super(
-      `the shared state at ${redactUrl(url)} cannot be reached (${cause instanceof Error ? cause.message : String(cause)})`,
-    );
-  }
-}
-
-/** redis:// or rediss:// with an optional /DB; anything else is a usage error naming where it came from. */
-export function checkSharedUrl(value: string, source: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`${source}: "${redactUrl(value)}" is not a URL`, 'write it as redis://HOST:PORT[/DB]');
-  }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
-    throw new UsageError(
-      `${source}: "${redactUrl(value)}" is not a redis:// URL`,
-      'write it as redis://HOST:PORT[/DB]',
-    );
-  if (url.pathname && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname))
-    throw new UsageError(`${source}: "${redactUrl(value)}": the database must be a number (/0, /1 …)`);
-  return value;
+/** The port's error for a Redis that cannot be reached or answers an error, naming it without its password. */
+export function unreachable(url: string, cause: unknown): SharedStateError {
+  return new SharedStateError(redactUrl(url), cause);
 }
 
 export async function connectShared(url: string): Promise<Redis> {
@@ -53,7 +28,7 @@ export async function connectShared(url: string): Promise<Redis> {
     await redis.ping();
   } catch (error) {
     redis.disconnect();
-    throw new SharedStateError(url, socketError ?? error);
+    throw unreachable(url, socketError ?? error);
   }
   return redis;
 }

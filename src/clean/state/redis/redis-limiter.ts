@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { type Clock, realClock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
 import type { Booking, RateLimiter } from '../rate-limiter.js';
-import { SharedStateError } from './connect.js';
+import { unreachable } from './connect.js';
 
 // KEYS[1] the set; ARGV: limit, span (ms), in-flight hold (ms), id. Returns {wait, now, score...}.
 const ACQUIRE = `
@@ -77,7 +77,7 @@ export class RedisLimiter implements RateLimiter {
         number | string
       >;
     } catch (error) {
-      throw new SharedStateError(this.url, error);
+      throw unreachable(this.url, error);
     }
     const [wait, redisNow, ...scores] = out.map(Number);
     // Redis's clock and ours may differ: keep the holds relative to now.
@@ -90,7 +90,7 @@ export class RedisLimiter implements RateLimiter {
     try {
       await this.redis.eval(RELEASE, 1, this.key, this.span, booking.id);
     } catch (error) {
-      throw new SharedStateError(this.url, error);
+      throw unreachable(this.url, error);
     }
   }
 

@@ -3,14 +3,21 @@
 import type { Redis } from 'ioredis';
 import type { Rate } from '../../../config/rate.js';
 import { redactUrl } from '../../../redact.js';
-import type { AccountState, MonthSpend } from '../account-state.js';
-import type { AllowanceNews, KnownAllowance } from '../disk/allowance-file.js';
-import type { DiskAccountState } from '../disk/disk-state.js';
+import type {
+  AccountState,
+  AllowanceNews,
+  KnownAllowance,
+  ListJournal,
+  ListLockEvents,
+  MachineState,
+  MonthSpend,
+  SavedAnswers,
+} from '../account-state.js';
 import { monthOf } from '../month.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { VerdictCache } from '../verdict-cache.js';
 import { Claims } from './claims.js';
-import { connectShared, SharedStateError } from './connect.js';
+import { connectShared, unreachable } from './connect.js';
 import { RedisLimiter } from './redis-limiter.js';
 import { RedisVerdictCache } from './redis-verdict-cache.js';
 
@@ -23,15 +30,15 @@ export class RedisAccountState implements AccountState {
     private readonly redis: Redis,
     private readonly url: string,
     private readonly account: string,
-    private readonly local: DiskAccountState,
+    private readonly machine: MachineState,
   ) {
     this.verdicts = new RedisVerdictCache(redis, url, sharedCacheKey(account));
     this.addressClaims = new Claims(redis, url, keyPrefix(account));
   }
 
   /** Connects at once: a Redis that cannot be reached is known before anything is sent. */
-  static async connect(url: string, account: string, local: DiskAccountState): Promise<RedisAccountState> {
-    return new RedisAccountState(await connectShared(url), url, account, local);
+  static async connect(url: string, account: string, machine: MachineState): Promise<RedisAccountState> {
+    return new RedisAccountState(await connectShared(url), url, account, machine);
   }
 
   get cacheLocation(): string {
@@ -39,7 +46,19 @@ export class RedisAccountState implements AccountState {
   }
 
   journalFile(inputFingerprint: string): string {
-    return this.local.journalFile(inputFingerprint);
+    return this.machine.journalFile(inputFingerprint);
+  }
+
+  savedAnswers(inputFingerprint: string): SavedAnswers {
+    return this.machine.savedAnswers(inputFingerprint);
+  }
+
+  openJournal(inputFingerprint: string, opts: { restart: boolean }): ListJournal {
+    return this.machine.openJournal(inputFingerprint, opts);
+  }
+
+  lockList(inputFingerprint: string, events: ListLockEvents): Promise<() => void> {
+    return this.machine.lockList(inputFingerprint, events);
   }
 
   limiter(rate: Rate): RateLimiter {
@@ -59,30 +78,30 @@ export class RedisAccountState implements AccountState {
   }
 
   knownAllowance(): KnownAllowance | undefined {
-    return this.local.knownAllowance();
+    return this.machine.knownAllowance();
   }
 
   rememberAllowance(news: AllowanceNews, source: KnownAllowance['source']): void {
-    this.local.rememberAllowance(news, source);
+    this.machine.rememberAllowance(news, source);
   }
 
   async recordSpend(addresses: number): Promise<void> {
-    await this.local.recordSpend(addresses);
+    await this.machine.recordSpend(addresses);
     if (addresses <= 0) return;
     const key = spendKey(this.account, monthOf(Date.now()));
     try {
       await this.redis.multi().incrby(key, addresses).pexpire(key, SPEND_KEPT_MS).exec();
     } catch (error) {
-      throw new SharedStateError(this.url, error);
+      throw unreachable(this.url, error);
     }
   }
 
   async spentInMonth(now = Date.now()): Promise<MonthSpend> {
-    const mine = await this.local.spentInMonth(now);
+    const mine = await this.machine.spentInMonth(now);
     try {
       return { ...mine, allRunners: Number((await this.redis.get(spendKey(this.account, mine.month))) ?? 0) };
     } catch (error) {
-      throw new SharedStateError(this.url, error);
+      throw unreachable(this.url, error);
     }
   }
 
@@ -98,3 +117,7 @@ const SPEND_KEPT_MS = 62 * 86_400_000;
 
 /** The Redis key of an account's verdict cache: what `clean --shared` writes and `cache --shared` reads. */
 export const sharedCacheKey = (account: string) => `${keyPrefix(account)}:cache`;
+
+/** The account's state in the Redis at `url`, with what stays on this machine kept by `machine`. */
+export const openRedisState = (url: string, account: string, machine: MachineState) =>
+  RedisAccountState.connect(url, account, machine);

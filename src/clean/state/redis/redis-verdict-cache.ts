@@ -5,7 +5,7 @@ import { batches } from '../../../batches.js';
 import { documentedStatus } from '../../check/service/answers.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import type { CacheStats, KeySet, VerdictCache } from '../verdict-cache.js';
-import { SharedStateError } from './connect.js';
+import { unreachable } from './connect.js';
 
 const flag = (b: boolean | null) => (b === null ? '' : b ? '1' : '0');
 const unflag = (s: string | undefined): boolean | null => (s === '1' ? true : s === '0' ? false : null);
@@ -57,7 +57,7 @@ export class RedisVerdictCache implements VerdictCache {
     try {
       return await command();
     } catch (error) {
-      throw new SharedStateError(this.url, error);
+      throw unreachable(this.url, error);
     }
   }
 

@@ -162,13 +162,14 @@ describe('lockJournal', () => {
     const release = await lockJournal(path, {});
     const waited: string[] = [];
     let secondHolds = false;
-    const second = lockJournal(path, { pollMs: 10, onWait: (owner) => waited.push(String(owner.pid)) }).then((r) => {
+    const second = lockJournal(path, { pollMs: 10, onWait: (owner) => waited.push(owner) }).then((r) => {
       secondHolds = true;
       return r;
     });
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(secondHolds).toBe(false);
-    expect(waited).toEqual([String(process.pid)]);
+    expect(waited).toHaveLength(1);
+    expect(waited[0]).toMatch(new RegExp(`^pid ${process.pid}, since \\d{4}-\\d\\d-\\d\\dT`));
     release();
     (await second)();
     expect(secondHolds).toBe(true);

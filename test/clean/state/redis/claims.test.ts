@@ -3,8 +3,9 @@
 
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SharedStateError } from '../../../../src/clean/state/account-state.js';
 import { Claims } from '../../../../src/clean/state/redis/claims.js';
-import { connectShared, SharedStateError } from '../../../../src/clean/state/redis/connect.js';
+import { connectShared } from '../../../../src/clean/state/redis/connect.js';
 import {
   REDIS_SKIP_NOTE,
   type RedisHandle,

@@ -5,13 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wr
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  describeOwner,
-  keepFresh,
-  readOwner,
-  staleReason,
-  tryLock,
-} from '../../../../src/clean/state/disk/lockfile.js';
+import { describeOwner, keepFresh, readOwner, staleReason, tryLock } from '../src/lock-files.js';
 
 const MINUTE = 60_000;
 let dir: string;

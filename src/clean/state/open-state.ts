@@ -1,0 +1,52 @@
+// The one place a store is chosen: the data directory, or a shared store named by its URL's scheme. A new store is
+// one adapter beside disk/ and redis/ and one line in SHARED_STORES.
+import { UsageError } from '../../errors.js';
+import { redactUrl } from '../../redact.js';
+import type { AccountState, MachineState, StateLocation } from './account-state.js';
+
+/** A shared store: how its URL is checked (a usage error names `source`), and how it opens an account's state. */
+interface SharedStore {
+  /** What is wrong with the URL beyond its scheme, if anything. */
+  problem(url: URL): string | undefined;
+  open(url: string, account: string, machine: MachineState): Promise<AccountState>;
+}
+
+const REDIS: SharedStore = {
+  problem: (url) =>
+    url.pathname && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname)
+      ? 'the database must be a number (/0, /1 …)'
+      : undefined,
+  open: async (url, account, machine) => (await import('./redis/redis-state.js')).openRedisState(url, account, machine),
+};
+
+/** URL scheme -> store. */
+const SHARED_STORES: Record<string, SharedStore> = { 'redis:': REDIS, 'rediss:': REDIS };
+
+/** The account's state where `where` says; a shared store that cannot be reached rejects (SharedStateError). */
+export async function openAccountState(where: StateLocation): Promise<AccountState> {
+  const { DiskAccountState } = await import('./disk/disk-state.js');
+  const disk = new DiskAccountState(where.dataDir, where.account);
+  if (where.sharedUrl === undefined) return disk;
+  return storeOf(where.sharedUrl, 'the shared state').open(where.sharedUrl, where.account, disk);
+}
+
+/** A shared store's URL as given (--shared, MAILCLEAN_REDIS_URL, the profile): a usage error naming `source`. */
+export function checkSharedUrl(value: string, source: string): string {
+  storeOf(value, source);
+  return value;
+}
+
+function storeOf(value: string, source: string): SharedStore {
+  const hint = 'write it as redis://HOST:PORT[/DB]';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${source}: "${redactUrl(value)}" is not a URL`, hint);
+  }
+  const store = Object.hasOwn(SHARED_STORES, url.protocol) ? SHARED_STORES[url.protocol] : undefined;
+  if (!store) throw new UsageError(`${source}: "${redactUrl(value)}" is not a redis:// URL`, hint);
+  const problem = store.problem(url);
+  if (problem) throw new UsageError(`${source}: "${redactUrl(value)}": ${problem}`);
+  return store;
+}
