@@ -2,6 +2,7 @@
 // answers go to the account's cache and come from it) or by the built-in engine; a verdict per line, or --json.
 import type { Command } from '@commander-js/extra-typings';
 import type { FewChecked } from '../clean/check/check-few.js';
+import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
 import { prefilter } from '../clean/scan/prefilter.js';
 import { addressKind, prefilterVerdict, type Verdict } from '../clean/verdict/verdict.js';
 import { parseDuration } from '../config/duration.js';
@@ -11,8 +12,8 @@ import type { Factory } from '../factory.js';
 import { fieldsOf } from '../fields.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderTable } from '../io/table.js';
-import { chooseChecker, type EngineSettings } from './clean/choose-checker.js';
-import { runPrecheck } from './clean/precheck-step.js';
+import { engineSettings, whoChecks } from './clean/choose-checker.js';
+import { precheckNote } from './clean/render.js';
 import { jsonOption } from './common/inputs.js';
 import { cleaningAccountKey, cleaningSession } from './common/sessions.js';
 import type { Runner } from './index.js';
@@ -113,7 +114,7 @@ export async function verify(o: VerifyOptions, f: Factory): Promise<number> {
     dnsServers: o.dnsServer,
     given: o.dnsServer !== undefined && !precheck ? '--dns-server' : undefined,
   };
-  const checker = await chooseChecker(f, { local: o.local ?? false, engine });
+  const checker = await whoChecks(f, { local: o.local ?? false, engine });
   const decided = o.addresses.map((address) => ({ address, ...prefilter(address) }));
   const keys = [...new Set(decided.flatMap((d) => (d.key === undefined ? [] : [d.key])))];
   const checked =
@@ -161,7 +162,7 @@ async function withService(
   f: Factory,
   keys: string[],
   maxAgeMs: number,
-  prechecking: Parameters<typeof runPrecheck>[1],
+  prechecking: { precheck: boolean; engine: { dnsServers?: string } },
 ): Promise<FewChecked> {
   const client = await cleaningSession(f);
   const account = (await cleaningAccountKey(f))!;
@@ -184,7 +185,15 @@ async function withService(
     onCacheError: (error) => f.io.warn(`answers could not be kept in the verdict cache (${error.message})`),
     precheck: async (uncached) => {
       const decided = new Map<string, Verdict>();
-      await runPrecheck(f, prechecking, uncached, (key, verdict) => decided.set(key, { ...verdict, key }));
+      if (!prechecking.precheck || uncached.length === 0) return decided;
+      const settings = await engineSettings({ engine: { ...prechecking.engine, smtp: false, smtpPort: 25 } }, f.io.env);
+      const { runPrecheck } = await import('../clean/check/precheck.js');
+      const outcome = await runPrecheck(uncached, settings, {
+        signals: f.io.signals,
+        onDecided: (key, verdict) => decided.set(key, { ...verdict, key }),
+        onDebug: (message) => f.io.debug(`precheck: ${message}`),
+      });
+      precheckNote(f, outcome);
       return decided;
     },
   });

@@ -30,6 +30,8 @@ export class ProgressReporter {
     waitingMs: 0,
   };
   private spinner?: Ora;
+  /** Between start and stop: the live line is wanted (start waits for ora to load). */
+  private wanted = false;
   private ticker?: NodeJS.Timeout;
   private lastPlain: number;
   private waitSaid = false;
@@ -46,8 +48,11 @@ export class ProgressReporter {
   }
 
   async start(): Promise<void> {
-    if (this.opts.quiet || !this.live) return;
+    if (this.opts.quiet || !this.live || this.spinner) return;
+    this.wanted = true;
     const { default: ora } = await import('ora');
+    // Stopped while ora was loading: nothing to draw.
+    if (!this.wanted || this.spinner) return;
     // Whether to draw live is decided here (a terminal that knows its width); ora's own guess also looks at CI.
     this.spinner = ora({
       stream: this.stream as NodeJS.WritableStream,
@@ -118,10 +123,16 @@ export class ProgressReporter {
 
   /** Clears the live line so the next message starts on a clean line. */
   stop(): void {
+    this.wanted = false;
     clearInterval(this.ticker);
     this.ticker = undefined;
     this.spinner?.stop();
     this.spinner = undefined;
+  }
+
+  /** Whether the live line is drawn now (a message must then go above it). */
+  get drawing(): boolean {
+    return this.spinner !== undefined;
   }
 
   /** Writes a message above the live line. */

@@ -4,6 +4,7 @@
 import type { Engine } from '../../verify/index.js';
 import type { Verdict } from '../verdict/verdict.js';
 import { checkWithEngine, numbered } from './engine/check-with-engine.js';
+import type { EngineSettings } from './engine/engine-settings.js';
 
 /** The engine's reasons the precheck acts on; any other answer (valid, unknown, role, ...) is left to the service. */
 export const PRECHECK_REASONS: ReadonlySet<string> = new Set([
@@ -66,4 +67,29 @@ export async function precheck(
     onChecked: opts.onChecked,
   });
   return { byReason, decidedCount, interrupted };
+}
+
+/**
+ * The precheck with its own engine, asking the resolvers of `settings` (else the system's). A stop abandons the
+ * lookups in flight: what was decided stands. Per-domain DNS trouble only leaves those addresses to the service.
+ */
+export async function runPrecheck(
+  keys: Iterable<string>,
+  settings: Pick<EngineSettings, 'dnsServers'>,
+  opts: { signals: { stop: AbortSignal }; onDecided?: OnDecided; onDebug?: (message: string) => void },
+): Promise<PrecheckOutcome> {
+  const { Engine } = await import('../../verify/index.js');
+  const engine = new Engine({
+    dns: { servers: settings.dnsServers, confirmNoDomain: true },
+    onWarning: (message) => opts.onDebug?.(message),
+  });
+  const { stop } = opts.signals;
+  const stopEngine = () => void engine.close();
+  stop.addEventListener('abort', stopEngine, { once: true });
+  try {
+    return await precheck(keys, engine, { stop, now: Date.now, onDecided: opts.onDecided });
+  } finally {
+    stop.removeEventListener('abort', stopEngine);
+    await engine.close();
+  }
 }

@@ -1,70 +1,67 @@
-// `mailclean clean`, orchestrated: read and scan the input, then check with the service or the built-in engine.
-import type { ScanResult } from '../../clean/scan/scan.js';
+// `mailclean clean`, wired: the flags as a request, the checker they choose, the clean service's events rendered
+// and its questions answered on a terminal, and its result as the exit code.
+import type { CleanRequest } from '../../clean/run/request.js';
+import type { RunResult } from '../../clean/run/run-clean.js';
+import { ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { Engine } from '../../verify/index.js';
 import { capYoungGeneration, youngGenerationGrowsLarge } from '../../young-generation.js';
 import { chooseChecker } from './choose-checker.js';
 import type { CleanOptions } from './clean.js';
-import { reportRagged, reportScan } from './report.js';
+import { eventRenderer } from './render.js';
 
 /** Runs a clean with typed options; the exit code it returns is the run's. */
 export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
-  const startedAt = Date.now();
   const profile = await f.profile();
   profile.requireKnown();
-  const checker = await chooseChecker(f, o);
-  const [{ openInput }, { scanInput }, { ProgressReporter }] = await Promise.all([
-    import('../../clean/scan/input/index.js'),
-    import('../../clean/scan/scan.js'),
-    import('../../io/progress.js'),
-  ]);
+  const { ProgressReporter } = await import('../../io/progress.js');
   const progress = new ProgressReporter(f.io.stderr, { live: f.io.isStderrTTY, quiet: f.io.quiet });
-  const stop = f.io.signals.stop;
-  const spoolDir = `${f.dataDir}/spool`;
-  const layout = await openInput({
-    path: o.input,
+  const warnAbove = (message: string) => progress.note(`${f.io.style.yellow('warning:')} ${message}`);
+  const checker = await chooseChecker(f, o, warnAbove);
+  const [{ runClean: run }, { terminalQuestions }, { reportDryRun, reportEnd }] = await Promise.all([
+    import('../../clean/run/run-clean.js'),
+    import('./questions.js'),
+    import('./report.js'),
+  ]);
+  const stopWatchingMemory = youngGenerationGrowsLarge ? capYoungGeneration() : () => undefined;
+  const render = eventRenderer(f, progress, checker.kind);
+  let result: RunResult;
+  try {
+    result = await run(cleanRequest(o, f), checker, { emit: render.emit, questions: terminalQuestions(f) });
+  } finally {
+    stopWatchingMemory();
+    progress.stop();
+  }
+  if (result.kind === 'dry-run') reportDryRun(f, o, result.report);
+  else if (result.kind !== 'cancelled') reportEnd(f, o, result);
+  render.finish();
+  return result.kind === 'dry-run' || result.kind === 'cancelled' ? ExitCode.ok : result.exitCode;
+}
+
+function cleanRequest(o: CleanOptions, f: Factory): CleanRequest {
+  return {
+    input: o.input,
     stdin: f.io.stdin,
-    spoolDir,
     column: o.column,
     sheet: o.sheet,
     encoding: o.encoding,
     strict: o.strict,
-    signal: stop,
-  });
-  let scan: ScanResult | undefined;
-  let engine: Engine | undefined;
-  const stopWatchingMemory = youngGenerationGrowsLarge ? capYoungGeneration() : () => undefined;
-  try {
-    if (checker !== 'service' && !o.dryRun)
-      engine = await (await import('./with-engine.js')).startEngine(f, checker, progress);
-    await progress.start();
-    // Verdicts are kept by address number (VerdictTable): a run that writes reads each row's number in its write pass.
-    const keepRowOrdinals = !o.dryRun;
-    // Each new address goes to the engine, which looks its domain up while the rest is read.
-    const onNewKey = engine?.prefetch.bind(engine);
-    scan = await scanInput(layout, {
-      spillDir: spoolDir,
-      keepRowOrdinals,
-      onNewKey,
-      onRows: (rows) => progress.update({ rows }),
-      signal: stop,
-    });
-    progress.stop();
-    if (layout.encodingGuessed)
-      f.io.note(`${layout.displayName}: not UTF-8; read as Windows-1252 (use --encoding to choose)`);
-    reportScan(f, layout.displayName, layout.emailColumnName, scan);
-    const code =
-      checker === 'service'
-        ? await (await import('./with-service.js')).cleanWithService(f, o, layout, scan, progress, startedAt)
-        : await (await import('./with-engine.js')).cleanWithEngine(f, o, engine, layout, scan, progress, startedAt);
-    // Last, where it is read: which rows to look at in the input.
-    reportRagged(f, layout, scan);
-    return code;
-  } finally {
-    stopWatchingMemory();
-    progress.stop();
-    await engine?.close();
-    scan?.release();
-    await layout.cleanup();
-  }
+    outputs: {
+      format: o.format,
+      output: o.output,
+      backup: o.backup,
+      stdout: f.io.stdout,
+      only: o.only,
+      rejects: o.rejects,
+      summaryJson: o.summaryJson,
+      report: o.report,
+      stepSummary: f.io.env.GITHUB_STEP_SUMMARY || undefined,
+    },
+    dryRun: o.dryRun,
+    earlierRun: o.restart ? 'restart' : o.resume ? 'resume' : undefined,
+    yes: o.yes,
+    maxAgeMs: o.maxAgeMs,
+    failWhen: o.failWhen,
+    spoolDir: `${f.dataDir}/spool`,
+    signals: f.io.signals,
+  };
 }

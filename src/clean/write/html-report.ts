@@ -1,7 +1,8 @@
 // `--report FILE.html`: one self-contained page (no script, font, style sheet or image from anywhere) with the
 // run's breakdown as charts. Every value from the input is escaped: a list is untrusted.
-import type { RunSummary } from '../../clean/run/summary.js';
+
 import { formatCount } from '../../quantities.js';
+import type { RunSummary } from '../run/summary.js';
 
 const COLOURS: Record<string, string> = {
   valid: '#2e7d32',

@@ -1,6 +1,7 @@
 // The GitHub Actions job summary ($GITHUB_STEP_SUMMARY): a short Markdown account of the run.
-import type { RunSummary } from '../../clean/run/summary.js';
+
 import { formatCount } from '../../quantities.js';
+import type { RunSummary } from '../run/summary.js';
 
 const md = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 const n = formatCount;

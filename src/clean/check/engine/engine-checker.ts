@@ -1,0 +1,111 @@
+// The built-in engine as a run's checker: in-process, nothing sent or spent. Signed in (--local), the answers the
+// service already gave (this list's journal, the account's cache) are kept and only the rest is checked here; the
+// engine's own verdicts are never journaled or cached, so a later run with the service still asks about those.
+import type { Engine } from '../../../verify/index.js';
+import type { Checker, CheckWork, KnownSources, ListToCheck } from '../../run/checker.js';
+import type { RunPorts } from '../../run/events.js';
+import type { UniqueKeys } from '../../scan/spill/unique-keys.js';
+import type { AccountState } from '../../state/account-state.js';
+import type { VerdictTable } from '../../verdict/verdict-table.js';
+import { ofList, openCacheOrWarn } from '../open-cache.js';
+import type { CheckOutcome } from '../outcome.js';
+import { checkWithEngine } from './check-with-engine.js';
+import type { EngineSettings } from './engine-settings.js';
+
+/** Addresses waiting on the engine at once: it bounds its own DNS and SMTP concurrency. */
+const ENGINE_CONCURRENCY = 256;
+
+export class EngineChecker implements Checker {
+  readonly kind = 'local';
+  readonly extraColumns = ['email_suggestion'] as const;
+  readonly keepsAnswers = false;
+  readonly changedInput = 'refuse';
+
+  private constructor(
+    /** Undefined for a dry run, which checks nothing. */
+    private readonly engine: Engine | undefined,
+    /** A signed-in account whose service answers are kept (--local); undefined otherwise. */
+    private readonly state: AccountState | undefined,
+  ) {}
+
+  /**
+   * Made before the list is read: the scan hands each new address to the engine, so that DNS answers for the
+   * list's domains come in while the rest of the list is read. `onWarning` hears what the engine warns of.
+   */
+  static async start(
+    settings: EngineSettings,
+    opts: { dryRun: boolean; state?: AccountState; onWarning: (message: string) => void },
+  ): Promise<EngineChecker> {
+    if (opts.dryRun) return new EngineChecker(undefined, opts.state);
+    const { Engine } = await import('../../../verify/index.js');
+    const engine = new Engine({
+      dns: { servers: settings.dnsServers },
+      smtp: { enabled: settings.smtp, port: settings.smtpPort, from: settings.smtpFrom },
+      onWarning: opts.onWarning,
+    });
+    return new EngineChecker(engine, opts.state);
+  }
+
+  onNewKey(key: string): void {
+    this.engine?.prefetch(key);
+  }
+
+  async known(list: ListToCheck, ports: RunPorts): Promise<KnownSources> {
+    const { state } = this;
+    if (!state) return { signedIn: false, journaled: new Map() };
+    const journaled = list.restart ? new Map() : ofList(state.savedAnswers(list.fingerprint).results, list.unique);
+    // Reading only: a cache that was never written is not created.
+    const wanted = state.hasCache() && list.maxAgeMs > 0 && journaled.size < list.unique.size;
+    const warn = (message: string) => ports.emit({ type: 'warning', message });
+    const cache = wanted ? await openCacheOrWarn(state, warn, CACHE_LOST) : undefined;
+    return { signedIn: true, journaled, cache };
+  }
+
+  /** Every address no source answered; a stop abandons the lookups in flight (nothing is spent). */
+  async check(work: CheckWork, ports: RunPorts): Promise<CheckOutcome> {
+    const engine = this.engine;
+    if (!engine) throw new Error('a dry run checks nothing');
+    const { verdicts, keys, signals } = work;
+    const toCheck = keys.size - verdicts.size;
+    // The verdicts go in by number from here on: the memory that found numbers by address is given back.
+    const entries = verdicts.size > 0 ? unanswered(keys, verdicts) : keys.entries();
+    keys.dropIndex();
+    ports.emit({
+      type: 'progress',
+      change: { phase: 'checking', rows: work.rows, unique: keys.size, toCheck, checked: 0 },
+    });
+    ports.emit({ type: 'progress-live', live: true });
+    // A lookup can take seconds: waiting for those in flight would make a stop seem ignored.
+    const stopEngine = () => void engine.close();
+    signals.stop.addEventListener('abort', stopEngine, { once: true });
+    try {
+      const { interrupted } = await checkWithEngine(entries, engine, {
+        concurrency: ENGINE_CONCURRENCY,
+        stop: signals.stop,
+        now: Date.now,
+        onVerdict: (ordinal, verdict) => verdicts.set(ordinal, verdict),
+        onChecked: (checked) => ports.emit({ type: 'progress', change: { checked } }),
+      });
+      const { dns } = engine.stats();
+      ports.emit({ type: 'debug', message: `local engine: ${dns.lookups} domain lookups, ${dns.queries} DNS queries` });
+      const outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
+      if (interrupted) outcome.stopped = { reason: 'interrupted', message: 'interrupted' };
+      return outcome;
+    } finally {
+      signals.stop.removeEventListener('abort', stopEngine);
+      ports.emit({ type: 'progress-live', live: false });
+      await engine.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.engine?.close();
+  }
+}
+
+/** The list's addresses without an answer kept from the service, with their numbers. */
+function* unanswered(keys: UniqueKeys, verdicts: VerdictTable): Generator<[number, string]> {
+  for (const entry of keys.entries()) if (verdicts.get(entry[0]) === undefined) yield entry;
+}
+
+const CACHE_LOST = 'the engine checks what the journal does not answer';

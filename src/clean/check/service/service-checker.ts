@@ -1,0 +1,173 @@
+// The cleaning service as a run's checker: the list locked to one run per account, its journal (an earlier run's
+// answers reused, every new one kept before it counts), the account's limiter, cache and claims, the allowance.
+import type { Json } from '../../../api/shape.js';
+import type { Rate } from '../../../config/rate.js';
+import type { Checker, CheckWork, Cost, KnownSources, ListToCheck } from '../../run/checker.js';
+import type { RunPorts } from '../../run/events.js';
+import type { AccountState, KnownAllowance, ListJournal } from '../../state/account-state.js';
+import type { VerdictCache } from '../../state/verdict-cache.js';
+import { SERVICE_COLUMNS } from '../../verdict/verdict.js';
+import type { EngineSettings } from '../engine/engine-settings.js';
+import { ofList, openCacheOrWarn } from '../open-cache.js';
+import type { CheckOutcome } from '../outcome.js';
+import { sendClaimed } from './send-claimed.js';
+import { type SendOptions, sendToService, timeLeft } from './send-to-service.js';
+
+export interface ServiceCheckerOptions {
+  /** The account's state; undefined when no account is known (a dry run can still count). */
+  state?: AccountState;
+  /** Undefined for a dry run, which sends nothing. */
+  client?: { clean(emails: string[], signal?: AbortSignal): Promise<Json[]> };
+  /** The service's URL, credentials redacted. */
+  service: string;
+  rate: Rate;
+  concurrency: number;
+  maxSpend?: number;
+  /** The engine's settings for the precheck; undefined with --no-precheck. */
+  precheck?: EngineSettings;
+}
+
+export class ServiceChecker implements Checker {
+  readonly kind = 'service';
+  readonly extraColumns = SERVICE_COLUMNS;
+  readonly keepsAnswers = true;
+  readonly changedInput = 'match';
+  private readonly allowance?: KnownAllowance;
+  private journal?: ListJournal;
+  private cache?: VerdictCache;
+  private unlock?: () => void;
+
+  constructor(private readonly options: ServiceCheckerOptions) {
+    this.allowance = options.state?.knownAllowance();
+  }
+
+  get service(): string {
+    return this.options.service;
+  }
+
+  get precheck(): EngineSettings | undefined {
+    return this.options.precheck;
+  }
+
+  cost(): Cost {
+    return { rate: this.options.rate, maxSpend: this.options.maxSpend, allowance: this.allowance };
+  }
+
+  async known(list: ListToCheck, ports: RunPorts): Promise<KnownSources | 'cancel'> {
+    const { state } = this.options;
+    if (!state) return { signedIn: false, journaled: new Map() };
+    const warn = (message: string) => ports.emit({ type: 'warning', message });
+    this.cache = await openCacheOrWarn(state, warn, CACHE_LOST);
+    if (list.dryRun) {
+      const saved = list.restart ? new Map() : state.savedAnswers(list.fingerprint).results;
+      return { signedIn: true, journaled: ofList(saved, list.unique), cache: this.cache };
+    }
+    this.unlock = await state.lockList(list.fingerprint, {
+      signal: list.signals.stop,
+      onWait: (owner) => ports.emit({ type: 'list-busy', owner }),
+      onTakeOver: (owner, why) => ports.emit({ type: 'list-taken-over', owner, why }),
+    });
+    const decided = await list.earlierRun(state.savedAnswers(list.fingerprint));
+    if (decided === 'cancel') return 'cancel';
+    this.journal = state.openJournal(list.fingerprint, { restart: decided === 'restart' });
+    const { badLines, path } = this.journal;
+    if (badLines > 0) ports.emit({ type: 'journal-damaged', lines: badLines, path });
+    return { signedIn: true, journaled: ofList(this.journal.results, list.unique), cache: this.cache };
+  }
+
+  async check(work: CheckWork, ports: RunPorts): Promise<CheckOutcome> {
+    const { state, client } = this.options;
+    if (!state || !client || !this.journal) throw new Error('the service checks only for a signed-in run');
+    const outcome = await this.send(work, ports, state, client, this.journal);
+    for (const [key, verdict] of this.journal.results) work.verdicts.setKey(key, verdict);
+    return { ...outcome, saved: this.journal.results.size };
+  }
+
+  /** Sends with a live progress line and an ETA; the first stop signal is acknowledged on it. */
+  private async send(
+    work: CheckWork,
+    ports: RunPorts,
+    state: AccountState,
+    client: NonNullable<ServiceCheckerOptions['client']>,
+    journal: ListJournal,
+  ): Promise<CheckOutcome> {
+    const { pending, signals } = work;
+    const limiter = state.limiter(this.options.rate);
+    const onStop = () => ports.emit({ type: 'stopping' });
+    signals.stop.addEventListener('abort', onStop, { once: true });
+    const started = Date.now();
+    let checked = 0;
+    const toCheck = pending.size;
+    ports.emit({ type: 'progress', change: { phase: 'checking', rows: work.rows, unique: work.keys.size, toCheck } });
+    ports.emit({ type: 'progress-live', live: true });
+    const options: SendOptions = {
+      pending,
+      journal,
+      limiter,
+      client,
+      concurrency: this.options.concurrency,
+      maxSpend: this.options.maxSpend,
+      stop: signals.stop,
+      abort: signals.abort,
+      cache: this.cache,
+      onCacheError: (error) =>
+        ports.emit({
+          type: 'warning',
+          message: `answers could not be kept in the verdict cache (${error.message}); they are in this list's journal`,
+        }),
+      onEvent: (event) => {
+        if (event.type === 'answered') {
+          checked += event.addresses;
+          const etaMs = timeLeft(toCheck - checked, checked, Date.now() - started, limiter);
+          ports.emit({
+            type: 'progress',
+            change: { checked, spent: event.spent, requests: event.requests, waitingMs: 0, etaMs },
+          });
+        } else if (event.type === 'limit-wait') ports.emit({ type: 'limit-wait', ms: event.ms });
+        else if (event.type === 'waiting' && event.why === 'rate')
+          ports.emit({ type: 'progress', change: { waitingMs: event.ms } });
+        else if (event.type === 'retry') ports.emit({ type: 'retry', message: event.message });
+      },
+    };
+    try {
+      const claims = state.claims();
+      if (!claims || !this.cache) return await sendToService(options);
+      let told = false;
+      return await sendClaimed({
+        ...options,
+        claims,
+        cache: this.cache,
+        since: Date.now() - work.maxAgeMs,
+        onWaiting: (addresses) => {
+          if (!told) ports.emit({ type: 'awaiting-runner', addresses });
+          told = true;
+        },
+      });
+    } finally {
+      ports.emit({ type: 'progress-live', live: false });
+      signals.stop.removeEventListener('abort', onStop);
+    }
+  }
+
+  /** Keeps what the run learned of the allowance for the next dry run and confirmation, and what it spent. */
+  async settle(outcome: CheckOutcome): Promise<void> {
+    const { state } = this.options;
+    if (!state) return;
+    const before = this.allowance;
+    if (outcome.allowance?.left !== undefined) state.rememberAllowance(outcome.allowance, 'refusal');
+    else if (before?.left !== undefined && outcome.spent > 0) {
+      state.rememberAllowance({ ...before, left: Math.max(0, before.left - outcome.spent) }, 'run');
+    }
+    // The count `mailclean allowance` shows; a shared store gone mid-run must not fail what was paid for.
+    await state.recordSpend(outcome.spent).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    await this.journal?.close();
+    this.journal = undefined;
+    this.unlock?.();
+    this.unlock = undefined;
+  }
+}
+
+const CACHE_LOST = 'addresses answered before are sent and paid for again (the journal still answers this list)';

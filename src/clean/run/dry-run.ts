@@ -1,0 +1,99 @@
+// --dry-run: what an earlier run and the cache already answer, what the precheck decides for free, and what the
+// rest would cost. It counts; it never copies the list, nor sends anything.
+
+import { formatRate, type Rate } from '../../config/rate.js';
+import type { PrecheckOutcome } from '../check/precheck.js';
+import { MAX_BATCH } from '../check/service/send-batches.js';
+import { minimumTime } from '../check/service/send-to-service.js';
+import { KeysExcept } from '../scan/keys-except.js';
+import type { ScanResult } from '../scan/scan.js';
+import type { KnownAllowance } from '../state/account-state.js';
+import type { Checker, KnownSources } from './checker.js';
+import { precheckPending } from './known-answers.js';
+import type { CleanRequest } from './request.js';
+
+/** What `--dry-run --json` prints (docs/json.md): field names are stable. */
+export interface DryRunFields {
+  checker: 'service' | 'local';
+  rows: number;
+  blank: number;
+  malformed: number;
+  duplicates: number;
+  unique: number;
+  alreadyChecked: number;
+  answeredFromCache: number;
+  precheckSaves: number;
+  precheckReasons: Record<string, number>;
+  toSend: number;
+  requests: number;
+  allowanceNeeded: number;
+  allowanceLeft: number | null;
+  allowanceAsOf: string | null;
+  rate: string | null;
+  minimumSeconds: number;
+  ragged: { rows: number; lines: number[] };
+  extracted: number;
+}
+
+export interface DryRunReport {
+  fields: DryRunFields;
+  /** An account is known, so its journal and cache were consulted. */
+  signedIn: boolean;
+  /** The precheck's outcome; 'off' when the checker pays and --no-precheck turned it off. */
+  precheck?: PrecheckOutcome | 'off';
+  allowance?: KnownAllowance;
+  rate?: Rate;
+  /** --max-age 0: the cache was not read. */
+  cacheRead: boolean;
+}
+
+export async function dryRunReport(
+  request: CleanRequest,
+  checker: Checker,
+  scan: ScanResult,
+  known: KnownSources,
+): Promise<DryRunReport> {
+  const unanswered = new KeysExcept(scan.unique, known.journaled);
+  // What the cache answers was handed out already: leaving it out does not change what is still to come.
+  const fromCache =
+    known.cache && request.maxAgeMs > 0 && unanswered.size > 0
+      ? await known.cache.count(unanswered, Date.now() - request.maxAgeMs, (key) => unanswered.exclude(key))
+      : 0;
+  // The precheck costs nothing, so the dry run runs it: what it decides is what a run would not pay for.
+  const precheck = await precheckPending(request, checker, { emit: () => undefined }, unanswered);
+  const cost = checker.cost?.();
+  const already = known.journaled.size;
+  const prechecked = precheck?.decidedCount ?? 0;
+  const toSend = cost ? scan.unique.size - already - fromCache - prechecked : 0;
+  const spend = cost?.maxSpend !== undefined ? Math.min(cost.maxSpend, toSend) : toSend;
+  const requests = Math.ceil(spend / MAX_BATCH);
+  const fields: DryRunFields = {
+    checker: checker.kind,
+    rows: scan.rows,
+    blank: scan.blank,
+    malformed: scan.invalid,
+    duplicates: scan.duplicates,
+    unique: scan.unique.size,
+    alreadyChecked: already,
+    answeredFromCache: fromCache,
+    precheckSaves: prechecked,
+    precheckReasons: Object.fromEntries(precheck?.byReason ?? []),
+    toSend: spend,
+    requests,
+    allowanceNeeded: spend,
+    allowanceLeft: cost?.allowance?.left ?? null,
+    allowanceAsOf: cost?.allowance?.asOf ?? null,
+    rate: cost ? formatRate(cost.rate) : null,
+    minimumSeconds: cost ? Math.round(minimumTime(requests, cost.rate) / 1000) : 0,
+    ragged: scan.ragged,
+    extracted: scan.extracted,
+  };
+  return {
+    fields,
+    signedIn: known.signedIn,
+    precheck: cost && !checker.precheck ? 'off' : precheck,
+    allowance: cost?.allowance,
+    rate: cost?.rate,
+    cacheRead: request.maxAgeMs > 0,
+  };
+}

@@ -1,0 +1,206 @@
+// The end of a run that checked: every row written with its verdict (none when interrupted: the next run
+// finishes them), the summary, the side files, and how it ended. A failure (a refused token, storage that cannot
+// be written) still writes what it can, then is thrown.
+import { existsSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { AuthError, CliError, ExitCode } from '../../errors.js';
+import { quantity } from '../../quantities.js';
+import type { CheckOutcome } from '../check/outcome.js';
+import type { InputLayout } from '../scan/input/index.js';
+import { assertInputUnchanged, inputChanged, type ScanResult } from '../scan/scan.js';
+import type { Verdict } from '../verdict/verdict.js';
+import type { VerdictTable } from '../verdict/verdict-table.js';
+import { type AnswerFor, type WriteOptions, type WriteSummary, writeRows } from '../write/write-rows.js';
+import type { Checker } from './checker.js';
+import type { RunPorts } from './events.js';
+import type { KnownAnswers } from './known-answers.js';
+import type { CleanRequest } from './request.js';
+import { writeSideFiles } from './side-files.js';
+import { type OutputCount, type RunSummary, runSummary } from './summary.js';
+import { type Crossing, crossedThresholds } from './thresholds.js';
+
+export type Ended =
+  | { kind: 'interrupted'; exitCode: number; summary?: RunSummary }
+  | { kind: 'finished'; exitCode: number; summary: RunSummary; outcome: CheckOutcome; crossed: Crossing[] };
+
+interface Checked {
+  layout: InputLayout;
+  scan: ScanResult;
+  startedAt: number;
+  answers: KnownAnswers;
+  outcome: CheckOutcome;
+}
+
+export async function finishRun(
+  request: CleanRequest,
+  checker: Checker,
+  ports: RunPorts,
+  run: Checked,
+): Promise<Ended> {
+  const { layout, scan, answers, outcome } = run;
+  ports.emit({ type: 'progress', change: { phase: 'writing', rows: scan.rows } });
+  const answerFor = verdictsByRow(checker, ports, layout, scan, answers.verdicts);
+  const summaryOf = (written: WriteSummary, outputs: OutputCount[]) => summarise(checker, run, written, outputs);
+  const stopped = outcome.stopped?.reason;
+  if (stopped === 'interrupted') {
+    ports.emit({ type: 'interrupted', answersSaved: checker.keepsAnswers ? outcome.saved : undefined });
+    const kept = answers.kept;
+    const keptOnly: AnswerFor = kept
+      ? (key) => {
+          const verdict = answerFor(key);
+          return verdict && kept.has(verdict) ? verdict : undefined;
+        }
+      : answerFor;
+    const counting = countOnly(request, checker, scan);
+    const counted = counting && (await writeRows(layout, keptOnly, counting));
+    const summary = counted ? summaryOf(counted, []) : undefined;
+    if (summary) await sideFiles(request, ports, summary, counted!, request.signals.exitCode);
+    return { kind: 'interrupted', exitCode: request.signals.exitCode, summary };
+  }
+  const failed = stopped === 'auth' || stopped === 'storage';
+  const options = writeOptions(request, checker, scan);
+  const sent = answers.verdicts.size - answers.fromJournal - answers.fromCache - (answers.precheck?.decidedCount ?? 0);
+  // Failed before checking anything: an output that already exists (an earlier run's) is left as it was.
+  const kept = failed && sent === 0 ? keepExisting(options) : [];
+  if (kept.length > 0) ports.emit({ type: 'outputs-kept', outputs: kept });
+  const written = await writeRows(layout, answerFor, options);
+  const summary = summaryOf(
+    written,
+    outputCounts(request, written).filter((c) => !kept.includes(c.path)),
+  );
+  if (failed) {
+    const error =
+      outcome.stopped!.error ??
+      (stopped === 'auth' ? new AuthError(outcome.stopped!.message) : new CliError(outcome.stopped!.message));
+    await sideFiles(request, ports, summary, written, error.exitCode);
+    throw error;
+  }
+  const crossed = crossedThresholds(summary, request.failWhen ?? []);
+  const exitCode =
+    crossed.length > 0 ? ExitCode.threshold : summary.unchecked.rows > 0 ? ExitCode.partial : ExitCode.ok;
+  await sideFiles(request, ports, summary, written, exitCode, crossed);
+  return { kind: 'finished', exitCode, summary, outcome, crossed };
+}
+
+async function sideFiles(
+  request: CleanRequest,
+  ports: RunPorts,
+  summary: RunSummary,
+  written: WriteSummary,
+  exitCode: number,
+  crossed: Crossing[] = [],
+): Promise<void> {
+  summary.exitCode = exitCode;
+  summary.failedWhen = crossed.map((c) => `${c.threshold.text} (${c.threshold.name} is ${crossingText(c)})`);
+  await writeSideFiles(request.outputs, summary, written.tally, (message) => ports.emit({ type: 'warning', message }));
+}
+
+/** "7.3% of rows" or "12 rows": what a --fail-when condition found. */
+export function crossingText(c: Crossing): string {
+  return c.threshold.percent ? `${c.share.toFixed(1)}% of rows` : quantity(c.rows, 'row');
+}
+
+function summarise(checker: Checker, run: Checked, written: WriteSummary, outputs: OutputCount[]): RunSummary {
+  const { answers } = run;
+  const prechecked = answers.precheck?.decidedCount ?? 0;
+  const sent = answers.verdicts.size - answers.fromJournal - answers.fromCache - prechecked;
+  return runSummary({
+    input: run.layout.displayName,
+    checker: checker.kind,
+    service: checker.service,
+    startedAt: run.startedAt,
+    scan: run.scan,
+    tally: written.tally,
+    outputs,
+    answered: { fromJournal: answers.fromJournal, fromCache: answers.fromCache, sent },
+    outcome: run.outcome,
+    allowanceLeft: checker.cost?.().allowance?.left,
+    precheck: answers.precheck,
+  });
+}
+
+/**
+ * How the write pass finds each row's verdict: by the row's address number, read in step with the rows, once the
+ * memory that found numbers by address is given back. A list edited during the run is refused, or (a run that can
+ * last hours) matched by address: its rows get the answers of their addresses, and new addresses are unchecked.
+ */
+function verdictsByRow(
+  checker: Checker,
+  ports: RunPorts,
+  layout: InputLayout,
+  scan: ScanResult,
+  verdicts: VerdictTable,
+): AnswerFor {
+  if (inputChanged(layout, scan)) {
+    if (checker.changedInput === 'refuse') assertInputUnchanged(layout, scan);
+    ports.emit({ type: 'list-changed', displayName: layout.displayName });
+    return (key) => {
+      const ordinal = scan.unique.ordinal(key);
+      return ordinal >= 0 ? verdicts.get(ordinal) : undefined;
+    };
+  }
+  if (!scan.rowOrdinals) throw new Error("a scan for a run that writes keeps each row's address number");
+  const nextOrdinal = scan.rowOrdinals.reader();
+  scan.unique.dropIndex();
+  return (): Verdict | undefined => verdicts.get(nextOrdinal());
+}
+
+/** Where and how the rows are written; a signal stops the writing cleanly. */
+function writeOptions(request: CleanRequest, checker: Checker, scan: ScanResult): WriteOptions {
+  const { format, output, backup, stdout, only, rejects } = request.outputs;
+  return {
+    format,
+    output,
+    backup,
+    stdout,
+    only,
+    rejects,
+    extraColumns: checker.extraColumns,
+    checked: scan.extracted > 0,
+    signal: request.signals.stop,
+  };
+}
+
+/**
+ * A pass that writes nothing, for a stopped run whose side files (--summary-json, --report, the job summary) are
+ * owed their counts; undefined when none is wanted, so a stop is not held up by a pass over the file. Only a
+ * second signal interrupts it: the first already asked the run to stop, and this is how it stops.
+ */
+function countOnly(request: CleanRequest, checker: Checker, scan: ScanResult): WriteOptions | undefined {
+  const { summaryJson, report, stepSummary } = request.outputs;
+  if (!summaryJson && !report && !stepSummary) return undefined;
+  const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const options = writeOptions(request, checker, scan);
+  return {
+    ...options,
+    output: undefined,
+    rejects: undefined,
+    backup: undefined,
+    stdout: discard,
+    signal: request.signals.abort,
+  };
+}
+
+/** Each output with the rows it received, for the summary. */
+function outputCounts(request: CleanRequest, written: WriteSummary): OutputCount[] {
+  const counts: OutputCount[] = [{ path: request.outputs.output?.given ?? '-', role: 'output', rows: written.written }];
+  if (request.outputs.rejects)
+    counts.push({ path: request.outputs.rejects.given, role: 'rejects', rows: written.rejected });
+  return counts;
+}
+
+/** Drops from `options` the output files that exist already, so they are not replaced; returns their names. */
+function keepExisting(options: WriteOptions): string[] {
+  const kept: string[] = [];
+  if (options.output && existsSync(options.output.path)) {
+    kept.push(options.output.given);
+    options.output = undefined;
+    options.backup = undefined;
+    options.stdout = new Writable({ write: (_chunk, _encoding, done) => done() });
+  }
+  if (options.rejects && existsSync(options.rejects.path)) {
+    kept.push(options.rejects.given);
+    options.rejects = undefined;
+  }
+  return kept;
+}

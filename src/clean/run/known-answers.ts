@@ -1,0 +1,78 @@
+// What a run knows before it checks anything: an earlier run's answers for this list, the account's cache within
+// --max-age, and what the precheck decides for free. Each goes into the verdict table by address number and out
+// of `pending`, which is the list's own keys but those (a bit each): a list of millions is never copied.
+import { type PrecheckOutcome, runPrecheck } from '../check/precheck.js';
+import { KeysExcept } from '../scan/keys-except.js';
+import type { ScanResult } from '../scan/scan.js';
+import type { Verdict } from '../verdict/verdict.js';
+import { VerdictTable } from '../verdict/verdict-table.js';
+import type { Checker, KnownSources } from './checker.js';
+import type { RunPorts } from './events.js';
+import type { CleanRequest } from './request.js';
+
+export interface KnownAnswers {
+  verdicts: VerdictTable;
+  pending: KeysExcept;
+  fromJournal: number;
+  fromCache: number;
+  precheck?: PrecheckOutcome;
+  /**
+   * For a checker whose answers are not kept: the verdicts that were (journal, cache, precheck), so that an
+   * interrupted run counts only those.
+   */
+  kept?: ReadonlySet<Verdict>;
+}
+
+export async function answerKnown(
+  request: CleanRequest,
+  checker: Checker,
+  ports: RunPorts,
+  scan: ScanResult,
+  known: KnownSources,
+): Promise<KnownAnswers> {
+  const verdicts = new VerdictTable(scan.unique);
+  const kept = checker.keepsAnswers ? undefined : new Set<Verdict>();
+  for (const [key, verdict] of known.journaled) {
+    verdicts.setKey(key, verdict);
+    kept?.add(verdict);
+  }
+  const pending = new KeysExcept(scan.unique, known.journaled);
+  const answered = (key: string, verdict: Verdict) => {
+    verdicts.setKey(key, verdict);
+    kept?.add(verdict);
+    pending.exclude(key);
+  };
+  let fromCache = 0;
+  if (known.cache && request.maxAgeMs > 0 && pending.size > 0) {
+    // What the cache hands over was read already: leaving it out of `pending` does not change what is to come.
+    fromCache = await known.cache.lookupEach(pending, Date.now() - request.maxAgeMs, answered);
+    if (fromCache > 0) ports.emit({ type: 'from-cache', addresses: fromCache, maxAgeMs: request.maxAgeMs });
+  }
+  const precheck = await precheckPending(request, checker, ports, pending, answered);
+  const fromJournal = known.journaled.size;
+  ports.emit({ type: 'resumed', already: fromJournal, unique: scan.unique.size });
+  const toCheck = pending.size;
+  ports.emit({ type: 'kept', kept: verdicts.size, toCheck, fromJournal, fromCache });
+  return { verdicts, pending, fromJournal, fromCache, precheck, kept };
+}
+
+/**
+ * The precheck over what is left (when the checker pays and it is on), said in one event; without `onDecided`,
+ * what it decides is only counted (a dry run). Its decisions are not journaled: a resumed run makes them again.
+ */
+export async function precheckPending(
+  request: CleanRequest,
+  checker: Checker,
+  ports: RunPorts,
+  pending: KeysExcept,
+  onDecided?: (key: string, verdict: Verdict) => void,
+): Promise<PrecheckOutcome | undefined> {
+  if (!checker.precheck || pending.size === 0) return undefined;
+  const outcome = await runPrecheck(pending, checker.precheck, {
+    signals: request.signals,
+    onDecided,
+    onDebug: (message) => ports.emit({ type: 'debug', message: `precheck: ${message}` }),
+  });
+  ports.emit({ type: 'precheck', outcome });
+  return outcome;
+}

@@ -1,0 +1,60 @@
+// What a clean is asked to do, whichever checker decides the addresses: the list, where the rows go, what the
+// run may reuse or spend, and the signals that stop it. Commands build one from flags; the library API from code.
+import type { Writable } from 'node:stream';
+import type { InputEncoding } from '../scan/input/decode.js';
+import type { OutputFormat } from '../write/formats/index.js';
+import type { OutputPath } from '../write/output-path.js';
+import type { Threshold } from './thresholds.js';
+
+export interface CleanRequest {
+  /** A path, or '-' for `stdin`. */
+  input: string;
+  /** What '-' reads. */
+  stdin?: NodeJS.ReadableStream;
+  /** The email column, by header name or 1-based number (default: detected). */
+  column?: string;
+  /** The sheet of a workbook, by name or 1-based number. */
+  sheet?: string;
+  encoding?: InputEncoding;
+  /** A row with more or fewer fields than the header stops the run (a usage error) instead of being kept. */
+  strict: boolean;
+  outputs: OutputsRequest;
+  /** Read the list and report what a run would send and spend; send nothing. */
+  dryRun: boolean;
+  /** An earlier run of the same list that did not finish: continue it, or start over (paying again). Unset: ask. */
+  earlierRun?: 'resume' | 'restart';
+  /** Spend without asking. */
+  yes: boolean;
+  /** Answers younger than this are reused from the cache; 0: the cache is not read. */
+  maxAgeMs: number;
+  /** --fail-when: conditions that make the run end with exit 5 once its outputs are written. */
+  failWhen?: readonly Threshold[];
+  /** Where a spooled input and what passes the scan's memory budget are kept (private files, removed at the end). */
+  spoolDir: string;
+  signals: RunSignals;
+}
+
+export interface OutputsRequest {
+  format: OutputFormat;
+  /** Undefined writes the rows to `stdout`. */
+  output?: OutputPath;
+  /** The output replaces the input, which is copied here first. */
+  backup?: string;
+  stdout: Writable;
+  /** Statuses and reasons kept in the main output; the rest go to `rejects` if given, else nowhere. */
+  only?: ReadonlySet<string>;
+  rejects?: OutputPath;
+  summaryJson?: OutputPath;
+  /** A self-contained HTML report. */
+  report?: OutputPath;
+  /** A file a Markdown summary is appended to (GitHub's GITHUB_STEP_SUMMARY). */
+  stepSummary?: string;
+}
+
+/** Two stages of stopping: `stop` lets the requests in flight finish and be kept, `abort` abandons them. */
+export interface RunSignals {
+  readonly stop: AbortSignal;
+  readonly abort: AbortSignal;
+  /** The exit code a stopped run ends with (130 for SIGINT, 143 for SIGTERM). */
+  readonly exitCode: number;
+}

@@ -1,0 +1,130 @@
+// ONE run of a list, whichever checker decides its addresses: read and scan the list, take what is known already
+// (an earlier run's journal, the cache, the precheck), check the rest, write every row, and say how it ended. A dry
+// run stops after what is known and reports what the rest would cost. The interrupted path is the same for all.
+import type { CheckOutcome } from '../check/outcome.js';
+import { type InputLayout, openInput } from '../scan/input/index.js';
+import { type ScanResult, scanInput } from '../scan/scan.js';
+import type { SavedAnswers } from '../state/account-state.js';
+import type { Checker } from './checker.js';
+import { type DryRunReport, dryRunReport } from './dry-run.js';
+import { decideEarlierRun } from './earlier-run.js';
+import type { RunPorts } from './events.js';
+import { type Ended, finishRun } from './finish-run.js';
+import { answerKnown } from './known-answers.js';
+import type { CleanRequest } from './request.js';
+
+export type RunResult =
+  | { kind: 'dry-run'; report: DryRunReport }
+  /** The user chose not to go on: nothing was sent. */
+  | { kind: 'cancelled' }
+  | Ended;
+
+/** Above this many addresses, a run that pays asks before spending (where it can ask, and unless `yes`). */
+const CONFIRM_ABOVE = 1_000;
+
+export async function runClean(request: CleanRequest, checker: Checker, ports: RunPorts): Promise<RunResult> {
+  const startedAt = Date.now();
+  const { signals, spoolDir } = request;
+  try {
+    const layout = await openInput({
+      path: request.input,
+      stdin: request.stdin,
+      spoolDir,
+      column: request.column,
+      sheet: request.sheet,
+      encoding: request.encoding,
+      strict: request.strict,
+      signal: signals.stop,
+    });
+    let scan: ScanResult | undefined;
+    try {
+      ports.emit({ type: 'progress-live', live: true });
+      scan = await scanInput(layout, {
+        spillDir: spoolDir,
+        // Verdicts are kept by address number: a run that writes reads each row's number in its write pass.
+        keepRowOrdinals: !request.dryRun,
+        onNewKey: checker.onNewKey?.bind(checker),
+        onRows: (rows) => ports.emit({ type: 'progress', change: { rows } }),
+        signal: signals.stop,
+      });
+      ports.emit({ type: 'progress-live', live: false });
+      if (layout.encodingGuessed)
+        ports.emit({ type: 'input-read', displayName: layout.displayName, encodingGuessed: true });
+      ports.emit({
+        type: 'scanned',
+        displayName: layout.displayName,
+        column: layout.emailColumnName,
+        rows: scan.rows,
+        unique: scan.unique.size,
+        blank: scan.blank + scan.invalid,
+        extracted: scan.extracted,
+      });
+      const result = await afterScan(request, checker, ports, { layout, scan, startedAt });
+      // Last, where it is read: which rows to look at in the input.
+      if (scan.ragged.rows > 0)
+        ports.emit({ type: 'ragged', ...scan.ragged, columns: layout.columnCount, hasHeader: layout.hasHeader });
+      return result;
+    } finally {
+      ports.emit({ type: 'progress-live', live: false });
+      scan?.release();
+      await layout.cleanup();
+    }
+  } finally {
+    await checker.close();
+  }
+}
+
+interface Scanned {
+  layout: InputLayout;
+  scan: ScanResult;
+  startedAt: number;
+}
+
+async function afterScan(request: CleanRequest, checker: Checker, ports: RunPorts, run: Scanned): Promise<RunResult> {
+  const { scan, layout } = run;
+  const list = {
+    fingerprint: layout.fingerprint,
+    unique: scan.unique,
+    dryRun: request.dryRun,
+    restart: request.earlierRun === 'restart',
+    maxAgeMs: request.maxAgeMs,
+    signals: request.signals,
+    earlierRun: (saved: SavedAnswers) => decideEarlierRun(request, ports, scan.unique, saved),
+  };
+  const known = await checker.known(list, ports);
+  if (known === 'cancel') return cancelled(ports);
+  if (request.dryRun) return { kind: 'dry-run', report: await dryRunReport(request, checker, scan, known) };
+  const answers = await answerKnown(request, checker, ports, scan, known);
+  if (!(await spendAgreed(request, checker, ports, answers.pending.size))) return cancelled(ports);
+  const { pending, verdicts } = answers;
+  const work = {
+    pending,
+    keys: scan.unique,
+    verdicts,
+    rows: scan.rows,
+    signals: request.signals,
+    maxAgeMs: request.maxAgeMs,
+  };
+  const outcome: CheckOutcome = await checker.check(work, ports);
+  await checker.settle?.(outcome);
+  return finishRun(request, checker, ports, { ...run, answers, outcome });
+}
+
+function cancelled(ports: RunPorts): RunResult {
+  ports.emit({ type: 'nothing-sent' });
+  return { kind: 'cancelled' };
+}
+
+/** A run that pays asks first where it can, saying what is known of the allowance. */
+async function spendAgreed(
+  request: CleanRequest,
+  checker: Checker,
+  ports: RunPorts,
+  pending: number,
+): Promise<boolean> {
+  const cost = checker.cost?.();
+  if (!cost || !ports.questions || request.yes) return true;
+  const addresses = cost.maxSpend !== undefined ? Math.min(cost.maxSpend, pending) : pending;
+  if (addresses <= CONFIRM_ABOVE) return true;
+  return ports.questions.confirmSpend({ addresses, allowance: cost.allowance });
+}

@@ -1,0 +1,28 @@
+// What a run writes besides its rows, for machines and for later: --summary-json, the HTML --report, and the
+// Markdown summary appended to GitHub's job summary. Each whole and atomic, like the rows.
+import { appendFileSync } from 'node:fs';
+import { writeWhole } from '../write/atomic-file.js';
+import { htmlReport } from '../write/html-report.js';
+import { stepSummary } from '../write/step-summary.js';
+import type { Tally } from '../write/tally.js';
+import type { OutputsRequest } from './request.js';
+import type { RunSummary } from './summary.js';
+
+/** A job summary that cannot be appended is only warned about (`warn`): the run itself went well. */
+export async function writeSideFiles(
+  outputs: OutputsRequest,
+  summary: RunSummary,
+  tally: Tally,
+  warn: (message: string) => void,
+): Promise<void> {
+  if (outputs.summaryJson) await writeWhole(outputs.summaryJson, `${JSON.stringify(summary, null, 2)}\n`);
+  if (outputs.report) await writeWhole(outputs.report, htmlReport(summary, tally.examples));
+  if (!outputs.stepSummary) return;
+  const files = [outputs.summaryJson?.given, outputs.report?.given].filter((p): p is string => p !== undefined);
+  try {
+    appendFileSync(outputs.stepSummary, stepSummary(summary, files));
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code ?? String(error);
+    warn(`cannot append the job summary to GITHUB_STEP_SUMMARY (${why})`);
+  }
+}

@@ -1,0 +1,61 @@
+// What the input looks like once opened: its format, header and email column; and one record of it.
+import type { InputEncoding } from './decode.js';
+
+export interface InputLayout {
+  /** The file to read: the input, or a spooled copy of stdin, or its UTF-8 copy when it is in another encoding. */
+  file: string;
+  /** How messages name it: the user's path, or 'stdin'. */
+  displayName: string;
+  /** 'lines' = one address per line, no quoting. */
+  format: 'csv' | 'lines';
+  /** Sniffed among ',' ';' '\t' '|'; ',' for 'lines' (the delimiter a writer should use for appended columns). */
+  delimiter: string;
+  /** Input began with a BOM (the writer emits a UTF-8 one). */
+  bom: boolean;
+  /** Excel's `sep=;` first line as written (without its line ending): it named the delimiter; the writer keeps it. */
+  sepLine?: string;
+  /** Where the first record may start, after a BOM and a `sep=` line: byte offset and 1-based line. */
+  bodyOffset: number;
+  bodyLine: number;
+  /** What the input was decoded from. */
+  encoding: InputEncoding;
+  /** Neither a BOM nor --encoding named it, and it was not UTF-8: it was read as Windows-1252. */
+  encodingGuessed: boolean;
+  /** The first line ending in the file ('\n' when there is none). */
+  lineEnding: '\n' | '\r\n';
+  /** The input's last byte is a line ending. */
+  endsWithNewline: boolean;
+  hasHeader: boolean;
+  /** Header fields ([] without a header). */
+  header: string[];
+  /** The header record's exact original text, without its line terminator. */
+  headerRaw?: string;
+  columnCount: number;
+  /** Reading stops at the first row with another number of fields (else such rows are read like the others). */
+  strict: boolean;
+  /** 0-based index. */
+  emailColumn: number;
+  /** Header name, or `column N`. */
+  emailColumnName: string;
+  /** Columns an earlier run of mailclean appended (0-based): left out of the output, which appends fresh ones. */
+  ownColumns: number[];
+  /** Digest of the size and the first 2 MiB: names the input for the resume journal. */
+  fingerprint: string;
+  /** Size of the input in bytes. */
+  size: number;
+  /** Removes the spooled copy, if any. */
+  cleanup(): Promise<void>;
+}
+
+export interface InputRecord {
+  /** 1-based physical line where the record starts. */
+  line: number;
+  /** The record's exact original text without its line terminator ('' when read without it, or as bytes). */
+  raw: string;
+  /** The same text as UTF-8 bytes, when read with `raw: 'bytes'` by the fast reader. */
+  rawBytes?: Buffer;
+  /** Parsed fields. */
+  fields: string[];
+  /** The terminator that followed it in the input ('' for a last line without one). */
+  eol: '\n' | '\r\n' | '';
+}
