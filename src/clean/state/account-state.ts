@@ -78,8 +78,8 @@ export interface AccountState extends MachineState {
   cache(): Promise<VerdictCache>;
   /** Whether answers were ever kept: a run that only reads need not create a store. */
   hasCache(): boolean;
-  /** Claims of runners sharing the account; undefined when no other runner can share it. */
-  claims(): AddressClaims | undefined;
+  /** Claims of the runs sharing the account: this machine's, or every machine's when shared. */
+  claims(): AddressClaims;
   close(): Promise<void>;
 }
 

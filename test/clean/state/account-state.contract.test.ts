@@ -8,6 +8,7 @@ import type { AccountState, StateLocation } from '../../../src/clean/state/accou
 import { openAccountState } from '../../../src/clean/state/open-state.js';
 import type { Verdict } from '../../../src/clean/verdict/verdict.js';
 import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../../helpers/redis.js';
+import { severalProcesses } from './several-processes.js';
 
 interface Store {
   name: string;
@@ -182,13 +183,38 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
     expect((await here.spentInMonth(Date.parse('2020-01-15'))).thisMachine).toBe(0);
   });
 
-  it('claims exist exactly when other machines can share the account', async () => {
-    const state = await open(nextAccount());
-    expect(state.claims() !== undefined).toBe(state.shared);
-    if (!state.shared) return;
-    const claims = state.claims()!;
-    await claims.start();
-    expect((await claims.claim(['a@example.com'])).mine).toEqual(['a@example.com']);
-    await claims.release();
+  it('claims: a second run gets only what is unclaimed, and what the first gives back', async () => {
+    const where = nextAccount();
+    const [first, second] = [(await open(where)).claims(), (await open(where)).claims()];
+    await first.start();
+    await second.start();
+    expect(await first.claim(['a@example.com', 'b@example.com'])).toEqual({
+      mine: ['a@example.com', 'b@example.com'],
+      theirs: [],
+    });
+    expect(await second.claim(['b@example.com', 'c@example.com'])).toEqual({
+      mine: ['c@example.com'],
+      theirs: ['b@example.com'],
+    });
+    // The first is alive: nothing of its is taken over.
+    expect(await second.takeOverFromGone(['a@example.com', 'b@example.com'])).toEqual([]);
+    await first.release();
+    expect(await second.claim(['a@example.com', 'b@example.com'])).toEqual({
+      mine: ['a@example.com', 'b@example.com'],
+      theirs: [],
+    });
+    await second.release();
+  });
+
+  it('several processes at once: overlapping lists pay exactly their union, every run exits 0, the cache keeps every answer', {
+    timeout: 120_000,
+  }, async () => {
+    const where = nextAccount();
+    const union = await severalProcesses(where, { processes: 4, rows: 3_000, step: 1_000 });
+    expect(union.exits).toEqual([0, 0, 0, 0]);
+    expect(union.charged, union.stderr).toBe(union.addresses);
+    expect(union.stderr).not.toMatch(/database is locked|could not be kept/);
+    const cache = await (await open(where)).cache();
+    expect((await cache.stats()).entries).toBe(union.addresses);
   });
 });

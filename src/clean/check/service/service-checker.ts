@@ -130,8 +130,9 @@ export class ServiceChecker implements Checker {
       },
     };
     try {
+      // Without a cache (it could not be opened, warned), another run's answers cannot be taken: send it all.
+      if (!this.cache) return await sendToService(options);
       const claims = state.claims();
-      if (!claims || !this.cache) return await sendToService(options);
       let told = false;
       return await sendClaimed({
         ...options,

@@ -1,10 +1,11 @@
 // The account's state in this machine's data directory: journals and the allowance as files, the rate limit in
-// a state file shared by concurrent runs, the verdict cache in SQLite (loaded only when a run uses it).
+// a state file shared by concurrent runs, the verdict cache and the address claims in SQLite.
 import { existsSync } from 'node:fs';
 import { realClock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
 import type {
   AccountState,
+  AddressClaims,
   AllowanceNews,
   KnownAllowance,
   ListJournal,
@@ -18,7 +19,8 @@ import type { VerdictCache } from '../verdict-cache.js';
 import { knownAllowance, rememberAllowance } from './allowance-file.js';
 import { SlidingWindowLimiter } from './file-limiter.js';
 import { Journal, lockJournal } from './journal.js';
-import { cachePath, journalPath, limiterStatePath, spendPath } from './paths.js';
+import { cachePath, claimsPath, journalPath, limiterStatePath, spendPath } from './paths.js';
+import { SqliteClaims } from './sqlite-claims.js';
 import { recordSpend, spentInMonth } from './spend-file.js';
 
 export class DiskAccountState implements AccountState {
@@ -69,8 +71,8 @@ export class DiskAccountState implements AccountState {
     return existsSync(this.cacheLocation);
   }
 
-  claims(): undefined {
-    return undefined;
+  claims(): AddressClaims {
+    return new SqliteClaims(claimsPath(this.dataDir, this.account));
   }
 
   knownAllowance(): KnownAllowance | undefined {

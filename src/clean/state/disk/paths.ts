@@ -25,3 +25,8 @@ export function allowancePath(dataDir: string, account: string): string {
 export function spendPath(dataDir: string, account: string): string {
   return join(dataDir, 'spend', `${account}.ndjson`);
 }
+
+/** Who is sending which address now, among the runs of the account on this machine. */
+export function claimsPath(dataDir: string, account: string): string {
+  return join(dataDir, 'claims', `${account}.sqlite`);
+}

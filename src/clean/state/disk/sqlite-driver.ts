@@ -20,3 +20,18 @@ try {
 export const { DatabaseSync } = sqlite;
 export type Database = Sqlite.DatabaseSync;
 export type Statement = Sqlite.StatementSync;
+
+/** How long a statement waits for another process's write to end before it fails: runs share the files. */
+const BUSY_WAIT_MS = 60_000;
+
+/**
+ * A database in WAL mode (a run killed during a write loses at most what was not committed, never the file) whose
+ * writers wait for each other instead of failing with "database is locked".
+ */
+export function openDatabase(path: string): Database {
+  const db = new DatabaseSync(path);
+  db.exec(`PRAGMA busy_timeout = ${BUSY_WAIT_MS}`);
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  return db;
+}

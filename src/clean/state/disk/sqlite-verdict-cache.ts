@@ -6,7 +6,7 @@ import { batches, KEY_BATCH } from '../../../batches.js';
 import { documentedStatus } from '../../check/service/answers.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import type { CacheStats, KeySet, VerdictCache } from '../verdict-cache.js';
-import { type Database, DatabaseSync, type Statement } from './sqlite-driver.js';
+import { type Database, openDatabase, type Statement } from './sqlite-driver.js';
 
 /** A full pass reads this many addresses at a time. */
 const SCAN_PAGE = 200_000;
@@ -35,9 +35,7 @@ export class SqliteVerdictCache implements VerdictCache {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     // The answers are the account's: the file is created private (SQLite gives its -wal and -shm the same mode).
     closeSync(openSync(path, 'a', 0o600));
-    this.db = new DatabaseSync(path);
-    this.db.exec('PRAGMA journal_mode = WAL');
-    this.db.exec('PRAGMA synchronous = NORMAL');
+    this.db = openDatabase(path);
     // Compact rows: the address is the key; times as integers; flags packed.
     this.db.exec(
       'CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, status TEXT NOT NULL, flags INTEGER NOT NULL, reason TEXT NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID',
@@ -130,7 +128,8 @@ export class SqliteVerdictCache implements VerdictCache {
 
   async store(verdicts: readonly Verdict[]): Promise<void> {
     const now = Date.now();
-    this.db.exec('BEGIN');
+    // Taken at once: a deferred transaction that must upgrade to write fails at once when another run writes.
+    this.db.exec('BEGIN IMMEDIATE');
     try {
       for (const v of verdicts) {
         const at = Date.parse(v.checkedAt);
