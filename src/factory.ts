@@ -3,6 +3,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CleaningClient } from './api/cleaning.js';
 import type { HttpClient } from './api/http.js';
 import type { PlatformClient } from './api/platform.js';
+import type { Identity } from './clean/state/account-key.js';
 import type { AccountState } from './clean/state/account-state.js';
 import { configDir, dataDir } from './config/paths.js';
 import type { Profile, Service } from './config/profile.js';
@@ -141,6 +142,30 @@ export class Factory {
     const state = await openAccountState({ dataDir: this.dataDir, account, sharedUrl });
     this.closers.push(state);
     return state;
+  }
+
+  /**
+   * The account a session's identities belong to (clean/state/account-key.ts), as the store --shared names (else
+   * MAILCLEAN_REDIS_URL or the profile's) has seen them. A shared store that cannot be reached leaves this
+   * machine's directory to answer: opening the account's state then says what is wrong.
+   */
+  async accountOf(identity: Identity, sharedFlag?: string): Promise<string> {
+    const [{ openAccountDirectory }, { resolveAccount }, { SharedStateError }, sharedUrl] = await Promise.all([
+      import('./clean/state/open-state.js'),
+      import('./clean/state/account-key.js'),
+      import('./clean/state/account-state.js'),
+      this.sharedUrl(sharedFlag),
+    ]);
+    const where = { dataDir: this.dataDir, sharedUrl };
+    const directory = await openAccountDirectory(where).catch((error: unknown) => {
+      if (error instanceof SharedStateError) return openAccountDirectory({ dataDir: this.dataDir });
+      throw error;
+    });
+    try {
+      return await resolveAccount(directory, identity);
+    } finally {
+      directory.close();
+    }
   }
 
   /** --shared, else MAILCLEAN_REDIS_URL, else the profile's `shared`; undefined when none is given. */

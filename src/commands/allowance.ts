@@ -67,7 +67,7 @@ export const ALLOWANCE_FIELDS = fieldsOf<AllowanceView>({
 
 export async function allowance(o: { shared?: string; json?: JsonFlag }, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();
-  const account = await cleaningAccountKey(f);
+  const account = await cleaningAccountKey(f, o.shared);
   if (!account)
     throw new UsageError(
       `profile "${f.profileName}" has no cleaning account (a clean-url and a cleaning token)`,

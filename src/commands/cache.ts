@@ -52,7 +52,7 @@ export const CACHE_STATS_FIELDS = fieldsOf<CacheStats>({ entries: true, oldest: 
 /** The account's state where `clean` keeps it: the shared Redis when one is named, else the data directory. */
 async function accountState(f: Factory, shared: string | undefined): Promise<AccountState> {
   try {
-    return await f.accountState(await accountOf(f), shared);
+    return await f.accountState(await accountOf(f, shared), shared);
   } catch (error) {
     if (error instanceof SharedStateError)
       throw new CliError(
@@ -64,9 +64,9 @@ async function accountState(f: Factory, shared: string | undefined): Promise<Acc
   }
 }
 
-async function accountOf(f: Factory): Promise<string> {
+async function accountOf(f: Factory, shared: string | undefined): Promise<string> {
   (await f.profile()).requireKnown();
-  const key = await cleaningAccountKey(f);
+  const key = await cleaningAccountKey(f, shared);
   if (!key)
     throw new UsageError(
       `profile "${f.profileName}" has no cleaning account (a clean-url and a cleaning token): the cache is kept per account`,

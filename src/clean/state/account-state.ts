@@ -91,6 +91,14 @@ export interface MonthSpend {
   allRunners?: number;
 }
 
+/** Which account each identity of a session (see account-key.ts) was seen with: hashes only. */
+export interface AccountDirectory {
+  /** The account of the first of these identities that was seen before, if any. */
+  find(identities: readonly string[]): Promise<string | undefined>;
+  /** Remembers these identities as this account's; one already known keeps the account it had. */
+  remember(identities: readonly string[], account: string): Promise<void>;
+}
+
 export interface StateLocation {
   dataDir: string;
   account: string;

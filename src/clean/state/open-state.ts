@@ -2,13 +2,18 @@
 // one adapter beside disk/ and redis/ and one line in SHARED_STORES.
 import { UsageError } from '../../errors.js';
 import { redactUrl } from '../../redact.js';
-import type { AccountState, MachineState, StateLocation } from './account-state.js';
+import type { AccountDirectory, AccountState, MachineState, StateLocation } from './account-state.js';
 
 /** A shared store: how its URL is checked (a usage error names `source`), and how it opens an account's state. */
 interface SharedStore {
   /** What is wrong with the URL beyond its scheme, if anything. */
   problem(url: URL): string | undefined;
   open(url: string, account: string, machine: MachineState): Promise<AccountState>;
+  directory(url: string): Promise<ClosableDirectory>;
+}
+
+export interface ClosableDirectory extends AccountDirectory {
+  close(): void;
 }
 
 const REDIS: SharedStore = {
@@ -17,6 +22,7 @@ const REDIS: SharedStore = {
       ? 'the database must be a number (/0, /1 …)'
       : undefined,
   open: async (url, account, machine) => (await import('./redis/redis-state.js')).openRedisState(url, account, machine),
+  directory: async (url) => (await import('./redis/redis-directory.js')).RedisAccountDirectory.connect(url),
 };
 
 /** URL scheme -> store. */
@@ -28,6 +34,25 @@ export async function openAccountState(where: StateLocation): Promise<AccountSta
   const disk = new DiskAccountState(where.dataDir, where.account);
   if (where.sharedUrl === undefined) return disk;
   return storeOf(where.sharedUrl, 'the shared state').open(where.sharedUrl, where.account, disk);
+}
+
+/**
+ * Where the identities of sessions are matched to accounts: this machine's data directory and, with a shared
+ * store, that store first (so that every machine finds the same account).
+ */
+export async function openAccountDirectory(where: Omit<StateLocation, 'account'>): Promise<ClosableDirectory> {
+  const { DiskAccountDirectory } = await import('./disk/account-directory.js');
+  const disk = new DiskAccountDirectory(where.dataDir);
+  if (where.sharedUrl === undefined) return Object.assign(disk, { close: () => undefined });
+  const shared = await storeOf(where.sharedUrl, 'the shared state').directory(where.sharedUrl);
+  return {
+    find: async (identities) => (await shared.find(identities)) ?? (await disk.find(identities)),
+    remember: async (identities, account) => {
+      await shared.remember(identities, account);
+      await disk.remember(identities, account);
+    },
+    close: () => shared.close(),
+  };
 }
 
 /** A shared store's URL as given (--shared, MAILCLEAN_REDIS_URL, the profile): a usage error naming `source`. */

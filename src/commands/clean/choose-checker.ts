@@ -24,7 +24,7 @@ export async function chooseChecker(
   if (choice === 'service') return serviceChecker(f, o, (await f.profile()).urls().cleanUrl!);
   const { EngineChecker } = await import('../../clean/check/engine/engine-checker.js');
   // Signed in, --local keeps the answers the service already gave (this list's journal, the cache).
-  const account = o.local ? await cleaningAccountKey(f) : undefined;
+  const account = o.local ? await cleaningAccountKey(f, o.shared) : undefined;
   const state = account ? await stateOrWarn(f, o, account) : undefined;
   return EngineChecker.start(choice, { dryRun: o.dryRun, state, onWarning });
 }
@@ -66,7 +66,7 @@ async function serviceChecker(f: Factory, o: CleanOptions, cleanUrl: string): Pr
   const settings = (await f.profile()).settings();
   const rateSource = settings.rate ? `rate in profile "${f.profileName}"` : 'rate';
   const rate = o.rate ?? parseRate(settings.rate ?? DEFAULT_RATE, rateSource);
-  const key = await cleaningAccountKey(f);
+  const key = await cleaningAccountKey(f, o.shared);
   const state = key ? await sharedOrFail(f, o, key) : undefined;
   const { ServiceChecker } = await import('../../clean/check/service/service-checker.js');
   return new ServiceChecker({

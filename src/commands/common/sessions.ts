@@ -5,7 +5,6 @@ import { createSandboxAccount } from '../../account/sandbox-account.js';
 import type { CleaningClient, CleanSignedIn } from '../../api/cleaning.js';
 import type { PlatformClient } from '../../api/platform.js';
 import { str, unwrapObject } from '../../api/shape.js';
-import { accountKey } from '../../clean/state/account-key.js';
 import { SharedStateError } from '../../clean/state/account-state.js';
 import type { RateLimiter } from '../../clean/state/rate-limiter.js';
 import { DEFAULT_RATE, parseRate } from '../../config/rate.js';
@@ -44,23 +43,29 @@ export async function keepCleanSignIn(f: Factory, signed: CleanSignedIn, email: 
   const profile = await f.profile();
   profile.saveSignIn({ 'clean-token': signed.token, email });
   f.useToken('clean', signed.token);
-  const identity = profile.urls().cleanUrl;
-  if (!identity) return;
-  // The news is worth keeping, not worth failing a sign-in for (a shared store that is down).
-  const state = await f.accountState(accountKey(identity, email, signed.token)).catch(() => undefined);
+  const cleanUrl = profile.urls().cleanUrl;
+  if (!cleanUrl) return;
+  // Remembered under every identity this sign-in shows (the same token from MAILCLEAN_CLEAN_TOKEN later is the
+  // same account). The news is worth keeping, not worth failing a sign-in for (a shared store that is down).
+  const identity = { cleanUrl, email, token: signed.token, userId: signed.userId };
+  const account = await f.accountOf(identity).catch(() => undefined);
+  const state = account ? await f.accountState(account).catch(() => undefined) : undefined;
   state?.rememberAllowance(signed.allowance, 'signin');
 }
 
 /**
  * The key that names this profile's cleaning account on its service (journals, limiter state, allowance and
- * cache are kept under it); undefined with no clean-url or no cleaning token.
+ * cache are kept under it), whatever the token's source; undefined with no clean-url or no cleaning token. The
+ * profile's email speaks for a token that is the profile's own, also when it comes from MAILCLEAN_CLEAN_TOKEN.
  */
-export async function cleaningAccountKey(f: Factory): Promise<string | undefined> {
+export async function cleaningAccountKey(f: Factory, sharedFlag?: string): Promise<string | undefined> {
   const profile = await f.profile();
   const cleanUrl = profile.urls().cleanUrl;
   const token = profile.token('clean');
   if (!cleanUrl || !token.value) return undefined;
-  return accountKey(cleanUrl, token.source === 'profile' ? profile.credentials().email : undefined, token.value);
+  const credentials = profile.credentials();
+  const own = token.source === 'profile' || token.value === credentials['clean-token'];
+  return f.accountOf({ cleanUrl, token: token.value, email: own ? credentials.email : undefined }, sharedFlag);
 }
 
 /** The signed-in user's id: stored at login, else asked of the service. */

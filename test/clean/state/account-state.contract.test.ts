@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountState, StateLocation } from '../../../src/clean/state/account-state.js';
-import { openAccountState } from '../../../src/clean/state/open-state.js';
+import { openAccountDirectory, openAccountState } from '../../../src/clean/state/open-state.js';
 import type { Verdict } from '../../../src/clean/verdict/verdict.js';
 import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../../helpers/redis.js';
 import { severalProcesses } from './several-processes.js';
@@ -204,6 +204,23 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
       theirs: [],
     });
     await second.release();
+  });
+
+  it('the account directory: an identity keeps the account it was first seen with; shared, every machine sees it', async () => {
+    const where = nextAccount();
+    const id = (name: string) => `${where.account}-${name}`;
+    const here = await openAccountDirectory(where);
+    await here.remember([id('token'), id('email')], 'first');
+    expect(await here.find([id('unknown'), id('email')])).toBe('first');
+    await here.remember([id('email'), id('user')], 'second');
+    expect(await here.find([id('email')])).toBe('first');
+    expect(await here.find([id('user')])).toBe('second');
+    here.close();
+    const otherDataDir = mkdtempSync(join(tmpdir(), 'mailclean-state-'));
+    dirs.push(otherDataDir);
+    const elsewhere = await openAccountDirectory({ ...where, dataDir: otherDataDir });
+    expect(await elsewhere.find([id('token')])).toBe(where.sharedUrl ? 'first' : undefined);
+    elsewhere.close();
   });
 
   it('several processes at once: overlapping lists pay exactly their union, every run exits 0, the cache keeps every answer', {

@@ -20,8 +20,8 @@ import { knownAllowance, rememberAllowance } from './allowance-file.js';
 import { SlidingWindowLimiter } from './file-limiter.js';
 import { Journal, lockJournal } from './journal.js';
 import { cachePath, claimsPath, journalPath, limiterStatePath, spendPath } from './paths.js';
-import { SqliteClaims } from './sqlite-claims.js';
 import { recordSpend, spentInMonth } from './spend-file.js';
+import { SqliteClaims } from './sqlite-claims.js';
 
 export class DiskAccountState implements AccountState {
   readonly shared = false;

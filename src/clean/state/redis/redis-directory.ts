@@ -1,0 +1,41 @@
+// The account directory in Redis, for runners on several machines: one hash, identity hash -> account key, each
+// field set only if absent, so every machine resolves an identity to the account it was first seen with.
+import type { Redis } from 'ioredis';
+import type { AccountDirectory } from '../account-state.js';
+import { connectShared, unreachable } from './connect.js';
+
+const KEY = 'mailclean:accounts';
+
+export class RedisAccountDirectory implements AccountDirectory {
+  private constructor(
+    private readonly redis: Redis,
+    private readonly url: string,
+  ) {}
+
+  static async connect(url: string): Promise<RedisAccountDirectory> {
+    return new RedisAccountDirectory(await connectShared(url), url);
+  }
+
+  async find(identities: readonly string[]): Promise<string | undefined> {
+    if (identities.length === 0) return undefined;
+    try {
+      return (await this.redis.hmget(KEY, ...identities)).find((account) => account) ?? undefined;
+    } catch (error) {
+      throw unreachable(this.url, error);
+    }
+  }
+
+  async remember(identities: readonly string[], account: string): Promise<void> {
+    try {
+      const pipeline = this.redis.pipeline();
+      for (const identity of identities) pipeline.hsetnx(KEY, identity, account);
+      await pipeline.exec();
+    } catch (error) {
+      throw unreachable(this.url, error);
+    }
+  }
+
+  close(): void {
+    this.redis.disconnect();
+  }
+}
