@@ -1,8 +1,11 @@
 // The walk of a service clean: which modules of dist/ a signed-in `clean` against the built-in sandbox loads
 // ("rooms entered"), and how often an import goes back up the layers or round a cycle ("climbs back").
-// Usage: npm run build && node tools/walk.mjs [--list]
+// With --calls, the same run is profiled (V8's sampling profiler at 25 µs) and the walk is the calls themselves:
+// the modules whose functions ran, the calls from a lower layer back into a higher one (callbacks), and the calls
+// across the line between commands/ and clean/ in each direction (distinct caller -> callee function pairs).
+// Usage: npm run build && node tools/walk.mjs [--list] [--calls]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -24,19 +27,43 @@ function cli(args, extra = {}) {
 const LAYERS = [/^main\.js$/, /^commands\//, /^factory\.js$/, /^(clean|account|state)\//, /^(api|verify|sandbox)\//, /./];
 const layerOf = (name) => LAYERS.findIndex((re) => re.test(name));
 
+// Layers for calls, top first; within clean/ the run above the stages above the state.
+const CALL_LAYERS = [
+  /^main\.js$/,
+  /^commands\//,
+  /^factory\.js$/,
+  /^clean\/run\//,
+  /^clean\/(?!state\/)/,
+  /^clean\/state\//,
+  /^(api|verify|sandbox)\//,
+  /./,
+];
+const callLayerOf = (name) => CALL_LAYERS.findIndex((re) => re.test(name));
+
 const { startSandbox } = await import(join(dist, 'sandbox/server.js'));
-const sandbox = await startSandbox({});
+const sandbox = await startSandbox({ plan: 'unlimited' });
 try {
   const urls = ['--api-url', sandbox.url, '--clean-url', sandbox.url];
   const reg = await cli([...urls, 'register', '--service', 'clean', '--name', 'Walk', '--email', 'walk@example.com', '--password-stdin'], { input: 'a long password' });
   if (reg.status !== 0) throw new Error(`register failed: ${reg.stderr}`);
   const log = join(home, 'edges.ndjson');
-  const run = await cli(['clean', join(root, 'fixtures/clean/mailchimp.csv'), '-o', join(home, 'out.csv'), '--yes'], {
-    node: ['--import', join(root, 'tools/walk-hook.mjs')],
-    env: { MAILCLEAN_WALK_LOG: log },
-  });
-  if (run.status !== 0) throw new Error(`clean exited ${run.status}: ${run.stderr}`);
+  const profiles = join(home, 'profiles');
+  const calls = process.argv.includes('--calls');
+  // Sampling misses short calls: the calls are the union of several runs' profiles.
+  for (let round = 0; round < (calls ? 8 : 1); round++) {
+    const again = round > 0 ? ['--restart'] : [];
+    const run = await cli(['clean', join(root, 'fixtures/clean/mailchimp.csv'), '-o', join(home, 'out.csv'), '--yes', ...again], {
+      node: [
+        '--import',
+        join(root, 'tools/walk-hook.mjs'),
+        ...(calls ? ['--cpu-prof', '--cpu-prof-interval', '25', '--cpu-prof-dir', profiles] : []),
+      ],
+      env: { MAILCLEAN_WALK_LOG: log },
+    });
+    if (run.status !== 0) throw new Error(`clean exited ${run.status}: ${run.stderr}`);
+  }
   report(readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line)));
+  if (process.argv.includes('--calls')) reportCalls(profiles);
 } finally {
   await sandbox.close();
   rmSync(home, { recursive: true, force: true });
@@ -86,4 +113,34 @@ function modulesInCycles(nodes, edges) {
   };
   for (const n of nodes) if (!meta.has(n)) visit(n);
   return found;
+}
+
+function reportCalls(dir) {
+  const inDist = (url) => url?.startsWith(`file://${dist}/`);
+  const name = (url) => relative(dist, new URL(url).pathname);
+  const edges = new Set();
+  const modules = new Set();
+  for (const file of readdirSync(dir)) {
+    const { nodes } = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    const byId = new Map(nodes.map((n) => [n.id, n]));
+    for (const parent of nodes) {
+      if (!inDist(parent.callFrame.url)) continue;
+      modules.add(name(parent.callFrame.url));
+      for (const childId of parent.children ?? []) {
+        const child = byId.get(childId);
+        if (!inDist(child?.callFrame.url)) continue;
+        const from = name(parent.callFrame.url);
+        const to = name(child.callFrame.url);
+        if (from !== to) edges.add(`${from}:${parent.callFrame.functionName || '(anonymous)'} -> ${to}:${child.callFrame.functionName || '(anonymous)'}`);
+      }
+    }
+  }
+  const pairs = [...edges].map((e) => e.split(' -> ').map((end) => end.split(':')[0]));
+  const climbs = pairs.filter(([from, to]) => callLayerOf(to) < callLayerOf(from));
+  const commandsToClean = pairs.filter(([from, to]) => from.startsWith('commands/') && to.startsWith('clean/'));
+  const cleanToCommands = pairs.filter(([from, to]) => from.startsWith('clean/') && to.startsWith('commands/'));
+  console.log(`modules whose functions ran: ${modules.size}`);
+  console.log(`calls back up a layer: ${climbs.length}`);
+  console.log(`calls commands/ -> clean/: ${commandsToClean.length}; clean/ -> commands/: ${cleanToCommands.length}`);
+  if (process.argv.includes('--list')) console.log([...edges].sort().join('\n'));
 }

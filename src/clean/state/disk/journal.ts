@@ -2,7 +2,7 @@ import { closeSync, existsSync, fdatasync, mkdirSync, openSync, readFileSync, un
 import { dirname } from 'node:path';
 import { isObject } from '../../../api/shape.js';
 import { breakLock, describeOwner, keepFresh, staleReason, tryLock } from '../../../lock-files.js';
-import { inDocumentedWords } from '../../check/service/answers.js';
+import { inDocumentedWords } from '../../verdict/service-words.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import type { ListJournal, ListLockEvents, SavedAnswers } from '../account-state.js';
 

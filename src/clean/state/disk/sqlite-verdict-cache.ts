@@ -3,7 +3,7 @@
 import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { batches, KEY_BATCH } from '../../../batches.js';
-import { documentedStatus } from '../../check/service/answers.js';
+import { documentedStatus } from '../../verdict/service-words.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import type { CacheStats, KeySet, VerdictCache } from '../verdict-cache.js';
 import { type Database, openDatabase, type Statement } from './sqlite-driver.js';

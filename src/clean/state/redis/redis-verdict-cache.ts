@@ -2,7 +2,7 @@
 // field, the verdict packed into one short string with the answer's time.
 import type { Redis } from 'ioredis';
 import { batches } from '../../../batches.js';
-import { documentedStatus } from '../../check/service/answers.js';
+import { documentedStatus } from '../../verdict/service-words.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import type { CacheStats, KeySet, VerdictCache } from '../verdict-cache.js';
 import { unreachable } from './connect.js';
