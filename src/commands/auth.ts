@@ -1,5 +1,6 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import { str, unwrapObject } from '../api/shape.js';
+import { markTokenAccepted, tokenAcceptedAt } from '../config/accepted-tokens.js';
 import { maskSecret } from '../config/keys.js';
 import type { Profile, Service, TokenSource } from '../config/profile.js';
 import { AuthError, CliError, ExitCode } from '../errors.js';
@@ -15,8 +16,9 @@ export function define(cmd: Command, run: Runner): void {
   cmd
     .command('status')
     .description('show, for each service, whether you are signed in, as whom, and where the token comes from')
+    .option('--check', 'also ask the cleaning service whether it takes its token (uses one request of its rate limit)')
     .addOption(jsonOption())
-    .action(run((f, opts) => authStatus({ json: opts.json }, f)));
+    .action(run((f, opts) => authStatus({ json: opts.json, check: opts.check ?? false }, f)));
   cmd
     .command('token')
     .description('print a stored token on stdout, for scripts')
@@ -37,6 +39,8 @@ interface ServiceStatus {
   userId: string | null;
   tokenSource: TokenSource | null;
   token: string | null;
+  /** When the cleaning service last took the token, as this machine saw it (null for the platform). */
+  acceptedAt: string | null;
   problem: string | null;
 }
 
@@ -49,14 +53,17 @@ export const AUTH_STATUS_FIELDS = fieldsOf<ServiceStatus>({
   userId: true,
   tokenSource: true,
   token: true,
+  acceptedAt: true,
   problem: true,
 });
 
-export async function authStatus(o: { json?: JsonFlag }, f: Factory): Promise<number> {
+export async function authStatus(o: { json?: JsonFlag; check?: boolean }, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();
   const endpoints = await f.endpoints();
   const creds = (await f.profile()).credentials();
   const results: ServiceStatus[] = [];
+  /** Rows whose token was not checked (and need not be): they do not fail the command. */
+  const unchecked = new Set<ServiceStatus>();
   for (const service of ['platform', 'clean'] as const) {
     const { value, source } = (await f.profile()).token(service);
     const configured = (service === 'platform' ? endpoints.apiUrl : endpoints.cleanUrl) || null;
@@ -70,17 +77,25 @@ export async function authStatus(o: { json?: JsonFlag }, f: Factory): Promise<nu
       userId: service === 'platform' && source !== 'env' ? (creds['user-id'] ?? null) : null,
       tokenSource: source ?? null,
       token: value ? maskSecret(value) : null,
+      acceptedAt: null,
       problem: value ? null : 'not signed in',
     };
     if (value && !url)
       row.problem = `no ${service === 'platform' ? 'api-url' : 'clean-url'} is configured: run \`mailclean config set ${service === 'platform' ? 'api-url' : 'clean-url'} URL\``;
-    if (value && url) await (service === 'platform' ? verifyPlatform(f, row) : verifyCleaning(f, row));
+    if (value && url && service === 'platform') await verifyPlatform(f, row);
+    if (
+      value &&
+      url &&
+      service === 'clean' &&
+      !(await verifyCleaning(f, row, { check: o.check === true, url: configured! }))
+    )
+      unchecked.add(row);
     results.push(row);
   }
   if (o.json !== undefined) f.io.json(results, o.json, AUTH_STATUS_FIELDS);
   else printStatus(f, await f.profile(), results, endpoints.sandbox);
   if (results.some((r) => !r.signedIn)) return ExitCode.auth;
-  return results.every((r) => r.verified) ? ExitCode.ok : ExitCode.error;
+  return results.every((r) => r.verified || unchecked.has(r)) ? ExitCode.ok : ExitCode.error;
 }
 
 /** Asks the platform whose token this is; the cleaning service has no route that checks one for free. */
@@ -97,15 +112,30 @@ async function verifyPlatform(f: Factory, row: ServiceStatus): Promise<void> {
   }
 }
 
-/** The cleaning service has no "who am I": an empty request tells whether it takes the token (no allowance spent). */
-async function verifyCleaning(f: Factory, row: ServiceStatus): Promise<void> {
-  const check = await checkCleanToken(f);
-  if (check.verdict === 'accepted') row.verified = true;
-  else if (check.verdict === 'unknown') row.problem = `not verified: ${check.why}`;
+/**
+ * The cleaning service has no "who am I", and its only check (an empty request: no allowance spent) uses a request
+ * of its rate limit: it is made only with --check. Otherwise this machine says what it saw: the service issued the
+ * token, or answered a request made with it. Returns whether the status is known (a token never seen is not).
+ */
+async function verifyCleaning(f: Factory, row: ServiceStatus, opts: { check: boolean; url: string }): Promise<boolean> {
+  const token = (await f.profile()).token('clean').value!;
+  if (!opts.check) {
+    row.acceptedAt = tokenAcceptedAt(f.dataDir, opts.url, token) ?? null;
+    row.verified = row.acceptedAt !== null;
+    if (!row.verified) row.problem = 'not checked yet (--check asks the service, using a request of its rate limit)';
+    return row.verified;
+  }
+  const answer = await checkCleanToken(f);
+  if (answer.verdict === 'accepted') {
+    row.verified = true;
+    markTokenAccepted(f.dataDir, opts.url, token);
+    row.acceptedAt = tokenAcceptedAt(f.dataDir, opts.url, token) ?? null;
+  } else if (answer.verdict === 'unknown') row.problem = `not verified: ${answer.why}`;
   else {
     row.signedIn = false;
     row.problem = rejectedHint(row.tokenSource, 'clean');
   }
+  return true;
 }
 
 /** What to do about a rejected token depends on where it came from: a variable is fixed or unset, not logged over. */
@@ -125,7 +155,10 @@ function printStatus(f: Factory, profile: Profile, rows: ServiceStatus[], sandbo
     lines.push(`${f.io.style.bold(name)} ${sandbox ? '(built-in sandbox)' : (r.url ?? '(no URL configured)')}`);
     const who = r.email ?? r.userId;
     if (r.signedIn && r.verified) {
-      lines.push(`  ${f.io.style.green('✓')} Signed in${who ? ` as ${who}` : ''}`);
+      const seen = r.acceptedAt
+        ? ` (the service took this token ${r.acceptedAt.slice(0, 16).replace('T', ' ')} UTC)`
+        : '';
+      lines.push(`  ${f.io.style.green('✓')} Signed in${who ? ` as ${who}` : ''}${seen}`);
     } else if (r.signedIn) {
       // "not verified" means one thing everywhere: a token is stored, and the service was not able to say if it takes it.
       lines.push(`  ${f.io.style.yellow('!')} Token stored${who ? ` for ${who}` : ''}, ${r.problem ?? 'not verified'}`);

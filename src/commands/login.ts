@@ -1,6 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { runEach } from '../account/each-service.js';
 import { str, unwrapObject } from '../api/shape.js';
+import { markTokenAccepted } from '../config/accepted-tokens.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
@@ -127,7 +128,10 @@ async function keepCleanToken(f: Factory, token: string, json: JsonFlag): Promis
       'the cleaning service did not accept that token; nothing was stored',
       'check the token you piped in',
     );
-  (await f.profile()).saveSignIn({ 'clean-token': token });
+  const profile = await f.profile();
+  profile.saveSignIn({ 'clean-token': token });
+  const url = profile.urls().cleanUrl;
+  if (check.verdict === 'accepted' && url) markTokenAccepted(f.dataDir, url, token);
   if (check.verdict === 'accepted')
     f.io.note(`${f.io.style.green('✓')} Stored the cleaning service token (the service accepted it)`);
   else f.io.warn(`stored the cleaning service token, not verified: ${check.why}`);

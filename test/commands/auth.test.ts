@@ -37,7 +37,12 @@ describe('auth status hints fit where the token came from', () => {
   it('a bogus cleaning token: no ✓, exit 4, with the hint for where it came from', async () => {
     const sandbox = await sandboxes.start();
     await registered(home(), sandbox, { service: 'platform' });
-    const res = await home().run(['auth', 'status'], { env: { MAILCLEAN_CLEAN_TOKEN: 'bogus-cleaning-token-0000' } });
+    const env = { MAILCLEAN_CLEAN_TOKEN: 'bogus-cleaning-token-0000' };
+    // Not asked by default: asking uses a request of the service's rate limit.
+    const unasked = await home().run(['auth', 'status'], { env });
+    expect(unasked.code, unasked.stderr).toBe(0);
+    expect(unasked.stdout).toMatch(/^ {2}! Token stored, not checked yet \(--check asks the service/m);
+    const res = await home().run(['auth', 'status', '--check'], { env });
     expect(res.code).toBe(4);
     expect(res.stdout).toMatch(
       /^Cleaning service .*\n {2}✗ token rejected: MAILCLEAN_CLEAN_TOKEN holds a token the cleaning service does not accept; fix it or unset it$/m,
@@ -45,18 +50,35 @@ describe('auth status hints fit where the token came from', () => {
     expect(res.stdout.match(/✓/g)).toHaveLength(1); // the platform's, which it took
   });
 
+  it('a cleaning token the service issued is ✓ without a request; --check spends one request of the rate limit', async () => {
+    const sandbox = await sandboxes.start();
+    await registered(home(), sandbox, { service: 'all' });
+    const res = await home().run(['auth', 'status']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(
+      /^Cleaning service .*\n {2}✓ Signed in as \S+ \(the service took this token \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/m,
+    );
+    expect(sandbox.stats().cleanRequests).toBe(0);
+    const checked = await home().run(['auth', 'status', '--check']);
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(sandbox.stats().cleanRequests).toBe(1);
+    expect(sandbox.stats().addressesCharged).toBe(0);
+  });
+
   it('a cleaning service that cannot be reached: the token is "stored, not verified", never ✓ (exit 1)', async () => {
     const sandbox = await sandboxes.start();
     await registered(home(), sandbox, { service: 'all' });
     const down = await serve((_req, res) => res.writeHead(503).end());
     try {
-      const res = await home().run(['auth', 'status', '--clean-url', down.url]);
+      const res = await home().run(['auth', 'status', '--check', '--clean-url', down.url]);
       expect(res.code).toBe(1);
       expect(res.stdout).toMatch(
         /^ {2}! Token stored for \S+, not verified: the cleaning service at 127\.0\.0\.1:\d+ answered 503/m,
       );
       expect(res.stdout.match(/✓/g)).toHaveLength(1);
-      const json = JSON.parse((await home().run(['auth', 'status', '--clean-url', down.url, '--json'])).stdout);
+      const json = JSON.parse(
+        (await home().run(['auth', 'status', '--check', '--clean-url', down.url, '--json'])).stdout,
+      );
       expect(json[1]).toMatchObject({ service: 'clean', signedIn: true, verified: false });
     } finally {
       await down.close();

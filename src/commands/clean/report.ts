@@ -106,7 +106,11 @@ function partialHint(outcome: CheckOutcome): string {
   switch (outcome.stopped?.reason) {
     case 'allowance': {
       const when = outcome.allowance?.renewsAt ? `on ${outcome.allowance.renewsAt.slice(0, 10)}` : 'next month';
-      return `a larger plan raises the monthly allowance; --local checks the rest now with the built-in engine; or run the same command with --resume after the allowance renews (${when}): nothing is paid twice.`;
+      const known =
+        outcome.requests === 0
+          ? 'nothing was sent: the allowance is known to be used up until it renews (after a plan change, `mailclean login --service clean` learns the new one); '
+          : '';
+      return `${known}a larger plan raises the monthly allowance; --local checks the rest now with the built-in engine; or run the same command with --resume after the allowance renews (${when}): nothing is paid twice.`;
     }
     case 'shared':
       return 'nothing was sent unbooked; when the shared Redis is back, run the same command with --resume to check the rest: nothing is paid twice.';

@@ -7,6 +7,7 @@ import type { PlatformClient } from '../../api/platform.js';
 import { str, unwrapObject } from '../../api/shape.js';
 import { SharedStateError } from '../../clean/state/account-state.js';
 import type { RateLimiter } from '../../clean/state/rate-limiter.js';
+import { markTokenAccepted } from '../../config/accepted-tokens.js';
 import { DEFAULT_RATE, parseRate } from '../../config/rate.js';
 import { AuthError, CliError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -28,10 +29,26 @@ export async function platformSession(f: Factory): Promise<PlatformClient> {
   return client;
 }
 
-/** The cleaning service is never the built-in sandbox unless given as a URL, so no account is made here. */
+/**
+ * The cleaning service is never the built-in sandbox unless given as a URL, so no account is made here. Its first
+ * answer is noted as the service taking the token, for `auth status`.
+ */
 export async function cleaningSession(f: Factory): Promise<CleaningClient> {
   const client = await f.cleaning();
-  if ((await f.profile()).token('clean').value) return client;
+  const profile = await f.profile();
+  const token = profile.token('clean').value;
+  const url = profile.urls().cleanUrl;
+  if (token) {
+    let marked = false;
+    const clean = client.clean.bind(client);
+    client.clean = async (emails, signal) => {
+      const records = await clean(emails, signal);
+      if (!marked && url) markTokenAccepted(f.dataDir, url, token);
+      marked = true;
+      return records;
+    };
+    return client;
+  }
   throw new AuthError(
     'not signed in to the cleaning service',
     'run `mailclean login --service clean`, or set MAILCLEAN_CLEAN_TOKEN',
@@ -45,6 +62,7 @@ export async function keepCleanSignIn(f: Factory, signed: CleanSignedIn, email: 
   f.useToken('clean', signed.token);
   const cleanUrl = profile.urls().cleanUrl;
   if (!cleanUrl) return;
+  markTokenAccepted(f.dataDir, cleanUrl, signed.token);
   // Remembered under every identity this sign-in shows (the same token from MAILCLEAN_CLEAN_TOKEN later is the
   // same account). The news is worth keeping, not worth failing a sign-in for (a shared store that is down).
   const identity = { cleanUrl, email, token: signed.token, userId: signed.userId };

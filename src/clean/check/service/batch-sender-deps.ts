@@ -15,6 +15,8 @@ export interface BatchSenderDeps {
   concurrency: number;
   /** Stop sending once this many addresses have been spent (sent in answered requests). */
   maxSpend?: number;
+  /** What is known to be left of the monthly allowance: never more is sent (0: nothing is). */
+  allowanceLeft?: number;
   /** Attempts per batch for transient failures (5xx, resets, garbled answers). */
   maxAttempts?: number;
   /** Graceful stop: no new requests; those in flight finish and are recorded. */

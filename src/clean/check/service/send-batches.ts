@@ -48,7 +48,7 @@ class BatchSender {
 
   constructor(private readonly deps: BatchSenderDeps) {
     this.limit = pLimit(Math.max(1, deps.concurrency));
-    this.budget = new SpendBudget(deps.maxSpend);
+    this.budget = new SpendBudget(deps.maxSpend, deps.allowanceLeft);
   }
 
   async run(keys: Iterable<string>): Promise<CheckOutcome> {

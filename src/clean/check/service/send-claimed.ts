@@ -112,7 +112,10 @@ class ClaimedRun {
           ? { ...event, spent: before.spent + event.spent, requests: before.requests + event.requests }
           : event,
       );
-    const round = await sendToService({ ...opts, pending: [], more, maxSpend, onEvent });
+    // A refusal in the rounds before said what is left (counted down since); else what they spent is gone from it.
+    const known = opts.allowanceLeft === undefined ? undefined : Math.max(0, opts.allowanceLeft - before.spent);
+    const allowanceLeft = before.allowance?.left ?? known;
+    const round = await sendToService({ ...opts, pending: [], more, maxSpend, allowanceLeft, onEvent });
     this.outcome = {
       spent: before.spent + round.spent,
       requests: before.requests + round.requests,

@@ -18,6 +18,8 @@ export interface SendOptions {
   client: { clean(emails: string[], signal?: AbortSignal): Promise<Json[]> };
   concurrency: number;
   maxSpend?: number;
+  /** What is known to be left of the monthly allowance: never more is sent. */
+  allowanceLeft?: number;
   /** First stage of stopping: no new request; those in flight finish and are journaled. */
   stop: AbortSignal;
   /** Second stage: requests in flight are abandoned. */
@@ -67,6 +69,7 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
     clock: realClock,
     concurrency: opts.concurrency,
     maxSpend: opts.maxSpend,
+    allowanceLeft: opts.allowanceLeft,
     stop: opts.stop,
     abort: opts.abort,
     onEvent: opts.onEvent,

@@ -32,7 +32,7 @@ export class ServiceChecker implements Checker {
   readonly extraColumns = SERVICE_COLUMNS;
   readonly keepsAnswers = true;
   readonly changedInput = 'match';
-  private readonly allowance?: KnownAllowance;
+  private allowance?: KnownAllowance;
   private journal?: ListJournal;
   private cache?: VerdictCache;
   private unlock?: () => void;
@@ -78,8 +78,14 @@ export class ServiceChecker implements Checker {
   async check(work: CheckWork, ports: RunPorts): Promise<CheckOutcome> {
     const { state, client } = this.options;
     if (!state || !client || !this.journal) throw new Error('the service checks only for a signed-in run');
+    // Read again: another run of the account may have learned more while this one waited for its list.
+    this.allowance = state.knownAllowance();
     const outcome = await this.send(work, ports, state, client, this.journal);
     for (const [key, verdict] of this.journal.results) work.verdicts.setKey(key, verdict);
+    // Stopped by what was known to be left, before the service said anything: the known news says why.
+    if (outcome.stopped?.reason === 'allowance' && !outcome.allowance && this.allowance) {
+      outcome.allowance = { ...this.allowance, left: 0 };
+    }
     return { ...outcome, saved: this.journal.results.size };
   }
 
@@ -107,6 +113,7 @@ export class ServiceChecker implements Checker {
       client,
       concurrency: this.options.concurrency,
       maxSpend: this.options.maxSpend,
+      allowanceLeft: this.allowance?.left,
       stop: signals.stop,
       abort: signals.abort,
       cache: this.cache,
@@ -155,7 +162,10 @@ export class ServiceChecker implements Checker {
     const { state } = this.options;
     if (!state) return;
     const before = this.allowance;
-    if (outcome.allowance?.left !== undefined) state.rememberAllowance(outcome.allowance, 'refusal');
+    // Refused for the allowance: nothing is left until the month renews, whatever the refusal said of it.
+    if (outcome.stopped?.reason === 'allowance')
+      state.rememberAllowance({ ...before, ...outcome.allowance, left: 0 }, 'refusal');
+    else if (outcome.allowance?.left !== undefined) state.rememberAllowance(outcome.allowance, 'refusal');
     else if (before?.left !== undefined && outcome.spent > 0) {
       state.rememberAllowance({ ...before, left: Math.max(0, before.left - outcome.spent) }, 'run');
     }

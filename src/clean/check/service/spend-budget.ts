@@ -8,10 +8,16 @@ export class SpendBudget {
   spent = 0;
   /** Addresses sent and not yet answered. */
   private inFlight = 0;
-  /** Learned from a refusal that said how much is left: later batches fit it, so the month's last are spent. */
+  /** Known before the run, or learned from a refusal: later batches fit it, so the month's last are spent. */
   private allowanceLeft?: number;
 
-  constructor(private readonly maxSpend?: number) {}
+  /** `allowanceLeft`: what is known to be left of the month's allowance when the run starts. */
+  constructor(
+    private readonly maxSpend?: number,
+    allowanceLeft?: number,
+  ) {
+    this.allowanceLeft = allowanceLeft;
+  }
 
   /** How many of `wanted` addresses may go now, or why none may. */
   fit(wanted: number): Fitted {

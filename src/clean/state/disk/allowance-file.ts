@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { isObject } from '../../../api/shape.js';
 import { writeFileAtomic } from '../../../atomic-write.js';
 import type { AllowanceNews, KnownAllowance } from '../account-state.js';
+import { stillHolds } from '../month.js';
 import { allowancePath } from './paths.js';
 
 /** The last news of this account's allowance, if any was kept. */
@@ -10,7 +11,9 @@ export function knownAllowance(dataDir: string, account: string): KnownAllowance
   try {
     const parsed = JSON.parse(readFileSync(allowancePath(dataDir, account), 'utf8')) as unknown;
     if (!isObject(parsed) || typeof parsed.asOf !== 'string' || typeof parsed.left !== 'number') return undefined;
-    return parsed as unknown as KnownAllowance;
+    const known = parsed as unknown as KnownAllowance;
+    // Once the month renewed, what was left before says nothing.
+    return stillHolds(known) ? known : undefined;
   } catch {
     return undefined;
   }
