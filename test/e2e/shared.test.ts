@@ -67,9 +67,16 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     const [one, two] = machines as [TestHome, TestHome];
     writeFileSync(join(one.dir, 'a.csv'), list(0, 300));
     writeFileSync(join(two.dir, 'b.csv'), list(150, 300));
+    const summaries = [join(one.dir, 'a.json'), join(two.dir, 'b.json')] as const;
     const [a, b] = await Promise.all([
-      run(['clean', join(one.dir, 'a.csv'), '-o', join(one.dir, 'a.out.csv'), ...RATE], envOf(one)),
-      run(['clean', join(two.dir, 'b.csv'), '-o', join(two.dir, 'b.out.csv'), ...RATE], envOf(two)),
+      run(
+        ['clean', join(one.dir, 'a.csv'), '-o', join(one.dir, 'a.out.csv'), '--summary-json', summaries[0], ...RATE],
+        envOf(one),
+      ),
+      run(
+        ['clean', join(two.dir, 'b.csv'), '-o', join(two.dir, 'b.out.csv'), '--summary-json', summaries[1], ...RATE],
+        envOf(two),
+      ),
     ]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
@@ -77,6 +84,15 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     expect(stats.rateLimited).toBe(0);
     expect(stats.maxArrivalsInAnyWindow).toBeLessThanOrEqual(5);
     expect(stats.addressesCharged, `${a.stderr}\n---\n${b.stderr}`).toBe(450);
+    // Each summary tells what it sent as what it spent: the other runner's answers came from the cache.
+    for (const path of summaries) {
+      const summary = JSON.parse(readFileSync(path, 'utf8')) as {
+        spent: number;
+        answered: { sent: number; fromCache: number };
+      };
+      expect(summary.answered.sent).toBe(summary.spent);
+      expect(summary.answered.sent + summary.answered.fromCache).toBe(300);
+    }
     for (const [m, name] of [
       [one, 'a'],
       [two, 'b'],

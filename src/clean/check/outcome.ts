@@ -23,6 +23,8 @@ export interface CheckOutcome {
   spent: number;
   requests: number;
   retries: number;
+  /** Answers another runner of the account paid for, taken from the cache while this run went on. */
+  fromOthers?: number;
   /** Answers now kept in the list's journal (an interrupted run says how many it saved). */
   saved?: number;
   /** What the service said of the monthly allowance when it refused, if it said. */

@@ -68,6 +68,8 @@ export interface KnownSources {
 
 export interface Cost {
   rate: Rate;
+  /** How long the rate limit makes `requests` more requests wait, counting what every run booked already. */
+  waitFor(requests: number): Promise<number>;
   maxSpend?: number;
   allowance?: KnownAllowance;
 }

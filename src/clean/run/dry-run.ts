@@ -4,7 +4,6 @@
 import { formatRate, type Rate } from '../../config/rate.js';
 import type { PrecheckOutcome } from '../check/precheck.js';
 import { MAX_BATCH } from '../check/service/send-batches.js';
-import { minimumTime } from '../check/service/send-to-service.js';
 import { KeysExcept } from '../scan/keys-except.js';
 import type { ScanResult } from '../scan/scan.js';
 import type { KnownAllowance } from '../state/account-state.js';
@@ -84,7 +83,7 @@ export async function dryRunReport(
     allowanceLeft: cost?.allowance?.left ?? null,
     allowanceAsOf: cost?.allowance?.asOf ?? null,
     rate: cost ? formatRate(cost.rate) : null,
-    minimumSeconds: cost ? Math.round(minimumTime(requests, cost.rate) / 1000) : 0,
+    minimumSeconds: cost ? Math.round((await cost.waitFor(requests)) / 1000) : 0,
     ragged: scan.ragged,
     extracted: scan.extracted,
   };

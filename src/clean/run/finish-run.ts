@@ -103,7 +103,9 @@ export function crossingText(c: Crossing): string {
 function summarise(checker: Checker, run: Checked, written: WriteSummary, outputs: OutputCount[]): RunSummary {
   const { answers } = run;
   const prechecked = answers.precheck?.decidedCount ?? 0;
-  const sent = answers.verdicts.size - answers.fromJournal - answers.fromCache - prechecked;
+  // Another runner's answers, taken from the cache during the run, were not sent by this one.
+  const fromCache = answers.fromCache + (run.outcome.fromOthers ?? 0);
+  const sent = answers.verdicts.size - answers.fromJournal - fromCache - prechecked;
   return runSummary({
     input: run.layout.displayName,
     checker: checker.kind,
@@ -112,7 +114,7 @@ function summarise(checker: Checker, run: Checked, written: WriteSummary, output
     scan: run.scan,
     tally: written.tally,
     outputs,
-    answered: { fromJournal: answers.fromJournal, fromCache: answers.fromCache, sent },
+    answered: { fromJournal: answers.fromJournal, fromCache, sent },
     outcome: run.outcome,
     allowanceLeft: checker.cost?.().allowance?.left,
     precheck: answers.precheck,

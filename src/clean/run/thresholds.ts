@@ -39,10 +39,20 @@ export interface Crossing {
   share: number;
 }
 
+/** Rows whose email_role or email_disposable column is true: what `role` and `disposable` mean to a gate. */
+const KIND_COUNTS: Record<string, (s: RunSummary) => number> = {
+  role: (s) => s.role,
+  disposable: (s) => s.disposable,
+};
+
 /** The conditions that hold for this run. */
 export function crossedThresholds(summary: RunSummary, thresholds: readonly Threshold[]): Crossing[] {
   return thresholds.flatMap((threshold) => {
-    const rows = summary.statuses[threshold.name] ?? summary.reasons[threshold.name] ?? 0;
+    const rows =
+      KIND_COUNTS[threshold.name]?.(summary) ??
+      summary.statuses[threshold.name] ??
+      summary.reasons[threshold.name] ??
+      0;
     const share = summary.rows > 0 ? (100 * rows) / summary.rows : 0;
     const actual = threshold.percent ? share : rows;
     const holds =

@@ -16,4 +16,6 @@ export interface RateLimiter {
   release(booking: Booking): void | Promise<void>;
   /** How long until `requests` more sends could all have started, as far as is known (for ETAs). */
   timeToSend(requests: number): number;
+  /** The same, from the sends every run of the account booked so far (read now from the store: a dry run's wait). */
+  estimate(requests: number): Promise<number>;
 }

@@ -20,7 +20,7 @@ export interface Verdict {
   /** The status word the cleaning service itself sent (`status` is always one of STATUSES). */
   serviceStatus?: string;
   /** Decided by the built-in engine before anything was sent to the service (nothing paid for it). */
-  decidedBy?: 'precheck';
+  decidedBy?: 'precheck' | 'local';
   /** A free-mail provider's address, a role address: set by the engine; else read from `key` when written. */
   free?: boolean;
   role?: boolean;
@@ -119,8 +119,9 @@ export const EXTRA_COLUMNS = {
   /** The cleaning service's own status word, beside `email_status` in mailclean's. */
   email_service_status: (v: Verdict) => v.serviceStatus ?? null,
   /**
-   * A run with the service: who decided the row. `service`, or `precheck` (the built-in engine, before anything was
-   * paid); empty for a row decided from its cell (blank, not an address) or left unchecked.
+   * A run with a service configured: who decided the row. `service`, `precheck` (the built-in engine, before
+   * anything was paid) or `local` (the built-in engine, with --local); empty for a row decided from its cell (blank,
+   * not an address) or left unchecked.
    */
   email_checked_by: (v: Verdict) =>
     v.decidedBy ?? (v.status === 'unchecked' || DECIDED_FROM_CELL.has(v.reason) ? null : 'service'),

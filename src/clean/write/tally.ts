@@ -1,5 +1,5 @@
 import { byCodeUnits } from '../../quantities.js';
-import type { Verdict } from '../verdict/verdict.js';
+import { addressKind, type Verdict } from '../verdict/verdict.js';
 
 const EXAMPLES = 5;
 
@@ -36,7 +36,8 @@ export class Tally {
     if (verdict.reason) bump(this.byReason, verdict.reason);
     if (verdict.serviceStatus) bump(this.byServiceStatus, verdict.serviceStatus);
     if (verdict.disposable === true) this.disposable++;
-    if (verdict.reason === 'role') this.role++;
+    // As the email_role column says it: the engine's own word, else the engine's list asked about the address.
+    if (verdict.reason === 'role' || (key !== '' && addressKind(verdict, key).role === true)) this.role++;
     const at = key.lastIndexOf('@');
     if (at < 0) return;
     const domain = key.slice(at + 1);

@@ -26,7 +26,8 @@ export async function chooseChecker(
   // Signed in, --local keeps the answers the service already gave (this list's journal, the cache).
   const account = o.local ? await cleaningAccountKey(f, o.shared) : undefined;
   const state = account ? await stateOrWarn(f, o, account) : undefined;
-  return EngineChecker.start(choice, { dryRun: o.dryRun, state, onWarning });
+  const serviceConfigured = (await f.profile()).urls().cleanUrl !== undefined;
+  return EngineChecker.start(choice, { dryRun: o.dryRun, state, serviceConfigured, onWarning });
 }
 
 /** The service, or the built-in engine's settings: what `clean` and `verify` check with. */

@@ -6,8 +6,8 @@ Every input row comes out once, in input order, its columns untouched, with thes
   email_status, email_valid, email_disposable, email_valid_domain, email_reason, email_checked_at,
   email_free (a free-mail provider's address: gmail.com, …), email_role (a function's: info@, no-reply@)
   (both from the built-in engine's lists, whichever checker answered; empty where the cell holds no address)
-then email_service_status (the service's own word) and email_checked_by (service or precheck) or, with the
-built-in engine, email_suggestion
+then email_service_status (the service's own word) and email_checked_by (service, precheck, or local for the
+built-in engine under --local) whenever a service is configured; with the built-in engine, email_suggestion
 (an earlier run's result columns in the input are replaced by these).
 Blank and malformed addresses are decided locally and never sent; duplicates are sent once. With the service,
 the precheck (on unless --no-precheck) first decides for free what DNS and lists can: domains that do not exist

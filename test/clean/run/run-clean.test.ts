@@ -107,6 +107,11 @@ describe.each(['spec', 'alt'] as const)('runClean with the cleaning service (%s 
     expect(lines).toHaveLength(121);
     expect(lines[0]).toMatch(/^Name,Email,email_status,/);
     expect(sandbox.stats().addressesCharged).toBe(120);
+    // Progress never says more was spent than checked: both count answers once they are kept.
+    const told = of('progress').filter((e) => e.change.spent !== undefined);
+    expect(told.length).toBeGreaterThan(0);
+    for (const { change } of told) expect(change.spent).toBeLessThanOrEqual(change.checked!);
+    expect(told.at(-1)!.change).toMatchObject({ checked: 120, spent: 120 });
 
     events.length = 0;
     const again = await runClean(request(input), checker(), ports());

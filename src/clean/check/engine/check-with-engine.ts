@@ -14,6 +14,7 @@ export function engineVerdict(key: string, v: EngineVerdict, checkedAt: string):
     suggestion: v.suggestion,
     free: v.freeProvider,
     role: v.role,
+    decidedBy: 'local',
   };
 }
 

@@ -6,6 +6,7 @@ import type { Checker, CheckWork, KnownSources, ListToCheck } from '../../run/ch
 import type { RunPorts } from '../../run/events.js';
 import type { UniqueKeys } from '../../scan/spill/unique-keys.js';
 import type { AccountState } from '../../state/account-state.js';
+import { type ExtraColumn, SERVICE_COLUMNS } from '../../verdict/verdict.js';
 import type { VerdictTable } from '../../verdict/verdict-table.js';
 import { ofList, openCacheOrWarn } from '../open-cache.js';
 import type { CheckOutcome } from '../outcome.js';
@@ -17,7 +18,7 @@ const ENGINE_CONCURRENCY = 256;
 
 export class EngineChecker implements Checker {
   readonly kind = 'local';
-  readonly extraColumns = ['email_suggestion'] as const;
+  readonly extraColumns: readonly ExtraColumn[];
   readonly keepsAnswers = false;
   readonly changedInput = 'refuse';
 
@@ -26,7 +27,11 @@ export class EngineChecker implements Checker {
     private readonly engine: Engine | undefined,
     /** A signed-in account whose service answers are kept (--local); undefined otherwise. */
     private readonly state: AccountState | undefined,
-  ) {}
+    serviceConfigured: boolean,
+  ) {
+    // With a service configured, rows say who decided them: paid answers must be told from free ones.
+    this.extraColumns = serviceConfigured ? ['email_suggestion', ...SERVICE_COLUMNS] : ['email_suggestion'];
+  }
 
   /**
    * Made before the list is read: the scan hands each new address to the engine, so that DNS answers for the
@@ -34,16 +39,17 @@ export class EngineChecker implements Checker {
    */
   static async start(
     settings: EngineSettings,
-    opts: { dryRun: boolean; state?: AccountState; onWarning: (message: string) => void },
+    opts: { dryRun: boolean; state?: AccountState; serviceConfigured?: boolean; onWarning: (message: string) => void },
   ): Promise<EngineChecker> {
-    if (opts.dryRun) return new EngineChecker(undefined, opts.state);
+    const withService = opts.serviceConfigured === true;
+    if (opts.dryRun) return new EngineChecker(undefined, opts.state, withService);
     const { Engine } = await import('../../../verify/index.js');
     const engine = new Engine({
       dns: { servers: settings.dnsServers },
       smtp: { enabled: settings.smtp, port: settings.smtpPort, from: settings.smtpFrom },
       onWarning: opts.onWarning,
     });
-    return new EngineChecker(engine, opts.state);
+    return new EngineChecker(engine, opts.state, withService);
   }
 
   onNewKey(key: string): void {

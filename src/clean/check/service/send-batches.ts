@@ -40,6 +40,8 @@ class BatchSender {
   private readonly limit: LimitFunction;
   private readonly running = new Set<Promise<void>>();
   private readonly budget: SpendBudget;
+  /** Addresses paid for whose answers are kept: what progress calls spent, in step with what it calls checked. */
+  private spentKept = 0;
   /** A batch was left unsent because of a stop request. */
   private skipped = false;
   /** 429s for the rate limit since the last answer. */
@@ -180,10 +182,12 @@ class BatchSender {
     // An address the answer left out is asked about once more, then called unknown.
     if (missing.length > 0) this.schedule({ keys: missing, attempts: 0, missingBefore: new Set(missing) });
     if (!(await this.recorded(verdicts))) return;
+    // Counted once the answers are kept, as `addresses` are: other batches paid meanwhile are told with their own.
+    this.spentKept += batch.keys.length;
     this.deps.onEvent?.({
       type: 'answered',
       addresses: verdicts.length,
-      spent: outcome.spent,
+      spent: this.spentKept,
       requests: outcome.requests,
     });
   }

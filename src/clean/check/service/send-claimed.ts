@@ -50,12 +50,17 @@ export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcom
   } finally {
     await opts.claims.release();
   }
-  return run.outcome;
+  return { ...run.outcome, fromOthers: run.fromOthers };
 }
 
 /** One run's rounds of sending: what they spent together, against the whole run's --max-spend. */
 class ClaimedRun {
   outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
+  /** Answers other runners paid for, taken from the cache. */
+  fromOthers = 0;
+  /** What progress was last told of this run's spend and requests, across rounds. */
+  private spentSoFar = 0;
+  private requestsSoFar = 0;
 
   constructor(private readonly opts: ClaimedSendOptions) {}
 
@@ -93,7 +98,17 @@ class ClaimedRun {
   async takeTheirAnswers(waiting: string[]): Promise<string[]> {
     const { opts } = this;
     const answered = await opts.cache.lookup(waiting, opts.since);
-    if (answered.size > 0) await opts.journal.record([...answered].map(([key, verdict]) => ({ ...verdict, key })));
+    if (answered.size > 0) {
+      await opts.journal.record([...answered].map(([key, verdict]) => ({ ...verdict, key })));
+      this.fromOthers += answered.size;
+      // Checked, and paid by another runner: progress counts them without a request or a spend of this run's.
+      opts.onEvent?.({
+        type: 'answered',
+        addresses: answered.size,
+        spent: this.spentSoFar,
+        requests: this.requestsSoFar,
+      });
+    }
     return waiting.filter((a) => !answered.has(a));
   }
 
@@ -106,12 +121,12 @@ class ClaimedRun {
       before.stopped = maxSpendReached(opts.maxSpend!);
       return;
     }
-    const onEvent: SendOptions['onEvent'] = (event) =>
-      opts.onEvent?.(
-        event.type === 'answered'
-          ? { ...event, spent: before.spent + event.spent, requests: before.requests + event.requests }
-          : event,
-      );
+    const onEvent: SendOptions['onEvent'] = (event) => {
+      if (event.type !== 'answered') return opts.onEvent?.(event);
+      this.spentSoFar = before.spent + event.spent;
+      this.requestsSoFar = before.requests + event.requests;
+      opts.onEvent?.({ ...event, spent: this.spentSoFar, requests: this.requestsSoFar });
+    };
     // A refusal in the rounds before said what is left (counted down since); else what they spent is gone from it.
     const known = opts.allowanceLeft === undefined ? undefined : Math.max(0, opts.allowanceLeft - before.spent);
     const allowanceLeft = before.allowance?.left ?? known;

@@ -11,7 +11,7 @@ import type { EngineSettings } from '../engine/engine-settings.js';
 import { ofList, openCacheOrWarn } from '../open-cache.js';
 import type { CheckOutcome } from '../outcome.js';
 import { sendClaimed } from './send-claimed.js';
-import { type SendOptions, sendToService, timeLeft } from './send-to-service.js';
+import { minimumTime, type SendOptions, sendToService, timeLeft } from './send-to-service.js';
 
 export interface ServiceCheckerOptions {
   /** The account's state; undefined when no account is known (a dry run can still count). */
@@ -50,7 +50,10 @@ export class ServiceChecker implements Checker {
   }
 
   cost(): Cost {
-    return { rate: this.options.rate, maxSpend: this.options.maxSpend, allowance: this.allowance };
+    const { state, rate, maxSpend } = this.options;
+    const waitFor = async (requests: number) =>
+      state ? await state.limiter(rate).estimate(requests) : minimumTime(requests, rate);
+    return { rate, waitFor, maxSpend, allowance: this.allowance };
   }
 
   async known(list: ListToCheck, ports: RunPorts): Promise<KnownSources | 'cancel'> {

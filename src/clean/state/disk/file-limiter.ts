@@ -92,6 +92,11 @@ export class SlidingWindowLimiter implements RateLimiter {
    * How long until `requests` more sends could all have started, if each were answered at once: slots free in
    * the order they expire, and each new send holds its slot for one window.
    */
+  /** The state file is read at every look: what every run booked is known already. */
+  async estimate(requests: number): Promise<number> {
+    return this.timeToSend(requests);
+  }
+
   timeToSend(requests: number): number {
     if (requests <= 0) return 0;
     const now = this.opts.clock.now();

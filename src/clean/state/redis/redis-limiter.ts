@@ -86,6 +86,21 @@ export class RedisLimiter implements RateLimiter {
     return wait!;
   }
 
+  async estimate(requests: number): Promise<number> {
+    try {
+      const [[, time], [, scores]] = (await this.redis
+        .multi()
+        .time()
+        .zrange(this.key, '0', '-1', 'WITHSCORES')
+        .exec()) as [[unknown, [string, string]], [unknown, string[]]];
+      const offset = Date.now() - (Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000));
+      this.holding = scores.filter((_, i) => i % 2 === 1).map((s) => Number(s) + offset);
+    } catch (error) {
+      throw unreachable(this.url, error);
+    }
+    return this.timeToSend(requests);
+  }
+
   async release(booking: Booking): Promise<void> {
     try {
       await this.redis.eval(RELEASE, 1, this.key, this.span, booking.id);
