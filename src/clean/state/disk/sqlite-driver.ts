@@ -12,7 +12,8 @@ process.emitWarning = function (this: NodeJS.Process, warning: string | Error, .
 } as typeof process.emitWarning;
 let sqlite: typeof Sqlite;
 try {
-  sqlite = await import('node:sqlite');
+  // Not `await import()`: the single executable is one CommonJS script, which has no top-level await.
+  sqlite = process.getBuiltinModule('node:sqlite');
 } finally {
   process.emitWarning = original;
 }
