@@ -137,8 +137,9 @@ describe('the shape of src/', () => {
   });
 
   it('nothing below main.ts imports a command or calls process.exit', () => {
+    // executable.ts is above main.ts: the single executable's entry, as bin/mailclean.js is the package's.
     const offending = files
-      .filter((f) => f.name !== 'main.ts' && !f.name.startsWith('commands/'))
+      .filter((f) => f.name !== 'main.ts' && f.name !== 'executable.ts' && !f.name.startsWith('commands/'))
       .flatMap((f) => [
         ...importsOf(f.text)
           .filter(

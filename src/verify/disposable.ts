@@ -5,21 +5,27 @@ interface DomainList {
   has(domain: string): boolean;
 }
 
-/** Written by tools/build-disposable.mjs from mailchecker's list; the same path from src/verify and dist/verify. */
-const BUILT_LIST = new URL('../../dist/verify/disposable-domains.txt', import.meta.url);
+/**
+ * Written by tools/build-disposable.mjs from mailchecker's list. The same path from src/verify, dist/verify and the
+ * release bundle's dist/chunks; the single executable carries it as an asset.
+ */
+const BUILT_LIST = 'disposable-domains.txt';
 
 let domains: DomainList | undefined;
 let origin: 'built' | 'mailchecker' | undefined;
 
 /**
  * mailchecker's list (about 56,000 domains, kept up to date by its maintainers), loaded on first use: as written at
- * build time when that was from the mailchecker installed now, else (a newer one, or no build) from mailchecker.
+ * build time when that was from the mailchecker installed now, else (a newer one, or no build) from mailchecker. The
+ * release bundle and the single executable have no mailchecker beside them: their copy is the list.
  */
 function list(): DomainList {
   if (!domains) {
     const require = createRequire(import.meta.url);
-    domains = builtList(installedVersion(require));
+    const version = installedVersion(require);
+    domains = builtList(version);
     origin = domains ? 'built' : 'mailchecker';
+    if (!domains && version === undefined) throw new Error(`this build of mailclean lacks ${BUILT_LIST}`);
     domains ??= (require('mailchecker/platform/node') as { blacklist(): Set<string> }).blacklist();
   }
   return domains;
@@ -39,16 +45,21 @@ function installedVersion(require: NodeJS.Require): string | undefined {
 }
 
 function builtList(version: string | undefined): DomainList | undefined {
-  if (version === undefined) return undefined;
-  let text: string;
+  const text = builtText();
+  const firstLine = text?.indexOf('\n') ?? -1;
+  if (text === undefined || firstLine < 0) return undefined;
+  if (version !== undefined && text.slice(0, firstLine) !== `mailchecker ${version}`) return undefined;
+  return new LineSet(text, firstLine + 1);
+}
+
+function builtText(): string | undefined {
+  const sea = process.getBuiltinModule('node:sea');
+  if (sea?.isSea()) return sea.getAsset(BUILT_LIST, 'utf8');
   try {
-    text = readFileSync(BUILT_LIST, 'utf8');
+    return readFileSync(new URL(`../../dist/verify/${BUILT_LIST}`, import.meta.url), 'utf8');
   } catch {
     return undefined;
   }
-  const firstLine = text.indexOf('\n');
-  if (firstLine < 0 || text.slice(0, firstLine) !== `mailchecker ${version}`) return undefined;
-  return new LineSet(text, firstLine + 1);
 }
 
 /**

@@ -1,123 +1,159 @@
-// The package as users get it: `npm pack`, then `npm install -g` of the tarball into an empty prefix (its
-// dependencies from a registry on loopback that serves what package-lock.json locks, out of the npm cache), and
-// the installed command run: help, version, a clean with the built-in engine, an account on the built-in sandbox.
+// The package as users get it: the release tarball (`npm run release`: one bundle, no dependencies, no scripts),
+// installed by the README's own lines, from a file and from a release URL (a server on loopback), into empty
+// prefixes with a registry that refuses every request (nothing may be fetched), then run: help, version, a clean
+// with the built-in engine, an account on the built-in sandbox.
 import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/version.js';
-import { closedPort } from '../helpers/http-server.js';
-import { type LocalRegistry, startRegistry } from '../helpers/registry.js';
+import { closedPort, type TestServer } from '../helpers/http-server.js';
+import { onLoopback, releaseFiles, serveRelease, TARBALL } from '../helpers/release.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 // npm and the installed bin run on the Node running the tests.
 const PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
 
+/** Runs without blocking this process: the release server answers from it. */
 function run(
   command: string,
   args: string[],
   opts: { cwd?: string; env?: Record<string, string>; input?: string } = {},
-): SpawnSyncReturns<string> {
-  return spawnSync(command, args, {
-    cwd: opts.cwd ?? ROOT,
-    env: { ...process.env, PATH, ...opts.env },
-    input: opts.input,
-    encoding: 'utf8',
-    timeout: 120_000,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: opts.cwd ?? ROOT, env: { ...process.env, PATH, ...opts.env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end(opts.input ?? '');
+    child.on('error', (error) => resolve({ status: null, stdout, stderr: String(error) }));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
 
-/** The same, without blocking this process: the registry npm installs from runs in it. */
-function runAsync(command: string, args: string[], cwd: string): Promise<{ status: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, PATH }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', (error) => resolve({ status: null, stderr: String(error) }));
-    child.on('close', (status) => resolve({ status, stderr }));
-  });
+function runSync(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+): SpawnSyncReturns<string> {
+  return spawnSync(command, args, { env: { ...process.env, PATH, ...env }, input, encoding: 'utf8', timeout: 60_000 });
+}
+
+/** The shell lines of the README's Install section that install from a release or a tarball. */
+function readmeInstallLines(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Install\n'), readme.indexOf('\n## Commands\n'));
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .flatMap(([, block]) => (block as string).split('\n'))
+    .filter((line) => line.startsWith('npm install -g ./') || line.startsWith('npm install -g http'));
 }
 
 describe('the npm package', () => {
   let dir: string;
-  let registry: LocalRegistry;
-  let bin: string;
-  let tarball: string;
+  let files: string;
+  let server: TestServer & { requests: string[] };
+  let registry: string;
   let env: Record<string, string>;
+  const installs: { line: string; prefix: string; status: number | null; stderr: string }[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mailclean-package-'));
+    files = releaseFiles(join(dir, 'release'));
+    server = await serveRelease(files);
+    registry = `http://127.0.0.1:${await closedPort()}`;
     env = { MAILCLEAN_CONFIG_DIR: join(dir, 'config'), MAILCLEAN_DATA_DIR: join(dir, 'data'), NO_COLOR: '1' };
-    // dist/ is already built by `npm test`; packing must not rebuild it under the other tests' feet.
-    const packed = run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir]);
-    expect(packed.status, packed.stderr).toBe(0);
-    tarball = join(dir, packed.stdout.trim().split('\n').at(-1)!);
-    const cache = run('npm', ['config', 'get', 'cache']).stdout.trim();
-    registry = await startRegistry(join(ROOT, 'package-lock.json'), cache);
-    const installed = await runAsync(
-      'npm',
-      [
-        'install',
-        '-g',
-        '--prefix',
-        join(dir, 'prefix'),
-        '--registry',
-        registry.url,
-        '--cache',
-        join(dir, 'npm-cache'),
-        '--no-audit',
-        '--no-fund',
-        tarball,
-      ],
-      dir,
-    );
-    expect(
-      installed.status,
-      `${installed.stderr}\nnot in the lock or the npm cache (run npm ci): ${registry.missing.join(', ')}`,
-    ).toBe(0);
-    bin = join(dir, 'prefix', 'bin', 'mailclean');
-  }, 180_000);
+    // The clone's lines run where `npm run release` left its tarball.
+    const cwd = join(dir, 'clone');
+    mkdirSync(cwd);
+    symlinkSync(files, join(cwd, 'release'));
+    for (const [i, line] of readmeInstallLines().entries()) {
+      const prefix = join(dir, `prefix-${i}`);
+      const args = [...onLoopback(line, server).split(' ').slice(1), '--prefix', prefix, '--registry', registry];
+      const res = await run('npm', [...args, '--cache', join(dir, 'npm-cache'), '--no-audit', '--no-fund'], { cwd });
+      installs.push({ line, prefix, status: res.status, stderr: res.stderr });
+    }
+  }, 300_000);
   afterAll(async () => {
-    await registry?.close();
+    await server?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('holds the built code, the docs README links to and the licence; not the sources or the tests', () => {
-    const files = run('tar', ['-tzf', tarball]).stdout.trim().split('\n');
+  const bin = () => join(installs[0]!.prefix, 'bin', 'mailclean');
+
+  it('holds the bundle, its licences, the docs README links to; no sources, no dependencies, no scripts', () => {
+    const tarball = join(files, TARBALL);
+    const listed = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).stdout.trim().split('\n');
     for (const file of [
       'package/bin/mailclean.js',
       'package/dist/main.js',
+      'package/dist/version.js',
+      'package/dist/verify/disposable-domains.txt',
+      'package/dist/THIRD-PARTY-LICENSES.txt',
       'package/README.md',
       'package/LICENSE',
       'package/CHANGELOG.md',
       'package/man/mailclean.1',
       'package/docs/json.md',
-      'package/docs/verify.md',
     ])
-      expect(files).toContain(file);
-    expect(files.filter((f) => /^package\/(src|test|bench|fixtures)\//.test(f))).toEqual([]);
+      expect(listed).toContain(file);
+    expect(listed.filter((f) => /^package\/(src|test|bench|fixtures|tools|node_modules)\//.test(f))).toEqual([]);
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    for (const [, link] of readme.matchAll(/\]\((docs\/[^)#]+)/g)) expect(files).toContain(`package/${link}`);
-  });
-
-  it('installed into an empty prefix, its man page is where `man` looks', () => {
-    expect(readFileSync(join(dir, 'prefix', 'share', 'man', 'man1', 'mailclean.1'), 'utf8')).toMatch(
-      /^\.TH MAILCLEAN 1 /,
+    for (const [, link] of readme.matchAll(/\]\((docs\/[^)#]+)/g)) expect(listed).toContain(`package/${link}`);
+    const manifest = JSON.parse(
+      spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout,
     );
+    expect(manifest).toMatchObject({ name: 'mailclean', version: VERSION, bin: { mailclean: 'bin/mailclean.js' } });
+    for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies', 'scripts'])
+      expect(manifest).not.toHaveProperty(field);
   });
 
-  it('installed into an empty prefix, it answers --version and --help', () => {
-    expect(run(bin, ['--version'], { env }).stdout).toBe(`${VERSION}\n`);
-    const help = run(bin, ['--help'], { env });
+  it("installs by the README's lines, from a release URL and from the clone's tarball, fetching nothing else", () => {
+    expect(installs.map((i) => i.line)).toEqual([
+      `npm install -g https://github.com/mailclean/mailclean/releases/download/v${VERSION}/${TARBALL}`,
+      `npm install -g ./release/${TARBALL}`,
+    ]);
+    for (const install of installs) {
+      expect(install.status, install.stderr).toBe(0);
+      // npm 11 warns about any install-time script (`prepare` included): there is none to warn about.
+      expect(install.stderr).not.toMatch(/warn/i);
+    }
+    expect(new Set(server.requests)).toEqual(new Set([`/v${VERSION}/${TARBALL}`]));
+  });
+
+  it('takes under 15 MB installed', () => {
+    const du = spawnSync('du', ['-sb', join(installs[0]!.prefix, 'lib', 'node_modules', 'mailclean')], {
+      encoding: 'utf8',
+    });
+    expect(Number(du.stdout.split('\t')[0])).toBeLessThan(15 * 2 ** 20);
+  });
+
+  it('puts its man page where `man` looks', () => {
+    const page = join(installs[0]!.prefix, 'share', 'man', 'man1', 'mailclean.1');
+    expect(readFileSync(page, 'utf8')).toMatch(/^\.TH MAILCLEAN 1 /);
+  });
+
+  it('answers --version and --help, loading a small part of the bundle for each', () => {
+    expect(runSync(bin(), ['--version'], env).stdout).toBe(`${VERSION}\n`);
+    const help = runSync(bin(), ['--help'], env);
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Usage: mailclean /m);
+    const installed = join(installs[0]!.prefix, 'lib', 'node_modules', 'mailclean');
+    const bundle = readdirSync(join(installed, 'dist'), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.js'))
+      .reduce((bytes, name) => bytes + statSync(join(installed, 'dist', name)).size, 0);
+    for (const args of [['--version'], ['--help'], ['clean', '--help']]) {
+      // Commands load lazily: help reads commander and the command table, not the engine, HTTP, Excel or Redis.
+      expect(sizeOfLoaded(installed, args, env), args.join(' ')).toBeLessThan(bundle / 20);
+    }
   });
 
   it('cleans a list with the built-in engine (DNS kept on loopback): every row back, exit 0', async () => {
     const input = join(ROOT, 'fixtures', 'clean', 'mailchimp.csv');
     const out = join(dir, 'cleaned.csv');
-    const res = run(bin, ['clean', input, '-o', out, '--dns-server', `127.0.0.1:${await closedPort()}`], { env });
+    const res = runSync(bin(), ['clean', input, '-o', out, '--dns-server', `127.0.0.1:${await closedPort()}`], env);
     expect(res.status, res.stderr).toBe(0);
     const rows = (text: string) => text.trim().split(/\r?\n/).length;
     expect(rows(readFileSync(out, 'utf8'))).toBe(rows(readFileSync(input, 'utf8')));
@@ -125,13 +161,41 @@ describe('the npm package', () => {
   });
 
   it('registers on the built-in sandbox and shows the account', () => {
-    const reg = run(bin, ['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], {
+    const reg = runSync(
+      bin(),
+      ['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'],
       env,
-      input: 'a long password',
-    });
+      'a long password',
+    );
     expect(reg.status, reg.stderr).toBe(0);
-    const me = run(bin, ['me', '--json', 'email'], { env });
+    const me = runSync(bin(), ['me', '--json', 'email'], env);
     expect(me.status, me.stderr).toBe(0);
     expect(JSON.parse(me.stdout)).toEqual({ email: 'ada@example.com' });
   });
 });
+
+/** Bytes of the installed package's own files that a run of `args` loads (a resolve hook lists them). */
+function sizeOfLoaded(installed: string, args: string[], env: Record<string, string>): number {
+  const log = join(mkdtempSync(join(tmpdir(), 'mailclean-loaded-')), 'loaded.txt');
+  const hook = `data:text/javascript,${encodeURIComponent(`
+import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(\`
+import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, resolved.url + '\\\\n');
+  return resolved;
+}\`));`)}`;
+  spawnSync(process.execPath, ['--import', hook, join(installed, 'bin', 'mailclean.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
+  const urls = new Set(readFileSync(log, 'utf8').trim().split('\n'));
+  rmSync(dirname(log), { recursive: true, force: true });
+  let bytes = 0;
+  for (const url of urls) {
+    const path = url.startsWith('file:') ? new URL(url).pathname : '';
+    if (path.startsWith(installed)) bytes += statSync(path).size;
+  }
+  return bytes;
+}
