@@ -25,11 +25,13 @@ export const ENVIRONMENT: readonly Entry[] = [
   { name: 'MAILCLEAN_INTERNAL_TOKEN', meaning: 'internal access token for `oem-register` (and the sandbox OEM route)' },
   {
     name: 'MAILCLEAN_CONFIG_DIR',
-    meaning: 'where profiles live (default $XDG_CONFIG_HOME/mailclean, ~/.config/mailclean)',
+    meaning:
+      'where profiles live (default $XDG_CONFIG_HOME/mailclean, ~/.config/mailclean; macOS ~/Library/Application Support/mailclean; Windows %APPDATA%\\mailclean)',
   },
   {
     name: 'MAILCLEAN_DATA_DIR',
-    meaning: 'journals, limiter state, cache, sandbox data (default $XDG_STATE_HOME/mailclean)',
+    meaning:
+      'journals, limiter state, cache, sandbox data (default $XDG_STATE_HOME/mailclean, ~/.local/state/mailclean; macOS ~/Library/Application Support/mailclean/state; Windows %LOCALAPPDATA%\\mailclean)',
   },
   { name: 'MAILCLEAN_NO_INPUT', meaning: '1: never prompt (also when CI is set)' },
   { name: 'CI', meaning: 'set: never prompt' },

@@ -55,20 +55,32 @@ export class Interrupted extends Error {
 }
 
 /**
+ * Windows has no SIGTERM to catch (`kill` there ends a process outright). What it delivers instead: SIGBREAK for
+ * Ctrl-Break, taken as Ctrl-C is, and SIGHUP when the console window is closed (Windows ends the process about ten
+ * seconds later), taken as a request to stop, so the requests in flight are journaled in that time.
+ */
+const WINDOWS_ONLY: Partial<Record<NodeJS.Signals, Signal>> = { SIGBREAK: 'SIGINT', SIGHUP: 'SIGTERM' };
+
+/**
  * Bound to the process. Libraries may hook signals on import: `conf` → `atomically` → `when-exit` catches
  * SIGINT/SIGTERM, runs its clean-up and sends the signal again, which a handler of ours would take for a second
  * Ctrl-C the user never pressed. So ours are the only listeners: `claim()` removes the others whenever work is
  * about to listen. Their clean-up still runs on the process's normal `exit`.
  */
 export class ProcessSignals extends Signals {
-  private readonly listeners = new Map<Signal, () => void>();
+  private readonly listeners = new Map<NodeJS.Signals, () => void>();
 
-  constructor(private readonly target: NodeJS.Process = process) {
+  constructor(
+    private readonly target: NodeJS.Process = process,
+    platform: NodeJS.Platform = process.platform,
+  ) {
     super();
-    for (const signal of Object.keys(NUMBERS) as Signal[]) {
-      const listener = () => this.onSignal(signal);
-      this.listeners.set(signal, listener);
-      target.on(signal, listener);
+    const caught: [NodeJS.Signals, Signal][] = (Object.keys(NUMBERS) as Signal[]).map((signal) => [signal, signal]);
+    if (platform === 'win32') caught.push(...(Object.entries(WINDOWS_ONLY) as [NodeJS.Signals, Signal][]));
+    for (const [received, meaning] of caught) {
+      const listener = () => this.onSignal(meaning);
+      this.listeners.set(received, listener);
+      target.on(received, listener);
     }
   }
 
