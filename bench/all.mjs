@@ -7,6 +7,7 @@ import { root } from './lib.mjs';
 
 const BENCHES = [
   'startup',
+  'install-size',
   'clean-rate',
   'clean-dryrun',
   'clean-local',

@@ -10,10 +10,14 @@ export const root = join(import.meta.dirname, '..');
 const common = { cwd: root, platform: 'node', logLevel: 'warn' };
 const smaller = { minify: true, comments: { legal: false } };
 
-/** Writes the package's dist/ (entries, then chunks/ two levels below the package, as disposable.ts expects). */
-export async function bundlePackage(outDir) {
+/**
+ * Writes the package's dist/ (entries, then chunks/ two levels below the package, as disposable.ts expects).
+ * `external` leaves packages out (bench/install-size.mjs measures the bundle without one).
+ */
+export async function bundlePackage(outDir, { external = [] } = {}) {
   const { output } = await build({
     ...common,
+    external,
     input: { main: 'src/main.ts', version: 'src/version.ts' },
     output: {
       ...smaller,
