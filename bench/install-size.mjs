@@ -10,7 +10,8 @@ import { join, relative, sep } from 'node:path';
 import { bundlePackage } from '../tools/bundle.mjs';
 import { mb, root } from './lib.mjs';
 
-const work = join(root, 'bench', 'tmp', 'install-size');
+// Under .tmp/, not bench/tmp/: the installed packages there are not ours to lint.
+const work = join(root, '.tmp', 'bench-install-size');
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

@@ -14,7 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { generatedList, root, startDns } from './lib.mjs';
 
 const runs = Number(process.env.BENCH_RUNS ?? 21);
-const work = join(root, 'bench', 'tmp', 'startup');
+// Under .tmp/, not bench/tmp/: the installed packages there are not ours to lint.
+const work = join(root, '.tmp', 'bench-startup');
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
