@@ -19,9 +19,9 @@ if [ "${1:-}" = clean ] && [ -z "$summary" ]; then
 fi
 
 stderr="$(mktemp)"
-"$MAILCLEAN" "$@" 2> >(tee "$stderr" >&2)
-code=$?
-wait # for tee
+# stderr through tee (shown as it comes, and kept to read back), stdout untouched; the pipeline ends with tee.
+{ "$MAILCLEAN" "$@" 2>&1 1>&3 3>&- | tee "$stderr" >&2; } 3>&1
+code=${PIPESTATUS[0]}
 
 # Annotation text: GitHub's escapes for %, CR and LF.
 escape() { sed -e 's/%/%25/g' -e 's/\r/%0D/g' | sed -e ':a;N;$!ba;s/\n/%0A/g'; }
