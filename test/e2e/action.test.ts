@@ -15,7 +15,8 @@ import { releaseFiles, serveRelease, TARBALL } from '../helpers/release.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const linuxX64 = process.platform === 'linux' && process.arch === 'x64';
 
-describe.runIf(linuxX64)('the GitHub Action', () => {
+// Each test runs whole jobs (a download, an install, a clean): minutes on a loaded machine.
+describe.runIf(linuxX64)('the GitHub Action', { timeout: 180_000 }, () => {
   let dir: string;
   let server: TestServer & { requests: string[] };
   let caches: CacheStore;

@@ -22,7 +22,7 @@ function readmeExecutableLines(): string[] {
   return block![1]!.trim().split('\n');
 }
 
-describe.runIf(built)('the single executable', () => {
+describe.runIf(built)('the single executable', { timeout: 120_000 }, () => {
   let dir: string;
   let server: TestServer & { requests: string[] };
   let exe: string;

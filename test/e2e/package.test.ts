@@ -51,7 +51,7 @@ function readmeInstallLines(): string[] {
     .filter((line) => line.startsWith('npm install -g ./') || line.startsWith('npm install -g http'));
 }
 
-describe('the npm package', () => {
+describe('the npm package', { timeout: 120_000 }, () => {
   let dir: string;
   let files: string;
   let server: TestServer & { requests: string[] };
