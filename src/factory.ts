@@ -79,19 +79,26 @@ export class Factory {
   }
 
   private async loadProfile(): Promise<Profile> {
-    const [{ ProfileStore }, { Profile }] = await Promise.all([
+    const [{ ProfileStore }, { Profile }, { CredentialStore }, { keyringService, SECRET_KEYS }] = await Promise.all([
       import('./config/store.js'),
       import('./config/profile.js'),
+      import('./config/keyring.js'),
+      import('./config/tokens.js'),
     ]);
     // conf hooks SIGINT/SIGTERM as it loads (through when-exit): take them back at once.
     this.io.signals.claim();
-    const profile = new Profile(
-      new ProfileStore(this.configDir, (message) => this.io.warn(message)),
-      this.profileName,
-      this.io.env,
-      givenUrls(this.globals, this.io.env),
-    );
-    for (const service of ['platform', 'clean', 'cdp'] as const) this.io.secrets.add(profile.token(service).value);
+    const store = new ProfileStore(this.configDir, (message) => this.io.warn(message));
+    const profile = new Profile(store, this.profileName, {
+      env: this.io.env,
+      given: givenUrls(this.globals, this.io.env),
+      keyring: new CredentialStore(keyringService(this.configDir)),
+      remember: (secret) => this.io.secrets.add(secret),
+      warn: (message) => this.io.warn(message),
+      note: (message) => this.io.note(message),
+    });
+    // Tokens in the file are masked from the start; those in the OS credential store once read (never before used).
+    const record = profile.credentials();
+    for (const key of SECRET_KEYS) this.io.secrets.add(record[key]);
     return profile;
   }
 

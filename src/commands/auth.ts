@@ -3,6 +3,7 @@ import { str, unwrapObject } from '../api/shape.js';
 import { markTokenAccepted, tokenAcceptedAt } from '../config/accepted-tokens.js';
 import { maskSecret } from '../config/keys.js';
 import type { Profile, Service, TokenSource } from '../config/profile.js';
+import type { TokenStorage } from '../config/tokens.js';
 import { AuthError, CliError, ExitCode } from '../errors.js';
 import type { Factory } from '../factory.js';
 import { fieldsOf } from '../fields.js';
@@ -38,6 +39,8 @@ interface ServiceStatus {
   email: string | null;
   userId: string | null;
   tokenSource: TokenSource | null;
+  /** Where a stored token is kept: the OS credential store or the profiles file (null: none, or the environment's). */
+  tokenStorage: TokenStorage | null;
   token: string | null;
   /** When the cleaning service last took the token, as this machine saw it (null for the platform). */
   acceptedAt: string | null;
@@ -52,6 +55,7 @@ export const AUTH_STATUS_FIELDS = fieldsOf<ServiceStatus>({
   email: true,
   userId: true,
   tokenSource: true,
+  tokenStorage: true,
   token: true,
   acceptedAt: true,
   problem: true,
@@ -76,6 +80,7 @@ export async function authStatus(o: { json?: JsonFlag; check?: boolean }, f: Fac
       email: source !== 'env' ? (creds.email ?? null) : null,
       userId: service === 'platform' && source !== 'env' ? (creds['user-id'] ?? null) : null,
       tokenSource: source ?? null,
+      tokenStorage: (await f.profile()).tokenStorage(service) ?? null,
       token: value ? maskSecret(value) : null,
       acceptedAt: null,
       problem: value ? null : 'not signed in',
@@ -165,10 +170,16 @@ function printStatus(f: Factory, profile: Profile, rows: ServiceStatus[], sandbo
     } else {
       lines.push(`  ${f.io.style.red('✗')} ${r.problem ?? 'not signed in'}`);
     }
-    if (r.signedIn)
-      lines.push(`  Token: ${r.token} (from ${profile.tokenPlace(r.service, r.tokenSource ?? undefined)})`);
+    if (r.signedIn) lines.push(`  Token: ${r.token} (from ${tokenPlace(profile, r)})`);
   }
   f.io.out(`${lines.join('\n')}\n`);
+}
+
+/** `MAILCLEAN_TOKEN`, `profile "default", in the OS credential store`, `profile "ci", in /home/…/config.json`. */
+function tokenPlace(profile: Profile, r: ServiceStatus): string {
+  const source = profile.tokenPlace(r.service, r.tokenSource ?? undefined);
+  if (r.tokenSource !== 'profile') return source;
+  return `${source}, ${r.tokenStorage === 'keyring' ? 'in the OS credential store' : `in ${profile.path}`}`;
 }
 
 export async function authToken(o: { service: Service | 'cdp' }, f: Factory): Promise<number> {

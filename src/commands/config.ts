@@ -2,6 +2,7 @@ import type { Command } from '@commander-js/extra-typings';
 import { checkSharedUrl } from '../clean/state/open-state.js';
 import { keyInfo, maskSecret, PROFILE_KEYS } from '../config/keys.js';
 import { parseRate } from '../config/rate.js';
+import { KEYRING_MARK } from '../config/tokens.js';
 import { validateUrl } from '../config/urls.js';
 import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
@@ -12,7 +13,7 @@ import type { Runner } from './index.js';
 
 export function define(cmd: Command, run: Runner): void {
   const keys = PROFILE_KEYS.map(
-    (k) => `  ${k.key.padEnd(10)} ${k.description}${k.managed ? ' (set by login)' : ''}`,
+    (k) => `  ${k.key.padEnd(14)} ${k.description}${k.managed ? ' (set by login)' : ''}`,
   ).join('\n');
   cmd.addHelpText('after', `\nKeys:\n${keys}\n\nUse --profile NAME to work on another profile.`);
   cmd
@@ -63,6 +64,8 @@ export async function set({ key, value }: { key: string; value: string }, f: Fac
   if (info.key === 'api-url' || info.key === 'clean-url') validateUrl(value, info.key);
   if (info.key === 'rate') parseRate(value, 'rate');
   if (info.key === 'shared') checkSharedUrl(value, 'shared');
+  if (info.key === 'token-storage' && value !== 'keyring' && value !== 'file')
+    throw new UsageError(`token-storage must be keyring or file, not "${value}"`);
   (await f.profile()).updateSettings({ [info.key]: value.replace(/\/+$/, '') });
   return 0;
 }
@@ -78,12 +81,15 @@ export async function unset({ key }: { key: string }, f: Factory): Promise<numbe
 export async function list(o: { json?: JsonFlag }, f: Factory): Promise<number> {
   const profile = await f.profile();
   profile.requireKnown();
-  const settings = profile.settings();
-  const shown = Object.fromEntries(
+  const { [KEYRING_MARK]: _held, ...settings } = profile.settings();
+  const shown: Record<string, string> = Object.fromEntries(
     Object.entries(settings)
       .filter((entry): entry is [string, string] => entry[1] !== undefined)
       .map(([k, v]) => [k, keyInfo(k)?.secret ? maskSecret(v) : redactUrl(v)]),
   );
+  // The OS credential store is not asked: listing settings reads no token.
+  for (const [key, where] of Object.entries(profile.storedTokens('profiles')))
+    if (where === 'keyring') shown[key] = '(in the OS credential store)';
   if (o.json !== undefined)
     f.io.json(
       shown,

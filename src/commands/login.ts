@@ -27,12 +27,18 @@ export function define(cmd: Command, run: Runner): void {
     .option('--password-stdin', 'read the password from stdin')
     .option('--with-token', 'read a token from stdin for the one service named by --service')
     .addOption(serviceOption('all'))
+    .option('--insecure-storage', 'keep the tokens in the profiles file (mode 0600), not the OS credential store')
     .addOption(jsonOption())
     .addHelpText(
       'after',
       `
 Signs in to the platform (POST /api/login) and the cleaning service (POST /api/v1/auth/signin) with one
 password. With --service all, one side failing is a warning when the other succeeds.
+
+Tokens go to the OS credential store (macOS Keychain, Windows Credential Manager, the Secret Service on
+Linux) where there is one, and those the profile kept in its file move there; elsewhere they go to the
+profiles file (mode 0600) with a note, silently in CI (CI set) or without a session bus. --insecure-storage
+(or \`mailclean config set token-storage file\`) keeps them in the file. \`auth status\` says where each is.
 
 Examples:
   mailclean login
@@ -49,12 +55,15 @@ export interface LoginOptions {
   passwordStdin?: boolean;
   /** Read a token from stdin instead of signing in with a password. */
   withToken?: boolean;
+  /** Keep the tokens in the profiles file, not the OS credential store. */
+  insecureStorage?: boolean;
   service: ServiceChoice;
   json?: JsonFlag;
 }
 
 export async function login(o: LoginOptions, f: Factory): Promise<number> {
   const service = o.service;
+  if (o.insecureStorage) (await f.profile()).keepTokensInFile();
   if (o.withToken) return loginWithToken(f, service, o.json);
 
   // Every flag is checked before the first question (the URLs as the profile loads).

@@ -8,20 +8,21 @@ export function define(cmd: Command, run: Runner): void {
     .addOption(serviceOption('all'))
     .addHelpText(
       'after',
-      '\nForgets the stored tokens of this profile. Tokens given by MAILCLEAN_TOKEN or MAILCLEAN_CLEAN_TOKEN still apply.',
+      '\nForgets the stored tokens of this profile (in the OS credential store or the file). Tokens given by MAILCLEAN_TOKEN or\nMAILCLEAN_CLEAN_TOKEN still apply.',
     )
     .action(run((f, opts) => logout({ service: opts.service }, f)));
 }
 
 export async function logout(o: { service: ServiceChoice }, f: Factory): Promise<number> {
   const service = o.service;
-  const creds = (await f.profile()).credentials();
+  // Known from the profile alone: forgetting a token kept in the OS credential store never needs to read it.
+  const stored = (await f.profile()).storedTokens();
   const forgotten: string[] = [];
-  if (service !== 'clean' && (creds.token || creds['cdp-token'])) {
+  if (service !== 'clean' && (stored.token || stored['cdp-token'])) {
     (await f.profile()).saveCredentials({ token: undefined, 'cdp-token': undefined, 'user-id': undefined });
     forgotten.push('the platform');
   }
-  if (service !== 'platform' && creds['clean-token']) {
+  if (service !== 'platform' && stored['clean-token']) {
     (await f.profile()).saveCredentials({ 'clean-token': undefined });
     forgotten.push('the cleaning service');
   }

@@ -30,10 +30,11 @@ export function define(cmd: Command, run: Runner): void {
     .option('--source <source>', 'sign-up source recorded by the platform', 'cli')
     .option('--source-path <path>', 'sign-up source path recorded by the platform', 'mailclean')
     .addOption(serviceOption('platform'))
+    .option('--insecure-storage', 'keep the tokens in the profiles file (mode 0600), not the OS credential store')
     .addOption(jsonOption())
     .addHelpText(
       'after',
-      '\nExample:\n  echo "$PASSWORD" | mailclean register --name Ada --email ada@example.com --password-stdin',
+      '\nTokens are kept as `mailclean login` keeps them (see its --help).\n\nExample:\n  echo "$PASSWORD" | mailclean register --name Ada --email ada@example.com --password-stdin',
     )
     .action(run((f, opts) => register(opts, f)));
 }
@@ -56,6 +57,7 @@ export interface RegisterOptions {
   source: string;
   sourcePath: string;
   service: ServiceChoice;
+  insecureStorage?: boolean;
   json?: JsonFlag;
 }
 
@@ -63,6 +65,7 @@ export async function register(o: RegisterOptions, f: Factory): Promise<number> 
   const service = o.service;
   // Every flag is checked before the first question.
   await checkEndpoints(f, service);
+  if (o.insecureStorage) (await f.profile()).keepTokensInFile();
   const givenEmail = checkedFlag(o.email, '--email', validateEmail);
   const countryCode =
     checkedFlag(o.countryCode, '--country-code', validateCountryCode)?.toUpperCase() ?? localeRegion(f.io.env);

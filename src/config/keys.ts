@@ -1,4 +1,5 @@
-// The keys a profile holds. Secrets are stored (0600) but never shown in full or taken as arguments.
+// The keys a profile holds. Secrets are stored in the OS credential store or the 0600 file, never shown in full or
+// taken as arguments.
 
 export interface KeyInfo {
   key: string;
@@ -13,6 +14,10 @@ export const PROFILE_KEYS: readonly KeyInfo[] = [
   { key: 'clean-url', description: 'email cleaning base URL ({email_clean_url})' },
   { key: 'rate', description: 'clean request limit, N/WINDOW (default 50/5m)' },
   { key: 'shared', description: 'redis://HOST:PORT[/DB] shared by runners on several machines (limit, cache)' },
+  {
+    key: 'token-storage',
+    description: 'where a sign-in keeps tokens: keyring (the OS credential store where there is one; default) or file',
+  },
   { key: 'token', description: 'platform bearer token', secret: true, managed: true },
   { key: 'cdp-token', description: 'platform cdp-token from login', secret: true, managed: true },
   { key: 'clean-token', description: 'email cleaning bearer token', secret: true, managed: true },

@@ -1,10 +1,26 @@
 import { UsageError } from '../errors.js';
+import { type CredentialStore, CredentialStoreError, credentialStoreAvailability } from './keyring.js';
 import type { ProfileData, ProfileScope, ProfileStore } from './store.js';
+import { heldByKeyring, KEYRING_MARK, ProfileTokens, SECRET_KEYS, type TokenStorage } from './tokens.js';
 import { type ServiceUrls, validateUrl } from './urls.js';
 
 export type Service = 'platform' | 'clean';
 /** env: MAILCLEAN_TOKEN or MAILCLEAN_CLEAN_TOKEN; profile: the named profile; sandbox: the built-in sandbox's own account. */
 export type TokenSource = 'env' | 'profile' | 'sandbox';
+
+/** What a profile needs of its run besides the store: where to say things, and the secrets to mask. */
+export interface ProfileContext {
+  env: Record<string, string | undefined>;
+  /** URLs given for this run by flag or environment. */
+  given: ServiceUrls;
+  keyring: CredentialStore;
+  /** Each token as it is read, to be masked in all the run writes. */
+  remember: (secret: string) => void;
+  warn: (message: string) => void;
+  note: (message: string) => void;
+}
+
+const TOKEN_KEYS = { platform: 'token', clean: 'clean-token', cdp: 'cdp-token' } as const;
 
 export function tokenEnvName(service: Service | 'cdp'): string | undefined {
   return service === 'platform' ? 'MAILCLEAN_TOKEN' : service === 'clean' ? 'MAILCLEAN_CLEAN_TOKEN' : undefined;
@@ -16,13 +32,23 @@ export function tokenEnvName(service: Service | 'cdp'): string | undefined {
  * sandbox's separate account store.
  */
 export class Profile {
+  private readonly env: Record<string, string | undefined>;
+  private readonly given: ServiceUrls;
+  private readonly tokens: ProfileTokens;
+  /** --insecure-storage: this sign-in keeps its tokens in the file. */
+  private fileStorageAsked = false;
+  private storageNoted = false;
+  private readonly warned = new Set<string>();
+
   constructor(
     private readonly store: ProfileStore,
     readonly name: string,
-    private readonly env: Record<string, string | undefined>,
-    /** URLs given for this run by flag or environment. */
-    private readonly given: ServiceUrls,
-  ) {}
+    private readonly context: ProfileContext,
+  ) {
+    this.env = context.env;
+    this.given = context.given;
+    this.tokens = new ProfileTokens(store, context.keyring, name);
+  }
 
   /** A profile other than `default` must exist before commands read from it. */
   requireKnown(): void {
@@ -39,6 +65,12 @@ export class Profile {
   /** Settings (endpoints, rate) always come from the named profile. */
   settings(): ProfileData {
     return this.store.read(this.name);
+  }
+
+  /** Where each stored token is kept (undefined: none), without asking the OS credential store for any. */
+  storedTokens(scope = this.scope()): Partial<Record<string, TokenStorage>> {
+    const record = this.store.read(this.name, scope);
+    return Object.fromEntries(SECRET_KEYS.map((key) => [key, this.tokens.where(record, key)]));
   }
 
   /** Flag, then environment, then the profile's URLs. */
@@ -66,35 +98,96 @@ export class Profile {
   private holdsRealCredentials(): boolean {
     const s = this.settings();
     return Boolean(
-      s.token || s['clean-token'] || s['cdp-token'] || this.env.MAILCLEAN_TOKEN || this.env.MAILCLEAN_CLEAN_TOKEN,
+      SECRET_KEYS.some((key) => s[key]) ||
+        heldByKeyring(s).length > 0 ||
+        this.env.MAILCLEAN_TOKEN ||
+        this.env.MAILCLEAN_CLEAN_TOKEN,
     );
   }
 
+  /** The record's settings and sign-in facts; tokens kept in the OS credential store are not among them. */
   credentials(): ProfileData {
-    return this.store.read(this.name, this.scope());
+    const { [KEYRING_MARK]: _held, ...record } = this.store.read(this.name, this.scope());
+    return record;
   }
 
   saveCredentials(changes: ProfileData): void {
-    this.store.update(this.name, changes, this.scope());
+    this.change(this.scope(), changes);
+  }
+
+  /** Tokens go where the record keeps them now (a token given anew: the store if it holds some, else the file). */
+  private change(scope: ProfileScope, changes: ProfileData): void {
+    if (!SECRET_KEYS.some((key) => key in changes)) this.store.update(this.name, changes, scope);
+    else
+      this.tokens.write(
+        scope,
+        changes,
+        heldByKeyring(this.store.read(this.name, scope)).length > 0 ? 'keyring' : 'file',
+      );
   }
 
   /**
    * After a successful login or register: the tokens, and the URLs given by flag or environment, go to the
-   * profile together (as `gh auth login --hostname` does), so later commands reach the same service.
+   * profile together (as `gh auth login --hostname` does), so later commands reach the same service. Tokens go to
+   * the OS credential store where one is available (those the file still held move with them), else to the file.
    */
   saveSignIn(changes: ProfileData): void {
     const scope = this.scope();
-    this.store.update(this.name, { ...(scope === 'profiles' ? this.given : {}), ...changes }, scope);
+    const all = { ...(scope === 'profiles' ? this.given : {}), ...changes };
+    if (this.signInStorage(scope) === 'keyring') {
+      try {
+        this.tokens.write(scope, all, 'keyring');
+        return;
+      } catch (error) {
+        if (!(error instanceof CredentialStoreError)) throw error;
+        this.noteFileStorage(error.message);
+      }
+    }
+    this.tokens.write(scope, all, 'file');
+  }
+
+  /** --insecure-storage: this run's sign-in keeps the tokens in the file (and moves those in the store there). */
+  keepTokensInFile(): void {
+    this.fileStorageAsked = true;
+  }
+
+  /** The sandbox's tokens reach nothing outside this machine: they stay in the file, as its accounts do. */
+  private signInStorage(scope: ProfileScope): TokenStorage {
+    if (scope === 'sandbox' || this.fileStorageAsked || this.settings()['token-storage'] === 'file') return 'file';
+    const availability = credentialStoreAvailability(this.env);
+    if (availability.available) return 'keyring';
+    if (!availability.quiet) this.noteFileStorage(availability.why);
+    return 'file';
+  }
+
+  private noteFileStorage(why: string): void {
+    if (this.storageNoted) return;
+    this.storageNoted = true;
+    this.context.note(
+      `Tokens are kept in ${this.path} (mode 0600): ${why}. \`mailclean config set token-storage file\` keeps them there without this note.`,
+    );
   }
 
   /** The bearer token for a service and where it came from. */
   token(service: Service | 'cdp'): { value?: string; source?: TokenSource } {
     const envName = tokenEnvName(service);
     if (envName && this.env[envName]) return { value: this.env[envName], source: 'env' };
-    const key = service === 'platform' ? 'token' : service === 'clean' ? 'clean-token' : 'cdp-token';
-    const stored = this.credentials()[key];
-    if (!stored) return {};
-    return { value: stored, source: this.usesSandbox() ? 'sandbox' : 'profile' };
+    const key = TOKEN_KEYS[service];
+    const { value, problem } = this.tokens.value(this.store.read(this.name, this.scope()), key);
+    if (problem && !this.warned.has(key)) {
+      this.warned.add(key);
+      this.context.warn(`the ${key} of profile "${this.name}" cannot be used: ${problem}; sign in again`);
+    }
+    if (!value) return {};
+    this.context.remember(value);
+    return { value, source: this.usesSandbox() ? 'sandbox' : 'profile' };
+  }
+
+  /** Where the stored token of a service is kept (undefined for none, or one from the environment). */
+  tokenStorage(service: Service | 'cdp'): TokenStorage | undefined {
+    const envName = tokenEnvName(service);
+    if (envName && this.env[envName]) return undefined;
+    return this.tokens.where(this.store.read(this.name, this.scope()), TOKEN_KEYS[service]);
   }
 
   /** Where a token of this source lives, in words: `MAILCLEAN_TOKEN`, `profile "default"`, `the built-in sandbox account`. */
@@ -111,6 +204,6 @@ export class Profile {
 
   /** Sets (string) or removes (undefined) settings of this profile. */
   updateSettings(changes: ProfileData): void {
-    this.store.update(this.name, changes);
+    this.change('profiles', changes);
   }
 }

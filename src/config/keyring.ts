@@ -1,0 +1,80 @@
+// The OS credential store (macOS Keychain, Windows Credential Manager, the Secret Service on Linux), through
+// @napi-rs/keyring: prebuilt for each platform, nothing compiled on install. Loaded on the first token read or
+// written there, never at start-up (`--help`, `--version` and commands that need no token do without it).
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+/** Whether to try the store for a new sign-in; `quiet`: where no store is expected (CI), nothing is said. */
+export type StoreAvailability = { available: true } | { available: false; why: string; quiet: boolean };
+
+export function isCi(env: Record<string, string | undefined>): boolean {
+  const ci = env.CI;
+  return ci !== undefined && ci !== '' && ci !== '0' && ci !== 'false';
+}
+
+/**
+ * A CI job keeps its token in the environment or a file it restores, and on Linux the Secret Service is reached
+ * over the session bus: without one (a server, a container, ssh) there is no store to ask.
+ */
+export function credentialStoreAvailability(
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+): StoreAvailability {
+  if (isCi(env)) return { available: false, why: 'CI is set', quiet: true };
+  if (platform === 'darwin' || platform === 'win32') return { available: true };
+  const runtimeBus = env.XDG_RUNTIME_DIR ? existsSync(join(env.XDG_RUNTIME_DIR, 'bus')) : false;
+  if (env.DBUS_SESSION_BUS_ADDRESS || runtimeBus) return { available: true };
+  return { available: false, why: 'no session bus', quiet: true };
+}
+
+/** A failure of the store itself (locked, no Secret Service answering, no build for this platform). */
+export class CredentialStoreError extends Error {}
+
+/** Secrets under one service name, each under its own account name. */
+export class CredentialStore {
+  constructor(private readonly service: string) {}
+
+  get(account: string): string | undefined {
+    return attempt('read', () => this.entry(account).getPassword() ?? undefined);
+  }
+
+  set(account: string, secret: string): void {
+    attempt('write', () => this.entry(account).setPassword(secret));
+  }
+
+  delete(account: string): void {
+    attempt('delete', () => this.entry(account).deletePassword());
+  }
+
+  private entry(account: string) {
+    // On Linux, the Secret Service only: the library's fallback, the kernel keyring, forgets at logout.
+    return new (library().Entry)(this.service, account, { linux: { store: 'secret-service' } });
+  }
+}
+
+type Library = typeof import('@napi-rs/keyring');
+let loaded: Library | undefined;
+
+function library(): Library {
+  if (loaded) return loaded;
+  try {
+    loaded = createRequire(import.meta.url)('@napi-rs/keyring') as Library;
+  } catch (error) {
+    throw new CredentialStoreError(`@napi-rs/keyring cannot be loaded here (${firstLine(error)})`);
+  }
+  return loaded;
+}
+
+function attempt<T>(what: string, action: () => T): T {
+  try {
+    return action();
+  } catch (error) {
+    if (error instanceof CredentialStoreError) throw error;
+    throw new CredentialStoreError(`the OS credential store could not ${what} a token: ${firstLine(error)}`);
+  }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+}
