@@ -32,3 +32,12 @@ export function redactJson(value: unknown, limit = 2000): string {
 export function redactUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1***@');
 }
+
+const CREDENTIAL_HEADER = /cookie|authorization|token|secret|api[-_]?key|password|session/i;
+
+/** Headers as they may be shown (`api --include`): those that carry credentials (cookies, tokens) replaced. */
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_HEADER.test(name) ? '[redacted]' : value]),
+  );
+}

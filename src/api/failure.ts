@@ -1,4 +1,5 @@
 // Reading what a failed (or odd) answer says, whichever envelope or format it came in.
+import { ApiError, AuthError, ExitCode } from '../errors.js';
 import { isObject } from './shape.js';
 
 export interface ParsedBody {
@@ -63,6 +64,33 @@ export function describeFailure(parsed: ParsedBody): string {
     }
   }
   return messages.find((m) => !REASON_TEXTS.has(m.toLowerCase())) ?? messages[0] ?? '';
+}
+
+/** The error a status outside 2xx is: 401 needs a sign-in (exit 4), 422 names what was rejected (exit 2). */
+export function httpFailure(
+  status: number,
+  parsed: ParsedBody,
+  at: { serviceName: string; host: string; spec: { method: string; path: string } },
+): ApiError | AuthError {
+  const detail = describeFailure(parsed);
+  if (status === 401)
+    return new AuthError(`the ${at.serviceName} at ${at.host} refused the credentials${detail ? `: ${detail}` : ''}`);
+  const fieldErrors = fieldErrorsOf(parsed.json);
+  if (status === 422 || (status === 400 && fieldErrors)) {
+    const lines = fieldErrors
+      ? Object.entries(fieldErrors)
+          .map(([field, messages]) => `${field}: ${messages.join('; ')}`)
+          .join('; ')
+      : detail;
+    const message = `the ${at.serviceName} rejected the request: ${lines || 'invalid input'}`;
+    return new ApiError(message, status, fieldErrors, ExitCode.usage);
+  }
+  const what = `${at.spec.method} ${at.spec.path}`;
+  return new ApiError(
+    `the ${at.serviceName} at ${at.host} answered ${status} to ${what}${detail ? `: ${detail}` : ''}`,
+    status,
+    fieldErrors,
+  );
 }
 
 /** `errors` keyed by field (values a string or a list of strings), at the top level or in a payload. */

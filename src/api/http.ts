@@ -1,11 +1,11 @@
-import type { Dispatcher } from 'undici';
-import { ApiError, AuthError } from '../errors.js';
+import { ApiError, type AuthError } from '../errors.js';
 import { redactJson, redactUrl } from '../redact.js';
-import type { SecretSet } from '../secrets.js';
 import { AnswerTooLarge, readCapped } from './answer-body.js';
 import { type BackoffPolicy, backoffMs } from './backoff.js';
 import { connectionFailure, isCertificateFailure, isRefused } from './connection-failures.js';
-import { describeFailure, fieldErrorsOf, parseBody } from './failure.js';
+import { httpFailure, type ParsedBody, parseBody } from './failure.js';
+import { flattenHeaders, retryAfterMs } from './headers.js';
+import type { HttpClientOptions, HttpResponse, RawAnswer, RequestSpec } from './http-types.js';
 
 /**
  * No answer of either service needs more: 50 verdicts are a few kilobytes. A larger one (a proxy's error page gone
@@ -16,49 +16,19 @@ const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 /** Account commands wait little between attempts: 250 ms, 500 ms, 1 s ... up to 8 s. */
 const REQUEST_BACKOFF: BackoffPolicy = { firstMs: 250, capMs: 8_000 };
 
-export type Method = 'GET' | 'POST';
+export type { HttpClientOptions, HttpResponse, Method, RawAnswer, RequestSpec } from './http-types.js';
 
-export interface HttpClientOptions {
-  /** Base URL, e.g. https://api.example.com (paths are appended as given). */
-  baseUrl: string;
-  /** What users call this service in messages: "platform", "cleaning service". */
-  serviceName: string;
-  token?: () => string | undefined;
-  timeoutMs?: number;
-  /** Attempts after the first, for failures that are safe to repeat. */
-  retries?: number;
-  /** Longest Retry-After we wait for before giving up with a message. */
-  maxRetryWaitMs?: number;
-  dispatcher?: Dispatcher;
-  /** Answers larger than this are refused (default 4 MiB). */
-  maxAnswerBytes?: number;
-  /** Masked in every answer as it arrives, so no message, file or log built from one repeats a secret. */
-  secrets?: SecretSet;
-  /** The proxies the dispatcher may go through, so a failure to reach one is named as such. */
-  proxies?: string[];
-  debug?: (line: string) => void;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
-}
-
-export interface RequestSpec {
-  method: Method;
-  path: string;
-  query?: Record<string, string | undefined>;
-  body?: unknown;
-  /** Send the bearer token (default true). */
-  auth?: boolean;
-  /** Safe to repeat after a failure whose effect is unknown (timeouts, resets, 5xx). GET always is. */
-  idempotent?: boolean;
-  /** Overrides the client's retry count (0: the caller retries itself). */
-  retries?: number;
-  signal?: AbortSignal;
-}
-
-export interface HttpResponse {
+interface Received {
   status: number;
   headers: Record<string, string>;
-  body: unknown;
+  text: string;
+}
+
+/** An answer that would have been retried, once the retries are spent: it is the answer. */
+class LastAnswer extends Error {
+  constructor(readonly answer: RawAnswer) {
+    super(answer.failure?.message ?? `answered ${answer.status}`);
+  }
 }
 
 /** A failure we may retry, with the server's wait if it named one. */
@@ -83,11 +53,36 @@ export class HttpClient {
   }
 
   /** Sends one request, retrying only what is safe, and returns a 2xx answer or throws a typed error. */
-  async request(spec: RequestSpec): Promise<HttpResponse> {
+  request(spec: RequestSpec): Promise<HttpResponse> {
+    return this.withRetries(spec, (attempt) => this.once(spec, attempt));
+  }
+
+  /** One request, retried as `request` is, whose last answer comes back whatever its status or body. */
+  async exchange(spec: RequestSpec): Promise<RawAnswer> {
+    const idempotent = spec.idempotent ?? spec.method === 'GET';
+    try {
+      return await this.withRetries(spec, async (attempt) => {
+        const received = await this.transport(spec, attempt, idempotent);
+        const parsed = parseBody(received.text, received.headers['content-type']);
+        const answer: RawAnswer = { ...received, json: parsed.json };
+        if (received.status >= 200 && received.status < 300) return answer;
+        answer.failure = this.failureOf(spec, received, parsed);
+        if (shouldRetry(received.status, idempotent))
+          throw new Retryable(new LastAnswer(answer), retryAfterMs(received.headers));
+        return answer;
+      });
+    } catch (error) {
+      if (error instanceof LastAnswer) return error.answer;
+      throw error;
+    }
+  }
+
+  /** Attempts after the first for failures thrown as Retryable, after backoff or the server's wait. */
+  private async withRetries<T>(spec: RequestSpec, attemptOnce: (attempt: number) => Promise<T>): Promise<T> {
     const retries = spec.retries ?? this.opts.retries ?? 2;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.once(spec, attempt);
+        return await attemptOnce(attempt);
       } catch (error) {
         if (!(error instanceof Retryable)) throw error;
         if (attempt >= retries) throw error.failure;
@@ -99,11 +94,13 @@ export class HttpClient {
     }
   }
 
-  private url(spec: RequestSpec): URL {
+  /** The URL a request goes to: the base's path, then the spec's (dot segments resolved), then the query. */
+  url(spec: Pick<RequestSpec, 'path' | 'query'>): URL {
     const basePath = this.base.pathname.replace(/\/+$/, '');
     const url = new URL(this.base.href);
     url.pathname = basePath + spec.path;
-    for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+    for (const [k, v] of Object.entries(spec.query ?? {}))
+      for (const value of v === undefined ? [] : [v].flat()) url.searchParams.append(k, value);
     return url;
   }
 
@@ -125,11 +122,7 @@ export class HttpClient {
   }
 
   /** The request on the wire; a connection that fails becomes a NetworkError (retryable when safe). */
-  private async transport(
-    spec: RequestSpec,
-    attempt: number,
-    idempotent: boolean,
-  ): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+  private async transport(spec: RequestSpec, attempt: number, idempotent: boolean): Promise<Received> {
     const { request } = await import('undici');
     const url = this.url(spec);
     const payload = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
@@ -182,11 +175,7 @@ export class HttpClient {
   }
 
   /** A 2xx JSON answer is returned; anything else is thrown as a typed error, Retryable where that is safe. */
-  private interpret(
-    spec: RequestSpec,
-    raw: { status: number; headers: Record<string, string>; text: string },
-    idempotent: boolean,
-  ): HttpResponse {
+  private interpret(spec: RequestSpec, raw: Received, idempotent: boolean): HttpResponse {
     const { status, headers } = raw;
     const parsed = parseBody(raw.text, headers['content-type']);
     if (parsed.json !== undefined) this.log(() => `< body ${redactJson(parsed.json, 600)}`);
@@ -198,43 +187,18 @@ export class HttpClient {
       );
       throw idempotent ? new Retryable(garbled) : garbled;
     }
-    const failure = this.httpFailure(status, parsed, spec);
-    if (failure instanceof ApiError) {
-      failure.headers = headers;
-      failure.body = parsed.json;
-    }
-    if (status === 429 || status === 503) throw new Retryable(failure, retryAfterMs(headers));
-    if (idempotent && (status === 500 || status === 502 || status === 504)) throw new Retryable(failure);
+    const failure = this.failureOf(spec, raw, parsed);
+    if (shouldRetry(status, idempotent)) throw new Retryable(failure, retryAfterMs(headers));
     throw failure;
   }
 
-  private httpFailure(status: number, parsed: ReturnType<typeof parseBody>, spec: RequestSpec): ApiError | AuthError {
-    const detail = describeFailure(parsed);
-    if (status === 401) {
-      return new AuthError(
-        `the ${this.opts.serviceName} at ${this.host} refused the credentials${detail ? `: ${detail}` : ''}`,
-      );
+  private failureOf(spec: RequestSpec, raw: Received, parsed: ParsedBody): ApiError | AuthError {
+    const failure = httpFailure(raw.status, parsed, { serviceName: this.opts.serviceName, host: this.host, spec });
+    if (failure instanceof ApiError) {
+      failure.headers = raw.headers;
+      failure.body = parsed.json;
     }
-    const fieldErrors = fieldErrorsOf(parsed.json);
-    if (status === 422 || (status === 400 && fieldErrors)) {
-      const lines = fieldErrors
-        ? Object.entries(fieldErrors)
-            .map(([field, messages]) => `${field}: ${messages.join('; ')}`)
-            .join('; ')
-        : detail;
-      return new ApiError(
-        `the ${this.opts.serviceName} rejected the request: ${lines || 'invalid input'}`,
-        status,
-        fieldErrors,
-        2,
-      );
-    }
-    const what = `${spec.method} ${spec.path}`;
-    return new ApiError(
-      `the ${this.opts.serviceName} at ${this.host} answered ${status} to ${what}${detail ? `: ${detail}` : ''}`,
-      status,
-      fieldErrors,
-    );
+    return failure;
   }
 
   /** Bodies are given as a function: masking every address of every batch costs time nobody reads without --debug. */
@@ -244,30 +208,9 @@ export class HttpClient {
   }
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers))
-    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
-}
-
-/** Retry-After in seconds or as an HTTP date, else RateLimit-Reset (seconds). */
-export function retryAfterMs(headers: Record<string, string>, now = Date.now()): number | undefined {
-  const retryAfter = headers['retry-after'];
-  if (retryAfter !== undefined) {
-    const seconds = Number(retryAfter);
-    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-    const date = Date.parse(retryAfter);
-    if (Number.isFinite(date)) return Math.max(0, date - now);
-  }
-  const reset = headers['ratelimit-reset'] ?? headers['x-ratelimit-reset'];
-  if (reset !== undefined) {
-    const seconds = Number(reset);
-    // Some servers send an epoch time here rather than a delta.
-    if (Number.isFinite(seconds))
-      return seconds > 1e9 ? Math.max(0, seconds * 1000 - now) : Math.max(0, seconds * 1000);
-  }
-  return undefined;
+/** 429 and 503 ask to wait; 500, 502 and 504 may have been done: repeated only when that is safe. */
+function shouldRetry(status: number, idempotent: boolean): boolean {
+  return status === 429 || status === 503 || (idempotent && (status === 500 || status === 502 || status === 504));
 }
 
 function elapsed(started: number): string {

@@ -79,6 +79,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'show or clear the cache of answers reused across lists',
     load: () => import('./cache.js'),
   },
+  {
+    name: 'api',
+    group: 'Other',
+    summary: 'send one request to either service with the stored token and print the answer',
+    load: () => import('./api.js'),
+  },
   { name: 'config', group: 'Other', summary: 'read and change profile settings', load: () => import('./config.js') },
   {
     name: 'sandbox',

@@ -1,6 +1,6 @@
 // What a failed answer of the cleaning service means for a batch: the month's allowance is gone, or a retry may help.
 import { type BackoffPolicy, backoffMs } from '../../../api/backoff.js';
-import { retryAfterMs } from '../../../api/http.js';
+import { retryAfterMs } from '../../../api/headers.js';
 import { ApiError, AuthError, CliError, NetworkError } from '../../../errors.js';
 import { formatDuration } from '../../../quantities.js';
 import type { StopReason } from '../outcome.js';

@@ -1,0 +1,68 @@
+// A raw request to the cleaning service's validation routes (`mailclean api`) is booked like one of `clean`'s: a slot
+// of the account's rate limiter, and what it spends counted in the same books, so `api` is no way around either.
+// This is the one place `api` reaches the account's state (the account key, the limiter, the allowance and spend).
+import { allowanceNews } from '../../api/allowance.js';
+import type { HttpClient, RawAnswer } from '../../api/http.js';
+import { addressesNamed, type RawRequest } from '../../api/raw-request.js';
+import { isAllowanceRefusal } from '../../clean/check/service/refusals.js';
+import type { AccountState } from '../../clean/state/account-state.js';
+import { DEFAULT_RATE, parseRate } from '../../config/rate.js';
+import { ApiError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { formatDuration } from '../../quantities.js';
+import { cleaningAccountKey } from './sessions.js';
+
+/** The spec's rate limit covers the email validation routes (spec 8), the clean route among them. */
+const VALIDATION_ROUTES = '/api/v1/email-verify';
+
+/**
+ * Whether a URL reaches a validation route, as a server might route it: escapes decoded, in any case, empty segments
+ * dropped, anywhere below the base (a frontend may rewrite `/api/v1/*` to the backend, spec 9).
+ */
+export function isValidationRoute(url: URL): boolean {
+  let path = url.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    /* malformed escapes: as written */
+  }
+  const canonical = `/${path.toLowerCase().split('/').filter(Boolean).join('/')}/`;
+  return canonical.includes(`${VALIDATION_ROUTES}/`);
+}
+
+/**
+ * Sends the request once through a slot of the account's limiter (each attempt would take one, so no retry), and
+ * records what it spent (its addresses, once answered) or what a refusal said of the allowance.
+ */
+export async function sendBooked(f: Factory, client: HttpClient, request: RawRequest): Promise<RawAnswer> {
+  const account = await cleaningAccountKey(f);
+  if (!account) throw new Error('a request to the cleaning service was sent with no cleaning account');
+  const state = await f.accountState(account);
+  const limiter = state.limiter(parseRate((await f.profile()).settings().rate ?? DEFAULT_RATE, 'rate'));
+  const booking = await limiter.acquire(f.io.signals.stop, (ms) =>
+    f.io.note(`Waiting ${formatDuration(ms)} for a slot of the rate limit (shared with \`clean\`)…`),
+  );
+  try {
+    // Only a second Ctrl-C abandons it: an answer already paid for is counted.
+    const answer = await client.exchange({ ...request, retries: 0, signal: f.io.signals.abort });
+    await record(state, request, answer).catch((error: unknown) =>
+      f.io.warn(`what this request spent could not be recorded: ${error instanceof Error ? error.message : error}`),
+    );
+    return answer;
+  } finally {
+    await limiter.release(booking);
+  }
+}
+
+async function record(state: AccountState, request: RawRequest, answer: RawAnswer): Promise<void> {
+  if (answer.failure instanceof ApiError && isAllowanceRefusal(answer.failure)) {
+    const news = allowanceNews(answer.failure.message, answer.failure.body, answer.failure.headers);
+    if (news.left !== undefined) state.rememberAllowance(news, 'refusal');
+    return;
+  }
+  const spent = answer.failure ? 0 : addressesNamed(request);
+  if (spent === 0) return;
+  const known = state.knownAllowance();
+  if (known?.left !== undefined) state.rememberAllowance({ ...known, left: Math.max(0, known.left - spent) }, 'run');
+  await state.recordSpend(spent);
+}
