@@ -15,6 +15,13 @@ describe('config', () => {
     expect((await home().run(['config', 'set', 'rate', 'fast'])).code).toBe(2);
     expect((await home().run(['config', 'set', 'api-url', 'nope'])).code).toBe(2);
     expect((await home().run(['config', 'set', 'token', 'abc'])).code).toBe(2);
+    expect((await home().run(['config', 'set', 'token-storage', 'file'])).code).toBe(0);
+    expectError(
+      await home().run(['config', 'set', 'token-storage', 'vault']),
+      2,
+      'error: token-storage must be keyring or file, not "vault"',
+    );
+    expect((await home().run(['config', 'unset', 'token-storage'])).code).toBe(0);
     expect((await home().run(['config', 'list', '--json'])).stdout).toBe(
       `${JSON.stringify({ 'api-url': 'https://api.example.com', rate: '10/1m' }, null, 2)}\n`,
     );
