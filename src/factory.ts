@@ -98,7 +98,8 @@ export class Factory {
     });
     // Tokens in the file are masked from the start; those in the OS credential store once read (never before used).
     const record = profile.credentials();
-    for (const key of SECRET_KEYS) this.io.secrets.add(record[key]);
+    const stored = profile.storedTokens();
+    for (const key of SECRET_KEYS) if (stored[key] === 'file') this.io.secrets.add(record[key]);
     return profile;
   }
 

@@ -105,9 +105,11 @@ export class Profile {
     );
   }
 
-  /** The record's settings and sign-in facts; tokens kept in the OS credential store are not among them. */
+  /** The record: settings, sign-in facts and tokens; one kept in the OS credential store is read if it is used. */
   credentials(): ProfileData {
-    const { [KEYRING_MARK]: _held, ...record } = this.store.read(this.name, this.scope());
+    const { [KEYRING_MARK]: held, ...record } = this.store.read(this.name, this.scope());
+    for (const key of heldByKeyring({ [KEYRING_MARK]: held }))
+      Object.defineProperty(record, key, { enumerable: true, get: () => this.storedToken(key) });
     return record;
   }
 
@@ -172,15 +174,19 @@ export class Profile {
   token(service: Service | 'cdp'): { value?: string; source?: TokenSource } {
     const envName = tokenEnvName(service);
     if (envName && this.env[envName]) return { value: this.env[envName], source: 'env' };
-    const key = TOKEN_KEYS[service];
+    const value = this.storedToken(TOKEN_KEYS[service]);
+    return value ? { value, source: this.usesSandbox() ? 'sandbox' : 'profile' } : {};
+  }
+
+  /** A token of the record, wherever it is kept; one the store cannot give is warned about once. */
+  private storedToken(key: string): string | undefined {
     const { value, problem } = this.tokens.value(this.store.read(this.name, this.scope()), key);
     if (problem && !this.warned.has(key)) {
       this.warned.add(key);
       this.context.warn(`the ${key} of profile "${this.name}" cannot be used: ${problem}; sign in again`);
     }
-    if (!value) return {};
-    this.context.remember(value);
-    return { value, source: this.usesSandbox() ? 'sandbox' : 'profile' };
+    if (value) this.context.remember(value);
+    return value;
   }
 
   /** Where the stored token of a service is kept (undefined for none, or one from the environment). */
