@@ -43,9 +43,10 @@ Sends one request with the stored token to the configured base URL (proxies, ret
 command has them) and prints the answer's body: pretty JSON on a terminal, as received otherwise. Fields make a
 JSON body (and the method POST); with -X GET, or with --input, they go in the query string.
 
-A request to the cleaning service's validation routes (/api/v1/email-verify/...) takes a slot of the account's
-rate limit, as \`clean\` does, and is sent once (each attempt would take another); the addresses of an
-answered one count as spent in \`mailclean allowance\`.
+A request to the cleaning service's validation routes (/api/v1/email-verify/...) is booked as \`clean\` books
+its own: it takes a slot of the account's rate limit and is sent once (each attempt would take another); one
+naming more addresses than are known to be left of the month's allowance is not sent; the addresses of an
+answered one count as spent in \`mailclean allowance\`, and a refusal for the allowance leaves 0 known.
 
 Exit codes: 0 a 2xx answer, 4 a 401 (sign in again), 2 a bad flag or a 422, 1 any other failure. The body of
 a failed answer is printed too.

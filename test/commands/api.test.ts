@@ -6,9 +6,9 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AllowanceView } from '../../src/commands/allowance.js';
-import { expectError, type TestHome, useHome } from '../helpers/cli.js';
+import { expectError, TestHome, useHome } from '../helpers/cli.js';
 import { useServers } from '../helpers/http-server.js';
-import { registered, useSandboxes } from '../helpers/sandbox.js';
+import { PASSWORD, registered, useSandboxes } from '../helpers/sandbox.js';
 
 const CLEAN_ROUTE = '/api/v1/email-verify/validate/clean';
 
@@ -74,9 +74,14 @@ describe.each(['spec', 'alt'] as const)('api against the sandbox (%s shape)', (s
     expect(rejected.stderr).toMatch(/^error: the platform rejected the request: /m);
   });
 
-  it('a POST to the clean route spends from the allowance and is counted as `clean` counts', async () => {
+  it('a POST to the clean route spends from the allowance, never more than is known to be left, as clean', async () => {
     const sandbox = await sandboxes.start({ shape, plan: 'free' });
-    await registered(home(), sandbox, { service: 'all' });
+    await registered(home(), sandbox, { service: 'all', email: 'ada@example.com' });
+    const send = (on: TestHome, n: number) => {
+      const body = join(on.dir, `body-${n}.json`);
+      writeFileSync(body, JSON.stringify({ email: Array.from({ length: n }, (_, i) => `u${n}-${i}@example.com`) }));
+      return on.run(['api', '--service', 'clean', CLEAN_ROUTE, '--input', body]);
+    };
     const res = await home().run([
       'api',
       '--service',
@@ -92,13 +97,29 @@ describe.each(['spec', 'alt'] as const)('api against the sandbox (%s shape)', (s
     expect(sandbox.stats().addressesCharged).toBe(2);
     expect(await allowance(home())).toMatchObject({ left: 48, source: 'run', spentThisMachine: 2 });
 
-    // More than is left: refused for the allowance, and what the refusal said is kept.
-    const body = join(home().dir, 'body.json');
-    writeFileSync(body, JSON.stringify({ email: Array.from({ length: 50 }, (_, i) => `u${i}@example.com`) }));
-    const refused = await home().run(['api', '--service', 'clean', '-X', 'POST', CLEAN_ROUTE, '--input', body]);
-    expect(refused.code).toBe(1);
+    // More than is known to be left: nothing is sent.
+    const tooMany = await send(home(), 50);
+    expect(tooMany.code).toBe(1);
+    expect(tooMany.stderr).toMatch(/^error: nothing was sent: 50 addresses, and 48 known to be left/m);
     expect(sandbox.stats().addressesCharged).toBe(2);
-    expect(await allowance(home())).toMatchObject({ left: 48, source: 'refusal', spentThisMachine: 2 });
+
+    // Another machine of the account spends meanwhile; the service's refusal leaves 0 known here.
+    const other = new TestHome();
+    try {
+      const login = await other.run(
+        ['--clean-url', sandbox.url, 'login', '--service', 'clean', '--email', 'ada@example.com', '--password-stdin'],
+        { stdin: PASSWORD },
+      );
+      expect(login.code, login.stderr).toBe(0);
+      expect((await send(other, 45)).code).toBe(0);
+    } finally {
+      other.cleanup();
+    }
+    const refused = await send(home(), 10);
+    expect(refused.code).toBe(1);
+    expect(sandbox.stats().addressesCharged).toBe(47);
+    expect(await allowance(home())).toMatchObject({ left: 0, source: 'refusal', spentThisMachine: 2 });
+    expect((await send(home(), 1)).stderr).toMatch(/^error: nothing was sent: 1 addresses, and 0 known to be left/m);
   });
 
   it("takes a slot of the account's rate limit, however the route is spelled, and waits for one as clean does", async () => {
