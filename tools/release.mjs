@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run release`: the package as published, built beside the checkout and packed. The bundle (tools/bundle.mjs)
-// replaces dist/, so the package.json written here has no dependencies and no scripts: installing the tarball
-// fetches nothing, builds nothing and runs nothing. Needs `npm run build` first (the man page and the
+// replaces dist/, so the package.json written here has no scripts and one optional dependency (the credential
+// store's prebuilt binding): installing the tarball builds nothing and runs nothing. Needs `npm run build` first (the man page and the
 // disposable-domain list are made there). Usage: node tools/release.mjs [--out DIR] (default release/).
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,10 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const KEPT = ['name', 'version', 'description', 'keywords', 'homepage', 'bugs', 'repository', 'license', 'type'];
 const published = Object.fromEntries(KEPT.filter((key) => key in manifest).map((key) => [key, manifest[key]]));
 Object.assign(published, { bin: manifest.bin, man: manifest.man, files: manifest.files, engines: manifest.engines });
+// The OS credential store's binding is native (a prebuilt binary per platform, no install script): it cannot be
+// bundled, so it is the package's one dependency, optional: where it cannot install, tokens go to the 0600 file.
+const KEYRING = '@napi-rs/keyring';
+published.optionalDependencies = { [KEYRING]: manifest.dependencies[KEYRING] };
 writeFileSync(join(stage, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);
 
 await bundlePackage(join(stage, 'dist'));

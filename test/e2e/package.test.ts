@@ -9,6 +9,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/version.js';
 import { closedPort, type TestServer } from '../helpers/http-server.js';
+import { type LocalRegistry, startRegistry } from '../helpers/registry.js';
 import { onLoopback, releaseFiles, serveRelease, TARBALL } from '../helpers/release.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -42,6 +43,11 @@ function runSync(
   return spawnSync(command, args, { env: { ...process.env, PATH, ...env }, input, encoding: 'utf8', timeout: 60_000 });
 }
 
+/** The npm cache `npm ci` filled (where the registry on loopback reads the locked packages). */
+function npmCache(): string {
+  return spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).stdout.trim();
+}
+
 /** The shell lines of the README's Install section that install from a release or a tarball. */
 function readmeInstallLines(): string[] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -55,7 +61,7 @@ describe('the npm package', { timeout: 120_000 }, () => {
   let dir: string;
   let files: string;
   let server: TestServer & { requests: string[] };
-  let registry: string;
+  let registry: LocalRegistry;
   let env: Record<string, string>;
   const installs: { line: string; prefix: string; status: number | null; stderr: string }[] = [];
 
@@ -63,7 +69,8 @@ describe('the npm package', { timeout: 120_000 }, () => {
     dir = mkdtempSync(join(tmpdir(), 'mailclean-package-'));
     files = releaseFiles(join(dir, 'release'));
     server = await serveRelease(files);
-    registry = `http://127.0.0.1:${await closedPort()}`;
+    // Only the credential store's binding comes from a registry: one on loopback serving the lock from the npm cache.
+    registry = await startRegistry(join(ROOT, 'package-lock.json'), npmCache());
     env = { MAILCLEAN_CONFIG_DIR: join(dir, 'config'), MAILCLEAN_DATA_DIR: join(dir, 'data'), NO_COLOR: '1' };
     // The clone's lines run where `npm run release` left its tarball.
     const cwd = join(dir, 'clone');
@@ -71,19 +78,20 @@ describe('the npm package', { timeout: 120_000 }, () => {
     symlinkSync(files, join(cwd, 'release'));
     for (const [i, line] of readmeInstallLines().entries()) {
       const prefix = join(dir, `prefix-${i}`);
-      const args = [...onLoopback(line, server).split(' ').slice(1), '--prefix', prefix, '--registry', registry];
+      const args = [...onLoopback(line, server).split(' ').slice(1), '--prefix', prefix, '--registry', registry.url];
       const res = await run('npm', [...args, '--cache', join(dir, 'npm-cache'), '--no-audit', '--no-fund'], { cwd });
       installs.push({ line, prefix, status: res.status, stderr: res.stderr });
     }
   }, 300_000);
   afterAll(async () => {
     await server?.close();
+    await registry?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   const bin = () => join(installs[0]!.prefix, 'bin', 'mailclean');
 
-  it('holds the bundle, its licences, the docs README links to; no sources, no dependencies, no scripts', () => {
+  it('holds the bundle, its licences, the docs README links to; no sources, no scripts, one optional dependency', () => {
     const tarball = join(files, TARBALL);
     const listed = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).stdout.trim().split('\n');
     for (const file of [
@@ -106,8 +114,9 @@ describe('the npm package', { timeout: 120_000 }, () => {
       spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout,
     );
     expect(manifest).toMatchObject({ name: 'mailclean', version: VERSION, bin: { mailclean: 'bin/mailclean.js' } });
-    for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies', 'scripts'])
-      expect(manifest).not.toHaveProperty(field);
+    for (const field of ['dependencies', 'peerDependencies', 'scripts']) expect(manifest).not.toHaveProperty(field);
+    // The OS credential store's native binding (prebuilt, no install script) cannot be bundled.
+    expect(Object.keys(manifest.optionalDependencies)).toEqual(['@napi-rs/keyring']);
   });
 
   it("installs by the README's lines, from a release URL and from the clone's tarball, fetching nothing else", () => {
@@ -121,6 +130,7 @@ describe('the npm package', { timeout: 120_000 }, () => {
       expect(install.stderr).not.toMatch(/warn/i);
     }
     expect(new Set(server.requests)).toEqual(new Set([`/v${VERSION}/${TARBALL}`]));
+    expect(registry.missing).toEqual([]);
   });
 
   it('takes under 15 MB installed', () => {
