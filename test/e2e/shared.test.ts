@@ -9,6 +9,7 @@ import { connectShared } from '../../src/clean/state/redis/connect.js';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/server.js';
 import { TestHome } from '../helpers/cli.js';
 import { startDnsServer } from '../helpers/dns-server.js';
+import { eventually, type Gate, startGate } from '../helpers/gate.js';
 import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../helpers/redis.js';
 import { registered } from '../helpers/sandbox.js';
 
@@ -33,6 +34,13 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
   let sandbox: SandboxHandle;
   let machines: TestHome[];
   let token: string;
+  let gates: Gate[] = [];
+  /** A gate in front of this test's sandbox, closed after the test. */
+  async function gated(): Promise<Gate> {
+    const gate = await startGate(sandbox.url);
+    gates.push(gate);
+    return gate;
+  }
   /** A new sandbox with this rate limit, and the token of an account registered on it. */
   async function serve(rate: { requests: number; windowMs: number }): Promise<void> {
     sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate });
@@ -43,41 +51,58 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
   }
   beforeEach(async () => {
     redis = await startRedis();
-    await serve({ requests: 5, windowMs: 3_000 });
+    await serve({ requests: 5, windowMs: 1_000 });
     machines = [new TestHome(), new TestHome()];
   });
   afterEach(async () => {
+    await Promise.all(gates.map((g) => g.close()));
+    gates = [];
     await redis.stop();
     await sandbox.close();
     for (const m of machines) m.cleanup();
   });
 
-  const envOf = (m: TestHome) =>
+  /** The environment of a runner on machine `m`, sending to `url` (the sandbox, or a gate in front of it). */
+  const envOf = (m: TestHome, url = sandbox.url) =>
     ({
       ...process.env,
-      ...m.env({ MAILCLEAN_CLEAN_URL: sandbox.url, MAILCLEAN_CLEAN_TOKEN: token, MAILCLEAN_REDIS_URL: redis.url }),
+      ...m.env({ MAILCLEAN_CLEAN_URL: url, MAILCLEAN_CLEAN_TOKEN: token, MAILCLEAN_REDIS_URL: redis.url }),
     }) as NodeJS.ProcessEnv;
   // The service's limit, told to both runners as the account's rate.
-  const RATE = ['--rate', '5/3s'];
+  const RATE = ['--rate', '5/1s'];
+  /** How many keys of the shared state match `pattern` (claims, runners' signs of life). */
+  async function countKeys(pattern: string): Promise<number> {
+    const connection = await connectShared(redis.url);
+    try {
+      return (await connection.keys(pattern)).length;
+    } finally {
+      connection.disconnect();
+    }
+  }
 
-  it('overlapping lists at once: no 429, at most 5 arrivals in any 3 s, no address charged twice', {
+  it('overlapping lists at once: no 429, at most 5 arrivals in any 1 s, no address charged twice', {
     timeout: 90_000,
   }, async () => {
-    // 300 + 300 addresses, 150 of them in both lists: 450 unique, 9 requests of 50 at best.
+    // 300 + 300 addresses, 150 of them in both lists: 450 unique, 9 requests of 50 at best. Their requests wait at
+    // the gate until both runners are up, however long one takes to start: they are sure to compete.
+    const gate = await gated();
     const [one, two] = machines as [TestHome, TestHome];
     writeFileSync(join(one.dir, 'a.csv'), list(0, 300));
     writeFileSync(join(two.dir, 'b.csv'), list(150, 300));
     const summaries = [join(one.dir, 'a.json'), join(two.dir, 'b.json')] as const;
-    const [a, b] = await Promise.all([
+    const both = Promise.all([
       run(
         ['clean', join(one.dir, 'a.csv'), '-o', join(one.dir, 'a.out.csv'), '--summary-json', summaries[0], ...RATE],
-        envOf(one),
+        envOf(one, gate.url),
       ),
       run(
         ['clean', join(two.dir, 'b.csv'), '-o', join(two.dir, 'b.out.csv'), '--summary-json', summaries[1], ...RATE],
-        envOf(two),
+        envOf(two, gate.url),
       ),
     ]);
+    await eventually(async () => (await countKeys('*:runner:*')) === 2);
+    gate.open();
+    const [a, b] = await both;
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     const stats = sandbox.stats();
@@ -106,31 +131,33 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     }
   });
 
-  it('one long list on two machines: claimed a chunk at a time, so the second runner sends from the start and nothing is paid twice', {
+  it('one long list on two machines: claimed a chunk at a time, so both runners send from the start and nothing is paid twice', {
     timeout: 90_000,
   }, async () => {
-    // 3,000 addresses, 60 requests at 10 a second: the first runner claims its third 1,000 about 3 s after its first
-    // request, and the second starts well before that.
+    // 2,000 addresses, two chunks of 1,000, and two runners started at once. The requests of the first to claim a
+    // chunk wait at the gate until the other has claimed the second chunk: it used to be a race between the second
+    // runner's start-up and the first one's progress through the list, lost under load.
     await sandbox.close();
-    await serve({ requests: 10, windowMs: 1_000 });
-    const [one, two] = machines as [TestHome, TestHome];
-    for (const m of machines) writeFileSync(join(m.dir, 'list.csv'), list(0, 3_000));
-    const rate = ['--rate', '10/1s'];
-    const first = run(['clean', join(one.dir, 'list.csv'), '-o', join(one.dir, 'out.csv'), ...rate], envOf(one));
-    while (sandbox.stats().cleanRequests < 1) await new Promise((r) => setTimeout(r, 20));
-    const [a, b] = await Promise.all([
-      first,
-      run(['clean', join(two.dir, 'list.csv'), '-o', join(two.dir, 'out.csv'), ...rate], envOf(two)),
-    ]);
+    await serve({ requests: 20, windowMs: 1_000 });
+    const gate = await gated();
+    for (const m of machines) writeFileSync(join(m.dir, 'list.csv'), list(0, 2_000));
+    const rate = ['--rate', '20/1s'];
+    const [first, second] = machines.map((m) =>
+      run(['clean', join(m.dir, 'list.csv'), '-o', join(m.dir, 'out.csv'), ...rate], envOf(m, gate.url)),
+    ) as [ReturnType<typeof run>, ReturnType<typeof run>];
+    // Claimed whole, the list would be all the first runner's by now, and the other would have nothing to send.
+    await eventually(async () => (await countKeys('*:claim:*')) >= 2_000);
+    gate.open();
+    const [a, b] = await Promise.all([first, second]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
-    expect(sandbox.stats().addressesCharged, `${a.stderr}\n---\n${b.stderr}`).toBe(3_000);
+    expect(sandbox.stats().addressesCharged, `${a.stderr}\n---\n${b.stderr}`).toBe(2_000);
     const spent = (stderr: string) => Number(/spent ([\d,]+) address/.exec(stderr)?.[1]?.replace(/,/g, '') ?? 0);
-    // Claimed whole, the list would have been the first runner's: the second would have waited and spent nothing.
+    expect(spent(a.stderr), a.stderr).toBeGreaterThan(0);
     expect(spent(b.stderr), b.stderr).toBeGreaterThan(0);
-    expect(spent(a.stderr) + spent(b.stderr)).toBe(3_000);
+    expect(spent(a.stderr) + spent(b.stderr)).toBe(2_000);
     for (const m of machines)
-      expect(readFileSync(join(m.dir, 'out.csv'), 'utf8').trim().split('\n')).toHaveLength(3_001);
+      expect(readFileSync(join(m.dir, 'out.csv'), 'utf8').trim().split('\n')).toHaveLength(2_001);
   });
 
   it('--max-spend counts the whole run, addresses another runner gave back unsent included', {
@@ -229,11 +256,14 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
   }, async () => {
     const [one] = machines as [TestHome];
     const input = join(one.dir, 'list.csv');
-    writeFileSync(input, list(0, 600)); // 12 requests at 5 per 3 s: about 6 s
+    writeFileSync(input, list(0, 600)); // 12 requests
     const out = join(one.dir, 'out.csv');
-    const running = run(['clean', input, '-o', out, ...RATE], envOf(one));
-    while (sandbox.stats().cleanRequests < 3) await new Promise((r) => setTimeout(r, 20));
+    // Redis stops while the first requests wait at the gate: in flight, booked, not yet answered.
+    const gate = await gated();
+    const running = run(['clean', input, '-o', out, ...RATE], envOf(one, gate.url));
+    await eventually(() => gate.waiting() >= 3);
     await redis.stop();
+    gate.open();
     const stopped = await running;
     expect(stopped.code, stopped.stderr).toBe(3);
     expect(stopped.stderr).toMatch(/unchecked: the shared state at redis:\/\/127\.0\.0\.1:\d+ cannot be reached/);
@@ -246,7 +276,8 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     expect(rows.filter((r) => r.split(',')[1] === 'valid')).toHaveLength(charged);
 
     await redis.restart();
-    const resumed = await run(['clean', input, '-o', out, '--resume', ...RATE], envOf(one));
+    // Through the same (open) gate: the service's URL is part of what names the account, and so its journal.
+    const resumed = await run(['clean', input, '-o', out, '--resume', ...RATE], envOf(one, gate.url));
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(sandbox.stats().addressesCharged).toBe(600);
   });
