@@ -47,6 +47,7 @@ export function grantToken(draft: SandboxState, userId: string, service: TokenSe
 export async function checkCredentials<T extends { email: string; password: PasswordHash }>(
   req: ParsedRequest,
   users: Record<string, T>,
+  passwordCost: number,
 ): Promise<T> {
   const c = new BodyChecker(req.body);
   const email = c.required('email', { trim: true });
@@ -55,6 +56,7 @@ export async function checkCredentials<T extends { email: string; password: Pass
 
   const found = findByEmail(users, email);
   // verifyPassword spends the same time whether or not the account exists.
-  if (!(await verifyPassword(password, found?.password)) || !found) throw new HttpError(401, INVALID_CREDENTIALS);
+  if (!(await verifyPassword(password, found?.password, passwordCost)) || !found)
+    throw new HttpError(401, INVALID_CREDENTIALS);
   return found;
 }

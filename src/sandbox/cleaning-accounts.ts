@@ -50,7 +50,7 @@ async function signup(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerR
   if (email && findByEmail(ctx.store.state.cleanUsers, email)) c.add('email', EMAIL_TAKEN);
   c.check();
 
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, ctx.passwordCost);
   const { user, token } = await ctx.store.mutate((draft) => {
     if (findByEmail(draft.cleanUsers, email)) throw new HttpError(422, EMAIL_TAKEN, { email: [EMAIL_TAKEN] });
     const now = ctx.now();
@@ -70,7 +70,7 @@ async function signup(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerR
 }
 
 async function signin(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
-  const userId = (await checkCredentials(req, ctx.store.state.cleanUsers))._id;
+  const userId = (await checkCredentials(req, ctx.store.state.cleanUsers, ctx.passwordCost))._id;
   const { user, token } = await ctx.store.mutate((draft) => {
     const current = draft.cleanUsers[userId];
     if (!current) throw new HttpError(401, INVALID_CREDENTIALS);

@@ -21,7 +21,8 @@ export interface StoredToken {
 }
 
 // OWASP's scrypt floor (N=2^14, r=8, p=1); maxmem must allow 128*N*r bytes plus headroom.
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64 } as const;
+export const PASSWORD_COST = 16384;
+const SCRYPT = { r: 8, p: 1, keylen: 64 } as const;
 
 function scryptAsync(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -33,18 +34,25 @@ function scryptOptions(p: { N: number; r: number; p: number }): ScryptOptions {
   return { N: p.N, r: p.r, p: p.p, maxmem: 256 * p.N * p.r };
 }
 
-export async function hashPassword(password: string): Promise<PasswordHash> {
+/** `cost` is scrypt's N, a power of two. */
+export async function hashPassword(password: string, cost = PASSWORD_COST): Promise<PasswordHash> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, SCRYPT.keylen, scryptOptions(SCRYPT));
-  return { algo: 'scrypt', ...SCRYPT, salt: salt.toString('base64url'), hash: key.toString('base64url') };
+  const params = { N: cost, ...SCRYPT };
+  const key = await scryptAsync(password, salt, SCRYPT.keylen, scryptOptions(params));
+  return { algo: 'scrypt', ...params, salt: salt.toString('base64url'), hash: key.toString('base64url') };
 }
 
-// A fixed hash to check against when the account does not exist, so that a wrong email
+// A fixed hash (one per cost) to check against when the account does not exist, so that a wrong email
 // costs the same time as a wrong password and response times do not reveal which accounts exist.
-let decoy: Promise<PasswordHash> | undefined;
+const decoys = new Map<number, Promise<PasswordHash>>();
 
-export async function verifyPassword(password: string, stored: PasswordHash | undefined): Promise<boolean> {
-  const target = stored ?? (await (decoy ??= hashPassword(randomBytes(16).toString('hex'))));
+export async function verifyPassword(
+  password: string,
+  stored: PasswordHash | undefined,
+  cost = PASSWORD_COST,
+): Promise<boolean> {
+  if (!stored && !decoys.has(cost)) decoys.set(cost, hashPassword(randomBytes(16).toString('hex'), cost));
+  const target = stored ?? (await decoys.get(cost)!);
   const expected = Buffer.from(target.hash, 'base64url');
   const key = await scryptAsync(
     password,

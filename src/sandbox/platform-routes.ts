@@ -95,7 +95,7 @@ async function createAccount(
   if (email && findByEmail(ctx.store.state.platformUsers, email)) c.add('email', EMAIL_TAKEN);
   c.check();
 
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, ctx.passwordCost);
   return ctx.store.mutate((draft) => {
     // Checked again: another request may have taken the address while the password was hashing.
     if (findByEmail(draft.platformUsers, email)) throw new HttpError(422, EMAIL_TAKEN, { email: [EMAIL_TAKEN] });
@@ -145,7 +145,7 @@ async function oemRegister(req: ParsedRequest, ctx: SandboxContext): Promise<Han
 }
 
 async function login(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
-  const userId = (await checkCredentials(req, ctx.store.state.platformUsers)).id;
+  const userId = (await checkCredentials(req, ctx.store.state.platformUsers, ctx.passwordCost)).id;
   const tokens = await ctx.store.mutate((draft) => {
     if (!draft.platformUsers[userId]) throw new HttpError(401, INVALID_CREDENTIALS);
     return { token: grantToken(draft, userId, 'platform', ctx), cdp: grantToken(draft, userId, 'cdp', ctx) };

@@ -39,6 +39,8 @@ export interface SandboxContext {
   internalToken: string | undefined;
   plan: Plan;
   shape: Shape;
+  /** scrypt's N for the passwords stored from now on. */
+  passwordCost: number;
 }
 
 export type Handler = (req: ParsedRequest, ctx: SandboxContext) => Promise<HandlerResult>;

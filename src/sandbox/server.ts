@@ -5,6 +5,7 @@ import type { Rate } from '../config/rate.js';
 import { ALLOWANCE_STATUSES, type AllowanceStatus } from './clean-answers.js';
 import { DEFAULT_RATE } from './clean-limits.js';
 import { emptyStats, type SandboxStats } from './clean-route.js';
+import { PASSWORD_COST } from './crypto.js';
 import { failureBody, interfaceOf, SHAPES, type Shape } from './envelopes.js';
 import { HttpError } from './errors.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
@@ -41,6 +42,11 @@ export interface SandboxOptions {
   shape?: Shape;
   /** Fault injection on the clean route; default none. */
   faults?: FaultOptions;
+  /**
+   * scrypt's N (a power of two) for the passwords of accounts registered from now on; default 2^14, OWASP's floor.
+   * Tests lower it: hashing is most of what registering and signing in cost.
+   */
+  passwordCost?: number;
 }
 
 export interface SandboxHandle {
@@ -69,6 +75,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     throw new TypeError(`allowanceStatus must be one of ${ALLOWANCE_STATUSES.join(', ')}`);
   }
   const faults = new FaultInjector(opts.faults ?? {});
+  const passwordCost = opts.passwordCost ?? PASSWORD_COST;
+  if (!(passwordCost > 1 && Number.isInteger(Math.log2(passwordCost))))
+    throw new TypeError('passwordCost must be a power of two above 1');
   const stats = emptyStats();
 
   const ctx: SandboxContext = {
@@ -79,6 +88,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     internalToken: opts.internalToken === '' ? undefined : opts.internalToken,
     plan,
     shape,
+    passwordCost,
   };
   const router = createRouter({ rate, allowanceStatus, faults, stats });
   const log = opts.log;

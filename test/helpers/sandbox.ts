@@ -6,6 +6,12 @@ import { afterEach, beforeEach, expect } from 'vitest';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import type { TestHome } from './cli.js';
 
+/**
+ * scrypt's N for the sandboxes of tests: 16 times cheaper than the sandbox's default, which was most of the time
+ * of the tests that register accounts and sign in (half of it in test/commands/). Verification is unchanged.
+ */
+export const TEST_PASSWORD_COST = 1024;
+
 /** Call at the top of a describe block: sandboxes started through it, and a fresh data directory, are gone after each test. */
 export function useSandboxes(prefix = 'mailclean-sandbox-') {
   const open: SandboxHandle[] = [];
@@ -20,7 +26,7 @@ export function useSandboxes(prefix = 'mailclean-sandbox-') {
   return {
     dataDir: (): string => join(root, 'data'),
     async start(opts: SandboxOptions = {}): Promise<SandboxHandle> {
-      const h = await startSandbox({ port: 0, ...opts });
+      const h = await startSandbox({ port: 0, passwordCost: TEST_PASSWORD_COST, ...opts });
       open.push(h);
       return h;
     },

@@ -8,7 +8,7 @@ import type { ParsedRequest, SandboxContext } from '../../src/sandbox/router.js'
 import type { SandboxHandle } from '../../src/sandbox/server.js';
 import { Store } from '../../src/sandbox/store.js';
 import { FakeClock } from '../helpers/clock.js';
-import { useSandboxes } from '../helpers/sandbox.js';
+import { TEST_PASSWORD_COST, useSandboxes } from '../helpers/sandbox.js';
 import { call, PASSWORD, registerUser, uniqueEmail } from './helpers.js';
 
 const sandboxes = useSandboxes();
@@ -43,8 +43,9 @@ describe('tokens are bound to their service', () => {
       internalToken: undefined,
       plan: 'free',
       shape: 'spec',
+      passwordCost: TEST_PASSWORD_COST,
     };
-    const password = await hashPassword(PASSWORD);
+    const password = await hashPassword(PASSWORD, TEST_PASSWORD_COST);
     const { platformToken, cleanToken } = await store.mutate((draft) => {
       draft.cleanUsers['c1'] = {
         _id: 'c1',
@@ -103,5 +104,23 @@ describe('token lifetime', () => {
       .map((t) => (t as { service: string }).service)
       .sort();
     expect(services).toEqual(['cdp', 'platform']);
+  });
+
+  it('stores passwords at the scrypt cost it is given (2^14 unless told) and signs in with them', async () => {
+    const stored = async (opts: { passwordCost?: number }) => {
+      const dataDir = sandboxes.dataDir();
+      const h = await sandboxes.start({ dataDir, ...opts });
+      const { email } = await registerUser(h.url);
+      expect((await call(h.url, 'POST', '/api/login', { body: { email, password: PASSWORD } })).status).toBe(200);
+      const bad = await call(h.url, 'POST', '/api/login', { body: { email, password: `${PASSWORD}!` } });
+      expect(bad.status).toBe(401);
+      await sandboxes.stop(h);
+      const state = JSON.parse(await readFile(join(dataDir, 'sandbox.json'), 'utf8'));
+      const users = Object.values(state.platformUsers) as Array<{ email: string; password: { N: number } }>;
+      return users.find((u) => u.email === email)?.password.N;
+    };
+    expect(await stored({ passwordCost: 16 })).toBe(16);
+    expect(await stored({ passwordCost: undefined })).toBe(2 ** 14);
+    await expect(sandboxes.start({ passwordCost: 1000 })).rejects.toThrow(/passwordCost must be a power of two/);
   });
 });
