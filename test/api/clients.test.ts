@@ -5,6 +5,7 @@ import { HttpClient } from '../../src/api/http.js';
 import { PlatformClient } from '../../src/api/platform.js';
 import { ApiError, AuthError } from '../../src/errors.js';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/server.js';
+import { TEST_PASSWORD_COST } from '../helpers/sandbox.js';
 
 const PASSWORD = 'correct horse battery';
 let counter = 0;
@@ -13,7 +14,12 @@ const email = () => `client${++counter}.${process.pid}@example.com`;
 describe.each(['spec', 'alt'] as const)('API clients against the %s shape', (shape) => {
   let sandbox: SandboxHandle;
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, shape, internalToken: 'internal-secret-123' });
+    sandbox = await startSandbox({
+      port: 0,
+      shape,
+      internalToken: 'internal-secret-123',
+      passwordCost: TEST_PASSWORD_COST,
+    });
   });
   afterAll(() => sandbox.close());
 

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { TestHome } from '../helpers/cli.js';
 import { closedUdpPort } from '../helpers/dns-server.js';
+import { TEST_PASSWORD_COST } from '../helpers/sandbox.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
 const LIST = 'email,name\nann@example.com,Ann\nbob@example.org,Bob\n';
@@ -136,7 +137,7 @@ describe('outputs', () => {
   });
 
   it('a path that cannot be written is refused before anything is sent', async () => {
-    const sandbox = await startSandbox({ port: 0, plan: 'unlimited' });
+    const sandbox = await startSandbox({ port: 0, plan: 'unlimited', passwordCost: TEST_PASSWORD_COST });
     try {
       const other = new TestHome();
       const urls = ['--api-url', sandbox.url, '--clean-url', sandbox.url];

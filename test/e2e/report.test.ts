@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { TestHome } from '../helpers/cli.js';
-import { registered } from '../helpers/sandbox.js';
+import { registered, TEST_PASSWORD_COST } from '../helpers/sandbox.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
@@ -27,7 +27,7 @@ describe('the HTML report in Chromium', () => {
   let page: string;
   let summary: Record<string, any>;
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, plan: 'unlimited' });
+    sandbox = await startSandbox({ port: 0, plan: 'unlimited', passwordCost: TEST_PASSWORD_COST });
     home = new TestHome();
     await registered(home, sandbox);
     const input = join(home.dir, 'list.csv');

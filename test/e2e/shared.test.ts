@@ -11,7 +11,7 @@ import { TestHome } from '../helpers/cli.js';
 import { startDnsServer } from '../helpers/dns-server.js';
 import { eventually, type Gate, startGate } from '../helpers/gate.js';
 import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../helpers/redis.js';
-import { registered } from '../helpers/sandbox.js';
+import { registered, TEST_PASSWORD_COST } from '../helpers/sandbox.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
 if (!redisInstalled) console.log(`test/e2e/shared.test.ts: ${REDIS_SKIP_NOTE}`);
@@ -43,7 +43,7 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
   }
   /** A new sandbox with this rate limit, and the token of an account registered on it. */
   async function serve(rate: { requests: number; windowMs: number }): Promise<void> {
-    sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate });
+    sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate, passwordCost: TEST_PASSWORD_COST });
     const registrar = new TestHome();
     await registered(registrar, sandbox, { email: 'shared@example.com' });
     token = (await registrar.run(['auth', 'token', '--service', 'clean'])).stdout.trim();

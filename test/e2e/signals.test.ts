@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import { TestHome } from '../helpers/cli.js';
+import { TEST_PASSWORD_COST } from '../helpers/sandbox.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
 
@@ -44,6 +45,7 @@ describe('signals', () => {
     sandbox = await startSandbox({
       port: 0,
       plan: 'unlimited',
+      passwordCost: TEST_PASSWORD_COST,
       rate: { requests: 1_000, windowMs: 1_000 },
       ...options,
     });

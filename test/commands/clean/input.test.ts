@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESULT_COLUMNS, SERVICE_COLUMNS } from '../../../src/clean/verdict/verdict.js';
 import { type SandboxHandle, startSandbox } from '../../../src/sandbox/server.js';
 import { TestHome } from '../../helpers/cli.js';
+import { TEST_PASSWORD_COST } from '../../helpers/sandbox.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'clean');
 
@@ -16,7 +17,7 @@ const run = (args: string[], stdin?: string) =>
   home.run(['--api-url', sandbox.url, '--clean-url', sandbox.url, ...args], { stdin });
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, plan: 'unlimited' });
+  sandbox = await startSandbox({ port: 0, plan: 'unlimited', passwordCost: TEST_PASSWORD_COST });
   home = new TestHome();
   const reg = await run(
     ['register', '--service', 'clean', '--name', 'T', '--email', 'clean@example.com', '--password-stdin'],
