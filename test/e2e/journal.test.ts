@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useHome } from '../helpers/cli.js';
+import { eventually, startGate } from '../helpers/gate.js';
 import { registered, useSandboxes } from '../helpers/sandbox.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
@@ -19,30 +20,41 @@ describe('the journal', () => {
   it('two runs of the same list at once: the second waits for the first and pays for nothing', {
     timeout: 60_000,
   }, async () => {
-    // 12 requests at 2 per second: the first run sends for about 5 s. The second starts once the first is sending
-    // (it holds the list's lock from before its first request), so even a start slowed seconds by a loaded machine
-    // finds it at work.
-    const sandbox = await sandboxes.start({ plan: 'unlimited', rate: { requests: 2, windowMs: 1_000 } });
+    // The first run's requests wait at a gate in front of the sandbox until the second run says it is waiting for
+    // the first: however slowly a loaded machine starts the second process, it finds the first at work (a first run
+    // made to last 3 s, then 5 s, still finished first once under load).
+    const sandbox = await sandboxes.start({ plan: 'unlimited', rate: { requests: 100, windowMs: 1_000 } });
     await registered(home(), sandbox);
+    const gate = await startGate(sandbox.url);
     const input = join(home().dir, 'list.csv');
     writeFileSync(input, list(600));
-    const spawnRun = (out: string) =>
-      new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'clean', input, '-o', join(home().dir, out)], {
-          env: { ...process.env, ...home().env() },
-        });
-        let stderr = '';
-        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-        child.on('close', (code) => resolve({ code, stderr }));
+    const spawnRun = (out: string) => {
+      const child = spawn(process.execPath, [BIN, 'clean', input, '-o', join(home().dir, out)], {
+        env: { ...process.env, ...home().env({ MAILCLEAN_CLEAN_URL: gate.url }) },
       });
+      const run = { stderr: '', done: new Promise<number | null>((resolve) => child.on('close', resolve)) };
+      child.stderr.on('data', (d: Buffer) => (run.stderr += d.toString()));
+      return run;
+    };
+    const waiting =
+      /Another run \(pid \d+, since [^)]+\) is cleaning this list with this account; waiting for it to finish/;
     const first = spawnRun('a.csv');
-    while (sandbox.stats().cleanRequests < 1) await new Promise((r) => setTimeout(r, 20));
-    const [a, b] = await Promise.all([first, spawnRun('b.csv')]);
+    let second: ReturnType<typeof spawnRun> | undefined;
+    try {
+      await eventually(() => gate.waiting() > 0);
+      second = spawnRun('b.csv');
+      await eventually(() => waiting.test(second!.stderr));
+    } finally {
+      gate.open();
+    }
+    const [a, b] = [
+      { code: await first.done, stderr: first.stderr },
+      { code: await second!.done, stderr: second!.stderr },
+    ];
+    await gate.close();
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     expect(sandbox.stats().addressesCharged).toBe(600);
-    const waiting =
-      /Another run \(pid \d+, since [^)]+\) is cleaning this list with this account; waiting for it to finish/;
     expect(b.stderr).toMatch(waiting);
     expect(a.stderr).not.toMatch(waiting);
     expect(readFileSync(join(home().dir, 'a.csv'), 'utf8')).toBe(readFileSync(join(home().dir, 'b.csv'), 'utf8'));
