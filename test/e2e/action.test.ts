@@ -2,6 +2,7 @@
 // release served on loopback (the single executable, on this Linux x64 machine) or from a tarball packed in the
 // run (`package:`, with the runner's own Node), a clean whose --fail-when trips, outputs, annotations, the job
 // summary, and the cache of the data directory across jobs and runs, never for a fork's pull request.
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -10,6 +11,7 @@ import { VERSION } from '../../src/version.js';
 import { type ActionRun, CacheStore, type Job, runAction } from '../helpers/action-runner.js';
 import { closedUdpPort } from '../helpers/dns-server.js';
 import type { TestServer } from '../helpers/http-server.js';
+import { type LocalRegistry, startRegistry } from '../helpers/registry.js';
 import { releaseFiles, serveRelease, TARBALL } from '../helpers/release.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -21,6 +23,7 @@ describe.runIf(linuxX64)('the GitHub Action', { timeout: 180_000 }, () => {
   let server: TestServer & { requests: string[] };
   let caches: CacheStore;
   let dns: string;
+  let registry: LocalRegistry;
   let jobs = 0;
 
   beforeAll(async () => {
@@ -28,9 +31,13 @@ describe.runIf(linuxX64)('the GitHub Action', { timeout: 180_000 }, () => {
     server = await serveRelease(releaseFiles(join(dir, 'release'), { executable: true }));
     caches = new CacheStore();
     dns = `127.0.0.1:${await closedUdpPort()}`;
+    // The tarball's one optional dependency (the credential store's binding) comes from a registry on loopback.
+    const cache = spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).stdout.trim();
+    registry = await startRegistry(join(ROOT, 'package-lock.json'), cache);
   }, 300_000);
   afterAll(async () => {
     await server?.close();
+    await registry?.close();
     caches?.remove();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -52,7 +59,11 @@ describe.runIf(linuxX64)('the GitHub Action', { timeout: 180_000 }, () => {
       dir: jobDir,
       github,
       caches,
-      env: { PATH: `${dirname(process.execPath)}${delimiter}/usr/bin:/bin`, HOME: jobDir },
+      env: {
+        PATH: `${dirname(process.execPath)}${delimiter}/usr/bin:/bin`,
+        HOME: jobDir,
+        npm_config_registry: registry.url,
+      },
     };
     if (index !== undefined) job.strategy = { 'job-index': index };
     // What an earlier step of the job (or the restored cache) left in the data directory.
