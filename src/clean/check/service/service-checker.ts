@@ -5,6 +5,7 @@ import type { Rate } from '../../../config/rate.js';
 import type { Checker, CheckWork, Cost, KnownSources, ListToCheck } from '../../run/checker.js';
 import type { RunPorts } from '../../run/events.js';
 import type { AccountState, KnownAllowance, ListJournal } from '../../state/account-state.js';
+import type { RateLimiter } from '../../state/rate-limiter.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
 import { SERVICE_COLUMNS } from '../../verdict/verdict.js';
 import type { EngineSettings } from '../engine/engine-settings.js';
@@ -104,10 +105,10 @@ export class ServiceChecker implements Checker {
     const limiter = state.limiter(this.options.rate);
     const onStop = () => ports.emit({ type: 'stopping' });
     signals.stop.addEventListener('abort', onStop, { once: true });
-    const started = Date.now();
-    let checked = 0;
-    const toCheck = pending.size;
-    ports.emit({ type: 'progress', change: { phase: 'checking', rows: work.rows, unique: work.keys.size, toCheck } });
+    ports.emit({
+      type: 'progress',
+      change: { phase: 'checking', rows: work.rows, unique: work.keys.size, toCheck: pending.size },
+    });
     ports.emit({ type: 'progress-live', live: true });
     const options: SendOptions = {
       pending,
@@ -121,32 +122,16 @@ export class ServiceChecker implements Checker {
       abort: signals.abort,
       cache: this.cache,
       onCacheError: (error) =>
-        ports.emit({
-          type: 'warning',
-          message: `answers could not be kept in the verdict cache (${error.message}); they are in this list's journal`,
-        }),
-      onEvent: (event) => {
-        if (event.type === 'answered') {
-          checked += event.addresses;
-          const etaMs = timeLeft(toCheck - checked, checked, Date.now() - started, limiter);
-          ports.emit({
-            type: 'progress',
-            change: { checked, spent: event.spent, requests: event.requests, waitingMs: 0, etaMs },
-          });
-        } else if (event.type === 'limit-wait') ports.emit({ type: 'limit-wait', ms: event.ms });
-        else if (event.type === 'waiting' && event.why === 'rate')
-          ports.emit({ type: 'progress', change: { waitingMs: event.ms } });
-        else if (event.type === 'retry') ports.emit({ type: 'retry', message: event.message });
-      },
+        ports.emit({ type: 'warning', message: `${cacheLost(error)}; they are in this list's journal` }),
+      onEvent: progressOf(ports, pending.size, limiter),
     };
     try {
       // Without a cache (it could not be opened, warned), another run's answers cannot be taken: send it all.
       if (!this.cache) return await sendToService(options);
-      const claims = state.claims();
       let told = false;
       return await sendClaimed({
         ...options,
-        claims,
+        claims: state.claims(),
         cache: this.cache,
         since: Date.now() - work.maxAgeMs,
         onWaiting: (addresses) => {
@@ -185,3 +170,22 @@ export class ServiceChecker implements Checker {
 }
 
 const CACHE_LOST = 'addresses answered before are sent and paid for again (the journal still answers this list)';
+
+const cacheLost = (error: Error) => `answers could not be kept in the verdict cache (${error.message})`;
+
+/** The sender's events as the run's progress: what is checked and spent, the waits, and an ETA. */
+function progressOf(ports: RunPorts, toCheck: number, limiter: RateLimiter): SendOptions['onEvent'] {
+  const started = Date.now();
+  let checked = 0;
+  return (event) => {
+    if (event.type === 'answered') {
+      checked += event.addresses;
+      const etaMs = timeLeft(toCheck - checked, checked, Date.now() - started, limiter);
+      const change = { checked, spent: event.spent, requests: event.requests, waitingMs: 0, etaMs };
+      ports.emit({ type: 'progress', change });
+    } else if (event.type === 'limit-wait') ports.emit({ type: 'limit-wait', ms: event.ms });
+    else if (event.type === 'waiting' && event.why === 'rate')
+      ports.emit({ type: 'progress', change: { waitingMs: event.ms } });
+    else if (event.type === 'retry') ports.emit({ type: 'retry', message: event.message });
+  };
+}
