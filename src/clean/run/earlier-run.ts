@@ -1,6 +1,8 @@
 // A list cleaned before with this account. Finished: its answers are reused, nothing is paid again. Unfinished:
 // --resume continues it, --restart starts over (paying again); otherwise the user is asked where someone can
-// answer, and a run that cannot ask stops before anything is paid, saying which flag decides.
+// answer, and a run that cannot ask stops before anything is paid, saying which flag decides. Without anyone to ask,
+// that is decided once the free answers are in (`refuseUnfinished`): the cache's and the precheck's are never
+// journaled, so a list they finish is finished.
 import { UsageError } from '../../errors.js';
 import { quantity } from '../../quantities.js';
 import type { UniqueKeys } from '../scan/spill/unique-keys.js';
@@ -18,12 +20,15 @@ export async function decideEarlierRun(
   let covered = 0;
   if (saved.results.size > 0) for (const key of unique) if (saved.results.has(key)) covered++;
   if (covered === 0 || covered === unique.size || request.dryRun || request.yes) return 'resume';
-  const left = unique.size - covered;
-  if (!ports.questions) {
-    throw new UsageError(
-      `an earlier run of this list saved ${quantity(covered, 'answer')} and has ${quantity(left, 'address', 'addresses')} left to check`,
-      'pass --resume to continue it (nothing is paid twice), or --restart to start over (paying again)',
-    );
-  }
-  return ports.questions.earlierRun({ saved: covered, left, unique: unique.size });
+  if (!ports.questions) return 'resume';
+  return ports.questions.earlierRun({ saved: covered, left: unique.size - covered, unique: unique.size });
+}
+
+/** Without anyone to ask, an earlier run that left addresses to pay for is neither resumed nor redone unasked. */
+export function refuseUnfinished(request: CleanRequest, ports: RunPorts, saved: number, left: number): void {
+  if (saved === 0 || left === 0 || request.earlierRun || request.yes || ports.questions) return;
+  throw new UsageError(
+    `an earlier run of this list saved ${quantity(saved, 'answer')} and has ${quantity(left, 'address', 'addresses')} left to check`,
+    'pass --resume to continue it (nothing is paid twice), or --restart to start over (paying again)',
+  );
 }

@@ -7,6 +7,7 @@ import type { ScanResult } from '../scan/scan.js';
 import type { Verdict } from '../verdict/verdict.js';
 import { VerdictTable } from '../verdict/verdict-table.js';
 import type { Checker, KnownSources } from './checker.js';
+import { refuseUnfinished } from './earlier-run.js';
 import type { RunPorts } from './events.js';
 import type { CleanRequest } from './request.js';
 
@@ -50,6 +51,8 @@ export async function answerKnown(
   }
   const precheck = await precheckPending(request, checker, ports, pending, answered);
   const fromJournal = known.journaled.size;
+  // Only a run that pays is stopped for an unfinished list: the engine checks the rest for free.
+  if (checker.cost) refuseUnfinished(request, ports, fromJournal, pending.size);
   ports.emit({ type: 'resumed', already: fromJournal, unique: scan.unique.size });
   const toCheck = pending.size;
   ports.emit({ type: 'kept', kept: verdicts.size, toCheck, fromJournal, fromCache });

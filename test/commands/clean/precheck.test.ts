@@ -143,4 +143,31 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
     ).toEqual(['service', 'service']);
     expect(sandbox.stats().addressesCharged).toBe(3);
   });
+
+  it('a rerun of a list the journal and the precheck answer whole sends nothing and exits 0 unasked', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    await registered(home(), sandbox);
+    const input = join(home().dir, 'finished.csv');
+    writeFileSync(input, 'email\nada@live.example.com\ncy@dead.example.com\nbob@live.example.com\n');
+    const env = { MAILCLEAN_DNS_SERVERS: dns.server };
+    const out = join(home().dir, 'finished.out.csv');
+    expect((await home().run(['clean', input, '-o', out, '--max-spend', '1'], { env })).code).toBe(3);
+    expect(sandbox.stats().addressesCharged).toBe(1);
+    // Without a terminal, an address still to pay for (bob; cy is the precheck's, free) is refused before sending.
+    const unfinished = await home().run(['clean', input, '-o', out], { env });
+    expect(unfinished.code).toBe(2);
+    expect(unfinished.stderr).toMatch(/saved 1 answer and has 1 address left to check/);
+    expect(sandbox.stats().addressesCharged).toBe(1);
+    expect((await home().run(['clean', input, '-o', out, '--resume'], { env })).code).toBe(0);
+    expect(sandbox.stats().addressesCharged).toBe(2);
+    // The journal holds the two paid answers only; the precheck decides cy again, for free: the list is finished.
+    const again = await home().run(['clean', input, '-o', out], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(sandbox.stats().addressesCharged).toBe(2);
+    expect(decisions(readFileSync(out, 'utf8'))).toMatchObject({
+      'ada@live.example.com': [expect.any(String), expect.any(String), 'service'],
+      'bob@live.example.com': [expect.any(String), expect.any(String), 'service'],
+      'cy@dead.example.com': ['invalid', 'no_domain', 'precheck'],
+    });
+  });
 });
