@@ -53,9 +53,10 @@ export function generatedList(rows, { name = `list-${rows}.csv`, domains } = {})
 /**
  * A DNS server on 127.0.0.1 for a benchmark's domains, so that nothing is asked beyond loopback: the names
  * `takesMail(name)` accepts get an MX, `com` an NS (the engine asks it first, to see whether DNS answers at all),
- * and every other name does not exist. `asked` counts the questions by "TYPE name".
+ * and every other name does not exist. `asked` counts the questions by "TYPE name". `offline: 'deny'` answers
+ * NXDOMAIN to everything, `com` too (a sandboxed CI runner's resolver), `offline: 'silent'` never answers.
  */
-export async function startDns(takesMail) {
+export async function startDns(takesMail, { offline } = {}) {
   const asked = new Map();
   const socket = dgram.createSocket('udp4');
   socket.on('message', (msg, rinfo) => {
@@ -63,6 +64,16 @@ export async function startDns(takesMail) {
     const q = query.questions[0];
     const name = q.name.toLowerCase();
     asked.set(`${q.type} ${name}`, (asked.get(`${q.type} ${name}`) ?? 0) + 1);
+    if (offline === 'silent') return;
+    if (offline === 'deny') {
+      const flags = dnsPacket.RECURSION_AVAILABLE | 3;
+      socket.send(
+        dnsPacket.encode({ id: query.id, type: 'response', flags, questions: [q] }),
+        rinfo.port,
+        rinfo.address,
+      );
+      return;
+    }
     const mail = takesMail(name);
     const answers =
       q.type === 'MX' && mail

@@ -133,9 +133,9 @@ export class DomainResolver {
     this.confirmNoDomain = opts.confirmNoDomain ?? false;
   }
 
-  /** Whether the resolver answers at all (its canary name resolves): undefined when it does, else the error code. */
-  async unreachableBecause(): Promise<string | undefined> {
-    return this.unreachable ?? (await this.checkCanary());
+  /** Why the domains checked so far after some point were not asked (DNS found unreachable); asks nothing itself. */
+  get unreachableBecause(): string | undefined {
+    return this.unreachable;
   }
 
   /** The mail hosts of an ASCII domain, or why there are none. */

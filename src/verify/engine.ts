@@ -55,16 +55,16 @@ const EMPTY_DNS: DnsStats = {
  * The validation engine. Decides, in this order (the first that applies wins):
  *
  * 1. bad syntax -> invalid `syntax`
- * 2. DNS says the domain takes no mail -> invalid `no_domain` / `null_mx` / `no_mx`
- *    (without DNS, or with no answer from it: a reserved TLD such as `.test` -> invalid `reserved_domain`)
- * 3. the domain is a typo of a common provider -> risky `possible_typo` (never `disposable`)
- * 4. a disposable domain -> risky `disposable`
- * 5. DNS did not answer -> unknown `dns_unavailable`
- * 6. SMTP rejected the mailbox (5xx on RCPT) -> invalid `mailbox_rejected`
- * 7. SMTP gave no answer -> unknown `greylisted` (4xx on RCPT) / `smtp_unavailable`
- * 8. SMTP accepted a made-up mailbox too -> risky `catch_all`
- * 9. a role account -> risky `role`
- * 10. otherwise valid.
+ * 2. a reserved TLD such as `.test` -> invalid `reserved_domain`, never looked up (RFC 6761: no such name exists)
+ * 3. DNS says the domain takes no mail -> invalid `no_domain` / `null_mx` / `no_mx`
+ * 4. the domain is a typo of a common provider -> risky `possible_typo` (never `disposable`)
+ * 5. a disposable domain -> risky `disposable`
+ * 6. DNS did not answer -> unknown `dns_unavailable`
+ * 7. SMTP rejected the mailbox (5xx on RCPT) -> invalid `mailbox_rejected`
+ * 8. SMTP gave no answer -> unknown `greylisted` (4xx on RCPT) / `smtp_unavailable`
+ * 9. SMTP accepted a made-up mailbox too -> risky `catch_all`
+ * 10. a role account -> risky `role`
+ * 11. otherwise valid.
  */
 export class Engine {
   private readonly allowIpLiteral: boolean;
@@ -98,7 +98,7 @@ export class Engine {
     if (!syntax.ok) return this.count(syntaxVerdict(syntax.reason));
     const facts = this.domainFacts(syntax.domain, syntax.ip !== undefined);
     const base = baseVerdict(syntax.local, syntax.smtputf8, facts);
-    if (facts.reserved) return this.count(decide(base, 'invalid', 'reserved_domain', false));
+    if (facts.reserved) return this.reserved(base);
     if (facts.suggestion) return this.count(decide(base, 'risky', 'possible_typo', null));
     if (facts.disposable) return this.count(decide(base, 'risky', 'disposable', null));
     if (base.role) return this.count(decide(base, 'risky', 'role', null));
@@ -109,6 +109,7 @@ export class Engine {
     if (!this.dns) return this.verifyLocal(address);
     const parsed = this.parse(address);
     if ('status' in parsed) return parsed;
+    if (parsed.facts.reserved) return this.reserved(parsed.base);
     // An address literal names its host: there is nothing to look up.
     const check = parsed.ip ? literalCheck(parsed.ip) : await this.dns.check(parsed.domain);
     if (!parsed.ip) parsed.facts.check = check;
@@ -137,6 +138,7 @@ export class Engine {
     if (this.smtp) return undefined;
     const parsed = this.parse(address);
     if ('status' in parsed) return parsed;
+    if (parsed.facts.reserved) return this.reserved(parsed.base);
     const check = parsed.ip ? literalCheck(parsed.ip) : parsed.facts.check;
     if (!check) return undefined;
     return this.fromDns(parsed, check) ?? this.passed(parsed.base);
@@ -154,7 +156,7 @@ export class Engine {
     const syntax = checkSyntax(address, { allowIpLiteral: this.allowIpLiteral });
     if (!syntax.ok || syntax.ip !== undefined) return;
     const facts = this.domainFacts(syntax.domain, false);
-    if (facts.prefetched || facts.check) return;
+    if (facts.prefetched || facts.check || facts.reserved) return;
     facts.prefetched = true;
     this.dns.check(syntax.domain).then(
       (check) => {
@@ -164,7 +166,7 @@ export class Engine {
     );
   }
 
-  /** Every check passed: valid, or risky for a role address (step 9). */
+  /** Every check passed: valid, or risky for a role address (step 10). */
   private passed(base: Base): EngineVerdict {
     return this.count(decide(base, base.role ? 'risky' : 'valid', base.role ? 'role' : '', true));
   }
@@ -178,23 +180,28 @@ export class Engine {
     return { local, domain, smtputf8, ip, facts, base: baseVerdict(local, smtputf8, facts) };
   }
 
-  /** What DNS decides (steps 2-5); undefined when the mailbox is next. */
+  /** What DNS decides (steps 3-6); undefined when the mailbox is next. */
   private fromDns({ base, facts }: Parsed, check: DomainCheck): EngineVerdict | undefined {
     if (check.status === 'invalid') return this.count(decide(base, 'invalid', check.reason, false));
     if (facts.suggestion)
       return this.count(decide(base, 'risky', 'possible_typo', check.status === 'ok' ? true : null));
     if (facts.disposable) return this.count(decide(base, 'risky', 'disposable', check.status === 'ok' ? true : null));
-    if (check.status === 'unknown') {
-      // No answer from DNS: a reserved TLD is still known never to take mail (RFC 6761), as without DNS.
-      if (facts.reserved) return this.count(decide(base, 'invalid', 'reserved_domain', false));
+    if (check.status === 'unknown')
       return this.count({ ...decide(base, 'unknown', 'dns_unavailable', null), detail: check.code });
-    }
     return undefined;
   }
 
-  /** Why DNS cannot be used (no DNS, or its resolver does not answer), or undefined when it answers. */
-  async dnsUnreachable(): Promise<string | undefined> {
-    return this.dns ? await this.dns.unreachableBecause() : 'disabled';
+  /** Step 2: a reserved TLD never takes mail, and is never asked about (with DNS or without). */
+  private reserved(base: Base): EngineVerdict {
+    return this.count(decide(base, 'invalid', 'reserved_domain', false));
+  }
+
+  /**
+   * Why domain checks were skipped (DNS is off, or was found not to answer while checking), else undefined. Asks
+   * nothing: a list whose domains needed no lookup (reserved TLDs) never waits on a resolver.
+   */
+  dnsSkipped(): string | undefined {
+    return this.dns ? this.dns.unreachableBecause : 'disabled';
   }
 
   stats(): EngineStats {

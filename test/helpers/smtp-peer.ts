@@ -13,33 +13,33 @@ export type RcptRule = (local: string, domain: string) => RcptBehaviour;
 
 /**
  * The default rules, by recipient domain:
- * - `accept.test`: mailboxes `alice`, `bob`, `info` and `user*` exist, others get 550 5.1.1;
- * - `busy.test`: as accept.test, each answer 40 ms late (so sessions overlap);
- * - `reject.test`: 550 5.1.1 for everyone;
- * - `policy.test`: 550 5.7.1 (a block, not a verdict on the mailbox);
- * - `greylist.test`: 451 4.7.1;
- * - `catchall.test`: accepts any mailbox;
- * - `slow.test`: answers RCPT after 5 s;
- * - `drop.test`: drops the connection at RCPT.
+ * - `accept.internal`: mailboxes `alice`, `bob`, `info` and `user*` exist, others get 550 5.1.1;
+ * - `busy.internal`: as accept.internal, each answer 40 ms late (so sessions overlap);
+ * - `reject.internal`: 550 5.1.1 for everyone;
+ * - `policy.internal`: 550 5.7.1 (a block, not a verdict on the mailbox);
+ * - `greylist.internal`: 451 4.7.1;
+ * - `catchall.internal`: accepts any mailbox;
+ * - `slow.internal`: answers RCPT after 5 s;
+ * - `drop.internal`: drops the connection at RCPT.
  */
 export const defaultRules: RcptRule = (local, domain) => {
   const known = ['alice', 'bob', 'info'].includes(local) || local.startsWith('user');
   switch (domain) {
-    case 'accept.test':
+    case 'accept.internal':
       return known ? { kind: 'accept' } : { kind: 'reject' };
-    case 'busy.test':
+    case 'busy.internal':
       return known ? { kind: 'accept', delayMs: 40 } : { kind: 'reject' };
-    case 'reject.test':
+    case 'reject.internal':
       return { kind: 'reject' };
-    case 'policy.test':
+    case 'policy.internal':
       return { kind: 'reject', code: 550, message: '5.7.1 Client host blocked' };
-    case 'greylist.test':
+    case 'greylist.internal':
       return { kind: 'greylist' };
-    case 'catchall.test':
+    case 'catchall.internal':
       return { kind: 'accept' };
-    case 'slow.test':
+    case 'slow.internal':
       return { kind: 'slow', delayMs: 5000 };
-    case 'drop.test':
+    case 'drop.internal':
       return { kind: 'drop' };
     default:
       return { kind: 'reject' };
@@ -78,7 +78,7 @@ export async function startSmtpPeer(rules: RcptRule = defaultRules, host = '127.
   };
 
   const server: SMTPServer = new SMTPServer({
-    name: 'mx.peer.test',
+    name: 'mx.peer.internal',
     banner: 'mailclean test peer',
     disabledCommands: ['AUTH', 'STARTTLS'],
     authOptional: true,

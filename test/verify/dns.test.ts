@@ -18,27 +18,27 @@ async function withMailDomains(
   }
 }
 
+// Under .internal (private use, like a company's own zones), never a reserved TLD such as .test: those are not looked up.
 const ZONES: Record<string, ZoneEntry> = {
   // The canary: a resolver that knows `com` sees the Internet, so its NXDOMAIN answers are believed.
   com: { NS: ['a.gtld.example'] },
-  'mx.test': {
+  'mx.internal': {
     MX: [
-      { preference: 20, exchange: 'backup.mx.test' },
-      { preference: 10, exchange: 'mail.mx.test' },
+      { preference: 20, exchange: 'backup.mx.internal' },
+      { preference: 10, exchange: 'mail.mx.internal' },
     ],
   },
-  'mail.mx.test': { A: ['127.0.0.1'] },
-  'a-only.test': { A: ['192.0.2.10'] },
-  'aaaa-only.test': { AAAA: ['2001:db8::10'] },
-  'nullmx.test': { MX: [{ preference: 0, exchange: '.' }] },
-  'empty.test': {},
-  // Not under a reserved TLD: with no answer, a .test domain would be judged reserved_domain without DNS.
+  'mail.mx.internal': { A: ['127.0.0.1'] },
+  'a-only.internal': { A: ['192.0.2.10'] },
+  'aaaa-only.internal': { AAAA: ['2001:db8::10'] },
+  'nullmx.internal': { MX: [{ preference: 0, exchange: '.' }] },
+  'empty.internal': {},
   'servfail.example.net': { rcode: 'SERVFAIL' },
   'refused.example.net': { rcode: 'REFUSED' },
   'silent.example.net': { silent: true },
-  'mailinator.com': { MX: [{ preference: 10, exchange: 'mail.mx.test' }] },
-  'gmial.com': { MX: [{ preference: 10, exchange: 'mail.mx.test' }] },
-  'info.test': { MX: [{ preference: 10, exchange: 'mail.mx.test' }] },
+  'mailinator.com': { MX: [{ preference: 10, exchange: 'mail.mx.internal' }] },
+  'gmial.com': { MX: [{ preference: 10, exchange: 'mail.mx.internal' }] },
+  'info.internal': { MX: [{ preference: 10, exchange: 'mail.mx.internal' }] },
 };
 
 let dns: TestDnsServer;
@@ -54,31 +54,35 @@ const engine = (extra: EngineOptions = {}) =>
 
 describe('DNS checks against a DNS server on 127.0.0.1', () => {
   it('accepts a domain with MX records and ranks them by preference', async () => {
-    expect(await engine().verify('ann@mx.test')).toMatchObject({ status: 'valid', reason: '', isValidDomain: true });
-    const check = await new DomainResolver({ servers: [dns.server] }).check('mx.test');
+    expect(await engine().verify('ann@mx.internal')).toMatchObject({
+      status: 'valid',
+      reason: '',
+      isValidDomain: true,
+    });
+    const check = await new DomainResolver({ servers: [dns.server] }).check('mx.internal');
     expect(check).toEqual({
       status: 'ok',
       hosts: [
-        { exchange: 'mail.mx.test', priority: 10 },
-        { exchange: 'backup.mx.test', priority: 20 },
+        { exchange: 'mail.mx.internal', priority: 10 },
+        { exchange: 'backup.mx.internal', priority: 20 },
       ],
     });
   });
 
   it('falls back to A, then AAAA, when there is no MX (RFC 5321 section 5.1)', async () => {
-    expect(await engine().verify('ann@a-only.test')).toMatchObject({ status: 'valid', isValidDomain: true });
-    expect(await engine().verify('ann@aaaa-only.test')).toMatchObject({ status: 'valid', isValidDomain: true });
+    expect(await engine().verify('ann@a-only.internal')).toMatchObject({ status: 'valid', isValidDomain: true });
+    expect(await engine().verify('ann@aaaa-only.internal')).toMatchObject({ status: 'valid', isValidDomain: true });
     const resolver = new DomainResolver({ servers: [dns.server] });
-    expect(await resolver.check('a-only.test')).toEqual({
+    expect(await resolver.check('a-only.internal')).toEqual({
       status: 'ok',
-      hosts: [{ exchange: 'a-only.test', priority: 0 }],
+      hosts: [{ exchange: 'a-only.internal', priority: 0 }],
       implicit: { addresses: ['192.0.2.10'] },
     });
     expect(resolver.stats()).toMatchObject({ lookups: 1, queries: 2 });
   });
 
   it('calls a null MX invalid (RFC 7505)', async () => {
-    expect(await engine().verify('ann@nullmx.test')).toMatchObject({
+    expect(await engine().verify('ann@nullmx.internal')).toMatchObject({
       status: 'invalid',
       reason: 'null_mx',
       valid: false,
@@ -87,7 +91,7 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
   });
 
   it('calls NXDOMAIN invalid', async () => {
-    expect(await engine().verify('ann@nowhere.test')).toMatchObject({
+    expect(await engine().verify('ann@nowhere.internal')).toMatchObject({
       status: 'invalid',
       reason: 'no_domain',
       valid: false,
@@ -97,7 +101,7 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
 
   it('calls a domain with neither MX nor A/AAAA invalid', async () => {
     const e = engine();
-    expect(await e.verify('ann@empty.test')).toMatchObject({
+    expect(await e.verify('ann@empty.internal')).toMatchObject({
       status: 'invalid',
       reason: 'no_mx',
       isValidDomain: false,
@@ -191,20 +195,20 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
 
   it('keeps role accounts risky only when the domain is fine', async () => {
     const e = engine();
-    expect(await e.verify('info@mx.test')).toMatchObject({ status: 'risky', reason: 'role', isValidDomain: true });
-    expect(await e.verify('info@nullmx.test')).toMatchObject({ status: 'invalid', reason: 'null_mx' });
+    expect(await e.verify('info@mx.internal')).toMatchObject({ status: 'risky', reason: 'role', isValidDomain: true });
+    expect(await e.verify('info@nullmx.internal')).toMatchObject({ status: 'invalid', reason: 'null_mx' });
   });
 
   it('decides at once (verifyKnown) what verify decides, once the domain is known; never before, never with SMTP', async () => {
     const e = engine();
     const addresses = [
-      'ann@mx.test',
-      'info@mx.test',
-      'ann@nullmx.test',
+      'ann@mx.internal',
+      'info@mx.internal',
+      'ann@nullmx.internal',
       'ann@gmial.com',
       'ann@mailinator.com',
       'ann@servfail.example.net',
-      'bob@empty.test',
+      'bob@empty.internal',
     ];
     expect(e.verifyKnown('not an address')).toMatchObject({ status: 'invalid', reason: 'syntax' });
     for (const address of addresses) expect(e.verifyKnown(address)).toBeUndefined();
@@ -213,14 +217,14 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     expect(addresses.map((address) => e.verifyKnown(address))).toEqual(waited);
     expect(new Set(waited.map((v) => v.reason)).size).toBeGreaterThan(5);
     const probing = engine({ smtp: { enabled: true, port: 9 } });
-    await probing.verify('ann@mx.test').catch(() => undefined);
-    expect(probing.verifyKnown('ann@mx.test')).toBeUndefined();
+    await probing.verify('ann@mx.internal').catch(() => undefined);
+    expect(probing.verifyKnown('ann@mx.internal')).toBeUndefined();
     await probing.close();
   });
 
   it('prefetch: asks about each new domain once, without waiting; verifyKnown then decides as verify would', async () => {
-    await withMailDomains(/^d\d+\.pre\.test$/, async (server, e) => {
-      const addresses = Array.from({ length: 300 }, (_, i) => `user${i}@d${i % 30}.pre.test`);
+    await withMailDomains(/^d\d+\.pre\.internal$/, async (server, e) => {
+      const addresses = Array.from({ length: 300 }, (_, i) => `user${i}@d${i % 30}.pre.internal`);
       for (const address of ['not an address', 'ann@[127.0.0.1]', ...addresses]) e.prefetch(address);
       expect(addresses.some((address) => e.verifyKnown(address) !== undefined)).toBe(false);
       await vi.waitFor(() => expect(addresses.every((address) => e.verifyKnown(address) !== undefined)).toBe(true));
@@ -253,13 +257,27 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     }
   });
 
-  it('does not apply the reserved-TLD rule when DNS is on (the resolver decides)', async () => {
-    expect(await engine().verify('ann@info.test')).toMatchObject({ status: 'valid' });
+  it('never looks up a reserved TLD, even when DNS is on and would answer (not even the canary)', async () => {
+    const server = await startDnsServer(() => ({ MX: [{ preference: 10, exchange: 'mx.example.net' }] }));
+    const e = new Engine({ dns: { servers: [server.server] } });
+    try {
+      const addresses = ['ann@info.test', 'bob@site.example', 'cy@host.invalid', 'dan@host.localhost'];
+      for (const address of addresses) e.prefetch(address);
+      for (const address of addresses) {
+        expect(e.verifyKnown(address)).toMatchObject({ status: 'invalid', reason: 'reserved_domain' });
+        expect(await e.verify(address)).toMatchObject({ status: 'invalid', reason: 'reserved_domain', valid: false });
+      }
+      expect(server.queries).toEqual([]);
+      expect(e.dnsSkipped()).toBeUndefined();
+    } finally {
+      await e.close();
+      await server.close();
+    }
   });
 
   it('looks each domain up once: queries equal distinct domains', async () => {
-    await withMailDomains(/^d\d+\.bulk\.test$/, async (server, e) => {
-      const addresses = Array.from({ length: 1200 }, (_, i) => `user${i}@d${i % 25}.bulk.test`);
+    await withMailDomains(/^d\d+\.bulk\.internal$/, async (server, e) => {
+      const addresses = Array.from({ length: 1200 }, (_, i) => `user${i}@d${i % 25}.bulk.internal`);
       const verdicts = await Promise.all(addresses.map((a) => e.verify(a)));
       expect(verdicts.every((v) => v.status === 'valid')).toBe(true);
       const stats = e.stats().dns;
@@ -276,7 +294,9 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
   it('counts one lookup per domain even when the A fallback takes more queries', async () => {
     const e = engine();
     await Promise.all(
-      ['a@a-only.test', 'b@a-only.test', 'c@mx.test', 'd@empty.test', 'e@empty.test'].map((a) => e.verify(a)),
+      ['a@a-only.internal', 'b@a-only.internal', 'c@mx.internal', 'd@empty.internal', 'e@empty.internal'].map((a) =>
+        e.verify(a),
+      ),
     );
     // a-only: MX + A; mx: MX; empty: MX + A + AAAA.
     expect(e.stats().dns).toMatchObject({ lookups: 3, queries: 6 });
@@ -284,11 +304,11 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
 
   it('looks up at most `concurrency` domains at once', async () => {
     const server = await startDnsServer((name) =>
-      name.endsWith('.slowish.test') ? { MX: [{ preference: 1, exchange: 'mx.example' }], delayMs: 30 } : undefined,
+      name.endsWith('.slowish.internal') ? { MX: [{ preference: 1, exchange: 'mx.example' }], delayMs: 30 } : undefined,
     );
     try {
       const e = new Engine({ dns: { servers: [server.server], concurrency: 3 } });
-      await Promise.all(Array.from({ length: 30 }, (_, i) => e.verify(`a@d${i}.slowish.test`)));
+      await Promise.all(Array.from({ length: 30 }, (_, i) => e.verify(`a@d${i}.slowish.internal`)));
       expect(server.queries.filter((q) => q.type === 'MX')).toHaveLength(30);
       expect(server.maxInFlight).toBe(3);
     } finally {
@@ -317,7 +337,8 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     expect(await e.verify('x@mailinator.com')).toMatchObject({ status: 'risky', reason: 'disposable' });
     // None of the domains was asked.
     const stats = e.stats().dns;
-    expect(stats).toMatchObject({ lookups: 0, queries: 0, canaryQueries: 1, skipped: 22 }); // 20 domains, site.test, mailinator.com
+    expect(stats).toMatchObject({ lookups: 0, queries: 0, canaryQueries: 1, skipped: 21 }); // 20 domains, mailinator.com
+    expect(e.dnsSkipped()).toBe('ECONNREFUSED');
     await e.close();
   });
 });

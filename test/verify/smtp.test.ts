@@ -5,30 +5,30 @@ import { startDnsServer, type TestDnsServer, type ZoneEntry } from '../helpers/d
 import { closedTcpPort, type SmtpPeer, startSmtpPeer } from '../helpers/smtp-peer.js';
 
 const PEER_DOMAINS = [
-  'accept.test',
-  'busy.test',
-  'reject.test',
-  'policy.test',
-  'greylist.test',
-  'catchall.test',
-  'slow.test',
-  'drop.test',
-  'raw.test',
+  'accept.internal',
+  'busy.internal',
+  'reject.internal',
+  'policy.internal',
+  'greylist.internal',
+  'catchall.internal',
+  'slow.internal',
+  'drop.internal',
+  'raw.internal',
 ];
 const zones = (name: string): ZoneEntry | undefined => {
-  if (PEER_DOMAINS.includes(name)) return { MX: [{ preference: 10, exchange: 'mx.peer.test' }] };
-  if (name === 'mx.peer.test') return { A: ['127.0.0.1'] };
+  if (PEER_DOMAINS.includes(name)) return { MX: [{ preference: 10, exchange: 'mx.peer.internal' }] };
+  if (name === 'mx.peer.internal') return { A: ['127.0.0.1'] };
   // The best MX (preference 5) is the peer; the other one has nothing listening.
-  if (name === 'twomx.test')
+  if (name === 'twomx.internal')
     return {
       MX: [
-        { preference: 10, exchange: 'mx.down.test' },
-        { preference: 5, exchange: 'mx.peer.test' },
+        { preference: 10, exchange: 'mx.down.internal' },
+        { preference: 5, exchange: 'mx.peer.internal' },
       ],
     };
-  if (name === 'mx.down.test') return { A: ['127.0.0.2'] };
+  if (name === 'mx.down.internal') return { A: ['127.0.0.2'] };
   // No MX: the domain's own address is its mail host.
-  if (name === 'implicit.test') return { A: ['127.0.0.1'] };
+  if (name === 'implicit.internal') return { A: ['127.0.0.1'] };
   return undefined;
 };
 
@@ -50,8 +50,8 @@ function engine(smtp: EngineOptions['smtp'] = {}, extra: Omit<EngineOptions, 'sm
     smtp: {
       enabled: true,
       port: peer.port,
-      from: 'probe@mailclean.test',
-      helo: 'probe.mailclean.test',
+      from: 'probe@mailclean.internal',
+      helo: 'probe.mailclean.internal',
       timeoutMs: 1000,
       ...smtp,
     },
@@ -62,7 +62,7 @@ describe('SMTP probe against smtp-server on 127.0.0.1', () => {
   it('is off unless asked for', async () => {
     const before = peer.connections;
     const e = new Engine({ dns: { servers: [dns.server] } });
-    expect(await e.verify('zed@accept.test')).toMatchObject({ status: 'valid' });
+    expect(await e.verify('zed@accept.internal')).toMatchObject({ status: 'valid' });
     expect(peer.connections).toBe(before);
     expect(e.stats().smtp).toBeUndefined();
   });
@@ -70,7 +70,7 @@ describe('SMTP probe against smtp-server on 127.0.0.1', () => {
   it('accepts an existing mailbox after asking about a made-up one, and never sends DATA', async () => {
     const e = engine();
     const rcpts = peer.rcpts.length;
-    expect(await e.verify('alice@accept.test')).toEqual({
+    expect(await e.verify('alice@accept.internal')).toEqual({
       status: 'valid',
       reason: '',
       valid: true,
@@ -81,29 +81,29 @@ describe('SMTP probe against smtp-server on 127.0.0.1', () => {
       smtputf8: false,
     });
     const asked = peer.rcpts.slice(rcpts);
-    expect(asked[0]).toBe('alice@accept.test');
-    expect(asked[1]).toMatch(/^mailclean-[0-9a-f]+@accept\.test$/);
-    expect(peer.mailFrom).toContain('probe@mailclean.test');
-    expect(peer.helos).toContain('probe.mailclean.test');
+    expect(asked[0]).toBe('alice@accept.internal');
+    expect(asked[1]).toMatch(/^mailclean-[0-9a-f]+@accept\.internal$/);
+    expect(peer.mailFrom).toContain('probe@mailclean.internal');
+    expect(peer.helos).toContain('probe.mailclean.internal');
     expect(peer.dataCommands).toBe(0);
     await e.close();
   });
 
   it('calls a mailbox rejected with 5xx on RCPT invalid', async () => {
     const e = engine();
-    expect(await e.verify('zed@accept.test')).toMatchObject({
+    expect(await e.verify('zed@accept.internal')).toMatchObject({
       status: 'invalid',
       reason: 'mailbox_rejected',
       valid: false,
       isValidDomain: true,
     });
-    const v = await e.verify('ann@reject.test');
+    const v = await e.verify('ann@reject.internal');
     expect(v).toMatchObject({ status: 'invalid', reason: 'mailbox_rejected' });
     expect(v.detail).toMatch(/^550 5\.1\.1/);
   });
 
   it('does not take a policy block (5.7.x) as a verdict on the mailbox', async () => {
-    expect(await engine().verify('ann@policy.test')).toMatchObject({
+    expect(await engine().verify('ann@policy.internal')).toMatchObject({
       status: 'unknown',
       reason: 'smtp_unavailable',
       valid: null,
@@ -111,7 +111,7 @@ describe('SMTP probe against smtp-server on 127.0.0.1', () => {
   });
 
   it('calls greylisting (4xx) unknown, never invalid', async () => {
-    expect(await engine().verify('ann@greylist.test')).toMatchObject({
+    expect(await engine().verify('ann@greylist.internal')).toMatchObject({
       status: 'unknown',
       reason: 'greylisted',
       valid: null,
@@ -121,14 +121,14 @@ describe('SMTP probe against smtp-server on 127.0.0.1', () => {
 
   it('calls a domain that accepts any mailbox catch-all, and does not probe it again', async () => {
     const e = engine();
-    expect(await e.verify('ann@catchall.test')).toMatchObject({
+    expect(await e.verify('ann@catchall.internal')).toMatchObject({
       status: 'risky',
       reason: 'catch_all',
       valid: false,
       isValidDomain: true,
     });
     const connections = peer.connections;
-    expect(await e.verify('bob@catchall.test')).toMatchObject({ status: 'risky', reason: 'catch_all' });
+    expect(await e.verify('bob@catchall.internal')).toMatchObject({ status: 'risky', reason: 'catch_all' });
     expect(peer.connections).toBe(connections);
     expect(e.stats().smtp).toMatchObject({ catchAllDomains: 1, probes: 2 });
   });
@@ -136,26 +136,36 @@ describe('SMTP probe against smtp-server on 127.0.0.1', () => {
   it('gives up on a server that answers too slowly', async () => {
     // The peer answers after 5 s: only the 300 ms timeout firing can produce this verdict before the test's own limit.
     const e = engine({ timeoutMs: 300 });
-    const v = await e.verify('ann@slow.test');
+    const v = await e.verify('ann@slow.internal');
     expect(v).toMatchObject({ status: 'unknown', reason: 'smtp_unavailable', valid: null });
     expect(v.detail).toMatch(/timeout/);
   });
 
   it('calls a dropped connection unknown', async () => {
-    const v = await engine().verify('ann@drop.test');
+    const v = await engine().verify('ann@drop.internal');
     expect(v).toMatchObject({ status: 'unknown', reason: 'smtp_unavailable' });
     expect(v.detail).toMatch(/closed/);
   });
 
   it('keeps a role account risky after SMTP accepted it', async () => {
-    expect(await engine().verify('info@accept.test')).toMatchObject({ status: 'risky', reason: 'role', role: true });
+    expect(await engine().verify('info@accept.internal')).toMatchObject({
+      status: 'risky',
+      reason: 'role',
+      role: true,
+    });
   });
 
   it('connects to the best MX, or to the domain itself when it has no MX', async () => {
-    expect(await engine().verify('alice@twomx.test')).toMatchObject({ status: 'invalid', reason: 'mailbox_rejected' });
-    expect(await engine().verify('bob@implicit.test')).toMatchObject({ status: 'invalid', reason: 'mailbox_rejected' });
-    expect(peer.rcpts).toContain('alice@twomx.test');
-    expect(peer.rcpts).toContain('bob@implicit.test');
+    expect(await engine().verify('alice@twomx.internal')).toMatchObject({
+      status: 'invalid',
+      reason: 'mailbox_rejected',
+    });
+    expect(await engine().verify('bob@implicit.internal')).toMatchObject({
+      status: 'invalid',
+      reason: 'mailbox_rejected',
+    });
+    expect(peer.rcpts).toContain('alice@twomx.internal');
+    expect(peer.rcpts).toContain('bob@implicit.internal');
   });
 
   it.each([2, 4])('opens at most perHost=%i connections to one host at once', async (perHost) => {
@@ -169,7 +179,7 @@ describe('SMTP probe against smtp-server on 127.0.0.1', () => {
         dns: { servers: [dns.server] },
         smtp: { enabled: true, port: quiet.port, perHost, timeoutMs: 2000, probeHost: `127.0.0.1:${port}` },
       });
-      const verdicts = await Promise.all(Array.from({ length: 16 }, (_, i) => e.verify(`user${i}@busy.test`)));
+      const verdicts = await Promise.all(Array.from({ length: 16 }, (_, i) => e.verify(`user${i}@busy.internal`)));
       expect(verdicts.every((v) => v.status === 'valid')).toBe(true);
       expect(quiet.connections).toBe(16);
       expect(quiet.maxConcurrent).toBe(perHost);
@@ -185,7 +195,9 @@ describe('SMTP probe against smtp-server on 127.0.0.1', () => {
     const warnings: string[] = [];
     const e = engine({ port }, { onWarning: (m) => warnings.push(m) });
     const verdicts = await Promise.all(
-      ['alice@accept.test', 'zed@accept.test', 'ann@reject.test', 'info@accept.test'].map((a) => e.verify(a)),
+      ['alice@accept.internal', 'zed@accept.internal', 'ann@reject.internal', 'info@accept.internal'].map((a) =>
+        e.verify(a),
+      ),
     );
     expect(verdicts.map((v) => v.status)).toEqual(['valid', 'valid', 'valid', 'risky']);
     expect(warnings).toEqual([
@@ -201,7 +213,7 @@ async function rawServer(opts: { smtputf8: boolean }): Promise<{ server: Server;
   const server = createServer((socket: Socket) => {
     let rcpts = 0;
     let buffer = '';
-    socket.write('220-raw.test first banner line\r\n220-second line with a bare LF\n220 ready\r\n');
+    socket.write('220-raw.internal first banner line\r\n220-second line with a bare LF\n220 ready\r\n');
     socket.on('data', (chunk) => {
       buffer += chunk.toString('utf8');
       let nl: number;
@@ -211,7 +223,9 @@ async function rawServer(opts: { smtputf8: boolean }): Promise<{ server: Server;
         commands.push(line);
         const verb = line.split(/[ :]/)[0]!.toUpperCase();
         if (verb === 'EHLO')
-          socket.write(`250-raw.test\r\n250-PIPELINING\r\n${opts.smtputf8 ? '250-SMTPUTF8\r\n' : ''}250 8BITMIME\r\n`);
+          socket.write(
+            `250-raw.internal\r\n250-PIPELINING\r\n${opts.smtputf8 ? '250-SMTPUTF8\r\n' : ''}250 8BITMIME\r\n`,
+          );
         else if (verb === 'MAIL') socket.write('250 2.1.0 OK\r\n');
         else if (verb === 'RCPT')
           socket.write(rcpts++ === 0 ? '250 2.1.5 OK\r\n' : '550-5.1.1 no such\r\n550 5.1.1 user\r\n');
@@ -230,12 +244,12 @@ describe('SMTP probe on the wire', () => {
     const raw = await rawServer({ smtputf8: true });
     try {
       const e = engine({ port: raw.port, probeHost: `127.0.0.1:${raw.port}` });
-      expect(await e.verify('ann@raw.test')).toMatchObject({ status: 'valid', reason: '' });
+      expect(await e.verify('ann@raw.internal')).toMatchObject({ status: 'valid', reason: '' });
       await e.close();
       const verbs = raw.commands.map((c) => c.split(/[ :]/)[0]);
       expect(verbs).toEqual(['EHLO', 'MAIL', 'RCPT', 'RCPT', 'QUIT']);
-      expect(raw.commands[1]).toBe('MAIL FROM:<probe@mailclean.test>');
-      expect(raw.commands[2]).toBe('RCPT TO:<ann@raw.test>');
+      expect(raw.commands[1]).toBe('MAIL FROM:<probe@mailclean.internal>');
+      expect(raw.commands[2]).toBe('RCPT TO:<ann@raw.internal>');
     } finally {
       await new Promise<void>((resolve) => raw.server.close(() => resolve()));
     }
@@ -245,13 +259,13 @@ describe('SMTP probe on the wire', () => {
     const withUtf8 = await rawServer({ smtputf8: true });
     const without = await rawServer({ smtputf8: false });
     try {
-      expect(await engine({ port: withUtf8.port }).verify('josé@raw.test')).toMatchObject({
+      expect(await engine({ port: withUtf8.port }).verify('josé@raw.internal')).toMatchObject({
         status: 'valid',
         smtputf8: true,
       });
-      expect(withUtf8.commands).toContain('MAIL FROM:<probe@mailclean.test> SMTPUTF8');
-      expect(withUtf8.commands).toContain('RCPT TO:<josé@raw.test>');
-      const v = await engine({ port: without.port }).verify('josé@raw.test');
+      expect(withUtf8.commands).toContain('MAIL FROM:<probe@mailclean.internal> SMTPUTF8');
+      expect(withUtf8.commands).toContain('RCPT TO:<josé@raw.internal>');
+      const v = await engine({ port: without.port }).verify('josé@raw.internal');
       expect(v).toMatchObject({ status: 'unknown', reason: 'smtp_unavailable', smtputf8: true });
       expect(without.commands.some((c) => c.startsWith('RCPT'))).toBe(false);
     } finally {

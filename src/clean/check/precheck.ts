@@ -1,6 +1,7 @@
 // The precheck: before the service is paid for an address, the built-in engine decides for free what it can be
 // sure of without the mailbox: a reserved domain, a domain that does not exist (said twice), one that takes no
-// mail (null MX, no mail host), a disposable domain, an obvious typo of a provider. Only the rest is sent.
+// mail (null MX, no mail host), a disposable domain, an obvious typo of a provider. Only the rest is sent. Offline,
+// what needs no DNS is still decided.
 import type { Engine } from '../../verify/index.js';
 import type { Verdict } from '../verdict/verdict.js';
 import { checkWithEngine, numbered } from './engine/check-with-engine.js';
@@ -24,7 +25,10 @@ export interface PrecheckOutcome {
   byReason: Map<string, number>;
   /** How many were decided in all. */
   decidedCount: number;
-  /** Why nothing was decided: DNS does not answer (its error code). Everything is then sent. */
+  /**
+   * Why the domain checks were skipped: DNS does not answer (its error code). What needs no DNS (reserved TLDs, the
+   * disposable list, typos of providers) is still decided; the rest is sent.
+   */
   unreachable?: string;
   /** Stopped by a signal before the end: what was decided so far stands. */
   interrupted: boolean;
@@ -40,10 +44,6 @@ export async function precheck(
   opts: { stop: AbortSignal; now: () => number; onChecked?: (checked: number) => void; onDecided?: OnDecided },
 ): Promise<PrecheckOutcome> {
   const byReason = new Map<string, number>();
-  // Offline, the engine could still judge lists and typos, but "send everything, say so once" is what users can
-  // predict: the precheck is all or nothing.
-  const unreachable = await engine.dnsUnreachable();
-  if (unreachable !== undefined) return { byReason, decidedCount: 0, unreachable, interrupted: false };
   let decidedCount = 0;
   // One verdict object per distinct engine verdict, as the engine shares them: a table of millions stores an index each.
   const marked = new Map<Verdict, Verdict>();
@@ -66,7 +66,9 @@ export async function precheck(
     onVerdict,
     onChecked: opts.onChecked,
   });
-  return { byReason, decidedCount, interrupted };
+  // Without DNS the engine still judges what needs none (reserved TLDs, the lists, typos): every address paid for
+  // that it could have decided is money lost, so those stand; only the domain checks were skipped.
+  return { byReason, decidedCount, unreachable: engine.dnsSkipped(), interrupted };
 }
 
 /**

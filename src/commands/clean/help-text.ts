@@ -11,7 +11,8 @@ built-in engine under --local) whenever a service is configured; with the built-
 (an earlier run's result columns in the input are replaced by these).
 Blank and malformed addresses are decided locally and never sent; duplicates are sent once. With the service,
 the precheck (on unless --no-precheck) first decides for free what DNS and lists can: domains that do not exist
-or take no mail, reserved, disposable and mistyped ones (email_checked_by says precheck); the rest is sent.
+or take no mail, reserved, disposable and mistyped ones (the last three even without DNS; email_checked_by says
+precheck); the rest is sent.
 A cell holding its address inside something else is checked by that address and written back untouched:
 "Ada <ada@example.com>", mailto:ada@example.com?subject=Hi, and Google Contacts' several values
 "ada@example.com ::: ada@work.example" (the first well-formed one: one address per row). Then a last

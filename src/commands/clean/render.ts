@@ -133,12 +133,14 @@ function fromCache(f: Factory, addresses: number, maxAgeMs: number): void {
   );
 }
 
-/** What the precheck decided for free, or why it did not run. */
+/** What the precheck decided for free, and whether its domain checks were skipped. */
 export function precheckNote(f: Factory, outcome: PrecheckOutcome): void {
   if (outcome.unreachable !== undefined) {
     f.io.note(
-      `Precheck skipped: DNS does not answer (${outcome.unreachable}), so every address is sent to the service ` +
-        '(--dns-server names a resolver; --no-precheck silences this).',
+      `Precheck: domain checks skipped, DNS does not answer (${outcome.unreachable}; --dns-server names a resolver); ` +
+        (outcome.decidedCount > 0
+          ? `${quantity(outcome.decidedCount, 'address', 'addresses')} decided without it (${reasonsText(outcome.byReason)}): not sent.`
+          : 'none could be decided without it: every address is sent.'),
     );
   } else if (outcome.decidedCount > 0) {
     f.io.note(

@@ -72,11 +72,11 @@ function servicePairs(dry: DryRunReport): Array<[string, string]> {
 function precheckText(outcome: PrecheckOutcome | 'off' | undefined): string {
   if (outcome === 'off') return '0 (--no-precheck: every address is sent)';
   if (!outcome) return '0 (nothing left to check)';
-  if (outcome.unreachable !== undefined)
-    return `0 (DNS does not answer: ${outcome.unreachable}; every address is sent)`;
+  const skipped =
+    outcome.unreachable === undefined ? '' : `; domain checks skipped: DNS does not answer (${outcome.unreachable})`;
   return outcome.decidedCount > 0
-    ? `${formatCount(outcome.decidedCount)} (${reasonsText(outcome.byReason)}), decided here for free`
-    : '0 (DNS and the lists leave every address to the service)';
+    ? `${formatCount(outcome.decidedCount)} (${reasonsText(outcome.byReason)}), decided here for free${skipped}`
+    : `0 (DNS and the lists leave every address to the service${skipped})`;
 }
 
 /** "10 left as of 2026-11-22 14:03 UTC". */

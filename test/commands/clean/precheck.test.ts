@@ -1,6 +1,7 @@
 // The precheck: with the service, what DNS and the lists can decide for free is not sent. Against the sandbox over
 // HTTP (both answer shapes) and a DNS server on loopback: dead, null-MX, mail-less, disposable and mistyped domains
-// are decided and say so; a "no such domain" said only once is sent; without DNS, or with --no-precheck, all is sent.
+// are decided and say so; a "no such domain" said only once is sent; reserved TLDs are never looked up; without DNS,
+// what needs none (reserved, disposable, mistyped) is still decided; with --no-precheck, all is sent.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -20,6 +21,7 @@ const LIST = [
   'fay@mailinator.com,disposable',
   'gus@gmial.com,typo of gmail.com',
   'hal@flaky.example.com,NXDOMAIN once only',
+  'ivy@site.test,reserved TLD',
   '',
 ].join('\n');
 
@@ -60,10 +62,10 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
     const dry = await home().run(['clean', input, '--dry-run', '--json'], { env });
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout)).toMatchObject({
-      unique: 8,
-      precheckSaves: 5,
+      unique: 9,
+      precheckSaves: 6,
       toSend: 3,
-      precheckReasons: { no_domain: 1, null_mx: 1, no_mx: 1, disposable: 1, possible_typo: 1 },
+      precheckReasons: { no_domain: 1, null_mx: 1, no_mx: 1, disposable: 1, possible_typo: 1, reserved_domain: 1 },
     });
     expect(sandbox.stats().addressesCharged).toBe(0);
 
@@ -72,8 +74,10 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
     const summary = join(home().dir, 'summary.json');
     const res = await home().run(['clean', input, '-o', out, '--summary-json', summary], { env });
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toMatch(/Precheck: 5 addresses decided here for free \(/);
-    expect(res.stderr).toMatch(/the precheck saved 5 addresses of the allowance/);
+    expect(res.stderr).toMatch(/Precheck: 6 addresses decided here for free \(/);
+    expect(res.stderr).toMatch(/the precheck saved 6 addresses of the allowance/);
+    // A reserved TLD is decided without asking DNS, in the dry run and the run alike.
+    expect(dns.queries.filter((q) => q.name.endsWith('.test'))).toEqual([]);
     // Only the live addresses and the one whose "no such domain" was not said twice were paid for.
     expect(sandbox.stats().addressesCharged).toBe(3);
     expect(decisions(readFileSync(out, 'utf8'))).toMatchObject({
@@ -84,11 +88,12 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
       'fay@mailinator.com': ['risky', 'disposable', 'precheck'],
       'gus@gmial.com': ['risky', 'possible_typo', 'precheck'],
       'hal@flaky.example.com': [expect.any(String), expect.any(String), 'service'],
+      'ivy@site.test': ['invalid', 'reserved_domain', 'precheck'],
     });
     expect(JSON.parse(readFileSync(summary, 'utf8'))).toMatchObject({
       precheck: {
-        saved: 5,
-        byReason: { disposable: 1, no_domain: 1, no_mx: 1, null_mx: 1, possible_typo: 1 },
+        saved: 6,
+        byReason: { disposable: 1, no_domain: 1, no_mx: 1, null_mx: 1, possible_typo: 1, reserved_domain: 1 },
         skipped: null,
       },
       answered: { fromJournal: 0, fromCache: 0, sent: 3 },
@@ -96,7 +101,7 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
     });
   });
 
-  it('sends everything with --no-precheck, and when DNS does not answer (saying so once)', async () => {
+  it('sends everything with --no-precheck; without DNS, still decides what needs none (saying once that domain checks were skipped)', async () => {
     const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
     await registered(home(), sandbox);
     const input = join(home().dir, 'list.csv');
@@ -106,15 +111,33 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
     });
     expect(off.code, off.stderr).toBe(0);
     expect(off.stderr).not.toMatch(/[Pp]recheck/);
-    expect(sandbox.stats().addressesCharged).toBe(8);
+    expect(sandbox.stats().addressesCharged).toBe(9);
 
-    // Another list, DNS refused (the tests' default resolver): everything is sent, with one note.
+    // Another list, DNS refused (the tests' default resolver): the reserved TLD, the disposable domain and the typo
+    // are decided without it, the six others are sent; one note says the domain checks were skipped.
     const other = join(home().dir, 'other.csv');
     writeFileSync(other, LIST.replace(/@/g, '.2@'));
-    const unreachable = await home().run(['clean', other, '-o', join(home().dir, 'other.out.csv')]);
+    const dry = await home().run(['clean', other, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(
+      /Precheck saves +3 \(disposable 1, possible_typo 1, reserved_domain 1\), decided here for free; domain checks skipped: DNS does not answer \(ECONNREFUSED\)/,
+    );
+    const out = join(home().dir, 'other.out.csv');
+    const unreachable = await home().run(['clean', other, '-o', out]);
     expect(unreachable.code, unreachable.stderr).toBe(0);
-    expect(unreachable.stderr.match(/Precheck skipped: DNS does not answer \(ECONNREFUSED\)/g)).toHaveLength(1);
-    expect(sandbox.stats().addressesCharged).toBe(16);
+    expect(
+      unreachable.stderr.match(/[Pp]recheck: domain checks skipped, DNS does not answer \(ECONNREFUSED/g),
+    ).toHaveLength(1);
+    expect(unreachable.stderr).toMatch(
+      /3 addresses decided without it \(disposable 1, possible_typo 1, reserved_domain 1\): not sent/,
+    );
+    expect(sandbox.stats().addressesCharged).toBe(9 + 6);
+    expect(decisions(readFileSync(out, 'utf8'))).toMatchObject({
+      'fay.2@mailinator.com': ['risky', 'disposable', 'precheck'],
+      'gus.2@gmial.com': ['risky', 'possible_typo', 'precheck'],
+      'ivy.2@site.test': ['invalid', 'reserved_domain', 'precheck'],
+      'cy.2@dead.example.com': [expect.any(String), expect.any(String), 'service'],
+    });
   });
   it('verify: a dead or disposable domain is decided for free, the rest is paid for; --no-precheck pays for all', async () => {
     const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
