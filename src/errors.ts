@@ -36,11 +36,20 @@ export class AuthError extends CliError {
   }
 }
 
+/** Where a failed request went: the service's base URL (redacted) and the setting that names it (`clean-url`). */
+export interface Endpoint {
+  url: string;
+  setting: string;
+}
+
 /** A non-2xx answer from a service. */
 export class ApiError extends CliError {
   /** The answer's headers and parsed JSON body, for callers that decide by them (the clean pipeline). */
   headers: Record<string, string> = {};
   body: unknown;
+  /** The body was an HTML page (a web server or proxy answered, not the API). */
+  html = false;
+  endpoint?: Endpoint;
 
   constructor(
     message: string,
@@ -55,7 +64,14 @@ export class ApiError extends CliError {
 
 /** The service could not be reached at all. */
 export class NetworkError extends CliError {
-  constructor(message: string, hint?: string) {
+  endpoint?: Endpoint;
+
+  /** `reached` false: the request never left this machine (refused, no such host, no route, a certificate refused). */
+  constructor(
+    message: string,
+    hint?: string,
+    readonly reached = true,
+  ) {
     super(message, ExitCode.error, hint);
   }
 }

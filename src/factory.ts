@@ -227,6 +227,7 @@ export class Factory {
     return new HttpClient({
       baseUrl,
       serviceName: service === 'platform' ? 'platform' : 'cleaning service',
+      setting: service === 'platform' ? 'api-url' : 'clean-url',
       token: () => this.tokens.get(service),
       timeoutMs: positiveNumber(this.io.env.MAILCLEAN_TIMEOUT_MS) ?? 30_000,
       dispatcher,

@@ -18,6 +18,16 @@ const NETWORK_CODES: Record<string, string> = {
   UND_ERR_BODY_TIMEOUT: 'answer stalled',
 };
 
+/** Failures before a connection was made: the request never reached a server, so nothing there counted it. */
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
 /** TLS verdicts on a certificate: what the user can do about each differs from a network failure. */
 const TLS_CODES: Record<string, string> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
@@ -45,9 +55,10 @@ export function isRefused(error: unknown): boolean {
 
 export function connectionFailure(
   error: unknown,
-  where: { serviceName: string; host: string; timeoutMs: number; proxies?: string[] },
+  where: { serviceName: string; host: string; setting?: string; timeoutMs: number; proxies?: string[] },
 ): NetworkError {
   const tls = codeOf(error, TLS_CODES);
+  // A certificate is refused during the handshake, before the request is sent.
   if (tls) {
     const hint =
       tls === 'CERT_HAS_EXPIRED' || tls === 'CERT_NOT_YET_VALID'
@@ -55,9 +66,14 @@ export function connectionFailure(
         : tls === 'ERR_TLS_CERT_ALTNAME_INVALID'
           ? 'check the URL: the certificate names another host'
           : UNTRUSTED_HINT;
-    return new NetworkError(`cannot reach the ${where.serviceName} at ${where.host}: ${TLS_CODES[tls]} (${tls})`, hint);
+    return new NetworkError(
+      `cannot reach the ${where.serviceName} at ${where.host}: ${TLS_CODES[tls]} (${tls})`,
+      hint,
+      false,
+    );
   }
   const code = codeOf(error, NETWORK_CODES);
+  const reached = code === undefined || !NOT_SENT.has(code);
   const name = error instanceof Error ? error.name : '';
   let reason = code ? NETWORK_CODES[code] : undefined;
   if (!reason && (name === 'TimeoutError' || name === 'AbortError'))
@@ -68,11 +84,14 @@ export function connectionFailure(
     return new NetworkError(
       `cannot reach the proxy ${redactUrl(proxy)} on the way to the ${where.serviceName} at ${where.host}: ${reason}`,
       'check HTTP_PROXY, HTTPS_PROXY and NO_PROXY',
+      reached,
     );
   }
+  const setting = where.setting ?? 'api-url';
   return new NetworkError(
     `cannot reach the ${where.serviceName} at ${where.host}: ${reason}`,
-    'check the URL (`mailclean config get api-url`) and your connection',
+    `check the URL (\`mailclean config get ${setting}\`) and your connection`,
+    reached,
   );
 }
 

@@ -6,6 +6,8 @@ export interface ParsedBody {
   json?: unknown;
   /** A short, single-line excerpt of a body that is not JSON. */
   excerpt?: string;
+  /** The body is an HTML page. */
+  html?: boolean;
 }
 
 export function parseBody(text: string, contentType = ''): ParsedBody {
@@ -14,13 +16,13 @@ export function parseBody(text: string, contentType = ''): ParsedBody {
   try {
     return { json: JSON.parse(trimmed) };
   } catch {
-    return { excerpt: excerptOf(trimmed, contentType) };
+    const html = /html/i.test(contentType) || /^<(!doctype|html|head|body)/i.test(trimmed);
+    return { excerpt: excerptOf(trimmed, html), html };
   }
 }
 
 /** An HTML error page becomes its title (or first text), never the page. */
-function excerptOf(text: string, contentType: string): string {
-  const html = /html/i.test(contentType) || /^<(!doctype|html|head|body)/i.test(text);
+function excerptOf(text: string, html: boolean): string {
   let plain = text;
   if (html) {
     const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];

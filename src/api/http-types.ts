@@ -10,6 +10,8 @@ export interface HttpClientOptions {
   baseUrl: string;
   /** What users call this service in messages: "platform", "cleaning service". */
   serviceName: string;
+  /** The setting that names `baseUrl` (`api-url`, `clean-url`), for messages that say what to fix. */
+  setting?: string;
   token?: () => string | undefined;
   timeoutMs?: number;
   /** Attempts after the first, for failures that are safe to repeat. */

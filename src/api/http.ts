@@ -1,4 +1,4 @@
-import { ApiError, type AuthError } from '../errors.js';
+import { ApiError, type AuthError, NetworkError } from '../errors.js';
 import { redactJson, redactUrl } from '../redact.js';
 import { AnswerTooLarge, readCapped } from './answer-body.js';
 import { type BackoffPolicy, backoffMs } from './backoff.js';
@@ -52,9 +52,19 @@ export class HttpClient {
     return this.base.host;
   }
 
+  /** The base URL (redacted) and the setting naming it, as failures carry them. */
+  get endpoint(): { url: string; setting: string } {
+    return { url: redactUrl(this.base.href), setting: this.opts.setting ?? 'api-url' };
+  }
+
   /** Sends one request, retrying only what is safe, and returns a 2xx answer or throws a typed error. */
-  request(spec: RequestSpec): Promise<HttpResponse> {
-    return this.withRetries(spec, (attempt) => this.once(spec, attempt));
+  async request(spec: RequestSpec): Promise<HttpResponse> {
+    try {
+      return await this.withRetries(spec, (attempt) => this.once(spec, attempt));
+    } catch (error) {
+      if (error instanceof ApiError || error instanceof NetworkError) error.endpoint = this.endpoint;
+      throw error;
+    }
   }
 
   /** One request, retried as `request` is, whose last answer comes back whatever its status or body. */
@@ -163,6 +173,7 @@ export class HttpClient {
       const failure = connectionFailure(error, {
         serviceName: this.opts.serviceName,
         host: this.host,
+        setting: this.opts.setting,
         timeoutMs: timeout,
         proxies: this.opts.proxies,
       });
@@ -185,6 +196,7 @@ export class HttpClient {
         `the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with a body that is not JSON${parsed.excerpt ? ` (${parsed.excerpt})` : ''}`,
         status,
       );
+      garbled.html = parsed.html === true;
       throw idempotent ? new Retryable(garbled) : garbled;
     }
     const failure = this.failureOf(spec, raw, parsed);
@@ -197,6 +209,7 @@ export class HttpClient {
     if (failure instanceof ApiError) {
       failure.headers = raw.headers;
       failure.body = parsed.json;
+      failure.html = parsed.html === true;
     }
     return failure;
   }

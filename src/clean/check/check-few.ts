@@ -45,7 +45,8 @@ export async function checkFewWithService(keys: string[], opts: ServiceCheck): P
     {
       send: (emails, signal) => opts.client.clean(emails, signal),
       acquire: (signal) => opts.limiter.acquire(signal),
-      release: (slot) => void Promise.resolve(opts.limiter.release(slot as Booking)).catch(() => undefined),
+      release: (slot, unused) =>
+        void Promise.resolve(opts.limiter.release(slot as Booking, unused)).catch(() => undefined),
       record: (verdicts) => {
         for (const verdict of verdicts) results.set(verdict.key, verdict);
         if (opts.cache)

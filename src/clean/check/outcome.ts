@@ -4,6 +4,8 @@ import type { AllowanceNews } from '../../api/allowance.js';
 import type { CliError } from '../../errors.js';
 
 /**
+ * `no-service`: before any answer, the URL led to no cleaning service (nothing took the connection, or what
+ * answered does not speak the API): nothing was spent, and the run fails rather than ends partial.
  * `rate-limited`: the service kept refusing for its rate limit, or asked for a wait too long to sit through.
  * `storage`: the limiter's state or the journal cannot be written here, so sending must stop. `shared`: the
  * state shared with other runners (Redis) went away, so sending must stop until it is back.
@@ -12,6 +14,7 @@ export type StopReason =
   | 'allowance'
   | 'max-spend'
   | 'service'
+  | 'no-service'
   | 'rate-limited'
   | 'auth'
   | 'interrupted'

@@ -156,6 +156,20 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
     expect(runs[0]!.timeToSend(rate.requests + 1)).toBeGreaterThan(0);
   });
 
+  it('a send that never reached a server gives its slot back: the next run books it at once', async () => {
+    const where = nextAccount();
+    const rate = { requests: 2, windowMs: 60_000 };
+    const first = (await open(where)).limiter(rate);
+    for (const booking of [await first.acquire(), await first.acquire()]) await first.release(booking, true);
+    const next = (await open(where)).limiter(rate);
+    expect(next.timeToSend(2)).toBe(0);
+    const booked = [await next.acquire(), await next.acquire()];
+    expect(booked.map((b) => b.waitedMs)).toEqual([0, 0]);
+    // Sends that did reach the service hold their slots for the window.
+    for (const booking of booked) await next.release(booking);
+    expect(next.timeToSend(1)).toBeGreaterThan(50_000);
+  });
+
   it('a list has one journal per account, and the allowance news is kept for the next run', async () => {
     const where = nextAccount();
     const state = await open(where);

@@ -7,9 +7,9 @@ import type { MoreKeys } from './key-source.js';
 
 export interface BatchSenderDeps {
   send(emails: string[], signal?: AbortSignal): Promise<Json[]>;
-  /** Books a slot of the rate limit; `release` says when the request ended. */
+  /** Books a slot of the rate limit; `release` says when the request ended (`unused`: it never reached a server). */
   acquire(signal?: AbortSignal): Promise<Slot>;
-  release(slot: Slot): void | Promise<void>;
+  release(slot: Slot, unused: boolean): void | Promise<void>;
   record(verdicts: Verdict[]): void | Promise<void>;
   clock: Clock;
   concurrency: number;

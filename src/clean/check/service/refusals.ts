@@ -26,8 +26,45 @@ export function isAllowanceRefusal(error: ApiError): boolean {
 export function isTransient(error: unknown): boolean {
   if (error instanceof NetworkError) return true;
   if (error instanceof ApiError)
-    return error.status >= 500 || (error.status >= 200 && error.status < 300) || error.status === 408;
+    return (
+      (error.status >= 500 && error.status !== 501) ||
+      (error.status >= 200 && error.status < 300) ||
+      error.status === 408
+    );
   return false;
+}
+
+/** The request never reached a server (refused, no such host, no route): nothing there counted it. */
+export function neverReached(error: unknown): boolean {
+  return error instanceof NetworkError && !error.reached;
+}
+
+/** Statuses that say the URL leads to no such route at all: not found, method not allowed, not implemented. */
+const NOT_THE_API = new Set([404, 405, 501]);
+
+const notTheApi = (error: unknown): error is ApiError =>
+  error instanceof ApiError && (NOT_THE_API.has(error.status) || (error.status < 300 && error.html));
+
+/**
+ * Before the service has answered once in a run, the URL leads to no cleaning service when nothing there takes the
+ * connection, or what answers does not speak the API (404, 405, 501, a web page where JSON should be). No service
+ * counted such a request, retrying cannot help and `--resume` costs nothing: the run ends at once.
+ */
+export function leadsNowhere(error: unknown): boolean {
+  return neverReached(error) || notTheApi(error);
+}
+
+/** The failure for `leadsNowhere`: one line naming the URL and the setting to fix (exit 1). */
+export function noServiceError(error: ApiError | NetworkError): CliError {
+  const { url, setting } = error.endpoint ?? { url: 'the URL', setting: 'clean-url' };
+  const hint = `fix ${setting} (\`mailclean config set ${setting} URL\`, or --${setting} for one run), then run the same command again`;
+  return notTheApi(error)
+    ? new CliError(
+        `${error.message}; ${setting} (${url}) does not lead to a cleaning service: nothing was spent`,
+        1,
+        hint,
+      )
+    : new CliError(`${error.message}; nothing was sent (${setting}: ${url})`, 1, hint);
 }
 
 /** A 429 naming no wait is retried after this long. */
@@ -87,6 +124,8 @@ export type AfterFailure =
 export interface FailureContext {
   /** The hard stop came: a request in flight was abandoned. */
   aborted: boolean;
+  /** The service has answered a request of this run (so a refused connection now is a passing failure). */
+  heard: boolean;
   /** 429s for the rate limit in a row, this one included. */
   rateRefusals: number;
   /** Attempts of this batch, this one included. */
@@ -104,6 +143,10 @@ export function afterFailure(error: unknown, ctx: FailureContext): AfterFailure 
   const cliError = error instanceof CliError ? error : undefined;
   if (ctx.aborted) return { stop: 'interrupted', message: 'interrupted' };
   if (error instanceof AuthError) return { stop: 'auth', message: error.message, error };
+  if (!ctx.heard && leadsNowhere(error)) {
+    const failure = noServiceError(error as ApiError | NetworkError);
+    return { stop: 'no-service', message: failure.message, error: failure };
+  }
   if (error instanceof ApiError && isAllowanceRefusal(error)) return { allowance: error };
   if (error instanceof ApiError && error.status === 429) {
     const next = rateRefusal(error.headers, ctx.rateRefusals, ctx.now);

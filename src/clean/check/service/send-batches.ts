@@ -8,7 +8,7 @@ import { type CheckOutcome, maxSpendReached, type StopReason } from '../outcome.
 import { batchVerdicts, rejectedVerdicts } from './answers.js';
 import type { BatchSenderDeps, Slot } from './batch-sender-deps.js';
 import { KeySource } from './key-source.js';
-import { afterFailure, splitRejected } from './refusals.js';
+import { afterFailure, leadsNowhere, neverReached, splitRejected } from './refusals.js';
 import { SpendBudget } from './spend-budget.js';
 
 export const MAX_BATCH = 50;
@@ -46,6 +46,8 @@ class BatchSender {
   private skipped = false;
   /** 429s for the rate limit since the last answer. */
   private rateRefusals = 0;
+  /** The service has answered (records, or a failure in its own JSON): a refused connection now is passing. */
+  private heard = false;
   private source!: KeySource;
 
   constructor(private readonly deps: BatchSenderDeps) {
@@ -141,7 +143,9 @@ class BatchSender {
     try {
       records = await deps.send(batch.keys, deps.abort);
     } catch (error) {
-      await this.release(slot);
+      // A request no cleaning service counted (it never reached a server, or reached one that is not the service)
+      // took no slot of the service's limit: it is given back unused.
+      await this.release(slot, neverReached(error) || (!this.heard && leadsNowhere(error)));
       landed();
       await this.failed(batch, error);
       return;
@@ -153,9 +157,9 @@ class BatchSender {
   }
 
   /** A limiter that cannot record a send's end cannot keep the limit: sending stops (storage). */
-  private async release(slot: Slot): Promise<void> {
+  private async release(slot: Slot, unused = false): Promise<void> {
     try {
-      await this.deps.release(slot);
+      await this.deps.release(slot, unused);
     } catch (error) {
       this.stopFor(error);
     }
@@ -179,6 +183,7 @@ class BatchSender {
     const { verdicts, missing } = batchVerdicts(batch.keys, records, batch.missingBefore, this.now());
     // An answer ends a run of refusals when it arrives, not once it is on disk (other answers come meanwhile).
     this.rateRefusals = 0;
+    this.heard = true;
     // An address the answer left out is asked about once more, then called unknown.
     if (missing.length > 0) this.schedule({ keys: missing, attempts: 0, missingBefore: new Set(missing) });
     if (!(await this.recorded(verdicts))) return;
@@ -214,12 +219,14 @@ class BatchSender {
     const retried = !isRateRefusal ? batch.attempts + 1 : batch.attempts;
     const next = afterFailure(error, {
       aborted: deps.abort.aborted,
+      heard: this.heard,
       rateRefusals,
       attempts: retried,
       maxAttempts: deps.maxAttempts ?? 8,
       now: deps.clock.now(),
       random: deps.random,
     });
+    this.heard ||= error instanceof ApiError && error.body !== undefined;
     if ('stop' in next) return this.stop(next.stop, next.message, next.error);
     if ('allowance' in next) return this.refusedForAllowance(batch, next.allowance);
     if ('rejected' in next) return this.rejected(batch, next.rejected);

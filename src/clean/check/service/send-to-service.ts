@@ -57,9 +57,9 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
   const outcome = await sendBatches(opts.pending, {
     send: (emails, signal) => opts.client.clean(emails, signal),
     acquire: (signal) => limiter.acquire(signal, (ms) => opts.onEvent?.({ type: 'limit-wait', ms })),
-    release: (slot) => {
+    release: (slot, unused) => {
       // A release that fails (the shared state went away) only holds the slot until its in-flight time runs out.
-      void Promise.resolve(limiter.release(slot as Booking)).catch(() => undefined);
+      void Promise.resolve(limiter.release(slot as Booking, unused)).catch(() => undefined);
     },
     record: async (verdicts) => {
       const written = journal.record(verdicts);

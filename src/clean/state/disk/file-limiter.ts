@@ -70,13 +70,15 @@ export class SlidingWindowLimiter implements RateLimiter {
     }
   }
 
-  /** Marks the booked send as ended (answered or failed) now. */
-  release(booking: Booking): void {
+  /** Marks the booked send as ended (answered or failed) now; one that never reached a server is forgotten. */
+  release(booking: Booking, unused = false): void {
     const now = this.opts.clock.now();
     this.withState((sends) => {
-      const send = sends.find((s) => s.id === booking.id);
-      if (send) send.done = now;
-      return send !== undefined;
+      const at = sends.findIndex((s) => s.id === booking.id);
+      if (at < 0) return false;
+      if (unused) sends.splice(at, 1);
+      else sends[at]!.done = now;
+      return true;
     });
   }
 

@@ -101,9 +101,11 @@ export class RedisLimiter implements RateLimiter {
     return this.timeToSend(requests);
   }
 
-  async release(booking: Booking): Promise<void> {
+  /** The send ended now; one that never reached a server is removed, as if never booked. */
+  async release(booking: Booking, unused = false): Promise<void> {
     try {
-      await this.redis.eval(RELEASE, 1, this.key, this.span, booking.id);
+      if (unused) await this.redis.zrem(this.key, booking.id);
+      else await this.redis.eval(RELEASE, 1, this.key, this.span, booking.id);
     } catch (error) {
       throw unreachable(this.url, error);
     }
