@@ -57,7 +57,7 @@ export async function finishRun(
     if (summary) await sideFiles(request, ports, summary, counted!, request.signals.exitCode);
     return { kind: 'interrupted', exitCode: request.signals.exitCode, summary };
   }
-  const failed = stopped === 'auth' || stopped === 'storage';
+  const failed = stopped === 'auth' || stopped === 'storage' || stopped === 'no-service';
   const options = writeOptions(request, checker, scan);
   const sent = answers.verdicts.size - answers.fromJournal - answers.fromCache - (answers.precheck?.decidedCount ?? 0);
   // Failed before checking anything: an output that already exists (an earlier run's) is left as it was.
