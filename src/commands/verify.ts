@@ -123,8 +123,10 @@ export async function verify(o: VerifyOptions, f: Factory): Promise<number> {
       : checker === 'service'
         ? await withService(f, keys, maxAgeMs, { precheck, engine })
         : await withEngine(f, keys, checker);
-  if (checked?.outcome.stopped && checked.outcome.stopped.reason !== 'interrupted')
-    f.io.warn(checked.outcome.stopped.message);
+  const stopped = checked?.outcome.stopped;
+  // A refused token, or a URL with no service behind it, fails the command (4, 1): no address was to blame.
+  if (stopped?.error && (stopped.reason === 'auth' || stopped.reason === 'no-service')) throw stopped.error;
+  if (stopped && stopped.reason !== 'interrupted') f.io.warn(stopped.message);
   const rows = decided.map((d): VerifyRow => {
     const verdict = d.key === undefined ? prefilterVerdict('', d.reason) : checked?.results.get(d.key);
     const by = checker !== 'service' ? 'local' : verdict?.decidedBy === 'precheck' ? 'precheck' : 'service';
