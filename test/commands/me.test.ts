@@ -21,6 +21,18 @@ describe('me on the built-in sandbox (no configuration)', () => {
     expect(view.email).toMatch(/@example\.com$/);
   });
 
+  it('after logout, says "not signed in" (exit 4) rather than make an account in its place', async () => {
+    expect((await home().run(['me'])).code).toBe(0);
+    expect((await home().run(['logout'])).code).toBe(0);
+    const me = await home().run(['me']);
+    expect(me.code, me.stderr).toBe(4);
+    expect(me.stderr).toMatch(
+      /^error: not signed in to the platform\nhint: run `mailclean login`, or `mailclean register` for a new account$/m,
+    );
+    expect(me.stdout).toBe('');
+    expect(me.stderr).not.toContain('Created a local sandbox account');
+  });
+
   it('prints a readable summary without --json', async () => {
     await home().run(['register', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'], {
       stdin: 'correct horse battery',

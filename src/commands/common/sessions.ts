@@ -17,7 +17,14 @@ export async function platformSession(f: Factory): Promise<PlatformClient> {
   const profile = await f.profile();
   if (profile.token('platform').value) return client;
   if (!profile.usesSandbox()) throw new AuthError('not signed in to the platform');
-  const signed = await createSandboxAccount(client, profile.credentials().email);
+  // An email kept without a token: this profile signed in before and logged out. Its sandbox account's password
+  // was never shown, so none is made in its place unasked (registering that email again would be refused).
+  if (profile.credentials().email)
+    throw new AuthError(
+      'not signed in to the platform',
+      'run `mailclean login`, or `mailclean register` for a new account',
+    );
+  const signed = await createSandboxAccount(client);
   profile.saveCredentials({
     token: signed.token,
     'user-id': str(signed.user.id),
