@@ -1,4 +1,4 @@
-import { CancelError } from '../errors.js';
+import { CancelError, CliError } from '../errors.js';
 import type { IO } from './io.js';
 
 // @inquirer/prompts is loaded only when a prompt is really shown.
@@ -6,18 +6,32 @@ async function inquirer() {
   return import('@inquirer/prompts');
 }
 
-function context(io: IO) {
+function context(io: IO, signal: AbortSignal) {
   // Ctrl-C at a prompt arrives as a key press (raw mode); SIGTERM arrives as a signal and cancels it too.
-  return { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal: io.signals.stop };
+  return { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal };
 }
 
-async function guard<T>(ask: () => Promise<T>): Promise<T> {
+/**
+ * Asks, turning the ways a prompt ends without an answer into errors: Ctrl-C or a signal (cancelled, 130), and the
+ * input closing under it. Ctrl-D on an empty line (or the input's end) closes the prompt's readline, which pauses
+ * the input and leaves inquirer waiting for ever: the process would end with Node's "unsettled top-level await".
+ * A pause that no answer follows is that close.
+ */
+async function guard<T>(io: IO, ask: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ended = new AbortController();
+  let answered = false;
+  const onPause = () => setImmediate(() => answered || ended.abort());
+  io.stdin.on('pause', onPause);
   try {
-    return await ask();
+    return await ask(AbortSignal.any([io.signals.stop, ended.signal]));
   } catch (error) {
+    if (ended.signal.aborted) throw new CliError('no answer: the input ended (Ctrl-D)');
     if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError'))
       throw new CancelError();
     throw error;
+  } finally {
+    answered = true;
+    io.stdin.off('pause', onPause);
   }
 }
 
@@ -27,26 +41,26 @@ export async function promptText(
   opts: { default?: string; required?: boolean } = {},
 ): Promise<string> {
   const { input } = await inquirer();
-  return guard(() =>
+  return guard(io, (signal) =>
     input(
       {
         message,
         default: opts.default,
         required: opts.required ?? true,
       },
-      context(io),
+      context(io, signal),
     ),
   );
 }
 
 export async function promptSecret(io: IO, message: string): Promise<string> {
   const { password } = await inquirer();
-  return guard(() =>
-    password({ message, mask: '*', validate: (v: string) => (v.length > 0 ? true : 'required') }, context(io)),
+  return guard(io, (signal) =>
+    password({ message, mask: '*', validate: (v: string) => (v.length > 0 ? true : 'required') }, context(io, signal)),
   );
 }
 
 export async function promptConfirm(io: IO, message: string, def = true): Promise<boolean> {
   const { confirm } = await inquirer();
-  return guard(() => confirm({ message, default: def }, context(io)));
+  return guard(io, (signal) => confirm({ message, default: def }, context(io, signal)));
 }

@@ -155,6 +155,21 @@ describe('register prompts on a terminal', () => {
     expect(res.stderr).toMatch(/--name is required/);
   });
 
+  it('Ctrl-D at a prompt (the input ends): one line saying so, exit 1, not an interrupt', async () => {
+    const res = await interactive(
+      home(),
+      ['register'],
+      [
+        [/Name:/, 'Ada'],
+        [/Email:/, { keys: '\x04' }],
+      ],
+    );
+    expect(res.answered).toBe(2);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/error: no answer: the input ended \(Ctrl-D\)\n$/);
+    expect(res.stderr).not.toMatch(/Interrupted|cancelled/);
+  });
+
   it('SIGTERM at a prompt cancels it: exit 143', async () => {
     const res = await interactive(home(), ['register'], [[/Name:/, { signal: 'SIGTERM' }]]);
     expect(res.answered).toBe(1);

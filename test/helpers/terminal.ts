@@ -10,8 +10,8 @@ import type { TestHome } from './cli.js';
 export async function interactive(
   home: TestHome,
   argv: string[],
-  /** Each question and what the user does then: types an answer, or sends a signal. */
-  script: Array<[RegExp, string | { signal: 'SIGINT' | 'SIGTERM' }]>,
+  /** Each question and what the user does then: types an answer, presses keys (`'\x04'`: Ctrl-D), or sends a signal. */
+  script: Array<[RegExp, string | { keys: string } | { signal: 'SIGINT' | 'SIGTERM' }]>,
   env: Record<string, string | undefined> = {},
   /** `cancelUnscripted`: a question beyond the script is counted in `unscripted` and cancelled (SIGTERM) at once. */
   opts: { cancelUnscripted?: boolean } = {},
@@ -33,7 +33,11 @@ export async function interactive(
     }
     step++;
     const action = next[1];
-    setTimeout(() => (typeof action === 'string' ? stdin.write(`${action}\r`) : signals.deliver(action.signal)), 5);
+    setTimeout(() => {
+      if (typeof action === 'string') stdin.write(`${action}\r`);
+      else if ('keys' in action) stdin.write(action.keys);
+      else signals.deliver(action.signal);
+    }, 5);
   });
   const stderr = Object.assign(
     new Writable({
