@@ -75,7 +75,7 @@ function formatting(): string {
 so \`mailclean clean list.csv > out.csv\` and pipes carry only data.
 
 JSON: commands that print data take --json for machine-readable output, and --json FIELD,FIELD for only
-those fields (\`mailclean me --json email,name\`). An unknown field is an error listing the ones there are.
+those fields (\`mailclean me --json email,first_name\`). An unknown field is an error listing the ones there are.
 The fields of every command: docs/json.md.
 
 clean's outputs: --format ${Object.keys(FORMATS).join('|')}. Without --format, the extension of -o chooses

@@ -61,6 +61,19 @@ describe('help topics', () => {
     expect((await home().run(['help', 'clean'])).stdout).toMatch(/^Usage: mailclean clean /);
   });
 
+  it('the `mailclean me …` examples they give work (on the built-in sandbox)', async () => {
+    const examples: string[] = [];
+    for (const topic of Object.keys(HELP_TOPICS)) {
+      const text = (await home().run(['help', topic])).stdout;
+      for (const [, line] of text.matchAll(/`mailclean (me[^`]*)`/g)) examples.push(line!);
+    }
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) {
+      const res = await home().run(example.split(' '));
+      expect(res.code, `mailclean ${example}: ${res.stderr}`).toBe(0);
+    }
+  });
+
   it('environment and exit-codes name what the README tables name', async () => {
     expect(ENVIRONMENT.map((e) => e.name).sort()).toEqual(readmeTable('Environment').sort());
     expect(EXIT_CODES.map((e) => e.name)).toEqual(readmeTable('Exit codes'));
