@@ -48,6 +48,7 @@ export async function main(argv: string[], given: IO = processIO()): Promise<num
         mod.define(cmd, runner as Runner);
       }
     }
+    suggestLongerFlags(program);
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
@@ -114,6 +115,27 @@ ${Object.entries(HELP_TOPICS)
   .join('\n')}`,
       )
   );
+}
+
+/**
+ * commander suggests a flag only within 3 edits of the one typed, so `--summary` (for `--summary-json`) got none: a
+ * flag that begins one of the command's (or a parent's) is suggested too; otherwise commander's own suggestion.
+ */
+function suggestLongerFlags(cmd: CommandUnknownOpts): void {
+  const target = cmd as unknown as { unknownOption(flag: string): never };
+  const commanders = target.unknownOption.bind(cmd);
+  target.unknownOption = (flag) => {
+    const typed = flag.split('=')[0]!;
+    const flags: string[] = [];
+    for (let c: CommandUnknownOpts | null = cmd; c; c = c.parent)
+      for (const option of c.createHelp().visibleOptions(c)) if (option.long) flags.push(option.long);
+    const longer = typed.startsWith('--') ? flags.filter((f) => f.startsWith(typed)) : [];
+    if (longer.length === 0) return commanders(flag);
+    return cmd.error(`error: unknown option '${flag}'\n(Did you mean ${longer.join(' or ')}?)`, {
+      code: 'commander.unknownOption',
+    });
+  };
+  for (const sub of cmd.commands) suggestLongerFlags(sub);
 }
 
 /** The first two positional arguments, skipping global options and their values (`help X`: the command or topic X). */

@@ -48,4 +48,23 @@ describe('the command line itself', () => {
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/unknown option '--nope'/);
   });
+
+  it('an unknown flag suggests the close one: one it begins, or one a few edits away; exit 2, nothing run', async () => {
+    const cases: Array<[string[], string | undefined]> = [
+      [['clean', 'list.csv', '--summary'], '--summary-json'],
+      [['clean', 'list.csv', '--summary=s.json'], '--summary-json'],
+      [['clean', 'list.csv', '--dryrun'], '--dry-run'],
+      [['me', '--js'], '--json'],
+      [['--prof', 'x', 'me'], '--profile'],
+      [['clean', 'list.csv', '--xyzzy'], undefined],
+    ];
+    for (const [argv, suggested] of cases) {
+      const res = await home().run(argv);
+      expect(res.code, argv.join(' ')).toBe(2);
+      const flag = argv.find((a) => a.startsWith('--'))!;
+      expect(res.stderr, argv.join(' ')).toBe(
+        `error: unknown option '${flag}'\n${suggested ? `(Did you mean ${suggested}?)\n` : ''}`,
+      );
+    }
+  });
 });
