@@ -148,7 +148,25 @@ function flaggedColumn(q: ColumnQuestion, flag: string): number {
       'name the column that holds the addresses',
     );
   }
+  refuseWithoutAddresses(q, flag, index);
   return index;
+}
+
+/**
+ * A column named by --column with no address in any row read so far (a name, a count: often a column counted from 0)
+ * would make every row `invalid`: nothing worth writing, and a list that looks cleaned. Refused up front, naming the
+ * column that does hold addresses when one does.
+ */
+function refuseWithoutAddresses(q: ColumnQuestion, flag: string, index: number): void {
+  if (q.rows.length === 0 || q.rows.some((r) => HAS_ADDRESS.test(r.fields[index] ?? ''))) return;
+  const rows = q.rows.length === 1 ? 'the one row' : `the first ${q.rows.length} rows`;
+  const other = namedColumn(q) ?? columnByContent(q);
+  throw new UsageError(
+    `--column ${flag}: "${columnLabel(q.header, index)}" holds no address in ${rows} of ${q.displayName}`,
+    other !== undefined && other !== index
+      ? `the addresses look to be in column ${other + 1} ("${columnLabel(q.header, other)}"): pass --column ${other + 1} (columns are counted from 1)`
+      : `pass the column that holds the addresses (columns: ${listColumns(q.header, q.columnCount)})`,
+  );
 }
 
 /** A header naming an email (the best-ranked name), else a header containing "mail" over address-like values. */

@@ -14,29 +14,48 @@ beforeAll(() => {
 afterAll(() => tmp.remove());
 
 describe('--column', () => {
-  const mailchimp = fixture('mailchimp.csv');
+  // Two columns of addresses, so that --column is what chooses.
+  const twoColumns = () =>
+    put(tmp.dir, 'two.csv', 'Name,Work E-mail,home_email,Notes\nAda,ada@work.example,ada@home.example,x\n');
 
   it('by name, ignoring case, spaces, _ and -', async () => {
-    expect((await open(mailchimp, { column: 'first name' })).emailColumn).toBe(1);
-    expect((await open(mailchimp, { column: 'FIRST_NAME' })).emailColumn).toBe(1);
-    expect((await open(mailchimp, { column: ' last-name ' })).emailColumnName).toBe('Last Name');
-    expect((await open(mailchimp, { column: 'member rating' })).emailColumn).toBe(6);
+    const path = twoColumns();
+    expect((await open(path, { column: 'work e-mail' })).emailColumn).toBe(1);
+    expect((await open(path, { column: 'WORK_EMAIL' })).emailColumn).toBe(1);
+    expect((await open(path, { column: ' home-email ' })).emailColumnName).toBe('home_email');
   });
 
   it('by 1-based number', async () => {
-    const layout = await open(mailchimp, { column: '3' });
+    const layout = await open(twoColumns(), { column: '3' });
     expect(layout.emailColumn).toBe(2);
-    expect(layout.emailColumnName).toBe('Last Name');
-    const headerless = await open(fixture('headerless.csv'), { column: '1' });
-    expect(headerless.emailColumn).toBe(0);
-    expect(headerless.emailColumnName).toBe('column 1');
+    expect(layout.emailColumnName).toBe('home_email');
+    const headerless = await open(fixture('headerless.csv'), { column: '3' });
+    expect(headerless.emailColumn).toBe(2);
+    expect(headerless.emailColumnName).toBe('column 3');
   });
 
   it('overrides detection, even where none would be found', async () => {
-    const layout = await open(fixture('bad/no-email-column.csv'), { column: 'City' });
-    expect(layout.emailColumn).toBe(2);
+    // Fewer than half its cells hold an address: detection passes it by, --column takes it.
+    const sparse = put(tmp.dir, 'sparse.csv', 'Name,Contact\nAda,ada@example.com\nBob,+1 555 0101\nCy,n/a\n');
+    expect((await open(sparse, { column: 'Contact' })).emailColumn).toBe(1);
     const google = await open(fixture('google-contacts.csv'), { column: 'E-mail 2 - Value' });
     expect(google.emailColumn).toBe(32);
+  });
+
+  it('a column with no address in the rows read is refused, naming the column that has them (every row would be invalid)', async () => {
+    const mailchimp = fixture('mailchimp.csv');
+    const err = await usageError(open(mailchimp, { column: '2' }));
+    expect(err.message).toMatch(
+      new RegExp(`^--column 2: "First Name" holds no address in the first \\d+ rows of ${mailchimp}$`),
+    );
+    expect(err.hint).toBe(
+      'the addresses look to be in column 1 ("Email Address"): pass --column 1 (columns are counted from 1)',
+    );
+    expect(err.exitCode).toBe(2);
+    const none = fixture('bad/no-email-column.csv');
+    const city = await usageError(open(none, { column: 'City' }));
+    expect(city.message).toMatch(/^--column City: "City" holds no address in the first \d+ rows of /);
+    expect(city.hint).toBe('pass the column that holds the addresses (columns: Name, Phone, City)');
   });
 
   it('an unknown name lists the columns', async () => {
