@@ -5,7 +5,7 @@ import type { GlobalOptions } from './factory.js';
 import { HELP_TOPICS, type HelpTopic } from './help/topic-names.js';
 import { type IO, processIO } from './io/io.js';
 import { Interrupted } from './io/signals.js';
-import { debugWanted } from './io/streams.js';
+import { debugWanted, forTerminal } from './io/streams.js';
 import { secretsOf } from './secrets.js';
 import { VERSION } from './version.js';
 
@@ -95,7 +95,8 @@ function buildProgram(Command: typeof import('@commander-js/extra-typings').Comm
       .exitOverride()
       .configureOutput({
         writeOut: (s) => io.stdout.write(s),
-        writeErr: (s) => io.stderr.write(s),
+        // commander's errors quote what was typed (`unknown option '…'`).
+        writeErr: (s) => io.stderr.write(forTerminal(s)),
         outputError: (s, write) => write(s.endsWith('\n') ? s : `${s}\n`),
       })
       .addHelpText(
@@ -187,7 +188,7 @@ function report(error: unknown, io: IO, debug: boolean): number {
     io.stderr.write('Interrupted.\n');
     return io.signals.exitCode;
   }
-  const write = (text: string) => io.stderr.write(io.secrets?.redact(text) ?? text);
+  const write = (text: string) => io.stderr.write(forTerminal(io.secrets?.redact(text) ?? text));
   if (error instanceof CliError) {
     write(`error: ${error.message}\n`);
     if (error.hint) write(`hint: ${error.hint}\n`);

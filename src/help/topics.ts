@@ -85,7 +85,11 @@ xlsx writes typed cells and is refused on a terminal (use -o FILE.xlsx).
 
 Colour, the live progress line and prompts appear only on a terminal: never in a pipe, a file or CI.
 NO_COLOR, TERM=dumb or --no-color turn colour off; -q silences notes and progress.
-Tables are aligned for a terminal and tab-separated otherwise, for cut and awk.`;
+Tables are aligned for a terminal and tab-separated otherwise, for cut and awk.
+
+Control characters (ESC, BEL, CR, ...) in what a service answers, a file holds or an argument gives are shown
+escaped, as \\x1b, on standard error always and on standard output when it is a terminal, so no text can clear
+the screen or set its title; data sent to a pipe or a file is written byte for byte.`;
 }
 
 function statuses(): string {

@@ -1,6 +1,7 @@
 import type { Ora } from 'ora';
 import { formatCount, formatDuration, quantity } from '../quantities.js';
 import type { OutputStream } from './io.js';
+import { forTerminal } from './streams.js';
 
 export interface ProgressState {
   phase: 'reading' | 'checking' | 'writing';
@@ -135,16 +136,16 @@ export class ProgressReporter {
     return this.spinner !== undefined;
   }
 
-  /** Writes a message above the live line. */
+  /** Writes a message above the live line (escaped: see `forTerminal`). */
   note(message: string): void {
     if (this.opts.quiet) return;
     if (this.spinner) {
       this.spinner.clear();
-      this.stream.write(`${message}\n`);
+      this.stream.write(`${forTerminal(message)}\n`);
       this.spinner.render();
       return;
     }
-    this.stream.write(`${message}\n`);
+    this.stream.write(`${forTerminal(message)}\n`);
   }
 
   /**

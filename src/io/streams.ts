@@ -1,8 +1,42 @@
+import { Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { type SecretSet, secretsOf } from '../secrets.js';
 import type { InputStream, IO, OutputStream } from './io.js';
 import { formatJson, type JsonFlag, selectFields } from './json.js';
 import type { Signals } from './signals.js';
-import { COLOR, PLAIN, type Style, wantsColor } from './style.js';
+import { COLOR, PLAIN, STYLE_MARK, type Style, wantsColor } from './style.js';
+
+/** C0 controls but tab and newline (CR too: it rewrites a line), DEL and C1 controls: what a terminal acts on. */
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const MARKS = new RegExp(`${STYLE_MARK}(\\d+)m`, 'g');
+
+/**
+ * Text as a terminal may receive it: every control character shown escaped (`\x1b[2J`, `\x07`), whoever wrote it (a
+ * service's answer quoted in a warning, a file's cell, an argument), then the colour marks of `style` made codes.
+ */
+export function forTerminal(text: string): string {
+  return text
+    .replace(CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+    .replace(MARKS, '\u001b[$1m');
+}
+
+/** A stream that writes what it is given to a terminal through `forTerminal` (UTF-8 split across chunks kept whole). */
+function escapedOn(terminal: OutputStream): OutputStream {
+  const decoder = new StringDecoder('utf8');
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      terminal.write(forTerminal(decoder.write(chunk)), done);
+    },
+    final(done) {
+      terminal.write(forTerminal(decoder.end()), done);
+    },
+  });
+}
+
+/** Text for a pipe or a file: byte for byte, without colour marks. */
+function withoutMarks(text: string): string {
+  return text.includes(STYLE_MARK) ? text.replace(MARKS, '') : text;
+}
 
 /** The global flags that decide how a run talks to its user. */
 export interface StreamFlags {
@@ -85,17 +119,26 @@ export class IOStreams {
     return this.io;
   }
 
+  /** stdout for rows written in bulk (clean's output): escaped on a terminal, byte for byte to a pipe or a file. */
+  rowsOut(): OutputStream {
+    return this.isStdoutTTY ? escapedOn(this.io.stdout) : this.io.stdout;
+  }
+
+  /** Data on stdout: escaped on a terminal (see `forTerminal`), byte for byte to a pipe or a file. */
   out(text: string): void {
-    this.io.stdout.write(text);
+    this.io.stdout.write(this.isStdoutTTY ? forTerminal(text) : withoutMarks(text));
   }
 
   json(value: unknown, flag: JsonFlag, fields: readonly string[]): void {
     this.out(formatJson(selectFields(value, flag, fields)));
   }
 
-  /** A line on stderr that is part of the conversation (a question's context): --quiet does not silence it. */
+  /**
+   * A line on stderr that is part of the conversation (a question's context): --quiet does not silence it. Escaped
+   * wherever stderr goes: it is never data, and a CI log's viewer acts on control characters too.
+   */
   say(text: string): void {
-    this.io.stderr.write(`${this.secrets.redact(text)}\n`);
+    this.io.stderr.write(`${forTerminal(this.secrets.redact(text))}\n`);
   }
 
   /** Informational line on stderr; --quiet silences it. */

@@ -8,7 +8,13 @@ export interface Style {
   yellow(s: string): string;
 }
 
-const wrap = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+/**
+ * Where a colour code goes, not the code itself: `forTerminal` (streams.ts) first escapes every control character of a
+ * line (text from a service, a file or an argument may hold ESC, BEL, an OSC title), then turns these marks into
+ * codes, so only codes made here reach the terminal. Random per process: no text can forge one.
+ */
+export const STYLE_MARK = `\uE000${Math.random().toString(36).slice(2, 10)}\uE000`;
+const wrap = (open: number, close: number) => (s: string) => `${STYLE_MARK}${open}m${s}${STYLE_MARK}${close}m`;
 
 export const COLOR: Style = {
   bold: wrap(1, 22),

@@ -1,5 +1,6 @@
 // The end-of-run breakdown on a terminal: statuses and the top reasons as bars, one screen.
 import type { RunSummary } from '../../clean/run/summary.js';
+import { forTerminal } from '../../io/streams.js';
 import type { Style } from '../../io/style.js';
 import { formatCount } from '../../quantities.js';
 
@@ -24,6 +25,7 @@ function lines(
   });
 }
 
+/** For a terminal (escaped, with its colours: see `forTerminal`): the reasons may be the service's own words. */
 export function barChart(summary: RunSummary, style: Style): string {
   const colourOf = (status: string, text: string) =>
     status === 'valid'
@@ -36,5 +38,5 @@ export function barChart(summary: RunSummary, style: Style): string {
   const out = ['Statuses', ...lines(Object.entries(summary.statuses), summary.rows, colourOf)];
   const reasons = Object.entries(summary.reasons).slice(0, TOP_REASONS);
   if (reasons.length > 0) out.push('Top reasons', ...lines(reasons, summary.rows, (_, text) => style.dim(text)));
-  return `${out.join('\n')}\n`;
+  return forTerminal(`${out.join('\n')}\n`);
 }
