@@ -6,8 +6,11 @@ import { formatJson, type JsonFlag, selectFields } from './json.js';
 import type { Signals } from './signals.js';
 import { COLOR, PLAIN, STYLE_MARK, type Style, wantsColor } from './style.js';
 
-/** C0 controls but tab and newline (CR too: it rewrites a line), DEL and C1 controls: what a terminal acts on. */
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/**
+ * C0 controls but tab and newline, DEL and C1 controls: what a terminal acts on. A CR is one only alone: before a
+ * newline (a CRLF file's rows) it rewrites nothing.
+ */
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/g;
 const MARKS = new RegExp(`${STYLE_MARK}(\\d+)m`, 'g');
 
 /**
@@ -20,15 +23,23 @@ export function forTerminal(text: string): string {
     .replace(MARKS, '\u001b[$1m');
 }
 
-/** A stream that writes what it is given to a terminal through `forTerminal` (UTF-8 split across chunks kept whole). */
+/**
+ * A stream that writes what it is given to a terminal through `forTerminal`: a character split across chunks is kept
+ * whole, and so is a CRLF (a chunk's last CR waits to see what follows).
+ */
 function escapedOn(terminal: OutputStream): OutputStream {
   const decoder = new StringDecoder('utf8');
+  let held = '';
+  const pass = (text: string, done: (error?: Error | null) => void) => {
+    const whole = held + text;
+    held = whole.endsWith('\r') ? '\r' : '';
+    terminal.write(forTerminal(held ? whole.slice(0, -1) : whole), done);
+  };
   return new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      terminal.write(forTerminal(decoder.write(chunk)), done);
-    },
-    final(done) {
-      terminal.write(forTerminal(decoder.end()), done);
+    write: (chunk: Buffer, _encoding, done) => pass(decoder.write(chunk), done),
+    final: (done) => {
+      pass(decoder.end(), () => undefined);
+      terminal.write(forTerminal(held), done);
     },
   });
 }

@@ -21,8 +21,8 @@ describe('control characters on a terminal', () => {
   const serve = useServers();
 
   it('forTerminal escapes every control character but keeps the colours made by style', () => {
-    const line = `${COLOR.red('error:')} ${PAYLOAD}\r\u0085tab\there`;
-    expect(forTerminal(line)).toBe(`\u001b[31merror:\u001b[39m ${SHOWN}\\x0d\\x85tab\there`);
+    const line = `${COLOR.red('error:')} ${PAYLOAD}\r\u0085tab\there\r\n`;
+    expect(forTerminal(line)).toBe(`\u001b[31merror:\u001b[39m ${SHOWN}\\x0d\\x85tab\there\r\n`);
     // A colour code in the text itself is escaped like any other: only style's marks become codes.
     expect(forTerminal('\u001b[31mred')).toBe('\\x1b[31mred');
   });
