@@ -64,4 +64,18 @@ describe('control characters on a terminal', () => {
     expect(res.stderr).toContain(`list${SHOWN}.csv`);
     expect(RAW_BUT_OUR_COLOURS(res.stderr.replace(/\r|\u001b\[[0-9;?]*[A-Za-z]/g, ''))).not.toMatch(RAW);
   });
+
+  it("clean's rows: escaped on a terminal's stdout, byte for byte to a pipe", async () => {
+    const input = join(home().dir, 'cells.csv');
+    // CRLF rows, as Excel writes them: the line ends stay as they are.
+    const cells = `email,name\r\nann@example.com,Ann${PAYLOAD}\r\n`;
+    writeFileSync(input, cells);
+    const tty = await home().run(['clean', input, '--local'], { tty: true });
+    expect(tty.code, tty.stderr).toBe(0);
+    expect(tty.stdout).toContain(`ann@example.com,Ann${SHOWN},`);
+    expect(tty.stdout).toMatch(/,email_suggestion\r\n/);
+    expect(tty.stdout.replace(/\r\n/g, '\n')).not.toMatch(RAW);
+    const piped = await home().run(['clean', input, '--local']);
+    expect(piped.stdout).toContain(`ann@example.com,Ann${PAYLOAD},`);
+  });
 });

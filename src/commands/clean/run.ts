@@ -49,7 +49,7 @@ function cleanRequest(o: CleanOptions, f: Factory): CleanRequest {
       format: o.format,
       output: o.output,
       backup: o.backup,
-      stdout: f.io.stdout,
+      stdout: f.io.rowsOut(),
       only: o.only,
       rejects: o.rejects,
       summaryJson: o.summaryJson,
