@@ -1,4 +1,5 @@
 // The booking side of a rate limit: what sending needs of a limiter, whichever store keeps its state.
+import type { Rate } from '../../config/rate.js';
 
 export interface Booking {
   id: string;
@@ -21,4 +22,27 @@ export interface RateLimiter {
   timeToSend(requests: number): number;
   /** The same, from the sends every run of the account booked so far (read now from the store: a dry run's wait). */
   estimate(requests: number): Promise<number>;
+}
+
+/**
+ * How long until `requests` more sends could all have started, given when each slot held now frees (`holds`), if
+ * each new send were answered at once and so held its slot one `span`. A send still in flight holds its slot
+ * until a window after its answer, which for an ETA is best taken as coming now: a hold beyond `now + span` can
+ * only be such a send (the limiters keep it for the request timeout, in case its run was killed), and counting
+ * that whole timeout made ETAs 80% too long.
+ */
+export function timeToSendAfter(
+  holds: readonly number[],
+  requests: number,
+  { rate, span, now }: { rate: Rate; span: number; now: number },
+): number {
+  if (requests <= 0) return 0;
+  const holding = holds.filter((until) => until > now).map((until) => Math.min(until, now + span));
+  const free = Math.max(0, rate.requests - holding.length);
+  if (requests <= free) return 0;
+  const expiries = [...holding, ...Array.from({ length: free }, () => now + span)]
+    .sort((a, b) => a - b)
+    .slice(-rate.requests);
+  const waiting = requests - free - 1;
+  return expiries[waiting % rate.requests]! + Math.floor(waiting / rate.requests) * span - now;
 }

@@ -30,7 +30,11 @@ export interface BatchSenderDeps {
 }
 
 export type CheckEvent =
-  | { type: 'answered'; addresses: number; spent: number; requests: number }
+  /**
+   * For the ETA, `tookMs`: the request's start to its answer (none for answers another runner paid for);
+   * `sending`: addresses sent whose answers are not kept yet.
+   */
+  | { type: 'answered'; addresses: number; spent: number; requests: number; tookMs?: number; sending?: number }
   | { type: 'waiting'; ms: number; why: 'rate' | 'retry' }
   | { type: 'retry'; message: string };
 

@@ -42,6 +42,8 @@ class BatchSender {
   private readonly budget: SpendBudget;
   /** Addresses paid for whose answers are kept: what progress calls spent, in step with what it calls checked. */
   private spentKept = 0;
+  /** Addresses sent whose answers are not kept yet: their slots are booked already (for the ETA). */
+  private sending = 0;
   /** A batch was left unsent because of a stop request. */
   private skipped = false;
   /** 429s for the rate limit since the last answer. */
@@ -140,9 +142,12 @@ class BatchSender {
     }
     this.outcome.requests++;
     let records: Json[];
+    const sentAt = deps.clock.now();
+    this.sending += batch.keys.length;
     try {
       records = await deps.send(batch.keys, deps.abort);
     } catch (error) {
+      this.sending -= batch.keys.length;
       // A request no cleaning service counted (it never reached a server, or reached one that is not the service)
       // took no slot of the service's limit: it is given back unused.
       await this.release(slot, neverReached(error) || (!this.heard && leadsNowhere(error)));
@@ -153,7 +158,7 @@ class BatchSender {
     await this.release(slot);
     landed();
     // Answered and paid for: kept even when the limiter could not record the end (a full disk).
-    await this.answered(batch, records);
+    await this.answered(batch, records, deps.clock.now() - sentAt);
   }
 
   /** A limiter that cannot record a send's end cannot keep the limit: sending stops (storage). */
@@ -174,7 +179,7 @@ class BatchSender {
     );
   }
 
-  private async answered(batch: Batch, records: Json[]): Promise<void> {
+  private async answered(batch: Batch, records: Json[], tookMs: number): Promise<void> {
     const { outcome } = this;
     this.budget.paid(batch.keys.length);
     outcome.spent = this.budget.spent;
@@ -186,7 +191,9 @@ class BatchSender {
     this.heard = true;
     // An address the answer left out is asked about once more, then called unknown.
     if (missing.length > 0) this.schedule({ keys: missing, attempts: 0, missingBefore: new Set(missing) });
-    if (!(await this.recorded(verdicts))) return;
+    const kept = await this.recorded(verdicts);
+    this.sending -= batch.keys.length;
+    if (!kept) return;
     // Counted once the answers are kept, as `addresses` are: other batches paid meanwhile are told with their own.
     this.spentKept += batch.keys.length;
     this.deps.onEvent?.({
@@ -194,6 +201,8 @@ class BatchSender {
       addresses: verdicts.length,
       spent: this.spentKept,
       requests: outcome.requests,
+      tookMs,
+      sending: this.sending,
     });
   }
 

@@ -82,15 +82,18 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
 }
 
 /**
- * Time left: what the rate limit still imposes on the addresses left (re-sent batches included, as their
- * addresses are still unanswered), or what the pace so far implies (retries and 429 waits included), whichever
- * is longer.
+ * Time left for the addresses not yet sent (re-sent batches counted): until the last request the rate limit allows
+ * can start, plus one request's time; or, where the service is slower than the limit, the requests left at
+ * `concurrency` at once. The run's average pace would overstate a rate-limited run by up to a
+ * window (it averages the waits between windows over every address), so it is not used.
  */
-export function timeLeft(remaining: number, answered: number, elapsedMs: number, limiter: RateLimiter): number {
-  if (remaining <= 0) return 0;
-  const byRate = limiter.timeToSend(Math.ceil(remaining / MAX_BATCH));
-  const byPace = answered > 0 ? (elapsedMs / answered) * remaining : 0;
-  return Math.max(byRate, byPace);
+export function timeLeft(remaining: number, requestMs: number | undefined, concurrency: number, limiter: RateLimiter) {
+  // Nothing left to send: the requests in flight end within about one request's time.
+  if (remaining <= 0) return requestMs ?? 0;
+  const requests = Math.ceil(remaining / MAX_BATCH);
+  const byRate = limiter.timeToSend(requests);
+  if (requestMs === undefined) return byRate;
+  return Math.max(byRate + requestMs, Math.ceil(requests / concurrency) * requestMs);
 }
 
 /** Time the rate limit alone imposes on `requests` requests, from an idle limiter (for --dry-run). */

@@ -123,7 +123,7 @@ export class ServiceChecker implements Checker {
       cache: this.cache,
       onCacheError: (error) =>
         ports.emit({ type: 'warning', message: `${cacheLost(error)}; they are in this list's journal` }),
-      onEvent: progressOf(ports, pending.size, limiter),
+      onEvent: progressOf(ports, pending.size, limiter, this.options.concurrency),
     };
     try {
       // Without a cache (it could not be opened, warned), another run's answers cannot be taken: send it all.
@@ -174,13 +174,25 @@ const CACHE_LOST = 'addresses answered before are sent and paid for again (the j
 const cacheLost = (error: Error) => `answers could not be kept in the verdict cache (${error.message})`;
 
 /** The sender's events as the run's progress: what is checked and spent, the waits, and an ETA. */
-function progressOf(ports: RunPorts, toCheck: number, limiter: RateLimiter): SendOptions['onEvent'] {
-  const started = Date.now();
+function progressOf(
+  ports: RunPorts,
+  toCheck: number,
+  limiter: RateLimiter,
+  concurrency: number,
+): SendOptions['onEvent'] {
   let checked = 0;
+  let requestsTook = 0;
+  let answers = 0;
   return (event) => {
     if (event.type === 'answered') {
       checked += event.addresses;
-      const etaMs = timeLeft(toCheck - checked, checked, Date.now() - started, limiter);
+      if (event.tookMs !== undefined) {
+        requestsTook += event.tookMs;
+        answers++;
+      }
+      const requestMs = answers > 0 ? requestsTook / answers : undefined;
+      const unsent = toCheck - checked - (event.sending ?? 0);
+      const etaMs = checked >= toCheck ? 0 : timeLeft(unsent, requestMs, concurrency, limiter);
       const change = { checked, spent: event.spent, requests: event.requests, waitingMs: 0, etaMs };
       ports.emit({ type: 'progress', change });
     } else if (event.type === 'limit-wait') ports.emit({ type: 'limit-wait', ms: event.ms });

@@ -5,7 +5,7 @@ import type { Clock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
 import { CliError, ExitCode } from '../../../errors.js';
 import { breakLock, isStale, tryLock } from '../../../lock-files.js';
-import type { Booking, RateLimiter } from '../rate-limiter.js';
+import { type Booking, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
 
 export interface LimiterOptions {
   rate: Rate;
@@ -100,19 +100,9 @@ export class SlidingWindowLimiter implements RateLimiter {
   }
 
   timeToSend(requests: number): number {
-    if (requests <= 0) return 0;
     const now = this.opts.clock.now();
-    const holding = this.withState(() => false)
-      .map((s) => this.holdsUntil(s, now))
-      .filter((until) => until > now);
-    const limit = this.opts.rate.requests;
-    const free = Math.max(0, limit - holding.length);
-    if (requests <= free) return 0;
-    const expiries = [...holding, ...Array.from({ length: free }, () => now + this.span)]
-      .sort((a, b) => a - b)
-      .slice(-limit);
-    const waiting = requests - free - 1;
-    return expiries[waiting % limit]! + Math.floor(waiting / limit) * this.span - now;
+    const holds = this.withState(() => false).map((s) => this.holdsUntil(s, now));
+    return timeToSendAfter(holds, requests, { rate: this.opts.rate, span: this.span, now });
   }
 
   private tryBook(id: string): { wait: number; known: boolean } {

@@ -5,7 +5,7 @@
 import type { Redis } from 'ioredis';
 import { type Clock, realClock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
-import type { Booking, RateLimiter } from '../rate-limiter.js';
+import { type Booking, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
 import { unreachable } from './connect.js';
 
 // KEYS[1] the set; ARGV: limit, span (ms), in-flight hold (ms), id. Returns {wait, now, score...}.
@@ -112,16 +112,6 @@ export class RedisLimiter implements RateLimiter {
   }
 
   timeToSend(requests: number): number {
-    if (requests <= 0) return 0;
-    const now = Date.now();
-    const holding = this.holding.filter((until) => until > now);
-    const limit = this.rate.requests;
-    const free = Math.max(0, limit - holding.length);
-    if (requests <= free) return 0;
-    const expiries = [...holding, ...Array.from({ length: free }, () => now + this.span)]
-      .sort((a, b) => a - b)
-      .slice(-limit);
-    const waiting = requests - free - 1;
-    return expiries[waiting % limit]! + Math.floor(waiting / limit) * this.span - now;
+    return timeToSendAfter(this.holding, requests, { rate: this.rate, span: this.span, now: Date.now() });
   }
 }
