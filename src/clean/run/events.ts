@@ -34,7 +34,13 @@ export type RunEvent =
   | { type: 'progress-live'; live: boolean }
   /** A wait for the rate limit begins, of about `ms`. */
   | { type: 'limit-wait'; ms: number }
-  | { type: 'input-read'; displayName: string; encodingGuessed: boolean }
+  /** How the input was read, where that is not plain: its encoding guessed; a workbook's sheet among others. */
+  | {
+      type: 'input-read';
+      displayName: string;
+      encodingGuessed: boolean;
+      workbook?: { sheet: string; sheets: string[]; formulasWithoutResult: number };
+    }
   /** The list as read: rows, unique addresses, cells decided at once, cells holding their address inside text. */
   | {
       type: 'scanned';

@@ -51,14 +51,14 @@ export async function finishRun(
           return verdict && kept.has(verdict) ? verdict : undefined;
         }
       : answerFor;
-    const counting = countOnly(request, checker, scan);
+    const counting = countOnly(request, checker, scan, ports);
     const counted = counting && (await writeRows(layout, keptOnly, counting));
     const summary = counted ? summaryOf(counted, []) : undefined;
     if (summary) await sideFiles(request, ports, summary, counted!, request.signals.exitCode);
     return { kind: 'interrupted', exitCode: request.signals.exitCode, summary };
   }
   const failed = stopped === 'auth' || stopped === 'storage' || stopped === 'no-service';
-  const options = writeOptions(request, checker, scan);
+  const options = writeOptions(request, checker, scan, ports);
   const sent = answers.verdicts.size - answers.fromJournal - answers.fromCache - (answers.precheck?.decidedCount ?? 0);
   // Failed before checking anything: an output that already exists (an earlier run's) is left as it was.
   const kept = failed && sent === 0 ? keepExisting(options) : [];
@@ -148,8 +148,8 @@ function verdictsByRow(
 }
 
 /** Where and how the rows are written; a signal stops the writing cleanly. */
-function writeOptions(request: CleanRequest, checker: Checker, scan: ScanResult): WriteOptions {
-  const { format, output, backup, stdout, only, rejects } = request.outputs;
+function writeOptions(request: CleanRequest, checker: Checker, scan: ScanResult, ports: RunPorts): WriteOptions {
+  const { format, output, backup, stdout, only, rejects, escapeFormulas } = request.outputs;
   return {
     format,
     output,
@@ -160,6 +160,8 @@ function writeOptions(request: CleanRequest, checker: Checker, scan: ScanResult)
     extraColumns: checker.extraColumns,
     checked: scan.extracted > 0,
     signal: request.signals.stop,
+    escapeFormulas,
+    warn: (message) => ports.emit({ type: 'warning', message }),
   };
 }
 
@@ -168,11 +170,16 @@ function writeOptions(request: CleanRequest, checker: Checker, scan: ScanResult)
  * owed their counts; undefined when none is wanted, so a stop is not held up by a pass over the file. Only a
  * second signal interrupts it: the first already asked the run to stop, and this is how it stops.
  */
-function countOnly(request: CleanRequest, checker: Checker, scan: ScanResult): WriteOptions | undefined {
+function countOnly(
+  request: CleanRequest,
+  checker: Checker,
+  scan: ScanResult,
+  ports: RunPorts,
+): WriteOptions | undefined {
   const { summaryJson, report, stepSummary } = request.outputs;
   if (!summaryJson && !report && !stepSummary) return undefined;
   const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
-  const options = writeOptions(request, checker, scan);
+  const options = writeOptions(request, checker, scan, ports);
   return {
     ...options,
     output: undefined,

@@ -41,6 +41,8 @@ export interface OutputsRequest {
   /** The output replaces the input, which is copied here first. */
   backup?: string;
   stdout: Writable;
+  /** CSV: the list's own cells that would start a formula are neutralised (default: on only for a workbook input). */
+  escapeFormulas?: boolean;
   /** Statuses and reasons kept in the main output; the rest go to `rejects` if given, else nowhere. */
   only?: ReadonlySet<string>;
   rejects?: OutputPath;

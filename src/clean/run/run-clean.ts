@@ -48,8 +48,8 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
         signal: signals.stop,
       });
       ports.emit({ type: 'progress-live', live: false });
-      if (layout.encodingGuessed)
-        ports.emit({ type: 'input-read', displayName: layout.displayName, encodingGuessed: true });
+      const { displayName, encodingGuessed, workbook } = layout;
+      if (encodingGuessed || workbook) ports.emit({ type: 'input-read', displayName, encodingGuessed, workbook });
       ports.emit({
         type: 'scanned',
         displayName: layout.displayName,

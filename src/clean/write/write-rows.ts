@@ -26,6 +26,10 @@ export interface WriteOptions {
   checked?: boolean;
   /** Stops the writing: nothing is left half-written. */
   signal?: AbortSignal;
+  /** --escape-formulas (undefined: the format's default). */
+  escapeFormulas?: boolean;
+  /** Where notes about the output go; none by default. */
+  warn?(message: string): void;
 }
 
 export interface WriteSummary {

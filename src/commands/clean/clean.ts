@@ -26,6 +26,8 @@ export interface CleanOptions {
   encoding?: InputEncoding;
   /** --strict: a row with more or fewer fields than the header stops the run (exit 2) instead of being kept. */
   strict: boolean;
+  /** --[no-]escape-formulas; undefined: the output format's default. */
+  escapeFormulas?: boolean;
   only?: Set<string>;
   rejects?: OutputPath;
   rate?: Rate;

@@ -54,7 +54,7 @@ function liveHandlers(f: Factory, progress: ProgressReporter): Handlers {
 function noteHandlers(f: Factory, checker: 'service' | 'local'): Handlers {
   const { io } = f;
   return {
-    'input-read': (e) => io.note(`${e.displayName}: not UTF-8; read as Windows-1252 (use --encoding to choose)`),
+    'input-read': (e) => inputRead(f, e),
     scanned: (e) => scanned(f, e),
     'list-busy': (e) =>
       io.note(`Another run (${e.owner}) is cleaning this list with this account; waiting for it to finish…`),
@@ -86,6 +86,28 @@ function noteHandlers(f: Factory, checker: 'service' | 'local'): Handlers {
           : `Interrupted: ${quantity(e.answersSaved, 'answer')} saved. Run the same command with --resume to continue.`,
       ),
   };
+}
+
+/** Sheets named in the note on a workbook's other sheets. */
+const SHEETS_SHOWN = 5;
+
+/** How the input was read: a guessed encoding; a workbook's sheet and its other sheets, formulas read empty. */
+function inputRead(f: Factory, e: Extract<RunEvent, { type: 'input-read' }>): void {
+  if (e.encodingGuessed) f.io.note(`${e.displayName}: not UTF-8; read as Windows-1252 (use --encoding to choose)`);
+  const book = e.workbook;
+  if (!book) return;
+  const others = book.sheets.filter((name) => name !== book.sheet);
+  const more = others.length > SHEETS_SHOWN ? `, and ${others.length - SHEETS_SHOWN} more` : '';
+  const which = others.length
+    ? `${quantity(others.length, 'other sheet')}: ${others.slice(0, SHEETS_SHOWN).join(', ')}${more}; --sheet NAME or N reads another`
+    : 'its only sheet';
+  f.io.note(`${e.displayName}: read sheet "${book.sheet}" (${which})`);
+  const empty = book.formulasWithoutResult;
+  if (empty === 0) return;
+  f.io.warn(
+    `${quantity(empty, 'formula cell')} of sheet "${book.sheet}" had no saved result and ${empty === 1 ? 'was' : 'were'} read as empty: ` +
+      'open the workbook in Excel or LibreOffice and save it, which stores the results',
+  );
 }
 
 function scanned(f: Factory, e: Extract<RunEvent, { type: 'scanned' }>): void {

@@ -47,6 +47,7 @@ function cleanRequest(o: CleanOptions, f: Factory): CleanRequest {
     strict: o.strict,
     outputs: {
       format: o.format,
+      escapeFormulas: o.escapeFormulas,
       output: o.output,
       backup: o.backup,
       stdout: f.io.rowsOut(),

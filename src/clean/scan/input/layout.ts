@@ -1,6 +1,15 @@
 // What the input looks like once opened: its format, header and email column; and one record of it.
 import type { InputEncoding } from './decode.js';
 
+/** An Excel workbook read as input: which sheet, and what it could not read. */
+export interface WorkbookLayout {
+  sheet: string;
+  /** Every sheet's name, in tab order. */
+  sheets: string[];
+  /** Formula cells saved without their result, read as empty. */
+  formulasWithoutResult: number;
+}
+
 export interface InputLayout {
   /** The file to read: the input, or a spooled copy of stdin, or its UTF-8 copy when it is in another encoding. */
   file: string;
@@ -45,6 +54,8 @@ export interface InputLayout {
   size: number;
   /** Removes the spooled copy, if any. */
   cleanup(): Promise<void>;
+  /** The input was an Excel workbook. */
+  workbook?: WorkbookLayout;
 }
 
 export interface InputRecord {
