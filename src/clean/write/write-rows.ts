@@ -26,9 +26,12 @@ export interface WriteOptions {
   checked?: boolean;
   /** Stops the writing: nothing is left half-written. */
   signal?: AbortSignal;
-  /** --escape-formulas (undefined: the format's default). */
+  /**
+   * --escape-formulas: the input's cells that a spreadsheet would take for formulas are written as text (CSV).
+   * Default: on when a workbook is written as CSV (for a spreadsheet), off otherwise (the rows byte for byte).
+   */
   escapeFormulas?: boolean;
-  /** Where notes about the output go; none by default. */
+  /** Where notes about the output go (cells cut to fit a workbook, say); none by default. */
   warn?(message: string): void;
 }
 
@@ -55,11 +58,13 @@ export type AnswerFor = (key: string) => Verdict | undefined;
 export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts: WriteOptions): Promise<WriteSummary> {
   const format = await FORMATS[opts.format].load();
   const extras = [...(opts.extraColumns ?? []), ...(opts.checked ? (['email_checked'] as const) : [])];
+  const escapeFormulas = opts.escapeFormulas ?? (layout.workbook !== undefined && opts.format === 'csv');
+  const context = { layout, extras, escapeFormulas, warn: opts.warn ?? (() => undefined) };
   const open = async (target: OutputPath | undefined, backup?: string): Promise<Target> => {
-    if (target === undefined) return { sink: format.createSink({ layout, extras, stream: opts.stdout }) };
+    if (target === undefined) return { sink: format.createSink({ ...context, stream: opts.stdout }) };
     const file = new AtomicFile(target, backup);
     await file.ready();
-    return { sink: format.createSink({ layout, extras, stream: file.stream }), file };
+    return { sink: format.createSink({ ...context, stream: file.stream }), file };
   };
   const targets: Target[] = [];
   try {
@@ -86,7 +91,7 @@ export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts:
         const target = keep ? main : rejects;
         if (keep) summary.written++;
         else summary.rejected++;
-        const writing = target?.sink.row(record.rawBytes ?? record.raw, record.fields, verdict, decided);
+        const writing = target?.sink.row(record, verdict, decided);
         if (writing) await writing;
       }
     }

@@ -83,7 +83,7 @@ function listFlags(cmd: Command) {
         OUTPUT_FORMATS,
       ),
     )
-    .option('--sheet <name|n>', 'the sheet of an .xlsx input, by name or 1-based number (default: the first)')
+    .option('--sheet <name|n>', 'the sheet of an .xlsx input, by name or 1-based number (default: the first tab)')
     .option('--column <name|n>', 'the email column, by header name or 1-based number (default: detected)')
     .addOption(
       new Option('--encoding <name>', "input encoding (default: a BOM's, else UTF-8, else Windows-1252)").choices(
@@ -94,6 +94,12 @@ function listFlags(cmd: Command) {
       '--strict',
       'refuse an input whose rows have more or fewer fields than the header (exit 2), instead of keeping them',
     )
+    .option(
+      '--escape-formulas',
+      "CSV output: put ' before the input's cells that start with = + - @ tab or CR, so no spreadsheet runs them " +
+        '(default: on for a workbook input, off for a CSV one, kept byte for byte)',
+    )
+    .option('--no-escape-formulas', "CSV output: write the input's cells as they are, even from a workbook")
     .option('--only <statuses>', 'keep only rows with these statuses or reasons, e.g. valid,risky or valid,catch_all')
     .option('--rejects <file>', 'write the rows --only leaves out to this file');
 }
@@ -191,6 +197,7 @@ export function cleanOptions(opts: CleanFlags, args: [input?: string], stdinIsTT
     sheet: opts.sheet,
     encoding: opts.encoding,
     strict: opts.strict ?? false,
+    escapeFormulas: opts.escapeFormulas,
     only: onlyStatuses(opts.only),
     rate: opts.rate !== undefined ? parseRate(opts.rate, '--rate') : undefined,
     concurrency: wholeNumber(opts.concurrency, '--concurrency', 1, 16),

@@ -17,9 +17,20 @@ A cell holding its address inside something else is checked by that address and 
 "Ada <ada@example.com>", mailto:ada@example.com?subject=Hi, and Google Contacts' several values
 "ada@example.com ::: ada@work.example" (the first well-formed one: one address per row). Then a last
 column, email_checked, names the address checked on those rows (empty on the others).
-A row with more or fewer fields than the header is kept as it is and counted (a warning lists its line);
-a shorter one gets empty fields up to the header's width, so its results stand under their names, and
-without an email field it is invalid, reason short_row. --strict refuses such a file instead (exit 2).
+A row with more or fewer fields than the header is kept and counted (a warning lists its line): a shorter
+one gets empty fields up to the header's width; a longer one gets its results after the header's columns and
+its extra fields after the results (JSON: column_N, after the results), so every result stands under its own
+name. Without an email field a row is invalid, reason short_row. --strict refuses such a file (exit 2).
+A one-column list keeps its header text (email only when it had none) and its BOM or encoding choice.
+An Excel workbook (.xlsx) is read from its first tab (--sheet NAME|N for another; a note names the sheet
+read and the others), every cell as Excel shows it (dates as 2024-03-05 14:30:00); written back as a workbook
+its cells keep their types. Encrypted workbooks, .xls and .xlsb are refused with what to do; so is a workbook
+that would not fit in memory (a bomb), with nothing left behind.
+Formula injection (OWASP "CSV injection"): a spreadsheet runs a CSV cell starting with = + - @ (or tab or CR)
+as a formula. OWASP's advice, followed here: put ' before such a cell and quote it. Result cells, what the
+service sends included, always get it in CSV; the list's own cells with --escape-formulas, which is on by
+default when a workbook is written as CSV and off for CSV to CSV (kept byte for byte); --no-escape-formulas
+turns it off. A workbook output holds no formula, and JSON carries strings as data.
 With no cleaning service configured (clean-url), or with --local, the built-in engine checks in-process:
 nothing is sent or spent (signed in, --local keeps the answers the service already gave: an earlier run
 of the list, the cache). Otherwise answers are journaled as they arrive: a run stopped by Ctrl-C, a kill

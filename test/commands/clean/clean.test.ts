@@ -48,7 +48,18 @@ describe('clean --help', () => {
     expect(help).toContain('"Ada <ada@example.com>", mailto:ada@example.com?subject=Hi');
     expect(help).toMatch(/column, email_checked, names the address checked/);
     expect(help).toMatch(/A row with more or fewer fields than the header is kept/);
-    expect(help).toMatch(/--strict refuses such a file instead \(exit 2\)/);
+    expect(help).toMatch(/its extra fields after the results/);
+    expect(help).toMatch(/--strict refuses such a file \(exit 2\)/);
+    expect(help).toMatch(/A one-column list keeps its header text/);
+  });
+
+  it('explains formula injection: OWASP, what is always escaped, the option and its defaults', () => {
+    expect(help).toMatch(/Formula injection \(OWASP "CSV injection"\)/);
+    expect(help).toMatch(/put ' before such a cell and quote it/);
+    expect(help).toMatch(
+      /the list's own cells with --escape-formulas, which is on by\s+default when a workbook is written as CSV/,
+    );
+    expect(help).toContain('--no-escape-formulas');
   });
 
   it('explains every reason the engine can give', () => {

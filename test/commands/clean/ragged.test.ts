@@ -1,5 +1,6 @@
-// Rows with more or fewer fields than the header: kept (their text untouched, results lined up under their names),
-// counted and listed by line at the end of the run and in the summary; `--strict` refuses the file as before.
+// Rows with more or fewer fields than the header: kept (their text untouched, results lined up under their names, a
+// longer row's extra fields after the results), counted and listed by line at the end of the run and in the summary;
+// `--strict` refuses the file as before.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -35,7 +36,7 @@ describe('clean: ragged rows', () => {
   });
   afterEach(() => home.cleanup());
 
-  it('are kept and counted: their text untouched, a short row padded so its results stand under their names', async () => {
+  it('are kept and counted: a short row padded, a long one its extra fields after the results, each result under its name', async () => {
     const out = join(home.dir, 'out.csv');
     const summary = join(home.dir, 'summary.json');
     const res = await home.run(['clean', input, '-o', out, '--summary-json', summary]);
@@ -45,13 +46,18 @@ describe('clean: ragged rows', () => {
     );
     const lines = readFileSync(out, 'utf8').split('\n');
     expect(lines[0]).toBe(`Name,City,Email,${RESULTS.join(',')}`);
-    LINES.slice(1).forEach((line, i) => expect(lines[i + 1]!.startsWith(`${line},`), line).toBe(true));
+    for (const [i, line] of LINES.entries()) {
+      if (i > 0 && i !== 3) expect(lines[i]!.startsWith(`${line},`), line).toBe(true);
+    }
     const rows = parse(lines.join('\n'), { relax_column_count: true }) as string[][];
     const width = 3 + RESULTS.length;
     expect(rows.map((r) => r.length)).toEqual([width, width, width, width + 1, width, width]);
     expect(rows[2]!.slice(0, 4)).toEqual(['Bob', 'bob@example.org', '', 'invalid']);
     expect(rows[2]![7]).toBe('short_row');
-    expect(rows[3]!.slice(0, 5)).toEqual(['Cy', 'Rome', 'cy@example.com', 'extra', 'valid']);
+    // Filtering by email_status in a spreadsheet sees this row's own status, its extra field last.
+    expect(rows[3]!.slice(0, 4)).toEqual(['Cy', 'Rome', 'cy@example.com', 'valid']);
+    expect(rows[3]!.at(-1)).toBe('extra');
+    expect(lines[3]).toBe(`Cy,Rome,cy@example.com,${rows[3]!.slice(3, -1).join(',')},extra`);
     expect(rows[4]!.slice(0, 4)).toEqual(['Dee', '', '', 'invalid']);
 
     const s = JSON.parse(readFileSync(summary, 'utf8'));
@@ -66,7 +72,7 @@ describe('clean: ragged rows', () => {
     expect(sandbox.stats().addressesCharged).toBe(3);
   });
 
-  it('NDJSON: a missing field is null, an extra one is column_N after the header fields', async () => {
+  it('NDJSON: a missing field is null, an extra one is column_N after the results', async () => {
     const res = await home.run(['clean', input, '--format', 'ndjson']);
     expect(res.code, res.stderr).toBe(0);
     const rows = res.stdout
@@ -80,7 +86,7 @@ describe('clean: ragged rows', () => {
       email_status: 'invalid',
       email_reason: 'short_row',
     });
-    expect(Object.keys(rows[2]!)).toEqual(['Name', 'City', 'Email', 'column_4', ...RESULTS]);
+    expect(Object.keys(rows[2]!)).toEqual(['Name', 'City', 'Email', ...RESULTS, 'column_4']);
     expect(rows[2]).toMatchObject({ Email: 'cy@example.com', column_4: 'extra', email_status: 'valid' });
     expect(rows[3]).toMatchObject({ Name: 'Dee', City: null, Email: null, email_reason: 'short_row' });
     expect(Object.keys(rows[0]!)).toEqual(['Name', 'City', 'Email', ...RESULTS]);

@@ -1,88 +1,154 @@
-// Excel workbooks in and out of `clean`: real workbooks written and read back by exceljs, one with several sheets;
-// and the format registry as the one list --format, the help, completion and the README name.
+// Excel workbooks in and out of `clean`: workbooks LibreOffice and openpyxl wrote go through and come back with every
+// cell's type (read here from the written XML itself, not through mailclean's reader); a CSV becomes a workbook of
+// text; and the format registry is the one list --format, the help, completion and the README name.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { RESULT_COLUMNS } from '../../../src/clean/verdict/verdict.js';
 import { OUTPUT_FORMATS } from '../../../src/clean/write/formats/index.js';
 import { useHome } from '../../helpers/cli.js';
 import { closedUdpPort } from '../../helpers/dns-server.js';
+import { craftWorkbook, type StoredCell, sheetCells, styleFormats, workbookParts } from '../../helpers/workbook.js';
 
-/** A workbook with a sheet of notes and the list (a link, rich text and a date): the notes first, unless `listFirst`. */
-async function workbook(path: string, listFirst = false): Promise<void> {
-  const book = new ExcelJS.Workbook();
-  if (!listFirst) book.addWorksheet('Notes').addRow(['exported from the CRM']);
-  const list = book.addWorksheet('Contacts');
-  list.addRow(['Name', 'Email', 'Joined']);
-  list.addRow(['Ada', 'ada@example.com', new Date('2026-01-02T00:00:00Z')]);
-  list.addRow(['Bob', { text: 'bob@@x', hyperlink: 'mailto:bob@@x' }]);
-  list.addRow(['Cy', { richText: [{ text: 'cy@' }, { text: 'gmial.com' }] }]);
-  if (listFirst) book.addWorksheet('Notes').addRow(['exported from the CRM']);
-  await book.xlsx.writeFile(path);
-}
+const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'clean', 'workbooks');
 
-async function rowsOf(path: string): Promise<unknown[][]> {
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.readFile(path);
-  expect(book.worksheets).toHaveLength(1);
-  const rows: unknown[][] = [];
-  book.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-  return rows;
+/** The sheet's cells by header name, for each row after the header; with the styles' format codes. */
+async function written(path: string) {
+  const parts = await workbookParts(path);
+  const rows = sheetCells(parts.get('xl/worksheets/sheet1.xml')!);
+  const formats = styleFormats(parts.get('xl/styles.xml')!);
+  const header = rows[0]!.map((c) => c.value);
+  const byName = rows.slice(1).map((row) => {
+    const cells: Record<string, StoredCell & { format?: string }> = {};
+    row.forEach((cell, column) => {
+      if (cell.value !== '' || cell.t) cells[header[column]!] = { ...cell, format: formats[Number(cell.s ?? 0)] };
+    });
+    return cells;
+  });
+  return { parts, rows, header, byName };
 }
 
 describe('clean with Excel workbooks', () => {
   const home = useHome();
   const offline = async () => ({ MAILCLEAN_DNS_SERVERS: `127.0.0.1:${await closedUdpPort()}` });
 
-  it('reads the sheet --sheet names and writes a workbook (-o out.xlsx): columns by name, results as typed cells', async () => {
-    const input = join(home().dir, 'book.xlsx');
-    await workbook(input);
+  it("LibreOffice's workbook comes back with its types: numbers, dates, times, text that looks like a number, results", async () => {
     const out = join(home().dir, 'out.xlsx');
-    const res = await home().run(['clean', input, '--sheet', 'Contacts', '-o', out], { env: await offline() });
+    const res = await home().run(['clean', join(FIXTURES, 'libreoffice-contacts.xlsx'), '-o', out], {
+      env: await offline(),
+    });
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toMatch(/3 rows, email column "Email"/);
-    const rows = await rowsOf(out);
-    expect(rows[0]).toEqual(['Name', 'Email', 'Joined', ...RESULT_COLUMNS, 'email_suggestion']);
-    expect(rows.slice(1).map((r) => [r[0], r[1], r[2], r[3], r[7]])).toEqual([
-      ['Ada', 'ada@example.com', '2026-01-02T00:00:00.000Z', 'unknown', 'dns_unavailable'],
-      ['Bob', 'bob@@x', undefined, 'invalid', 'syntax'],
-      ['Cy', 'cy@gmial.com', undefined, 'risky', 'possible_typo'],
+    expect(res.stderr).toMatch(
+      /libreoffice-contacts\.xlsx: read sheet "Contacts" \(1 other sheet: Notes; --sheet NAME or N reads another\)/,
+    );
+    const { parts, rows, header, byName } = await written(out);
+    expect(header).toEqual([
+      'Name',
+      'Email',
+      'Zip',
+      'Phone',
+      'Score',
+      'Spent',
+      'Joined',
+      'Last seen',
+      'Call at',
+      'Subscribed',
+      'Double',
+      'Label',
+      'Note',
+      ...RESULT_COLUMNS,
+      'email_suggestion',
     ]);
-    expect(rows[3]![4]).toBe(false);
-    expect(rows[3]![3 + RESULT_COLUMNS.length]).toBe('cy@gmail.com');
-    // email_free and email_role, typed: gmial.com is no provider; a syntax error has no address to say it of.
-    expect(rows.slice(1).map((r) => [r[9], r[10]])).toEqual([
-      [false, false],
-      [undefined, undefined],
-      [false, false],
-    ]);
+    const ada = byName[0]!;
+    expect(ada.Zip).toMatchObject({ t: 'inlineStr', value: '02134' });
+    expect(ada.Score).toMatchObject({ t: undefined, value: '12', format: '#0' });
+    expect(ada.Spent).toMatchObject({ t: undefined, value: '1234.5', format: '#,##0.00' });
+    expect(ada.Joined).toMatchObject({ t: undefined, value: '45356', format: 'yyyy\\-mm\\-dd' });
+    expect(ada['Last seen']).toMatchObject({ value: '45356.3854166667', format: 'dd/mm/yyyy\\ hh:mm' });
+    expect(ada['Call at']).toMatchObject({ value: '0.604166666666667', format: 'hh:mm' });
+    // A formula's result, as a value: no formula element anywhere in what mailclean writes.
+    expect(ada.Double).toMatchObject({ t: undefined, value: '24', formula: false });
+    expect(ada.Label).toMatchObject({ t: 'inlineStr', value: 'ADA' });
+    expect(ada.Note).toMatchObject({ t: 'inlineStr', value: '=1+2' });
+    expect([...parts.values()].some((xml) => xml.includes('<f>') || xml.includes('<f '))).toBe(false);
+    // The results typed: booleans, and the time of the check as a date-time.
+    expect(ada.email_disposable).toMatchObject({ t: 'b', value: '0' });
+    expect(ada.email_checked_at).toMatchObject({ t: undefined, format: 'yyyy-mm-dd hh:mm:ss' });
+    expect(Number(ada.email_checked_at!.value)).toBeGreaterThan(45_000);
+    expect(byName[1]!.Label).toMatchObject({ t: 'e', value: '#DIV/0!' });
+    // The header stays readable: bold, frozen above the rows, columns as wide as their text, a filter on each.
+    expect(rows[0]!.every((c) => c.s === '1')).toBe(true);
+    const sheet = parts.get('xl/worksheets/sheet1.xml')!;
+    expect(sheet).toMatch(/<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"\/>/);
+    expect(sheet).toMatch(/<col min="2" max="2" width="18" customWidth="1"\/>/);
+    expect(sheet).toMatch(/<autoFilter ref="A1:V4"\/>/);
+    expect(parts.get('xl/workbook.xml')).toMatch(/<sheet name="Contacts" sheetId="1" r:id="rId1"\/>/);
   });
 
-  it('takes the first sheet by default, a sheet by number, and names the sheets when one is missing', async () => {
-    const listFirst = join(home().dir, 'list-first.xlsx');
-    await workbook(listFirst, true);
-    const first = await home().run(['clean', listFirst, '--dry-run', '--json'], { env: await offline() });
-    expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toMatchObject({ rows: 3, unique: 2 });
-    const input = join(home().dir, 'book.xlsx');
-    await workbook(input);
-    const second = await home().run(['clean', input, '--sheet', '2', '--dry-run', '--json'], { env: await offline() });
-    expect(JSON.parse(second.stdout)).toMatchObject({ rows: 3, unique: 2 });
-    const missing = await home().run(['clean', input, '--sheet', 'Leads']);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/book\.xlsx: no sheet "Leads" in this workbook\nhint: its sheets: Notes, Contacts/);
+  it("openpyxl's workbook: booleans stay booleans, dates keep their format; formulas saved without results are named", async () => {
+    const out = join(home().dir, 'out.xlsx');
+    const res = await home().run(['clean', join(FIXTURES, 'openpyxl-contacts.xlsx'), '-o', out], {
+      env: await offline(),
+    });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(
+      /warning: 2 formula cells of sheet "Contacts" had no saved result and were read as empty/,
+    );
+    const { byName } = await written(out);
+    expect(byName[1]!.Spent).toMatchObject({ t: undefined, value: '0.3' });
+    expect(byName[0]!.Subscribed).toMatchObject({ t: 'b', value: '1' });
+    expect(byName[1]!.Subscribed).toMatchObject({ t: 'b', value: '0' });
+    expect(byName[0]!['Last seen']).toMatchObject({ value: '45356.38541666666', format: 'yyyy-mm-dd h:mm:ss' });
   });
 
-  it('a CSV becomes a workbook; a workbook is never written to a terminal; --sheet needs a workbook', async () => {
-    const input = join(home().dir, 'list.csv');
-    writeFileSync(input, 'email,name\nann@example.com,Ann\n');
-    const out = join(home().dir, 'list.xlsx');
+  it('a number keeps every digit stored, though shown as Excel does (15 significant digits) in a CSV', async () => {
+    const input = join(home().dir, 'digits.xlsx');
+    const number = (v: string) => `<c><v>${v}</v></c>`;
+    const inline = (t: string) => `<c t="inlineStr"><is><t>${t}</t></is></c>`;
+    await craftWorkbook(input, [
+      {
+        name: 'Sums',
+        data: `<row>${inline('email')}${inline('total')}</row><row>${inline('ann@example.com')}${number('0.30000000000000004')}</row>`,
+      },
+    ]);
+    const xlsx = join(home().dir, 'out.xlsx');
+    const csv = join(home().dir, 'out.csv');
+    expect((await home().run(['clean', input, '-o', xlsx], { env: await offline() })).code).toBe(0);
+    expect((await written(xlsx)).byName[0]!.total).toMatchObject({ t: undefined, value: '0.30000000000000004' });
+    expect((await home().run(['clean', input, '-o', csv], { env: await offline() })).code).toBe(0);
+    expect(readFileSync(csv, 'utf8').split('\n')[1]).toMatch(/^ann@example\.com,0\.3,/);
+  });
+
+  it('a workbook written as CSV: dates in ISO order, a BOM for Excel, formulas neutralised unless --no-escape-formulas', async () => {
+    const input = join(FIXTURES, 'libreoffice-contacts.xlsx');
+    const out = join(home().dir, 'out.csv');
     expect((await home().run(['clean', input, '-o', out], { env: await offline() })).code).toBe(0);
-    expect((await rowsOf(out)).map((r) => r.slice(0, 4))).toEqual([
-      ['email', 'name', 'email_status', 'email_valid'],
-      ['ann@example.com', 'Ann', 'unknown', undefined],
+    const csv = readFileSync(out, 'utf8');
+    expect(csv.startsWith('\uFEFFName,Email,Zip,')).toBe(true);
+    expect(csv.split('\n')[1]).toMatch(
+      /^Ada Lovelace,ada@example\.com,02134,"'\+44 20 7946 0000",12,1234\.5,2024-03-05,2024-03-05 09:15:00,14:30:00,1,24,ADA,"'=1\+2",/,
+    );
+    expect((await home().run(['clean', input, '-o', out, '--no-escape-formulas'], { env: await offline() })).code).toBe(
+      0,
+    );
+    expect(readFileSync(out, 'utf8').split('\n')[1]).toMatch(/,\+44 20 7946 0000,12,.*,ADA,=1\+2,/);
+  });
+
+  it('a CSV becomes a workbook of text; a cell longer than Excel allows is cut to fit, with a warning naming its line', async () => {
+    const input = join(home().dir, 'list.csv');
+    writeFileSync(input, `email,zip,bio\nann@example.com,02134,short\nbob@example.com,12,${'x'.repeat(40_000)}\n`);
+    const out = join(home().dir, 'list.xlsx');
+    const res = await home().run(['clean', input, '-o', out], { env: await offline() });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(
+      /warning: 1 cell was longer than Excel's 32,767 characters and cut to fit the workbook: line 3 \(a CSV or JSON output keeps them whole\)/,
+    );
+    const { byName } = await written(out);
+    expect(byName.map((r) => [r.zip?.t, r.zip?.value])).toEqual([
+      ['inlineStr', '02134'],
+      ['inlineStr', '12'],
     ]);
+    expect(byName[1]!.bio!.value).toHaveLength(32_767);
     const tty = await home().run(['clean', input, '--format', 'xlsx'], { tty: true, env: await offline() });
     expect(tty.code).toBe(2);
     expect(tty.stderr).toMatch(/--format xlsx: a workbook is not for a terminal\nhint: pass -o FILE\.xlsx/);

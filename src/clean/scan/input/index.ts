@@ -3,30 +3,27 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { UsageError } from '../../../errors.js';
-import { chooseEmailColumn, ownColumns } from './columns.js';
 import { bomEncoding, type InputEncoding, isUtf16, transcode } from './decode.js';
-import { nulError, QUOTE_HINT, utf8Error } from './problems.js';
-import { excelSepLine, isHeaderRecord, parseSample, recordSpansLines, sniffFormat } from './sniff.js';
+import { detect } from './detect.js';
 import {
   type ByteScan,
-  byteAt,
   fileKind,
   firstInvalidUtf8,
-  lineAtOffset,
   looksBinary,
   removeDeadSpools,
   scanBytes,
   spool,
 } from './source.js';
-import { looksLikeWorkbook, workbookToCsv } from './workbook.js';
+import { isOle, isZip, oleError } from './workbook/container.js';
 
 export type { InputEncoding } from './decode.js';
-export type { InputLayout, InputRecord } from './layout.js';
+export type { InputLayout, InputRecord, WorkbookLayout } from './layout.js';
 export type { ReadOptions } from './records.js';
 
 import type { InputLayout } from './layout.js';
 
 export { readRecordBatches, readRecords } from './records.js';
+export type { TypedCell } from './typed-cells.js';
 
 export interface OpenInputOptions {
   /** A file path, or '-' for stdin. */
@@ -43,7 +40,7 @@ export interface OpenInputOptions {
   encoding?: InputEncoding;
   /** --strict: a row with more or fewer fields than the header is an error, not a row kept as it is. */
   strict?: boolean;
-  /** --sheet NAME|N: the sheet of an .xlsx input (the first by default). */
+  /** --sheet NAME|N: the sheet of an .xlsx input (the first visible tab by default). */
   sheet?: string;
 }
 
@@ -58,21 +55,12 @@ export async function openInput(opts: OpenInputOptions): Promise<InputLayout> {
   try {
     const original = await scanBytes(file, displayName);
     const strict = opts.strict === true;
-    if (looksLikeWorkbook(original.sample, displayName)) {
-      const csv = await workbookToCsv(file, opts.spoolDir, displayName, opts.sheet);
-      spooled.push(csv);
-      const layout = await detect(csv, displayName, await scanBytes(csv, displayName), opts.column);
-      // The journal names the user's workbook and sheet, not the copy.
-      return {
-        ...layout,
-        fingerprint: `${original.fingerprint}:${opts.sheet ?? ''}`,
-        size: original.size,
-        encoding: 'utf-8',
-        encodingGuessed: false,
-        strict,
-        cleanup,
-      };
+    if (isZip(original.sample)) {
+      const { openWorkbook } = await import('./workbook/open.js');
+      const layout = await openWorkbook({ ...opts, file, displayName, strict, original, spooled });
+      return { ...layout, cleanup };
     }
+    if (isOle(original.sample)) throw await oleError(file, displayName);
     if (opts.sheet !== undefined) throw new UsageError(`--sheet: ${displayName} is not an Excel workbook (.xlsx)`);
     const encoding = opts.encoding ?? (await guessEncoding(file, displayName, original));
     const encodingGuessed = opts.encoding === undefined && encoding === 'windows-1252';
@@ -137,110 +125,4 @@ function refuseNonText(scan: ByteScan, displayName: string): void {
   if (scan.size === 0 || !scan.hasText) throw new UsageError(`${displayName}:1: ${what} is empty`);
   if (looksBinary(scan.sample))
     throw new UsageError(`${displayName}:1: this looks like a binary file, not CSV or text`);
-}
-
-type DetectedLayout = Omit<InputLayout, 'cleanup' | 'encoding' | 'encodingGuessed' | 'strict'>;
-
-async function detect(
-  file: string,
-  displayName: string,
-  scan: ByteScan,
-  column: string | undefined,
-): Promise<DetectedLayout> {
-  const what = displayName === 'stdin' ? 'the input' : 'the file';
-  const { text, bom, lineEnding } = await sampleText(file, displayName, scan);
-  const { format, delimiter, parsed, sep, lineOffset } = parseRecords(text, displayName, scan.sampleComplete);
-  const first = parsed.records[0];
-  if (!first) throw new UsageError(`${displayName}:1: ${what} is empty`);
-  const firstLine = first.line + lineOffset;
-  const hasHeader = isHeaderRecord(first.fields, format);
-  const header = hasHeader ? first.fields.map((f) => f.trim()) : [];
-  const rows = hasHeader ? parsed.records.slice(1) : parsed.records;
-  if (hasHeader && rows.length === 0 && scan.sampleComplete) {
-    throw new UsageError(`${displayName}:${firstLine}: ${what} has a header but no rows`);
-  }
-  const columnCount = first.fields.length;
-  const ours = ownColumns(header);
-  const choice = chooseEmailColumn({ displayName, line: firstLine, header, columnCount, rows, column, ours });
-  const layout: DetectedLayout = {
-    file,
-    displayName,
-    format,
-    delimiter,
-    bom,
-    bodyOffset: (bom ? 3 : 0) + (sep?.end ?? 0), // the line is ASCII: characters are bytes
-    bodyLine: 1 + lineOffset,
-    lineEnding,
-    endsWithNewline: scan.lastByte === 10,
-    hasHeader,
-    header,
-    columnCount,
-    emailColumn: choice.index,
-    emailColumnName: choice.name,
-    ownColumns: ours,
-    fingerprint: scan.fingerprint,
-    size: scan.size,
-  };
-  if (hasHeader) layout.headerRaw = first.raw;
-  if (sep) layout.sepLine = sep.line;
-  return layout;
-}
-
-/**
- * The sample as text, cut after its last complete line unless it is the whole file; refused when it holds a
- * NUL or bad UTF-8 (whichever comes first, as the reader would report them) or ends lines with CR alone.
- */
-async function sampleText(
-  file: string,
-  displayName: string,
-  scan: ByteScan,
-): Promise<{ text: string; bom: boolean; lineEnding: '\n' | '\r\n' }> {
-  const s = scan.sample;
-  const nul = s.indexOf(0);
-  if (scan.badUtf8 >= 0 && (nul < 0 || scan.badUtf8 < nul)) {
-    throw utf8Error(
-      displayName,
-      await lineAtOffset(file, scan.badUtf8),
-      s[scan.badUtf8] ?? (await byteAt(file, scan.badUtf8)),
-    );
-  }
-  if (nul >= 0) throw nulError(displayName, await lineAtOffset(file, nul));
-  const bom = s[0] === 0xef && s[1] === 0xbb && s[2] === 0xbf;
-  let body = s.subarray(bom ? 3 : 0);
-  if (!scan.sampleComplete) {
-    const cut = body.lastIndexOf(10);
-    if (cut >= 0) body = body.subarray(0, cut + 1);
-  }
-  const text = body.toString('utf8');
-  const firstLf = text.indexOf('\n');
-  if (firstLf < 0 && text.includes('\r')) {
-    throw new UsageError(
-      `${displayName}:1: lines end with a carriage return alone (old Mac format)`,
-      'save the file with LF or CRLF line endings',
-    );
-  }
-  return { text, bom, lineEnding: firstLf > 0 && text[firstLf - 1] === '\r' ? '\r\n' : '\n' };
-}
-
-/** The sample's records, after Excel's `sep=` line if any (line numbers still count it); a broken quote is refused. */
-function parseRecords(text: string, displayName: string, sampleComplete: boolean) {
-  const sep = excelSepLine(text);
-  const recordsText = sep ? text.slice(sep.end) : text;
-  const lineOffset = sep ? 1 : 0;
-  const { format, delimiter, parsed } = sep
-    ? { format: 'csv' as const, delimiter: sep.delimiter, parsed: parseSample(recordsText, 'csv', sep.delimiter) }
-    : sniffFormat(text);
-  const error = parsed.error;
-  if (error) {
-    const where = `${displayName}:${error.line + lineOffset}`;
-    if (error.code === 'CSV_MAX_RECORD_SIZE') {
-      // A huge record, or a quote that swallows everything after it: only a quoted field can span lines.
-      throw recordSpansLines(recordsText, error.line)
-        ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT)
-        : new UsageError(`${where}: a record longer than 1 MiB`);
-    }
-    if (error.code === 'CSV_QUOTE_NOT_CLOSED' && sampleComplete)
-      throw new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT);
-  }
-  return { format, delimiter, parsed, sep, lineOffset };
 }

@@ -1,11 +1,17 @@
 // What the input looks like once opened: its format, header and email column; and one record of it.
 import type { InputEncoding } from './decode.js';
+import type { TypedCell } from './typed-cells.js';
+import type { NumberFormat } from './workbook/styles.js';
 
-/** An Excel workbook read as input: which sheet, and what it could not read. */
+/** An Excel workbook read as input: which sheet, and the cells of its rows that are not text. */
 export interface WorkbookLayout {
   sheet: string;
   /** Every sheet's name, in tab order. */
   sheets: string[];
+  /** Each spooled row's sheet row number and typed cells, one line a row (typed-cells.ts). */
+  cellsFile: string;
+  /** The number formats the typed cells refer to; 0 is General. */
+  formats: NumberFormat[];
   /** Formula cells saved without their result, read as empty. */
   formulasWithoutResult: number;
 }
@@ -54,7 +60,7 @@ export interface InputLayout {
   size: number;
   /** Removes the spooled copy, if any. */
   cleanup(): Promise<void>;
-  /** The input was an Excel workbook. */
+  /** The input was an Excel workbook (its rows are read from a CSV copy). */
   workbook?: WorkbookLayout;
 }
 
@@ -67,6 +73,8 @@ export interface InputRecord {
   rawBytes?: Buffer;
   /** Parsed fields. */
   fields: string[];
+  /** A workbook's row: the cells that are not text (read with `typed`). */
+  cells?: TypedCell[];
   /** The terminator that followed it in the input ('' for a last line without one). */
   eol: '\n' | '\r\n' | '';
 }

@@ -11,6 +11,7 @@ import type { InputLayout, InputRecord } from './index.js';
 import { nulError, utf8Error } from './problems.js';
 import { RecordParser, type RecordSource } from './record-parser.js';
 import { byteAt, CHUNK_BYTES, fileError, lineAtOffset } from './source.js';
+import { CellsReader } from './typed-cells.js';
 import { Utf8Checker } from './utf8.js';
 
 /** Bytes parsed per batch of records. */
@@ -23,6 +24,7 @@ async function* batches(
 ): AsyncGenerator<InputRecord[], void, undefined> {
   const { feedBytes, raw: withRaw } = options;
   const start = layout.bodyOffset;
+  const sheet = await sheetRows(layout, options.typed);
   const source = createReadStream(layout.file, { start, highWaterMark: CHUNK_BYTES });
   const checker = new Utf8Checker(start);
   const parser: RecordSource =
@@ -47,7 +49,7 @@ async function* batches(
           if (err) failure = parser.describe(err);
           failure = parser.failure ?? failure;
           const records = parser.takeBatch();
-          if (records.length > 0) yield records;
+          if (records.length > 0) yield await sheet(records);
         }
         if (!failure && stop >= 0) {
           const line = await lineAtOffset(layout.file, stop);
@@ -61,11 +63,39 @@ async function* batches(
     } catch (err) {
       throw err instanceof UsageError ? err : fileError(layout.displayName, err);
     }
-    if (!failure) failure = yield* endOfInput(layout, checker, parser);
+    if (!failure) failure = yield* endOfInput(layout, checker, parser, sheet);
     if (failure) throw failure;
   } finally {
     source.destroy();
+    sheet.close?.();
   }
+}
+
+type SheetRows = ((records: InputRecord[]) => Promise<InputRecord[]>) & { close?(): void };
+
+/**
+ * For a workbook, each record's line becomes its sheet row (and with `typed`, it gets its typed cells) from the cells
+ * file, which has one line for each spooled row; for any other input, records pass as they are.
+ */
+async function sheetRows(layout: InputLayout, typed: boolean): Promise<SheetRows> {
+  if (!layout.workbook) return async (records) => records;
+  const reader = new CellsReader(layout.workbook.cellsFile);
+  if (layout.hasHeader) {
+    await reader.ensure(1);
+    reader.take(false);
+  }
+  const attach: SheetRows = async (records) => {
+    await reader.ensure(records.length);
+    for (const record of records) {
+      const row = reader.take(typed);
+      if (!row) break;
+      record.line = row.row;
+      if (row.cells) record.cells = row.cells;
+    }
+    return records;
+  };
+  attach.close = () => reader.close();
+  return attach;
 }
 
 /** The last records, held back by the parser until the input ended; or why the input cannot end there. */
@@ -73,13 +103,14 @@ async function* endOfInput(
   layout: InputLayout,
   checker: Utf8Checker,
   parser: RecordSource,
+  sheet: SheetRows,
 ): AsyncGenerator<InputRecord[], Error | undefined, undefined> {
   const end = checker.end();
   if (end >= 0)
     return utf8Error(layout.displayName, await lineAtOffset(layout.file, end), await byteAt(layout.file, end));
   const err = await parser.end();
   const records = parser.takeBatch();
-  if (records.length > 0) yield records;
+  if (records.length > 0) yield await sheet(records);
   return parser.failure ?? (err ? parser.describe(err) : undefined);
 }
 
@@ -136,6 +167,8 @@ export interface ReadOptions {
   fields?: 'all' | 'email';
   /** 'csv-parse' reads every record with csv-parse (the reference the fast reader is tested against). */
   parser?: 'fast' | 'csv-parse';
+  /** A workbook's records carry their cells that are not text (numbers, dates, booleans) in `cells`. */
+  typed?: boolean;
 }
 
 function withDefaults(options: ReadOptions): Required<ReadOptions> {
@@ -144,6 +177,7 @@ function withDefaults(options: ReadOptions): Required<ReadOptions> {
     raw: options.raw ?? true,
     fields: options.fields ?? 'all',
     parser: options.parser ?? 'fast',
+    typed: options.typed ?? false,
   };
 }
 

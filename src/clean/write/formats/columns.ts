@@ -1,8 +1,11 @@
 // The input columns an output carries (all but an earlier run's results) and their names as object keys.
-import type { InputLayout } from '../../scan/input/index.js';
+import type { InputLayout, TypedCell } from '../../scan/input/index.js';
 import { EXTRA_COLUMNS, RESULT_COLUMNS } from '../../verdict/verdict.js';
 
 const RESULT_NAMES = new Set<string>([...RESULT_COLUMNS, ...Object.keys(EXTRA_COLUMNS)]);
+
+/** A cell's value for JSON: a workbook's numbers and booleans as such, everything else as its text. */
+export type JsonValue = string | number | boolean | null;
 
 export class OutputColumns {
   /** Input column indexes that go out, and their keys. */
@@ -21,13 +24,24 @@ export class OutputColumns {
     this.rebuild = ours.size > 0;
   }
 
-  /** The row as an object of its columns: a field the row does not reach is null; fields beyond the header follow. */
-  object(fields: string[]): Record<string, unknown> {
-    const object: Record<string, unknown> = {};
+  /** The row's columns as an object: a field the row does not reach is null. */
+  object(fields: string[], cells?: readonly TypedCell[]): Record<string, JsonValue> {
+    const typed = cells && byColumn(cells);
+    const object: Record<string, JsonValue> = {};
     this.columns.forEach((column, i) => {
-      object[this.names[i]!] = fields[column] ?? null;
+      const field = fields[column];
+      object[this.names[i]!] = field === undefined ? null : jsonValue(field, typed?.get(column));
     });
-    for (let i = this.layout.columnCount; i < fields.length; i++) object[this.extraName(i)] = fields[i];
+    return object;
+  }
+
+  /** The fields a longer row has beyond the header, keyed `column_N` (they follow the results). */
+  extra(fields: string[], cells?: readonly TypedCell[]): Record<string, JsonValue> | undefined {
+    if (fields.length <= this.layout.columnCount) return undefined;
+    const typed = cells && byColumn(cells);
+    const object: Record<string, JsonValue> = {};
+    for (let i = this.layout.columnCount; i < fields.length; i++)
+      object[this.extraName(i)] = jsonValue(fields[i]!, typed?.get(i));
     return object;
   }
 
@@ -44,9 +58,19 @@ export class OutputColumns {
   }
 }
 
-/** Keys: the header names (made unique), `email` for a bare list, else column_1, column_2, ... */
+export function byColumn(cells: readonly TypedCell[]): Map<number, TypedCell> {
+  return new Map(cells.map((cell) => [cell[0], cell]));
+}
+
+function jsonValue(text: string, cell: TypedCell | undefined): JsonValue {
+  if (cell?.[1] === 'n') return Number(cell[3] ?? text);
+  if (cell?.[1] === 'b') return text === 'TRUE';
+  return text;
+}
+
+/** Keys: the header names (made unique), `email` for a bare list without a header, else column_1, column_2, ... */
 function keysOf(layout: InputLayout): string[] {
-  if (layout.format === 'lines') return ['email'];
+  if (layout.format === 'lines') return [(layout.hasHeader && layout.header[0]) || 'email'];
   const base = layout.hasHeader
     ? layout.header
     : Array.from({ length: layout.columnCount }, (_, i) => `column_${i + 1}`);

@@ -1,63 +1,87 @@
-// CSV (the input's delimiter and line endings): every row as it came in, the result columns appended.
+// CSV (the input's delimiter and line endings): every row as it came in, the result columns after the header's
+// columns. Result cells are never written as formulas; the input's own cells are too with --escape-formulas.
 
 import { RESULT_COLUMNS, type RowFacts, type Verdict, verdictCells } from '../../verdict/verdict.js';
 import { ChunkedWriter } from '../atomic-file.js';
 import { OutputColumns } from './columns.js';
+import { looksLikeFormula, neutralise } from './formula-guard.js';
+import { fieldsEnd } from './raw-fields.js';
 import type { RowSink, SinkContext } from './row-sink.js';
 
-export function createSink({ layout, extras, stream }: SinkContext): RowSink {
+export function createSink({ layout, extras, stream, escapeFormulas }: SinkContext): RowSink {
   const writer = new ChunkedWriter(stream);
-  // A list of bare addresses becomes a CSV with an `email` column.
+  // A list of bare addresses becomes a CSV with the header it had (else `email`).
   const delimiter = layout.format === 'lines' ? ',' : layout.delimiter;
   const eol = layout.lineEnding;
   const columns = new OutputColumns(layout);
-  const serialise = (fields: readonly string[]) =>
-    columns.columns.map((i) => quote(fields[i] ?? '', delimiter)).join(delimiter);
-  /**
-   * The row as it came in. A shorter row gets empty fields up to the header's width, so its results stand under
-   * their names; a longer one keeps its extra fields, and its results follow them.
-   */
-  const original = (raw: string, fields: string[]) => {
-    if (layout.format === 'lines') return quote(raw, delimiter);
-    if (columns.rebuild)
-      return [serialise(fields), ...fields.slice(layout.columnCount).map((f) => quote(f, delimiter))].join(delimiter);
-    const missing = layout.columnCount - fields.length;
-    return missing > 0 ? raw + delimiter.repeat(missing) : raw;
-  };
-  const cells = (verdict: Verdict, facts: RowFacts) =>
-    verdictCells(verdict, extras, facts)
-      .map((c) => quote(c, delimiter))
-      .join(delimiter);
-  // Rows share verdict objects (one per distinct answer), so each one's cells are made once, as bytes with the
-  // delimiter before and the line ending after, unless they depend on the row: the address inside its cell, or its
-  // kind when the verdict does not carry it (the service's).
-  const made = new WeakMap<Verdict, Buffer>();
-  const results = (verdict: Verdict, facts: RowFacts): string | Buffer => {
-    if (facts.checked !== undefined || (verdict.free === undefined && facts.key !== undefined))
-      return `${delimiter}${cells(verdict, facts)}${eol}`;
-    let bytes = made.get(verdict);
-    if (bytes === undefined) made.set(verdict, (bytes = Buffer.from(`${delimiter}${cells(verdict, facts)}${eol}`)));
-    return bytes;
-  };
-  const rawAs = layout.format === 'lines' || columns.rebuild ? true : 'bytes';
+  const cell = escapeFormulas ? (f: string) => safeQuote(f, delimiter) : (f: string) => quote(f, delimiter);
+  const serialise = (fields: readonly string[]) => columns.columns.map((i) => cell(fields[i] ?? '')).join(delimiter);
+  // Rows go out as their bytes unless an earlier run's columns must be left out or cells neutralised.
+  const rebuild = columns.rebuild || escapeFormulas;
+  const results = new ResultCells(delimiter, extras);
+  const width = layout.columnCount;
+  const rawAs = layout.format === 'lines' || rebuild ? true : 'bytes';
   return {
-    // Rows go out as they came in (their bytes, where the reader can give them), unless an earlier run's columns
-    // must be left out of them.
-    reads: { raw: rawAs, fields: columns.rebuild ? 'all' : 'email' },
-    start: () => writer.write(headerText(layout, extras, delimiter, columns.rebuild ? serialise : undefined)),
-    row(raw, fields, verdict, facts) {
-      if (typeof raw === 'string') writer.append(original(raw, fields));
-      else {
-        writer.appendBytes(raw);
-        if (fields.length < layout.columnCount) writer.append(delimiter.repeat(layout.columnCount - fields.length));
+    reads: { raw: rawAs, fields: rebuild ? 'all' : 'email' },
+    start: () => writer.write(headerText(layout, extras, delimiter, rebuild ? serialise : undefined)),
+    row(record, verdict, facts) {
+      const { fields } = record;
+      // A longer row's fields past the header's go after the results, so every result stands under its name.
+      let extra: string | Uint8Array | undefined;
+      if (layout.format === 'lines') writer.append(cell(record.raw));
+      else if (rebuild) {
+        writer.append(serialise(fields));
+        if (fields.length > width) extra = fields.slice(width).map(cell).join(delimiter);
+      } else {
+        const raw = record.rawBytes ?? record.raw;
+        const end = fields.length > width ? fieldsEnd(raw, width, delimiter) : raw.length;
+        if (typeof raw === 'string') writer.append(raw.slice(0, end));
+        else writer.appendBytes(raw.subarray(0, end));
+        if (fields.length < width) writer.append(delimiter.repeat(width - fields.length));
+        if (end < raw.length) extra = typeof raw === 'string' ? raw.slice(end + 1) : raw.subarray(end + 1);
       }
-      const tail = results(verdict, facts);
-      if (typeof tail === 'string') writer.append(tail);
-      else writer.appendBytes(tail);
+      results.append(writer, verdict, facts);
+      if (extra !== undefined) {
+        writer.append(delimiter);
+        if (typeof extra === 'string') writer.append(extra);
+        else writer.appendBytes(extra);
+      }
+      writer.append(eol);
       return writer.flushIfFull();
     },
     end: () => writer.flush(),
   };
+}
+
+/**
+ * A row's result cells, after a delimiter, never a formula whatever the service sent. Rows share verdict objects
+ * (one per distinct answer), so each one's cells are made once, as bytes, unless they depend on the row: the address
+ * inside its cell, or its kind when the verdict does not carry it (the service's).
+ */
+class ResultCells {
+  private readonly made = new WeakMap<Verdict, Buffer>();
+
+  constructor(
+    private readonly delimiter: string,
+    private readonly extras: SinkContext['extras'],
+  ) {}
+
+  append(writer: ChunkedWriter, verdict: Verdict, facts: RowFacts): void {
+    if (facts.checked !== undefined || (verdict.free === undefined && facts.key !== undefined)) {
+      writer.append(this.text(verdict, facts));
+      return;
+    }
+    let bytes = this.made.get(verdict);
+    if (bytes === undefined) this.made.set(verdict, (bytes = Buffer.from(this.text(verdict, facts))));
+    writer.appendBytes(bytes);
+  }
+
+  private text(verdict: Verdict, facts: RowFacts): string {
+    const d = this.delimiter;
+    return `${d}${verdictCells(verdict, this.extras, facts)
+      .map((c) => safeQuote(c, d))
+      .join(d)}`;
+  }
 }
 
 /** What comes before the rows: a BOM, Excel's `sep=` line, the header (`rebuild`: without an earlier run's columns). */
@@ -69,9 +93,12 @@ function headerText(
 ): string {
   const eol = layout.lineEnding;
   const names = [...RESULT_COLUMNS, ...extras].join(delimiter);
-  if (layout.format === 'lines') return `email${delimiter}${names}${eol}`;
   // Excel's `sep=` line stays first, so Excel still splits the columns as before.
   const prefix = `${writesBom(layout) ? '\uFEFF' : ''}${layout.sepLine !== undefined ? layout.sepLine + eol : ''}`;
+  if (layout.format === 'lines') {
+    const header = layout.hasHeader ? quote(layout.headerRaw ?? '', delimiter) : 'email';
+    return `${prefix}${header}${delimiter}${names}${eol}`;
+  }
   if (!layout.hasHeader) return prefix;
   const header = rebuild ? rebuild(layout.header) : (layout.headerRaw ?? '');
   return `${prefix}${header}${delimiter}${names}${eol}`;
@@ -85,10 +112,15 @@ function quote(value: string, delimiter: string): string {
   return value;
 }
 
+/** A cell that would start a formula, as OWASP advises: a single quote before it, the whole in double quotes. */
+function safeQuote(value: string, delimiter: string): string {
+  return looksLikeFormula(value) ? `"${neutralise(value).replace(/"/g, '""')}"` : quote(value, delimiter);
+}
+
 /**
- * The CSV output is UTF-8. It starts with a BOM when the input had one, or was in another encoding: such a file
- * came from Excel, which reads UTF-8 without a BOM as the system's code page (Zoë becomes ZoÃ«).
+ * The CSV output is UTF-8. It starts with a BOM when the input had one, was in another encoding or was a workbook:
+ * such a file came from Excel, which reads UTF-8 without a BOM as the system's code page (Zoë becomes ZoÃ«).
  */
 function writesBom(layout: SinkContext['layout']): boolean {
-  return layout.bom || layout.encoding !== 'utf-8';
+  return layout.bom || layout.encoding !== 'utf-8' || layout.workbook !== undefined;
 }

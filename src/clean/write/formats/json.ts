@@ -1,4 +1,5 @@
-// JSON (one array) and NDJSON (one object per line): each row's columns keyed by name, then its results.
+// JSON (one array) and NDJSON (one object per line): each row's columns keyed by name, then its results (a workbook's
+// numbers and booleans typed, its dates as ISO text).
 
 import { verdictFields } from '../../verdict/verdict.js';
 import { ChunkedWriter } from '../atomic-file.js';
@@ -10,10 +11,12 @@ function objectSink({ layout, extras, stream }: SinkContext, lines: boolean): Ro
   const columns = new OutputColumns(layout);
   let first = true;
   return {
-    reads: { raw: false, fields: 'all' },
+    reads: { raw: false, fields: 'all', typed: true },
     start: () => writer.write(lines ? '' : '['),
-    row(_raw, fields, verdict, facts) {
-      const line = JSON.stringify(Object.assign(columns.object(fields), verdictFields(verdict, extras, facts)));
+    row({ fields, cells }, verdict, facts) {
+      const object = Object.assign(columns.object(fields, cells), verdictFields(verdict, extras, facts));
+      // A longer row's fields past the header's come after the results, as in the other formats.
+      const line = JSON.stringify(Object.assign(object, columns.extra(fields, cells)));
       if (lines) return writer.write(`${line}\n`);
       const prefix = first ? '\n' : ',\n';
       first = false;

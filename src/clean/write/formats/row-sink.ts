@@ -1,19 +1,19 @@
 // An output format is a sink of rows: it is started, given every row with its verdict, and ended, writing text or
 // bytes to a stream. Adding a format is one file and one line in index.ts.
 import type { Writable } from 'node:stream';
-import type { InputLayout } from '../../scan/input/index.js';
+import type { InputLayout, InputRecord } from '../../scan/input/index.js';
 import type { ExtraColumn, RowFacts, Verdict } from '../../verdict/verdict.js';
 
 export interface RowSink {
   /**
-   * What of each record the sink uses: its original text (or its bytes, where the reader can give them), and every
-   * field or only the email cell and the number of fields (a reader then decodes no other field). Default: the text,
-   * every field.
+   * What of each record the sink uses: its original text (or its bytes, where the reader can give them), every
+   * field or only the email cell and the number of fields (a reader then decodes no other field), and a workbook's
+   * typed cells. Default: the text, every field.
    */
-  readonly reads?: { raw: boolean | 'bytes'; fields: 'all' | 'email' };
+  readonly reads?: { raw: boolean | 'bytes'; fields: 'all' | 'email'; typed?: boolean };
   start(): Promise<void>;
-  /** One row: its original text (or bytes) and fields, its verdict, and its address's key and where it came from. */
-  row(raw: string | Uint8Array, fields: string[], verdict: Verdict, facts: RowFacts): Promise<void> | undefined;
+  /** One row: the record as read, its verdict, and its address's key and where it came from. */
+  row(record: InputRecord, verdict: Verdict, facts: RowFacts): Promise<void> | undefined;
   /** Writes what is left; the stream itself is closed by its owner. */
   end(): Promise<void>;
 }
@@ -23,6 +23,10 @@ export interface SinkContext {
   /** Result columns beyond the six every output has. */
   extras: readonly ExtraColumn[];
   stream: Writable;
+  /** The input's own cells that would start a formula are neutralised (CSV; other formats hold no formulas). */
+  escapeFormulas: boolean;
+  /** Tells the user something about the output that is not an error (cells cut to fit, say). */
+  warn(message: string): void;
 }
 
 export interface FormatModule {

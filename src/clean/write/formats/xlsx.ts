@@ -1,41 +1,159 @@
-// An Excel workbook (.xlsx), streamed (exceljs): one sheet, the input's columns by name, then the results as
-// typed cells (booleans as TRUE/FALSE, unknown as empty), so a list that came from Excel goes back to it.
-import { once } from 'node:events';
-import { PassThrough } from 'node:stream';
-import { RESULT_COLUMNS, verdictFields } from '../../verdict/verdict.js';
-import { OutputColumns } from './columns.js';
+// An Excel workbook (.xlsx), streamed: the input's columns by name, then the results as typed cells (booleans as
+// TRUE/FALSE, unknown as empty, email_checked_at a date), so a list that came from Excel goes back to it. A workbook's
+// own cells keep their type and number format; every other cell is text. No cell is ever a formula.
+import type { InputRecord, TypedCell } from '../../scan/input/index.js';
+import { msToSerial } from '../../scan/input/workbook/serial.js';
+import { RESULT_COLUMNS, type RowFacts, type Verdict, verdictFields } from '../../verdict/verdict.js';
+import { byColumn, OutputColumns } from './columns.js';
 import type { RowSink, SinkContext } from './row-sink.js';
+import { PackageWriter, type SheetPart, StyleTable } from './xlsx-package.js';
+import { SHEET_ROWS, SheetXml } from './xlsx-sheet.js';
+import { booleanCell, EMPTY_CELL, errorCell, MAX_CELL_TEXT, numberCell, textCell } from './xlsx-xml.js';
 
-type Workbook = import('exceljs').stream.xlsx.WorkbookWriter;
-type Sheet = import('exceljs').Worksheet;
+/** Lines shown of the rows whose cells were cut. */
+const CUT_SHOWN = 5;
+const CHECKED_AT = RESULT_COLUMNS.indexOf('email_checked_at');
 
-export function createSink({ layout, extras, stream }: SinkContext): RowSink {
-  const columns = new OutputColumns(layout);
-  // The workbook ends the stream it writes to; the output's owner closes (and commits) the file itself.
-  const zip = new PassThrough();
-  zip.pipe(stream, { end: false });
-  let workbook: Workbook | undefined;
-  let sheet: Sheet | undefined;
-  return {
-    reads: { raw: false, fields: 'all' },
-    async start() {
-      const { default: ExcelJS } = await import('exceljs');
-      workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: zip, useStyles: false, useSharedStrings: false });
-      sheet = workbook.addWorksheet('Cleaned');
-      sheet.addRow([...columns.names, ...RESULT_COLUMNS, ...extras]).commit();
-    },
-    async row(_raw, fields, verdict, facts) {
+export function createSink(ctx: SinkContext): RowSink {
+  return new XlsxSink(ctx);
+}
+
+export class XlsxSink implements RowSink {
+  readonly reads = { raw: false, fields: 'all', typed: true } as const;
+  private readonly columns: OutputColumns;
+  private readonly pack: PackageWriter;
+  private readonly styles = new StyleTable();
+  private readonly dateTime: number;
+  private readonly date: number;
+  private readonly header: string[];
+  private readonly done: SheetPart[] = [];
+  /** Cells cut to Excel's limit: how many, in how many rows, and the first rows' lines. */
+  private readonly cut = { cells: 0, rows: 0, lines: [] as number[], last: -1 };
+  private sheet!: SheetXml;
+  /** Each verdict's result cells, as XML. */
+  private readonly made = new WeakMap<Verdict, string>();
+
+  /** `sheetRows`: rows a sheet holds, its header included (Excel's limit; smaller in tests). */
+  constructor(
+    private readonly ctx: SinkContext,
+    private readonly sheetRows = SHEET_ROWS,
+  ) {
+    this.columns = new OutputColumns(ctx.layout);
+    this.pack = new PackageWriter(ctx.stream);
+    this.dateTime = this.styles.styleOf({ id: 164, code: 'yyyy-mm-dd hh:mm:ss' });
+    this.date = this.styles.styleOf({ id: 164, code: 'yyyy-mm-dd' });
+    this.header = [...this.columns.names, ...RESULT_COLUMNS, ...ctx.extras];
+  }
+
+  async start(): Promise<void> {
+    await this.startSheet();
+  }
+
+  row(record: InputRecord, verdict: Verdict, facts: RowFacts): Promise<void> | undefined {
+    if (this.sheet.rows < this.sheetRows) return this.writeRow(record, verdict, facts);
+    return this.endSheet()
+      .then(() => this.startSheet())
+      .then(() => this.writeRow(record, verdict, facts));
+  }
+
+  async end(): Promise<void> {
+    await this.endSheet();
+    await this.pack.finish(this.done, this.styles);
+    const { cells, rows, lines } = this.cut;
+    if (cells === 0) return;
+    const more = rows > CUT_SHOWN ? `, and ${rows - CUT_SHOWN} more` : '';
+    this.ctx.warn(
+      `${cells} cell${cells === 1 ? ' was' : 's were'} longer than Excel's 32,767 characters and cut to fit the workbook: ` +
+        `line${rows === 1 ? '' : 's'} ${lines.join(', ')}${more} (a CSV or JSON output keeps them whole)`,
+    );
+  }
+
+  private startSheet(): Promise<void> | undefined {
+    this.sheet = new SheetXml(this.pack.sheet(this.done.length + 1));
+    const cells = this.header.map((h) => textCell(h, StyleTable.HEADER));
+    return this.sheet.row(cells.join(''), () => this.header.map((h) => h.length));
+  }
+
+  private async endSheet(): Promise<void> {
+    await this.sheet.end();
+    const { sheet, range } = { sheet: this.ctx.layout.workbook?.sheet ?? 'Cleaned', range: this.sheet.range };
+    const n = this.done.length + 1;
+    this.done.push({ name: n === 1 ? sheet : numbered(sheet, n), range });
+  }
+
+  /**
+   * The row's cells in output order: its columns, the results, then the fields past the header's. Cells carry no
+   * `r` (each follows the one before, an empty one written as `<c/>`), so a verdict's cells are made once.
+   */
+  private writeRow(record: InputRecord, verdict: Verdict, facts: RowFacts): Promise<void> | undefined {
+    const { fields, line } = record;
+    const typed = record.cells && byColumn(record.cells);
+    const own = this.columns.columns;
+    let xml = '';
+    for (const i of own) xml += this.cell(fields[i] ?? '', typed?.get(i), line);
+    xml += this.results(verdict, facts);
+    for (let i = this.ctx.layout.columnCount; i < fields.length; i++) xml += this.cell(fields[i]!, typed?.get(i), line);
+    // The first rows' text lengths give the columns' widths.
+    return this.sheet.row(xml, () => {
       const values = [
-        ...Object.values(columns.object(fields)),
-        ...Object.values(verdictFields(verdict, extras, facts)),
+        ...own.map((i) => fields[i] ?? ''),
+        ...Object.values(verdictFields(verdict, this.ctx.extras, facts)),
       ];
-      sheet!.addRow(values.map((v) => (v === null ? undefined : v))).commit();
-    },
-    async end() {
-      sheet!.commit();
-      const ended = once(zip, 'end');
-      await workbook!.commit();
-      await ended;
-    },
-  };
+      return values.map((v, i) => (i === own.length + CHECKED_AT && v ? 19 : String(v ?? '').length));
+    });
+  }
+
+  /** A row's result cells, made once for each verdict unless they depend on the row (as in the CSV writer). */
+  private results(verdict: Verdict, facts: RowFacts): string {
+    const shared = facts.checked === undefined && (verdict.free !== undefined || facts.key === undefined);
+    let xml = shared ? this.made.get(verdict) : undefined;
+    if (xml === undefined) {
+      xml = Object.values(verdictFields(verdict, this.ctx.extras, facts))
+        .map((value, i) => {
+          if (i !== CHECKED_AT || typeof value !== 'string' || Number.isNaN(Date.parse(value))) return this.cell(value);
+          return numberCell(msToSerial(Date.parse(value)), this.dateTime);
+        })
+        .join('');
+      if (shared) this.made.set(verdict, xml);
+    }
+    return xml;
+  }
+
+  /** One cell's XML (`<c/>` when empty). */
+  private cell(value: string | boolean | null, typed?: TypedCell, line = 0): string {
+    if (value === null || value === '') return EMPTY_CELL;
+    if (typeof value === 'boolean') return booleanCell(value);
+    if (typed) return this.typedCell(value, typed);
+    if (value.length > MAX_CELL_TEXT) {
+      const cut = this.cut;
+      cut.cells++;
+      if (cut.last !== line && cut.rows++ < CUT_SHOWN) cut.lines.push(line);
+      cut.last = line;
+      value = value.slice(0, MAX_CELL_TEXT);
+    }
+    return textCell(value);
+  }
+
+  /** A workbook's cell that is not text, as it was: a number in its format, a date, a boolean, an error. */
+  private typedCell(text: string, [, kind, format, value]: TypedCell): string {
+    if (kind === 'b') return booleanCell(text === 'TRUE');
+    if (kind === 'e') return errorCell(text);
+    const own = this.ctx.layout.workbook?.formats[format];
+    // A date without a date format (an ISO date cell) gets one, or Excel would show its serial number.
+    const style =
+      own && format !== 0
+        ? this.styles.styleOf(own)
+        : kind === 'd'
+          ? text.includes(' ')
+            ? this.dateTime
+            : this.date
+          : 0;
+    return numberCell(value ?? text, style);
+  }
+}
+
+/** `Contacts (2)`: Excel's names hold at most 31 characters. */
+function numbered(name: string, n: number): string {
+  const suffix = ` (${n})`;
+  return name.slice(0, 31 - suffix.length) + suffix;
 }

@@ -1,0 +1,69 @@
+// The cells of a workbook that are not text, kept beside the text of its rows: each spooled row has one line in a
+// second file (`ROW` or `ROW<tab>[cells as JSON]`), so a workbook written back keeps numbers, dates and booleans,
+// and messages name the sheet's own row numbers.
+import { createReadStream, type ReadStream } from 'node:fs';
+
+/** n: number, d: date or time, b: boolean, e: error (#N/A). */
+export type CellKind = 'n' | 'd' | 'b' | 'e';
+
+/**
+ * A typed cell: its 0-based column, its kind, its number format (an index into the workbook's formats, 0 being
+ * General) and, for a date its serial number, for a number its stored text when the row's text shows it rounded.
+ */
+export type TypedCell = [column: number, kind: CellKind, format: number, value?: number | string];
+
+/** One line of the cells file. */
+export function cellsLine(row: number, cells: readonly TypedCell[]): string {
+  return cells.length === 0 ? `${row}\n` : `${row}\t${JSON.stringify(cells)}\n`;
+}
+
+export interface RowCells {
+  /** The sheet's row number (1-based). */
+  row: number;
+  cells?: TypedCell[];
+}
+
+/** Reads the cells file line by line, in step with the spooled rows. */
+export class CellsReader {
+  private readonly stream: ReadStream;
+  private readonly chunks: AsyncIterator<string>;
+  private lines: string[] = [];
+  private next = 0;
+  private rest = '';
+  private done = false;
+
+  constructor(file: string) {
+    this.stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
+    this.chunks = (this.stream as AsyncIterable<string>)[Symbol.asyncIterator]();
+  }
+
+  /** Makes `count` lines ready for `take` (fewer at the end of the file). */
+  async ensure(count: number): Promise<void> {
+    while (this.lines.length - this.next < count && !this.done) {
+      const chunk = await this.chunks.next();
+      if (chunk.done) {
+        this.done = true;
+        if (this.rest) this.lines.push(this.rest);
+        break;
+      }
+      const parts = (this.rest + chunk.value).split('\n');
+      this.rest = parts.pop()!;
+      this.lines = this.next < this.lines.length ? [...this.lines.slice(this.next), ...parts] : parts;
+      this.next = 0;
+    }
+  }
+
+  /** The next row's number and (with `typed`) its cells; undefined past the end. */
+  take(typed: boolean): RowCells | undefined {
+    const line = this.lines[this.next++];
+    if (line === undefined) return undefined;
+    const tab = line.indexOf('\t');
+    if (tab < 0) return { row: Number(line) };
+    const row = Number(line.slice(0, tab));
+    return typed ? { row, cells: JSON.parse(line.slice(tab + 1)) as TypedCell[] } : { row };
+  }
+
+  close(): void {
+    this.stream.destroy();
+  }
+}

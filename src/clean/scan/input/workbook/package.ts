@@ -1,0 +1,103 @@
+// The zip package of a workbook (yauzl): its parts found through the central directory, so that the workbook, its
+// relationships, styles and shared strings are read before the sheet, whatever order the parts were stored in.
+import { posix } from 'node:path';
+import type { Readable } from 'node:stream';
+import yauzl from 'yauzl';
+import { UsageError } from '../../../../errors.js';
+import { attribute, parseXml } from './xml.js';
+
+export class WorkbookPackage {
+  private constructor(
+    private readonly zip: yauzl.ZipFile,
+    private readonly entries: Map<string, yauzl.Entry>,
+    readonly displayName: string,
+  ) {}
+
+  static async open(file: string, displayName: string): Promise<WorkbookPackage> {
+    let zip: yauzl.ZipFile | undefined;
+    try {
+      zip = await yauzl.openPromise(file, { autoClose: false, strictFileNames: false });
+      const entries = new Map<string, yauzl.Entry>();
+      // Names are compared without case: writers disagree on it, and no two parts differ only by it.
+      for await (const entry of zip.eachEntry()) entries.set(entry.fileName.toLowerCase(), entry);
+      return new WorkbookPackage(zip, entries, displayName);
+    } catch (error) {
+      zip?.close();
+      throw damaged(displayName, error);
+    }
+  }
+
+  has(path: string): boolean {
+    return this.entries.has(path.toLowerCase());
+  }
+
+  /** A part's bytes as they inflate; the zip's sizes are checked as it streams (a lying entry fails). */
+  async stream(path: string): Promise<Readable> {
+    const entry = this.entries.get(path.toLowerCase());
+    if (!entry) throw new UsageError(`${this.displayName}: not a workbook (no part ${path})`);
+    try {
+      const stream = await this.zip.openReadStreamPromise(entry);
+      return stream;
+    } catch (error) {
+      throw damaged(this.displayName, error);
+    }
+  }
+
+  /** Parses a part with the handlers of xml.ts; `what` names it in messages. */
+  async parse(path: string, handlers: Parameters<typeof parseXml>[1], signal?: AbortSignal): Promise<void> {
+    const stream = await this.stream(path);
+    stream.on('error', () => undefined); // reported through the iteration in parseXml
+    try {
+      await parseXml(stream, handlers, `${this.displayName}: ${path}`, signal);
+    } catch (error) {
+      throw error instanceof UsageError || signal?.aborted ? error : damaged(this.displayName, error);
+    }
+  }
+
+  close(): void {
+    this.zip.close();
+  }
+}
+
+export interface Relationship {
+  type: string;
+  /** The part's path in the package, resolved against the part that refers to it. */
+  path: string;
+}
+
+/** Relationships of `part` (from its `_rels/NAME.rels`), by id; none when it has no such part. */
+export async function readRelationships(pkg: WorkbookPackage, part: string): Promise<Map<string, Relationship>> {
+  const dir = posix.dirname(part);
+  const relsPath = posix.join(dir, '_rels', `${posix.basename(part)}.rels`);
+  const rels = new Map<string, Relationship>();
+  if (!pkg.has(relsPath)) return rels;
+  await pkg.parse(relsPath, {
+    open(name, attributes) {
+      const id = attribute(attributes, 'Id');
+      const target = attribute(attributes, 'Target');
+      if (name !== 'Relationship' || id === undefined || target === undefined) return;
+      if (attribute(attributes, 'TargetMode') === 'External') return;
+      if (rels.size >= 100_000) throw new UsageError(`${pkg.displayName}: ${relsPath} lists too many parts`);
+      const path = target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(dir, target));
+      rels.set(id, { type: attribute(attributes, 'Type') ?? '', path });
+    },
+    close: () => undefined,
+    text: () => undefined,
+  });
+  return rels;
+}
+
+/** The first relationship whose type ends with `/kind` (transitional and strict OOXML differ only before it). */
+export function relationshipOf(rels: Map<string, Relationship>, kind: string): Relationship | undefined {
+  for (const rel of rels.values()) if (rel.type.endsWith(`/${kind}`)) return rel;
+  return undefined;
+}
+
+function damaged(displayName: string, error: unknown): UsageError {
+  if (error instanceof UsageError) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new UsageError(
+    `${displayName}: cannot read the workbook (${reason})`,
+    'the file may be damaged or not a workbook: open it in Excel and save it again as .xlsx',
+  );
+}

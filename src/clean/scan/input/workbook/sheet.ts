@@ -1,0 +1,178 @@
+// One sheet's rows as they stream: each cell's text (what Excel shows, dates in ISO order) and, for the cells that
+// are not text, their type. Rows and cells without the optional `r` attribute follow the one before.
+import { UsageError } from '../../../../errors.js';
+import type { TypedCell } from '../typed-cells.js';
+import type { WorkbookPackage } from './package.js';
+import { msToSerial, numberText, serialText } from './serial.js';
+import type { SharedStrings } from './shared-strings.js';
+import type { NumberFormat, Styles } from './styles.js';
+import { CellText } from './text.js';
+
+/** Excel's widest sheet: columns A to XFD. */
+export const MAX_COLUMNS = 16_384;
+
+export interface SheetRow {
+  /** 1-based, as Excel numbers it. */
+  row: number;
+  /** Each cell's text by 0-based column ('' where there is none); trailing empty cells left out. */
+  fields: string[];
+  typed: TypedCell[];
+}
+
+export interface SheetContext {
+  pkg: WorkbookPackage;
+  path: string;
+  /** How messages name the sheet: `book.xlsx, sheet "Contacts"`. */
+  where: string;
+  strings: SharedStrings;
+  styles: Styles;
+  date1904: boolean;
+  /** The index in `formats` of each number format met (shared with the writer through the layout). */
+  formatIndex(format: NumberFormat): number;
+  /** After each chunk of the sheet: a promise holds the reading back (while the rows read are written). */
+  afterChunk?(): Promise<void> | undefined;
+  signal?: AbortSignal;
+}
+
+interface CellState {
+  column: number;
+  type: string;
+  style: number;
+  formula: boolean;
+}
+
+/** Calls `onRow` for each row that has a cell with a value; `formulasWithoutResult` counts formulas read empty. */
+export async function readSheet(
+  ctx: SheetContext,
+  onRow: (row: SheetRow) => void,
+): Promise<{ formulasWithoutResult: number }> {
+  const value = new CellText(`${ctx.where}: a cell`);
+  let row: SheetRow | undefined;
+  let rowNumber = 0;
+  let cell: CellState | undefined;
+  let inline = false;
+  let phonetic = 0;
+  let nextColumn = 0;
+  let formulasWithoutResult = 0;
+  const finishCell = () => {
+    const c = cell!;
+    cell = undefined;
+    nextColumn = c.column + 1;
+    const text = value.value();
+    // A formula saved without its result (openpyxl writes an empty value); an empty text result is a result.
+    if (c.formula && text === '' && c.type !== 'str') formulasWithoutResult++;
+    if (text !== '' && row) cellValue(ctx, row, c, text);
+  };
+  await ctx.pkg.parse(
+    ctx.path,
+    {
+      open(name, attributes) {
+        if (name === 'row') {
+          // A sheet's own attributes are in no namespace: read directly, as millions of cells are.
+          const r = Number(attributes.r);
+          rowNumber = Number.isInteger(r) && r > rowNumber ? r : rowNumber + 1;
+          row = { row: rowNumber, fields: [], typed: [] };
+          nextColumn = 0;
+        } else if (name === 'c') {
+          const ref = attributes.r;
+          const column = ref === undefined ? nextColumn : columnOf(ref, ctx.where);
+          const style = attributes.s === undefined ? 0 : Number(attributes.s);
+          cell = { column, type: attributes.t ?? 'n', style, formula: false };
+          value.reset();
+          inline = false;
+        } else if (cell && name === 'f') cell.formula = true;
+        else if (cell && name === 'v') value.collecting = true;
+        else if (cell && name === 'is') inline = true;
+        else if (name === 'rPh') phonetic++;
+        else if (inline && name === 't' && phonetic === 0) value.collecting = true;
+      },
+      close(name) {
+        if (name === 'v' || name === 't') value.collecting = false;
+        else if (name === 'rPh') phonetic--;
+        else if (name === 'c' && cell) finishCell();
+        else if (name === 'row' && row) {
+          if (row.fields.length > 0) onRow(row);
+          row = undefined;
+        }
+      },
+      text: (t) => value.add(t),
+      afterChunk: ctx.afterChunk,
+    },
+    ctx.signal,
+  );
+  return { formulasWithoutResult };
+}
+
+/** `AB12` -> 27 (0-based); the row part is not needed. */
+function columnOf(ref: string, where: string): number {
+  let column = 0;
+  let i = 0;
+  for (; i < ref.length; i++) {
+    const c = ref.charCodeAt(i) | 0x20;
+    if (c < 0x61 || c > 0x7a) break;
+    column = column * 26 + (c - 0x60);
+  }
+  if (i === 0 || column > MAX_COLUMNS)
+    throw new UsageError(`${where}: a cell at ${ref.slice(0, 20)}, beyond column XFD`);
+  return column - 1;
+}
+
+/** A cell's text and, when it is not text, its type. */
+type CellValue = [text: string, typed?: TypedCell];
+
+/** Puts a cell's text in its row, and its type when it is not text. */
+function cellValue(ctx: SheetContext, row: SheetRow, cell: CellState, raw: string): void {
+  const [text, typed] = readValue(ctx, row, cell, raw);
+  while (row.fields.length < cell.column) row.fields.push('');
+  row.fields[cell.column] = text;
+  if (typed) row.typed.push(typed);
+}
+
+function readValue(ctx: SheetContext, row: SheetRow, cell: CellState, raw: string): CellValue {
+  switch (cell.type) {
+    case 's': {
+      const text = ctx.strings.get(Number(raw));
+      if (text === undefined) throw new UsageError(`${ctx.where}: row ${row.row} refers to a missing shared string`);
+      return [text];
+    }
+    case 'inlineStr':
+    case 'str':
+      return [raw];
+    case 'b':
+      return [raw === '1' || raw === 'true' ? 'TRUE' : 'FALSE', [cell.column, 'b', 0]];
+    case 'e':
+      return [raw, [cell.column, 'e', 0]];
+    case 'd':
+      return dateCell(ctx, cell, raw);
+    default:
+      return numberCell(ctx, cell, raw);
+  }
+}
+
+/** Serial 0 of the 1904 system is serial 1462 of the 1900 one. */
+const DAYS_1900_TO_1904 = 1462;
+
+function numberCell(ctx: SheetContext, cell: CellState, raw: string): CellValue {
+  const number = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(number)) return [raw];
+  const style = ctx.styles.formats[cell.style];
+  const format = style ? ctx.formatIndex(style.format) : 0;
+  if (style?.date) {
+    // Written back in the 1900 system, which every workbook mailclean writes uses.
+    const serial = ctx.date1904 ? number + DAYS_1900_TO_1904 : number;
+    return [serialText(number, style.date, ctx.date1904), [cell.column, 'd', format, serial]];
+  }
+  const text = numberText(number);
+  return [text, text === raw ? [cell.column, 'n', format] : [cell.column, 'n', format, raw]];
+}
+
+/** A cell typed `d` holds an ISO 8601 date itself (strict OOXML, some writers). */
+function dateCell(ctx: SheetContext, cell: CellState, raw: string): CellValue {
+  const ms = Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(raw) || !raw.includes('T') ? raw : `${raw}Z`);
+  if (Number.isNaN(ms)) return [raw];
+  const serial = msToSerial(ms);
+  const style = ctx.styles.formats[cell.style];
+  const shape = style?.date ?? (raw.includes('T') ? 'datetime' : 'date');
+  const format = style ? ctx.formatIndex(style.format) : 0;
+  return [serialText(serial, shape, false), [cell.column, 'd', format, serial]];
+}

@@ -1,0 +1,174 @@
+// An Excel workbook (.xlsx) as input: one sheet streamed row by row into a private CSV spool, which the rest of the
+// pipeline reads like any list, and a second spool with each row's sheet number and the cells that are not text
+// (typed-cells.ts). Cells are written as Excel shows them: a formula's result, a link's text, a date in ISO order.
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UsageError } from '../../../../errors.js';
+import { MAX_RECORD } from '../sniff.js';
+import { cellsLine } from '../typed-cells.js';
+import { chooseSheet, readBook } from './book.js';
+import { WorkbookPackage } from './package.js';
+import { readSharedStrings } from './shared-strings.js';
+import { readSheet, type SheetRow } from './sheet.js';
+import { type NumberFormat, readStyles } from './styles.js';
+
+export interface SpooledSheet {
+  /** The rows as CSV (comma, LF, quoted where needed). */
+  csv: string;
+  /** One line a row of the CSV: its sheet row and its typed cells. */
+  cells: string;
+  sheet: string;
+  /** Every sheet's name, in tab order. */
+  sheets: string[];
+  /** The number formats the typed cells refer to; 0 is General. */
+  formats: NumberFormat[];
+  formulasWithoutResult: number;
+}
+
+export interface SpoolOptions {
+  file: string;
+  displayName: string;
+  spoolDir: string;
+  sheet?: string;
+  /** --strict: a row with a value beyond the first row's last column is refused. */
+  strict: boolean;
+  signal?: AbortSignal;
+}
+
+/** Reads the chosen sheet (a name or a 1-based number; the first visible tab by default) into two spools. */
+export async function spoolWorkbook(opts: SpoolOptions): Promise<SpooledSheet> {
+  const { displayName, spoolDir } = opts;
+  const pkg = await WorkbookPackage.open(opts.file, displayName);
+  const paths: string[] = [];
+  try {
+    const book = await readBook(pkg);
+    const chosen = chooseSheet(book, displayName, opts.sheet);
+    const styles = await readStyles(pkg, book.stylesPath);
+    const strings = await readSharedStrings(pkg, book.sharedStringsPath, opts.signal);
+    await mkdir(spoolDir, { recursive: true, mode: 0o700 });
+    // Named like the other spools, so that a killed run's copies are removed by the next run.
+    const csvPath = join(spoolDir, `input-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
+    const cellsPath = join(spoolDir, `input-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
+    paths.push(csvPath, cellsPath);
+    const csv = new SpoolWriter(csvPath);
+    const cells = new SpoolWriter(cellsPath);
+    const formats = new FormatTable();
+    const where = `${displayName}, sheet "${chosen.name}"`;
+    const rows = new RowShaper(where, opts.strict);
+    const context = { pkg, path: chosen.path, where, strings, styles, date1904: book.date1904, signal: opts.signal };
+    const afterChunk = () => {
+      const waits = [csv.drained(), cells.drained()].filter((w) => w !== undefined);
+      return waits.length ? Promise.all(waits).then(() => undefined) : undefined;
+    };
+    const formatIndex = (format: NumberFormat) => formats.indexOf(format);
+    const { formulasWithoutResult } = await readSheet({ ...context, formatIndex, afterChunk }, (row) => {
+      const line = rows.csvLine(row);
+      if (line === undefined) return;
+      csv.add(line);
+      cells.add(cellsLine(row.row, row.typed));
+    });
+    await Promise.all([csv.close(), cells.close()]);
+    if (rows.count === 0) throw new UsageError(`${where} is empty`);
+    const sheets = book.sheets.map((s) => s.name);
+    return { csv: csvPath, cells: cellsPath, sheet: chosen.name, sheets, formats: formats.list, formulasWithoutResult };
+  } catch (error) {
+    for (const path of paths) await rm(path, { force: true });
+    throw error;
+  } finally {
+    pkg.close();
+  }
+}
+
+/** Rows as CSV lines: as wide as the first, trailing empty cells being no missing fields; empty ones left out. */
+class RowShaper {
+  private width = -1;
+  count = 0;
+
+  constructor(
+    private readonly where: string,
+    private readonly strict: boolean,
+  ) {}
+
+  csvLine(row: SheetRow): string | undefined {
+    const fields = row.fields;
+    if (this.width < 0) this.width = fields.length;
+    // A lone blank cell would be read as a blank line, which the reader skips: the two spools would fall out of step.
+    if (fields.length <= 1 && this.width === 1 && (fields[0] ?? '').trim() === '') return undefined;
+    if (fields.length > this.width && this.strict) {
+      throw new UsageError(
+        `${this.where}: row ${row.row} has a value in column ${fields.length}, beyond the first row's ${this.width}`,
+        'without --strict such rows are kept and counted',
+      );
+    }
+    while (fields.length < this.width) fields.push('');
+    const line = `${fields.map(quote).join(',')}\n`;
+    if (line.length > MAX_RECORD / 2)
+      throw new UsageError(`${this.where}: row ${row.row} holds more than 512 KB of text`);
+    this.count++;
+    return line;
+  }
+}
+
+function quote(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** The number formats met, numbered in order; the spools refer to them by number. */
+class FormatTable {
+  readonly list: NumberFormat[] = [{ id: 0 }];
+  private readonly index = new Map<string, number>([['0:', 0]]);
+
+  indexOf(format: NumberFormat): number {
+    const key = `${format.id}:${format.code ?? ''}`;
+    let at = this.index.get(key);
+    if (at === undefined) {
+      at = this.list.push(format) - 1;
+      this.index.set(key, at);
+    }
+    return at;
+  }
+}
+
+/** Text gathered and written in large pieces; the sheet's reading waits while the disk catches up. */
+class SpoolWriter {
+  private readonly out: WriteStream;
+  private pending = '';
+  private failure: Error | undefined;
+  private waiting: Promise<void> | undefined;
+
+  constructor(path: string) {
+    this.out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+    this.out.on('error', (error) => (this.failure ??= error));
+  }
+
+  add(text: string): void {
+    this.pending += text;
+    if (this.pending.length >= 1 << 16) this.waiting ??= this.flush();
+  }
+
+  /** What the reading should wait for before it goes on, if anything. */
+  drained(): Promise<void> | undefined {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    return waiting;
+  }
+
+  /** A promise when the stream asks to wait. */
+  private flush(): Promise<void> | undefined {
+    if (this.failure) throw this.failure;
+    const ok = this.out.write(this.pending);
+    this.pending = '';
+    return ok ? undefined : once(this.out, 'drain').then(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await new Promise<void>((resolve, reject) =>
+      this.out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
+    if (this.failure) throw this.failure;
+  }
+}

@@ -1,0 +1,69 @@
+// A workbook part's XML, parsed as it streams (saxes) with a bound on what the parser can be made to hold.
+import type { Readable } from 'node:stream';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { UsageError } from '../../../../errors.js';
+
+/**
+ * Characters allowed between two `<`: one tag and the text after it. A tag or a text run never comes near this in a
+ * real workbook; without the bound, one huge cell (or a gigabyte of whitespace) would be held whole in memory.
+ */
+export const MARKUP_GAP = 2 << 20;
+
+export interface XmlHandlers {
+  /** An element opens: its local name (a prefix such as `x:` dropped) and attributes. */
+  open(name: string, attributes: Record<string, string>): void;
+  close(name: string): void;
+  text(text: string): void;
+  /** Called after each chunk: a promise makes the reading wait (for the writing of what was read, say). */
+  afterChunk?(): Promise<void> | undefined;
+}
+
+/** The name without its namespace prefix: some writers spell `<x:row>`. */
+export function localName(name: string): string {
+  const colon = name.indexOf(':');
+  return colon < 0 ? name : name.slice(colon + 1);
+}
+
+/** An attribute by local name (`r:id` and `id` alike), or undefined: for the few attributes in a namespace. */
+export function attribute(attributes: Record<string, string>, name: string): string | undefined {
+  const direct = attributes[name];
+  if (direct !== undefined) return direct;
+  for (const key in attributes) if (key.endsWith(`:${name}`)) return attributes[key];
+  return undefined;
+}
+
+/**
+ * Streams `source` (a part's bytes) through the handlers. A part that is not well-formed XML, or that holds more than
+ * MARKUP_GAP characters without markup, is refused naming `what`; `signal` stops the reading.
+ */
+export async function parseXml(source: Readable, handlers: XmlHandlers, what: string, signal?: AbortSignal) {
+  const parser = new SaxesParser();
+  parser.on('opentag', (tag) => handlers.open(localName(tag.name), (tag as SaxesTagPlain).attributes));
+  parser.on('closetag', (tag) => handlers.close(localName(tag.name)));
+  parser.on('text', (text) => handlers.text(text));
+  let sinceMarkup = 0;
+  source.setEncoding('utf8');
+  try {
+    for await (const chunk of source as AsyncIterable<string>) {
+      signal?.throwIfAborted();
+      // A run inside one chunk is shorter than the bound (chunks are far smaller): only runs across chunks count.
+      const first = chunk.indexOf('<');
+      const run = first < 0 ? sinceMarkup + chunk.length : sinceMarkup + first;
+      if (run > MARKUP_GAP) throw new UsageError(`${what} holds more than 2 MB of text without markup`);
+      sinceMarkup = first < 0 ? run : chunk.length - chunk.lastIndexOf('<');
+      parser.write(chunk);
+      const wait = handlers.afterChunk?.();
+      if (wait) await wait;
+    }
+    parser.close();
+  } catch (error) {
+    throw error instanceof UsageError || signal?.aborted ? error : notXml(what, error);
+  } finally {
+    source.destroy();
+  }
+}
+
+function notXml(what: string, error: unknown): UsageError {
+  const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return new UsageError(`${what} is damaged (${reason})`, 'open the workbook in Excel and save it again');
+}

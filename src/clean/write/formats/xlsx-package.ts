@@ -1,0 +1,148 @@
+// The parts of a workbook around its sheets (yazl writes the zip): content types, relationships, the workbook with
+// its sheets and filters, and the styles: a bold header, and the number formats the cells use (the input's own,
+// and a date-time for email_checked_at).
+import type { Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
+import yazl from 'yazl';
+import type { NumberFormat } from '../../scan/input/workbook/styles.js';
+import { xmlAttribute } from './xlsx-xml.js';
+
+const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships';
+const HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+
+/** Each style a cell can have, by index: 0 plain, 1 the bold header, then one per number format met. */
+export class StyleTable {
+  static readonly HEADER = 1;
+  private readonly xfs: number[] = [0, 0];
+  private readonly custom = new Map<string, number>();
+  private readonly byFormat = new Map<string, number>();
+
+  /** The style index for a number format (General is style 0). */
+  styleOf(format: NumberFormat): number {
+    if (format.id === 0 && format.code === undefined) return 0;
+    const key = `${format.id}:${format.code ?? ''}`;
+    let style = this.byFormat.get(key);
+    if (style === undefined) {
+      // A workbook's own format codes are numbered anew from 164, Excel's first custom id.
+      let id = format.id;
+      if (format.code !== undefined) {
+        id = this.custom.get(format.code) ?? 164 + this.custom.size;
+        this.custom.set(format.code, id);
+      }
+      style = this.xfs.push(id) - 1;
+      this.byFormat.set(key, style);
+    }
+    return style;
+  }
+
+  xml(): string {
+    const numFmts = [...this.custom].map(
+      ([code, id]) => `<numFmt numFmtId="${id}" formatCode="${xmlAttribute(code)}"/>`,
+    );
+    const xfs = this.xfs.map((id, i) =>
+      i === StyleTable.HEADER
+        ? '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>'
+        : `<xf numFmtId="${id}" fontId="0" fillId="0" borderId="0" xfId="0"${id ? ' applyNumberFormat="1"' : ''}/>`,
+    );
+    return (
+      `${HEAD}<styleSheet xmlns="${MAIN}">` +
+      (numFmts.length ? `<numFmts count="${numFmts.length}">${numFmts.join('')}</numFmts>` : '') +
+      '<fonts count="2"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font>' +
+      '<font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts>' +
+      '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
+      '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
+      '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
+      `<cellXfs count="${xfs.length}">${xfs.join('')}</cellXfs>` +
+      '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>'
+    );
+  }
+}
+
+export interface SheetPart {
+  name: string;
+  /** The used range (`A1:K1200`), which the autofilter covers. */
+  range: string;
+}
+
+/** The zip, written as its sheets stream: each sheet part as it is made, the other parts at the end. */
+export class PackageWriter {
+  private readonly zip = new yazl.ZipFile();
+  private readonly ended: Promise<void>;
+
+  constructor(out: Writable) {
+    // The output's owner ends (and commits) the file itself.
+    this.zip.outputStream.pipe(out, { end: false });
+    this.ended = new Promise((resolve, reject) => {
+      this.zip.outputStream.on('end', resolve);
+      this.zip.outputStream.on('error', reject);
+    });
+  }
+
+  /** A stream for sheet number `n` (1-based); its text is deflated as it comes. */
+  sheet(n: number): PassThrough {
+    const stream = new PassThrough({ highWaterMark: 1 << 20 });
+    this.zip.addReadStream(stream, `xl/worksheets/sheet${n}.xml`, { compressionLevel: 1 });
+    return stream;
+  }
+
+  async finish(sheets: readonly SheetPart[], styles: StyleTable): Promise<void> {
+    const add = (path: string, text: string) => this.zip.addBuffer(Buffer.from(text), path);
+    add('[Content_Types].xml', contentTypes(sheets.length));
+    add(
+      '_rels/.rels',
+      `${HEAD}<Relationships xmlns="${PKG_REL}"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    );
+    add('xl/workbook.xml', workbookXml(sheets));
+    add('xl/_rels/workbook.xml.rels', workbookRels(sheets.length));
+    add('xl/styles.xml', styles.xml());
+    this.zip.end();
+    await this.ended;
+  }
+}
+
+function contentTypes(sheets: number): string {
+  const sheet = 'application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml';
+  const overrides = Array.from(
+    { length: sheets },
+    (_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="${sheet}"/>`,
+  );
+  return (
+    `${HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+    '<Default Extension="xml" ContentType="application/xml"/>' +
+    '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+    '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
+    `${overrides.join('')}</Types>`
+  );
+}
+
+function workbookXml(sheets: readonly SheetPart[]): string {
+  const list = sheets.map((s, i) => `<sheet name="${xmlAttribute(s.name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`);
+  // Excel and LibreOffice keep a sheet's filter range in this hidden name; without it LibreOffice shows no filter.
+  const filters = sheets.map(
+    (s, i) =>
+      `<definedName name="_xlnm._FilterDatabase" localSheetId="${i}" hidden="1">'${xmlAttribute(s.name.replace(/'/g, "''"))}'!${absolute(s.range)}</definedName>`,
+  );
+  return (
+    `${HEAD}<workbook xmlns="${MAIN}" xmlns:r="${REL}"><bookViews><workbookView/></bookViews>` +
+    `<sheets>${list.join('')}</sheets><definedNames>${filters.join('')}</definedNames></workbook>`
+  );
+}
+
+function workbookRels(sheets: number): string {
+  const rels = Array.from(
+    { length: sheets },
+    (_, i) => `<Relationship Id="rId${i + 1}" Type="${REL}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`,
+  );
+  rels.push(`<Relationship Id="rId${sheets + 1}" Type="${REL}/styles" Target="styles.xml"/>`);
+  return `${HEAD}<Relationships xmlns="${PKG_REL}">${rels.join('')}</Relationships>`;
+}
+
+/** `A1:K20` -> `$A$1:$K$20`. */
+function absolute(range: string): string {
+  return range.replace(/([A-Z]+)(\d+)/g, '$$$1$$$2');
+}
+
+export const SHEET_HEAD = `${HEAD}<worksheet xmlns="${MAIN}" xmlns:r="${REL}">`;

@@ -1,0 +1,70 @@
+// One sheet's XML as its rows come: the header row frozen at the top, column widths from the first rows, an
+// autofilter over the whole range at the end. Excel holds 1,048,576 rows a sheet: the writer starts another then.
+import type { Writable } from 'node:stream';
+import { ChunkedWriter } from '../atomic-file.js';
+import { SHEET_HEAD } from './xlsx-package.js';
+import { columnName } from './xlsx-xml.js';
+
+/** Rows a sheet holds in Excel, its header included. */
+export const SHEET_ROWS = 1_048_576;
+/** Rows looked at for the column widths, kept back until then (a few hundred KB at most). */
+const MEASURED_ROWS = 100;
+
+export class SheetXml {
+  private readonly writer: ChunkedWriter;
+  private widths: number[] = [];
+  private held: string[] | undefined = [];
+  private columns = 0;
+  rows = 0;
+
+  constructor(private readonly stream: Writable) {
+    this.writer = new ChunkedWriter(stream);
+  }
+
+  /**
+   * One row: its cells' XML, and (asked only of the first rows) each cell's text length for the widths. A promise
+   * only when the output asks to wait.
+   */
+  row(cells: string, lengths: () => readonly number[]): Promise<void> | undefined {
+    const n = ++this.rows;
+    const xml = `<row r="${n}">${cells}</row>`;
+    if (this.held) {
+      const measured = lengths();
+      this.columns = Math.max(this.columns, measured.length);
+      measured.forEach((length, i) => {
+        this.widths[i] = Math.max(this.widths[i] ?? 0, length);
+      });
+      this.held.push(xml);
+      if (this.held.length >= MEASURED_ROWS) return this.release();
+      return undefined;
+    }
+    return this.writer.push(xml);
+  }
+
+  /** The used range, for the autofilter. */
+  get range(): string {
+    return `A1:${columnName(Math.max(this.columns, 1) - 1)}${Math.max(this.rows, 1)}`;
+  }
+
+  async end(): Promise<void> {
+    await this.release();
+    await this.writer.write(`</sheetData><autoFilter ref="${this.range}"/></worksheet>`);
+    await this.writer.flush();
+    await new Promise<void>((resolve) => this.stream.end(resolve));
+  }
+
+  /** Writes the sheet's start, now that the widths are known, and the rows held back. */
+  private release(): Promise<void> | undefined {
+    const held = this.held;
+    if (!held) return undefined;
+    this.held = undefined;
+    const cols = this.widths.map(
+      (w, i) => `<col min="${i + 1}" max="${i + 1}" width="${Math.min(Math.max(w, 8), 60) + 2}" customWidth="1"/>`,
+    );
+    const view =
+      '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>';
+    this.writer.append(`${SHEET_HEAD}${view}${cols.length ? `<cols>${cols.join('')}</cols>` : ''}<sheetData>`);
+    for (const row of held) this.writer.append(row);
+    return this.writer.flushIfFull();
+  }
+}
