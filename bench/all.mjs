@@ -12,6 +12,7 @@ const BENCHES = [
   'clean-dryrun',
   'clean-local',
   'clean-offline',
+  'xlsx',
   'precheck',
   'signed-in',
   'engine',
