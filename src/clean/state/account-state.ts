@@ -1,13 +1,16 @@
 // An account's state: what its runs share between lists, runs and (with a shared store) machines. This file is
-// the port: it names what every store promises and imports no store. open-state.ts chooses the store; every
-// caller (clean with the service, --local, --dry-run, `cache`, `allowance`, the token check) goes through it.
+// the port: it names what every store promises and imports no store (the run history's part is run-log.ts).
+// open-state.ts chooses the store; every caller (clean with the service, --local, --dry-run, `cache`, `allowance`,
+// `runs`, the token check) goes through it.
 import type { AllowanceNews } from '../../api/allowance.js';
 import type { Rate } from '../../config/rate.js';
 import type { Verdict } from '../verdict/verdict.js';
 import type { RateLimiter } from './rate-limiter.js';
+import type { RunLog } from './run-log.js';
 import type { VerdictCache } from './verdict-cache.js';
 
 export type { AllowanceNews } from '../../api/allowance.js';
+export type { LoggedRun, RunEnd, RunLog, RunOutcome, RunOutput, RunRecord } from './run-log.js';
 
 /** Allowance news as remembered between runs: when it was learned, and from what. */
 export interface KnownAllowance extends AllowanceNews {
@@ -49,8 +52,11 @@ export interface AddressClaims {
   release(): Promise<void>;
 }
 
-/** What stays on this machine whichever store keeps the rest: a list's journal and lock, the allowance news. */
-export interface MachineState {
+/**
+ * What stays on this machine whichever store keeps the rest: a list's journal and lock, the allowance news, the run
+ * history (a shared store keeps it too, for every runner).
+ */
+export interface MachineState extends RunLog {
   /** The journal of one list (by its fingerprint): always on this machine, as a run resumes where it ran. */
   journalFile(inputFingerprint: string): string;
   /** What an earlier run of the list saved (nothing when none ran), without opening it for writing. */

@@ -1,10 +1,11 @@
 // One contract for every store of an account's state: the data directory (SQLite and files) and Redis (a real
 // redis-server on loopback). A new adapter is added to STORES and must pass the same suite.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountState, StateLocation } from '../../../src/clean/state/account-state.js';
+import type { AccountState, RunEnd, RunRecord, StateLocation } from '../../../src/clean/state/account-state.js';
 import { openAccountDirectory, openAccountState } from '../../../src/clean/state/open-state.js';
 import type { Verdict } from '../../../src/clean/verdict/verdict.js';
 import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../../helpers/redis.js';
@@ -60,6 +61,34 @@ const verdict = (key: string, checkedAt: string, status: Verdict['status'] = 'va
   reason: status === 'valid' ? '' : 'rejected_email',
   checkedAt,
   serviceStatus: status === 'valid' ? 'deliverable' : 'undeliverable',
+});
+
+const runRecord = (id: string, startedAt: string): RunRecord => ({
+  id,
+  list: 'list.csv',
+  input: '/lists/list.csv',
+  fingerprint: `fingerprint-of-${id}`,
+  checker: 'service',
+  startedAt,
+  resumedAt: null,
+  rows: 10,
+  unique: 9,
+  host: hostname(),
+  pid: process.pid,
+  cwd: '/lists',
+  args: ['/lists/list.csv', '--output', '/lists/out.csv'],
+  end: null,
+});
+
+const runEnd = (): RunEnd => ({
+  endedAt: new Date().toISOString(),
+  outcome: 'success',
+  exitCode: 0,
+  spent: 9,
+  statuses: { valid: 9, invalid: 1 },
+  outputs: [{ path: '/lists/out.csv', role: 'output', rows: 10 }],
+  allowanceLeft: 41,
+  message: null,
 });
 
 describe.each(STORES.filter((s) => s.available))('the account state in $name', (store) => {
@@ -247,6 +276,45 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
     const elsewhere = await openAccountDirectory({ ...where, dataDir: otherDataDir });
     expect(await elsewhere.find([id('token')])).toBe(where.sharedUrl ? 'first' : undefined);
     elsewhere.close();
+  });
+
+  it('the run history: a start, then its end, newest first; whose process runs; forgotten on demand; shared, every machine sees it', async () => {
+    const where = nextAccount();
+    const here = await open(where);
+    const first = runRecord('run00001', '2026-01-01T00:00:00.000Z');
+    const second = runRecord('run00002', '2026-02-01T00:00:00.000Z');
+    await here.recordRun(first);
+    await here.recordRun(second);
+    const ended = { ...first, end: runEnd() };
+    await here.recordRun(ended);
+    // A run whose process is gone, as after a SIGKILL.
+    const killed = {
+      ...runRecord('run00003', '2025-12-01T00:00:00.000Z'),
+      pid: spawnSync(process.execPath, ['-e', '']).pid!,
+    };
+    await here.recordRun(killed);
+    // Another machine's, which gave no sign of life.
+    const elsewhere = { ...runRecord('run00004', '2025-11-01T00:00:00.000Z'), host: 'another-machine.example' };
+    await here.recordRun(elsewhere);
+
+    const again = await open(where);
+    expect(await again.runs()).toEqual([
+      { ...second, live: true },
+      { ...ended, live: false },
+      { ...killed, live: false },
+      { ...elsewhere, live: false },
+    ]);
+    expect(await (await open(nextAccount())).runs()).toEqual([]);
+
+    expect(await again.forgetRuns(['run00001', 'run00003', 'no-such-run'])).toBe(2);
+    expect((await here.runs()).map((run) => run.id)).toEqual(['run00002', 'run00004']);
+    await here.recordRun({ ...second, end: runEnd() });
+    expect((await here.runs())[0]).toMatchObject({ id: 'run00002', live: false, end: { outcome: 'success' } });
+
+    const otherDataDir = mkdtempSync(join(tmpdir(), 'mailclean-state-'));
+    dirs.push(otherDataDir);
+    const otherMachine = await open({ ...where, dataDir: otherDataDir });
+    expect((await otherMachine.runs()).map((run) => run.id)).toEqual(here.shared ? ['run00002', 'run00004'] : []);
   });
 
   it('several processes at once: overlapping lists pay exactly their union, every run exits 0, the cache keeps every answer', {

@@ -1,5 +1,5 @@
-// The account's state in this machine's data directory: journals and the allowance as files, the rate limit in
-// a state file shared by concurrent runs, the verdict cache and the address claims in SQLite.
+// The account's state in this machine's data directory: journals, the allowance and the run history as files, the
+// rate limit in a state file shared by concurrent runs, the verdict cache and the address claims in SQLite.
 import { existsSync } from 'node:fs';
 import { realClock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
@@ -10,7 +10,9 @@ import type {
   KnownAllowance,
   ListJournal,
   ListLockEvents,
+  LoggedRun,
   MonthSpend,
+  RunRecord,
   SavedAnswers,
 } from '../account-state.js';
 import { monthOf } from '../month.js';
@@ -19,7 +21,8 @@ import type { VerdictCache } from '../verdict-cache.js';
 import { knownAllowance, rememberAllowance } from './allowance-file.js';
 import { SlidingWindowLimiter } from './file-limiter.js';
 import { Journal, lockJournal } from './journal.js';
-import { cachePath, claimsPath, journalPath, limiterStatePath, spendPath } from './paths.js';
+import { cachePath, claimsPath, journalPath, limiterStatePath, runsPath, spendPath } from './paths.js';
+import { appendRun, forgetRuns, readRuns } from './run-index.js';
 import { recordSpend, spentInMonth } from './spend-file.js';
 import { SqliteClaims } from './sqlite-claims.js';
 
@@ -90,6 +93,18 @@ export class DiskAccountState implements AccountState {
   async spentInMonth(now = Date.now()): Promise<MonthSpend> {
     const month = monthOf(now);
     return { month, thisMachine: spentInMonth(spendPath(this.dataDir, this.account), month) };
+  }
+
+  recordRun(run: RunRecord): Promise<void> {
+    return appendRun(runsPath(this.dataDir, this.account), run);
+  }
+
+  async runs(): Promise<LoggedRun[]> {
+    return readRuns(runsPath(this.dataDir, this.account));
+  }
+
+  forgetRuns(ids: readonly string[]): Promise<number> {
+    return forgetRuns(runsPath(this.dataDir, this.account), ids);
   }
 
   async close(): Promise<void> {

@@ -30,3 +30,8 @@ export function spendPath(dataDir: string, account: string): string {
 export function claimsPath(dataDir: string, account: string): string {
   return join(dataDir, 'claims', `${account}.sqlite`);
 }
+
+/** The account's run history on this machine: one line per record of a run, appended. */
+export function runsPath(dataDir: string, account: string): string {
+  return join(dataDir, 'runs', `${account}.ndjson`);
+}

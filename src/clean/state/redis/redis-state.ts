@@ -1,5 +1,6 @@
 // The account's state shared by runners on several machines (--shared redis://…): the rate limit, the verdict
-// cache and the address claims live in Redis; a list's journal and the allowance news stay on this machine.
+// cache, the address claims and the run history live in Redis; a list's journal and the allowance news stay on
+// this machine (and the run history too).
 import type { Redis } from 'ioredis';
 import type { Rate } from '../../../config/rate.js';
 import { redactUrl } from '../../../redact.js';
@@ -9,8 +10,10 @@ import type {
   KnownAllowance,
   ListJournal,
   ListLockEvents,
+  LoggedRun,
   MachineState,
   MonthSpend,
+  RunRecord,
   SavedAnswers,
 } from '../account-state.js';
 import { monthOf } from '../month.js';
@@ -19,12 +22,14 @@ import type { VerdictCache } from '../verdict-cache.js';
 import { Claims } from './claims.js';
 import { connectShared, unreachable } from './connect.js';
 import { RedisLimiter } from './redis-limiter.js';
+import { RedisRunLog } from './redis-run-log.js';
 import { RedisVerdictCache } from './redis-verdict-cache.js';
 
 export class RedisAccountState implements AccountState {
   readonly shared = true;
   private readonly verdicts: RedisVerdictCache;
   private readonly addressClaims: Claims;
+  private readonly runLog: RedisRunLog;
 
   private constructor(
     private readonly redis: Redis,
@@ -34,6 +39,7 @@ export class RedisAccountState implements AccountState {
   ) {
     this.verdicts = new RedisVerdictCache(redis, url, sharedCacheKey(account));
     this.addressClaims = new Claims(redis, url, keyPrefix(account));
+    this.runLog = new RedisRunLog(redis, url, keyPrefix(account));
   }
 
   /** Connects at once: a Redis that cannot be reached is known before anything is sent. */
@@ -105,7 +111,24 @@ export class RedisAccountState implements AccountState {
     }
   }
 
+  /** Kept on this machine too, where `runs` without a shared store looks. */
+  async recordRun(run: RunRecord): Promise<void> {
+    await this.machine.recordRun(run);
+    await this.runLog.record(run);
+  }
+
+  /** Every runner's. */
+  runs(): Promise<LoggedRun[]> {
+    return this.runLog.list();
+  }
+
+  async forgetRuns(ids: readonly string[]): Promise<number> {
+    await this.machine.forgetRuns(ids);
+    return this.runLog.forget(ids);
+  }
+
   async close(): Promise<void> {
+    this.runLog.close();
     this.redis.disconnect();
   }
 }

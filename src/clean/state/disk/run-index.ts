@@ -1,0 +1,83 @@
+// This machine's run history of an account: an append-only index, one JSON line per record (a run's start, then
+// its end), the last line of an id winning. An append, and the rewrite that forgets runs, hold a lock file for a
+// moment, so that neither loses the other's lines.
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { isObject } from '../../../api/shape.js';
+import { writeFileAtomic } from '../../../atomic-write.js';
+import { breakLock, staleReason, tryLock } from '../../../lock-files.js';
+import { runsHere } from '../process-lives.js';
+import type { LoggedRun, RunRecord } from '../run-log.js';
+
+export async function appendRun(path: string, run: RunRecord): Promise<void> {
+  await holdingLock(path, () => appendFileSync(path, `${JSON.stringify(run)}\n`, { mode: 0o600 }));
+}
+
+/** The runs of the index, newest start first; lines that cannot be read (a torn last line) are skipped. */
+export function readRuns(path: string): LoggedRun[] {
+  return [...latestRecords(path).values()]
+    .map((run) => ({ ...run, live: run.end === null && runsHere(run) }))
+    .sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+}
+
+export async function forgetRuns(path: string, ids: readonly string[]): Promise<number> {
+  const forget = new Set(ids);
+  return holdingLock(path, () => {
+    const runs = latestRecords(path);
+    const kept = [...runs.values()].filter((run) => !forget.has(run.id));
+    if (kept.length === runs.size) return 0;
+    writeFileAtomic(path, kept.map((run) => `${JSON.stringify(run)}\n`).join(''));
+    return runs.size - kept.length;
+  });
+}
+
+function latestRecords(path: string): Map<string, RunRecord> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return new Map();
+  }
+  const runs = new Map<string, RunRecord>();
+  for (const line of text.split('\n')) {
+    try {
+      const run = JSON.parse(line) as unknown;
+      if (isRecord(run)) runs.set(run.id, run);
+    } catch {
+      // A torn line (a process killed while appending) says nothing.
+    }
+  }
+  return runs;
+}
+
+function isRecord(v: unknown): v is RunRecord {
+  return (
+    isObject(v) &&
+    typeof v.id === 'string' &&
+    typeof v.startedAt === 'string' &&
+    typeof v.fingerprint === 'string' &&
+    typeof v.host === 'string' &&
+    typeof v.pid === 'number' &&
+    (v.end === null || isObject(v.end))
+  );
+}
+
+/** Held for a moment only: one left behind (its process killed meanwhile) is taken over after a few seconds. */
+const LOCK_STALE_MS = 5_000;
+
+async function holdingLock<T>(path: string, work: () => T): Promise<T> {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const lockPath = `${path}.lock`;
+  for (;;) {
+    const attempt = tryLock(lockPath);
+    if (attempt.taken) {
+      try {
+        return work();
+      } finally {
+        attempt.release();
+      }
+    }
+    if (staleReason(attempt.owner, LOCK_STALE_MS) !== undefined) breakLock(lockPath, attempt.owner);
+    else await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
