@@ -5,7 +5,7 @@ import type { EngineSettings } from '../check/engine/engine-settings.js';
 import type { CheckOutcome } from '../check/outcome.js';
 import type { KeysExcept } from '../scan/keys-except.js';
 import type { UniqueKeys } from '../scan/spill/unique-keys.js';
-import type { KnownAllowance, SavedAnswers } from '../state/account-state.js';
+import type { KnownAllowance, RunLog, SavedAnswers } from '../state/account-state.js';
 import type { VerdictCache } from '../state/verdict-cache.js';
 import type { ExtraColumn, Verdict } from '../verdict/verdict.js';
 import type { VerdictTable } from '../verdict/verdict-table.js';
@@ -26,6 +26,8 @@ export interface Checker {
    * the scan ('refuse'), or matching a changed input by address (a run that lasts hours).
    */
   readonly changedInput: 'refuse' | 'match';
+  /** The account's run history, where the run is recorded; undefined without an account. */
+  readonly runLog?: RunLog;
   /** Decides for free before paying (the service's precheck): the engine's settings, or none. */
   readonly precheck?: EngineSettings;
   /** Told each new address while the list is read (the engine looks its domain up meanwhile). */

@@ -32,6 +32,17 @@ export interface CleanRequest {
   /** Where a spooled input and what passes the scan's memory budget are kept (private files, removed at the end). */
   spoolDir: string;
   signals: RunSignals;
+  /** How the run was started, for the run history (`mailclean runs`); without it, `runs resume` cannot repeat it. */
+  origin?: RunOrigin;
+}
+
+export interface RunOrigin {
+  /** The arguments of `clean`, as they can be given again: paths absolute, secrets removed. */
+  args: readonly string[];
+  /** The working directory. */
+  cwd: string;
+  /** The id of the recorded run this one resumes (`runs resume ID`): the run keeps that id. */
+  resumes?: string;
 }
 
 export interface OutputsRequest {

@@ -1,6 +1,7 @@
 // ONE run of a list, whichever checker decides its addresses: read and scan the list, take what is known already
 // (an earlier run's journal, the cache, the precheck), check the rest, write every row, and say how it ended. A dry
-// run stops after what is known and reports what the rest would cost. The interrupted path is the same for all.
+// run stops after what is known and reports what the rest would cost. The interrupted path is the same for all. A
+// run that checks is recorded in its account's run history (record-run.ts).
 import type { CheckOutcome } from '../check/outcome.js';
 import { type InputLayout, openInput } from '../scan/input/index.js';
 import { type ScanResult, scanInput } from '../scan/scan.js';
@@ -11,6 +12,7 @@ import { decideEarlierRun } from './earlier-run.js';
 import type { RunPorts } from './events.js';
 import { type Ended, finishRun } from './finish-run.js';
 import { answerKnown } from './known-answers.js';
+import { recordStart } from './record-run.js';
 import type { CleanRequest } from './request.js';
 
 export type RunResult =
@@ -82,6 +84,7 @@ interface Scanned {
 
 async function afterScan(request: CleanRequest, checker: Checker, ports: RunPorts, run: Scanned): Promise<RunResult> {
   const { scan, layout } = run;
+  let restarted = request.earlierRun === 'restart';
   const list = {
     fingerprint: layout.fingerprint,
     unique: scan.unique,
@@ -89,25 +92,45 @@ async function afterScan(request: CleanRequest, checker: Checker, ports: RunPort
     restart: request.earlierRun === 'restart',
     maxAgeMs: request.maxAgeMs,
     signals: request.signals,
-    earlierRun: (saved: SavedAnswers) => decideEarlierRun(request, ports, scan.unique, saved),
+    earlierRun: async (saved: SavedAnswers) => {
+      const decided = await decideEarlierRun(request, ports, scan.unique, saved);
+      restarted ||= decided === 'restart';
+      return decided;
+    },
   };
   const known = await checker.known(list, ports);
   if (known === 'cancel') return cancelled(ports);
   if (request.dryRun) return { kind: 'dry-run', report: await dryRunReport(request, checker, scan, known) };
-  const answers = await answerKnown(request, checker, ports, scan, known);
-  if (!(await spendAgreed(request, checker, ports, answers.pending.size))) return cancelled(ports);
-  const { pending, verdicts } = answers;
-  const work = {
-    pending,
-    keys: scan.unique,
-    verdicts,
-    rows: scan.rows,
-    signals: request.signals,
-    maxAgeMs: request.maxAgeMs,
-  };
-  const outcome: CheckOutcome = await checker.check(work, ports);
-  await checker.settle?.(outcome);
-  return finishRun(request, checker, ports, { ...run, answers, outcome });
+  const recording = await recordStart(request, checker, ports, {
+    ...run,
+    resumes: !restarted,
+    journaled: known.journaled.size,
+  });
+  let outcome: CheckOutcome | undefined;
+  try {
+    const answers = await answerKnown(request, checker, ports, scan, known);
+    if (!(await spendAgreed(request, checker, ports, answers.pending.size))) {
+      await recording?.cancelled();
+      return cancelled(ports);
+    }
+    const { pending, verdicts } = answers;
+    const work = {
+      pending,
+      keys: scan.unique,
+      verdicts,
+      rows: scan.rows,
+      signals: request.signals,
+      maxAgeMs: request.maxAgeMs,
+    };
+    outcome = await checker.check(work, ports);
+    await checker.settle?.(outcome);
+    const ended = await finishRun(request, checker, ports, { ...run, answers, outcome });
+    await recording?.ended(ended, outcome);
+    return ended;
+  } catch (error) {
+    await recording?.failed(error, outcome);
+    throw error;
+  }
 }
 
 function cancelled(ports: RunPorts): RunResult {

@@ -17,7 +17,7 @@ export interface RunEnd {
   endedAt: string;
   outcome: RunOutcome;
   exitCode: number;
-  /** Addresses charged by the service in this run (its last attempt, when it was resumed after a kill). */
+  /** Addresses charged by the service in this run (with those of the attempt it resumed, when one was killed). */
   spent: number;
   /** Rows per status, when the rows were counted (not after a failure, nor an interruption without side files). */
   statuses: Record<string, number> | null;
@@ -43,6 +43,11 @@ export interface RunRecord {
   resumedAt: string | null;
   rows: number;
   unique: number;
+  /**
+   * Answers the list's journal held when the run (or the killed run it took over) started: what the journal gained
+   * since is what the run paid for, which is how the spend of a run killed before its end is known.
+   */
+  journaled: number;
   /** Where it runs: the machine's host name and the process. */
   host: string;
   pid: number;
@@ -65,4 +70,9 @@ export interface RunLog {
   runs(): Promise<LoggedRun[]>;
   /** Forgets these runs; resolves to how many were forgotten. */
   forgetRuns(ids: readonly string[]): Promise<number>;
+}
+
+/** A run that stopped before its end: killed (no end, its process gone) or interrupted by a signal. */
+export function isResumable(run: LoggedRun): boolean {
+  return run.end === null ? !run.live : run.end.outcome === 'interrupted';
 }

@@ -1,5 +1,6 @@
 // `mailclean clean`: its flags, turned into typed options. run.ts does the work; report.ts says how it went.
-import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
+import { type Command, type CommandUnknownOpts, Option, type OptionValues } from '@commander-js/extra-typings';
+import type { RunOrigin } from '../../clean/run/request.js';
 import { parseThresholds, type Threshold } from '../../clean/run/thresholds.js';
 import { ENCODINGS as INPUT_ENCODINGS, type InputEncoding } from '../../clean/scan/input/decode.js';
 import { checkSharedUrl } from '../../clean/state/open-state.js';
@@ -12,6 +13,7 @@ import { UsageError } from '../../errors.js';
 import type { JsonFlag } from '../../io/json.js';
 import type { Runner } from '../index.js';
 import { CLEAN_HELP } from './help-text.js';
+import { runOrigin } from './origin.js';
 import { outputTargets } from './output-flags.js';
 
 export interface CleanOptions {
@@ -50,6 +52,8 @@ export interface CleanOptions {
   report?: OutputPath;
   failWhen?: Threshold[];
   engine: EngineFlags;
+  /** How it was started, for the run history. */
+  origin?: RunOrigin;
 }
 
 /** What the built-in engine was asked to do; checked when the engine is chosen (run.ts). */
@@ -160,19 +164,25 @@ function reportFlags<A extends unknown[], O extends OptionValues>(cmd: Command<A
 type CleanFlags = ReturnType<ReturnType<typeof declareFlags>['opts']>;
 
 export function define(cmd: Command, run: Runner): void {
-  declareFlags(cmd).action(
-    run(async (f, opts, args) => {
-      const options = cleanOptions(opts, args, f.io.stdin.isTTY === true);
-      if (FORMATS[options.format].binary && options.output === undefined && f.io.isStdoutTTY) {
-        throw new UsageError(
-          `--format ${options.format}: a workbook is not for a terminal`,
-          `pass -o FILE${FORMATS[options.format].extension}, or redirect stdout to a file`,
-        );
-      }
-      const { runClean } = await import('./run.js');
-      return runClean(options, f);
-    }),
-  );
+  let origin: RunOrigin | undefined;
+  declareFlags(cmd)
+    // Inputs and outputs are opened relative to the process's directory, so their paths are recorded from it.
+    .hook('preAction', (_clean, action) => {
+      origin = runOrigin(action as CommandUnknownOpts, process.cwd());
+    })
+    .action(
+      run(async (f, opts, args) => {
+        const options = { ...cleanOptions(opts, args, f.io.stdin.isTTY === true), origin };
+        if (FORMATS[options.format].binary && options.output === undefined && f.io.isStdoutTTY) {
+          throw new UsageError(
+            `--format ${options.format}: a workbook is not for a terminal`,
+            `pass -o FILE${FORMATS[options.format].extension}, or redirect stdout to a file`,
+          );
+        }
+        const { runClean } = await import('./run.js');
+        return runClean(options, f);
+      }),
+    );
 }
 
 /** The flags as typed options; every bad value is a usage error naming its flag. */

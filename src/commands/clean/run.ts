@@ -64,5 +64,6 @@ function cleanRequest(o: CleanOptions, f: Factory): CleanRequest {
     failWhen: o.failWhen,
     spoolDir: `${f.dataDir}/spool`,
     signals: f.io.signals,
+    origin: o.origin,
   };
 }

@@ -73,6 +73,7 @@ const runRecord = (id: string, startedAt: string): RunRecord => ({
   resumedAt: null,
   rows: 10,
   unique: 9,
+  journaled: 0,
   host: hostname(),
   pid: process.pid,
   cwd: '/lists',

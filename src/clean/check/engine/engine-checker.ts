@@ -52,6 +52,10 @@ export class EngineChecker implements Checker {
     return new EngineChecker(engine, opts.state, withService);
   }
 
+  get runLog(): AccountState | undefined {
+    return this.state;
+  }
+
   onNewKey(key: string): void {
     this.engine?.prefetch(key);
   }

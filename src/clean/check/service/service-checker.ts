@@ -46,6 +46,10 @@ export class ServiceChecker implements Checker {
     return this.options.service;
   }
 
+  get runLog(): AccountState | undefined {
+    return this.options.state;
+  }
+
   get precheck(): EngineSettings | undefined {
     return this.options.precheck;
   }

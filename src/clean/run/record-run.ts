@@ -1,0 +1,163 @@
+// A run's record in the account's run history (state/run-log.ts): written once the run goes on to check (its list
+// locked, an earlier run's answers taken), and again when it ends, however it ends. A run killed before its end
+// (SIGKILL) keeps no end, and one stopped by a signal ends 'interrupted': the next run of its list on this machine
+// that resumes it (not --restart) takes its record over, keeping its id. Keeping the record never fails the run: a
+// warning says it was not kept.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { basename, resolve } from 'node:path';
+import { CliError, ExitCode } from '../../errors.js';
+import type { CheckOutcome } from '../check/outcome.js';
+import type { InputLayout } from '../scan/input/index.js';
+import type { ScanResult } from '../scan/scan.js';
+import {
+  isResumable,
+  type RunEnd,
+  type RunLog,
+  type RunOutcome,
+  type RunOutput,
+  type RunRecord,
+} from '../state/run-log.js';
+import type { Checker } from './checker.js';
+import type { RunPorts } from './events.js';
+import type { Ended } from './finish-run.js';
+import type { CleanRequest } from './request.js';
+import type { RunSummary } from './summary.js';
+
+export interface RunRecording {
+  ended(result: Ended, outcome: CheckOutcome): Promise<void>;
+  /** The user chose not to spend: nothing was sent. */
+  cancelled(): Promise<void>;
+  failed(error: unknown, outcome: CheckOutcome | undefined): Promise<void>;
+}
+
+interface Started {
+  layout: InputLayout;
+  scan: ScanResult;
+  startedAt: number;
+  /** The run continues an earlier run of the list (not --restart). */
+  resumes: boolean;
+  /** The answers the list's journal held before this run. */
+  journaled: number;
+}
+
+/** Records the start of a run that checks, in the checker's account's history; undefined without an account. */
+export async function recordStart(
+  request: CleanRequest,
+  checker: Checker,
+  ports: RunPorts,
+  run: Started,
+): Promise<RunRecording | undefined> {
+  const log = checker.runLog;
+  if (!log) return undefined;
+  const keep = async (record: RunRecord) => {
+    try {
+      await log.recordRun(record);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      ports.emit({ type: 'warning', message: `this run could not be kept in the run history (${why})` });
+    }
+  };
+  const taken = run.resumes
+    ? await resumedRun(log, run.layout.fingerprint, checker.kind, request.origin?.resumes)
+    : undefined;
+  const record: RunRecord = {
+    id: taken?.id ?? randomBytes(4).toString('hex'),
+    list: request.input === '-' ? run.layout.displayName : basename(request.input),
+    input: request.input === '-' ? '-' : resolve(request.input),
+    fingerprint: run.layout.fingerprint,
+    checker: checker.kind,
+    startedAt: taken?.startedAt ?? new Date(run.startedAt).toISOString(),
+    resumedAt: taken ? new Date(run.startedAt).toISOString() : null,
+    rows: run.scan.rows,
+    unique: run.scan.unique.size,
+    journaled: taken?.journaled ?? run.journaled,
+    host: hostname(),
+    pid: process.pid,
+    cwd: request.origin?.cwd ?? null,
+    args: request.origin ? [...request.origin.args] : null,
+    end: null,
+  };
+  await keep(record);
+  // What the attempt taken over paid before it stopped: the answers its journal gained.
+  const paidBefore = taken ? Math.max(0, run.journaled - taken.journaled) : 0;
+  const end = (facts: Omit<RunEnd, 'endedAt'>) =>
+    keep({ ...record, end: { endedAt: new Date().toISOString(), ...facts, spent: paidBefore + facts.spent } });
+  return {
+    ended: (result, outcome) => end(endOf(request, checker, result, outcome)),
+    cancelled: () => end({ ...nothingCounted(0), outcome: 'cancelled', exitCode: ExitCode.ok }),
+    failed: (error, outcome) => end(failure(request, error, outcome)),
+  };
+}
+
+/**
+ * The run this one continues: `id` when given (`runs resume ID`), else this machine's latest run of the list by the
+ * same checker that was killed or interrupted (its journal is what this run resumes).
+ */
+async function resumedRun(
+  log: RunLog,
+  fingerprint: string,
+  kind: Checker['kind'],
+  id: string | undefined,
+): Promise<RunRecord | undefined> {
+  try {
+    const runs = await log.runs();
+    return runs.find(
+      (r) =>
+        (id === undefined || r.id === id) &&
+        r.fingerprint === fingerprint &&
+        r.checker === kind &&
+        r.host === hostname() &&
+        isResumable(r),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+const OUTCOMES: Record<number, RunOutcome> = {
+  [ExitCode.ok]: 'success',
+  [ExitCode.partial]: 'partial',
+  [ExitCode.threshold]: 'failed-when',
+};
+
+function endOf(request: CleanRequest, checker: Checker, result: Ended, outcome: CheckOutcome): Omit<RunEnd, 'endedAt'> {
+  const summary = result.summary;
+  return {
+    outcome: result.kind === 'interrupted' ? 'interrupted' : (OUTCOMES[result.exitCode] ?? 'failed'),
+    exitCode: result.exitCode,
+    spent: outcome.spent,
+    statuses: summary?.statuses ?? null,
+    outputs: outputsOf(request, summary),
+    allowanceLeft: summary?.allowanceLeft ?? checker.cost?.().allowance?.left ?? null,
+    message: outcome.stopped?.message ?? null,
+  };
+}
+
+function failure(request: CleanRequest, error: unknown, outcome: CheckOutcome | undefined): Omit<RunEnd, 'endedAt'> {
+  const interrupted = request.signals.stop.aborted;
+  const exitCode = interrupted ? request.signals.exitCode : error instanceof CliError ? error.exitCode : ExitCode.error;
+  return {
+    ...nothingCounted(outcome?.spent ?? 0),
+    outcome: interrupted ? 'interrupted' : 'failed',
+    exitCode,
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
+
+function nothingCounted(spent: number) {
+  return { spent, statuses: null, outputs: [], allowanceLeft: null, message: null };
+}
+
+/** Where the rows went (absolute paths, `-` for stdout) and the side files, as the summary counts them. */
+function outputsOf(request: CleanRequest, summary: RunSummary | undefined): RunOutput[] {
+  const { output, rejects, summaryJson, report } = request.outputs;
+  const outputs: RunOutput[] = (summary?.outputs ?? []).map((written) => ({
+    path: (written.role === 'output' ? output?.path : rejects?.path) ?? '-',
+    role: written.role,
+    rows: written.rows,
+  }));
+  if (summary && summaryJson) outputs.push({ path: summaryJson.path, role: 'summary', rows: null });
+  if (summary && report) outputs.push({ path: report.path, role: 'report', rows: null });
+  return outputs;
+}
