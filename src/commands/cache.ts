@@ -1,17 +1,15 @@
 // `mailclean cache`: the verdict cache of this profile's cleaning account on this machine.
 import type { Command } from '@commander-js/extra-typings';
 import type { AccountState } from '../clean/state/account-state.js';
-import { SharedStateError } from '../clean/state/account-state.js';
 import type { CacheStats } from '../clean/state/verdict-cache.js';
 import { parseDuration } from '../config/duration.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import { fieldsOf } from '../fields.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderPairs } from '../io/table.js';
 import { formatCount } from '../quantities.js';
+import { cleaningAccountState } from './common/account-state.js';
 import { jsonOption } from './common/inputs.js';
-import { cleaningAccountKey } from './common/sessions.js';
 import type { Runner } from './index.js';
 
 export function define(cmd: Command, run: Runner): void {
@@ -50,29 +48,8 @@ same store \`clean\` uses.`,
 export const CACHE_STATS_FIELDS = fieldsOf<CacheStats>({ entries: true, oldest: true, newest: true, bytes: true });
 
 /** The account's state where `clean` keeps it: the shared Redis when one is named, else the data directory. */
-async function accountState(f: Factory, shared: string | undefined): Promise<AccountState> {
-  try {
-    return await f.accountState(await accountOf(f, shared), shared);
-  } catch (error) {
-    if (error instanceof SharedStateError)
-      throw new CliError(
-        `${error.message}: the shared cache cannot be read`,
-        ExitCode.error,
-        'check --shared (or MAILCLEAN_REDIS_URL)',
-      );
-    throw error;
-  }
-}
-
-async function accountOf(f: Factory, shared: string | undefined): Promise<string> {
-  (await f.profile()).requireKnown();
-  const key = await cleaningAccountKey(f, shared);
-  if (!key)
-    throw new UsageError(
-      `profile "${f.profileName}" has no cleaning account (a clean-url and a cleaning token): the cache is kept per account`,
-      'run `mailclean login --clean-url URL`',
-    );
-  return key;
+function accountState(f: Factory, shared: string | undefined): Promise<AccountState> {
+  return cleaningAccountState(f, shared, 'cache');
 }
 
 export async function cacheStats(o: { json?: JsonFlag; shared?: string }, f: Factory): Promise<number> {

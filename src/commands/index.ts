@@ -80,6 +80,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./cache.js'),
   },
   {
+    name: 'runs',
+    group: 'Cleaning',
+    summary: 'list the runs of clean, show one, resume an unfinished one, forget old ones',
+    load: () => import('./runs/runs.js'),
+  },
+  {
     name: 'api',
     group: 'Other',
     summary: 'send one request to either service with the stored token and print the answer',

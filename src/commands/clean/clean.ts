@@ -10,6 +10,7 @@ import type { OutputPath } from '../../clean/write/output-path.js';
 import { parseDuration } from '../../config/duration.js';
 import { parseRate, type Rate } from '../../config/rate.js';
 import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
 import type { JsonFlag } from '../../io/json.js';
 import type { Runner } from '../index.js';
 import { CLEAN_HELP } from './help-text.js';
@@ -72,7 +73,7 @@ const ENGINE_FLAG_KEYS = { '--smtp': 'smtp', '--dns-server': 'dnsServer', '--smt
 const ENGINE_FLAGS = Object.keys(ENGINE_FLAG_KEYS) as Array<keyof typeof ENGINE_FLAG_KEYS>;
 
 /** The flags of `clean`, declared once: their types are read from here (a renamed flag fails to compile). */
-function declareFlags(cmd: Command) {
+export function declareCleanFlags(cmd: Command) {
   return reportFlags(engineFlags(serviceFlags(listFlags(cmd)))).addHelpText('after', CLEAN_HELP);
 }
 
@@ -161,28 +162,34 @@ function reportFlags<A extends unknown[], O extends OptionValues>(cmd: Command<A
     );
 }
 
-type CleanFlags = ReturnType<ReturnType<typeof declareFlags>['opts']>;
+type CleanFlags = ReturnType<ReturnType<typeof declareCleanFlags>['opts']>;
 
 export function define(cmd: Command, run: Runner): void {
-  let origin: RunOrigin | undefined;
-  declareFlags(cmd)
-    // Inputs and outputs are opened relative to the process's directory, so their paths are recorded from it.
-    .hook('preAction', (_clean, action) => {
-      origin = runOrigin(action as CommandUnknownOpts, process.cwd());
-    })
-    .action(
-      run(async (f, opts, args) => {
-        const options = { ...cleanOptions(opts, args, f.io.stdin.isTTY === true), origin };
-        if (FORMATS[options.format].binary && options.output === undefined && f.io.isStdoutTTY) {
-          throw new UsageError(
-            `--format ${options.format}: a workbook is not for a terminal`,
-            `pass -o FILE${FORMATS[options.format].extension}, or redirect stdout to a file`,
-          );
-        }
-        const { runClean } = await import('./run.js');
-        return runClean(options, f);
-      }),
+  const clean = declareCleanFlags(cmd);
+  clean.action(run((f, opts, args) => startClean(f, clean, opts, args)));
+}
+
+/**
+ * Runs `clean` as `cmd` parsed it; `resumes` names the recorded run it continues (`runs resume ID`). Inputs and
+ * outputs are opened relative to the process's directory, so their paths are recorded from it.
+ */
+export async function startClean(
+  f: Factory,
+  cmd: CommandUnknownOpts,
+  opts: CleanFlags,
+  args: [input?: string],
+  resumes?: string,
+): Promise<number> {
+  const origin = { ...runOrigin(cmd, process.cwd()), resumes };
+  const options = { ...cleanOptions(opts, args, f.io.stdin.isTTY === true), origin };
+  if (FORMATS[options.format].binary && options.output === undefined && f.io.isStdoutTTY) {
+    throw new UsageError(
+      `--format ${options.format}: a workbook is not for a terminal`,
+      `pass -o FILE${FORMATS[options.format].extension}, or redirect stdout to a file`,
     );
+  }
+  const { runClean } = await import('./run.js');
+  return runClean(options, f);
 }
 
 /** The flags as typed options; every bad value is a usage error naming its flag. */

@@ -1,0 +1,32 @@
+// The state of this profile's cleaning account, where `clean` keeps it (the shared Redis when one is named, else
+// the data directory), for the commands that read it: `cache`, `runs`.
+import { type AccountState, SharedStateError } from '../../clean/state/account-state.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { cleaningAccountKey } from './sessions.js';
+
+/** `what` names what is read, for messages: "cache", "run history". */
+export async function cleaningAccountState(
+  f: Factory,
+  shared: string | undefined,
+  what: string,
+): Promise<AccountState> {
+  (await f.profile()).requireKnown();
+  const account = await cleaningAccountKey(f, shared);
+  if (!account)
+    throw new UsageError(
+      `profile "${f.profileName}" has no cleaning account (a clean-url and a cleaning token): the ${what} is kept per account`,
+      'run `mailclean login --clean-url URL`',
+    );
+  try {
+    return await f.accountState(account, shared);
+  } catch (error) {
+    if (error instanceof SharedStateError)
+      throw new CliError(
+        `${error.message}: the shared ${what} cannot be read`,
+        ExitCode.error,
+        'check --shared (or MAILCLEAN_REDIS_URL)',
+      );
+    throw error;
+  }
+}

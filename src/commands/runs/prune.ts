@@ -1,0 +1,62 @@
+// `mailclean runs prune --older-than 90d`: forgets the runs that ended before then (or started, for one killed
+// before its end), and the journals of their lists that no run kept still uses. A journal is what makes a later
+// clean of the same list free: forgetting it means that list's addresses are paid for again, unless the cache
+// (--max-age) still holds them. A list another run holds right now keeps its journal.
+import { rmSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type { AccountState, LoggedRun } from '../../clean/state/account-state.js';
+import { parseDuration } from '../../config/duration.js';
+import { ExitCode } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { JsonFlag } from '../../io/json.js';
+import { quantity } from '../../quantities.js';
+import { runHistory } from './history.js';
+
+export async function pruneRuns(
+  f: Factory,
+  o: { olderThan: string; shared?: string; json?: JsonFlag },
+): Promise<number> {
+  const before = Date.now() - parseDuration(o.olderThan, '--older-than');
+  const state = await runHistory(f, o.shared);
+  const runs = await state.runs();
+  const old = runs.filter((run) => !run.live && Date.parse(run.end?.endedAt ?? run.startedAt) < before);
+  const forgotten = await state.forgetRuns(old.map((run) => run.id));
+  const journals = await forgetJournals(state, old, runs);
+  if (o.json !== undefined) f.io.json({ forgotten, journals }, o.json, ['forgotten', 'journals']);
+  else
+    f.io.note(
+      `Forgot ${quantity(forgotten, 'run')} older than ${o.olderThan} and ${quantity(journals, 'journal')} of their lists.`,
+    );
+  return ExitCode.ok;
+}
+
+/** Removes the journals (on this machine) of the lists of `old` that no other run uses; resolves to how many. */
+async function forgetJournals(state: AccountState, old: LoggedRun[], runs: LoggedRun[]): Promise<number> {
+  const forgotten = new Set(old.map((run) => run.id));
+  const kept = new Set(runs.filter((run) => !forgotten.has(run.id)).map((run) => run.fingerprint));
+  const lists = new Set(
+    old.filter((run) => run.host === hostname() && !kept.has(run.fingerprint)).map((run) => run.fingerprint),
+  );
+  let removed = 0;
+  for (const fingerprint of lists) if (await removeJournal(state, fingerprint)) removed++;
+  return removed;
+}
+
+/** Holding the list's lock, so that no run appends to a journal being removed; a list in use is left alone. */
+async function removeJournal(state: AccountState, fingerprint: string): Promise<boolean> {
+  const busy = new AbortController();
+  let unlock: () => void;
+  try {
+    unlock = await state.lockList(fingerprint, { signal: busy.signal, onWait: () => busy.abort() });
+  } catch {
+    return false;
+  }
+  try {
+    const path = state.journalFile(fingerprint);
+    const existed = state.savedAnswers(fingerprint).results.size > 0;
+    rmSync(path, { force: true });
+    return existed;
+  } finally {
+    unlock();
+  }
+}

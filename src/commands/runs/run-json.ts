@@ -1,0 +1,96 @@
+// A recorded run as `runs` and `runs view` show it, and as their `--json` prints it (docs/json.md): the record,
+// whether it still runs, and what a run killed before its end spent (the answers its list's journal gained).
+import { hostname } from 'node:os';
+import type { LoggedRun, MachineState, RunOutcome, RunOutput } from '../../clean/state/account-state.js';
+import { fieldsOf } from '../../fields.js';
+
+export interface RunJson {
+  id: string;
+  list: string;
+  input: string;
+  checker: 'service' | 'local';
+  /** `running`: its process still runs; `unfinished`: it stopped before its end (killed); `ended`. */
+  status: 'running' | 'unfinished' | 'ended';
+  outcome: RunOutcome | null;
+  exitCode: number | null;
+  startedAt: string;
+  resumedAt: string | null;
+  endedAt: string | null;
+  rows: number;
+  unique: number;
+  spent: number | null;
+  statuses: Record<string, number> | null;
+  allowanceLeft: number | null;
+  outputs: RunOutput[];
+  message: string | null;
+  host: string;
+  pid: number;
+  cwd: string | null;
+  commandLine: string | null;
+}
+
+export const RUN_FIELDS = fieldsOf<RunJson>({
+  id: true,
+  list: true,
+  input: true,
+  checker: true,
+  status: true,
+  outcome: true,
+  exitCode: true,
+  startedAt: true,
+  resumedAt: true,
+  endedAt: true,
+  rows: true,
+  unique: true,
+  spent: true,
+  statuses: true,
+  allowanceLeft: true,
+  outputs: true,
+  message: true,
+  host: true,
+  pid: true,
+  cwd: true,
+  commandLine: true,
+});
+
+export function runJson(run: LoggedRun, machine: MachineState): RunJson {
+  const end = run.end;
+  return {
+    id: run.id,
+    list: run.list,
+    input: run.input,
+    checker: run.checker,
+    status: end ? 'ended' : run.live ? 'running' : 'unfinished',
+    outcome: end?.outcome ?? null,
+    exitCode: end?.exitCode ?? null,
+    startedAt: run.startedAt,
+    resumedAt: run.resumedAt,
+    endedAt: end?.endedAt ?? null,
+    rows: run.rows,
+    unique: run.unique,
+    spent: end ? end.spent : spentSoFar(run, machine),
+    statuses: end?.statuses ?? null,
+    allowanceLeft: end?.allowanceLeft ?? null,
+    outputs: end?.outputs ?? [],
+    message: end?.message ?? null,
+    host: run.host,
+    pid: run.pid,
+    cwd: run.cwd,
+    commandLine: run.args ? commandLine(run.args) : null,
+  };
+}
+
+/** A run without an end paid for what its list's journal gained since it started; known on its machine only. */
+function spentSoFar(run: LoggedRun, machine: MachineState): number | null {
+  if (run.host !== hostname() || run.checker !== 'service') return run.checker === 'local' ? 0 : null;
+  return Math.max(0, machine.savedAnswers(run.fingerprint).results.size - run.journaled);
+}
+
+/** The command that started the run, as it can be pasted into a POSIX shell. */
+export function commandLine(args: readonly string[]): string {
+  return ['mailclean', 'clean', ...args].map(shellWord).join(' ');
+}
+
+function shellWord(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}
