@@ -8,6 +8,7 @@ import { ALLOWANCE_FIELDS } from '../../src/commands/allowance.js';
 import { AUTH_STATUS_FIELDS } from '../../src/commands/auth.js';
 import { CACHE_STATS_FIELDS } from '../../src/commands/cache.js';
 import { PERMISSION_FIELDS } from '../../src/commands/roles.js';
+import { RUN_FIELDS } from '../../src/commands/runs/run-json.js';
 import { VERIFY_FIELDS } from '../../src/commands/verify.js';
 import { useHome } from '../helpers/cli.js';
 
@@ -36,6 +37,7 @@ describe('docs/json.md', () => {
     expect(undocumented(section('## `cache stats`'), CACHE_STATS_FIELDS)).toEqual([]);
     expect(undocumented(section('## `verify`'), VERIFY_FIELDS)).toEqual([]);
     expect(undocumented(section('## `allowance`'), ALLOWANCE_FIELDS)).toEqual([]);
+    expect(undocumented(section('## `runs`'), RUN_FIELDS)).toEqual([]);
   });
 
   const home = useHome();
