@@ -1,6 +1,7 @@
 // One contract for every store of an account's state: the data directory (SQLite and files) and Redis (a real
 // redis-server on loopback). A new adapter is added to STORES and must pass the same suite.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,16 @@ interface Store {
   start(): Promise<() => StateLocation>;
   stop(): Promise<void>;
 }
+
+// A run's claims in a process of its own (built code: `npm test` builds first), which the test then kills.
+const CLAIM_AND_HANG = `
+const { openAccountState } = await import(${JSON.stringify(new URL('../../../dist/clean/state/open-state.js', import.meta.url).href)});
+const claims = (await openAccountState(JSON.parse(process.env.MAILCLEAN_STATE))).claims();
+await claims.start();
+await claims.claim(['a@example.com', 'b@example.com']);
+process.stdout.write('claimed\\n');
+setInterval(() => {}, 60_000);
+`;
 
 const dirs: string[] = [];
 let redis: RedisHandle | undefined;
@@ -260,6 +271,27 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
       theirs: [],
     });
     await second.release();
+  });
+
+  it('claims of a process on this machine that was killed are taken over at once', async () => {
+    const where = nextAccount();
+    const child = spawn(process.execPath, ['--input-type=module', '-e', CLAIM_AND_HANG], {
+      env: { ...process.env, MAILCLEAN_STATE: JSON.stringify(where) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const [said] = await once(child.stdout, 'data');
+    expect(String(said)).toBe('claimed\n');
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    const next = (await open(where)).claims();
+    await next.start();
+    expect(await next.claim(['a@example.com', 'b@example.com'])).toEqual({
+      mine: [],
+      theirs: ['a@example.com', 'b@example.com'],
+    });
+    // Without asking the process, Redis would hold them until the runner's sign of life ran out (15 s).
+    expect(await next.takeOverFromGone(['a@example.com', 'b@example.com'])).toEqual(['a@example.com', 'b@example.com']);
+    await next.release();
   });
 
   it('the account directory: an identity keeps the account it was first seen with; shared, every machine sees it', async () => {

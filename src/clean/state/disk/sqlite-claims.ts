@@ -7,6 +7,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { batches } from '../../../batches.js';
+import { ownerIsGone } from '../../../lock-files.js';
 import type { AddressClaims } from '../account-state.js';
 import { type Database, openDatabase } from './sqlite-driver.js';
 
@@ -103,7 +104,10 @@ export class SqliteClaims implements AddressClaims {
       const row = db.prepare('SELECT host, pid, beat FROM runners WHERE owner = ?').get(owner) as
         | { host: string; pid: number; beat: number }
         | undefined;
-      alive = row !== undefined && now - row.beat < LIVENESS_MS && !(row.host === hostname() && processGone(row.pid));
+      alive =
+        row !== undefined &&
+        now - row.beat < LIVENESS_MS &&
+        !ownerIsGone({ pid: row.pid, host: row.host, at: row.beat });
       known.set(owner, alive);
     }
     return alive;
@@ -126,15 +130,6 @@ export class SqliteClaims implements AddressClaims {
       db.close();
       this.db = undefined;
     }
-  }
-}
-
-function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 
