@@ -4,66 +4,15 @@
 // at the service when it dies, so what it paid is exactly what its journal kept. In both stores.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useHome } from '../helpers/cli.js';
-import { eventually } from '../helpers/gate.js';
+import { eventually, startGate } from '../helpers/gate.js';
 import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../helpers/redis.js';
 import { registered, useSandboxes } from '../helpers/sandbox.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'mailclean.js');
 if (!redisInstalled) console.log(`test/e2e/runs-kill.test.ts: ${REDIS_SKIP_NOTE} (the Redis store's case)`);
-
-/** Lets `passing` POST requests through to `target`, then holds the others until `release`; a held request whose client went away is never sent. */
-async function startDoor(target: string, passing: number) {
-  let passed = 0;
-  let released = false;
-  const held: Array<{ req: IncomingMessage; res: ServerResponse; gone: boolean }> = [];
-  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
-    const upstream = request(
-      new URL(req.url ?? '/', target),
-      { method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    upstream.end(body);
-  };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      if (released || req.method !== 'POST' || passed < passing) {
-        if (req.method === 'POST') passed++;
-        forward(req, res, body);
-        return;
-      }
-      const entry = { req, res, gone: false };
-      res.on('close', () => (entry.gone = true));
-      held.push(entry);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    held: () => held.filter((h) => !h.gone).length,
-    /** Sends every later request; the held ones only if their client is still there. */
-    release() {
-      released = true;
-      for (const h of held.splice(0)) if (!h.gone) forward(h.req, h.res, Buffer.alloc(0));
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const STORES = [
   { store: 'disk', available: true },
@@ -84,7 +33,7 @@ describe.each(STORES)('runs: a run killed mid-way ($store store)', ({ store }) =
   }, async () => {
     const sandbox = await sandboxes.start({ plan: 'unlimited', rate: { requests: 1_000, windowMs: 1_000 } });
     await registered(home(), sandbox);
-    const door = await startDoor(sandbox.url, 3);
+    const door = await startGate(sandbox.url, { passing: 3 });
     try {
       const env = { MAILCLEAN_CLEAN_URL: door.url, ...(redis ? { MAILCLEAN_REDIS_URL: redis.url } : {}) };
       const input = join(home().dir, 'list.csv');
@@ -100,13 +49,13 @@ describe.each(STORES)('runs: a run killed mid-way ($store store)', ({ store }) =
       const exited = new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
       const runs = async () => JSON.parse((await home().run(['runs', '--json'], { env })).stdout);
       // Three batches answered and kept, the fourth held at the door: then it dies.
-      const journaled = await eventually(async () => door.held() === 1 && (await runs())[0]?.spent === 150);
+      const journaled = await eventually(async () => door.waiting() === 1 && (await runs())[0]?.spent === 150);
       expect(journaled, stderr).toBe(true);
       const [running] = await runs();
       expect(running).toMatchObject({ status: 'running', pid: child.pid });
       child.kill('SIGKILL');
       expect(await exited).toBe('SIGKILL');
-      expect(await eventually(() => door.held() === 0)).toBe(true);
+      expect(await eventually(() => door.waiting() === 0)).toBe(true);
       expect(sandbox.stats().addressesCharged).toBe(150);
 
       const [killed] = await runs();
@@ -117,7 +66,7 @@ describe.each(STORES)('runs: a run killed mid-way ($store store)', ({ store }) =
       expect(view.stdout).toMatch(/^Status\s+unfinished: stopped before its end/m);
       expect(view.stdout).toMatch(/^Spent\s+150 addresses so far$/m);
 
-      door.release();
+      door.open();
       const resumed = await home().run(['runs', 'resume', killed.id], { env });
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toContain('Resuming: 150 addresses already checked are not sent again.');

@@ -1,43 +1,67 @@
 // A door on 127.0.0.1 in front of a server (the sandbox): requests wait at it until the test opens it, then go
 // through unchanged. A test can then act while it knows requests are in flight (stop Redis, start a second runner)
 // instead of racing a process's start-up with the service's rate window, which loses under load.
-import { createServer, request } from 'node:http';
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Gate {
   /** Where the CLI should send its requests instead of the server. */
   url: string;
-  /** Requests waiting at the door. */
+  /** Requests waiting at the door whose client is still there. */
   waiting(): number;
-  /** Lets the waiting requests and every later one through. */
+  /** Lets the waiting requests (whose client is still there) and every later one through. */
   open(): void;
   close(): Promise<void>;
 }
 
-export async function startGate(target: string): Promise<Gate> {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
+/**
+ * `passing`: how many POSTs go through before the door shuts (default none). A request whose client went away
+ * while it waited (a killed run) is never sent: the server would charge for an answer nobody reads.
+ */
+export async function startGate(target: string, { passing = 0 } = {}): Promise<Gate> {
+  let isOpen = false;
+  let passed = 0;
+  const held: Array<() => void> = [];
   let waiting = 0;
+  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
+    const upstream = request(
+      new URL(req.url ?? '/', target),
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    upstream.end(body);
+  };
   const server = createServer((req, res) => {
-    waiting++;
-    void opened.then(() => {
-      waiting--;
-      const upstream = request(
-        new URL(req.url ?? '/', target),
-        { method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      upstream.on('error', () => res.destroy());
-      req.pipe(upstream);
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (isOpen || (req.method === 'POST' && passed++ < passing)) return forward(req, res, body);
+      let gone = false;
+      waiting++;
+      res.on('close', () => {
+        if (gone) return;
+        gone = true;
+        waiting--;
+      });
+      held.push(() => {
+        if (gone) return;
+        waiting--;
+        gone = true;
+        forward(req, res, body);
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const open = () => {
+    isOpen = true;
+    for (const send of held.splice(0)) send();
+  };
   return {
     url: `http://127.0.0.1:${port}`,
     waiting: () => waiting,
