@@ -19,7 +19,10 @@ export type LockAttempt = { taken: true; release(): void } | { taken: false; own
 /** A lock file still empty after this long was left by a run that died between creating and writing it. */
 const EMPTY_GRACE_MS = 5_000;
 
-/** Takes the lock if nobody holds it; otherwise says who does. Other failures (a full disk, a directory in the way) throw. */
+/**
+ * Takes the lock if nobody holds it; otherwise says who does. Other failures (a full disk, a directory in the way)
+ * throw.
+ */
 export function tryLock(path: string, now = Date.now()): LockAttempt {
   let fd: number;
   try {

@@ -6,13 +6,18 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
-/** Past this, the young generation grows no more (checked after each collection, so it may grow a step or two further). */
+/**
+ * Past this, the young generation grows no more (checked after each collection, so it may grow a step or two further).
+ */
 const STOP_BYTES = 16 * 2 ** 20;
 
 /** Whether this V8 grows the young generation past Node 22's 32 MB (its major version, as the limit is not exposed). */
 export const youngGenerationGrowsLarge = Number(process.versions.v8.split('.')[0]) >= 13;
 
-/** Stops the young generation's growth once it reaches `stopBytes`, for the rest of the process; returns the end of the watch. */
+/**
+ * Stops the young generation's growth once it reaches `stopBytes`, for the rest of the process; returns the end of the
+ * watch.
+ */
 export function capYoungGeneration(stopBytes = STOP_BYTES): () => void {
   const observer = new PerformanceObserver(() => {
     const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');

@@ -113,7 +113,10 @@ export interface RoleView {
   brand_id: string | null;
   brand_name: string | null;
   brand_slug: string | null;
-  /** Whether the user holds this role in its brand; null where the service does not say (spec 2.2 gives the role in the current brand only). */
+  /**
+   * Whether the user holds this role in its brand; null where the service does not say (spec 2.2 gives the role in the
+   * current brand only).
+   */
   held: boolean | null;
   permissions: PermissionView[];
 }

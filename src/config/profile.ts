@@ -5,7 +5,10 @@ import { heldByKeyring, KEYRING_MARK, ProfileTokens, SECRET_KEYS, type TokenStor
 import { type ServiceUrls, validateUrl } from './urls.js';
 
 export type Service = 'platform' | 'clean';
-/** env: MAILCLEAN_TOKEN or MAILCLEAN_CLEAN_TOKEN; profile: the named profile; sandbox: the built-in sandbox's own account. */
+/**
+ * env: MAILCLEAN_TOKEN or MAILCLEAN_CLEAN_TOKEN; profile: the named profile; sandbox: the built-in sandbox's own
+ * account.
+ */
 export type TokenSource = 'env' | 'profile' | 'sandbox';
 
 /** What a profile needs of its run besides the store: where to say things, and the secrets to mask. */
@@ -196,7 +199,10 @@ export class Profile {
     return this.tokens.where(this.store.read(this.name, this.scope()), TOKEN_KEYS[service]);
   }
 
-  /** Where a token of this source lives, in words: `MAILCLEAN_TOKEN`, `profile "default"`, `the built-in sandbox account`. */
+  /**
+   * Where a token of this source lives, in words: `MAILCLEAN_TOKEN`, `profile "default"`, `the built-in sandbox
+   * account`.
+   */
   tokenPlace(service: Service | 'cdp', source: TokenSource | undefined): string {
     if (source === 'env') return tokenEnvName(service) ?? 'the environment';
     if (source === 'sandbox') return 'the built-in sandbox account';

@@ -41,7 +41,7 @@ export function answer(outcome: Outcome, a: Answering): HandlerResult {
     case 'rejected':
       return errorResult(a.shape, rejection(outcome.index), a.headers);
     case 'refused':
-      // No Retry-After, even as a 429: waiting minutes does not help, and that is how clients tell it from the rate limit.
+      // No Retry-After, even as a 429: waiting does not help, and that is how clients tell it from the rate limit.
       return errorResult(a.shape, new HttpError(a.allowanceStatus, refusalMessage(outcome, a)), a.headers);
     case 'charged':
       return {

@@ -30,7 +30,7 @@ function userView(ctx: SandboxContext, user: CleanUser): Record<string, unknown>
   };
   const allowance = monthlyAllowance(user.plan);
   if (allowance === undefined) return view;
-  // The month's allowance, as a user record might carry it (the spec shows no user fields): spec and alt name it differently.
+  // The month's allowance as a user record might carry it (the spec shows no user fields), named as each shape does.
   const now = ctx.now();
   const counters = Object.hasOwn(ctx.store.state.cleanUsage, user._id)
     ? ctx.store.state.cleanUsage[user._id]

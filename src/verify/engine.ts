@@ -132,7 +132,10 @@ export class Engine {
     return this.passed(base);
   }
 
-  /** `verify`'s verdict at once when nothing is left to wait for (bad syntax, the domain's DNS answer in, no SMTP), else undefined. */
+  /**
+   * `verify`'s verdict at once when nothing is left to wait for (bad syntax, the domain's DNS answer in, no SMTP), else
+   * undefined.
+   */
   verifyKnown(address: string): EngineVerdict | undefined {
     if (!this.dns) return this.verifyLocal(address);
     if (this.smtp) return undefined;

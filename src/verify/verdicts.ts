@@ -32,7 +32,9 @@ export interface EngineVerdict {
   valid: boolean | null;
   /** Spec 2.10 `isDisposable`. */
   isDisposable: boolean;
-  /** Spec 2.10 `isValidDomain`: whether the domain can receive mail; null when DNS was not consulted or did not answer. */
+  /**
+   * Spec 2.10 `isValidDomain`: whether the domain can receive mail; null when DNS was not consulted or did not answer.
+   */
   isValidDomain: boolean | null;
   role: boolean;
   freeProvider: boolean;

@@ -45,7 +45,7 @@ export async function precheck(
 ): Promise<PrecheckOutcome> {
   const byReason = new Map<string, number>();
   let decidedCount = 0;
-  // One verdict object per distinct engine verdict, as the engine shares them: a table of millions stores an index each.
+  // One verdict object per distinct engine verdict (the engine shares them): millions of rows store an index each.
   const marked = new Map<Verdict, Verdict>();
   const onVerdict = (_ordinal: number, verdict: Verdict, key: string) => {
     if (!PRECHECK_REASONS.has(verdict.reason)) return;

@@ -60,7 +60,10 @@ export interface RunSummary {
   extracted: number;
   /** Why sending stopped before the end (the allowance, a refused token, a signal...), or null when it did not. */
   stopped: { reason: StopReason; message: string } | null;
-  /** The --fail-when conditions that held (exit 5), each with what was found, e.g. "invalid>5% (invalid is 7.3% of rows)". */
+  /**
+   * The --fail-when conditions that held (exit 5), each with what was found, e.g. "invalid>5% (invalid is 7.3% of
+   * rows)".
+   */
   failedWhen: string[];
 }
 

@@ -2,7 +2,9 @@ import { checkSyntax, dedupeKey, isPlainAddress } from '../../verify/syntax.js';
 import { addressInside } from './extract.js';
 
 export type Prefiltered =
-  /** `checked`: the address taken from inside the cell (`Name <address>`, mailto:, ` ::: `), when the cell is not one. */
+  /**
+   * `checked`: the address taken from inside the cell (`Name <address>`, mailto:, ` ::: `), when the cell is not one.
+   */
   | { key: string; checked?: string }
   /** `short_row`: the row ends before the email column. */
   | { key?: undefined; checked?: undefined; reason: 'blank' | 'syntax' | 'short_row' };

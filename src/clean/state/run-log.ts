@@ -51,7 +51,10 @@ export interface RunRecord {
   /** Where it runs: the machine's host name and the process. */
   host: string;
   pid: number;
-  /** The working directory and the arguments of `clean` (paths absolute, secrets removed); null when it was not started from the command line. */
+  /**
+   * The working directory and the arguments of `clean` (paths absolute, secrets removed); null when it was not started
+   * from the command line.
+   */
   cwd: string | null;
   args: string[] | null;
   /** Null until it ends; a run killed with SIGKILL never gets one. */

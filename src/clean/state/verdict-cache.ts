@@ -25,7 +25,9 @@ export interface VerdictCache {
    * the `checkedAt` of its original answer.
    */
   lookup(keys: Iterable<string>, since: number): Promise<Map<string, Verdict>>;
-  /** Like lookup, but each answer goes to `found` as it is read, none kept: for a list of millions. Returns how many. */
+  /**
+   * Like lookup, but each answer goes to `found` as it is read, none kept: for a list of millions. Returns how many.
+   */
   lookupEach(keys: Iterable<string>, since: number, found: (key: string, verdict: Verdict) => void): Promise<number>;
   /**
    * How many of these addresses have an answer at or after `since`, each told to `found` if given, without building

@@ -59,9 +59,9 @@ export function listColumns(header: readonly string[], count: number): string {
 }
 
 /**
- * The columns an earlier run of mailclean appended (0-based, in order), recognised by all six verdict names being
- * in the header, plus `email_free`, `email_role`, `email_suggestion` and the like if present; [] otherwise. The writer replaces them
- * with fresh ones.
+ * The columns an earlier run of mailclean appended (0-based, in order), recognised by all six verdict names being in
+ * the header, plus `email_free`, `email_role`, `email_suggestion` and the like if present; [] otherwise. The writer
+ * replaces them with fresh ones.
  */
 export function ownColumns(header: readonly string[]): number[] {
   if (!VERDICT_COLUMNS.every((name) => header.includes(name))) return [];
