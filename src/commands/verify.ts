@@ -1,6 +1,3 @@
-// `mailclean verify ADDRESS...`: one or a few addresses checked now, by the cleaning service when signed in (its
-// answers go to the account's cache and come from it) or by the built-in engine; a verdict per line, or --json.
-import type { Command } from '@commander-js/extra-typings';
 import type { FewChecked } from '../clean/check/check-few.js';
 import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
 import { prefilter } from '../clean/scan/prefilter.js';
@@ -9,54 +6,14 @@ import { parseDuration } from '../config/duration.js';
 import { DEFAULT_RATE, parseRate } from '../config/rate.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
-import { fieldsOf } from '../fields.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderTable } from '../io/table.js';
 import { engineSettings, whoChecks } from './clean/choose-checker.js';
 import { precheckNote } from './clean/render.js';
-import { jsonOption } from './common/inputs.js';
+import { VERIFY_FIELDS } from './common/json-fields.js';
 import { cleaningAccountKey, cleaningSession } from './common/sessions.js';
-import type { Runner } from './index.js';
 
 const MAX_ADDRESSES = 500;
-
-export function define(cmd: Command, run: Runner): void {
-  cmd
-    .argument('<address...>', 'the addresses to check')
-    .option('--local', 'check with the built-in engine (syntax, lists, DNS) even when signed in: nothing is spent')
-    .option(
-      '--max-age <duration>',
-      'take an answer the service gave within this time from the cache (0: ask again)',
-      '30d',
-    )
-    .option('--no-precheck', 'signed in: send every address, without first deciding for free what DNS and lists can')
-    .option(
-      '--dns-server <ip[:port],…>',
-      'built-in engine and precheck: DNS servers to ask (default: the system resolver)',
-    )
-    .addOption(jsonOption())
-    .addHelpText(
-      'after',
-      `
-Signed in to a cleaning service, each address not answered within --max-age costs one of the month's
-allowance; its answer is kept in the account's cache (\`mailclean cache\`), as \`clean\` does. First, as in
-\`clean\`, the precheck decides for free what DNS and lists can (a domain that does not exist or takes no mail, a
-disposable or mistyped one): those are not sent (checker "precheck"). Otherwise, or with --local, the built-in
-engine checks it in-process, for free.
-
-Exit codes: 0 every address is valid, 5 at least one is invalid or risky, 3 at least one has no definite
-answer (unknown, or unchecked: allowance, service errors) and none is invalid or risky, 2 bad flags,
-4 not signed in, 1 an error.
-
-JSON fields: ${VERIFY_FIELDS.join(', ')}
-
-Examples:
-  mailclean verify ada@example.com
-  mailclean verify --local ada@example.com bob@exmaple.com --json
-  mailclean verify "$ADDRESS" >/dev/null && echo deliverable`,
-    )
-    .action(run((f, opts, [addresses]) => verify({ ...opts, addresses }, f)));
-}
 
 export interface VerifyOptions {
   addresses: string[];
@@ -85,22 +42,6 @@ export interface VerifyRow {
   fromCache: boolean;
   checkedAt: string | null;
 }
-
-export const VERIFY_FIELDS = fieldsOf<VerifyRow>({
-  address: true,
-  status: true,
-  reason: true,
-  valid: true,
-  disposable: true,
-  validDomain: true,
-  free: true,
-  role: true,
-  suggestion: true,
-  serviceStatus: true,
-  checker: true,
-  fromCache: true,
-  checkedAt: true,
-});
 
 export async function verify(o: VerifyOptions, f: Factory): Promise<number> {
   if (o.addresses.length > MAX_ADDRESSES)

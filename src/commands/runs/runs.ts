@@ -5,7 +5,7 @@ import type { Command } from '@commander-js/extra-typings';
 import { ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { JsonFlag } from '../../io/json.js';
-import { jsonOption } from '../common/inputs.js';
+import { jsonOption } from '../common/options.js';
 import type { Runner } from '../index.js';
 import { findRun, runHistory } from './history.js';
 import { runsTable, runView } from './render.js';
