@@ -17,10 +17,9 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
   const progress = new ProgressReporter(f.io.stderr, { live: f.io.isStderrTTY, quiet: f.io.quiet });
   const warnAbove = (message: string) => progress.note(`${f.io.style.yellow('warning:')} ${message}`);
   const checker = await chooseChecker(f, o, warnAbove);
-  const [{ runClean: run }, { terminalQuestions }, { reportDryRun, reportEnd }] = await Promise.all([
+  const [{ runClean: run }, { terminalQuestions }] = await Promise.all([
     import('../../clean/run/run-clean.js'),
     import('./questions.js'),
-    import('./report.js'),
   ]);
   const stopWatchingMemory = youngGenerationGrowsLarge ? capYoungGeneration() : () => undefined;
   const render = eventRenderer(f, progress, checker.kind);
@@ -31,6 +30,9 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
     stopWatchingMemory();
     progress.stop();
   }
+  // Loaded once the run is over: its tables are not needed before (a service run's first request waits for
+  // everything imported before it).
+  const { reportDryRun, reportEnd } = await import('./report.js');
   if (result.kind === 'dry-run') reportDryRun(f, o, result.report);
   else if (result.kind !== 'cancelled') reportEnd(f, o, result);
   render.finish();
