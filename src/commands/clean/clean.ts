@@ -3,7 +3,7 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { RunOrigin } from '../../clean/run/request.js';
 import type { Threshold } from '../../clean/run/thresholds.js';
-import { ENCODINGS as INPUT_ENCODINGS, type InputEncoding } from '../../clean/scan/input/decode.js';
+import { ENCODINGS as INPUT_ENCODINGS, type InputEncoding } from '../../clean/scan/input/encodings.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../../clean/write/formats/index.js';
 import type { OutputPath } from '../../clean/write/output-path.js';
 import type { Rate } from '../../config/rate.js';
