@@ -89,7 +89,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'runs',
     group: 'Cleaning',
     summary: 'list the runs of clean, show one, resume an unfinished one, forget old ones',
-    load: () => import('./runs/runs.js'),
+    load: () => import('./flags/runs.js'),
   },
   {
     name: 'api',
