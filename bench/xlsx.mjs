@@ -7,9 +7,9 @@
 // Targets: every peak <= 300 MB (1M rows read and written streaming; bombs refused, exit 2); the import <= 100 ms.
 // BENCH_ROWS=100000 (a comma-separated list; empty: none) measures fewer sizes; BENCH_ROUNDS rounds each (default 1).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { generatedList, mb, measure, root, startDns } from './lib.mjs';
 
 const sizes = (process.env.BENCH_ROWS ?? '100000,1000000').split(',').filter(Boolean).map(Number);
@@ -30,6 +30,7 @@ let failed = false;
 function generated(name, args) {
   const file = join(root, 'bench', 'tmp', name);
   if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true });
     const made = spawnSync(process.execPath, [join(root, 'bench', 'gen-xlsx.mjs'), ...args, file], {
       stdio: 'inherit',
     });
