@@ -158,22 +158,11 @@ export class Factory {
    * machine's directory to answer: opening the account's state then says what is wrong.
    */
   async accountOf(identity: Identity, sharedFlag?: string): Promise<string> {
-    const [{ openAccountDirectory }, { resolveAccount }, { SharedStateError }, sharedUrl] = await Promise.all([
+    const [{ accountOf }, sharedUrl] = await Promise.all([
       import('./clean/state/open-state.js'),
-      import('./clean/state/account-key.js'),
-      import('./clean/state/account-state.js'),
       this.sharedUrl(sharedFlag),
     ]);
-    const where = { dataDir: this.dataDir, sharedUrl };
-    const directory = await openAccountDirectory(where).catch((error: unknown) => {
-      if (error instanceof SharedStateError) return openAccountDirectory({ dataDir: this.dataDir });
-      throw error;
-    });
-    try {
-      return await resolveAccount(directory, identity);
-    } finally {
-      directory.close();
-    }
+    return accountOf({ dataDir: this.dataDir, sharedUrl }, identity);
   }
 
   /** --shared, else MAILCLEAN_REDIS_URL, else the profile's `shared`; undefined when none is given. */
