@@ -4,7 +4,6 @@ import type { RunOrigin } from '../../clean/run/request.js';
 import { parseThresholds, type Threshold } from '../../clean/run/thresholds.js';
 import { ENCODINGS as INPUT_ENCODINGS, type InputEncoding } from '../../clean/scan/input/decode.js';
 import { checkSharedUrl } from '../../clean/state/open-state.js';
-import { REASON_MEANINGS, STATUSES } from '../../clean/verdict/verdict.js';
 import { FORMATS, formatOfPath, OUTPUT_FORMATS, type OutputFormat } from '../../clean/write/formats/index.js';
 import type { OutputPath } from '../../clean/write/output-path.js';
 import { parseDuration } from '../../config/duration.js';
@@ -12,10 +11,12 @@ import { parseRate, type Rate } from '../../config/rate.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { JsonFlag } from '../../io/json.js';
+import { onlyStatuses } from '../../library/clean-options.js';
+import { type OutputNames, outputTargets } from '../../library/output-targets.js';
+import { wholeNumber } from '../../library/settings.js';
 import type { Runner } from '../index.js';
 import { CLEAN_HELP } from './help-text.js';
 import { runOrigin } from './origin.js';
-import { outputTargets } from './output-flags.js';
 
 export interface CleanOptions {
   /** A path, or '-' for stdin. */
@@ -67,6 +68,16 @@ export interface EngineFlags {
   /** The first engine-only flag given, as spelled, to name when a service is used instead. */
   given?: string;
 }
+
+/** How messages about the outputs name them. */
+const FLAG_NAMES: OutputNames = {
+  output: '--output',
+  outputShort: '-o',
+  rejects: '--rejects',
+  summaryJson: '--summary-json',
+  report: '--report',
+  inPlace: '--in-place',
+};
 
 /** The flags that only the built-in engine takes, and the option each sets. */
 const ENGINE_FLAG_KEYS = { '--smtp': 'smtp', '--dns-server': 'dnsServer', '--smtp-from': 'smtpFrom' } as const;
@@ -208,14 +219,14 @@ export function cleanOptions(opts: CleanFlags, args: [input?: string], stdinIsTT
   }
   return {
     input,
-    ...outputTargets(input, opts),
+    ...outputTargets(input, opts, FLAG_NAMES),
     format: opts.format ?? formatOfPath(opts.output ?? '') ?? 'csv',
     column: opts.column,
     sheet: opts.sheet,
     encoding: opts.encoding,
     strict: opts.strict ?? false,
     escapeFormulas: opts.escapeFormulas,
-    only: onlyStatuses(opts.only),
+    only: onlyStatuses(opts.only === undefined ? undefined : String(opts.only), '--only'),
     rate: opts.rate !== undefined ? parseRate(opts.rate, '--rate') : undefined,
     concurrency: wholeNumber(opts.concurrency, '--concurrency', 1, 16),
     maxSpend: opts.maxSpend !== undefined ? wholeNumber(opts.maxSpend, '--max-spend', 0) : undefined,
@@ -247,32 +258,4 @@ function thresholds(text: string): Threshold[] {
   const parsed = parseThresholds(text);
   if ('error' in parsed) throw new UsageError(`--fail-when: ${parsed.error}`);
   return parsed.thresholds;
-}
-
-function wholeNumber(value: unknown, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new UsageError(
-      `${flag}: "${String(value)}" is not a whole number${max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : ''}`,
-    );
-  }
-  return n;
-}
-
-function onlyStatuses(value: unknown): Set<string> | undefined {
-  if (value === undefined) return undefined;
-  const only = new Set(
-    String(value)
-      .split(',')
-      .map((s) => s.trim().toLowerCase())
-      .filter(Boolean),
-  );
-  if (only.size === 0) throw new UsageError('--only: name at least one status, e.g. valid,risky');
-  const unknown = [...only].find((name) => !STATUSES.includes(name) && !Object.hasOwn(REASON_MEANINGS, name));
-  if (unknown !== undefined)
-    throw new UsageError(
-      `--only: "${unknown}" is neither a status nor a reason`,
-      `statuses: ${STATUSES.join(', ')}; reasons: see clean --help`,
-    );
-  return only;
 }

@@ -1,0 +1,116 @@
+// What a client works with, resolved once from its options (and, when asked, a stored profile of the CLI): the
+// cleaning service and its token, whose account that is, where its state lives, and the pace of its requests.
+import { checkSharedUrl } from '../clean/state/open-state.js';
+import { dataDir as platformDataDir } from '../config/paths.js';
+import { DEFAULT_RATE, parseRate, type Rate } from '../config/rate.js';
+import { validateUrl } from '../config/urls.js';
+import { UsageError } from '../errors.js';
+import { SecretSet } from '../secrets.js';
+
+export type Env = Record<string, string | undefined>;
+
+/** How a client reaches the cleaning service and keeps what it learns. Every field is optional. */
+export interface ClientOptions {
+  /** The cleaning service's base URL. Without one, the built-in engine checks in-process and nothing is spent. */
+  cleanUrl?: string;
+  /** The cleaning service's token. */
+  token?: string;
+  /** The email the token signed in with: names the account as the CLI does, so both share its state. */
+  email?: string;
+  /** Where journals, the rate limiter's state and the verdict cache live (default: the CLI's data directory). */
+  dataDir?: string;
+  /** A shared store (`redis://HOST:PORT[/DB]`): the rate limit, the cache and claims shared with other runners. */
+  shared?: string;
+  /** At most N requests per window, as `50/5m`, or `{ requests, windowMs }` (default: the spec's 50/5m). */
+  rate?: string | Rate;
+  /** Requests in flight at once, 1 to 16 (default 4). */
+  concurrency?: number;
+  /**
+   * Take what these options leave out from this stored profile of the CLI, and from the environment as the CLI
+   * reads it (MAILCLEAN_CLEAN_URL, MAILCLEAN_CLEAN_TOKEN, MAILCLEAN_REDIS_URL, MAILCLEAN_CONFIG_DIR …).
+   */
+  profile?: string;
+  /**
+   * The environment read for proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), MAILCLEAN_TIMEOUT_MS,
+   * MAILCLEAN_DNS_SERVERS, the default data directory and, with `profile`, the CLI's variables. Default:
+   * `process.env`.
+   */
+  env?: Env;
+  /** Each line of the HTTP log (secrets redacted), as the CLI's --debug prints it. */
+  debug?: (line: string) => void;
+}
+
+/** The options, checked and completed. */
+export interface ClientSettings {
+  cleanUrl?: string;
+  token?: string;
+  email?: string;
+  dataDir: string;
+  sharedUrl?: string;
+  rate: Rate;
+  concurrency: number;
+  env: Env;
+  /** Masked in every message and file made from a service's answer. */
+  secrets: SecretSet;
+  debug?: (line: string) => void;
+  /** What to do when a service is configured but no token is: the CLI names its login command. */
+  authHint: string;
+}
+
+/** Names for messages: a bad option is a UsageError naming it (the CLI names its flags and the profile instead). */
+export interface SettingSources {
+  cleanUrl: string;
+  shared: string;
+  rate: string;
+  concurrency: string;
+}
+
+const OPTION_NAMES: SettingSources = {
+  cleanUrl: 'cleanUrl',
+  shared: 'shared',
+  rate: 'rate',
+  concurrency: 'concurrency',
+};
+
+export function resolveSettings(
+  options: ClientOptions,
+  sources: SettingSources = OPTION_NAMES,
+  more: Partial<Pick<ClientSettings, 'secrets' | 'authHint'>> = {},
+): ClientSettings {
+  const env = options.env ?? process.env;
+  const secrets = more.secrets ?? new SecretSet();
+  secrets.add(options.token);
+  return {
+    cleanUrl: options.cleanUrl === undefined ? undefined : validateUrl(options.cleanUrl, sources.cleanUrl),
+    token: options.token || undefined,
+    email: options.email || undefined,
+    dataDir: options.dataDir ?? platformDataDir(env),
+    sharedUrl: options.shared ? checkSharedUrl(options.shared, sources.shared) : undefined,
+    rate:
+      typeof options.rate === 'object'
+        ? checkedRate(options.rate, sources.rate)
+        : parseRate(options.rate ?? DEFAULT_RATE, sources.rate),
+    concurrency: wholeNumber(options.concurrency ?? 4, sources.concurrency, 1, 16),
+    env,
+    secrets,
+    debug: options.debug,
+    authHint: more.authHint ?? 'give the cleaning token: createClient({ cleanUrl, token })',
+  };
+}
+
+function checkedRate(rate: Rate, source: string): Rate {
+  if (!(rate.requests > 0 && Number.isInteger(rate.requests) && rate.windowMs > 0))
+    throw new UsageError(`${source}: { requests: ${rate.requests}, windowMs: ${rate.windowMs} } is not a rate`);
+  return { requests: rate.requests, windowMs: rate.windowMs };
+}
+
+/** A whole number within bounds; anything else is a usage error naming where it came from. */
+export function wholeNumber(value: unknown, source: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new UsageError(
+      `${source}: "${String(value)}" is not a whole number${max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : ''}`,
+    );
+  }
+  return n;
+}
