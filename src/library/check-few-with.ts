@@ -8,7 +8,7 @@ import {
 import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
 import type { Verdict } from '../clean/verdict/verdict.js';
 import type { Account } from './account.js';
-import type { VerifyEvent } from './verify.js';
+import type { VerifyEvent } from './types.js';
 
 interface ServiceWork {
   maxAgeMs: number;

@@ -6,7 +6,7 @@ import { type AccountState, SharedStateError } from '../clean/state/account-stat
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import type { Account } from './account.js';
-import type { Env } from './settings.js';
+import type { EngineRequest, Env } from './types.js';
 
 /** How a run checks, besides the client's settings. */
 export interface CheckChoice {
@@ -83,15 +83,6 @@ async function stateOrWarn(
     warn(`${error.message}: the engine checks what the journal does not answer`);
     return undefined;
   }
-}
-
-/** What the built-in engine is asked to do, and where its DNS servers were named (for messages). */
-export interface EngineRequest {
-  smtp?: boolean;
-  smtpPort?: number;
-  smtpFrom?: string;
-  /** `ip[:port],…` (IPv6 as [ip]:port), or a list of them; else MAILCLEAN_DNS_SERVERS; else the system's resolver. */
-  dnsServers?: string | readonly string[];
 }
 
 /** The engine's settings; a bad DNS server list is a usage error naming `source` (or MAILCLEAN_DNS_SERVERS). */

@@ -1,72 +1,16 @@
 // The options of one clean, as a program gives them: checked (a bad one is a UsageError naming it, thrown before
 // anything is read or spent) and turned into the run's request and how it checks.
 import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
-import type { RunEvent, RunQuestions } from '../clean/run/events.js';
 import type { CleanRequest } from '../clean/run/request.js';
 import { parseThresholds } from '../clean/run/thresholds.js';
-import type { InputEncoding } from '../clean/scan/input/decode.js';
 import { REASON_MEANINGS, STATUSES } from '../clean/verdict/verdict.js';
-import { FORMATS, formatOfPath, OUTPUT_FORMATS, type OutputFormat } from '../clean/write/formats/index.js';
+import { FORMATS, formatOfPath, OUTPUT_FORMATS } from '../clean/write/formats/index.js';
 import { parseDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';
-import type { CheckChoice, EngineRequest } from './checker.js';
+import type { CheckChoice } from './checker.js';
 import { outputTargets } from './output-targets.js';
 import { type ClientSettings, wholeNumber } from './settings.js';
-
-/** How addresses are checked, for `clean` and `verify` alike. */
-export interface CheckOptions extends EngineRequest {
-  /** The built-in engine in-process, even when the client has a cleaning service (nothing is spent). */
-  local?: boolean;
-  /** With the service: decide first for free what DNS and lists can, and send only the rest (default true). */
-  precheck?: boolean;
-  /** Reuse the service's answers younger than this: `30d`, `12h`, or milliseconds; 0 asks again (default 30d). */
-  maxAge?: string | number;
-}
-
-/** One clean. Without `output`, the rows are the run's to iterate. */
-export interface CleanOptions extends CheckOptions {
-  /** Write the rows to this file (atomically) instead of yielding them. */
-  output?: string;
-  /** The output's format (default: the one `output`'s extension names, else csv). */
-  format?: OutputFormat;
-  /** `output` may name the input: it is replaced, and the input kept as INPUT.bak. */
-  inPlace?: boolean;
-  /** Keep only rows with these statuses or reasons (`valid`, `catch_all` …); the rest go to `rejects` if given. */
-  only?: string | readonly string[];
-  rejects?: string;
-  /** Write the run's summary here as JSON (docs/json.md). */
-  summaryJson?: string;
-  /** Write a self-contained HTML report here. */
-  report?: string;
-  /** Append a Markdown summary to this file (GitHub's GITHUB_STEP_SUMMARY). */
-  stepSummary?: string;
-  /** The email column, by header name or 1-based number (default: detected). */
-  column?: string | number;
-  /** The sheet of an .xlsx input, by name or 1-based number (default: the first). */
-  sheet?: string | number;
-  /** The input's encoding (default: a BOM's, else UTF-8, else Windows-1252). */
-  encoding?: InputEncoding;
-  /** Refuse rows with more or fewer fields than the header, instead of keeping them. */
-  strict?: boolean;
-  /** What messages call a stream or rows given as the input (default `stream`, `rows`). */
-  name?: string;
-  /** Read the list and report what a run would send and spend; send nothing. */
-  dryRun?: boolean;
-  /** An earlier run of this list that did not finish: continue it, or start over. Unset: ask `questions`, else refuse. */
-  earlierRun?: 'resume' | 'restart';
-  /** Send at most this many addresses in this run. */
-  maxSpend?: number;
-  /** Conditions that end the run with exit code 5 once its outputs are written: `invalid>5%,unchecked>0`. */
-  failWhen?: string;
-  /** Asked before an earlier run is resumed and before more than 1,000 addresses are paid for; unset: not asked. */
-  questions?: RunQuestions;
-  /** Each event of the run as it happens (progress, notes, warnings). */
-  onEvent?: (event: RunEvent) => void;
-  /** Stops the run: the requests in flight finish and their answers are kept; the run ends `interrupted`. */
-  signal?: AbortSignal;
-  /** Stops the run at once: the requests in flight are abandoned (their answers may be paid and lost). */
-  abandon?: AbortSignal;
-}
+import type { CleanOptions } from './types.js';
 
 export interface CleanPlan {
   request: Omit<CleanRequest, 'signals' | 'outputs' | 'input' | 'stdin'> & {

@@ -1,30 +1,12 @@
 // A clean under way, as a program holds it: an async iterable of its result rows (in input order, as the write pass
 // reaches them), its `result` once it has ended, and the stop signals mapped onto the run's two stages.
-import type { DryRunFields } from '../clean/run/dry-run.js';
 import type { RunSignals } from '../clean/run/request.js';
 import type { RunResult } from '../clean/run/run-clean.js';
 import type { RunSummary } from '../clean/run/summary.js';
 import type { RowReceiver } from '../clean/write/write-rows.js';
 import { ExitCode } from '../errors.js';
-import { type ResultRow, RowQueue } from './row-queue.js';
-
-/** How a run ended; `exitCode` is the one the CLI would end with. */
-export type CleanResult =
-  /** Every row written (exit 0), some unchecked (3), or a `failWhen` condition held (5). */
-  | { kind: 'finished'; exitCode: number; summary: RunSummary }
-  /** Stopped by `signal` or `abandon`: no rows written; the answers kept let the next run resume. */
-  | { kind: 'interrupted'; exitCode: number; summary: RunSummary | null }
-  /** `dryRun`: what a run would send and spend. */
-  | { kind: 'dry-run'; exitCode: 0; dryRun: DryRunFields }
-  /** A question was answered no: nothing was sent. */
-  | { kind: 'cancelled'; exitCode: 0 };
-
-export interface CleanRun extends AsyncIterable<ResultRow> {
-  /** Settles once the run has ended: its result, or the error that ended it (a CliError carries its exit code). */
-  readonly result: Promise<CleanResult>;
-  /** The run's summary (as `summaryJson` writes it), once it has one. */
-  readonly summary: RunSummary | undefined;
-}
+import { RowQueue } from './row-queue.js';
+import type { CleanResult, CleanRun } from './types.js';
 
 export interface RunHooks {
   rows: RowReceiver;

@@ -7,55 +7,9 @@ import type { CleanRequest } from '../clean/run/request.js';
 import type { RunResult } from '../clean/run/run-clean.js';
 import { Account } from './account.js';
 import { type CheckChoice, engineSettings } from './checker.js';
-import type { CleanOptions } from './clean-options.js';
-import { type CleanRun, startRun } from './clean-run.js';
-import type { CleanInput } from './input.js';
-import { type ClientOptions, type ClientSettings, resolveSettings } from './settings.js';
-import type { VerifyOptions, VerifyResult } from './verify.js';
-
-export interface Client {
-  /** Cleans a list: a path, a stream of a file's bytes, or rows; see docs/api.md. */
-  clean(input: CleanInput, options?: CleanOptions): CleanRun;
-  /** Checks up to 500 addresses now; every address's verdict, in the order given. */
-  verify(addresses: readonly string[], options?: VerifyOptions): Promise<VerifyResult[]>;
-  /** Closes the connection and the account's state (a shared store's connection too). */
-  close(): Promise<void>;
-  [Symbol.asyncDispose](): Promise<void>;
-}
-
-export function createClient(options: ClientOptions = {}): Client {
-  return new MailcleanClient(clientSettings(options));
-}
-
-/** Cleans a list with a client made for this run from `options`, closed when the run ends. */
-export function clean(input: CleanInput, options: ClientOptions & CleanOptions = {}): CleanRun {
-  const client = new MailcleanClient(clientSettings(options));
-  return client.cleanRun(input, options, () => client.close());
-}
-
-/** Checks up to 500 addresses with a client made for this call from `options`. */
-export async function verify(
-  addresses: readonly string[],
-  options: ClientOptions & VerifyOptions = {},
-): Promise<VerifyResult[]> {
-  const client = new MailcleanClient(clientSettings(options));
-  try {
-    return await client.verify(addresses, options);
-  } finally {
-    await client.close();
-  }
-}
-
-/** Settled now when no profile is named (a bad option throws at once); else once the profile is read. */
-function clientSettings(options: ClientOptions): ClientSettings | Promise<ClientSettings> {
-  if (options.profile === undefined) return resolveSettings(options);
-  const env = options.env ?? process.env;
-  return import('./profile.js').then(async ({ loadProfile, profileOptions }) => {
-    const stored = profileOptions(await loadProfile(options.profile!, env), env);
-    const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-    return resolveSettings({ ...stored, ...given, env });
-  });
-}
+import { startRun } from './clean-run.js';
+import type { ClientSettings } from './settings.js';
+import type { CleanInput, CleanOptions, CleanRun, Client, VerifyOptions, VerifyResult } from './types.js';
 
 const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
 

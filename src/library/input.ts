@@ -4,17 +4,7 @@
 import { Readable } from 'node:stream';
 import { quote } from '../clean/write/formats/csv.js';
 import { UsageError } from '../errors.js';
-
-/** A row given by a program: the cells by column name, the cells in order, or an address alone. */
-export type InputRow = Readonly<Record<string, unknown>> | readonly unknown[] | string;
-
-export type CleanInput =
-  | string
-  | NodeJS.ReadableStream
-  | ReadableStream<Uint8Array>
-  | Uint8Array
-  | Iterable<InputRow>
-  | AsyncIterable<InputRow>;
+import type { CleanInput, InputRow } from './types.js';
 
 /** The input as the run takes it: a path, or '-' and the stream to spool. */
 export interface RunInput {

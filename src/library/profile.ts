@@ -5,7 +5,7 @@ import { configDir } from '../config/paths.js';
 import type { Profile } from '../config/profile.js';
 import { parseRate } from '../config/rate.js';
 import { givenUrls } from '../config/urls.js';
-import type { ClientOptions, Env } from './settings.js';
+import type { ClientOptions, Env } from './types.js';
 
 /** The signals a library must leave to the program that embeds it. */
 const HOST_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;

@@ -2,10 +2,10 @@
 // (in input order), and waits while the program has this many unread, so a slow reader holds the run back instead of
 // filling memory. A run whose `result` was asked for and whose rows nobody iterates drops them as it writes.
 
+import type { ResultRow } from './types.js';
+
 /** Rows held for the reader before the write pass waits for it. */
 const HIGH_WATER = 256;
-
-export type ResultRow = Record<string, unknown>;
 
 type Waiter = { resolve: (result: IteratorResult<ResultRow>) => void; reject: (error: unknown) => void };
 

@@ -6,39 +6,7 @@ import { DEFAULT_RATE, parseRate, type Rate } from '../config/rate.js';
 import { validateUrl } from '../config/urls.js';
 import { UsageError } from '../errors.js';
 import { SecretSet } from '../secrets.js';
-
-export type Env = Record<string, string | undefined>;
-
-/** How a client reaches the cleaning service and keeps what it learns. Every field is optional. */
-export interface ClientOptions {
-  /** The cleaning service's base URL. Without one, the built-in engine checks in-process and nothing is spent. */
-  cleanUrl?: string;
-  /** The cleaning service's token. */
-  token?: string;
-  /** The email the token signed in with: names the account as the CLI does, so both share its state. */
-  email?: string;
-  /** Where journals, the rate limiter's state and the verdict cache live (default: the CLI's data directory). */
-  dataDir?: string;
-  /** A shared store (`redis://HOST:PORT[/DB]`): the rate limit, the cache and claims shared with other runners. */
-  shared?: string;
-  /** At most N requests per window, as `50/5m`, or `{ requests, windowMs }` (default: the spec's 50/5m). */
-  rate?: string | Rate;
-  /** Requests in flight at once, 1 to 16 (default 4). */
-  concurrency?: number;
-  /**
-   * Take what these options leave out from this stored profile of the CLI, and from the environment as the CLI
-   * reads it (MAILCLEAN_CLEAN_URL, MAILCLEAN_CLEAN_TOKEN, MAILCLEAN_REDIS_URL, MAILCLEAN_CONFIG_DIR …).
-   */
-  profile?: string;
-  /**
-   * The environment read for proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), MAILCLEAN_TIMEOUT_MS,
-   * MAILCLEAN_DNS_SERVERS, the default data directory and, with `profile`, the CLI's variables. Default:
-   * `process.env`.
-   */
-  env?: Env;
-  /** Each line of the HTTP log (secrets redacted), as the CLI's --debug prints it. */
-  debug?: (line: string) => void;
-}
+import type { ClientOptions, Env } from './types.js';
 
 /** The options, checked and completed. */
 export interface ClientSettings {

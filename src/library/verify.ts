@@ -1,35 +1,16 @@
 // A few addresses checked now: by the cleaning service when the client has one (answers within maxAge come from the
 // account's cache, new ones are kept there, the precheck decides for free first), or by the built-in engine.
 import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
-import type { PrecheckOutcome } from '../clean/check/precheck.js';
 import { prefilter } from '../clean/scan/prefilter.js';
 import { addressKind, prefilterVerdict, type Verdict } from '../clean/verdict/verdict.js';
 import { UsageError } from '../errors.js';
 import { fieldsOf } from '../fields.js';
 import type { Account } from './account.js';
-import { type CheckOptions, maxAgeOf } from './clean-options.js';
+import { maxAgeOf } from './clean-options.js';
+import type { VerifyOptions, VerifyResult } from './types.js';
 
 /** More is a list: `clean` it. */
 export const MAX_ADDRESSES = 500;
-
-/** The verdict of one address (what `mailclean verify --json` prints). */
-export interface VerifyResult {
-  address: string;
-  status: Verdict['status'];
-  reason: string;
-  valid: boolean | null;
-  disposable: boolean | null;
-  validDomain: boolean | null;
-  /** A free-mail provider's address (gmail.com, …): null when not an address. */
-  free: boolean | null;
-  /** A function's address (info@, no-reply@): null when not an address. */
-  role: boolean | null;
-  suggestion: string | null;
-  serviceStatus: string | null;
-  checker: 'service' | 'precheck' | 'local';
-  fromCache: boolean;
-  checkedAt: string | null;
-}
 
 export const VERIFY_FIELDS = fieldsOf<VerifyResult>({
   address: true,
@@ -46,19 +27,6 @@ export const VERIFY_FIELDS = fieldsOf<VerifyResult>({
   fromCache: true,
   checkedAt: true,
 });
-
-export type VerifyEvent =
-  | { type: 'precheck'; outcome: PrecheckOutcome }
-  | { type: 'warning'; message: string }
-  | { type: 'debug'; message: string };
-
-export interface VerifyOptions extends CheckOptions {
-  onEvent?: (event: VerifyEvent) => void;
-  /** Stops checking: the requests in flight finish and their answers are kept; the rest stay `unchecked`. */
-  signal?: AbortSignal;
-  /** Stops at once, abandoning the requests in flight. */
-  abandon?: AbortSignal;
-}
 
 /** Every address's verdict, in the order given; one not checked (stopped, allowance spent) is `unchecked`. */
 export async function verifyWith(
