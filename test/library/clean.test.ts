@@ -17,14 +17,17 @@ import {
   type ResultRow,
   UsageError,
 } from '../../src/library/index.js';
-import type { SandboxHandle } from '../../src/sandbox/server.js';
+import type { SandboxHandle, SandboxOptions } from '../../src/sandbox/server.js';
 import { useSandboxes } from '../helpers/sandbox.js';
 
 const sandboxes = useSandboxes('mailclean-library-');
 
 /** A cleaning account on a fresh sandbox, and the client options that reach it. */
-async function account(shape: 'spec' | 'alt'): Promise<{ sandbox: SandboxHandle; options: ClientOptions }> {
-  const sandbox = await sandboxes.start({ plan: 'pro', shape, rate: { requests: 1_000, windowMs: 60_000 } });
+async function account(
+  shape: 'spec' | 'alt',
+  more: SandboxOptions = {},
+): Promise<{ sandbox: SandboxHandle; options: ClientOptions }> {
+  const sandbox = await sandboxes.start({ plan: 'pro', shape, rate: { requests: 1_000, windowMs: 60_000 }, ...more });
   const signup = new CleaningClient(new HttpClient({ baseUrl: sandbox.url, serviceName: 'cleaning service' }));
   const { token } = await signup.signup({
     name: 'Lib',
@@ -129,22 +132,27 @@ describe.each(['spec', 'alt'] as const)('clean() with the cleaning service (%s a
   });
 
   it('a stop through its AbortSignal lets the answers in flight finish and be kept; the next run pays the rest', async () => {
-    const { sandbox, options } = await account(shape);
+    // Answers take from 20 to 400 ms: when the first is in, others are on their way.
+    const { sandbox, options } = await account(shape, { faults: { latencyMs: [20, 400] } });
     const input = listFile('big.csv', 500);
     const stop = new AbortController();
+    const events: CleanEvent[] = [];
     const run = clean(input, {
       ...options,
-      concurrency: 1,
+      concurrency: 4,
       signal: stop.signal,
       onEvent: (e) => {
+        events.push(e);
         if (e.type === 'progress' && (e.change.checked ?? 0) > 0) stop.abort();
       },
     });
     expect(await collect(run)).toEqual([]);
     expect(await run.result).toMatchObject({ kind: 'interrupted', exitCode: 130 });
     const paid = sandbox.stats().addressesCharged;
-    expect(paid).toBeGreaterThan(0);
+    // More than the first answer: those in flight when the stop came were answered, paid and kept.
+    expect(paid).toBeGreaterThan(50);
     expect(paid).toBeLessThan(500);
+    expect(events).toContainEqual({ type: 'interrupted', answersSaved: paid });
     // Every answer paid for was kept: resuming pays exactly the rest.
     const rest = clean(input, { ...options, earlierRun: 'resume' });
     expect((await collect(rest)).length).toBe(500);
