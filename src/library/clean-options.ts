@@ -3,13 +3,13 @@
 import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
 import type { CleanRequest } from '../clean/run/request.js';
 import { parseThresholds } from '../clean/run/thresholds.js';
-import { REASON_MEANINGS, STATUSES } from '../clean/verdict/verdict.js';
 import { FORMATS, formatOfPath, OUTPUT_FORMATS } from '../clean/write/formats/index.js';
 import { parseDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';
 import type { CheckChoice } from './checker.js';
+import { onlyStatuses, wholeNumber } from './option-checks.js';
 import { outputTargets } from './output-targets.js';
-import { type ClientSettings, wholeNumber } from './settings.js';
+import type { ClientSettings } from './settings.js';
 import type { CleanOptions } from './types.js';
 
 export interface CleanPlan {
@@ -64,20 +64,4 @@ export function maxAgeOf(value: string | number | undefined, source: string): nu
   if (value === undefined) return parseDuration('30d', source);
   if (typeof value === 'number') return wholeNumber(value, source, 0);
   return parseDuration(value, source);
-}
-
-/** The statuses and reasons `only` keeps; a name that is neither is a usage error naming `source`. */
-export function onlyStatuses(value: string | readonly string[] | undefined, source: string): Set<string> | undefined {
-  if (value === undefined) return undefined;
-  const only = new Set(
-    (typeof value === 'string' ? value.split(',') : value).map((s) => s.trim().toLowerCase()).filter(Boolean),
-  );
-  if (only.size === 0) throw new UsageError(`${source}: name at least one status, e.g. valid,risky`);
-  const unknown = [...only].find((name) => !STATUSES.includes(name) && !Object.hasOwn(REASON_MEANINGS, name));
-  if (unknown !== undefined)
-    throw new UsageError(
-      `${source}: "${unknown}" is neither a status nor a reason`,
-      `statuses: ${STATUSES.join(', ')}; reasons: see clean --help`,
-    );
-  return only;
 }

@@ -6,6 +6,7 @@ import { DEFAULT_RATE, parseRate, type Rate } from '../config/rate.js';
 import { validateUrl } from '../config/urls.js';
 import { UsageError } from '../errors.js';
 import { SecretSet } from '../secrets.js';
+import { wholeNumber } from './option-checks.js';
 import type { ClientOptions, Env } from './types.js';
 
 /** The options, checked and completed. */
@@ -70,15 +71,4 @@ function checkedRate(rate: Rate, source: string): Rate {
   if (!(rate.requests > 0 && Number.isInteger(rate.requests) && rate.windowMs > 0))
     throw new UsageError(`${source}: { requests: ${rate.requests}, windowMs: ${rate.windowMs} } is not a rate`);
   return { requests: rate.requests, windowMs: rate.windowMs };
-}
-
-/** A whole number within bounds; anything else is a usage error naming where it came from. */
-export function wholeNumber(value: unknown, source: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new UsageError(
-      `${source}: "${String(value)}" is not a whole number${max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : ''}`,
-    );
-  }
-  return n;
 }
