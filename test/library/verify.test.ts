@@ -3,7 +3,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AuthError, clean, createClient, ExitCode, type VerifyEvent, verify } from '../../src/library/index.js';
+import {
+  AuthError,
+  CliError,
+  clean,
+  createClient,
+  ExitCode,
+  type VerifyEvent,
+  verify,
+} from '../../src/library/index.js';
 import { useHome } from '../helpers/cli.js';
 import { registered, useSandboxes } from '../helpers/sandbox.js';
 
@@ -70,6 +78,20 @@ describe.each(['spec', 'alt'] as const)('the library with a profile of the CLI (
     await expect(run.result).rejects.toBeInstanceOf(AuthError);
     await expect(run.result).rejects.toMatchObject({ exitCode: 4, message: 'not signed in to the cleaning service' });
     expect(sandbox.stats().cleanRequests).toBe(0);
+  });
+});
+
+describe.each(['spec', 'alt'] as const)('verify() failing before any address is checked (%s answers)', (shape) => {
+  it('rejects with an AuthError (exit 4) for a refused token, and a CliError (exit 1) for a URL with no service', async () => {
+    const sandbox = await sandboxes.start({ plan: 'unlimited', shape });
+    const options = { token: 'expired-token-0123456789', dataDir: home().dataDir, precheck: false, env: {} };
+    const refused = verify(['ann@example.com'], { ...options, cleanUrl: sandbox.url });
+    await expect(refused).rejects.toBeInstanceOf(AuthError);
+    await expect(refused).rejects.toMatchObject({ exitCode: ExitCode.auth });
+    const nowhere = verify(['ann@example.com'], { ...options, cleanUrl: 'http://127.0.0.1:1' });
+    await expect(nowhere).rejects.toBeInstanceOf(CliError);
+    await expect(nowhere).rejects.toMatchObject({ exitCode: ExitCode.error, message: /nothing was sent/ });
+    expect(sandbox.stats().addressesCharged).toBe(0);
   });
 });
 
