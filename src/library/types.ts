@@ -85,6 +85,8 @@ export interface CleanOptions extends CheckOptions {
   encoding?: InputEncoding;
   /** Refuse rows with more or fewer fields than the header, instead of keeping them. */
   strict?: boolean;
+  /** CSV output: a ' before the input's cells a spreadsheet would run as formulas (default: on for a workbook). */
+  escapeFormulas?: boolean;
   /** What messages call a stream or rows given as the input (default `stream`, `rows`). */
   name?: string;
   /** Read the list and report what a run would send and spend; send nothing. */

@@ -215,4 +215,18 @@ describe('clean() without a service', () => {
     const dry = clean(['a@example.com', 'a@example.com'], { ...engineOptions, dryRun: true });
     expect(await dry.result).toMatchObject({ kind: 'dry-run', exitCode: 0, dryRun: { rows: 2, unique: 1 } });
   });
+
+  it("escapeFormulas, as --escape-formulas: a CSV output's cells that would run as formulas get a '", async () => {
+    const engineOptions = { dataDir: sandboxes.dataDir(), dnsServers: ['127.0.0.1:9'], env: {} };
+    const rows = [{ email: 'bad@example.invalid', note: '=1+1' }];
+    const output = join(sandboxes.dataDir(), '..', 'formulas.csv');
+    for (const [escapeFormulas, cell] of [
+      [true, `"'=1+1"`],
+      [false, '=1+1'],
+    ] as const) {
+      const run = clean(rows, { ...engineOptions, output, escapeFormulas });
+      expect(await run.result).toMatchObject({ kind: 'finished', exitCode: 0 });
+      expect(readFileSync(output, 'utf8').split('\n')[1]).toMatch(`bad@example.invalid,${cell},invalid,`);
+    }
+  });
 });
