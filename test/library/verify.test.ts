@@ -57,6 +57,9 @@ describe.each(['spec', 'alt'] as const)('the library with a profile of the CLI (
       await client.close();
     }
     expect(sandbox.stats().addressesCharged).toBe(40);
+    // The run is in the account's history, with no command line for `runs resume` to repeat.
+    const history = await home().run(['runs', '--json', 'status,commandLine']);
+    expect(JSON.parse(history.stdout)).toEqual([{ status: 'ended', commandLine: null }]);
     const res = await home().run([
       'clean',
       input,
