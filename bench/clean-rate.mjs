@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // (b) `clean` of 10,000 unique addresses against the sandbox limited to 50 requests per 5 s: wall time as a ratio to
-// the true minimum, and the number of 429 answers. Targets: <= 1.05x, zero 429s. The first window is free: the first
+// the true minimum, and the number of 429 answers. Targets: <= 1.03x, zero 429s, and the first request within
+// 250 ms of the start (issue 33; on a quiet machine: node -e 0 is timed in the same run to show how busy it is). The first window is free: the first
 // 50 requests go at once, and each further 50 one window later, so R requests take at least (ceil(R/50) - 1) x 5 s.
 // The same round also times a list of one window's worth (50 requests, no wait): what this client needs besides the
 // waiting (starting, reading, the precheck, sending, writing), so the time lost to pacing itself can be told apart.
@@ -16,7 +17,10 @@ const { startSandbox } = await import(join(root, 'dist', 'sandbox', 'server.js')
 const dns = await startDns((name) => /^example\d+\.com$/.test(name));
 const bin = join(root, 'bin', 'mailclean.js');
 
-/** A clean of `count` addresses by a new account on a new sandbox: its wall time, when it began, the sandbox's stats. */
+/**
+ * A clean of `count` addresses by a new account on a new sandbox: its wall time, how long its first request took
+ * to arrive, the sandbox's stats.
+ */
 async function round(count) {
   const sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate });
   const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
@@ -48,7 +52,7 @@ async function round(count) {
     const startedAt = Date.now();
     const run = await measure([bin, 'clean', input, '-o', join(home, 'out.csv'), '--rate', '50/5s', '--yes'], { env });
     if (run.code !== 0) throw new Error(`clean exited ${run.code}: ${run.stderr}`);
-    return { ms: run.ms, startedAt, stats: sandbox.stats() };
+    return { ms: run.ms, firstMs: sandbox.stats().firstArrivalAt - startedAt, stats: sandbox.stats() };
   } finally {
     await sandbox.close();
     rmSync(home, { recursive: true, force: true });
@@ -60,7 +64,7 @@ try {
   const full = await round(addresses);
   const requests = Math.ceil(addresses / 50);
   const minimumMs = (Math.ceil(requests / rate.requests) - 1) * rate.windowMs;
-  const { stats, startedAt } = full;
+  const { stats } = full;
   const ratio = full.ms / minimumMs;
   const paced = full.ms / (minimumMs + oneWindow.ms);
   console.log(
@@ -69,18 +73,19 @@ try {
   console.log(
     `requests ${stats.cleanRequests}, true minimum ${(minimumMs / 1000).toFixed(1)} s (the first window free), wall ${(full.ms / 1000).toFixed(2)} s`,
   );
-  const first = stats.firstArrivalAt - startedAt;
+  const first = full.firstMs;
+  const idle = await measure(['-e', '0']);
   const span = stats.lastArrivalAt - stats.firstArrivalAt;
   console.log(
-    `start to first request ${first} ms; first to last request ${(span / 1000).toFixed(2)} s (${(span / minimumMs).toFixed(3)}x the minimum); last request to exit ${Math.round(full.ms - first - span)} ms`,
+    `start to first request ${first} ms (one window's round: ${oneWindow.firstMs} ms; node -e 0 here: ${Math.round(idle.ms)} ms); first to last request ${(span / 1000).toFixed(2)} s (${(span / minimumMs).toFixed(3)}x the minimum); last request to exit ${Math.round(full.ms - first - span)} ms`,
   );
   console.log(
     `one window's worth (${(rate.requests * 50).toLocaleString('en-US')} addresses, ${rate.requests} requests, no wait) took ${(oneWindow.ms / 1000).toFixed(2)} s: against the minimum plus that, ${paced.toFixed(3)}x (the pacing's own cost)`,
   );
   console.log(
-    `ratio ${ratio.toFixed(2)}x ${ratio <= 1.05 ? 'ok' : 'OVER'} (target <= 1.05x); 429 answers: ${stats.rateLimited} ${stats.rateLimited === 0 ? 'ok' : 'FAIL'}; most arrivals in any 5 s window: ${stats.maxArrivalsInAnyWindow}`,
+    `ratio ${ratio.toFixed(3)}x ${ratio <= 1.03 ? 'ok' : 'OVER'} (target <= 1.03x); 429 answers: ${stats.rateLimited} ${stats.rateLimited === 0 ? 'ok' : 'FAIL'}; most arrivals in any 5 s window: ${stats.maxArrivalsInAnyWindow}; first request ${first <= 250 ? 'ok' : 'OVER'} (target <= 250 ms)`,
   );
-  process.exitCode = ratio <= 1.05 && stats.rateLimited === 0 ? 0 : 1;
+  process.exitCode = ratio <= 1.03 && stats.rateLimited === 0 && first <= 250 ? 0 : 1;
 } finally {
   dns.close();
 }

@@ -33,6 +33,21 @@ export function measure(args, { env = {}, stdout = 'ignore', input } = {}) {
   });
 }
 
+/** Runs `python3 args` (a script printing maxrss=N on stderr); resolves with wall ms, peak RSS bytes and exit code. */
+export function measurePython(args) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn('python3', args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      resolve({ ms, rss: Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? NaN), code, stderr });
+    });
+  });
+}
+
 export const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
 /**

@@ -85,8 +85,6 @@ export class Factory {
       import('./config/keyring.js'),
       import('./config/tokens.js'),
     ]);
-    // conf hooks SIGINT/SIGTERM as it loads (through when-exit): take them back at once.
-    this.io.signals.claim();
     const store = new ProfileStore(this.configDir, (message) => this.io.warn(message));
     const profile = new Profile(store, this.profileName, {
       env: this.io.env,

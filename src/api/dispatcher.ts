@@ -2,6 +2,7 @@
 // the command's environment (not process.env), so a test or an embedding program decides what it gets.
 import type { Dispatcher } from 'undici';
 import { redactUrl } from '../redact.js';
+import { newAgent, newEnvHttpProxyAgent } from './undici-parts.js';
 
 /** Lower case first, as curl reads them: a user exporting both most likely set the lower-case one last. */
 function fromEnv(env: Record<string, string | undefined>, name: string): string | undefined {
@@ -44,10 +45,9 @@ export function describeProxies(proxies: ProxySettings): string | undefined {
  * reading process.env itself. HTTPS_PROXY unset falls back to HTTP_PROXY for https URLs (undici's rule).
  */
 export async function connectionPool(proxies: ProxySettings): Promise<Dispatcher> {
-  const { Agent, EnvHttpProxyAgent } = await import('undici');
   const pool = { keepAliveTimeout: 4_000, connections: 16 };
-  if (!proxies.httpProxy && !proxies.httpsProxy) return new Agent(pool);
-  return new EnvHttpProxyAgent({
+  if (!proxies.httpProxy && !proxies.httpsProxy) return newAgent(pool);
+  return newEnvHttpProxyAgent({
     ...pool,
     httpProxy: proxies.httpProxy ?? '',
     httpsProxy: proxies.httpsProxy ?? '',

@@ -6,6 +6,7 @@ import { connectionFailure, isCertificateFailure, isRefused } from './connection
 import { httpFailure, type ParsedBody, parseBody } from './failure.js';
 import { flattenHeaders, retryAfterMs } from './headers.js';
 import type { HttpClientOptions, HttpResponse, RawAnswer, RequestSpec } from './http-types.js';
+import { request } from './undici-parts.js';
 
 /**
  * No answer of either service needs more: 50 verdicts are a few kilobytes. A larger one (a proxy's error page gone
@@ -133,7 +134,6 @@ export class HttpClient {
 
   /** The request on the wire; a connection that fails becomes a NetworkError (retryable when safe). */
   private async transport(spec: RequestSpec, attempt: number, idempotent: boolean): Promise<Received> {
-    const { request } = await import('undici');
     const url = this.url(spec);
     const payload = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
     this.log(`> ${spec.method} ${redactUrl(url.href)}${attempt ? ` (attempt ${attempt + 1})` : ''}`);

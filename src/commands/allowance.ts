@@ -1,40 +1,16 @@
-// `mailclean allowance`: what is known of the cleaning account's monthly allowance, without asking the service
-// (asking could cost a request of the rate limit): what was left when last heard, when and from what, the plan,
-// and what this machine (and, shared, every runner) spent this month.
-import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
-import { fieldsOf } from '../fields.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderPairs } from '../io/table.js';
 import { formatCount, quantity } from '../quantities.js';
-import { jsonOption } from './common/inputs.js';
+import { ALLOWANCE_FIELDS } from './common/json-fields.js';
 import { cleaningAccountKey } from './common/sessions.js';
-import type { Runner } from './index.js';
 
 /** The monthly allowances the spec names (free 50, pro 10,000); any other limit is shown as a number only. */
 const PLANS_BY_LIMIT = new Map([
   [50, 'free'],
   [10_000, 'pro'],
 ]);
-
-export function define(cmd: Command, run: Runner): void {
-  cmd
-    .option(
-      '--shared <redis-url>',
-      'also count what every runner sharing the account spent (else MAILCLEAN_REDIS_URL, else the profile key `shared`)',
-    )
-    .addOption(jsonOption())
-    .addHelpText(
-      'after',
-      `
-Nothing is sent: this is what mailclean learned from the service's answers (a sign-in, a refusal, the runs
-since), and what it counted while spending. \`clean --dry-run\` shows the same figure before a run.
-
-JSON fields: ${ALLOWANCE_FIELDS.join(', ')}`,
-    )
-    .action(run((f, opts) => allowance(opts, f)));
-}
 
 export interface AllowanceView {
   /** Addresses left when last heard, or null when the service never said. */
@@ -52,18 +28,6 @@ export interface AllowanceView {
   /** Every runner sharing the account; null when the state is not shared. */
   spentAllRunners: number | null;
 }
-
-export const ALLOWANCE_FIELDS = fieldsOf<AllowanceView>({
-  left: true,
-  limit: true,
-  plan: true,
-  renewsAt: true,
-  asOf: true,
-  source: true,
-  month: true,
-  spentThisMachine: true,
-  spentAllRunners: true,
-});
 
 export async function allowance(o: { shared?: string; json?: JsonFlag }, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();

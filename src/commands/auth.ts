@@ -1,4 +1,3 @@
-import { type Command, Option } from '@commander-js/extra-typings';
 import { str, unwrapObject } from '../api/shape.js';
 import { markTokenAccepted, tokenAcceptedAt } from '../config/accepted-tokens.js';
 import { maskSecret } from '../config/keys.js';
@@ -6,32 +5,12 @@ import type { Profile, Service, TokenSource } from '../config/profile.js';
 import type { TokenStorage } from '../config/tokens.js';
 import { AuthError, CliError, ExitCode } from '../errors.js';
 import type { Factory } from '../factory.js';
-import { fieldsOf } from '../fields.js';
 import type { JsonFlag } from '../io/json.js';
 import { redactUrl } from '../redact.js';
-import { jsonOption } from './common/inputs.js';
+import { AUTH_STATUS_FIELDS } from './common/json-fields.js';
 import { checkCleanToken } from './common/sessions.js';
-import type { Runner } from './index.js';
 
-export function define(cmd: Command, run: Runner): void {
-  cmd
-    .command('status')
-    .description('show, for each service, whether you are signed in, as whom, and where the token comes from')
-    .option('--check', 'also ask the cleaning service whether it takes its token (uses one request of its rate limit)')
-    .addOption(jsonOption())
-    .action(run((f, opts) => authStatus({ json: opts.json, check: opts.check ?? false }, f)));
-  cmd
-    .command('token')
-    .description('print a stored token on stdout, for scripts')
-    .addOption(
-      new Option('--service <service>', 'which token')
-        .choices(['platform', 'clean', 'cdp'] as const)
-        .default('platform'),
-    )
-    .action(run((f, opts) => authToken({ service: opts.service }, f)));
-}
-
-interface ServiceStatus {
+export interface ServiceStatus {
   service: Service;
   url: string | null;
   signedIn: boolean;
@@ -46,20 +25,6 @@ interface ServiceStatus {
   acceptedAt: string | null;
   problem: string | null;
 }
-
-export const AUTH_STATUS_FIELDS = fieldsOf<ServiceStatus>({
-  service: true,
-  url: true,
-  signedIn: true,
-  verified: true,
-  email: true,
-  userId: true,
-  tokenSource: true,
-  tokenStorage: true,
-  token: true,
-  acceptedAt: true,
-  problem: true,
-});
 
 export async function authStatus(o: { json?: JsonFlag; check?: boolean }, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();

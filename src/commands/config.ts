@@ -1,4 +1,3 @@
-import type { Command } from '@commander-js/extra-typings';
 import { checkSharedUrl } from '../clean/state/open-state.js';
 import { keyInfo, maskSecret, PROFILE_KEYS } from '../config/keys.js';
 import { parseRate } from '../config/rate.js';
@@ -8,33 +7,6 @@ import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { redactUrl } from '../redact.js';
-import { jsonOption } from './common/inputs.js';
-import type { Runner } from './index.js';
-
-export function define(cmd: Command, run: Runner): void {
-  const keys = PROFILE_KEYS.map(
-    (k) => `  ${k.key.padEnd(14)} ${k.description}${k.managed ? ' (set by login)' : ''}`,
-  ).join('\n');
-  cmd.addHelpText('after', `\nKeys:\n${keys}\n\nUse --profile NAME to work on another profile.`);
-  cmd
-    .command('get <key>')
-    .description('print one setting')
-    .action(run((f, _opts, [key]) => get({ key: String(key) }, f)));
-  cmd
-    .command('set <key> <value>')
-    .description('change a setting (creates the profile if needed)')
-    .action(run((f, _opts, [key, value]) => set({ key: String(key), value: String(value) }, f)));
-  cmd
-    .command('unset <key>')
-    .description('remove a setting')
-    .action(run((f, _opts, [key]) => unset({ key: String(key) }, f)));
-  cmd
-    .command('list')
-    .description("list the profile's settings (tokens masked)")
-    .addOption(jsonOption())
-    .action(run((f, opts) => list({ json: opts.json }, f)));
-  cmd.command('path').description('print the path of the profiles file').action(run(path));
-}
 
 function known(key: string) {
   const info = keyInfo(key);

@@ -26,34 +26,40 @@ export interface CommandEntry {
   load(): Promise<CommandModule>;
 }
 
-// Only the module of the command being run is imported, so `--help` and `--version` load none of them.
+// Only the flags module of the command being run is imported (flags/, and clean/clean.ts), so `--help` and
+// `--version` load none of them, and `COMMAND --help` loads that command's flags and help, never its implementation.
 export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'register',
     group: 'Account',
     summary: 'create an account on the platform and/or the cleaning service',
-    load: () => import('./register.js'),
+    load: () => import('./flags/register.js'),
   },
   {
     name: 'login',
     group: 'Account',
     summary: 'sign in and store the tokens in the profile',
-    load: () => import('./login.js'),
+    load: () => import('./flags/login.js'),
   },
-  { name: 'logout', group: 'Account', summary: 'forget stored tokens', load: () => import('./logout.js') },
-  { name: 'auth', group: 'Account', summary: 'show sign-in status or print a token', load: () => import('./auth.js') },
+  { name: 'logout', group: 'Account', summary: 'forget stored tokens', load: () => import('./flags/logout.js') },
+  {
+    name: 'auth',
+    group: 'Account',
+    summary: 'show sign-in status or print a token',
+    load: () => import('./flags/auth.js'),
+  },
   {
     name: 'oem-register',
     group: 'Account',
     summary: 'register a user through the OEM route (internal token)',
-    load: () => import('./oem-register.js'),
+    load: () => import('./flags/oem-register.js'),
   },
-  { name: 'me', group: 'Profile', summary: 'show or update your profile', load: () => import('./me.js') },
+  { name: 'me', group: 'Profile', summary: 'show or update your profile', load: () => import('./flags/me.js') },
   {
     name: 'roles',
     group: 'Profile',
     summary: 'list your roles and their permissions',
-    load: () => import('./roles.js'),
+    load: () => import('./flags/roles.js'),
   },
   {
     name: 'clean',
@@ -65,43 +71,48 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'verify',
     group: 'Cleaning',
     summary: 'check one or a few addresses now and print their verdicts',
-    load: () => import('./verify.js'),
+    load: () => import('./flags/verify.js'),
   },
   {
     name: 'allowance',
     group: 'Cleaning',
     summary: "show what is known of the month's allowance, and what was spent",
-    load: () => import('./allowance.js'),
+    load: () => import('./flags/allowance.js'),
   },
   {
     name: 'cache',
     group: 'Cleaning',
     summary: 'show or clear the cache of answers reused across lists',
-    load: () => import('./cache.js'),
+    load: () => import('./flags/cache.js'),
   },
   {
     name: 'runs',
     group: 'Cleaning',
     summary: 'list the runs of clean, show one, resume an unfinished one, forget old ones',
-    load: () => import('./runs/runs.js'),
+    load: () => import('./flags/runs.js'),
   },
   {
     name: 'api',
     group: 'Other',
     summary: 'send one request to either service with the stored token and print the answer',
-    load: () => import('./api.js'),
+    load: () => import('./flags/api.js'),
   },
-  { name: 'config', group: 'Other', summary: 'read and change profile settings', load: () => import('./config.js') },
+  {
+    name: 'config',
+    group: 'Other',
+    summary: 'read and change profile settings',
+    load: () => import('./flags/config.js'),
+  },
   {
     name: 'sandbox',
     group: 'Other',
     summary: 'run the built-in sandbox server for both services',
-    load: () => import('./sandbox.js'),
+    load: () => import('./flags/sandbox.js'),
   },
   {
     name: 'completion',
     group: 'Other',
     summary: 'print a shell completion script (bash, zsh, fish)',
-    load: () => import('./completion/completion.js'),
+    load: () => import('./flags/completion.js'),
   },
 ];

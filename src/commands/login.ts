@@ -1,4 +1,3 @@
-import type { Command } from '@commander-js/extra-typings';
 import { runEach } from '../account/each-service.js';
 import { str, unwrapObject } from '../api/shape.js';
 import { markTokenAccepted } from '../config/accepted-tokens.js';
@@ -7,46 +6,16 @@ import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import {
   checkEndpoints,
-  jsonOption,
   namingFlags,
   PASSWORD_INPUT,
   passwordInput,
-  type ServiceChoice,
   secretFromStdin,
-  serviceOption,
   validateEmail,
   valueOrPrompt,
 } from './common/inputs.js';
+import type { ServiceChoice } from './common/options.js';
 import { reportOutcomes } from './common/outcomes.js';
 import { checkCleanToken, keepCleanSignIn } from './common/sessions.js';
-import type { Runner } from './index.js';
-
-export function define(cmd: Command, run: Runner): void {
-  cmd
-    .option('--email <email>', 'your email address (default: the one last used with this profile)')
-    .option('--password-stdin', 'read the password from stdin')
-    .option('--with-token', 'read a token from stdin for the one service named by --service')
-    .addOption(serviceOption('all'))
-    .option('--insecure-storage', 'keep the tokens in the profiles file (mode 0600), not the OS credential store')
-    .addOption(jsonOption())
-    .addHelpText(
-      'after',
-      `
-Signs in to the platform (POST /api/login) and the cleaning service (POST /api/v1/auth/signin) with one
-password. With --service all, one side failing is a warning when the other succeeds.
-
-Tokens go to the OS credential store (macOS Keychain, Windows Credential Manager, the Secret Service on
-Linux) where there is one, and those the profile kept in its file move there; elsewhere they go to the
-profiles file (mode 0600) with a note, silently in CI (CI set) or without a session bus. --insecure-storage
-(or \`mailclean config set token-storage file\`) keeps them in the file. \`auth status\` says where each is.
-
-Examples:
-  mailclean login
-  echo "$PASSWORD" | mailclean login --email ada@example.com --password-stdin
-  echo "$TOKEN" | mailclean login --with-token --service clean`,
-    )
-    .action(run((f, opts) => login(opts, f)));
-}
 
 const FLAGS = { email: '--email', password: PASSWORD_INPUT };
 

@@ -1,17 +1,5 @@
-import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../factory.js';
-import { type ServiceChoice, serviceOption } from './common/inputs.js';
-import type { Runner } from './index.js';
-
-export function define(cmd: Command, run: Runner): void {
-  cmd
-    .addOption(serviceOption('all'))
-    .addHelpText(
-      'after',
-      '\nForgets the stored tokens of this profile (in the OS credential store or the file). Tokens given by MAILCLEAN_TOKEN or\nMAILCLEAN_CLEAN_TOKEN still apply.',
-    )
-    .action(run((f, opts) => logout({ service: opts.service }, f)));
-}
+import type { ServiceChoice } from './common/options.js';
 
 export async function logout(o: { service: ServiceChoice }, f: Factory): Promise<number> {
   const service = o.service;

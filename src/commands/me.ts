@@ -1,39 +1,11 @@
-import type { Command } from '@commander-js/extra-typings';
 import { ME_FIELDS, type MeView, meView } from '../account/views.js';
 import type { PlatformClient, ProfileUpdate } from '../api/platform.js';
 import { ApiError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderPairs } from '../io/table.js';
-import { checkedFlag, jsonOption, namingFlags, validateCountryCode, valueOrPrompt } from './common/inputs.js';
+import { checkedFlag, namingFlags, validateCountryCode, valueOrPrompt } from './common/inputs.js';
 import { platformSession } from './common/sessions.js';
-import type { Runner } from './index.js';
-
-export function define(cmd: Command, run: Runner): void {
-  cmd
-    .option('--brand <id>', 'switch the current brand (sent as current_buuid)')
-    .addOption(jsonOption())
-    .addHelpText('after', `\nJSON fields: ${ME_FIELDS.join(', ')}`)
-    .action(run((f, opts) => showMe({ brand: opts.brand, json: opts.json }, f)));
-  cmd
-    .command('update')
-    .description('update your name, phone and country code (values not given are kept)')
-    .option('--first-name <name>', 'first name')
-    .option('--last-name <name>', 'last name')
-    .option('--phone <phone>', 'phone number')
-    .option('--country-code <code>', 'two-letter country code, e.g. US')
-    .addOption(jsonOption())
-    .addHelpText(
-      'after',
-      '\nThe service needs all four fields, none empty: one your profile has empty (registration leaves\nthe last name empty) must be given, else nothing is sent.',
-    )
-    .action(
-      run((f, opts) => {
-        const given = Object.fromEntries(UPDATE_FIELDS.map((field) => [field.key, opts[field.option]]));
-        return updateMe({ ...given, json: opts.json }, f);
-      }),
-    );
-}
 
 export interface MeOptions {
   /** Switch the current brand to this id. */
@@ -64,7 +36,7 @@ async function refusedBrand(error: unknown, client: PlatformClient, brand: strin
   throw new UsageError(`--brand: "${brand}" is not one of your brands`, list ? `your brands: ${list}` : undefined);
 }
 
-const UPDATE_FIELDS: Array<{
+export const UPDATE_FIELDS: Array<{
   key: keyof ProfileUpdate;
   flag: string;
   option: 'firstName' | 'lastName' | 'phone' | 'countryCode';

@@ -1,11 +1,9 @@
-import type { Command } from '@commander-js/extra-typings';
 import { ME_FIELDS, meView } from '../account/views.js';
 import { ApiError, AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import {
   checkedFlag,
-  jsonOption,
   namingFlags,
   PASSWORD_INPUT,
   passwordInput,
@@ -13,18 +11,6 @@ import {
   validateEmail,
   valueOrPrompt,
 } from './common/inputs.js';
-import type { Runner } from './index.js';
-
-export function define(cmd: Command, run: Runner): void {
-  cmd
-    .option('--name <name>', "the new user's name")
-    .option('--email <email>', "the new user's email address")
-    .option('--password-stdin', 'read the new password from stdin')
-    .option('--internal-token-file <file>', 'file holding the internal access token (else MAILCLEAN_INTERNAL_TOKEN)')
-    .addOption(jsonOption())
-    .addHelpText('after', '\nCalls POST /api/oem/register. The internal token is never taken as a flag value.')
-    .action(run((f, opts) => oemRegister(opts, f)));
-}
 
 const FLAGS = {
   name: '--name',

@@ -1,4 +1,3 @@
-import type { Command } from '@commander-js/extra-typings';
 import { runEach } from '../account/each-service.js';
 import { str } from '../api/shape.js';
 import type { Factory } from '../factory.js';
@@ -6,38 +5,17 @@ import type { JsonFlag } from '../io/json.js';
 import {
   checkEndpoints,
   checkedFlag,
-  jsonOption,
   localeRegion,
   namingFlags,
   PASSWORD_INPUT,
   passwordInput,
-  type ServiceChoice,
-  serviceOption,
   validateCountryCode,
   validateEmail,
   valueOrPrompt,
 } from './common/inputs.js';
+import type { ServiceChoice } from './common/options.js';
 import { reportOutcomes } from './common/outcomes.js';
 import { keepCleanSignIn } from './common/sessions.js';
-import type { Runner } from './index.js';
-
-export function define(cmd: Command, run: Runner): void {
-  cmd
-    .option('--name <name>', 'your name')
-    .option('--email <email>', 'your email address')
-    .option('--password-stdin', 'read the password from stdin')
-    .option('--country-code <code>', "two-letter country code, e.g. GB (default: your locale's region)")
-    .option('--source <source>', 'sign-up source recorded by the platform', 'cli')
-    .option('--source-path <path>', 'sign-up source path recorded by the platform', 'mailclean')
-    .addOption(serviceOption('platform'))
-    .option('--insecure-storage', 'keep the tokens in the profiles file (mode 0600), not the OS credential store')
-    .addOption(jsonOption())
-    .addHelpText(
-      'after',
-      '\nTokens are kept as `mailclean login` keeps them (see its --help).\n\nExample:\n  echo "$PASSWORD" | mailclean register --name Ada --email ada@example.com --password-stdin',
-    )
-    .action(run((f, opts) => register(opts, f)));
-}
 
 /** Body fields of both sign-up routes, by the flag or input each comes from. */
 const FLAGS = {

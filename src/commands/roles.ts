@@ -1,26 +1,10 @@
-import type { Command } from '@commander-js/extra-typings';
 import { meView, ROLE_FIELDS, type RoleView, roleViews } from '../account/views.js';
 import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
-import { fieldsOf } from '../fields.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderTable } from '../io/table.js';
-import { jsonOption } from './common/inputs.js';
+import { PERMISSION_FIELDS } from './common/json-fields.js';
 import { currentUserId, platformSession } from './common/sessions.js';
-import type { Runner } from './index.js';
-
-export function define(cmd: Command, run: Runner): void {
-  cmd
-    .option('--user <id>', 'whose roles (default: you)')
-    .option('--role <name>', 'only this role')
-    .option('--permissions', 'list permissions by category, with the roles that hold each')
-    .addOption(jsonOption())
-    .addHelpText(
-      'after',
-      `\nJSON fields: ${ROLE_FIELDS.join(', ')}\nWith --permissions: ${PERMISSION_FIELDS.join(', ')}`,
-    )
-    .action(run((f, opts) => showRoles(opts, f)));
-}
 
 export interface RolesOptions {
   /** Whose roles (default: the signed-in user). */
@@ -106,14 +90,6 @@ export interface PermissionRow {
   description: string | null;
   roles: string[];
 }
-
-export const PERMISSION_FIELDS = fieldsOf<PermissionRow>({
-  name: true,
-  display_name: true,
-  category: true,
-  description: true,
-  roles: true,
-});
 
 /** One row per permission, in category order, naming every role that holds it. */
 function permissionMatrix(views: RoleView[]): PermissionRow[] {

@@ -1,58 +1,18 @@
 // `mailclean verify ADDRESS...`: one or a few addresses checked now, by the cleaning service when signed in (its
 // answers go to the account's cache and come from it) or by the built-in engine; a verdict per line, or --json.
-// The library's client checks them (src/library/verify.ts); here are the flags, the table and the exit code.
-import type { Command } from '@commander-js/extra-typings';
+// The library's client checks them (src/library/verify.ts); here are the table and the exit code (the flags are in
+// flags/verify.ts).
 import { ExitCode, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderTable } from '../io/table.js';
 import type { VerifyResult as VerifyRow } from '../library/types.js';
-import { MAX_ADDRESSES, VERIFY_FIELDS } from '../library/verify.js';
+import { MAX_ADDRESSES } from '../library/verify.js';
 import { cliClient, engineSettings, whoChecks } from './clean/choose-checker.js';
 import { precheckNote } from './clean/render.js';
-import { jsonOption } from './common/inputs.js';
-import type { Runner } from './index.js';
+import { VERIFY_FIELDS } from './common/json-fields.js';
 
 export type { VerifyRow };
-export { VERIFY_FIELDS };
-
-export function define(cmd: Command, run: Runner): void {
-  cmd
-    .argument('<address...>', 'the addresses to check')
-    .option('--local', 'check with the built-in engine (syntax, lists, DNS) even when signed in: nothing is spent')
-    .option(
-      '--max-age <duration>',
-      'take an answer the service gave within this time from the cache (0: ask again)',
-      '30d',
-    )
-    .option('--no-precheck', 'signed in: send every address, without first deciding for free what DNS and lists can')
-    .option(
-      '--dns-server <ip[:port],…>',
-      'built-in engine and precheck: DNS servers to ask (default: the system resolver)',
-    )
-    .addOption(jsonOption())
-    .addHelpText(
-      'after',
-      `
-Signed in to a cleaning service, each address not answered within --max-age costs one of the month's
-allowance; its answer is kept in the account's cache (\`mailclean cache\`), as \`clean\` does. First, as in
-\`clean\`, the precheck decides for free what DNS and lists can (a domain that does not exist or takes no mail, a
-disposable or mistyped one): those are not sent (checker "precheck"). Otherwise, or with --local, the built-in
-engine checks it in-process, for free.
-
-Exit codes: 0 every address is valid, 5 at least one is invalid or risky, 3 at least one has no definite
-answer (unknown, or unchecked: allowance, service errors) and none is invalid or risky, 2 bad flags,
-4 not signed in, 1 an error.
-
-JSON fields: ${VERIFY_FIELDS.join(', ')}
-
-Examples:
-  mailclean verify ada@example.com
-  mailclean verify --local ada@example.com bob@exmaple.com --json
-  mailclean verify "$ADDRESS" >/dev/null && echo deliverable`,
-    )
-    .action(run((f, opts, [addresses]) => verify({ ...opts, addresses }, f)));
-}
 
 export interface VerifyOptions {
   addresses: string[];

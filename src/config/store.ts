@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import Conf from 'conf';
+import { writeFileAtomic } from '../atomic-write.js';
 import { UsageError } from '../errors.js';
 
 export type ProfileData = Partial<Record<string, string>>;
@@ -13,9 +13,13 @@ interface StoreShape {
 
 export type ProfileScope = 'profiles' | 'sandbox';
 
-/** Profiles on disk: one JSON file, mode 0600, in a 0700 directory. */
+/**
+ * Profiles on disk: one JSON file, mode 0600, in a 0700 directory, read afresh for each access (another process
+ * may have changed it) and replaced atomically. (It was conf's; conf loads a schema validator, about 170 ms of CPU
+ * before any command could read a profile, for a file mailclean reads and writes whole.)
+ */
 export class ProfileStore {
-  private readonly conf: Conf<StoreShape>;
+  readonly path: string;
 
   /** `warn` hears of what was wrong and has been put right (a file others could read). */
   constructor(
@@ -24,49 +28,67 @@ export class ProfileStore {
   ) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700);
-    makePrivate(join(dir, 'config.json'), warn);
-    try {
-      this.conf = new Conf<StoreShape>({
-        cwd: dir,
-        configName: 'config',
-        configFileMode: 0o600,
-        // Profile names may contain dots; we address nested objects ourselves.
-        accessPropertiesByDotNotation: false,
-        defaults: { profiles: {}, sandbox: {} },
-      });
-    } catch (error) {
-      throw unreadableConfig(join(dir, 'config.json'), error);
-    }
-  }
-
-  get path(): string {
-    return this.conf.path;
+    this.path = join(dir, 'config.json');
+    makePrivate(this.path, warn);
+    const found = this.load();
+    if (found.profiles === undefined || found.sandbox === undefined) this.save({ ...found, ...this.all() });
   }
 
   profileNames(): string[] {
-    return Object.keys(this.conf.get('profiles'));
+    return Object.keys(this.all().profiles);
   }
 
   has(name: string, scope: ProfileScope = 'profiles'): boolean {
-    return Object.hasOwn(this.conf.get(scope), name);
+    return Object.hasOwn(this.all()[scope], name);
   }
 
   read(name: string, scope: ProfileScope = 'profiles'): ProfileData {
-    return { ...(this.conf.get(scope)[name] ?? {}) };
+    return { ...(this.all()[scope][name] ?? {}) };
   }
 
   /** Sets (string) or removes (undefined) keys in one write. */
   update(name: string, changes: ProfileData, scope: ProfileScope = 'profiles'): void {
-    const all = { ...this.conf.get(scope) };
+    const file = this.load();
+    const all = { ...(file[scope] ?? {}) };
     const next: ProfileData = { ...(all[name] ?? {}) };
     for (const [key, value] of Object.entries(changes)) {
       if (value === undefined) delete next[key];
       else next[key] = value;
     }
     all[name] = next;
-    this.conf.set(scope, all);
-    chmodSync(this.conf.path, 0o600);
+    this.save({ ...file, ...withDefaults(file), [scope]: all });
   }
+
+  private all(): StoreShape {
+    return withDefaults(this.load());
+  }
+
+  /** The file as it is now ({} when there is none); one that cannot be read is a usage error naming it. */
+  private load(): Partial<StoreShape> {
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw unreadableConfig(this.path, error);
+    }
+    try {
+      const data: unknown = JSON.parse(text);
+      if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new SyntaxError('not an object');
+      return data as Partial<StoreShape>;
+    } catch (error) {
+      throw unreadableConfig(this.path, error);
+    }
+  }
+
+  private save(data: Partial<StoreShape>): void {
+    writeFileAtomic(this.path, `${JSON.stringify(data, undefined, '\t')}\n`, 0o600);
+    chmodSync(this.path, 0o600);
+  }
+}
+
+function withDefaults(file: Partial<StoreShape>): StoreShape {
+  return { profiles: file.profiles ?? {}, sandbox: file.sandbox ?? {} };
 }
 
 /** A file of tokens that others can read is made private at once, and the user told: it may have been copied. */
@@ -75,7 +97,7 @@ function makePrivate(path: string, warn: (message: string) => void): void {
   try {
     mode = statSync(path).mode & 0o777;
   } catch {
-    return; // not there yet: conf creates it 0600
+    return; // not there yet: it is created 0600
   }
   if ((mode & 0o077) === 0) return;
   chmodSync(path, 0o600);

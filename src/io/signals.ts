@@ -67,7 +67,7 @@ export class Interrupted extends Error {
 const WINDOWS_ONLY: Partial<Record<NodeJS.Signals, Signal>> = { SIGBREAK: 'SIGINT', SIGHUP: 'SIGTERM' };
 
 /**
- * Bound to the process. Libraries may hook signals on import: `conf` → `atomically` → `when-exit` catches
+ * Bound to the process. Libraries may hook signals on import: `when-exit` (which `conf` brought) catches
  * SIGINT/SIGTERM, runs its clean-up and sends the signal again, which a handler of ours would take for a second
  * Ctrl-C the user never pressed. So ours are the only listeners: `claim()` removes the others whenever work is
  * about to listen. Their clean-up still runs on the process's normal `exit`.

@@ -4,7 +4,7 @@ export type { PrecheckOutcome } from '../clean/check/precheck.js';
 export type { DryRunFields } from '../clean/run/dry-run.js';
 export type { RunEvent as CleanEvent, RunProgress, RunQuestions as CleanQuestions } from '../clean/run/events.js';
 export type { RunSummary } from '../clean/run/summary.js';
-export type { InputEncoding } from '../clean/scan/input/decode.js';
+export type { InputEncoding } from '../clean/scan/input/encodings.js';
 export type { OutputFormat } from '../clean/write/formats/index.js';
 export { ApiError, AuthError, CancelError, CliError, ExitCode, NetworkError, UsageError } from '../errors.js';
 export { clean, createClient, verify } from './api.js';

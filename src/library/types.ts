@@ -3,7 +3,7 @@ import type { PrecheckOutcome } from '../clean/check/precheck.js';
 import type { DryRunFields } from '../clean/run/dry-run.js';
 import type { RunEvent, RunQuestions } from '../clean/run/events.js';
 import type { RunSummary } from '../clean/run/summary.js';
-import type { InputEncoding } from '../clean/scan/input/decode.js';
+import type { InputEncoding } from '../clean/scan/input/encodings.js';
 import type { Verdict } from '../clean/verdict/verdict.js';
 import type { OutputFormat } from '../clean/write/formats/index.js';
 import type { Rate } from '../config/rate.js';

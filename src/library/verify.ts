@@ -4,29 +4,12 @@ import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
 import { prefilter } from '../clean/scan/prefilter.js';
 import { addressKind, prefilterVerdict, type Verdict } from '../clean/verdict/verdict.js';
 import { UsageError } from '../errors.js';
-import { fieldsOf } from '../fields.js';
 import type { Account } from './account.js';
 import { maxAgeOf } from './clean-options.js';
 import type { VerifyOptions, VerifyResult } from './types.js';
 
 /** More is a list: `clean` it. */
 export const MAX_ADDRESSES = 500;
-
-export const VERIFY_FIELDS = fieldsOf<VerifyResult>({
-  address: true,
-  status: true,
-  reason: true,
-  valid: true,
-  disposable: true,
-  validDomain: true,
-  free: true,
-  role: true,
-  suggestion: true,
-  serviceStatus: true,
-  checker: true,
-  fromCache: true,
-  checkedAt: true,
-});
 
 /** Every address's verdict, in the order given; one not checked (stopped, allowance spent) is `unchecked`. */
 export async function verifyWith(

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authStatus } from '../../src/commands/auth.js';
-import { cleanOptions } from '../../src/commands/clean/clean.js';
+import { cleanOptions } from '../../src/commands/clean/options.js';
 import { runClean } from '../../src/commands/clean/run.js';
 import { showMe } from '../../src/commands/me.js';
 import type { SandboxHandle } from '../../src/sandbox/server.js';

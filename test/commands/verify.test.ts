@@ -1,7 +1,8 @@
 // `mailclean verify`: the built-in engine against a DNS server on 127.0.0.1, and the cleaning service (the sandbox,
 // in both answer shapes) through the account's cache; verdicts for people, --json for scripts, exit codes by verdict.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VERIFY_FIELDS, type VerifyRow } from '../../src/commands/verify.js';
+import { VERIFY_FIELDS } from '../../src/commands/common/json-fields.js';
+import type { VerifyRow } from '../../src/commands/verify.js';
 import { useHome } from '../helpers/cli.js';
 import { startDnsServer, type TestDnsServer } from '../helpers/dns-server.js';
 import { registered, useSandboxes } from '../helpers/sandbox.js';

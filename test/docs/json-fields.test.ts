@@ -4,12 +4,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ME_FIELDS, ROLE_FIELDS } from '../../src/account/views.js';
-import { ALLOWANCE_FIELDS } from '../../src/commands/allowance.js';
-import { AUTH_STATUS_FIELDS } from '../../src/commands/auth.js';
-import { CACHE_STATS_FIELDS } from '../../src/commands/cache.js';
-import { PERMISSION_FIELDS } from '../../src/commands/roles.js';
+import {
+  ALLOWANCE_FIELDS,
+  AUTH_STATUS_FIELDS,
+  CACHE_STATS_FIELDS,
+  PERMISSION_FIELDS,
+  VERIFY_FIELDS,
+} from '../../src/commands/common/json-fields.js';
 import { RUN_FIELDS } from '../../src/commands/runs/run-json.js';
-import { VERIFY_FIELDS } from '../../src/commands/verify.js';
 import { useHome } from '../helpers/cli.js';
 
 const JSON_MD = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'json.md'), 'utf8');

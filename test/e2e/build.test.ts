@@ -1,6 +1,7 @@
 // `npm run build` (run by `npm test`, `npm pack` and `npm ci`) while a `mailclean` linked to this clone runs: the
-// build is made beside dist/ and swapped in, so every start during it finds a whole dist/ (issue 30). The old build
-// (dist/ deleted, then tsc) fails this: starts in its seconds without dist/ crash with ERR_MODULE_NOT_FOUND.
+// build is made beside dist/ and moved in a file at a time, each rename replacing its old self, so every start during
+// it finds a whole dist/ (issue 30). The old build (dist/ deleted, then tsc) fails this: starts in its seconds without
+// dist/ crash with ERR_MODULE_NOT_FOUND; so did, now and then, renaming dist/ aside and the new one in.
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 // What a clean is asked to do, whichever checker decides the addresses: the list, where the rows go, what the
 // run may reuse or spend, and the signals that stop it. Commands build one from flags; the library API from code.
 import type { Writable } from 'node:stream';
-import type { InputEncoding } from '../scan/input/decode.js';
+import type { InputEncoding } from '../scan/input/encodings.js';
 import type { OutputFormat } from '../write/formats/index.js';
 import type { OutputPath } from '../write/output-path.js';
 import type { RowReceiver } from '../write/write-rows.js';

@@ -2,8 +2,6 @@
 // Markdown summary appended to GitHub's job summary. Each whole and atomic, like the rows.
 import { appendFileSync } from 'node:fs';
 import { writeWhole } from '../write/atomic-file.js';
-import { htmlReport } from '../write/html-report.js';
-import { stepSummary } from '../write/step-summary.js';
 import type { Tally } from '../write/tally.js';
 import type { OutputsRequest } from './request.js';
 import type { RunSummary } from './summary.js';
@@ -16,10 +14,15 @@ export async function writeSideFiles(
   warn: (message: string) => void,
 ): Promise<void> {
   if (outputs.summaryJson) await writeWhole(outputs.summaryJson, `${JSON.stringify(summary, null, 2)}\n`);
-  if (outputs.report) await writeWhole(outputs.report, htmlReport(summary, tally.examples));
+  // Imported when asked for: a run's first request does not wait for them to load.
+  if (outputs.report) {
+    const { htmlReport } = await import('../write/html-report.js');
+    await writeWhole(outputs.report, htmlReport(summary, tally.examples));
+  }
   if (!outputs.stepSummary) return;
   const files = [outputs.summaryJson?.given, outputs.report?.given].filter((p): p is string => p !== undefined);
   try {
+    const { stepSummary } = await import('../write/step-summary.js');
     appendFileSync(outputs.stepSummary, stepSummary(summary, files));
   } catch (error) {
     const why = (error as NodeJS.ErrnoException).code ?? String(error);

@@ -1,21 +1,15 @@
-// `mailclean clean`: its flags, turned into typed options. run.ts does the work; report.ts says how it went.
-import { type Command, type CommandUnknownOpts, Option, type OptionValues } from '@commander-js/extra-typings';
+// `mailclean clean`: its flags and help, all `clean --help` loads. options.ts turns them into typed options and
+// starts the run, run.ts does the work, report.ts says how it went.
+import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { RunOrigin } from '../../clean/run/request.js';
-import { parseThresholds, type Threshold } from '../../clean/run/thresholds.js';
-import { ENCODINGS as INPUT_ENCODINGS, type InputEncoding } from '../../clean/scan/input/decode.js';
-import { checkSharedUrl } from '../../clean/state/open-state.js';
-import { FORMATS, formatOfPath, OUTPUT_FORMATS, type OutputFormat } from '../../clean/write/formats/index.js';
+import type { Threshold } from '../../clean/run/thresholds.js';
+import { ENCODINGS as INPUT_ENCODINGS, type InputEncoding } from '../../clean/scan/input/encodings.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../../clean/write/formats/index.js';
 import type { OutputPath } from '../../clean/write/output-path.js';
-import { parseDuration } from '../../config/duration.js';
-import { parseRate, type Rate } from '../../config/rate.js';
-import { UsageError } from '../../errors.js';
-import type { Factory } from '../../factory.js';
+import type { Rate } from '../../config/rate.js';
 import type { JsonFlag } from '../../io/json.js';
-import { onlyStatuses, wholeNumber } from '../../library/option-checks.js';
-import { type OutputNames, outputTargets } from '../../library/output-targets.js';
 import type { Runner } from '../index.js';
 import { CLEAN_HELP } from './help-text.js';
-import { runOrigin } from './origin.js';
 
 export interface CleanOptions {
   /** A path, or '-' for stdin. */
@@ -67,20 +61,6 @@ export interface EngineFlags {
   /** The first engine-only flag given, as spelled, to name when a service is used instead. */
   given?: string;
 }
-
-/** How messages about the outputs name them. */
-const FLAG_NAMES: OutputNames = {
-  output: '--output',
-  outputShort: '-o',
-  rejects: '--rejects',
-  summaryJson: '--summary-json',
-  report: '--report',
-  inPlace: '--in-place',
-};
-
-/** The flags that only the built-in engine takes, and the option each sets. */
-const ENGINE_FLAG_KEYS = { '--smtp': 'smtp', '--dns-server': 'dnsServer', '--smtp-from': 'smtpFrom' } as const;
-const ENGINE_FLAGS = Object.keys(ENGINE_FLAG_KEYS) as Array<keyof typeof ENGINE_FLAG_KEYS>;
 
 /** The flags of `clean`, declared once: their types are read from here (a renamed flag fails to compile). */
 export function declareCleanFlags(cmd: Command) {
@@ -172,89 +152,9 @@ function reportFlags<A extends unknown[], O extends OptionValues>(cmd: Command<A
     );
 }
 
-type CleanFlags = ReturnType<ReturnType<typeof declareCleanFlags>['opts']>;
+export type CleanFlags = ReturnType<ReturnType<typeof declareCleanFlags>['opts']>;
 
 export function define(cmd: Command, run: Runner): void {
   const clean = declareCleanFlags(cmd);
-  clean.action(run((f, opts, args) => startClean(f, clean, opts, args)));
-}
-
-/**
- * Runs `clean` as `cmd` parsed it; `resumes` names the recorded run it continues (`runs resume ID`). Inputs and
- * outputs are opened relative to the process's directory, so their paths are recorded from it.
- */
-export async function startClean(
-  f: Factory,
-  cmd: CommandUnknownOpts,
-  opts: CleanFlags,
-  args: [input?: string],
-  resumes?: string,
-): Promise<number> {
-  const origin = { ...runOrigin(cmd, process.cwd()), resumes };
-  const options = { ...cleanOptions(opts, args, f.io.stdin.isTTY === true), origin };
-  if (FORMATS[options.format].binary && options.output === undefined && f.io.isStdoutTTY) {
-    throw new UsageError(
-      `--format ${options.format}: a workbook is not for a terminal`,
-      `pass -o FILE${FORMATS[options.format].extension}, or redirect stdout to a file`,
-    );
-  }
-  const { runClean } = await import('./run.js');
-  return runClean(options, f);
-}
-
-/** The flags as typed options; every bad value is a usage error naming its flag. */
-export function cleanOptions(opts: CleanFlags, args: [input?: string], stdinIsTTY: boolean): CleanOptions {
-  const input = args[0] ?? '-';
-  if (input === '-' && stdinIsTTY)
-    throw new UsageError('no input: give a file, or pipe a list into stdin', 'mailclean clean contacts.csv');
-  if (opts.resume && opts.restart) throw new UsageError('--resume and --restart cannot be used together');
-  if (opts.rejects !== undefined && opts.only === undefined)
-    throw new UsageError('--rejects needs --only (it receives the rows --only leaves out)');
-  if (opts.json !== undefined && opts.dryRun !== true) {
-    throw new UsageError(
-      '--json goes with --dry-run (it prints the report as JSON)',
-      'for the rows as JSON, use --format json or --format ndjson',
-    );
-  }
-  return {
-    input,
-    ...outputTargets(input, opts, FLAG_NAMES),
-    format: opts.format ?? formatOfPath(opts.output ?? '') ?? 'csv',
-    column: opts.column,
-    sheet: opts.sheet,
-    encoding: opts.encoding,
-    strict: opts.strict ?? false,
-    escapeFormulas: opts.escapeFormulas,
-    only: onlyStatuses(opts.only === undefined ? undefined : String(opts.only), '--only'),
-    rate: opts.rate !== undefined ? parseRate(opts.rate, '--rate') : undefined,
-    concurrency: wholeNumber(opts.concurrency, '--concurrency', 1, 16),
-    maxSpend: opts.maxSpend !== undefined ? wholeNumber(opts.maxSpend, '--max-spend', 0) : undefined,
-    shared: opts.shared !== undefined ? checkSharedUrl(opts.shared, '--shared') : undefined,
-    // --restart asks the service again: neither this list's journal nor the cache answers.
-    maxAgeMs: opts.restart ? 0 : parseDuration(opts.maxAge, '--max-age'),
-    dryRun: opts.dryRun ?? false,
-    resume: opts.resume ?? false,
-    restart: opts.restart ?? false,
-    yes: opts.yes ?? false,
-    json: opts.json,
-    local: opts.local ?? false,
-    precheck: opts.precheck,
-    failWhen: opts.failWhen !== undefined ? thresholds(String(opts.failWhen)) : undefined,
-    engine: {
-      smtp: opts.smtp ?? false,
-      smtpPort: wholeNumber(opts.smtpPort, '--smtp-port', 1, 65535),
-      smtpFrom: opts.smtpFrom,
-      dnsServers: opts.dnsServer,
-      // The precheck asks DNS too, so --dns-server is the service's as well unless --no-precheck.
-      given: ENGINE_FLAGS.find(
-        (flag) => opts[ENGINE_FLAG_KEYS[flag]] !== undefined && !(flag === '--dns-server' && opts.precheck),
-      ),
-    },
-  };
-}
-
-function thresholds(text: string): Threshold[] {
-  const parsed = parseThresholds(text);
-  if ('error' in parsed) throw new UsageError(`--fail-when: ${parsed.error}`);
-  return parsed.thresholds;
+  clean.action(run(async (f, opts, args) => (await import('./options.js')).startClean(f, clean, opts, args)));
 }

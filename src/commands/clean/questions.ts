@@ -1,10 +1,10 @@
 // The questions `clean` asks on a terminal before anything is paid: go on with an earlier run of the list, and
 // spend this much of the allowance. Only where someone can answer (f.io.canPrompt); elsewhere the flags decide.
 import type { RunQuestions } from '../../clean/run/events.js';
+import type { KnownAllowance } from '../../clean/state/account-state.js';
 import type { Factory } from '../../factory.js';
 import { promptConfirm } from '../../io/prompt.js';
 import { formatCount, quantity } from '../../quantities.js';
-import { allowanceText } from './report.js';
 
 export function terminalQuestions(f: Factory): RunQuestions | undefined {
   if (!f.io.canPrompt) return undefined;
@@ -26,4 +26,9 @@ export function terminalQuestions(f: Factory): RunQuestions | undefined {
       return promptConfirm(f.io.raw, 'Continue?');
     },
   };
+}
+
+/** "10 left as of 2026-11-22 14:03 UTC". */
+export function allowanceText(known: KnownAllowance): string {
+  return `${formatCount(known.left!)} left as of ${known.asOf.slice(0, 16).replace('T', ' ')} UTC`;
 }

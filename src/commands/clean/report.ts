@@ -5,12 +5,12 @@ import { MAX_BATCH } from '../../clean/check/service/send-batches.js';
 import type { DryRunReport } from '../../clean/run/dry-run.js';
 import { crossingText, type Ended } from '../../clean/run/finish-run.js';
 import type { RunSummary } from '../../clean/run/summary.js';
-import type { KnownAllowance } from '../../clean/state/account-state.js';
 import type { Factory } from '../../factory.js';
 import { renderPairs, renderTable } from '../../io/table.js';
 import { formatCount, formatDuration, quantity } from '../../quantities.js';
 import { barChart } from './charts.js';
 import type { CleanOptions } from './clean.js';
+import { allowanceText } from './questions.js';
 import { reasonsText } from './render.js';
 
 /** `--dry-run`: what a run would send and spend, as pairs or `--json`. */
@@ -77,11 +77,6 @@ function precheckText(outcome: PrecheckOutcome | 'off' | undefined): string {
   return outcome.decidedCount > 0
     ? `${formatCount(outcome.decidedCount)} (${reasonsText(outcome.byReason)}), decided here for free${skipped}`
     : `0 (DNS and the lists leave every address to the service${skipped})`;
-}
-
-/** "10 left as of 2026-11-22 14:03 UTC". */
-export function allowanceText(known: KnownAllowance): string {
-  return `${formatCount(known.left!)} left as of ${known.asOf.slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /** `partial:` and its hint, when rows stayed unchecked. */

@@ -17,10 +17,7 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
   const progress = new ProgressReporter(f.io.stderr, { live: f.io.isStderrTTY, quiet: f.io.quiet });
   const choice = await checkChoice(f, o);
   const client = await cliClient(f, o);
-  const [{ terminalQuestions }, { reportDryRun, reportEnd }] = await Promise.all([
-    import('./questions.js'),
-    import('./report.js'),
-  ]);
+  const { terminalQuestions } = await import('./questions.js');
   const stopWatchingMemory = youngGenerationGrowsLarge ? capYoungGeneration() : () => undefined;
   const render = eventRenderer(f, progress, choice.kind);
   let result: RunResult;
@@ -31,6 +28,9 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
     progress.stop();
     await client.close();
   }
+  // Loaded once the run is over: its tables are not needed before (a service run's first request waits for
+  // everything imported before it).
+  const { reportDryRun, reportEnd } = await import('./report.js');
   if (result.kind === 'dry-run') reportDryRun(f, o, result.report);
   else if (result.kind !== 'cancelled') reportEnd(f, o, result);
   render.finish();

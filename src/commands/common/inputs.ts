@@ -1,19 +1,8 @@
-import { Option } from '@commander-js/extra-typings';
 import { ApiError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { readAll } from '../../io/io.js';
 import { promptSecret, promptText } from '../../io/prompt.js';
-
-export const SERVICE_CHOICES = ['platform', 'clean', 'all'] as const;
-export type ServiceChoice = (typeof SERVICE_CHOICES)[number];
-
-export function serviceOption(defaultValue: ServiceChoice, choices: readonly ServiceChoice[] = SERVICE_CHOICES) {
-  return new Option('--service <service>', 'which service').choices(choices).default(defaultValue);
-}
-
-export function jsonOption() {
-  return new Option('--json [fields]', 'print JSON on stdout (optionally only these comma-separated fields)');
-}
+import type { ServiceChoice } from './options.js';
 
 /**
  * A flag's value, trimmed, or undefined when it was not given (or blank); a bad one is a usage error naming the

@@ -11,9 +11,10 @@ export async function resumeRun(f: Factory, id: string, o: { shared?: string }):
   const run = await findRun(await runHistory(f, o.shared), id);
   const args = resumeArgs(run, o.shared);
   f.io.note(`Resuming run ${run.id} of ${run.list}.`);
-  const [{ Command }, { declareCleanFlags, startClean }] = await Promise.all([
+  const [{ Command }, { declareCleanFlags }, { startClean }] = await Promise.all([
     import('@commander-js/extra-typings'),
     import('../clean/clean.js'),
+    import('../clean/options.js'),
   ]);
   const clean = declareCleanFlags(new Command('clean'))
     .exitOverride()

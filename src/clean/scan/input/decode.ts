@@ -4,12 +4,9 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { UsageError } from '../../../errors.js';
+import type { InputEncoding } from './encodings.js';
 import { countNewlines } from './sniff.js';
 import { CHUNK_BYTES, fileError, spool } from './source.js';
-
-/** What --encoding accepts. `latin1` is read as Windows-1252, its superset, as browsers do. */
-export const ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'latin1'] as const;
-export type InputEncoding = (typeof ENCODINGS)[number];
 
 export const isUtf16 = (encoding: InputEncoding): boolean => encoding === 'utf-16le' || encoding === 'utf-16be';
 

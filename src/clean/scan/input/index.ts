@@ -3,8 +3,9 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { UsageError } from '../../../errors.js';
-import { bomEncoding, type InputEncoding, isUtf16, transcode } from './decode.js';
+import { bomEncoding, isUtf16, transcode } from './decode.js';
 import { detect } from './detect.js';
+import type { InputEncoding } from './encodings.js';
 import {
   type ByteScan,
   fileKind,
@@ -16,7 +17,7 @@ import {
 } from './source.js';
 import { isOle, isZip, oleError } from './workbook/container.js';
 
-export type { InputEncoding } from './decode.js';
+export type { InputEncoding } from './encodings.js';
 export type { InputLayout, InputRecord, WorkbookLayout } from './layout.js';
 export type { ReadOptions } from './records.js';
 

@@ -1,5 +1,5 @@
 // What the input looks like once opened: its format, header and email column; and one record of it.
-import type { InputEncoding } from './decode.js';
+import type { InputEncoding } from './encodings.js';
 import type { TypedCell } from './typed-cells.js';
 import type { NumberFormat } from './workbook/styles.js';
 

@@ -5,10 +5,11 @@ import { breakLock, describeOwner, keepFresh, staleReason, tryLock } from '../..
 import { inDocumentedWords } from '../../verdict/service-words.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import type { ListJournal, ListLockEvents, SavedAnswers } from '../account-state.js';
+import { batchLine, readBatchLine } from './journal-lines.js';
 
 /**
  * An append-only record of every answer the service gave for this input and account, one JSON line per
- * batch, flushed to disk before the batch counts as done. A run killed at any moment loses at most the
+ * batch (journal-lines.ts), flushed to disk before the batch counts as done. A run killed at any moment loses at most the
  * batches in flight; a torn last line, or any line that is not a batch of answers, is skipped when read back.
  */
 export class Journal implements ListJournal {
@@ -54,7 +55,7 @@ export class Journal implements ListJournal {
     const fd = this.fd;
     if (fd === undefined) return Promise.reject(new Error('journal is closed'));
     for (const v of verdicts) this.results.set(v.key, v);
-    this.waiting.push(`${JSON.stringify({ r: verdicts })}\n`);
+    this.waiting.push(`${batchLine(verdicts)}\n`);
     this.nextWrite ??= this.lastWrite.then(() => {
       this.nextWrite = undefined;
       const text = this.waiting.join('');
@@ -123,22 +124,6 @@ export async function lockJournal(path: string, opts: LockJournalOptions): Promi
   }
 }
 
-const bool = (v: unknown) => v === null || typeof v === 'boolean';
-
-function isVerdict(v: unknown): v is Verdict {
-  return (
-    isObject(v) &&
-    typeof v.key === 'string' &&
-    v.key !== '' &&
-    typeof v.status === 'string' &&
-    bool(v.valid) &&
-    bool(v.disposable) &&
-    bool(v.validDomain) &&
-    typeof v.reason === 'string' &&
-    typeof v.checkedAt === 'string'
-  );
-}
-
 function readEntries(path: string): SavedAnswers {
   const results = new Map<string, Verdict>();
   let badLines = 0;
@@ -155,9 +140,9 @@ function readEntries(path: string): SavedAnswers {
       return;
     }
     // Lines without answers (an older journal's header) carry nothing to resume.
-    if (isObject(entry) && !('r' in entry)) return;
-    const verdicts = isObject(entry) && Array.isArray(entry.r) ? entry.r : undefined;
-    if (!verdicts?.every(isVerdict)) {
+    if (isObject(entry) && !('r' in entry) && !('a' in entry)) return;
+    const verdicts = readBatchLine(entry);
+    if (!verdicts) {
       badLines++;
       return;
     }

@@ -1,0 +1,31 @@
+// undici's index loads all of undici (fetch, WebSocket, caches, mocks: about 110 modules, and Node's own copy of
+// undici through a global it touches), some 100-150 ms of CPU before a run's first request. A client needs two of
+// its parts: a connection pool (Agent) and request(). These load just those files of the undici that
+// package-lock.json pins (it has no "exports" map: its files are its interface too).
+import type { Dispatcher } from 'undici';
+
+type AgentOptions = ConstructorParameters<typeof import('undici').Agent>[0];
+type ProxyAgentOptions = ConstructorParameters<typeof import('undici').EnvHttpProxyAgent>[0];
+
+export async function newAgent(options: AgentOptions): Promise<Dispatcher> {
+  const { default: Agent } = await import('undici/lib/dispatcher/agent.js');
+  return new Agent(options);
+}
+
+/** Through a proxy, all of undici: its proxy agent calls the methods undici's index adds to every dispatcher. */
+export async function newEnvHttpProxyAgent(options: ProxyAgentOptions): Promise<Dispatcher> {
+  const { EnvHttpProxyAgent } = await import('undici');
+  return new EnvHttpProxyAgent(options);
+}
+
+type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;
+
+/** undici's request(url, options) with a dispatcher: what its index wraps around the same function. */
+export async function request(
+  url: URL,
+  { dispatcher, ...options }: RequestOptions & { dispatcher?: Dispatcher },
+): Promise<Dispatcher.ResponseData> {
+  if (dispatcher === undefined) return (await import('undici')).request(url, options);
+  const { default: send } = await import('undici/lib/api/api-request.js');
+  return send.call(dispatcher, { ...options, origin: url.origin, path: `${url.pathname}${url.search}` });
+}

@@ -1,0 +1,23 @@
+// `mailclean allowance`: its flags and help, all `--help` loads; the work is in ../allowance.ts, imported when it runs.
+import type { Command } from '@commander-js/extra-typings';
+import { ALLOWANCE_FIELDS } from '../common/json-fields.js';
+import { jsonOption } from '../common/options.js';
+import type { Runner } from '../index.js';
+
+export function define(cmd: Command, run: Runner): void {
+  cmd
+    .option(
+      '--shared <redis-url>',
+      'also count what every runner sharing the account spent (else MAILCLEAN_REDIS_URL, else the profile key `shared`)',
+    )
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      `
+Nothing is sent: this is what mailclean learned from the service's answers (a sign-in, a refusal, the runs
+since), and what it counted while spending. \`clean --dry-run\` shows the same figure before a run.
+
+JSON fields: ${ALLOWANCE_FIELDS.join(', ')}`,
+    )
+    .action(run(async (f, opts) => (await import('../allowance.js')).allowance(opts, f)));
+}
