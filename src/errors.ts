@@ -12,18 +12,22 @@ export const ExitCode = {
 } as const;
 
 export class CliError extends Error {
+  // Named here, not from the class: a minified bundle renames classes, and programs read `name`.
+  override name = 'CliError';
+
   constructor(
     message: string,
     readonly exitCode: number = ExitCode.error,
     readonly hint?: string,
   ) {
     super(message);
-    this.name = new.target.name;
   }
 }
 
 /** Bad flag, unreadable or malformed input, a missing value with prompts off. */
 export class UsageError extends CliError {
+  override name = 'UsageError';
+
   constructor(message: string, hint?: string) {
     super(message, ExitCode.usage, hint);
   }
@@ -31,6 +35,8 @@ export class UsageError extends CliError {
 
 /** No credentials, or the service rejected them. */
 export class AuthError extends CliError {
+  override name = 'AuthError';
+
   constructor(message: string, hint = 'run `mailclean login`') {
     super(message, ExitCode.auth, hint);
   }
@@ -44,6 +50,7 @@ export interface Endpoint {
 
 /** A non-2xx answer from a service. */
 export class ApiError extends CliError {
+  override name = 'ApiError';
   /** The answer's headers and parsed JSON body, for callers that decide by them (the clean pipeline). */
   headers: Record<string, string> = {};
   body: unknown;
@@ -64,6 +71,7 @@ export class ApiError extends CliError {
 
 /** The service could not be reached at all. */
 export class NetworkError extends CliError {
+  override name = 'NetworkError';
   endpoint?: Endpoint;
 
   /** `reached` false: the request never left this machine (refused, no such host, no route, a certificate refused). */
@@ -78,6 +86,8 @@ export class NetworkError extends CliError {
 
 /** The user cancelled (Ctrl-C at a prompt, or SIGINT during work). */
 export class CancelError extends CliError {
+  override name = 'CancelError';
+
   constructor(message = 'cancelled') {
     super(message, ExitCode.interrupted);
   }
@@ -85,6 +95,8 @@ export class CancelError extends CliError {
 
 /** Already reported to the user; only the exit code is left to give. */
 export class SilentError extends CliError {
+  override name = 'SilentError';
+
   constructor(exitCode: number) {
     super('', exitCode);
   }

@@ -156,22 +156,11 @@ export class Factory {
    * machine's directory to answer: opening the account's state then says what is wrong.
    */
   async accountOf(identity: Identity, sharedFlag?: string): Promise<string> {
-    const [{ openAccountDirectory }, { resolveAccount }, { SharedStateError }, sharedUrl] = await Promise.all([
+    const [{ accountOf }, sharedUrl] = await Promise.all([
       import('./clean/state/open-state.js'),
-      import('./clean/state/account-key.js'),
-      import('./clean/state/account-state.js'),
       this.sharedUrl(sharedFlag),
     ]);
-    const where = { dataDir: this.dataDir, sharedUrl };
-    const directory = await openAccountDirectory(where).catch((error: unknown) => {
-      if (error instanceof SharedStateError) return openAccountDirectory({ dataDir: this.dataDir });
-      throw error;
-    });
-    try {
-      return await resolveAccount(directory, identity);
-    } finally {
-      directory.close();
-    }
+    return accountOf({ dataDir: this.dataDir, sharedUrl }, identity);
   }
 
   /** --shared, else MAILCLEAN_REDIS_URL, else the profile's `shared`; undefined when none is given. */
@@ -211,37 +200,24 @@ export class Factory {
         `pass ${flag} URL or run \`mailclean config set ${key} URL\``,
       );
     }
-    const [{ HttpClient }, { connectionPool, describeProxies, proxySettings }] = await Promise.all([
-      import('./api/http.js'),
-      import('./api/dispatcher.js'),
-    ]);
-    // The built-in sandbox runs in this process: a proxy elsewhere could never reach it.
-    const proxies = endpoints.sandbox ? {} : proxySettings(this.io.env);
-    const proxyNote = describeProxies(proxies);
-    if (proxyNote && this.io.debugEnabled) this.io.debug(proxyNote);
-    const dispatcher = await connectionPool(proxies);
-    this.closers.push({ close: () => dispatcher.close() });
+    const { connect } = await import('./api/connect.js');
     if (!this.tokens.has(service)) this.tokens.set(service, (await this.profile()).token(service).value);
-    return new HttpClient({
+    const connection = await connect({
       baseUrl,
       serviceName: service === 'platform' ? 'platform' : 'cleaning service',
       setting: service === 'platform' ? 'api-url' : 'clean-url',
       token: () => this.tokens.get(service),
-      timeoutMs: positiveNumber(this.io.env.MAILCLEAN_TIMEOUT_MS) ?? 30_000,
-      dispatcher,
+      env: this.io.env,
       secrets: this.io.secrets,
-      proxies: [proxies.httpProxy, proxies.httpsProxy].filter((p): p is string => p !== undefined),
       debug: this.io.debugEnabled ? (line) => this.io.debug(line) : undefined,
+      inProcess: endpoints.sandbox,
     });
+    this.closers.push(connection);
+    return connection.http;
   }
 
   async close(): Promise<void> {
     const closers = this.closers.splice(0).reverse();
     for (const c of closers) await c.close().catch(() => undefined);
   }
-}
-
-function positiveNumber(value: string | undefined): number | undefined {
-  const n = Number(value);
-  return value && Number.isFinite(n) && n > 0 ? n : undefined;
 }

@@ -52,6 +52,11 @@ export class Interrupted extends Error {
   constructor(readonly signal: Signal) {
     super(`interrupted by ${signal}`);
   }
+
+  /** What a run stopped by it ends with (the library API reads this of a stop signal's reason). */
+  get exitCode(): number {
+    return 128 + NUMBERS[this.signal];
+  }
 }
 
 /**

@@ -1,9 +1,19 @@
 // The package as users get it: the release tarball (`npm run release`: one bundle, no dependencies, no scripts),
 // installed by the README's own lines, from a file and from a release URL (a server on loopback), into empty
 // prefixes with a registry that refuses every request (nothing may be fetched), then run: help, version, a clean
-// with the built-in engine, an account on the built-in sandbox.
+// with the built-in engine, an account on the built-in sandbox; and installed into a project, imported as a library
+// (`import 'mailclean'`) and type-checked against its declarations.
 import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +116,9 @@ describe('the npm package', { timeout: 120_000 }, () => {
       'package/CHANGELOG.md',
       'package/man/mailclean.1',
       'package/docs/json.md',
+      'package/docs/api.md',
+      'package/dist/index.js',
+      'package/dist/types/library/index.d.ts',
     ])
       expect(listed).toContain(file);
     expect(listed.filter((f) => /^package\/(src|test|bench|fixtures|tools|node_modules)\//.test(f))).toEqual([]);
@@ -114,7 +127,12 @@ describe('the npm package', { timeout: 120_000 }, () => {
     const manifest = JSON.parse(
       spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout,
     );
-    expect(manifest).toMatchObject({ name: 'mailclean', version: VERSION, bin: { mailclean: 'bin/mailclean.js' } });
+    expect(manifest).toMatchObject({
+      name: 'mailclean',
+      version: VERSION,
+      bin: { mailclean: 'bin/mailclean.js' },
+      exports: { '.': { types: './dist/types/library/index.d.ts', default: './dist/index.js' } },
+    });
     for (const field of ['dependencies', 'peerDependencies', 'scripts']) expect(manifest).not.toHaveProperty(field);
     // The OS credential store's native binding (prebuilt, no install script) cannot be bundled.
     expect(Object.keys(manifest.optionalDependencies)).toEqual(['@napi-rs/keyring']);
@@ -156,22 +174,25 @@ describe('the npm package', { timeout: 120_000 }, () => {
       .filter((name) => name.endsWith('.js'))
       .reduce((bytes, name) => bytes + statSync(join(installed, 'dist', name)).size, 0);
     for (const args of [['--version'], ['--help']]) {
-      // Commands load lazily: help reads commander and the command table, not the engine, HTTP, workbooks or Redis.
-      expect(sizeOfLoaded(installed, args, env), args.join(' ')).toBeLessThan(bundle / 20);
+      // Commands load lazily: help reads commander and the command table, not the engine, HTTP, workbooks or Redis,
+      // nor the library API's entry.
+      const loaded = modulesLoaded(installed, args, env);
+      expect(loaded.bytes, args.join(' ')).toBeLessThan(bundle / 20);
+      expect(loaded.files).not.toContain(join(installed, 'dist', 'index.js'));
     }
   });
 
   it("answers every COMMAND --help from that command's flags and help text, never its implementation", () => {
     const installed = join(installs[0]!.prefix, 'lib', 'node_modules', 'mailclean');
-    const program = sizeOfLoaded(installed, ['--help'], env);
+    const program = modulesLoaded(installed, ['--help'], env).bytes;
     for (const { name } of COMMANDS) {
       const help = runSync(bin(), [name, '--help'], env);
       expect(help.stdout, name).toMatch(new RegExp(`^Usage: mailclean ${name} `, 'm'));
       // An implementation takes tens of kilobytes with what it imports; flags and help text take a few (clean's
       // help, with the meaning of every status and reason, about 13 kB).
-      expect(sizeOfLoaded(installed, [name, '--help'], env) - program, name).toBeLessThan(
-        name === 'clean' ? 16 * 1024 : 8 * 1024,
-      );
+      const loaded = modulesLoaded(installed, [name, '--help'], env);
+      expect(loaded.bytes - program, name).toBeLessThan(name === 'clean' ? 16 * 1024 : 8 * 1024);
+      expect(loaded.files, name).not.toContain(join(installed, 'dist', 'index.js'));
     }
   });
 
@@ -183,6 +204,40 @@ describe('the npm package', { timeout: 120_000 }, () => {
     const rows = (text: string) => text.trim().split(/\r?\n/).length;
     expect(rows(readFileSync(out, 'utf8'))).toBe(rows(readFileSync(input, 'utf8')));
     expect(readFileSync(out, 'utf8').split(/\r?\n/)[0]).toMatch(/,email_status,/);
+  });
+
+  it('imports as a library in a project that installed it: clean, verify, a profile, typed errors, its types', async () => {
+    const project = join(dir, 'project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), '{ "name": "uses-mailclean", "private": true, "type": "module" }\n');
+    const cache = ['--cache', join(dir, 'npm-cache'), '--registry', registry.url, '--no-audit', '--no-fund'];
+    const installed = await run('npm', ['install', join(files, TARBALL), ...cache], { cwd: project });
+    expect(installed.status, installed.stderr).toBe(0);
+    writeFileSync(join(project, 'use.mjs'), LIBRARY_USE);
+    const used = runSync(process.execPath, [join(project, 'use.mjs')], {
+      ...env,
+      DNS: `127.0.0.1:${await closedPort()}`,
+    });
+    expect(used.status, used.stderr).toBe(0);
+    expect(JSON.parse(used.stdout)).toEqual({
+      rows: [
+        ['bad@example.invalid', 'invalid'],
+        ['not an address', 'invalid'],
+      ],
+      kind: 'finished',
+      verified: 'invalid',
+      viaProfile: 'local',
+      // Reading a profile loads conf, which hooks SIGINT and SIGTERM: the program's signals stay its own.
+      signalListeners: 0,
+      error: { name: 'UsageError', usage: true, cli: true, exitCode: 2 },
+    });
+    writeFileSync(join(project, 'use.ts'), LIBRARY_TYPES);
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const options = ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2023', '--lib', 'es2023'];
+    const typeRoots = ['--types', 'node', '--typeRoots', join(ROOT, 'node_modules', '@types')];
+    const checked = await run(process.execPath, [tsc, ...options, ...typeRoots, 'use.ts'], { cwd: project });
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.status).toBe(0);
   });
 
   it('registers on the built-in sandbox and shows the account', () => {
@@ -199,8 +254,51 @@ describe('the npm package', { timeout: 120_000 }, () => {
   });
 });
 
-/** Bytes of the installed package's own files that a run of `args` loads (a resolve hook lists them). */
-function sizeOfLoaded(installed: string, args: string[], env: Record<string, string>): number {
+/** A program using the installed package: a clean of rows, a verify, a client from a profile, a typed error. */
+const LIBRARY_USE = `
+import { clean, verify, createClient, CliError, UsageError } from 'mailclean';
+const dataDir = process.env.MAILCLEAN_DATA_DIR;
+const dnsServers = process.env.DNS;
+const run = clean(['bad@example.invalid', 'not an address'], { dataDir, dnsServers, env: {} });
+const rows = [];
+for await (const row of run) rows.push([row.email, row.email_status]);
+const { kind } = await run.result;
+const [verified] = await verify(['x@example.invalid'], { dataDir, dnsServers, env: {} });
+const client = createClient({ profile: 'default', env: { ...process.env, MAILCLEAN_DNS_SERVERS: dnsServers } });
+const [viaProfile] = await client.verify(['y@example.invalid']);
+await client.close();
+const error = await clean('no-such-list.csv', { dataDir, env: {} }).result.catch((e) => e);
+const signalListeners = process.listenerCount('SIGINT') + process.listenerCount('SIGTERM');
+console.log(JSON.stringify({
+  rows, kind, verified: verified.status, viaProfile: viaProfile.checker, signalListeners,
+  error: { name: error.name, usage: error instanceof UsageError, cli: error instanceof CliError, exitCode: error.exitCode },
+}));
+`;
+
+/** The same through the package's declarations: what compiles, and what does not. */
+const LIBRARY_TYPES = `
+import { clean, createClient, type CleanEvent, type CleanResult, type ResultRow, UsageError } from 'mailclean';
+const run = clean([{ email: 'a@example.com' }], { local: true, onEvent: (e: CleanEvent) => void e.type });
+const result: Promise<CleanResult> = run.result;
+for await (const row of run) {
+  const r: ResultRow = row;
+  void r.email_status;
+}
+const client = createClient({ cleanUrl: 'https://clean.example', token: 't', rate: '50/5m' });
+const found: string = (await client.verify(['a@example.com']))[0]!.status;
+void [result, found, new UsageError('x').exitCode];
+// @ts-expect-error an option clean() does not take
+clean('list.csv', { nonsense: true });
+// @ts-expect-error rows are objects, arrays of cells or addresses
+clean([42]);
+`;
+
+/** The installed package's own files that a run of `args` loads, and their bytes (a resolve hook lists them). */
+function modulesLoaded(
+  installed: string,
+  args: string[],
+  env: Record<string, string>,
+): { bytes: number; files: string[] } {
   const log = join(mkdtempSync(join(tmpdir(), 'mailclean-loaded-')), 'loaded.txt');
   const hook = `data:text/javascript,${encodeURIComponent(`
 import { register } from 'node:module';
@@ -217,10 +315,8 @@ export async function resolve(specifier, context, next) {
   });
   const urls = new Set(readFileSync(log, 'utf8').trim().split('\n'));
   rmSync(dirname(log), { recursive: true, force: true });
-  let bytes = 0;
-  for (const url of urls) {
-    const path = url.startsWith('file:') ? new URL(url).pathname : '';
-    if (path.startsWith(installed)) bytes += statSync(path).size;
-  }
-  return bytes;
+  const files = [...urls]
+    .map((url) => (url.startsWith('file:') ? new URL(url).pathname : ''))
+    .filter((path) => path.startsWith(installed));
+  return { bytes: files.reduce((bytes, path) => bytes + statSync(path).size, 0), files };
 }

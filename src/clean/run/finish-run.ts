@@ -149,12 +149,13 @@ function verdictsByRow(
 
 /** Where and how the rows are written; a signal stops the writing cleanly. */
 function writeOptions(request: CleanRequest, checker: Checker, scan: ScanResult, ports: RunPorts): WriteOptions {
-  const { format, output, backup, stdout, only, rejects, escapeFormulas } = request.outputs;
+  const { format, output, backup, stdout, rows, only, rejects, escapeFormulas } = request.outputs;
   return {
     format,
     output,
     backup,
     stdout,
+    rows,
     only,
     rejects,
     extraColumns: checker.extraColumns,
@@ -186,6 +187,7 @@ function countOnly(
     rejects: undefined,
     backup: undefined,
     stdout: discard,
+    rows: undefined,
     signal: request.signals.abort,
   };
 }

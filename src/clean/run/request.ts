@@ -4,6 +4,7 @@ import type { Writable } from 'node:stream';
 import type { InputEncoding } from '../scan/input/encodings.js';
 import type { OutputFormat } from '../write/formats/index.js';
 import type { OutputPath } from '../write/output-path.js';
+import type { RowReceiver } from '../write/write-rows.js';
 import type { Threshold } from './thresholds.js';
 
 export interface CleanRequest {
@@ -11,6 +12,8 @@ export interface CleanRequest {
   input: string;
   /** What '-' reads. */
   stdin?: NodeJS.ReadableStream;
+  /** What messages call what '-' reads (default `stdin`). */
+  stdinName?: string;
   /** The email column, by header name or 1-based number (default: detected). */
   column?: string;
   /** The sheet of a workbook, by name or 1-based number. */
@@ -47,13 +50,15 @@ export interface RunOrigin {
 
 export interface OutputsRequest {
   format: OutputFormat;
-  /** Undefined writes the rows to `stdout`. */
+  /** Undefined writes the rows to `stdout`, or hands them to `rows`. */
   output?: OutputPath;
   /** The output replaces the input, which is copied here first. */
   backup?: string;
   stdout: Writable;
   /** CSV: the list's own cells that would start a formula are neutralised (default: on only for a workbook input). */
   escapeFormulas?: boolean;
+  /** Without `output`: each row as an object (the JSON format's), instead of writing to `stdout` (the library API). */
+  rows?: RowReceiver;
   /** Statuses and reasons kept in the main output; the rest go to `rejects` if given, else nowhere. */
   only?: ReadonlySet<string>;
   rejects?: OutputPath;

@@ -31,6 +31,7 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
     const layout = await openInput({
       path: request.input,
       stdin: request.stdin,
+      stdinName: request.stdinName,
       spoolDir,
       column: request.column,
       sheet: request.sheet,

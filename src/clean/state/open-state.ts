@@ -2,7 +2,14 @@
 // one adapter beside disk/ and redis/ and one line in SHARED_STORES.
 import { UsageError } from '../../errors.js';
 import { redactUrl } from '../../redact.js';
-import type { AccountDirectory, AccountState, MachineState, StateLocation } from './account-state.js';
+import { type Identity, resolveAccount } from './account-key.js';
+import {
+  type AccountDirectory,
+  type AccountState,
+  type MachineState,
+  SharedStateError,
+  type StateLocation,
+} from './account-state.js';
 
 /** A shared store: how its URL is checked (a usage error names `source`), and how it opens an account's state. */
 interface SharedStore {
@@ -53,6 +60,22 @@ export async function openAccountDirectory(where: Omit<StateLocation, 'account'>
     },
     close: () => shared.close(),
   };
+}
+
+/**
+ * The account a session's identities belong to, as the shared store (if any) has seen them. A shared store that
+ * cannot be reached leaves this machine's directory to answer: opening the account's state then says what is wrong.
+ */
+export async function accountOf(where: Omit<StateLocation, 'account'>, identity: Identity): Promise<string> {
+  const directory = await openAccountDirectory(where).catch((error: unknown) => {
+    if (error instanceof SharedStateError) return openAccountDirectory({ dataDir: where.dataDir });
+    throw error;
+  });
+  try {
+    return await resolveAccount(directory, identity);
+  } finally {
+    directory.close();
+  }
 }
 
 /** A shared store's URL as given (--shared, MAILCLEAN_REDIS_URL, the profile): a usage error naming `source`. */

@@ -83,6 +83,8 @@ const WRITE_FAILURES: Record<string, string> = {
 
 /** An output that could not be written: one line naming it, never a stack trace. */
 export class OutputError extends CliError {
+  override name = 'OutputError';
+
   constructor(given: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
     const reason = (code && WRITE_FAILURES[code]) ?? (cause instanceof Error ? cause.message : String(cause));

@@ -6,6 +6,7 @@ import { prefilter } from '../scan/prefilter.js';
 import { type ExtraColumn, prefilterVerdict, uncheckedVerdict, type Verdict } from '../verdict/verdict.js';
 import { AtomicFile, OutputError } from './atomic-file.js';
 import { FORMATS, type OutputFormat } from './formats/index.js';
+import { objectReceiver } from './formats/json.js';
 import type { RowSink } from './formats/row-sink.js';
 import type { OutputPath } from './output-path.js';
 import { Tally } from './tally.js';
@@ -17,6 +18,8 @@ export interface WriteOptions {
   /** With --in-place: where the replaced input is copied first. */
   backup?: string;
   stdout: Writable;
+  /** Without `output`: each row as an object, instead of writing to `stdout`. */
+  rows?: RowReceiver;
   /** Statuses and reasons kept in the main output (--only); the rest go to `rejects` if given, else nowhere. */
   only?: ReadonlySet<string>;
   rejects?: OutputPath;
@@ -48,6 +51,9 @@ interface Target {
   file?: AtomicFile;
 }
 
+/** Takes a row as an object (its columns, then its results); a promise it returns holds the writing back. */
+export type RowReceiver = (row: Record<string, unknown>) => Promise<void> | undefined;
+
 /** The verdict of a row's address (undefined: unchecked); asked once for each row with an address, in row order. */
 export type AnswerFor = (key: string) => Verdict | undefined;
 
@@ -61,6 +67,7 @@ export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts:
   const escapeFormulas = opts.escapeFormulas ?? (layout.workbook !== undefined && opts.format === 'csv');
   const context = { layout, extras, escapeFormulas, warn: opts.warn ?? (() => undefined) };
   const open = async (target: OutputPath | undefined, backup?: string): Promise<Target> => {
+    if (target === undefined && opts.rows) return { sink: objectReceiver(context, opts.rows) };
     if (target === undefined) return { sink: format.createSink({ ...context, stream: opts.stdout }) };
     const file = new AtomicFile(target, backup);
     await file.ready();
@@ -118,7 +125,7 @@ function decidedHere(reason: string): Verdict {
 /** A failure to write, named by the output it hit; any other failure (the input, a signal) as it was. */
 function failedTarget(error: unknown, targets: Target[], stdoutName?: string): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (!code || code === 'ABORT_ERR' || error instanceof CliError) return error;
+  if (typeof code !== 'string' || code === 'ABORT_ERR' || error instanceof CliError) return error;
   const path = (error as NodeJS.ErrnoException).path;
   const hit = targets.find(
     (t) => t.file !== undefined && (path === undefined || path.includes(basename(t.file.target.path))),

@@ -3,15 +3,25 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { parseThresholds, type Threshold } from '../../clean/run/thresholds.js';
 import { checkSharedUrl } from '../../clean/state/open-state.js';
-import { REASON_MEANINGS, STATUSES } from '../../clean/verdict/verdict.js';
 import { FORMATS, formatOfPath } from '../../clean/write/formats/index.js';
 import { parseDuration } from '../../config/duration.js';
 import { parseRate } from '../../config/rate.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { onlyStatuses, wholeNumber } from '../../library/option-checks.js';
+import { type OutputNames, outputTargets } from '../../library/output-targets.js';
 import type { CleanFlags, CleanOptions } from './clean.js';
 import { runOrigin } from './origin.js';
-import { outputTargets } from './output-flags.js';
+
+/** How messages about the outputs name them. */
+const FLAG_NAMES: OutputNames = {
+  output: '--output',
+  outputShort: '-o',
+  rejects: '--rejects',
+  summaryJson: '--summary-json',
+  report: '--report',
+  inPlace: '--in-place',
+};
 
 /** The flags that only the built-in engine takes, and the option each sets. */
 const ENGINE_FLAG_KEYS = { '--smtp': 'smtp', '--dns-server': 'dnsServer', '--smtp-from': 'smtpFrom' } as const;
@@ -56,14 +66,14 @@ export function cleanOptions(opts: CleanFlags, args: [input?: string], stdinIsTT
   }
   return {
     input,
-    ...outputTargets(input, opts),
+    ...outputTargets(input, opts, FLAG_NAMES),
     format: opts.format ?? formatOfPath(opts.output ?? '') ?? 'csv',
     column: opts.column,
     sheet: opts.sheet,
     encoding: opts.encoding,
     strict: opts.strict ?? false,
     escapeFormulas: opts.escapeFormulas,
-    only: onlyStatuses(opts.only),
+    only: onlyStatuses(opts.only === undefined ? undefined : String(opts.only), '--only'),
     rate: opts.rate !== undefined ? parseRate(opts.rate, '--rate') : undefined,
     concurrency: wholeNumber(opts.concurrency, '--concurrency', 1, 16),
     maxSpend: opts.maxSpend !== undefined ? wholeNumber(opts.maxSpend, '--max-spend', 0) : undefined,
@@ -95,32 +105,4 @@ function thresholds(text: string): Threshold[] {
   const parsed = parseThresholds(text);
   if ('error' in parsed) throw new UsageError(`--fail-when: ${parsed.error}`);
   return parsed.thresholds;
-}
-
-function wholeNumber(value: unknown, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new UsageError(
-      `${flag}: "${String(value)}" is not a whole number${max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : ''}`,
-    );
-  }
-  return n;
-}
-
-function onlyStatuses(value: unknown): Set<string> | undefined {
-  if (value === undefined) return undefined;
-  const only = new Set(
-    String(value)
-      .split(',')
-      .map((s) => s.trim().toLowerCase())
-      .filter(Boolean),
-  );
-  if (only.size === 0) throw new UsageError('--only: name at least one status, e.g. valid,risky');
-  const unknown = [...only].find((name) => !STATUSES.includes(name) && !Object.hasOwn(REASON_MEANINGS, name));
-  if (unknown !== undefined)
-    throw new UsageError(
-      `--only: "${unknown}" is neither a status nor a reason`,
-      `statuses: ${STATUSES.join(', ')}; reasons: see clean --help`,
-    );
-  return only;
 }

@@ -1,11 +1,11 @@
-// `mailclean clean`, wired: the flags as a request, the checker they choose, the clean service's events rendered
-// and its questions answered on a terminal, and its result as the exit code.
+// `mailclean clean`, wired: the flags as a request, run by the library's client (which builds the checker they
+// choose), the clean service's events rendered and its questions answered on a terminal, its result as the exit code.
 import type { CleanRequest } from '../../clean/run/request.js';
 import type { RunResult } from '../../clean/run/run-clean.js';
 import { ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { capYoungGeneration, youngGenerationGrowsLarge } from '../../young-generation.js';
-import { chooseChecker } from './choose-checker.js';
+import { checkChoice, cliClient } from './choose-checker.js';
 import type { CleanOptions } from './clean.js';
 import { eventRenderer } from './render.js';
 
@@ -15,20 +15,18 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
   profile.requireKnown();
   const { ProgressReporter } = await import('../../io/progress.js');
   const progress = new ProgressReporter(f.io.stderr, { live: f.io.isStderrTTY, quiet: f.io.quiet });
-  const warnAbove = (message: string) => progress.note(`${f.io.style.yellow('warning:')} ${message}`);
-  const checker = await chooseChecker(f, o, warnAbove);
-  const [{ runClean: run }, { terminalQuestions }] = await Promise.all([
-    import('../../clean/run/run-clean.js'),
-    import('./questions.js'),
-  ]);
+  const choice = await checkChoice(f, o);
+  const client = await cliClient(f, o);
+  const { terminalQuestions } = await import('./questions.js');
   const stopWatchingMemory = youngGenerationGrowsLarge ? capYoungGeneration() : () => undefined;
-  const render = eventRenderer(f, progress, checker.kind);
+  const render = eventRenderer(f, progress, choice.kind);
   let result: RunResult;
   try {
-    result = await run(cleanRequest(o, f), checker, { emit: render.emit, questions: terminalQuestions(f) });
+    result = await client.run(cleanRequest(o, f), choice, { emit: render.emit, questions: terminalQuestions(f) });
   } finally {
     stopWatchingMemory();
     progress.stop();
+    await client.close();
   }
   // Loaded once the run is over: its tables are not needed before (a service run's first request waits for
   // everything imported before it).

@@ -6,7 +6,6 @@ import { fieldsOf } from '../../fields.js';
 import type { AllowanceView } from '../allowance.js';
 import type { ServiceStatus } from '../auth.js';
 import type { PermissionRow } from '../roles.js';
-import type { VerifyRow } from '../verify.js';
 
 export const ALLOWANCE_FIELDS = fieldsOf<AllowanceView>({
   left: true,
@@ -44,18 +43,4 @@ export const PERMISSION_FIELDS = fieldsOf<PermissionRow>({
   roles: true,
 });
 
-export const VERIFY_FIELDS = fieldsOf<VerifyRow>({
-  address: true,
-  status: true,
-  reason: true,
-  valid: true,
-  disposable: true,
-  validDomain: true,
-  free: true,
-  role: true,
-  suggestion: true,
-  serviceStatus: true,
-  checker: true,
-  fromCache: true,
-  checkedAt: true,
-});
+export { VERIFY_FIELDS } from '../../library/verify-fields.js';

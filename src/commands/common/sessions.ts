@@ -1,5 +1,5 @@
 // Signed-in clients for commands: the profile's token (or the environment's), or on the built-in sandbox an
-// account made on first use.
+// account made on first use. (`clean` and `verify` sign in through the library's client: src/library/account.ts.)
 
 import { createSandboxAccount } from '../../account/sandbox-account.js';
 import type { CleaningClient, CleanSignedIn } from '../../api/cleaning.js';

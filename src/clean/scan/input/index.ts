@@ -31,6 +31,8 @@ export interface OpenInputOptions {
   path: string;
   /** Read when path is '-'. */
   stdin?: NodeJS.ReadableStream;
+  /** What messages call it (default `stdin`). */
+  stdinName?: string;
   /** Where stdin (or a pipe given as a path) is spooled to a temporary file; created if missing. */
   spoolDir: string;
   /** --column NAME|N: a header name (case/spacing-insensitive) or a 1-based column number. */
@@ -47,7 +49,7 @@ export interface OpenInputOptions {
 
 export async function openInput(opts: OpenInputOptions): Promise<InputLayout> {
   removeDeadSpools(opts.spoolDir);
-  const displayName = opts.path === '-' ? 'stdin' : opts.path;
+  const displayName = opts.path === '-' ? (opts.stdinName ?? 'stdin') : opts.path;
   const spooled: string[] = [];
   const file = await readableTwice(opts, displayName, spooled);
   const cleanup = async (): Promise<void> => {

@@ -216,6 +216,8 @@ function readSends(path: string, now: number): { sends: Send[]; clamped: boolean
 
 /** The rate limiter cannot keep its state: the run must stop, since sending unbooked could break the limit. */
 export class LimiterStateError extends CliError {
+  override name = 'LimiterStateError';
+
   constructor(path: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
     const reason =

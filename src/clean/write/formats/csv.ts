@@ -105,7 +105,7 @@ function headerText(
 }
 
 // Per cell this runs millions of times; csv-stringify's per-call setup would cost more than the rule itself.
-function quote(value: string, delimiter: string): string {
+export function quote(value: string, delimiter: string): string {
   if (value.includes(delimiter) || value.includes('"') || value.includes('\n') || value.includes('\r')) {
     return `"${value.replace(/"/g, '""')}"`;
   }

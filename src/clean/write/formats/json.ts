@@ -1,10 +1,13 @@
 // JSON (one array) and NDJSON (one object per line): each row's columns keyed by name, then its results (a workbook's
 // numbers and booleans typed, its dates as ISO text).
 
-import { verdictFields } from '../../verdict/verdict.js';
+import type { InputRecord } from '../../scan/input/index.js';
+import { type RowFacts, type Verdict, verdictFields } from '../../verdict/verdict.js';
 import { ChunkedWriter } from '../atomic-file.js';
 import { OutputColumns } from './columns.js';
 import type { RowSink, SinkContext } from './row-sink.js';
+
+type RowReceiver = (row: Record<string, unknown>) => Promise<void> | undefined;
 
 function objectSink({ layout, extras, stream }: SinkContext, lines: boolean): RowSink {
   const writer = new ChunkedWriter(stream);
@@ -13,10 +16,8 @@ function objectSink({ layout, extras, stream }: SinkContext, lines: boolean): Ro
   return {
     reads: { raw: false, fields: 'all', typed: true },
     start: () => writer.write(lines ? '' : '['),
-    row({ fields, cells }, verdict, facts) {
-      const object = Object.assign(columns.object(fields, cells), verdictFields(verdict, extras, facts));
-      // A longer row's fields past the header's come after the results, as in the other formats.
-      const line = JSON.stringify(Object.assign(object, columns.extra(fields, cells)));
+    row(record, verdict, facts) {
+      const line = JSON.stringify(rowObject(columns, extras, record, verdict, facts));
       if (lines) return writer.write(`${line}\n`);
       const prefix = first ? '\n' : ',\n';
       first = false;
@@ -31,3 +32,33 @@ function objectSink({ layout, extras, stream }: SinkContext, lines: boolean): Ro
 
 export const json = { createSink: (ctx: SinkContext) => objectSink(ctx, false) };
 export const ndjson = { createSink: (ctx: SinkContext) => objectSink(ctx, true) };
+
+/** The rows as the JSON format's objects, each handed to `receive` (the library's iterator of rows). */
+export function objectReceiver(
+  { layout, extras }: Pick<SinkContext, 'layout' | 'extras'>,
+  receive: RowReceiver,
+): RowSink {
+  const columns = new OutputColumns(layout);
+  return {
+    reads: { raw: false, fields: 'all', typed: true },
+    start: async () => undefined,
+    row: (record, verdict, facts) => receive(rowObject(columns, extras, record, verdict, facts)),
+    end: async () => undefined,
+  };
+}
+
+/** One row's object: its columns by name, its results, then a longer row's fields past the header's. */
+function rowObject(
+  columns: OutputColumns,
+  extras: SinkContext['extras'],
+  { fields, cells }: InputRecord,
+  verdict: Verdict,
+  facts: RowFacts,
+): Record<string, unknown> {
+  // A longer row's fields past the header's come after the results, as in the other formats.
+  return Object.assign(
+    columns.object(fields, cells),
+    verdictFields(verdict, extras, facts),
+    columns.extra(fields, cells),
+  );
+}

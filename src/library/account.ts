@@ -1,0 +1,75 @@
+// The cleaning account a client works for: a signed-in client of the service (connected once), the account's key
+// (the same one the CLI finds for the same token or email) and its state (journals, limiter, cache, claims), opened
+// on first use and closed with the client.
+import type { CleaningClient } from '../api/cleaning.js';
+import type { Connection } from '../api/connect.js';
+import type { AccountState } from '../clean/state/account-state.js';
+import { markTokenAccepted } from '../config/accepted-tokens.js';
+import { AuthError } from '../errors.js';
+import type { ClientSettings } from './settings.js';
+
+export class Account {
+  private connection?: Promise<Connection>;
+  private keyPromise?: Promise<string | undefined>;
+  private statePromise?: Promise<AccountState>;
+
+  constructor(readonly settings: ClientSettings) {}
+
+  /** The service's client with this account's token; the first answer marks the token as taken (`auth status`). */
+  async cleaning(): Promise<CleaningClient> {
+    const { cleanUrl, token, dataDir } = this.settings;
+    if (!cleanUrl) throw new Error('no cleaning service is configured');
+    if (!token) throw new AuthError('not signed in to the cleaning service', this.settings.authHint);
+    this.connection ??= import('../api/connect.js').then(({ connect }) =>
+      connect({
+        baseUrl: cleanUrl,
+        serviceName: 'cleaning service',
+        // Messages name the setting as the CLI's users know it (a library user gave it as cleanUrl).
+        setting: 'clean-url',
+        token: () => token,
+        env: this.settings.env,
+        secrets: this.settings.secrets,
+        debug: this.settings.debug,
+      }),
+    );
+    const [{ CleaningClient }, { http }] = await Promise.all([import('../api/cleaning.js'), this.connection]);
+    const client = new CleaningClient(http);
+    const clean = client.clean.bind(client);
+    let marked = false;
+    client.clean = async (emails, signal) => {
+      const records = await clean(emails, signal);
+      if (!marked) markTokenAccepted(dataDir, cleanUrl, token);
+      marked = true;
+      return records;
+    };
+    return client;
+  }
+
+  /** The account's key; undefined with no service or no token (no account to keep anything for). */
+  key(): Promise<string | undefined> {
+    const { cleanUrl, token, email, dataDir, sharedUrl } = this.settings;
+    if (!cleanUrl || !token) return Promise.resolve(undefined);
+    this.keyPromise ??= import('../clean/state/open-state.js').then(({ accountOf }) =>
+      accountOf({ dataDir, sharedUrl }, { cleanUrl, token, email }),
+    );
+    return this.keyPromise;
+  }
+
+  /** The account's state, in the shared store if one is named; rejects (SharedStateError) when that is down. */
+  state(account: string): Promise<AccountState> {
+    const { dataDir, sharedUrl } = this.settings;
+    this.statePromise ??= import('../clean/state/open-state.js').then(({ openAccountState }) =>
+      openAccountState({ dataDir, account, sharedUrl }),
+    );
+    // A store that could not be reached is tried again by the next run.
+    this.statePromise.catch(() => (this.statePromise = undefined));
+    return this.statePromise;
+  }
+
+  async close(): Promise<void> {
+    const [connection, state] = [this.connection, this.statePromise];
+    this.connection = this.statePromise = undefined;
+    await (await state?.catch(() => undefined))?.close();
+    await (await connection?.catch(() => undefined))?.close();
+  }
+}

@@ -1,0 +1,47 @@
+// `createClient`, `clean` and `verify`: the functions the package exports (docs/api.md). A client made here holds
+// one account (or none: the built-in engine); `clean` and `verify` alone make one for a single call and close it.
+import { MailcleanClient } from './client.js';
+import { type ClientSettings, resolveSettings } from './settings.js';
+import type {
+  CleanInput,
+  CleanOptions,
+  CleanRun,
+  Client,
+  ClientOptions,
+  VerifyOptions,
+  VerifyResult,
+} from './types.js';
+
+export function createClient(options: ClientOptions = {}): Client {
+  return new MailcleanClient(clientSettings(options));
+}
+
+/** Cleans a list with a client made for this run from `options`, closed when the run ends. */
+export function clean(input: CleanInput, options: ClientOptions & CleanOptions = {}): CleanRun {
+  const client = new MailcleanClient(clientSettings(options));
+  return client.cleanRun(input, options, () => client.close());
+}
+
+/** Checks up to 500 addresses with a client made for this call from `options`. */
+export async function verify(
+  addresses: readonly string[],
+  options: ClientOptions & VerifyOptions = {},
+): Promise<VerifyResult[]> {
+  const client = new MailcleanClient(clientSettings(options));
+  try {
+    return await client.verify(addresses, options);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Settled now when no profile is named (a bad option throws at once); else once the profile is read. */
+function clientSettings(options: ClientOptions): ClientSettings | Promise<ClientSettings> {
+  if (options.profile === undefined) return resolveSettings(options);
+  const env = options.env ?? process.env;
+  return import('./profile.js').then(async ({ loadProfile, profileOptions }) => {
+    const stored = profileOptions(await loadProfile(options.profile!, env), env);
+    const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+    return resolveSettings({ ...stored, ...given, env });
+  });
+}

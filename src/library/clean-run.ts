@@ -1,0 +1,87 @@
+// A clean under way, as a program holds it: an async iterable of its result rows (in input order, as the write pass
+// reaches them), its `result` once it has ended, and the stop signals mapped onto the run's two stages.
+import type { RunSignals } from '../clean/run/request.js';
+import type { RunResult } from '../clean/run/run-clean.js';
+import type { RunSummary } from '../clean/run/summary.js';
+import type { RowReceiver } from '../clean/write/write-rows.js';
+import { ExitCode } from '../errors.js';
+import { RowQueue } from './row-queue.js';
+import type { CleanResult, CleanRun } from './types.js';
+
+export interface RunHooks {
+  rows: RowReceiver;
+  signals: RunSignals;
+}
+
+/**
+ * Starts `body` at once. `signal` is the first stage of stopping (the requests in flight finish and are kept),
+ * `abandon` the second; a stopped run ends with the `exitCode` of the signal's reason, if it has one, else 130.
+ * Leaving the loop over its rows early stops the run at once; `settled` runs after the run has ended, however.
+ */
+export function startRun(
+  body: (hooks: RunHooks) => Promise<RunResult>,
+  given: { signal?: AbortSignal; abandon?: AbortSignal },
+  settled?: () => Promise<void>,
+): CleanRun {
+  const queue = new RowQueue();
+  const ours = new AbortController();
+  const hard = [ours.signal, ...(given.abandon ? [given.abandon] : [])];
+  const stop = AbortSignal.any([...hard, ...(given.signal ? [given.signal] : [])]);
+  const signals: RunSignals = {
+    stop,
+    abort: AbortSignal.any(hard),
+    get exitCode() {
+      const code = (stop.reason as { exitCode?: unknown } | undefined)?.exitCode;
+      return typeof code === 'number' ? code : ExitCode.interrupted;
+    },
+  };
+  let summary: RunSummary | undefined;
+  let ended = false;
+  const done = (async () => {
+    try {
+      const result = publicResult(await body({ rows: queue.receive, signals }));
+      if ('summary' in result) summary = result.summary ?? undefined;
+      return result;
+    } finally {
+      ended = true;
+      await settled?.();
+    }
+  })();
+  done.then(
+    () => queue.end(),
+    (error: unknown) => queue.fail(error),
+  );
+  return {
+    get result() {
+      queue.askResult();
+      return done;
+    },
+    get summary() {
+      return summary;
+    },
+    [Symbol.asyncIterator]() {
+      return {
+        next: () => queue.next(),
+        return: async () => {
+          queue.close();
+          if (!ended) ours.abort(new DOMException('the rows were no longer read', 'AbortError'));
+          await done.catch(() => undefined);
+          return { value: undefined, done: true };
+        },
+      };
+    },
+  };
+}
+
+function publicResult(result: RunResult): CleanResult {
+  switch (result.kind) {
+    case 'dry-run':
+      return { kind: 'dry-run', exitCode: ExitCode.ok, dryRun: result.report.fields };
+    case 'cancelled':
+      return { kind: 'cancelled', exitCode: ExitCode.ok };
+    case 'interrupted':
+      return { kind: 'interrupted', exitCode: result.exitCode, summary: result.summary ?? null };
+    case 'finished':
+      return { kind: 'finished', exitCode: result.exitCode, summary: result.summary };
+  }
+}

@@ -1,0 +1,104 @@
+// What `clean` reads: a path, a stream of the file's bytes, or rows given by the program (objects, arrays of cells,
+// or bare addresses). A stream and rows are spooled to a private file first, as stdin is, so the run reads its list
+// twice (scan, then write) like any file; rows are written there as CSV, so the list's columns come back as they went.
+import { Readable } from 'node:stream';
+import { quote } from '../clean/write/formats/csv.js';
+import { UsageError } from '../errors.js';
+import type { CleanInput, InputRow } from './types.js';
+
+/** The input as the run takes it: a path, or '-' and the stream to spool. */
+export interface RunInput {
+  input: string;
+  stdin?: NodeJS.ReadableStream;
+  /** What messages call it. */
+  name?: string;
+}
+
+export function runInput(given: CleanInput, name?: string): RunInput {
+  if (typeof given === 'string') {
+    if (given === '') throw new UsageError('input: give a path, a stream or rows');
+    return { input: given };
+  }
+  if (given instanceof Uint8Array) return { input: '-', stdin: Readable.from([given]), name: name ?? 'buffer' };
+  if (isWebStream(given)) return { input: '-', stdin: Readable.fromWeb(given as never), name: name ?? 'stream' };
+  if (isNodeStream(given)) {
+    const stream = given as Readable;
+    // An object-mode stream (Readable.from(…) makes one) may carry bytes, text or rows: each chunk says which.
+    const stdin = stream.readableObjectMode ? Readable.from(csvLines(stream, name ?? 'stream', 'text')) : stream;
+    return { input: '-', stdin, name: name ?? 'stream' };
+  }
+  if (Symbol.asyncIterator in Object(given) || Symbol.iterator in Object(given)) {
+    const rows = csvLines(given as AsyncIterable<InputRow>, name ?? 'rows', 'addresses');
+    return { input: '-', stdin: Readable.from(rows), name: name ?? 'rows' };
+  }
+  throw new UsageError('input: give a path, a stream, or an iterable of rows');
+}
+
+const isWebStream = (value: object): boolean => typeof (value as ReadableStream).getReader === 'function';
+const isNodeStream = (value: object): boolean =>
+  typeof (value as Readable).pipe === 'function' && typeof (value as Readable).on === 'function';
+
+/**
+ * The rows as lines of CSV. Objects: a header of the first one's keys, then each object's values under them (a
+ * key the first object lacks is refused: its column would have no header). Arrays: as they are (a first row without
+ * an address is taken for a header, as in a file). Strings: one address a line, or (from a stream) the file's text.
+ * Bytes: the file's, as they are.
+ */
+async function* csvLines(
+  rows: AsyncIterable<unknown> | Iterable<unknown>,
+  name: string,
+  strings: 'addresses' | 'text',
+): AsyncGenerator<string | Uint8Array> {
+  let header: string[] | undefined;
+  let kind: string | undefined;
+  let n = 0;
+  for await (const row of rows) {
+    n++;
+    const rowKind = kindOf(row, strings);
+    if (rowKind.startsWith('a '))
+      throw new UsageError(`${name}: row ${n} is ${rowKind}: give objects, arrays of cells or addresses`);
+    if (kind !== undefined && rowKind !== kind)
+      throw new UsageError(`${name}: row ${n} is ${rowKind}, unlike the row before it (${kind})`);
+    kind = rowKind;
+    if (rowKind === 'bytes') yield row as string | Uint8Array;
+    else if (typeof row === 'string') yield `${line([row], name, n)}\n`;
+    else if (Array.isArray(row)) yield `${line(row, name, n)}\n`;
+    else {
+      const record = row as Readonly<Record<string, unknown>>;
+      if (header === undefined) {
+        header = Object.keys(record);
+        yield `${line(header, name, n)}\n`;
+      }
+      const unknown = Object.keys(record).find((key) => !header!.includes(key));
+      if (unknown !== undefined)
+        throw new UsageError(
+          `${name}: row ${n} has "${unknown}", which the first row has not (its column needs a header)`,
+        );
+      yield `${line(
+        header.map((key) => record[key]),
+        name,
+        n,
+      )}\n`;
+    }
+  }
+}
+
+function kindOf(row: unknown, strings: 'addresses' | 'text'): string {
+  if (row instanceof Uint8Array || (typeof row === 'string' && strings === 'text')) return 'bytes';
+  if (typeof row === 'string') return 'an address';
+  if (Array.isArray(row)) return 'an array';
+  if (typeof row === 'object' && row !== null) return 'an object';
+  return `a ${typeof row}`;
+}
+
+function line(cells: readonly unknown[], name: string, n: number): string {
+  return cells.map((cell) => quote(text(cell, name, n), ',')).join(',');
+}
+
+function text(cell: unknown, name: string, n: number): string {
+  if (cell === null || cell === undefined) return '';
+  if (typeof cell === 'string') return cell;
+  if (typeof cell === 'number' || typeof cell === 'boolean' || typeof cell === 'bigint') return String(cell);
+  if (cell instanceof Date) return cell.toISOString();
+  throw new UsageError(`${name}: row ${n} holds a ${typeof cell} where a cell's text is expected`);
+}

@@ -1,0 +1,31 @@
+// Checks of one option's value, shared by the CLI's flags and the library's options: a bad value is a UsageError
+// naming where it came from. Kept light: `clean --help` loads it with the command's flags.
+import { REASON_MEANINGS, STATUSES } from '../clean/verdict/verdict.js';
+import { UsageError } from '../errors.js';
+
+/** A whole number within bounds; anything else is a usage error naming where it came from. */
+export function wholeNumber(value: unknown, source: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new UsageError(
+      `${source}: "${String(value)}" is not a whole number${max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : ''}`,
+    );
+  }
+  return n;
+}
+
+/** The statuses and reasons `only` keeps; a name that is neither is a usage error naming `source`. */
+export function onlyStatuses(value: string | readonly string[] | undefined, source: string): Set<string> | undefined {
+  if (value === undefined) return undefined;
+  const only = new Set(
+    (typeof value === 'string' ? value.split(',') : value).map((s) => s.trim().toLowerCase()).filter(Boolean),
+  );
+  if (only.size === 0) throw new UsageError(`${source}: name at least one status, e.g. valid,risky`);
+  const unknown = [...only].find((name) => !STATUSES.includes(name) && !Object.hasOwn(REASON_MEANINGS, name));
+  if (unknown !== undefined)
+    throw new UsageError(
+      `${source}: "${unknown}" is neither a status nor a reason`,
+      `statuses: ${STATUSES.join(', ')}; reasons: see clean --help`,
+    );
+  return only;
+}

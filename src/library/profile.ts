@@ -1,0 +1,64 @@
+// A stored profile of the CLI as a client's options: its service, token, rate and shared store, with the
+// environment's overrides read as the CLI reads them. The CLI's own commands build their clients through here too.
+import { checkSharedUrl } from '../clean/state/open-state.js';
+import { configDir } from '../config/paths.js';
+import type { Profile } from '../config/profile.js';
+import { parseRate } from '../config/rate.js';
+import { givenUrls } from '../config/urls.js';
+import type { ClientOptions, Env } from './types.js';
+
+/** The signals a library must leave to the program that embeds it. */
+const HOST_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+/** Loads the profile `name` (its `default` may not exist yet: then it holds nothing). */
+export async function loadProfile(name: string, env: Env): Promise<Profile> {
+  const before = new Map(HOST_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const [{ ProfileStore }, { Profile }, { CredentialStore }, { keyringService }] = await Promise.all([
+    import('../config/store.js'),
+    import('../config/profile.js'),
+    import('../config/keyring.js'),
+    import('../config/tokens.js'),
+  ]);
+  // conf catches SIGINT and SIGTERM as it loads (through when-exit) and sends them again: the embedding program's
+  // signals stay its own.
+  for (const [signal, had] of before)
+    for (const listener of process.listeners(signal)) if (!had.has(listener)) process.removeListener(signal, listener);
+  const dir = configDir(env);
+  // A library has no stderr of its own: what the CLI would warn of (a token the credential store cannot give) is a
+  // process warning, which Node prints unless the program listens for it; the CLI's notes are not for programs.
+  const warn = (message: string) => process.emitWarning(message, 'MailcleanWarning');
+  const profile = new Profile(new ProfileStore(dir, warn), name, {
+    env,
+    given: givenUrls({}, env),
+    keyring: new CredentialStore(keyringService(dir)),
+    // The token is a client option, masked by its settings (settings.ts) like one given in code.
+    remember: () => {},
+    warn,
+    note: () => {},
+  });
+  profile.requireKnown();
+  return profile;
+}
+
+/**
+ * What the profile gives a client: its cleaning service (flag or environment first, as `urls()` says), the token
+ * (MAILCLEAN_CLEAN_TOKEN first) and, when the token is the profile's own, the email it signed in with; its rate;
+ * its shared store unless MAILCLEAN_REDIS_URL names one.
+ */
+export function profileOptions(profile: Profile, env: Env): ClientOptions {
+  const token = profile.token('clean');
+  const credentials = profile.credentials();
+  const own = token.source === 'profile' || (token.value !== undefined && token.value === credentials['clean-token']);
+  const settings = profile.settings();
+  const options: ClientOptions = {
+    cleanUrl: profile.urls().cleanUrl,
+    token: token.value,
+    email: own ? credentials.email : undefined,
+  };
+  if (settings.rate) options.rate = parseRate(settings.rate, `rate in profile "${profile.name}"`);
+  const [shared, source] = env.MAILCLEAN_REDIS_URL
+    ? [env.MAILCLEAN_REDIS_URL, 'MAILCLEAN_REDIS_URL']
+    : [settings.shared, `shared in profile "${profile.name}"`];
+  if (shared) options.shared = checkSharedUrl(shared, source);
+  return options;
+}

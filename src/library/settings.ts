@@ -1,0 +1,74 @@
+// What a client works with, resolved once from its options (and, when asked, a stored profile of the CLI): the
+// cleaning service and its token, whose account that is, where its state lives, and the pace of its requests.
+import { checkSharedUrl } from '../clean/state/open-state.js';
+import { dataDir as platformDataDir } from '../config/paths.js';
+import { DEFAULT_RATE, parseRate, type Rate } from '../config/rate.js';
+import { validateUrl } from '../config/urls.js';
+import { UsageError } from '../errors.js';
+import { SecretSet } from '../secrets.js';
+import { wholeNumber } from './option-checks.js';
+import type { ClientOptions, Env } from './types.js';
+
+/** The options, checked and completed. */
+export interface ClientSettings {
+  cleanUrl?: string;
+  token?: string;
+  email?: string;
+  dataDir: string;
+  sharedUrl?: string;
+  rate: Rate;
+  concurrency: number;
+  env: Env;
+  /** Masked in every message and file made from a service's answer. */
+  secrets: SecretSet;
+  debug?: (line: string) => void;
+  /** What to do when a service is configured but no token is: the CLI names its login command. */
+  authHint: string;
+}
+
+/** Names for messages: a bad option is a UsageError naming it (the CLI names its flags and the profile instead). */
+export interface SettingSources {
+  cleanUrl: string;
+  shared: string;
+  rate: string;
+  concurrency: string;
+}
+
+const OPTION_NAMES: SettingSources = {
+  cleanUrl: 'cleanUrl',
+  shared: 'shared',
+  rate: 'rate',
+  concurrency: 'concurrency',
+};
+
+export function resolveSettings(
+  options: ClientOptions,
+  sources: SettingSources = OPTION_NAMES,
+  more: Partial<Pick<ClientSettings, 'secrets' | 'authHint'>> = {},
+): ClientSettings {
+  const env = options.env ?? process.env;
+  const secrets = more.secrets ?? new SecretSet();
+  secrets.add(options.token);
+  return {
+    cleanUrl: options.cleanUrl === undefined ? undefined : validateUrl(options.cleanUrl, sources.cleanUrl),
+    token: options.token || undefined,
+    email: options.email || undefined,
+    dataDir: options.dataDir ?? platformDataDir(env),
+    sharedUrl: options.shared ? checkSharedUrl(options.shared, sources.shared) : undefined,
+    rate:
+      typeof options.rate === 'object'
+        ? checkedRate(options.rate, sources.rate)
+        : parseRate(options.rate ?? DEFAULT_RATE, sources.rate),
+    concurrency: wholeNumber(options.concurrency ?? 4, sources.concurrency, 1, 16),
+    env,
+    secrets,
+    debug: options.debug,
+    authHint: more.authHint ?? 'give the cleaning token: createClient({ cleanUrl, token })',
+  };
+}
+
+function checkedRate(rate: Rate, source: string): Rate {
+  if (!(rate.requests > 0 && Number.isInteger(rate.requests) && rate.windowMs > 0))
+    throw new UsageError(`${source}: { requests: ${rate.requests}, windowMs: ${rate.windowMs} } is not a rate`);
+  return { requests: rate.requests, windowMs: rate.windowMs };
+}

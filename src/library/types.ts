@@ -1,0 +1,181 @@
+// The library API's public types, in one module that imports only types: what `mailclean`'s declarations show.
+import type { PrecheckOutcome } from '../clean/check/precheck.js';
+import type { DryRunFields } from '../clean/run/dry-run.js';
+import type { RunEvent, RunQuestions } from '../clean/run/events.js';
+import type { RunSummary } from '../clean/run/summary.js';
+import type { InputEncoding } from '../clean/scan/input/encodings.js';
+import type { Verdict } from '../clean/verdict/verdict.js';
+import type { OutputFormat } from '../clean/write/formats/index.js';
+import type { Rate } from '../config/rate.js';
+
+export type Env = Record<string, string | undefined>;
+
+/** How a client reaches the cleaning service and keeps what it learns. Every field is optional. */
+export interface ClientOptions {
+  /** The cleaning service's base URL. Without one, the built-in engine checks in-process and nothing is spent. */
+  cleanUrl?: string;
+  /** The cleaning service's token. */
+  token?: string;
+  /** The email the token signed in with: names the account as the CLI does, so both share its state. */
+  email?: string;
+  /** Where journals, the rate limiter's state and the verdict cache live (default: the CLI's data directory). */
+  dataDir?: string;
+  /** A shared store (`redis://HOST:PORT[/DB]`): the rate limit, the cache and claims shared with other runners. */
+  shared?: string;
+  /** At most N requests per window, as `50/5m`, or `{ requests, windowMs }` (default: the spec's 50/5m). */
+  rate?: string | Rate;
+  /** Requests in flight at once, 1 to 16 (default 4). */
+  concurrency?: number;
+  /**
+   * Take what these options leave out from this stored profile of the CLI, and from the environment as the CLI
+   * reads it (MAILCLEAN_CLEAN_URL, MAILCLEAN_CLEAN_TOKEN, MAILCLEAN_REDIS_URL, MAILCLEAN_CONFIG_DIR …).
+   */
+  profile?: string;
+  /**
+   * The environment read for proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), MAILCLEAN_TIMEOUT_MS,
+   * MAILCLEAN_DNS_SERVERS, the default data directory and, with `profile`, the CLI's variables. Default:
+   * `process.env`.
+   */
+  env?: Env;
+  /** Each line of the HTTP log (secrets redacted), as the CLI's --debug prints it. */
+  debug?: (line: string) => void;
+}
+
+/** What the built-in engine is asked to do, and where its DNS servers were named (for messages). */
+export interface EngineRequest {
+  smtp?: boolean;
+  smtpPort?: number;
+  smtpFrom?: string;
+  /** `ip[:port],…` (IPv6 as [ip]:port), or a list of them; else MAILCLEAN_DNS_SERVERS; else the system's resolver. */
+  dnsServers?: string | readonly string[];
+}
+
+/** How addresses are checked, for `clean` and `verify` alike. */
+export interface CheckOptions extends EngineRequest {
+  /** The built-in engine in-process, even when the client has a cleaning service (nothing is spent). */
+  local?: boolean;
+  /** With the service: decide first for free what DNS and lists can, and send only the rest (default true). */
+  precheck?: boolean;
+  /** Reuse the service's answers younger than this: `30d`, `12h`, or milliseconds; 0 asks again (default 30d). */
+  maxAge?: string | number;
+}
+
+/** One clean. Without `output`, the rows are the run's to iterate. */
+export interface CleanOptions extends CheckOptions {
+  /** Write the rows to this file (atomically) instead of yielding them. */
+  output?: string;
+  /** The output's format (default: the one `output`'s extension names, else csv). */
+  format?: OutputFormat;
+  /** `output` may name the input: it is replaced, and the input kept as INPUT.bak. */
+  inPlace?: boolean;
+  /** Keep only rows with these statuses or reasons (`valid`, `catch_all` …); the rest go to `rejects` if given. */
+  only?: string | readonly string[];
+  rejects?: string;
+  /** Write the run's summary here as JSON (docs/json.md). */
+  summaryJson?: string;
+  /** Write a self-contained HTML report here. */
+  report?: string;
+  /** Append a Markdown summary to this file (GitHub's GITHUB_STEP_SUMMARY). */
+  stepSummary?: string;
+  /** The email column, by header name or 1-based number (default: detected). */
+  column?: string | number;
+  /** The sheet of an .xlsx input, by name or 1-based number (default: the first). */
+  sheet?: string | number;
+  /** The input's encoding (default: a BOM's, else UTF-8, else Windows-1252). */
+  encoding?: InputEncoding;
+  /** Refuse rows with more or fewer fields than the header, instead of keeping them. */
+  strict?: boolean;
+  /** CSV output: a ' before the input's cells a spreadsheet would run as formulas (default: on for a workbook). */
+  escapeFormulas?: boolean;
+  /** What messages call a stream or rows given as the input (default `stream`, `rows`). */
+  name?: string;
+  /** Read the list and report what a run would send and spend; send nothing. */
+  dryRun?: boolean;
+  /** An earlier run of this list that did not finish: continue it, or start over. Unset: ask `questions`, else refuse. */
+  earlierRun?: 'resume' | 'restart';
+  /** Send at most this many addresses in this run. */
+  maxSpend?: number;
+  /** Conditions that end the run with exit code 5 once its outputs are written: `invalid>5%,unchecked>0`. */
+  failWhen?: string;
+  /** Asked before an earlier run is resumed and before more than 1,000 addresses are paid for; unset: not asked. */
+  questions?: RunQuestions;
+  /** Each event of the run as it happens (progress, notes, warnings). */
+  onEvent?: (event: RunEvent) => void;
+  /** Stops the run: the requests in flight finish and their answers are kept; the run ends `interrupted`. */
+  signal?: AbortSignal;
+  /** Stops the run at once: the requests in flight are abandoned (their answers may be paid and lost). */
+  abandon?: AbortSignal;
+}
+
+/** The verdict of one address (what `mailclean verify --json` prints). */
+export interface VerifyResult {
+  address: string;
+  status: Verdict['status'];
+  reason: string;
+  valid: boolean | null;
+  disposable: boolean | null;
+  validDomain: boolean | null;
+  /** A free-mail provider's address (gmail.com, …): null when not an address. */
+  free: boolean | null;
+  /** A function's address (info@, no-reply@): null when not an address. */
+  role: boolean | null;
+  suggestion: string | null;
+  serviceStatus: string | null;
+  checker: 'service' | 'precheck' | 'local';
+  fromCache: boolean;
+  checkedAt: string | null;
+}
+
+export type VerifyEvent =
+  | { type: 'precheck'; outcome: PrecheckOutcome }
+  | { type: 'warning'; message: string }
+  | { type: 'debug'; message: string };
+
+export interface VerifyOptions extends CheckOptions {
+  onEvent?: (event: VerifyEvent) => void;
+  /** Stops checking: the requests in flight finish and their answers are kept; the rest stay `unchecked`. */
+  signal?: AbortSignal;
+  /** Stops at once, abandoning the requests in flight. */
+  abandon?: AbortSignal;
+}
+
+/** How a run ended; `exitCode` is the one the CLI would end with. */
+export type CleanResult =
+  /** Every row written (exit 0), some unchecked (3), or a `failWhen` condition held (5). */
+  | { kind: 'finished'; exitCode: number; summary: RunSummary }
+  /** Stopped by `signal` or `abandon`: no rows written; the answers kept let the next run resume. */
+  | { kind: 'interrupted'; exitCode: number; summary: RunSummary | null }
+  /** `dryRun`: what a run would send and spend. */
+  | { kind: 'dry-run'; exitCode: 0; dryRun: DryRunFields }
+  /** A question was answered no: nothing was sent. */
+  | { kind: 'cancelled'; exitCode: 0 };
+
+export interface CleanRun extends AsyncIterable<ResultRow> {
+  /** Settles once the run has ended: its result, or the error that ended it (a CliError carries its exit code). */
+  readonly result: Promise<CleanResult>;
+  /** The run's summary (as `summaryJson` writes it), once it has one. */
+  readonly summary: RunSummary | undefined;
+}
+
+/** A row given by a program: the cells by column name, the cells in order, or an address alone. */
+export type InputRow = Readonly<Record<string, unknown>> | readonly unknown[] | string;
+
+export type CleanInput =
+  | string
+  | NodeJS.ReadableStream
+  | ReadableStream<Uint8Array>
+  | Uint8Array
+  | Iterable<InputRow>
+  | AsyncIterable<InputRow>;
+
+export type ResultRow = Record<string, unknown>;
+
+export interface Client {
+  /** Cleans a list: a path, a stream of a file's bytes, or rows; see docs/api.md. */
+  clean(input: CleanInput, options?: CleanOptions): CleanRun;
+  /** Checks up to 500 addresses now; every address's verdict, in the order given. */
+  verify(addresses: readonly string[], options?: VerifyOptions): Promise<VerifyResult[]>;
+  /** Closes the connection and the account's state (a shared store's connection too). */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
