@@ -11,6 +11,20 @@ import { VERSION } from './version.js';
 
 const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--api-url', '--clean-url']);
 
+/**
+ * A reader that went away (`mailclean ... | head`) is not an error worth a stack trace: the process stops quietly
+ * with the exit code it had. For entry points that load this module (bin/mailclean.js keeps its own copy, so that
+ * --version loads nothing).
+ */
+export function stopQuietlyWhenReaderGoes(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
+}
+
 /** Runs mailclean with these arguments; the only place where failures become messages and exit codes. */
 export async function main(argv: string[], given: IO = processIO()): Promise<number> {
   const io: IO = { ...given, secrets: given.secrets ?? secretsOf(given.env) };
