@@ -3,6 +3,7 @@
 // belongs to a runner whose liveness key it keeps fresh; claims of a runner that is gone can be taken over.
 
 import { randomBytes } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { batches } from '../../../batches.js';
@@ -29,7 +30,7 @@ return n
 `;
 
 export class Claims implements AddressClaims {
-  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  readonly owner = `${processSpace()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly mine = new Set<string>();
   private heartbeat?: NodeJS.Timeout;
 
@@ -128,11 +129,30 @@ export class Claims implements AddressClaims {
 }
 
 /**
- * An owner (`host:pid:nonce`) whose process on this machine is gone, as after a SIGKILL: its claims are taken at
- * once rather than when its sign of life runs out (a resumed run waited 15 s for them).
+ * Where this process's pid means something: the host, and on Linux its pid namespace, since containers that share
+ * a Redis may share a hostname too (`docker run --hostname`) while their pids are each their own.
+ */
+function processSpace(): string {
+  if (space !== undefined) return space;
+  let namespace = '';
+  try {
+    namespace = /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1] ?? '';
+  } catch {
+    /* not Linux: the host alone */
+  }
+  space = namespace ? `${hostname()}/${namespace}` : hostname();
+  return space;
+}
+let space: string | undefined;
+
+/**
+ * An owner (`space:pid:nonce`) in this process's space whose process is gone, as after a SIGKILL: its claims are
+ * taken at once rather than when its sign of life runs out (a resumed run waited 15 s for them). An owner from
+ * another space (another machine or container) is only ever judged by its sign of life.
  */
 function processOfOwnerGone(owner: string): boolean {
   const parts = owner.split(':');
   const pid = Number(parts.at(-2));
-  return Number.isInteger(pid) && pid > 0 && ownerIsGone({ pid, host: parts.slice(0, -2).join(':'), at: 0 });
+  if (!Number.isInteger(pid) || pid <= 0 || parts.slice(0, -2).join(':') !== processSpace()) return false;
+  return ownerIsGone({ pid, at: 0 });
 }

@@ -1,6 +1,8 @@
 // What only the Redis store has: claims between runners, and the error for a Redis that cannot be reached (the
 // cache and the limiter are checked by the contract every store passes: test/clean/state/account-state.contract.test.ts).
 
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SharedStateError } from '../../../../src/clean/state/account-state.js';
@@ -51,6 +53,21 @@ describe.runIf(run)('shared state on Redis', () => {
     expect(await a.get('test:acct:claim:x@e.com')).toBe(second.owner);
     await second.release();
     expect(await a.exists('test:acct:claim:x@e.com', 'test:acct:claim:z@e.com')).toBe(0);
+  });
+
+  it('a runner alive in another container with this hostname keeps its claims, though its pid is no process here', async () => {
+    // Its pid, dead in this pid namespace, says nothing about a process in another: its sign of life decides. Named
+    // by its host alone (as a runner off Linux, or an earlier mailclean, names itself), it is not of this space.
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid!;
+    const elsewhere = `${hostname()}:${deadPid}:feedbeef`;
+    await a.set('test:other:claim:w@e.com', elsewhere);
+    await a.set(`test:other:runner:${elsewhere}`, '1', 'PX', 15_000);
+    const here = new Claims(b, redis.url, 'test:other');
+    await here.start();
+    expect(await here.takeOverFromGone(['w@e.com'])).toEqual([]);
+    await a.del(`test:other:runner:${elsewhere}`);
+    expect(await here.takeOverFromGone(['w@e.com'])).toEqual(['w@e.com']);
+    await here.release();
   });
 
   it('a Redis that cannot be reached is a SharedStateError naming it', async () => {
