@@ -14,10 +14,19 @@ const BIN = join(ROOT, 'bin', 'mailclean.js');
 
 describe('npm run build', () => {
   it('never leaves dist/ missing or partial while it runs', { timeout: 180_000 }, async () => {
-    const build = spawn(process.execPath, [join(ROOT, 'tools', 'build.mjs')], { cwd: ROOT, stdio: 'pipe' });
-    let done = false;
-    const exit = new Promise<number | null>((resolve) => build.on('close', (code) => resolve(code)));
-    void exit.then(() => (done = true));
+    // The tree is built already (npm test builds first), so tsc's build mode finds nothing to compile and each build
+    // is the part that touches dist/: every file copied in and renamed over its old self. Builds follow each other
+    // for a few seconds while the program starts again and again.
+    let building = true;
+    const builds: (number | null)[] = [];
+    const buildsDone = (async () => {
+      const started = Date.now();
+      while (builds.length < 3 || Date.now() - started < 3_000) {
+        const build = spawn(process.execPath, [join(ROOT, 'tools', 'build.mjs')], { cwd: ROOT, stdio: 'pipe' });
+        builds.push(await new Promise<number | null>((resolve) => build.on('close', (code) => resolve(code))));
+      }
+      building = false;
+    })();
     let missing = 0;
     const poll = setInterval(() => {
       if (!existsSync(join(ROOT, 'dist', 'main.js')) || !existsSync(join(ROOT, 'dist', 'commands', 'index.js')))
@@ -26,18 +35,17 @@ describe('npm run build', () => {
     const failures: string[] = [];
     let starts = 0;
     try {
-      while (!done) {
+      while (building) {
         starts++;
         await promisify(execFile)(process.execPath, [BIN, 'config', 'path']).catch((error: { stderr: string }) =>
           failures.push(error.stderr),
         );
-        // A start every quarter second: dozens land in a build's seconds, and they leave the CPU to the other tests.
-        await new Promise((resolve) => setTimeout(resolve, 250));
       }
+      await buildsDone;
     } finally {
       clearInterval(poll);
     }
-    expect(await exit).toBe(0);
+    expect(builds.every((code) => code === 0)).toBe(true);
     expect(starts).toBeGreaterThan(3);
     expect(failures).toEqual([]);
     expect(missing).toBe(0);
