@@ -1,13 +1,26 @@
-// Lock files shared by runs: created exclusively, holding who owns them (host, pid, start time), and kept fresh by
-// the owner (their mtime), so one left behind is recognised and taken over rather than waited on forever. A pid
-// alone cannot tell: in CI the data directory is restored on another machine, where that pid may be anything.
-import { closeSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+// Lock files shared by runs: created exclusively, holding who owns them (host, process space, pid, start time), and
+// kept fresh by the owner (their mtime), so one left behind is recognised and taken over rather than waited on
+// forever. A pid alone cannot tell: in CI the data directory is restored on another machine, and containers sharing
+// one may share a hostname, where that pid may be anything.
+import {
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
 export interface LockOwner {
   pid?: number;
   host?: string;
+  /** Where its pid means something (`processSpace()`), if it said. */
+  space?: string;
   /** When the owner took the lock (ISO 8601), if it said. */
   started?: string;
   /** When the lock file was last written or refreshed (its mtime). */
@@ -32,7 +45,8 @@ export function tryLock(path: string, now = Date.now()): LockAttempt {
     return { taken: false, owner: readOwner(path) };
   }
   try {
-    writeSync(fd, `${JSON.stringify({ host: hostname(), pid: process.pid, started: new Date(now).toISOString() })}\n`);
+    const owner = { host: hostname(), space: processSpace(), pid: process.pid, started: new Date(now).toISOString() };
+    writeSync(fd, `${JSON.stringify(owner)}\n`);
   } catch (error) {
     // A lock we cannot say we own (a full disk) is not kept: nobody could tell it stale.
     closeSync(fd);
@@ -66,11 +80,12 @@ export function readOwner(path: string): LockOwner {
   }
   if (/^\d+$/.test(text)) return { pid: Number(text), at };
   try {
-    const said = JSON.parse(text) as { pid?: unknown; host?: unknown; started?: unknown };
+    const said = JSON.parse(text) as { pid?: unknown; host?: unknown; space?: unknown; started?: unknown };
     return {
       at,
       ...(Number.isInteger(said.pid) && (said.pid as number) > 0 ? { pid: said.pid as number } : {}),
       ...(typeof said.host === 'string' ? { host: said.host } : {}),
+      ...(typeof said.space === 'string' ? { space: said.space } : {}),
       ...(typeof said.started === 'string' ? { started: said.started } : {}),
     };
   } catch {
@@ -78,9 +93,31 @@ export function readOwner(path: string): LockOwner {
   }
 }
 
-/** The owner's process is gone. Only this machine's processes can be asked; a pid from elsewhere tells nothing. */
+/**
+ * Where this process's pid means something: the host, and on Linux its pid namespace, since containers sharing a
+ * data directory or a Redis may share a hostname too (`docker run --hostname`) while their pids are each their own.
+ */
+export function processSpace(): string {
+  if (space !== undefined) return space;
+  let namespace = '';
+  try {
+    namespace = /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1] ?? '';
+  } catch {
+    /* not Linux: the host alone */
+  }
+  space = namespace ? `${hostname()}/${namespace}` : hostname();
+  return space;
+}
+let space: string | undefined;
+
+/**
+ * The owner's process is gone. Only the processes of this process's space can be asked; a pid from another machine
+ * or container tells nothing. An owner that named its host but not its space (an earlier mailclean) is taken to be
+ * of this space when the host is this one.
+ */
 export function ownerIsGone(owner: LockOwner): boolean {
   if (owner.pid === undefined || (owner.host !== undefined && owner.host !== hostname())) return false;
+  if (owner.space !== undefined && owner.space !== processSpace()) return false;
   try {
     process.kill(owner.pid, 0);
     return false;
@@ -141,7 +178,7 @@ export function breakLock(path: string, judged: LockOwner): void {
 }
 
 function sameOwner(a: LockOwner, b: LockOwner): boolean {
-  return a.at === b.at && a.pid === b.pid && a.started === b.started && a.host === b.host;
+  return a.at === b.at && a.pid === b.pid && a.started === b.started && a.host === b.host && a.space === b.space;
 }
 
 /**

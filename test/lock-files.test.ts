@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wr
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeOwner, keepFresh, readOwner, staleReason, tryLock } from '../src/lock-files.js';
+import { describeOwner, keepFresh, processSpace, readOwner, staleReason, tryLock } from '../src/lock-files.js';
 
 const MINUTE = 60_000;
 let dir: string;
@@ -30,18 +30,19 @@ function lockFile(content: string, ageMs: number): void {
 }
 
 describe('lock files', () => {
-  it('say who holds them: host, pid and start time; a second taker is told so', () => {
+  it('say who holds them: host, process space, pid and start time; a second taker is told so', () => {
     const first = tryLock(path, Date.UTC(2026, 10, 24, 10));
     expect(first.taken).toBe(true);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
       host: hostname(),
+      space: processSpace(),
       pid: process.pid,
       started: '2026-11-24T10:00:00.000Z',
     });
     const second = tryLock(path);
     expect(second).toMatchObject({
       taken: false,
-      owner: { host: hostname(), pid: process.pid, started: '2026-11-24T10:00:00.000Z' },
+      owner: { host: hostname(), space: processSpace(), pid: process.pid, started: '2026-11-24T10:00:00.000Z' },
     });
     if (first.taken) first.release();
     expect(existsSync(path)).toBe(false);

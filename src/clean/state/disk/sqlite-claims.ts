@@ -4,20 +4,19 @@
 // silent for LIVENESS_MS) are taken over. SQLite in the data directory: concurrent processes wait for each other.
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { batches } from '../../../batches.js';
-import { ownerIsGone } from '../../../lock-files.js';
+import { ownerIsGone, processSpace } from '../../../lock-files.js';
 import type { AddressClaims } from '../account-state.js';
 import { type Database, openDatabase } from './sqlite-driver.js';
 
-/** A runner is gone when its row was not refreshed for this long (or its process on this host is gone). */
+/** A runner is gone when its row was not refreshed for this long (or its process, in this process's space, is gone). */
 const LIVENESS_MS = 15_000;
 /** A claim older than this is free whatever its runner says (as the TTL of a claim in Redis). */
 const CLAIM_TTL_MS = 24 * 3_600_000;
 
 export class SqliteClaims implements AddressClaims {
-  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  readonly owner = `${processSpace()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private db?: Database;
   private heartbeat?: NodeJS.Timeout;
 
@@ -44,7 +43,8 @@ export class SqliteClaims implements AddressClaims {
   async start(): Promise<void> {
     const db = this.open();
     const beat = db.prepare('INSERT OR REPLACE INTO runners (owner, host, pid, beat) VALUES (?, ?, ?, ?)');
-    const refresh = () => beat.run(this.owner, hostname(), process.pid, this.now());
+    // The host column holds the runner's process space: a pid is only asked about where it means something.
+    const refresh = () => beat.run(this.owner, processSpace(), process.pid, this.now());
     refresh();
     this.heartbeat = setInterval(() => {
       try {
@@ -107,7 +107,7 @@ export class SqliteClaims implements AddressClaims {
       alive =
         row !== undefined &&
         now - row.beat < LIVENESS_MS &&
-        !ownerIsGone({ pid: row.pid, host: row.host, at: row.beat });
+        !ownerIsGone({ pid: row.pid, space: row.host, at: row.beat });
       known.set(owner, alive);
     }
     return alive;

@@ -3,11 +3,9 @@
 // belongs to a runner whose liveness key it keeps fresh; claims of a runner that is gone can be taken over.
 
 import { randomBytes } from 'node:crypto';
-import { readlinkSync } from 'node:fs';
-import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { batches } from '../../../batches.js';
-import { ownerIsGone } from '../../../lock-files.js';
+import { ownerIsGone, processSpace } from '../../../lock-files.js';
 import type { AddressClaims } from '../account-state.js';
 import { unreachable } from './connect.js';
 
@@ -127,23 +125,6 @@ export class Claims implements AddressClaims {
     await this.redis.del(this.liveKey(this.owner)).catch(() => undefined);
   }
 }
-
-/**
- * Where this process's pid means something: the host, and on Linux its pid namespace, since containers that share
- * a Redis may share a hostname too (`docker run --hostname`) while their pids are each their own.
- */
-function processSpace(): string {
-  if (space !== undefined) return space;
-  let namespace = '';
-  try {
-    namespace = /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1] ?? '';
-  } catch {
-    /* not Linux: the host alone */
-  }
-  space = namespace ? `${hostname()}/${namespace}` : hostname();
-  return space;
-}
-let space: string | undefined;
 
 /**
  * An owner (`space:pid:nonce`) in this process's space whose process is gone, as after a SIGKILL: its claims are
