@@ -1,6 +1,6 @@
 // The release bundle: mailclean and every runtime dependency in one tree of ES modules (rolldown), so the package
-// installs nothing and builds nothing. Commands stay split into chunks loaded when they run; `dist/main.js` and
-// `dist/version.js` keep the names bin/mailclean.js imports, and `dist/index.js` is the library API
+// installs nothing and builds nothing. Commands stay split into chunks loaded when they run; `dist/main.js` keeps
+// the name bin/mailclean.js imports, and `dist/index.js` is the library API
 // (`import 'mailclean'`), sharing chunks with the CLI: neither loads the other's entry. The single executable takes
 // the same sources as one CommonJS file (what Node's single executable applications run). Both carry the licences of what they bundle.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ export async function bundlePackage(outDir, { external = [] } = {}) {
   const { output } = await build({
     ...common,
     external,
-    input: { main: 'src/main.ts', version: 'src/version.ts', index: 'src/library/index.ts' },
+    input: { main: 'src/main.ts', index: 'src/library/index.ts' },
     output: {
       ...smaller,
       dir: outDir,

@@ -114,7 +114,6 @@ describe('the npm package', { timeout: 120_000 }, () => {
     for (const file of [
       'package/bin/mailclean.js',
       'package/dist/main.js',
-      'package/dist/version.js',
       'package/dist/verify/disposable-domains.txt',
       'package/dist/THIRD-PARTY-LICENSES.txt',
       'package/README.md',
