@@ -37,6 +37,9 @@ export class SlidingWindowLimiter implements RateLimiter {
   private readonly pollMs: number;
   private memory: Send[] = [];
   private counter = 0;
+  /** Ends known here and not yet in the state file (a time, or undefined: unused, to forget); see `release`. */
+  private readonly unwritten = new Map<string, number | undefined>();
+  private writeLater?: NodeJS.Timeout;
 
   constructor(private readonly opts: LimiterOptions) {
     const margin = opts.marginMs ?? Math.min(1_000, Math.max(25, opts.rate.windowMs * 0.01));
@@ -70,16 +73,25 @@ export class SlidingWindowLimiter implements RateLimiter {
     }
   }
 
-  /** Marks the booked send as ended (answered or failed) now; one that never reached a server is forgotten. */
+  /**
+   * Marks the booked send as ended (answered or failed) now; one that never reached a server is forgotten at once.
+   * This run sees an end at once; the state file gets it with the next booking, or within RELEASE_WRITE_MS: a lock,
+   * a read and a rename fewer a request, which set how fast a window's requests can go. Meanwhile other runs see
+   * the send in flight, which holds its slot longer, never shorter.
+   */
   release(booking: Booking, unused = false): void {
-    const now = this.opts.clock.now();
-    this.withState((sends) => {
-      const at = sends.findIndex((s) => s.id === booking.id);
-      if (at < 0) return false;
-      if (unused) sends.splice(at, 1);
-      else sends[at]!.done = now;
-      return true;
-    });
+    this.unwritten.set(booking.id, unused ? undefined : this.opts.clock.now());
+    if (unused || !this.opts.statePath) this.withState(() => true);
+    else this.writeLater ??= setTimeout(() => this.writeReleases(), RELEASE_WRITE_MS);
+  }
+
+  private writeReleases(): void {
+    this.writeLater = undefined;
+    try {
+      if (this.unwritten.size > 0) this.withState(() => true);
+    } catch {
+      /* kept for the next booking, which stops the run if the state still cannot be written */
+    }
   }
 
   /** The wait before a slot frees up now, without booking (for ETAs and --dry-run). */
@@ -144,6 +156,7 @@ export class SlidingWindowLimiter implements RateLimiter {
   private withState(change: (sends: Send[]) => boolean): Send[] {
     const path = this.opts.statePath;
     if (!path) {
+      this.applyReleases(this.memory);
       change(this.memory);
       this.memory = this.prune(this.memory, this.opts.clock.now());
       return this.memory;
@@ -155,12 +168,14 @@ export class SlidingWindowLimiter implements RateLimiter {
       // other runs' fresh `done` times look like the future, and clamping them freed their slots early.
       const now = this.opts.clock.now();
       const { sends, clamped } = readSends(path, now);
+      const released = this.applyReleases(sends);
       // Clamped times are written back at once, or they would be read as "now" again and hold forever.
       if (!change(sends) && !clamped) return sends;
       const kept = this.prune(sends, now);
       // Not flushed to disk: runs share it through the page cache, and a power cut that loses it loses the sends
       // themselves too (a garbled file reads as none). Flushing cost 4 fsyncs a request, most of a request's time.
       writeFileAtomic(path, JSON.stringify({ sends: kept }), 0o600, { durable: false });
+      for (const id of released) this.unwritten.delete(id);
       return kept;
     } catch (error) {
       if (error instanceof LimiterStateError) throw error;
@@ -170,10 +185,26 @@ export class SlidingWindowLimiter implements RateLimiter {
     }
   }
 
+  /** This run's ends not yet written, applied to `sends` as read; returns their ids. */
+  private applyReleases(sends: Send[]): string[] {
+    const ids = [...this.unwritten.keys()];
+    for (const [id, done] of this.unwritten) {
+      const at = sends.findIndex((s) => s.id === id);
+      if (at < 0) continue;
+      if (done === undefined) sends.splice(at, 1);
+      else sends[at]!.done = done;
+    }
+    if (!this.opts.statePath) this.unwritten.clear();
+    return ids;
+  }
+
   private prune(sends: Send[], now: number): Send[] {
     return sends.filter((s) => this.holdsUntil(s, now) > now);
   }
 }
+
+/** How long a send's end may wait for the next booking before it is written on its own. */
+const RELEASE_WRITE_MS = 25;
 
 /** Later than now by more than this, a time says the clock was stepped back, not that another run just wrote it. */
 const FUTURE_TOLERANCE_MS = 1_000;

@@ -91,6 +91,35 @@ describe('SlidingWindowLimiter', () => {
     expect(limiter.currentWait()).toBe(1_000);
   });
 
+  it("a send's end reaches the state file with the next booking, or a moment later on its own", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'limiter-'));
+    dirs.push(dir);
+    const clock = new FakeClock();
+    const limiter = (requests: number, file: string) =>
+      new SlidingWindowLimiter({
+        rate: { requests, windowMs: 1_000 },
+        clock,
+        statePath: join(dir, file),
+        marginMs: 0,
+        pendingMs: 30_000,
+      });
+    const run = limiter(2, 'a.json');
+    run.release(await run.acquire());
+    // The run that released it sees the end at once.
+    expect(run.currentWait()).toBe(0);
+    await run.acquire();
+    // That booking wrote the first send's end: another run holds its slot one window, not the request timeout.
+    expect(limiter(2, 'a.json').currentWait()).toBe(1_000);
+
+    const alone = limiter(1, 'b.json');
+    alone.release(await alone.acquire());
+    // No booking follows: until the end is written on its own, other runs see the send in flight (a longer hold).
+    const other = limiter(1, 'b.json');
+    expect(other.currentWait()).toBe(31_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(other.currentWait()).toBe(1_000);
+  });
+
   it('a send left in flight by a killed run holds its slot for the request timeout, then frees', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'limiter-'));
     dirs.push(dir);
