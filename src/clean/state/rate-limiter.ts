@@ -18,6 +18,13 @@ export interface RateLimiter {
    * host), so the service did not count it: the slot is given back as if never booked.
    */
   release(booking: Booking, unused?: boolean): void | Promise<void>;
+  /**
+   * Where a store can: the send was answered now, recorded for other runs a moment later (with the next booking, or
+   * at `flush`). Until then they see it in flight, which holds its slot longer, never shorter.
+   */
+  releaseLater?(booking: Booking): void;
+  /** Records what `releaseLater` kept; throws when the state cannot be written. */
+  flush?(): void;
   /** How long until `requests` more sends could all have started, as far as is known (for ETAs). */
   timeToSend(requests: number): number;
   /** The same, from the sends every run of the account booked so far (read now from the store: a dry run's wait). */

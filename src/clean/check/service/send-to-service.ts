@@ -1,5 +1,6 @@
 import type { Json } from '../../../api/shape.js';
 import { realClock } from '../../../clock.js';
+import { CliError } from '../../../errors.js';
 import type { ListJournal } from '../../state/account-state.js';
 import type { Booking, RateLimiter } from '../../state/rate-limiter.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
@@ -58,6 +59,8 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
     send: (emails, signal) => opts.client.clean(emails, signal),
     acquire: (signal) => limiter.acquire(signal, (ms) => opts.onEvent?.({ type: 'limit-wait', ms })),
     release: (slot, unused) => {
+      // Written with the next booking where the store can: the first window's requests go as fast as these turns.
+      if (!unused && limiter.releaseLater) return limiter.releaseLater(slot as Booking);
       // A release that fails (the shared state went away) only holds the slot until its in-flight time runs out.
       void Promise.resolve(limiter.release(slot as Booking, unused)).catch(() => undefined);
     },
@@ -76,6 +79,13 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
     more: opts.more,
   });
   await cacheWrites;
+  try {
+    limiter.flush?.();
+  } catch (error) {
+    // As a release that fails: the limit can no longer be kept, so the run stops (storage).
+    const message = error instanceof Error ? error.message : String(error);
+    outcome.stopped ??= { reason: 'storage', message, error: error instanceof CliError ? error : undefined };
+  }
   if (opts.stop.aborted)
     outcome.stopped = { ...(outcome.stopped ?? { message: 'interrupted' }), reason: 'interrupted' };
   return outcome;

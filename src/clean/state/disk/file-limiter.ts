@@ -37,7 +37,7 @@ export class SlidingWindowLimiter implements RateLimiter {
   private readonly pollMs: number;
   private memory: Send[] = [];
   private counter = 0;
-  /** Ends known here and not yet in the state file (a time, or undefined: unused, to forget); see `release`. */
+  /** Ends known here and not yet in the state file (a time, or undefined: unused, to forget); see `releaseLater`. */
   private readonly unwritten = new Map<string, number | undefined>();
   private writeLater?: NodeJS.Timeout;
 
@@ -73,25 +73,35 @@ export class SlidingWindowLimiter implements RateLimiter {
     }
   }
 
-  /**
-   * Marks the booked send as ended (answered or failed) now; one that never reached a server is forgotten at once.
-   * This run sees an end at once; the state file gets it with the next booking, or within RELEASE_WRITE_MS: a lock,
-   * a read and a rename fewer a request, which set how fast a window's requests can go. Meanwhile other runs see
-   * the send in flight, which holds its slot longer, never shorter.
-   */
+  /** Marks the booked send as ended (answered or failed) now; one that never reached a server is forgotten. */
   release(booking: Booking, unused = false): void {
     this.unwritten.set(booking.id, unused ? undefined : this.opts.clock.now());
-    if (unused || !this.opts.statePath) this.withState(() => true);
-    else this.writeLater ??= setTimeout(() => this.writeReleases(), RELEASE_WRITE_MS);
+    this.withState(() => true);
   }
 
-  private writeReleases(): void {
+  /**
+   * As `release`, but the state file gets the end with the next booking, or on its own RELEASE_WRITE_MS later: a
+   * lock, a read and a rename fewer a request, which set how fast a window's requests can go. This run sees the end
+   * at once; other runs meanwhile see the send in flight, which holds its slot longer, never shorter.
+   */
+  releaseLater(booking: Booking): void {
+    this.unwritten.set(booking.id, this.opts.clock.now());
+    if (!this.opts.statePath) this.withState(() => true);
+    else
+      this.writeLater ??= setTimeout(() => {
+        try {
+          this.flush();
+        } catch {
+          /* kept for the next booking or flush, which stop the run if the state still cannot be written */
+        }
+      }, RELEASE_WRITE_MS);
+  }
+
+  /** Writes the ends `releaseLater` kept; throws as `release` does when the state cannot be written. */
+  flush(): void {
+    clearTimeout(this.writeLater);
     this.writeLater = undefined;
-    try {
-      if (this.unwritten.size > 0) this.withState(() => true);
-    } catch {
-      /* kept for the next booking, which stops the run if the state still cannot be written */
-    }
+    if (this.unwritten.size > 0) this.withState(() => true);
   }
 
   /** The wait before a slot frees up now, without booking (for ETAs and --dry-run). */

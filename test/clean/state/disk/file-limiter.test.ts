@@ -91,7 +91,7 @@ describe('SlidingWindowLimiter', () => {
     expect(limiter.currentWait()).toBe(1_000);
   });
 
-  it("a send's end reaches the state file with the next booking, or a moment later on its own", async () => {
+  it("a send's end released later reaches the state file with the next booking, or a moment later on its own", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'limiter-'));
     dirs.push(dir);
     const clock = new FakeClock();
@@ -104,7 +104,7 @@ describe('SlidingWindowLimiter', () => {
         pendingMs: 30_000,
       });
     const run = limiter(2, 'a.json');
-    run.release(await run.acquire());
+    run.releaseLater(await run.acquire());
     // The run that released it sees the end at once.
     expect(run.currentWait()).toBe(0);
     await run.acquire();
@@ -112,12 +112,18 @@ describe('SlidingWindowLimiter', () => {
     expect(limiter(2, 'a.json').currentWait()).toBe(1_000);
 
     const alone = limiter(1, 'b.json');
-    alone.release(await alone.acquire());
+    alone.releaseLater(await alone.acquire());
     // No booking follows: until the end is written on its own, other runs see the send in flight (a longer hold).
     const other = limiter(1, 'b.json');
     expect(other.currentWait()).toBe(31_000);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(other.currentWait()).toBe(1_000);
+
+    // A run that ends writes what it kept: `flush`.
+    const last = limiter(1, 'c.json');
+    last.releaseLater(await last.acquire());
+    last.flush();
+    expect(limiter(1, 'c.json').currentWait()).toBe(1_000);
   });
 
   it('a send left in flight by a killed run holds its slot for the request timeout, then frees', async () => {
