@@ -40,6 +40,34 @@ describe('lists', () => {
     }
   });
 
+  it('tells role accounts by their first two letters as the full rule does, whatever the spelling', () => {
+    // The rule as written out in full (lower case, no separators, before any +): the quick test must agree with it.
+    const fullRule = (local: string) => {
+      if (local.startsWith('"')) return false;
+      const plus = local.indexOf('+');
+      return ROLE_ACCOUNTS.includes((plus > 0 ? local.slice(0, plus) : local).toLowerCase().replace(/[._-]/g, ''));
+    };
+    const spellings = [
+      ...ROLE_ACCOUNTS.flatMap((role) => [role, role.toUpperCase(), `${role[0]}.${role.slice(1)}`, `-${role}_`]),
+      ...ROLE_ACCOUNTS.map((role) => `${role}+tag`),
+      '+info',
+      'i+nfo',
+      '.+info',
+      'info+',
+      'h',
+      'H.R',
+      '',
+      // Non-ASCII letters that lower-case to ASCII (the Kelvin sign to k) or to two characters (İ).
+      '\u212Aevin',
+      'mar\u212Aeting',
+      '\u0130nfo',
+      'ınfo',
+      'zoë',
+      'ann.lee',
+    ];
+    for (const local of spellings) expect(isRoleAccount(local), local).toBe(fullRule(local));
+  });
+
   it('flags free providers by exact domain', () => {
     expect(FREE_PROVIDERS.length).toBeGreaterThanOrEqual(40);
     for (const d of [
