@@ -1,7 +1,7 @@
 import { type DnsOptions, type DnsStats, type DomainCheck, DomainResolver } from './dns.js';
 import { isDisposableDomain, isFreeProvider } from './lists.js';
 import { type SmtpOptions, type SmtpOutcome, SmtpProber, type SmtpStats } from './smtp.js';
-import { checkSyntax } from './syntax.js';
+import { checkSyntax, hasNonAscii, type SyntaxResult } from './syntax.js';
 import { suggestDomain } from './typo.js';
 import { type Base, baseVerdict, decide, type EngineStatus, type EngineVerdict, syntaxVerdict } from './verdicts.js';
 
@@ -34,6 +34,20 @@ interface DomainFacts {
   check?: DomainCheck;
   /** `prefetch` asked DNS about the domain. */
   prefetched?: boolean;
+}
+
+/**
+ * How an address given to `verify` is written. 'as-given': as a user wrote it, checked here. 'key': `clean`'s key
+ * for an address its scan found well-formed (checkSyntax's local part and domain, see dedupeKey): its syntax was
+ * decided once, in the scan, and it is only split here. Such a key never holds an address literal.
+ */
+export type AddressForm = 'as-given' | 'key';
+
+/** A key's parts, as checkSyntax gave them when the key was made. */
+function splitKey(key: string): SyntaxResult {
+  const at = key.lastIndexOf('@');
+  const local = key.slice(0, at);
+  return { ok: true, local, domain: key.slice(at + 1), smtputf8: hasNonAscii(local) };
 }
 
 /** RFC 2606 / RFC 6761 names that never exist in the public DNS. */
@@ -105,9 +119,10 @@ export class Engine {
     return this.count(decide(base, 'valid', '', null));
   }
 
-  async verify(address: string): Promise<EngineVerdict> {
+  /** `form`: 'key' for an address already checked and keyed by `clean` (see AddressForm). */
+  async verify(address: string, form: AddressForm = 'as-given'): Promise<EngineVerdict> {
     if (!this.dns) return this.verifyLocal(address);
-    const parsed = this.parse(address);
+    const parsed = this.parse(address, form);
     if ('status' in parsed) return parsed;
     if (parsed.facts.reserved) return this.reserved(parsed.base);
     // An address literal names its host: there is nothing to look up.
@@ -136,10 +151,10 @@ export class Engine {
    * `verify`'s verdict at once when nothing is left to wait for (bad syntax, the domain's DNS answer in, no SMTP), else
    * undefined.
    */
-  verifyKnown(address: string): EngineVerdict | undefined {
+  verifyKnown(address: string, form: AddressForm = 'as-given'): EngineVerdict | undefined {
     if (!this.dns) return this.verifyLocal(address);
     if (this.smtp) return undefined;
-    const parsed = this.parse(address);
+    const parsed = this.parse(address, form);
     if ('status' in parsed) return parsed;
     if (parsed.facts.reserved) return this.reserved(parsed.base);
     const check = parsed.ip ? literalCheck(parsed.ip) : parsed.facts.check;
@@ -175,8 +190,8 @@ export class Engine {
   }
 
   /** Syntax (a verdict when it fails) and what is known of the domain without DNS. */
-  private parse(address: string): EngineVerdict | Parsed {
-    const syntax = checkSyntax(address, { allowIpLiteral: this.allowIpLiteral });
+  private parse(address: string, form: AddressForm): EngineVerdict | Parsed {
+    const syntax = form === 'key' ? splitKey(address) : checkSyntax(address, { allowIpLiteral: this.allowIpLiteral });
     if (!syntax.ok) return this.count(syntaxVerdict(syntax.reason));
     const { local, domain, smtputf8, ip } = syntax;
     const facts = this.domainFacts(domain, ip !== undefined);

@@ -60,6 +60,11 @@ const IPV4_LITERAL = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 const PLAIN =
   /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/;
 
+/** Whether the text has a character outside ASCII (a local part that needs SMTPUTF8). */
+export function hasNonAscii(text: string): boolean {
+  return NON_ASCII.test(text);
+}
+
 /** The address has the plain shape (checked in microseconds): valid, its domain already lower-case ASCII. */
 export function isPlainAddress(address: string): boolean {
   // A-labels (xn--) must also decode, which only the full check verifies.
@@ -102,7 +107,7 @@ export function checkInFull(address: string, opts: SyntaxOptions = {}): SyntaxRe
   const local = address.slice(0, at);
   const rawDomain = address.slice(at + 1);
   if (local === '') return { ok: false, reason: 'local_empty' };
-  const smtputf8 = NON_ASCII.test(local);
+  const smtputf8 = hasNonAscii(local);
   const localOctets = smtputf8 ? Buffer.byteLength(local, 'utf8') : local.length;
   if (localOctets > 64) return { ok: false, reason: 'local_too_long' };
   if (!validLocal(local)) return { ok: false, reason: 'local_invalid' };

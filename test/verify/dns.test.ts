@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { prefilter } from '../../src/clean/scan/prefilter.js';
 import { DomainResolver } from '../../src/verify/dns.js';
 import { Engine, type EngineOptions } from '../../src/verify/engine.js';
 import { closedUdpPort, startDnsServer, type TestDnsServer, type ZoneEntry } from '../helpers/dns-server.js';
@@ -220,6 +221,28 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     await probing.verify('ann@mx.internal').catch(() => undefined);
     expect(probing.verifyKnown('ann@mx.internal')).toBeUndefined();
     await probing.close();
+  });
+
+  it("decides clean's key for an address (split, not checked again) as it decides the address itself", async () => {
+    const e = engine();
+    const written = [
+      'ann@mx.internal',
+      'Ann.Lee@MX.Internal',
+      ' info+news@mx.internal ',
+      'zoë@mx.internal',
+      '"ann lee"@mx.internal',
+      'ann@nullmx.internal',
+      'ann@gmial.com',
+      'ann@mailinator.com',
+      'ann@servfail.example.net',
+      'ann@example.test',
+    ];
+    const keys = written.map((address) => prefilter(address).key!);
+    expect(keys).not.toContain(undefined);
+    const asGiven = await Promise.all(written.map((address) => engine().verify(address)));
+    expect(await Promise.all(keys.map((key) => e.verify(key, 'key')))).toEqual(asGiven);
+    expect(keys.map((key) => e.verifyKnown(key, 'key'))).toEqual(asGiven);
+    expect(asGiven.filter((v) => v.smtputf8 || v.role || v.suggestion).length).toBe(3);
   });
 
   it('prefetch: asks about each new domain once, without waiting; verifyKnown then decides as verify would', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkInFull, checkSyntax, isPlainAddress } from '../../src/verify/syntax.js';
+import { checkInFull, checkSyntax, dedupeKey, isPlainAddress } from '../../src/verify/syntax.js';
 
 interface CorpusEntry {
   address: string;
@@ -47,6 +47,24 @@ describe('syntax corpus', () => {
 
   it('gives a reason for every rejection', () => {
     for (const r of results) if (r.got === 'invalid') expect(r.reason, JSON.stringify(r.entry.address)).not.toBe('');
+  });
+});
+
+describe("clean's keys", () => {
+  // The engine splits a key instead of checking it again (AddressForm 'key'): that is only sound if a key is itself
+  // well-formed, with the parts it was made of.
+  it('are well-formed addresses whose parts are the ones they were made of', () => {
+    const valid = [...corpus.map((e) => e.address), ' Ann.Lee@Example.COM ', 'a@bücher.example', 'zoë@x.example'];
+    let keys = 0;
+    for (const address of valid) {
+      const parts = checkSyntax(address);
+      if (!parts.ok) continue;
+      keys++;
+      const key = dedupeKey(parts.local, parts.domain);
+      expect(checkSyntax(key, { trim: false }), key).toEqual(parts);
+      expect(key.slice(0, key.lastIndexOf('@')), key).toBe(parts.local);
+    }
+    expect(keys).toBeGreaterThan(50);
   });
 });
 

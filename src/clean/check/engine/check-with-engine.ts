@@ -22,7 +22,7 @@ export function engineVerdict(key: string, v: EngineVerdict, checkedAt: string):
 export type OnVerdict = (ordinal: number, verdict: Verdict, key: string) => void;
 
 /**
- * Checks every address given with the in-process engine: no account, no allowance, no rate limit. The engine
+ * Checks every address given (keys made by the prefilter, numbered) with the in-process engine: no account, no allowance, no rate limit. The engine
  * bounds its own DNS and SMTP concurrency; this only bounds how many addresses wait on it. Verdicts go to
  * `onVerdict` as they come; nothing is kept here, so memory does not grow with the list.
  */
@@ -47,8 +47,9 @@ export async function checkWithEngine(
       const [ordinal, key] = item.value;
       // Once its domain is known, an address is decided without a promise; the loop then yields now and again so
       // that signals, timers and DNS answers are not held up.
-      const known = engine.verifyKnown(key);
-      opts.onVerdict(ordinal, verdicts.of(known ?? (await engine.verify(key))), key);
+      // A key's syntax was decided in the scan (prefilter): the engine only splits it.
+      const known = engine.verifyKnown(key, 'key');
+      opts.onVerdict(ordinal, verdicts.of(known ?? (await engine.verify(key, 'key'))), key);
       if ((++checked & 0xff) === 0) {
         opts.onChecked?.(checked);
         if (known) await new Promise(setImmediate);
