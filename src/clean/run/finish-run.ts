@@ -51,14 +51,14 @@ export async function finishRun(
           return verdict && kept.has(verdict) ? verdict : undefined;
         }
       : answerFor;
-    const counting = countOnly(request, checker, scan, ports);
+    const counting = countOnly(request, checker, run, ports);
     const counted = counting && (await writeRows(layout, keptOnly, counting));
     const summary = counted ? summaryOf(counted, []) : undefined;
     if (summary) await sideFiles(request, ports, summary, counted!, request.signals.exitCode);
     return { kind: 'interrupted', exitCode: request.signals.exitCode, summary };
   }
   const failed = stopped === 'auth' || stopped === 'storage' || stopped === 'no-service';
-  const options = writeOptions(request, checker, scan, ports);
+  const options = writeOptions(request, checker, run, ports);
   const sent = answers.verdicts.size - answers.fromJournal - answers.fromCache - (answers.precheck?.decidedCount ?? 0);
   // Failed before checking anything: an output that already exists (an earlier run's) is left as it was.
   const kept = failed && sent === 0 ? keepExisting(options) : [];
@@ -148,7 +148,12 @@ function verdictsByRow(
 }
 
 /** Where and how the rows are written; a signal stops the writing cleanly. */
-function writeOptions(request: CleanRequest, checker: Checker, scan: ScanResult, ports: RunPorts): WriteOptions {
+function writeOptions(
+  request: CleanRequest,
+  checker: Checker,
+  { layout, scan }: Pick<Checked, 'layout' | 'scan'>,
+  ports: RunPorts,
+): WriteOptions {
   const { format, output, backup, stdout, rows, only, rejects, escapeFormulas } = request.outputs;
   return {
     format,
@@ -162,6 +167,8 @@ function writeOptions(request: CleanRequest, checker: Checker, scan: ScanResult,
     checked: scan.extracted > 0,
     signal: request.signals.stop,
     escapeFormulas,
+    // The write pass reads the file the scan counted (a changed one is refused, or read as a new list).
+    evenRows: scan.ragged.rows === 0 && !inputChanged(layout, scan),
     warn: (message) => ports.emit({ type: 'warning', message }),
   };
 }
@@ -174,13 +181,13 @@ function writeOptions(request: CleanRequest, checker: Checker, scan: ScanResult,
 function countOnly(
   request: CleanRequest,
   checker: Checker,
-  scan: ScanResult,
+  run: Pick<Checked, 'layout' | 'scan'>,
   ports: RunPorts,
 ): WriteOptions | undefined {
   const { summaryJson, report, stepSummary } = request.outputs;
   if (!summaryJson && !report && !stepSummary) return undefined;
   const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
-  const options = writeOptions(request, checker, scan, ports);
+  const options = writeOptions(request, checker, run, ports);
   return {
     ...options,
     output: undefined,

@@ -34,6 +34,8 @@ export interface WriteOptions {
    * Default: on when a workbook is written as CSV (for a spreadsheet), off otherwise (the rows byte for byte).
    */
   escapeFormulas?: boolean;
+  /** Every row has the header's field count (the scan of the same file found none ragged): see ReadOptions. */
+  evenRows?: boolean;
   /** Where notes about the output go (cells cut to fit a workbook, say); none by default. */
   warn?(message: string): void;
 }
@@ -83,7 +85,7 @@ export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts:
 
     const summary: WriteSummary = { rows: 0, written: 0, rejected: 0, tally: new Tally() };
     const column = layout.emailColumn;
-    const reads = main.sink.reads ?? { raw: true, fields: 'all' };
+    const reads = { ...(main.sink.reads ?? { raw: true, fields: 'all' }), evenRows: opts.evenRows };
     for await (const batch of readRecordBatches(layout, reads)) {
       opts.signal?.throwIfAborted();
       for (const record of batch) {

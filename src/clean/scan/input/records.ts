@@ -29,7 +29,7 @@ async function* batches(
   const checker = new Utf8Checker(start);
   const parser: RecordSource =
     options.parser === 'fast' && FastRecordParser.handles(layout)
-      ? new FastRecordParser(layout, withRaw, options.fields === 'all')
+      ? new FastRecordParser(layout, withRaw, options.fields === 'all', options.evenRows)
       : new RecordParser(layout, withRaw !== false);
   let failure: Error | undefined;
   try {
@@ -165,6 +165,11 @@ export interface ReadOptions {
    * the record's field count). Default 'all'.
    */
   fields?: 'all' | 'email';
+  /**
+   * Every record has the layout's field count: a scan of the same file found no ragged row. With `fields: 'email'`,
+   * the fast reader then finds a record without quotes by its line's end, without stepping through its fields.
+   */
+  evenRows?: boolean;
   /** 'csv-parse' reads every record with csv-parse (the reference the fast reader is tested against). */
   parser?: 'fast' | 'csv-parse';
   /** A workbook's records carry their cells that are not text (numbers, dates, booleans) in `cells`. */
@@ -178,6 +183,7 @@ function withDefaults(options: ReadOptions): Required<ReadOptions> {
     fields: options.fields ?? 'all',
     parser: options.parser ?? 'fast',
     typed: options.typed ?? false,
+    evenRows: options.evenRows ?? false,
   };
 }
 
