@@ -6,6 +6,7 @@
 // everything after it to csv-parse (record-parser.ts), which also reports any error.
 import type { UsageError } from '../../../errors.js';
 import type { InputLayout, InputRecord } from './index.js';
+import { LineEnds } from './line-ends.js';
 import { raggedError } from './problems.js';
 import { isBlankBytes, RecordParser, type RecordSource } from './record-parser.js';
 
@@ -40,9 +41,6 @@ export class FastRecordParser implements RecordSource {
   private newlines = 0;
   private contentEnd = 0;
   private eol: InputRecord['eol'] = '';
-  /** plainRecord(): where the next quote and the next CR are in the bytes being read (their length: none). */
-  private quoteAt = -1;
-  private crAt = -1;
 
   /**
    * `withRaw`: each record's original text, decoded or as a view of its bytes (valid until the next feed).
@@ -62,10 +60,11 @@ export class FastRecordParser implements RecordSource {
     this.column = layout.emailColumn;
     this.nextLine = layout.bodyLine;
     this.headerPending = layout.hasHeader;
-    this.plainByLineEnd = evenRows && !allFields && layout.format !== 'lines';
+    if (evenRows && !allFields && layout.format !== 'lines') this.byLineEnd = new LineEnds(layout);
   }
 
-  private readonly plainByLineEnd: boolean;
+  /** With `evenRows` and only the email field asked for: what finds most records without reading their fields. */
+  private readonly byLineEnd: LineEnds | undefined;
 
   /** Whether a list can be read this way at all: a delimiter of one byte. */
   static handles(layout: InputLayout): boolean {
@@ -121,10 +120,9 @@ export class FastRecordParser implements RecordSource {
   /** Reads the records of `buf`; returns where the unread bytes start (csv-parse has them if it took over). */
   private scan(buf: Buffer, atEnd: boolean): number {
     let at = 0;
-    this.quoteAt = -1;
-    this.crAt = -1;
+    this.byLineEnd?.newBytes();
     while (at < buf.length && !this.ownFailure) {
-      const end = this.record(buf, at, atEnd);
+      const end = this.recordByLineEnd(buf, at) ?? this.record(buf, at, atEnd);
       if (end === INCOMPLETE) return at;
       if (end === UNSURE) {
         this.handOver(buf.subarray(at));
@@ -175,15 +173,21 @@ export class FastRecordParser implements RecordSource {
       });
   }
 
+  /** record() for a record LineEnds finds (with `evenRows`), without reading its fields; else undefined. */
+  private recordByLineEnd(buf: Buffer, start: number): number | undefined {
+    const found = this.byLineEnd?.record(buf, start);
+    if (found === undefined || found.next < 0) return undefined;
+    this.newlines = found.newlines;
+    this.cell = found.cell;
+    this.fields = undefined;
+    return this.ended(this.layout.columnCount, found.contentEnd, found.eol, found.next);
+  }
+
   /**
    * Finds the end of the record starting at `start` (after its terminator), filling fieldCount, cell or fields,
    * newlines, contentEnd and eol; INCOMPLETE when `buf` ends first (and more may come), UNSURE when csv-parse must say.
    */
   private record(buf: Buffer, start: number, atEnd: boolean): number {
-    if (this.plainByLineEnd) {
-      const end = this.plainRecord(buf, start);
-      if (end >= 0) return end;
-    }
     const n = buf.length;
     const D = this.delimiter;
     const Q = this.quote;
@@ -244,48 +248,10 @@ export class FastRecordParser implements RecordSource {
     }
   }
 
-  /**
-   * With `evenRows`: the end of a record without a quote or a CR before its LF (or CRLF), found by searching for
-   * bytes rather than stepping through them; its field count is the layout's, and only the email field is cut out.
-   * -1 for any other record (quoted, blank, longer than a batch, not ended yet): record() reads it field by field.
-   */
-  private plainRecord(buf: Buffer, start: number): number {
-    const lf = buf.indexOf(LF, start);
-    if (lf < 0 || lf - start > LONGEST_RECORD) return -1;
-    if (this.quoteAt < start) this.quoteAt = nextIndex(buf, QUOTE, start);
-    if (this.quoteAt < lf) return -1;
-    const crlf = lf > start && buf[lf - 1] === CR;
-    const contentEnd = crlf ? lf - 1 : lf;
-    if (this.crAt < start) this.crAt = nextIndex(buf, CR, start);
-    if (this.crAt < contentEnd) return -1;
-    let from = start;
-    for (let field = 0; field < this.column; field++) {
-      const at = buf.indexOf(this.delimiter, from);
-      if (at < 0 || at >= contentEnd) return -1;
-      from = at + 1;
-    }
-    let to = buf.indexOf(this.delimiter, from);
-    if (to < 0 || to > contentEnd) {
-      // A line without a delimiter where the header has several is blank (or not what the scan counted).
-      if (this.layout.columnCount > 1 && this.column === 0) return -1;
-      to = contentEnd;
-    }
-    this.newlines = 0;
-    this.fields = undefined;
-    this.cell = buf.toString('utf8', from, to);
-    return this.ended(this.layout.columnCount, contentEnd, crlf ? '\r\n' : '\n', lf + 1);
-  }
-
   private ended(fieldCount: number, contentEnd: number, eol: InputRecord['eol'], next: number): number {
     this.fieldCount = fieldCount;
     this.contentEnd = contentEnd;
     this.eol = eol;
     return next;
   }
-}
-
-/** Where `byte` next occurs in `buf` from `from` on; the length of `buf` when it does not. */
-function nextIndex(buf: Buffer, byte: number, from: number): number {
-  const at = buf.indexOf(byte, from);
-  return at < 0 ? buf.length : at;
 }

@@ -162,6 +162,30 @@ describe('the fast reader reads as csv-parse does', () => {
     }
   });
 
+  it('steps over the quoted fields after the email field as csv-parse reads them, stray quotes and all', async () => {
+    const lines = [
+      'email,name,note',
+      'ann@example.com,"Lee, Ann","a ""quoted"" word"',
+      'bob@example.com,Bob,"two',
+      'lines, ""one"" field"',
+      'cy@example.com,a"b,"c"',
+      'gil@example.com,a"b,"line',
+      'break"',
+      'di@example.com,"",""',
+      'ed@example.com,"x"y,z',
+      'fi@example.com,"ends in a quote """,',
+    ];
+    for (const eol of ['\n', '\r\n']) {
+      const path = put(temp.dir, `quoted${eol.length}.csv`, lines.join(eol) + eol);
+      const layout = await open(path);
+      for (const feedBytes of [1, 2, 5, 64 * 1024]) {
+        const reference = await read(layout, { parser: 'csv-parse' });
+        expect(reference.records.length).toBeGreaterThan(3);
+        expect(await expectEvenRowsAsCsvParse(layout, reference, `eol ${JSON.stringify(eol)}`, feedBytes)).toBe(true);
+      }
+    }
+  });
+
   it('reads clean lists alone, without handing them to csv-parse', async () => {
     const rand = mulberry32(7);
     const handedOver: string[] = [];

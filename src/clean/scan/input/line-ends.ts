@@ -1,0 +1,120 @@
+// The records of a list whose rows all have the header's field count (the scan counted them), as the write pass
+// reads them: CSV -> CSV output copies each row's bytes, so all it needs is where a record ends and its email field.
+// Both are found by searching for bytes (indexOf) rather than stepping through them; a record this cannot be sure
+// of is left to the fast reader's field-by-field path (fast-record-parser.ts), which gives csv-parse's records.
+import type { InputLayout, InputRecord } from './index.js';
+
+const LF = 10;
+const CR = 13;
+const QUOTE = 34;
+/** Longer records are left to the fast reader, which hands them to csv-parse (see LONGEST_RECORD there). */
+const LONGEST_RECORD = 64 * 1024;
+
+export interface LineEndRecord {
+  /** Where the next record starts (after the terminator); -1: this record is not one to find so. */
+  next: number;
+  contentEnd: number;
+  eol: InputRecord['eol'];
+  /** Line breaks inside the record's quoted fields. */
+  newlines: number;
+  /** The email field, decoded. */
+  cell: string;
+}
+
+export class LineEnds {
+  /** Where the next quote and the next CR are in the bytes being read (their length: none); see newBytes. */
+  private quoteAt = -1;
+  private crAt = -1;
+  private readonly delimiter: number;
+  private readonly column: number;
+  private readonly columnCount: number;
+  private readonly found: LineEndRecord = { next: -1, contentEnd: 0, eol: '', newlines: 0, cell: '' };
+
+  constructor(layout: InputLayout) {
+    this.delimiter = layout.delimiter.charCodeAt(0);
+    this.column = layout.emailColumn;
+    this.columnCount = layout.columnCount;
+  }
+
+  /** Other bytes are read from here on: what was found in the last ones no longer holds. */
+  newBytes(): void {
+    this.quoteAt = -1;
+    this.crAt = -1;
+  }
+
+  /**
+   * The record starting at `start`: its LF (or CRLF), past any quoted fields after the email field, and its email
+   * field (unquoted). `next` is -1 for any other record (the email field quoted or after a quote, a blank line, a
+   * quote or a lone CR where the fast reader would hand over, longer than a batch, not ended in these bytes). The
+   * object returned is reused by the next call.
+   */
+  record(buf: Buffer, start: number): LineEndRecord {
+    const found = this.found;
+    found.next = -1;
+    found.newlines = 0;
+    let lf = buf.indexOf(LF, start);
+    if (lf < 0) return found;
+    if (this.quoteAt < start) this.quoteAt = nextIndex(buf, QUOTE, start);
+    if (this.quoteAt < lf) {
+      if (!this.emailField(buf, start, this.quoteAt, true)) return found;
+      lf = this.endAfterQuotes(buf);
+      if (lf < 0) return found;
+    } else if (!this.emailField(buf, start, lf > start && buf[lf - 1] === CR ? lf - 1 : lf, false)) return found;
+    if (lf - start > LONGEST_RECORD) return found;
+    const crlf = lf > start && buf[lf - 1] === CR;
+    found.contentEnd = crlf ? lf - 1 : lf;
+    if (this.crAt < start) this.crAt = nextIndex(buf, CR, start);
+    if (this.crAt < found.contentEnd) return found;
+    found.eol = crlf ? '\r\n' : '\n';
+    found.next = lf + 1;
+    return found;
+  }
+
+  /**
+   * Cuts the email field out of a record whose bytes from `start` hold no quote before `limit`: false when the field
+   * does not end before it. `delimited`: a quoted field follows, so a delimiter must end the email field.
+   */
+  private emailField(buf: Buffer, start: number, limit: number, delimited: boolean): boolean {
+    let from = start;
+    for (let field = 0; field < this.column; field++) {
+      const at = buf.indexOf(this.delimiter, from);
+      if (at < 0 || at >= limit) return false;
+      from = at + 1;
+    }
+    let to = buf.indexOf(this.delimiter, from);
+    if (to < 0 || to >= limit) {
+      // A line without a delimiter where the header has several is blank (or not what the scan counted).
+      if (delimited || (this.columnCount > 1 && this.column === 0)) return false;
+      to = limit;
+    }
+    this.found.cell = buf.toString('utf8', from, to);
+    return true;
+  }
+
+  /**
+   * The LF that ends a record whose next quote (quoteAt) opens a field after the email field: each quoted field is
+   * stepped over whole ("" inside it), the unquoted ones searched through. -1 where the fast reader must decide: a
+   * quote inside an unquoted field, text after a closing quote, a quote not closed (or that the next bytes may double).
+   */
+  private endAfterQuotes(buf: Buffer): number {
+    for (let open = this.quoteAt; ; open = this.quoteAt) {
+      if (buf[open - 1] !== this.delimiter) return -1;
+      let close = buf.indexOf(QUOTE, open + 1);
+      while (close >= 0 && buf[close + 1] === QUOTE) close = buf.indexOf(QUOTE, close + 2);
+      if (close < 0 || close + 1 >= buf.length) return -1;
+      const after = buf[close + 1];
+      if (after !== this.delimiter && after !== LF && after !== CR) return -1;
+      for (let k = buf.indexOf(LF, open + 1); k !== -1 && k < close; k = buf.indexOf(LF, k + 1)) this.found.newlines++;
+      const lf = buf.indexOf(LF, close + 1);
+      if (lf < 0) return -1;
+      this.quoteAt = nextIndex(buf, QUOTE, close + 1);
+      if (this.quoteAt > lf) return lf;
+    }
+  }
+}
+
+/** Where `byte` next occurs in `buf` from `from` on; the length of `buf` when it does not. */
+function nextIndex(buf: Buffer, byte: number, from: number): number {
+  const at = buf.indexOf(byte, from);
+  return at < 0 ? buf.length : at;
+}
