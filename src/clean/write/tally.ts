@@ -11,33 +11,64 @@ export interface DomainMix {
 }
 
 /**
+ * Verdicts counted by object before each one's rows are counted field by field: the engine shares a few dozen
+ * among a million rows; a service's answers, one each, go straight to the counts once this many are kept.
+ */
+const SHARED_VERDICTS = 4096;
+
+/**
  * Counts of the rows as they are written: by status, by reason, by domain, disposable and role addresses, and
- * typo suggestions. One pass, a few map updates per row; what the summary, the job summary and the report show.
+ * typo suggestions. One pass: per row, a count for its verdict object and its domain's mix; what a verdict says
+ * alone (status, reason, disposable, the engine's role) is counted once per verdict when the counts are read.
+ * What the summary, the job summary and the report show.
  */
 export class Tally {
-  rows = 0;
-  disposable = 0;
-  role = 0;
-  readonly byStatus = new Map<string, number>();
-  readonly byReason = new Map<string, number>();
-  /** Rows per status word the cleaning service itself sent. */
-  readonly byServiceStatus = new Map<string, number>();
+  private counted = { rows: 0, disposable: 0, role: 0 };
+  private readonly statuses = new Map<string, number>();
+  private readonly reasons = new Map<string, number>();
+  private readonly serviceStatuses = new Map<string, number>();
+  /** Rows per verdict object, not yet in the counts above. */
+  private readonly byVerdict = new Map<Verdict, number>();
   /** "gmial.com → gmail.com" -> rows. */
   readonly suggestions = new Map<string, number>();
   /** The first few addresses (as written in the input) of each status but `valid`, for the report. */
   readonly examples = new Map<string, string[]>();
   private readonly byDomain = new Map<string, Map<string, number>>();
 
+  get rows(): number {
+    return this.settled().rows;
+  }
+  get disposable(): number {
+    return this.settled().disposable;
+  }
+  /** Role addresses, as the email_role column says it (see add). */
+  get role(): number {
+    return this.settled().role;
+  }
+  get byStatus(): ReadonlyMap<string, number> {
+    this.settled();
+    return this.statuses;
+  }
+  get byReason(): ReadonlyMap<string, number> {
+    this.settled();
+    return this.reasons;
+  }
+  /** Rows per status word the cleaning service itself sent. */
+  get byServiceStatus(): ReadonlyMap<string, number> {
+    this.settled();
+    return this.serviceStatuses;
+  }
+
   /** One row: its verdict, the cell as written, and its address's key when it has one (shared verdicts carry none). */
   add(verdict: Verdict, cell?: string, key: string = verdict.key): void {
-    this.rows++;
-    bump(this.byStatus, verdict.status);
+    const rows = this.byVerdict.get(verdict);
+    if (rows !== undefined) this.byVerdict.set(verdict, rows + 1);
+    else if (this.byVerdict.size < SHARED_VERDICTS) this.byVerdict.set(verdict, 1);
+    else this.countVerdict(verdict, 1);
     if (verdict.status !== 'valid' && cell !== undefined) this.keepExample(verdict.status, cell.trim());
-    if (verdict.reason) bump(this.byReason, verdict.reason);
-    if (verdict.serviceStatus) bump(this.byServiceStatus, verdict.serviceStatus);
-    if (verdict.disposable === true) this.disposable++;
-    // As the email_role column says it: the engine's own word, else the engine's list asked about the address.
-    if (verdict.reason === 'role' || (key !== '' && addressKind(verdict, key).role === true)) this.role++;
+    // The engine's word on a role address is its verdict's (counted with it); without one, the key is asked.
+    if (verdict.free === undefined && verdict.reason !== 'role' && key !== '' && addressKind(verdict, key).role)
+      this.counted.role++;
     const at = key.lastIndexOf('@');
     if (at < 0) return;
     const domain = key.slice(at + 1);
@@ -46,6 +77,23 @@ export class Tally {
     bump(mix, verdict.status);
     if (verdict.suggestion)
       bump(this.suggestions, `${domain} → ${verdict.suggestion.slice(verdict.suggestion.lastIndexOf('@') + 1)}`);
+  }
+
+  /** What `rows` rows of one verdict add to the counts that depend on the verdict alone. */
+  private countVerdict(verdict: Verdict, rows: number): void {
+    this.counted.rows += rows;
+    bump(this.statuses, verdict.status, rows);
+    if (verdict.reason) bump(this.reasons, verdict.reason, rows);
+    if (verdict.serviceStatus) bump(this.serviceStatuses, verdict.serviceStatus, rows);
+    if (verdict.disposable === true) this.counted.disposable += rows;
+    if (verdict.reason === 'role' || (verdict.free !== undefined && verdict.role === true)) this.counted.role += rows;
+  }
+
+  /** The counts with every verdict's rows in them. */
+  private settled(): { rows: number; disposable: number; role: number } {
+    for (const [verdict, rows] of this.byVerdict) this.countVerdict(verdict, rows);
+    this.byVerdict.clear();
+    return this.counted;
   }
 
   private keepExample(status: string, cell: string): void {
@@ -66,8 +114,8 @@ export class Tally {
   }
 }
 
-function bump(map: Map<string, number>, key: string): void {
-  map.set(key, (map.get(key) ?? 0) + 1);
+function bump(map: Map<string, number>, key: string, by = 1): void {
+  map.set(key, (map.get(key) ?? 0) + by);
 }
 
 /** A map as an object with its entries sorted by count, largest first (stable field order for JSON). */

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { prefilterVerdict, uncheckedVerdict, type Verdict } from '../../../src/clean/verdict/verdict.js';
+import { Tally } from '../../../src/clean/write/tally.js';
+
+const engine = (reason: string, extra: Partial<Verdict> = {}): Verdict => ({
+  key: '',
+  status: reason === '' ? 'valid' : 'risky',
+  valid: reason === '',
+  disposable: reason === 'disposable',
+  validDomain: true,
+  reason,
+  checkedAt: '2026-11-26T00:00:00.000Z',
+  free: false,
+  role: reason === 'role',
+  decidedBy: 'local',
+  ...extra,
+});
+
+/** A service's answer: one object per address, no word on role (the key is asked). */
+const service = (key: string, status: string): Verdict => ({
+  key,
+  status,
+  valid: status === 'valid',
+  disposable: false,
+  validDomain: true,
+  reason: status === 'valid' ? '' : 'rejected',
+  checkedAt: '2026-11-26T00:00:00.000Z',
+  serviceStatus: status === 'valid' ? 'deliverable' : 'undeliverable',
+});
+
+describe('Tally', () => {
+  it('counts shared verdicts once each and a service’s one-per-address answers row by row, to the same totals', () => {
+    const tally = new Tally();
+    const valid = engine('');
+    const role = engine('role');
+    const disposable = engine('disposable');
+    const typo = engine('possible_typo', { suggestion: 'ann@gmail.com' });
+    let rows = 0;
+    const add = (verdict: Verdict, key: string, cell = key) => {
+      tally.add(verdict, cell, key);
+      rows++;
+    };
+    for (let i = 0; i < 3000; i++) add(valid, `p${i}@a.example`);
+    for (let i = 0; i < 20; i++) add(role, `info${i}@a.example`);
+    add(disposable, 'x@mailinator.com');
+    add(typo, 'ann@gmial.com');
+    add(prefilterVerdict('', 'syntax'), '', 'not an address');
+    add(prefilterVerdict('', 'blank'), '', '');
+    // More distinct verdicts than are counted by object: the rest are counted as they come.
+    for (let i = 0; i < 5000; i++)
+      add(service(`s${i}@b.example`, i % 5 === 0 ? 'invalid' : 'valid'), `s${i}@b.example`);
+    for (let i = 0; i < 7; i++) add(service(`admin@c${i}.example`, 'valid'), `admin@c${i}.example`);
+    add(uncheckedVerdict('u@d.example'), 'u@d.example');
+    expect(tally.rows).toBe(rows);
+    expect(Object.fromEntries(tally.byStatus)).toEqual({
+      valid: 3000 + 4000 + 7,
+      risky: 22,
+      invalid: 1002,
+      unchecked: 1,
+    });
+    expect(Object.fromEntries(tally.byReason)).toEqual({
+      role: 20,
+      disposable: 1,
+      possible_typo: 1,
+      syntax: 1,
+      blank: 1,
+      rejected: 1000,
+    });
+    expect(Object.fromEntries(tally.byServiceStatus)).toEqual({ deliverable: 4007, undeliverable: 1000 });
+    expect(tally.disposable).toBe(1);
+    // The engine's role verdicts, and the service's answers for admin@ (read from the key).
+    expect(tally.role).toBe(27);
+    expect(Object.fromEntries(tally.suggestions)).toEqual({ 'gmial.com → gmail.com': 1 });
+    expect(tally.examples.get('invalid')).toEqual([
+      'not an address',
+      's0@b.example',
+      's5@b.example',
+      's10@b.example',
+      's15@b.example',
+    ]);
+    expect(tally.topDomains(2)).toEqual([
+      { domain: 'b.example', rows: 5000, statuses: { valid: 4000, invalid: 1000 } },
+      { domain: 'a.example', rows: 3020, statuses: { valid: 3000, risky: 20 } },
+    ]);
+    // Read again after more rows: the counts go on.
+    tally.add(role, 'info@a.example', 'info@a.example');
+    expect(tally.rows).toBe(rows + 1);
+    expect(tally.role).toBe(28);
+  });
+});
