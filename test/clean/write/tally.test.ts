@@ -43,6 +43,8 @@ describe('Tally', () => {
     for (let i = 0; i < 3000; i++) add(valid, `p${i}@a.example`);
     for (let i = 0; i < 20; i++) add(role, `info${i}@a.example`);
     add(disposable, 'x@mailinator.com');
+    // A role address whose verdict gives another reason: the engine's role flag still counts.
+    add(engine('disposable', { role: true }), 'info@mailinator.com');
     add(typo, 'ann@gmial.com');
     add(prefilterVerdict('', 'syntax'), '', 'not an address');
     add(prefilterVerdict('', 'blank'), '', '');
@@ -54,22 +56,22 @@ describe('Tally', () => {
     expect(tally.rows).toBe(rows);
     expect(Object.fromEntries(tally.byStatus)).toEqual({
       valid: 3000 + 4000 + 7,
-      risky: 22,
+      risky: 23,
       invalid: 1002,
       unchecked: 1,
     });
     expect(Object.fromEntries(tally.byReason)).toEqual({
       role: 20,
-      disposable: 1,
+      disposable: 2,
       possible_typo: 1,
       syntax: 1,
       blank: 1,
       rejected: 1000,
     });
     expect(Object.fromEntries(tally.byServiceStatus)).toEqual({ deliverable: 4007, undeliverable: 1000 });
-    expect(tally.disposable).toBe(1);
-    // The engine's role verdicts, and the service's answers for admin@ (read from the key).
-    expect(tally.role).toBe(27);
+    expect(tally.disposable).toBe(2);
+    // The engine's role verdicts (and flag), and the service's answers for admin@ (read from the key).
+    expect(tally.role).toBe(28);
     expect(Object.fromEntries(tally.suggestions)).toEqual({ 'gmial.com → gmail.com': 1 });
     expect(tally.examples.get('invalid')).toEqual([
       'not an address',
@@ -85,6 +87,6 @@ describe('Tally', () => {
     // Read again after more rows: the counts go on.
     tally.add(role, 'info@a.example', 'info@a.example');
     expect(tally.rows).toBe(rows + 1);
-    expect(tally.role).toBe(28);
+    expect(tally.role).toBe(29);
   });
 });
