@@ -109,7 +109,7 @@ function fixTld(domain: string): string {
 function nearestProvider(domain: string): string | undefined {
   const dot = domain.lastIndexOf('.');
   for (const candidate of TYPO_TARGETS) {
-    if (Math.abs(candidate.length - domain.length) > 1 || distance(domain, candidate, 1) > 1) continue;
+    if (!withinOneEdit(domain, candidate)) continue;
     const candidateDot = candidate.lastIndexOf('.');
     const onlyTldDiffers = domain.slice(0, dot) === candidate.slice(0, candidateDot);
     if (onlyTldDiffers && !SLIPPABLE_TLDS.has(candidate.slice(candidateDot + 1))) continue;
@@ -119,34 +119,20 @@ function nearestProvider(domain: string): string | undefined {
 }
 
 /**
- * Optimal string alignment distance (Levenshtein plus adjacent transpositions), or `max + 1` as soon
- * as it is known to exceed `max`.
+ * Whether `distance(a, b) <= 1` (one insertion, deletion, substitution or transposition at most), found in one pass
+ * over the strings: every domain of a list is held against every provider.
  */
-export function distance(a: string, b: string, max = Infinity): number {
-  if (a === b) return 0;
-  const n = b.length;
-  let prev2 = new Array<number>(n + 1).fill(0);
-  let prev = Array.from({ length: n + 1 }, (_, j) => j);
-  let cur = new Array<number>(n + 1).fill(0);
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= n; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (
-        i > 1 &&
-        j > 1 &&
-        a.charCodeAt(i - 1) === b.charCodeAt(j - 2) &&
-        a.charCodeAt(i - 2) === b.charCodeAt(j - 1)
-      ) {
-        v = Math.min(v, prev2[j - 2]! + 1);
-      }
-      cur[j] = v;
-      if (v < rowMin) rowMin = v;
-    }
-    if (rowMin > max) return max + 1;
-    [prev2, prev, cur] = [prev, cur, prev2];
-  }
-  return prev[n]!;
+export function withinOneEdit(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === a.length || i === b.length) return true;
+  if (a.length > b.length) return a.slice(i + 1) === b.slice(i);
+  if (a.length < b.length) return b.slice(i + 1) === a.slice(i);
+  if (a.slice(i + 1) === b.slice(i + 1)) return true;
+  return (
+    a.charCodeAt(i) === b.charCodeAt(i + 1) &&
+    a.charCodeAt(i + 1) === b.charCodeAt(i) &&
+    a.slice(i + 2) === b.slice(i + 2)
+  );
 }

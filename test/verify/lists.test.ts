@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/sandbox/faults.js';
 import {
   FREE_PROVIDERS,
   isDisposableDomain,
@@ -6,7 +7,7 @@ import {
   isRoleAccount,
   ROLE_ACCOUNTS,
 } from '../../src/verify/lists.js';
-import { COMMON_DOMAINS, distance, suggestDomain } from '../../src/verify/typo.js';
+import { COMMON_DOMAINS, suggestDomain, withinOneEdit } from '../../src/verify/typo.js';
 
 describe('lists', () => {
   it('knows disposable domains and their subdomains, not look-alikes', () => {
@@ -146,9 +147,49 @@ describe('typo suggestions', () => {
   });
 
   it('counts a transposition as one edit', () => {
-    expect(distance('gmial.com', 'gmail.com')).toBe(1);
-    expect(distance('abc', 'abc')).toBe(0);
-    expect(distance('kitten', 'sitting')).toBe(3);
-    expect(distance('kitten', 'sitting', 1)).toBe(2);
+    expect(withinOneEdit('gmial.com', 'gmail.com')).toBe(true);
+    expect(withinOneEdit('abc', 'abc')).toBe(true);
+    expect(withinOneEdit('kitten', 'sitting')).toBe(false);
+    expect(withinOneEdit('gmal.com', 'gmail.com')).toBe(true);
+    expect(withinOneEdit('gmaiil.com', 'gmail.com')).toBe(true);
+    expect(withinOneEdit('gmali.cmo', 'gmail.com')).toBe(false);
+  });
+
+  it('finds one edit exactly where the optimal string alignment distance is at most 1', () => {
+    const rand = mulberry32(33);
+    const letters = 'abc.';
+    const word = () => Array.from({ length: Math.floor(rand() * 6) }, () => letters[Math.floor(rand() * 4)]).join('');
+    let near = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const a = word();
+      const b = rand() < 0.5 ? word() : edited(a, rand);
+      expect(withinOneEdit(a, b), `${a} ${b}`).toBe(distance(a, b) <= 1);
+      if (distance(a, b) === 1) near++;
+    }
+    expect(near).toBeGreaterThan(5000);
   });
 });
+
+/** `a` with one random edit (or none). */
+function edited(a: string, rand: () => number): string {
+  const at = Math.floor(rand() * (a.length + 1));
+  const kind = Math.floor(rand() * 4);
+  if (kind === 0) return `${a.slice(0, at)}b${a.slice(at)}`;
+  if (kind === 1) return a.slice(0, at) + a.slice(at + 1);
+  if (kind === 2) return `${a.slice(0, at)}c${a.slice(at + 1)}`;
+  return a.slice(0, at) + a.charAt(at + 1) + a.charAt(at) + a.slice(at + 2);
+}
+
+/** The reference: optimal string alignment distance (Levenshtein plus adjacent transpositions). */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i + j));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
