@@ -33,7 +33,10 @@ export function measure(args, { env = {}, stdout = 'ignore', input } = {}) {
   });
 }
 
-/** Runs `python3 args` (a script printing maxrss=N on stderr); resolves with wall ms, peak RSS bytes and exit code. */
+/**
+ * Runs `python3 args` (a script printing maxrss=N and cpu_us=N on stderr); resolves with wall ms, CPU ms, peak RSS
+ * bytes and exit code.
+ */
 export function measurePython(args) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
@@ -43,7 +46,8 @@ export function measurePython(args) {
     child.on('error', reject);
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      resolve({ ms, rss: Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? NaN), code, stderr });
+      const cpuMs = Number(/cpu_us=(\d+)/.exec(stderr)?.[1] ?? NaN) / 1000;
+      resolve({ ms, cpuMs, rss: Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? NaN), code, stderr });
     });
   });
 }
