@@ -7,6 +7,7 @@ import { AuthError, CliError, ExitCode } from '../../errors.js';
 import { quantity } from '../../quantities.js';
 import type { CheckOutcome } from '../check/outcome.js';
 import type { InputLayout } from '../scan/input/index.js';
+import { prefilter } from '../scan/prefilter.js';
 import { assertInputUnchanged, inputChanged, type ScanResult } from '../scan/scan.js';
 import type { Verdict } from '../verdict/verdict.js';
 import type { VerdictTable } from '../verdict/verdict-table.js';
@@ -167,9 +168,21 @@ function writeOptions(
     checked: scan.extracted > 0,
     signal: request.signals.stop,
     escapeFormulas,
-    // The write pass reads the file the scan counted (a changed one is refused, or read as a new list).
-    evenRows: scan.ragged.rows === 0 && !inputChanged(layout, scan),
+    ...asScanned(layout, scan),
     warn: (message) => ports.emit({ type: 'warning', message }),
+  };
+}
+
+/**
+ * What the write pass may take from the scan of the same file (a changed one is refused, or read as a new list):
+ * whether every row is as wide as the header, and which rows' cells are their address as it stands.
+ */
+function asScanned(layout: InputLayout, scan: ScanResult): Pick<WriteOptions, 'evenRows' | 'decide'> {
+  if (inputChanged(layout, scan)) return {};
+  const plain = scan.plainRows?.reader();
+  return {
+    evenRows: scan.ragged.rows === 0,
+    decide: plain && ((cell) => (plain() ? { key: cell!.trim() } : prefilter(cell))),
   };
 }
 

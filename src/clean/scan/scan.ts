@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { type InputLayout, readRecordBatches } from './input/index.js';
 import { prefilter } from './prefilter.js';
+import { PlainRows } from './spill/plain-rows.js';
 import { RowOrdinals } from './spill/row-ordinals.js';
 import { UniqueKeys } from './spill/unique-keys.js';
 
@@ -22,6 +23,8 @@ export interface ScanResult {
   unique: UniqueKeys;
   /** With `keepRowOrdinals`: each row's address's number, in row order (rows without an address have none). */
   rowOrdinals?: RowOrdinals;
+  /** With `keepRowOrdinals`: which rows' cells are their address as it stands (see PlainRows). */
+  plainRows?: PlainRows;
   /** Rows whose address was taken from inside the cell (`Name <address>`, mailto:, ` ::: `). */
   extracted: number;
   /** Rows with more or fewer fields than the header (or the first row), and the first of their lines. */
@@ -64,6 +67,7 @@ export async function scanInput(layout: InputLayout, opts: ScanOptions): Promise
     duplicates: 0,
     unique,
     rowOrdinals,
+    plainRows: rowOrdinals ? new PlainRows() : undefined,
     extracted: 0,
     ragged: { rows: 0, lines: [] },
     release,
@@ -84,13 +88,15 @@ async function scanRecords(
   { onNewKey, onRows, signal }: ScanOptions,
 ): Promise<void> {
   const { emailColumn: column, columnCount } = layout;
-  const { unique, rowOrdinals } = result;
+  const { unique, rowOrdinals, plainRows } = result;
   for await (const batch of readRecordBatches(layout, { raw: false, fields: 'email' })) {
     signal?.throwIfAborted();
     for (const record of batch) {
       if (record.fields.length !== columnCount && result.ragged.rows++ < RAGGED_LINES_KEPT)
         result.ragged.lines.push(record.line);
-      const decided = prefilter(record.fields[column]);
+      const cell = record.fields[column];
+      const decided = prefilter(cell);
+      plainRows?.push(decided.key !== undefined && decided.checked === undefined && decided.key === cell?.trim());
       if (decided.key === undefined) {
         if (decided.reason === 'syntax') result.invalid++;
         else result.blank++;

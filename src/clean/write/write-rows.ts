@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { Writable } from 'node:stream';
 import { CliError } from '../../errors.js';
 import { type InputLayout, readRecordBatches } from '../scan/input/index.js';
-import { prefilter } from '../scan/prefilter.js';
+import { type Prefiltered, prefilter } from '../scan/prefilter.js';
 import { type ExtraColumn, prefilterVerdict, uncheckedVerdict, type Verdict } from '../verdict/verdict.js';
 import { AtomicFile, OutputError } from './atomic-file.js';
 import { FORMATS, type OutputFormat } from './formats/index.js';
@@ -34,6 +34,8 @@ export interface WriteOptions {
    * Default: on when a workbook is written as CSV (for a spreadsheet), off otherwise (the rows byte for byte).
    */
   escapeFormulas?: boolean;
+  /** How each row's email cell is decided, asked once a row in row order; the prefilter by default. */
+  decide?: DecideRow;
   /** Every row has the header's field count (the scan of the same file found none ragged): see ReadOptions. */
   evenRows?: boolean;
   /** Where notes about the output go (cells cut to fit a workbook, say); none by default. */
@@ -55,6 +57,9 @@ interface Target {
 
 /** Takes a row as an object (its columns, then its results); a promise it returns holds the writing back. */
 export type RowReceiver = (row: Record<string, unknown>) => Promise<void> | undefined;
+
+/** A row's email cell decided: its address's key, or why it has none (see prefilter). */
+export type DecideRow = (cell: string | undefined) => Prefiltered;
 
 /** The verdict of a row's address (undefined: unchecked); asked once for each row with an address, in row order. */
 export type AnswerFor = (key: string) => Verdict | undefined;
@@ -85,12 +90,13 @@ export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts:
 
     const summary: WriteSummary = { rows: 0, written: 0, rejected: 0, tally: new Tally() };
     const column = layout.emailColumn;
+    const decide = opts.decide ?? prefilter;
     const reads = { ...(main.sink.reads ?? { raw: true, fields: 'all' }), evenRows: opts.evenRows };
     for await (const batch of readRecordBatches(layout, reads)) {
       opts.signal?.throwIfAborted();
       for (const record of batch) {
         summary.rows++;
-        const decided = prefilter(record.fields[column]);
+        const decided = decide(record.fields[column]);
         const verdict =
           decided.key === undefined
             ? decidedHere(decided.reason)

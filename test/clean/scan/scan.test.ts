@@ -19,10 +19,11 @@ afterEach(() => temp.remove());
  * A list with quoted names, blank and malformed cells, wrapped addresses and repeats in another case; and each
  * row's address as the scan must key it (none for a blank or malformed cell), known from how the row was made.
  */
-function list(rows: number): { text: string; keys: Array<string | undefined> } {
+function list(rows: number): { text: string; keys: Array<string | undefined>; cells: string[] } {
   const rand = mulberry32(5);
   const lines = ['Email,Name,Notes'];
   const keys: Array<string | undefined> = [];
+  const cells: string[] = [];
   for (let i = 0; i < rows; i++) {
     const n = Math.floor(rand() * i) + 1;
     const r = rand();
@@ -36,10 +37,11 @@ function list(rows: number): { text: string; keys: Array<string | undefined> } {
             : r < 0.3
               ? [`p${n}@EXAMPLE.com`, `p${n}@example.com`]
               : [`p${i}@example.com`, `p${i}@example.com`];
+    cells.push(email);
     lines.push(`${email},"Name, ${i}",${rand() < 0.01 ? '"two\nlines"' : ''}`);
     keys.push(key);
   }
-  return { text: `${lines.join('\n')}\n`, keys };
+  return { text: `${lines.join('\n')}\n`, keys, cells };
 }
 
 /** Where two long lists first differ (a deep equality over 300,000 strings takes seconds), or undefined. */
@@ -91,6 +93,21 @@ describe('scanInput, spilling', () => {
     ]);
     scan.release();
     expect(readdirSync(spillDir)).toEqual([]);
+    await layout.cleanup();
+  });
+
+  it('marks the rows whose cell is its address as it stands, so the write pass need not decide them again', async () => {
+    const made = list(70_000);
+    const layout = await open(put(temp.dir, 'list.csv', made.text));
+    const scan = await scanInput(layout, { spillDir: join(temp.dir, 'spool'), keepRowOrdinals: true });
+    const plain = scan.plainRows!.reader();
+    const { cells } = made;
+    const wrong = cells.filter((cell, row) => plain() !== (made.keys[row] !== undefined && made.keys[row] === cell));
+    expect(wrong).toEqual([]);
+    // Past the last row there is nothing to read: the write pass reads exactly the scan's rows.
+    expect(() => plain()).toThrow(/more rows/);
+    expect(cells.filter((cell, row) => made.keys[row] === cell).length).toBeGreaterThan(45_000);
+    scan.release();
     await layout.cleanup();
   });
 
