@@ -47,6 +47,11 @@ export class VerdictTable {
     this.ids = wide;
   }
 
+  /** Each distinct verdict held, once. */
+  distinct(): readonly Verdict[] {
+    return this.verdicts;
+  }
+
   get(ordinal: number): Verdict | undefined {
     const id = this.ids.get(ordinal);
     return id === 0 ? undefined : this.verdicts[id - 1];

@@ -31,19 +31,34 @@ export function batchLine(verdicts: readonly Verdict[]): string {
   return JSON.stringify({ w: words, a: rows });
 }
 
-/** The answers of a line, or undefined when it is not a batch of answers (damage: count it). */
-export function readBatchLine(entry: unknown): Verdict[] | undefined {
+/**
+ * The answers of a line, each as its address and verdict, or undefined when it is not a batch of answers (damage:
+ * count it). Answers of the line with the same words and flags share one verdict, whose key is empty: a journal of
+ * millions read back costs a verdict a batch's kind of answer, not one an address.
+ */
+export function readBatchLine(entry: unknown): Array<[string, Verdict]> | undefined {
   if (!isObject(entry)) return undefined;
-  if (Array.isArray(entry.r)) return entry.r.every(isVerdict) ? (entry.r as Verdict[]) : undefined;
+  if (Array.isArray(entry.r))
+    return entry.r.every(isKeyedVerdict) ? entry.r.map((v: Verdict) => [v.key, v]) : undefined;
   const { w: words, a: rows } = entry;
   if (!Array.isArray(words) || !words.every((w) => typeof w === 'string') || !Array.isArray(rows)) return undefined;
-  const verdicts: Verdict[] = [];
+  const answers: Array<[string, Verdict]> = [];
+  const alike = new Map<string, Verdict>();
   for (const row of rows) {
-    const verdict = unpack(row, words as string[]);
-    if (!verdict) return undefined;
-    verdicts.push(verdict);
+    if (!Array.isArray(row) || typeof row[0] !== 'string' || row[0] === '') return undefined;
+    const fields = row.slice(1, WORDS.length + 2);
+    // Indexes only (null stands for none): rows whose fields join alike are then alike.
+    if (!fields.every((at) => at === null || Number.isInteger(at))) return undefined;
+    const alikeAs = fields.join();
+    let verdict = alike.get(alikeAs);
+    if (!verdict) {
+      verdict = unpack(row, words as string[]);
+      if (!verdict) return undefined;
+      alike.set(alikeAs, verdict);
+    }
+    answers.push([row[0], verdict]);
   }
-  return verdicts;
+  return answers;
 }
 
 function packFlags(v: Verdict): number {
@@ -52,9 +67,9 @@ function packFlags(v: Verdict): number {
   return packed;
 }
 
-function unpack(row: unknown, words: string[]): Verdict | undefined {
-  if (!Array.isArray(row) || typeof row[0] !== 'string' || row[0] === '' || !Number.isInteger(row[1])) return undefined;
-  const fields: Record<string, unknown> = { key: row[0] };
+function unpack(row: unknown[], words: string[]): Verdict | undefined {
+  if (!Number.isInteger(row[1])) return undefined;
+  const fields: Record<string, unknown> = { key: '' };
   let packed = row[1] as number;
   for (let i = FLAGS.length - 1; i >= 0; i--) {
     const code = packed % 3;
@@ -64,7 +79,7 @@ function unpack(row: unknown, words: string[]): Verdict | undefined {
     else if (field !== 'free' && field !== 'role') fields[field] = null;
   }
   for (let i = 0; i < WORDS.length; i++) {
-    const at = row[i + 2] ?? -1;
+    const at = (row[i + 2] ?? -1) as number;
     if (at === -1) continue;
     if (!Number.isInteger(at) || words[at] === undefined) return undefined;
     fields[WORDS[i]!] = words[at];
@@ -74,11 +89,12 @@ function unpack(row: unknown, words: string[]): Verdict | undefined {
 
 const threeWay = (v: unknown) => v === null || typeof v === 'boolean';
 
+const isKeyedVerdict = (v: unknown) => isVerdict(v) && v.key !== '';
+
 function isVerdict(v: unknown): v is Verdict {
   return (
     isObject(v) &&
     typeof v.key === 'string' &&
-    v.key !== '' &&
     typeof v.status === 'string' &&
     threeWay(v.valid) &&
     threeWay(v.disposable) &&
