@@ -32,33 +32,64 @@ export function batchLine(verdicts: readonly Verdict[]): string {
 }
 
 /**
- * The answers of a line, each as its address and verdict, or undefined when it is not a batch of answers (damage:
- * count it). Answers of the line with the same words and flags share one verdict, whose key is empty: a journal of
- * millions read back costs a verdict a batch's kind of answer, not one an address.
+ * Each answer of a line to `found`, as its address and verdict, once the whole line is known to be a batch of answers;
+ * false when it is not (damage: count it). Answers of the line with the same words and flags share one verdict, whose
+ * key is empty: a journal of millions read back costs a verdict a batch's kind of answer, not one an address.
  */
-export function readBatchLine(entry: unknown): Array<[string, Verdict]> | undefined {
-  if (!isObject(entry)) return undefined;
-  if (Array.isArray(entry.r))
-    return entry.r.every(isKeyedVerdict) ? entry.r.map((v: Verdict) => [v.key, v]) : undefined;
+export function readBatchLine(entry: unknown, found: (key: string, verdict: Verdict) => void): boolean {
+  if (!isObject(entry)) return false;
+  if (Array.isArray(entry.r)) {
+    if (!entry.r.every(isKeyedVerdict)) return false;
+    for (const verdict of entry.r as Verdict[]) found(verdict.key, verdict);
+    return true;
+  }
   const { w: words, a: rows } = entry;
-  if (!Array.isArray(words) || !words.every((w) => typeof w === 'string') || !Array.isArray(rows)) return undefined;
-  const answers: Array<[string, Verdict]> = [];
+  if (!Array.isArray(words) || !words.every((w) => typeof w === 'string') || !Array.isArray(rows)) return false;
+  const verdicts = sharedVerdicts(rows, words as string[]);
+  if (!verdicts) return false;
+  for (let i = 0; i < rows.length; i++) found((rows[i] as string[])[0]!, verdicts[i]!);
+  return true;
+}
+
+/** Where a row's fields (flags, then word indexes) end. */
+const FIELDS_END = WORDS.length + 2;
+
+/** Each row's verdict, rows alike sharing one (a batch's rows are mostly alike: the one before is tried first). */
+function sharedVerdicts(rows: unknown[], words: string[]): Verdict[] | undefined {
+  const verdicts: Verdict[] = new Array(rows.length);
   const alike = new Map<string, Verdict>();
-  for (const row of rows) {
-    if (!Array.isArray(row) || typeof row[0] !== 'string' || row[0] === '') return undefined;
-    const fields = row.slice(1, WORDS.length + 2);
-    // Indexes only (null stands for none): rows whose fields join alike are then alike.
-    if (!fields.every((at) => at === null || Number.isInteger(at))) return undefined;
-    const alikeAs = fields.join();
+  let before: unknown[] | undefined;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (!Array.isArray(row) || typeof row[0] !== 'string' || row[0] === '' || !indexesOnly(row)) return undefined;
+    if (before && sameFields(before, row)) {
+      verdicts[i] = verdicts[i - 1]!;
+      continue;
+    }
+    const alikeAs = row.slice(1, FIELDS_END).join();
     let verdict = alike.get(alikeAs);
     if (!verdict) {
-      verdict = unpack(row, words as string[]);
+      verdict = unpack(row, words);
       if (!verdict) return undefined;
       alike.set(alikeAs, verdict);
     }
-    answers.push([row[0], verdict]);
+    verdicts[i] = verdict;
+    before = row;
   }
-  return answers;
+  return verdicts;
+}
+
+/** Fields that are indexes only (null stands for none): rows whose fields join alike are then alike. */
+function indexesOnly(row: unknown[]): boolean {
+  for (let i = 1; i < row.length && i < FIELDS_END; i++) if (row[i] !== null && !Number.isInteger(row[i])) return false;
+  return true;
+}
+
+function sameFields(a: unknown[], b: unknown[]): boolean {
+  const end = Math.min(a.length, FIELDS_END);
+  if (Math.min(b.length, FIELDS_END) !== end) return false;
+  for (let i = 1; i < end; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function packFlags(v: Verdict): number {

@@ -167,14 +167,13 @@ function readLine(line: string, found: (key: string, verdict: Verdict) => void):
   }
   // Lines without answers (an older journal's header) carry nothing to resume.
   if (isObject(entry) && !('r' in entry) && !('a' in entry)) return 'read';
-  const answers = readBatchLine(entry);
-  if (!answers) return 'damaged';
   // A journal written before statuses were put in mailclean's words holds the service's own.
   const documented = new Map<Verdict, Verdict>();
-  for (const [key, verdict] of answers) {
+  const read = readBatchLine(entry, (key, verdict) => {
     let inWords = documented.get(verdict);
     if (!inWords) documented.set(verdict, (inWords = inDocumentedWords(verdict)));
     found(key, inWords);
-  }
+  });
+  if (!read) return 'damaged';
   return 'read';
 }
