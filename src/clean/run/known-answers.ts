@@ -34,13 +34,8 @@ export async function answerKnown(
   // The journal's answers are in the table already, by number: the run's table from here on.
   const verdicts = known.journaled;
   const fromJournal = verdicts.size;
-  const kept = checker.keepsAnswers ? undefined : new Set<Verdict>(verdicts.distinct());
   const pending = new KeysExcept(scan.unique, verdicts);
-  const answered = (key: string, verdict: Verdict) => {
-    verdicts.setKey(key, verdict);
-    kept?.add(verdict);
-    pending.exclude(key);
-  };
+  const answered = (key: string, verdict: Verdict) => verdicts.setKey(key, verdict, pending.exclude(key));
   let fromCache = 0;
   // --max-age 0, or nothing left to ask about: the cache is not opened.
   const cache = request.maxAgeMs > 0 && pending.size > 0 ? await known.cache?.() : undefined;
@@ -53,6 +48,7 @@ export async function answerKnown(
   // Only a run that pays is stopped for an unfinished list: the engine checks the rest for free.
   if (checker.cost) refuseUnfinished(request, ports, fromJournal, pending.size);
   ports.emit({ type: 'resumed', already: fromJournal, unique: scan.unique.size });
+  const kept = checker.keepsAnswers ? undefined : new Set<Verdict>(verdicts.distinct());
   const toCheck = pending.size;
   ports.emit({ type: 'kept', kept: verdicts.size, toCheck, fromJournal, fromCache });
   return { verdicts, pending, fromJournal, fromCache, precheck, kept };

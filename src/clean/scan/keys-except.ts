@@ -29,12 +29,13 @@ export class KeysExcept implements KeySet {
     return this.keys.size - this.excluded;
   }
 
-  /** Leaves an address of the list out from now on. */
-  exclude(key: string): void {
+  /** Leaves an address of the list out from now on; returns its number (-1: not in the list). */
+  exclude(key: string): number {
     const ordinal = key === this.lastAsked ? this.lastOrdinal : this.keys.ordinal(key);
-    if (ordinal < 0 || this.isOut(ordinal)) return;
+    if (ordinal < 0 || this.isOut(ordinal)) return ordinal;
     this.out[ordinal >>> 3]! |= 1 << (ordinal & 7);
     this.excluded++;
+    return ordinal;
   }
 
   has(key: string): boolean {
