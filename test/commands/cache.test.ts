@@ -1,5 +1,5 @@
 // The verdict cache across lists, and `mailclean cache stats|clear|path`.
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
@@ -154,6 +154,39 @@ describe('the verdict cache', () => {
       /^warning: the verdict cache cannot be opened \(.+\): the engine checks what the journal does not answer$/m,
     );
     expect(local.stdout.trim().split('\n')).toHaveLength(30);
+  });
+
+  it('a re-run its journal answers, and any run with --max-age 0 that sends nothing, never opens the cache', async () => {
+    const a = file('a.csv', list(0, 40));
+    const first = await home.run(['clean', a, '-o', join(home.dir, 'first.csv')]);
+    expect(first.code, first.stderr).toBe(0);
+    // The cache is damaged: a run that opened it would say so.
+    const path = (await home.run(['cache', 'path'])).stdout.trim();
+    for (const suffix of ['-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+    writeFileSync(path, 'this is not an SQLite database, it only sits where one should be\n'.repeat(100));
+    for (const extra of [[], ['--max-age', '0']]) {
+      const again = await home.run(['clean', a, '-o', join(home.dir, 'again.csv'), ...extra]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).not.toMatch(/verdict cache/);
+      expect(readFileSync(join(home.dir, 'again.csv'), 'utf8')).toBe(readFileSync(join(home.dir, 'first.csv'), 'utf8'));
+      const dry = await home.run(['clean', a, '--dry-run', '--json', 'alreadyChecked,toSend', ...extra]);
+      expect(dry.stderr).not.toMatch(/verdict cache/);
+      expect(JSON.parse(dry.stdout)).toEqual({ alreadyChecked: 40, toSend: 0 });
+    }
+    expect(sandbox.stats().addressesCharged).toBe(40);
+    // A list the journal does not answer, with --max-age 0: nothing is looked up, the cache is opened to keep what
+    // is sent (and found damaged, as warned).
+    const b = await home.run([
+      'clean',
+      file('b.csv', list(40, 5)),
+      '-o',
+      join(home.dir, 'b.out.csv'),
+      '--max-age',
+      '0',
+    ]);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stderr).toMatch(/^warning: the verdict cache cannot be opened/m);
+    expect(sandbox.stats().addressesCharged).toBe(45);
   });
 
   it('without a cleaning account, the cache command says why', async () => {

@@ -1,6 +1,9 @@
-// A verdict cache that cannot be opened does not stop a run: it is warned about once, saying what it costs.
-import type { AccountState } from '../state/account-state.js';
+// What a checker knows of a list before checking: its journal's answers, and a verdict cache that cannot be opened
+// does not stop a run (it is warned about once, saying what it costs).
+import type { UniqueKeys } from '../scan/spill/unique-keys.js';
+import type { AccountState, MachineState } from '../state/account-state.js';
 import type { VerdictCache } from '../state/verdict-cache.js';
+import { VerdictTable } from '../verdict/verdict-table.js';
 
 export async function openCacheOrWarn(
   state: AccountState,
@@ -15,9 +18,26 @@ export async function openCacheOrWarn(
   }
 }
 
-/** The answers of `saved` for this list's addresses only (a journal may hold another version's). */
-export function ofList<V>(saved: ReadonlyMap<string, V>, list: { ordinal(key: string): number }): Map<string, V> {
-  const mine = new Map<string, V>();
-  for (const [key, verdict] of saved) if (list.ordinal(key) >= 0) mine.set(key, verdict);
-  return mine;
+/** Opens the cache on first asking, not before: a run that needs none (all answered, or --max-age 0) never opens it. */
+export function cacheWhenAsked(
+  state: AccountState,
+  warn: (message: string) => void,
+  without: string,
+): () => Promise<VerdictCache | undefined> {
+  let opened: Promise<VerdictCache | undefined> | undefined;
+  return () => (opened ??= openCacheOrWarn(state, warn, without));
+}
+
+/**
+ * This list's answers in its journal, by address number, matched against the list's index as the journal is read:
+ * an answer for an address not in the list (another version's) is not kept. Empty with `restart`, read not at all.
+ */
+export function journaledOf(
+  state: MachineState,
+  list: { fingerprint: string; unique: UniqueKeys; restart: boolean },
+): { answers: VerdictTable; badLines: number } {
+  const answers = new VerdictTable(list.unique);
+  if (list.restart) return { answers, badLines: 0 };
+  const { badLines } = state.readSavedAnswers(list.fingerprint, (key, verdict) => answers.setKey(key, verdict));
+  return { answers, badLines };
 }

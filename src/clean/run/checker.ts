@@ -5,9 +5,9 @@ import type { EngineSettings } from '../check/engine/engine-settings.js';
 import type { CheckOutcome } from '../check/outcome.js';
 import type { KeysExcept } from '../scan/keys-except.js';
 import type { UniqueKeys } from '../scan/spill/unique-keys.js';
-import type { KnownAllowance, RunLog, SavedAnswers } from '../state/account-state.js';
+import type { KnownAllowance, RunLog } from '../state/account-state.js';
 import type { VerdictCache } from '../state/verdict-cache.js';
-import type { ExtraColumn, Verdict } from '../verdict/verdict.js';
+import type { ExtraColumn } from '../verdict/verdict.js';
 import type { VerdictTable } from '../verdict/verdict-table.js';
 import type { RunPorts } from './events.js';
 import type { RunSignals } from './request.js';
@@ -56,16 +56,20 @@ export interface ListToCheck {
   /** --max-age: the cache is read only when above 0. */
   maxAgeMs: number;
   signals: RunSignals;
-  /** What to do with an earlier run of this list that saved these answers (asked, where the flags leave it open). */
-  earlierRun(saved: SavedAnswers): Promise<'resume' | 'restart' | 'cancel'>;
+  /** What to do with an earlier run that saved answers for `saved` of the list's addresses (asked, where the flags leave it open). */
+  earlierRun(saved: number): Promise<'resume' | 'restart' | 'cancel'>;
 }
 
 export interface KnownSources {
   /** An account is known, so its journal and cache could be consulted. */
   signedIn: boolean;
-  /** The answers an earlier run of this list paid for, of this list's addresses only. */
-  journaled: ReadonlyMap<string, Verdict>;
-  cache?: VerdictCache;
+  /**
+   * The answers an earlier run of this list paid for, by address number (the list's addresses only): the run's
+   * verdict table from here on.
+   */
+  journaled: VerdictTable;
+  /** The account's cache, opened when first asked for; undefined when it cannot be (warned) or there is none. */
+  cache?: () => Promise<VerdictCache | undefined>;
 }
 
 export interface Cost {

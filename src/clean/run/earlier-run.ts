@@ -5,23 +5,20 @@
 // journaled, so a list they finish is finished.
 import { UsageError } from '../../errors.js';
 import { quantity } from '../../quantities.js';
-import type { UniqueKeys } from '../scan/spill/unique-keys.js';
-import type { SavedAnswers } from '../state/account-state.js';
 import type { RunPorts } from './events.js';
 import type { CleanRequest } from './request.js';
 
+/** `saved`: how many of the list's `unique` addresses the earlier run answered. */
 export async function decideEarlierRun(
   request: CleanRequest,
   ports: RunPorts,
-  unique: UniqueKeys,
-  saved: SavedAnswers,
+  unique: number,
+  saved: number,
 ): Promise<'resume' | 'restart' | 'cancel'> {
   if (request.earlierRun) return request.earlierRun;
-  let covered = 0;
-  if (saved.results.size > 0) for (const key of unique) if (saved.results.has(key)) covered++;
-  if (covered === 0 || covered === unique.size || request.dryRun || request.yes) return 'resume';
+  if (saved === 0 || saved === unique || request.dryRun || request.yes) return 'resume';
   if (!ports.questions) return 'resume';
-  return ports.questions.earlierRun({ saved: covered, left: unique.size - covered, unique: unique.size });
+  return ports.questions.earlierRun({ saved, left: unique - saved, unique });
 }
 
 /** Without anyone to ask, an earlier run that left addresses to pay for is neither resumed nor redone unasked. */

@@ -5,7 +5,7 @@ import { type PrecheckOutcome, runPrecheck } from '../check/precheck.js';
 import { KeysExcept } from '../scan/keys-except.js';
 import type { ScanResult } from '../scan/scan.js';
 import type { Verdict } from '../verdict/verdict.js';
-import { VerdictTable } from '../verdict/verdict-table.js';
+import type { VerdictTable } from '../verdict/verdict-table.js';
 import type { Checker, KnownSources } from './checker.js';
 import { refuseUnfinished } from './earlier-run.js';
 import type { RunPorts } from './events.js';
@@ -31,29 +31,24 @@ export async function answerKnown(
   scan: ScanResult,
   known: KnownSources,
 ): Promise<KnownAnswers> {
-  const verdicts = new VerdictTable(scan.unique);
-  const kept = checker.keepsAnswers ? undefined : new Set<Verdict>();
-  for (const [key, verdict] of known.journaled) {
-    verdicts.setKey(key, verdict);
-    kept?.add(verdict);
-  }
-  const pending = new KeysExcept(scan.unique, known.journaled);
-  const answered = (key: string, verdict: Verdict) => {
-    verdicts.setKey(key, verdict);
-    kept?.add(verdict);
-    pending.exclude(key);
-  };
+  // The journal's answers are in the table already, by number: the run's table from here on.
+  const verdicts = known.journaled;
+  const fromJournal = verdicts.size;
+  const pending = new KeysExcept(scan.unique, verdicts);
+  const answered = (key: string, verdict: Verdict) => verdicts.setKey(key, verdict, pending.exclude(key));
   let fromCache = 0;
-  if (known.cache && request.maxAgeMs > 0 && pending.size > 0) {
+  // --max-age 0, or nothing left to ask about: the cache is not opened.
+  const cache = request.maxAgeMs > 0 && pending.size > 0 ? await known.cache?.() : undefined;
+  if (cache) {
     // What the cache hands over was read already: leaving it out of `pending` does not change what is to come.
-    fromCache = await known.cache.lookupEach(pending, Date.now() - request.maxAgeMs, answered);
+    fromCache = await cache.lookupEach(pending, Date.now() - request.maxAgeMs, answered);
     if (fromCache > 0) ports.emit({ type: 'from-cache', addresses: fromCache, maxAgeMs: request.maxAgeMs });
   }
   const precheck = await precheckPending(request, checker, ports, pending, answered);
-  const fromJournal = known.journaled.size;
   // Only a run that pays is stopped for an unfinished list: the engine checks the rest for free.
   if (checker.cost) refuseUnfinished(request, ports, fromJournal, pending.size);
   ports.emit({ type: 'resumed', already: fromJournal, unique: scan.unique.size });
+  const kept = checker.keepsAnswers ? undefined : new Set<Verdict>(verdicts.distinct());
   const toCheck = pending.size;
   ports.emit({ type: 'kept', kept: verdicts.size, toCheck, fromJournal, fromCache });
   return { verdicts, pending, fromJournal, fromCache, precheck, kept };

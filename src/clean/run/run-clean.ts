@@ -5,7 +5,6 @@
 import type { CheckOutcome } from '../check/outcome.js';
 import { type InputLayout, openInput } from '../scan/input/index.js';
 import { type ScanResult, scanInput } from '../scan/scan.js';
-import type { SavedAnswers } from '../state/account-state.js';
 import type { Checker } from './checker.js';
 import { type DryRunReport, dryRunReport } from './dry-run.js';
 import { decideEarlierRun } from './earlier-run.js';
@@ -93,8 +92,8 @@ async function afterScan(request: CleanRequest, checker: Checker, ports: RunPort
     restart: request.earlierRun === 'restart',
     maxAgeMs: request.maxAgeMs,
     signals: request.signals,
-    earlierRun: async (saved: SavedAnswers) => {
-      const decided = await decideEarlierRun(request, ports, scan.unique, saved);
+    earlierRun: async (saved: number) => {
+      const decided = await decideEarlierRun(request, ports, scan.unique.size, saved);
       restarted ||= decided === 'restart';
       return decided;
     },

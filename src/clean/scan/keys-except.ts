@@ -1,10 +1,11 @@
 import type { KeySet } from '../state/verdict-cache.js';
+import type { VerdictTable } from '../verdict/verdict-table.js';
 import type { UniqueKeys } from './spill/unique-keys.js';
 
 /**
- * The list's unique addresses but some, without a copy of the rest: those of `except` (a few, by address: a
- * journal's answers, all in the list) and those excluded later (by number, a bit each: as many as the list has).
- * Asking whether an address is in it needs the list's index (see UniqueKeys.dropIndex).
+ * The list's unique addresses but some, without a copy of the rest: those `answered` already (a journal's answers,
+ * by number) and those excluded later, a bit each. Asking whether an address is in it needs the list's index (see
+ * UniqueKeys.dropIndex).
  */
 export class KeysExcept implements KeySet {
   private readonly out: Uint8Array;
@@ -15,32 +16,38 @@ export class KeysExcept implements KeySet {
 
   constructor(
     private readonly keys: UniqueKeys,
-    private readonly except: ReadonlyMap<string, unknown> = new Map(),
+    answered?: VerdictTable,
   ) {
     this.out = new Uint8Array(Math.ceil(keys.size / 8));
+    if (!answered?.size) return;
+    for (let ordinal = 0; ordinal < keys.size; ordinal++)
+      if (answered.get(ordinal) !== undefined) this.out[ordinal >>> 3]! |= 1 << (ordinal & 7);
+    this.excluded = answered.size;
   }
 
   get size(): number {
-    return this.keys.size - this.except.size - this.excluded;
+    return this.keys.size - this.excluded;
   }
 
-  /** Leaves an address of the list out from now on. */
-  exclude(key: string): void {
+  /** Leaves an address of the list out from now on; returns its number (-1: not in the list). */
+  exclude(key: string): number {
     const ordinal = key === this.lastAsked ? this.lastOrdinal : this.keys.ordinal(key);
-    if (ordinal < 0 || this.isOut(ordinal) || this.except.has(key)) return;
+    if (ordinal < 0 || this.isOut(ordinal)) return ordinal;
     this.out[ordinal >>> 3]! |= 1 << (ordinal & 7);
     this.excluded++;
+    return ordinal;
   }
 
   has(key: string): boolean {
     const ordinal = this.keys.ordinal(key);
     this.lastAsked = key;
     this.lastOrdinal = ordinal;
-    return ordinal >= 0 && !this.isOut(ordinal) && !this.except.has(key);
+    return ordinal >= 0 && !this.isOut(ordinal);
   }
 
   *[Symbol.iterator](): Generator<string> {
-    for (const [ordinal, key] of this.keys.entries()) if (!this.isOut(ordinal) && !this.except.has(key)) yield key;
+    if (this.size === 0) return;
+    for (const [ordinal, key] of this.keys.entries()) if (!this.isOut(ordinal)) yield key;
   }
 
   private isOut(ordinal: number): boolean {

@@ -25,9 +25,11 @@ export interface SavedAnswers {
 }
 
 /** Every answer the service gave for one list, kept before it counts: a run stopped at any moment resumes. */
-export interface ListJournal extends SavedAnswers {
+export interface ListJournal {
   /** Where it is kept, for messages. */
   readonly path: string;
+  /** The answers recorded since it was opened (an earlier run's are read with `readSavedAnswers`). */
+  readonly recorded: ReadonlyMap<string, Verdict>;
   /** Resolves once the answers are kept; a failure fails every record after it. */
   record(verdicts: Verdict[]): Promise<void>;
   close(): Promise<void>;
@@ -61,7 +63,12 @@ export interface MachineState extends RunLog {
   journalFile(inputFingerprint: string): string;
   /** What an earlier run of the list saved (nothing when none ran), without opening it for writing. */
   savedAnswers(inputFingerprint: string): SavedAnswers;
-  /** Opens the list's journal for appending, after reading what it holds (nothing with `restart`). */
+  /**
+   * Each answer an earlier run of the list saved, to `found` as the journal is read (none kept: a list of millions
+   * keeps only its own addresses'; answers alike share a verdict, its key empty); how many lines were damaged.
+   */
+  readSavedAnswers(inputFingerprint: string, found: (key: string, verdict: Verdict) => void): { badLines: number };
+  /** Opens the list's journal for appending; it reads nothing (with `restart`, what it held is removed first). */
   openJournal(inputFingerprint: string, opts: { restart: boolean }): ListJournal;
   /** One run at a time per list and account: waits for another live run, takes over one left behind. */
   lockList(inputFingerprint: string, events: ListLockEvents): Promise<() => void>;

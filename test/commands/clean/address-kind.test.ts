@@ -48,6 +48,12 @@ describe.each(['spec', 'alt'] as const)('email_free and email_role with the serv
     const fresh = await home().run(['clean', input, '-o', out]);
     expect(fresh.code, fresh.stderr).toBe(0);
     expect(flagsOf(readFileSync(out, 'utf8'))).toEqual(EXPECTED);
+    // The same list again, answered from its journal (answers alike share one verdict): the same flags and counts.
+    const summary = join(home().dir, 'summary.json');
+    const rerun = await home().run(['clean', input, '-o', join(home().dir, 'rerun.csv'), '--summary-json', summary]);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(readFileSync(join(home().dir, 'rerun.csv'), 'utf8')).toBe(readFileSync(out, 'utf8'));
+    expect(JSON.parse(readFileSync(summary, 'utf8'))).toMatchObject({ role: 2 });
 
     // The same addresses again, answered from the cache (whose verdicts carry no key), as JSON.
     const again = join(home().dir, 'again.csv');

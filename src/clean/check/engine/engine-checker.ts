@@ -7,8 +7,8 @@ import type { RunPorts } from '../../run/events.js';
 import type { UniqueKeys } from '../../scan/spill/unique-keys.js';
 import type { AccountState } from '../../state/account-state.js';
 import { type ExtraColumn, SERVICE_COLUMNS } from '../../verdict/verdict.js';
-import type { VerdictTable } from '../../verdict/verdict-table.js';
-import { ofList, openCacheOrWarn } from '../open-cache.js';
+import { VerdictTable } from '../../verdict/verdict-table.js';
+import { cacheWhenAsked, journaledOf } from '../open-cache.js';
 import type { CheckOutcome } from '../outcome.js';
 import { checkWithEngine } from './check-with-engine.js';
 import type { EngineSettings } from './engine-settings.js';
@@ -62,13 +62,12 @@ export class EngineChecker implements Checker {
 
   async known(list: ListToCheck, ports: RunPorts): Promise<KnownSources> {
     const { state } = this;
-    if (!state) return { signedIn: false, journaled: new Map() };
-    const journaled = list.restart ? new Map() : ofList(state.savedAnswers(list.fingerprint).results, list.unique);
+    if (!state) return { signedIn: false, journaled: new VerdictTable(list.unique) };
+    const journaled = journaledOf(state, list).answers;
     // Reading only: a cache that was never written is not created.
     const wanted = state.hasCache() && list.maxAgeMs > 0 && journaled.size < list.unique.size;
     const warn = (message: string) => ports.emit({ type: 'warning', message });
-    const cache = wanted ? await openCacheOrWarn(state, warn, CACHE_LOST) : undefined;
-    return { signedIn: true, journaled, cache };
+    return { signedIn: true, journaled, cache: wanted ? cacheWhenAsked(state, warn, CACHE_LOST) : undefined };
   }
 
   /** Every address no source answered; a stop abandons the lookups in flight (nothing is spent). */

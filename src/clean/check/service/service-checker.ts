@@ -8,8 +8,9 @@ import type { AccountState, KnownAllowance, ListJournal } from '../../state/acco
 import type { RateLimiter } from '../../state/rate-limiter.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
 import { SERVICE_COLUMNS } from '../../verdict/verdict.js';
+import { VerdictTable } from '../../verdict/verdict-table.js';
 import type { EngineSettings } from '../engine/engine-settings.js';
-import { ofList, openCacheOrWarn } from '../open-cache.js';
+import { cacheWhenAsked, journaledOf } from '../open-cache.js';
 import type { CheckOutcome } from '../outcome.js';
 import { sendClaimed } from './send-claimed.js';
 import { minimumTime, type SendOptions, sendToService, timeLeft } from './send-to-service.js';
@@ -35,7 +36,9 @@ export class ServiceChecker implements Checker {
   readonly changedInput = 'match';
   private allowance?: KnownAllowance;
   private journal?: ListJournal;
-  private cache?: VerdictCache;
+  private cache?: () => Promise<VerdictCache | undefined>;
+  /** This list's answers its journal held when the run began. */
+  private earlier = 0;
   private unlock?: () => void;
 
   constructor(private readonly options: ServiceCheckerOptions) {
@@ -63,24 +66,25 @@ export class ServiceChecker implements Checker {
 
   async known(list: ListToCheck, ports: RunPorts): Promise<KnownSources | 'cancel'> {
     const { state } = this.options;
-    if (!state) return { signedIn: false, journaled: new Map() };
+    if (!state) return { signedIn: false, journaled: new VerdictTable(list.unique) };
     const warn = (message: string) => ports.emit({ type: 'warning', message });
-    this.cache = await openCacheOrWarn(state, warn, CACHE_LOST);
-    if (list.dryRun) {
-      const saved = list.restart ? new Map() : state.savedAnswers(list.fingerprint).results;
-      return { signedIn: true, journaled: ofList(saved, list.unique), cache: this.cache };
-    }
+    this.cache = cacheWhenAsked(state, warn, CACHE_LOST);
+    if (list.dryRun) return { signedIn: true, journaled: journaledOf(state, list).answers, cache: this.cache };
     this.unlock = await state.lockList(list.fingerprint, {
       signal: list.signals.stop,
       onWait: (owner) => ports.emit({ type: 'list-busy', owner }),
       onTakeOver: (owner, why) => ports.emit({ type: 'list-taken-over', owner, why }),
     });
-    const decided = await list.earlierRun(state.savedAnswers(list.fingerprint));
+    // Read once the list is ours: another run may have added to its journal while this one waited.
+    const saved = journaledOf(state, list);
+    const decided = await list.earlierRun(saved.answers.size);
     if (decided === 'cancel') return 'cancel';
-    this.journal = state.openJournal(list.fingerprint, { restart: decided === 'restart' });
-    const { badLines, path } = this.journal;
-    if (badLines > 0) ports.emit({ type: 'journal-damaged', lines: badLines, path });
-    return { signedIn: true, journaled: ofList(this.journal.results, list.unique), cache: this.cache };
+    const restart = decided === 'restart';
+    this.journal = state.openJournal(list.fingerprint, { restart });
+    if (restart) return { signedIn: true, journaled: new VerdictTable(list.unique), cache: this.cache };
+    if (saved.badLines > 0) ports.emit({ type: 'journal-damaged', lines: saved.badLines, path: this.journal.path });
+    this.earlier = saved.answers.size;
+    return { signedIn: true, journaled: saved.answers, cache: this.cache };
   }
 
   async check(work: CheckWork, ports: RunPorts): Promise<CheckOutcome> {
@@ -88,13 +92,15 @@ export class ServiceChecker implements Checker {
     if (!state || !client || !this.journal) throw new Error('the service checks only for a signed-in run');
     // Read again: another run of the account may have learned more while this one waited for its list.
     this.allowance = state.knownAllowance();
+    // Every address answered already: nothing to send, so no claim, cache or request is needed.
+    if (work.pending.size === 0) return { spent: 0, requests: 0, retries: 0, saved: this.earlier, ...stopped(work) };
     const outcome = await this.send(work, ports, state, client, this.journal);
-    for (const [key, verdict] of this.journal.results) work.verdicts.setKey(key, verdict);
+    for (const [key, verdict] of this.journal.recorded) work.verdicts.setKey(key, verdict);
     // Stopped by what was known to be left, before the service said anything: the known news says why.
     if (outcome.stopped?.reason === 'allowance' && !outcome.allowance && this.allowance) {
       outcome.allowance = { ...this.allowance, left: 0 };
     }
-    return { ...outcome, saved: this.journal.results.size };
+    return { ...outcome, saved: this.earlier + this.journal.recorded.size };
   }
 
   /** Sends with a live progress line and an ETA; the first stop signal is acknowledged on it. */
@@ -114,6 +120,7 @@ export class ServiceChecker implements Checker {
       change: { phase: 'checking', rows: work.rows, unique: work.keys.size, toCheck: pending.size },
     });
     ports.emit({ type: 'progress-live', live: true });
+    const cache = await this.cache?.();
     const options: SendOptions = {
       pending,
       journal,
@@ -124,19 +131,19 @@ export class ServiceChecker implements Checker {
       allowanceLeft: this.allowance?.left,
       stop: signals.stop,
       abort: signals.abort,
-      cache: this.cache,
+      cache,
       onCacheError: (error) =>
         ports.emit({ type: 'warning', message: `${cacheLost(error)}; they are in this list's journal` }),
       onEvent: progressOf(ports, pending.size, limiter, this.options.concurrency),
     };
     try {
       // Without a cache (it could not be opened, warned), another run's answers cannot be taken: send it all.
-      if (!this.cache) return await sendToService(options);
+      if (!cache) return await sendToService(options);
       let told = false;
       return await sendClaimed({
         ...options,
         claims: state.claims(),
-        cache: this.cache,
+        cache,
         since: Date.now() - work.maxAgeMs,
         onWaiting: (addresses) => {
           if (!told) ports.emit({ type: 'awaiting-runner', addresses });
@@ -172,6 +179,10 @@ export class ServiceChecker implements Checker {
     this.unlock = undefined;
   }
 }
+
+/** A stop asked for before checking began ends the run as interrupted, as one asked for while sending does. */
+const stopped = (work: CheckWork): Pick<CheckOutcome, 'stopped'> =>
+  work.signals.stop.aborted ? { stopped: { reason: 'interrupted', message: 'interrupted' } } : {};
 
 const CACHE_LOST = 'addresses answered before are sent and paid for again (the journal still answers this list)';
 

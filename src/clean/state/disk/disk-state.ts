@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { realClock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
+import type { Verdict } from '../../verdict/verdict.js';
 import type {
   AccountState,
   AddressClaims,
@@ -45,6 +46,10 @@ export class DiskAccountState implements AccountState {
 
   savedAnswers(inputFingerprint: string): SavedAnswers {
     return Journal.peek(this.journalFile(inputFingerprint));
+  }
+
+  readSavedAnswers(inputFingerprint: string, found: (key: string, verdict: Verdict) => void): { badLines: number } {
+    return Journal.read(this.journalFile(inputFingerprint), found);
   }
 
   openJournal(inputFingerprint: string, opts: { restart: boolean }): ListJournal {

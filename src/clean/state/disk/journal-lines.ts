@@ -31,19 +31,65 @@ export function batchLine(verdicts: readonly Verdict[]): string {
   return JSON.stringify({ w: words, a: rows });
 }
 
-/** The answers of a line, or undefined when it is not a batch of answers (damage: count it). */
-export function readBatchLine(entry: unknown): Verdict[] | undefined {
-  if (!isObject(entry)) return undefined;
-  if (Array.isArray(entry.r)) return entry.r.every(isVerdict) ? (entry.r as Verdict[]) : undefined;
+/**
+ * Each answer of a line to `found`, as its address and verdict, once the whole line is known to be a batch of answers;
+ * false when it is not (damage: count it). Answers of the line with the same words and flags share one verdict, whose
+ * key is empty: a journal of millions read back costs a verdict a batch's kind of answer, not one an address.
+ */
+export function readBatchLine(entry: unknown, found: (key: string, verdict: Verdict) => void): boolean {
+  if (!isObject(entry)) return false;
+  if (Array.isArray(entry.r)) {
+    if (!entry.r.every(isKeyedVerdict)) return false;
+    for (const verdict of entry.r as Verdict[]) found(verdict.key, verdict);
+    return true;
+  }
   const { w: words, a: rows } = entry;
-  if (!Array.isArray(words) || !words.every((w) => typeof w === 'string') || !Array.isArray(rows)) return undefined;
-  const verdicts: Verdict[] = [];
-  for (const row of rows) {
-    const verdict = unpack(row, words as string[]);
-    if (!verdict) return undefined;
-    verdicts.push(verdict);
+  if (!Array.isArray(words) || !words.every((w) => typeof w === 'string') || !Array.isArray(rows)) return false;
+  const verdicts = sharedVerdicts(rows, words as string[]);
+  if (!verdicts) return false;
+  for (let i = 0; i < rows.length; i++) found((rows[i] as string[])[0]!, verdicts[i]!);
+  return true;
+}
+
+/** Where a row's fields (flags, then word indexes) end. */
+const FIELDS_END = WORDS.length + 2;
+
+/** Each row's verdict, rows alike sharing one (a batch's rows are mostly alike: the one before is tried first). */
+function sharedVerdicts(rows: unknown[], words: string[]): Verdict[] | undefined {
+  const verdicts: Verdict[] = new Array(rows.length);
+  const alike = new Map<string, Verdict>();
+  let before: unknown[] | undefined;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (!Array.isArray(row) || typeof row[0] !== 'string' || row[0] === '' || !indexesOnly(row)) return undefined;
+    if (before && sameFields(before, row)) {
+      verdicts[i] = verdicts[i - 1]!;
+      continue;
+    }
+    const alikeAs = row.slice(1, FIELDS_END).join();
+    let verdict = alike.get(alikeAs);
+    if (!verdict) {
+      verdict = unpack(row, words);
+      if (!verdict) return undefined;
+      alike.set(alikeAs, verdict);
+    }
+    verdicts[i] = verdict;
+    before = row;
   }
   return verdicts;
+}
+
+/** Fields that are indexes only (null stands for none): rows whose fields join alike are then alike. */
+function indexesOnly(row: unknown[]): boolean {
+  for (let i = 1; i < row.length && i < FIELDS_END; i++) if (row[i] !== null && !Number.isInteger(row[i])) return false;
+  return true;
+}
+
+function sameFields(a: unknown[], b: unknown[]): boolean {
+  const end = Math.min(a.length, FIELDS_END);
+  if (Math.min(b.length, FIELDS_END) !== end) return false;
+  for (let i = 1; i < end; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function packFlags(v: Verdict): number {
@@ -52,9 +98,9 @@ function packFlags(v: Verdict): number {
   return packed;
 }
 
-function unpack(row: unknown, words: string[]): Verdict | undefined {
-  if (!Array.isArray(row) || typeof row[0] !== 'string' || row[0] === '' || !Number.isInteger(row[1])) return undefined;
-  const fields: Record<string, unknown> = { key: row[0] };
+function unpack(row: unknown[], words: string[]): Verdict | undefined {
+  if (!Number.isInteger(row[1])) return undefined;
+  const fields: Record<string, unknown> = { key: '' };
   let packed = row[1] as number;
   for (let i = FLAGS.length - 1; i >= 0; i--) {
     const code = packed % 3;
@@ -64,7 +110,7 @@ function unpack(row: unknown, words: string[]): Verdict | undefined {
     else if (field !== 'free' && field !== 'role') fields[field] = null;
   }
   for (let i = 0; i < WORDS.length; i++) {
-    const at = row[i + 2] ?? -1;
+    const at = (row[i + 2] ?? -1) as number;
     if (at === -1) continue;
     if (!Number.isInteger(at) || words[at] === undefined) return undefined;
     fields[WORDS[i]!] = words[at];
@@ -74,11 +120,12 @@ function unpack(row: unknown, words: string[]): Verdict | undefined {
 
 const threeWay = (v: unknown) => v === null || typeof v === 'boolean';
 
+const isKeyedVerdict = (v: unknown) => isVerdict(v) && v.key !== '';
+
 function isVerdict(v: unknown): v is Verdict {
   return (
     isObject(v) &&
     typeof v.key === 'string' &&
-    v.key !== '' &&
     typeof v.status === 'string' &&
     threeWay(v.valid) &&
     threeWay(v.disposable) &&

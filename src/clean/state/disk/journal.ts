@@ -1,5 +1,6 @@
-import { closeSync, existsSync, fdatasync, mkdirSync, openSync, readFileSync, unlinkSync, write } from 'node:fs';
+import { closeSync, existsSync, fdatasync, mkdirSync, openSync, readSync, unlinkSync, write } from 'node:fs';
 import { dirname } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { isObject } from '../../../api/shape.js';
 import { breakLock, describeOwner, keepFresh, staleReason, tryLock } from '../../../lock-files.js';
 import { inDocumentedWords } from '../../verdict/service-words.js';
@@ -11,6 +12,7 @@ import { batchLine, readBatchLine } from './journal-lines.js';
  * An append-only record of every answer the service gave for this input and account, one JSON line per
  * batch (journal-lines.ts), flushed to disk before the batch counts as done. A run killed at any moment loses at most the
  * batches in flight; a torn last line, or any line that is not a batch of answers, is skipped when read back.
+ * Opening it reads nothing: what an earlier run saved is read with `read`, as it streams.
  */
 export class Journal implements ListJournal {
   private fd?: number;
@@ -18,29 +20,57 @@ export class Journal implements ListJournal {
   private waiting: string[] = [];
   private nextWrite?: Promise<void>;
   private lastWrite: Promise<void> = Promise.resolve();
+  readonly recorded = new Map<string, Verdict>();
 
-  private constructor(
-    readonly path: string,
-    readonly results: Map<string, Verdict>,
-    /** Lines of the earlier journal that could not be read. */
-    readonly badLines: number,
-  ) {}
+  private constructor(readonly path: string) {}
 
   static exists(path: string): boolean {
     return existsSync(path);
   }
 
-  /** What an earlier run saved, without opening the journal for writing. */
+  /** What an earlier run saved, each answer with its own key, without opening the journal for writing. */
   static peek(path: string): SavedAnswers {
-    return readEntries(path);
+    const results = new Map<string, Verdict>();
+    const { badLines } = Journal.read(path, (key, verdict) => results.set(key, { ...verdict, key }));
+    return { results, badLines };
   }
 
-  /** Reads what an earlier run saved (nothing, with `restart`), then opens for appending. */
+  /**
+   * Each answer an earlier run saved, to `found` as it is read: none is kept here, so a caller matching them against
+   * its list holds only its own. Answers of one batch alike share a verdict (its key empty). Returns how many lines
+   * could not be read (the torn tail of a killed write is not counted).
+   */
+  static read(path: string, found: (key: string, verdict: Verdict) => void): { badLines: number } {
+    let fd: number;
+    try {
+      fd = openSync(path, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { badLines: 0 };
+      throw error;
+    }
+    let badLines = 0;
+    try {
+      const chunk = Buffer.alloc(READ_CHUNK);
+      const decoder = new StringDecoder('utf8');
+      let partial = '';
+      for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) {
+        const lines = (partial + decoder.write(chunk.subarray(0, n))).split('\n');
+        partial = lines.pop()!;
+        for (const line of lines) if (readLine(line, found) === 'damaged') badLines++;
+      }
+      // The torn tail of a killed write is expected: only a whole line that cannot be read is damage.
+      readLine(partial + decoder.end(), found);
+    } finally {
+      closeSync(fd);
+    }
+    return { badLines };
+  }
+
+  /** Opens for appending (an earlier run's answers removed first, with `restart`). */
   static open(path: string, opts: { restart: boolean }): Journal {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     if (opts.restart && existsSync(path)) unlinkSync(path);
-    const { results, badLines } = readEntries(path);
-    const journal = new Journal(path, results, badLines);
+    const journal = new Journal(path);
     journal.fd = openSync(path, 'a', 0o600);
     return journal;
   }
@@ -54,7 +84,7 @@ export class Journal implements ListJournal {
     if (verdicts.length === 0) return Promise.resolve();
     const fd = this.fd;
     if (fd === undefined) return Promise.reject(new Error('journal is closed'));
-    for (const v of verdicts) this.results.set(v.key, v);
+    for (const v of verdicts) this.recorded.set(v.key, v);
     this.waiting.push(`${batchLine(verdicts)}\n`);
     this.nextWrite ??= this.lastWrite.then(() => {
       this.nextWrite = undefined;
@@ -124,30 +154,26 @@ export async function lockJournal(path: string, opts: LockJournalOptions): Promi
   }
 }
 
-function readEntries(path: string): SavedAnswers {
-  const results = new Map<string, Verdict>();
-  let badLines = 0;
-  if (!existsSync(path)) return { results, badLines };
-  const lines = readFileSync(path, 'utf8').split('\n');
-  lines.forEach((line, i) => {
-    if (!line) return;
-    let entry: unknown;
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      // The torn tail of a killed write is expected; anything else is damage worth counting.
-      if (i < lines.length - 1) badLines++;
-      return;
-    }
-    // Lines without answers (an older journal's header) carry nothing to resume.
-    if (isObject(entry) && !('r' in entry) && !('a' in entry)) return;
-    const verdicts = readBatchLine(entry);
-    if (!verdicts) {
-      badLines++;
-      return;
-    }
-    // A journal written before statuses were put in mailclean's words holds the service's own.
-    for (const verdict of verdicts) results.set(verdict.key, inDocumentedWords(verdict));
+/** Read this much of a journal at a time. */
+const READ_CHUNK = 1 << 20;
+
+function readLine(line: string, found: (key: string, verdict: Verdict) => void): 'read' | 'damaged' {
+  if (!line) return 'read';
+  let entry: unknown;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return 'damaged';
+  }
+  // Lines without answers (an older journal's header) carry nothing to resume.
+  if (isObject(entry) && !('r' in entry) && !('a' in entry)) return 'read';
+  // A journal written before statuses were put in mailclean's words holds the service's own.
+  const documented = new Map<Verdict, Verdict>();
+  const read = readBatchLine(entry, (key, verdict) => {
+    let inWords = documented.get(verdict);
+    if (!inWords) documented.set(verdict, (inWords = inDocumentedWords(verdict)));
+    found(key, inWords);
   });
-  return { results, badLines };
+  if (!read) return 'damaged';
+  return 'read';
 }

@@ -4,6 +4,7 @@
 import type { Redis } from 'ioredis';
 import type { Rate } from '../../../config/rate.js';
 import { redactUrl } from '../../../redact.js';
+import type { Verdict } from '../../verdict/verdict.js';
 import type {
   AccountState,
   AllowanceNews,
@@ -57,6 +58,10 @@ export class RedisAccountState implements AccountState {
 
   savedAnswers(inputFingerprint: string): SavedAnswers {
     return this.machine.savedAnswers(inputFingerprint);
+  }
+
+  readSavedAnswers(inputFingerprint: string, found: (key: string, verdict: Verdict) => void): { badLines: number } {
+    return this.machine.readSavedAnswers(inputFingerprint, found);
   }
 
   openJournal(inputFingerprint: string, opts: { restart: boolean }): ListJournal {
