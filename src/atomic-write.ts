@@ -2,6 +2,7 @@
 // to disk, renamed over the old one, and the rename itself flushed. The one way mailclean replaces a file.
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { processTag } from './lock-files.js';
 
 /**
  * Replaces `path` with `data` (created with `mode`, its directory private when made). `durable: false` skips the
@@ -31,11 +32,11 @@ export function replaceWith(tmp: string, path: string): void {
 let written = 0;
 
 /**
- * A hidden name beside `path` no other write picks at the same time; it starts with `.NAME.PID.` so the leftovers
- * of a killed process can be told by their pid.
+ * A hidden name beside `path` no other write picks at the same time; it starts with `.NAME.TAG.` (`processTag()`)
+ * so the leftovers of a killed process can be told by their pid.
  */
 export function temporaryPath(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}-${written++}.tmp`);
+  return join(dirname(path), `.${basename(path)}.${processTag()}.${Date.now()}-${written++}.tmp`);
 }
 
 function flush(path: string, flags: string): void {

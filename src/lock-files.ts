@@ -2,6 +2,7 @@
 // kept fresh by the owner (their mtime), so one left behind is recognised and taken over rather than waited on
 // forever. A pid alone cannot tell: in CI the data directory is restored on another machine, and containers sharing
 // one may share a hostname, where that pid may be anything.
+import { createHash } from 'node:crypto';
 import {
   closeSync,
   openSync,
@@ -111,6 +112,16 @@ export function processSpace(): string {
 let space: string | undefined;
 
 /**
+ * This process as the names of its leftover files say it: its pid and a tag of its space (`1234~0a1b2c3d`), so that
+ * a file of a live process in another container sharing the directory is never taken for a dead process's.
+ */
+export function processTag(): string {
+  tag ??= createHash('sha256').update(processSpace()).digest('hex').slice(0, 8);
+  return `${process.pid}~${tag}`;
+}
+let tag: string | undefined;
+
+/**
  * The owner's process is gone. Only the processes of this process's space can be asked; a pid from another machine
  * or container tells nothing. An owner that named its host but not its space (an earlier mailclean) is taken to be
  * of this space when the host is this one.
@@ -182,19 +193,23 @@ function sameOwner(a: LockOwner, b: LockOwner): boolean {
 }
 
 /**
- * Removes the files in `dir` whose name carries the pid of a process that is gone (`pidOf` returns it, or
- * undefined for files that are not ours): what a run killed with SIGKILL could not clean up.
+ * Removes the files in `dir` whose name carries the tag of a process that is gone (`tagOf` returns it, as
+ * `processTag()` made it or a bare pid from an earlier mailclean, or undefined for files that are not ours): what a
+ * run killed with SIGKILL could not clean up. A tag of another space is left alone: its pid means nothing here.
  */
-export function removeLeftovers(dir: string, pidOf: (name: string) => number | undefined): void {
+export function removeLeftovers(dir: string, tagOf: (name: string) => string | undefined): void {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return;
   }
+  processTag();
   for (const name of names) {
-    const pid = pidOf(name);
-    if (pid === undefined || pid === process.pid || !ownerIsGone({ pid, at: 0 })) continue;
+    const [pidText, space] = tagOf(name)?.split('~') ?? [];
+    const pid = Number(pidText);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
+    if ((space !== undefined && space !== tag) || !ownerIsGone({ pid, at: 0 })) continue;
     try {
       unlinkSync(join(dir, name));
     } catch {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { temporaryPath, writeFileAtomic } from '../src/atomic-write.js';
+import { processTag } from '../src/lock-files.js';
 
 const BUILT = pathToFileURL(join(import.meta.dirname, '..', 'dist', 'atomic-write.js')).href;
 
@@ -44,7 +45,7 @@ describe('writeFileAtomic', () => {
     const b = temporaryPath(join(dir, 'out.csv'));
     expect(a).not.toBe(b);
     for (const name of [a, b])
-      expect(name.slice(dir.length + 1)).toMatch(new RegExp(`^\\.out\\.csv\\.${process.pid}\\.\\d+-\\d+\\.tmp$`));
+      expect(name.slice(dir.length + 1)).toMatch(new RegExp(`^\\.out\\.csv\\.${processTag()}\\.\\d+-\\d+\\.tmp$`));
   });
 
   it.each([

@@ -1,14 +1,16 @@
 // Two containers with one hostname sharing a data directory (`docker run --hostname ci -v data:/data`): a runner in
-// the other one holds a lock and claims addresses under a pid that no process has in this container. Judged by its
-// host alone, it looked dead here, and a second run took its lock and its claims and paid for the same addresses.
+// the other one holds a lock, claims addresses and spools its list under a pid that no process has in this
+// container. Judged by its host alone, it looked dead here: a second run took its lock and its claims and paid for
+// the same addresses, and removed its spool as a killed run's leftover.
 // The other container is a real process in a pid namespace of its own (`unshare`, which needs root): where one
 // cannot be made, the test is skipped and says so.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { removeDeadSpools } from '../../src/clean/scan/input/source.js';
 import { openAccountState } from '../../src/clean/state/open-state.js';
 import { readOwner, staleReason, tryLock } from '../../src/lock-files.js';
 
@@ -18,15 +20,18 @@ const unshareWorks =
 if (!unshareWorks)
   console.log('test/e2e/pid-namespace.test.ts: skipped: no pid namespace can be made here (unshare needs root)');
 
-/** Takes the lock and claims two addresses, says so, and waits to be killed. */
+/** Takes the lock, claims two addresses and spools a list, says so, and waits to be killed. */
 const HOLD = `
+const { Readable } = await import('node:stream');
 const { tryLock } = await import(${JSON.stringify(`${DIST}lock-files.js`)});
+const { spool } = await import(${JSON.stringify(`${DIST}clean/scan/input/source.js`)});
 const { openAccountState } = await import(${JSON.stringify(`${DIST}clean/state/open-state.js`)});
 const where = JSON.parse(process.env.MAILCLEAN_STATE);
 if (!tryLock(where.lock).taken) throw new Error('lock not taken');
 const claims = (await openAccountState(where)).claims();
 await claims.start();
 await claims.claim(['a@example.com', 'b@example.com']);
+await spool(Readable.from(['email\\na@example.com\\n']), where.spool, 'the list');
 process.stdout.write(process.pid + '\\n');
 setInterval(() => {}, 60_000);
 `;
@@ -42,9 +47,10 @@ describe.runIf(unshareWorks)('a runner in another pid namespace with this hostna
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('keeps its lock and its claims, though its pid is no process here', async () => {
+  it('keeps its lock, its claims and its spool, though its pid is no process here', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'mailclean-pidns-'));
-    const where = { dataDir, account: 'account-1', lock: join(dataDir, 'journal.lock') };
+    const spoolDir = join(dataDir, 'spool');
+    const where = { dataDir, account: 'account-1', lock: join(dataDir, 'journal.lock'), spool: spoolDir };
     // Its pid inside its namespace is one that no process has here: the only case where asking here misleads.
     const pid = Array.from({ length: 500 }, (_, i) => 32_000 + i).find((p) => !existsSync(`/proc/${p}`))!;
     holder = spawn(
@@ -63,6 +69,11 @@ describe.runIf(unshareWorks)('a runner in another pid namespace with this hostna
     const [said] = await once(holder.stdout!, 'data');
     expect(Number(String(said))).toBe(pid);
     expect(existsSync(`/proc/${pid}`)).toBe(false);
+
+    const spooled = readdirSync(spoolDir);
+    expect(spooled).toEqual([expect.stringMatching(new RegExp(`^input-${pid}~[0-9a-f]{8}-[0-9a-f]+\\.spool$`))]);
+    removeDeadSpools(spoolDir);
+    expect(readdirSync(spoolDir)).toEqual(spooled);
 
     const owner = readOwner(where.lock);
     expect(owner.pid).toBe(pid);

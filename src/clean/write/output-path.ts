@@ -67,9 +67,7 @@ export function resolveOutputPath(flag: string, given: string): OutputPath {
   // A run killed with SIGKILL leaves its temporary output beside the target: remove those of dead processes.
   const prefix = `.${basename(path)}.`;
   removeLeftovers(dirname(path), (name) =>
-    name.startsWith(prefix) && name.endsWith('.tmp')
-      ? Number(name.slice(prefix.length).split('.')[0]) || undefined
-      : undefined,
+    name.startsWith(prefix) && name.endsWith('.tmp') ? name.slice(prefix.length).split('.')[0] : undefined,
   );
   const probe = temporaryPath(path);
   try {

@@ -65,8 +65,8 @@ describe('scanInput, spilling', () => {
       onNewKey: (key) => newKeys.push(key),
     });
     expect(readdirSync(spillDir).sort()).toEqual([
-      expect.stringMatching(/^keys-\d+-[0-9a-f]+\.spool$/),
-      expect.stringMatching(/^rows-\d+-[0-9a-f]+\.spool$/),
+      expect.stringMatching(/^keys-\d+~[0-9a-f]{8}-[0-9a-f]+\.spool$/),
+      expect.stringMatching(/^rows-\d+~[0-9a-f]{8}-[0-9a-f]+\.spool$/),
     ]);
     const keys = [...scan.unique];
     const next = scan.rowOrdinals?.reader();

@@ -6,7 +6,7 @@ import { type FileHandle, mkdir, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../../errors.js';
-import { removeLeftovers } from '../../../lock-files.js';
+import { processTag, removeLeftovers } from '../../../lock-files.js';
 import { Utf8Checker } from './utf8.js';
 
 /** Read size for both passes: large reads keep the per-chunk overhead negligible. */
@@ -74,10 +74,7 @@ export async function fileKind(path: string, displayName: string): Promise<FileK
  * processes that are gone.
  */
 export function removeDeadSpools(spoolDir: string): void {
-  removeLeftovers(
-    spoolDir,
-    (name) => Number(/^(?:input|keys|rows)-(\d+)-[0-9a-f]+\.spool$/.exec(name)?.[1]) || undefined,
-  );
+  removeLeftovers(spoolDir, (name) => /^(?:input|keys|rows)-(\d+(?:~[0-9a-f]{8})?)-[0-9a-f]+\.spool$/.exec(name)?.[1]);
 }
 
 /** Copies a stream to a new private file (mode 0600) in `spoolDir`; returns its path. */
@@ -101,7 +98,7 @@ export async function spool(
       throw new UsageError(`cannot create the spool directory ${spoolDir} (${reason(err)})`);
     }
     if (early !== undefined) throw new UsageError(`${displayName}: cannot read the input (${reason(early)})`);
-    const file = join(spoolDir, `input-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
+    const file = join(spoolDir, `input-${processTag()}-${randomBytes(6).toString('hex')}.spool`);
     try {
       await pipeline(source, createWriteStream(file, { flags: 'wx', mode: 0o600 }), { signal });
     } catch (err) {
@@ -219,3 +216,4 @@ export function looksBinary(sample: Buffer): boolean {
   }
   return sample.length > 0 && control / sample.length > 0.1;
 }
+// probe

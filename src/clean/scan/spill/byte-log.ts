@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../../errors.js';
+import { processTag } from '../../../lock-files.js';
 
 /** A log is kept in chunks of this size; a record never straddles two, so it is read with one view. */
 export const CHUNK_BYTES = 1 << 20;
@@ -131,7 +132,10 @@ export class ByteLog {
 
   private file(): number {
     if (this.fd === undefined) {
-      const path = join(this.opts.spillDir, `${this.opts.name}-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
+      const path = join(
+        this.opts.spillDir,
+        `${this.opts.name}-${processTag()}-${randomBytes(6).toString('hex')}.spool`,
+      );
       try {
         mkdirSync(this.opts.spillDir, { recursive: true, mode: 0o700 });
         this.fd = openSync(path, 'wx+', 0o600);

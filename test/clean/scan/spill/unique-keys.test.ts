@@ -9,6 +9,7 @@ import { RowOrdinals } from '../../../../src/clean/scan/spill/row-ordinals.js';
 import { hashBytes, UniqueKeys } from '../../../../src/clean/scan/spill/unique-keys.js';
 import type { Verdict } from '../../../../src/clean/verdict/verdict.js';
 import { VerdictTable } from '../../../../src/clean/verdict/verdict-table.js';
+import { processTag } from '../../../../src/lock-files.js';
 import { mulberry32 } from '../../../../src/sandbox/faults.js';
 
 let dir: string;
@@ -72,7 +73,7 @@ describe('UniqueKeys', () => {
     for (const key of addresses(80_000, 3)) keys.add(key);
     const files = readdirSync(join(dir, 'spool'));
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(new RegExp(`^keys-${process.pid}-[0-9a-f]+\\.spool$`));
+    expect(files[0]).toMatch(new RegExp(`^keys-${processTag()}-[0-9a-f]+\\.spool$`));
     expect(statSync(join(dir, 'spool', files[0] as string)).mode & 0o777).toBe(0o600);
     keys.close();
     expect(readdirSync(join(dir, 'spool'))).toEqual([]);

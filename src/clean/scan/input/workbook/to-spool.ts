@@ -7,6 +7,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../../../../errors.js';
+import { processTag } from '../../../../lock-files.js';
 import { MAX_RECORD } from '../sniff.js';
 import { cellsLine } from '../typed-cells.js';
 import { chooseSheet, readBook } from './book.js';
@@ -50,8 +51,8 @@ export async function spoolWorkbook(opts: SpoolOptions): Promise<SpooledSheet> {
     const strings = await readSharedStrings(pkg, book.sharedStringsPath, opts.signal);
     await mkdir(spoolDir, { recursive: true, mode: 0o700 });
     // Named like the other spools, so that a killed run's copies are removed by the next run.
-    const csvPath = join(spoolDir, `input-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
-    const cellsPath = join(spoolDir, `input-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
+    const csvPath = join(spoolDir, `input-${processTag()}-${randomBytes(6).toString('hex')}.spool`);
+    const cellsPath = join(spoolDir, `input-${processTag()}-${randomBytes(6).toString('hex')}.spool`);
     paths.push(csvPath, cellsPath);
     const csv = new SpoolWriter(csvPath);
     const cells = new SpoolWriter(cellsPath);
