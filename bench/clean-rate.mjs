@@ -15,7 +15,8 @@ const rate = { requests: 50, windowMs: 5_000 };
 const { startSandbox } = await import(join(root, 'dist', 'sandbox', 'server.js'));
 // The precheck (on by default) asks DNS about the list's 97 domains: they all take mail, so every address is sent.
 const dns = await startDns((name) => /^example\d+\.com$/.test(name));
-const bin = join(root, 'bin', 'mailclean.js');
+// BENCH_BIN: another build's bin, such as the release's (`npm run release -- --out DIR`, then DIR/package/bin/...).
+const bin = process.env.BENCH_BIN ?? join(root, 'bin', 'mailclean.js');
 
 /**
  * A clean of `count` addresses by a new account on a new sandbox: its wall time, how long its first request took
