@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measure, root, startDns } from './lib.mjs';
+import { measure, registerCleaning, root, startDns } from './lib.mjs';
 
 const addresses = Number(process.env.BENCH_ADDRESSES ?? 10_000);
 const rate = { requests: 50, windowMs: 5_000 };
@@ -38,18 +38,7 @@ async function round(count) {
     for (let i = 0; i < count; i++) lines.push(`person${i}@example${i % 97}.com,Person ${i}`);
     writeFileSync(input, `${lines.join('\n')}\n`);
     // The sandbox lives in this process, so children are awaited, never run synchronously.
-    const args = [
-      'register',
-      '--service',
-      'clean',
-      '--name',
-      'Bench',
-      '--email',
-      'bench@example.com',
-      '--password-stdin',
-    ];
-    const reg = await measure([bin, ...args], { env, input: 'bench password 123' });
-    if (reg.code !== 0) throw new Error(`register failed: ${reg.stderr}`);
+    await registerCleaning(bin, env);
     const startedAt = Date.now();
     const run = await measure([bin, 'clean', input, '-o', join(home, 'out.csv'), '--rate', '50/5s', '--yes'], { env });
     if (run.code !== 0) throw new Error(`clean exited ${run.code}: ${run.stderr}`);

@@ -33,6 +33,13 @@ export function measure(args, { env = {}, stdout = 'ignore', input } = {}) {
   });
 }
 
+/** Registers a cleaning account with `bin` in the home `env` names (its URLs included); throws when it fails. */
+export async function registerCleaning(bin, env, email = `bench${Date.now()}@example.com`) {
+  const args = [bin, 'register', '--service', 'clean', '--name', 'Bench', '--email', email, '--password-stdin'];
+  const reg = await measure(args, { env, input: 'bench password 123' });
+  if (reg.code !== 0) throw new Error(`register failed: ${reg.stderr}`);
+}
+
 /**
  * Runs `python3 args` (a script printing maxrss=N and cpu_us=N on stderr); resolves with wall ms, CPU ms, peak RSS
  * bytes and exit code.

@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generatedList, root as here, mb, measure, startDns } from './lib.mjs';
+import { generatedList, root as here, mb, measure, registerCleaning, startDns } from './lib.mjs';
 
 const builds = [{ name: 'this', root: process.env.BENCH_ROOT ?? here }];
 if (process.env.BENCH_BEFORE) builds.unshift({ name: 'before', root: process.env.BENCH_BEFORE });
@@ -46,21 +46,7 @@ async function size(rows) {
       MAILCLEAN_DNS_SERVERS: dns.server,
     };
     const bin = (build) => join(build.root, 'bin', 'mailclean.js');
-    const reg = await measure(
-      [
-        bin(builds[0]),
-        'register',
-        '--service',
-        'clean',
-        '--name',
-        'Bench',
-        '--email',
-        `b${rows}@example.com`,
-        '--password-stdin',
-      ],
-      { env: account, input: 'bench password 123' },
-    );
-    if (reg.code !== 0) throw new Error(`register failed: ${reg.stderr}`);
+    await registerCleaning(bin(builds[0]), account, `b${rows}@example.com`);
     // Each build answers the list once into its own data directory: the journal and the cache as it writes them.
     for (const build of builds) {
       build.env = { ...account, MAILCLEAN_DATA_DIR: join(home, `data-${build.name}`) };

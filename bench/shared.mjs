@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measure, root } from './lib.mjs';
+import { measure, registerCleaning, root } from './lib.mjs';
 
 const { startSandbox } = await import(join(root, 'dist', 'sandbox', 'server.js'));
 const bin = join(root, 'bin', 'mailclean.js');
@@ -38,10 +38,7 @@ async function account(sandbox) {
     MAILCLEAN_API_URL: sandbox.url,
     MAILCLEAN_CLEAN_URL: sandbox.url,
   };
-  await measure(
-    [bin, 'register', '--service', 'clean', '--name', 'B', '--email', `b${Date.now()}@example.com`, '--password-stdin'],
-    { env, input: 'bench password 123' },
-  );
+  await registerCleaning(bin, env);
   return { home, env };
 }
 

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fillCache, generatedList, root as here, mb, measure, startDns } from './lib.mjs';
+import { fillCache, generatedList, root as here, mb, measure, registerCleaning, startDns } from './lib.mjs';
 
 const root = process.env.BENCH_ROOT ?? here;
 
@@ -52,11 +52,7 @@ try {
     stdout: 'pipe',
   });
   const local = await measure([bin, 'clean', file, '--local', '-o', join(home, 'out.csv')], { env });
-  const reg = await measure(
-    [bin, 'register', '--service', 'clean', '--name', 'Bench', '--email', 'bench@example.com', '--password-stdin'],
-    { env: sender, input: 'bench password 123' },
-  );
-  if (reg.code !== 0) throw new Error(`register failed: ${reg.stderr}`);
+  await registerCleaning(bin, sender);
   const sent = await measure(
     [bin, 'clean', file, '-o', join(home, 'sent.csv'), '--max-age', '0', '--max-spend', '1000', '--yes'],
     { env: sender },
