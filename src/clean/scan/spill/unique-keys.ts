@@ -1,14 +1,19 @@
 import { ByteLog, CHUNK_BYTES } from './byte-log.js';
 import { Paged } from './paged.js';
 
-/** Past this share of used slots the table grows eightfold: probes stay short, and it is rebuilt rarely. */
+/** Past this share of used slots the table grows: probes stay short. */
 const MAX_LOAD = 0.7;
+/**
+ * Small tables grow eightfold (rebuilt rarely); past this many slots (64 MiB) they double, as eightfold would make
+ * a list of 12 million addresses take 512 MiB of table at once.
+ */
+const EIGHTFOLD_UNTIL_BITS = 24;
 /** One ordinal in this many has its key's offset kept; the others are found by stepping from it. */
 const ANCHOR_BITS = 3;
 const LENGTH_BYTES = 2;
-const INITIAL_SLOTS = 1 << 12;
+const INITIAL_BITS = 12;
 /** 2^30 slots: some 750 million addresses. */
-const MAX_SLOTS = 1 << 30;
+const MAX_BITS = 30;
 
 export interface UniqueKeysOptions {
   /** Bytes of keys kept in memory before the older ones are written to a file in `spillDir`. */
@@ -18,19 +23,21 @@ export interface UniqueKeysOptions {
 
 /**
  * The list's distinct addresses, each numbered (its ordinal) in order of first appearance, in memory that stays
- * small per address: a hash table of ordinals and one 32-bit hash an address in typed arrays, and the keys
+ * small per address: a hash table of ordinals in a typed array, and the keys
  * themselves as UTF-8 in a log whose older part goes to disk. A hash match is confirmed on the key's bytes, so two
- * addresses are never taken for one. About 11 bytes an address stay in memory, against some 100 in a Set of strings.
+ * addresses are never taken for one. About 7 bytes an address stay in memory, against some 100 in a Set of strings.
  */
 export class UniqueKeys implements Iterable<string> {
   /**
-   * Ordinal + 1 of the key in each slot (0: free). Its buffer grows in place, so growing never holds the old table
-   * and the new one at once: the table is rebuilt from `hashes`.
+   * Each slot holds ordinal + 1 of its key (0: free) in its low `bits`, as there are fewer ordinals than slots, and
+   * the top bits of the key's hash above them: most probes past another key are told apart without its bytes, and
+   * no hash is kept per address (4 bytes each, a third of the memory). The buffer grows in place, so growing never
+   * holds the old table and the new one at once: it is rebuilt from the keys, hashed again.
    */
-  private readonly table = new ArrayBuffer(INITIAL_SLOTS * 4, { maxByteLength: MAX_SLOTS * 4 });
-  private readonly slots = new Int32Array(this.table);
-  private mask = INITIAL_SLOTS - 1;
-  private hashes = new Paged('u32');
+  private readonly table = new ArrayBuffer(4 * 2 ** INITIAL_BITS, { maxByteLength: 4 * 2 ** MAX_BITS });
+  private readonly slots = new Uint32Array(this.table);
+  private bits = INITIAL_BITS;
+  private mask = (1 << INITIAL_BITS) - 1;
   /** The log offset of every 2^ANCHOR_BITS-th key. */
   private anchors = new Paged('f64');
   /** Set by `dropIndex`: the keys can still be listed, no longer looked up. */
@@ -60,8 +67,7 @@ export class UniqueKeys implements Iterable<string> {
     const found = this.find(hash, length);
     if (found >= 0) return found;
     const ordinal = this.count++;
-    this.slots[-1 - found] = ordinal + 1;
-    this.hashes.set(ordinal, hash);
+    this.slots[-1 - found] = this.entry(hash, ordinal);
     this.append(ordinal, length);
     if (this.count > this.slots.length * MAX_LOAD) this.grow();
     return ordinal;
@@ -100,7 +106,6 @@ export class UniqueKeys implements Iterable<string> {
   dropIndex(): void {
     this.indexDropped = true;
     this.table.resize(0);
-    this.hashes = new Paged('u32');
     this.anchors = new Paged('f64');
   }
 
@@ -117,12 +122,18 @@ export class UniqueKeys implements Iterable<string> {
 
   /** The ordinal of the key in the scratch buffer, or -1 - the free slot where it would go. */
   private find(hash: number, length: number): number {
+    const tag = hash >>> this.bits;
     for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
       const entry = this.slots[slot] as number;
       if (entry === 0) return -1 - slot;
-      const ordinal = entry - 1;
-      if (this.hashes.get(ordinal) === hash && this.sameKey(ordinal, length)) return ordinal;
+      if (entry >>> this.bits !== tag) continue;
+      const ordinal = (entry & this.mask) - 1;
+      if (this.sameKey(ordinal, length)) return ordinal;
     }
+  }
+
+  private entry(hash: number, ordinal: number): number {
+    return (((hash >>> this.bits) << this.bits) | (ordinal + 1)) >>> 0;
   }
 
   private encode(key: string): number {
@@ -156,22 +167,31 @@ export class UniqueKeys implements Iterable<string> {
   }
 
   private grow(): void {
-    if (this.slots.length === MAX_SLOTS) throw new RangeError('too many distinct addresses for one list');
-    this.table.resize(this.slots.length * 8);
+    if (this.bits === MAX_BITS) throw new RangeError('too many distinct addresses for one list');
+    this.bits = Math.min(MAX_BITS, this.bits + (this.bits < EIGHTFOLD_UNTIL_BITS ? 3 : 1));
+    this.mask = (1 << this.bits) - 1;
+    this.table.resize(4 * 2 ** this.bits);
     this.slots.fill(0);
-    this.mask = this.slots.length - 1;
-    for (let ordinal = 0; ordinal < this.count; ordinal++) {
-      let slot = this.hashes.get(ordinal) & this.mask;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
-      this.slots[slot] = ordinal + 1;
+    let ordinal = 0;
+    for (const chunk of this.log.chunksInOrder()) {
+      for (let at = 0; at + LENGTH_BYTES <= chunk.length && ordinal < this.count; ) {
+        const length = chunk.readUInt16LE(at);
+        if (length === 0) break;
+        const hash = hashBytes(chunk, length, at + LENGTH_BYTES);
+        let slot = hash & this.mask;
+        while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+        this.slots[slot] = this.entry(hash, ordinal++);
+        at += LENGTH_BYTES + length;
+      }
     }
+    if (ordinal !== this.count) throw new Error(`the keys' log holds ${ordinal} keys, not ${this.count}`);
   }
 }
 
 /** FNV-1a, then murmur3's finaliser so that the low bits (the slot) depend on every byte. */
-export function hashBytes(bytes: Buffer, length: number): number {
+export function hashBytes(bytes: Buffer, length: number, start = 0): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < length; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
+  for (let i = start; i < start + length; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
