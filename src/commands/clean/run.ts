@@ -1,5 +1,6 @@
 // `mailclean clean`, wired: the flags as a request, run by the library's client (which builds the checker they
 // choose), the clean service's events rendered and its questions answered on a terminal, its result as the exit code.
+import type { RunEvent } from '../../clean/run/events.js';
 import type { CleanRequest } from '../../clean/run/request.js';
 import type { RunResult } from '../../clean/run/run-clean.js';
 import { ExitCode } from '../../errors.js';
@@ -20,17 +21,23 @@ export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
   const { terminalQuestions } = await import('./questions.js');
   const stopWatchingMemory = youngGenerationGrowsLarge ? capYoungGeneration() : () => undefined;
   const render = eventRenderer(f, progress, choice.kind);
+  // The report's modules (its tables) are needed once the run is over, not before the first request: they load
+  // during the first wait for the rate limit, when the run has nothing else to do, else after the run.
+  let reportModule: Promise<typeof import('./report.js')> | undefined;
+  const loadReport = () => (reportModule ??= import('./report.js'));
+  const emit = (event: RunEvent) => {
+    if (event.type === 'limit-wait') loadReport().catch(() => undefined);
+    render.emit(event);
+  };
   let result: RunResult;
   try {
-    result = await client.run(cleanRequest(o, f), choice, { emit: render.emit, questions: terminalQuestions(f) });
+    result = await client.run(cleanRequest(o, f), choice, { emit, questions: terminalQuestions(f) });
   } finally {
     stopWatchingMemory();
     progress.stop();
     await client.close();
   }
-  // Loaded once the run is over: its tables are not needed before (a service run's first request waits for
-  // everything imported before it).
-  const { reportDryRun, reportEnd } = await import('./report.js');
+  const { reportDryRun, reportEnd } = await loadReport();
   if (result.kind === 'dry-run') reportDryRun(f, o, result.report);
   else if (result.kind !== 'cancelled') reportEnd(f, o, result);
   render.finish();
