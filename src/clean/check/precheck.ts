@@ -41,12 +41,19 @@ export type OnDecided = (key: string, verdict: Verdict) => void;
 export async function precheck(
   keys: Iterable<string>,
   engine: Engine,
-  opts: { stop: AbortSignal; now: () => number; onChecked?: (checked: number) => void; onDecided?: OnDecided },
+  opts: {
+    stop: AbortSignal;
+    now: () => number;
+    onChecked?: (checked: number) => void;
+    onDecided?: OnDecided;
+    /** The verdicts marked by earlier calls with the same engine (a list checked a chunk at a time). */
+    marked?: Map<Verdict, Verdict>;
+  },
 ): Promise<PrecheckOutcome> {
   const byReason = new Map<string, number>();
   let decidedCount = 0;
   // One verdict object per distinct engine verdict (the engine shares them): millions of rows store an index each.
-  const marked = new Map<Verdict, Verdict>();
+  const marked = opts.marked ?? new Map<Verdict, Verdict>();
   const onVerdict = (_ordinal: number, verdict: Verdict, key: string) => {
     if (!PRECHECK_REASONS.has(verdict.reason)) return;
     decidedCount++;
@@ -80,11 +87,7 @@ export async function runPrecheck(
   settings: Pick<EngineSettings, 'dnsServers'>,
   opts: { signals: { stop: AbortSignal }; onDecided?: OnDecided; onDebug?: (message: string) => void },
 ): Promise<PrecheckOutcome> {
-  const { Engine } = await import('../../verify/index.js');
-  const engine = new Engine({
-    dns: { servers: settings.dnsServers, confirmNoDomain: true },
-    onWarning: (message) => opts.onDebug?.(message),
-  });
+  const engine = await precheckEngine(settings, opts.onDebug);
   const { stop } = opts.signals;
   const stopEngine = () => void engine.close();
   stop.addEventListener('abort', stopEngine, { once: true });
@@ -94,4 +97,29 @@ export async function runPrecheck(
     stop.removeEventListener('abort', stopEngine);
     await engine.close();
   }
+}
+
+/** The precheck's engine, asking the resolvers of `settings` (else the system's); closed by the caller. */
+export async function precheckEngine(
+  settings: Pick<EngineSettings, 'dnsServers'>,
+  onDebug?: (message: string) => void,
+): Promise<Engine> {
+  const { Engine } = await import('../../verify/index.js');
+  return new Engine({
+    dns: { servers: settings.dnsServers, confirmNoDomain: true },
+    onWarning: (message) => onDebug?.(message),
+  });
+}
+
+/** Two outcomes of one precheck (a list checked a chunk at a time) as one. */
+export function mergePrecheck(a: PrecheckOutcome | undefined, b: PrecheckOutcome): PrecheckOutcome {
+  if (!a) return b;
+  const byReason = new Map(a.byReason);
+  for (const [reason, n] of b.byReason) byReason.set(reason, (byReason.get(reason) ?? 0) + n);
+  return {
+    byReason,
+    decidedCount: a.decidedCount + b.decidedCount,
+    unreachable: a.unreachable ?? b.unreachable,
+    interrupted: a.interrupted || b.interrupted,
+  };
 }

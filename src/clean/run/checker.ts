@@ -89,4 +89,6 @@ export interface CheckWork {
   signals: RunSignals;
   /** Answers at or after now minus this count (another runner's, found in the cache). */
   maxAgeMs: number;
+  /** Where `pending` is screened as it is sent: its next chunk, less what the cache and the precheck answered. */
+  screening?: { next(size: number): Promise<string[] | undefined> };
 }

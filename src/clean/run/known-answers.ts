@@ -10,6 +10,7 @@ import type { Checker, KnownSources } from './checker.js';
 import { refuseUnfinished } from './earlier-run.js';
 import type { RunPorts } from './events.js';
 import type { CleanRequest } from './request.js';
+import { Screening } from './screening.js';
 
 export interface KnownAnswers {
   verdicts: VerdictTable;
@@ -22,6 +23,11 @@ export interface KnownAnswers {
    * interrupted run counts only those.
    */
   kept?: ReadonlySet<Verdict>;
+  /**
+   * A paying run that asks nothing of its user: the cache and the precheck answer `pending` a chunk at a time as it
+   * is sent (screening.ts), and `fromCache` and `precheck` are known once `screening.finish()` has run.
+   */
+  screening?: Screening;
 }
 
 export async function answerKnown(
@@ -36,6 +42,11 @@ export async function answerKnown(
   const fromJournal = verdicts.size;
   const pending = new KeysExcept(scan.unique, verdicts);
   const answered = (key: string, verdict: Verdict) => verdicts.setKey(key, verdict, pending.exclude(key));
+  if (screensAsItSends(request, checker, ports, fromJournal)) {
+    ports.emit({ type: 'resumed', already: fromJournal, unique: scan.unique.size });
+    const screening = new Screening(request, checker, ports, pending, answered, known.cache);
+    return { verdicts, pending, fromJournal, fromCache: 0, screening };
+  }
   let fromCache = 0;
   // --max-age 0, or nothing left to ask about: the cache is not opened.
   const cache = request.maxAgeMs > 0 && pending.size > 0 ? await known.cache?.() : undefined;
@@ -52,6 +63,17 @@ export async function answerKnown(
   const toCheck = pending.size;
   ports.emit({ type: 'kept', kept: verdicts.size, toCheck, fromJournal, fromCache });
   return { verdicts, pending, fromJournal, fromCache, precheck, kept };
+}
+
+/**
+ * Whether the cache and the precheck can answer a chunk at a time as the run sends: for a run that pays and keeps
+ * its answers, when no question waits on how many are left to send (the confirmation of a spend, an unfinished
+ * earlier run without --resume or --restart).
+ */
+function screensAsItSends(request: CleanRequest, checker: Checker, ports: RunPorts, fromJournal: number): boolean {
+  if (!checker.cost || !checker.keepsAnswers || request.dryRun) return false;
+  const asks = ports.questions !== undefined && !request.yes;
+  return !asks && (fromJournal === 0 || request.yes || request.earlierRun !== undefined);
 }
 
 /**

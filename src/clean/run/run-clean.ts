@@ -113,7 +113,7 @@ async function afterScan(request: CleanRequest, checker: Checker, ports: RunPort
       await recording?.cancelled();
       return cancelled(ports);
     }
-    const { pending, verdicts } = answers;
+    const { pending, verdicts, screening } = answers;
     const work = {
       pending,
       keys: scan.unique,
@@ -121,8 +121,15 @@ async function afterScan(request: CleanRequest, checker: Checker, ports: RunPort
       rows: scan.rows,
       signals: request.signals,
       maxAgeMs: request.maxAgeMs,
+      screening,
     };
-    outcome = await checker.check(work, ports);
+    try {
+      outcome = await checker.check(work, ports);
+    } catch (error) {
+      await screening?.close();
+      throw error;
+    }
+    if (screening) Object.assign(answers, await screening.finish());
     await checker.settle?.(outcome);
     const ended = await finishRun(request, checker, ports, { ...run, answers, outcome });
     await recording?.ended(ended, outcome);

@@ -1,7 +1,8 @@
 // The precheck: with the service, what DNS and the lists can decide for free is not sent. Against the sandbox over
 // HTTP (both answer shapes) and a DNS server on loopback: dead, null-MX, mail-less, disposable and mistyped domains
 // are decided and say so; a "no such domain" said only once is sent; reserved TLDs are never looked up; without DNS,
-// what needs none (reserved, disposable, mistyped) is still decided; with --no-precheck, all is sent.
+// what needs none (reserved, disposable, mistyped) is still decided; with --no-precheck, all is sent. A long list is
+// screened (cache, precheck) a chunk at a time as it is sent.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -36,9 +37,13 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
   const home = useHome();
   let dns: TestDnsServer;
   let flakyAsked = 0;
+  /** The sandbox's clean requests when a `gone…` domain was first asked about (see the chunked screening). */
+  let watched: { stats(): { cleanRequests: number } } | undefined;
+  let requestsWhenGoneAsked: number | undefined;
   beforeAll(async () => {
     dns = await startDnsServer((name) => {
       if (name === 'flaky.example.com') return flakyAsked++ === 0 ? { rcode: 'NXDOMAIN' } : MX(name);
+      if (name.startsWith('gone')) requestsWhenGoneAsked ??= watched?.stats().cleanRequests;
       const zones: Record<string, ZoneEntry> = {
         'live.example.com': MX('live.example.com'),
         'nullmx.example.com': { MX: [{ preference: 0, exchange: '.' }] },
@@ -139,6 +144,40 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
       'cy.2@dead.example.com': [expect.any(String), expect.any(String), 'service'],
     });
   });
+  it('screens a long list a chunk at a time as it sends: the first request leaves before the later addresses are looked up, and none the cache or the precheck answers is sent', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    await registered(home(), sandbox);
+    const env = { MAILCLEAN_DNS_SERVERS: dns.server };
+    const cached = Array.from({ length: 30 }, (_, i) => `bob${i}@live.example.com`);
+    const earlier = join(home().dir, 'earlier.csv');
+    writeFileSync(earlier, `email\n${cached.join('\n')}\n`);
+    expect((await home().run(['clean', earlier, '-o', join(home().dir, 'earlier.out.csv')], { env })).code).toBe(0);
+    const before = sandbox.stats().cleanRequests;
+    // The first 1,000 addresses are a chunk: 20 requests go before the rest is screened.
+    const first = Array.from({ length: 1_000 }, (_, i) => `ada${i}@live.example.com`);
+    const gone = Array.from({ length: 20 }, (_, i) => `cy${i}@gone${i}.example.com`);
+    const input = join(home().dir, 'long.csv');
+    writeFileSync(input, `email\n${[...first, ...gone, ...cached].join('\n')}\n`);
+    const out = join(home().dir, 'long.out.csv');
+    const summary = join(home().dir, 'long.json');
+    watched = sandbox;
+    requestsWhenGoneAsked = undefined;
+    const res = await home().run(['clean', input, '-o', out, '--summary-json', summary], { env });
+    expect(res.code, res.stderr).toBe(0);
+    expect(requestsWhenGoneAsked).toBeGreaterThan(before);
+    expect(sandbox.stats().addressesCharged).toBe(cached.length + first.length);
+    expect(res.stderr).toMatch(/30 addresses answered within 30 days come from the cache: not sent/);
+    expect(res.stderr).toMatch(/Precheck: 20 addresses decided here for free \(no_domain 20\): not sent/);
+    const rows = decisions(readFileSync(out, 'utf8'));
+    expect(rows['cy19@gone19.example.com']).toEqual(['invalid', 'no_domain', 'precheck']);
+    expect(rows['bob29@live.example.com']?.[2]).toBe('service');
+    expect(JSON.parse(readFileSync(summary, 'utf8'))).toMatchObject({
+      precheck: { saved: 20, byReason: { no_domain: 20 } },
+      answered: { fromJournal: 0, fromCache: 30, sent: 1_000 },
+      spent: 1_000,
+    });
+  });
+
   it('verify: a dead or disposable domain is decided for free, the rest is paid for; --no-precheck pays for all', async () => {
     const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
     await registered(home(), sandbox);

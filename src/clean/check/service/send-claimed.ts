@@ -18,6 +18,8 @@ export interface ClaimedSendOptions extends SendOptions {
   since: number;
   /** Waiting for another runner's answers on this many addresses. */
   onWaiting?: (addresses: number) => void;
+  /** `pending` as chunks screened by the cache and the precheck as the run reaches them (run/screening.ts). */
+  screening?: { next(size: number): Promise<string[] | undefined> };
   pollMs?: number;
 }
 
@@ -32,13 +34,14 @@ export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcom
   const run = new ClaimedRun(opts);
   try {
     await opts.claims.start();
-    let waiting = await run.claimAndSend(opts.pending);
+    const { screening } = opts;
+    let waiting = await run.claimAndSend(screening ? () => screening.next(CLAIM_CHUNK) : chunksOf(opts.pending));
     while (waiting.length > 0 && run.goingOn()) {
       waiting = await run.takeTheirAnswers(waiting);
       if (waiting.length === 0) break;
       const before = waiting.length;
       // Their runner may have stopped before sending them (it gave its claims back), or be gone.
-      waiting = await run.claimAndSend(waiting);
+      waiting = await run.claimAndSend(chunksOf(waiting));
       if (waiting.length < before) continue;
       opts.onWaiting?.(waiting.length);
       await realClock.sleep(opts.pollMs ?? 1_000, opts.stop).catch(() => undefined);
@@ -51,6 +54,17 @@ export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcom
     await opts.claims.release();
   }
   return { ...run.outcome, fromOthers: run.fromOthers };
+}
+
+/** The next chunk of addresses to claim; undefined when there are no more. */
+type Chunks = () => Promise<string[] | undefined>;
+
+function chunksOf(addresses: Iterable<string>): Chunks {
+  const chunks = batches(addresses, CLAIM_CHUNK)[Symbol.iterator]();
+  return async () => {
+    const chunk = chunks.next();
+    return chunk.done ? undefined : chunk.value;
+  };
 }
 
 /** One run's rounds of sending: what they spent together, against the whole run's --max-spend. */
@@ -69,12 +83,11 @@ class ClaimedRun {
   }
 
   /** Claims the addresses a chunk at a time and sends what is this runner's; returns those live runners hold. */
-  async claimAndSend(addresses: Iterable<string>): Promise<string[]> {
-    const chunks = batches(addresses, CLAIM_CHUNK)[Symbol.iterator]();
+  async claimAndSend(nextChunk: Chunks): Promise<string[]> {
     const theirs: string[] = [];
     const more = async (): Promise<string[] | undefined> => {
-      for (let chunk = chunks.next(); !chunk.done; chunk = chunks.next()) {
-        const ours = await this.claim(chunk.value, theirs);
+      for (let chunk = await nextChunk(); chunk !== undefined; chunk = await nextChunk()) {
+        const ours = chunk.length > 0 ? await this.claim(chunk, theirs) : [];
         if (ours.length > 0) return ours;
       }
       return undefined;

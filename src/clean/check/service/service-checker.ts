@@ -136,13 +136,18 @@ export class ServiceChecker implements Checker {
       onEvent: progressOf(ports, pending.size, limiter, this.options.concurrency),
     };
     try {
-      // Without a cache (it could not be opened, warned), another run's answers cannot be taken: send it all.
-      if (!cache) return await sendToService(options);
+      // Without a cache (it could not be opened, warned), another run's answers cannot be taken: send it all,
+      // once the precheck has had its say.
+      if (!cache) {
+        while (work.screening && (await work.screening.next(PRECHECK_FIRST)) !== undefined);
+        return await sendToService(options);
+      }
       let told = false;
       return await sendClaimed({
         ...options,
         claims: state.claims(),
         cache,
+        screening: work.screening,
         since: Date.now() - work.maxAgeMs,
         onWaiting: (addresses) => {
           if (!told) ports.emit({ type: 'awaiting-runner', addresses });
@@ -202,6 +207,9 @@ function intoTable(journal: ListJournal, work: CheckWork): ListJournal {
 /** A stop asked for before checking began ends the run as interrupted, as one asked for while sending does. */
 const stopped = (work: CheckWork): Pick<CheckOutcome, 'stopped'> =>
   work.signals.stop.aborted ? { stopped: { reason: 'interrupted', message: 'interrupted' } } : {};
+
+/** Addresses screened at once when all are screened before sending. */
+const PRECHECK_FIRST = 10_000;
 
 const CACHE_LOST = 'addresses answered before are sent and paid for again (the journal still answers this list)';
 
