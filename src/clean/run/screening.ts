@@ -24,6 +24,8 @@ export class Screening {
   private readonly found: Screened = { fromCache: 0 };
   private engine?: Promise<Engine>;
   private readonly marked = new Map<Verdict, Verdict>();
+  /** The chunk screened ahead of the sending. */
+  private ahead?: Promise<string[] | undefined>;
   private readonly stopEngine = () => void this.engine?.then((engine) => engine.close());
 
   constructor(
@@ -38,8 +40,20 @@ export class Screening {
     request.signals.stop.addEventListener('abort', this.stopEngine, { once: true });
   }
 
-  /** The next `size` addresses not screened yet, less those the cache or the precheck answered; undefined: none left. */
-  async next(size: number): Promise<string[] | undefined> {
+  /**
+   * The next `size` addresses not screened yet, less those the cache or the precheck answered; undefined: none left.
+   * The chunk after it is screened meanwhile, so that the sending finds it ready (a wait there delays every
+   * request after it: each holds its slot until a window after its answer).
+   */
+  next(size: number): Promise<string[] | undefined> {
+    const current = this.ahead ?? this.screenNext(size);
+    this.ahead = current.then((chunk) => (chunk === undefined ? undefined : this.screenNext(size)));
+    // Its failure is the next call's to report.
+    this.ahead.catch(() => undefined);
+    return current;
+  }
+
+  private async screenNext(size: number): Promise<string[] | undefined> {
     const chunk: string[] = [];
     for (let next = this.unscreened.next(); !next.done; next = this.unscreened.next())
       if (chunk.push(next.value) === size) break;
@@ -63,6 +77,7 @@ export class Screening {
 
   /** Ends the precheck's engine (its DNS lookups): a run that failed screens no more. */
   async close(): Promise<void> {
+    await this.ahead?.catch(() => undefined);
     this.request.signals.stop.removeEventListener('abort', this.stopEngine);
     await (await this.engine?.catch(() => undefined))?.close();
   }

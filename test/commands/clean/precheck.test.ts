@@ -153,8 +153,8 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
     writeFileSync(earlier, `email\n${cached.join('\n')}\n`);
     expect((await home().run(['clean', earlier, '-o', join(home().dir, 'earlier.out.csv')], { env })).code).toBe(0);
     const before = sandbox.stats().cleanRequests;
-    // The first 1,000 addresses are a chunk: 20 requests go before the rest is screened.
-    const first = Array.from({ length: 1_000 }, (_, i) => `ada${i}@live.example.com`);
+    // Chunks of 1,000: the third is screened once the first one's 20 requests are under way (the second, meanwhile).
+    const first = Array.from({ length: 2_000 }, (_, i) => `ada${i}@live.example.com`);
     const gone = Array.from({ length: 20 }, (_, i) => `cy${i}@gone${i}.example.com`);
     const input = join(home().dir, 'long.csv');
     writeFileSync(input, `email\n${[...first, ...gone, ...cached].join('\n')}\n`);
@@ -173,8 +173,8 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
     expect(rows['bob29@live.example.com']?.[2]).toBe('service');
     expect(JSON.parse(readFileSync(summary, 'utf8'))).toMatchObject({
       precheck: { saved: 20, byReason: { no_domain: 20 } },
-      answered: { fromJournal: 0, fromCache: 30, sent: 1_000 },
-      spent: 1_000,
+      answered: { fromJournal: 0, fromCache: 30, sent: 2_000 },
+      spent: 2_000,
     });
   });
 
