@@ -210,10 +210,20 @@ export async function byteAt(file: string, offset: number): Promise<number> {
 
 /** A sample that looks like binary data: more than 10% control characters (a lone NUL is reported where it is). */
 export function looksBinary(sample: Buffer): boolean {
+  // A text file holds none of them: Buffer.includes (native) tells that faster than a first pass of JavaScript
+  // over up to 2 MiB (about 20 ms before the first request of a service run).
+  if (!CONTROL_BYTES.some((b) => sample.includes(b))) return false;
   let control = 0;
-  for (const b of sample) {
+  for (let i = 0; i < sample.length; i++) {
+    const b = sample[i]!;
     if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) || b === 0x7f) control++;
   }
   return sample.length > 0 && control / sample.length > 0.1;
 }
+
+/** The control characters text does not hold: all but tab, the line ends and form feed. */
+const CONTROL_BYTES = [
+  ...Array.from({ length: 0x20 }, (_, b) => b).filter((b) => ![0x09, 0x0a, 0x0c, 0x0d].includes(b)),
+  0x7f,
+];
 // probe
