@@ -80,6 +80,14 @@ export interface Cost {
   allowance?: KnownAllowance;
 }
 
+/** A list's pending addresses, screened by the cache and the precheck a chunk at a time (run/screening.ts). */
+export interface ScreenedKeys {
+  /** The next chunk of at most `size`, less what was answered; undefined when none is left. */
+  next(size: number): Promise<string[] | undefined>;
+  /** Screens up to `chunks` chunks ahead, now, while the sending waits. */
+  fill(chunks: number, size: number): void;
+}
+
 export interface CheckWork {
   /** The list's addresses that no source answered (a view, never a copy). */
   pending: KeysExcept;
@@ -90,5 +98,5 @@ export interface CheckWork {
   /** Answers at or after now minus this count (another runner's, found in the cache). */
   maxAgeMs: number;
   /** Where `pending` is screened as it is sent: its next chunk, less what the cache and the precheck answered. */
-  screening?: { next(size: number): Promise<string[] | undefined> };
+  screening?: ScreenedKeys;
 }

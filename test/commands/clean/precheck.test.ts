@@ -178,6 +178,30 @@ describe.each(['spec', 'alt'] as const)('clean with the service: the precheck (%
     });
   });
 
+  it('screens the chunks ahead while the run waits for the rate limit, sending none of what they decide', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited', rate: { requests: 10, windowMs: 200 } });
+    await registered(home(), sandbox);
+    const env = { MAILCLEAN_DNS_SERVERS: dns.server };
+    // Windows of 10 requests (500 addresses): the third chunk is screened in the first wait, not once the sending
+    // reaches it (40 requests on).
+    const live = Array.from({ length: 2_000 }, (_, i) => `eve${i}@live.example.com`);
+    const gone = Array.from({ length: 5 }, (_, i) => `fred${i}@gone-later${i}.example.com`);
+    const input = join(home().dir, 'paced.csv');
+    writeFileSync(input, `email\n${[...live, ...gone].join('\n')}\n`);
+    watched = sandbox;
+    requestsWhenGoneAsked = undefined;
+    const out = join(home().dir, 'paced.out.csv');
+    const res = await home().run(['clean', input, '-o', out, '--rate', '10/200ms'], { env });
+    expect(res.code, res.stderr).toBe(0);
+    expect(requestsWhenGoneAsked).toBeLessThanOrEqual(10);
+    expect(sandbox.stats()).toMatchObject({ addressesCharged: live.length, rateLimited: 0 });
+    expect(decisions(readFileSync(out, 'utf8'))['fred4@gone-later4.example.com']).toEqual([
+      'invalid',
+      'no_domain',
+      'precheck',
+    ]);
+  });
+
   it('verify: a dead or disposable domain is decided for free, the rest is paid for; --no-precheck pays for all', async () => {
     const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
     await registered(home(), sandbox);

@@ -4,6 +4,7 @@
 
 import { batches } from '../../../batches.js';
 import { realClock } from '../../../clock.js';
+import type { ScreenedKeys } from '../../run/checker.js';
 import type { AddressClaims } from '../../state/account-state.js';
 import { SharedStateError } from '../../state/account-state.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
@@ -19,7 +20,7 @@ export interface ClaimedSendOptions extends SendOptions {
   /** Waiting for another runner's answers on this many addresses. */
   onWaiting?: (addresses: number) => void;
   /** `pending` as chunks screened by the cache and the precheck as the run reaches them (run/screening.ts). */
-  screening?: { next(size: number): Promise<string[] | undefined> };
+  screening?: ScreenedKeys;
   pollMs?: number;
 }
 
@@ -30,11 +31,28 @@ export interface ClaimedSendOptions extends SendOptions {
  */
 const CLAIM_CHUNK = 1_000;
 
-export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcome> {
+/**
+ * Chunks screened ahead during a wait for the rate limit of at least FILL_WAIT_MS: one window of the spec's limit
+ * (50 requests, 2,500 addresses) and some. Screening takes 5-10 ms a chunk; a longer list of chunks could outlast a
+ * wait, and the rest is screened as the sending reaches it.
+ */
+const FILL_CHUNKS = 3;
+const FILL_WAIT_MS = 100;
+
+export async function sendClaimed(given: ClaimedSendOptions): Promise<CheckOutcome> {
+  const { screening } = given;
+  const opts: ClaimedSendOptions = !screening
+    ? given
+    : {
+        ...given,
+        onEvent: (event) => {
+          if (event.type === 'limit-wait' && event.ms >= FILL_WAIT_MS) screening.fill(FILL_CHUNKS, CLAIM_CHUNK);
+          given.onEvent?.(event);
+        },
+      };
   const run = new ClaimedRun(opts);
   try {
     await opts.claims.start();
-    const { screening } = opts;
     let waiting = await run.claimAndSend(screening ? () => screening.next(CLAIM_CHUNK) : chunksOf(opts.pending));
     while (waiting.length > 0 && run.goingOn()) {
       waiting = await run.takeTheirAnswers(waiting);
