@@ -226,4 +226,3 @@ const CONTROL_BYTES = [
   ...Array.from({ length: 0x20 }, (_, b) => b).filter((b) => ![0x09, 0x0a, 0x0c, 0x0d].includes(b)),
   0x7f,
 ];
-// probe
