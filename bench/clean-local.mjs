@@ -4,7 +4,8 @@
 // alternating rounds of one run, and against Python's csv.reader -> csv.writer copy (csv-copy.py, issue 33's floor).
 // Targets: peak RSS <= 300 MB at every size for both (issue 18); --local <= 1.3x the pass (issue 18) and <= 1.0x
 // the Python copy (issue 33, not met yet); the dry run at least 1.5x faster than the pass; one DNS query per domain.
-// BENCH_ROWS=1000000 (a comma-separated list) measures fewer sizes; BENCH_ROUNDS rounds each (default 1).
+// BENCH_ROWS=1000000 (a comma-separated list) measures fewer sizes; BENCH_ROUNDS rounds each (default 1). BENCH_BEFORE:
+// another build (a checkout with its own bin/ and dist/), whose --local runs in every round too, for before/after.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ const { asked, server } = dns;
 const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
 const env = { MAILCLEAN_CONFIG_DIR: join(home, 'config'), MAILCLEAN_DATA_DIR: join(home, 'data') };
 const bin = join(root, 'bin', 'mailclean.js');
+const beforeBin = process.env.BENCH_BEFORE && join(process.env.BENCH_BEFORE, 'bin', 'mailclean.js');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 let failed = false;
@@ -41,6 +43,7 @@ try {
     const dry = [];
     const local = [];
     const python = [];
+    const before = [];
     let dns = '';
     for (let i = 0; i < rounds; i++) {
       pass.push(await measure([join(root, 'bench', 'csv-baseline.mjs'), file]));
@@ -57,6 +60,16 @@ try {
       if (l.code !== 0) throw new Error(l.stderr);
       local.push(l);
       dns = dnsVerdict();
+      if (beforeBin) {
+        const b = await measure(
+          [beforeBin, 'clean', file, '--local', '--dns-server', server, '-o', join(home, 'out.csv')],
+          {
+            env,
+          },
+        );
+        if (b.code !== 0) throw new Error(b.stderr);
+        before.push(b);
+      }
     }
     const dryRatio = median(dry.map((r, i) => r.ms / pass[i].ms));
     const localRatio = median(local.map((r, i) => r.ms / pass[i].ms));
@@ -72,6 +85,15 @@ try {
         `| ${dryRatio.toFixed(2)}x${mark(dryRatio <= 1 / 1.5)} | ${mb(dryPeak)}${mark(dryPeak <= PEAK_LIMIT)} ` +
         `| ${localRatio.toFixed(2)}x${mark(localRatio <= 1.3)} | ${floorRatio.toFixed(2)}x${mark(floorRatio <= 1)} | ${floorCpu.toFixed(2)}x | ${mb(localPeak)}${mark(localPeak <= PEAK_LIMIT)} | ${dns} |`,
     );
+    // Each round's own ratios, this build's and the other's, against the Python copy of the same round.
+    const ratios = (runs) =>
+      runs.map(
+        (r, i) => `${(r.ms / python[i].ms).toFixed(2)}x / ${(r.cpuMs / python[i].cpuMs).toFixed(2)}x ${mb(r.rss)}`,
+      );
+    if (beforeBin)
+      console.log(
+        `  --local / python, wall / CPU, peak, by round: this ${ratios(local).join('; ')}; before ${ratios(before).join('; ')}`,
+      );
   }
 } finally {
   dns.close();

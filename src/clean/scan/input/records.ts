@@ -4,13 +4,12 @@
 // Speed: the parser is fed 64 KiB slices synchronously and its records are collected into one array per chunk; the
 // iterator hands them out with already-settled promises. An async generator (or a Readable's iterator) per record
 // costs about as much as parsing itself on a million rows.
-import { createReadStream } from 'node:fs';
 import { UsageError } from '../../../errors.js';
 import { FastRecordParser } from './fast-record-parser.js';
 import type { InputLayout, InputRecord } from './index.js';
 import { nulError, utf8Error } from './problems.js';
 import { RecordParser, type RecordSource } from './record-parser.js';
-import { byteAt, CHUNK_BYTES, fileError, lineAtOffset } from './source.js';
+import { byteAt, fileChunks, fileError, lineAtOffset } from './source.js';
 import { CellsReader } from './typed-cells.js';
 import { Utf8Checker } from './utf8.js';
 
@@ -25,7 +24,7 @@ async function* batches(
   const { feedBytes, raw: withRaw } = options;
   const start = layout.bodyOffset;
   const sheet = await sheetRows(layout, options.typed);
-  const source = createReadStream(layout.file, { start, highWaterMark: CHUNK_BYTES });
+  const source = fileChunks(layout.file, start);
   const checker = new Utf8Checker(start);
   const parser: RecordSource =
     options.parser === 'fast' && FastRecordParser.handles(layout)
@@ -35,7 +34,7 @@ async function* batches(
   try {
     try {
       let offset = start;
-      for await (const chunk of source as AsyncIterable<Buffer>) {
+      for await (const chunk of source) {
         // Bytes before an invalid sequence or a NUL are still parsed, so problems are reported in file order.
         const bad = checker.push(chunk);
         const nulIndex = chunk.indexOf(0);
@@ -66,7 +65,7 @@ async function* batches(
     if (!failure) failure = yield* endOfInput(layout, checker, parser, sheet);
     if (failure) throw failure;
   } finally {
-    source.destroy();
+    await source.return(undefined);
     sheet.close?.();
   }
 }

@@ -30,6 +30,27 @@ export interface ByteScan {
   lastByte: number;
 }
 
+/**
+ * The file's bytes from `start` on, a chunk at a time, read into two buffers in turn: a chunk's bytes stay as they
+ * were until the chunk after next is read (csv-parse keeps a view of the end of the last chunk it was given). A new
+ * buffer a chunk, as a read stream makes, left 30 MB of them to the collector on a 1M-row pass.
+ */
+export async function* fileChunks(file: string, start: number): AsyncGenerator<Buffer, void, undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const buffers = [Buffer.allocUnsafeSlow(CHUNK_BYTES), Buffer.allocUnsafeSlow(CHUNK_BYTES)];
+    for (let position = start, turn = 0; ; turn ^= 1) {
+      const buffer = buffers[turn]!;
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 const code = (err: unknown): string | undefined =>
   typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
 

@@ -18,7 +18,7 @@ export function createSink({ layout, extras, stream, escapeFormulas }: SinkConte
   const serialise = (fields: readonly string[]) => columns.columns.map((i) => cell(fields[i] ?? '')).join(delimiter);
   // Rows go out as their bytes unless an earlier run's columns must be left out or cells neutralised.
   const rebuild = columns.rebuild || escapeFormulas;
-  const results = new ResultCells(delimiter, extras);
+  const results = new ResultCells(delimiter, extras, eol);
   const width = layout.columnCount;
   const rawAs = layout.format === 'lines' || rebuild ? true : 'bytes';
   return {
@@ -35,18 +35,19 @@ export function createSink({ layout, extras, stream, escapeFormulas }: SinkConte
       } else {
         const raw = record.rawBytes ?? record.raw;
         const end = fields.length > width ? fieldsEnd(raw, width, delimiter) : raw.length;
-        if (typeof raw === 'string') writer.append(raw.slice(0, end));
-        else writer.appendBytes(raw.subarray(0, end));
+        if (typeof raw === 'string') writer.append(end < raw.length ? raw.slice(0, end) : raw);
+        else writer.appendBytes(end < raw.length ? raw.subarray(0, end) : raw);
         if (fields.length < width) writer.append(delimiter.repeat(width - fields.length));
         if (end < raw.length) extra = typeof raw === 'string' ? raw.slice(end + 1) : raw.subarray(end + 1);
       }
-      results.append(writer, verdict, facts);
+      // Nearly every row: its results and the line ending, as one run of bytes made once per verdict.
+      results.append(writer, verdict, facts, extra === undefined);
       if (extra !== undefined) {
         writer.append(delimiter);
         if (typeof extra === 'string') writer.append(extra);
         else writer.appendBytes(extra);
+        writer.append(eol);
       }
-      writer.append(eol);
       return writer.flushIfFull();
     },
     end: () => writer.flush(),
@@ -59,21 +60,28 @@ export function createSink({ layout, extras, stream, escapeFormulas }: SinkConte
  * inside its cell, or its kind when the verdict does not carry it (the service's).
  */
 class ResultCells {
-  private readonly made = new WeakMap<Verdict, Buffer>();
+  /** Each verdict's cells, and the same followed by the line ending. */
+  private readonly made = new WeakMap<Verdict, { cells: Buffer; line: Buffer }>();
 
   constructor(
     private readonly delimiter: string,
     private readonly extras: SinkContext['extras'],
+    private readonly eol: string,
   ) {}
 
-  append(writer: ChunkedWriter, verdict: Verdict, facts: RowFacts): void {
+  /** `endLine`: the line ending follows. */
+  append(writer: ChunkedWriter, verdict: Verdict, facts: RowFacts, endLine: boolean): void {
     if (facts.checked !== undefined || (verdict.free === undefined && facts.key !== undefined)) {
       writer.append(this.text(verdict, facts));
+      if (endLine) writer.append(this.eol);
       return;
     }
     let bytes = this.made.get(verdict);
-    if (bytes === undefined) this.made.set(verdict, (bytes = Buffer.from(this.text(verdict, facts))));
-    writer.appendBytes(bytes);
+    if (bytes === undefined) {
+      const cells = Buffer.from(this.text(verdict, facts));
+      this.made.set(verdict, (bytes = { cells, line: Buffer.concat([cells, Buffer.from(this.eol)]) }));
+    }
+    writer.appendBytes(endLine ? bytes.line : bytes.cells);
   }
 
   private text(verdict: Verdict, facts: RowFacts): string {
