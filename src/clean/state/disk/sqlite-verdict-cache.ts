@@ -8,8 +8,11 @@ import type { Verdict } from '../../verdict/verdict.js';
 import type { CacheStats, KeySet, VerdictCache } from '../verdict-cache.js';
 import { type Database, openDatabase, type Statement } from './sqlite-driver.js';
 
-/** A full pass reads this many addresses at a time. */
+/** A full pass reads this many addresses at a time ... */
 const SCAN_PAGE = 200_000;
+/** ... or this many answers (a line each: ANSWER_LINE, read back by answerRow). */
+const ANSWER_PAGE = 20_000;
+const ANSWER_LINE = "key || char(9) || at || char(9) || flags || char(9) || hex(status) || char(9) || hex(reason)";
 
 // valid, disposable and validDomain in two bits each: 0 unknown (null), 1 false, 2 true.
 const packFlag = (b: boolean | null, shift: number) => (b === null ? 0 : b ? 2 : 1) << shift;
@@ -17,6 +20,15 @@ const unpackFlag = (flags: number, shift: number): boolean | null => {
   const v = (flags >> shift) & 3;
   return v === 0 ? null : v === 2;
 };
+
+/** The fields of an answer's line after its key (see ANSWER_LINE). */
+function answerRow(fields: string): Row {
+  const [at, flags, status, reason] = fields.split('\t');
+  const text = (hex = '') => Buffer.from(hex, 'hex').toString('utf8');
+  return { key: '', at: Number(at), flags: Number(flags), status: text(status), reason: text(reason) };
+}
+
+const isKeySet = (keys: Iterable<string>): keys is KeySet => 'has' in keys && 'size' in keys;
 
 interface Row {
   key: string;
@@ -63,13 +75,14 @@ export class SqliteVerdictCache implements VerdictCache {
     since: number,
     found: (key: string, verdict: Verdict) => void,
   ): Promise<number> {
+    if (isKeySet(keys) && keys.size * 3 >= this.total()) return this.passEach(keys, since, found);
     // Answers of one batch share their time and usually their verdict: one object for each distinct one.
     const shared = new Map<string, Verdict>();
     let count = 0;
     for (const batch of batches(keys)) {
       const statement = batch.length === KEY_BATCH ? this.batchLookup : this.lookupStatement(batch.length);
       for (const row of statement.all(since, ...batch) as unknown as Row[]) {
-        const id = `${row.status}|${row.flags}|${row.reason}|${row.at}`;
+        const id = `${row.at}\t${row.flags}\t${row.status}\t${row.reason}`;
         let verdict = shared.get(id);
         if (!verdict) shared.set(id, (verdict = this.verdictOf(row)));
         found(row.key, verdict);
@@ -79,35 +92,62 @@ export class SqliteVerdictCache implements VerdictCache {
     return count;
   }
 
-  async count(keys: KeySet, since: number, found: (key: string) => void = () => {}): Promise<number> {
-    const total = (this.db.prepare('SELECT count(*) AS n FROM verdicts').get() as { n: number } | undefined)?.n ?? 0;
-    // A statement per batch costs about three times a row read in a full pass: read everything when asking
-    // about more than a third of it.
-    if (keys.size * 3 < total) return await this.lookupEach(keys, since, found);
+  /**
+   * lookupEach for a list that is a good part of the cache: one pass over the file in key order, a page of answers
+   * as one string (node:sqlite makes a JS value per column of each row, which costs more than SQLite's own search:
+   * 7.6 s against 2.4 s for a million answers), each address looked up in the list.
+   */
+  private passEach(keys: KeySet, since: number, found: (key: string, verdict: Verdict) => void): number {
+    const shared = new Map<string, Verdict>();
     let count = 0;
-    for (const page of this.freshKeys(since)) {
-      for (const key of page) {
-        if (!keys.has(key)) continue;
-        count++;
-        found(key);
-      }
+    for (const line of this.freshLines(ANSWER_LINE, ANSWER_PAGE, since)) {
+      // key, then what the verdict is made of: at, flags, and the status and reason in hex (the service's words
+      // could hold a line end; an address cannot).
+      const tab = line.indexOf('\t');
+      const key = line.slice(0, tab);
+      if (!keys.has(key)) continue;
+      const id = line.slice(tab + 1);
+      let verdict = shared.get(id);
+      if (!verdict) shared.set(id, (verdict = this.verdictOf(answerRow(id))));
+      found(key, verdict);
+      count++;
     }
     return count;
   }
 
-  /** Every address answered since `since`, in pages (one string per page, split here), so memory stays bounded. */
-  private *freshKeys(since: number): Generator<string[]> {
+  private total(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM verdicts').get() as { n: number } | undefined)?.n ?? 0;
+  }
+
+  async count(keys: KeySet, since: number, found: (key: string) => void = () => {}): Promise<number> {
+    // A statement per batch costs about three times a row read in a full pass: read everything when asking
+    // about more than a third of it.
+    if (keys.size * 3 < this.total()) return await this.lookupEach(keys, since, found);
+    let count = 0;
+    for (const key of this.freshLines('key', SCAN_PAGE, since)) {
+      if (!keys.has(key)) continue;
+      count++;
+      found(key);
+    }
+    return count;
+  }
+
+  /**
+   * `line` (an SQL expression over a row) of every row answered since `since`, in key order, read in pages of
+   * `size` rows as one string each (split here), so memory stays bounded. Addresses hold no line end (the syntax
+   * check refuses control characters).
+   */
+  private *freshLines(line: string, size: number, since: number): Generator<string> {
     const page = this.db.prepare(
-      'SELECT group_concat(key, char(10)) AS keys FROM (SELECT key FROM verdicts WHERE key > ? AND at >= ? ORDER BY key LIMIT ?)',
+      `SELECT group_concat(${line}, char(10)) AS lines, max(key) AS last, count(*) AS n FROM (SELECT key, status, flags, reason, at FROM verdicts WHERE key > ? AND at >= ? ORDER BY key LIMIT ?)`,
     );
     let after = '';
     for (;;) {
-      const text = (page.get(after, since, SCAN_PAGE) as { keys: string | null } | undefined)?.keys;
-      if (!text) return;
-      const keys = text.split('\n');
-      yield keys;
-      if (keys.length < SCAN_PAGE) return;
-      after = keys[keys.length - 1]!;
+      const read = page.get(after, since, size) as { lines: string | null; last: string; n: number } | undefined;
+      if (!read?.lines) return;
+      yield* read.lines.split('\n');
+      if (read.n < size) return;
+      after = read.last;
     }
   }
 
