@@ -81,6 +81,32 @@ export class UniqueKeys implements Iterable<string> {
     return found >= 0 ? found : -1;
   }
 
+  /**
+   * The ordinal of each of many keys (-1: not in the list). Each is found by its hash first, then the candidates are
+   * compared with their keys' bytes in ordinal order: keys asked in another order (a cache read in key order) then
+   * read the part of the log on disk in one sweep, not a window each.
+   */
+  ordinals(keys: readonly string[]): Int32Array {
+    this.assertIndexed();
+    const found = new Int32Array(keys.length).fill(-1);
+    // ordinal * keys.length + index: below 2^30 * 2^21, exact in a double, sorted by ordinal.
+    const candidates: number[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const hash = hashBytes(this.scratch, this.encode(keys[i] as string));
+      const tag = hash >>> this.bits;
+      for (let slot = hash & this.mask; this.slots[slot] !== 0; slot = (slot + 1) & this.mask) {
+        const entry = this.slots[slot] as number;
+        if (entry >>> this.bits === tag) candidates.push(((entry & this.mask) - 1) * keys.length + i);
+      }
+    }
+    for (const candidate of Float64Array.from(candidates).sort()) {
+      const i = candidate % keys.length;
+      const ordinal = (candidate - i) / keys.length;
+      if (found[i] === -1 && this.sameKey(ordinal, this.encode(keys[i] as string))) found[i] = ordinal;
+    }
+    return found;
+  }
+
   /** The keys in ordinal order. */
   *[Symbol.iterator](): Generator<string> {
     for (const [, key] of this.entries()) yield key;

@@ -4,17 +4,19 @@ import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { batches, KEY_BATCH } from '../../../batches.js';
 import { documentedStatus } from '../../verdict/service-words.js';
-import type { Verdict } from '../../verdict/verdict.js';
+import { addressKind, type Verdict } from '../../verdict/verdict.js';
 import type { CacheStats, KeySet, VerdictCache } from '../verdict-cache.js';
 import { type Database, openDatabase, type Statement } from './sqlite-driver.js';
 
 /** A full pass reads this many addresses at a time ... */
 const SCAN_PAGE = 200_000;
 /** ... or this many answers (a line each: ANSWER_LINE, read back by answerRow). */
-const ANSWER_PAGE = 20_000;
-const ANSWER_LINE = "key || char(9) || at || char(9) || flags || char(9) || hex(status) || char(9) || hex(reason)";
+const ANSWER_PAGE = 2_000;
+const ANSWER_LINE = 'key || char(9) || at || char(9) || flags || char(9) || hex(status) || char(9) || hex(reason)';
 
-// valid, disposable and validDomain in two bits each: 0 unknown (null), 1 false, 2 true.
+// valid, disposable, validDomain and the address's kind (free, role: see addressKind) in two bits each: 0 unknown
+// (null; a kind stored before it was kept), 1 false, 2 true. The kind is kept so that a re-run need not ask the
+// engine's lists about every address again.
 const packFlag = (b: boolean | null, shift: number) => (b === null ? 0 : b ? 2 : 1) << shift;
 const unpackFlag = (flags: number, shift: number): boolean | null => {
   const v = (flags >> shift) & 3;
@@ -100,17 +102,19 @@ export class SqliteVerdictCache implements VerdictCache {
   private passEach(keys: KeySet, since: number, found: (key: string, verdict: Verdict) => void): number {
     const shared = new Map<string, Verdict>();
     let count = 0;
-    for (const line of this.freshLines(ANSWER_LINE, ANSWER_PAGE, since)) {
-      // key, then what the verdict is made of: at, flags, and the status and reason in hex (the service's words
-      // could hold a line end; an address cannot).
-      const tab = line.indexOf('\t');
-      const key = line.slice(0, tab);
-      if (!keys.has(key)) continue;
-      const id = line.slice(tab + 1);
-      let verdict = shared.get(id);
-      if (!verdict) shared.set(id, (verdict = this.verdictOf(answerRow(id))));
-      found(key, verdict);
-      count++;
+    for (const lines of this.freshLines(ANSWER_LINE, ANSWER_PAGE, since)) {
+      // Each line: the key, then what its verdict is made of (see ANSWER_LINE).
+      const page = lines.map((line) => line.slice(0, line.indexOf('\t')));
+      const answer = (i: number) => {
+        const line = lines[i] as string;
+        const id = line.slice(line.indexOf('\t') + 1);
+        let verdict = shared.get(id);
+        if (!verdict) shared.set(id, (verdict = this.verdictOf(answerRow(id))));
+        found(page[i] as string, verdict);
+        count++;
+      };
+      if (keys.hasEach) keys.hasEach(page, answer);
+      else for (let i = 0; i < page.length; i++) if (keys.has(page[i] as string)) answer(i);
     }
     return count;
   }
@@ -124,20 +128,23 @@ export class SqliteVerdictCache implements VerdictCache {
     // about more than a third of it.
     if (keys.size * 3 < this.total()) return await this.lookupEach(keys, since, found);
     let count = 0;
-    for (const key of this.freshLines('key', SCAN_PAGE, since)) {
-      if (!keys.has(key)) continue;
+    const counted = (key: string) => {
       count++;
       found(key);
+    };
+    for (const page of this.freshLines('key', SCAN_PAGE, since)) {
+      if (keys.hasEach) keys.hasEach(page, (i) => counted(page[i] as string));
+      else for (const key of page) if (keys.has(key)) counted(key);
     }
     return count;
   }
 
   /**
    * `line` (an SQL expression over a row) of every row answered since `since`, in key order, read in pages of
-   * `size` rows as one string each (split here), so memory stays bounded. Addresses hold no line end (the syntax
+   * `size` rows as one string each (split here into a page of lines), so memory stays bounded. Addresses hold no line end (the syntax
    * check refuses control characters).
    */
-  private *freshLines(line: string, size: number, since: number): Generator<string> {
+  private *freshLines(line: string, size: number, since: number): Generator<string[]> {
     const page = this.db.prepare(
       `SELECT group_concat(${line}, char(10)) AS lines, max(key) AS last, count(*) AS n FROM (SELECT key, status, flags, reason, at FROM verdicts WHERE key > ? AND at >= ? ORDER BY key LIMIT ?)`,
     );
@@ -145,7 +152,7 @@ export class SqliteVerdictCache implements VerdictCache {
     for (;;) {
       const read = page.get(after, since, size) as { lines: string | null; last: string; n: number } | undefined;
       if (!read?.lines) return;
-      yield* read.lines.split('\n');
+      yield read.lines.split('\n');
       if (read.n < size) return;
       after = read.last;
     }
@@ -154,7 +161,11 @@ export class SqliteVerdictCache implements VerdictCache {
   /** The cache keeps the service's own word; the verdict says it in mailclean's. */
   private verdictOf(row: Row): Verdict {
     const valid = unpackFlag(row.flags, 0);
+    // Answers stored before the kind was are given it by the verdict table, from the key.
+    const free = unpackFlag(row.flags, 6);
+    const role = unpackFlag(row.flags, 8);
     return {
+      ...(free !== null && role !== null ? { free, role } : {}),
       key: '',
       status: documentedStatus(row.status, valid),
       serviceStatus: row.status,
@@ -173,10 +184,15 @@ export class SqliteVerdictCache implements VerdictCache {
     try {
       for (const v of verdicts) {
         const at = Date.parse(v.checkedAt);
+        const { free, role } = addressKind(v);
         this.insert.run(
           v.key,
           v.serviceStatus ?? v.status,
-          packFlag(v.valid, 0) | packFlag(v.disposable, 2) | packFlag(v.validDomain, 4),
+          packFlag(v.valid, 0) |
+            packFlag(v.disposable, 2) |
+            packFlag(v.validDomain, 4) |
+            packFlag(free, 6) |
+            packFlag(role, 8),
           v.reason,
           Number.isFinite(at) ? at : now,
         );
