@@ -121,8 +121,8 @@ describe('the SQLite verdict cache', () => {
 
   it('answers a list that is most of the cache in one pass, page after page, as lookups answer a few', async () => {
     const cache = new SqliteVerdictCache(path);
-    // More than two pages of answers (2,000 each), some of them old.
-    const many = Array.from({ length: 4_321 }, (_, i) => verdict(i));
+    // Pages of 2,000 answers, matched 32,000 at a time: more than one of each, some of the answers old.
+    const many = Array.from({ length: 34_321 }, (_, i) => verdict(i));
     await cache.store(many);
     const since = Date.parse('2026-06-01T00:00:00.000Z');
     const keys = new UniqueKeys({ budget: 0, spillDir: join(dir, 'spool') });
