@@ -32,6 +32,11 @@ export interface VerdictCache {
    */
   lookupEach(keys: Iterable<string>, since: number, found: (key: string, verdict: Verdict) => void): Promise<number>;
   /**
+   * lookupEach for a whole list at once where the store does that faster than a chunk at a time (a list that is a
+   * good part of the cache: one pass over it); undefined, having read nothing, where it does not.
+   */
+  lookupAll?(keys: KeySet, since: number, found: (key: string, verdict: Verdict) => void): Promise<number | undefined>;
+  /**
    * How many of these addresses have an answer at or after `since`, each told to `found` if given, without building
    * their verdicts: what `--dry-run` needs, fast for a million addresses.
    */
