@@ -21,7 +21,7 @@ export interface Screened {
 
 export class Screening {
   private readonly unscreened: Iterator<string>;
-  private readonly found: Screened = { fromCache: 0 };
+  private readonly found: Screened;
   private engine?: Promise<Engine>;
   private readonly marked = new Map<Verdict, Verdict>();
   /** Chunks screened ahead of the sending (see `fill`), and the screening that fills them. */
@@ -29,17 +29,18 @@ export class Screening {
   private filling?: Promise<void>;
   private failure?: unknown;
   private readonly stopEngine = () => void this.engine?.then((engine) => engine.close());
-  /** Whether the cache was read for the whole list at once (lookupAll: chunks then ask only the precheck). */
-  private cacheReadWhole?: boolean;
 
   constructor(
     private readonly request: CleanRequest,
     private readonly checker: Checker,
     private readonly ports: RunPorts,
-    private readonly pending: KeysExcept,
+    pending: KeysExcept,
     private readonly answered: (key: string, verdict: Verdict) => void,
+    /** Undefined when the cache was read for the whole list already (`fromCache` found): chunks ask the precheck. */
     private readonly cache?: () => Promise<VerdictCache | undefined>,
+    fromCache = 0,
   ) {
+    this.found = { fromCache };
     this.unscreened = pending[Symbol.iterator]();
     request.signals.stop.addEventListener('abort', this.stopEngine, { once: true });
   }
@@ -113,8 +114,8 @@ export class Screening {
       decided.add(key);
       this.answered(key, verdict);
     };
-    const cache = request.maxAgeMs > 0 && !this.cacheReadWhole ? await this.cache?.() : undefined;
-    if (cache) this.found.fromCache += await this.lookUp(cache, chunk, answered);
+    const cache = request.maxAgeMs > 0 ? await this.cache?.() : undefined;
+    if (cache) this.found.fromCache += await cache.lookupEach(chunk, Date.now() - request.maxAgeMs, answered);
     if (!checker.precheck || request.signals.stop.aborted) return decided;
     const onDebug = (message: string) => this.ports.emit({ type: 'debug', message: `precheck: ${message}` });
     this.engine ??= precheckEngine(checker.precheck, onDebug);
@@ -127,24 +128,6 @@ export class Screening {
     });
     this.found.precheck = mergePrecheck(this.found.precheck, outcome);
     return decided;
-  }
-
-  /**
-   * The cache's answers for `chunk`. First, a list that is a good part of the cache is read whole (one pass over the
-   * file, in the time some 300,000 lookups take): its addresses leave `pending` before any chunk is taken after
-   * this one, and the chunks ask the cache nothing more.
-   */
-  private async lookUp(cache: VerdictCache, chunk: string[], answered: (key: string, verdict: Verdict) => void) {
-    const since = Date.now() - this.request.maxAgeMs;
-    if (this.cacheReadWhole === undefined) {
-      const inChunk = new Set(chunk);
-      const all = await cache.lookupAll?.(this.pending, since, (key, verdict) =>
-        inChunk.has(key) ? answered(key, verdict) : this.answered(key, verdict),
-      );
-      this.cacheReadWhole = all !== undefined;
-      if (all !== undefined) return all;
-    }
-    return await cache.lookupEach(chunk, since, answered);
   }
 }
 
