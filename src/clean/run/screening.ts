@@ -21,7 +21,7 @@ export interface Screened {
 
 export class Screening {
   private readonly unscreened: Iterator<string>;
-  private readonly found: Screened = { fromCache: 0 };
+  private readonly found: Screened;
   private engine?: Promise<Engine>;
   private readonly marked = new Map<Verdict, Verdict>();
   /** Chunks screened ahead of the sending (see `fill`), and the screening that fills them. */
@@ -36,8 +36,11 @@ export class Screening {
     private readonly ports: RunPorts,
     pending: KeysExcept,
     private readonly answered: (key: string, verdict: Verdict) => void,
+    /** Undefined when the cache was read for the whole list already (`fromCache` found): chunks ask the precheck. */
     private readonly cache?: () => Promise<VerdictCache | undefined>,
+    fromCache = 0,
   ) {
+    this.found = { fromCache };
     this.unscreened = pending[Symbol.iterator]();
     request.signals.stop.addEventListener('abort', this.stopEngine, { once: true });
   }

@@ -45,6 +45,18 @@ export class KeysExcept implements KeySet {
     return ordinal >= 0 && !this.isOut(ordinal);
   }
 
+  /** Each of `keys` it holds, by index; `exclude` of the one just told looks up nothing. */
+  hasEach(keys: readonly string[], found: (index: number) => void): void {
+    const ordinals = this.keys.ordinals(keys);
+    for (let i = 0; i < keys.length; i++) {
+      const ordinal = ordinals[i] as number;
+      if (ordinal < 0 || this.isOut(ordinal)) continue;
+      this.lastAsked = keys[i];
+      this.lastOrdinal = ordinal;
+      found(i);
+    }
+  }
+
   *[Symbol.iterator](): Generator<string> {
     if (this.size === 0) return;
     for (const [ordinal, key] of this.keys.entries()) if (!this.isOut(ordinal)) yield key;

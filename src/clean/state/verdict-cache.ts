@@ -17,6 +17,8 @@ export interface CacheStats {
 export interface KeySet extends Iterable<string> {
   readonly size: number;
   has(key: string): boolean;
+  /** Which of many keys it holds, each told by its index, in order: faster than `has` a key for a list's own keys. */
+  hasEach?(keys: readonly string[], found: (index: number) => void): void;
 }
 
 export interface VerdictCache {
@@ -29,6 +31,11 @@ export interface VerdictCache {
    * Like lookup, but each answer goes to `found` as it is read, none kept: for a list of millions. Returns how many.
    */
   lookupEach(keys: Iterable<string>, since: number, found: (key: string, verdict: Verdict) => void): Promise<number>;
+  /**
+   * lookupEach for a whole list at once where the store does that faster than a chunk at a time (a list that is a
+   * good part of the cache: one pass over it); undefined, having read nothing, where it does not.
+   */
+  lookupAll?(keys: KeySet, since: number, found: (key: string, verdict: Verdict) => void): Promise<number | undefined>;
   /**
    * How many of these addresses have an answer at or after `since`, each told to `found` if given, without building
    * their verdicts: what `--dry-run` needs, fast for a million addresses.

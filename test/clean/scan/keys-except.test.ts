@@ -40,4 +40,23 @@ describe('KeysExcept', () => {
     expect(rest.has('not@in.list')).toBe(false);
     keys.close();
   });
+
+  it('answers many addresses at once as `has` does, each told one excluded as it is told', () => {
+    const keys = new UniqueKeys({ spillDir, budget: 0 });
+    const all = Array.from({ length: 5_000 }, (_, i) => `u${i}@example.com`);
+    for (const key of all) keys.add(key);
+    const answered = new VerdictTable(keys);
+    answered.setKey('u10@example.com', verdict);
+    const rest = new KeysExcept(keys, answered);
+    rest.exclude('u11@example.com');
+    const asked = [...all].reverse().concat('not@in.list');
+    const told: number[] = [];
+    rest.hasEach(asked, (i) => {
+      told.push(i);
+      rest.exclude(asked[i] as string);
+    });
+    expect(told.map((i) => asked[i])).toEqual(asked.filter((key) => !/^u1[01]@/.test(key) && key !== 'not@in.list'));
+    expect(rest.size).toBe(0);
+    keys.close();
+  });
 });

@@ -65,10 +65,12 @@ export class ByteLog {
     return this.bufferAt(offset, 2).readUInt16LE(this.at);
   }
 
-  /** Whether the `length` bytes from `offset` (within one chunk) are the first `length` of `bytes`. */
-  equals(offset: number, bytes: Buffer, length: number): boolean {
+  /** Whether the `length` bytes from `offset` (within one chunk) are those of `bytes` from `start`. */
+  equals(offset: number, bytes: Buffer, length: number, start = 0): boolean {
     const buffer = this.bufferAt(offset, length);
-    return bytes.compare(buffer, this.at, this.at + length, 0, length) === 0;
+    // An address is a few dozen bytes: a loop costs less than Buffer#compare's checks of its arguments.
+    for (let i = 0, at = this.at; i < length; i++) if (buffer[at + i] !== bytes[start + i]) return false;
+    return true;
   }
 
   /**

@@ -81,6 +81,42 @@ export class UniqueKeys implements Iterable<string> {
     return found >= 0 ? found : -1;
   }
 
+  /**
+   * The ordinal of each of many keys (-1: not in the list). Each is found by its hash first, then the candidates are
+   * compared with their keys' bytes in ordinal order: keys asked in another order (a cache read in key order) then
+   * read the part of the log on disk in one sweep, not a window each.
+   */
+  ordinals(keys: readonly string[]): Int32Array {
+    this.assertIndexed();
+    const found = new Int32Array(keys.length).fill(-1);
+    // Each key's bytes, encoded once: from starts[i] to starts[i + 1].
+    const starts = new Int32Array(keys.length + 1);
+    let bytes: Buffer = Buffer.allocUnsafe(4096);
+    // ordinal * keys.length + index: below 2^30 * 2^21, exact in a double, sorted by ordinal.
+    const candidates: number[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      const at = starts[i] as number;
+      if (at + key.length * 3 > bytes.length) bytes = grown(bytes, at + key.length * 3);
+      const length = bytes.write(key, at, 'utf8');
+      starts[i + 1] = at + length;
+      if (length === 0 || length > 0xffff) continue;
+      const hash = hashBytes(bytes, length, at);
+      const tag = hash >>> this.bits;
+      for (let slot = hash & this.mask; this.slots[slot] !== 0; slot = (slot + 1) & this.mask) {
+        const entry = this.slots[slot] as number;
+        if (entry >>> this.bits === tag) candidates.push(((entry & this.mask) - 1) * keys.length + i);
+      }
+    }
+    for (const candidate of Float64Array.from(candidates).sort()) {
+      const i = candidate % keys.length;
+      const ordinal = (candidate - i) / keys.length;
+      const at = starts[i] as number;
+      if (found[i] === -1 && this.sameKey(ordinal, (starts[i + 1] as number) - at, bytes, at)) found[i] = ordinal;
+    }
+    return found;
+  }
+
   /** The keys in ordinal order. */
   *[Symbol.iterator](): Generator<string> {
     for (const [, key] of this.entries()) yield key;
@@ -151,10 +187,11 @@ export class UniqueKeys implements Iterable<string> {
     if ((ordinal & ((1 << ANCHOR_BITS) - 1)) === 0) this.anchors.set(ordinal >>> ANCHOR_BITS, offset);
   }
 
-  private sameKey(ordinal: number, length: number): boolean {
+  /** Whether the key numbered `ordinal` is the `length` bytes of `bytes` (the scratch buffer) from `start`. */
+  private sameKey(ordinal: number, length: number, bytes: Buffer = this.scratch, start = 0): boolean {
     let at = this.anchors.get(ordinal >>> ANCHOR_BITS);
     for (let skip = ordinal & ((1 << ANCHOR_BITS) - 1); skip > 0; skip--) at = this.nextRecord(at);
-    return this.log.uint16(at) === length && this.log.equals(at + LENGTH_BYTES, this.scratch, length);
+    return this.log.uint16(at) === length && this.log.equals(at + LENGTH_BYTES, bytes, length, start);
   }
 
   /** Where the record after the one at `at` starts: right after it, or at the next chunk when this one ends there. */
@@ -186,6 +223,13 @@ export class UniqueKeys implements Iterable<string> {
     }
     if (ordinal !== this.count) throw new Error(`the keys' log holds ${ordinal} keys, not ${this.count}`);
   }
+}
+
+/** A larger buffer holding the bytes of `bytes`, room for at least `size`. */
+function grown(bytes: Buffer, size: number): Buffer {
+  const larger = Buffer.allocUnsafe(Math.max(size, bytes.length * 2));
+  bytes.copy(larger);
+  return larger;
 }
 
 /** FNV-1a, then murmur3's finaliser so that the low bits (the slot) depend on every byte. */

@@ -1,8 +1,9 @@
 // A journal line holds one batch of answers. Written compactly (about 40 bytes an address instead of 180): the
-// batch's words (statuses, reasons, times) once, then each answer as its key and indexes into them. Lines written
-// before (`{"r":[verdict, ...]}`) are still read: journals outlive upgrades.
+// batch's words (statuses, reasons, times) once, then each answer as its key, its flags (the address's kind among
+// them) and indexes into them. Lines written before (`{"r":[verdict, ...]}`, or without the kind) are still read:
+// journals outlive upgrades.
 import { isObject } from '../../../api/shape.js';
-import type { Verdict } from '../../verdict/verdict.js';
+import { addressKind, type Verdict } from '../../verdict/verdict.js';
 
 /** The word-valued fields, in the order their indexes follow the key. */
 const WORDS = ['status', 'reason', 'checkedAt', 'serviceStatus', 'suggestion', 'decidedBy'] as const;
@@ -92,10 +93,20 @@ function sameFields(a: unknown[], b: unknown[]): boolean {
   return true;
 }
 
+/**
+ * The flags, the address's kind among them: a service's answer does not say it, so it is written as the row's key
+ * gives it (addressKind), and a resumed run need not ask the engine's lists again for every address.
+ */
 function packFlags(v: Verdict): number {
+  const withKind: Verdict = v.free === undefined ? { ...v, ...knownKind(v) } : v;
   let packed = 0;
-  for (const field of FLAGS) packed = packed * 3 + (v[field] === true ? 1 : v[field] === false ? 0 : 2);
+  for (const field of FLAGS) packed = packed * 3 + (withKind[field] === true ? 1 : withKind[field] === false ? 0 : 2);
   return packed;
+}
+
+function knownKind(v: Verdict): { free?: boolean; role?: boolean } {
+  const { free, role } = addressKind(v);
+  return free === null || role === null ? {} : { free, role };
 }
 
 function unpack(row: unknown[], words: string[]): Verdict | undefined {

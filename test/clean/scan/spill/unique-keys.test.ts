@@ -32,6 +32,19 @@ function addresses(count: number, seed: number): string[] {
   return out;
 }
 
+/** Two addresses with the same hash. */
+function collidingPair(): [string, string] {
+  const seen = new Map<number, string>();
+  for (let i = 0; ; i++) {
+    const key = `person${i}@example.com`;
+    const bytes = Buffer.from(key);
+    const hash = hashBytes(bytes, bytes.length);
+    const earlier = seen.get(hash);
+    if (earlier !== undefined) return [earlier, key];
+    seen.set(hash, key);
+  }
+}
+
 describe('UniqueKeys', () => {
   it('numbers addresses in order of first appearance, as a Set orders them, with most of them on disk', () => {
     const keys = new UniqueKeys({ budget: 0, spillDir: dir });
@@ -48,19 +61,22 @@ describe('UniqueKeys', () => {
     expect(keys.ordinal(expected[expected.length - 1] as string)).toBe(expected.length - 1);
   });
 
-  it('tells apart addresses whose hashes are equal, and those that differ only in case', () => {
-    const seen = new Map<number, string>();
-    let pair: [string, string] | undefined;
-    for (let i = 0; !pair; i++) {
-      const key = `person${i}@example.com`;
-      const bytes = Buffer.from(key);
-      const hash = hashBytes(bytes, bytes.length);
-      const earlier = seen.get(hash);
-      if (earlier !== undefined) pair = [earlier, key];
-      else seen.set(hash, key);
-    }
+  it('finds many keys at once as one at a time does, in any order, the log on disk, equal hashes told apart', () => {
     const keys = new UniqueKeys({ budget: 0, spillDir: dir });
-    const [a, b] = pair;
+    const list = [...new Set(addresses(30_000, 11))];
+    for (const key of list) keys.add(key);
+    const [a, b] = collidingPair();
+    keys.add(a);
+    // Asked in reverse order, with addresses not in the list (one sharing a listed one's hash), and one twice.
+    const asked = [...list].reverse().concat(b, 'nobody@nowhere.test', list[3] as string);
+    expect([...keys.ordinals(asked)]).toEqual(asked.map((key) => keys.ordinal(key)));
+    expect(keys.ordinals([b])[0]).toBe(-1);
+    expect(keys.ordinals([a])[0]).toBe(list.length);
+  });
+
+  it('tells apart addresses whose hashes are equal, and those that differ only in case', () => {
+    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
+    const [a, b] = collidingPair();
     expect(keys.add(a)).toBe(0);
     expect(keys.add(b)).toBe(1);
     expect(keys.add('Person0@example.com')).toBe(2);

@@ -133,7 +133,10 @@ describe('Journal', () => {
     const journal = Journal.open(path, { restart: false });
     await journal.record(answers);
     await journal.close();
-    expect([...Journal.peek(path).results.values()]).toEqual(answers);
+    // An answer that does not say its address's kind comes back with it, as its key gives it (see below).
+    expect([...Journal.peek(path).results.values()]).toEqual(
+      answers.map((a) => (a.free === undefined ? { ...a, free: false, role: a.key.startsWith('info@') } : a)),
+    );
 
     // A service's batch of 50 typical answers: each address costs its key and about 15 bytes.
     const batch = Array.from({ length: 50 }, (_, i) => ({
@@ -150,6 +153,25 @@ describe('Journal', () => {
     const perAddress = statSync(big).size / batch.length;
     expect(perAddress).toBeLessThanOrEqual(45);
     expect(Journal.peek(big).results.get('person1000@example0.com')).toEqual(batch[0]);
+  });
+
+  it('writes a service answer with its address’s kind; a line written without it is read as before', async () => {
+    const at = '2026-11-26T16:16:20.942Z';
+    const journal = Journal.open(path, { restart: false });
+    await journal.record([
+      { ...verdict('info@gmail.com'), checkedAt: at },
+      { ...verdict('ada@example.com'), checkedAt: at },
+    ]);
+    await journal.close();
+    const back = Journal.peek(path).results;
+    expect(back.get('info@gmail.com')).toMatchObject({ free: true, role: true });
+    expect(back.get('ada@example.com')).toMatchObject({ free: false, role: false });
+
+    // valid, not disposable, valid domain, kind unknown: flags 1,0,1,2,2 in base 3.
+    const older = { w: ['valid', '', at], a: [['info@gmail.com', 98, 0, 1, 2]] };
+    writeFileSync(join(dir, 'older.jsonl'), `${JSON.stringify(older)}\n`);
+    const read = Journal.peek(join(dir, 'older.jsonl')).results.get('info@gmail.com');
+    expect(read).toEqual({ ...verdict('info@gmail.com'), checkedAt: at });
   });
 
   it('reads the service’s own status words of an older journal in mailclean’s', () => {

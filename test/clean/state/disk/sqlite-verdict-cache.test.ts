@@ -3,7 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { KeysExcept } from '../../../../src/clean/scan/keys-except.js';
+import { UniqueKeys } from '../../../../src/clean/scan/spill/unique-keys.js';
 import { SqliteVerdictCache } from '../../../../src/clean/state/disk/sqlite-verdict-cache.js';
 import type { Verdict } from '../../../../src/clean/verdict/verdict.js';
 
@@ -44,7 +47,8 @@ describe('the SQLite verdict cache', () => {
     const asked = [...stored.map((v) => v.key), 'never@example.com', 'other@example.org'];
     const found = await cache.lookup(asked, 0);
     expect(found.size).toBe(1_234);
-    for (const v of stored) expect(found.get(v.key), v.key).toEqual({ ...v, key: '' });
+    // Each with its address's kind, which the service does not say: kept so that a re-run need not ask for it.
+    for (const v of stored) expect(found.get(v.key), v.key).toEqual({ ...v, key: '', free: false, role: false });
     expect(found.has('never@example.com')).toBe(false);
     await cache.close();
   });
@@ -112,6 +116,63 @@ describe('the SQLite verdict cache', () => {
     expect((await again.stats()).entries).toBe(1_234 - old);
     expect(await again.clear()).toBe(1_234 - old);
     expect(await again.stats()).toMatchObject({ entries: 0, oldest: null, newest: null });
+    await again.close();
+  });
+
+  it('answers a list that is most of the cache in one pass, page after page, as lookups answer a few', async () => {
+    const cache = new SqliteVerdictCache(path);
+    // Pages of 2,000 answers, matched 32,000 at a time: more than one of each, some of the answers old.
+    const many = Array.from({ length: 34_321 }, (_, i) => verdict(i));
+    await cache.store(many);
+    const since = Date.parse('2026-06-01T00:00:00.000Z');
+    const keys = new UniqueKeys({ budget: 0, spillDir: join(dir, 'spool') });
+    const listed = [...many.map((v) => v.key), 'never@example.com'];
+    for (const key of listed) keys.add(key);
+    const expected = new Map(
+      many.filter((v) => v.checkedAt === NEW).map((v) => [v.key, { ...v, key: '', free: false, role: false }]),
+    );
+    // The list's own keys (found many at once), a Set (one at a time), and a few by lookups: the same answers.
+    for (const asked of [new KeysExcept(keys), new Set(listed), listed.slice(0, 100)]) {
+      const found = new Map<string, Verdict>();
+      const count = await cache.lookupEach(asked, since, (key, v) => found.set(key, v));
+      const want = [...expected].filter(([key]) => (Array.isArray(asked) ? asked.includes(key) : true));
+      expect(count).toBe(want.length);
+      expect(new Map([...found].sort())).toEqual(new Map(want.sort()));
+    }
+    // Answers of one batch alike share one verdict object.
+    const found = await cache.lookup(new Set(listed), 0);
+    expect(found.get('user1@example.com')).toBe(found.get('user2@example.com'));
+    keys.close();
+    await cache.close();
+  });
+
+  it('reads an answer stored before the kind was kept (no kind: the verdict table gives it from the key)', async () => {
+    const cache = new SqliteVerdictCache(path);
+    await cache.close();
+    const db = new DatabaseSync(path);
+    // valid true (2), disposable false (1 << 2), validDomain true (2 << 4): the three flags an older mailclean kept.
+    db.prepare('INSERT INTO verdicts (key, status, flags, reason, at) VALUES (?, ?, ?, ?, ?)').run(
+      'info@gmail.com',
+      'deliverable',
+      2 | (1 << 2) | (2 << 4),
+      '',
+      Date.parse(NEW),
+    );
+    db.close();
+    const again = new SqliteVerdictCache(path);
+    const found = await again.lookup(new Set(['info@gmail.com']), 0);
+    expect(found.get('info@gmail.com')).toEqual({
+      key: '',
+      status: 'valid',
+      serviceStatus: 'deliverable',
+      valid: true,
+      disposable: false,
+      validDomain: true,
+      reason: '',
+      checkedAt: NEW,
+    });
+    await again.store([{ ...verdict(1), key: 'info@gmail.com' }]);
+    expect((await again.lookup(['info@gmail.com'], 0)).get('info@gmail.com')).toMatchObject({ free: true, role: true });
     await again.close();
   });
 });
