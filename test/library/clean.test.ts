@@ -118,6 +118,20 @@ describe.each(['spec', 'alt'] as const)('clean() with the cleaning service (%s a
     expect(sandbox.stats().addressesCharged).toBe(122);
   });
 
+  it('the progress counts against what is left once the precheck screened it, as the run sends', async () => {
+    const { sandbox, options } = await account(shape);
+    const reserved = Array.from({ length: 10 }, (_, i) => `nobody${i}@site.test`);
+    const events: CleanEvent[] = [];
+    // A refused DNS port: only what needs no lookup (reserved TLDs) is decided, and that needs no answer.
+    const dnsServers = '127.0.0.1:9';
+    const run = clean([...addresses(60), ...reserved], { ...options, dnsServers, onEvent: (e) => events.push(e) });
+    expect((await collect(run)).length).toBe(70);
+    expect(sandbox.stats().addressesCharged).toBe(60);
+    const progress = events.flatMap((e) => (e.type === 'progress' ? [e.change] : []));
+    expect(progress.find((c) => c.phase === 'checking')).toMatchObject({ toCheck: 70 });
+    expect(progress.filter((c) => c.checked !== undefined).at(-1)).toMatchObject({ checked: 60, toCheck: 60 });
+  });
+
   it('reads a stream and writes the output file instead of yielding rows', async () => {
     const { options } = await account(shape);
     const output = join(sandboxes.dataDir(), '..', 'out.csv');

@@ -133,7 +133,7 @@ export class ServiceChecker implements Checker {
       cache,
       onCacheError: (error) =>
         ports.emit({ type: 'warning', message: `${cacheLost(error)}; they are in this list's journal` }),
-      onEvent: progressOf(ports, pending.size, limiter, this.options.concurrency),
+      onEvent: progressOf(ports, pending, limiter, this.options.concurrency),
     };
     try {
       // Without a cache (it could not be opened, warned), another run's answers cannot be taken: send it all,
@@ -218,7 +218,8 @@ const cacheLost = (error: Error) => `answers could not be kept in the verdict ca
 /** The sender's events as the run's progress: what is checked and spent, the waits, and an ETA. */
 function progressOf(
   ports: RunPorts,
-  toCheck: number,
+  /** Read at each answer: screening as the run sends takes what the cache and the precheck answer out of it. */
+  pending: { readonly size: number },
   limiter: RateLimiter,
   concurrency: number,
 ): SendOptions['onEvent'] {
@@ -233,9 +234,10 @@ function progressOf(
         answers++;
       }
       const requestMs = answers > 0 ? requestsTook / answers : undefined;
+      const toCheck = pending.size;
       const unsent = toCheck - checked - (event.sending ?? 0);
       const etaMs = checked >= toCheck ? 0 : timeLeft(unsent, requestMs, concurrency, limiter);
-      const change = { checked, spent: event.spent, requests: event.requests, waitingMs: 0, etaMs };
+      const change = { toCheck, checked, spent: event.spent, requests: event.requests, waitingMs: 0, etaMs };
       ports.emit({ type: 'progress', change });
     } else if (event.type === 'limit-wait') ports.emit({ type: 'limit-wait', ms: event.ms });
     else if (event.type === 'waiting' && event.why === 'rate')
