@@ -56,7 +56,12 @@ export async function dryRunReport(
   // What the cache answers was handed out already: leaving it out does not change what is still to come.
   const cache = request.maxAgeMs > 0 && unanswered.size > 0 ? await known.cache?.() : undefined;
   const fromCache = cache
-    ? await cache.count(unanswered, Date.now() - request.maxAgeMs, (key) => unanswered.exclude(key))
+    ? await cache.count(
+        unanswered,
+        Date.now() - request.maxAgeMs,
+        (key) => unanswered.exclude(key),
+        request.signals.stop,
+      )
     : 0;
   // The precheck costs nothing, so the dry run runs it: what it decides is what a run would not pay for.
   const precheck = await precheckPending(request, checker, { emit: () => undefined }, unanswered);

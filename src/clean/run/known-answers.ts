@@ -58,7 +58,7 @@ export async function answerKnown(
   const cache = request.maxAgeMs > 0 && pending.size > 0 && !screens ? await known.cache?.() : undefined;
   if (cache) {
     // What the cache hands over was read already: leaving it out of `pending` does not change what is to come.
-    fromCache = await cache.lookupEach(pending, Date.now() - request.maxAgeMs, answered);
+    fromCache = await cache.lookupEach(pending, Date.now() - request.maxAgeMs, answered, request.signals.stop);
     if (fromCache > 0) ports.emit({ type: 'from-cache', addresses: fromCache, maxAgeMs: request.maxAgeMs });
   }
   const precheck = await precheckPending(request, checker, ports, pending, answered);
@@ -79,7 +79,7 @@ async function readWhole(
   answered: (key: string, verdict: Verdict) => void,
 ): Promise<number | undefined> {
   const cache = request.maxAgeMs > 0 && pending.size > 0 ? await known.cache?.() : undefined;
-  return await cache?.lookupAll?.(pending, Date.now() - request.maxAgeMs, answered);
+  return await cache?.lookupAll?.(pending, Date.now() - request.maxAgeMs, answered, request.signals.stop);
 }
 
 /**

@@ -29,18 +29,29 @@ export interface VerdictCache {
   lookup(keys: Iterable<string>, since: number): Promise<Map<string, Verdict>>;
   /**
    * Like lookup, but each answer goes to `found` as it is read, none kept: for a list of millions. Returns how many.
+   * `stop` ends the read between batches (a minute's work at 10M addresses): what was found so far stands.
    */
-  lookupEach(keys: Iterable<string>, since: number, found: (key: string, verdict: Verdict) => void): Promise<number>;
+  lookupEach(
+    keys: Iterable<string>,
+    since: number,
+    found: (key: string, verdict: Verdict) => void,
+    stop?: AbortSignal,
+  ): Promise<number>;
   /**
    * lookupEach for a whole list at once where the store does that faster than a chunk at a time (a list that is a
    * good part of the cache: one pass over it); undefined, having read nothing, where it does not.
    */
-  lookupAll?(keys: KeySet, since: number, found: (key: string, verdict: Verdict) => void): Promise<number | undefined>;
+  lookupAll?(
+    keys: KeySet,
+    since: number,
+    found: (key: string, verdict: Verdict) => void,
+    stop?: AbortSignal,
+  ): Promise<number | undefined>;
   /**
    * How many of these addresses have an answer at or after `since`, each told to `found` if given, without building
    * their verdicts: what `--dry-run` needs, fast for a million addresses.
    */
-  count(keys: KeySet, since: number, found?: (key: string) => void): Promise<number>;
+  count(keys: KeySet, since: number, found?: (key: string) => void, stop?: AbortSignal): Promise<number>;
   /** Keeps answers as they arrive (their `checkedAt` is when the service gave them). */
   store(verdicts: readonly Verdict[]): Promise<void>;
   stats(): Promise<CacheStats>;

@@ -13,13 +13,19 @@ import { type Database, openDatabase, type Statement } from './sqlite-driver.js'
  * V8's old space: a dry run of 10M rows all in the cache peaked at 377 MB, 254 MB at this size, for 16% more CPU.)
  */
 const SCAN_PAGE = 50_000;
-/** ... or this many answers (a line each: ANSWER_LINE, read back by answerRow) ... */
+/**
+ * ... or this many answers (a line each: ANSWER_LINE, read back by answerRow), whose addresses are matched against
+ * the list a page at a time (KeySet.hasEach). Holding 32,000 lines for one match kept their strings past two young
+ * collections, into V8's old space: `--local` of 10M rows all in the cache peaked at 273-312 MB, 252-260 MB a page
+ * at a time, for the same CPU.
+ */
 const ANSWER_PAGE = 2_000;
 /**
- * ... whose addresses are matched against a list this many at a time (KeySet.hasEach): the list's keys on disk are
- * then read once a window for many addresses, not once an address (the cache's order is not the list's).
+ * A read of the cache gives the event loop a turn between its pages and batches (the progress line moves, a Ctrl-C
+ * is heard): at 10M addresses the read takes a minute. A stop ends it there; what was found so far stands.
  */
-const MATCH_BATCH = 32_000;
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const ANSWER_LINE = 'key || char(9) || at || char(9) || flags || char(9) || hex(status) || char(9) || hex(reason)';
 
 // valid, disposable, validDomain and the address's kind (free, role: see addressKind) in two bits each: 0 unknown
@@ -84,9 +90,10 @@ export class SqliteVerdictCache implements VerdictCache {
     keys: Iterable<string>,
     since: number,
     found: (key: string, verdict: Verdict) => void,
+    stop?: AbortSignal,
   ): Promise<number> {
     if (isKeySet(keys)) {
-      const all = await this.lookupAll(keys, since, found);
+      const all = await this.lookupAll(keys, since, found, stop);
       if (all !== undefined) return all;
     }
     // Answers of one batch share their time and usually their verdict: one object for each distinct one.
@@ -101,6 +108,8 @@ export class SqliteVerdictCache implements VerdictCache {
         found(row.key, verdict);
         count++;
       }
+      await turn();
+      if (stop?.aborted) break;
     }
     return count;
   }
@@ -110,20 +119,25 @@ export class SqliteVerdictCache implements VerdictCache {
     keys: KeySet,
     since: number,
     found: (key: string, verdict: Verdict) => void,
+    stop?: AbortSignal,
   ): Promise<number | undefined> {
-    return keys.size * 3 >= this.total() ? this.passEach(keys, since, found) : undefined;
+    return keys.size * 3 >= this.total() ? await this.passEach(keys, since, found, stop) : undefined;
   }
 
   /**
    * lookupEach for a list that is a good part of the cache: one pass over the file in key order, a page of answers
    * as one string (node:sqlite makes a JS value per column of each row, which costs more than SQLite's own search:
-   * 7.6 s against 2.4 s for a million answers), their addresses matched against the list MATCH_BATCH at a time.
+   * 7.6 s against 2.4 s for a million answers), their addresses matched against the list a page at a time.
    */
-  private passEach(keys: KeySet, since: number, found: (key: string, verdict: Verdict) => void): number {
+  private async passEach(
+    keys: KeySet,
+    since: number,
+    found: (key: string, verdict: Verdict) => void,
+    stop?: AbortSignal,
+  ): Promise<number> {
     const shared = new Map<string, Verdict>();
     let count = 0;
-    let lines: string[] = [];
-    const match = () => {
+    for (const lines of this.freshLines(ANSWER_LINE, ANSWER_PAGE, since)) {
       // Each line: the key, then what its verdict is made of (see ANSWER_LINE).
       const asked = lines.map((line) => line.slice(0, line.indexOf('\t')));
       const answer = (i: number) => {
@@ -136,13 +150,9 @@ export class SqliteVerdictCache implements VerdictCache {
       };
       if (keys.hasEach) keys.hasEach(asked, answer);
       else for (let i = 0; i < asked.length; i++) if (keys.has(asked[i] as string)) answer(i);
-      lines = [];
-    };
-    for (const page of this.freshLines(ANSWER_LINE, ANSWER_PAGE, since)) {
-      for (const line of page) lines.push(line);
-      if (lines.length >= MATCH_BATCH) match();
+      await turn();
+      if (stop?.aborted) break;
     }
-    match();
     return count;
   }
 
@@ -150,10 +160,15 @@ export class SqliteVerdictCache implements VerdictCache {
     return (this.db.prepare('SELECT count(*) AS n FROM verdicts').get() as { n: number } | undefined)?.n ?? 0;
   }
 
-  async count(keys: KeySet, since: number, found: (key: string) => void = () => {}): Promise<number> {
+  async count(
+    keys: KeySet,
+    since: number,
+    found: (key: string) => void = () => {},
+    stop?: AbortSignal,
+  ): Promise<number> {
     // A statement per batch costs about three times a row read in a full pass: read everything when asking
     // about more than a third of it.
-    if (keys.size * 3 < this.total()) return await this.lookupEach(keys, since, found);
+    if (keys.size * 3 < this.total()) return await this.lookupEach(keys, since, found, stop);
     let count = 0;
     const counted = (key: string) => {
       count++;
@@ -162,6 +177,8 @@ export class SqliteVerdictCache implements VerdictCache {
     for (const page of this.freshLines('key', SCAN_PAGE, since)) {
       if (keys.hasEach) keys.hasEach(page, (i) => counted(page[i] as string));
       else for (const key of page) if (keys.has(key)) counted(key);
+      await turn();
+      if (stop?.aborted) break;
     }
     return count;
   }

@@ -71,9 +71,11 @@ export class RedisVerdictCache implements VerdictCache {
     keys: Iterable<string>,
     since: number,
     found: (key: string, verdict: Verdict) => void,
+    stop?: AbortSignal,
   ): Promise<number> {
     let count = 0;
     for (const batch of batches(keys)) {
+      if (stop?.aborted) break;
       const values = await this.run(() => this.redis.hmget(this.key, ...batch));
       values.forEach((value, i) => {
         const entry = value === null ? undefined : unpack(value);
@@ -85,8 +87,13 @@ export class RedisVerdictCache implements VerdictCache {
     return count;
   }
 
-  async count(keys: KeySet, since: number, found: (key: string) => void = () => {}): Promise<number> {
-    return await this.lookupEach(keys, since, found);
+  async count(
+    keys: KeySet,
+    since: number,
+    found: (key: string) => void = () => {},
+    stop?: AbortSignal,
+  ): Promise<number> {
+    return await this.lookupEach(keys, since, found, stop);
   }
 
   async store(verdicts: readonly Verdict[]): Promise<void> {

@@ -121,7 +121,7 @@ describe('the SQLite verdict cache', () => {
 
   it('answers a list that is most of the cache in one pass, page after page, as lookups answer a few', async () => {
     const cache = new SqliteVerdictCache(path);
-    // Pages of 2,000 answers, matched 32,000 at a time: more than one of each, some of the answers old.
+    // Pages of 2,000 answers, each matched as it is read: more than one page, some of the answers old.
     const many = Array.from({ length: 34_321 }, (_, i) => verdict(i));
     await cache.store(many);
     const since = Date.parse('2026-06-01T00:00:00.000Z');
@@ -142,6 +142,45 @@ describe('the SQLite verdict cache', () => {
     // Answers of one batch alike share one verdict object.
     const found = await cache.lookup(new Set(listed), 0);
     expect(found.get('user1@example.com')).toBe(found.get('user2@example.com'));
+    keys.close();
+    await cache.close();
+  });
+
+  it('lets the event loop run between pages and batches; a stop ends the read there, with what it found', async () => {
+    const cache = new SqliteVerdictCache(path);
+    // More than a page of the count's pass (50,000 addresses), all recent.
+    const all = Array.from({ length: 50_001 }, (_, i) => ({ ...verdict(i), checkedAt: NEW }));
+    await cache.store(all);
+    const keys = new UniqueKeys({ budget: 1 << 30, spillDir: join(dir, 'spool') });
+    for (const v of all) keys.add(v.key);
+    const few = all.slice(0, 1_000).map((v) => v.key);
+    type Read = (found: () => void, stop?: AbortSignal) => Promise<number>;
+    const reads: [string, Read, number][] = [
+      ['the pass for answers', (found, stop) => cache.lookupEach(new KeysExcept(keys), 0, found, stop), 2_000],
+      ['the pass for a count', (found, stop) => cache.count(new KeysExcept(keys), 0, found, stop), 50_000],
+      ['lookups', (found, stop) => cache.lookupEach(few, 0, found, stop), 500],
+    ];
+    for (const [name, read, page] of reads) {
+      // Whole: a callback queued before the read runs before the read ends.
+      let turned = false;
+      let toldAfterTurn = false;
+      setImmediate(() => {
+        turned = true;
+      });
+      const whole = await read(() => {
+        toldAfterTurn ||= turned;
+      });
+      expect(toldAfterTurn, name).toBe(true);
+      // Stopped as its first answer is told: it ends with that page or batch, and says how many it found.
+      const stop = new AbortController();
+      let told = 0;
+      const stopped = await read(() => {
+        told++;
+        stop.abort();
+      }, stop.signal);
+      expect([stopped, told], name).toEqual([page, page]);
+      expect(whole, name).toBeGreaterThan(page);
+    }
     keys.close();
     await cache.close();
   });
