@@ -12,7 +12,9 @@ const fileOf = (dataDir: string, url: string, token: string) =>
 export function markTokenAccepted(dataDir: string, url: string, token: string, now = Date.now()): void {
   try {
     mkdirSync(join(dataDir, 'tokens'), { recursive: true, mode: 0o700 });
-    writeFileAtomic(fileOf(dataDir, url, token), `${new Date(now).toISOString()}\n`);
+    // Not flushed to disk: it is written at a run's first answer, and two fsyncs there held up that window's
+    // requests (each later window repeats the first one's spread). A power cut may lose it (`auth status` then shows an older time).
+    writeFileAtomic(fileOf(dataDir, url, token), `${new Date(now).toISOString()}\n`, 0o600, { durable: false });
   } catch {
     /* a mark is a courtesy for `auth status`: never worth failing a run */
   }

@@ -2,6 +2,7 @@
 
 import type { Options } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
+import { plainRecords, type RawRecord } from './plain-sample.js';
 
 export const DELIMITERS = [',', ';', '\t', '|'] as const;
 /** Records looked at for sniffing. */
@@ -74,20 +75,22 @@ export function parseSample(
   delimiter: string,
   limit = SNIFF_RECORDS,
 ): SampleParse {
-  const collected: { record: string[]; raw: string }[] = [];
+  const plain = plainRecords(text, format, delimiter, limit, MAX_RECORD);
+  const collected: RawRecord[] = plain ?? [];
   let failure: { code: string } | undefined;
-  try {
-    parseSync(text, {
-      ...parserOptions(format, delimiter),
-      to: limit,
-      on_record: (rec: unknown) => {
-        collected.push(rec as { record: string[]; raw: string });
-        return null;
-      },
-    });
-  } catch (err) {
-    failure = { code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'UNKNOWN' };
-  }
+  if (!plain)
+    try {
+      parseSync(text, {
+        ...parserOptions(format, delimiter),
+        to: limit,
+        on_record: (rec: unknown) => {
+          collected.push(rec as RawRecord);
+          return null;
+        },
+      });
+    } catch (err) {
+      failure = { code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'UNKNOWN' };
+    }
   const records: SampleRecord[] = [];
   let line = 1;
   for (const c of collected) {

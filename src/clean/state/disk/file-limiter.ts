@@ -1,11 +1,10 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../../atomic-write.js';
 import type { Clock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
-import { CliError, ExitCode } from '../../../errors.js';
-import { breakLock, isStale, tryLock } from '../../../lock-files.js';
 import { type Booking, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
+import { LimiterStateError, lock, readSends, type Send } from './limiter-file.js';
 
 export interface LimiterOptions {
   rate: Rate;
@@ -16,13 +15,6 @@ export interface LimiterOptions {
   marginMs?: number;
   /** How long a send whose end was never recorded (a killed run) may still be arriving: the request timeout. */
   pendingMs?: number;
-}
-
-/** One booked send: when it was booked, and when its answer (or failure) came back. */
-interface Send {
-  id: string;
-  at: number;
-  done?: number;
 }
 
 /**
@@ -36,6 +28,8 @@ export class SlidingWindowLimiter implements RateLimiter {
   private readonly pendingMs: number;
   private readonly pollMs: number;
   private memory: Send[] = [];
+  /** The sends as this run last read or wrote them: what an ETA between bookings goes by (see `timeToSend`). */
+  private seen: Send[] = [];
   private counter = 0;
   /** Ends known here and not yet in the state file (a time, or undefined: unused, to forget); see `releaseLater`. */
   private readonly unwritten = new Map<string, number | undefined>();
@@ -116,14 +110,22 @@ export class SlidingWindowLimiter implements RateLimiter {
    * How long until `requests` more sends could all have started, if each were answered at once: slots free in
    * the order they expire, and each new send holds its slot for one window.
    */
-  /** The state file is read at every look: what every run booked is known already. */
+  /** Reads the state file first: what every run booked so far. */
   async estimate(requests: number): Promise<number> {
+    this.withState(() => false);
     return this.timeToSend(requests);
   }
 
+  /**
+   * From the sends as this run last saw them (at its last booking), with its own ends since: an ETA asked at every
+   * answer read the state file under its lock each time, a third of the file's turns in a window's requests.
+   */
   timeToSend(requests: number): number {
     const now = this.opts.clock.now();
-    const holds = this.withState(() => false).map((s) => this.holdsUntil(s, now));
+    const holds = this.seen
+      // An end kept as undefined is a send given back unused: it holds nothing.
+      .filter((send) => !this.unwritten.has(send.id) || this.unwritten.get(send.id) !== undefined)
+      .map((send) => this.holdsUntil({ ...send, done: this.unwritten.get(send.id) ?? send.done }, now));
     return timeToSendAfter(holds, requests, { rate: this.opts.rate, span: this.span, now });
   }
 
@@ -169,6 +171,7 @@ export class SlidingWindowLimiter implements RateLimiter {
       this.applyReleases(this.memory);
       change(this.memory);
       this.memory = this.prune(this.memory, this.opts.clock.now());
+      this.seen = this.memory;
       return this.memory;
     }
     let release: (() => void) | undefined;
@@ -179,9 +182,11 @@ export class SlidingWindowLimiter implements RateLimiter {
       const now = this.opts.clock.now();
       const { sends, clamped } = readSends(path, now);
       const released = this.applyReleases(sends);
+      this.seen = sends;
       // Clamped times are written back at once, or they would be read as "now" again and hold forever.
       if (!change(sends) && !clamped) return sends;
       const kept = this.prune(sends, now);
+      this.seen = kept;
       // Not flushed to disk: runs share it through the page cache, and a power cut that loses it loses the sends
       // themselves too (a garbled file reads as none). Flushing cost 4 fsyncs a request, most of a request's time.
       writeFileAtomic(path, JSON.stringify({ sends: kept }), 0o600, { durable: false });
@@ -215,79 +220,3 @@ export class SlidingWindowLimiter implements RateLimiter {
 
 /** How long a send's end may wait for the next booking before it is written on its own. */
 const RELEASE_WRITE_MS = 25;
-
-/** Later than now by more than this, a time says the clock was stepped back, not that another run just wrote it. */
-const FUTURE_TOLERANCE_MS = 1_000;
-
-/**
- * The send times on disk. A missing or garbled file holds none; one that cannot be read at all (a directory
- * in the way, no permission) is an error, as sending without knowing the others' sends could break the limit.
- * Times well in the future (the clock was stepped back) count as now, so they hold a slot for one window at most.
- */
-function readSends(path: string, now: number): { sends: Send[]; clamped: boolean } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { sends: [], clamped: false };
-    throw error;
-  }
-  let parsed: { sends?: unknown };
-  try {
-    parsed = JSON.parse(text) as { sends?: unknown };
-  } catch {
-    return { sends: [], clamped: false };
-  }
-  if (!Array.isArray(parsed.sends)) return { sends: [], clamped: false };
-  let clamped = false;
-  const sends = parsed.sends
-    .filter(
-      (s): s is Send =>
-        typeof s === 'object' && s !== null && typeof (s as Send).id === 'string' && Number.isFinite((s as Send).at),
-    )
-    .map((s) => {
-      const limit = now + FUTURE_TOLERANCE_MS;
-      const done = Number.isFinite(s.done) ? (s.done! > limit ? now : s.done!) : undefined;
-      const at = s.at > limit ? now : s.at;
-      if (at !== s.at || (done !== undefined && done !== s.done)) clamped = true;
-      return { id: s.id, at, ...(done !== undefined ? { done } : {}) };
-    });
-  return { sends, clamped };
-}
-
-/** The rate limiter cannot keep its state: the run must stop, since sending unbooked could break the limit. */
-export class LimiterStateError extends CliError {
-  override name = 'LimiterStateError';
-
-  constructor(path: string, cause: unknown) {
-    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-    const reason =
-      code === 'ENOSPC'
-        ? 'the disk is full'
-        : code === 'EISDIR'
-          ? 'a directory is in the way'
-          : (code ?? (cause instanceof Error ? cause.message : String(cause)));
-    super(
-      `cannot keep the rate limiter's state in ${path}: ${reason}`,
-      ExitCode.error,
-      'free space in the data directory (MAILCLEAN_DATA_DIR) or fix it, then run the same command with --resume',
-    );
-  }
-}
-
-/** Held for microseconds per booking; spins briefly rather than turn the limiter into async code. */
-const LOCK_STALE_MS = 5_000;
-
-function lock(path: string): () => void {
-  const started = Date.now();
-  for (;;) {
-    const attempt = tryLock(path);
-    if (attempt.taken) return attempt.release;
-    if (isStale(attempt.owner, LOCK_STALE_MS)) {
-      breakLock(path, attempt.owner);
-      continue;
-    }
-    if (Date.now() - started > 30_000) throw new Error(`the lock ${path} stays taken`);
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
-  }
-}

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -124,6 +124,26 @@ describe('SlidingWindowLimiter', () => {
     last.releaseLater(await last.acquire());
     last.flush();
     expect(limiter(1, 'c.json').currentWait()).toBe(1_000);
+  });
+
+  it("an ETA between bookings goes by this run's last look at the state file; an estimate reads it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'limiter-'));
+    dirs.push(dir);
+    const clock = new FakeClock();
+    const statePath = join(dir, 'acct.json');
+    const rate = { requests: 2, windowMs: 1_000 };
+    const run = new SlidingWindowLimiter({ rate, clock, statePath, marginMs: 0 });
+    const first = await run.acquire();
+    await run.acquire();
+    clock.time += 200;
+    run.releaseLater(first);
+    // Its own end counts at once: the first slot frees a window after that answer.
+    expect(run.timeToSend(1)).toBe(1_000);
+    // The ETA (asked at every answer) does not read the file; an estimate does (a directory in the way now).
+    rmSync(statePath);
+    mkdirSync(statePath);
+    expect(run.timeToSend(1)).toBe(1_000);
+    await expect(run.estimate(1)).rejects.toThrow(/cannot keep the rate limiter's state/);
   });
 
   it('a send left in flight by a killed run holds its slot for the request timeout, then frees', async () => {

@@ -1,0 +1,88 @@
+// The rate limiter's state file (file-limiter.ts): the send times it holds, read back with times from a clock stepped
+// back clamped, the lock that serialises the runs' turns at it, and the error that stops a run when it cannot be kept.
+import { readFileSync } from 'node:fs';
+import { CliError, ExitCode } from '../../../errors.js';
+import { breakLock, isStale, tryLock } from '../../../lock-files.js';
+
+/** One booked send: when it was booked, and when its answer (or failure) came back. */
+export interface Send {
+  id: string;
+  at: number;
+  done?: number;
+}
+
+/** Later than now by more than this, a time says the clock was stepped back, not that another run just wrote it. */
+const FUTURE_TOLERANCE_MS = 1_000;
+
+/**
+ * The send times on disk. A missing or garbled file holds none; one that cannot be read at all (a directory
+ * in the way, no permission) is an error, as sending without knowing the others' sends could break the limit.
+ * Times well in the future (the clock was stepped back) count as now, so they hold a slot for one window at most.
+ */
+export function readSends(path: string, now: number): { sends: Send[]; clamped: boolean } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { sends: [], clamped: false };
+    throw error;
+  }
+  let parsed: { sends?: unknown };
+  try {
+    parsed = JSON.parse(text) as { sends?: unknown };
+  } catch {
+    return { sends: [], clamped: false };
+  }
+  if (!Array.isArray(parsed.sends)) return { sends: [], clamped: false };
+  let clamped = false;
+  const sends = parsed.sends
+    .filter(
+      (s): s is Send =>
+        typeof s === 'object' && s !== null && typeof (s as Send).id === 'string' && Number.isFinite((s as Send).at),
+    )
+    .map((s) => {
+      const limit = now + FUTURE_TOLERANCE_MS;
+      const done = Number.isFinite(s.done) ? (s.done! > limit ? now : s.done!) : undefined;
+      const at = s.at > limit ? now : s.at;
+      if (at !== s.at || (done !== undefined && done !== s.done)) clamped = true;
+      return { id: s.id, at, ...(done !== undefined ? { done } : {}) };
+    });
+  return { sends, clamped };
+}
+
+/** The rate limiter cannot keep its state: the run must stop, since sending unbooked could break the limit. */
+export class LimiterStateError extends CliError {
+  override name = 'LimiterStateError';
+
+  constructor(path: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const reason =
+      code === 'ENOSPC'
+        ? 'the disk is full'
+        : code === 'EISDIR'
+          ? 'a directory is in the way'
+          : (code ?? (cause instanceof Error ? cause.message : String(cause)));
+    super(
+      `cannot keep the rate limiter's state in ${path}: ${reason}`,
+      ExitCode.error,
+      'free space in the data directory (MAILCLEAN_DATA_DIR) or fix it, then run the same command with --resume',
+    );
+  }
+}
+
+/** Held for microseconds per booking; spins briefly rather than turn the limiter into async code. */
+const LOCK_STALE_MS = 5_000;
+
+export function lock(path: string): () => void {
+  const started = Date.now();
+  for (;;) {
+    const attempt = tryLock(path);
+    if (attempt.taken) return attempt.release;
+    if (isStale(attempt.owner, LOCK_STALE_MS)) {
+      breakLock(path, attempt.owner);
+      continue;
+    }
+    if (Date.now() - started > 30_000) throw new Error(`the lock ${path} stays taken`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+  }
+}
