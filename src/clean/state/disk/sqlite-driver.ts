@@ -1,6 +1,5 @@
 // node:sqlite, loaded without its ExperimentalWarning: the warning is printed on every run that opens the cache,
 // and stderr is for what users can act on. Only that one warning is dropped; every other passes through.
-import { statSync } from 'node:fs';
 import type * as Sqlite from 'node:sqlite';
 
 const original = process.emitWarning;
@@ -31,12 +30,8 @@ const BUSY_WAIT_MS = 60_000;
  * writers wait for each other instead of failing with "database is locked".
  */
 export function openDatabase(path: string): Database {
-  // A new file (empty: it holds nothing to lose) turns to WAL without flushes: four of the eight fsyncs that made
-  // it, on a run's path to its first request (the cache and the claims are both made by a new account's first run).
-  const empty = statSync(path, { throwIfNoEntry: false })?.size === 0;
   const db = new DatabaseSync(path);
   db.exec(`PRAGMA busy_timeout = ${BUSY_WAIT_MS}`);
-  if (empty) db.exec('PRAGMA synchronous = OFF');
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
   return db;
