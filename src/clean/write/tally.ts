@@ -1,24 +1,25 @@
 import { byCodeUnits } from '../../quantities.js';
 import { addressKind, type Verdict } from '../verdict/verdict.js';
+import { type DomainMix, DomainMixes } from './domain-mixes.js';
+
+export type { DomainMix };
 
 const EXAMPLES = 5;
 
-/** How the rows of one domain came out. */
-export interface DomainMix {
-  domain: string;
-  rows: number;
-  statuses: Record<string, number>;
-}
-
 /**
  * Verdicts counted by object before each one's rows are counted field by field: the engine shares a few dozen
- * among a million rows; a service's answers, one each, go straight to the counts once this many are kept.
+ * among a million rows, the journal and the cache one for each kind of answer in a batch (tens of thousands in a
+ * list of a million, their rows close together); past this many the counts so far are settled and it starts again.
  */
-const SHARED_VERDICTS = 4096;
+const SHARED_VERDICTS = 1 << 16;
 
-/** A count kept in an object of its own: a row then costs one map lookup, not a lookup and an update. */
+/**
+ * A verdict's rows, kept in an object of its own (a row then costs one map lookup, not a lookup and an update),
+ * and its status's number.
+ */
 interface Count {
   n: number;
+  status: number;
 }
 
 /**
@@ -38,7 +39,10 @@ export class Tally {
   readonly suggestions = new Map<string, number>();
   /** The first few addresses (as written in the input) of each status but `valid`, for the report. */
   readonly examples = new Map<string, string[]>();
-  private readonly byDomain = new Map<string, Map<string, Count>>();
+  private readonly byDomain = new DomainMixes();
+  /** The statuses rows had, numbered for byDomain. */
+  private readonly statusNames: string[] = [];
+  private readonly statusNumbers = new Map<string, number>();
 
   get rows(): number {
     return this.settled().rows;
@@ -66,24 +70,30 @@ export class Tally {
 
   /** One row: its verdict, the cell as written, and its address's key when it has one (shared verdicts carry none). */
   add(verdict: Verdict, cell?: string, key: string = verdict.key): void {
-    const rows = this.byVerdict.get(verdict);
+    let rows = this.byVerdict.get(verdict);
     if (rows !== undefined) rows.n++;
-    else if (this.byVerdict.size < SHARED_VERDICTS) this.byVerdict.set(verdict, { n: 1 });
-    else this.countVerdict(verdict, 1);
+    else {
+      if (this.byVerdict.size === SHARED_VERDICTS) this.settled();
+      this.byVerdict.set(verdict, (rows = { n: 1, status: this.statusNumber(verdict.status) }));
+    }
     if (verdict.status !== 'valid' && cell !== undefined) this.keepExample(verdict.status, cell.trim());
     // The engine's word on a role address is its verdict's (counted with it); without one, the key is asked.
     if (verdict.free === undefined && verdict.reason !== 'role' && key !== '' && addressKind(verdict, key).role)
       this.counted.role++;
     const at = key.lastIndexOf('@');
     if (at < 0) return;
-    const domain = key.slice(at + 1);
-    let mix = this.byDomain.get(domain);
-    if (!mix) this.byDomain.set(domain, (mix = new Map()));
-    const status = mix.get(verdict.status);
-    if (status) status.n++;
-    else mix.set(verdict.status, { n: 1 });
+    this.byDomain.add(key, at, rows.status);
     if (verdict.suggestion)
-      bump(this.suggestions, `${domain} → ${verdict.suggestion.slice(verdict.suggestion.lastIndexOf('@') + 1)}`);
+      bump(
+        this.suggestions,
+        `${key.slice(at + 1)} → ${verdict.suggestion.slice(verdict.suggestion.lastIndexOf('@') + 1)}`,
+      );
+  }
+
+  private statusNumber(status: string): number {
+    let number = this.statusNumbers.get(status);
+    if (number === undefined) this.statusNumbers.set(status, (number = this.statusNames.push(status) - 1));
+    return number;
   }
 
   /** What `rows` rows of one verdict add to the counts that depend on the verdict alone. */
@@ -111,17 +121,7 @@ export class Tally {
 
   /** The `n` domains with the most rows, each with its mix of statuses (ties by name). */
   topDomains(n: number): DomainMix[] {
-    const all: DomainMix[] = [];
-    for (const [domain, mix] of this.byDomain) {
-      let rows = 0;
-      const statuses: Record<string, number> = {};
-      for (const [status, count] of mix) {
-        rows += count.n;
-        statuses[status] = count.n;
-      }
-      all.push({ domain, rows, statuses });
-    }
-    return all.sort((a, b) => b.rows - a.rows || byCodeUnits(a.domain, b.domain)).slice(0, n);
+    return this.byDomain.top(n, this.statusNames);
   }
 }
 

@@ -48,16 +48,16 @@ describe('Tally', () => {
     add(typo, 'ann@gmial.com');
     add(prefilterVerdict('', 'syntax'), '', 'not an address');
     add(prefilterVerdict('', 'blank'), '', '');
-    // More distinct verdicts than are counted by object: the rest are counted as they come.
-    for (let i = 0; i < 5000; i++)
+    // More distinct verdicts than are counted by object (65,536): the counts are settled and it starts again.
+    for (let i = 0; i < 70_000; i++)
       add(service(`s${i}@b.example`, i % 5 === 0 ? 'invalid' : 'valid'), `s${i}@b.example`);
     for (let i = 0; i < 7; i++) add(service(`admin@c${i}.example`, 'valid'), `admin@c${i}.example`);
     add(uncheckedVerdict('u@d.example'), 'u@d.example');
     expect(tally.rows).toBe(rows);
     expect(Object.fromEntries(tally.byStatus)).toEqual({
-      valid: 3000 + 4000 + 7,
+      valid: 3000 + 56_000 + 7,
       risky: 23,
-      invalid: 1002,
+      invalid: 14_002,
       unchecked: 1,
     });
     expect(Object.fromEntries(tally.byReason)).toEqual({
@@ -66,9 +66,9 @@ describe('Tally', () => {
       possible_typo: 1,
       syntax: 1,
       blank: 1,
-      rejected: 1000,
+      rejected: 14_000,
     });
-    expect(Object.fromEntries(tally.byServiceStatus)).toEqual({ deliverable: 4007, undeliverable: 1000 });
+    expect(Object.fromEntries(tally.byServiceStatus)).toEqual({ deliverable: 56_007, undeliverable: 14_000 });
     expect(tally.disposable).toBe(2);
     // The engine's role verdicts (and flag), and the service's answers for admin@ (read from the key).
     expect(tally.role).toBe(28);
@@ -81,12 +81,29 @@ describe('Tally', () => {
       's15@b.example',
     ]);
     expect(tally.topDomains(2)).toEqual([
-      { domain: 'b.example', rows: 5000, statuses: { valid: 4000, invalid: 1000 } },
+      { domain: 'b.example', rows: 70_000, statuses: { valid: 56_000, invalid: 14_000 } },
       { domain: 'a.example', rows: 3020, statuses: { valid: 3000, risky: 20 } },
     ]);
     // Read again after more rows: the counts go on.
     tally.add(role, 'info@a.example', 'info@a.example');
     expect(tally.rows).toBe(rows + 1);
     expect(tally.role).toBe(29);
+  });
+
+  it('counts the rows of thousands of domains by status, each domain’s statuses in the order they first came', () => {
+    const tally = new Tally();
+    const statuses = ['valid', 'invalid', 'risky', 'unknown', 'unchecked', 'catch_all', 'spamtrap'];
+    const verdicts = statuses.map((status) => service('', status));
+    // Domain d has d % 50 + 1 rows, their statuses from d % 7 on: more domains and statuses than first made room for.
+    for (let d = 0; d < 3000; d++)
+      for (let r = 0; r <= d % 50; r++) tally.add(verdicts[(d + r) % 7]!, `r${r}@d${d}.example`, `r${r}@d${d}.example`);
+    const top = tally.topDomains(3);
+    expect(top.map((mix) => mix.domain)).toEqual(['d1049.example', 'd1099.example', 'd1149.example']);
+    const first = top[0]!;
+    expect(first.rows).toBe(50);
+    // d1049 starts at status 1049 % 7 = 6 and goes round: spamtrap first, then valid, invalid...
+    expect(Object.keys(first.statuses)).toEqual([...statuses.slice(6), ...statuses.slice(0, 6)]);
+    expect(Object.values(first.statuses)).toEqual([8, 7, 7, 7, 7, 7, 7]);
+    expect(tally.rows).toBe(Array.from({ length: 3000 }, (_, d) => (d % 50) + 1).reduce((a, b) => a + b));
   });
 });
