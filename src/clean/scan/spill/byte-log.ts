@@ -8,7 +8,10 @@ import { processTag } from '../../../lock-files.js';
 export const CHUNK_BYTES = 1 << 20;
 
 /** Reads of the part on disk go through a window this large: neighbouring records are one read. */
+
 const WINDOW_BYTES = 8 << 10;
+/** What `span` makes sure it can read at least. */
+const LENGTH_READ = 2;
 
 export interface ByteLogOptions {
   /** Bytes kept in memory; older chunks go to a file in `spillDir` once the log grows past it. */
@@ -64,6 +67,21 @@ export class ByteLog {
   uint16(offset: number): number {
     return this.bufferAt(offset, 2).readUInt16LE(this.at);
   }
+
+  /**
+   * The buffer that holds the bytes from `offset` on (a chunk in memory, or a window of the file): they start at
+   * `spanStart` in it and can be read up to `spanEnd`, which is never past the end of `offset`'s chunk.
+   */
+  span(offset: number): Buffer {
+    const buffer = this.bufferAt(offset, LENGTH_READ);
+    this.spanStart = this.at;
+    this.spanEnd = buffer === this.window ? this.windowEnd - this.windowStart : CHUNK_BYTES;
+    return buffer;
+  }
+
+  /** Set by `span`. */
+  spanStart = 0;
+  spanEnd = 0;
 
   /** Whether the `length` bytes from `offset` (within one chunk) are those of `bytes` from `start`. */
   equals(offset: number, bytes: Buffer, length: number, start = 0): boolean {

@@ -189,9 +189,32 @@ export class UniqueKeys implements Iterable<string> {
 
   /** Whether the key numbered `ordinal` is the `length` bytes of `bytes` (the scratch buffer) from `start`. */
   private sameKey(ordinal: number, length: number, bytes: Buffer = this.scratch, start = 0): boolean {
-    let at = this.anchors.get(ordinal >>> ANCHOR_BITS);
-    for (let skip = ordinal & ((1 << ANCHOR_BITS) - 1); skip > 0; skip--) at = this.nextRecord(at);
+    const at = this.recordAfter(this.anchors.get(ordinal >>> ANCHOR_BITS), ordinal & ((1 << ANCHOR_BITS) - 1));
     return this.log.uint16(at) === length && this.log.equals(at + LENGTH_BYTES, bytes, length, start);
+  }
+
+  /**
+   * Where the record `skip` records after the one at `at` starts: stepped through in the buffer that holds them,
+   * where it can (a lookup steps over up to seven records), else a record at a time.
+   */
+  private recordAfter(at: number, skip: number): number {
+    while (skip > 0) {
+      const buffer = this.log.span(at);
+      const { spanStart, spanEnd } = this.log;
+      let i = spanStart;
+      for (; skip > 0; skip--) {
+        const next = i + LENGTH_BYTES + buffer.readUInt16LE(i);
+        // The chunk's or the window's end, or a chunk's unused end (zeros): nextRecord says where to go on.
+        if (next + LENGTH_BYTES > spanEnd || (buffer[next] === 0 && buffer[next + 1] === 0)) break;
+        i = next;
+      }
+      at += i - spanStart;
+      if (skip > 0) {
+        at = this.nextRecord(at);
+        skip--;
+      }
+    }
+    return at;
   }
 
   /** Where the record after the one at `at` starts: right after it, or at the next chunk when this one ends there. */
