@@ -11,7 +11,7 @@ const EXAMPLES = 5;
  * among a million rows, the journal and the cache one for each kind of answer in a batch (tens of thousands in a
  * list of a million, their rows close together); past this many the counts so far are settled and it starts again.
  */
-const SHARED_VERDICTS = 1 << 16;
+const SHARED_VERDICTS = 4096;
 
 /**
  * A verdict's rows, kept in an object of its own (a row then costs one map lookup, not a lookup and an update),
