@@ -16,8 +16,8 @@ const SCAN_PAGE = 50_000;
 /**
  * ... or this many answers (a line each: ANSWER_LINE, read back by answerRow), whose addresses are matched against
  * the list a page at a time (KeySet.hasEach). Holding 32,000 lines for one match kept their strings past two young
- * collections, into V8's old space: `--local` of 10M rows all in the cache peaked at 273-312 MB, 252-260 MB a page
- * at a time, for the same CPU.
+ * collections, into V8's old space: `--local` of 10M rows all in the cache peaked at 315-327 MB, 249-261 MB a page
+ * at a time, for the same CPU (Node 22).
  */
 const ANSWER_PAGE = 2_000;
 /**
