@@ -40,20 +40,15 @@ export async function finishRun(
 ): Promise<Ended> {
   const { layout, scan, answers, outcome } = run;
   ports.emit({ type: 'progress', change: { phase: 'writing', rows: scan.rows } });
-  const answerFor = verdictsByRow(checker, ports, layout, scan, answers.verdicts);
-  const summaryOf = (written: WriteSummary, outputs: OutputCount[]) => summarise(checker, run, written, outputs);
   const stopped = outcome.stopped?.reason;
+  // An interrupted check whose answers are not kept counts only those that were (see KnownAnswers.keptBefore).
+  const before = stopped === 'interrupted' ? answers.keptBefore : undefined;
+  const answerFor = verdictsByRow(checker, ports, layout, scan, answers.verdicts, before);
+  const summaryOf = (written: WriteSummary, outputs: OutputCount[]) => summarise(checker, run, written, outputs);
   if (stopped === 'interrupted') {
     ports.emit({ type: 'interrupted', answersSaved: checker.keepsAnswers ? outcome.saved : undefined });
-    const kept = answers.kept;
-    const keptOnly: AnswerFor = kept
-      ? (key) => {
-          const verdict = answerFor(key);
-          return verdict && kept.has(verdict) ? verdict : undefined;
-        }
-      : answerFor;
     const counting = countOnly(request, checker, run, ports);
-    const counted = counting && (await writeRows(layout, keptOnly, counting));
+    const counted = counting && (await writeRows(layout, answerFor, counting));
     const summary = counted ? summaryOf(counted, []) : undefined;
     if (summary) await sideFiles(request, ports, summary, counted!, request.signals.exitCode);
     return { kind: 'interrupted', exitCode: request.signals.exitCode, summary };
@@ -133,19 +128,20 @@ function verdictsByRow(
   layout: InputLayout,
   scan: ScanResult,
   verdicts: VerdictTable,
+  before?: number,
 ): AnswerFor {
   if (inputChanged(layout, scan)) {
     if (checker.changedInput === 'refuse') assertInputUnchanged(layout, scan);
     ports.emit({ type: 'list-changed', displayName: layout.displayName });
     return (key) => {
       const ordinal = scan.unique.ordinal(key);
-      return ordinal >= 0 ? verdicts.get(ordinal) : undefined;
+      return ordinal >= 0 ? verdicts.get(ordinal, before) : undefined;
     };
   }
   if (!scan.rowOrdinals) throw new Error("a scan for a run that writes keeps each row's address number");
   const nextOrdinal = scan.rowOrdinals.reader();
   scan.unique.dropIndex();
-  return (): Verdict | undefined => verdicts.get(nextOrdinal());
+  return (): Verdict | undefined => verdicts.get(nextOrdinal(), before);
 }
 
 /** Where and how the rows are written; a signal stops the writing cleanly. */

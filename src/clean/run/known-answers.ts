@@ -4,6 +4,7 @@
 import { type PrecheckOutcome, runPrecheck } from '../check/precheck.js';
 import { KeysExcept } from '../scan/keys-except.js';
 import type { ScanResult } from '../scan/scan.js';
+import type { FoundAnswer } from '../state/verdict-cache.js';
 import type { Verdict } from '../verdict/verdict.js';
 import type { VerdictTable } from '../verdict/verdict-table.js';
 import type { Checker, KnownSources } from './checker.js';
@@ -19,10 +20,10 @@ export interface KnownAnswers {
   fromCache: number;
   precheck?: PrecheckOutcome;
   /**
-   * For a checker whose answers are not kept: the verdicts that were (journal, cache, precheck), so that an
-   * interrupted run counts only those.
+   * For a checker whose answers are not kept: how many distinct answers the table held before it checked (journal,
+   * cache, precheck; see VerdictTable.answersSoFar), so that an interrupted run counts only those.
    */
-  kept?: ReadonlySet<Verdict>;
+  keptBefore?: number;
   /**
    * A paying run that asks nothing of its user: the cache and the precheck answer `pending` a chunk at a time as it
    * is sent (screening.ts), and `fromCache` and `precheck` are known once `screening.finish()` has run.
@@ -41,7 +42,7 @@ export async function answerKnown(
   const verdicts = known.journaled;
   const fromJournal = verdicts.size;
   const pending = new KeysExcept(scan.unique, verdicts);
-  const answered = (key: string, verdict: Verdict) => verdicts.setKey(key, verdict, pending.exclude(key));
+  const answered: FoundAnswer = (key, verdict, time) => verdicts.setKey(key, verdict, pending.exclude(key), time);
   const screens = screensAsItSends(request, checker, ports, fromJournal);
   // A list that is a good part of the cache is read against it whole (one pass) even when the rest is screened as
   // it is sent: a chunk at a time, it would be looked up address by address. What it leaves is screened.
@@ -65,10 +66,10 @@ export async function answerKnown(
   // Only a run that pays is stopped for an unfinished list: the engine checks the rest for free.
   if (checker.cost) refuseUnfinished(request, ports, fromJournal, pending.size);
   ports.emit({ type: 'resumed', already: fromJournal, unique: scan.unique.size });
-  const kept = checker.keepsAnswers ? undefined : new Set<Verdict>(verdicts.distinct());
+  const keptBefore = checker.keepsAnswers ? undefined : verdicts.answersSoFar;
   const toCheck = pending.size;
   ports.emit({ type: 'kept', kept: verdicts.size, toCheck, fromJournal, fromCache });
-  return { verdicts, pending, fromJournal, fromCache, precheck, kept };
+  return { verdicts, pending, fromJournal, fromCache, precheck, keptBefore };
 }
 
 /** The cache's answers for the whole list, where its store reads them at once faster (VerdictCache.lookupAll). */
@@ -76,7 +77,7 @@ async function readWhole(
   request: CleanRequest,
   known: KnownSources,
   pending: KeysExcept,
-  answered: (key: string, verdict: Verdict) => void,
+  answered: FoundAnswer,
 ): Promise<number | undefined> {
   const cache = request.maxAgeMs > 0 && pending.size > 0 ? await known.cache?.() : undefined;
   return await cache?.lookupAll?.(pending, Date.now() - request.maxAgeMs, answered, request.signals.stop);

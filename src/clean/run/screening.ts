@@ -7,7 +7,7 @@
 import type { Engine } from '../../verify/index.js';
 import { mergePrecheck, type PrecheckOutcome, precheck, precheckEngine } from '../check/precheck.js';
 import type { KeysExcept } from '../scan/keys-except.js';
-import type { VerdictCache } from '../state/verdict-cache.js';
+import type { FoundAnswer, VerdictCache } from '../state/verdict-cache.js';
 import type { Verdict } from '../verdict/verdict.js';
 import type { Checker } from './checker.js';
 import type { RunPorts } from './events.js';
@@ -35,7 +35,7 @@ export class Screening {
     private readonly checker: Checker,
     private readonly ports: RunPorts,
     pending: KeysExcept,
-    private readonly answered: (key: string, verdict: Verdict) => void,
+    private readonly answered: FoundAnswer,
     /** Undefined when the cache was read for the whole list already (`fromCache` found): chunks ask the precheck. */
     private readonly cache?: () => Promise<VerdictCache | undefined>,
     fromCache = 0,
@@ -110,9 +110,9 @@ export class Screening {
   private async screen(chunk: string[]): Promise<Set<string>> {
     const { request, checker } = this;
     const decided = new Set<string>();
-    const answered = (key: string, verdict: Verdict) => {
+    const answered: FoundAnswer = (key, verdict, time) => {
       decided.add(key);
-      this.answered(key, verdict);
+      this.answered(key, verdict, time);
     };
     const cache = request.maxAgeMs > 0 ? await this.cache?.() : undefined;
     if (cache) this.found.fromCache += await cache.lookupEach(chunk, Date.now() - request.maxAgeMs, answered);

@@ -21,7 +21,7 @@ export class KeysExcept implements KeySet {
     this.out = new Uint8Array(Math.ceil(keys.size / 8));
     if (!answered?.size) return;
     for (let ordinal = 0; ordinal < keys.size; ordinal++)
-      if (answered.get(ordinal) !== undefined) this.out[ordinal >>> 3]! |= 1 << (ordinal & 7);
+      if (answered.has(ordinal)) this.out[ordinal >>> 3]! |= 1 << (ordinal & 7);
     this.excluded = answered.size;
   }
 

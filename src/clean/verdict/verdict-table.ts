@@ -1,22 +1,39 @@
 import { Paged } from '../scan/spill/paged.js';
 import type { UniqueKeys } from '../scan/spill/unique-keys.js';
+import { CodedColumn } from './coded-column.js';
 import { addressKind, type Verdict } from './verdict.js';
 
+/** When an answer was given: as its checker wrote it, or epoch ms (the cache's), written out in ISO 8601. */
+export type AnswerTime = string | number;
+
+/** The last answers made into verdicts (get), by number modulo this: rows of one batch follow each other. */
+const RECENT = 1024;
+
 /**
- * The verdict of each unique address by its ordinal: two bytes an address (four past 65,535 distinct verdicts) and
- * one object per distinct verdict (the engine's are shared, see local.ts), where a map from address to verdict
- * costs an entry and a string each.
+ * The verdict of each unique address by its ordinal, as a number a distinct answer (two bytes an address, see
+ * CodedColumn). An answer is a verdict but for its time (few: statuses, reasons, kinds) and a time. Kept whole, a
+ * list answered by the service in batches of 50 held an object, a map entry or two and a string for each batch's
+ * kind of answer: about 350 bytes each, 200,000 of them at 10M rows.
  */
 export class VerdictTable {
-  private ids = new Paged('u16');
-  /** One past the highest ordinal set. */
-  private end = 0;
-  /** Index 0 stands for "no verdict". */
-  private readonly verdicts: Verdict[] = [];
-  private readonly idOf = new Map<Verdict, number>();
+  private readonly column = new CodedColumn();
   private count = 0;
-  /** Each answer given its kind, by kind (see setKey). */
-  private readonly kinds = new WeakMap<Verdict, Verdict[]>();
+  /** Verdicts without their time or key, by number. */
+  private readonly shapes: Verdict[] = [];
+  private readonly shapeNumbers = new Map<string, number>();
+  /** A verdict object's shape, once it has been worked out. */
+  private readonly shapeOfVerdict = new WeakMap<Verdict, number>();
+  /** A shape given an address's kind (free, role: see setKey), by shape * 4 + kind. */
+  private readonly withKinds = new Map<number, number>();
+  private readonly times: AnswerTime[] = [];
+  private readonly timeNumbers = new Map<AnswerTime, number>();
+  /** Each answer (from 1) as its shape and time. */
+  private readonly answerShapes = new Paged('u32');
+  private readonly answerTimes = new Paged('u32');
+  private readonly answerNumbers = new Map<number | string, number>();
+  private answers = 0;
+  private readonly recent: Array<Verdict | undefined> = new Array(RECENT);
+  private readonly recentAnswers = new Int32Array(RECENT);
 
   constructor(private readonly keys: UniqueKeys) {}
 
@@ -25,16 +42,14 @@ export class VerdictTable {
     return this.count;
   }
 
-  set(ordinal: number, verdict: Verdict): void {
-    let id = this.idOf.get(verdict);
-    if (id === undefined) {
-      id = this.verdicts.push(verdict);
-      this.idOf.set(verdict, id);
-      if (id === 0x10000 && this.ids.kind === 'u16') this.widen();
-    }
-    if (this.ids.get(ordinal) === 0) this.count++;
-    this.ids.set(ordinal, id);
-    this.end = Math.max(this.end, ordinal + 1);
+  /** How many distinct answers were set so far: `get` with it leaves out those set after. */
+  get answersSoFar(): number {
+    return this.answers;
+  }
+
+  /** `time`: the answer's, where it is not the verdict's own `checkedAt` (answers alike but for it share a verdict). */
+  set(ordinal: number, verdict: Verdict, time: AnswerTime = verdict.checkedAt): void {
+    this.setAnswer(ordinal, this.answerOf(this.shapeOf(verdict), time));
   }
 
   /**
@@ -43,32 +58,103 @@ export class VerdictTable {
    * is given it here, once an address, as the row's key would give it when written: rows then share a verdict per
    * answer and kind, and the write pass makes each one's cells once instead of once a row.
    */
-  setKey(key: string, verdict: Verdict, ordinal = this.keys.ordinal(key)): void {
-    if (ordinal >= 0) this.set(ordinal, verdict.free === undefined ? this.withKind(verdict, key) : verdict);
+  setKey(key: string, verdict: Verdict, ordinal = this.keys.ordinal(key), time: AnswerTime = verdict.checkedAt): void {
+    if (ordinal < 0) return;
+    let shape = this.shapeOf(verdict);
+    if ((this.shapes[shape] as Verdict).free === undefined) shape = this.withKind(shape, key);
+    this.setAnswer(ordinal, this.answerOf(shape, time));
   }
 
-  private withKind(verdict: Verdict, key: string): Verdict {
-    const { free, role } = addressKind(verdict, key);
-    if (free === null || role === null) return verdict;
-    let kinds = this.kinds.get(verdict);
-    if (!kinds) this.kinds.set(verdict, (kinds = []));
-    const kind = (free ? 2 : 0) + (role ? 1 : 0);
-    return (kinds[kind] ??= { ...verdict, free, role });
+  has(ordinal: number): boolean {
+    return this.column.get(ordinal) !== 0;
   }
 
-  private widen(): void {
-    const wide = new Paged('u32');
-    for (let ordinal = 0; ordinal < this.end; ordinal++) wide.set(ordinal, this.ids.get(ordinal));
-    this.ids = wide;
+  /** `before`: only an answer among the first `before` set (see answersSoFar). */
+  get(ordinal: number, before = Number.POSITIVE_INFINITY): Verdict | undefined {
+    const answer = this.column.get(ordinal);
+    if (answer === 0 || answer > before) return undefined;
+    const slot = answer % RECENT;
+    if (this.recentAnswers[slot] === answer) return this.recent[slot];
+    const time = this.times[this.answerTimes.get(answer)] as AnswerTime;
+    const verdict = {
+      ...(this.shapes[this.answerShapes.get(answer)] as Verdict),
+      checkedAt: typeof time === 'number' ? new Date(time).toISOString() : time,
+    };
+    this.recent[slot] = verdict;
+    this.recentAnswers[slot] = answer;
+    return verdict;
   }
 
-  /** Each distinct verdict held, once. */
-  distinct(): readonly Verdict[] {
-    return this.verdicts;
+  private setAnswer(ordinal: number, answer: number): void {
+    if (!this.has(ordinal)) this.count++;
+    this.column.set(ordinal, answer);
   }
 
-  get(ordinal: number): Verdict | undefined {
-    const id = this.ids.get(ordinal);
-    return id === 0 ? undefined : this.verdicts[id - 1];
+  private shapeOf(verdict: Verdict): number {
+    let shape = this.shapeOfVerdict.get(verdict);
+    if (shape === undefined) {
+      shape = this.shapeNumber(withoutTime(verdict));
+      this.shapeOfVerdict.set(verdict, shape);
+    }
+    return shape;
   }
+
+  private shapeNumber(shape: Verdict): number {
+    const said = JSON.stringify(shape);
+    let number = this.shapeNumbers.get(said);
+    if (number === undefined) {
+      number = this.shapes.push(shape) - 1;
+      this.shapeNumbers.set(said, number);
+    }
+    return number;
+  }
+
+  private withKind(shape: number, key: string): number {
+    const { free, role } = addressKind(this.shapes[shape] as Verdict, key);
+    if (free === null || role === null) return shape;
+    const kind = shape * 4 + (free ? 2 : 0) + (role ? 1 : 0);
+    let number = this.withKinds.get(kind);
+    if (number === undefined) {
+      number = this.shapeNumber({ ...(this.shapes[shape] as Verdict), free, role });
+      this.withKinds.set(kind, number);
+    }
+    return number;
+  }
+
+  private answerOf(shape: number, time: AnswerTime): number {
+    let timeNumber = this.timeNumbers.get(time);
+    if (timeNumber === undefined) {
+      timeNumber = this.times.push(time) - 1;
+      this.timeNumbers.set(time, timeNumber);
+    }
+    // A small integer where it can be: a map's number key past 2^30 is an object of its own.
+    const key = shape < 1024 && timeNumber < 1 << 20 ? timeNumber * 1024 + shape : `${shape}/${timeNumber}`;
+    let answer = this.answerNumbers.get(key);
+    if (answer === undefined) {
+      answer = ++this.answers;
+      this.answerNumbers.set(key, answer);
+      this.answerShapes.set(answer, shape);
+      this.answerTimes.set(answer, timeNumber);
+    }
+    return answer;
+  }
+}
+
+/** The verdict's fields but its time and key (the row gives the key), in one order: verdicts alike say alike. */
+function withoutTime(v: Verdict): Verdict {
+  const shape: Verdict = {
+    key: '',
+    status: v.status,
+    valid: v.valid,
+    disposable: v.disposable,
+    validDomain: v.validDomain,
+    reason: v.reason,
+    checkedAt: '',
+  };
+  if (v.suggestion !== undefined) shape.suggestion = v.suggestion;
+  if (v.serviceStatus !== undefined) shape.serviceStatus = v.serviceStatus;
+  if (v.decidedBy !== undefined) shape.decidedBy = v.decidedBy;
+  if (v.free !== undefined) shape.free = v.free;
+  if (v.role !== undefined) shape.role = v.role;
+  return shape;
 }

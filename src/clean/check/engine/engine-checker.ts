@@ -114,7 +114,7 @@ export class EngineChecker implements Checker {
 
 /** The list's addresses without an answer kept from the service, with their numbers. */
 function* unanswered(keys: UniqueKeys, verdicts: VerdictTable): Generator<[number, string]> {
-  for (const entry of keys.entries()) if (verdicts.get(entry[0]) === undefined) yield entry;
+  for (const entry of keys.entries()) if (!verdicts.has(entry[0])) yield entry;
 }
 
 const CACHE_LOST = 'the engine checks what the journal does not answer';

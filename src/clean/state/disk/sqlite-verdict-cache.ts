@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { batches, KEY_BATCH } from '../../../batches.js';
 import { documentedStatus } from '../../verdict/service-words.js';
 import { addressKind, type Verdict } from '../../verdict/verdict.js';
-import type { CacheStats, KeySet, VerdictCache } from '../verdict-cache.js';
+import { type CacheStats, type FoundAnswer, type KeySet, sharedAtTime, type VerdictCache } from '../verdict-cache.js';
 import { type Database, openDatabase, type Statement } from './sqlite-driver.js';
 
 /**
@@ -37,17 +37,17 @@ const unpackFlag = (flags: number, shift: number): boolean | null => {
   return v === 0 ? null : v === 2;
 };
 
-/** The fields of an answer's line after its key (see ANSWER_LINE). */
+/** The fields of an answer's line after its key and time (see ANSWER_LINE). */
 function answerRow(fields: string): Row {
-  const [at, flags, status, reason] = fields.split('\t');
+  const [flags, status, reason] = fields.split('\t');
   const text = (hex = '') => Buffer.from(hex, 'hex').toString('utf8');
-  return { key: '', at: Number(at), flags: Number(flags), status: text(status), reason: text(reason) };
+  return { key: '', at: 0, flags: Number(flags), status: text(status), reason: text(reason) };
 }
 
 /**
  * The text as a string of its own. A slice of a page is a view of the page's string in V8, so a slice kept as a map's
- * key keeps its whole page alive: a cache of 1M answers given in 20,000 batches (each its own time, so its own
- * verdict) held every page of the pass, 50 MB.
+ * key keeps its whole page alive: when each time was an answer of its own, a cache of 1M answers given in 20,000
+ * batches held every page of the pass, 50 MB.
  */
 const ownCopy = (ascii: string) => Buffer.from(ascii, 'latin1').toString('latin1');
 
@@ -89,30 +89,26 @@ export class SqliteVerdictCache implements VerdictCache {
 
   async lookup(keys: Iterable<string>, since: number): Promise<Map<string, Verdict>> {
     const found = new Map<string, Verdict>();
-    await this.lookupEach(keys, since, (key, verdict) => found.set(key, verdict));
+    const timed = sharedAtTime();
+    await this.lookupEach(keys, since, (key, verdict, time) => found.set(key, timed(verdict, time)));
     return found;
   }
 
-  async lookupEach(
-    keys: Iterable<string>,
-    since: number,
-    found: (key: string, verdict: Verdict) => void,
-    stop?: AbortSignal,
-  ): Promise<number> {
+  async lookupEach(keys: Iterable<string>, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
     if (isKeySet(keys)) {
       const all = await this.lookupAll(keys, since, found, stop);
       if (all !== undefined) return all;
     }
-    // Answers of one batch share their time and usually their verdict: one object for each distinct one.
+    // Answers alike but for their time share one verdict (see FoundAnswer).
     const shared = new Map<string, Verdict>();
     let count = 0;
     for (const batch of batches(keys)) {
       const statement = batch.length === KEY_BATCH ? this.batchLookup : this.lookupStatement(batch.length);
       for (const row of statement.all(since, ...batch) as unknown as Row[]) {
-        const id = `${row.at}\t${row.flags}\t${row.status}\t${row.reason}`;
+        const id = `${row.flags}\t${row.status}\t${row.reason}`;
         let verdict = shared.get(id);
         if (!verdict) shared.set(id, (verdict = this.verdictOf(row)));
-        found(row.key, verdict);
+        found(row.key, verdict, row.at);
         count++;
       }
       await turn();
@@ -122,12 +118,7 @@ export class SqliteVerdictCache implements VerdictCache {
   }
 
   /** A list asking about a third of the cache or more: one pass costs less than lookups (see passEach). */
-  async lookupAll(
-    keys: KeySet,
-    since: number,
-    found: (key: string, verdict: Verdict) => void,
-    stop?: AbortSignal,
-  ): Promise<number | undefined> {
+  async lookupAll(keys: KeySet, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number | undefined> {
     return keys.size * 3 >= this.total() ? await this.passEach(keys, since, found, stop) : undefined;
   }
 
@@ -136,23 +127,20 @@ export class SqliteVerdictCache implements VerdictCache {
    * as one string (node:sqlite makes a JS value per column of each row, which costs more than SQLite's own search:
    * 7.6 s against 2.4 s for a million answers), their addresses matched against the list a page at a time.
    */
-  private async passEach(
-    keys: KeySet,
-    since: number,
-    found: (key: string, verdict: Verdict) => void,
-    stop?: AbortSignal,
-  ): Promise<number> {
+  private async passEach(keys: KeySet, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
     const shared = new Map<string, Verdict>();
     let count = 0;
     for (const lines of this.freshLines(ANSWER_LINE, ANSWER_PAGE, since)) {
-      // Each line: the key, then what its verdict is made of (see ANSWER_LINE).
+      // Each line: the key, the time, then what its verdict is made of (see ANSWER_LINE).
       const asked = lines.map((line) => line.slice(0, line.indexOf('\t')));
       const answer = (i: number) => {
         const line = lines[i] as string;
-        const id = line.slice(line.indexOf('\t') + 1);
+        const afterKey = (asked[i] as string).length + 1;
+        const afterTime = line.indexOf('\t', afterKey) + 1;
+        const id = line.slice(afterTime);
         let verdict = shared.get(id);
         if (!verdict) shared.set(ownCopy(id), (verdict = this.verdictOf(answerRow(id))));
-        found(asked[i] as string, verdict);
+        found(asked[i] as string, verdict, Number(line.slice(afterKey, afterTime - 1)));
         count++;
       };
       if (keys.hasEach) keys.hasEach(asked, answer);
@@ -209,7 +197,7 @@ export class SqliteVerdictCache implements VerdictCache {
     }
   }
 
-  /** The cache keeps the service's own word; the verdict says it in mailclean's. */
+  /** The cache keeps the service's own word; the verdict says it in mailclean's. Its time is given beside it. */
   private verdictOf(row: Row): Verdict {
     const valid = unpackFlag(row.flags, 0);
     // Answers stored before the kind was are given it by the verdict table, from the key.
@@ -224,7 +212,7 @@ export class SqliteVerdictCache implements VerdictCache {
       disposable: unpackFlag(row.flags, 2),
       validDomain: unpackFlag(row.flags, 4),
       reason: row.reason,
-      checkedAt: new Date(row.at).toISOString(),
+      checkedAt: '',
     };
   }
 

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeysExcept } from '../../../../src/clean/scan/keys-except.js';
 import { UniqueKeys } from '../../../../src/clean/scan/spill/unique-keys.js';
 import { SqliteVerdictCache } from '../../../../src/clean/state/disk/sqlite-verdict-cache.js';
+import { atTime } from '../../../../src/clean/state/verdict-cache.js';
 import type { Verdict } from '../../../../src/clean/verdict/verdict.js';
 
 const OLD = '2026-01-01T00:00:00.000Z';
@@ -134,7 +135,7 @@ describe('the SQLite verdict cache', () => {
     // The list's own keys (found many at once), a Set (one at a time), and a few by lookups: the same answers.
     for (const asked of [new KeysExcept(keys), new Set(listed), listed.slice(0, 100)]) {
       const found = new Map<string, Verdict>();
-      const count = await cache.lookupEach(asked, since, (key, v) => found.set(key, v));
+      const count = await cache.lookupEach(asked, since, (key, v, time) => found.set(key, atTime(v, time)));
       const want = [...expected].filter(([key]) => (Array.isArray(asked) ? asked.includes(key) : true));
       expect(count).toBe(want.length);
       expect(new Map([...found].sort())).toEqual(new Map(want.sort()));
