@@ -29,7 +29,8 @@ export class CodedColumn {
     return values === undefined || entry === 0 ? entry : (values[entry - 1] as number);
   }
 
-  set(index: number, value: number): void {
+  /** Whether the entry held none before. */
+  set(index: number, value: number): boolean {
     const page = index >>> PAGE_BITS;
     while (this.pages.length <= page) {
       this.pages.push(new Uint16Array(PAGE));
@@ -38,20 +39,22 @@ export class CodedColumn {
     }
     const entries = this.pages[page] as Uint16Array | Uint32Array;
     const codes = this.codes[page];
+    const at = index & IN_PAGE;
+    const empty = entries[at] === 0;
     if (codes === undefined) {
-      entries[index & IN_PAGE] = value;
-      return;
+      entries[at] = value;
+      return empty;
     }
     if (this.lastPage === page && this.lastValue === value) {
-      entries[index & IN_PAGE] = this.lastCode;
-      return;
+      entries[at] = this.lastCode;
+      return empty;
     }
     let code = codes.get(value);
     if (code === undefined) {
       const values = this.values[page] as number[];
       if (values.length === CODED_LIMIT) {
-        this.widen(page)[index & IN_PAGE] = value;
-        return;
+        this.widen(page)[at] = value;
+        return empty;
       }
       code = values.push(value);
       codes.set(value, code);
@@ -59,7 +62,8 @@ export class CodedColumn {
     this.lastPage = page;
     this.lastValue = value;
     this.lastCode = code;
-    entries[index & IN_PAGE] = code;
+    entries[at] = code;
+    return empty;
   }
 
   private widen(page: number): Uint32Array {

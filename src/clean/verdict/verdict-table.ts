@@ -27,11 +27,15 @@ export class VerdictTable {
   private readonly withKinds = new Map<number, number>();
   private readonly times: AnswerTime[] = [];
   private readonly timeNumbers = new Map<AnswerTime, number>();
-  /** Each answer (from 1) as its shape and time. */
+  /** Each answer (from 1) as its shape and time; each shape's answers by time. */
   private readonly answerShapes = new Paged('u32');
   private readonly answerTimes = new Paged('u32');
-  private readonly answerNumbers = new Map<number | string, number>();
+  private readonly answersOfShape: Array<Map<AnswerTime, number>> = [];
   private answers = 0;
+  /** The last verdict object and time set, and its answer (0: none): a batch's rows usually share them. */
+  private lastVerdict: Verdict | undefined;
+  private lastTime: AnswerTime = '';
+  private lastAnswer = 0;
   private readonly recent: Array<Verdict | undefined> = new Array(RECENT);
   private readonly recentAnswers = new Int32Array(RECENT);
 
@@ -49,7 +53,12 @@ export class VerdictTable {
 
   /** `time`: the answer's, where it is not the verdict's own `checkedAt` (answers alike but for it share a verdict). */
   set(ordinal: number, verdict: Verdict, time: AnswerTime = verdict.checkedAt): void {
-    this.setAnswer(ordinal, this.answerOf(this.shapeOf(verdict), time));
+    if (verdict !== this.lastVerdict || time !== this.lastTime || this.lastAnswer === 0) {
+      this.lastVerdict = verdict;
+      this.lastTime = time;
+      this.lastAnswer = this.answerOf(this.shapeOf(verdict), time);
+    }
+    if (this.column.set(ordinal, this.lastAnswer)) this.count++;
   }
 
   /**
@@ -60,9 +69,9 @@ export class VerdictTable {
    */
   setKey(key: string, verdict: Verdict, ordinal = this.keys.ordinal(key), time: AnswerTime = verdict.checkedAt): void {
     if (ordinal < 0) return;
-    let shape = this.shapeOf(verdict);
-    if ((this.shapes[shape] as Verdict).free === undefined) shape = this.withKind(shape, key);
-    this.setAnswer(ordinal, this.answerOf(shape, time));
+    const shape = this.shapeOf(verdict);
+    if ((this.shapes[shape] as Verdict).free !== undefined) this.set(ordinal, verdict, time);
+    else if (this.column.set(ordinal, this.answerOf(this.withKind(shape, key), time))) this.count++;
   }
 
   has(ordinal: number): boolean {
@@ -83,11 +92,6 @@ export class VerdictTable {
     this.recent[slot] = verdict;
     this.recentAnswers[slot] = answer;
     return verdict;
-  }
-
-  private setAnswer(ordinal: number, answer: number): void {
-    if (!this.has(ordinal)) this.count++;
-    this.column.set(ordinal, answer);
   }
 
   private shapeOf(verdict: Verdict): number {
@@ -122,17 +126,17 @@ export class VerdictTable {
   }
 
   private answerOf(shape: number, time: AnswerTime): number {
-    let timeNumber = this.timeNumbers.get(time);
-    if (timeNumber === undefined) {
-      timeNumber = this.times.push(time) - 1;
-      this.timeNumbers.set(time, timeNumber);
-    }
-    // A small integer where it can be: a map's number key past 2^30 is an object of its own.
-    const key = shape < 1024 && timeNumber < 1 << 20 ? timeNumber * 1024 + shape : `${shape}/${timeNumber}`;
-    let answer = this.answerNumbers.get(key);
+    let byTime = this.answersOfShape[shape];
+    if (byTime === undefined) this.answersOfShape[shape] = byTime = new Map();
+    let answer = byTime.get(time);
     if (answer === undefined) {
+      let timeNumber = this.timeNumbers.get(time);
+      if (timeNumber === undefined) {
+        timeNumber = this.times.push(time) - 1;
+        this.timeNumbers.set(time, timeNumber);
+      }
       answer = ++this.answers;
-      this.answerNumbers.set(key, answer);
+      byTime.set(time, answer);
       this.answerShapes.set(answer, shape);
       this.answerTimes.set(answer, timeNumber);
     }
