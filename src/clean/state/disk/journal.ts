@@ -154,8 +154,11 @@ export async function lockJournal(path: string, opts: LockJournalOptions): Promi
   }
 }
 
-/** Read this much of a journal at a time. */
-const READ_CHUNK = 1 << 20;
+/**
+ * Read this much of a journal at a time: its lines live while it is read, and at 1 MiB they lived into V8's old
+ * space (a journal of 10M answers, 460 MB, grew the heap to 193 MB between full collections).
+ */
+const READ_CHUNK = 1 << 16;
 
 function readLine(line: string, found: (key: string, verdict: Verdict) => void): 'read' | 'damaged' {
   if (!line) return 'read';
