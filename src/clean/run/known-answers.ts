@@ -51,6 +51,9 @@ export async function answerKnown(
     ports.emit({ type: 'resumed', already: fromJournal, unique: scan.unique.size });
     const cache = whole === undefined ? known.cache : undefined;
     const screening = new Screening(request, checker, ports, pending, answered, cache, whole);
+    // The first chunk is screened from now on: while the precheck's engine loads and its DNS questions are out, the
+    // sending gets ready (the claims opened, the limiter made), which it did after the answers came back.
+    screening.fill(1, FIRST_CHUNK);
     return { verdicts, pending, fromJournal, fromCache: 0, screening };
   }
   let fromCache = whole ?? 0;
@@ -71,6 +74,9 @@ export async function answerKnown(
   ports.emit({ type: 'kept', kept: verdicts.size, toCheck, fromJournal, fromCache });
   return { verdicts, pending, fromJournal, fromCache, precheck, keptBefore };
 }
+
+/** Addresses in the first chunk screened: the sending's claims take them a chunk of this size at a time. */
+const FIRST_CHUNK = 1_000;
 
 /** The cache's answers for the whole list, where its store reads them at once faster (VerdictCache.lookupAll). */
 async function readWhole(

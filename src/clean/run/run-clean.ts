@@ -5,13 +5,13 @@
 import type { CheckOutcome } from '../check/outcome.js';
 import { type InputLayout, openInput } from '../scan/input/index.js';
 import { type ScanResult, scanInput } from '../scan/scan.js';
-import type { Checker } from './checker.js';
-import { type DryRunReport, dryRunReport } from './dry-run.js';
+import type { Checker, KnownSources } from './checker.js';
+import type { DryRunReport } from './dry-run.js';
 import { decideEarlierRun } from './earlier-run.js';
-import type { RunPorts } from './events.js';
-import { type Ended, finishRun } from './finish-run.js';
+import type { RunEvent, RunPorts } from './events.js';
+import type { Ended } from './finish-run.js';
 import { answerKnown } from './known-answers.js';
-import { recordStart } from './record-run.js';
+import { type RunRecording, recordStart } from './record-run.js';
 import type { CleanRequest } from './request.js';
 
 export type RunResult =
@@ -100,13 +100,28 @@ async function afterScan(request: CleanRequest, checker: Checker, ports: RunPort
   };
   const known = await checker.known(list, ports);
   if (known === 'cancel') return cancelled(ports);
-  if (request.dryRun) return { kind: 'dry-run', report: await dryRunReport(request, checker, scan, known) };
+  if (request.dryRun) {
+    const { dryRunReport } = await import('./dry-run.js');
+    return { kind: 'dry-run', report: await dryRunReport(request, checker, scan, known) };
+  }
   const recording = await recordStart(request, checker, ports, {
     ...run,
     resumes: !restarted,
     journaled: known.journaled.size,
   });
+  return checkAndWrite(request, checker, ports, { ...run, known, recording });
+}
+
+interface Known extends Scanned {
+  known: KnownSources;
+  recording?: RunRecording;
+}
+
+/** What is known is taken, the rest checked, every row written; the run's record says how it ended. */
+async function checkAndWrite(request: CleanRequest, checker: Checker, ports: RunPorts, run: Known): Promise<RunResult> {
+  const { scan, known, recording } = run;
   let outcome: CheckOutcome | undefined;
+  const writing = writePassLoader(ports);
   try {
     const answers = await answerKnown(request, checker, ports, scan, known);
     if (!(await spendAgreed(request, checker, ports, answers.pending.size))) {
@@ -124,13 +139,14 @@ async function afterScan(request: CleanRequest, checker: Checker, ports: RunPort
       screening,
     };
     try {
-      outcome = await checker.check(work, ports);
+      outcome = await checker.check(work, writing.ports);
     } catch (error) {
       await screening?.close();
       throw error;
     }
     if (screening) Object.assign(answers, await screening.finish());
     await checker.settle?.(outcome);
+    const { finishRun } = await writing.load();
     const ended = await finishRun(request, checker, ports, { ...run, answers, outcome });
     await recording?.ended(ended, outcome);
     return ended;
@@ -138,6 +154,22 @@ async function afterScan(request: CleanRequest, checker: Checker, ports: RunPort
     await recording?.failed(error, outcome);
     throw error;
   }
+}
+
+/**
+ * The write pass's modules (finish-run.ts and what it imports: the output formats, the tally, the summary) are
+ * needed once the checking is over, not before the first request: they load during the first wait for the rate
+ * limit, when the run has nothing else to do, else when the checking ends. `ports` are the run's, with that wait.
+ */
+function writePassLoader(ports: RunPorts): { ports: RunPorts; load: () => Promise<typeof import('./finish-run.js')> } {
+  let loading: Promise<typeof import('./finish-run.js')> | undefined;
+  const load = () => (loading ??= import('./finish-run.js'));
+  const emit = (event: RunEvent) => {
+    // A failure to load is the write pass's to report, when it asks again.
+    if (event.type === 'limit-wait') load().catch(() => (loading = undefined));
+    ports.emit(event);
+  };
+  return { ports: { emit, questions: ports.questions }, load };
 }
 
 function cancelled(ports: RunPorts): RunResult {
