@@ -134,4 +134,18 @@ describe('VerdictTable', () => {
     expect(table.size).toBe(70_000);
     keys.close();
   });
+
+  it('gives back every epoch-ms time as it was: near the first, weeks away, and in 1970', () => {
+    const keys = listOf(0);
+    const table = new VerdictTable(keys);
+    const shared = answer('valid', '');
+    const first = Date.parse('2026-11-27T01:02:03.456Z');
+    const times = [first, first + 1, first - 86_400_000, first + 40 * 86_400_000, first - 400 * 86_400_000, 5, 0];
+    times.forEach((time, i) => table.set(i, shared, time));
+    times.forEach((time, i) => expect(table.get(i)?.checkedAt).toBe(new Date(time).toISOString()));
+    // The same instant as text (a journal's) and as a number (the cache's) reads the same.
+    table.set(7, answer('valid', new Date(5).toISOString()));
+    expect(table.get(7)?.checkedAt).toBe(table.get(5)?.checkedAt);
+    keys.close();
+  });
 });
