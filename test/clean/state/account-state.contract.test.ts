@@ -355,7 +355,7 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
   }, async () => {
     const where = nextAccount();
     const union = await severalProcesses(where, { processes: 4, rows: 3_000, step: 1_000 });
-    expect(union.exits).toEqual([0, 0, 0, 0]);
+    expect(union.exits, union.stderr).toEqual([0, 0, 0, 0]);
     expect(union.charged, union.stderr).toBe(union.addresses);
     expect(union.stderr).not.toMatch(/database is locked|could not be kept/);
     const cache = await (await open(where)).cache();
