@@ -29,11 +29,11 @@ export class SqliteClaims implements AddressClaims {
     if (this.db) return this.db;
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     closeSync(openSync(this.path, 'a', 0o600));
-    const db = openDatabase(this.path);
     // No index by owner (files made before have one, dropped here): only `release` looks rows up by owner, and it
     // finds them faster by reading the table than the index costs. A run's 10,000 claims took 65-71 ms of CPU to
     // make and 19 ms to release with it, 47 ms and 5 ms without; the table holds only the claims of runs under way.
-    db.exec(
+    const db = openDatabase(
+      this.path,
       'CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY, owner TEXT NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID;' +
         'DROP INDEX IF EXISTS claims_by_owner;' +
         'CREATE TABLE IF NOT EXISTS runners (owner TEXT PRIMARY KEY, host TEXT NOT NULL, pid INTEGER NOT NULL, beat INTEGER NOT NULL) WITHOUT ROWID',

@@ -27,12 +27,34 @@ const BUSY_WAIT_MS = 60_000;
 
 /**
  * A database in WAL mode (a run killed during a write loses at most what was not committed, never the file) whose
- * writers wait for each other instead of failing with "database is locked".
+ * writers wait for each other instead of failing with "database is locked", with `schema` (SQL) made. SQLite does
+ * not wait, and says "database is locked" at once, where waiting could deadlock: a connection switching a new file
+ * to WAL, or making its tables, while another does the same. Four runs starting at once on a new account hit it
+ * (one in nine under load), and the run that could not open the verdict cache paid again for what another had
+ * just paid for: the whole opening is tried again, for as long as a statement would wait.
  */
-export function openDatabase(path: string): Database {
-  const db = new DatabaseSync(path);
-  db.exec(`PRAGMA busy_timeout = ${BUSY_WAIT_MS}`);
-  db.exec('PRAGMA journal_mode = WAL');
-  db.exec('PRAGMA synchronous = NORMAL');
-  return db;
+export function openDatabase(path: string, schema?: string): Database {
+  const started = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    const db = new DatabaseSync(path);
+    try {
+      db.exec(`PRAGMA busy_timeout = ${BUSY_WAIT_MS}`);
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec('PRAGMA synchronous = NORMAL');
+      if (schema) db.exec(schema);
+      return db;
+    } catch (error) {
+      db.close();
+      if (!isBusy(error) || Date.now() - started > BUSY_WAIT_MS) throw error;
+      pause(Math.min(5 * attempt, 100) + Math.random() * 10);
+    }
+  }
 }
+
+const isBusy = (error: unknown) =>
+  /database is locked|SQLITE_BUSY/.test(
+    error instanceof Error ? `${error.message} ${String((error as { code?: unknown }).code)}` : '',
+  );
+
+/** Waits without returning to the event loop: an open is synchronous, and its callers are. */
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

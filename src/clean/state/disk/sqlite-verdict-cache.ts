@@ -70,9 +70,9 @@ export class SqliteVerdictCache implements VerdictCache {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     // The answers are the account's: the file is created private (SQLite gives its -wal and -shm the same mode).
     closeSync(openSync(path, 'a', 0o600));
-    this.db = openDatabase(path);
     // Compact rows: the address is the key; times as integers; flags packed.
-    this.db.exec(
+    this.db = openDatabase(
+      path,
       'CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, status TEXT NOT NULL, flags INTEGER NOT NULL, reason TEXT NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID',
     );
     this.insert = this.db.prepare(
