@@ -17,9 +17,11 @@ const SCAN_PAGE = 50_000;
  * ... or this many answers (a line each: ANSWER_LINE, read back by answerRow), whose addresses are matched against
  * the list a page at a time (KeySet.hasEach). Holding 32,000 lines for one match kept their strings past two young
  * collections, into V8's old space: `--local` of 10M rows all in the cache peaked at 315-327 MB, 249-261 MB a page
- * at a time, for the same CPU (Node 22).
+ * at a time, for the same CPU (Node 22). A page's string stays under V8's large-object size (128 KiB; a line is
+ * about 90 bytes): a large one is promoted whole by the first young collection it lives through, and at 2,000 lines
+ * a 10M-row re-run promoted 50 MB of pages that only a full collection took back (349 MB on Node 24, 287 at 1,000).
  */
-const ANSWER_PAGE = 2_000;
+const ANSWER_PAGE = 1_000;
 /**
  * A read of the cache gives the event loop a turn between its pages and batches (the progress line moves, a Ctrl-C
  * is heard): at 10M addresses the read takes a minute. A stop ends it there; what was found so far stands.
