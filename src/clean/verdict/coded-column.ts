@@ -1,9 +1,11 @@
+import { IntTable } from './int-table.js';
+
 const PAGE_BITS = 16;
 const PAGE = 1 << PAGE_BITS;
 const IN_PAGE = PAGE - 1;
 /**
  * A page codes its values in two bytes while it holds at most this many distinct ones; past that it holds them in
- * four (a code's map entry costs about what 16 addresses' two bytes more do).
+ * four (a code's entries cost about what 16 addresses' two bytes more do).
  */
 const CODED_LIMIT = PAGE / 16;
 
@@ -16,7 +18,7 @@ export class CodedColumn {
   private readonly pages: Array<Uint16Array | Uint32Array> = [];
   /** Per page still coded: each code's value (code 1 first), and each value's code. */
   private readonly values: Array<number[] | undefined> = [];
-  private readonly codes: Array<Map<number, number> | undefined> = [];
+  private readonly codes: Array<IntTable | undefined> = [];
   /** The last value set and its code, in its page: neighbours usually share a value. */
   private lastPage = -1;
   private lastValue = 0;
@@ -35,7 +37,7 @@ export class CodedColumn {
     while (this.pages.length <= page) {
       this.pages.push(new Uint16Array(PAGE));
       this.values.push([]);
-      this.codes.push(new Map());
+      this.codes.push(new IntTable());
     }
     const entries = this.pages[page] as Uint16Array | Uint32Array;
     const codes = this.codes[page];
@@ -50,7 +52,7 @@ export class CodedColumn {
       return empty;
     }
     let code = codes.get(value);
-    if (code === undefined) {
+    if (code === 0) {
       const values = this.values[page] as number[];
       if (values.length === CODED_LIMIT) {
         this.widen(page)[at] = value;

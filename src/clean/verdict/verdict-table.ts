@@ -1,6 +1,7 @@
 import { Paged } from '../scan/spill/paged.js';
 import type { UniqueKeys } from '../scan/spill/unique-keys.js';
 import { CodedColumn } from './coded-column.js';
+import { IntTable } from './int-table.js';
 import { addressKind, type Verdict } from './verdict.js';
 
 /** When an answer was given: as its checker wrote it, or epoch ms (the cache's), written out in ISO 8601. */
@@ -32,12 +33,18 @@ export class VerdictTable {
   private readonly shapeOfVerdict = new WeakMap<Verdict, number>();
   /** A shape given an address's kind (free, role: see setKey), by shape * 4 + kind. */
   private readonly withKinds = new Map<number, number>();
-  /** Each answer (from 1) as its shape and time; each shape's answers by time. */
+  /**
+   * Each answer (from 1) as its shape and time; each shape's answers by time: by its distance from the first time
+   * where it is a small integer (see timeKey), else by the time itself.
+   */
   private readonly answerShapes = new Paged('u32');
   private readonly answerTimes: AnswerTime[] = [''];
-  private readonly answersOfShape: Array<Map<AnswerTime, number>> = [];
+  private readonly answersOfShape: Array<{ byOffset: IntTable; byTime?: Map<AnswerTime, number> }> = [];
   /** Epoch-ms times are held as their distance from the first one (see timeKey). */
   private timeBase: number | undefined;
+  /** The last text time seen, and how it is held (see timeKey): a batch's answers share it. */
+  private lastText = '';
+  private lastTextKey: AnswerTime = '';
   private answers = 0;
   /** The last verdict object and time set, and its answer (0: none): a batch's rows usually share them. */
   private lastVerdict: Verdict | undefined;
@@ -135,10 +142,18 @@ export class VerdictTable {
   /**
    * An epoch-ms time as its distance from the first, a small integer, where it is one (12 days either way): as a
    * number past 2^30, each answer's time was an object of its own, 12-16 bytes for each of 400,000 answers at 10M
-   * rows. Further away, the time itself, or its text for one too close to 1970 to be told from a distance.
+   * rows. Further away, the time itself, or its text for one too close to 1970 to be told from a distance. A text
+   * time is held so too when its number gives it back (ISO 8601 as JavaScript writes it: the journal's), else as text.
    */
   private timeKey(time: AnswerTime): AnswerTime {
-    if (typeof time === 'string') return time;
+    if (typeof time === 'string') {
+      if (time !== this.lastText) {
+        const ms = Date.parse(time);
+        this.lastText = time;
+        this.lastTextKey = Number.isFinite(ms) && new Date(ms).toISOString() === time ? this.timeKey(ms) : time;
+      }
+      return this.lastTextKey;
+    }
     this.timeBase ??= time;
     const offset = time - this.timeBase;
     if (Number.isInteger(offset) && Math.abs(offset) < SMALL) return offset;
@@ -150,13 +165,15 @@ export class VerdictTable {
   }
 
   private answerOf(shape: number, answerTime: AnswerTime): number {
-    let byTime = this.answersOfShape[shape];
-    if (byTime === undefined) this.answersOfShape[shape] = byTime = new Map();
+    let answers = this.answersOfShape[shape];
+    if (answers === undefined) this.answersOfShape[shape] = answers = { byOffset: new IntTable() };
     const time = this.timeKey(answerTime);
-    let answer = byTime.get(time);
-    if (answer === undefined) {
+    const small = typeof time === 'number' && Math.abs(time) < SMALL;
+    let answer = small ? answers.byOffset.get(time) : answers.byTime?.get(time);
+    if (answer === undefined || answer === 0) {
       answer = ++this.answers;
-      byTime.set(time, answer);
+      if (small) answers.byOffset.set(time, answer);
+      else (answers.byTime ??= new Map()).set(time, answer);
       this.answerShapes.set(answer, shape);
       this.answerTimes.push(time);
     }

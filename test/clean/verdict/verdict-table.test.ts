@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UniqueKeys } from '../../../src/clean/scan/spill/unique-keys.js';
 import { CodedColumn } from '../../../src/clean/verdict/coded-column.js';
+import { IntTable } from '../../../src/clean/verdict/int-table.js';
 import type { Verdict } from '../../../src/clean/verdict/verdict.js';
 import { VerdictTable } from '../../../src/clean/verdict/verdict-table.js';
 
@@ -45,6 +46,22 @@ describe('CodedColumn', () => {
     column.set(65_536, 3);
     column.set(10, 99);
     expect([column.get(65_536), column.get(10), column.get(11)]).toEqual([3, 99, 1]);
+  });
+});
+
+describe('IntTable', () => {
+  it('finds every key it was given, as it grows: negative ones, and ones alike in their low bits', () => {
+    const table = new IntTable();
+    const expected = new Map<number, number>();
+    // Times a second apart in ms share their low bits; offsets before the first time are negative.
+    for (let i = -20_000; i < 50_000; i++) expected.set(i * 1000, 1 + (i & 0xffff));
+    for (let i = 0; i < 5_000; i++) expected.set(2 ** 31 - 1 - i, 2 ** 32 - 1 - i);
+    for (const [key, value] of expected) table.set(key, value);
+    expect(table.size).toBe(expected.size);
+    for (const [key, value] of expected) expect(table.get(key)).toBe(value);
+    for (const absent of [1, -1, 999, 50_000_000, -(2 ** 31)]) expect(table.get(absent)).toBe(0);
+    table.set(0, 42);
+    expect([table.get(0), table.size]).toEqual([42, expected.size]);
   });
 });
 
@@ -132,6 +149,30 @@ describe('VerdictTable', () => {
     expect(made.every((v, i) => table.get(i)?.suggestion === v.suggestion)).toBe(true);
     expect(table.get(69_999)).toEqual(made[69_999]);
     expect(table.size).toBe(70_000);
+    keys.close();
+  });
+
+  it('gives back every text time as it was written, in any order, one answer an instant and kind', () => {
+    const keys = listOf(0);
+    const table = new VerdictTable(keys);
+    const first = Date.parse('2026-11-27T01:02:03.456Z');
+    // As JavaScript writes ISO 8601 (the journal's), without milliseconds, and in another form: 3,000 batches each.
+    const written = (b: number) => {
+      const at = new Date(first + (b % 3_000) * 1000);
+      if (b < 3_000) return at.toISOString();
+      if (b < 6_000) return at.toISOString().replace('.456Z', 'Z');
+      return at.toUTCString();
+    };
+    const order = Array.from({ length: 9_000 }, (_, b) => (b * 7_919) % 9_000);
+    for (const b of order) {
+      table.set(b * 2, answer('valid', written(b)));
+      table.set(b * 2 + 1, answer('invalid', written(b)));
+    }
+    expect(table.answersSoFar).toBe(2 * 9_000);
+    for (let b = 0; b < 9_000; b++) {
+      expect(table.get(b * 2)).toMatchObject({ status: 'valid', checkedAt: written(b) });
+      expect(table.get(b * 2 + 1)).toMatchObject({ status: 'invalid', checkedAt: written(b) });
+    }
     keys.close();
   });
 
