@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../../../atomic-write.js';
 import type { Clock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
 import { type Booking, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
-import { LimiterStateError, lock, readSends, type Send } from './limiter-file.js';
+import { createSends, LimiterStateError, lock, openSends, readSends, type Send, writeSends } from './limiter-file.js';
 
 export interface LimiterOptions {
   rate: Rate;
@@ -175,12 +174,14 @@ export class SlidingWindowLimiter implements RateLimiter {
       return this.memory;
     }
     let release: (() => void) | undefined;
+    let fd: number | undefined;
     try {
       release = lock(`${path}.lock`);
+      fd = openSends(path);
       // The time is read once the lock is held: read before, a wait for the lock (long on a loaded machine) made
       // other runs' fresh `done` times look like the future, and clamping them freed their slots early.
       const now = this.opts.clock.now();
-      const { sends, clamped } = readSends(path, now);
+      const { sends, clamped } = readSends(fd, now);
       const released = this.applyReleases(sends);
       this.seen = sends;
       // Clamped times are written back at once, or they would be read as "now" again and hold forever.
@@ -189,13 +190,15 @@ export class SlidingWindowLimiter implements RateLimiter {
       this.seen = kept;
       // Not flushed to disk: runs share it through the page cache, and a power cut that loses it loses the sends
       // themselves too (a garbled file reads as none). Flushing cost 4 fsyncs a request, most of a request's time.
-      writeFileAtomic(path, JSON.stringify({ sends: kept }), 0o600, { durable: false });
+      fd ??= createSends(path);
+      writeSends(fd, kept);
       for (const id of released) this.unwritten.delete(id);
       return kept;
     } catch (error) {
       if (error instanceof LimiterStateError) throw error;
       throw new LimiterStateError(path, error);
     } finally {
+      if (fd !== undefined) closeSync(fd);
       release?.();
     }
   }

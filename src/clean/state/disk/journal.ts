@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fdatasync, mkdirSync, openSync, readSync, unlinkSync, write } from 'node:fs';
+import { closeSync, constants, existsSync, fdatasync, mkdirSync, openSync, readSync, unlinkSync, write } from 'node:fs';
 import { dirname } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { isObject } from '../../../api/shape.js';
@@ -71,7 +71,7 @@ export class Journal implements ListJournal {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     if (opts.restart && existsSync(path)) unlinkSync(path);
     const journal = new Journal(path);
-    journal.fd = openSync(path, 'a', 0o600);
+    journal.fd = openSync(path, APPEND_DURABLY, 0o600);
     return journal;
   }
 
@@ -105,13 +105,22 @@ export class Journal implements ListJournal {
   }
 }
 
+/**
+ * Opened so that each write returns once its data is on disk (O_DSYNC), where the system has it: one trip to the
+ * thread pool a batch instead of two (a write, then fdatasync), each of which waits for the main thread's turn.
+ */
+const APPEND_DURABLY = constants.O_DSYNC
+  ? constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_DSYNC
+  : 'a';
+
 async function appendDurably(fd: number, data: Buffer): Promise<void> {
   for (let at = 0; at < data.length; ) {
     at += await new Promise<number>((resolve, reject) =>
       write(fd, data, at, data.length - at, null, (error, n) => (error ? reject(error) : resolve(n))),
     );
   }
-  await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+  if (!constants.O_DSYNC)
+    await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
 }
 
 /** The journal's lock is refreshed this often while its run lives ... */

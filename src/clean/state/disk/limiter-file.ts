@@ -1,6 +1,7 @@
 // The rate limiter's state file (file-limiter.ts): the send times it holds, read back with times from a clock stepped
 // back clamped, the lock that serialises the runs' turns at it, and the error that stops a run when it cannot be kept.
-import { readFileSync } from 'node:fs';
+import { constants, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { isObject } from '../../../api/shape.js';
 import { CliError, ExitCode } from '../../../errors.js';
 import { breakLock, isStale, tryLock } from '../../../lock-files.js';
 
@@ -15,25 +16,39 @@ export interface Send {
 const FUTURE_TOLERANCE_MS = 1_000;
 
 /**
- * The send times on disk. A missing or garbled file holds none; one that cannot be read at all (a directory
+ * The state file opened for one turn under the lock (undefined when missing; `createSends` makes it to write):
+ * read with `readSends`, rewritten in place with `writeSends`. Replacing it (a file written aside and renamed over
+ * it) made ext4 write the new file's blocks out at the rename, about 2 ms a turn on the main thread; written in
+ * place, a turn takes a tenth of that.
+ */
+export function openSends(path: string): number | undefined {
+  try {
+    return openSync(path, constants.O_RDWR);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+export function createSends(path: string): number {
+  return openSync(path, constants.O_RDWR | constants.O_CREAT, 0o600);
+}
+
+/**
+ * The send times on disk (`fd` undefined: there is no file). A missing, empty or garbled file holds none; one that cannot be read at all (a directory
  * in the way, no permission) is an error, as sending without knowing the others' sends could break the limit.
  * Times well in the future (the clock was stepped back) count as now, so they hold a slot for one window at most.
  */
-export function readSends(path: string, now: number): { sends: Send[]; clamped: boolean } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { sends: [], clamped: false };
-    throw error;
-  }
+export function readSends(fd: number | undefined, now: number): { sends: Send[]; clamped: boolean } {
+  if (fd === undefined) return { sends: [], clamped: false };
+  const text = firstLine(fd);
   let parsed: { sends?: unknown };
   try {
     parsed = JSON.parse(text) as { sends?: unknown };
   } catch {
     return { sends: [], clamped: false };
   }
-  if (!Array.isArray(parsed.sends)) return { sends: [], clamped: false };
+  if (!isObject(parsed) || !Array.isArray(parsed.sends)) return { sends: [], clamped: false };
   let clamped = false;
   const sends = parsed.sends
     .filter(
@@ -48,6 +63,26 @@ export function readSends(path: string, now: number): { sends: Send[]; clamped: 
       return { id: s.id, at, ...(done !== undefined ? { done } : {}) };
     });
   return { sends, clamped };
+}
+
+/**
+ * Writes the send times over the file's start as one line, then cuts what is left of a longer one. A run killed
+ * between the two leaves the whole new line before the old one's tail: `readSends` reads the first line only.
+ */
+export function writeSends(fd: number, sends: Send[]): void {
+  const line = Buffer.from(`${JSON.stringify({ sends })}\n`);
+  for (let at = 0; at < line.length; ) at += writeSync(fd, line, at, line.length - at, at);
+  ftruncateSync(fd, line.length);
+}
+
+/** The file's text up to its first line end (a file written by a rename has none). */
+function firstLine(fd: number): string {
+  const bytes = Buffer.allocUnsafe(fstatSync(fd).size);
+  let read = 0;
+  for (let n = 1; read < bytes.length && n > 0; read += n) n = readSync(fd, bytes, read, bytes.length - read, read);
+  const text = bytes.toString('utf8', 0, read);
+  const end = text.indexOf('\n');
+  return end < 0 ? text : text.slice(0, end);
 }
 
 /** The rate limiter cannot keep its state: the run must stop, since sending unbooked could break the limit. */

@@ -1,7 +1,7 @@
 // sendToService against the sandbox over real HTTP (both answer shapes), with the real limiter, journal and cache:
 // every answer journaled and cached as it arrives, the allowance's refusal, --max-spend and a stop each end the
 // sending with what was paid for kept, and nothing sent twice.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -180,6 +180,42 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
     expect(outcome).toMatchObject({ spent: 175, requests: 4 });
     expect(sandbox.stats().addressesCharged).toBe(175);
     expect(Journal.peek(journal.path).results.size).toBe(175);
+  });
+
+  it('sends a request only with a slot the limiter booked for it, and after the answers before it are journaled', async () => {
+    const rate = { requests: 3, windowMs: 400 };
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited', rate });
+    const service = await signedIn(sandbox);
+    const statePath = join(dir, 'limiter.json');
+    let answered = 0;
+    const seen: Array<{ journaled: number; inFlight: number; holding: number }> = [];
+    // The real client, looked at as each request leaves: what the journal and the limiter's file hold by then.
+    const client = {
+      clean: async (emails: string[], signal?: AbortSignal) => {
+        const { sends } = JSON.parse(readFileSync(statePath, 'utf8')) as {
+          sends: Array<{ at: number; done?: number }>;
+        };
+        const now = Date.now();
+        seen.push({
+          journaled: Journal.peek(journal.path).results.size,
+          inFlight: sends.filter((send) => send.done === undefined).length,
+          holding: sends.filter((send) => send.done === undefined || now - send.done < rate.windowMs).length,
+        });
+        const records = await service.clean(emails, signal);
+        answered += emails.length;
+        return records;
+      },
+    };
+    const limiter = new SlidingWindowLimiter({ rate, clock: realClock, statePath });
+    const outcome = await sendToService({ ...options(service, addresses(500)), client, limiter, concurrency: 1 });
+    expect(outcome).toMatchObject({ spent: 500, requests: 10 });
+    expect(answered).toBe(500);
+    // One place: each request leaves once every answer before it is on disk, with its own booking the one in flight,
+    // and never more than the limit's bookings holding their slots.
+    expect(seen.map((s) => s.journaled)).toEqual(Array.from({ length: 10 }, (_, i) => i * 50));
+    expect(seen.map((s) => s.inFlight)).toEqual(Array.from({ length: 10 }, () => 1));
+    for (const s of seen) expect(s.holding).toBeLessThanOrEqual(rate.requests);
+    expect(sandbox.stats()).toMatchObject({ rateLimited: 0, addressesCharged: 500 });
   });
 
   it('sends nothing once asked to stop, and calls the run interrupted', async () => {

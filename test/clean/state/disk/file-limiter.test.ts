@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -190,6 +190,37 @@ describe('SlidingWindowLimiter', () => {
       JSON.stringify({ sends: [{ id: 'other', at: clock.now(), done: clock.now() + 3_600_000 }] }),
     );
     expect(limiter.currentWait()).toBe(4_000 + 40);
+  });
+
+  it('rewrites its state file in place, reads the first line of one a killed run left half cut, and an old one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailclean-limiter-'));
+    dirs.push(dir);
+    const statePath = join(dir, 'state.json');
+    const clock = new FakeClock(1_000_000);
+    const rate = { requests: 2, windowMs: 1_000 };
+    // A look that books nothing (a dry run's estimate) makes no file.
+    expect(new SlidingWindowLimiter({ rate, clock, statePath, marginMs: 0 }).currentWait()).toBe(0);
+    expect(existsSync(statePath)).toBe(false);
+    // As an earlier mailclean wrote it (renamed into place, no line end): one send answered now holds one slot.
+    writeFileSync(statePath, JSON.stringify({ sends: [{ id: 'old', at: clock.now(), done: clock.now() }] }));
+    const inode = statSync(statePath).ino;
+    const limiter = new SlidingWindowLimiter({ rate, clock, statePath, marginMs: 0 });
+    await limiter.acquire();
+    expect(limiter.currentWait()).toBe(1_000);
+    // The same file, not one renamed over it (which cost ext4 a write-out of the new file each turn).
+    expect(statSync(statePath).ino).toBe(inode);
+    const written = readFileSync(statePath, 'utf8');
+    expect(written.endsWith('\n')).toBe(true);
+    expect((JSON.parse(written) as { sends: unknown[] }).sends).toHaveLength(2);
+    // Killed between writing a shorter state and cutting the file: the new line, then the old one's tail.
+    const shorter = JSON.stringify({ sends: [{ id: 'kept', at: clock.now(), done: clock.now() }] });
+    writeFileSync(statePath, `${shorter}\n${written.slice(shorter.length + 1)}`);
+    expect(new SlidingWindowLimiter({ rate, clock, statePath, marginMs: 0 }).currentWait()).toBe(0);
+    await limiter.acquire();
+    expect(limiter.currentWait()).toBe(1_000);
+    // Written over a longer text, the file is cut to the new line.
+    const now = readFileSync(statePath, 'utf8');
+    expect(now.indexOf('\n')).toBe(now.length - 1);
   });
 
   it('four processes booking at once through one state file lose no booking (the lock admits one at a time)', async () => {

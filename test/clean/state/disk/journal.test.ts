@@ -4,9 +4,12 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import {
   appendFileSync,
+  constants,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
   utimesSync,
@@ -81,6 +84,26 @@ describe('Journal', () => {
       batches.map((batch) => batch[0]!.key),
     );
     await journal.close();
+  });
+
+  it('is written so that each write returns with its answers on disk (O_DSYNC), without a separate flush (Linux)', async (ctx) => {
+    if (process.platform !== 'linux') return ctx.skip();
+    const journal = Journal.open(path, { restart: false });
+    // The journal's descriptor, found by the file it opened; its open flags as the kernel holds them (octal).
+    const fd = readdirSync('/proc/self/fd').find((n) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${n}`) === path;
+      } catch {
+        return false;
+      }
+    });
+    expect(fd).toBeDefined();
+    const flags = Number.parseInt(/^flags:\s+(\d+)/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))![1]!, 8);
+    expect(flags & constants.O_DSYNC).toBe(constants.O_DSYNC);
+    expect(flags & constants.O_APPEND).toBe(constants.O_APPEND);
+    await journal.record([verdict('a@example.com')]);
+    await journal.close();
+    expect(Journal.peek(path).results.size).toBe(1);
   });
 
   it('on a full disk, the answers that cannot be written fail, and every record after them; what was written reads back whole (needs root to mount a tmpfs)', async (ctx) => {
