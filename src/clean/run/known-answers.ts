@@ -4,7 +4,7 @@
 import { type PrecheckOutcome, runPrecheck } from '../check/precheck.js';
 import { KeysExcept } from '../scan/keys-except.js';
 import type { ScanResult } from '../scan/scan.js';
-import type { FoundAnswer } from '../state/verdict-cache.js';
+import type { FoundAnswer, FoundNumbered } from '../state/verdict-cache.js';
 import type { Verdict } from '../verdict/verdict.js';
 import type { VerdictTable } from '../verdict/verdict-table.js';
 import type { Checker, KnownSources } from './checker.js';
@@ -46,7 +46,7 @@ export async function answerKnown(
   const screens = screensAsItSends(request, checker, ports, fromJournal);
   // A list that is a good part of the cache is read against it whole (one pass) even when the rest is screened as
   // it is sent: a chunk at a time, it would be looked up address by address. What it leaves is screened.
-  const whole = screens ? await readWhole(request, known, pending, answered) : undefined;
+  const whole = screens ? await readWhole(request, known, pending, answered, verdicts) : undefined;
   if (screens && pending.size > 0) {
     ports.emit({ type: 'resumed', already: fromJournal, unique: scan.unique.size });
     const cache = whole === undefined ? known.cache : undefined;
@@ -84,9 +84,16 @@ async function readWhole(
   known: KnownSources,
   pending: KeysExcept,
   answered: FoundAnswer,
+  verdicts: VerdictTable,
 ): Promise<number | undefined> {
+  // An answer that says the address's kind goes in by number; one that does not needs the key, to work it out.
+  const numbered: FoundNumbered = (ordinal, verdict, time, key) => {
+    pending.excludeNumber(ordinal);
+    if (verdict.free !== undefined) verdicts.set(ordinal, verdict, time);
+    else verdicts.setKey(key(), verdict, ordinal, time);
+  };
   const cache = request.maxAgeMs > 0 && pending.size > 0 ? await known.cache?.() : undefined;
-  return await cache?.lookupAll?.(pending, Date.now() - request.maxAgeMs, answered, request.signals.stop);
+  return await cache?.lookupAll?.(pending, Date.now() - request.maxAgeMs, answered, request.signals.stop, numbered);
 }
 
 /**

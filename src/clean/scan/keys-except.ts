@@ -31,7 +31,11 @@ export class KeysExcept implements KeySet {
 
   /** Leaves an address of the list out from now on; returns its number (-1: not in the list). */
   exclude(key: string): number {
-    const ordinal = key === this.lastAsked ? this.lastOrdinal : this.keys.ordinal(key);
+    return this.excludeNumber(key === this.lastAsked ? this.lastOrdinal : this.keys.ordinal(key));
+  }
+
+  /** exclude, by the address's number (-1: none). */
+  excludeNumber(ordinal: number): number {
     if (ordinal < 0 || this.isOut(ordinal)) return ordinal;
     this.out[ordinal >>> 3]! |= 1 << (ordinal & 7);
     this.excluded++;
@@ -54,6 +58,19 @@ export class KeysExcept implements KeySet {
       this.lastAsked = keys[i];
       this.lastOrdinal = ordinal;
       found(i);
+    }
+  }
+
+  hasEachOfBytes(
+    bytes: Uint8Array,
+    starts: Int32Array,
+    hashes: Uint32Array,
+    found: (index: number, ordinal: number) => void,
+  ): void {
+    const ordinals = this.keys.ordinalsOfBytes(bytes, starts, hashes);
+    for (let i = 0; i < ordinals.length; i++) {
+      const ordinal = ordinals[i] as number;
+      if (ordinal >= 0 && !this.isOut(ordinal)) found(i, ordinal);
     }
   }
 

@@ -19,6 +19,16 @@ export interface KeySet extends Iterable<string> {
   has(key: string): boolean;
   /** Which of many keys it holds, each told by its index, in order: faster than `has` a key for a list's own keys. */
   hasEach?(keys: readonly string[], found: (index: number) => void): void;
+  /**
+   * hasEach for keys given as UTF-8 (key i is bytes[starts[i], starts[i + 1]), with its hash: see
+   * UniqueKeys.ordinalsOfBytes); each one held is told with its number among the list's keys. No text is made.
+   */
+  hasEachOfBytes?(
+    bytes: Uint8Array,
+    starts: Int32Array,
+    hashes: Uint32Array,
+    found: (index: number, ordinal: number) => void,
+  ): void;
 }
 
 /**
@@ -27,6 +37,12 @@ export interface KeySet extends Iterable<string> {
  * its own time) cost 350 bytes a batch at 10M addresses.
  */
 export type FoundAnswer = (key: string, verdict: Verdict, time?: number) => void;
+
+/**
+ * An answer for the address numbered `ordinal` among the keys asked about (a list's: KeySet.hasEachOfBytes). Its
+ * text is made only if `key()` is called: a million strings were a fifth of a copy's pass over the cache.
+ */
+export type FoundNumbered = (ordinal: number, verdict: Verdict, time: number, key: () => string) => void;
 
 /** The verdict as of `time` (see FoundAnswer). */
 export const atTime = (verdict: Verdict, time?: number): Verdict =>
@@ -58,9 +74,16 @@ export interface VerdictCache {
   lookupEach(keys: Iterable<string>, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number>;
   /**
    * lookupEach for a whole list at once where the store does that faster than a chunk at a time (a list that is a
-   * good part of the cache: one pass over it); undefined, having read nothing, where it does not.
+   * good part of the cache: one pass over it); undefined, having read nothing, where it does not. With `numbered`,
+   * an answer for a key the set finds by its bytes goes there instead of `found`.
    */
-  lookupAll?(keys: KeySet, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number | undefined>;
+  lookupAll?(
+    keys: KeySet,
+    since: number,
+    found: FoundAnswer,
+    stop?: AbortSignal,
+    numbered?: FoundNumbered,
+  ): Promise<number | undefined>;
   /**
    * How many of these addresses have an answer at or after `since`, each told to `found` if given, without building
    * their verdicts: what `--dry-run` needs, fast for a million addresses.

@@ -88,31 +88,45 @@ export class UniqueKeys implements Iterable<string> {
    */
   ordinals(keys: readonly string[]): Int32Array {
     this.assertIndexed();
-    const found = new Int32Array(keys.length).fill(-1);
     // Each key's bytes, encoded once: from starts[i] to starts[i + 1].
     const starts = new Int32Array(keys.length + 1);
     let bytes: Buffer = Buffer.allocUnsafe(4096);
-    // ordinal * keys.length + index: below 2^30 * 2^21, exact in a double, sorted by ordinal.
-    const candidates: number[] = [];
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
       const at = starts[i] as number;
       if (at + key.length * 3 > bytes.length) bytes = grown(bytes, at + key.length * 3);
-      const length = bytes.write(key, at, 'utf8');
-      starts[i + 1] = at + length;
+      starts[i + 1] = at + bytes.write(key, at, 'utf8');
+    }
+    return this.ordinalsOfBytes(bytes, starts);
+  }
+
+  /**
+   * ordinals for keys given as UTF-8 (key i from starts[i] to starts[i + 1] of `bytes`), with their hashBytes when
+   * known (a reader that made them elsewhere, a worker thread): no string is made for them.
+   */
+  ordinalsOfBytes(bytes: Uint8Array, starts: Int32Array, hashes?: Uint32Array): Int32Array {
+    this.assertIndexed();
+    const count = starts.length - 1;
+    const found = new Int32Array(count).fill(-1);
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // ordinal * count + index: below 2^30 * 2^21, exact in a double, sorted by ordinal.
+    const candidates: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const at = starts[i] as number;
+      const length = (starts[i + 1] as number) - at;
       if (length === 0 || length > 0xffff) continue;
-      const hash = hashBytes(bytes, length, at);
+      const hash = hashes ? (hashes[i] as number) : hashBytes(buffer, length, at);
       const tag = hash >>> this.bits;
       for (let slot = hash & this.mask; this.slots[slot] !== 0; slot = (slot + 1) & this.mask) {
         const entry = this.slots[slot] as number;
-        if (entry >>> this.bits === tag) candidates.push(((entry & this.mask) - 1) * keys.length + i);
+        if (entry >>> this.bits === tag) candidates.push(((entry & this.mask) - 1) * count + i);
       }
     }
     for (const candidate of Float64Array.from(candidates).sort()) {
-      const i = candidate % keys.length;
-      const ordinal = (candidate - i) / keys.length;
+      const i = candidate % count;
+      const ordinal = (candidate - i) / count;
       const at = starts[i] as number;
-      if (found[i] === -1 && this.sameKey(ordinal, (starts[i + 1] as number) - at, bytes, at)) found[i] = ordinal;
+      if (found[i] === -1 && this.sameKey(ordinal, (starts[i + 1] as number) - at, buffer, at)) found[i] = ordinal;
     }
     return found;
   }

@@ -5,7 +5,15 @@ import { dirname } from 'node:path';
 import { batches, KEY_BATCH } from '../../../batches.js';
 import { documentedStatus } from '../../verdict/service-words.js';
 import { addressKind, type Verdict } from '../../verdict/verdict.js';
-import { type CacheStats, type FoundAnswer, type KeySet, sharedAtTime, type VerdictCache } from '../verdict-cache.js';
+import {
+  type CacheStats,
+  type FoundAnswer,
+  type FoundNumbered,
+  type KeySet,
+  sharedAtTime,
+  type VerdictCache,
+} from '../verdict-cache.js';
+import { answerPages } from './cache-pass.js';
 import { type Database, openDatabase, type Statement } from './sqlite-driver.js';
 
 /**
@@ -14,21 +22,19 @@ import { type Database, openDatabase, type Statement } from './sqlite-driver.js'
  */
 const SCAN_PAGE = 50_000;
 /**
- * ... or this many answers (a line each: ANSWER_LINE, read back by answerRow), whose addresses are matched against
- * the list a page at a time (KeySet.hasEach). Holding 32,000 lines for one match kept their strings past two young
- * collections, into V8's old space: `--local` of 10M rows all in the cache peaked at 315-327 MB, 249-261 MB a page
- * at a time, for the same CPU (Node 22). A page's string stays under V8's large-object size (128 KiB; a line is
- * about 90 bytes): a large one is promoted whole by the first young collection it lives through, and at 2,000 lines
- * a 10M-row re-run promoted 50 MB of pages that only a full collection took back (349 MB on Node 24, 287 at 1,000).
+ * ... or this many answers, read by a worker thread a page or two ahead (cache-pass.ts), whose addresses are matched
+ * against the list a page at a time. In key order, the list's numbers of a page's addresses are scattered: sorted
+ * by number, 32,000 of them read the part of the list's keys on disk in one sweep (2,000 read a window of it for
+ * nearly each). A page is typed arrays, not strings, so it does not live into V8's old space as 32,000 lines did
+ * (a page of 2,000 lines a match: 315-327 MB at 10M rows against 249-261 MB).
  */
-const ANSWER_PAGE = 1_000;
+const PASS_PAGE = 32_000;
+const PASS_AHEAD = 2;
 /**
  * A read of the cache gives the event loop a turn between its pages and batches (the progress line moves, a Ctrl-C
  * is heard): at 10M addresses the read takes a minute. A stop ends it there; what was found so far stands.
  */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-const ANSWER_LINE = 'key || char(9) || at || char(9) || flags || char(9) || hex(status) || char(9) || hex(reason)';
 
 // valid, disposable, validDomain and the address's kind (free, role: see addressKind) in two bits each: 0 unknown
 // (null; a kind stored before it was kept), 1 false, 2 true. The kind is kept so that a re-run need not ask the
@@ -39,19 +45,12 @@ const unpackFlag = (flags: number, shift: number): boolean | null => {
   return v === 0 ? null : v === 2;
 };
 
-/** The fields of an answer's line after its key and time (see ANSWER_LINE). */
+/** An answer's fields after its key and time (see ANSWER_FIELDS). */
 function answerRow(fields: string): Row {
   const [flags, status, reason] = fields.split('\t');
   const text = (hex = '') => Buffer.from(hex, 'hex').toString('utf8');
   return { key: '', at: 0, flags: Number(flags), status: text(status), reason: text(reason) };
 }
-
-/**
- * The text as a string of its own. A slice of a page is a view of the page's string in V8, so a slice kept as a map's
- * key keeps its whole page alive: when each time was an answer of its own, a cache of 1M answers given in 20,000
- * batches held every page of the pass, 50 MB.
- */
-const ownCopy = (ascii: string) => Buffer.from(ascii, 'latin1').toString('latin1');
 
 const isKeySet = (keys: Iterable<string>): keys is KeySet => 'has' in keys && 'size' in keys;
 
@@ -120,33 +119,48 @@ export class SqliteVerdictCache implements VerdictCache {
   }
 
   /** A list asking about a third of the cache or more: one pass costs less than lookups (see passEach). */
-  async lookupAll(keys: KeySet, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number | undefined> {
-    return keys.size * 3 >= this.total() ? await this.passEach(keys, since, found, stop) : undefined;
+  async lookupAll(
+    keys: KeySet,
+    since: number,
+    found: FoundAnswer,
+    stop?: AbortSignal,
+    numbered?: FoundNumbered,
+  ): Promise<number | undefined> {
+    return keys.size * 3 >= this.total() ? await this.passEach(keys, since, found, stop, numbered) : undefined;
   }
 
   /**
-   * lookupEach for a list that is a good part of the cache: one pass over the file in key order, a page of answers
-   * as one string (node:sqlite makes a JS value per column of each row, which costs more than SQLite's own search:
-   * 7.6 s against 2.4 s for a million answers), their addresses matched against the list a page at a time.
+   * lookupEach for a list that is a good part of the cache: one pass over the file in key order, read by a worker
+   * thread (cache-pass.ts) while this one matches each page's addresses against the list by their bytes.
    */
-  private async passEach(keys: KeySet, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
-    const shared = new Map<string, Verdict>();
+  private async passEach(
+    keys: KeySet,
+    since: number,
+    found: FoundAnswer,
+    stop?: AbortSignal,
+    numbered?: FoundNumbered,
+  ): Promise<number> {
+    const verdicts: Verdict[] = [];
     let count = 0;
-    for (const lines of this.freshLines(ANSWER_LINE, ANSWER_PAGE, since)) {
-      // Each line: the key, the time, then what its verdict is made of (see ANSWER_LINE).
-      const asked = lines.map((line) => line.slice(0, line.indexOf('\t')));
-      const answer = (i: number) => {
-        const line = lines[i] as string;
-        const afterKey = (asked[i] as string).length + 1;
-        const afterTime = line.indexOf('\t', afterKey) + 1;
-        const id = line.slice(afterTime);
-        let verdict = shared.get(id);
-        if (!verdict) shared.set(ownCopy(id), (verdict = this.verdictOf(answerRow(id))));
-        found(asked[i] as string, verdict, Number(line.slice(afterKey, afterTime - 1)));
-        count++;
-      };
-      if (keys.hasEach) keys.hasEach(asked, answer);
-      else for (let i = 0; i < asked.length; i++) if (keys.has(asked[i] as string)) answer(i);
+    for await (const page of answerPages({ path: this.path, since, size: PASS_PAGE, ahead: PASS_AHEAD, stop })) {
+      for (const [code, fields] of page.newCodes) verdicts[code] = this.verdictOf(answerRow(fields));
+      const text = Buffer.from(page.bytes.buffer, page.bytes.byteOffset, page.bytes.byteLength);
+      const starts = page.starts.subarray(0, page.count + 1);
+      const keyOf = (i: number) => text.toString('utf8', starts[i], starts[i + 1]);
+      const verdictOf = (i: number) => verdicts[page.codes[i] as number] as Verdict;
+      if (keys.hasEachOfBytes && numbered) {
+        keys.hasEachOfBytes(page.bytes, starts, page.hashes, (i, ordinal) => {
+          numbered(ordinal, verdictOf(i), page.times[i] as number, () => keyOf(i));
+          count++;
+        });
+      } else {
+        for (let i = 0; i < page.count; i++) {
+          const key = keyOf(i);
+          if (!keys.has(key)) continue;
+          found(key, verdictOf(i), page.times[i]);
+          count++;
+        }
+      }
       await turn();
       if (stop?.aborted) break;
     }
