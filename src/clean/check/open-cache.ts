@@ -38,6 +38,10 @@ export function journaledOf(
 ): { answers: VerdictTable; badLines: number } {
   const answers = new VerdictTable(list.unique);
   if (list.restart) return { answers, badLines: 0 };
-  const { badLines } = state.readSavedAnswers(list.fingerprint, (key, verdict) => answers.setKey(key, verdict));
+  // An answer that says the address's kind goes in by number; one that does not needs the key, to work it out.
+  const { badLines } = state.readSavedAnswers(list.fingerprint, list.unique, (ordinal, verdict, key) => {
+    if (verdict.free !== undefined) answers.set(ordinal, verdict);
+    else answers.setKey(key(), verdict, ordinal);
+  });
   return { answers, badLines };
 }

@@ -54,6 +54,16 @@ export interface AddressClaims {
   release(): Promise<void>;
 }
 
+/** A list's addresses, found by their text or by their UTF-8 (UniqueKeys). */
+export interface NumberedKeys {
+  ordinal(key: string): number;
+  /** The number of each key given as bytes: key i is bytes[starts[i], starts[i + 1]); -1 where none. */
+  ordinalsOfBytes(bytes: Uint8Array, starts: Int32Array): Int32Array;
+}
+
+/** An answer for the address numbered `ordinal` in a list; `key()` makes its text (needed only now and then). */
+export type NumberedAnswer = (ordinal: number, verdict: Verdict, key: () => string) => void;
+
 /**
  * What stays on this machine whichever store keeps the rest: a list's journal and lock, the allowance news, the run
  * history (a shared store keeps it too, for every runner).
@@ -64,10 +74,11 @@ export interface MachineState extends RunLog {
   /** What an earlier run of the list saved (nothing when none ran), without opening it for writing. */
   savedAnswers(inputFingerprint: string): SavedAnswers;
   /**
-   * Each answer an earlier run of the list saved, to `found` as the journal is read (none kept: a list of millions
-   * keeps only its own addresses'; answers alike share a verdict, its key empty); how many lines were damaged.
+   * Each answer an earlier run of the list saved for one of its addresses (`keys`), to `found` by the address's
+   * number as the journal is read (none kept: a list of millions keeps only its own addresses'; answers alike share a
+   * verdict, its key empty); how many lines were damaged.
    */
-  readSavedAnswers(inputFingerprint: string, found: (key: string, verdict: Verdict) => void): { badLines: number };
+  readSavedAnswers(inputFingerprint: string, keys: NumberedKeys, found: NumberedAnswer): { badLines: number };
   /** Opens the list's journal for appending; it reads nothing (with `restart`, what it held is removed first). */
   openJournal(inputFingerprint: string, opts: { restart: boolean }): ListJournal;
   /** One run at a time per list and account: waits for another live run, takes over one left behind. */

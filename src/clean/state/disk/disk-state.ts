@@ -3,7 +3,6 @@
 import { existsSync } from 'node:fs';
 import { realClock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
-import type { Verdict } from '../../verdict/verdict.js';
 import type {
   AccountState,
   AddressClaims,
@@ -13,6 +12,8 @@ import type {
   ListLockEvents,
   LoggedRun,
   MonthSpend,
+  NumberedAnswer,
+  NumberedKeys,
   RunRecord,
   SavedAnswers,
 } from '../account-state.js';
@@ -48,8 +49,8 @@ export class DiskAccountState implements AccountState {
     return Journal.peek(this.journalFile(inputFingerprint));
   }
 
-  readSavedAnswers(inputFingerprint: string, found: (key: string, verdict: Verdict) => void): { badLines: number } {
-    return Journal.read(this.journalFile(inputFingerprint), found);
+  readSavedAnswers(inputFingerprint: string, keys: NumberedKeys, found: NumberedAnswer): { badLines: number } {
+    return Journal.readNumbered(this.journalFile(inputFingerprint), keys, found);
   }
 
   openJournal(inputFingerprint: string, opts: { restart: boolean }): ListJournal {

@@ -56,7 +56,7 @@ export function readBatchLine(entry: unknown, found: (key: string, verdict: Verd
 const FIELDS_END = WORDS.length + 2;
 
 /** Each row's verdict, rows alike sharing one (a batch's rows are mostly alike: the one before is tried first). */
-function sharedVerdicts(rows: unknown[], words: string[]): Verdict[] | undefined {
+export function sharedVerdicts(rows: unknown[], words: string[]): Verdict[] | undefined {
   const verdicts: Verdict[] = new Array(rows.length);
   const alike = new Map<string, Verdict>();
   let before: unknown[] | undefined;

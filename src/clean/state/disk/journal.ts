@@ -1,11 +1,11 @@
 import { closeSync, constants, existsSync, fdatasync, mkdirSync, openSync, readSync, unlinkSync, write } from 'node:fs';
 import { dirname } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { isObject } from '../../../api/shape.js';
 import { breakLock, describeOwner, keepFresh, staleReason, tryLock } from '../../../lock-files.js';
 import { inDocumentedWords } from '../../verdict/service-words.js';
 import type { Verdict } from '../../verdict/verdict.js';
-import type { ListJournal, ListLockEvents, SavedAnswers } from '../account-state.js';
+import type { ListJournal, ListLockEvents, NumberedAnswer, NumberedKeys, SavedAnswers } from '../account-state.js';
+import { readLineBytes } from './journal-line-bytes.js';
 import { batchLine, readBatchLine } from './journal-lines.js';
 
 /**
@@ -41,29 +41,27 @@ export class Journal implements ListJournal {
    * could not be read (the torn tail of a killed write is not counted).
    */
   static read(path: string, found: (key: string, verdict: Verdict) => void): { badLines: number } {
-    let fd: number;
-    try {
-      fd = openSync(path, 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { badLines: 0 };
-      throw error;
-    }
-    let badLines = 0;
-    try {
-      const chunk = Buffer.alloc(READ_CHUNK);
-      const decoder = new StringDecoder('utf8');
-      let partial = '';
-      for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) {
-        const lines = (partial + decoder.write(chunk.subarray(0, n))).split('\n');
-        partial = lines.pop()!;
-        for (const line of lines) if (readLine(line, found) === 'damaged') badLines++;
-      }
-      // The torn tail of a killed write is expected: only a whole line that cannot be read is damage.
-      readLine(partial + decoder.end(), found);
-    } finally {
-      closeSync(fd);
-    }
-    return { badLines };
+    return readLines(path, (text, start, end) => readLine(text.toString('utf8', start, end), found));
+  }
+
+  /**
+   * read, for the answers of a list's addresses only, each by its number in the list (`keys`): a line is read from its
+   * bytes (journal-line-bytes.ts), the addresses' text made only when asked for.
+   */
+  static readNumbered(path: string, keys: NumberedKeys, found: NumberedAnswer): { badLines: number } {
+    return readLines(path, (text, start, end) => {
+      const documented = new Map<Verdict, Verdict>();
+      const inWords = (verdict: Verdict) => {
+        let said = documented.get(verdict);
+        if (!said) documented.set(verdict, (said = inDocumentedWords(verdict)));
+        return said;
+      };
+      if (readLineBytes(text, start, end, keys, found, inWords)) return 'read';
+      return readLine(text.toString('utf8', start, end), (key, verdict) => {
+        const ordinal = keys.ordinal(key);
+        if (ordinal >= 0) found(ordinal, verdict, () => key);
+      });
+    });
   }
 
   /** Opens for appending (an earlier run's answers removed first, with `restart`). */
@@ -169,7 +167,44 @@ export async function lockJournal(path: string, opts: LockJournalOptions): Promi
  */
 const READ_CHUNK = 1 << 16;
 
-function readLine(line: string, found: (key: string, verdict: Verdict) => void): 'read' | 'damaged' {
+/**
+ * Each line of the file at `path` (its bytes, without the newline) to `onLine`, a chunk at a time; the torn tail of a
+ * killed write is read too, but not counted as damage. Returns how many lines `onLine` found damaged.
+ */
+function readLines(path: string, onLine: (text: Buffer, start: number, end: number) => LineRead): { badLines: number } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { badLines: 0 };
+    throw error;
+  }
+  let badLines = 0;
+  try {
+    let text = Buffer.alloc(READ_CHUNK);
+    // The start of a line whose end is not read yet, at the start of `text`.
+    let kept = 0;
+    for (;;) {
+      if (kept === text.length) text = Buffer.concat([text, Buffer.alloc(text.length)]);
+      const filled = kept + readSync(fd, text, kept, text.length - kept, null);
+      if (filled === kept) break;
+      let start = 0;
+      for (let end = text.indexOf(10, start); end >= 0 && end < filled; end = text.indexOf(10, start)) {
+        if (onLine(text, start, end) === 'damaged') badLines++;
+        start = end + 1;
+      }
+      kept = text.copy(text, 0, start, filled);
+    }
+    onLine(text, 0, kept);
+  } finally {
+    closeSync(fd);
+  }
+  return { badLines };
+}
+
+type LineRead = 'read' | 'damaged';
+
+function readLine(line: string, found: (key: string, verdict: Verdict) => void): LineRead {
   if (!line) return 'read';
   let entry: unknown;
   try {

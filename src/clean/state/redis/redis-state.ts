@@ -4,7 +4,6 @@
 import type { Redis } from 'ioredis';
 import type { Rate } from '../../../config/rate.js';
 import { redactUrl } from '../../../redact.js';
-import type { Verdict } from '../../verdict/verdict.js';
 import type {
   AccountState,
   AllowanceNews,
@@ -14,6 +13,8 @@ import type {
   LoggedRun,
   MachineState,
   MonthSpend,
+  NumberedAnswer,
+  NumberedKeys,
   RunRecord,
   SavedAnswers,
 } from '../account-state.js';
@@ -60,8 +61,8 @@ export class RedisAccountState implements AccountState {
     return this.machine.savedAnswers(inputFingerprint);
   }
 
-  readSavedAnswers(inputFingerprint: string, found: (key: string, verdict: Verdict) => void): { badLines: number } {
-    return this.machine.readSavedAnswers(inputFingerprint, found);
+  readSavedAnswers(inputFingerprint: string, keys: NumberedKeys, found: NumberedAnswer): { badLines: number } {
+    return this.machine.readSavedAnswers(inputFingerprint, keys, found);
   }
 
   openJournal(inputFingerprint: string, opts: { restart: boolean }): ListJournal {

@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UniqueKeys } from '../../../../src/clean/scan/spill/unique-keys.js';
 import { Journal, lockJournal } from '../../../../src/clean/state/disk/journal.js';
 import type { Verdict } from '../../../../src/clean/verdict/verdict.js';
 import { onSmallDisk } from '../../../helpers/small-disk.js';
@@ -203,6 +204,47 @@ describe('Journal', () => {
     const saved = Journal.peek(join(dir, 'old.jsonl'));
     expect(saved.badLines).toBe(0);
     expect(saved.results.get('d@example.com')).toMatchObject({ status: 'risky', serviceStatus: 'disposable' });
+  });
+
+  it('reads a list’s answers by number from the lines’ bytes, every line form as the text reader does', async () => {
+    const at = '2026-11-26T16:16:20.942Z';
+    const journal = Journal.open(path, { restart: false });
+    // Current lines: several answers alike and not, an address of non-ASCII bytes, one a JSON string escapes.
+    await journal.record([
+      { ...verdict('ada@example.com'), checkedAt: at, serviceStatus: 'deliverable' },
+      { ...verdict('zoë@exämple.org'), checkedAt: at, serviceStatus: 'deliverable' },
+      { ...verdict('"a\\b"@example.com', 'invalid'), checkedAt: at, reason: 'mailbox "full"' },
+      { ...verdict('not-listed@example.com'), checkedAt: at },
+    ]);
+    await journal.record([{ ...verdict('info@gmail.com', 'risky'), checkedAt: at, disposable: null, role: true }]);
+    await journal.close();
+    // Older lines (every answer whole, the service's words; no kind), damage, a torn tail.
+    const whole = { ...verdict('old@example.com'), status: 'disposable', valid: false };
+    appendFileSync(path, `${JSON.stringify({ r: [whole] })}\n`);
+    appendFileSync(path, `${JSON.stringify({ w: ['valid', '', at], a: [['kind@gmail.com', 98, 0, 1, 2]] })}\n`);
+    appendFileSync(path, '{"w":["valid"],"a":[["ada@example.com",1.5,0]]}\n{"w":[],"a":[["x@y.com",-1,7]]}\n');
+    appendFileSync(path, '{"w":["valid"],"a":[["torn@example.com",1');
+    const listed = ['info@gmail.com', 'old@example.com', 'zoë@exämple.org', '"a\\b"@example.com', 'kind@gmail.com'];
+    const keys = new UniqueKeys({ budget: 1 << 20, spillDir: dir });
+    for (const key of [...listed, 'ada@example.com']) keys.add(key);
+
+    const byText = new Map<string, Verdict>();
+    const textRead = Journal.read(path, (key, v) => {
+      if (keys.ordinal(key) >= 0) byText.set(key, v);
+    });
+    const byNumber = new Map<string, Verdict>();
+    const numberRead = Journal.readNumbered(path, keys, (ordinal, v, key) => {
+      expect(keys.ordinal(key())).toBe(ordinal);
+      byNumber.set(key(), v);
+    });
+    expect(numberRead).toEqual(textRead);
+    expect(numberRead.badLines).toBe(2);
+    expect(byNumber).toEqual(byText);
+    expect(new Set(byNumber.keys())).toEqual(new Set([...listed, 'ada@example.com']));
+    expect(byNumber.get('old@example.com')).toMatchObject({ status: 'risky', serviceStatus: 'disposable' });
+    expect(byNumber.get('"a\\b"@example.com')).toMatchObject({ status: 'invalid', reason: 'mailbox "full"' });
+    expect(byNumber.get('info@gmail.com')).toMatchObject({ disposable: null, role: true, free: true });
+    keys.close();
   });
 
   it('killed while recording (SIGKILL), it reads back whole batches only, every one that was flushed', async () => {
