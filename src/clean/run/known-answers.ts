@@ -43,10 +43,11 @@ export async function answerKnown(
   const fromJournal = verdicts.size;
   const pending = new KeysExcept(scan.unique, verdicts);
   const answered: FoundAnswer = (key, verdict, time) => verdicts.setKey(key, verdict, pending.exclude(key), time);
+  const numbered = answeredByNumber(verdicts, pending);
   const screens = screensAsItSends(request, checker, ports, fromJournal);
   // A list that is a good part of the cache is read against it whole (one pass) even when the rest is screened as
   // it is sent: a chunk at a time, it would be looked up address by address. What it leaves is screened.
-  const whole = screens ? await readWhole(request, known, pending, answered, verdicts) : undefined;
+  const whole = screens ? await readWhole(request, known, pending, answered, numbered) : undefined;
   if (screens && pending.size > 0) {
     ports.emit({ type: 'resumed', already: fromJournal, unique: scan.unique.size });
     const cache = whole === undefined ? known.cache : undefined;
@@ -62,7 +63,10 @@ export async function answerKnown(
   const cache = request.maxAgeMs > 0 && pending.size > 0 && !screens ? await known.cache?.() : undefined;
   if (cache) {
     // What the cache hands over was read already: leaving it out of `pending` does not change what is to come.
-    fromCache = await cache.lookupEach(pending, Date.now() - request.maxAgeMs, answered, request.signals.stop);
+    const [since, stop] = [Date.now() - request.maxAgeMs, request.signals.stop];
+    fromCache =
+      (await cache.lookupAll?.(pending, since, answered, stop, numbered)) ??
+      (await cache.lookupEach(pending, since, answered, stop));
     if (fromCache > 0) ports.emit({ type: 'from-cache', addresses: fromCache, maxAgeMs: request.maxAgeMs });
   }
   const precheck = await precheckPending(request, checker, ports, pending, answered);
@@ -75,6 +79,18 @@ export async function answerKnown(
   return { verdicts, pending, fromJournal, fromCache, precheck, keptBefore };
 }
 
+/**
+ * What `answered` does, for an answer the cache's pass found by the address's number: one that does not say the
+ * address's kind needs its key, to work it out.
+ */
+function answeredByNumber(verdicts: VerdictTable, pending: KeysExcept): FoundNumbered {
+  return (ordinal, verdict, time, key) => {
+    pending.excludeNumber(ordinal);
+    if (verdict.free !== undefined) verdicts.set(ordinal, verdict, time);
+    else verdicts.setKey(key(), verdict, ordinal, time);
+  };
+}
+
 /** Addresses in the first chunk screened: the sending's claims take them a chunk of this size at a time. */
 const FIRST_CHUNK = 1_000;
 
@@ -84,14 +100,8 @@ async function readWhole(
   known: KnownSources,
   pending: KeysExcept,
   answered: FoundAnswer,
-  verdicts: VerdictTable,
+  numbered: FoundNumbered,
 ): Promise<number | undefined> {
-  // An answer that says the address's kind goes in by number; one that does not needs the key, to work it out.
-  const numbered: FoundNumbered = (ordinal, verdict, time, key) => {
-    pending.excludeNumber(ordinal);
-    if (verdict.free !== undefined) verdicts.set(ordinal, verdict, time);
-    else verdicts.setKey(key(), verdict, ordinal, time);
-  };
   const cache = request.maxAgeMs > 0 && pending.size > 0 ? await known.cache?.() : undefined;
   return await cache?.lookupAll?.(pending, Date.now() - request.maxAgeMs, answered, request.signals.stop, numbered);
 }

@@ -40,7 +40,7 @@ export type FoundAnswer = (key: string, verdict: Verdict, time?: number) => void
 
 /**
  * An answer for the address numbered `ordinal` among the keys asked about (a list's: KeySet.hasEachOfBytes). Its
- * text is made only if `key()` is called: a million strings were a fifth of a copy's pass over the cache.
+ * text is made only if `key()` is called, then or never: a million strings were a fifth of a copy's pass.
  */
 export type FoundNumbered = (ordinal: number, verdict: Verdict, time: number, key: () => string) => void;
 

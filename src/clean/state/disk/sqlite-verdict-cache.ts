@@ -148,9 +148,14 @@ export class SqliteVerdictCache implements VerdictCache {
       const starts = page.starts.subarray(0, page.count + 1);
       const keyOf = (i: number) => text.toString('utf8', starts[i], starts[i + 1]);
       const verdictOf = (i: number) => verdicts[page.codes[i] as number] as Verdict;
-      if (keys.hasEachOfBytes && numbered) {
+      if (keys.hasEachOfBytes) {
+        // One function for every answer's text, told which by `told` (it is asked for at once or never).
+        let told = 0;
+        const key = () => keyOf(told);
+        const answer = numbered ?? ((_: number, v: Verdict, time: number) => found(key(), v, time));
         keys.hasEachOfBytes(page.bytes, starts, page.hashes, (i, ordinal) => {
-          numbered(ordinal, verdictOf(i), page.times[i] as number, () => keyOf(i));
+          told = i;
+          answer(ordinal, verdictOf(i), page.times[i] as number, key);
           count++;
         });
       } else {
