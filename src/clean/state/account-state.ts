@@ -57,11 +57,14 @@ export interface AddressClaims {
 /** A list's addresses, found by their text or by their UTF-8 (UniqueKeys). */
 export interface NumberedKeys {
   ordinal(key: string): number;
-  /** The number of each key given as bytes: key i is bytes[starts[i], starts[i + 1]); -1 where none. */
-  ordinalsOfBytes(bytes: Uint8Array, starts: Int32Array): Int32Array;
+  /**
+   * The number of each key given as bytes (key i is bytes[starts[i], starts[i + 1]); -1 where none), keys that come
+   * mostly in the list's order.
+   */
+  ordinalsInOrder(bytes: Uint8Array, starts: Int32Array): Int32Array;
 }
 
-/** An answer for the address numbered `ordinal` in a list; `key()` makes its text (needed only now and then). */
+/** An answer for the address numbered `ordinal` in a list; `key()` makes its text, asked for then or never. */
 export type NumberedAnswer = (ordinal: number, verdict: Verdict, key: () => string) => void;
 
 /**

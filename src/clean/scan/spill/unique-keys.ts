@@ -1,4 +1,5 @@
 import { ByteLog, CHUNK_BYTES } from './byte-log.js';
+import { hashBytes } from './hash-bytes.js';
 import { Paged } from './paged.js';
 
 /** Past this share of used slots the table grows: probes stay short. */
@@ -44,6 +45,8 @@ export class UniqueKeys implements Iterable<string> {
   private indexDropped = false;
   private readonly log: ByteLog;
   private scratch = Buffer.alloc(1024);
+  /** The ordinal ordinalsInOrder found last. */
+  private lastInOrder = -1;
   private count = 0;
 
   constructor(opts: UniqueKeysOptions) {
@@ -127,6 +130,30 @@ export class UniqueKeys implements Iterable<string> {
       const ordinal = (candidate - i) / count;
       const at = starts[i] as number;
       if (found[i] === -1 && this.sameKey(ordinal, (starts[i + 1] as number) - at, buffer, at)) found[i] = ordinal;
+    }
+    return found;
+  }
+
+  /**
+   * ordinalsOfBytes for keys that mostly come in the list's order (a journal's, written as the list was sent): each
+   * is compared first with the key after the one found last, and looked up by its hash only when it is not that one.
+   */
+  ordinalsInOrder(bytes: Uint8Array, starts: Int32Array): Int32Array {
+    this.assertIndexed();
+    const found = new Int32Array(starts.length - 1).fill(-1);
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let i = 0; i < found.length; i++) {
+      const at = starts[i] as number;
+      const length = (starts[i + 1] as number) - at;
+      if (length === 0 || length > 0xffff) continue;
+      const next = this.lastInOrder + 1;
+      let ordinal = next < this.count && this.sameKey(next, length, buffer, at) ? next : -1;
+      if (ordinal < 0) {
+        if (length > this.scratch.length) this.scratch = Buffer.alloc(length);
+        buffer.copy(this.scratch, 0, at, at + length);
+        ordinal = this.find(hashBytes(this.scratch, length), length);
+      }
+      if (ordinal >= 0) found[i] = this.lastInOrder = ordinal;
     }
     return found;
   }
@@ -267,16 +294,4 @@ function grown(bytes: Buffer, size: number): Buffer {
   const larger = Buffer.allocUnsafe(Math.max(size, bytes.length * 2));
   bytes.copy(larger);
   return larger;
-}
-
-/** FNV-1a, then murmur3's finaliser so that the low bits (the slot) depend on every byte. */
-export function hashBytes(bytes: Buffer, length: number, start = 0): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < start + length; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }

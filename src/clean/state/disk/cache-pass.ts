@@ -3,7 +3,7 @@
 // core. The worker hands over each page as typed arrays (the addresses' UTF-8 and hashes, an answer's code and time),
 // transferred, not copied; the run's thread matches them by bytes and makes no string for an address not in the list.
 import { Worker } from 'node:worker_threads';
-import { hashBytes } from '../../scan/spill/unique-keys.js';
+import { hashBytes } from '../../scan/spill/hash-bytes.js';
 
 /**
  * A page of answers in key order, `count` of them: answer i's address is bytes[starts[i], starts[i + 1]). The arrays

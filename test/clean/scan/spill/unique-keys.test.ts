@@ -5,8 +5,9 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashBytes } from '../../../../src/clean/scan/spill/hash-bytes.js';
 import { RowOrdinals } from '../../../../src/clean/scan/spill/row-ordinals.js';
-import { hashBytes, UniqueKeys } from '../../../../src/clean/scan/spill/unique-keys.js';
+import { UniqueKeys } from '../../../../src/clean/scan/spill/unique-keys.js';
 import type { Verdict } from '../../../../src/clean/verdict/verdict.js';
 import { VerdictTable } from '../../../../src/clean/verdict/verdict-table.js';
 import { processTag } from '../../../../src/lock-files.js';
@@ -72,6 +73,33 @@ describe('UniqueKeys', () => {
     expect([...keys.ordinals(asked)]).toEqual(asked.map((key) => keys.ordinal(key)));
     expect(keys.ordinals([b])[0]).toBe(-1);
     expect(keys.ordinals([a])[0]).toBe(list.length);
+  });
+
+  it('finds keys given as bytes, with or without their hashes, in order or not, as one at a time does', () => {
+    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
+    const list = [...new Set(addresses(30_000, 13))];
+    for (const key of list) keys.add(key);
+    const [a, b] = collidingPair();
+    keys.add(a);
+    /** The keys as one buffer of UTF-8, where each starts, and their hashes. */
+    const asBytes = (asked: string[]) => {
+      const parts = asked.map((key) => Buffer.from(key));
+      const starts = new Int32Array(parts.length + 1);
+      parts.forEach((part, i) => (starts[i + 1] = (starts[i] as number) + part.length));
+      const hashes = Uint32Array.from(parts, (part) => hashBytes(part, part.length));
+      return { bytes: Buffer.concat(parts), starts, hashes };
+    };
+    // In the list's order with gaps and strays (a journal's), and shuffled (a cache's key order).
+    const inOrder = list.filter((_, i) => i % 50 !== 7).concat(b, 'nobody@nowhere.test', a, list[3] as string);
+    const shuffled = [...inOrder].sort();
+    for (const asked of [inOrder, shuffled]) {
+      const expected = asked.map((key) => keys.ordinal(key));
+      const { bytes, starts, hashes } = asBytes(asked);
+      expect([...keys.ordinalsOfBytes(bytes, starts, hashes)]).toEqual(expected);
+      expect([...keys.ordinalsOfBytes(bytes, starts)]).toEqual(expected);
+      expect([...keys.ordinalsInOrder(bytes, starts)]).toEqual(expected);
+    }
+    keys.close();
   });
 
   it('tells apart addresses whose hashes are equal, and those that differ only in case', () => {

@@ -1,0 +1,14 @@
+// The hash of an address's UTF-8, as the list's index (unique-keys.ts) and the verdict cache's reader thread
+// (state/disk/cache-pass.ts, which runs this function from its text: it uses nothing from outside itself) make it.
+
+/** FNV-1a, then murmur3's finaliser so that the low bits (the slot) depend on every byte. */
+export function hashBytes(bytes: Buffer, length: number, start = 0): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < start + length; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
