@@ -103,17 +103,15 @@ export class UniqueKeys implements Iterable<string> {
     return this.ordinalsOfBytes(bytes, starts);
   }
 
-  /**
-   * ordinals for keys given as UTF-8 (key i from starts[i] to starts[i + 1] of `bytes`), with their hashBytes when
-   * known (a reader that made them elsewhere, a worker thread): no string is made for them.
-   */
+  /** ordinals of keys given as UTF-8 (key i is bytes[starts[i], starts[i + 1])), with their hashes if known. */
   ordinalsOfBytes(bytes: Uint8Array, starts: Int32Array, hashes?: Uint32Array): Int32Array {
     this.assertIndexed();
     const count = starts.length - 1;
     const found = new Int32Array(count).fill(-1);
     const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    // ordinal * count + index: below 2^30 * 2^21, exact in a double, sorted by ordinal.
-    const candidates: number[] = [];
+    // ordinal * count + index: exact in a double, sorted by ordinal (typed: 32,000 numbers are a large JS object).
+    let candidates = new Float64Array(count + 64);
+    let n = 0;
     for (let i = 0; i < count; i++) {
       const at = starts[i] as number;
       const length = (starts[i + 1] as number) - at;
@@ -122,10 +120,12 @@ export class UniqueKeys implements Iterable<string> {
       const tag = hash >>> this.bits;
       for (let slot = hash & this.mask; this.slots[slot] !== 0; slot = (slot + 1) & this.mask) {
         const entry = this.slots[slot] as number;
-        if (entry >>> this.bits === tag) candidates.push(((entry & this.mask) - 1) * count + i);
+        if (entry >>> this.bits !== tag) continue;
+        if (n === candidates.length) candidates = Float64Array.from({ length: 2 * n }, (_, j) => candidates[j] ?? 0);
+        candidates[n++] = ((entry & this.mask) - 1) * count + i;
       }
     }
-    for (const candidate of Float64Array.from(candidates).sort()) {
+    for (const candidate of candidates.subarray(0, n).sort()) {
       const i = candidate % count;
       const ordinal = (candidate - i) / count;
       const at = starts[i] as number;
@@ -134,10 +134,7 @@ export class UniqueKeys implements Iterable<string> {
     return found;
   }
 
-  /**
-   * ordinalsOfBytes for keys that mostly come in the list's order (a journal's, written as the list was sent): each
-   * is compared first with the key after the one found last, and looked up by its hash only when it is not that one.
-   */
+  /** ordinalsOfBytes for keys mostly in the list's order (a journal's): each tried first as the one after the last. */
   ordinalsInOrder(bytes: Uint8Array, starts: Int32Array): Int32Array {
     this.assertIndexed();
     const found = new Int32Array(starts.length - 1).fill(-1);

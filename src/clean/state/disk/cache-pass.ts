@@ -47,6 +47,8 @@ export async function* answerPages(opts: PassOptions): AsyncGenerator<AnswerPage
     // The worker's stdout and stderr are not the run's: nothing it could say belongs there.
     stdout: true,
     stderr: true,
+    // Its garbage is a statement's text a page: a small young generation takes it back sooner (6 MB less at 1M).
+    resourceLimits: { maxYoungGenerationSizeMb: 2 },
   });
   const waiting: Array<AnswerPage | null | Error> = [];
   let wake: (() => void) | undefined;
