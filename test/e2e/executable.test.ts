@@ -1,11 +1,13 @@
 // The single executable (`npm run executable`), downloaded and checked by the README's own lines from a release
 // served on loopback, then run with no Node on its PATH, from an empty folder: help, a `--local` clean, a verdict
-// that needs its embedded disposable-domain list, and an account on the built-in sandbox.
+// that needs its embedded disposable-domain list, an account on the built-in sandbox, and a copy of a list answered
+// from the verdict cache (its pass runs in a worker thread, started from its source text: there is no file to start).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/server.js';
 import { VERSION } from '../../src/version.js';
 import { closedPort, type TestServer } from '../helpers/http-server.js';
 import { EXECUTABLE, onLoopback, releaseFiles, serveRelease } from '../helpers/release.js';
@@ -108,5 +110,48 @@ describe.runIf(built)('the single executable', { timeout: 120_000 }, () => {
     const me = run(['me', '--json', 'email']);
     expect(me.status, me.stderr).toBe(0);
     expect(JSON.parse(me.stdout)).toEqual({ email: 'ada@example.com' });
+  });
+
+  it('answers a copy of a paid list from the verdict cache, paying only for its new address', async () => {
+    const sandbox = await startSandbox({ port: 0, plan: 'unlimited' });
+    // The sandbox answers in this process: the executable is awaited, never run synchronously.
+    const runAsync = (args: string[], input = '') =>
+      new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        const child = spawn(exe, args, {
+          cwd: join(dir, 'empty'),
+          env: { ...env, MAILCLEAN_DATA_DIR: join(dir, 'paid'), MAILCLEAN_CLEAN_URL: sandbox.url },
+        });
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d));
+        child.stdin.end(input);
+        child.on('close', (status) => resolve({ status, stderr }));
+      });
+    try {
+      const lines = Array.from({ length: 300 }, (_, i) => `person${i}@example${i % 7}.com`);
+      writeFileSync(join(dir, 'paid.csv'), `email\n${lines.join('\n')}\n`);
+      writeFileSync(join(dir, 'copy.csv'), `email\n${lines.join('\n')}\nnew@example1.com\n`);
+      const args = ['--yes', '--no-precheck', '--clean-url', sandbox.url];
+      const reg = await runAsync(
+        ['register', '--service', 'clean', '--name', 'Ada', '--email', 'ada@example.com', '--password-stdin'],
+        'a long password',
+      );
+      expect(reg.status, reg.stderr).toBe(0);
+      const first = await runAsync(['clean', join(dir, 'paid.csv'), '-o', join(dir, 'paid-out.csv'), ...args]);
+      expect(first.status, first.stderr).toBe(0);
+      expect(sandbox.stats().addressesCharged).toBe(300);
+      const copy = await runAsync(['clean', join(dir, 'copy.csv'), '-o', join(dir, 'copy-out.csv'), ...args]);
+      expect(copy.status, copy.stderr).toBe(0);
+      expect(copy.stderr).toMatch(/300 addresses answered .* come from the cache/);
+      expect(sandbox.stats().addressesCharged).toBe(301);
+      const verdicts = (file: string) =>
+        readFileSync(join(dir, file), 'utf8')
+          .trim()
+          .split('\n')
+          .slice(1, 301)
+          .map((row) => row.split(',').slice(0, 4).join());
+      expect(verdicts('copy-out.csv')).toEqual(verdicts('paid-out.csv'));
+    } finally {
+      await sandbox.close();
+    }
   });
 });
