@@ -121,7 +121,11 @@ export class UniqueKeys implements Iterable<string> {
       for (let slot = hash & this.mask; this.slots[slot] !== 0; slot = (slot + 1) & this.mask) {
         const entry = this.slots[slot] as number;
         if (entry >>> this.bits !== tag) continue;
-        if (n === candidates.length) candidates = Float64Array.from({ length: 2 * n }, (_, j) => candidates[j] ?? 0);
+        if (n === candidates.length) {
+          const larger = new Float64Array(2 * n);
+          larger.set(candidates);
+          candidates = larger;
+        }
         candidates[n++] = ((entry & this.mask) - 1) * count + i;
       }
     }
