@@ -2,7 +2,7 @@
 // (state/disk/cache-pass.ts, which runs this function from its text: it uses nothing from outside itself) make it.
 
 /** FNV-1a, then murmur3's finaliser so that the low bits (the slot) depend on every byte. */
-export function hashBytes(bytes: Buffer, length: number, start = 0): number {
+export function hashBytes(bytes: Uint8Array, length: number, start = 0): number {
   let h = 0x811c9dc5;
   for (let i = start; i < start + length; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
   h ^= h >>> 16;

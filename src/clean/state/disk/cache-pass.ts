@@ -40,7 +40,7 @@ export const ANSWER_FIELDS = 'flags || char(9) || hex(status) || char(9) || hex(
 
 /** Each page of answers given since `since`, in key order, read by a worker thread a few pages ahead. */
 export async function* answerPages(opts: PassOptions): AsyncGenerator<AnswerPage> {
-  const source = `(${readPages})(${hashBytes}, ${parseLines}, ${JSON.stringify(ANSWER_FIELDS)}, ${STATEMENT_ROWS})`;
+  const source = `(${readPages})(${pageReader}, ${hashBytes}, ${parseLines}, ${JSON.stringify(ANSWER_FIELDS)}, ${STATEMENT_ROWS})`;
   const worker = new Worker(source, {
     eval: true,
     workerData: { path: opts.path, since: opts.since, size: opts.size },
@@ -88,14 +88,59 @@ const transfers = (page: AnswerPage) =>
 const STATEMENT_ROWS = 1_000;
 
 /**
+ * The same pages read in this thread: for a cache of a few pages, starting a worker (90 ms before its first page on
+ * 2 cores) costs more than reading them here.
+ */
+export async function* answerPagesHere(opts: PassOptions): AsyncGenerator<AnswerPage> {
+  const reader = pageReader(hashBytes, parseLines, ANSWER_FIELDS, STATEMENT_ROWS, opts);
+  try {
+    let page: AnswerPage | null = null;
+    while ((page = reader.next(page)) !== null) {
+      if (opts.stop?.aborted) return;
+      yield page;
+    }
+  } finally {
+    reader.close();
+  }
+}
+
+/**
  * The worker's code, run from its text (a single executable has no file to start a worker from): it must use nothing
  * from outside itself but what it is given. Each message asks for a page, in the arrays of a page it gives back (or
  * new ones, for null); null answers that there is no more.
  */
-function readPages(hash: Hash, parse: typeof parseLines, fields: string, rows: number): void {
+function readPages(
+  reader: typeof pageReader,
+  hash: Hash,
+  parse: typeof parseLines,
+  fields: string,
+  rows: number,
+): void {
   const threads = process.getBuiltinModule('node:worker_threads') as typeof import('node:worker_threads');
   const port = threads.parentPort as import('node:worker_threads').MessagePort;
-  const { path, since, size } = threads.workerData as { path: string; since: number; size: number };
+  const pages = reader(hash, parse, fields, rows, threads.workerData as Pick<PassOptions, 'path' | 'since' | 'size'>);
+  port.on('message', (given: AnswerPage | null) => {
+    const page = pages.next(given);
+    if (page === null) return port.postMessage(null);
+    port.postMessage(
+      page,
+      [page.bytes, page.starts, page.hashes, page.codes, page.times].map((a) => a.buffer as ArrayBuffer),
+    );
+  });
+}
+
+/**
+ * Pages of answers from the cache's file, each read into the arrays of the page given back (or new ones, for null);
+ * null once there are no more, and the file is then closed. Run in the worker too (see readPages): it uses nothing
+ * from outside itself but what it is given.
+ */
+function pageReader(
+  hash: Hash,
+  parse: typeof parseLines,
+  fields: string,
+  rows: number,
+  { path, since, size }: Pick<PassOptions, 'path' | 'since' | 'size'>,
+): { next(given: AnswerPage | null): AnswerPage | null; close(): void } {
   // node:sqlite's ExperimentalWarning, said on loading it, is not for the user (see sqlite-driver.ts).
   const emitWarning = process.emitWarning;
   process.emitWarning = () => {};
@@ -110,8 +155,17 @@ function readPages(hash: Hash, parse: typeof parseLines, fields: string, rows: n
   let text = Buffer.alloc(1 << 16);
   let after = '';
   let ended = false;
-  port.on('message', (given: AnswerPage | null) => {
-    if (ended) return port.postMessage(null);
+  let open = true;
+  const close = () => {
+    ended = true;
+    if (open) db.close();
+    open = false;
+  };
+  const next = (given: AnswerPage | null): AnswerPage | null => {
+    if (ended) {
+      close();
+      return null;
+    }
     const page: AnswerPage = given ?? {
       count: 0,
       bytes: new Uint8Array(size * 48),
@@ -133,15 +187,12 @@ function readPages(hash: Hash, parse: typeof parseLines, fields: string, rows: n
       parse(text, text.write(read.lines, 0, 'utf8'), page, codes, hash);
     }
     if (page.count === 0) {
-      ended = true;
-      db.close();
-      return port.postMessage(null);
+      close();
+      return null;
     }
-    port.postMessage(
-      page,
-      [page.bytes, page.starts, page.hashes, page.codes, page.times].map((a) => a.buffer as ArrayBuffer),
-    );
-  });
+    return page;
+  };
+  return { next, close };
 }
 
 type Hash = (bytes: Uint8Array, length: number, start?: number) => number;

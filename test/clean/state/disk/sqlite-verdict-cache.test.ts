@@ -1,5 +1,6 @@
 // The SQLite verdict cache as a store: lookups over several statement batches, answers by age, both ways of
 // counting, and what survives closing the file.
+import diagnostics from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,19 @@ function verdict(i: number): Verdict {
     checkedAt: i % 3 === 0 ? OLD : NEW,
     // The service's own word comes back with the verdict, which says it in mailclean's.
     serviceStatus: risky ? 'disposable' : 'deliverable',
+  };
+}
+
+/** Counts the worker threads this process starts until `end()`. */
+function workersStarted(): { end(): number } {
+  let started = 0;
+  const count = () => started++;
+  diagnostics.subscribe('worker_threads', count);
+  return {
+    end() {
+      diagnostics.unsubscribe('worker_threads', count);
+      return started;
+    },
   };
 }
 
@@ -120,29 +134,51 @@ describe('the SQLite verdict cache', () => {
     await again.close();
   });
 
-  it('answers a list that is most of the cache in one pass, page after page, as lookups answer a few', async () => {
+  // Pages of 8,000 answers, each matched as it comes: more than one page, some old. A cache of 50,000 answers or more
+  // is read by a worker thread; a smaller one in this thread, as a worker's start would cost more than its reading.
+  it.each([
+    [54_321, 'a worker thread'],
+    [12_345, 'this thread'],
+  ])(
+    'answers a list that is most of a cache of %i in one pass read by %s, as lookups answer a few',
+    async (size, by) => {
+      const cache = new SqliteVerdictCache(path);
+      const many = Array.from({ length: size }, (_, i) => verdict(i));
+      await cache.store(many);
+      const since = Date.parse('2026-06-01T00:00:00.000Z');
+      const keys = new UniqueKeys({ budget: 0, spillDir: join(dir, 'spool') });
+      const listed = [...many.map((v) => v.key), 'never@example.com'];
+      for (const key of listed) keys.add(key);
+      const expected = new Map(
+        many.filter((v) => v.checkedAt === NEW).map((v) => [v.key, { ...v, key: '', free: false, role: false }]),
+      );
+      // The list's own keys (found many at once), a Set (one at a time), and a few by lookups: the same answers.
+      for (const asked of [new KeysExcept(keys), new Set(listed), listed.slice(0, 100)]) {
+        const found = new Map<string, Verdict>();
+        const workers = workersStarted();
+        const count = await cache.lookupEach(asked, since, (key, v, time) => found.set(key, atTime(v, time)));
+        expect(workers.end()).toBe(Array.isArray(asked) || by === 'this thread' ? 0 : 1);
+        const want = [...expected].filter(([key]) => (Array.isArray(asked) ? asked.includes(key) : true));
+        expect(count).toBe(want.length);
+        expect(new Map([...found].sort())).toEqual(new Map(want.sort()));
+      }
+      // Answers of one batch alike share one verdict object.
+      const found = await cache.lookup(new Set(listed), 0);
+      expect(found.get('user1@example.com')).toBe(found.get('user2@example.com'));
+      keys.close();
+      await cache.close();
+    },
+  );
+
+  it('reads nothing from an empty cache: no pass, no worker thread', async () => {
     const cache = new SqliteVerdictCache(path);
-    // Pages of 8,000 answers, read by a worker thread, each matched as it comes: more than one page, some old.
-    const many = Array.from({ length: 34_321 }, (_, i) => verdict(i));
-    await cache.store(many);
-    const since = Date.parse('2026-06-01T00:00:00.000Z');
-    const keys = new UniqueKeys({ budget: 0, spillDir: join(dir, 'spool') });
-    const listed = [...many.map((v) => v.key), 'never@example.com'];
-    for (const key of listed) keys.add(key);
-    const expected = new Map(
-      many.filter((v) => v.checkedAt === NEW).map((v) => [v.key, { ...v, key: '', free: false, role: false }]),
-    );
-    // The list's own keys (found many at once), a Set (one at a time), and a few by lookups: the same answers.
-    for (const asked of [new KeysExcept(keys), new Set(listed), listed.slice(0, 100)]) {
-      const found = new Map<string, Verdict>();
-      const count = await cache.lookupEach(asked, since, (key, v, time) => found.set(key, atTime(v, time)));
-      const want = [...expected].filter(([key]) => (Array.isArray(asked) ? asked.includes(key) : true));
-      expect(count).toBe(want.length);
-      expect(new Map([...found].sort())).toEqual(new Map(want.sort()));
-    }
-    // Answers of one batch alike share one verdict object.
-    const found = await cache.lookup(new Set(listed), 0);
-    expect(found.get('user1@example.com')).toBe(found.get('user2@example.com'));
+    const keys = new UniqueKeys({ budget: 1 << 30, spillDir: join(dir, 'spool') });
+    for (const v of stored) keys.add(v.key);
+    const workers = workersStarted();
+    expect(await cache.lookupEach(new KeysExcept(keys), 0, () => expect.unreachable())).toBe(0);
+    expect(workers.end()).toBe(0);
+    await cache.store(stored.slice(0, 1));
+    expect(await cache.lookupEach(new KeysExcept(keys), 0, () => {})).toBe(1);
     keys.close();
     await cache.close();
   });
