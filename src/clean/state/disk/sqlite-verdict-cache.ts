@@ -13,30 +13,14 @@ import {
   sharedAtTime,
   type VerdictCache,
 } from '../verdict-cache.js';
-import { answerPages, answerPagesHere } from './cache-pass.js';
+import { passPages } from './cache-pass.js';
 import { type Database, openDatabase, type Statement } from './sqlite-driver.js';
 
 /**
- * A full pass reads this many addresses at a time ... (200,000 a page held each page's strings long enough to reach
+ * A full pass for a count reads this many addresses at a time (a pass for answers: cache-pass.ts). (200,000 a page held each page's strings long enough to reach
  * V8's old space: a dry run of 10M rows all in the cache peaked at 377 MB, 254 MB at this size, for 16% more CPU.)
  */
 const SCAN_PAGE = 50_000;
-/**
- * ... or this many answers, read by a worker thread a page or two ahead (cache-pass.ts), whose addresses are matched
- * against the list a page at a time. In key order, the list's numbers of a page's addresses are scattered: sorted
- * by number, 8,000 of them read the part of the list's keys on disk in a few sweeps (2,000 read a window of it for
- * nearly each). A page is typed arrays, not strings, so it does not live into V8's old space as 32,000 lines did
- * (a page of 2,000 lines a match: 315-327 MB at 10M rows against 249-261 MB). Pages of 32,000, three in flight,
- * peaked 7 MB higher at 10M rows than 8,000 (288-292 against 281-285 MB), for no less CPU.
- */
-const PASS_PAGE = 8_000;
-const PASS_AHEAD = 2;
-/**
- * A cache of fewer answers is read in the run's own thread. A worker pays only by matching one page while it reads the
- * next; its start costs about 90 ms, before a service run's first request, and it reads 10-20% slower (50,000
- * answers: 256-272 ms read by a worker against 114-127 ms here, then 2 µs an answer to match; Node 22, 2 cores).
- */
-const PASS_IN_WORKER_FROM = 50_000;
 /**
  * A read of the cache gives the event loop a turn between its pages and batches (the progress line moves, a Ctrl-C
  * is heard): at 10M addresses the read takes a minute. A stop ends it there; what was found so far stands.
@@ -152,8 +136,7 @@ export class SqliteVerdictCache implements VerdictCache {
   ): Promise<number> {
     const verdicts: Verdict[] = [];
     let count = 0;
-    const pages = total < PASS_IN_WORKER_FROM ? answerPagesHere : answerPages;
-    for await (const page of pages({ path: this.path, since, size: PASS_PAGE, ahead: PASS_AHEAD, stop })) {
+    for await (const page of passPages(total, { path: this.path, since, stop })) {
       for (const [code, fields] of page.newCodes) verdicts[code] = this.verdictOf(answerRow(fields));
       const text = Buffer.from(page.bytes.buffer, page.bytes.byteOffset, page.bytes.byteLength);
       const starts = page.starts.subarray(0, page.count + 1);
