@@ -27,7 +27,7 @@ else {
     /* cache directory not writable: run uncached */
   }
   // A failure here is a bug: left unhandled, Node prints it and exits 1, as the ES module's top-level await did.
-  void import('../dist/main.js').then(async ({ main }) => {
+  void import('../dist/cli/main.js').then(async ({ main }) => {
     process.exitCode = await main(args);
   });
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run build`: dist/ from src/ (tsc), then the man page and the disposable-domain list from it. tsc builds in
+// `npm run build`: dist/ from src/ (tsc), the CLI's bundle beside it (dist/cli/main.js, what bin/mailclean.js runs,
+// and dist/chunks/: see bundle.mjs), then the man page and the disposable-domain list. tsc builds in
 // its build mode into .tmp/build/ (tsconfig.build.json), kept between builds, so a build of an unchanged tree (npm
 // test after npm ci, or the second runtime's npm test) skips the compiler: a fifth of a second, not fifteen. Each
 // file is then copied into dist/ beside its old self and renamed over it, and the files the build no longer makes
@@ -10,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
+import { bundleCli } from './bundle.mjs';
 
 const root = join(import.meta.dirname, '..');
 const dist = join(root, 'dist');
@@ -21,6 +23,7 @@ const node = (...args) => execFileSync(process.execPath, args, { cwd: root, stdi
 
 node(tsc, '--build', 'tsconfig.build.json');
 removeOrphans(staged);
+await bundleCli(staged);
 node(join(import.meta.dirname, 'build-disposable.mjs'), staged);
 node(join(import.meta.dirname, 'build-man.mjs'), staged);
 const kept = copyInto(staged, dist);

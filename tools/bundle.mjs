@@ -1,8 +1,11 @@
-// The release bundle: mailclean and every runtime dependency in one tree of ES modules (rolldown), so the package
-// installs nothing and builds nothing. Commands stay split into chunks loaded when they run; `dist/main.js` keeps
-// the name bin/mailclean.js imports, and `dist/index.js` is the library API
-// (`import 'mailclean'`), sharing chunks with the CLI: neither loads the other's entry. The single executable takes
-// the same sources as one CommonJS file (what Node's single executable applications run). Both carry the licences of what they bundle.
+// The CLI as bundles (rolldown): mailclean and its runtime dependencies in a few ES modules, not the 190 files of
+// tsc's dist/ a service clean loaded, whose resolving and loading one by one cost about 90 ms of the main thread
+// before its first request. `dist/cli/main.js` is what bin/mailclean.js imports, in the checkout (npm run build
+// bundles it beside tsc's dist/, unminified) and in the release (whose dist/ is only the bundle, minified, with
+// `dist/index.js` the library API, `import 'mailclean'`, sharing chunks with the CLI: neither loads the other's
+// entry). Commands stay split into chunks loaded when they run, in dist/chunks/: two levels below the package, as
+// disposable.ts expects. The single executable takes the same sources as one CommonJS file (what Node's single
+// executable applications run). The release and the executable carry the licences of what they bundle.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { build } from 'rolldown';
@@ -11,24 +14,27 @@ export const root = join(import.meta.dirname, '..');
 const common = { cwd: root, platform: 'node', logLevel: 'warn' };
 const smaller = { minify: true, comments: { legal: false } };
 
+/** The CLI's entry, as bin/mailclean.js imports it from dist/. */
+const CLI = { 'cli/main': 'src/main.ts' };
+const split = { format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' };
+
 /**
- * Writes the package's dist/ (entries, then chunks/ two levels below the package, as disposable.ts expects).
- * `external` leaves packages out (bench/install-size.mjs measures the bundle without one).
+ * Writes the package's dist/: the CLI's and the library's entries and their chunks. `external` leaves packages out
+ * (bench/install-size.mjs measures the bundle without one).
  */
 export async function bundlePackage(outDir, { external = [] } = {}) {
   const { output } = await build({
     ...common,
     external,
-    input: { main: 'src/main.ts', index: 'src/library/index.ts' },
-    output: {
-      ...smaller,
-      dir: outDir,
-      format: 'esm',
-      entryFileNames: '[name].js',
-      chunkFileNames: 'chunks/[name]-[hash].js',
-    },
+    input: { ...CLI, index: 'src/library/index.ts' },
+    output: { ...smaller, ...split, dir: outDir },
   });
   writeLicences(output, join(outDir, 'THIRD-PARTY-LICENSES.txt'));
+}
+
+/** Writes the checkout's CLI bundle into `outDir` (tsc's output directory): unminified, its names as in src/. */
+export async function bundleCli(outDir) {
+  await build({ ...common, input: CLI, output: { ...split, dir: outDir } });
 }
 
 /** Writes one CommonJS file holding everything, every dynamic import inlined; its licences beside it. */

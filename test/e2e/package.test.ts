@@ -113,7 +113,7 @@ describe('the npm package', { timeout: 120_000 }, () => {
     const listed = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).stdout.trim().split('\n');
     for (const file of [
       'package/bin/mailclean.js',
-      'package/dist/main.js',
+      'package/dist/cli/main.js',
       'package/dist/verify/disposable-domains.txt',
       'package/dist/THIRD-PARTY-LICENSES.txt',
       'package/README.md',

@@ -44,3 +44,24 @@ export async function spawnCli(
     if (probeDir) rmSync(probeDir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The source modules (`src/...ts`) in the files of dist/ that `urls` name. bin/mailclean.js runs the CLI's bundle,
+ * whose chunks hold several modules each, each after a `// src/...` line (rolldown's module comments); a file of
+ * tsc's dist/ is its own module.
+ */
+export function sourceModules(urls: string[]): string[] {
+  const sources = new Set<string>();
+  for (const url of urls) {
+    const at = url.indexOf('/dist/');
+    if (!url.startsWith('file:') || at < 0 || !url.endsWith('.js')) continue;
+    const inDist = url.slice(at + 6);
+    if (!/^(cli|chunks)\//.test(inDist)) {
+      sources.add(`src/${inDist.replace(/\.js$/, '.ts')}`);
+      continue;
+    }
+    for (const [, source] of readFileSync(new URL(url), 'utf8').matchAll(/^\/\/ (src\/\S+\.ts)$/gm))
+      sources.add(source as string);
+  }
+  return [...sources];
+}
