@@ -102,7 +102,7 @@ function buildProgram(Command: typeof import('@commander-js/extra-typings').Comm
       .option('--api-url <url>', 'platform base URL (env: MAILCLEAN_API_URL)')
       .option('--clean-url <url>', 'email cleaning base URL (env: MAILCLEAN_CLEAN_URL)')
       .option('--no-input', 'never prompt (env: MAILCLEAN_NO_INPUT=1; also when CI is set)')
-      .option('--debug', 'log HTTP requests on stderr, secrets redacted (env: MAILCLEAN_DEBUG=1)')
+      .option('--debug', 'log HTTP requests and timings on stderr, secrets redacted (env: MAILCLEAN_DEBUG=1)')
       .option('--no-color', 'no colour (env: NO_COLOR)')
       .option('-q, --quiet', 'no progress or notes')
       .showSuggestionAfterError(true)

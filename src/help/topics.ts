@@ -35,7 +35,7 @@ export const ENVIRONMENT: readonly Entry[] = [
   },
   { name: 'MAILCLEAN_NO_INPUT', meaning: '1: never prompt (also when CI is set)' },
   { name: 'CI', meaning: 'set: never prompt' },
-  { name: 'MAILCLEAN_DEBUG', meaning: '1: like --debug (HTTP requests on stderr, secrets redacted)' },
+  { name: 'MAILCLEAN_DEBUG', meaning: '1: like --debug (HTTP requests and timings on stderr, secrets redacted)' },
   { name: 'MAILCLEAN_TIMEOUT_MS', meaning: 'per-request timeout (default 30000)' },
   { name: 'MAILCLEAN_REDIS_URL', meaning: 'clean --shared: the Redis runners on several machines share' },
   { name: 'MAILCLEAN_DNS_SERVERS', meaning: 'resolvers for the built-in engine, comma-separated IP[:PORT]' },

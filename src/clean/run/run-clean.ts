@@ -2,6 +2,7 @@
 // (an earlier run's journal, the cache, the precheck), check the rest, write every row, and say how it ended. A dry
 // run stops after what is known and reports what the rest would cost. The interrupted path is the same for all. A
 // run that checks is recorded in its account's run history (record-run.ts).
+import { formatCount } from '../../quantities.js';
 import type { CheckOutcome } from '../check/outcome.js';
 import { type InputLayout, openInput } from '../scan/input/index.js';
 import { type ScanResult, scanInput } from '../scan/scan.js';
@@ -26,6 +27,7 @@ const CONFIRM_ABOVE = 1_000;
 export async function runClean(request: CleanRequest, checker: Checker, ports: RunPorts): Promise<RunResult> {
   const startedAt = Date.now();
   const { signals, spoolDir } = request;
+  const reading = performance.now();
   try {
     const layout = await openInput({
       path: request.input,
@@ -50,6 +52,11 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
         signal: signals.stop,
       });
       ports.emit({ type: 'progress-live', live: false });
+      const readMs = Math.round(performance.now() - reading);
+      ports.emit({
+        type: 'debug',
+        message: `read ${layout.displayName}: ${formatCount(scan.rows)} rows in ${readMs} ms`,
+      });
       const { displayName, encodingGuessed, workbook } = layout;
       if (encodingGuessed || workbook) ports.emit({ type: 'input-read', displayName, encodingGuessed, workbook });
       ports.emit({

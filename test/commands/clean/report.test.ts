@@ -45,6 +45,19 @@ describe('clean: the dry-run report', () => {
   });
 });
 
+describe('clean --debug', () => {
+  it('says how long reading the list took, on stderr; without --debug, nothing of it', async () => {
+    const input = join(home().dir, 'list.csv');
+    writeFileSync(input, `email\n${Array.from({ length: 1_234 }, (_, i) => `p${i}@example.com`).join('\n')}\n`);
+    const debug = await home().run(['clean', input, '--dry-run', '--debug']);
+    expect(debug.code, debug.stderr).toBe(0);
+    expect(debug.stderr).toMatch(/^debug: read .*list\.csv: 1,234 rows in \d+ ms$/m);
+    expect(debug.stdout).not.toContain('debug:');
+    const quiet = await home().run(['clean', input, '--dry-run']);
+    expect(quiet.stderr).not.toContain('debug:');
+  });
+});
+
 describe.each(['spec', 'alt'] as const)('clean: the summary (sandbox shape %s)', (shape) => {
   it('--only and --rejects: each file reported with its own count', async () => {
     await registered(home(), await sandboxes.start({ shape, plan: 'unlimited' }));
