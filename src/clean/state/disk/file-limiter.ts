@@ -2,7 +2,7 @@ import { closeSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
-import { type Booking, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
+import { type Booking, limitMargin, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
 import { createSends, LimiterStateError, lock, openSends, readSends, type Send, writeSends } from './limiter-file.js';
 
 export interface LimiterOptions {
@@ -10,7 +10,7 @@ export interface LimiterOptions {
   clock: Clock;
   /** Where the send times live, so consecutive (and concurrent) runs of one account share the limit. */
   statePath?: string;
-  /** Extra spacing against clock granularity between us and the server. */
+  /** Extra spacing against the server's clock measuring W shorter than ours (see `limitMargin`). */
   marginMs?: number;
   /** How long a send whose end was never recorded (a killed run) may still be arriving: the request timeout. */
   pendingMs?: number;
@@ -35,7 +35,7 @@ export class SlidingWindowLimiter implements RateLimiter {
   private writeLater?: NodeJS.Timeout;
 
   constructor(private readonly opts: LimiterOptions) {
-    const margin = opts.marginMs ?? Math.min(1_000, Math.max(25, opts.rate.windowMs * 0.01));
+    const margin = opts.marginMs ?? limitMargin(opts.rate);
     this.span = opts.rate.windowMs + margin;
     this.pendingMs = opts.pendingMs ?? 30_000;
     this.pollMs = Math.max(20, Math.min(1_000, opts.rate.windowMs / 50));

@@ -5,7 +5,7 @@
 import type { Redis } from 'ioredis';
 import { type Clock, realClock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
-import { type Booking, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
+import { type Booking, limitMargin, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
 import { unreachable } from './connect.js';
 
 // KEYS[1] the set; ARGV: limit, span (ms), in-flight hold (ms), id. Returns {wait, now, score...}.
@@ -52,7 +52,7 @@ export class RedisLimiter implements RateLimiter {
     private readonly clock: Clock = realClock,
     pendingMs = 30_000,
   ) {
-    this.span = rate.windowMs + Math.min(1_000, Math.max(25, rate.windowMs * 0.01));
+    this.span = rate.windowMs + limitMargin(rate);
     this.pendingMs = pendingMs;
     this.pollMs = Math.max(20, Math.min(1_000, rate.windowMs / 50));
   }

@@ -75,6 +75,22 @@ describe('SlidingWindowLimiter', () => {
     expect(clock.now() - start).toBe(1_210);
   });
 
+  it('keeps a margin of 0.1% of a short window after the answers (5 ms of 5 s), and 1 s of a 5-minute one', async () => {
+    for (const [windowMs, margin] of [
+      [5_000, 5],
+      [2_000, 5],
+      [60_000, 60],
+      [300_000, 1_000],
+    ] as const) {
+      const clock = new FakeClock();
+      const limiter = new SlidingWindowLimiter({ rate: { requests: 3, windowMs }, clock });
+      const booked = [await limiter.acquire(), await limiter.acquire(), await limiter.acquire()];
+      clock.time += 20; // the answers take 20 ms
+      for (const booking of booked) limiter.release(booking);
+      expect((await limiter.acquire()).waitedMs).toBe(windowMs + margin);
+    }
+  });
+
   it('holds a slot while its request is in flight, however slow the answer', async () => {
     const clock = new FakeClock();
     const limiter = new SlidingWindowLimiter({
