@@ -33,6 +33,8 @@ export class SlidingWindowLimiter implements RateLimiter {
   /** Ends known here and not yet in the state file (a time, or undefined: unused, to forget); see `releaseLater`. */
   private readonly unwritten = new Map<string, number | undefined>();
   private writeLater?: NodeJS.Timeout;
+  /** Settles when the last acquire asked for has booked (or given up): the next one's turn. */
+  private line: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: LimiterOptions) {
     const margin = opts.marginMs ?? limitMargin(opts.rate);
@@ -48,15 +50,34 @@ export class SlidingWindowLimiter implements RateLimiter {
     }
   }
 
-  /** Waits for a free slot and books it; `release` must follow when the request has ended. */
-  /** `onWait` hears once how long the wait looks when there is one, so a long wait is never silent. */
+  /**
+   * Waits for a free slot and books it; `release` must follow when the request has ended. `onWait` hears once how
+   * long the wait looks when there is one, so a long wait is never silent. This run's acquires take turns: the
+   * first waits for the next slot, the others for it to book. Each waiting on its own woke with all the others
+   * when a slot freed, and all but one read the file for nothing: a lock turn per place per slot, on the main thread
+   * just as a window's requests were to leave.
+   */
   async acquire(signal?: AbortSignal, onWait?: (ms: number) => void): Promise<Booking> {
-    let waitedMs = 0;
+    const ahead = this.line;
+    let leave!: () => void;
+    this.line = new Promise<void>((resolve) => (leave = resolve));
+    const queuedAt = this.opts.clock.now();
+    try {
+      await ahead;
+      signal?.throwIfAborted();
+      return await this.book(signal, onWait, this.opts.clock.now() - queuedAt);
+    } finally {
+      leave();
+    }
+  }
+
+  private async book(signal?: AbortSignal, onWait?: (ms: number) => void, inLine = 0): Promise<Booking> {
+    let waitedMs = inLine;
     const id = `${process.pid}-${Date.now().toString(36)}-${this.counter++}`;
     for (;;) {
       const { wait, known } = this.tryBook(id);
       if (wait === 0) return { id, waitedMs };
-      if (waitedMs === 0) onWait?.(wait);
+      if (waitedMs === inLine) onWait?.(wait);
       // A slot that frees when an answer already came back frees at a known time: sleep until then. One held by
       // a request still in flight frees when it ends: look again soon rather than sleep it out, but not so often
       // that waiting out a long window costs CPU (other runs' releases are only seen by looking).

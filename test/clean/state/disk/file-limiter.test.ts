@@ -91,6 +91,32 @@ describe('SlidingWindowLimiter', () => {
     }
   });
 
+  it('acquires waiting at once take turns: each looks at the state file when its slot frees, not at every slot', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'limiter-'));
+    dirs.push(dir);
+    const clock = new FakeClock();
+    const rate = { requests: 6, windowMs: 1_000 };
+    const limiter = new SlidingWindowLimiter({ rate, clock, statePath: join(dir, 'acct.json'), marginMs: 0 });
+    const first = await Promise.all(Array.from({ length: 6 }, () => limiter.acquire()));
+    // A window's answers 10 ms apart: its slots free 10 ms apart, a window later.
+    for (const booking of first) {
+      clock.time += 10;
+      limiter.release(booking);
+    }
+    const start = clock.now();
+    // Six places wait at once on that full window. The fake clock moves by each sleep, so a place that slept for a
+    // slot another one took would show as time: one after the other, each sleeps once, for its own slot.
+    const waits: number[] = [];
+    const bookings = await Promise.all(
+      Array.from({ length: 6 }, () => limiter.acquire(undefined, (ms) => waits.push(ms))),
+    );
+    // The last slot frees a window after the last answer, which came as this wait began.
+    expect(clock.now() - start).toBe(1_000);
+    expect(waits).toEqual([950, 10, 10, 10, 10, 10]);
+    // Each place's wait counts its time in line.
+    expect(bookings.map((b) => b.waitedMs)).toEqual([950, 960, 970, 980, 990, 1_000]);
+  });
+
   it('holds a slot while its request is in flight, however slow the answer', async () => {
     const clock = new FakeClock();
     const limiter = new SlidingWindowLimiter({
