@@ -112,11 +112,20 @@ export function newUuid(): string {
   return randomUUID();
 }
 
-/** A 24-hex identifier shaped like the cleaning service's record ids (seconds, then randomness). */
+/**
+ * A 24-hex identifier shaped like the cleaning service's record ids, as MongoDB makes its ObjectIds: seconds, five
+ * random bytes drawn once a process, a three-byte counter from a random start. A `randomBytes` call per record was
+ * 85 of the sandbox's 114 ms for 50 requests of 50 addresses (CPU profile): its own time, serialised, between the
+ * arrivals a client's pacing is measured by.
+ */
 export function newObjectId(nowMs: number): string {
   const seconds = Math.floor(nowMs / 1000) >>> 0;
-  return seconds.toString(16).padStart(8, '0') + randomBytes(8).toString('hex');
+  objectIdCounter = (objectIdCounter + 1) & 0xffffff;
+  return seconds.toString(16).padStart(8, '0') + objectIdProcess + objectIdCounter.toString(16).padStart(6, '0');
 }
+
+const objectIdProcess = randomBytes(5).toString('hex');
+let objectIdCounter = randomBytes(3).readUIntBE(0, 3);
 
 export function randomKey(bytes: number): string {
   return randomBytes(bytes).toString('base64url');

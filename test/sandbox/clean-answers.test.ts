@@ -46,6 +46,17 @@ describe('verdicts', () => {
       expect(r.updatedAt).toBe(r.createdAt);
     }
     expect(new Set(records.map((r) => r._id)).size).toBe(records.length);
+    // Made as MongoDB makes ObjectIds: the seconds, five bytes of this process, a counter (not drawn per record).
+    const ids = records.map((r) => r._id as string);
+    expect(ids[0]!.slice(0, 8)).toBe(
+      Math.floor(clock.time / 1000)
+        .toString(16)
+        .padStart(8, '0'),
+    );
+    expect(new Set(ids.map((id) => id.slice(0, 18))).size).toBe(1);
+    expect(
+      ids.map((id) => (Number.parseInt(id.slice(18), 16) - Number.parseInt(ids[0]!.slice(18), 16)) & 0xffffff),
+    ).toEqual(ids.map((_, i) => i));
 
     // Only counters reach the state file, never the records.
     const text = await readFile(join(dataDir, 'sandbox.json'), 'utf8');
