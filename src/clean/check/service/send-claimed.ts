@@ -32,12 +32,11 @@ export interface ClaimedSendOptions extends SendOptions {
 const CLAIM_CHUNK = 1_000;
 
 /**
- * Chunks screened ahead during a wait for the rate limit of at least FILL_WAIT_MS: one window of the spec's limit
- * (50 requests, 2,500 addresses) and some. Screening takes 5-10 ms a chunk; a longer list of chunks could outlast a
- * wait, and the rest is screened as the sending reaches it.
+ * Chunks screened ahead in a wait for the rate limit (`whileWaiting`): one window of the spec's limit (50 requests,
+ * 2,500 addresses) and some. Screening takes 5-10 ms a chunk; a longer list of chunks could outlast a wait, and the
+ * rest is screened as the sending reaches it.
  */
 const FILL_CHUNKS = 3;
-const FILL_WAIT_MS = 100;
 
 export async function sendClaimed(given: ClaimedSendOptions): Promise<CheckOutcome> {
   const { screening } = given;
@@ -45,9 +44,9 @@ export async function sendClaimed(given: ClaimedSendOptions): Promise<CheckOutco
     ? given
     : {
         ...given,
-        onEvent: (event) => {
-          if (event.type === 'limit-wait' && event.ms >= FILL_WAIT_MS) screening.fill(FILL_CHUNKS, CLAIM_CHUNK);
-          given.onEvent?.(event);
+        whileWaiting: () => {
+          screening.fill(FILL_CHUNKS, CLAIM_CHUNK);
+          given.whileWaiting?.();
         },
       };
   const run = new ClaimedRun(opts);

@@ -218,6 +218,36 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
     expect(sandbox.stats()).toMatchObject({ rateLimited: 0, addressesCharged: 500 });
   });
 
+  it('runs the work that can wait in each wait for the rate limit, once no request is in flight', async () => {
+    const rate = { requests: 3, windowMs: 400 };
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited', rate, faults: { latencyMs: 30, seed: 2 } });
+    const service = await signedIn(sandbox);
+    let inFlight = 0;
+    const client = {
+      clean: async (emails: string[], signal?: AbortSignal) => {
+        inFlight++;
+        try {
+          return await service.clean(emails, signal);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    const ran: Array<{ inFlight: number; requests: number }> = [];
+    const limiter = new SlidingWindowLimiter({ rate, clock: realClock, statePath: join(dir, 'limiter.json') });
+    const outcome = await sendToService({
+      ...options(service, addresses(500)),
+      client,
+      limiter,
+      concurrency: 3,
+      whileWaiting: () => ran.push({ inFlight, requests: sandbox.stats().cleanRequests }),
+    });
+    expect(outcome).toMatchObject({ spent: 500, requests: 10 });
+    // Ten requests at three a window: three waits, each with the window's requests answered and the next not sent.
+    expect(ran).toEqual([3, 6, 9].map((requests) => ({ inFlight: 0, requests })));
+    expect(sandbox.stats()).toMatchObject({ rateLimited: 0, addressesCharged: 500 });
+  });
+
   it('sends nothing once asked to stop, and calls the run interrupted', async () => {
     const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
     const stop = new AbortController();
