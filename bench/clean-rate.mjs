@@ -25,7 +25,19 @@ const bin = process.env.BENCH_BIN ?? join(root, 'bin', 'mailclean.js');
  * long reading the list took (not in the timed rounds: --debug logs every request).
  */
 async function round(count, { firstOnly = false } = {}) {
-  const sandbox = await startSandbox({ port: 0, plan: 'unlimited', rate });
+  // Each request's arrival, as the sandbox counted it (read from its stats as each request is logged).
+  const arrivals = [];
+  const sandbox = await startSandbox({
+    port: 0,
+    plan: 'unlimited',
+    rate,
+    log: (line) => {
+      if (!line.includes('/clean')) return;
+      const { cleanRequests, lastArrivalAt } = sandbox.stats();
+      while (arrivals.length < cleanRequests - 1) arrivals.push(Number.NaN);
+      if (arrivals.length < cleanRequests) arrivals.push(lastArrivalAt);
+    },
+  });
   const home = mkdtempSync(join(tmpdir(), 'mailclean-bench-'));
   const env = {
     MAILCLEAN_CONFIG_DIR: join(home, 'config'),
@@ -55,6 +67,7 @@ async function round(count, { firstOnly = false } = {}) {
       cpuMs: run.cpuMs,
       firstMs: sandbox.stats().firstArrivalAt - startedAt,
       stats: sandbox.stats(),
+      arrivals,
     };
   } finally {
     await sandbox.close();
@@ -83,6 +96,15 @@ try {
   const span = stats.lastArrivalAt - stats.firstArrivalAt;
   console.log(
     `start to first request ${first} ms (one window's round: ${oneWindow.firstMs} ms; node -e 0 here: ${Math.round(idle.ms)} ms); in a run sending one request, ${reading.firstMs} ms, of which reading the list ${reading.readMs} ms: ${afterRead} ms after reading it; first to last request ${(span / 1000).toFixed(2)} s (${(span / minimumMs).toFixed(3)}x the minimum); last request to exit ${Math.round(full.ms - first - span)} ms`,
+  );
+  // Each window's requests go a window after the matching ones of the window before (a slot frees W after its
+  // answer), so the first window's spread repeats to the end; each window starts a margin and an answer's time late.
+  const windows = [];
+  for (let at = 0; at < full.arrivals.length; at += rate.requests)
+    windows.push(full.arrivals.slice(at, at + rate.requests));
+  const late = windows.slice(1).map((w, i) => Math.round(w[0] - windows[i][0] - rate.windowMs));
+  console.log(
+    `windows' spreads (first to last arrival) ${windows.map((w) => `${Math.round(w.at(-1) - w[0])}`).join(', ')} ms; each window's start after the one before, beyond 5 s: ${late.join(', ')} ms`,
   );
   console.log(
     `one window's worth (${(rate.requests * 50).toLocaleString('en-US')} addresses, ${rate.requests} requests, no wait) took ${(oneWindow.ms / 1000).toFixed(2)} s: against the minimum plus that, ${paced.toFixed(3)}x (the pacing's own cost)`,
