@@ -140,7 +140,7 @@ export class ServiceChecker implements Checker {
       cache,
       onCacheError: (error) =>
         ports.emit({ type: 'warning', message: `${cacheLost(error)}; they are in this list's journal` }),
-      onEvent: progressOf(ports, pending, limiter, this.options.concurrency),
+      onEvent: lastWindowIntoTable(progressOf(ports, pending, limiter, this.options.concurrency), pending, table),
     };
     try {
       // Without a cache (it could not be opened, warned), another run's answers cannot be taken: send it all,
@@ -225,6 +225,24 @@ function intoTable(journal: ListJournal, work: CheckWork): TableFeed {
         for (const verdict of verdicts)
           if (journal.recorded.get(verdict.key) === verdict) work.verdicts.setKey(verdict.key, verdict);
     },
+  };
+}
+
+/**
+ * Once every address is sent, no answer's time sets when a later request may go: the table takes the last window's
+ * answers as they come, not all at the sending's end (2,500 answers in the end's time).
+ */
+function lastWindowIntoTable(
+  onEvent: SendOptions['onEvent'],
+  pending: { readonly size: number },
+  table: TableFeed,
+): SendOptions['onEvent'] {
+  let checked = 0;
+  return (event) => {
+    onEvent?.(event);
+    if (event.type !== 'answered') return;
+    checked += event.addresses;
+    if (pending.size - checked - (event.sending ?? 0) <= 0) table.flush();
   };
 }
 
