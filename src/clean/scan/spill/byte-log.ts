@@ -10,6 +10,12 @@ export const CHUNK_BYTES = 1 << 20;
 /** Reads of the part on disk go through a window this large: neighbouring records are one read. */
 
 const WINDOW_BYTES = 8 << 10;
+/** Lookups on disk this close together are one read: copying the bytes between costs less than a system call. */
+const SWEEP_GAP = 16 << 10;
+/** Past a lookup's offset, what its record takes (a few records after it): most keys are short. */
+const SWEEP_SLACK = 2 << 10;
+/** The most one read of a sweep takes. */
+const SWEEP_READ = 1 << 20;
 /** What `span` makes sure it can read at least. */
 const LENGTH_READ = 2;
 
@@ -46,6 +52,11 @@ export class ByteLog {
     return (this.firstInMemory + this.chunks.length - 1) * CHUNK_BYTES + this.used;
   }
 
+  /** Bytes of the log on disk: offsets below this are read from the file. */
+  get onDisk(): number {
+    return this.firstInMemory * CHUNK_BYTES;
+  }
+
   /** Whether part of the log is on disk. */
   get spilled(): boolean {
     return this.fd !== undefined;
@@ -75,7 +86,9 @@ export class ByteLog {
   span(offset: number): Buffer {
     const buffer = this.bufferAt(offset, LENGTH_READ);
     this.spanStart = this.at;
-    this.spanEnd = buffer === this.window ? this.windowEnd - this.windowStart : CHUNK_BYTES;
+    // A window (a prefetch's) can hold several chunks: the span still ends with the chunk.
+    const chunkEnd = offset - (offset % CHUNK_BYTES) + CHUNK_BYTES;
+    this.spanEnd = buffer === this.window ? Math.min(this.windowEnd, chunkEnd) - this.windowStart : CHUNK_BYTES;
     return buffer;
   }
 
@@ -118,6 +131,37 @@ export class ByteLog {
       yield i === this.chunks.length - 1 ? chunk.subarray(0, this.used) : chunk;
     }
   }
+
+  /**
+   * For lookups at ascending offsets (`offsetOf(i)` for i from `first` to `end`, each a record or a few before the
+   * one looked up): reads the part on disk where they lie close together in one read, up to SWEEP_READ bytes.
+   * Returns the first i it did not read for.
+   */
+  prefetchNear(offsetOf: (i: number) => number, first: number, end: number): number {
+    const from = offsetOf(first);
+    if (from >= this.onDisk) return end;
+    let [last, i] = [from, first + 1];
+    for (; i < end; i++) {
+      const next = offsetOf(i);
+      if (next - last > SWEEP_GAP || next + SWEEP_SLACK - from > SWEEP_READ) break;
+      last = next;
+    }
+    this.prefetch(from, Math.min(last + SWEEP_SLACK, this.onDisk));
+    return i;
+  }
+
+  /** Reads the bytes from `from` to `to` of the part on disk into the window, in one read. */
+  private prefetch(from: number, end: number): void {
+    if (from >= this.windowStart && end <= this.windowEnd) return;
+    if (this.window.length < end - from) this.window = Buffer.alloc(Math.max(end - from, 2 * this.window.length));
+    readFully(this.fd as number, this.window, end - from, from);
+    this.reads++;
+    this.windowStart = from;
+    this.windowEnd = end;
+  }
+
+  /** Reads of the part on disk so far (each one system call or a few): what a sweep costs. */
+  reads = 0;
 
   /** Frees the memory and removes the file; the log is empty after. */
   close(): void {
@@ -181,6 +225,7 @@ export class ByteLog {
     if (this.window.length < size) this.window = Buffer.alloc(size);
     const end = Math.min(start + size, this.firstInMemory * CHUNK_BYTES);
     readFully(this.fd as number, this.window, end - start, start);
+    this.reads++;
     this.windowStart = start;
     this.windowEnd = end;
   }

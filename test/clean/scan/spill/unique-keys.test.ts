@@ -33,6 +33,15 @@ function addresses(count: number, seed: number): string[] {
   return out;
 }
 
+/** Keys as one buffer of UTF-8, where each starts, and their hashes (as a cache's pass hands them over). */
+function asBytes(asked: string[]) {
+  const parts = asked.map((key) => Buffer.from(key));
+  const starts = new Int32Array(parts.length + 1);
+  parts.forEach((part, i) => (starts[i + 1] = (starts[i] as number) + part.length));
+  const hashes = Uint32Array.from(parts, (part) => hashBytes(part, part.length));
+  return { bytes: Buffer.concat(parts), starts, hashes };
+}
+
 /** Two addresses with the same hash. */
 function collidingPair(): [string, string] {
   const seen = new Map<number, string>();
@@ -81,14 +90,6 @@ describe('UniqueKeys', () => {
     for (const key of list) keys.add(key);
     const [a, b] = collidingPair();
     keys.add(a);
-    /** The keys as one buffer of UTF-8, where each starts, and their hashes. */
-    const asBytes = (asked: string[]) => {
-      const parts = asked.map((key) => Buffer.from(key));
-      const starts = new Int32Array(parts.length + 1);
-      parts.forEach((part, i) => (starts[i + 1] = (starts[i] as number) + part.length));
-      const hashes = Uint32Array.from(parts, (part) => hashBytes(part, part.length));
-      return { bytes: Buffer.concat(parts), starts, hashes };
-    };
     // In the list's order with gaps and strays (a journal's), and shuffled (a cache's key order).
     const inOrder = list.filter((_, i) => i % 50 !== 7).concat(b, 'nobody@nowhere.test', a, list[3] as string);
     const shuffled = [...inOrder].sort();
@@ -99,6 +100,38 @@ describe('UniqueKeys', () => {
       expect([...keys.ordinalsOfBytes(bytes, starts)]).toEqual(expected);
       expect([...keys.ordinalsInOrder(bytes, starts)]).toEqual(expected);
     }
+    keys.close();
+  });
+
+  it("finds a page of keys in key order (a cache's) with a few reads of the part on disk, not one a key", () => {
+    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
+    const list = [...new Set(addresses(150_000, 17))];
+    for (const key of list) keys.add(key);
+    const rand = mulberry32(5);
+    const page = Array.from({ length: 8_000 }, () => list[Math.floor(rand() * list.length)] as string).sort();
+    const expected = page.map((key) => keys.ordinal(key));
+    const { bytes, starts, hashes } = asBytes(page);
+    const before = keys.diskReads;
+    expect([...keys.ordinalsOfBytes(bytes, starts, hashes)]).toEqual(expected);
+    // The part on disk is some 3 MB: read 8 KB a key (a window each, shared by neighbours), it took some 300 reads.
+    expect(keys.diskReads - before).toBeLessThan(10);
+    keys.close();
+  });
+
+  it('finds keys on disk next to a chunk whose end is one byte too short for another key', () => {
+    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
+    // Records of 100 bytes (a key of 98 and its length) up to 76 bytes short of a chunk (1 MiB), then one of 75:
+    // the chunk ends with one unused byte, which a read across the chunk's end must not take for a length.
+    const list: string[] = [];
+    for (let chunk = 0; chunk < 3; chunk++) {
+      for (let i = 0; i < 10_485; i++) list.push(`${String(chunk * 100_000 + i).padStart(10, '0')}@${'d'.repeat(87)}`);
+      list.push(`${String(chunk).padStart(10, '0')}@${'e'.repeat(62)}`);
+    }
+    for (const key of list) keys.add(key);
+    const asked = list.filter((_, i) => i % 3 === 0 || i % 10_486 > 10_470 || i % 10_486 < 16).sort();
+    const { bytes, starts, hashes } = asBytes(asked);
+    const ordinals = new Map(list.map((key, ordinal) => [key, ordinal]));
+    expect([...keys.ordinalsOfBytes(bytes, starts, hashes)]).toEqual(asked.map((key) => ordinals.get(key)));
     keys.close();
   });
 
