@@ -75,7 +75,8 @@ export async function answerKnown(
   ports.emit({ type: 'resumed', already: fromJournal, unique: scan.unique.size });
   const keptBefore = checker.keepsAnswers ? undefined : verdicts.answersSoFar;
   const toCheck = pending.size;
-  ports.emit({ type: 'kept', kept: verdicts.size, toCheck, fromJournal, fromCache });
+  // A run stopped while the cache was read checks nothing more: "checking the other N" would not be so.
+  if (!request.signals.stop.aborted) ports.emit({ type: 'kept', kept: verdicts.size, toCheck, fromJournal, fromCache });
   return { verdicts, pending, fromJournal, fromCache, precheck, keptBefore };
 }
 

@@ -227,6 +227,59 @@ describe.each(['spec', 'alt'] as const)('runClean with the cleaning service (%s 
 });
 
 describe('runClean with the built-in engine', () => {
+  it('stopped as the cache is read: says nothing of checking the rest, and ends interrupted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailclean-run-'));
+    const state = await openAccountState({ dataDir: join(dir, 'data'), account: 'account' });
+    try {
+      const input = join(dir, 'list.csv');
+      writeFileSync(input, 'email\npaid@example.test\nfree@example.invalid\n');
+      const checkedAt = new Date().toISOString();
+      await (await state.cache()).store([
+        {
+          key: 'paid@example.test',
+          status: 'valid',
+          valid: true,
+          disposable: false,
+          validDomain: true,
+          reason: '',
+          checkedAt,
+        },
+      ]);
+      const events: RunEvent[] = [];
+      const stopping = signals();
+      const checker = await EngineChecker.start(
+        { smtp: false, smtpPort: 25, dnsServers: ['127.0.0.1:9'] },
+        { dryRun: false, state, onWarning: () => undefined },
+      );
+      const result = await runClean(
+        {
+          input,
+          strict: false,
+          outputs: { format: 'csv', stdout: new Sink() },
+          dryRun: false,
+          yes: false,
+          maxAgeMs: 86_400_000,
+          spoolDir: join(dir, 'spool'),
+          signals: stopping,
+        },
+        checker,
+        {
+          emit: (e) => {
+            events.push(e);
+            // Ctrl-C as the cache's read ends: the read is over, the engine has not started.
+            if (e.type === 'from-cache') stopping.stopNow();
+          },
+        },
+      );
+      expect(events.some((e) => e.type === 'from-cache')).toBe(true);
+      expect(events.filter((e) => e.type === 'kept')).toEqual([]);
+      expect(result.kind).toBe('interrupted');
+    } finally {
+      await state.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps what the service answered before (the cache) and checks only the rest, sending nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mailclean-run-'));
     const state = await openAccountState({ dataDir: join(dir, 'data'), account: 'account' });
