@@ -226,111 +226,80 @@ describe.each(['spec', 'alt'] as const)('runClean with the cleaning service (%s 
   });
 });
 
+/**
+ * A `--local` run of two addresses, one answered by the service before (in the account's cache); `emit` sees each
+ * event with the run's signals. Returns the result, the rows written and the input as it is after the run.
+ */
+async function localRunWithACachedAnswer(emit: (event: RunEvent, run: ReturnType<typeof signals>) => void) {
+  const dir = mkdtempSync(join(tmpdir(), 'mailclean-run-'));
+  const state = await openAccountState({ dataDir: join(dir, 'data'), account: 'account' });
+  try {
+    const input = join(dir, 'list.csv');
+    // Reserved and malformed-domain addresses: the engine decides them without asking DNS.
+    writeFileSync(input, 'email\npaid@example.test\nfree@example.invalid\n');
+    const checkedAt = new Date().toISOString();
+    await (await state.cache()).store([
+      {
+        key: 'paid@example.test',
+        status: 'valid',
+        valid: true,
+        disposable: false,
+        validDomain: true,
+        reason: '',
+        checkedAt,
+      },
+    ]);
+    const sink = new Sink();
+    const run = signals();
+    const checker = await EngineChecker.start(
+      { smtp: false, smtpPort: 25, dnsServers: ['127.0.0.1:9'] },
+      { dryRun: false, state, onWarning: () => undefined },
+    );
+    const result = await runClean(
+      {
+        input,
+        strict: false,
+        outputs: { format: 'csv', stdout: sink },
+        dryRun: false,
+        yes: false,
+        maxAgeMs: 86_400_000,
+        spoolDir: join(dir, 'spool'),
+        signals: run,
+      },
+      checker,
+      { emit: (event) => emit(event, run) },
+    );
+    return { result, rows: sink.text.trim().split('\n'), inputAfter: readFileSync(input, 'utf8') };
+  } finally {
+    await state.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('runClean with the built-in engine', () => {
   it('stopped as the cache is read: says nothing of checking the rest, and ends interrupted', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mailclean-run-'));
-    const state = await openAccountState({ dataDir: join(dir, 'data'), account: 'account' });
-    try {
-      const input = join(dir, 'list.csv');
-      writeFileSync(input, 'email\npaid@example.test\nfree@example.invalid\n');
-      const checkedAt = new Date().toISOString();
-      await (await state.cache()).store([
-        {
-          key: 'paid@example.test',
-          status: 'valid',
-          valid: true,
-          disposable: false,
-          validDomain: true,
-          reason: '',
-          checkedAt,
-        },
-      ]);
-      const events: RunEvent[] = [];
-      const stopping = signals();
-      const checker = await EngineChecker.start(
-        { smtp: false, smtpPort: 25, dnsServers: ['127.0.0.1:9'] },
-        { dryRun: false, state, onWarning: () => undefined },
-      );
-      const result = await runClean(
-        {
-          input,
-          strict: false,
-          outputs: { format: 'csv', stdout: new Sink() },
-          dryRun: false,
-          yes: false,
-          maxAgeMs: 86_400_000,
-          spoolDir: join(dir, 'spool'),
-          signals: stopping,
-        },
-        checker,
-        {
-          emit: (e) => {
-            events.push(e);
-            // Ctrl-C as the cache's read ends: the read is over, the engine has not started.
-            if (e.type === 'from-cache') stopping.stopNow();
-          },
-        },
-      );
-      expect(events.some((e) => e.type === 'from-cache')).toBe(true);
-      expect(events.filter((e) => e.type === 'kept')).toEqual([]);
-      expect(result.kind).toBe('interrupted');
-    } finally {
-      await state.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const events: RunEvent[] = [];
+    const { result } = await localRunWithACachedAnswer((event, run) => {
+      events.push(event);
+      // Ctrl-C as the cache's read ends: the read is over, the engine has not started.
+      if (event.type === 'from-cache') run.stopNow();
+    });
+    expect(events.some((e) => e.type === 'from-cache')).toBe(true);
+    expect(events.filter((e) => e.type === 'kept')).toEqual([]);
+    expect(result.kind).toBe('interrupted');
   });
 
   it('keeps what the service answered before (the cache) and checks only the rest, sending nothing', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mailclean-run-'));
-    const state = await openAccountState({ dataDir: join(dir, 'data'), account: 'account' });
-    try {
-      const input = join(dir, 'list.csv');
-      // Reserved and malformed-domain addresses: the engine decides them without asking DNS.
-      writeFileSync(input, 'email\npaid@example.test\nfree@example.invalid\n');
-      await (await state.cache()).store([
-        {
-          key: 'paid@example.test',
-          status: 'valid',
-          valid: true,
-          disposable: false,
-          validDomain: true,
-          reason: '',
-          checkedAt: new Date().toISOString(),
-        },
-      ]);
-      const sink = new Sink();
-      const events: RunEvent[] = [];
-      const checker = await EngineChecker.start(
-        { smtp: false, smtpPort: 25, dnsServers: ['127.0.0.1:9'] },
-        { dryRun: false, state, onWarning: () => undefined },
-      );
-      const result = await runClean(
-        {
-          input,
-          strict: false,
-          outputs: { format: 'csv', stdout: sink },
-          dryRun: false,
-          yes: false,
-          maxAgeMs: 86_400_000,
-          spoolDir: join(dir, 'spool'),
-          signals: signals(),
-        },
-        checker,
-        { emit: (e) => events.push(e) },
-      );
-      expect(result.kind === 'finished' && result.summary).toMatchObject({
-        checker: 'local',
-        spent: 0,
-        answered: { fromCache: 1, sent: 1 },
-      });
-      expect(events).toContainEqual({ type: 'kept', kept: 1, toCheck: 1, fromJournal: 0, fromCache: 1 });
-      const rows = sink.text.trim().split('\n');
-      expect(rows[1]).toMatch(/^paid@example\.test,valid,/);
-      expect(rows[2]).toMatch(/^free@example\.invalid,invalid,false,false,false,reserved_domain,/);
-      expect(readFileSync(input, 'utf8')).toBe('email\npaid@example.test\nfree@example.invalid\n');
-    } finally {
-      await state.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const events: RunEvent[] = [];
+    const { result, rows, inputAfter } = await localRunWithACachedAnswer((event) => events.push(event));
+    expect(result.kind === 'finished' && result.summary).toMatchObject({
+      checker: 'local',
+      spent: 0,
+      answered: { fromCache: 1, sent: 1 },
+    });
+    expect(events).toContainEqual({ type: 'kept', kept: 1, toCheck: 1, fromJournal: 0, fromCache: 1 });
+    expect(rows[1]).toMatch(/^paid@example\.test,valid,/);
+    expect(rows[2]).toMatch(/^free@example\.invalid,invalid,false,false,false,reserved_domain,/);
+    expect(inputAfter).toBe('email\npaid@example.test\nfree@example.invalid\n');
   });
 });
