@@ -30,6 +30,11 @@ export interface Checker {
   readonly runLog?: RunLog;
   /** Decides for free before paying (the service's precheck): the engine's settings, or none. */
   readonly precheck?: EngineSettings;
+  /**
+   * Told before the list is read: a checker that may read its cache whole once the list is known can begin now,
+   * beside the scan.
+   */
+  beforeScan?(list: ListToRead, ports: RunPorts): void;
   /** Told each new address while the list is read (the engine looks its domain up meanwhile). */
   onNewKey?(key: string): void;
   /**
@@ -44,6 +49,16 @@ export interface Checker {
   /** Keeps what the check learned (the allowance, the spend) for later runs. */
   settle?(outcome: CheckOutcome): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface ListToRead {
+  /** The list's identity (see ListToCheck). */
+  fingerprint: string;
+  /** The input's size. */
+  bytes: number;
+  dryRun: boolean;
+  restart: boolean;
+  maxAgeMs: number;
 }
 
 export interface ListToCheck {

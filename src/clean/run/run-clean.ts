@@ -6,7 +6,7 @@ import { formatCount } from '../../quantities.js';
 import type { CheckOutcome } from '../check/outcome.js';
 import { type InputLayout, openInput } from '../scan/input/index.js';
 import { type ScanResult, scanInput } from '../scan/scan.js';
-import type { Checker, KnownSources } from './checker.js';
+import type { Checker, KnownSources, ListToRead } from './checker.js';
 import type { DryRunReport } from './dry-run.js';
 import { decideEarlierRun } from './earlier-run.js';
 import type { RunEvent, RunPorts } from './events.js';
@@ -42,6 +42,7 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
     });
     let scan: ScanResult | undefined;
     try {
+      checker.beforeScan?.(listToRead(request, layout), ports);
       ports.emit({ type: 'progress-live', live: true });
       scan = await scanInput(layout, {
         spillDir: spoolDir,
@@ -81,6 +82,17 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
   } finally {
     await checker.close();
   }
+}
+
+function listToRead(request: CleanRequest, layout: InputLayout): ListToRead {
+  const { dryRun, maxAgeMs } = request;
+  return {
+    fingerprint: layout.fingerprint,
+    bytes: layout.size,
+    dryRun,
+    maxAgeMs,
+    restart: request.earlierRun === 'restart',
+  };
 }
 
 interface Scanned {

@@ -1,5 +1,6 @@
 // The clean service without the CLI: runClean with a checker and ports a test answers, against the sandbox over
 // real HTTP on 127.0.0.1 (both answer shapes). No terminal, no flags: what a library user would call.
+import diagnostics from 'node:diagnostics_channel';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -197,6 +198,42 @@ describe.each(['spec', 'alt'] as const)('runClean with the cleaning service (%s 
     });
     expect(dry.report.signedIn).toBe(true);
     expect(sandbox.stats().addressesCharged).toBe(30);
+  });
+
+  // A copy of a list answered before: 60,000 answers in the cache (a file a worker reads) and a list of them all.
+  it('a list answered from the cache: its read begins before the list is scanned, unless the journal answers first', async () => {
+    const cache = await state.cache();
+    const checkedAt = new Date().toISOString();
+    const keys = Array.from({ length: 60_000 }, (_, i) => `someone.at.${i}@example.com`);
+    const answer = { status: 'valid', valid: true, disposable: false, validDomain: true, reason: '', checkedAt };
+    await cache.store(keys.map((key) => ({ ...answer, key, serviceStatus: 'deliverable' })));
+    // One address more, not in the cache: paid once, so the list's journal then holds an answer.
+    const input = join(dir, 'copy.csv');
+    writeFileSync(input, `Email\n${[...keys, 'new@example.com'].join('\n')}\n`);
+    const workerStarts = () => {
+      const noted = () => events.push({ type: 'debug', message: 'worker started' });
+      diagnostics.subscribe('worker_threads', noted);
+      return () => diagnostics.unsubscribe('worker_threads', noted);
+    };
+    const order = () =>
+      events.map((e) => (e.type === 'debug' ? e.message : e.type)).filter((t) => /worker|scanned/.test(t));
+    for (const [run, expected] of [
+      ['first', ['worker started', 'scanned']],
+      // The journal answers one address: read first, it could leave nothing to look up, so the cache waits for it.
+      ['again', ['scanned', 'worker started']],
+    ] as const) {
+      events.length = 0;
+      const unsubscribe = workerStarts();
+      const result = await runClean(request(input, { yes: true }), checker(), ports());
+      unsubscribe();
+      expect(order(), run).toEqual(expected);
+      expect(result.kind === 'finished' && result.summary.answered, run).toEqual(
+        run === 'first'
+          ? { fromJournal: 0, fromCache: 60_000, sent: 1 }
+          : { fromJournal: 1, fromCache: 60_000, sent: 0 },
+      );
+    }
+    expect(sandbox.stats().addressesCharged).toBe(1);
   });
 
   it('a stop lets the requests in flight finish: their answers are kept, no row is written, the next run pays the rest', async () => {

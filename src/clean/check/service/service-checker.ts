@@ -2,7 +2,7 @@
 // answers reused, every new one kept before it counts), the account's limiter, cache and claims, the allowance.
 import type { Json } from '../../../api/shape.js';
 import type { Rate } from '../../../config/rate.js';
-import type { Checker, CheckWork, Cost, KnownSources, ListToCheck } from '../../run/checker.js';
+import type { Checker, CheckWork, Cost, KnownSources, ListToCheck, ListToRead } from '../../run/checker.js';
 import type { RunPorts } from '../../run/events.js';
 import type { AccountState, KnownAllowance, ListJournal } from '../../state/account-state.js';
 import type { RateLimiter } from '../../state/rate-limiter.js';
@@ -10,7 +10,7 @@ import type { VerdictCache } from '../../state/verdict-cache.js';
 import { SERVICE_COLUMNS, type Verdict } from '../../verdict/verdict.js';
 import { VerdictTable } from '../../verdict/verdict-table.js';
 import type { EngineSettings } from '../engine/engine-settings.js';
-import { cacheWhenAsked, journaledOf } from '../open-cache.js';
+import { cacheWhenAsked, journaledOf, readCacheEarly } from '../open-cache.js';
 import type { CheckOutcome } from '../outcome.js';
 import { sendClaimed } from './send-claimed.js';
 import { minimumTime, type SendOptions, sendToService, timeLeft } from './send-to-service.js';
@@ -64,11 +64,15 @@ export class ServiceChecker implements Checker {
     return { rate, waitFor, maxSpend, allowance: this.allowance };
   }
 
+  /** A list that may be read against the whole cache: the cache may begin its read now (readCacheEarly). */
+  beforeScan(list: ListToRead, ports: RunPorts): void {
+    if (this.options.state) readCacheEarly(this.options.state, this.openCache(this.options.state, ports), list);
+  }
+
   async known(list: ListToCheck, ports: RunPorts): Promise<KnownSources | 'cancel'> {
     const { state } = this.options;
     if (!state) return { signedIn: false, journaled: new VerdictTable(list.unique) };
-    const warn = (message: string) => ports.emit({ type: 'warning', message });
-    this.cache = cacheWhenAsked(state, warn, CACHE_LOST);
+    this.openCache(state, ports);
     if (list.dryRun) return { signedIn: true, journaled: journaledOf(state, list).answers, cache: this.cache };
     this.unlock = await state.lockList(list.fingerprint, {
       signal: list.signals.stop,
@@ -85,6 +89,12 @@ export class ServiceChecker implements Checker {
     if (saved.badLines > 0) ports.emit({ type: 'journal-damaged', lines: saved.badLines, path: this.journal.path });
     this.earlier = saved.answers.size;
     return { signedIn: true, journaled: saved.answers, cache: this.cache };
+  }
+
+  /** The account's cache, opened when first asked for (the same for the whole run). */
+  private openCache(state: AccountState, ports: RunPorts): () => Promise<VerdictCache | undefined> {
+    this.cache ??= cacheWhenAsked(state, (message) => ports.emit({ type: 'warning', message }), CACHE_LOST);
+    return this.cache;
   }
 
   async check(work: CheckWork, ports: RunPorts): Promise<CheckOutcome> {

@@ -3,26 +3,7 @@
 // core. The worker hands over each page as typed arrays (the addresses' UTF-8 and hashes, an answer's code and time),
 // transferred, not copied; the run's thread matches them by bytes and makes no string for an address not in the list.
 import { Worker } from 'node:worker_threads';
-import { hashBytes } from '../../scan/spill/hash-bytes.js';
-
-/**
- * A page of answers in key order, `count` of them: answer i's address is bytes[starts[i], starts[i + 1]). The arrays
- * are longer than `count`: they go back to the worker once matched, for its next page (a pass allocates the memory of
- * a few pages, not of every page until a collection finds it).
- */
-export interface AnswerPage {
-  count: number;
-  bytes: Uint8Array;
-  starts: Int32Array;
-  /** hashBytes of each address, as UniqueKeys hashes its own. */
-  hashes: Uint32Array;
-  /** Each answer's kind (what its verdict is made of): a number, told its text the first time it is used. */
-  codes: Uint32Array;
-  /** When each answer was given, epoch ms. */
-  times: Float64Array;
-  /** The text of each code first used in this page (flags, status and reason: see ANSWER_FIELDS). */
-  newCodes: Array<[number, string]>;
-}
+import { type AnswerPage, pagesHere, transfers, workerSource } from './cache-pages.js';
 
 export interface PassOptions {
   path: string;
@@ -35,57 +16,79 @@ export interface PassOptions {
   stop?: AbortSignal;
 }
 
-/** An answer's fields after its key and time, tab-separated: its flags, status and reason (hex: any text). */
-export const ANSWER_FIELDS = 'flags || char(9) || hex(status) || char(9) || hex(reason)';
+/**
+ * A worker thread reading the pages of answers given since `since`, in key order, ahead of the one being matched.
+ * Started before the pages are wanted (`early` pages), it reads while the run scans its list, on the other core;
+ * pages matched are given back for the next read while fewer than `ahead` wait, and let go beyond it, so the
+ * memory of the early pages is returned as the run catches up.
+ */
+export class PageReader {
+  private readonly worker: Worker;
+  private readonly waiting: Array<AnswerPage | null | Error> = [];
+  private wake: (() => void) | undefined;
+  /** Pages asked of the worker and not yet arrived. */
+  private asked = 0;
 
-/** Each page of answers given since `since`, in key order, read by a worker thread a few pages ahead. */
-async function* answerPages(opts: PassOptions): AsyncGenerator<AnswerPage> {
-  const source = `(${readPages})(${pageReader}, ${hashBytes}, ${parseLines}, ${JSON.stringify(ANSWER_FIELDS)}, ${STATEMENT_ROWS})`;
-  const worker = new Worker(source, {
-    eval: true,
-    workerData: { path: opts.path, since: opts.since, size: opts.size },
-    // The worker's stdout and stderr are not the run's: nothing it could say belongs there.
-    stdout: true,
-    stderr: true,
-    // Its garbage is a statement's text a page: a small young generation takes it back sooner (6 MB less at 1M).
-    resourceLimits: { maxYoungGenerationSizeMb: 2 },
-  });
-  const waiting: Array<AnswerPage | null | Error> = [];
-  let wake: (() => void) | undefined;
-  const arrive = (item: AnswerPage | null | Error) => {
-    waiting.push(item);
-    wake?.();
-  };
-  worker.on('message', (page: AnswerPage | null) => arrive(page));
-  worker.on('error', (error) => arrive(error));
-  worker.on('exit', (code) => arrive(code === 0 ? null : new Error(`the verdict cache's reader exited with ${code}`)));
-  try {
-    for (let i = 0; i <= opts.ahead; i++) worker.postMessage(null);
-    for (;;) {
-      if (waiting.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-      wake = undefined;
-      const page = waiting.shift();
-      if (page === undefined) continue;
-      if (page === null) return;
-      if (page instanceof Error) throw page;
-      if (opts.stop?.aborted) return;
-      yield page;
-      worker.postMessage(page, transfers(page));
+  constructor(
+    private readonly opts: PassOptions,
+    early = opts.ahead,
+  ) {
+    this.worker = new Worker(workerSource(), {
+      eval: true,
+      workerData: { path: opts.path, since: opts.since, size: opts.size },
+      // The worker's stdout and stderr are not the run's: nothing it could say belongs there.
+      stdout: true,
+      stderr: true,
+      // Its garbage is a statement's text a page: a small young generation takes it back sooner (6 MB less at 1M).
+      resourceLimits: { maxYoungGenerationSizeMb: 2 },
+    });
+    const arrive = (item: AnswerPage | null | Error) => {
+      if (item !== null && !(item instanceof Error)) this.asked--;
+      this.waiting.push(item);
+      this.wake?.();
+    };
+    this.worker.on('message', (page: AnswerPage | null) => arrive(page));
+    this.worker.on('error', (error) => arrive(error));
+    this.worker.on('exit', (code) =>
+      arrive(code === 0 ? null : new Error(`the verdict cache's reader exited with ${code}`)),
+    );
+    for (let i = 0; i <= early; i++) this.ask(null);
+  }
+
+  /** When the reading began: answers older than a later run's `since` are the caller's to leave out. */
+  get since(): number {
+    return this.opts.since;
+  }
+
+  async *pages(stop?: AbortSignal): AsyncGenerator<AnswerPage> {
+    try {
+      for (;;) {
+        if (this.waiting.length === 0) await new Promise<void>((resolve) => (this.wake = resolve));
+        this.wake = undefined;
+        const page = this.waiting.shift();
+        if (page === undefined) continue;
+        if (page === null) return;
+        if (page instanceof Error) throw page;
+        if (stop?.aborted) return;
+        yield page;
+        // The worker is kept reading; its page given back only while few wait (see the class).
+        if (this.asked === 0 || this.waiting.length + this.asked <= this.opts.ahead) this.ask(page);
+      }
+    } finally {
+      await this.end();
     }
-  } finally {
-    await worker.terminate();
+  }
+
+  async end(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  private ask(page: AnswerPage | null): void {
+    this.asked++;
+    if (page === null) this.worker.postMessage(null);
+    else this.worker.postMessage(page, transfers(page));
   }
 }
-
-const transfers = (page: AnswerPage) =>
-  [page.bytes, page.starts, page.hashes, page.codes, page.times].map((a) => a.buffer as ArrayBuffer);
-
-/**
- * Rows a statement reads: its text is one string, which stays under V8's large-object size (128 KiB) at this many
- * lines. Larger, each lived until a full collection of the worker's heap: pages of 32,000 lines grew the process by
- * 130 MB.
- */
-const STATEMENT_ROWS = 1_000;
 
 /**
  * A cache of fewer answers is read in the run's own thread. A worker pays only by matching one page while it reads the
@@ -103,18 +106,56 @@ const IN_WORKER_FROM = 50_000;
 const PAGE = 8_000;
 const AHEAD = 2;
 
-/** The pages of a cache of `total` answers, read by a worker thread unless the cache is small (IN_WORKER_FROM). */
+/**
+ * The pages of a cache of `total` answers, read by a worker thread unless the cache is small (IN_WORKER_FROM), or
+ * by `reading`, a reader started earlier.
+ */
 export function passPages(
   total: number,
   opts: Pick<PassOptions, 'path' | 'since' | 'stop'>,
+  reading?: PageReader,
 ): AsyncGenerator<AnswerPage> {
+  if (reading) return reading.pages(opts.stop);
   const paged = { ...opts, size: PAGE, ahead: AHEAD };
-  return total < IN_WORKER_FROM ? answerPagesHere(paged) : answerPages(paged);
+  return total < IN_WORKER_FROM ? answerPagesHere(paged) : new PageReader(paged).pages(opts.stop);
+}
+
+/**
+ * Pages read ahead by a reader started while the run scans its list (readEarly), 192,000 answers: about 13 MB held
+ * until the run matches them (a page is about 0.55 MB). A copy of a million-row list waited that much less for the
+ * cache after its scan (bench/RESULTS.md).
+ */
+const EARLY = 24;
+
+/** About what an answer takes in the cache's file (a million: 55 MB). */
+const FILE_BYTES_AN_ANSWER = 57;
+/**
+ * Beyond this list size the early pages' memory is kept for the list's own index: its pass lasts tens of seconds (10M
+ * rows), of which the head start would be a second.
+ */
+const EARLY_UP_TO_LIST_BYTES = 256 * 2 ** 20;
+
+/**
+ * Whether a list of `listBytes` is likely to be read against a cache file of `cacheBytes` in one pass by a worker
+ * (IN_WORKER_FROM answers or more, the list a third of them or more, a row taken to be no longer than an answer
+ * is on disk: a guess on the side of reading early), and small enough for the early pages' memory (see above).
+ */
+export function worthReadingEarly(cacheBytes: number, listBytes: number): boolean {
+  return (
+    cacheBytes >= IN_WORKER_FROM * FILE_BYTES_AN_ANSWER &&
+    listBytes * 3 >= cacheBytes &&
+    listBytes <= EARLY_UP_TO_LIST_BYTES
+  );
+}
+
+/** A reader of the cache's pages started before the run wants them (while it scans its list). */
+export function readEarly(opts: Pick<PassOptions, 'path' | 'since'>): PageReader {
+  return new PageReader({ ...opts, size: PAGE, ahead: AHEAD }, EARLY);
 }
 
 /** The same pages read in this thread. */
 async function* answerPagesHere(opts: PassOptions): AsyncGenerator<AnswerPage> {
-  const reader = pageReader(hashBytes, parseLines, ANSWER_FIELDS, STATEMENT_ROWS, opts);
+  const reader = pagesHere(opts);
   try {
     let page: AnswerPage | null = null;
     while ((page = reader.next(page)) !== null) {
@@ -124,152 +165,4 @@ async function* answerPagesHere(opts: PassOptions): AsyncGenerator<AnswerPage> {
   } finally {
     reader.close();
   }
-}
-
-/**
- * The worker's code, run from its text (a single executable has no file to start a worker from): it must use nothing
- * from outside itself but what it is given. Each message asks for a page, in the arrays of a page it gives back (or
- * new ones, for null); null answers that there is no more.
- */
-function readPages(
-  reader: typeof pageReader,
-  hash: Hash,
-  parse: typeof parseLines,
-  fields: string,
-  rows: number,
-): void {
-  const threads = process.getBuiltinModule('node:worker_threads') as typeof import('node:worker_threads');
-  const port = threads.parentPort as import('node:worker_threads').MessagePort;
-  const pages = reader(hash, parse, fields, rows, threads.workerData as Pick<PassOptions, 'path' | 'since' | 'size'>);
-  port.on('message', (given: AnswerPage | null) => {
-    const page = pages.next(given);
-    if (page === null) return port.postMessage(null);
-    port.postMessage(
-      page,
-      [page.bytes, page.starts, page.hashes, page.codes, page.times].map((a) => a.buffer as ArrayBuffer),
-    );
-  });
-}
-
-/**
- * Pages of answers from the cache's file, each read into the arrays of the page given back (or new ones, for null);
- * null once there are no more, and the file is then closed. Run in the worker too (see readPages): it uses nothing
- * from outside itself but what it is given.
- */
-function pageReader(
-  hash: Hash,
-  parse: typeof parseLines,
-  fields: string,
-  rows: number,
-  { path, since, size }: Pick<PassOptions, 'path' | 'since' | 'size'>,
-): { next(given: AnswerPage | null): AnswerPage | null; close(): void } {
-  // node:sqlite's ExperimentalWarning, said on loading it, is not for the user (see sqlite-driver.ts).
-  const emitWarning = process.emitWarning;
-  process.emitWarning = () => {};
-  const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
-  process.emitWarning = emitWarning;
-  const db = new DatabaseSync(path);
-  db.exec('PRAGMA busy_timeout = 60000');
-  const statement = db.prepare(
-    `SELECT group_concat(key || char(9) || at || char(9) || ${fields}, char(10)) AS lines, max(key) AS last, count(*) AS n FROM (SELECT key, status, flags, reason, at FROM verdicts WHERE key > ? AND at >= ? ORDER BY key LIMIT ?)`,
-  );
-  const codes: Codes = { byHash: new Map(), count: 0 };
-  let text = Buffer.alloc(1 << 16);
-  let after = '';
-  let ended = false;
-  let open = true;
-  const close = () => {
-    ended = true;
-    if (open) db.close();
-    open = false;
-  };
-  const next = (given: AnswerPage | null): AnswerPage | null => {
-    if (ended) {
-      close();
-      return null;
-    }
-    const page: AnswerPage = given ?? {
-      count: 0,
-      bytes: new Uint8Array(size * 48),
-      starts: new Int32Array(size + 1),
-      hashes: new Uint32Array(size),
-      codes: new Uint32Array(size),
-      times: new Float64Array(size),
-      newCodes: [],
-    };
-    page.count = 0;
-    page.newCodes = [];
-    while (page.count < size && !ended) {
-      const limit = Math.min(rows, size - page.count);
-      const read = statement.get(after, since, limit) as { lines: string | null; last: string; n: number } | undefined;
-      if (!read?.lines) break;
-      ended = read.n < limit;
-      after = read.last;
-      if (text.length < read.lines.length * 3) text = Buffer.allocUnsafeSlow(read.lines.length * 3);
-      parse(text, text.write(read.lines, 0, 'utf8'), page, codes, hash);
-    }
-    if (page.count === 0) {
-      close();
-      return null;
-    }
-    return page;
-  };
-  return { next, close };
-}
-
-type Hash = (bytes: Uint8Array, length: number, start?: number) => number;
-/** The worker's answer codes (from 0, `count` so far): by the hash of their text, each with its text's bytes. */
-interface Codes {
-  byHash: Map<number, Array<[Uint8Array, number]>>;
-  count: number;
-}
-
-/**
- * The lines of a statement's text (`end` bytes of `text`, each `key TAB at TAB answer`) added to `page`, a byte at a
- * time: a string for each line and each of its fields cost the worker more than SQLite's reading (2.5 s against 2.3 s
- * a million answers). Run in the worker (see readPages): it uses nothing from outside itself.
- */
-function parseLines(text: Uint8Array, end: number, page: AnswerPage, codes: Codes, hash: Hash): void {
-  const { starts } = page;
-  let count = page.count;
-  if (page.bytes.length < (starts[count] as number) + end) {
-    const larger = new Uint8Array(2 * page.bytes.length + end);
-    larger.set(page.bytes);
-    page.bytes = larger;
-  }
-  const bytes = page.bytes;
-  for (let i = 0; i < end; i++) {
-    const keyStart = starts[count] as number;
-    let to = keyStart;
-    for (; i < end && text[i] !== 9; i++) bytes[to++] = text[i] as number;
-    starts[count + 1] = to;
-    page.hashes[count] = hash(bytes, to - keyStart, keyStart);
-    const timeStart = ++i;
-    let time = 0;
-    let digits = true;
-    for (let c = text[i] as number; i < end && c !== 9; c = text[++i] as number) {
-      time = time * 10 + c - 48;
-      digits &&= c >= 48 && c <= 57;
-    }
-    // Digits, as SQLite writes an integer; anything else (a time stored as a real) is read as a number's text.
-    if (!digits) time = Number(Buffer.from(text.subarray(timeStart, i)).toString('latin1'));
-    page.times[count] = time;
-    const answerStart = ++i;
-    let answerHash = 0x811c9dc5;
-    for (; i < end && text[i] !== 10; i++) answerHash = Math.imul(answerHash ^ (text[i] as number), 0x01000193);
-    let code = -1;
-    for (const [said, known] of codes.byHash.get(answerHash) ?? []) {
-      let j = 0;
-      while (j < said.length && said[j] === text[answerStart + j]) j++;
-      if (j === said.length && j === i - answerStart) code = known;
-    }
-    if (code === -1) {
-      const answer = text.slice(answerStart, i);
-      code = codes.count++;
-      codes.byHash.set(answerHash, [...(codes.byHash.get(answerHash) ?? []), [answer, code]]);
-      page.newCodes.push([code, Buffer.from(answer).toString('utf8')]);
-    }
-    page.codes[count++] = code;
-  }
-  page.count = count;
 }

@@ -3,7 +3,6 @@
 import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { batches, KEY_BATCH } from '../../../batches.js';
-import { documentedStatus } from '../../verdict/service-words.js';
 import { addressKind, type Verdict } from '../../verdict/verdict.js';
 import {
   type CacheStats,
@@ -13,7 +12,8 @@ import {
   sharedAtTime,
   type VerdictCache,
 } from '../verdict-cache.js';
-import { passPages } from './cache-pass.js';
+import { type PageReader, passPages, readEarly, worthReadingEarly } from './cache-pass.js';
+import { answerRow, type Row, rowFlags, verdictOfRow } from './cache-rows.js';
 import { type Database, openDatabase, type Statement } from './sqlite-driver.js';
 
 /**
@@ -27,36 +27,14 @@ const SCAN_PAGE = 50_000;
  */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-// valid, disposable, validDomain and the address's kind (free, role: see addressKind) in two bits each: 0 unknown
-// (null; a kind stored before it was kept), 1 false, 2 true. The kind is kept so that a re-run need not ask the
-// engine's lists about every address again.
-const packFlag = (b: boolean | null, shift: number) => (b === null ? 0 : b ? 2 : 1) << shift;
-const unpackFlag = (flags: number, shift: number): boolean | null => {
-  const v = (flags >> shift) & 3;
-  return v === 0 ? null : v === 2;
-};
-
-/** An answer's fields after its key and time (see ANSWER_FIELDS). */
-function answerRow(fields: string): Row {
-  const [flags, status, reason] = fields.split('\t');
-  const text = (hex = '') => Buffer.from(hex, 'hex').toString('utf8');
-  return { key: '', at: 0, flags: Number(flags), status: text(status), reason: text(reason) };
-}
-
 const isKeySet = (keys: Iterable<string>): keys is KeySet => 'has' in keys && 'size' in keys;
-
-interface Row {
-  key: string;
-  status: string;
-  flags: number;
-  reason: string;
-  at: number;
-}
 
 export class SqliteVerdictCache implements VerdictCache {
   private readonly db: Database;
   private readonly insert: Statement;
   private readonly batchLookup: Statement;
+  /** A pass begun before the run wanted it (readAhead). */
+  private early?: PageReader;
 
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -79,6 +57,15 @@ export class SqliteVerdictCache implements VerdictCache {
     );
   }
 
+  /**
+   * A list that may be a good part of the cache is about to be scanned: a worker starts reading the cache for
+   * lookupAll now, on the other core, some pages ahead (cache-pass.ts).
+   */
+  readAhead(since: number, listBytes: number): void {
+    if (this.early || !worthReadingEarly(this.fileBytes(), listBytes)) return;
+    this.early = readEarly({ path: this.path, since });
+  }
+
   async lookup(keys: Iterable<string>, since: number): Promise<Map<string, Verdict>> {
     const found = new Map<string, Verdict>();
     const timed = sharedAtTime();
@@ -99,7 +86,7 @@ export class SqliteVerdictCache implements VerdictCache {
       for (const row of statement.all(since, ...batch) as unknown as Row[]) {
         const id = `${row.flags}\t${row.status}\t${row.reason}`;
         let verdict = shared.get(id);
-        if (!verdict) shared.set(id, (verdict = this.verdictOf(row)));
+        if (!verdict) shared.set(id, (verdict = verdictOfRow(row)));
         found(row.key, verdict, row.at);
         count++;
       }
@@ -118,8 +105,9 @@ export class SqliteVerdictCache implements VerdictCache {
     numbered?: FoundNumbered,
   ): Promise<number | undefined> {
     const total = this.total();
-    if (total === 0) return 0;
-    return keys.size * 3 >= total ? await this.passEach(keys, since, total, found, stop, numbered) : undefined;
+    if (total > 0 && keys.size * 3 >= total) return await this.passEach(keys, since, total, found, stop, numbered);
+    await this.endEarly();
+    return total === 0 ? 0 : undefined;
   }
 
   /**
@@ -136,8 +124,10 @@ export class SqliteVerdictCache implements VerdictCache {
   ): Promise<number> {
     const verdicts: Verdict[] = [];
     let count = 0;
-    for await (const page of passPages(total, { path: this.path, since, stop })) {
-      for (const [code, fields] of page.newCodes) verdicts[code] = this.verdictOf(answerRow(fields));
+    const early = this.early;
+    this.early = undefined;
+    for await (const page of passPages(total, { path: this.path, since, stop }, early)) {
+      for (const [code, fields] of page.newCodes) verdicts[code] = verdictOfRow(answerRow(fields));
       const text = Buffer.from(page.bytes.buffer, page.bytes.byteOffset, page.bytes.byteLength);
       const starts = page.starts.subarray(0, page.count + 1);
       const keyOf = (i: number) => text.toString('utf8', starts[i], starts[i + 1]);
@@ -148,6 +138,8 @@ export class SqliteVerdictCache implements VerdictCache {
         const key = () => keyOf(told);
         const answer = numbered ?? ((_: number, v: Verdict, time: number) => found(key(), v, time));
         keys.hasEachOfBytes(page.bytes, starts, page.hashes, (i, ordinal) => {
+          // A reader started early (readAhead) took answers from a little longer ago than `since`.
+          if ((page.times[i] as number) < since) return;
           told = i;
           answer(ordinal, verdictOf(i), page.times[i] as number, key);
           count++;
@@ -155,7 +147,7 @@ export class SqliteVerdictCache implements VerdictCache {
       } else {
         for (let i = 0; i < page.count; i++) {
           const key = keyOf(i);
-          if (!keys.has(key)) continue;
+          if ((page.times[i] as number) < since || !keys.has(key)) continue;
           found(key, verdictOf(i), page.times[i]);
           count++;
         }
@@ -212,25 +204,6 @@ export class SqliteVerdictCache implements VerdictCache {
     }
   }
 
-  /** The cache keeps the service's own word; the verdict says it in mailclean's. Its time is given beside it. */
-  private verdictOf(row: Row): Verdict {
-    const valid = unpackFlag(row.flags, 0);
-    // Answers stored before the kind was are given it by the verdict table, from the key.
-    const free = unpackFlag(row.flags, 6);
-    const role = unpackFlag(row.flags, 8);
-    return {
-      ...(free !== null && role !== null ? { free, role } : {}),
-      key: '',
-      status: documentedStatus(row.status, valid),
-      serviceStatus: row.status,
-      valid,
-      disposable: unpackFlag(row.flags, 2),
-      validDomain: unpackFlag(row.flags, 4),
-      reason: row.reason,
-      checkedAt: '',
-    };
-  }
-
   async store(verdicts: readonly Verdict[]): Promise<void> {
     const now = Date.now();
     // Taken at once: a deferred transaction that must upgrade to write fails at once when another run writes.
@@ -242,11 +215,7 @@ export class SqliteVerdictCache implements VerdictCache {
         this.insert.run(
           v.key,
           v.serviceStatus ?? v.status,
-          packFlag(v.valid, 0) |
-            packFlag(v.disposable, 2) |
-            packFlag(v.validDomain, 4) |
-            packFlag(free, 6) |
-            packFlag(role, 8),
+          rowFlags(v, free, role),
           v.reason,
           Number.isFinite(at) ? at : now,
         );
@@ -263,14 +232,7 @@ export class SqliteVerdictCache implements VerdictCache {
       .prepare('SELECT count(*) AS entries, min(at) AS oldest, max(at) AS newest FROM verdicts')
       .get() as unknown as { entries: number; oldest: number | null; newest: number | null };
     this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
-    let bytes = 0;
-    for (const suffix of ['', '-wal']) {
-      try {
-        bytes += statSync(`${this.path}${suffix}`).size;
-      } catch {
-        /* no WAL right now */
-      }
-    }
+    const bytes = this.fileBytes();
     const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
     return { entries: row.entries, oldest: iso(row.oldest), newest: iso(row.newest), bytes };
   }
@@ -285,6 +247,20 @@ export class SqliteVerdictCache implements VerdictCache {
   }
 
   async close(): Promise<void> {
+    await this.endEarly();
     this.db.close();
+  }
+
+  /** The file's size with its WAL's (answers not checkpointed yet). */
+  private fileBytes(): number {
+    const size = (suffix: string) => statSync(`${this.path}${suffix}`, { throwIfNoEntry: false })?.size ?? 0;
+    return size('') + size('-wal');
+  }
+
+  /** A reader started early and not wanted is stopped. */
+  private async endEarly(): Promise<void> {
+    const early = this.early;
+    this.early = undefined;
+    await early?.end();
   }
 }

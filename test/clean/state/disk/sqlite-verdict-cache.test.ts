@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeysExcept } from '../../../../src/clean/scan/keys-except.js';
 import { UniqueKeys } from '../../../../src/clean/scan/spill/unique-keys.js';
@@ -31,15 +32,22 @@ function verdict(i: number): Verdict {
   };
 }
 
-/** Counts the worker threads this process starts until `end()`. */
-function workersStarted(): { end(): number } {
+/** Counts the worker threads this process starts until `end()`, and how many of them have ended (`exited`). */
+function workersStarted(): { end(): number; readonly exited: number } {
   let started = 0;
-  const count = () => started++;
+  let exited = 0;
+  const count = (message: unknown) => {
+    started++;
+    (message as { worker: Worker }).worker.once('exit', () => exited++);
+  };
   diagnostics.subscribe('worker_threads', count);
   return {
     end() {
       diagnostics.unsubscribe('worker_threads', count);
       return started;
+    },
+    get exited() {
+      return exited;
     },
   };
 }
@@ -169,6 +177,52 @@ describe('the SQLite verdict cache', () => {
       await cache.close();
     },
   );
+
+  // A copy of a list answered before: the run tells the cache the list's size before scanning it, and a cache its
+  // size could be a good part of begins reading in a worker then (readAhead).
+  it('begins a pass before the list is known: the same answers, none older than the lookup asks; ended if unused', async () => {
+    // Long addresses: the file is over 50,000 answers' worth (about 57 bytes each), as a cache read by a worker is.
+    const many = Array.from({ length: 60_000 }, (_, i) => ({ ...verdict(i), key: `someone.at.${i}@example.com` }));
+    const filled = new SqliteVerdictCache(path);
+    await filled.store(many);
+    await filled.close();
+    const keys = new UniqueKeys({ budget: 1 << 30, spillDir: join(dir, 'spool') });
+    for (const v of many) keys.add(v.key);
+    const listBytes = 20 * 2 ** 20;
+    // Begun with every answer, asked for the recent ones: those from January are left out.
+    const since = Date.parse('2026-06-01T00:00:00.000Z');
+    const cache = new SqliteVerdictCache(path);
+    const workers = workersStarted();
+    cache.readAhead(0, listBytes);
+    expect(workers.end()).toBe(1);
+    const found = new Map<string, number>();
+    const count = await cache.lookupEach(new KeysExcept(keys), since, (key, _v, time) => found.set(key, time ?? 0));
+    const recent = many.filter((v) => v.checkedAt === NEW);
+    expect(count).toBe(recent.length);
+    expect([...found.keys()].sort()).toEqual(recent.map((v) => v.key).sort());
+    expect(Math.min(...found.values())).toBe(Date.parse(NEW));
+    await cache.close();
+    // Begun, then not wanted (a list of a few: looked up, not passed; or a run that ends first): the worker ends.
+    for (const lookup of [true, false]) {
+      const again = new SqliteVerdictCache(path);
+      const started = workersStarted();
+      again.readAhead(0, listBytes);
+      if (lookup) {
+        expect(await again.lookupEach(new Set(['someone.at.3@example.com']), 0, () => {})).toBe(1);
+        expect(started.exited).toBe(1);
+      }
+      await again.close();
+      expect([started.end(), started.exited]).toEqual([1, 1]);
+    }
+    // Not begun where a pass is unlikely: a list far smaller than the cache, or larger than the early pages are for.
+    const not = workersStarted();
+    const small = new SqliteVerdictCache(path);
+    small.readAhead(0, 100_000);
+    small.readAhead(0, 2 ** 30);
+    await small.close();
+    expect(not.end()).toBe(0);
+    keys.close();
+  });
 
   it('reads nothing from an empty cache: no pass, no worker thread', async () => {
     const cache = new SqliteVerdictCache(path);
