@@ -29,8 +29,11 @@ export interface PageQuery {
   size: number;
 }
 
-/** An answer's fields after its key and time, tab-separated: its flags, status and reason (hex: any text). */
-export const ANSWER_FIELDS = 'flags || char(9) || hex(status) || char(9) || hex(reason)';
+/**
+ * An answer's fields after its key and time, tab-separated (concat_ws: one string a row, where each `||` made one
+ * more): its flags, status and reason (hex: any text).
+ */
+export const ANSWER_FIELDS = 'flags, hex(status), hex(reason)';
 
 /**
  * Rows a statement reads: its text is one string, which stays under V8's large-object size (128 KiB) at this many
@@ -94,7 +97,7 @@ function pageReader(
   const db = new DatabaseSync(path);
   db.exec('PRAGMA busy_timeout = 60000');
   const statement = db.prepare(
-    `SELECT group_concat(key || char(9) || at || char(9) || ${fields}, char(10)) AS lines, max(key) AS last, count(*) AS n FROM (SELECT key, status, flags, reason, at FROM verdicts WHERE key > ? AND at >= ? ORDER BY key LIMIT ?)`,
+    `SELECT group_concat(concat_ws(char(9), key, at, ${fields}), char(10)) AS lines, max(key) AS last, count(*) AS n FROM (SELECT key, status, flags, reason, at FROM verdicts WHERE key > ? AND at >= ? ORDER BY key LIMIT ?)`,
   );
   const codes: Codes = { byHash: new Map(), count: 0 };
   let text = Buffer.alloc(1 << 16);
