@@ -121,11 +121,12 @@ export function passPages(
 }
 
 /**
- * Pages read ahead by a reader started while the run scans its list (readEarly), 192,000 answers: about 13 MB held
- * until the run matches them (a page is about 0.55 MB). A copy of a million-row list waited that much less for the
- * cache after its scan (bench/RESULTS.md).
+ * Pages read ahead by a reader started while the run scans its list (readEarly), 128,000 answers: about 9 MB held
+ * until the run matches them (a page is about 0.55 MB), beside the worker's own. The run's peak comes at the end of
+ * its scan, where they are: 24 pages took a million-row copy to 1.31x a dry run's peak on Node 24 (1.22x without),
+ * 16 to 1.28-1.30x, 8 to 1.25x (bench/RESULTS.md).
  */
-const EARLY = 24;
+const EARLY = 16;
 
 /** About what an answer takes in the cache's file (a million: 55 MB). */
 const FILE_BYTES_AN_ANSWER = 57;
