@@ -55,11 +55,6 @@ export class PageReader {
     for (let i = 0; i <= early; i++) this.ask(null);
   }
 
-  /** When the reading began: answers older than a later run's `since` are the caller's to leave out. */
-  get since(): number {
-    return this.opts.since;
-  }
-
   async *pages(stop?: AbortSignal): AsyncGenerator<AnswerPage> {
     try {
       for (;;) {
@@ -138,8 +133,9 @@ const EARLY_UP_TO_LIST_BYTES = 256 * 2 ** 20;
 
 /**
  * Whether a list of `listBytes` is likely to be read against a cache file of `cacheBytes` in one pass by a worker
- * (IN_WORKER_FROM answers or more, the list a third of them or more, a row taken to be no longer than an answer
- * is on disk: a guess on the side of reading early), and small enough for the early pages' memory (see above).
+ * (IN_WORKER_FROM answers or more, the list a third of them or more: its rows counted as if each were as long as an
+ * answer on disk, most are longer, so the guess leans to reading early), and small enough for the early pages'
+ * memory (see above).
  */
 export function worthReadingEarly(cacheBytes: number, listBytes: number): boolean {
   return (
