@@ -80,7 +80,8 @@ function readPages(
 /**
  * Pages of answers from the cache's file, each read into the arrays of the page given back (or new ones, for null);
  * null once there are no more, and the file is then closed. Run in the worker too (see readPages): it uses nothing
- * from outside itself but what it is given.
+ * from outside itself but what it is given. SQLite's cache is 256 KB, not 2 MB: a pass reads each page of the file
+ * once, in order.
  */
 function pageReader(
   hash: Hash,
@@ -95,9 +96,7 @@ function pageReader(
   const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
   process.emitWarning = emitWarning;
   const db = new DatabaseSync(path);
-  db.exec('PRAGMA busy_timeout = 60000');
-  // A pass reads each page of the file once, in order: SQLite's cache of 2 MB would only hold what is done with.
-  db.exec('PRAGMA cache_size = -256');
+  db.exec('PRAGMA busy_timeout = 60000; PRAGMA cache_size = -256');
   const statement = db.prepare(
     `SELECT group_concat(concat_ws(char(9), key, at, ${fields}), char(10)) AS lines, max(key) AS last, count(*) AS n FROM (SELECT key, status, flags, reason, at FROM verdicts WHERE key > ? AND at >= ? ORDER BY key LIMIT ?)`,
   );
