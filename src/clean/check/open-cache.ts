@@ -23,20 +23,21 @@ export async function openCacheOrWarn(
 /**
  * A list that may be read against the whole cache (a copy of one answered before): the cache begins its read while
  * the list is scanned (VerdictCache.readAhead). Not for a dry run (it counts), nor when this list's journal holds
- * answers (they come first, and may leave nothing to look up).
+ * answers (they come first, and may leave nothing to look up). Whether it asked the cache to begin.
  */
 export function readCacheEarly(
   state: AccountState,
   cache: () => Promise<VerdictCache | undefined>,
   list: ListToRead,
-): void {
-  if (list.dryRun || list.maxAgeMs <= 0 || !state.hasCache()) return;
+): boolean {
+  if (list.dryRun || list.maxAgeMs <= 0 || !state.hasCache()) return false;
   if (!list.restart && (statSync(state.journalFile(list.fingerprint), { throwIfNoEntry: false })?.size ?? 0) > 0)
-    return;
+    return false;
   // Only a head start: a read that could not begin is begun again by the lookup that wants it.
   void cache()
     .then((opened) => opened?.readAhead?.(Date.now() - list.maxAgeMs, list.bytes))
     .catch(() => undefined);
+  return true;
 }
 
 /** Opens the cache on first asking, not before: a run that needs none (all answered, or --max-age 0) never opens it. */

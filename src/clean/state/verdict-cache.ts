@@ -86,9 +86,11 @@ export interface VerdictCache {
   ): Promise<number | undefined>;
   /**
    * A list of `listBytes` is about to be read, and then perhaps looked up whole (lookupAll): a store that reads
-   * itself whole for that may begin now, while the list is read. Ended by lookupAll or close.
+   * itself whole for that may begin now, while the list is read. Ended by lookupAll, endReadAhead or close.
    */
   readAhead?(since: number, listBytes: number): void;
+  /** Ends what readAhead began, if lookupAll has not taken it: the run that asked ended before. */
+  endReadAhead?(): Promise<void>;
   /**
    * How many of these addresses have an answer at or after `since`, each told to `found` if given, without building
    * their verdicts: what `--dry-run` needs, fast for a million addresses.

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CleaningClient } from '../../../src/api/cleaning.js';
 import { HttpClient } from '../../../src/api/http.js';
@@ -234,6 +235,22 @@ describe.each(['spec', 'alt'] as const)('runClean with the cleaning service (%s 
       );
     }
     expect(sandbox.stats().addressesCharged).toBe(1);
+    // A run stopped as the read begins, before its list is looked up: the reader ends with the run, not with the
+    // account's state (a client kept open would otherwise hand a later run pages read long before).
+    const copy = join(dir, 'copy-again.csv');
+    writeFileSync(copy, `Email\n${keys.join('\n')}\n${keys[0]}\n`);
+    const stopped = request(copy, { yes: true });
+    const workers: Worker[] = [];
+    const started = (message: unknown) => {
+      workers.push((message as { worker: Worker }).worker);
+      stopped.signals.stopNow();
+    };
+    diagnostics.subscribe('worker_threads', started);
+    // Stopped in its scan, the run ends in an AbortError (the command says "interrupted" and exits 130).
+    await expect(runClean(stopped, checker(), ports())).rejects.toMatchObject({ name: 'AbortError' });
+    diagnostics.unsubscribe('worker_threads', started);
+    // Ended: a terminated worker's thread id is -1.
+    expect(workers.map((w) => w.threadId)).toEqual([-1]);
   });
 
   it('a stop lets the requests in flight finish: their answers are kept, no row is written, the next run pays the rest', async () => {

@@ -5,7 +5,6 @@ import type { Rate } from '../../../config/rate.js';
 import type { Checker, CheckWork, Cost, KnownSources, ListToCheck, ListToRead } from '../../run/checker.js';
 import type { RunPorts } from '../../run/events.js';
 import type { AccountState, KnownAllowance, ListJournal } from '../../state/account-state.js';
-import type { RateLimiter } from '../../state/rate-limiter.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
 import { SERVICE_COLUMNS, type Verdict } from '../../verdict/verdict.js';
 import { VerdictTable } from '../../verdict/verdict-table.js';
@@ -13,7 +12,8 @@ import type { EngineSettings } from '../engine/engine-settings.js';
 import { cacheWhenAsked, journaledOf, readCacheEarly } from '../open-cache.js';
 import type { CheckOutcome } from '../outcome.js';
 import { sendClaimed } from './send-claimed.js';
-import { minimumTime, type SendOptions, sendToService, timeLeft } from './send-to-service.js';
+import { minimumTime, type SendOptions, sendToService } from './send-to-service.js';
+import { progressOf } from './service-progress.js';
 
 export interface ServiceCheckerOptions {
   /** The account's state; undefined when no account is known (a dry run can still count). */
@@ -37,6 +37,8 @@ export class ServiceChecker implements Checker {
   private allowance?: KnownAllowance;
   private journal?: ListJournal;
   private cache?: () => Promise<VerdictCache | undefined>;
+  /** The cache was asked to begin its read before the scan (beforeScan). */
+  private readingAhead = false;
   /** This list's answers its journal held when the run began. */
   private earlier = 0;
   private unlock?: () => void;
@@ -66,7 +68,8 @@ export class ServiceChecker implements Checker {
 
   /** A list that may be read against the whole cache: the cache may begin its read now (readCacheEarly). */
   beforeScan(list: ListToRead, ports: RunPorts): void {
-    if (this.options.state) readCacheEarly(this.options.state, this.openCache(this.options.state, ports), list);
+    const { state } = this.options;
+    this.readingAhead = state !== undefined && readCacheEarly(state, this.openCache(state, ports), list);
   }
 
   async known(list: ListToCheck, ports: RunPorts): Promise<KnownSources | 'cancel'> {
@@ -194,6 +197,8 @@ export class ServiceChecker implements Checker {
   }
 
   async close(): Promise<void> {
+    // A run that ended before it looked the cache up (a failure, a stop) leaves no reader behind for the next.
+    if (this.readingAhead) await (await this.cache?.())?.endReadAhead?.();
     await this.journal?.close();
     this.journal = undefined;
     this.unlock?.();
@@ -266,34 +271,3 @@ const PRECHECK_FIRST = 10_000;
 const CACHE_LOST = 'addresses answered before are sent and paid for again (the journal still answers this list)';
 
 const cacheLost = (error: Error) => `answers could not be kept in the verdict cache (${error.message})`;
-
-/** The sender's events as the run's progress: what is checked and spent, the waits, and an ETA. */
-function progressOf(
-  ports: RunPorts,
-  /** Read at each answer: screening as the run sends takes what the cache and the precheck answer out of it. */
-  pending: { readonly size: number },
-  limiter: RateLimiter,
-  concurrency: number,
-): SendOptions['onEvent'] {
-  let checked = 0;
-  let requestsTook = 0;
-  let answers = 0;
-  return (event) => {
-    if (event.type === 'answered') {
-      checked += event.addresses;
-      if (event.tookMs !== undefined) {
-        requestsTook += event.tookMs;
-        answers++;
-      }
-      const requestMs = answers > 0 ? requestsTook / answers : undefined;
-      const toCheck = pending.size;
-      const unsent = toCheck - checked - (event.sending ?? 0);
-      const etaMs = checked >= toCheck ? 0 : timeLeft(unsent, requestMs, concurrency, limiter);
-      const change = { toCheck, checked, spent: event.spent, requests: event.requests, waitingMs: 0, etaMs };
-      ports.emit({ type: 'progress', change });
-    } else if (event.type === 'limit-wait') ports.emit({ type: 'limit-wait', ms: event.ms });
-    else if (event.type === 'waiting' && event.why === 'rate')
-      ports.emit({ type: 'progress', change: { waitingMs: event.ms } });
-    else if (event.type === 'retry') ports.emit({ type: 'retry', message: event.message });
-  };
-}

@@ -106,7 +106,7 @@ export class SqliteVerdictCache implements VerdictCache {
   ): Promise<number | undefined> {
     const total = this.total();
     if (total > 0 && keys.size * 3 >= total) return await this.passEach(keys, since, total, found, stop, numbered);
-    await this.endEarly();
+    await this.endReadAhead();
     return total === 0 ? 0 : undefined;
   }
 
@@ -247,7 +247,7 @@ export class SqliteVerdictCache implements VerdictCache {
   }
 
   async close(): Promise<void> {
-    await this.endEarly();
+    await this.endReadAhead();
     this.db.close();
   }
 
@@ -257,8 +257,8 @@ export class SqliteVerdictCache implements VerdictCache {
     return size('') + size('-wal');
   }
 
-  /** A reader started early and not wanted is stopped. */
-  private async endEarly(): Promise<void> {
+  /** A read begun by readAhead and not taken by lookupAll is stopped (its run ended first). */
+  async endReadAhead(): Promise<void> {
     const early = this.early;
     this.early = undefined;
     await early?.end();
