@@ -23,7 +23,7 @@ export async function openCacheOrWarn(
 /**
  * A list that may be read against the whole cache (a copy of one answered before): the cache begins its read while
  * the list is scanned (VerdictCache.readAhead). Not for a dry run (it counts), nor when this list's journal holds
- * answers (they come first, and may leave nothing to look up). Whether it asked the cache to begin.
+ * answers (they come first, and may leave nothing to look up). Returns whether it asked the cache to begin.
  */
 export function readCacheEarly(
   state: AccountState,
