@@ -146,8 +146,10 @@ export class SqliteVerdictCache implements VerdictCache {
         });
       } else {
         for (let i = 0; i < page.count; i++) {
+          // A reader started early (readAhead) took answers from a little longer ago than `since`.
+          if ((page.times[i] as number) < since) continue;
           const key = keyOf(i);
-          if ((page.times[i] as number) < since || !keys.has(key)) continue;
+          if (!keys.has(key)) continue;
           found(key, verdictOf(i), page.times[i]);
           count++;
         }
