@@ -35,7 +35,7 @@ export function readCacheEarly(
     return false;
   // Only a head start: a read that could not begin is begun again by the lookup that wants it.
   void cache()
-    .then((opened) => opened?.readAhead?.(Date.now() - list.maxAgeMs, list.bytes))
+    .then((opened) => opened?.readAhead?.(Date.now() - list.maxAgeMs, list.bytes, list.spillDir))
     .catch(() => undefined);
   return true;
 }

@@ -56,6 +56,8 @@ export interface ListToRead {
   fingerprint: string;
   /** The input's size. */
   bytes: number;
+  /** Where the run may keep private files while it goes (removed by its end). */
+  spillDir: string;
   dryRun: boolean;
   restart: boolean;
   maxAgeMs: number;

@@ -89,6 +89,7 @@ function listToRead(request: CleanRequest, layout: InputLayout): ListToRead {
   return {
     fingerprint: layout.fingerprint,
     bytes: layout.size,
+    spillDir: request.spoolDir,
     dryRun,
     maxAgeMs,
     restart: request.earlierRun === 'restart',

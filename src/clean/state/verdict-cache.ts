@@ -86,9 +86,10 @@ export interface VerdictCache {
   ): Promise<number | undefined>;
   /**
    * A list of `listBytes` is about to be read, and then perhaps looked up whole (lookupAll): a store that reads
-   * itself whole for that may begin now, while the list is read. Ended by lookupAll, endReadAhead or close.
+   * itself whole for that may begin now, while the list is read, keeping what it reads ahead in a private file in
+   * `spillDir`. Ended by lookupAll, endReadAhead or close.
    */
-  readAhead?(since: number, listBytes: number): void;
+  readAhead?(since: number, listBytes: number, spillDir: string): void;
   /** Ends what readAhead began, if lookupAll has not taken it: the run that asked ended before. */
   endReadAhead?(): Promise<void>;
   /**

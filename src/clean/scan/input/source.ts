@@ -91,11 +91,14 @@ export async function fileKind(path: string, displayName: string): Promise<FileK
 }
 
 /**
- * Copies spooled (and keys and row numbers spilled) by runs killed with SIGKILL hold whole lists: removes those of
- * processes that are gone.
+ * Copies spooled (and keys and row numbers spilled, and the cache's answers read ahead) by runs killed with SIGKILL
+ * hold whole lists: removes those of processes that are gone.
  */
 export function removeDeadSpools(spoolDir: string): void {
-  removeLeftovers(spoolDir, (name) => /^(?:input|keys|rows)-(\d+(?:~[0-9a-f]{8})?)-[0-9a-f]+\.spool$/.exec(name)?.[1]);
+  removeLeftovers(
+    spoolDir,
+    (name) => /^(?:input|keys|rows|answers)-(\d+(?:~[0-9a-f]{8})?)-[0-9a-f]+\.spool$/.exec(name)?.[1],
+  );
 }
 
 /** Copies a stream to a new private file (mode 0600) in `spoolDir`; returns its path. */

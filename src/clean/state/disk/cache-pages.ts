@@ -2,6 +2,7 @@
 // worker thread from its text or in the run's own thread. SQLite writes a page of rows as one string; it is split here
 // a byte at a time into typed arrays, which go to the run's thread transferred, not copied.
 import { hashBytes } from '../../scan/spill/hash-bytes.js';
+import { pageFile, spoolPages } from './cache-spool.js';
 
 /**
  * A page of answers in key order, `count` of them: answer i's address is bytes[starts[i], starts[i + 1]). The arrays
@@ -29,6 +30,11 @@ export interface PageQuery {
   size: number;
 }
 
+/** What a worker is told: its pages, and the file it reads ahead into, if any (cache-spool.ts). */
+export interface WorkerQuery extends PageQuery {
+  spoolFd?: number;
+}
+
 /**
  * An answer's fields after its key and time, tab-separated (concat_ws: one string a row, where each `||` made one
  * more): its flags, status and reason (hex: any text).
@@ -47,7 +53,7 @@ export const transfers = (page: AnswerPage) =>
 
 /** The worker's code, as the text a worker runs (see readPages). */
 export const workerSource = (): string =>
-  `(${readPages})(${pageReader}, ${hashBytes}, ${parseLines}, ${JSON.stringify(ANSWER_FIELDS)}, ${STATEMENT_ROWS})`;
+  `(${readPages})(${pageReader}, ${hashBytes}, ${parseLines}, ${JSON.stringify(ANSWER_FIELDS)}, ${STATEMENT_ROWS}, ${spoolPages}, ${pageFile})`;
 
 /** Pages read in this thread, by the worker's code. */
 export const pagesHere = (query: PageQuery) => pageReader(hashBytes, parseLines, ANSWER_FIELDS, STATEMENT_ROWS, query);
@@ -55,7 +61,7 @@ export const pagesHere = (query: PageQuery) => pageReader(hashBytes, parseLines,
 /**
  * The worker's code, run from its text (a single executable has no file to start a worker from): it must use nothing
  * from outside itself but what it is given. Each message asks for a page, in the arrays of a page it gives back (or
- * new ones, for null); null answers that there is no more.
+ * new ones, for null); null answers that there is no more. Given a file, it reads ahead into it between asks.
  */
 function readPages(
   reader: typeof pageReader,
@@ -63,18 +69,22 @@ function readPages(
   parse: typeof parseLines,
   fields: string,
   rows: number,
+  spool: typeof spoolPages,
+  file: typeof pageFile,
 ): void {
   const threads = process.getBuiltinModule('node:worker_threads') as typeof import('node:worker_threads');
   const port = threads.parentPort as import('node:worker_threads').MessagePort;
-  const pages = reader(hash, parse, fields, rows, threads.workerData as PageQuery);
-  port.on('message', (given: AnswerPage | null) => {
-    const page = pages.next(given);
+  const { spoolFd, ...query } = threads.workerData as WorkerQuery;
+  const pages = reader(hash, parse, fields, rows, query);
+  const post = (page: AnswerPage | null) => {
     if (page === null) return port.postMessage(null);
     port.postMessage(
       page,
       [page.bytes, page.starts, page.hashes, page.codes, page.times].map((a) => a.buffer as ArrayBuffer),
     );
-  });
+  };
+  if (spoolFd !== undefined) spool(pages, file(spoolFd, query.size), port, post);
+  else port.on('message', (given: AnswerPage | null) => post(pages.next(given)));
 }
 
 /**

@@ -2,8 +2,12 @@
 // pages and splitting them into answers cost as much as matching them against the list, and the machine has another
 // core. The worker hands over each page as typed arrays (the addresses' UTF-8 and hashes, an answer's code and time),
 // transferred, not copied; the run's thread matches them by bytes and makes no string for an address not in the list.
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type AnswerPage, pagesHere, transfers, workerSource } from './cache-pages.js';
+import { processTag } from '../../../lock-files.js';
+import { type AnswerPage, pagesHere, transfers, type WorkerQuery, workerSource } from './cache-pages.js';
 
 export interface PassOptions {
   path: string;
@@ -14,13 +18,21 @@ export interface PassOptions {
   ahead: number;
   /** Ends the pass between pages. */
   stop?: AbortSignal;
+  /** A file the worker reads ahead into (an early read: see readEarly), removed when the reader ends. */
+  spool?: Spool;
+}
+
+/** An open private file, by its descriptor (the worker's writes land in this process's table) and its path. */
+interface Spool {
+  fd: number;
+  path: string;
 }
 
 /**
- * A worker thread reading the pages of answers given since `since`, in key order, ahead of the one being matched.
- * Started before the pages are wanted (`early` pages), it reads while the run scans its list, on the other core;
- * pages matched are given back for the next read while fewer than `ahead` wait, and let go beyond it, so the
- * memory of the early pages is returned as the run catches up.
+ * A worker thread reading the pages of answers given since `since`, in key order, `ahead` pages ahead of the one
+ * being matched; pages matched are given back for the next read. Given a file (`spool`), it reads on beyond them
+ * into it: started before the pages are wanted, it reads while the run scans its list, on the other core, and the
+ * memory of what it read stays the page cache's, not the run's.
  */
 export class PageReader {
   private readonly worker: Worker;
@@ -29,13 +41,11 @@ export class PageReader {
   /** Pages asked of the worker and not yet arrived. */
   private asked = 0;
 
-  constructor(
-    private readonly opts: PassOptions,
-    early = opts.ahead,
-  ) {
+  constructor(private readonly opts: PassOptions) {
+    const query: WorkerQuery = { path: opts.path, since: opts.since, size: opts.size, spoolFd: opts.spool?.fd };
     this.worker = new Worker(workerSource(), {
       eval: true,
-      workerData: { path: opts.path, since: opts.since, size: opts.size },
+      workerData: query,
       // The worker's stdout and stderr are not the run's: nothing it could say belongs there.
       stdout: true,
       stderr: true,
@@ -52,7 +62,7 @@ export class PageReader {
     this.worker.on('exit', (code) =>
       arrive(code === 0 ? null : new Error(`the verdict cache's reader exited with ${code}`)),
     );
-    for (let i = 0; i <= early; i++) this.ask(null);
+    for (let i = 0; i <= opts.ahead; i++) this.ask(null);
   }
 
   async *pages(stop?: AbortSignal): AsyncGenerator<AnswerPage> {
@@ -76,6 +86,9 @@ export class PageReader {
 
   async end(): Promise<void> {
     await this.worker.terminate();
+    const spool = this.opts.spool;
+    this.opts.spool = undefined;
+    if (spool) closeSpool(spool);
   }
 
   private ask(page: AnswerPage | null): void {
@@ -115,14 +128,6 @@ export function passPages(
   return total < IN_WORKER_FROM ? answerPagesHere(paged) : new PageReader(paged).pages(opts.stop);
 }
 
-/**
- * Pages read ahead by a reader started while the run scans its list (readEarly), 128,000 answers: about 9 MB held
- * until the run matches them (a page is about 0.55 MB), beside the worker's own. The run's peak comes at the end of
- * its scan, where they are: 24 pages took a million-row copy to 1.31x a dry run's peak on Node 24 (1.22x without),
- * 16 to 1.28-1.30x, 8 to 1.25x (bench/RESULTS.md).
- */
-const EARLY = 16;
-
 /** About what an answer takes in the cache's file (a million: 55 MB). */
 const FILE_BYTES_AN_ANSWER = 57;
 /**
@@ -145,9 +150,41 @@ export function worthReadingEarly(cacheBytes: number, listBytes: number): boolea
   );
 }
 
-/** A reader of the cache's pages started before the run wants them (while it scans its list). */
-export function readEarly(opts: Pick<PassOptions, 'path' | 'since'>): PageReader {
-  return new PageReader({ ...opts, size: PAGE, ahead: AHEAD }, EARLY);
+/**
+ * A reader of the cache's pages started before the run wants them (while it scans its list), reading ahead into a
+ * private file in `spillDir`: held in memory instead, a million answers would be 70 MB at the end of the scan, where
+ * the run peaks (a page is about 0.55 MB; 24 pages held took a million-row copy to 1.31x a dry run's peak on Node
+ * 24). Undefined when the file cannot be made: the pass then begins when the run wants it.
+ */
+export function readEarly(opts: Pick<PassOptions, 'path' | 'since'>, spillDir: string): PageReader | undefined {
+  const spool = openSpool(spillDir);
+  return spool && new PageReader({ ...opts, size: PAGE, ahead: AHEAD, spool });
+}
+
+/**
+ * A new private file for a reader's pages, removed from its directory at once where the system allows (its space
+ * is given back when it is closed, whatever ends the run); else when the reader ends, or by the next run's
+ * removeDeadSpools after a SIGKILL.
+ */
+function openSpool(spillDir: string): Spool | undefined {
+  const path = join(spillDir, `answers-${processTag()}-${randomBytes(6).toString('hex')}.spool`);
+  try {
+    mkdirSync(spillDir, { recursive: true, mode: 0o700 });
+    const fd = openSync(path, 'wx+', 0o600);
+    try {
+      rmSync(path);
+    } catch {
+      /* removed when the reader ends */
+    }
+    return { fd, path };
+  } catch {
+    return undefined;
+  }
+}
+
+function closeSpool(spool: Spool): void {
+  closeSync(spool.fd);
+  rmSync(spool.path, { force: true });
 }
 
 /** The same pages read in this thread. */

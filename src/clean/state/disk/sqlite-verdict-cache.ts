@@ -61,9 +61,9 @@ export class SqliteVerdictCache implements VerdictCache {
    * A list that may be a good part of the cache is about to be scanned: a worker starts reading the cache for
    * lookupAll now, on the other core, some pages ahead (cache-pass.ts).
    */
-  readAhead(since: number, listBytes: number): void {
+  readAhead(since: number, listBytes: number, spillDir: string): void {
     if (this.early || !worthReadingEarly(this.fileBytes(), listBytes)) return;
-    this.early = readEarly({ path: this.path, since });
+    this.early = readEarly({ path: this.path, since }, spillDir);
   }
 
   async lookup(keys: Iterable<string>, since: number): Promise<Map<string, Verdict>> {

@@ -1,7 +1,7 @@
 // The SQLite verdict cache as a store: lookups over several statement batches, answers by age, both ways of
 // counting, and what survives closing the file.
 import diagnostics from 'node:diagnostics_channel';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, fstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -30,6 +30,25 @@ function verdict(i: number): Verdict {
     // The service's own word comes back with the verdict, which says it in mailclean's.
     serviceStatus: risky ? 'disposable' : 'deliverable',
   };
+}
+
+/**
+ * The files this process holds open whose name (once removed: a deleted file's) is an early read's spooled answers,
+ * each with its size: seen through /proc, where there is one (Linux).
+ */
+function spooledAnswers(): number[] | undefined {
+  if (!existsSync('/proc/self/fd')) return undefined;
+  const sizes: number[] = [];
+  for (const fd of readdirSync('/proc/self/fd')) {
+    let target = '';
+    try {
+      target = readlinkSync(`/proc/self/fd/${fd}`);
+      if (/\/answers-[^/]+\.spool/.test(target)) sizes.push(fstatSync(Number(fd)).size);
+    } catch {
+      /* closed meanwhile (the directory's own descriptor) */
+    }
+  }
+  return sizes;
 }
 
 /** Counts the worker threads this process starts until `end()`, and how many of them have ended (`exited`). */
@@ -193,35 +212,55 @@ describe('the SQLite verdict cache', () => {
     // its addresses by their bytes (its own keys) or one at a time (a Set).
     const since = Date.parse('2026-06-01T00:00:00.000Z');
     const recent = many.filter((v) => v.checkedAt === NEW);
+    const spillDir = join(dir, 'spill');
     for (const asked of [new KeysExcept(keys), new Set(many.map((v) => v.key))]) {
       const cache = new SqliteVerdictCache(path);
       const workers = workersStarted();
-      cache.readAhead(0, listBytes);
+      cache.readAhead(0, listBytes, spillDir);
       expect(workers.end()).toBe(1);
+      // While the list would be scanned, the worker reads on past the pages it hands over (three: 24,000 answers),
+      // into a file removed from its directory at once: the 36,000 answers after them, 20 bytes each and their
+      // addresses (24-28 bytes).
+      const spooled = spooledAnswers();
+      if (spooled)
+        await expect.poll(() => spooledAnswers()?.[0] ?? 0, { timeout: 20_000 }).toBeGreaterThan(36_000 * 44);
+      expect(readdirSync(spillDir)).toEqual([]);
       const found = new Map<string, number>();
       const count = await cache.lookupEach(asked, since, (key, _v, time) => found.set(key, time ?? 0));
       expect(count).toBe(recent.length);
       expect([...found.keys()].sort()).toEqual(recent.map((v) => v.key).sort());
       expect(Math.min(...found.values())).toBe(Date.parse(NEW));
+      // The pass over, the file is closed.
+      if (spooled) expect(spooledAnswers()).toEqual([]);
       await cache.close();
     }
     // Begun, then not wanted (a list of a few: looked up, not passed; or a run that ends first): the worker ends.
     for (const lookup of [true, false]) {
       const again = new SqliteVerdictCache(path);
       const started = workersStarted();
-      again.readAhead(0, listBytes);
+      again.readAhead(0, listBytes, spillDir);
       if (lookup) {
         expect(await again.lookupEach(new Set(['someone.at.3@example.com']), 0, () => {})).toBe(1);
         expect(started.exited).toBe(1);
       }
       await again.close();
       expect([started.end(), started.exited]).toEqual([1, 1]);
+      expect(spooledAnswers() ?? []).toEqual([]);
     }
+    // No file can be made where it would go (a file in the directory's place): no early read; the lookup reads.
+    const blocked = join(dir, 'not-a-directory');
+    writeFileSync(blocked, '');
+    const unread = new SqliteVerdictCache(path);
+    const none = workersStarted();
+    unread.readAhead(0, listBytes, blocked);
+    expect(none.end()).toBe(0);
+    expect(await unread.lookupEach(new KeysExcept(keys), since, () => {})).toBe(recent.length);
+    await unread.close();
     // Not begun where a pass is unlikely: a list far smaller than the cache, or larger than the early pages are for.
     const not = workersStarted();
     const small = new SqliteVerdictCache(path);
-    small.readAhead(0, 100_000);
-    small.readAhead(0, 2 ** 30);
+    small.readAhead(0, 100_000, spillDir);
+    small.readAhead(0, 2 ** 30, spillDir);
     await small.close();
     expect(not.end()).toBe(0);
     keys.close();
