@@ -16,6 +16,8 @@ const SWEEP_GAP = 16 << 10;
 const SWEEP_SLACK = 2 << 10;
 /** The most one read of a sweep takes. */
 const SWEEP_READ = 1 << 20;
+/** The part on disk holdDiskPart reads whole, at most (a list of about 1.5 million addresses' keys). */
+const HELD_FROM_DISK = 32 << 20;
 /** What `span` makes sure it can read at least. */
 const LENGTH_READ = 2;
 
@@ -26,6 +28,8 @@ export interface ByteLogOptions {
   spillDir: string;
   /** Names the file, so that a run killed with SIGKILL leaves something `removeDeadSpools` recognises. */
   name: string;
+  /** What holdDiskPart reads whole, at most (HELD_FROM_DISK). */
+  holdFromDisk?: number;
 }
 
 /**
@@ -148,6 +152,20 @@ export class ByteLog {
     }
     this.prefetch(from, Math.min(last + SWEEP_SLACK, this.onDisk));
     return i;
+  }
+
+  /**
+   * Reads the part on disk into memory once, if it is small enough: lookups in no order (a cache read in key order
+   * against a list) then read no file. Kept until `letGo`.
+   */
+  holdDiskPart(): void {
+    if (this.onDisk > 0 && this.onDisk <= (this.opts.holdFromDisk ?? HELD_FROM_DISK)) this.prefetch(0, this.onDisk);
+  }
+
+  /** Gives back the memory of what was read from disk (holdDiskPart's, or a sweep's). */
+  letGo(): void {
+    this.window = Buffer.alloc(0);
+    this.windowStart = this.windowEnd = -1;
   }
 
   /** Reads the bytes from `from` to `to` of the part on disk into the window, in one read. */

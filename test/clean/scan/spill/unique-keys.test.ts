@@ -84,27 +84,33 @@ describe('UniqueKeys', () => {
     expect(keys.ordinals([a])[0]).toBe(list.length);
   });
 
-  it('finds keys given as bytes, with or without their hashes, in order or not, as one at a time does', () => {
-    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
-    const list = [...new Set(addresses(30_000, 13))];
-    for (const key of list) keys.add(key);
-    const [a, b] = collidingPair();
-    keys.add(a);
-    // In the list's order with gaps and strays (a journal's), and shuffled (a cache's key order).
-    const inOrder = list.filter((_, i) => i % 50 !== 7).concat(b, 'nobody@nowhere.test', a, list[3] as string);
-    const shuffled = [...inOrder].sort();
-    for (const asked of [inOrder, shuffled]) {
-      const expected = asked.map((key) => keys.ordinal(key));
-      const { bytes, starts, hashes } = asBytes(asked);
-      expect([...keys.ordinalsOfBytes(bytes, starts, hashes)]).toEqual(expected);
-      expect([...keys.ordinalsOfBytes(bytes, starts)]).toEqual(expected);
-      expect([...keys.ordinalsInOrder(bytes, starts)]).toEqual(expected);
-    }
-    keys.close();
-  });
+  it.each([
+    ['read from disk as asked', 0],
+    ['held in memory', undefined],
+  ])(
+    'finds keys given as bytes (those on disk %s), with or without their hashes, in order or not, as one at a time does',
+    (_, holdFromDisk) => {
+      const keys = new UniqueKeys({ budget: 0, spillDir: dir, holdFromDisk });
+      const list = [...new Set(addresses(30_000, 13))];
+      for (const key of list) keys.add(key);
+      const [a, b] = collidingPair();
+      keys.add(a);
+      // In the list's order with gaps and strays (a journal's), and shuffled (a cache's key order).
+      const inOrder = list.filter((_, i) => i % 50 !== 7).concat(b, 'nobody@nowhere.test', a, list[3] as string);
+      const shuffled = [...inOrder].sort();
+      for (const asked of [inOrder, shuffled]) {
+        const expected = asked.map((key) => keys.ordinal(key));
+        const { bytes, starts, hashes } = asBytes(asked);
+        expect([...keys.ordinalsOfBytes(bytes, starts, hashes)]).toEqual(expected);
+        expect([...keys.ordinalsOfBytes(bytes, starts)]).toEqual(expected);
+        expect([...keys.ordinalsInOrder(bytes, starts)]).toEqual(expected);
+      }
+      keys.close();
+    },
+  );
 
   it("finds a page of keys in key order (a cache's) with a few reads of the part on disk, not one a key", () => {
-    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
+    const keys = new UniqueKeys({ budget: 0, spillDir: dir, holdFromDisk: 0 });
     const list = [...new Set(addresses(150_000, 17))];
     for (const key of list) keys.add(key);
     const rand = mulberry32(5);
@@ -118,8 +124,33 @@ describe('UniqueKeys', () => {
     keys.close();
   });
 
+  it("reads the part on disk once for pages of keys in key order (a cache's pass), where it is small enough", () => {
+    const list = [...new Set(addresses(150_000, 17))];
+    const rand = mulberry32(5);
+    const pages = Array.from({ length: 3 }, () =>
+      Array.from({ length: 8_000 }, () => list[Math.floor(rand() * list.length)] as string).sort(),
+    );
+    // Two chunks on disk (2 MiB; the third is in memory): held under a limit of 4 MiB, read in sweeps (a read or
+    // more a page) under one of 1 MiB.
+    for (const [limit, reads] of [
+      [4 << 20, 1],
+      [1 << 20, 3],
+    ] as const) {
+      const keys = new UniqueKeys({ budget: 0, spillDir: dir, holdFromDisk: limit });
+      for (const key of list) keys.add(key);
+      const before = keys.diskReads;
+      for (const page of pages) {
+        const { bytes, starts, hashes } = asBytes(page);
+        expect([...keys.ordinalsOfBytes(bytes, starts, hashes)]).toEqual(page.map((key) => keys.ordinal(key)));
+      }
+      if (reads === 1) expect(keys.diskReads - before).toBe(1);
+      else expect(keys.diskReads - before).toBeGreaterThanOrEqual(reads);
+      keys.close();
+    }
+  });
+
   it('finds keys on disk next to a chunk whose end is one byte too short for another key', () => {
-    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
+    const keys = new UniqueKeys({ budget: 0, spillDir: dir, holdFromDisk: 0 });
     // Records of 100 bytes (a key of 98 and its length) up to 76 bytes short of a chunk (1 MiB), then one of 75:
     // the chunk ends with one unused byte, which a read across the chunk's end must not take for a length.
     const list: string[] = [];
