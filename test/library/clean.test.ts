@@ -72,6 +72,8 @@ describe.each(['spec', 'alt'] as const)('clean() with the cleaning service (%s a
     const result = await run.result;
     expect(result).toMatchObject({ kind: 'finished', exitCode: ExitCode.ok });
     expect(run.summary).toMatchObject({ rows: 600, unique: 600, spent: 600, checker: 'service' });
+    // The result's summary counts rows by domain, though no file asks for it (the command line counts only for one).
+    expect(run.summary?.topDomains[0]).toMatchObject({ domain: 'example.com', rows: 600 });
     expect(sandbox.stats().addressesCharged).toBe(600);
 
     // The same account's journal answers the same list again: nothing is paid twice.

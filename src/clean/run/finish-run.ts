@@ -161,6 +161,7 @@ function writeOptions(
     only,
     rejects,
     extraColumns: checker.extraColumns,
+    countDomains: request.outputs.countDomains,
     checked: scan.extracted > 0,
     signal: request.signals.stop,
     escapeFormulas,

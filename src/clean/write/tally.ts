@@ -41,10 +41,15 @@ export class Tally {
   readonly suggestions = new Map<string, number>();
   /** The first few addresses (as written in the input) of each status but `valid`, for the report. */
   readonly examples = new Map<string, string[]>();
-  private readonly byDomain = new DomainMixes();
+  /** Undefined when not asked for: topDomains is then empty. */
+  private readonly byDomain: DomainMixes | undefined;
   /** The statuses rows had, numbered for byDomain. */
   private readonly statusNames: string[] = [];
   private readonly statusNumbers = new Map<string, number>();
+
+  constructor({ domains = true } = {}) {
+    this.byDomain = domains ? new DomainMixes() : undefined;
+  }
 
   get rows(): number {
     return this.settled().rows;
@@ -82,9 +87,10 @@ export class Tally {
     // The engine's word on a role address is its verdict's (counted with it); without one, the key is asked.
     if (verdict.free === undefined && verdict.reason !== 'role' && key !== '' && addressKind(verdict, key).role)
       this.counted.role++;
+    if (!this.byDomain && !verdict.suggestion) return;
     const at = key.lastIndexOf('@');
     if (at < 0) return;
-    this.byDomain.add(key, at, rows.status);
+    this.byDomain?.add(key, at, rows.status);
     if (verdict.suggestion)
       bump(
         this.suggestions,
@@ -123,7 +129,7 @@ export class Tally {
 
   /** The `n` domains with the most rows, each with its mix of statuses (ties by name). */
   topDomains(n: number): DomainMix[] {
-    return this.byDomain.top(n, this.statusNames);
+    return this.byDomain?.top(n, this.statusNames) ?? [];
   }
 }
 

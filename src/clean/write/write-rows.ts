@@ -38,6 +38,8 @@ export interface WriteOptions {
   decide?: DecideRow;
   /** Every row has the header's field count (the scan of the same file found none ragged): see ReadOptions. */
   evenRows?: boolean;
+  /** Whether the tally counts rows by domain (its topDomains); by default it does. */
+  countDomains?: boolean;
   /** Where notes about the output go (cells cut to fit a workbook, say); none by default. */
   warn?(message: string): void;
 }
@@ -88,7 +90,12 @@ export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts:
     if (rejects) targets.push(rejects);
     for (const t of targets) await t.sink.start();
 
-    const summary: WriteSummary = { rows: 0, written: 0, rejected: 0, tally: new Tally() };
+    const summary: WriteSummary = {
+      rows: 0,
+      written: 0,
+      rejected: 0,
+      tally: new Tally({ domains: opts.countDomains ?? true }),
+    };
     const column = layout.emailColumn;
     const decide = opts.decide ?? prefilter;
     const reads = { ...(main.sink.reads ?? { raw: true, fields: 'all' }), evenRows: opts.evenRows };

@@ -63,6 +63,7 @@ function cleanRequest(o: CleanOptions, f: Factory): CleanRequest {
       summaryJson: o.summaryJson,
       report: o.report,
       stepSummary: f.io.env.GITHUB_STEP_SUMMARY || undefined,
+      countDomains: o.summaryJson !== undefined || o.report !== undefined,
     },
     dryRun: o.dryRun,
     earlierRun: o.restart ? 'restart' : o.resume ? 'resume' : undefined,

@@ -106,4 +106,25 @@ describe('Tally', () => {
     expect(Object.values(first.statuses)).toEqual([8, 7, 7, 7, 7, 7, 7]);
     expect(tally.rows).toBe(Array.from({ length: 3000 }, (_, d) => (d % 50) + 1).reduce((a, b) => a + b));
   });
+
+  it('counts no domains when told not to, and everything else as it would', () => {
+    const typo = { ...service('x@gmial.com', 'invalid'), suggestion: 'x@gmail.com' };
+    const rows: Array<[Verdict, string]> = [
+      [service('', 'valid'), 'a@one.example'],
+      [service('', 'risky'), 'info@two.example'],
+      [typo, 'x@gmial.com'],
+    ];
+    const [counted, not] = [new Tally(), new Tally({ domains: false })];
+    for (const tally of [counted, not]) for (const [verdict, key] of rows) tally.add(verdict, key, key);
+    expect(counted.topDomains(5)).toHaveLength(3);
+    expect(not.topDomains(5)).toEqual([]);
+    for (const read of [
+      (t: Tally) => [t.rows, t.role, t.disposable],
+      (t: Tally) => [...t.byStatus],
+      (t: Tally) => [...t.suggestions],
+      (t: Tally) => [...t.examples],
+    ])
+      expect(read(not)).toEqual(read(counted));
+    expect([...not.suggestions]).toEqual([['gmial.com → gmail.com', 1]]);
+  });
 });
