@@ -131,16 +131,15 @@ export function passPages(
 /** About what an answer takes in the cache's file (a million: 55 MB). */
 const FILE_BYTES_AN_ANSWER = 57;
 /**
- * Beyond this list size the early pages' memory is kept for the list's own index: its pass lasts tens of seconds (10M
- * rows), of which the head start would be a second.
+ * Beyond this list size no early read begins: a cache as large as such a list's is hundreds of MB on disk again
+ * for the read ahead (about 48 bytes an answer), and its pass (tens of seconds at 10M rows) was not measured with it.
  */
 const EARLY_UP_TO_LIST_BYTES = 256 * 2 ** 20;
 
 /**
  * Whether a list of `listBytes` is likely to be read against a cache file of `cacheBytes` in one pass by a worker
  * (IN_WORKER_FROM answers or more, the list a third of them or more: its rows counted as if each were as long as an
- * answer on disk, most are longer, so the guess leans to reading early), and small enough for the early pages'
- * memory (see above).
+ * answer on disk, most are longer, so the guess leans to reading early), and not too large (see above).
  */
 export function worthReadingEarly(cacheBytes: number, listBytes: number): boolean {
   return (

@@ -62,6 +62,7 @@ export function spoolPages(
     asked.push(given);
     schedule();
   });
+  schedule();
 }
 
 /** Pages of `size` answers written one after another to the file `fd` (opened and removed by the run's thread). */
