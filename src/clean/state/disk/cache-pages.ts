@@ -28,9 +28,11 @@ export interface PageQuery {
   path: string;
   since: number;
   size: number;
+  /** The key the pages begin after (none: from the first). */
+  after?: string;
 }
 
-/** What a worker is told: its pages, and the file it reads ahead into, if any (cache-spool.ts). */
+/** What a worker is told: its pages, and the file it reads them all into, if any (cache-spool.ts). */
 export interface WorkerQuery extends PageQuery {
   spoolFd?: number;
 }
@@ -61,7 +63,7 @@ export const pagesHere = (query: PageQuery) => pageReader(hashBytes, parseLines,
 /**
  * The worker's code, run from its text (a single executable has no file to start a worker from): it must use nothing
  * from outside itself but what it is given. Each message asks for a page, in the arrays of a page it gives back (or
- * new ones, for null); null answers that there is no more. Given a file, it reads ahead into it between asks.
+ * new ones, for null); null answers that there is no more. Given a file, it reads every page into it, asked nothing.
  */
 function readPages(
   reader: typeof pageReader,
@@ -83,7 +85,7 @@ function readPages(
       [page.bytes, page.starts, page.hashes, page.codes, page.times].map((a) => a.buffer as ArrayBuffer),
     );
   };
-  if (spoolFd !== undefined) spool(pages, file(spoolFd, query.size), port, post);
+  if (spoolFd !== undefined) spool(pages, file(spoolFd, query.size), (spooled) => port.postMessage(spooled));
   else port.on('message', (given: AnswerPage | null) => post(pages.next(given)));
 }
 
@@ -98,7 +100,7 @@ function pageReader(
   parse: typeof parseLines,
   fields: string,
   rows: number,
-  { path, since, size }: PageQuery,
+  { path, since, size, after: from }: PageQuery,
 ): { next(given: AnswerPage | null): AnswerPage | null; close(): void } {
   // node:sqlite's ExperimentalWarning, said on loading it, is not for the user (see sqlite-driver.ts).
   const emitWarning = process.emitWarning;
@@ -112,7 +114,7 @@ function pageReader(
   );
   const codes: Codes = { byHash: new Map(), count: 0 };
   let text = Buffer.alloc(1 << 16);
-  let after = '';
+  let after = from ?? '';
   let ended = false;
   let open = true;
   const close = () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { processTag } from '../../../lock-files.js';
 import { type AnswerPage, pagesHere, transfers, type WorkerQuery, workerSource } from './cache-pages.js';
+import { type OnFile, pageFile, type Spooled } from './cache-spool.js';
 
 export interface PassOptions {
   path: string;
@@ -18,8 +19,8 @@ export interface PassOptions {
   ahead: number;
   /** Ends the pass between pages. */
   stop?: AbortSignal;
-  /** A file the worker reads ahead into (an early read: see readEarly), removed when the reader ends. */
-  spool?: Spool;
+  /** The key the pages begin after (none: from the first). */
+  after?: string;
 }
 
 /** An open private file, by its descriptor (the worker's writes land in this process's table) and its path. */
@@ -28,13 +29,31 @@ interface Spool {
   path: string;
 }
 
+/** Pages read for a pass, by a worker thread begun before or when the pass begins. */
+export interface PassReader {
+  pages(stop?: AbortSignal): AsyncGenerator<AnswerPage>;
+  /** Stops the worker (a pass that ended early, or a reader not wanted) and frees what it holds. */
+  end(): Promise<void>;
+}
+
+/** A worker thread reading the pages of `query`, run from its text (cache-pages.ts). */
+function startWorker(query: WorkerQuery): Worker {
+  return new Worker(workerSource(), {
+    eval: true,
+    workerData: query,
+    // The worker's stdout and stderr are not the run's: nothing it could say belongs there.
+    stdout: true,
+    stderr: true,
+    // Its garbage is a statement's text a page: a small young generation takes it back sooner (6 MB less at 1M).
+    resourceLimits: { maxYoungGenerationSizeMb: 2 },
+  });
+}
+
 /**
  * A worker thread reading the pages of answers given since `since`, in key order, `ahead` pages ahead of the one
- * being matched; pages matched are given back for the next read. Given a file (`spool`), it reads on beyond them
- * into it: started before the pages are wanted, it reads while the run scans its list, on the other core, and the
- * memory of what it read stays the page cache's, not the run's.
+ * being matched; pages matched are given back for the next read.
  */
-export class PageReader {
+export class PageReader implements PassReader {
   private readonly worker: Worker;
   private readonly waiting: Array<AnswerPage | null | Error> = [];
   private wake: (() => void) | undefined;
@@ -42,16 +61,7 @@ export class PageReader {
   private asked = 0;
 
   constructor(private readonly opts: PassOptions) {
-    const query: WorkerQuery = { path: opts.path, since: opts.since, size: opts.size, spoolFd: opts.spool?.fd };
-    this.worker = new Worker(workerSource(), {
-      eval: true,
-      workerData: query,
-      // The worker's stdout and stderr are not the run's: nothing it could say belongs there.
-      stdout: true,
-      stderr: true,
-      // Its garbage is a statement's text a page: a small young generation takes it back sooner (6 MB less at 1M).
-      resourceLimits: { maxYoungGenerationSizeMb: 2 },
-    });
+    this.worker = startWorker({ path: opts.path, since: opts.since, size: opts.size, after: opts.after });
     const arrive = (item: AnswerPage | null | Error) => {
       if (item !== null && !(item instanceof Error)) this.asked--;
       this.waiting.push(item);
@@ -86,15 +96,79 @@ export class PageReader {
 
   async end(): Promise<void> {
     await this.worker.terminate();
-    const spool = this.opts.spool;
-    this.opts.spool = undefined;
-    if (spool) closeSpool(spool);
   }
 
   private ask(page: AnswerPage | null): void {
     this.asked++;
     if (page === null) this.worker.postMessage(null);
     else this.worker.postMessage(page, transfers(page));
+  }
+}
+
+/**
+ * A worker thread begun while the run scans its list: it reads every page of the answers given since `since` into a
+ * private file (cache-spool.ts), telling each as it is written, and ends, so its memory (a V8 isolate, a SQLite
+ * connection) is given back before the pass; the pass reads the pages from the file in this thread, into one page's
+ * arrays. Pages the file did not take (a full disk), or a worker that ended without saying it had read them all,
+ * are read by a PageReader that goes on after the last page on the file.
+ */
+export class SpooledReader implements PassReader {
+  private readonly worker: Worker;
+  private readonly spooled: Array<OnFile | 'all' | 'short' | Error> = [];
+  private wake: (() => void) | undefined;
+  private spool: Spool | undefined;
+
+  constructor(
+    private readonly opts: Pick<PassOptions, 'path' | 'since' | 'size'>,
+    spool: Spool,
+  ) {
+    this.spool = spool;
+    this.worker = startWorker({ path: opts.path, since: opts.since, size: opts.size, spoolFd: spool.fd });
+    const arrive = (item: OnFile | 'all' | 'short' | Error) => {
+      this.spooled.push(item);
+      this.wake?.();
+    };
+    this.worker.on('message', (told: Spooled) => arrive(told === null ? 'all' : 'after' in told ? 'short' : told));
+    this.worker.on('error', (error) => arrive(error));
+    // Once it has said 'all', this is never read.
+    this.worker.on('exit', () => arrive('short'));
+  }
+
+  async *pages(stop?: AbortSignal): AsyncGenerator<AnswerPage> {
+    const file = pageFile((this.spool as Spool).fd, this.opts.size);
+    let page: AnswerPage | null = null;
+    let after = '';
+    try {
+      for (;;) {
+        if (this.spooled.length === 0) await new Promise<void>((resolve) => (this.wake = resolve));
+        this.wake = undefined;
+        const item = this.spooled.shift();
+        if (item === undefined) continue;
+        if (item === 'all' || stop?.aborted) return;
+        if (item instanceof Error) throw item;
+        if (item === 'short') {
+          yield* new PageReader({ ...this.opts, ahead: AHEAD, after }).pages(stop);
+          return;
+        }
+        page = file.read(item, page);
+        const { bytes, starts, count } = page;
+        after = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
+          'utf8',
+          starts[count - 1],
+          starts[count],
+        );
+        yield page;
+      }
+    } finally {
+      await this.end();
+    }
+  }
+
+  async end(): Promise<void> {
+    await this.worker.terminate();
+    const spool = this.spool;
+    this.spool = undefined;
+    if (spool) closeSpool(spool);
   }
 }
 
@@ -121,7 +195,7 @@ const AHEAD = 2;
 export function passPages(
   total: number,
   opts: Pick<PassOptions, 'path' | 'since' | 'stop'>,
-  reading?: PageReader,
+  reading?: PassReader,
 ): AsyncGenerator<AnswerPage> {
   if (reading) return reading.pages(opts.stop);
   const paged = { ...opts, size: PAGE, ahead: AHEAD };
@@ -155,9 +229,9 @@ export function worthReadingEarly(cacheBytes: number, listBytes: number): boolea
  * the run peaks (a page is about 0.55 MB; 24 pages held took a million-row copy to 1.31x a dry run's peak on Node
  * 24). Undefined when the file cannot be made: the pass then begins when the run wants it.
  */
-export function readEarly(opts: Pick<PassOptions, 'path' | 'since'>, spillDir: string): PageReader | undefined {
+export function readEarly(opts: Pick<PassOptions, 'path' | 'since'>, spillDir: string): PassReader | undefined {
   const spool = openSpool(spillDir);
-  return spool && new PageReader({ ...opts, size: PAGE, ahead: AHEAD, spool });
+  return spool && new SpooledReader({ ...opts, size: PAGE }, spool);
 }
 
 /**

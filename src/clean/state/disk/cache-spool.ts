@@ -1,10 +1,10 @@
-// The early read's pages (cache-pass.ts) while the run scans its list: the worker reads on, writing each page to a
-// file instead of holding it, and gives them from the file once the run asks. Run in the worker from its text (see
-// cache-pages.ts): it uses nothing from outside itself but what it is given.
+// The early read's pages (cache-pass.ts): while the run scans its list, the worker reads the whole cache into a file
+// instead of memory, and ends; the run reads the pages from the file. spoolPages runs in the worker from its text
+// (see cache-pages.ts): it uses nothing from outside itself but what it is given.
 import type { AnswerPage } from './cache-pages.js';
 
 /** A page on the file: where it starts, its answers, the bytes of their addresses, and the codes it told first. */
-interface OnFile {
+export interface OnFile {
   at: number;
   count: number;
   used: number;
@@ -12,60 +12,36 @@ interface OnFile {
 }
 
 /**
- * Serves the asks that come on `port` (a page given back, or null) from `pages`, reading ahead into `file` between
- * them. A page the file cannot take (a full disk) is held, and the read goes on at the pace the run asks.
+ * What the worker tells the run as it reads ahead: each page written to the file; null once every page is; or, when
+ * the file took no more (a full disk), the key the pages on it end with, for a reader that goes on from there.
  */
+export type Spooled = OnFile | null | { after: string };
+
+/** Reads every page from `pages` into `file`, telling `post` of each (see Spooled). */
 export function spoolPages(
-  pages: { next(given: AnswerPage | null): AnswerPage | null },
+  pages: { next(given: AnswerPage | null): AnswerPage | null; close(): void },
   file: ReturnType<typeof pageFile>,
-  port: import('node:worker_threads').MessagePort,
-  post: (page: AnswerPage | null) => void,
+  post: (spooled: Spooled) => void,
 ): void {
-  const asked: Array<AnswerPage | null> = [];
-  const kept: Array<OnFile | AnswerPage> = [];
-  let spooling = true;
-  let ended = false;
-  let scratch: AnswerPage | null = null;
-  let due = false;
-  const step = () => {
-    due = false;
-    if (asked.length > 0) {
-      const given = asked.shift() as AnswerPage | null;
-      const next = kept.shift();
-      if (next === undefined) {
-        const page = ended ? null : pages.next(given);
-        ended ||= page === null;
-        post(page);
-      } else post('bytes' in next ? next : file.read(next, given));
-    } else if (spooling && !ended) {
-      const page = pages.next(scratch);
-      if (page === null) ended = true;
-      else {
-        try {
-          kept.push(file.write(page));
-          scratch = page;
-        } catch {
-          // Held as it is; the rest is read as the run asks for it.
-          spooling = false;
-          kept.push(page);
-        }
-      }
-    } else return;
-    schedule();
-  };
-  const schedule = () => {
-    if (due) return;
-    due = true;
-    setImmediate(step);
-  };
-  port.on('message', (given: AnswerPage | null) => {
-    asked.push(given);
-    schedule();
-  });
-  schedule();
+  let page: AnswerPage | null = null;
+  let after = '';
+  while ((page = pages.next(page)) !== null) {
+    try {
+      post(file.write(page));
+    } catch {
+      pages.close();
+      return post({ after });
+    }
+    const starts = page.starts;
+    after = Buffer.from(page.bytes.subarray(starts[page.count - 1], starts[page.count])).toString('utf8');
+  }
+  post(null);
 }
 
-/** Pages of `size` answers written one after another to the file `fd` (opened and removed by the run's thread). */
+/**
+ * Pages of `size` answers written one after another to the file `fd` (opened and removed by the run's thread, and
+ * read by it); written by the worker, from its text like spoolPages.
+ */
 export function pageFile(fd: number, size: number) {
   const fs = process.getBuiltinModule('node:fs') as typeof import('node:fs');
   let end = 0;

@@ -12,7 +12,7 @@ import {
   sharedAtTime,
   type VerdictCache,
 } from '../verdict-cache.js';
-import { type PageReader, passPages, readEarly, worthReadingEarly } from './cache-pass.js';
+import { type PassReader, passPages, readEarly, worthReadingEarly } from './cache-pass.js';
 import { answerRow, type Row, rowFlags, verdictOfRow } from './cache-rows.js';
 import { type Database, openDatabase, type Statement } from './sqlite-driver.js';
 
@@ -34,7 +34,7 @@ export class SqliteVerdictCache implements VerdictCache {
   private readonly insert: Statement;
   private readonly batchLookup: Statement;
   /** A pass begun before the run wanted it (readAhead). */
-  private early?: PageReader;
+  private early?: PassReader;
 
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });

@@ -1,12 +1,11 @@
-// The early read's file (cache-spool.ts), run in this thread: pages read ahead into a real file between asks, given
-// back from it in the order read, and what happens when the file stops taking them.
+// The early read's file (cache-spool.ts), run in this thread: every page read into a real file and told, read back
+// as it was, and what happens when the file stops taking them.
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MessageChannel } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnswerPage } from '../../../../src/clean/state/disk/cache-pages.js';
-import { pageFile, spoolPages } from '../../../../src/clean/state/disk/cache-spool.js';
+import { type OnFile, pageFile, type Spooled, spoolPages } from '../../../../src/clean/state/disk/cache-spool.js';
 
 const SIZE = 4;
 
@@ -68,35 +67,20 @@ describe("the early read's file", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /**
-   * Reads `total` pages through spoolPages, asking for one only after `before` turns of the event loop (the run
-   * scanning its list meanwhile); `file` may fail. Returns what each page said, in the order given, and how many the
-   * source had read when the first was asked for.
-   */
-  async function readAll(total: number, file: ReturnType<typeof pageFile>, before: number) {
+  /** Reads `total` pages through spoolPages into `file`: what it told, and each page read back from the file. */
+  function spoolAll(total: number, file: ReturnType<typeof pageFile>) {
     const pages = source(total);
-    const { port1, port2 } = new MessageChannel();
-    const arrived: Array<AnswerPage | null> = [];
-    let wake: (() => void) | undefined;
-    port1.on('message', (page: AnswerPage | null) => {
-      arrived.push(page);
-      wake?.();
-    });
-    spoolPages(pages, file, port2, (page) => port2.postMessage(page));
-    for (let i = 0; i < before; i++) await new Promise((resolve) => setImmediate(resolve));
-    const readAhead = pages.read;
-    const got: Array<ReturnType<typeof said>> = [];
-    let given: AnswerPage | null = null;
-    for (;;) {
-      port1.postMessage(given);
-      if (arrived.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-      const page = arrived.shift() as AnswerPage | null;
-      if (page === null) break;
-      got.push(said(page));
-      given = page;
-    }
-    port1.close();
-    return { got, readAhead };
+    let closed = false;
+    const told: Spooled[] = [];
+    spoolPages({ next: (given) => pages.next(given), close: () => (closed = true) }, file, (spooled) =>
+      told.push(spooled),
+    );
+    const reader = pageFile(fd, SIZE);
+    let page: AnswerPage | null = null;
+    const got = told
+      .filter((t): t is OnFile => t !== null && 'at' in t)
+      .map((onFile) => said((page = reader.read(onFile, page))));
+    return { told, got, read: pages.read, closed };
   }
 
   const expected = (total: number) => {
@@ -104,19 +88,15 @@ describe("the early read's file", () => {
     return Array.from({ length: total }, () => said(pages.next(null) as AnswerPage));
   };
 
-  it('reads ahead into the file while nothing asks, then gives every page from it in the order read', async () => {
-    const { got, readAhead } = await readAll(7, pageFile(fd, SIZE), 50);
-    expect(readAhead).toBe(7);
+  it('reads every page into the file, telling each, then that it has read them all; they read back as they were', () => {
+    const { told, got, read } = spoolAll(7, pageFile(fd, SIZE));
+    expect(read).toBe(7);
+    expect(told.at(-1)).toBeNull();
+    expect(told).toHaveLength(8);
     expect(got).toEqual(expected(7));
   });
 
-  it('asked before it read ahead, gives the pages as it reads them', async () => {
-    const { got, readAhead } = await readAll(5, pageFile(fd, SIZE), 0);
-    expect(readAhead).toBe(0);
-    expect(got).toEqual(expected(5));
-  });
-
-  it('holds the page the file did not take (a full disk), stops reading ahead, and gives the rest as asked', async () => {
+  it('stops at the page the file did not take (a full disk), telling the key the pages on it end with', () => {
     const file = pageFile(fd, SIZE);
     let writes = 0;
     const failing = {
@@ -126,9 +106,10 @@ describe("the early read's file", () => {
         return file.write(page);
       },
     };
-    const { got, readAhead } = await readAll(6, failing, 50);
-    // Two pages on the file, the third held: nothing more is read before the run asks.
-    expect(readAhead).toBe(3);
-    expect(got).toEqual(expected(6));
+    const { told, got, read, closed } = spoolAll(6, failing);
+    // Two pages on the file; the third read, refused, and the reading closed: a reader goes on after page 1's last.
+    expect([read, closed]).toEqual([3, true]);
+    expect(got).toEqual(expected(2));
+    expect(told.at(-1)).toEqual({ after: 'p1a3@example.com' });
   });
 });

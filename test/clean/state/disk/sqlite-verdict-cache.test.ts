@@ -1,7 +1,16 @@
 // The SQLite verdict cache as a store: lookups over several statement batches, answers by age, both ways of
 // counting, and what survives closing the file.
 import diagnostics from 'node:diagnostics_channel';
-import { existsSync, fstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -9,6 +18,8 @@ import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeysExcept } from '../../../../src/clean/scan/keys-except.js';
 import { UniqueKeys } from '../../../../src/clean/scan/spill/unique-keys.js';
+import { type AnswerPage, pagesHere } from '../../../../src/clean/state/disk/cache-pages.js';
+import { SpooledReader } from '../../../../src/clean/state/disk/cache-pass.js';
 import { SqliteVerdictCache } from '../../../../src/clean/state/disk/sqlite-verdict-cache.js';
 import { atTime } from '../../../../src/clean/state/verdict-cache.js';
 import type { Verdict } from '../../../../src/clean/verdict/verdict.js';
@@ -217,13 +228,12 @@ describe('the SQLite verdict cache', () => {
       const cache = new SqliteVerdictCache(path);
       const workers = workersStarted();
       cache.readAhead(0, listBytes, spillDir);
-      expect(workers.end()).toBe(1);
-      // While the list would be scanned, the worker reads on past the pages it hands over (three: 24,000 answers),
-      // into a file removed from its directory at once: the 36,000 answers after them, 20 bytes each and their
-      // addresses (24-28 bytes).
+      // While the list would be scanned, the worker reads the whole cache into a file removed from its directory at
+      // once (60,000 answers, 20 bytes each and their addresses, 24-28 bytes), and ends before the pass.
       const spooled = spooledAnswers();
       if (spooled)
-        await expect.poll(() => spooledAnswers()?.[0] ?? 0, { timeout: 20_000 }).toBeGreaterThan(36_000 * 44);
+        await expect.poll(() => spooledAnswers()?.[0] ?? 0, { timeout: 20_000 }).toBeGreaterThan(60_000 * 44);
+      await expect.poll(() => workers.exited, { timeout: 20_000 }).toBe(1);
       expect(readdirSync(spillDir)).toEqual([]);
       const found = new Map<string, number>();
       const count = await cache.lookupEach(asked, since, (key, _v, time) => found.set(key, time ?? 0));
@@ -232,6 +242,7 @@ describe('the SQLite verdict cache', () => {
       expect(Math.min(...found.values())).toBe(Date.parse(NEW));
       // The pass over, the file is closed.
       if (spooled) expect(spooledAnswers()).toEqual([]);
+      expect(workers.end()).toBe(1);
       await cache.close();
     }
     // Begun, then not wanted (a list of a few: looked up, not passed; or a run that ends first): the worker ends.
@@ -264,6 +275,31 @@ describe('the SQLite verdict cache', () => {
     await small.close();
     expect(not.end()).toBe(0);
     keys.close();
+  });
+
+  it("reads on from the cache itself where the early read's file takes no more (a full disk)", async () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => ({ ...verdict(i), checkedAt: NEW }));
+    const filled = new SqliteVerdictCache(path);
+    await filled.store(many);
+    await filled.close();
+    const keysOf = (page: AnswerPage) =>
+      Array.from({ length: page.count }, (_, i) =>
+        Buffer.from(page.bytes.subarray(page.starts[i], page.starts[i + 1])).toString(),
+      );
+    // A file that takes nothing (opened for reading only): the worker says so at its first page, and ends.
+    const file = join(dir, 'answers-read-only.spool');
+    writeFileSync(file, '');
+    const reader = new SpooledReader({ path, since: 0, size: 8_000 }, { fd: openSync(file, 'r'), path: file });
+    const read: string[] = [];
+    for await (const page of reader.pages()) read.push(...keysOf(page));
+    expect(read).toEqual(many.map((v) => v.key).sort());
+    expect(existsSync(file)).toBe(false);
+    // Where the file stopped after some pages, the reader goes on after their last key.
+    const after = read[12_345] as string;
+    const here = pagesHere({ path, since: 0, size: 8_000, after });
+    const rest: string[] = [];
+    for (let page = here.next(null); page !== null; page = here.next(page)) rest.push(...keysOf(page));
+    expect(rest).toEqual(read.slice(12_346));
   });
 
   it('reads nothing from an empty cache: no pass, no worker thread', async () => {
