@@ -30,7 +30,8 @@ export function spoolPages(
       post(file.write(page));
     } catch {
       pages.close();
-      return post({ after });
+      post({ after });
+      return;
     }
     const starts = page.starts;
     after = Buffer.from(page.bytes.subarray(starts[page.count - 1], starts[page.count])).toString('utf8');
