@@ -1,7 +1,8 @@
 // The verdict cache's pass over its whole file (a list that is a good part of it), read by a worker thread: SQLite's
 // pages and splitting them into answers cost as much as matching them against the list, and the machine has another
 // core. The worker hands over each page as typed arrays (the addresses' UTF-8 and hashes, an answer's code and time),
-// transferred, not copied; the run's thread matches them by bytes and makes no string for an address not in the list.
+// transferred, not copied, or (begun while the list is scanned) writes them to a file the run reads them from; the
+// run's thread matches them by bytes and makes no string for an address not in the list.
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
