@@ -23,6 +23,22 @@ export interface AnswerPage {
   newCodes: Array<[number, string]>;
 }
 
+/**
+ * A page's arrays for `size` answers, none in it yet (the addresses' bytes grow as a page needs). Run in the worker
+ * too (see readPages): it uses nothing from outside itself.
+ */
+export function emptyPage(size: number): AnswerPage {
+  return {
+    count: 0,
+    bytes: new Uint8Array(size * 48),
+    starts: new Int32Array(size + 1),
+    hashes: new Uint32Array(size),
+    codes: new Uint32Array(size),
+    times: new Float64Array(size),
+    newCodes: [],
+  };
+}
+
 /** What a page is read from: the cache's file, the answers given since `since`, `size` of them a page. */
 export interface PageQuery {
   path: string;
@@ -55,10 +71,11 @@ export const transfers = (page: AnswerPage) =>
 
 /** The worker's code, as the text a worker runs (see readPages). */
 export const workerSource = (): string =>
-  `(${readPages})(${pageReader}, ${hashBytes}, ${parseLines}, ${JSON.stringify(ANSWER_FIELDS)}, ${STATEMENT_ROWS}, ${spoolPages}, ${pageFile})`;
+  `(${readPages})(${pageReader}, ${hashBytes}, ${parseLines}, ${emptyPage}, ${JSON.stringify(ANSWER_FIELDS)}, ${STATEMENT_ROWS}, ${spoolPages}, ${pageFile})`;
 
 /** Pages read in this thread, by the worker's code. */
-export const pagesHere = (query: PageQuery) => pageReader(hashBytes, parseLines, ANSWER_FIELDS, STATEMENT_ROWS, query);
+export const pagesHere = (query: PageQuery) =>
+  pageReader(hashBytes, parseLines, emptyPage, ANSWER_FIELDS, STATEMENT_ROWS, query);
 
 /**
  * The worker's code, run from its text (a single executable has no file to start a worker from): it must use nothing
@@ -69,6 +86,7 @@ function readPages(
   reader: typeof pageReader,
   hash: Hash,
   parse: typeof parseLines,
+  empty: typeof emptyPage,
   fields: string,
   rows: number,
   spool: typeof spoolPages,
@@ -77,7 +95,7 @@ function readPages(
   const threads = process.getBuiltinModule('node:worker_threads') as typeof import('node:worker_threads');
   const port = threads.parentPort as import('node:worker_threads').MessagePort;
   const { spoolFd, ...query } = threads.workerData as WorkerQuery;
-  const pages = reader(hash, parse, fields, rows, query);
+  const pages = reader(hash, parse, empty, fields, rows, query);
   const post = (page: AnswerPage | null) => {
     if (page === null) return port.postMessage(null);
     port.postMessage(
@@ -85,7 +103,7 @@ function readPages(
       [page.bytes, page.starts, page.hashes, page.codes, page.times].map((a) => a.buffer as ArrayBuffer),
     );
   };
-  if (spoolFd !== undefined) spool(pages, file(spoolFd, query.size), (spooled) => port.postMessage(spooled));
+  if (spoolFd !== undefined) spool(pages, file(spoolFd), (spooled) => port.postMessage(spooled));
   else port.on('message', (given: AnswerPage | null) => post(pages.next(given)));
 }
 
@@ -98,6 +116,7 @@ function readPages(
 function pageReader(
   hash: Hash,
   parse: typeof parseLines,
+  empty: typeof emptyPage,
   fields: string,
   rows: number,
   { path, since, size, after: from }: PageQuery,
@@ -127,15 +146,7 @@ function pageReader(
       close();
       return null;
     }
-    const page: AnswerPage = given ?? {
-      count: 0,
-      bytes: new Uint8Array(size * 48),
-      starts: new Int32Array(size + 1),
-      hashes: new Uint32Array(size),
-      codes: new Uint32Array(size),
-      times: new Float64Array(size),
-      newCodes: [],
-    };
+    const page = given ?? empty(size);
     page.count = 0;
     page.newCodes = [];
     while (page.count < size && !ended) {

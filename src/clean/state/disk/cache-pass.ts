@@ -8,7 +8,7 @@ import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { processTag } from '../../../lock-files.js';
-import { type AnswerPage, pagesHere, transfers, type WorkerQuery, workerSource } from './cache-pages.js';
+import { type AnswerPage, emptyPage, pagesHere, transfers, type WorkerQuery, workerSource } from './cache-pages.js';
 import { type OnFile, pageFile, type Spooled } from './cache-spool.js';
 
 export interface PassOptions {
@@ -50,14 +50,34 @@ function startWorker(query: WorkerQuery): Worker {
   });
 }
 
+/** What a worker said, in the order it came, waited for when nothing has. */
+class Arrivals<T> {
+  private readonly items: T[] = [];
+  private wake: (() => void) | undefined;
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  push(item: T): void {
+    this.items.push(item);
+    this.wake?.();
+  }
+
+  async next(): Promise<T> {
+    while (this.items.length === 0) await new Promise<void>((resolve) => (this.wake = resolve));
+    this.wake = undefined;
+    return this.items.shift() as T;
+  }
+}
+
 /**
  * A worker thread reading the pages of answers given since `since`, in key order, `ahead` pages ahead of the one
  * being matched; pages matched are given back for the next read.
  */
 export class PageReader implements PassReader {
   private readonly worker: Worker;
-  private readonly waiting: Array<AnswerPage | null | Error> = [];
-  private wake: (() => void) | undefined;
+  private readonly waiting = new Arrivals<AnswerPage | null | Error>();
   /** Pages asked of the worker and not yet arrived. */
   private asked = 0;
 
@@ -66,7 +86,6 @@ export class PageReader implements PassReader {
     const arrive = (item: AnswerPage | null | Error) => {
       if (item !== null && !(item instanceof Error)) this.asked--;
       this.waiting.push(item);
-      this.wake?.();
     };
     this.worker.on('message', (page: AnswerPage | null) => arrive(page));
     this.worker.on('error', (error) => arrive(error));
@@ -79,10 +98,7 @@ export class PageReader implements PassReader {
   async *pages(stop?: AbortSignal): AsyncGenerator<AnswerPage> {
     try {
       for (;;) {
-        if (this.waiting.length === 0) await new Promise<void>((resolve) => (this.wake = resolve));
-        this.wake = undefined;
-        const page = this.waiting.shift();
-        if (page === undefined) continue;
+        const page = await this.waiting.next();
         if (page === null) return;
         if (page instanceof Error) throw page;
         if (stop?.aborted) return;
@@ -115,8 +131,7 @@ export class PageReader implements PassReader {
  */
 export class SpooledReader implements PassReader {
   private readonly worker: Worker;
-  private readonly spooled: Array<OnFile | 'all' | 'short' | Error> = [];
-  private wake: (() => void) | undefined;
+  private readonly spooled = new Arrivals<OnFile | 'all' | 'short' | Error>();
   private spool: Spool | undefined;
 
   constructor(
@@ -125,10 +140,7 @@ export class SpooledReader implements PassReader {
   ) {
     this.spool = spool;
     this.worker = startWorker({ path: opts.path, since: opts.since, size: opts.size, spoolFd: spool.fd });
-    const arrive = (item: OnFile | 'all' | 'short' | Error) => {
-      this.spooled.push(item);
-      this.wake?.();
-    };
+    const arrive = (item: OnFile | 'all' | 'short' | Error) => this.spooled.push(item);
     this.worker.on('message', (told: Spooled) => arrive(told === null ? 'all' : 'after' in told ? 'short' : told));
     this.worker.on('error', (error) => arrive(error));
     // Once it has said 'all', this is never read.
@@ -136,22 +148,19 @@ export class SpooledReader implements PassReader {
   }
 
   async *pages(stop?: AbortSignal): AsyncGenerator<AnswerPage> {
-    const file = pageFile((this.spool as Spool).fd, this.opts.size);
+    const file = pageFile((this.spool as Spool).fd);
     let page: AnswerPage | null = null;
     let after = '';
     try {
       for (;;) {
-        if (this.spooled.length === 0) await new Promise<void>((resolve) => (this.wake = resolve));
-        this.wake = undefined;
-        const item = this.spooled.shift();
-        if (item === undefined) continue;
+        const item = await this.spooled.next();
         if (item === 'all' || stop?.aborted) return;
         if (item instanceof Error) throw item;
         if (item === 'short') {
           yield* new PageReader({ ...this.opts, ahead: AHEAD, after }).pages(stop);
           return;
         }
-        page = file.read(item, page);
+        page = file.read(item, page ?? emptyPage(this.opts.size));
         const { bytes, starts, count } = page;
         after = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
           'utf8',

@@ -40,10 +40,10 @@ export function spoolPages(
 }
 
 /**
- * Pages of `size` answers written one after another to the file `fd` (opened and removed by the run's thread, and
- * read by it); written by the worker, from its text like spoolPages.
+ * Pages written one after another to the file `fd` (opened and removed by the run's thread, and read by it); written
+ * by the worker, from its text like spoolPages.
  */
-export function pageFile(fd: number, size: number) {
+export function pageFile(fd: number) {
   const fs = process.getBuiltinModule('node:fs') as typeof import('node:fs');
   let end = 0;
   const bytesOf = (a: ArrayBufferView, n: number) => new Uint8Array(a.buffer, a.byteOffset, n);
@@ -64,17 +64,8 @@ export function pageFile(fd: number, size: number) {
     end = at;
     return onFile;
   };
-  /** The page at `onFile`, read into the arrays of `given` (new ones for null). */
-  const read = (onFile: OnFile, given: AnswerPage | null): AnswerPage => {
-    const page = given ?? {
-      count: 0,
-      bytes: new Uint8Array(size * 48),
-      starts: new Int32Array(size + 1),
-      hashes: new Uint32Array(size),
-      codes: new Uint32Array(size),
-      times: new Float64Array(size),
-      newCodes: [],
-    };
+  /** The page at `onFile`, read into the arrays of `page` (made for as many answers a page, or more). */
+  const read = (onFile: OnFile, page: AnswerPage): AnswerPage => {
     if (page.bytes.length < onFile.used) page.bytes = new Uint8Array(onFile.used);
     let at = onFile.at;
     for (const view of views(page, onFile.count, onFile.used)) {

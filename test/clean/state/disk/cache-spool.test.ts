@@ -4,7 +4,7 @@ import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AnswerPage } from '../../../../src/clean/state/disk/cache-pages.js';
+import { type AnswerPage, emptyPage } from '../../../../src/clean/state/disk/cache-pages.js';
 import { type OnFile, pageFile, type Spooled, spoolPages } from '../../../../src/clean/state/disk/cache-spool.js';
 
 const SIZE = 4;
@@ -19,15 +19,7 @@ function source(total: number) {
     next(given: AnswerPage | null): AnswerPage | null {
       if (read === total) return null;
       const n = read++;
-      const page = given ?? {
-        count: 0,
-        bytes: new Uint8Array(SIZE * 48),
-        starts: new Int32Array(SIZE + 1),
-        hashes: new Uint32Array(SIZE),
-        codes: new Uint32Array(SIZE),
-        times: new Float64Array(SIZE),
-        newCodes: [],
-      };
+      const page = given ?? emptyPage(SIZE);
       const text = Buffer.from(Array.from({ length: SIZE }, (_, i) => `p${n}a${i}@example.com`).join(''));
       page.bytes.set(text);
       for (let i = 0; i < SIZE; i++) {
@@ -75,8 +67,8 @@ describe("the early read's file", () => {
     spoolPages({ next: (given) => pages.next(given), close: () => (closed = true) }, file, (spooled) =>
       told.push(spooled),
     );
-    const reader = pageFile(fd, SIZE);
-    let page: AnswerPage | null = null;
+    const reader = pageFile(fd);
+    let page = emptyPage(SIZE);
     const got = told
       .filter((t): t is OnFile => t !== null && 'at' in t)
       .map((onFile) => said((page = reader.read(onFile, page))));
@@ -89,7 +81,7 @@ describe("the early read's file", () => {
   };
 
   it('reads every page into the file, telling each, then that it has read them all; they read back as they were', () => {
-    const { told, got, read } = spoolAll(7, pageFile(fd, SIZE));
+    const { told, got, read } = spoolAll(7, pageFile(fd));
     expect(read).toBe(7);
     expect(told.at(-1)).toBeNull();
     expect(told).toHaveLength(8);
@@ -97,7 +89,7 @@ describe("the early read's file", () => {
   });
 
   it('stops at the page the file did not take (a full disk), telling the key the pages on it end with', () => {
-    const file = pageFile(fd, SIZE);
+    const file = pageFile(fd);
     let writes = 0;
     const failing = {
       ...file,
