@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { chmodSync, copyFileSync, createWriteStream, unlinkSync, type WriteStream } from 'node:fs';
+import { chmodSync, copyFileSync, createWriteStream, fdatasync, unlinkSync, type WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { replaceWith, temporaryPath } from '../../atomic-write.js';
 import { CliError, ExitCode } from '../../errors.js';
@@ -103,6 +103,12 @@ export class OutputError extends CliError {
 const QUEUED_BYTES = 1 << 20;
 
 /**
+ * While an output is written, what was written so far is put on disk every so often, once this much more of it is
+ * waiting (see flushBehind).
+ */
+export const FLUSH_BEHIND = { bytes: 16 * 2 ** 20, everyMs: 100 };
+
+/**
  * An output written under a temporary name beside its target and renamed into place only when complete,
  * keeping the mode of the file it replaces (and, with `backup`, a copy of that file first). A device or a FIFO
  * is written directly: there is nothing to replace.
@@ -110,6 +116,11 @@ const QUEUED_BYTES = 1 << 20;
 export class AtomicFile {
   readonly stream: WriteStream;
   private readonly tmp?: string;
+  private readonly flushTimer?: NodeJS.Timeout;
+  private flushing: Promise<void> | undefined;
+  private flushedTo = 0;
+  /** Flushes begun while the file was written (see flushBehind). */
+  flushesBehind = 0;
 
   constructor(
     readonly target: OutputPath,
@@ -126,6 +137,7 @@ export class AtomicFile {
       mode: target.mode === undefined ? 0o666 : 0o600,
       highWaterMark: QUEUED_BYTES,
     });
+    this.flushTimer = setInterval(() => this.flushBehind(), FLUSH_BEHIND.everyMs).unref();
   }
 
   /** Resolves once the file can be written (rejects with the open error, e.g. a missing directory). */
@@ -134,6 +146,9 @@ export class AtomicFile {
   }
 
   async commit(): Promise<void> {
+    clearInterval(this.flushTimer);
+    // The stream closes its descriptor when it ends: no flush may be left running on it.
+    await this.flushing;
     await new Promise<void>((resolve, reject) =>
       this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
     );
@@ -144,6 +159,7 @@ export class AtomicFile {
   }
 
   abort(): void {
+    clearInterval(this.flushTimer);
     this.stream.destroy();
     if (!this.tmp) return;
     try {
@@ -151,6 +167,25 @@ export class AtomicFile {
     } catch {
       /* never created */
     }
+  }
+
+  /**
+   * Begins putting what was written so far on disk, without waiting for it: the system may keep gigabytes of a
+   * large output in memory until commit's flush, which must wait for all of them (the run's last seconds, with
+   * nothing to show). A failure here is not the output's: commit's flush says it again, or it was nothing.
+   */
+  private flushBehind(): void {
+    // The descriptor, once open (Node sets it; its types do not say so).
+    const { fd, bytesWritten } = this.stream as WriteStream & { fd?: number | null };
+    if (this.flushing || typeof fd !== 'number' || bytesWritten - this.flushedTo < FLUSH_BEHIND.bytes) return;
+    this.flushedTo = bytesWritten;
+    this.flushesBehind++;
+    this.flushing = new Promise((resolve) =>
+      fdatasync(fd, () => {
+        this.flushing = undefined;
+        resolve();
+      }),
+    );
   }
 }
 
