@@ -1,6 +1,6 @@
 // An output written aside and renamed into place (src/clean/write/atomic-file.ts): what it has written is put on
 // disk while it goes on (flushes behind), so that its commit has only the last part to wait for.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AtomicFile, ChunkedWriter, FLUSH_BEHIND } from '../../../src/clean/write/atomic-file.js';
@@ -37,6 +37,24 @@ describe('AtomicFile: flushes behind the writing', () => {
     // Each pause is past the timer with more than the threshold waiting: a flush begins unless one still runs.
     expect(file.flushesBehind).toBeGreaterThanOrEqual(2);
     expect(readFileSync(path, 'utf8')).toBe(expected);
+  });
+
+  it('aborted after flushes began, leaves no file behind and begins none more', async () => {
+    Object.assign(FLUSH_BEHIND, { bytes: 1, everyMs: 1 });
+    const target = resolveOutputPath('--output', `${temp.dir}/aborted.csv`);
+    const file = new AtomicFile(target);
+    await file.ready();
+    const writer = new ChunkedWriter(file.stream);
+    await writer.write('x'.repeat(200_000));
+    await writer.flush();
+    await sleep(10);
+    const begun = file.flushesBehind;
+    expect(begun).toBeGreaterThan(0);
+    file.abort();
+    await sleep(20);
+    expect(file.flushesBehind).toBe(begun);
+    expect(existsSync(target.path)).toBe(false);
+    expect(readdirSync(temp.dir).filter((name) => name.includes('aborted'))).toEqual([]);
   });
 
   it('begins none while less than its threshold waits, nor once committed', async () => {
