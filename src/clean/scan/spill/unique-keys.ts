@@ -28,8 +28,8 @@ export interface UniqueKeysOptions {
 /**
  * The list's distinct addresses, each numbered (its ordinal) in order of first appearance, in memory that stays
  * small per address: a hash table of ordinals in a typed array, and the keys themselves as UTF-8 in a log whose
- * older part goes to disk. A hash match is confirmed on the key's bytes, so two
- * addresses are never taken for one. About 7 bytes an address stay in memory, against some 100 in a Set of strings.
+ * older part goes to disk. A hash match is confirmed on the key's bytes, so two addresses are never taken for one.
+ * About 7 bytes an address stay in memory, against some 100 in a Set of strings.
  */
 export class UniqueKeys implements Iterable<string> {
   /**
