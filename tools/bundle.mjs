@@ -11,7 +11,11 @@ import { dirname, join, sep } from 'node:path';
 import { build } from 'rolldown';
 
 export const root = join(import.meta.dirname, '..');
-const common = { cwd: root, platform: 'node', logLevel: 'warn' };
+// The modules every command needs live in the CLI's entry, and the chunks import them from it: rolldown may add to an
+// entry's exports ('allow-extension'). Kept apart, they were 5 more files to resolve for each command; Node resolves a
+// file by the real path of its package, so an install at a 63-character path answered `clean --help` in 1.13x a bare
+// commander program's time, against 1.01x with them in the entry.
+const common = { cwd: root, platform: 'node', logLevel: 'warn', preserveEntrySignatures: 'allow-extension' };
 const smaller = { minify: true, comments: { legal: false } };
 
 /** The CLI's entry, as bin/mailclean.js imports it from dist/. */

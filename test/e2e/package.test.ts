@@ -221,11 +221,20 @@ describe('the npm package', { timeout: 120_000 }, () => {
     const installed = await run('npm', ['install', join(files, TARBALL), ...cache], { cwd: project });
     expect(installed.status, installed.stderr).toBe(0);
     writeFileSync(join(project, 'use.mjs'), LIBRARY_USE);
-    const used = runSync(process.execPath, [join(project, 'use.mjs')], {
-      ...env,
-      DNS: `127.0.0.1:${await closedPort()}`,
-    });
+    const library = join(project, 'node_modules', 'mailclean');
+    const used = modulesLoaded(
+      library,
+      [],
+      { ...env, DNS: `127.0.0.1:${await closedPort()}` },
+      {
+        script: join(project, 'use.mjs'),
+        cwd: project,
+      },
+    );
     expect(used.status, used.stderr).toBe(0);
+    // The CLI's entry holds the modules every command shares (tools/bundle.mjs): the library never loads it.
+    expect(used.files).toContain(join(library, 'dist', 'index.js'));
+    expect(used.files).not.toContain(join(library, 'dist', 'cli', 'main.js'));
     expect(JSON.parse(used.stdout)).toEqual({
       rows: [
         ['bad@example.invalid', 'invalid'],
@@ -306,7 +315,8 @@ function modulesLoaded(
   installed: string,
   args: string[],
   env: Record<string, string>,
-): { status: number | null; stdout: string; bytes: number; files: string[] } {
+  { script = join(installed, 'bin', 'mailclean.js'), cwd = ROOT } = {},
+): { status: number | null; stdout: string; stderr: string; bytes: number; files: string[] } {
   const log = join(mkdtempSync(join(tmpdir(), 'mailclean-loaded-')), 'loaded.txt');
   const hook = `data:text/javascript,${encodeURIComponent(`
 import { register } from 'node:module';
@@ -317,19 +327,15 @@ export async function resolve(specifier, context, next) {
   appendFileSync(${JSON.stringify(log)}, resolved.url + '\\\\n');
   return resolved;
 }\`));`)}`;
-  const { status, stdout } = spawnSync(
-    process.execPath,
-    ['--import', hook, join(installed, 'bin', 'mailclean.js'), ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      encoding: 'utf8',
-    },
-  );
+  const { status, stdout, stderr } = spawnSync(process.execPath, ['--import', hook, script, ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
   const urls = new Set(readFileSync(log, 'utf8').trim().split('\n'));
   rmSync(dirname(log), { recursive: true, force: true });
   const files = [...urls]
     .map((url) => (url.startsWith('file:') ? new URL(url).pathname : ''))
     .filter((path) => path.startsWith(installed));
-  return { status, stdout, bytes: files.reduce((bytes, path) => bytes + statSync(path).size, 0), files };
+  return { status, stdout, stderr, bytes: files.reduce((bytes, path) => bytes + statSync(path).size, 0), files };
 }
