@@ -1,8 +1,8 @@
 import { type DnsOptions, type DnsStats, type DomainCheck, DomainResolver } from './dns.js';
-import { isDisposableDomain, isFreeProvider } from './lists.js';
+import { type DomainFacts, factsOf } from './domain-facts.js';
+import { isRoleAccount } from './lists.js';
 import { type SmtpOptions, type SmtpOutcome, SmtpProber, type SmtpStats } from './smtp.js';
 import { checkSyntax, hasNonAscii, type SyntaxResult } from './syntax.js';
-import { suggestDomain } from './typo.js';
 import { type Base, baseVerdict, decide, type EngineStatus, type EngineVerdict, syntaxVerdict } from './verdicts.js';
 
 export { ENGINE_REASONS, type EngineReason, type EngineStatus, type EngineVerdict } from './verdicts.js';
@@ -25,17 +25,6 @@ export interface EngineStats {
   warnings: string[];
 }
 
-interface DomainFacts {
-  disposable: boolean;
-  free: boolean;
-  reserved: boolean;
-  suggestion: string | undefined;
-  /** DNS's answer, once a `verify` (or `prefetch`) has had it: `verifyKnown` decides from it without waiting. */
-  check?: DomainCheck;
-  /** `prefetch` asked DNS about the domain. */
-  prefetched?: boolean;
-}
-
 /**
  * How an address given to `verify` is written. 'as-given': as a user wrote it, checked here. 'key': `clean`'s key
  * for an address its scan found well-formed (checkSyntax's local part and domain, see dedupeKey): its syntax was
@@ -50,8 +39,6 @@ function splitKey(key: string): SyntaxResult {
   return { ok: true, local, domain: key.slice(at + 1), smtputf8: hasNonAscii(local) };
 }
 
-/** RFC 2606 / RFC 6761 names that never exist in the public DNS. */
-const RESERVED_TLDS = new Set(['test', 'example', 'invalid', 'localhost']);
 const FACTS_LIMIT = 100_000;
 /** `prefetch` asks nothing while this many lookups wait: a list of a million domains does not queue a million. */
 const PREFETCH_QUEUE = 256;
@@ -154,6 +141,7 @@ export class Engine {
   verifyKnown(address: string, form: AddressForm = 'as-given'): EngineVerdict | undefined {
     if (!this.dns) return this.verifyLocal(address);
     if (this.smtp) return undefined;
+    if (form === 'key') return this.knownKey(address);
     const parsed = this.parse(address, form);
     if ('status' in parsed) return parsed;
     if (parsed.facts.reserved) return this.reserved(parsed.base);
@@ -182,6 +170,28 @@ export class Engine {
       },
       () => {},
     );
+  }
+
+  /**
+   * verifyKnown for a key. Once DNS has answered, a domain's addresses differ only in whether each is a role account
+   * and needs SMTPUTF8 (unless the domain looks mistyped: the suggestion names the address), so they share one of
+   * four verdicts: `clean` asks about a million addresses, and made four objects and a string or two for each.
+   */
+  private knownKey(key: string): EngineVerdict | undefined {
+    const at = key.lastIndexOf('@');
+    const domain = key.slice(at + 1);
+    const facts = this.domainFacts(domain, false);
+    if (!facts.check && !facts.reserved) return undefined;
+    const local = key.slice(0, at);
+    const smtputf8 = hasNonAscii(local);
+    const kind = facts.suggestion ? -1 : (isRoleAccount(local) ? 1 : 0) + (smtputf8 ? 2 : 0);
+    const shared = kind >= 0 ? facts.shared?.[kind] : undefined;
+    if (shared) return this.count(shared);
+    const base = baseVerdict(local, smtputf8, facts);
+    const parsed: Parsed = { local, domain, smtputf8, facts, base };
+    const verdict = facts.reserved ? this.reserved(base) : (this.fromDns(parsed, facts.check!) ?? this.passed(base));
+    if (kind >= 0) (facts.shared ??= [])[kind] = Object.freeze(verdict);
+    return verdict;
   }
 
   /** Every check passed: valid, or risky for a role address (step 10). */
@@ -252,16 +262,7 @@ export class Engine {
     let facts = this.facts.get(domain);
     if (!facts) {
       if (this.facts.size >= FACTS_LIMIT) this.facts.clear();
-      const suggestion = literal ? undefined : suggestDomain(domain);
-      facts = literal
-        ? { disposable: false, free: false, reserved: false, suggestion }
-        : {
-            // Typo-squatted domains are on the disposable list because they take any mail; the user meant the provider.
-            disposable: !suggestion && isDisposableDomain(domain),
-            free: isFreeProvider(domain),
-            reserved: RESERVED_TLDS.has(domain.slice(domain.lastIndexOf('.') + 1)),
-            suggestion,
-          };
+      facts = factsOf(domain, literal);
       this.facts.set(domain, facts);
     }
     return facts;

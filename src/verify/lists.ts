@@ -142,13 +142,15 @@ export const FREE_PROVIDERS: readonly string[] = [
 const roles: ReadonlySet<string> = new Set(ROLE_ACCOUNTS);
 const free: ReadonlySet<string> = new Set(FREE_PROVIDERS);
 
+/** How many letters of a name asciiStart reads. */
+const START_LETTERS = 4;
+
 /**
- * The first two letters every role name starts with (lower case, no separators): `clean` asks about each of a
- * million addresses, and nearly every person's local part is told apart by them without building its name.
+ * The first letters of every role name (lower case, no separators; a shorter name whole): `clean` asks about each
+ * of a million addresses, and nearly every person's local part is told apart by them without building its name.
+ * With two letters, a list of common first names (`fr`ancois, `sa`rah, `jo`hn) still built most of them.
  */
-const ROLE_STARTS: ReadonlySet<number> = new Set(
-  ROLE_ACCOUNTS.map((role) => role.charCodeAt(0) * 128 + role.charCodeAt(1)),
-);
+const ROLE_STARTS: ReadonlySet<number> = new Set(ROLE_ACCOUNTS.map(asciiStart));
 
 /** `Info+news@…`, `no-reply@…`, `postmaster@…`: the address belongs to a function, not a person. */
 export function isRoleAccount(local: string): boolean {
@@ -168,21 +170,22 @@ export function isFreeProvider(asciiDomain: string): boolean {
 }
 
 /**
- * The first two characters of the name isRoleAccount looks up (before any `+`, without `.`, `_` or `-`, in lower
- * case) as `first * 128 + second`, when both are ASCII; -1 when that cannot be told so cheaply (a non-ASCII
- * character may lower-case to ASCII, K to k), 0 when the name is shorter than two characters or has a `+` first.
+ * The first START_LETTERS characters of the name isRoleAccount looks up (before any `+`, without `.`, `_` or `-`, in
+ * lower case; all of a shorter one), in base 128, when they are ASCII: names of different lengths never share a
+ * number, as none starts with a zero. -1 when that cannot be told so cheaply (a non-ASCII character may lower-case
+ * to ASCII, K to k); 0 for an empty name (`+` first), which no role has.
  */
 function asciiStart(local: string): number {
   let start = 0;
   let taken = 0;
-  for (let i = 0; i < local.length && taken < 2; i++) {
+  for (let i = 0; i < local.length && taken < START_LETTERS; i++) {
     let c = local.charCodeAt(i);
-    if (c === 43 /* + */) return 0;
+    if (c === 43 /* + */) break;
     if (c === 46 || c === 95 || c === 45) continue;
     if (c >= 0x80) return -1;
     if (c >= 65 && c <= 90) c += 32;
     start = start * 128 + c;
     taken++;
   }
-  return taken === 2 ? start : 0;
+  return start;
 }

@@ -245,6 +245,30 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     expect(asGiven.filter((v) => v.smtputf8 || v.role || v.suggestion).length).toBe(3);
   });
 
+  it("gives a key the verdict other addresses of its domain and kind share, never one naming another's", async () => {
+    const e = engine();
+    const written = ['ann@mx.internal', 'bob@mx.internal', 'info@mx.internal', 'sales@mx.internal'];
+    const keys = [...written, 'zoë@mx.internal', 'zoé@mx.internal', 'ann@gmial.com', 'bob@gmial.com'].map(
+      (address) => prefilter(address).key!,
+    );
+    for (const key of keys) await e.verify(key, 'key');
+    const known = keys.map((key) => e.verifyKnown(key, 'key')!);
+    const reference = engine();
+    expect(known).toEqual(await Promise.all(keys.map((key) => reference.verify(key, 'key'))));
+    // A person, a role account, an address in SMTPUTF8: one verdict each for the domain.
+    expect(known[1]).toBe(known[0]);
+    expect(known[3]).toBe(known[2]);
+    expect(known[5]).toBe(known[4]);
+    expect(new Set(known.slice(0, 6)).size).toBe(3);
+    expect(Object.isFrozen(known[0])).toBe(true);
+    // A mistyped domain's suggestion names the address: never shared.
+    expect([known[6]!.suggestion, known[7]!.suggestion]).toEqual(['ann@gmail.com', 'bob@gmail.com']);
+    // Shared or not, each answer counts.
+    const { verified, byStatus } = e.stats();
+    expect(verified).toBe(keys.length * 2);
+    expect(Object.values(byStatus).reduce((sum, n) => sum + n, 0)).toBe(keys.length * 2);
+  });
+
   it('prefetch: asks about each new domain once, without waiting; verifyKnown then decides as verify would', async () => {
     await withMailDomains(/^d\d+\.pre\.internal$/, async (server, e) => {
       const addresses = Array.from({ length: 300 }, (_, i) => `user${i}@d${i % 30}.pre.internal`);

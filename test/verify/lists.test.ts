@@ -41,7 +41,7 @@ describe('lists', () => {
     }
   });
 
-  it('tells role accounts by their first two letters as the full rule does, whatever the spelling', () => {
+  it('tells role accounts by their first letters as the full rule does, whatever the spelling', () => {
     // The rule as written out in full (lower case, no separators, before any +): the quick test must agree with it.
     const fullRule = (local: string) => {
       if (local.startsWith('"')) return false;
@@ -57,6 +57,15 @@ describe('lists', () => {
       'info+',
       'h',
       'H.R',
+      'hrx',
+      'ft.p',
+      'ftpx',
+      'f+tp',
+      'in.f',
+      'infx',
+      'info1',
+      'no.c',
+      'www1',
       '',
       // Non-ASCII letters that lower-case to ASCII (the Kelvin sign to k) or to two characters (İ).
       '\u212Aevin',
