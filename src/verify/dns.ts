@@ -63,6 +63,16 @@ export interface DnsStats {
   skipped: number;
 }
 
+/** What an address literal (`user@[192.0.2.1]`) says of its domain: its host, nothing to look up. */
+export function literalCheck(ip: string): DomainCheck {
+  return { status: 'ok', hosts: [{ exchange: ip, priority: 0 }], implicit: { addresses: [ip] } };
+}
+
+/** The stats of an engine that asks no DNS. */
+export function noDnsStats(): DnsStats {
+  return { lookups: 0, queries: 0, hostQueries: 0, canaryQueries: 0, cacheHits: 0, unavailable: 0, skipped: 0 };
+}
+
 /** The canary's first try waits this long (c-ares doubles it for the second): 3 s in all on a network that drops. */
 const CANARY_TIMEOUT_MS = 1_000;
 

@@ -1,8 +1,8 @@
-import { type DnsOptions, type DnsStats, type DomainCheck, DomainResolver } from './dns.js';
-import { type DomainFacts, factsOf } from './domain-facts.js';
-import { isRoleAccount } from './lists.js';
+import { type DnsOptions, type DnsStats, type DomainCheck, DomainResolver, literalCheck, noDnsStats } from './dns.js';
+import { type DomainFacts, FactsByBytes, factsOf } from './domain-facts.js';
+import { isRoleAccount, roleAccountByStart } from './lists.js';
 import { type SmtpOptions, type SmtpOutcome, SmtpProber, type SmtpStats } from './smtp.js';
-import { checkSyntax, hasNonAscii, type SyntaxResult } from './syntax.js';
+import { checkSyntax, hasNonAscii, splitKey } from './syntax.js';
 import { type Base, baseVerdict, decide, type EngineStatus, type EngineVerdict, syntaxVerdict } from './verdicts.js';
 
 export { ENGINE_REASONS, type EngineReason, type EngineStatus, type EngineVerdict } from './verdicts.js';
@@ -32,25 +32,9 @@ export interface EngineStats {
  */
 export type AddressForm = 'as-given' | 'key';
 
-/** A key's parts, as checkSyntax gave them when the key was made. */
-function splitKey(key: string): SyntaxResult {
-  const at = key.lastIndexOf('@');
-  const local = key.slice(0, at);
-  return { ok: true, local, domain: key.slice(at + 1), smtputf8: hasNonAscii(local) };
-}
-
 const FACTS_LIMIT = 100_000;
 /** `prefetch` asks nothing while this many lookups wait: a list of a million domains does not queue a million. */
 const PREFETCH_QUEUE = 256;
-const EMPTY_DNS: DnsStats = {
-  lookups: 0,
-  queries: 0,
-  hostQueries: 0,
-  canaryQueries: 0,
-  cacheHits: 0,
-  unavailable: 0,
-  skipped: 0,
-};
 
 /**
  * The validation engine. Decides, in this order (the first that applies wins):
@@ -72,6 +56,8 @@ export class Engine {
   private readonly dns: DomainResolver | undefined;
   private readonly smtp: SmtpProber | undefined;
   private readonly facts = new Map<string, DomainFacts>();
+  /** Domains whose persons' verdict is known, by their UTF-8 (see knownKeyBytes). */
+  private readonly factsByBytes = new FactsByBytes();
   private readonly warned = new Set<string>();
   private readonly counts: Record<EngineStatus, number> = { valid: 0, invalid: 0, risky: 0, unknown: 0 };
   private readonly onWarning: ((message: string) => void) | undefined;
@@ -173,6 +159,30 @@ export class Engine {
   }
 
   /**
+   * verifyKnown for a key given as its UTF-8 (bytes[start, end)): most keys of a list are decided without making a
+   * string of them, by their domain's bytes and their local part's first letters (a person's, in ASCII); the others
+   * as verifyKnown decides them.
+   */
+  knownKeyBytes(bytes: Buffer, start: number, end: number): EngineVerdict | undefined {
+    if (this.dns && !this.smtp) {
+      // The last @, and whether the local part before it is ASCII (else it needs SMTPUTF8: not kind 0).
+      let at = -1;
+      let ascii = true;
+      let asciiSoFar = true;
+      for (let i = start; i < end; i++) {
+        const c = bytes[i] as number;
+        if (c === 0x40 /* @ */) {
+          at = i;
+          ascii = asciiSoFar;
+        } else if (c >= 0x80) asciiSoFar = false;
+      }
+      const person = ascii && at > start ? this.factsByBytes.get(bytes, at + 1, end)?.shared?.[0] : undefined;
+      if (person && roleAccountByStart(bytes, start, at) === false) return this.count(person);
+    }
+    return this.verifyKnown(bytes.toString('utf8', start, end), 'key');
+  }
+
+  /**
    * verifyKnown for a key. Once DNS has answered, a domain's addresses differ only in whether each is a role account
    * and needs SMTPUTF8 (unless the domain looks mistyped: the suggestion names the address), so they share one of
    * four verdicts: `clean` asks about a million addresses, and made four objects and a string or two for each.
@@ -191,6 +201,7 @@ export class Engine {
     const parsed: Parsed = { local, domain, smtputf8, facts, base };
     const verdict = facts.reserved ? this.reserved(base) : (this.fromDns(parsed, facts.check!) ?? this.passed(base));
     if (kind >= 0) (facts.shared ??= [])[kind] = Object.freeze(verdict);
+    if (kind === 0 && !facts.bytes) this.factsByBytes.add(domain, facts);
     return verdict;
   }
 
@@ -236,7 +247,7 @@ export class Engine {
     return {
       verified: this.verified,
       byStatus: { ...this.counts },
-      dns: this.dns?.stats() ?? { ...EMPTY_DNS },
+      dns: this.dns?.stats() ?? noDnsStats(),
       smtp: this.smtp?.stats(),
       warnings: [...this.warned],
     };
@@ -261,7 +272,10 @@ export class Engine {
   private domainFacts(domain: string, literal: boolean): DomainFacts {
     let facts = this.facts.get(domain);
     if (!facts) {
-      if (this.facts.size >= FACTS_LIMIT) this.facts.clear();
+      if (this.facts.size >= FACTS_LIMIT) {
+        this.facts.clear();
+        this.factsByBytes.clear();
+      }
       facts = factsOf(domain, literal);
       this.facts.set(domain, facts);
     }
@@ -283,8 +297,3 @@ export class Engine {
 
 /** An address that passed the syntax check, with what is known of its domain before DNS. */
 type Parsed = { local: string; domain: string; smtputf8: boolean; ip?: string; facts: DomainFacts; base: Base };
-const literalCheck = (ip: string): DomainCheck => ({
-  status: 'ok',
-  hosts: [{ exchange: ip, priority: 0 }],
-  implicit: { addresses: [ip] },
-});

@@ -164,6 +164,25 @@ export function isRoleAccount(local: string): boolean {
   return roles.has(name);
 }
 
+/**
+ * isRoleAccount for a local part given as ASCII bytes (bytes[start, end)), where its first letters tell it (see
+ * asciiStart): false for nearly every person's; undefined where isRoleAccount must read it whole.
+ */
+export function roleAccountByStart(bytes: Uint8Array, start: number, end: number): false | undefined {
+  let letters = 0;
+  let taken = 0;
+  for (let i = start; i < end && taken < START_LETTERS; i++) {
+    let c = bytes[i] as number;
+    if (c === 43 /* + */) break;
+    if (c === 46 || c === 95 || c === 45) continue;
+    if (c >= 0x80) return undefined;
+    if (c >= 65 && c <= 90) c += 32;
+    letters = letters * 128 + c;
+    taken++;
+  }
+  return ROLE_STARTS.has(letters) ? undefined : false;
+}
+
 /** An exact match of the (ASCII, lower-case) domain against the free providers. */
 export function isFreeProvider(asciiDomain: string): boolean {
   return free.has(asciiDomain.toLowerCase());

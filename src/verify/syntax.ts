@@ -65,6 +65,13 @@ export function hasNonAscii(text: string): boolean {
   return NON_ASCII.test(text);
 }
 
+/** A key's parts (`clean`'s key for an address, see dedupeKey), as checkSyntax gave them when the key was made. */
+export function splitKey(key: string): SyntaxResult {
+  const at = key.lastIndexOf('@');
+  const local = key.slice(0, at);
+  return { ok: true, local, domain: key.slice(at + 1), smtputf8: hasNonAscii(local) };
+}
+
 /** The address has the plain shape (checked in microseconds): valid, its domain already lower-case ASCII. */
 export function isPlainAddress(address: string): boolean {
   // A-labels (xn--) must also decode, which only the full check verifies.

@@ -269,6 +269,45 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     expect(Object.values(byStatus).reduce((sum, n) => sum + n, 0)).toBe(keys.length * 2);
   });
 
+  it("decides a key given as its bytes as verifyKnown decides the key, most of them from the domain's bytes", async () => {
+    const e = engine();
+    const written = [
+      'ann@mx.internal',
+      'Bob@mx.internal',
+      'info@mx.internal',
+      'zoë@mx.internal',
+      'ann.zoë@mx.internal',
+    ];
+    written.push('sales+eu@mx.internal', 'ann@nullmx.internal', 'bob@nullmx.internal', 'ann@gmial.com', 'ann@x.test');
+    const keys = written.map((address) => prefilter(address).key!);
+    const bytes = (key: string) => {
+      // Within a larger buffer, as a list's keys are read.
+      const utf8 = Buffer.from(`##${key}##`, 'utf8');
+      return [utf8, 2, utf8.length - 2] as const;
+    };
+    // Nothing known of a domain yet: nothing decided, except what needs no DNS (a reserved name).
+    expect(keys.map((key) => e.knownKeyBytes(...bytes(key)))).toEqual(keys.map((key) => e.verifyKnown(key, 'key')));
+    expect(e.knownKeyBytes(...bytes('ann@mx.internal'))).toBeUndefined();
+    for (const key of keys) await e.verify(key, 'key');
+    const reference = engine();
+    const expected = await Promise.all(keys.map((key) => reference.verify(key, 'key')));
+    // Twice: the first reads each kind of key whole, the second finds the persons' by their domain's bytes.
+    for (let round = 0; round < 2; round++) expect(keys.map((key) => e.knownKeyBytes(...bytes(key)))).toEqual(expected);
+    expect(e.knownKeyBytes(...bytes(keys[1]!))).toBe(e.verifyKnown(keys[0]!, 'key'));
+    expect(expected.map((v) => [v.role, v.smtputf8, v.suggestion !== undefined])).toEqual([
+      [false, false, false],
+      [false, false, false],
+      [true, false, false],
+      [false, true, false],
+      [false, true, false],
+      [true, false, false],
+      [false, false, false],
+      [false, false, false],
+      [false, false, true],
+      [false, false, false],
+    ]);
+  });
+
   it('prefetch: asks about each new domain once, without waiting; verifyKnown then decides as verify would', async () => {
     await withMailDomains(/^d\d+\.pre\.internal$/, async (server, e) => {
       const addresses = Array.from({ length: 300 }, (_, i) => `user${i}@d${i % 30}.pre.internal`);

@@ -1,4 +1,6 @@
 import type { Engine, EngineVerdict } from '../../../verify/index.js';
+import { eachKeyIn } from '../../scan/spill/key-records.js';
+import type { UniqueKeys } from '../../scan/spill/unique-keys.js';
 import type { Verdict } from '../../verdict/verdict.js';
 
 /** The engine's verdict as a row's verdict; `key` may be '' where the caller keeps it (the results map). */
@@ -59,6 +61,43 @@ export async function checkWithEngine(
   await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, worker));
   opts.onChecked?.(checked);
   return { checked, interrupted: opts.stop.aborted };
+}
+
+/**
+ * Decides at once each of the list's keys whose domain DNS has answered for (nearly all, once the scan's prefetch
+ * has had its answers), reading the keys as bytes; checkWithEngine is left the rest. `answered`: a key with a verdict
+ * already (by number). Yields between parts of the list, and stops there once `stop` is aborted. Returns how many
+ * keys it decided.
+ */
+export async function checkKnownKeys(
+  keys: UniqueKeys,
+  engine: Engine,
+  opts: {
+    stop: AbortSignal;
+    now: () => number;
+    onVerdict: (ordinal: number, verdict: Verdict) => void;
+    onChecked?: (checked: number) => void;
+    answered?: (ordinal: number) => boolean;
+  },
+): Promise<number> {
+  const verdicts = new SharedVerdicts(opts.now);
+  const { answered, onVerdict } = opts;
+  let [ordinal, decided] = [0, 0];
+  const decide = (bytes: Buffer, start: number, end: number) => {
+    const known = answered?.(ordinal) ? undefined : engine.knownKeyBytes(bytes, start, end);
+    if (known) {
+      onVerdict(ordinal, verdicts.of(known));
+      decided++;
+    }
+    ordinal++;
+  };
+  for (const part of keys.keyParts()) {
+    eachKeyIn(part, decide);
+    opts.onChecked?.(decided);
+    if (opts.stop.aborted) break;
+    await new Promise(setImmediate);
+  }
+  return decided;
 }
 
 /** Keys numbered in the order given. */

@@ -6,11 +6,11 @@ import type { Checker, CheckWork, KnownSources, ListToCheck } from '../../run/ch
 import type { RunPorts } from '../../run/events.js';
 import type { UniqueKeys } from '../../scan/spill/unique-keys.js';
 import type { AccountState } from '../../state/account-state.js';
-import { type ExtraColumn, SERVICE_COLUMNS } from '../../verdict/verdict.js';
+import { type ExtraColumn, SERVICE_COLUMNS, type Verdict } from '../../verdict/verdict.js';
 import { VerdictTable } from '../../verdict/verdict-table.js';
 import { cacheWhenAsked, journaledOf } from '../open-cache.js';
 import type { CheckOutcome } from '../outcome.js';
-import { checkWithEngine } from './check-with-engine.js';
+import { checkKnownKeys, checkWithEngine } from './check-with-engine.js';
 import type { EngineSettings } from './engine-settings.js';
 
 /** Addresses waiting on the engine at once: it bounds its own DNS and SMTP concurrency. */
@@ -76,8 +76,8 @@ export class EngineChecker implements Checker {
     if (!engine) throw new Error('a dry run checks nothing');
     const { verdicts, keys, signals } = work;
     const toCheck = keys.size - verdicts.size;
+    const journaled = verdicts.size > 0;
     // The verdicts go in by number from here on: the memory that found numbers by address is given back.
-    const entries = verdicts.size > 0 ? unanswered(keys, verdicts) : keys.entries();
     keys.dropIndex();
     ports.emit({
       type: 'progress',
@@ -88,12 +88,24 @@ export class EngineChecker implements Checker {
     const stopEngine = () => void engine.close();
     signals.stop.addEventListener('abort', stopEngine, { once: true });
     try {
-      const { interrupted } = await checkWithEngine(entries, engine, {
+      const onVerdict = (ordinal: number, verdict: Verdict) => verdicts.set(ordinal, verdict);
+      const onChecked = (checked: number) => ports.emit({ type: 'progress', change: { checked } });
+      // Nearly every domain's answer came in while the list was read: those addresses are decided at once, and
+      // only the others wait on DNS.
+      const known = await checkKnownKeys(keys, engine, {
+        stop: signals.stop,
+        now: Date.now,
+        onVerdict,
+        onChecked,
+        answered: journaled ? (ordinal) => verdicts.has(ordinal) : undefined,
+      });
+      const rest = known < toCheck && !signals.stop.aborted ? unanswered(keys, verdicts) : [];
+      const { interrupted } = await checkWithEngine(rest, engine, {
         concurrency: ENGINE_CONCURRENCY,
         stop: signals.stop,
         now: Date.now,
-        onVerdict: (ordinal, verdict) => verdicts.set(ordinal, verdict),
-        onChecked: (checked) => ports.emit({ type: 'progress', change: { checked } }),
+        onVerdict,
+        onChecked: (checked) => onChecked(known + checked),
       });
       const { dns } = engine.stats();
       ports.emit({ type: 'debug', message: `local engine: ${dns.lookups} domain lookups, ${dns.queries} DNS queries` });

@@ -1,6 +1,7 @@
 import { ByteLog, CHUNK_BYTES } from './byte-log.js';
 import { encodeKeys } from './encode-keys.js';
 import { hashBytes } from './hash-bytes.js';
+import { eachKeyIn, LENGTH_BYTES } from './key-records.js';
 import { Paged } from './paged.js';
 
 /** Past this share of used slots the table grows: probes stay short. */
@@ -12,7 +13,6 @@ const MAX_LOAD = 0.7;
 const EIGHTFOLD_UNTIL_BITS = 24;
 /** One ordinal in this many has its key's offset kept; the others are found by stepping from it. */
 const ANCHOR_BITS = 3;
-const LENGTH_BYTES = 2;
 const INITIAL_BITS = 12;
 /** 2^30 slots: some 750 million addresses. */
 const MAX_BITS = 30;
@@ -174,14 +174,18 @@ export class UniqueKeys implements Iterable<string> {
   /** Each key with its ordinal, in order. */
   *entries(): Generator<[number, string]> {
     let ordinal = 0;
-    for (const chunk of this.log.chunksInOrder()) {
-      for (let at = 0; at + LENGTH_BYTES <= chunk.length; ) {
-        const length = chunk.readUInt16LE(at);
-        if (length === 0) break;
-        yield [ordinal++, chunk.toString('utf8', at + LENGTH_BYTES, at + LENGTH_BYTES + length)];
-        at += LENGTH_BYTES + length;
-      }
+    const keys: string[] = [];
+    const decode = (bytes: Buffer, start: number, end: number) => keys.push(bytes.toString('utf8', start, end));
+    for (const part of this.keyParts()) {
+      keys.length = 0;
+      eachKeyIn(part, decode);
+      for (const key of keys) yield [ordinal++, key];
     }
+  }
+
+  /** The keys' UTF-8 a part at a time, each read with eachKeyIn before the next is asked for (parts share a buffer). */
+  keyParts(): Generator<Buffer> {
+    return this.log.chunksInOrder();
   }
 
   /**
@@ -283,17 +287,13 @@ export class UniqueKeys implements Iterable<string> {
     this.table.resize(4 * 2 ** this.bits);
     this.slots.fill(0);
     let ordinal = 0;
-    for (const chunk of this.log.chunksInOrder()) {
-      for (let at = 0; at + LENGTH_BYTES <= chunk.length && ordinal < this.count; ) {
-        const length = chunk.readUInt16LE(at);
-        if (length === 0) break;
-        const hash = hashBytes(chunk, length, at + LENGTH_BYTES);
-        let slot = hash & this.mask;
-        while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
-        this.slots[slot] = this.entry(hash, ordinal++);
-        at += LENGTH_BYTES + length;
-      }
-    }
+    const place = (bytes: Buffer, start: number, end: number) => {
+      const hash = hashBytes(bytes, end - start, start);
+      let slot = hash & this.mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.slots[slot] = this.entry(hash, ordinal++);
+    };
+    for (const part of this.keyParts()) eachKeyIn(part, place);
     if (ordinal !== this.count) throw new Error(`the keys' log holds ${ordinal} keys, not ${this.count}`);
   }
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashBytes } from '../../../../src/clean/scan/spill/hash-bytes.js';
+import { eachKeyIn } from '../../../../src/clean/scan/spill/key-records.js';
 import { RowOrdinals } from '../../../../src/clean/scan/spill/row-ordinals.js';
 import { UniqueKeys } from '../../../../src/clean/scan/spill/unique-keys.js';
 import type { Verdict } from '../../../../src/clean/verdict/verdict.js';
@@ -69,6 +70,16 @@ describe('UniqueKeys', () => {
     expect(keys.ordinal('nobody@nowhere.test')).toBe(-1);
     expect(keys.ordinal(expected[5] as string)).toBe(5);
     expect(keys.ordinal(expected[expected.length - 1] as string)).toBe(expected.length - 1);
+    // As bytes, a part at a time (those from disk read into one buffer): the same keys in the same order.
+    const asBytes: string[] = [];
+    let parts = 0;
+    for (const part of keys.keyParts()) {
+      const listed = eachKeyIn(part, (bytes, start, end) => asBytes.push(bytes.toString('utf8', start, end)));
+      expect(listed).toBeGreaterThan(0);
+      parts++;
+    }
+    expect(parts).toBeGreaterThan(1);
+    expect(asBytes).toEqual(expected);
   });
 
   it('finds many keys at once as one at a time does, in any order, the log on disk, equal hashes told apart', () => {
