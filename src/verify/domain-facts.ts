@@ -16,41 +16,88 @@ export interface DomainFacts {
   prefetched?: boolean;
   /** Its addresses' verdicts once DNS answered, by kind (see Engine.knownKey): frozen, as they are given out again. */
   shared?: EngineVerdict[];
-  /** The domain's UTF-8, once its facts can be found by it (FactsByBytes). */
-  bytes?: Buffer;
+  /** Its facts can be found by the domain's UTF-8 (FactsByBytes). */
+  byBytes?: boolean;
 }
 
 /**
  * Domains' facts found by the domain's UTF-8, for keys read as bytes: a million addresses' domains looked up
- * without making a string of each. Holds only domains given to `add`; a hash two domains share finds neither.
+ * without making a string of each. Holds only domains given to `add`, their bytes side by side in one buffer and
+ * their numbers in an open-addressing table (never more than half full): a lookup reads three arrays, not objects.
  */
 export class FactsByBytes {
-  private readonly byHash = new Map<number, DomainFacts | null>();
+  private readonly facts: DomainFacts[] = [];
+  private bytes = new Uint8Array(1 << 14);
+  private used = 0;
+  /** Where each domain's bytes start in `bytes`; the next one's start is its end. */
+  private starts = new Int32Array(1025);
+  /** Each slot: a domain's number plus one (0: free). */
+  private slots = new Int32Array(1024);
 
   add(domain: string, facts: DomainFacts): void {
-    facts.bytes ??= Buffer.from(domain, 'utf8');
-    const hash = hashOf(facts.bytes, 0, facts.bytes.length);
-    const there = this.byHash.get(hash);
-    this.byHash.set(hash, there === undefined || there === facts ? facts : null);
+    if (facts.byBytes) return;
+    facts.byBytes = true;
+    const utf8 = Buffer.from(domain, 'utf8');
+    if (this.find(utf8, 0, utf8.length) >= 0) return;
+    while (this.used + utf8.length > this.bytes.length) this.bytes = grown(this.bytes, this.bytes.length * 2);
+    this.bytes.set(utf8, this.used);
+    this.used += utf8.length;
+    const n = this.facts.push(facts);
+    if (n + 1 > this.starts.length) this.starts = grown(this.starts, this.starts.length * 2);
+    this.starts[n] = this.used;
+    if (n * 2 > this.slots.length) {
+      this.slots = new Int32Array(this.slots.length * 2);
+      for (let i = 0; i < n; i++) this.put(i);
+    } else this.put(n - 1);
   }
 
   get(bytes: Uint8Array, start: number, end: number): DomainFacts | undefined {
-    const facts = this.byHash.get(hashOf(bytes, start, end));
-    if (!facts?.bytes || facts.bytes.length !== end - start) return undefined;
-    for (let i = 0; i < facts.bytes.length; i++) if (facts.bytes[i] !== bytes[start + i]) return undefined;
-    return facts;
+    const found = this.find(bytes, start, end);
+    return found >= 0 ? this.facts[found] : undefined;
   }
 
   clear(): void {
-    this.byHash.clear();
+    for (const facts of this.facts) facts.byBytes = false;
+    this.facts.length = 0;
+    this.used = 0;
+    this.slots.fill(0);
+  }
+
+  /** The number of the domain whose bytes these are, or -1. */
+  private find(bytes: Uint8Array, start: number, end: number): number {
+    const mask = this.slots.length - 1;
+    for (let slot = hashOf(bytes, start, end) & mask; ; slot = (slot + 1) & mask) {
+      const n = (this.slots[slot] as number) - 1;
+      if (n < 0) return -1;
+      const from = this.starts[n] as number;
+      if ((this.starts[n + 1] as number) - from === end - start && this.sameAt(from, bytes, start, end)) return n;
+    }
+  }
+
+  private sameAt(from: number, bytes: Uint8Array, start: number, end: number): boolean {
+    for (let i = start; i < end; i++) if (this.bytes[from + i - start] !== bytes[i]) return false;
+    return true;
+  }
+
+  private put(n: number): void {
+    const mask = this.slots.length - 1;
+    let slot = hashOf(this.bytes, this.starts[n] as number, this.starts[n + 1] as number) & mask;
+    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+    this.slots[slot] = n + 1;
   }
 }
 
-/** FNV-1a over bytes[start, end), as a small integer (a map key V8 keeps unboxed). */
+function grown<T extends Uint8Array | Int32Array>(array: T, length: number): T {
+  const larger = new (array.constructor as new (length: number) => T)(length);
+  larger.set(array);
+  return larger;
+}
+
+/** FNV-1a over bytes[start, end), mixed so that its low bits (the slot) depend on every byte. */
 function hashOf(bytes: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
-  return h & 0x3fffffff;
+  return (h ^ (h >>> 15)) >>> 0;
 }
 
 /** RFC 2606 / RFC 6761 names that never exist in the public DNS. */

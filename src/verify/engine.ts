@@ -201,7 +201,7 @@ export class Engine {
     const parsed: Parsed = { local, domain, smtputf8, facts, base };
     const verdict = facts.reserved ? this.reserved(base) : (this.fromDns(parsed, facts.check!) ?? this.passed(base));
     if (kind >= 0) (facts.shared ??= [])[kind] = Object.freeze(verdict);
-    if (kind === 0 && !facts.bytes) this.factsByBytes.add(domain, facts);
+    if (kind === 0) this.factsByBytes.add(domain, facts);
     return verdict;
   }
 
