@@ -3,7 +3,7 @@
 import type { DomainCheck } from './dns.js';
 import { isDisposableDomain, isFreeProvider } from './lists.js';
 import { suggestDomain } from './typo.js';
-import type { EngineVerdict } from './verdicts.js';
+import { type EngineVerdict, sharedVerdict } from './verdicts.js';
 
 export interface DomainFacts {
   disposable: boolean;
@@ -98,6 +98,13 @@ function hashOf(bytes: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
   return (h ^ (h >>> 15)) >>> 0;
+}
+
+/** Gives the domain's addresses of one kind (see Engine.knownKey) `verdict`, as the one object shared for it. */
+export function shareVerdict(facts: DomainFacts, kind: number, verdict: EngineVerdict): EngineVerdict {
+  const shared = sharedVerdict(verdict);
+  (facts.shared ??= [])[kind] = shared;
+  return shared;
 }
 
 /** RFC 2606 / RFC 6761 names that never exist in the public DNS. */

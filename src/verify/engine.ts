@@ -1,5 +1,5 @@
 import { type DnsOptions, type DnsStats, type DomainCheck, DomainResolver, literalCheck, noDnsStats } from './dns.js';
-import { type DomainFacts, FactsByBytes, factsOf } from './domain-facts.js';
+import { type DomainFacts, FactsByBytes, factsOf, shareVerdict } from './domain-facts.js';
 import { isRoleAccount, roleAccountByStart } from './lists.js';
 import { type SmtpOptions, type SmtpOutcome, SmtpProber, type SmtpStats } from './smtp.js';
 import { checkSyntax, hasNonAscii, splitKey } from './syntax.js';
@@ -200,9 +200,8 @@ export class Engine {
     const base = baseVerdict(local, smtputf8, facts);
     const parsed: Parsed = { local, domain, smtputf8, facts, base };
     const verdict = facts.reserved ? this.reserved(base) : (this.fromDns(parsed, facts.check!) ?? this.passed(base));
-    if (kind >= 0) (facts.shared ??= [])[kind] = Object.freeze(verdict);
     if (kind === 0) this.factsByBytes.add(domain, facts);
-    return verdict;
+    return kind >= 0 ? shareVerdict(facts, kind, verdict) : verdict;
   }
 
   /** Every check passed: valid, or risky for a role address (step 10). */

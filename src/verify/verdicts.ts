@@ -109,3 +109,17 @@ export function syntaxVerdict(reason: SyntaxReason): EngineVerdict {
     detail: reason,
   };
 }
+
+/** Verdicts given to many addresses (see Engine.knownKey), one frozen object for each: a few, however many domains. */
+const SHARED = new Map<string, EngineVerdict>();
+
+/** The one frozen verdict that reads as `verdict` does: its users can tell it from the others by identity. */
+export function sharedVerdict(verdict: EngineVerdict): EngineVerdict {
+  const { status, reason, valid, isDisposable, isValidDomain, role, freeProvider, smtputf8, suggestion, detail } =
+    verdict;
+  const text = [status, reason, valid, isDisposable, isValidDomain, role, freeProvider, smtputf8, suggestion, detail];
+  const key = text.join(' ');
+  let shared = SHARED.get(key);
+  if (!shared) SHARED.set(key, (shared = Object.freeze(verdict)));
+  return shared;
+}

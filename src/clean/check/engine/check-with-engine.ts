@@ -115,6 +115,9 @@ class SharedVerdicts {
   private stamp = '';
   /** This second's verdicts, by reason. */
   private byReason = new Map<string, Verdict[]>();
+  /** The engine's verdict asked for last, and what it was made into. */
+  private lastGiven: EngineVerdict | undefined;
+  private lastMade: Verdict | undefined;
 
   constructor(private readonly now: () => number) {}
 
@@ -124,7 +127,16 @@ class SharedVerdicts {
       this.second = Math.floor(now / 1000);
       this.stamp = new Date(now).toISOString();
       this.byReason = new Map();
+      this.lastGiven = undefined;
     }
+    // The engine gives most of a list's addresses one of a few verdicts, the same object (see Engine.interned).
+    if (v === this.lastGiven) return this.lastMade as Verdict;
+    this.lastGiven = v;
+    return (this.lastMade = this.alike(v));
+  }
+
+  /** The verdict made this second that reads as `v` does, else a new one. */
+  private alike(v: EngineVerdict): Verdict {
     let same = this.byReason.get(v.reason);
     if (!same) this.byReason.set(v.reason, (same = []));
     for (const made of same) {
