@@ -88,8 +88,7 @@ export class UniqueKeys implements Iterable<string> {
   ordinal(key: string): number {
     this.assertIndexed();
     const length = this.encode(key);
-    const found = this.find(hashBytes(this.scratch, length), length);
-    return found >= 0 ? found : -1;
+    return Math.max(this.find(hashBytes(this.scratch, length), length), -1);
   }
 
   /**
@@ -166,20 +165,21 @@ export class UniqueKeys implements Iterable<string> {
     return found;
   }
 
-  /** The keys in ordinal order. */
   *[Symbol.iterator](): Generator<string> {
     for (const [, key] of this.entries()) yield key;
   }
 
-  /** Each key with its ordinal, in order. */
+  /** Each key with its ordinal, in order (the iterator: without it). */
   *entries(): Generator<[number, string]> {
+    // A key at a time: a part's keys held at once by a reader that waits (the precheck) grew a dry run by 30-40 MB.
     let ordinal = 0;
-    const keys: string[] = [];
-    const decode = (bytes: Buffer, start: number, end: number) => keys.push(bytes.toString('utf8', start, end));
     for (const part of this.keyParts()) {
-      keys.length = 0;
-      eachKeyIn(part, decode);
-      for (const key of keys) yield [ordinal++, key];
+      for (let at = 0; at + LENGTH_BYTES <= part.length; ) {
+        const length = part.readUInt16LE(at);
+        if (length === 0) break;
+        yield [ordinal++, part.toString('utf8', at + LENGTH_BYTES, at + LENGTH_BYTES + length)];
+        at += LENGTH_BYTES + length;
+      }
     }
   }
 
