@@ -199,8 +199,9 @@ function isRoleStart(start: number): boolean {
   const mask = ROLE_STARTS.length - 1;
   for (let slot = Math.imul(start, 0x9e3779b1) >>> 20; ; slot++) {
     const there = ROLE_STARTS[slot & mask] as number;
-    if (there === start) return true;
+    // No role's start is 0 (an empty name): it marks a free slot.
     if (there === 0) return false;
+    if (there === start) return true;
   }
 }
 

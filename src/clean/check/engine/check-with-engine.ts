@@ -129,7 +129,7 @@ class SharedVerdicts {
       this.byReason = new Map();
       this.lastGiven = undefined;
     }
-    // The engine gives most of a list's addresses one of a few verdicts, the same object (see Engine.interned).
+    // The engine gives most of a list's addresses one of a few verdicts, each one object (see sharedVerdict).
     if (v === this.lastGiven) return this.lastMade as Verdict;
     this.lastGiven = v;
     return (this.lastMade = this.alike(v));
