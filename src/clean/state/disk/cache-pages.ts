@@ -2,7 +2,7 @@
 // worker thread from its text or in the run's own thread. SQLite writes a page of rows as one string; it is split here
 // a byte at a time into typed arrays, which go to the run's thread transferred, not copied.
 import { hashBytes } from '../../scan/spill/hash-bytes.js';
-import { pageFile, spoolPages } from './cache-spool.js';
+import { type Buckets, bucketWriter, pageFile, spoolByTime } from './cache-spool.js';
 
 /**
  * A page of answers in key order, `count` of them: answer i's address is bytes[starts[i], starts[i + 1]). The arrays
@@ -66,12 +66,18 @@ export const ANSWER_FIELDS = 'flags, hex(status), hex(reason)';
  */
 const STATEMENT_ROWS = 1_000;
 
+/**
+ * How the early read's file groups answers by time (cache-spool.ts). 64 buckets: a million answers' bucket is about
+ * 16,000, a megabyte of a list's keys. A piece of 1,024 answers is about 70 KB, so pieces take 4.5 MB at most.
+ */
+export const BUCKETS: Buckets = { most: 64, sample: 16_000, piece: 1_024 };
+
 export const transfers = (page: AnswerPage) =>
   [page.bytes, page.starts, page.hashes, page.codes, page.times].map((a) => a.buffer as ArrayBuffer);
 
 /** The worker's code, as the text a worker runs (see readPages). */
 export const workerSource = (): string =>
-  `(${readPages})(${pageReader}, ${hashBytes}, ${parseLines}, ${emptyPage}, ${JSON.stringify(ANSWER_FIELDS)}, ${STATEMENT_ROWS}, ${spoolPages}, ${pageFile})`;
+  `(${readPages})(${pageReader}, ${hashBytes}, ${parseLines}, ${emptyPage}, ${JSON.stringify(ANSWER_FIELDS)}, ${STATEMENT_ROWS}, ${spoolByTime}, ${pageFile}, ${bucketWriter}, ${JSON.stringify(BUCKETS)})`;
 
 /** Pages read in this thread, by the worker's code. */
 export const pagesHere = (query: PageQuery) =>
@@ -89,8 +95,10 @@ function readPages(
   empty: typeof emptyPage,
   fields: string,
   rows: number,
-  spool: typeof spoolPages,
+  spool: typeof spoolByTime,
   file: typeof pageFile,
+  bucketed: typeof bucketWriter,
+  buckets: Buckets,
 ): void {
   const threads = process.getBuiltinModule('node:worker_threads') as typeof import('node:worker_threads');
   const port = threads.parentPort as import('node:worker_threads').MessagePort;
@@ -103,8 +111,9 @@ function readPages(
       [page.bytes, page.starts, page.hashes, page.codes, page.times].map((a) => a.buffer as ArrayBuffer),
     );
   };
-  if (spoolFd !== undefined) spool(pages, file(spoolFd), (spooled) => port.postMessage(spooled));
-  else port.on('message', (given: AnswerPage | null) => post(pages.next(given)));
+  if (spoolFd !== undefined) {
+    spool(pages, file(spoolFd), buckets, bucketed, empty, (spooled) => port.postMessage(spooled));
+  } else port.on('message', (given: AnswerPage | null) => post(pages.next(given)));
 }
 
 /**
@@ -120,7 +129,7 @@ function pageReader(
   fields: string,
   rows: number,
   { path, since, size, after: from }: PageQuery,
-): { next(given: AnswerPage | null): AnswerPage | null; close(): void } {
+): PageSource {
   // node:sqlite's ExperimentalWarning, said on loading it, is not for the user (see sqlite-driver.ts).
   const emitWarning = process.emitWarning;
   process.emitWarning = () => {};
@@ -165,6 +174,12 @@ function pageReader(
     return page;
   };
   return { next, close };
+}
+
+/** Pages one after another, each read into the arrays of the one given back (or new ones, for null). */
+export interface PageSource {
+  next(given: AnswerPage | null): AnswerPage | null;
+  close(): void;
 }
 
 type Hash = (bytes: Uint8Array, length: number, start?: number) => number;

@@ -12,7 +12,8 @@ import {
   sharedAtTime,
   type VerdictCache,
 } from '../verdict-cache.js';
-import { type PassReader, passPages, readEarly, worthReadingEarly } from './cache-pass.js';
+import { readEarly, worthReadingEarly } from './cache-early-read.js';
+import { type PassReader, passPages } from './cache-pass.js';
 import { answerRow, type Row, rowFlags, verdictOfRow } from './cache-rows.js';
 import { type Database, openDatabase, type Statement } from './sqlite-driver.js';
 

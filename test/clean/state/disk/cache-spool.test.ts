@@ -1,50 +1,73 @@
-// The early read's file (cache-spool.ts), run in this thread: every page read into a real file and told, read back
-// as it was, and what happens when the file stops taking them.
+// The early read's file (cache-spool.ts), run in this thread: every answer read into a real file by when it was given,
+// in buckets of pieces, told, and read back as it was; and what happens when the file stops taking them.
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AnswerPage, emptyPage } from '../../../../src/clean/state/disk/cache-pages.js';
-import { type OnFile, pageFile, type Spooled, spoolPages } from '../../../../src/clean/state/disk/cache-spool.js';
+import {
+  bucketWriter,
+  type OnFile,
+  pageFile,
+  type Spooled,
+  spoolByTime,
+} from '../../../../src/clean/state/disk/cache-spool.js';
 
 const SIZE = 4;
+const LAYOUT = { most: 4, sample: 8, piece: 3 };
+const T0 = 1_700_000_000_000;
 
-/** Page `n` of `total`: SIZE answers whose addresses, codes and times say which page and place they are. */
-function source(total: number) {
+/** An answer as the test knows it: its address, hash, code and time. */
+interface Answer {
+  key: string;
+  hash: number;
+  code: number;
+  time: number;
+}
+
+/**
+ * `total` pages of SIZE answers in address order (as the cache reads them); answer n's time is `timeOf(n)`. Each page
+ * tells its own code first.
+ */
+function source(total: number, timeOf: (n: number) => number) {
   let read = 0;
+  let closed = false;
   return {
     get read() {
       return read;
     },
+    get closed() {
+      return closed;
+    },
+    close() {
+      closed = true;
+    },
     next(given: AnswerPage | null): AnswerPage | null {
       if (read === total) return null;
-      const n = read++;
+      const p = read++;
       const page = given ?? emptyPage(SIZE);
-      const text = Buffer.from(Array.from({ length: SIZE }, (_, i) => `p${n}a${i}@example.com`).join(''));
+      const text = Buffer.from(Array.from({ length: SIZE }, (_, i) => `p${p}a${i}@example.com`).join(''));
       page.bytes.set(text);
       for (let i = 0; i < SIZE; i++) {
         page.starts[i + 1] = (text.length / SIZE) * (i + 1);
-        page.hashes[i] = n * 100 + i;
-        page.codes[i] = n;
-        page.times[i] = 1_700_000_000_000 + n;
+        page.hashes[i] = p * 100 + i;
+        page.codes[i] = p;
+        page.times[i] = timeOf(p * SIZE + i);
       }
       page.count = SIZE;
-      page.newCodes = [[n, `answer ${n}`]];
+      page.newCodes = [[p, `answer ${p}`]];
       return page;
     },
   };
 }
 
-/** What a page says: its addresses, hashes, codes, times and new codes. */
-function said(page: AnswerPage) {
-  const text = Buffer.from(page.bytes.buffer, page.bytes.byteOffset, page.starts[page.count]).toString();
-  return {
-    text,
-    hashes: [...page.hashes.subarray(0, page.count)],
-    codes: [...page.codes.subarray(0, page.count)],
-    times: [...page.times.subarray(0, page.count)],
-    newCodes: page.newCodes,
-  };
+function answersOf(page: AnswerPage): Answer[] {
+  return Array.from({ length: page.count }, (_, i) => ({
+    key: Buffer.from(page.bytes.subarray(page.starts[i], page.starts[i + 1])).toString(),
+    hash: page.hashes[i] as number,
+    code: page.codes[i] as number,
+    time: page.times[i] as number,
+  }));
 }
 
 describe("the early read's file", () => {
@@ -59,36 +82,57 @@ describe("the early read's file", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Reads `total` pages through spoolPages into `file`: what it told, and each page read back from the file. */
-  function spoolAll(total: number, file: ReturnType<typeof pageFile>) {
-    const pages = source(total);
-    let closed = false;
+  /** Spools `pages` into `file`: what was told, and each bucket read back from the file, its pieces in order. */
+  function spoolAll(pages: ReturnType<typeof source>, file = pageFile(fd)) {
     const told: Spooled[] = [];
-    spoolPages({ next: (given) => pages.next(given), close: () => (closed = true) }, file, (spooled) =>
-      told.push(spooled),
-    );
-    const reader = pageFile(fd);
-    let page = emptyPage(SIZE);
-    const got = told
-      .filter((t): t is OnFile => t !== null && 'at' in t)
-      .map((onFile) => said((page = reader.read(onFile, page))));
-    return { told, got, read: pages.read, closed };
+    spoolByTime(pages, file, LAYOUT, bucketWriter, emptyPage, (spooled) => told.push(spooled));
+    const pieces = told.filter((t): t is OnFile => t !== null && t !== 'short');
+    const buckets: Answer[][] = [];
+    for (const piece of pieces) {
+      const page = pageFile(fd).append(piece, emptyPage(LAYOUT.piece));
+      buckets[piece.bucket] = [...(buckets[piece.bucket] ?? []), ...answersOf(page)];
+    }
+    return { told, pieces, buckets: buckets.filter(Boolean) };
   }
 
-  const expected = (total: number) => {
-    const pages = source(total);
-    return Array.from({ length: total }, () => said(pages.next(null) as AnswerPage));
+  const everyAnswer = (total: number, timeOf: (n: number) => number) => {
+    const pages = source(total, timeOf);
+    return Array.from({ length: total }, () => answersOf(pages.next(null) as AnswerPage)).flat();
   };
+  const byKey = (answers: Answer[]) => [...answers].sort((a, b) => (a.key < b.key ? -1 : 1));
 
-  it('reads every page into the file, telling each, then that it has read them all; they read back as they were', () => {
-    const { told, got, read } = spoolAll(7, pageFile(fd));
-    expect(read).toBe(7);
+  // Times unrelated to address order, as in most lists: 0, 7, 14, ... modulo 24.
+  const scattered = (n: number) => T0 + ((n * 7) % 24);
+
+  it('writes every answer into buckets by time, each bucket in address order, and tells every code before the end', () => {
+    const pages = source(6, scattered);
+    const { told, pieces, buckets } = spoolAll(pages);
     expect(told.at(-1)).toBeNull();
-    expect(told).toHaveLength(8);
-    expect(got).toEqual(expected(7));
+    expect([pages.read, pages.closed]).toEqual([6, false]);
+    // Every answer back, once, as it was; every code told.
+    expect(byKey(buckets.flat())).toEqual(byKey(everyAnswer(6, scattered)));
+    expect(pieces.flatMap((p) => p.newCodes).sort()).toEqual(Array.from({ length: 6 }, (_, p) => [p, `answer ${p}`]));
+    // The buckets split the times: all of one bucket's come before the next's. Four, of about equal size.
+    expect(buckets).toHaveLength(LAYOUT.most);
+    for (let b = 1; b < buckets.length; b++)
+      expect(Math.max(...(buckets[b - 1] as Answer[]).map((a) => a.time))).toBeLessThan(
+        Math.min(...(buckets[b] as Answer[]).map((a) => a.time)),
+      );
+    for (const bucket of buckets) expect(bucket.length).toBeGreaterThanOrEqual(4);
+    // A bucket's answers keep the order they were read in (address order), and no piece is longer than asked.
+    for (const bucket of buckets) expect(bucket.map((a) => a.key)).toEqual(byKey(bucket).map((a) => a.key));
+    expect(Math.max(...pieces.map((p) => p.count))).toBe(LAYOUT.piece);
   });
 
-  it('stops at the page the file did not take (a full disk), telling the key the pages on it end with', () => {
+  it('puts a list whose times follow its addresses mostly in the last bucket, still in address order', () => {
+    const inOrder = (n: number) => T0 + n;
+    const { told, buckets } = spoolAll(source(6, inOrder));
+    expect(told.at(-1)).toBeNull();
+    expect(buckets.flat()).toEqual(everyAnswer(6, inOrder));
+    expect(buckets.at(-1)?.length).toBeGreaterThan(16);
+  });
+
+  it('stops at the piece the file did not take (a full disk), telling so; the pages are closed', () => {
     const file = pageFile(fd);
     let writes = 0;
     const failing = {
@@ -98,10 +142,10 @@ describe("the early read's file", () => {
         return file.write(page);
       },
     };
-    const { told, got, read, closed } = spoolAll(6, failing);
-    // Two pages on the file; the third read, refused, and the reading closed: a reader goes on after page 1's last.
-    expect([read, closed]).toEqual([3, true]);
-    expect(got).toEqual(expected(2));
-    expect(told.at(-1)).toEqual({ after: 'p1a3@example.com' });
+    const pages = source(6, scattered);
+    const { told, pieces } = spoolAll(pages, failing);
+    expect(pieces).toHaveLength(2);
+    expect(told.at(-1)).toBe('short');
+    expect(pages.closed).toBe(true);
   });
 });

@@ -18,8 +18,8 @@ import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeysExcept } from '../../../../src/clean/scan/keys-except.js';
 import { UniqueKeys } from '../../../../src/clean/scan/spill/unique-keys.js';
+import { SpooledReader } from '../../../../src/clean/state/disk/cache-early-read.js';
 import { type AnswerPage, pagesHere } from '../../../../src/clean/state/disk/cache-pages.js';
-import { SpooledReader } from '../../../../src/clean/state/disk/cache-pass.js';
 import { SqliteVerdictCache } from '../../../../src/clean/state/disk/sqlite-verdict-cache.js';
 import { atTime } from '../../../../src/clean/state/verdict-cache.js';
 import type { Verdict } from '../../../../src/clean/verdict/verdict.js';
@@ -275,6 +275,33 @@ describe('the SQLite verdict cache', () => {
     await small.close();
     expect(not.end()).toBe(0);
     keys.close();
+  });
+
+  it("hands the early read's answers over by when they were given, not by address", async () => {
+    // Answered in an order unrelated to their addresses' (a list's own), a second apart: 20,000 of them.
+    const n = 20_000;
+    const T = Date.parse(NEW);
+    const many = Array.from({ length: n }, (_, i) => ({
+      ...verdict(i),
+      checkedAt: new Date(T + ((i * 7_919) % n) * 1_000).toISOString(),
+    }));
+    const filled = new SqliteVerdictCache(path);
+    await filled.store(many);
+    await filled.close();
+    const file = join(dir, 'answers.spool');
+    const reader = new SpooledReader({ path, since: 0, size: 8_000 }, { fd: openSync(file, 'w+'), path: file });
+    const read: Array<{ key: string; time: number }> = [];
+    for await (const page of reader.pages())
+      for (let i = 0; i < page.count; i++)
+        read.push({
+          key: Buffer.from(page.bytes.subarray(page.starts[i], page.starts[i + 1])).toString(),
+          time: page.times[i] as number,
+        });
+    expect(read.map((a) => a.key).sort()).toEqual(many.map((v) => v.key).sort());
+    // Each answer comes within about a bucket (n / 64) of its place by time; in address order it would be n / 3.
+    const displaced = read.reduce((sum, a, at) => sum + Math.abs((a.time - T) / 1_000 - at), 0) / n;
+    expect(displaced).toBeLessThan(n / 64);
+    expect(existsSync(file)).toBe(false);
   });
 
   it("reads on from the cache itself where the early read's file takes no more (a full disk)", async () => {
