@@ -61,6 +61,11 @@ export class ByteLog {
     return this.firstInMemory * CHUNK_BYTES;
   }
 
+  /** Whether every offset reads without a file read: nothing on disk, or all of it held (holdDiskPart). */
+  get allInMemory(): boolean {
+    return this.onDisk === 0 || (this.windowStart === 0 && this.windowEnd >= this.onDisk);
+  }
+
   /** Whether part of the log is on disk. */
   get spilled(): boolean {
     return this.fd !== undefined;

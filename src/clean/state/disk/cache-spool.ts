@@ -2,7 +2,8 @@
 // instead of memory, and ends; the run reads the answers back from the file. They go in by when they were given, in
 // buckets of about equal size, not by address: the service answers a list in about its order, so a list run again
 // (or a copy of it) finds a bucket's addresses close together among its own keys. In address order they lay all over
-// them: matching each waited on memory, and a million-row copy's re-run took 2.51 s against 2.27 s by time (Node 22). spoolByTime runs in the worker from its text (see cache-pages.ts): it uses nothing from outside itself.
+// them: matching each waited on memory, and a million-row copy's re-run took 2.51 s against 2.27 s by time (Node 22).
+// spoolByTime runs in the worker from its text (see cache-pages.ts): it uses nothing from outside itself.
 import type { AnswerPage, PageSource } from './cache-pages.js';
 
 /**
