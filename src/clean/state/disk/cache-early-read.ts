@@ -9,7 +9,6 @@ import { processTag } from '../../../lock-files.js';
 import { type AnswerPage, BUCKETS, emptyPage } from './cache-pages.js';
 import {
   AHEAD,
-  Arrivals,
   IN_WORKER_FROM,
   PAGE,
   PageReader,
@@ -17,7 +16,7 @@ import {
   type PassReader,
   startWorker,
 } from './cache-pass.js';
-import { type OnFile, pageFile, type Spooled } from './cache-spool.js';
+import { type OnFile, pageFile, piecesByBucket, type Spooled } from './cache-spool.js';
 
 /** An open private file, by its descriptor (the worker's writes land in this process's table) and its path. */
 interface Spool {
@@ -34,7 +33,8 @@ interface Spool {
  */
 export class SpooledReader implements PassReader {
   private readonly worker: Worker;
-  private readonly spooled = new Arrivals<OnFile | 'all' | 'short' | Error>();
+  /** What the worker told once it had read every answer; 'short' if it ended without telling. */
+  private readonly told: Promise<Spooled>;
   private spool: Spool | undefined;
 
   constructor(
@@ -43,41 +43,31 @@ export class SpooledReader implements PassReader {
   ) {
     this.spool = spool;
     this.worker = startWorker({ path: opts.path, since: opts.since, size: opts.size, spoolFd: spool.fd });
-    const arrive = (item: OnFile | 'all' | 'short' | Error) => this.spooled.push(item);
-    this.worker.on('message', (told: Spooled) => arrive(told ?? 'all'));
-    this.worker.on('error', (error) => arrive(error));
-    // Once it has said 'all', this is never read.
-    this.worker.on('exit', () => arrive('short'));
+    this.told = new Promise<Spooled>((resolve, reject) => {
+      this.worker.once('message', resolve);
+      this.worker.once('error', reject);
+      this.worker.once('exit', () => resolve('short'));
+    });
+    // A reader ended unread (end()) is not asked what went wrong.
+    this.told.catch(() => {});
   }
 
   async *pages(stop?: AbortSignal): AsyncGenerator<AnswerPage> {
     try {
-      const pieces = await this.allPieces(stop);
-      if (pieces === 'short') yield* new PageReader({ ...this.opts, ahead: AHEAD }).pages(stop);
-      else if (pieces !== undefined) yield* this.buckets(pieces, stop);
+      const told = await Promise.race([this.told, stopped(stop)]);
+      // The worker has said all it will: its isolate's memory goes back before the pass adds its own.
+      await this.worker.terminate();
+      if (told === 'short') yield* new PageReader({ ...this.opts, ahead: AHEAD }).pages(stop);
+      else if (told !== undefined) yield* this.buckets(piecesByBucket(told.pieces), told.codes, stop);
     } finally {
       await this.end();
     }
   }
 
-  /** Every piece on the file by bucket, and every code, once the worker has written them all (undefined: stopped). */
-  private async allPieces(
-    stop?: AbortSignal,
-  ): Promise<{ buckets: OnFile[][]; codes: OnFile['newCodes'] } | 'short' | undefined> {
-    const [buckets, codes]: [OnFile[][], OnFile['newCodes']] = [[], []];
-    for (;;) {
-      const item = await this.spooled.next();
-      if (stop?.aborted) return undefined;
-      if (item instanceof Error) throw item;
-      if (item === 'short' || item === 'all') return item === 'all' ? { buckets, codes } : item;
-      (buckets[item.bucket] ??= []).push(item);
-      codes.push(...item.newCodes);
-    }
-  }
-
   /** The buckets in time order, each in pages of at most `size` answers and a piece (the first page tells every code). */
   private async *buckets(
-    { buckets, codes }: { buckets: OnFile[][]; codes: OnFile['newCodes'] },
+    buckets: OnFile[][],
+    codes: AnswerPage['newCodes'],
     stop?: AbortSignal,
   ): AsyncGenerator<AnswerPage> {
     const file = pageFile((this.spool as Spool).fd);
@@ -163,4 +153,12 @@ function openSpool(spillDir: string): Spool | undefined {
 function closeSpool(spool: Spool): void {
   closeSync(spool.fd);
   rmSync(spool.path, { force: true });
+}
+
+/** Resolves (undefined) once `stop` is aborted; never without one. */
+function stopped(stop?: AbortSignal): Promise<undefined> {
+  return new Promise((resolve) => {
+    if (stop?.aborted) resolve(undefined);
+    stop?.addEventListener('abort', () => resolve(undefined), { once: true });
+  });
 }

@@ -70,7 +70,7 @@ const STATEMENT_ROWS = 1_000;
  * How the early read's file groups answers by time (cache-spool.ts). 64 buckets: a million answers' bucket is about
  * 16,000, a megabyte of a list's keys. A piece of 1,024 answers is about 70 KB, so pieces take 4.5 MB at most.
  */
-export const BUCKETS: Buckets = { most: 64, sample: 16_000, piece: 1_024 };
+export const BUCKETS: Buckets = { most: 64, piece: 1_024 };
 
 export const transfers = (page: AnswerPage) =>
   [page.bytes, page.starts, page.hashes, page.codes, page.times].map((a) => a.buffer as ArrayBuffer);

@@ -40,7 +40,7 @@ export function startWorker(query: WorkerQuery): Worker {
 }
 
 /** What a worker said, in the order it came, waited for when nothing has. */
-export class Arrivals<T> {
+class Arrivals<T> {
   private readonly items: T[] = [];
   private wake: (() => void) | undefined;
 

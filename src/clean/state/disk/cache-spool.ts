@@ -6,36 +6,42 @@
 // spoolByTime runs in the worker from its text (see cache-pages.ts): it uses nothing from outside itself.
 import type { AnswerPage, PageSource } from './cache-pages.js';
 
-/**
- * A piece of a bucket on the file, its answers in address order: where it starts, its answers, the bytes of their
- * addresses, and the codes told since the last piece (every code is told before the run reads any piece).
- */
+/** A piece of a bucket on the file, its answers in address order: where it starts, its answers, their bytes. */
 export interface OnFile {
   bucket: number;
   at: number;
   count: number;
   used: number;
-  newCodes: AnswerPage['newCodes'];
 }
 
 /**
- * What the worker tells the run as it reads ahead: each piece written to the file; null once every piece is; 'short'
- * when the file took no more (a full disk), and the cache is then read again from its start.
+ * What the worker tells the run once it has read every answer: its pieces on the file (bucket, at, count and used, in
+ * turn, a piece after another) and every answer's code; or 'short', when the file took no more (a full disk), and the
+ * cache is then read again from its start. Told once: the run reads nothing before the last piece is written.
  */
-export type Spooled = OnFile | null | 'short';
+export type Spooled = { pieces: Float64Array; codes: AnswerPage['newCodes'] } | 'short';
+
+/** The pieces a worker told, by bucket. */
+export function piecesByBucket(told: Float64Array): OnFile[][] {
+  const buckets: OnFile[][] = [];
+  for (let i = 0; i + 3 < told.length; i += 4) {
+    const [bucket, at, count, used] = [told[i], told[i + 1], told[i + 2], told[i + 3]] as number[];
+    (buckets[bucket as number] ??= []).push({ bucket, at, count, used } as OnFile);
+  }
+  return buckets;
+}
 
 /**
- * How answers are grouped by time: into at most `most` buckets, told apart by the times of the first `sample` answers
- * read (in address order, unrelated to time in most lists; where a list is sorted by address, most answers go to the
- * last bucket, read in address order, which is then about the list's); each bucket filled a `piece` at a time.
+ * How answers are grouped by time: into at most `most` buckets, told apart by the times of the first page's answers
+ * (in address order, unrelated to time in most lists; where a list is sorted by address, most answers go to the last
+ * bucket, read in address order, which is then about the list's); each bucket filled a `piece` at a time.
  */
 export interface Buckets {
   most: number;
-  sample: number;
   piece: number;
 }
 
-/** Reads every page from `pages` into `file`, each answer into its time's bucket; tells `post` of each piece. */
+/** Reads every page from `pages` into `file`, each answer into its time's bucket; tells `post` where they are. */
 export function spoolByTime(
   pages: PageSource,
   file: ReturnType<typeof pageFile>,
@@ -44,73 +50,71 @@ export function spoolByTime(
   empty: (size: number) => AnswerPage,
   post: (spooled: Spooled) => void,
 ): void {
-  // The first pages are held (new arrays each) until they tell the buckets apart; the others reuse one page's.
-  const held: AnswerPage[] = [];
-  let page: AnswerPage | null = null;
-  for (let count = 0; count < layout.sample && (page = pages.next(null)) !== null; count += page.count) held.push(page);
-  const times = new Float64Array(held.reduce((sum, p) => sum + p.count, 0));
-  for (let [h, at] = [0, 0]; h < held.length; at += (held[h] as AnswerPage).count, h++)
-    times.set((held[h] as AnswerPage).times.subarray(0, (held[h] as AnswerPage).count), at);
-  times.sort();
+  // The first page's times tell the buckets apart; its arrays are reused for every other page.
+  let page = pages.next(null);
+  if (page === null) return post({ pieces: new Float64Array(0), codes: [] });
+  const times = page.times.slice(0, page.count).sort();
   const bounds = new Float64Array(Math.max(0, Math.min(layout.most, times.length) - 1));
   for (let b = 0; b < bounds.length; b++)
     bounds[b] = times[Math.floor(((b + 1) * times.length) / (bounds.length + 1))] as number;
-  const writer = bucketed(bounds, layout.piece, file, empty, post);
-  for (const each of held) if (!writer.add(each)) return pages.close();
-  page = held.at(-1) ?? null;
-  while (page !== null && (page = pages.next(page)) !== null) if (!writer.add(page)) return pages.close();
-  if (writer.flushAll()) post(null);
-  else pages.close();
+  const writer = bucketed(bounds, layout.piece, file, empty);
+  const short = () => {
+    pages.close();
+    post('short');
+  };
+  for (; page !== null; page = pages.next(page)) if (!writer.add(page)) return short();
+  if (!writer.flushAll()) return short();
+  post(writer.told());
 }
 
 /**
  * Answers into buckets by time (bucket b: from bound b - 1, inclusive, to bound b), each bucket's piece written to
- * `file` when full, and told. A write refused (a full disk) is told as 'short', and nothing more is written.
+ * `file` when full. add and flushAll say false where a write was refused (a full disk): nothing more is written.
  */
 export function bucketWriter(
   bounds: Float64Array,
   size: number,
   file: ReturnType<typeof pageFile>,
   empty: (size: number) => AnswerPage,
-  post: (spooled: Spooled) => void,
 ) {
   const pieces: AnswerPage[] = [];
-  let codes: AnswerPage['newCodes'] = [];
+  const codes: AnswerPage['newCodes'] = [];
+  const written: number[] = [];
   const flush = (bucket: number): boolean => {
     const piece = pieces[bucket];
     if (!piece?.count) return true;
     try {
-      post({ ...file.write(piece), bucket, newCodes: codes });
+      const { at, count, used } = file.write(piece);
+      written.push(bucket, at, count, used);
     } catch {
-      post('short');
       return false;
     }
-    [codes, piece.count] = [[], 0];
+    piece.count = 0;
     return true;
   };
+  // Nothing is made an answer (no view, no array): a million of them would be the worker's garbage.
   const add = (page: AnswerPage): boolean => {
     codes.push(...page.newCodes);
     for (let i = 0; i < page.count; i++) {
       const time = page.times[i] as number;
-      let [low, high] = [0, bounds.length];
+      let low = 0;
+      let high = bounds.length;
       while (low < high) {
         const middle = (low + high) >>> 1;
         if ((bounds[middle] as number) <= time) low = middle + 1;
         else high = middle;
       }
       const piece = (pieces[low] ??= empty(size));
-      const [from, to, start] = [
-        page.starts[i] as number,
-        page.starts[i + 1] as number,
-        piece.starts[piece.count] as number,
-      ];
-      if (piece.bytes.length < start + to - from) {
-        const larger = new Uint8Array(2 * (start + to - from));
+      const from = page.starts[i] as number;
+      const length = (page.starts[i + 1] as number) - from;
+      const start = piece.starts[piece.count] as number;
+      if (piece.bytes.length < start + length) {
+        const larger = new Uint8Array(2 * (start + length));
         larger.set(piece.bytes);
         piece.bytes = larger;
       }
-      piece.bytes.set(page.bytes.subarray(from, to), start);
-      piece.starts[piece.count + 1] = start + to - from;
+      for (let b = 0; b < length; b++) piece.bytes[start + b] = page.bytes[from + b] as number;
+      piece.starts[piece.count + 1] = start + length;
       piece.hashes[piece.count] = page.hashes[i] as number;
       piece.codes[piece.count] = page.codes[i] as number;
       piece.times[piece.count] = time;
@@ -119,7 +123,8 @@ export function bucketWriter(
     return true;
   };
   const flushAll = (): boolean => pieces.every((_, bucket) => flush(bucket));
-  return { add, flushAll };
+  const told = (): Spooled => ({ pieces: Float64Array.from(written), codes });
+  return { add, flushAll, told };
 }
 
 /**
@@ -137,7 +142,7 @@ export function pageFile(fd: number) {
     bytesOf(page.codes, first * 4, count * 4),
     bytesOf(page.times, first * 8, count * 8),
   ];
-  const write = (page: AnswerPage): Omit<OnFile, 'bucket' | 'newCodes'> => {
+  const write = (page: AnswerPage): Omit<OnFile, 'bucket'> => {
     const onFile = { at: end, count: page.count, used: page.starts[page.count] as number };
     let at = end;
     for (const view of views(page, 0, onFile.count, 0, onFile.used)) {
@@ -148,7 +153,7 @@ export function pageFile(fd: number) {
     return onFile;
   };
   /** The piece at `onFile` read into `page` after its answers (its arrays made for as many more, or more). */
-  const append = (onFile: Omit<OnFile, 'bucket' | 'newCodes'>, page: AnswerPage): AnswerPage => {
+  const append = (onFile: Omit<OnFile, 'bucket'>, page: AnswerPage): AnswerPage => {
     const [first, byte] = [page.count, page.starts[page.count] as number];
     if (page.bytes.length < byte + onFile.used) {
       const larger = new Uint8Array(2 * (byte + onFile.used));
