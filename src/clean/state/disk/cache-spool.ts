@@ -52,19 +52,23 @@ export function spoolByTime(
 ): void {
   // The first page's times tell the buckets apart; its arrays are reused for every other page.
   let page = pages.next(null);
-  if (page === null) return post({ pieces: new Float64Array(0), codes: [] });
+  if (page === null) {
+    post({ pieces: new Float64Array(0), codes: [] });
+    return;
+  }
   const times = page.times.slice(0, page.count).sort();
   const bounds = new Float64Array(Math.max(0, Math.min(layout.most, times.length) - 1));
   for (let b = 0; b < bounds.length; b++)
     bounds[b] = times[Math.floor(((b + 1) * times.length) / (bounds.length + 1))] as number;
   const writer = bucketed(bounds, layout.piece, file, empty);
-  const short = () => {
-    pages.close();
-    post('short');
-  };
-  for (; page !== null; page = pages.next(page)) if (!writer.add(page)) return short();
-  if (!writer.flushAll()) return short();
-  post(writer.told());
+  let written = true;
+  for (; page !== null && written; page = written ? pages.next(page) : null) written = writer.add(page);
+  if (written && writer.flushAll()) {
+    post(writer.told());
+    return;
+  }
+  pages.close();
+  post('short');
 }
 
 /**
