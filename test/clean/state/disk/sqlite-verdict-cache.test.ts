@@ -302,6 +302,14 @@ describe('the SQLite verdict cache', () => {
     const displaced = read.reduce((sum, a, at) => sum + Math.abs((a.time - T) / 1_000 - at), 0) / n;
     expect(displaced).toBeLessThan(n / 64);
     expect(existsSync(file)).toBe(false);
+    // Stopped while the worker still reads (a Ctrl-C during the scan): no page, the worker ended, the file gone.
+    const stop = new AbortController();
+    const again = new SpooledReader({ path, since: 0, size: 8_000 }, { fd: openSync(file, 'w+'), path: file });
+    stop.abort();
+    const pages: AnswerPage[] = [];
+    for await (const page of again.pages(stop.signal)) pages.push(page);
+    expect(pages).toEqual([]);
+    expect(existsSync(file)).toBe(false);
   });
 
   it("reads on from the cache itself where the early read's file takes no more (a full disk)", async () => {
