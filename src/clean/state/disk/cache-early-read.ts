@@ -26,8 +26,8 @@ interface Spool {
 
 /**
  * A worker thread begun while the run scans its list: it reads every answer given since `since` into a private file
- * (cache-spool.ts), by when it was given, telling each piece as it is written, and ends, so its memory (a V8 isolate,
- * a SQLite connection) is given back before the pass. The pass reads the pieces from the file in this thread, a
+ * (cache-spool.ts), by when it was given, tells once where every piece is, and ends, so its memory (a V8 isolate, a
+ * SQLite connection) is given back before the pass. The pass reads the pieces from the file in this thread, a
  * bucket of them at a time, into one page's arrays. A file that took no more (a full disk), or a worker that ended
  * without saying it had read them all, leaves the pages to a PageReader that reads the cache again from its start.
  */
