@@ -145,7 +145,7 @@ export class Factory {
       import('./clean/state/open-state.js'),
       this.sharedUrl(sharedFlag),
     ]);
-    const state = await openAccountState({ dataDir: this.dataDir, account, sharedUrl });
+    const state = await openAccountState({ dataDir: this.dataDir, account, sharedUrl, clock: this.io.clock });
     this.closers.push(state);
     return state;
   }

@@ -98,7 +98,7 @@ async function verifyCleaning(f: Factory, row: ServiceStatus, opts: { check: boo
   const answer = await checkCleanToken(f);
   if (answer.verdict === 'accepted') {
     row.verified = true;
-    markTokenAccepted(f.dataDir, opts.url, token);
+    markTokenAccepted(f.dataDir, opts.url, token, f.io.clock.now());
     row.acceptedAt = tokenAcceptedAt(f.dataDir, opts.url, token) ?? null;
   } else if (answer.verdict === 'unknown') row.problem = `not verified: ${answer.why}`;
   else {

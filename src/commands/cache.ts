@@ -39,7 +39,7 @@ export async function cacheClear(
   o: { olderThan?: string; json?: JsonFlag; shared?: string },
   f: Factory,
 ): Promise<number> {
-  const before = o.olderThan !== undefined ? Date.now() - parseDuration(o.olderThan, '--older-than') : undefined;
+  const before = o.olderThan !== undefined ? f.io.clock.now() - parseDuration(o.olderThan, '--older-than') : undefined;
   const cache = await (await accountState(f, o.shared)).cache();
   const removed = await cache.clear(before);
   if (o.json !== undefined) f.io.json({ removed }, o.json, ['removed']);

@@ -109,7 +109,7 @@ async function keepCleanToken(f: Factory, token: string, json: JsonFlag): Promis
   const profile = await f.profile();
   profile.saveSignIn({ 'clean-token': token });
   const url = profile.urls().cleanUrl;
-  if (check.verdict === 'accepted' && url) markTokenAccepted(f.dataDir, url, token);
+  if (check.verdict === 'accepted' && url) markTokenAccepted(f.dataDir, url, token, f.io.clock.now());
   if (check.verdict === 'accepted')
     f.io.note(`${f.io.style.green('✓')} Stored the cleaning service token (the service accepted it)`);
   else f.io.warn(`stored the cleaning service token, not verified: ${check.why}`);

@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../atomic-write.js';
 const fileOf = (dataDir: string, url: string, token: string) =>
   join(dataDir, 'tokens', createHash('sha256').update(`${url}\n${token}`).digest('hex').slice(0, 32));
 
-export function markTokenAccepted(dataDir: string, url: string, token: string, now = Date.now()): void {
+export function markTokenAccepted(dataDir: string, url: string, token: string, now: number): void {
   try {
     mkdirSync(join(dataDir, 'tokens'), { recursive: true, mode: 0o700 });
     // Not flushed to disk: it is written at a run's first answer, and two fsyncs there held up that window's

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { Clock } from '../clock.js';
 import type { SecretSet } from '../secrets.js';
 import { ProcessSignals, type Signals } from './signals.js';
 
@@ -18,6 +19,8 @@ export interface IO {
   signals: Signals;
   /** The secrets this run holds, masked in all it writes; `main` makes it from the environment when absent. */
   secrets?: SecretSet;
+  /** What every date and age is read from (months, renewals, lock and claim ages, history); the real one when absent. */
+  clock?: Clock;
 }
 
 export function processIO(): IO {

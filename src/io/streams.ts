@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import { type Clock, realClock } from '../clock.js';
 import { type SecretSet, secretsOf } from '../secrets.js';
 import type { InputStream, IO, OutputStream } from './io.js';
 import { formatJson, type JsonFlag, selectFields } from './json.js';
@@ -102,6 +103,10 @@ export class IOStreams {
 
   get signals(): Signals {
     return this.io.signals;
+  }
+
+  get clock(): Clock {
+    return this.io.clock ?? realClock;
   }
 
   get quiet(): boolean {

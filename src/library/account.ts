@@ -38,7 +38,7 @@ export class Account {
     let marked = false;
     client.clean = async (emails, signal) => {
       const records = await clean(emails, signal);
-      if (!marked) markTokenAccepted(dataDir, cleanUrl, token);
+      if (!marked) markTokenAccepted(dataDir, cleanUrl, token, this.settings.clock.now());
       marked = true;
       return records;
     };
@@ -57,9 +57,9 @@ export class Account {
 
   /** The account's state, in the shared store if one is named; rejects (SharedStateError) when that is down. */
   state(account: string): Promise<AccountState> {
-    const { dataDir, sharedUrl } = this.settings;
+    const { dataDir, sharedUrl, clock } = this.settings;
     this.statePromise ??= import('../clean/state/open-state.js').then(({ openAccountState }) =>
-      openAccountState({ dataDir, account, sharedUrl }),
+      openAccountState({ dataDir, account, sharedUrl, clock }),
     );
     // A store that could not be reached is tried again by the next run.
     this.statePromise.catch(() => (this.statePromise = undefined));

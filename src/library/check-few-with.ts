@@ -7,6 +7,7 @@ import {
 } from '../clean/check/check-few.js';
 import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
 import type { Verdict } from '../clean/verdict/verdict.js';
+import type { Clock } from '../clock.js';
 import type { Account } from './account.js';
 import type { VerifyEvent } from './types.js';
 
@@ -31,7 +32,8 @@ export async function checkFewWithService(account: Account, keys: string[], o: S
     client,
     limiter: state.limiter(account.settings.rate),
     cache,
-    since: o.maxAgeMs > 0 ? Date.now() - o.maxAgeMs : undefined,
+    since: o.maxAgeMs > 0 ? account.settings.clock.now() - o.maxAgeMs : undefined,
+    clock: account.settings.clock,
     stop: o.stop,
     abort: o.abort,
     onCacheError: (error) => warn(`answers could not be kept in the verdict cache (${error.message})`),
@@ -60,6 +62,7 @@ export async function checkFewWithService(account: Account, keys: string[], o: S
 export async function checkFewWithEngine(
   keys: string[],
   settings: EngineSettings,
+  clock: Clock,
   stop: AbortSignal,
   emit: (event: VerifyEvent) => void,
 ): Promise<FewChecked> {
@@ -69,7 +72,7 @@ export async function checkFewWithEngine(
     onWarning: (message) => emit({ type: 'warning', message }),
   });
   try {
-    return await checkWithEngine(keys, engine, stop);
+    return await checkWithEngine(keys, engine, stop, clock);
   } finally {
     await engine.close();
   }

@@ -53,6 +53,7 @@ async function serviceChecker(account: Account, cleanUrl: string, choice: CheckC
     concurrency: account.settings.concurrency,
     maxSpend: choice.maxSpend,
     precheck: choice.precheck ? choice.engine : undefined,
+    clock: account.settings.clock,
   });
 }
 

@@ -55,6 +55,7 @@ export function cleanPlan(input: string, o: CleanOptions, settings: ClientSettin
       maxAgeMs: restart ? 0 : maxAgeOf(o.maxAge, 'maxAge'),
       failWhen: failWhen?.thresholds,
       spoolDir: `${settings.dataDir}/spool`,
+      clock: settings.clock,
     },
     choice: {
       local: o.local ?? false,

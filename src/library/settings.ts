@@ -1,6 +1,7 @@
 // What a client works with, resolved once from its options (and, when asked, a stored profile of the CLI): the
 // cleaning service and its token, whose account that is, where its state lives, and the pace of its requests.
 import { checkSharedUrl } from '../clean/state/open-state.js';
+import { type Clock, realClock } from '../clock.js';
 import { dataDir as platformDataDir } from '../config/paths.js';
 import { DEFAULT_RATE, parseRate, type Rate } from '../config/rate.js';
 import { validateUrl } from '../config/urls.js';
@@ -24,6 +25,8 @@ export interface ClientSettings {
   debug?: (line: string) => void;
   /** What to do when a service is configured but no token is: the CLI names its login command. */
   authHint: string;
+  /** What dates and ages are read from: the real clock, or the CLI's (a test's). */
+  clock: Clock;
 }
 
 /** Names for messages: a bad option is a UsageError naming it (the CLI names its flags and the profile instead). */
@@ -44,7 +47,7 @@ const OPTION_NAMES: SettingSources = {
 export function resolveSettings(
   options: ClientOptions,
   sources: SettingSources = OPTION_NAMES,
-  more: Partial<Pick<ClientSettings, 'secrets' | 'authHint'>> = {},
+  more: Partial<Pick<ClientSettings, 'secrets' | 'authHint' | 'clock'>> = {},
 ): ClientSettings {
   const env = options.env ?? process.env;
   const secrets = more.secrets ?? new SecretSet();
@@ -64,6 +67,7 @@ export function resolveSettings(
     secrets,
     debug: options.debug,
     authHint: more.authHint ?? 'give the cleaning token: createClient({ cleanUrl, token })',
+    clock: more.clock ?? realClock,
   };
 }
 

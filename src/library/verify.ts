@@ -40,7 +40,7 @@ export async function verifyWith(
             abort,
             emit,
           })
-        : await checkFewWithEngine(keys, engine, stop, emit);
+        : await checkFewWithEngine(keys, engine, account.settings.clock, stop, emit);
   const stopped = checked?.outcome.stopped;
   // A refused token, or a URL with no service behind it, fails the call (4, 1): no address was to blame.
   if (stopped?.error && (stopped.reason === 'auth' || stopped.reason === 'no-service')) throw stopped.error;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { afterEach, beforeEach, expect } from 'vitest';
+import type { Clock } from '../../src/clock.js';
 import type { IO } from '../../src/io/io.js';
 import { type Signal, Signals } from '../../src/io/signals.js';
 import { main } from '../../src/main.js';
@@ -52,6 +53,11 @@ export const NO_DNS = '127.0.0.1:9';
 
 /** A home for one test: its own config and data directories, removed by cleanup(). */
 export class TestHome {
+  /**
+   * What the CLI reads dates from: give the sandbox's FakeClock here too, so that the CLI and the service it talks to
+   * never disagree on the date (the real clock when unset).
+   */
+  clock?: Clock;
   readonly dir = mkdtempSync(join(tmpdir(), 'mailclean-test-'));
   readonly configDir = join(this.dir, 'config');
   readonly dataDir = join(this.dir, 'data');
@@ -83,6 +89,7 @@ export class TestHome {
       env: this.env(opts.env),
       cwd: this.dir,
       signals: new Signals(),
+      clock: this.clock,
     };
     this.running.add(io.signals);
     this.errors.add(stderr);

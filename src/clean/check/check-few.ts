@@ -1,7 +1,7 @@
 // A few addresses checked at once (`mailclean verify`): by the cleaning service, through the account's limiter and
 // its verdict cache (answers within --max-age are not paid again, new ones are kept), or by the built-in engine.
 import type { Json } from '../../api/shape.js';
-import { realClock } from '../../clock.js';
+import type { Clock } from '../../clock.js';
 import type { Engine } from '../../verify/index.js';
 import type { Booking, RateLimiter } from '../state/rate-limiter.js';
 import type { VerdictCache } from '../state/verdict-cache.js';
@@ -23,6 +23,7 @@ export interface ServiceCheck {
   cache?: VerdictCache;
   /** Cached answers at or after this time count (epoch ms); undefined: the cache is not read. */
   since?: number;
+  clock: Clock;
   stop: AbortSignal;
   abort: AbortSignal;
   /** The cache refused a write: the answers are still returned. */
@@ -58,7 +59,7 @@ export async function checkFewWithService(keys: string[], opts: ServiceCheck): P
               ),
           );
       },
-      clock: realClock,
+      clock: opts.clock,
       concurrency: 1,
       stop: opts.stop,
       abort: opts.abort,
@@ -68,12 +69,17 @@ export async function checkFewWithService(keys: string[], opts: ServiceCheck): P
   return { results, fromCache: new Set(cached.keys()), outcome };
 }
 
-export async function checkFewWithEngine(keys: string[], engine: Engine, stop: AbortSignal): Promise<FewChecked> {
+export async function checkFewWithEngine(
+  keys: string[],
+  engine: Engine,
+  stop: AbortSignal,
+  clock: Clock,
+): Promise<FewChecked> {
   const results = new Map<string, Verdict>();
   await Promise.all(
     keys.map(async (key) => {
       if (stop.aborted) return;
-      results.set(key, engineVerdict(key, await engine.verify(key), new Date().toISOString()));
+      results.set(key, engineVerdict(key, await engine.verify(key), new Date(clock.now()).toISOString()));
     }),
   );
   const outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };

@@ -58,7 +58,7 @@ export async function dryRunReport(
   const fromCache = cache
     ? await cache.count(
         unanswered,
-        Date.now() - request.maxAgeMs,
+        request.clock.now() - request.maxAgeMs,
         (key) => unanswered.exclude(key),
         request.signals.stop,
       )

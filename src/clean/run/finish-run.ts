@@ -44,7 +44,8 @@ export async function finishRun(
   // An interrupted check whose answers are not kept counts only those that were (see KnownAnswers.keptBefore).
   const before = stopped === 'interrupted' ? answers.keptBefore : undefined;
   const answerFor = verdictsByRow(checker, ports, layout, scan, answers.verdicts, before);
-  const summaryOf = (written: WriteSummary, outputs: OutputCount[]) => summarise(checker, run, written, outputs);
+  const summaryOf = (written: WriteSummary, outputs: OutputCount[]) =>
+    summarise(checker, run, written, outputs, request.clock.now());
   if (stopped === 'interrupted') {
     ports.emit({ type: 'interrupted', answersSaved: checker.keepsAnswers ? outcome.saved : undefined });
     const counting = countOnly(request, checker, run, ports);
@@ -96,7 +97,13 @@ export function crossingText(c: Crossing): string {
   return c.threshold.percent ? `${c.share.toFixed(1)}% of rows` : quantity(c.rows, 'row');
 }
 
-function summarise(checker: Checker, run: Checked, written: WriteSummary, outputs: OutputCount[]): RunSummary {
+function summarise(
+  checker: Checker,
+  run: Checked,
+  written: WriteSummary,
+  outputs: OutputCount[],
+  now: number,
+): RunSummary {
   const { answers } = run;
   const prechecked = answers.precheck?.decidedCount ?? 0;
   // Another runner's answers, taken from the cache during the run, were not sent by this one.
@@ -114,6 +121,7 @@ function summarise(checker: Checker, run: Checked, written: WriteSummary, output
     outcome: run.outcome,
     allowanceLeft: checker.cost?.().allowance?.left,
     precheck: answers.precheck,
+    now,
   });
 }
 

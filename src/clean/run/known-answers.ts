@@ -63,7 +63,7 @@ export async function answerKnown(
   const cache = request.maxAgeMs > 0 && pending.size > 0 && !screens ? await known.cache?.() : undefined;
   if (cache) {
     // What the cache hands over was read already: leaving it out of `pending` does not change what is to come.
-    const [since, stop] = [Date.now() - request.maxAgeMs, request.signals.stop];
+    const [since, stop] = [request.clock.now() - request.maxAgeMs, request.signals.stop];
     fromCache =
       (await cache.lookupAll?.(pending, since, answered, stop, numbered)) ??
       (await cache.lookupEach(pending, since, answered, stop));
@@ -104,7 +104,13 @@ async function readWhole(
   numbered: FoundNumbered,
 ): Promise<number | undefined> {
   const cache = request.maxAgeMs > 0 && pending.size > 0 ? await known.cache?.() : undefined;
-  return await cache?.lookupAll?.(pending, Date.now() - request.maxAgeMs, answered, request.signals.stop, numbered);
+  return await cache?.lookupAll?.(
+    pending,
+    request.clock.now() - request.maxAgeMs,
+    answered,
+    request.signals.stop,
+    numbered,
+  );
 }
 
 /**

@@ -82,7 +82,10 @@ export async function recordStart(
   // What the attempt taken over paid before it stopped: the answers its journal gained.
   const paidBefore = taken ? Math.max(0, run.journaled - taken.journaled) : 0;
   const end = (facts: Omit<RunEnd, 'endedAt'>) =>
-    keep({ ...record, end: { endedAt: new Date().toISOString(), ...facts, spent: paidBefore + facts.spent } });
+    keep({
+      ...record,
+      end: { endedAt: new Date(request.clock.now()).toISOString(), ...facts, spent: paidBefore + facts.spent },
+    });
   return {
     ended: (result, outcome) => end(endOf(request, checker, result, outcome)),
     cancelled: () => end({ ...nothingCounted(0), outcome: 'cancelled', exitCode: ExitCode.ok }),

@@ -1,6 +1,7 @@
 // What a clean is asked to do, whichever checker decides the addresses: the list, where the rows go, what the
 // run may reuse or spend, and the signals that stop it. Commands build one from flags; the library API from code.
 import type { Writable } from 'node:stream';
+import type { Clock } from '../../clock.js';
 import type { InputEncoding } from '../scan/input/encodings.js';
 import type { OutputFormat } from '../write/formats/index.js';
 import type { OutputPath } from '../write/output-path.js';
@@ -35,6 +36,8 @@ export interface CleanRequest {
   /** Where a spooled input and what passes the scan's memory budget are kept (private files, removed at the end). */
   spoolDir: string;
   signals: RunSignals;
+  /** What the run reads dates and ages from: its start and end, the age of cached answers. */
+  clock: Clock;
   /** How the run was started, for the run history (`mailclean runs`); without it, `runs resume` cannot repeat it. */
   origin?: RunOrigin;
 }

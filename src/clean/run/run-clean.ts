@@ -25,7 +25,7 @@ export type RunResult =
 const CONFIRM_ABOVE = 1_000;
 
 export async function runClean(request: CleanRequest, checker: Checker, ports: RunPorts): Promise<RunResult> {
-  const startedAt = Date.now();
+  const startedAt = request.clock.now();
   const { signals, spoolDir } = request;
   const reading = performance.now();
   try {

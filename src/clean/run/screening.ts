@@ -115,7 +115,7 @@ export class Screening {
       this.answered(key, verdict, time);
     };
     const cache = request.maxAgeMs > 0 ? await this.cache?.() : undefined;
-    if (cache) this.found.fromCache += await cache.lookupEach(chunk, Date.now() - request.maxAgeMs, answered);
+    if (cache) this.found.fromCache += await cache.lookupEach(chunk, request.clock.now() - request.maxAgeMs, answered);
     if (!checker.precheck || request.signals.stop.aborted) return decided;
     const onDebug = (message: string) => this.ports.emit({ type: 'debug', message: `precheck: ${message}` });
     this.engine ??= precheckEngine(checker.precheck, onDebug);

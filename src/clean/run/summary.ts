@@ -85,13 +85,13 @@ export interface SummaryInput {
   };
   allowanceLeft?: number;
   precheck?: { decidedCount: number; byReason: ReadonlyMap<string, number>; unreachable?: string };
-  now?: number;
+  now: number;
 }
 
 const TOP_DOMAINS = 20;
 
 export function runSummary(s: SummaryInput): RunSummary {
-  const now = s.now ?? Date.now();
+  const { now } = s;
   const { scan, tally, outcome } = s;
   const unchecked = tally.byStatus.get('unchecked') ?? 0;
   const statuses = Object.fromEntries(

@@ -3,6 +3,7 @@
 // open-state.ts chooses the store; every caller (clean with the service, --local, --dry-run, `cache`, `allowance`,
 // `runs`, the token check) goes through it.
 import type { AllowanceNews } from '../../api/allowance.js';
+import type { Clock } from '../../clock.js';
 import type { Rate } from '../../config/rate.js';
 import type { Verdict } from '../verdict/verdict.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -90,8 +91,10 @@ export interface MachineState extends RunLog {
   rememberAllowance(news: AllowanceNews, source: KnownAllowance['source']): void;
   /** Counts addresses spent now (charged by the service), for `mailclean allowance`. */
   recordSpend(addresses: number): Promise<void>;
-  /** Addresses spent in the calendar month (UTC) of `now`: by this machine, and by every runner when shared. */
-  spentInMonth(now?: number): Promise<MonthSpend>;
+  /** Addresses spent in this calendar month (UTC): by this machine, and by every runner when shared. */
+  spentInMonth(): Promise<MonthSpend>;
+  /** What the state reads dates and ages from. */
+  readonly clock: Clock;
 }
 
 export interface AccountState extends MachineState {
@@ -131,6 +134,8 @@ export interface StateLocation {
   account: string;
   /** A shared store's URL (redis://…); undefined keeps the state in the data directory. */
   sharedUrl?: string;
+  /** The real clock when absent. */
+  clock?: Clock;
 }
 
 /** Thrown by a shared store's limiter, cache and claims when it cannot be reached or answers an error. */

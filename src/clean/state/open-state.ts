@@ -38,7 +38,7 @@ const SHARED_STORES: Record<string, SharedStore> = { 'redis:': REDIS, 'rediss:':
 /** The account's state where `where` says; a shared store that cannot be reached rejects (SharedStateError). */
 export async function openAccountState(where: StateLocation): Promise<AccountState> {
   const { DiskAccountState } = await import('./disk/disk-state.js');
-  const disk = new DiskAccountState(where.dataDir, where.account);
+  const disk = new DiskAccountState(where.dataDir, where.account, where.clock);
   if (where.sharedUrl === undefined) return disk;
   return storeOf(where.sharedUrl, 'the shared state').open(where.sharedUrl, where.account, disk);
 }

@@ -78,7 +78,11 @@ export async function cliClient(
       debug: f.io.debugEnabled ? (line) => f.io.debug(line) : undefined,
     },
     { cleanUrl: '--clean-url', shared: '--shared', rate: '--rate', concurrency: '--concurrency' },
-    { secrets: f.io.secrets, authHint: 'run `mailclean login --service clean`, or set MAILCLEAN_CLEAN_TOKEN' },
+    {
+      secrets: f.io.secrets,
+      authHint: 'run `mailclean login --service clean`, or set MAILCLEAN_CLEAN_TOKEN',
+      clock: f.io.clock,
+    },
   );
   return new MailcleanClient(settings);
 }

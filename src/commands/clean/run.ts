@@ -72,6 +72,7 @@ function cleanRequest(o: CleanOptions, f: Factory): CleanRequest {
     failWhen: o.failWhen,
     spoolDir: `${f.dataDir}/spool`,
     signals: f.io.signals,
+    clock: f.io.clock,
     origin: o.origin,
   };
 }

@@ -50,7 +50,7 @@ export async function cleaningSession(f: Factory): Promise<CleaningClient> {
     const clean = client.clean.bind(client);
     client.clean = async (emails, signal) => {
       const records = await clean(emails, signal);
-      if (!marked && url) markTokenAccepted(f.dataDir, url, token);
+      if (!marked && url) markTokenAccepted(f.dataDir, url, token, f.io.clock.now());
       marked = true;
       return records;
     };
@@ -69,7 +69,7 @@ export async function keepCleanSignIn(f: Factory, signed: CleanSignedIn, email: 
   f.useToken('clean', signed.token);
   const cleanUrl = profile.urls().cleanUrl;
   if (!cleanUrl) return;
-  markTokenAccepted(f.dataDir, cleanUrl, signed.token);
+  markTokenAccepted(f.dataDir, cleanUrl, signed.token, f.io.clock.now());
   // Remembered under every identity this sign-in shows (the same token from MAILCLEAN_CLEAN_TOKEN later is the
   // same account). The news is worth keeping, not worth failing a sign-in for (a shared store that is down).
   const identity = { cleanUrl, email, token: signed.token, userId: signed.userId };

@@ -16,7 +16,7 @@ export async function pruneRuns(
   f: Factory,
   o: { olderThan: string; shared?: string; json?: JsonFlag },
 ): Promise<number> {
-  const before = Date.now() - parseDuration(o.olderThan, '--older-than');
+  const before = f.io.clock.now() - parseDuration(o.olderThan, '--older-than');
   const state = await runHistory(f, o.shared);
   const runs = await state.runs();
   const old = runs.filter((run) => !run.live && Date.parse(run.end?.endedAt ?? run.startedAt) < before);

@@ -15,7 +15,7 @@ export async function listRuns(f: Factory, o: { limit: string; shared?: string; 
   const state = await runHistory(f, o.shared);
   const runs = (await state.runs()).slice(0, limit).map((run) => runJson(run, state));
   if (o.json !== undefined) f.io.json(runs, o.json, RUN_FIELDS);
-  else if (runs.length > 0) f.io.out(runsTable(runs, f.io.isStdoutTTY, Date.now()));
+  else if (runs.length > 0) f.io.out(runsTable(runs, f.io.isStdoutTTY, f.io.clock.now()));
   // As `gh run list`: no runs is no failure, and only a terminal is told.
   else if (f.io.isStdoutTTY) f.io.note('No runs recorded for this account yet.');
   return ExitCode.ok;

@@ -14,6 +14,7 @@ import type { CleanRequest } from '../../../src/clean/run/request.js';
 import { runClean } from '../../../src/clean/run/run-clean.js';
 import type { AccountState } from '../../../src/clean/state/account-state.js';
 import { openAccountState } from '../../../src/clean/state/open-state.js';
+import { realClock } from '../../../src/clock.js';
 import { type SandboxHandle, startSandbox } from '../../../src/sandbox/server.js';
 
 const RATE = { requests: 1_000, windowMs: 1_000 };
@@ -56,6 +57,7 @@ describe.each(['spec', 'alt'] as const)('the run history kept by the run service
       yes: true,
       maxAgeMs: 30 * 86_400_000,
       spoolDir: join(dir, 'spool'),
+      clock: realClock,
       signals: { stop: stop.signal, abort: new AbortController().signal, exitCode: 130 },
       origin: { args: [input, '--yes'], cwd: dir },
       ...more,
@@ -63,7 +65,7 @@ describe.each(['spec', 'alt'] as const)('the run history kept by the run service
     return { req, stopNow: () => stop.abort() };
   };
   const checker = (maxSpend?: number, concurrency = 2) =>
-    new ServiceChecker({ state, client, service: sandbox.url, rate: RATE, concurrency, maxSpend });
+    new ServiceChecker({ state, client, service: sandbox.url, rate: RATE, concurrency, maxSpend, clock: realClock });
   const quiet: RunPorts = { emit: () => undefined };
 
   it('a finished run: its list, rows, spend, statuses, outputs and command line', async () => {
@@ -150,7 +152,7 @@ describe.each(['spec', 'alt'] as const)('the run history kept by the run service
     const input = list(10);
     const result = await runClean(
       request(input, { dryRun: true }).req,
-      new ServiceChecker({ state, service: sandbox.url, rate: RATE, concurrency: 1 }),
+      new ServiceChecker({ state, service: sandbox.url, rate: RATE, concurrency: 1, clock: realClock }),
       quiet,
     );
     expect(result.kind).toBe('dry-run');

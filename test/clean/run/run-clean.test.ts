@@ -16,6 +16,7 @@ import type { CleanRequest } from '../../../src/clean/run/request.js';
 import { runClean } from '../../../src/clean/run/run-clean.js';
 import type { AccountState } from '../../../src/clean/state/account-state.js';
 import { openAccountState } from '../../../src/clean/state/open-state.js';
+import { realClock } from '../../../src/clock.js';
 import { UsageError } from '../../../src/errors.js';
 import { type SandboxHandle, startSandbox } from '../../../src/sandbox/server.js';
 
@@ -79,6 +80,7 @@ describe.each(['spec', 'alt'] as const)('runClean with the cleaning service (%s 
       yes: false,
       maxAgeMs: 30 * 86_400_000,
       spoolDir: join(dir, 'spool'),
+      clock: realClock,
       signals: signals(),
       ...more,
       sink,
@@ -92,6 +94,7 @@ describe.each(['spec', 'alt'] as const)('runClean with the cleaning service (%s 
       rate: RATE,
       concurrency: 2,
       maxSpend: opts.maxSpend,
+      clock: realClock,
     });
   const ports = (questions?: RunQuestions): RunPorts => ({ emit: (e) => events.push(e), questions });
   const of = <T extends RunEvent['type']>(type: T) =>
@@ -265,7 +268,7 @@ describe.each(['spec', 'alt'] as const)('runClean with the cleaning service (%s 
     };
     const result = await runClean(
       req,
-      new ServiceChecker({ state, client, service: sandbox.url, rate: RATE, concurrency: 1 }),
+      new ServiceChecker({ state, client, service: sandbox.url, rate: RATE, concurrency: 1, clock: realClock }),
       stopping,
     );
     expect(result).toMatchObject({ kind: 'interrupted', exitCode: 130 });
@@ -318,6 +321,7 @@ async function localRunWithACachedAnswer(emit: (event: RunEvent, run: ReturnType
         yes: false,
         maxAgeMs: 86_400_000,
         spoolDir: join(dir, 'spool'),
+        clock: realClock,
         signals: run,
       },
       checker,

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountState, RunEnd, RunRecord, StateLocation } from '../../../src/clean/state/account-state.js';
 import { openAccountDirectory, openAccountState } from '../../../src/clean/state/open-state.js';
 import type { Verdict } from '../../../src/clean/verdict/verdict.js';
+import { FakeClock } from '../../helpers/clock.js';
 import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../../helpers/redis.js';
 import { severalProcesses } from './several-processes.js';
 
@@ -234,8 +235,9 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
     expect((await open(where)).knownAllowance()).toMatchObject({ left: 42, limit: 50, source: 'refusal' });
   });
 
-  it('counts what this machine spent this month, and with a shared state what every runner spent', async () => {
-    const where = nextAccount();
+  it('counts what this machine spent in each month, and with a shared state what every runner spent', async () => {
+    const clock = new FakeClock(Date.parse('2026-11-30T23:59:58.000Z'));
+    const where = { ...nextAccount(), clock };
     const here = await open(where);
     await here.recordSpend(3);
     await (await open(where)).recordSpend(4);
@@ -244,10 +246,20 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
     dirs.push(otherDataDir);
     const elsewhere = await open({ ...where, dataDir: otherDataDir });
     await elsewhere.recordSpend(5);
-    const month = new Date().toISOString().slice(0, 7);
-    expect(await here.spentInMonth()).toEqual({ month, thisMachine: 7, ...(here.shared ? { allRunners: 12 } : {}) });
+    expect(await here.spentInMonth()).toEqual({
+      month: '2026-11',
+      thisMachine: 7,
+      ...(here.shared ? { allRunners: 12 } : {}),
+    });
     expect((await elsewhere.spentInMonth()).thisMachine).toBe(5);
-    expect((await here.spentInMonth(Date.parse('2020-01-15'))).thisMachine).toBe(0);
+    // The last second of the month passes: what is spent now is December's, and November's stays November's.
+    clock.advance(2_000);
+    await here.recordSpend(2);
+    expect(await here.spentInMonth()).toEqual({
+      month: '2026-12',
+      thisMachine: 2,
+      ...(here.shared ? { allRunners: 2 } : {}),
+    });
   });
 
   it('claims: a second run gets only what is unclaimed, and what the first gives back', async () => {

@@ -6,6 +6,7 @@ import { HttpClient } from '../../../dist/api/http.js';
 import { ServiceChecker } from '../../../dist/clean/check/service/service-checker.js';
 import { runClean } from '../../../dist/clean/run/run-clean.js';
 import { openAccountState } from '../../../dist/clean/state/open-state.js';
+import { realClock } from '../../../dist/clock.js';
 
 const { where, input, url, token, spoolDir } = JSON.parse(process.env.MAILCLEAN_WORKER);
 const state = await openAccountState(where);
@@ -18,6 +19,7 @@ const checker = new ServiceChecker({
   service: url,
   rate: { requests: 1_000, windowMs: 1_000 },
   concurrency: 4,
+  clock: realClock,
 });
 const stop = new AbortController();
 const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -28,6 +30,7 @@ const request = {
   dryRun: false,
   yes: true,
   maxAgeMs: 86_400_000,
+  clock: realClock,
   spoolDir,
   signals: { stop: stop.signal, abort: stop.signal, exitCode: 130 },
 };

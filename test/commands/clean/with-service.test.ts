@@ -173,8 +173,10 @@ describe.each(['spec', 'alt'] as const)('clean: a list edited while it is sent (
 });
 
 describe('clean: allowance', () => {
-  it('free plan, 120 unique: exit 3 with 50 checked and 70 unchecked; after the month turns --resume finishes', async () => {
+  it('free plan, 120 unique: exit 3 with 50 checked and 70 unchecked; each month --resume checks 50 more, then finishes', async () => {
+    // One clock for the service and the CLI: both see the month turn at once.
     const clock = new FakeClock(Date.UTC(2026, 10, 20, 12));
+    home().clock = clock;
     const sandbox = await signedIn({ plan: 'free', now: clock.now, tokenTtlMs: 365 * 86_400_000 });
     const input = join(home().dir, 'list.csv');
     writeFileSync(input, addresses(120));
@@ -193,23 +195,22 @@ describe('clean: allowance', () => {
     expect(statuses.filter((s) => s === 'unchecked')).toHaveLength(70);
     expect(sandbox.stats().addressesCharged).toBe(50);
     const requestsBefore = sandbox.stats().cleanRequests;
-    const signIn = async () => {
-      const login = await home().run(['login', '--service', 'clean', '--password-stdin'], { stdin: PASSWORD });
-      expect(login.code, login.stderr).toBe(0);
-    };
 
-    // The month turns on the service's clock only (this machine's stays in November): a sign-in learns it.
-    clock.set('2026-12-01T00:01:00Z');
+    // Later the same month: the refusal still holds, and nothing is paid.
+    clock.set('2026-11-30T23:59:00Z');
     const refused = await home().run(['clean', input, '-o', out, '--resume']);
     expect(refused.code, refused.stderr).toBe(3);
     expect(refused.stderr).toContain('nothing was sent: the allowance is known to be used up');
     expect(sandbox.stats().cleanRequests).toBe(requestsBefore);
-    await signIn();
+    expect(sandbox.stats().addressesCharged).toBe(50);
+
+    // The month turns for both: the next 50 go with no other step.
+    clock.set('2026-12-01T00:01:00Z');
     const second = await home().run(['clean', input, '-o', out, '--resume']);
     expect(second.code, second.stderr).toBe(3);
+    expect(second.stderr).toMatch(/20 rows unchecked: the monthly allowance is used up \(0 left; renews 2027-01-01\)/);
     expect(sandbox.stats().addressesCharged).toBe(100);
     clock.set('2027-01-01T00:01:00Z');
-    await signIn();
     const third = await home().run(['clean', input, '-o', out, '--resume']);
     expect(third.code, third.stderr).toBe(0);
     expect(sandbox.stats().addressesCharged).toBe(120);

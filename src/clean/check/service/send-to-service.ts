@@ -1,5 +1,5 @@
 import type { Json } from '../../../api/shape.js';
-import { realClock } from '../../../clock.js';
+import type { Clock } from '../../../clock.js';
 import { CliError } from '../../../errors.js';
 import type { ListJournal } from '../../state/account-state.js';
 import type { Booking, RateLimiter } from '../../state/rate-limiter.js';
@@ -17,6 +17,7 @@ export interface SendOptions {
   journal: ListJournal;
   limiter: RateLimiter;
   client: { clean(emails: string[], signal?: AbortSignal): Promise<Json[]> };
+  clock: Clock;
   concurrency: number;
   maxSpend?: number;
   /** What is known to be left of the monthly allowance: never more is sent. */
@@ -87,7 +88,7 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
       keep(verdicts);
       await written;
     },
-    clock: realClock,
+    clock: opts.clock,
     concurrency: opts.concurrency,
     maxSpend: opts.maxSpend,
     allowanceLeft: opts.allowanceLeft,

@@ -1,6 +1,7 @@
 // The cleaning service as a run's checker: the list locked to one run per account, its journal (an earlier run's
 // answers reused, every new one kept before it counts), the account's limiter, cache and claims, the allowance.
 import type { Json } from '../../../api/shape.js';
+import type { Clock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
 import type { Checker, CheckWork, Cost, KnownSources, ListToCheck, ListToRead } from '../../run/checker.js';
 import type { RunPorts } from '../../run/events.js';
@@ -27,6 +28,7 @@ export interface ServiceCheckerOptions {
   maxSpend?: number;
   /** The engine's settings for the precheck; undefined with --no-precheck. */
   precheck?: EngineSettings;
+  clock: Clock;
 }
 
 export class ServiceChecker implements Checker {
@@ -146,6 +148,7 @@ export class ServiceChecker implements Checker {
       limiter,
       client,
       concurrency: this.options.concurrency,
+      clock: this.options.clock,
       maxSpend: this.options.maxSpend,
       allowanceLeft: this.allowance?.left,
       stop: signals.stop,
@@ -168,7 +171,7 @@ export class ServiceChecker implements Checker {
         claims: state.claims(),
         cache,
         screening: work.screening,
-        since: Date.now() - work.maxAgeMs,
+        since: this.options.clock.now() - work.maxAgeMs,
         onWaiting: (addresses) => {
           if (!told) ports.emit({ type: 'awaiting-runner', addresses });
           told = true;

@@ -7,13 +7,13 @@ import { stillHolds } from '../month.js';
 import { allowancePath } from './paths.js';
 
 /** The last news of this account's allowance, if any was kept. */
-export function knownAllowance(dataDir: string, account: string): KnownAllowance | undefined {
+export function knownAllowance(dataDir: string, account: string, now: number): KnownAllowance | undefined {
   try {
     const parsed = JSON.parse(readFileSync(allowancePath(dataDir, account), 'utf8')) as unknown;
     if (!isObject(parsed) || typeof parsed.asOf !== 'string' || typeof parsed.left !== 'number') return undefined;
     const known = parsed as unknown as KnownAllowance;
     // Once the month renewed, what was left before says nothing.
-    return stillHolds(known) ? known : undefined;
+    return stillHolds(known, now) ? known : undefined;
   } catch {
     return undefined;
   }
@@ -25,7 +25,7 @@ export function rememberAllowance(
   account: string,
   news: AllowanceNews,
   source: KnownAllowance['source'],
-  now = Date.now(),
+  now: number,
 ): void {
   if (news.left === undefined) return;
   const path = allowancePath(dataDir, account);

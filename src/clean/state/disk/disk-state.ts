@@ -1,7 +1,7 @@
 // The account's state in this machine's data directory: journals, the allowance and the run history as files, the
 // rate limit in a state file shared by concurrent runs, the verdict cache and the address claims in SQLite.
 import { existsSync } from 'node:fs';
-import { realClock } from '../../../clock.js';
+import { type Clock, realClock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
 import type {
   AccountState,
@@ -35,6 +35,7 @@ export class DiskAccountState implements AccountState {
   constructor(
     readonly dataDir: string,
     readonly account: string,
+    readonly clock: Clock = realClock,
   ) {}
 
   get cacheLocation(): string {
@@ -64,7 +65,7 @@ export class DiskAccountState implements AccountState {
   limiter(rate: Rate): RateLimiter {
     return new SlidingWindowLimiter({
       rate,
-      clock: realClock,
+      clock: this.clock,
       statePath: limiterStatePath(this.dataDir, this.account),
     });
   }
@@ -85,19 +86,19 @@ export class DiskAccountState implements AccountState {
   }
 
   knownAllowance(): KnownAllowance | undefined {
-    return knownAllowance(this.dataDir, this.account);
+    return knownAllowance(this.dataDir, this.account, this.clock.now());
   }
 
   rememberAllowance(news: AllowanceNews, source: KnownAllowance['source']): void {
-    rememberAllowance(this.dataDir, this.account, news, source);
+    rememberAllowance(this.dataDir, this.account, news, source, this.clock.now());
   }
 
   async recordSpend(addresses: number): Promise<void> {
-    if (addresses > 0) recordSpend(spendPath(this.dataDir, this.account), addresses);
+    if (addresses > 0) recordSpend(spendPath(this.dataDir, this.account), addresses, this.clock.now());
   }
 
-  async spentInMonth(now = Date.now()): Promise<MonthSpend> {
-    const month = monthOf(now);
+  async spentInMonth(): Promise<MonthSpend> {
+    const month = monthOf(this.clock.now());
     return { month, thisMachine: spentInMonth(spendPath(this.dataDir, this.account), month) };
   }
 

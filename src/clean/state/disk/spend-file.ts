@@ -3,7 +3,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-export function recordSpend(path: string, addresses: number, now = Date.now()): void {
+export function recordSpend(path: string, addresses: number, now: number): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   appendFileSync(path, `${JSON.stringify({ at: new Date(now).toISOString(), spent: addresses })}\n`, { mode: 0o600 });
 }

@@ -81,7 +81,7 @@ export class RedisLimiter implements RateLimiter {
     }
     const [wait, redisNow, ...scores] = out.map(Number);
     // Redis's clock and ours may differ: keep the holds relative to now.
-    const offset = Date.now() - redisNow!;
+    const offset = this.clock.now() - redisNow!;
     this.holding = scores.filter((_, i) => i % 2 === 1).map((s) => s + offset);
     return wait!;
   }
@@ -93,7 +93,7 @@ export class RedisLimiter implements RateLimiter {
         .time()
         .zrange(this.key, '0', '-1', 'WITHSCORES')
         .exec()) as [[unknown, [string, string]], [unknown, string[]]];
-      const offset = Date.now() - (Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000));
+      const offset = this.clock.now() - (Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000));
       this.holding = scores.filter((_, i) => i % 2 === 1).map((s) => Number(s) + offset);
     } catch (error) {
       throw unreachable(this.url, error);
@@ -112,6 +112,6 @@ export class RedisLimiter implements RateLimiter {
   }
 
   timeToSend(requests: number): number {
-    return timeToSendAfter(this.holding, requests, { rate: this.rate, span: this.span, now: Date.now() });
+    return timeToSendAfter(this.holding, requests, { rate: this.rate, span: this.span, now: this.clock.now() });
   }
 }

@@ -2,6 +2,7 @@
 // cache, the address claims and the run history live in Redis; a list's journal and the allowance news stay on
 // this machine (and the run history too).
 import type { Redis } from 'ioredis';
+import type { Clock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
 import { redactUrl } from '../../../redact.js';
 import type {
@@ -49,6 +50,10 @@ export class RedisAccountState implements AccountState {
     return new RedisAccountState(await connectShared(url), url, account, machine);
   }
 
+  get clock(): Clock {
+    return this.machine.clock;
+  }
+
   get cacheLocation(): string {
     return `${redactUrl(this.url)} ${sharedCacheKey(this.account)}`;
   }
@@ -74,7 +79,7 @@ export class RedisAccountState implements AccountState {
   }
 
   limiter(rate: Rate): RateLimiter {
-    return new RedisLimiter(this.redis, this.url, `${keyPrefix(this.account)}:limit`, rate);
+    return new RedisLimiter(this.redis, this.url, `${keyPrefix(this.account)}:limit`, rate, this.clock);
   }
 
   async cache(): Promise<VerdictCache> {
@@ -100,7 +105,7 @@ export class RedisAccountState implements AccountState {
   async recordSpend(addresses: number): Promise<void> {
     await this.machine.recordSpend(addresses);
     if (addresses <= 0) return;
-    const key = spendKey(this.account, monthOf(Date.now()));
+    const key = spendKey(this.account, monthOf(this.clock.now()));
     try {
       await this.redis.multi().incrby(key, addresses).pexpire(key, SPEND_KEPT_MS).exec();
     } catch (error) {
@@ -108,8 +113,8 @@ export class RedisAccountState implements AccountState {
     }
   }
 
-  async spentInMonth(now = Date.now()): Promise<MonthSpend> {
-    const mine = await this.machine.spentInMonth(now);
+  async spentInMonth(): Promise<MonthSpend> {
+    const mine = await this.machine.spentInMonth();
     try {
       return { ...mine, allRunners: Number((await this.redis.get(spendKey(this.account, mine.month))) ?? 0) };
     } catch (error) {

@@ -55,6 +55,7 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
         statePath: join(dir, 'limiter.json'),
       }),
       client,
+      clock: realClock,
       concurrency: 2,
       stop: new AbortController().signal,
       abort: new AbortController().signal,
