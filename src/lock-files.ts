@@ -5,6 +5,8 @@
 import { createHash } from 'node:crypto';
 import {
   closeSync,
+  futimesSync,
+  linkSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -35,26 +37,32 @@ const EMPTY_GRACE_MS = 5_000;
 
 /**
  * Takes the lock if nobody holds it; otherwise says who does. Other failures (a full disk, a directory in the way)
- * throw.
+ * throw. The lock is written whole under another name and linked into place, so nobody ever reads it half made.
  */
 export function tryLock(path: string, now = Date.now()): LockAttempt {
-  let fd: number;
+  const draft = `${path}.${processTag()}.new`;
+  const owner = { host: hostname(), space: processSpace(), pid: process.pid, started: new Date(now).toISOString() };
+  const fd = openSync(draft, 'w', 0o600);
   try {
-    fd = openSync(path, 'wx', 0o600);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return { taken: false, owner: readOwner(path) };
-  }
-  try {
-    const owner = { host: hostname(), space: processSpace(), pid: process.pid, started: new Date(now).toISOString() };
     writeSync(fd, `${JSON.stringify(owner)}\n`);
+    // Dated by this machine's clock, as its refreshes are, not the file system's: a file server whose clock differs
+    // would otherwise make a fresh lock look stale, and let a second run in.
+    futimesSync(fd, new Date(now), new Date(now));
   } catch (error) {
     // A lock we cannot say we own (a full disk) is not kept: nobody could tell it stale.
     closeSync(fd);
-    unlinkSync(path);
+    unlinkSync(draft);
     throw error;
   }
   closeSync(fd);
+  try {
+    linkSync(draft, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return { taken: false, owner: readOwner(path) };
+  } finally {
+    unlinkSync(draft);
+  }
   return {
     taken: true,
     release: () => {
