@@ -6,6 +6,7 @@ import {
   type FewChecked,
 } from '../clean/check/check-few.js';
 import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
+import { keepLearned } from '../clean/state/known-allowance.js';
 import type { Verdict } from '../clean/verdict/verdict.js';
 import type { Clock } from '../clock.js';
 import type { Account } from './account.js';
@@ -50,11 +51,12 @@ export async function checkFewWithService(account: Account, keys: string[], o: S
       return decided;
     },
   });
-  const known = state.knownAllowance();
   const { outcome } = checked;
-  if (outcome.allowance?.left !== undefined) state.rememberAllowance(outcome.allowance, 'refusal');
-  else if (known?.left !== undefined && outcome.spent > 0)
-    state.rememberAllowance({ ...known, left: Math.max(0, known.left - outcome.spent) }, 'run');
+  keepLearned(state, state.knownAllowance(), {
+    spent: outcome.spent,
+    news: outcome.allowance,
+    usedUp: outcome.stopped?.reason === 'allowance',
+  });
   await state.recordSpend(outcome.spent).catch(() => undefined);
   return checked;
 }

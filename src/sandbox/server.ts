@@ -12,7 +12,7 @@ import { FaultInjector, type FaultOptions } from './faults.js';
 import { isJson, refuseBrowsers, refuseOtherNames } from './guards.js';
 import { createRouter } from './route-table.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
-import { PLANS } from './state.js';
+import { findByEmail, PLANS, type Plan } from './state.js';
 import { Store } from './store.js';
 
 export type { AllowanceStatus } from './clean-answers.js';
@@ -56,6 +56,8 @@ export interface SandboxHandle {
   port: number;
   /** A snapshot of this handle's counters of the clean route (since start, in memory only). */
   stats(): SandboxStats;
+  /** The cleaning account of `email` moves to `plan`, as the platform's billing would after an upgrade or downgrade. */
+  setPlan(email: string, plan: Plan): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -106,6 +108,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     host,
     port,
     stats: () => structuredClone(stats),
+    setPlan: async (email, next) => {
+      if (!PLANS.includes(next)) throw new TypeError(`unknown plan ${JSON.stringify(next)}`);
+      await ctx.store.refresh();
+      await ctx.store.mutate((draft) => {
+        const user = findByEmail(draft.cleanUsers, email);
+        if (!user) throw new TypeError(`no cleaning account for ${email}`);
+        user.plan = next;
+        user.updatedAt = ctx.now();
+      });
+    },
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Idle keep-alive sockets would otherwise hold the process open for seconds.

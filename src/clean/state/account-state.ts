@@ -88,6 +88,7 @@ export interface MachineState extends RunLog {
   /** One run at a time per list and account: waits for another live run, takes over one left behind. */
   lockList(inputFingerprint: string, events: ListLockEvents): Promise<() => void>;
   knownAllowance(): KnownAllowance | undefined;
+  /** Keeps news that says what is left; news that does not forgets what was known (`known-allowance.ts`). */
   rememberAllowance(news: AllowanceNews, source: KnownAllowance['source']): void;
   /** Counts addresses spent now (charged by the service), for `mailclean allowance`. */
   recordSpend(addresses: number): Promise<void>;

@@ -101,11 +101,7 @@ function partialHint(outcome: CheckOutcome): string {
   switch (outcome.stopped?.reason) {
     case 'allowance': {
       const when = outcome.allowance?.renewsAt ? `on ${outcome.allowance.renewsAt.slice(0, 10)}` : 'next month';
-      const known =
-        outcome.requests === 0
-          ? 'nothing was sent: the allowance is known to be used up until it renews (after a plan change, `mailclean login --service clean` learns the new one); '
-          : '';
-      return `${known}a larger plan raises the monthly allowance; --local checks the rest now with the built-in engine; or run the same command with --resume after the allowance renews (${when}): nothing is paid twice.`;
+      return `a larger plan raises the monthly allowance (after an upgrade, --resume goes on at once); --local checks the rest now with the built-in engine; or run the same command with --resume after the allowance renews (${when}): nothing is paid twice.`;
     }
     case 'shared':
       return 'nothing was sent unbooked; when the shared Redis is back, run the same command with --resume to check the rest: nothing is paid twice.';
@@ -149,11 +145,13 @@ function printSummary(f: Factory, o: CleanOptions, s: RunSummary): void {
       : '';
   const retried = s.retries ? ` (${quantity(s.retries, 'retry', 'retries')})` : '';
   const spent =
-    s.requests > 0 || s.spent > 0
+    s.spent > 0
       ? `; spent ${quantity(s.spent, 'address', 'addresses')} in ${quantity(s.requests, 'request')}${retried}`
-      : s.checker === 'local'
-        ? ''
-        : '; nothing spent';
+      : s.requests > 0
+        ? `; nothing spent (${quantity(s.requests, 'request')} sent${retried})`
+        : s.checker === 'local'
+          ? ''
+          : '; nothing spent';
   const saved =
     s.precheck && s.precheck.saved > 0
       ? `; the precheck saved ${quantity(s.precheck.saved, 'address', 'addresses')} of the allowance`

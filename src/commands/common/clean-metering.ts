@@ -6,8 +6,9 @@ import type { HttpClient, RawAnswer } from '../../api/http.js';
 import { addressesNamed, type RawRequest } from '../../api/raw-request.js';
 import { isAllowanceRefusal } from '../../clean/check/service/refusals.js';
 import type { AccountState } from '../../clean/state/account-state.js';
+import { keepLearned } from '../../clean/state/known-allowance.js';
 import { DEFAULT_RATE, parseRate } from '../../config/rate.js';
-import { ApiError, CliError, ExitCode } from '../../errors.js';
+import { ApiError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { formatDuration } from '../../quantities.js';
 import { cleaningAccountKey } from './sessions.js';
@@ -32,21 +33,13 @@ export function isValidationRoute(url: URL): boolean {
 
 /**
  * Sends the request once through a slot of the account's limiter (each attempt would take one, so no retry), and
- * records what it spent (its addresses, once answered) or what a refusal said of the allowance. As with `clean`,
- * no more addresses go than are known to be left.
+ * records what it spent (its addresses, once answered) or what a refusal said of the allowance. An allowance known
+ * to be used up does not hold it back: news of it may be old (a plan upgraded), and the service's answer tells.
  */
 export async function sendBooked(f: Factory, client: HttpClient, request: RawRequest): Promise<RawAnswer> {
   const account = await cleaningAccountKey(f);
   if (!account) throw new Error('a request to the cleaning service was sent with no cleaning account');
   const state = await f.accountState(account);
-  const known = state.knownAllowance();
-  const addresses = addressesNamed(request);
-  if (known?.left !== undefined && addresses > known.left)
-    throw new CliError(
-      `nothing was sent: ${addresses} addresses, and ${known.left} known to be left of the monthly allowance (as of ${known.asOf}${known.renewsAt ? `; it renews ${known.renewsAt.slice(0, 10)}` : ''})`,
-      ExitCode.error,
-      'after a plan change, `mailclean login --service clean` learns the new allowance',
-    );
   const limiter = state.limiter(parseRate((await f.profile()).settings().rate ?? DEFAULT_RATE, 'rate'));
   const booking = await limiter.acquire(f.io.signals.stop, (ms) =>
     f.io.note(`Waiting ${formatDuration(ms)} for a slot of the rate limit (shared with \`clean\`)…`),
@@ -63,16 +56,15 @@ export async function sendBooked(f: Factory, client: HttpClient, request: RawReq
   }
 }
 
-/** As `clean` settles a run: a refusal for the allowance leaves nothing until it renews, whatever it said. */
+/** As `clean` settles a run: what the answer taught of the allowance, and what it spent. */
 async function record(state: AccountState, request: RawRequest, answer: RawAnswer): Promise<void> {
-  const known = state.knownAllowance();
-  if (answer.failure instanceof ApiError && isAllowanceRefusal(answer.failure)) {
-    const news = allowanceNews(answer.failure.message, answer.failure.body, answer.failure.headers);
-    state.rememberAllowance({ ...known, ...news, left: 0 }, 'refusal');
-    return;
-  }
-  const spent = answer.failure ? 0 : addressesNamed(request);
-  if (spent === 0) return;
-  if (known?.left !== undefined) state.rememberAllowance({ ...known, left: Math.max(0, known.left - spent) }, 'run');
-  await state.recordSpend(spent);
+  const { failure } = answer;
+  const refusal = failure instanceof ApiError && isAllowanceRefusal(failure) ? failure : undefined;
+  const spent = failure ? 0 : addressesNamed(request);
+  keepLearned(state, state.knownAllowance(), {
+    spent,
+    news: refusal && allowanceNews(refusal.message, refusal.body, refusal.headers),
+    usedUp: refusal !== undefined,
+  });
+  if (spent > 0) await state.recordSpend(spent);
 }

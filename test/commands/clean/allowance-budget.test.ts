@@ -1,6 +1,7 @@
 // What is known of the allowance is spent, never more: a run sends at most what is known to be left (the last batch
-// shrinks), with nothing left it sends nothing and says when the month renews, and a refusal that says nothing of
-// what is left leaves 0 until the month renews. Against the sandbox (both shapes) and a raw service.
+// shrinks); with nothing left it asks with one address whether that is still so (a plan may have changed) and says
+// when the month renews; a refusal that says nothing of what is left leaves 0 until the service answers again.
+// Against the sandbox (both shapes) and a raw service.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ describe.each(['spec', 'alt'] as const)('clean: the known allowance is a budget 
   const home = useHome();
   const sandboxes = useSandboxes();
 
-  it('50 known to be left: one request of 50 and no refusal; then nothing is sent, exit 3 at once', async () => {
+  it('50 known to be left: one request of 50 and no refusal; then one address asks, refused, exit 3', async () => {
     const sandbox = await sandboxes.start({ plan: 'free', shape });
     const h = home();
     await registered(h, sandbox);
@@ -29,9 +30,9 @@ describe.each(['spec', 'alt'] as const)('clean: the known allowance is a budget 
 
     const again = await h.run(['clean', input, '-o', join(h.dir, 'out.csv'), '--resume', ...FAST]);
     expect(again.code, again.stderr).toBe(3);
-    expect(sandbox.stats().cleanRequests).toBe(1);
+    expect(sandbox.stats()).toMatchObject({ cleanRequests: 2, addressesCharged: 50, allowanceRefused: 1 });
     expect(again.stderr).toMatch(/0 left; renews \d{4}-\d\d-01\)/);
-    expect(again.stderr).toContain('nothing was sent');
+    expect(again.stderr).toContain('nothing spent (1 request sent)');
     const view = JSON.parse((await h.run(['allowance', '--json'])).stdout) as AllowanceView;
     expect(view).toMatchObject({ left: 0, spentThisMachine: 50 });
   });
@@ -41,7 +42,7 @@ describe('clean: a refusal that says nothing of what is left', () => {
   const home = useHome();
   const serve = useServers();
 
-  it('leaves 0 until the month renews: `allowance` says so and the next run sends nothing', async () => {
+  it('leaves 0: `allowance` says so, and the next run sends one address, refused, before it gives up', async () => {
     let requests = 0;
     const service = await serve((req, res) => {
       let body = '';
@@ -83,7 +84,7 @@ describe('clean: a refusal that says nothing of what is left', () => {
     expect(view).toMatchObject({ left: 0, source: 'refusal' });
     const again = await h.run(['clean', input, '-o', join(h.dir, 'out.csv'), '--resume', '--rate', '1000/1s'], { env });
     expect(again.code, again.stderr).toBe(3);
-    expect(requests).toBe(2);
+    expect(requests).toBe(3);
     expect(readFileSync(join(h.dir, 'out.csv'), 'utf8').trim().split('\n')).toHaveLength(81);
   });
 });

@@ -186,7 +186,9 @@ describe('clean: allowance', () => {
     expect(first.stderr).toMatch(
       /70 rows unchecked: the monthly allowance is used up \(0 left; renews 2026-12-01\)\.\n/,
     );
-    expect(first.stderr).toMatch(/a larger plan raises the monthly allowance; --local checks the rest now/);
+    expect(first.stderr).toMatch(
+      /a larger plan raises the monthly allowance \(after an upgrade, --resume goes on at once\); --local checks the rest now/,
+    );
     expect(first.stderr).toMatch(/--resume/);
     let statuses = outputRows(out)
       .slice(1)
@@ -196,12 +198,14 @@ describe('clean: allowance', () => {
     expect(sandbox.stats().addressesCharged).toBe(50);
     const requestsBefore = sandbox.stats().cleanRequests;
 
-    // Later the same month: the refusal still holds, and nothing is paid.
+    // Later the same month: one address asks whether the allowance is still used up; the refusal costs nothing.
     clock.set('2026-11-30T23:59:00Z');
     const refused = await home().run(['clean', input, '-o', out, '--resume']);
     expect(refused.code, refused.stderr).toBe(3);
-    expect(refused.stderr).toContain('nothing was sent: the allowance is known to be used up');
-    expect(sandbox.stats().cleanRequests).toBe(requestsBefore);
+    expect(refused.stderr).toMatch(/; nothing spent \(1 request sent\)\.\n/);
+    expect(refused.stderr).toMatch(/70 rows unchecked: the monthly allowance is used up \(0 left; renews 2026-12-01\)/);
+    expect(sandbox.stats().cleanRequests).toBe(requestsBefore + 1);
+    expect(sandbox.stats().allowanceRefused).toBe(1);
     expect(sandbox.stats().addressesCharged).toBe(50);
 
     // The month turns for both: the next 50 go with no other step.
@@ -254,7 +258,7 @@ describe.each(['spec', 'alt'] as const)(
       );
       expect(second.stderr).toMatch(
         new RegExp(
-          `^hint: a larger plan raises the monthly allowance; --local checks the rest now with the built-in engine; or run the same command with --resume after the allowance renews \\(${when}\\): nothing is paid twice\\.$`,
+          `^hint: a larger plan raises the monthly allowance \\(after an upgrade, --resume goes on at once\\); --local checks the rest now with the built-in engine; or run the same command with --resume after the allowance renews \\(${when}\\): nothing is paid twice\\.$`,
           'm',
         ),
       );
@@ -277,6 +281,48 @@ describe.each(['spec', 'alt'] as const)(
         'allowanceNeeded,allowanceLeft',
       ]);
       expect(JSON.parse(json.stdout)).toEqual({ allowanceNeeded: 5, allowanceLeft: 0 });
+    });
+
+    it('used up on free, upgraded on the service: --resume asks with one address, finishes and pays only the rest', async () => {
+      const sandbox = await signedIn({ shape, plan: 'free' }, 'upgrade@example.com');
+      const input = file('u.csv', list(120, 'u'));
+      const out = join(home().dir, 'u.out.csv');
+      expect((await home().run(['clean', input, '-o', out])).code).toBe(3);
+      expect(sandbox.stats().addressesCharged).toBe(50);
+      const known = await home().run(['allowance', '--json', 'left,source']);
+      expect(JSON.parse(known.stdout)).toEqual({ left: 0, source: 'refusal' });
+
+      await sandbox.setPlan('upgrade@example.com', 'pro');
+      const requests = sandbox.stats().cleanRequests;
+      const resumed = await home().run(['clean', input, '-o', out, '--resume']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toMatch(/; spent 70 addresses in 3 requests\./);
+      // One address asked first, then the other 69 in two requests; none refused.
+      expect(sandbox.stats().cleanRequests).toBe(requests + 3);
+      expect(sandbox.stats().addressesCharged).toBe(120);
+      expect(sandbox.stats().allowanceRefused).toBe(0);
+      expect(
+        outputRows(out)
+          .slice(1)
+          .every((r) => r[1] === 'valid'),
+      ).toBe(true);
+      // The count the refusal taught was shown to be old: it is forgotten, and the service decides.
+      const after = await home().run(['allowance', '--json', 'left,source']);
+      expect(JSON.parse(after.stdout)).toEqual({ left: null, source: null });
+    });
+
+    it('login forgets what a refusal taught: the next run asks the service as if nothing were known', async () => {
+      const sandbox = await signedIn({ shape, plan: 'free' }, 'relogin@example.com');
+      expect(
+        (await home().run(['clean', file('r.csv', list(60, 'r')), '-o', join(home().dir, 'r.out.csv')])).code,
+      ).toBe(3);
+      expect(JSON.parse((await home().run(['allowance', '--json', 'left'])).stdout)).toEqual({ left: 0 });
+      await sandbox.setPlan('relogin@example.com', 'pro');
+      const login = await home().run(['login', '--service', 'clean', '--password-stdin'], { stdin: PASSWORD });
+      expect(login.code, login.stderr).toBe(0);
+      const left = JSON.parse((await home().run(['allowance', '--json', 'left,source'])).stdout);
+      // A sign-in that names what is left replaces the refusal's news; one that does not forgets it.
+      expect(left.source === 'signin' ? left.left > 0 : left.left === null).toBe(true);
     });
 
     it('after the allowance runs out, --local keeps the answers paid for and checks only the rest', async () => {

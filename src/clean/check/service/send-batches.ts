@@ -103,6 +103,7 @@ class BatchSender {
       return;
     }
     const fitted = this.fit(batch);
+    if (fitted instanceof Promise) return fitted.then(() => this.process(batch));
     if (!fitted) return;
     // Counted against the budgets from now until its answer (or failure) arrives, before that is handled: a
     // batch put back after a refusal must not count twice.
@@ -114,9 +115,10 @@ class BatchSender {
     }
   }
 
-  /** The batch cut to what --max-spend and a known allowance still allow (the rest is put back), or nothing. */
-  private fit(batch: Batch): Batch | undefined {
+  /** The batch cut to what the budget allows (the rest put back), nothing, or what to wait for before fitting it. */
+  private fit(batch: Batch): Batch | Promise<void> | undefined {
     const fitted = this.budget.fit(batch.keys.length);
+    if ('wait' in fitted) return fitted.wait;
     if ('stop' in fitted) {
       if (fitted.stop === 'max-spend') this.outcome.stopped ??= maxSpendReached(this.deps.maxSpend!);
       else this.stop('allowance', 'the monthly allowance is used up');
@@ -156,8 +158,9 @@ class BatchSender {
       return;
     }
     await this.release(slot);
-    landed();
     // Answered and paid for: kept even when the limiter could not record the end (a full disk).
+    this.budget.paid(batch.keys.length);
+    landed();
     await this.answered(batch, records, deps.clock.now() - sentAt);
   }
 
@@ -181,7 +184,6 @@ class BatchSender {
 
   private async answered(batch: Batch, records: Json[], tookMs: number): Promise<void> {
     const { outcome } = this;
-    this.budget.paid(batch.keys.length);
     outcome.spent = this.budget.spent;
     if (outcome.allowance?.left !== undefined)
       outcome.allowance.left = Math.max(0, outcome.allowance.left - batch.keys.length);

@@ -6,6 +6,7 @@ import type { Rate } from '../../../config/rate.js';
 import type { Checker, CheckWork, Cost, KnownSources, ListToCheck, ListToRead } from '../../run/checker.js';
 import type { RunPorts } from '../../run/events.js';
 import type { AccountState, KnownAllowance, ListJournal } from '../../state/account-state.js';
+import { keepLearned } from '../../state/known-allowance.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
 import { SERVICE_COLUMNS, type Verdict } from '../../verdict/verdict.js';
 import { VerdictTable } from '../../verdict/verdict-table.js';
@@ -116,9 +117,10 @@ export class ServiceChecker implements Checker {
     } finally {
       table.flush();
     }
-    // Stopped by what was known to be left, before the service said anything: the known news says why.
-    if (outcome.stopped?.reason === 'allowance' && !outcome.allowance && this.allowance) {
-      outcome.allowance = { ...this.allowance, left: 0 };
+    // Stopped for the allowance: what the service said, with what was known besides (the renewal a sign-in named).
+    if (outcome.stopped?.reason === 'allowance' && this.allowance) {
+      const { limit, renewsAt } = this.allowance;
+      outcome.allowance = { limit, renewsAt, ...outcome.allowance, left: 0 };
     }
     return { ...outcome, saved: this.earlier + this.journal.recorded.size };
   }
@@ -187,14 +189,11 @@ export class ServiceChecker implements Checker {
   async settle(outcome: CheckOutcome): Promise<void> {
     const { state } = this.options;
     if (!state) return;
-    const before = this.allowance;
-    // Refused for the allowance: nothing is left until the month renews, whatever the refusal said of it.
-    if (outcome.stopped?.reason === 'allowance')
-      state.rememberAllowance({ ...before, ...outcome.allowance, left: 0 }, 'refusal');
-    else if (outcome.allowance?.left !== undefined) state.rememberAllowance(outcome.allowance, 'refusal');
-    else if (before?.left !== undefined && outcome.spent > 0) {
-      state.rememberAllowance({ ...before, left: Math.max(0, before.left - outcome.spent) }, 'run');
-    }
+    keepLearned(state, this.allowance, {
+      spent: outcome.spent,
+      news: outcome.allowance,
+      usedUp: outcome.stopped?.reason === 'allowance',
+    });
     // The count `mailclean allowance` shows; a shared store gone mid-run must not fail what was paid for.
     await state.recordSpend(outcome.spent).catch(() => undefined);
   }

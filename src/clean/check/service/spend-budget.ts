@@ -1,7 +1,8 @@
 // What a run may still spend: --max-spend, and what the service said is left of the monthly allowance. Addresses
 // in flight count against both until their answer (or failure) comes back, so concurrent batches never overshoot.
+// An allowance known to be used up before the run began is a hint, not a wall: one address goes first to ask.
 
-export type Fitted = { send: number } | { stop: 'max-spend' | 'allowance' };
+export type Fitted = { send: number } | { stop: 'max-spend' | 'allowance' } | { wait: Promise<void> };
 
 export class SpendBudget {
   /** Addresses sent in answered requests. */
@@ -10,31 +11,53 @@ export class SpendBudget {
   private inFlight = 0;
   /** Known before the run, or learned from a refusal: later batches fit it, so the month's last are spent. */
   private allowanceLeft?: number;
+  /**
+   * `ready`: the allowance was known to be used up when the run began, news that a plan upgrade or a renewal may have
+   * made old, so the next batch is one address, sent alone (`out`) while the others wait for its answer. Answered,
+   * the service decides from then on; refused, the run stops; failed, another address asks again.
+   */
+  private probe: 'none' | 'ready' | 'out' = 'none';
+  private probeLanded?: { promise: Promise<void>; resolve: () => void };
 
   /** `allowanceLeft`: what is known to be left of the month's allowance when the run starts. */
   constructor(
     private readonly maxSpend?: number,
     allowanceLeft?: number,
   ) {
-    this.allowanceLeft = allowanceLeft;
+    if (allowanceLeft === 0) this.probe = 'ready';
+    else this.allowanceLeft = allowanceLeft;
   }
 
-  /** How many of `wanted` addresses may go now, or why none may. */
+  /** How many of `wanted` addresses may go now, why none may, or what to wait for before asking again. */
   fit(wanted: number): Fitted {
     const bySpend = this.maxSpend === undefined ? Infinity : this.maxSpend - this.spent - this.inFlight;
-    const byAllowance = this.allowanceLeft === undefined ? Infinity : this.allowanceLeft - this.inFlight;
     if (bySpend <= 0) return { stop: 'max-spend' };
+    if (this.probe === 'out') return { wait: this.probeLanded!.promise };
+    if (this.probe === 'ready') {
+      this.probe = 'out';
+      this.probeLanded = Promise.withResolvers<void>();
+      return { send: 1 };
+    }
+    const byAllowance = this.allowanceLeft === undefined ? Infinity : this.allowanceLeft - this.inFlight;
     if (byAllowance <= 0) return { stop: 'allowance' };
     return { send: Math.min(wanted, bySpend, byAllowance) };
   }
 
-  /** `n` addresses are on their way; the returned function says they landed (answered or failed), once. */
+  /**
+   * `n` addresses are on their way; the returned function says they landed (answered or failed), once: after `paid`
+   * for an answer, before a failure is handled.
+   */
   sending(n: number): () => void {
     this.inFlight += n;
     let counted = true;
     return () => {
-      if (counted) this.inFlight -= n;
+      if (!counted) return;
       counted = false;
+      this.inFlight -= n;
+      if (this.probe !== 'out') return;
+      // Not answered: another address asks (a refusal stops the run before the waiting batches look again).
+      this.probe = 'ready';
+      this.probeLanded!.resolve();
     };
   }
 
@@ -42,6 +65,9 @@ export class SpendBudget {
   paid(n: number): void {
     this.spent += n;
     if (this.allowanceLeft !== undefined) this.allowanceLeft = Math.max(0, this.allowanceLeft - n);
+    if (this.probe !== 'out') return;
+    this.probe = 'none';
+    this.probeLanded!.resolve();
   }
 
   /** The service said this much is left. */

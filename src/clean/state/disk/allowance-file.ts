@@ -1,5 +1,5 @@
 // What is known of an account's monthly allowance between runs: the last news, when it was learned and from what.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { isObject } from '../../../api/shape.js';
 import { writeFileAtomic } from '../../../atomic-write.js';
 import type { AllowanceNews, KnownAllowance } from '../account-state.js';
@@ -19,7 +19,7 @@ export function knownAllowance(dataDir: string, account: string, now: number): K
   }
 }
 
-/** Keeps news that says how much is left; other news is not worth showing later. */
+/** Keeps news that says how much is left; news that does not (a sign-in naming no count) forgets what was known. */
 export function rememberAllowance(
   dataDir: string,
   account: string,
@@ -27,8 +27,11 @@ export function rememberAllowance(
   source: KnownAllowance['source'],
   now: number,
 ): void {
-  if (news.left === undefined) return;
   const path = allowancePath(dataDir, account);
+  if (news.left === undefined) {
+    rmSync(path, { force: true });
+    return;
+  }
   const known: KnownAllowance = { ...news, asOf: new Date(now).toISOString(), source };
   writeFileAtomic(path, `${JSON.stringify(known)}\n`);
 }

@@ -96,7 +96,7 @@ describe('clean: the service rejects addresses (422)', () => {
     for (const row of rows) expect(row).toMatchObject({ email_status: 'invalid', email_reason: 'rejected_by_service' });
     // 4 -> 2 + 2 -> 1 + 1 + 1 + 1: seven requests, all refused, nothing charged.
     expect(sandbox.stats()).toMatchObject({ cleanRequests: 7, addressesCharged: 0, faults: { rejectedUnnamed: 7 } });
-    expect(stderr).toContain('spent 0 addresses in 7 requests');
+    expect(stderr).toContain('nothing spent (7 requests sent)');
   });
 
   it('some unnamed 422s among answers: only addresses refused alone are rejected', async () => {

@@ -12,6 +12,7 @@ import { SlidingWindowLimiter } from '../../../../src/clean/state/disk/file-limi
 import { Journal } from '../../../../src/clean/state/disk/journal.js';
 import { SqliteVerdictCache } from '../../../../src/clean/state/disk/sqlite-verdict-cache.js';
 import { realClock } from '../../../../src/clock.js';
+import { NetworkError } from '../../../../src/errors.js';
 import type { SandboxHandle } from '../../../../src/sandbox/server.js';
 import { useSandboxes } from '../../../helpers/sandbox.js';
 import { onSmallDisk } from '../../../helpers/small-disk.js';
@@ -82,6 +83,53 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
     expect(outcome.spent).toBe(50);
     expect(Journal.peek(journal.path).results.size).toBe(50);
     expect(outcome.allowance?.left).toBe(0);
+  });
+
+  it('an allowance known to be used up is asked about with one address first, the others waiting for its answer', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    const sizes: number[] = [];
+    const client = await signedIn(sandbox);
+    const clean = client.clean.bind(client);
+    client.clean = (emails, signal) => {
+      sizes.push(emails.length);
+      return clean(emails, signal);
+    };
+    const outcome = await sendToService(options(client, addresses(120), { allowanceLeft: 0, concurrency: 4 }));
+    expect(outcome.stopped).toBeUndefined();
+    expect(outcome.spent).toBe(120);
+    // Its batch's other 49 went back in line; nothing went before the answer, so 1 came first.
+    expect(sizes[0]).toBe(1);
+    expect(sizes.slice(1).sort((a, b) => b - a)).toEqual([50, 49, 20]);
+    expect(sandbox.stats().addressesCharged).toBe(120);
+  });
+
+  it('a probe the service refuses ends the sending with that one request, nothing paid', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'free' });
+    const client = await signedIn(sandbox);
+    expect((await sendToService(options(client, addresses(50)))).spent).toBe(50);
+    const outcome = await sendToService(
+      options(client, addresses(120).slice(50), { allowanceLeft: 0, concurrency: 4 }),
+    );
+    expect(outcome).toMatchObject({ spent: 0, requests: 1, stopped: { reason: 'allowance' } });
+    expect(sandbox.stats().allowanceRefused).toBe(1);
+    expect(sandbox.stats().addressesCharged).toBe(50);
+  });
+
+  it('a probe whose connection is reset is asked again before anything else goes', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    const sizes: number[] = [];
+    const client = await signedIn(sandbox);
+    const clean = client.clean.bind(client);
+    client.clean = (emails, signal) => {
+      sizes.push(emails.length);
+      // The first request's connection is reset before any answer, as the sandbox's --fault-rate does.
+      if (sizes.length === 1) return Promise.reject(new NetworkError('socket hang up'));
+      return clean(emails, signal);
+    };
+    const outcome = await sendToService(options(client, addresses(60), { allowanceLeft: 0, concurrency: 4 }));
+    expect(outcome.spent).toBe(60);
+    expect(sizes.slice(0, 2)).toEqual([1, 1]);
+    expect(sandbox.stats().addressesCharged).toBe(60);
   });
 
   it('stops at --max-spend, the last batch shrunk to fit', async () => {
