@@ -88,7 +88,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'runs',
     group: 'Cleaning',
-    summary: 'list the runs of clean, show one, resume an unfinished one, forget old ones',
+    summary: 'list the runs of clean, show one, resume one with rows left to check, forget old ones',
     load: () => import('./flags/runs.js'),
   },
   {

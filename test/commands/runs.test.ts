@@ -136,7 +136,7 @@ describe.each(CASES)('runs ($store store, $shape answers)', ({ store, shape }) =
     const counted = Object.values(json.statuses as Record<string, number>).reduce((s, n) => s + n, 0);
     expect(counted).toBe(60);
     expect(json.allowanceLeft).toEqual(expect.any(Number));
-    expect(Object.keys(json)).toHaveLength(21);
+    expect(Object.keys(json)).toHaveLength(22);
     expectError(await cli(['runs', 'view', 'ffffffff']), 1, /no run "ffffffff" in this account's run history/);
     expectError(await cli(['runs', 'view']), 2, /missing required argument 'id'/);
   });
@@ -183,6 +183,54 @@ describe.each(CASES)('runs ($store store, $shape answers)', ({ store, shape }) =
     } finally {
       await gate.close();
     }
+  });
+
+  it('runs resume continues a run the allowance stopped: after an upgrade on the service it finishes, paying only the rest', async () => {
+    const sandbox = await sandboxes.start({ plan: 'free', shape });
+    await registered(home(), sandbox, { email: 'upgrade@example.com' });
+    const a = list('a.csv', 120);
+    const out = join(home().dir, 'out.csv');
+    const partial = await cli(['clean', a, '-o', out]);
+    expect(partial.code, partial.stderr).toBe(3);
+    expect(sandbox.stats().addressesCharged).toBe(50);
+    const [run] = JSON.parse((await cli(['runs', '--json', 'id,outcome,resumable,spent'])).stdout);
+    expect(run).toMatchObject({ outcome: 'partial', resumable: true, spent: 50 });
+    const view = await cli(['runs', 'view', run.id]);
+    expect(view.stdout).toMatch(
+      new RegExp(`^Status\\s+partial \\(exit 3\\) \\(\`mailclean runs resume ${run.id}\`\\)$`, 'm'),
+    );
+
+    await sandbox.setPlan('upgrade@example.com', 'pro');
+    const resumed = await cli(['runs', 'resume', run.id]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`Resuming run ${run.id} of a.csv.`);
+    expect(sandbox.stats().addressesCharged).toBe(120);
+    const after = JSON.parse((await cli(['runs', '--json', 'id,outcome,resumable,spent'])).stdout);
+    expect(after).toEqual([{ id: run.id, outcome: 'success', resumable: false, spent: 120 }]);
+    const statuses = readFileSync(out, 'utf8').trim().split('\n').slice(1);
+    expect(statuses.every((line) => line.split(',')[2] === 'valid')).toBe(true);
+  });
+
+  it('a list changed since its run is not resumed: exit 2 naming the change and --restart, nothing sent', async () => {
+    const sandbox = await signedIn();
+    const a = list('a.csv', 120);
+    expect((await cli(['clean', a, '-o', join(home().dir, 'out.csv'), '--max-spend', '50'])).code).toBe(3);
+    const [run] = JSON.parse((await cli(['runs', '--json', 'id,resumable'])).stdout);
+    expect(run.resumable).toBe(true);
+    const requests = sandbox.stats().cleanRequests;
+    // The same size, other addresses.
+    writeFileSync(a, readFileSync(a, 'utf8').replaceAll('a', 'z'));
+    const changed = await cli(['runs', 'resume', run.id]);
+    expectError(
+      changed,
+      2,
+      `error: ${a} changed since run ${run.id} read it (its content differs): it is not resumed, and nothing was sent`,
+    );
+    expect(changed.stderr).toMatch(/^hint: to clean the list as it is now: mailclean clean .* --restart$/m);
+    // Longer: its size says so.
+    writeFileSync(a, `${readFileSync(a, 'utf8')}more@example.com,More\n`);
+    expectError(await cli(['runs', 'resume', run.id]), 2, /\(its size went from [\d,]+ to [\d,]+ bytes\)/);
+    expect(sandbox.stats().cleanRequests).toBe(requests);
   });
 
   it.runIf(store === 'redis')(

@@ -9,9 +9,12 @@ import { basename, resolve } from 'node:path';
 import { CliError, ExitCode } from '../../errors.js';
 import type { CheckOutcome } from '../check/outcome.js';
 import type { InputLayout } from '../scan/input/index.js';
+import { sameStamp, stampList } from '../scan/input/stamp.js';
 import type { ScanResult } from '../scan/scan.js';
 import {
   isResumable,
+  isUnfinished,
+  type LoggedRun,
   type RunEnd,
   type RunLog,
   type RunOutcome,
@@ -58,14 +61,16 @@ export async function recordStart(
       ports.emit({ type: 'warning', message: `this run could not be kept in the run history (${why})` });
     }
   };
+  const stamp = request.input === '-' ? null : (stampList(request.input) ?? null);
   const taken = run.resumes
-    ? await resumedRun(log, run.layout.fingerprint, checker.kind, request.origin?.resumes)
+    ? await resumedRun(log, { fingerprint: run.layout.fingerprint, stamp }, checker.kind, request.origin?.resumes)
     : undefined;
   const record: RunRecord = {
     id: taken?.id ?? randomBytes(4).toString('hex'),
     list: request.input === '-' ? run.layout.displayName : basename(request.input),
     input: request.input === '-' ? '-' : resolve(request.input),
     fingerprint: run.layout.fingerprint,
+    stamp,
     checker: checker.kind,
     startedAt: taken?.startedAt ?? new Date(run.startedAt).toISOString(),
     resumedAt: taken ? new Date(run.startedAt).toISOString() : null,
@@ -81,11 +86,12 @@ export async function recordStart(
   await keep(record);
   // What the attempt taken over paid before it stopped: the answers its journal gained.
   const paidBefore = taken ? Math.max(0, run.journaled - taken.journaled) : 0;
-  const end = (facts: Omit<RunEnd, 'endedAt'>) =>
-    keep({
-      ...record,
-      end: { endedAt: new Date(request.clock.now()).toISOString(), ...facts, spent: paidBefore + facts.spent },
-    });
+  const end = (facts: Omit<RunEnd, 'endedAt'>) => {
+    // Written over its list (--in-place): what a later resume reads is the list as the run left it.
+    const written = request.outputs.backup !== undefined ? (stampList(request.input) ?? stamp) : stamp;
+    const endedAt = new Date(request.clock.now()).toISOString();
+    return keep({ ...record, stamp: written, end: { endedAt, ...facts, spent: paidBefore + facts.spent } });
+  };
   return {
     ended: (result, outcome) => end(endOf(request, checker, result, outcome)),
     cancelled: () => end({ ...nothingCounted(0), outcome: 'cancelled', exitCode: ExitCode.ok }),
@@ -94,25 +100,22 @@ export async function recordStart(
 }
 
 /**
- * The run this one continues: `id` when given (`runs resume ID`), else this machine's latest run of the list by the
- * same checker that was killed or interrupted (its journal is what this run resumes).
+ * The run this one continues: `id` when given (`runs resume ID`: one with rows left to check), else this machine's
+ * latest run of the list by the same checker that stopped before its end (its journal is what this run resumes). A
+ * list changed since is another list.
  */
 async function resumedRun(
   log: RunLog,
-  fingerprint: string,
+  list: Pick<RunRecord, 'fingerprint' | 'stamp'>,
   kind: Checker['kind'],
   id: string | undefined,
 ): Promise<RunRecord | undefined> {
+  const same = (r: RunRecord) =>
+    r.fingerprint === list.fingerprint && (!r.stamp || !list.stamp || sameStamp(r.stamp, list.stamp));
   try {
     const runs = await log.runs();
-    return runs.find(
-      (r) =>
-        (id === undefined || r.id === id) &&
-        r.fingerprint === fingerprint &&
-        r.checker === kind &&
-        r.host === hostname() &&
-        isResumable(r),
-    );
+    const left = (r: LoggedRun) => (id === undefined ? isUnfinished(r) : r.id === id && isResumable(r));
+    return runs.find((r) => left(r) && same(r) && r.checker === kind && r.host === hostname());
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 // The account's run history, part of the account-state port (account-state.ts): a record per clean run, written when
 // it starts checking and again when it ends. Kept by every store: the data directory holds this machine's runs, a
 // shared store every runner's.
+import type { ListStamp } from '../scan/input/stamp.js';
 
 /** How a run ended: the exit code in words. */
 export type RunOutcome = 'success' | 'partial' | 'failed-when' | 'interrupted' | 'failed' | 'cancelled';
@@ -37,6 +38,11 @@ export interface RunRecord {
   input: string;
   /** The list's identity: its journal is `journalFile(fingerprint)`. */
   fingerprint: string;
+  /**
+   * The list file as the run read it (as it wrote it, when it replaced it: --in-place), so that a list changed since
+   * is never continued under this run; null for stdin, and in records written before it was kept.
+   */
+  stamp?: ListStamp | null;
   checker: 'service' | 'local';
   startedAt: string;
   /** When a run killed before it ended was taken up again by a run of the same list (it keeps its id). */
@@ -76,6 +82,17 @@ export interface RunLog {
 }
 
 /** A run that stopped before its end: killed (no end, its process gone) or interrupted by a signal. */
-export function isResumable(run: LoggedRun): boolean {
+export function isUnfinished(run: LoggedRun): boolean {
   return run.end === null ? !run.live : run.end.outcome === 'interrupted';
+}
+
+/**
+ * A run with rows it may still check: unfinished, stopped early (the allowance, --max-spend, the service: partial),
+ * or failed before it counted its rows. Its journal answers what it paid for; `runs resume ID` continues it.
+ */
+export function isResumable(run: LoggedRun): boolean {
+  if (isUnfinished(run)) return true;
+  if (run.end === null) return false;
+  const { outcome, statuses } = run.end;
+  return outcome === 'partial' || outcome === 'failed' || (statuses?.unchecked ?? 0) > 0;
 }

@@ -15,15 +15,16 @@ export function define(cmd: Command, run: Runner): void {
     `
 Each run of \`clean\` that checks addresses is recorded when it starts and when it ends: its list, rows, spend,
 outcome and outputs, and its command line (paths absolute, secrets removed). A run killed before its end shows as
-"unfinished" until \`runs resume ID\` (or \`clean --resume\` of the same list) continues it; the resumed run keeps
-the ID and nothing already paid for is paid again. Without a shared store, this machine's runs are listed; with
+"unfinished" until \`runs resume ID\` (or \`clean --resume\` of the same list) continues it; \`runs resume ID\` also
+continues a run that ended with rows unchecked (partial: the allowance, --max-spend). The resumed run keeps the ID
+and nothing already paid for is paid again; a list changed since its run read it is not resumed (exit 2). Without a shared store, this machine's runs are listed; with
 one (--shared, MAILCLEAN_REDIS_URL or the profile key \`shared\`), every runner's.
 
 \`mailclean runs\` is \`mailclean runs list\` (-L/--limit N, default 20; --json FIELDS). JSON fields of list and view
 (docs/json.md): ${wrapped(RUN_FIELDS.join(', '), 100)}.
 
 Exit codes: 0 ok (also when there are no runs), 1 no such run or the store cannot be read, 2 usage (a run that
-cannot be resumed: still running, ended, on another machine, read from stdin); \`runs resume\` exits as \`clean\`.`,
+cannot be resumed: still running, finished, on another machine, read from stdin, or its list changed); \`runs resume\` exits as \`clean\`.`,
   );
   cmd
     .command('list', { isDefault: true })
@@ -41,7 +42,7 @@ cannot be resumed: still running, ended, on another machine, read from stdin); \
     .action(run(async (f, opts, [id]) => (await import('../runs/runs.js')).viewRun(f, id, opts)));
   cmd
     .command('resume')
-    .description('continue a run that stopped before its end, with the flags it was started with')
+    .description('continue a run with rows left to check, with the flags it was started with')
     .argument('<id>', 'the run, as `mailclean runs` lists it')
     .option(SHARED, 'the Redis URL to use when the run was started with one (its password is not recorded)')
     .action(

@@ -55,7 +55,7 @@ export function runView(run: RunJson): string {
 function statusText(run: RunJson): string {
   if (run.status === 'running') return 'running';
   if (run.status === 'unfinished') return `unfinished: stopped before its end (\`mailclean runs resume ${run.id}\`)`;
-  const resumable = run.outcome === 'interrupted' ? ` (\`mailclean runs resume ${run.id}\`)` : '';
+  const resumable = run.resumable ? ` (\`mailclean runs resume ${run.id}\`)` : '';
   return `${run.outcome} (exit ${run.exitCode})${resumable}`;
 }
 

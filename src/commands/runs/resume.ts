@@ -1,11 +1,13 @@
 // `mailclean runs resume ID`: the run's own `clean` command again, with --resume, from the flags it recorded. The
 // run takes its record over (it keeps its ID) and its list's journal answers what was paid for: nothing twice.
 import { hostname } from 'node:os';
+import { listChange } from '../../clean/scan/input/stamp.js';
 import { isResumable, type LoggedRun } from '../../clean/state/run-log.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { isRedacted } from '../clean/origin.js';
 import { findRun, runHistory } from './history.js';
+import { commandLine } from './run-json.js';
 
 export async function resumeRun(f: Factory, id: string, o: { shared?: string }): Promise<number> {
   const run = await findRun(await runHistory(f, o.shared), id);
@@ -46,6 +48,12 @@ function resumeArgs(run: LoggedRun, shared: string | undefined): string[] {
     throw new UsageError(
       `run ${run.id} read its list from stdin, which cannot be read again`,
       'pipe the same list into `mailclean clean - --resume` with the same flags',
+    );
+  const change = run.stamp ? listChange(run.input, run.stamp) : undefined;
+  if (change)
+    throw new UsageError(
+      `${run.input} changed since run ${run.id} read it (${change}): it is not resumed, and nothing was sent`,
+      `to clean the list as it is now: ${commandLine([...run.args.filter((a) => a !== '--resume'), '--restart'])}`,
     );
   const args: string[] = [];
   for (let i = 0; i < run.args.length; i++) {

@@ -2,6 +2,7 @@
 // whether it still runs, and what a run killed before its end spent (the answers its list's journal gained).
 import { hostname } from 'node:os';
 import type { LoggedRun, MachineState, RunOutcome, RunOutput } from '../../clean/state/account-state.js';
+import { isResumable } from '../../clean/state/run-log.js';
 import { fieldsOf } from '../../fields.js';
 
 export interface RunJson {
@@ -13,6 +14,8 @@ export interface RunJson {
   status: 'running' | 'unfinished' | 'ended';
   outcome: RunOutcome | null;
   exitCode: number | null;
+  /** It may still check rows: `mailclean runs resume ID` continues it. */
+  resumable: boolean;
   startedAt: string;
   resumedAt: string | null;
   endedAt: string | null;
@@ -37,6 +40,7 @@ export const RUN_FIELDS = fieldsOf<RunJson>({
   status: true,
   outcome: true,
   exitCode: true,
+  resumable: true,
   startedAt: true,
   resumedAt: true,
   endedAt: true,
@@ -63,6 +67,7 @@ export function runJson(run: LoggedRun, machine: MachineState): RunJson {
     status: end ? 'ended' : run.live ? 'running' : 'unfinished',
     outcome: end?.outcome ?? null,
     exitCode: end?.exitCode ?? null,
+    resumable: isResumable(run),
     startedAt: run.startedAt,
     resumedAt: run.resumedAt,
     endedAt: end?.endedAt ?? null,
