@@ -90,8 +90,8 @@ export interface MachineState extends RunLog {
   knownAllowance(): KnownAllowance | undefined;
   /** Keeps news that says what is left; news that does not forgets what was known (`known-allowance.ts`). */
   rememberAllowance(news: AllowanceNews, source: KnownAllowance['source']): void;
-  /** Counts addresses spent now (charged by the service), for `mailclean allowance`. */
-  recordSpend(addresses: number): Promise<void>;
+  /** Counts addresses spent (charged by the service) at `at` (default: now), in its month, for `mailclean allowance`. */
+  recordSpend(addresses: number, at?: number): Promise<void>;
   /** Addresses spent in this calendar month (UTC): by this machine, and by every runner when shared. */
   spentInMonth(): Promise<MonthSpend>;
   /** What the state reads dates and ages from. */

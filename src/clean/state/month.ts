@@ -2,11 +2,15 @@
 export const monthOf = (now: number) => new Date(now).toISOString().slice(0, 7);
 
 /**
- * Whether news of the allowance still holds at `now`: until the renewal date the service gave, else until the end
- * of the calendar month (UTC) it was learned in.
+ * Until when news of the allowance holds: the renewal date the service gave, else the end of the calendar month (UTC)
+ * it was learned in.
  */
-export function stillHolds(known: { asOf: string; renewsAt?: string }, now: number): boolean {
+export function holdsUntil(known: { asOf: string; renewsAt?: string }): number {
   const renews = known.renewsAt ? Date.parse(known.renewsAt) : Number.NaN;
-  if (Number.isFinite(renews)) return now < renews;
-  return monthOf(Date.parse(known.asOf)) === monthOf(now);
+  if (Number.isFinite(renews)) return renews;
+  const asOf = new Date(known.asOf);
+  return Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth() + 1, 1);
 }
+
+/** Whether news of the allowance still holds at `now`. */
+export const stillHolds = (known: { asOf: string; renewsAt?: string }, now: number): boolean => now < holdsUntil(known);

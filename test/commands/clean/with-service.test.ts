@@ -225,6 +225,54 @@ describe('clean: allowance', () => {
   });
 });
 
+describe.each(['spec', 'alt'] as const)('clean: the turn of a month (%s answers)', (shape) => {
+  it('a run across the midnight ending November books 100 addresses to November and 50 to December', async () => {
+    const clock = new FakeClock(Date.parse('2026-11-30T23:59:58.000Z'));
+    home().clock = clock;
+    const sandbox = await signedIn({ shape, plan: 'pro', now: clock.now, tokenTtlMs: 365 * 86_400_000 });
+    const input = join(home().dir, 'list.csv');
+    writeFileSync(input, list(150, 'm'));
+    // One request a second: at 23:59:58, 23:59:59 and just after midnight (the limiter's sleeps move this clock).
+    const run = await home().run([
+      'clean',
+      input,
+      '-o',
+      join(home().dir, 'out.csv'),
+      '--rate',
+      '1/1s',
+      '--concurrency',
+      '1',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(sandbox.stats().addressesCharged).toBe(150);
+    expect(clock.now()).toBeGreaterThan(Date.parse('2026-12-01T00:00:00Z'));
+    const december = await home().run(['allowance', '--json', 'month,spentThisMachine']);
+    expect(JSON.parse(december.stdout)).toEqual({ month: '2026-12', spentThisMachine: 50 });
+    clock.set('2026-11-30T23:59:59.999Z');
+    const november = await home().run(['allowance', '--json', 'month,spentThisMachine']);
+    expect(JSON.parse(november.stdout)).toEqual({ month: '2026-11', spentThisMachine: 100 });
+  });
+
+  it("November's refusal at 23:59:59 does not hold in December: the next run sends at once, nothing asked first", async () => {
+    const clock = new FakeClock(Date.parse('2026-11-30T23:59:59.000Z'));
+    home().clock = clock;
+    const sandbox = await signedIn({ shape, plan: 'free', now: clock.now, tokenTtlMs: 365 * 86_400_000 });
+    const input = join(home().dir, 'list.csv');
+    writeFileSync(input, list(80, 'n'));
+    const out = join(home().dir, 'out.csv');
+    expect((await home().run(['clean', input, '-o', out])).code).toBe(3);
+    expect(JSON.parse((await home().run(['allowance', '--json', 'left'])).stdout)).toEqual({ left: 0 });
+    clock.set('2026-12-01T00:00:01.000Z');
+    expect(JSON.parse((await home().run(['allowance', '--json', 'left'])).stdout)).toEqual({ left: null });
+    const requests = sandbox.stats().cleanRequests;
+    const resumed = await home().run(['clean', input, '-o', out, '--resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    // The 30 left go in one request: no lone address asked first.
+    expect(sandbox.stats().cleanRequests).toBe(requests + 1);
+    expect(sandbox.stats().addressesCharged).toBe(80);
+  });
+});
+
 describe.each(['spec', 'alt'] as const)(
   'clean: allowance and reruns as a free plan meets them (sandbox shape %s)',
   (shape) => {

@@ -4,6 +4,7 @@ import type { Json } from '../../../api/shape.js';
 import type { Clock } from '../../../clock.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import type { MoreKeys } from './key-source.js';
+import type { KnownCount } from './spend-budget.js';
 
 export interface BatchSenderDeps {
   send(emails: string[], signal?: AbortSignal): Promise<Json[]>;
@@ -15,8 +16,8 @@ export interface BatchSenderDeps {
   concurrency: number;
   /** Stop sending once this many addresses have been spent (sent in answered requests). */
   maxSpend?: number;
-  /** What is known to be left of the monthly allowance: never more is sent (0: nothing is). */
-  allowanceLeft?: number;
+  /** What is known to be left of the monthly allowance: never more is sent (used up: one address asks first). */
+  allowance?: KnownCount;
   /** Attempts per batch for transient failures (5xx, resets, garbled answers). */
   maxAttempts?: number;
   /** Graceful stop: no new requests; those in flight finish and are recorded. */

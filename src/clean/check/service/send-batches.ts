@@ -3,6 +3,7 @@ import { allowanceNews } from '../../../api/allowance.js';
 import type { Json } from '../../../api/shape.js';
 import { ApiError, CliError } from '../../../errors.js';
 import { SharedStateError } from '../../state/account-state.js';
+import { holdsUntil } from '../../state/month.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import { type CheckOutcome, maxSpendReached, type StopReason } from '../outcome.js';
 import { batchVerdicts, rejectedVerdicts } from './answers.js';
@@ -54,7 +55,7 @@ class BatchSender {
 
   constructor(private readonly deps: BatchSenderDeps) {
     this.limit = pLimit(Math.max(1, deps.concurrency));
-    this.budget = new SpendBudget(deps.maxSpend, deps.allowanceLeft);
+    this.budget = new SpendBudget(deps.maxSpend, deps.allowance, () => deps.clock.now());
   }
 
   async run(keys: Iterable<string>): Promise<CheckOutcome> {
@@ -259,7 +260,7 @@ class BatchSender {
     const news = allowanceNews(error.message, error.body, error.headers);
     this.outcome.allowance = news;
     if (news.left !== undefined && news.left > 0 && news.left < batch.keys.length) {
-      this.budget.allowanceIs(news.left);
+      this.budget.allowanceIs(news.left, holdsUntil({ asOf: this.now(), renewsAt: news.renewsAt }));
       this.schedule(batch);
       return;
     }

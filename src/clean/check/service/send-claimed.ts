@@ -7,10 +7,12 @@ import { realClock } from '../../../clock.js';
 import type { ScreenedKeys } from '../../run/checker.js';
 import type { AddressClaims } from '../../state/account-state.js';
 import { SharedStateError } from '../../state/account-state.js';
+import { holdsUntil } from '../../state/month.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
 import { type CheckOutcome, maxSpendReached } from '../outcome.js';
 import type { MoreKeys } from './key-source.js';
 import { type SendOptions, sendToService } from './send-to-service.js';
+import type { KnownCount } from './spend-budget.js';
 
 export interface ClaimedSendOptions extends SendOptions {
   claims: AddressClaims;
@@ -157,10 +159,8 @@ class ClaimedRun {
       this.requestsSoFar = before.requests + event.requests;
       opts.onEvent?.({ ...event, spent: this.spentSoFar, requests: this.requestsSoFar });
     };
-    // A refusal in the rounds before said what is left (counted down since); else what they spent is gone from it.
-    const known = opts.allowanceLeft === undefined ? undefined : Math.max(0, opts.allowanceLeft - before.spent);
-    const allowanceLeft = before.allowance?.left ?? known;
-    const round = await sendToService({ ...opts, pending: [], more, maxSpend, allowanceLeft, onEvent });
+    const allowance = countAfter(opts.allowance, before, opts.clock.now());
+    const round = await sendToService({ ...opts, pending: [], more, maxSpend, allowance, onEvent });
     this.outcome = {
       spent: before.spent + round.spent,
       requests: before.requests + round.requests,
@@ -169,4 +169,16 @@ class ClaimedRun {
       allowance: round.allowance ?? before.allowance,
     };
   }
+}
+
+/**
+ * What is known of the allowance for the next round: what a refusal in the rounds before said (counted down since);
+ * else the count the run began with, less what they spent, unless they spent more than it allowed (it was old).
+ */
+function countAfter(start: KnownCount | undefined, before: CheckOutcome, now: number): KnownCount | undefined {
+  const told = before.allowance?.left;
+  if (told !== undefined)
+    return { left: told, until: holdsUntil({ ...before.allowance, asOf: new Date(now).toISOString() }), fresh: true };
+  if (!start || before.spent > start.left) return undefined;
+  return { ...start, left: start.left - before.spent, fresh: start.fresh || before.spent > 0 };
 }

@@ -8,6 +8,7 @@ import type { Verdict } from '../../verdict/verdict.js';
 import type { CheckOutcome } from '../outcome.js';
 import type { MoreKeys } from './key-source.js';
 import { type CheckEvent, MAX_BATCH, sendBatches } from './send-batches.js';
+import type { KnownCount } from './spend-budget.js';
 
 export interface SendOptions {
   /** Unique addresses still to check, in order; read as batches are sent, so it may be a view of millions. */
@@ -20,8 +21,8 @@ export interface SendOptions {
   clock: Clock;
   concurrency: number;
   maxSpend?: number;
-  /** What is known to be left of the monthly allowance: never more is sent. */
-  allowanceLeft?: number;
+  /** What is known to be left of the monthly allowance: never more is sent (used up: one address asks first). */
+  allowance?: KnownCount;
   /** First stage of stopping: no new request; those in flight finish and are journaled. */
   stop: AbortSignal;
   /** Second stage: requests in flight are abandoned. */
@@ -91,7 +92,7 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
     clock: opts.clock,
     concurrency: opts.concurrency,
     maxSpend: opts.maxSpend,
-    allowanceLeft: opts.allowanceLeft,
+    allowance: opts.allowance,
     stop: opts.stop,
     abort: opts.abort,
     onEvent: opts.onEvent,

@@ -7,6 +7,8 @@ import type { Checker, CheckWork, Cost, KnownSources, ListToCheck, ListToRead } 
 import type { RunPorts } from '../../run/events.js';
 import type { AccountState, KnownAllowance, ListJournal } from '../../state/account-state.js';
 import { keepLearned } from '../../state/known-allowance.js';
+import { holdsUntil } from '../../state/month.js';
+import { SpendBooking } from '../../state/spend-booking.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
 import { SERVICE_COLUMNS, type Verdict } from '../../verdict/verdict.js';
 import { VerdictTable } from '../../verdict/verdict-table.js';
@@ -16,6 +18,7 @@ import type { CheckOutcome } from '../outcome.js';
 import { sendClaimed } from './send-claimed.js';
 import { minimumTime, type SendOptions, sendToService } from './send-to-service.js';
 import { progressOf } from './service-progress.js';
+import type { KnownCount } from './spend-budget.js';
 
 export interface ServiceCheckerOptions {
   /** The account's state; undefined when no account is known (a dry run can still count). */
@@ -45,6 +48,8 @@ export class ServiceChecker implements Checker {
   /** This list's answers its journal held when the run began. */
   private earlier = 0;
   private unlock?: () => void;
+  /** What the sending pays, booked as it pays. */
+  private booking?: SpendBooking;
 
   constructor(private readonly options: ServiceCheckerOptions) {
     this.allowance = options.state?.knownAllowance();
@@ -111,6 +116,7 @@ export class ServiceChecker implements Checker {
     // Every address answered already: nothing to send, so no claim, cache or request is needed.
     if (work.pending.size === 0) return { spent: 0, requests: 0, retries: 0, saved: this.earlier, ...stopped(work) };
     const table = intoTable(this.journal, work);
+    this.booking = new SpendBooking(state, this.options.clock);
     let outcome: CheckOutcome;
     try {
       outcome = await this.send(work, ports, state, client, table);
@@ -152,13 +158,16 @@ export class ServiceChecker implements Checker {
       concurrency: this.options.concurrency,
       clock: this.options.clock,
       maxSpend: this.options.maxSpend,
-      allowanceLeft: this.allowance?.left,
+      allowance: countOf(this.allowance),
       stop: signals.stop,
       abort: signals.abort,
       cache,
       onCacheError: (error) =>
         ports.emit({ type: 'warning', message: `${cacheLost(error)}; they are in this list's journal` }),
-      onEvent: lastWindowIntoTable(progressOf(ports, pending, limiter, this.options.concurrency), pending, table),
+      onEvent: bookedAs(
+        this.booking!,
+        lastWindowIntoTable(progressOf(ports, pending, limiter, this.options.concurrency), pending, table),
+      ),
     };
     try {
       // Without a cache (it could not be opened, warned), another run's answers cannot be taken: send it all,
@@ -194,8 +203,7 @@ export class ServiceChecker implements Checker {
       news: outcome.allowance,
       usedUp: outcome.stopped?.reason === 'allowance',
     });
-    // The count `mailclean allowance` shows; a shared store gone mid-run must not fail what was paid for.
-    await state.recordSpend(outcome.spent).catch(() => undefined);
+    await this.booking?.finish(outcome.spent);
   }
 
   async close(): Promise<void> {
@@ -261,6 +269,19 @@ function lastWindowIntoTable(
     checked += event.addresses;
     if (pending.size - checked - (event.sending ?? 0) <= 0) table.flush();
   };
+}
+
+/** Each answer's spend booked as it comes. */
+function bookedAs(booking: SpendBooking, onEvent: SendOptions['onEvent']): SendOptions['onEvent'] {
+  return (event) => {
+    if (event.type === 'answered') booking.paidSoFar(event.spent);
+    onEvent?.(event);
+  };
+}
+
+/** What the run may believe of the allowance before the service says anything: news from before it, maybe old. */
+function countOf(known: KnownAllowance | undefined): KnownCount | undefined {
+  return known?.left === undefined ? undefined : { left: known.left, until: holdsUntil(known), fresh: false };
 }
 
 /** A stop asked for before checking began ends the run as interrupted, as one asked for while sending does. */

@@ -4,13 +4,21 @@
 
 export type Fitted = { send: number } | { stop: 'max-spend' | 'allowance' } | { wait: Promise<void> };
 
+/** What is known to be left of the month's allowance, and until when that holds (its renewal, else the month's end). */
+export interface KnownCount {
+  left: number;
+  until: number;
+  /** Heard from the service in this run (or counted down by it): believed without asking. */
+  fresh: boolean;
+}
+
 export class SpendBudget {
   /** Addresses sent in answered requests. */
   spent = 0;
   /** Addresses sent and not yet answered. */
   private inFlight = 0;
   /** Known before the run, or learned from a refusal: later batches fit it, so the month's last are spent. */
-  private allowanceLeft?: number;
+  private allowance?: KnownCount;
   /**
    * `ready`: the allowance was known to be used up when the run began, news that a plan upgrade or a renewal may have
    * made old, so the next batch is one address, sent alone (`out`) while the others wait for its answer. Answered,
@@ -19,13 +27,13 @@ export class SpendBudget {
   private probe: 'none' | 'ready' | 'out' = 'none';
   private probeLanded?: { promise: Promise<void>; resolve: () => void };
 
-  /** `allowanceLeft`: what is known to be left of the month's allowance when the run starts. */
   constructor(
-    private readonly maxSpend?: number,
-    allowanceLeft?: number,
+    private readonly maxSpend: number | undefined,
+    allowance: KnownCount | undefined,
+    private readonly now: () => number,
   ) {
-    if (allowanceLeft === 0) this.probe = 'ready';
-    else this.allowanceLeft = allowanceLeft;
+    if (allowance?.left === 0 && !allowance.fresh) this.probe = 'ready';
+    else this.allowance = allowance;
   }
 
   /** How many of `wanted` addresses may go now, why none may, or what to wait for before asking again. */
@@ -38,7 +46,9 @@ export class SpendBudget {
       this.probeLanded = Promise.withResolvers<void>();
       return { send: 1 };
     }
-    const byAllowance = this.allowanceLeft === undefined ? Infinity : this.allowanceLeft - this.inFlight;
+    // A count of a month that has ended (or renewed) says nothing of this one: the service decides.
+    if (this.allowance && this.now() >= this.allowance.until) this.allowance = undefined;
+    const byAllowance = this.allowance === undefined ? Infinity : this.allowance.left - this.inFlight;
     if (byAllowance <= 0) return { stop: 'allowance' };
     return { send: Math.min(wanted, bySpend, byAllowance) };
   }
@@ -64,14 +74,14 @@ export class SpendBudget {
   /** `n` addresses were answered, so paid for. */
   paid(n: number): void {
     this.spent += n;
-    if (this.allowanceLeft !== undefined) this.allowanceLeft = Math.max(0, this.allowanceLeft - n);
+    if (this.allowance) this.allowance.left = Math.max(0, this.allowance.left - n);
     if (this.probe !== 'out') return;
     this.probe = 'none';
     this.probeLanded!.resolve();
   }
 
-  /** The service said this much is left. */
-  allowanceIs(left: number): void {
-    this.allowanceLeft = left;
+  /** The service said this much is left, until the month's end. */
+  allowanceIs(left: number, until: number): void {
+    this.allowance = { left, until, fresh: true };
   }
 }

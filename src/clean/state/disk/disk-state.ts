@@ -93,8 +93,8 @@ export class DiskAccountState implements AccountState {
     rememberAllowance(this.dataDir, this.account, news, source, this.clock.now());
   }
 
-  async recordSpend(addresses: number): Promise<void> {
-    if (addresses > 0) recordSpend(spendPath(this.dataDir, this.account), addresses, this.clock.now());
+  async recordSpend(addresses: number, at = this.clock.now()): Promise<void> {
+    if (addresses > 0) recordSpend(spendPath(this.dataDir, this.account), addresses, at);
   }
 
   async spentInMonth(): Promise<MonthSpend> {

@@ -102,10 +102,10 @@ export class RedisAccountState implements AccountState {
     this.machine.rememberAllowance(news, source);
   }
 
-  async recordSpend(addresses: number): Promise<void> {
-    await this.machine.recordSpend(addresses);
+  async recordSpend(addresses: number, at = this.clock.now()): Promise<void> {
+    await this.machine.recordSpend(addresses, at);
     if (addresses <= 0) return;
-    const key = spendKey(this.account, monthOf(this.clock.now()));
+    const key = spendKey(this.account, monthOf(at));
     try {
       await this.redis.multi().incrby(key, addresses).pexpire(key, SPEND_KEPT_MS).exec();
     } catch (error) {

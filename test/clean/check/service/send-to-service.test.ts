@@ -17,6 +17,9 @@ import type { SandboxHandle } from '../../../../src/sandbox/server.js';
 import { useSandboxes } from '../../../helpers/sandbox.js';
 import { onSmallDisk } from '../../../helpers/small-disk.js';
 
+/** What a run believes when an earlier one was refused for the allowance this month. */
+const USED_UP = { left: 0, until: Number.POSITIVE_INFINITY, fresh: false };
+
 const addresses = (n: number) => Array.from({ length: n }, (_, i) => `person${i}@example.com`);
 
 describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
@@ -94,7 +97,7 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
       sizes.push(emails.length);
       return clean(emails, signal);
     };
-    const outcome = await sendToService(options(client, addresses(120), { allowanceLeft: 0, concurrency: 4 }));
+    const outcome = await sendToService(options(client, addresses(120), { allowance: USED_UP, concurrency: 4 }));
     expect(outcome.stopped).toBeUndefined();
     expect(outcome.spent).toBe(120);
     // Its batch's other 49 went back in line; nothing went before the answer, so 1 came first.
@@ -108,7 +111,7 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
     const client = await signedIn(sandbox);
     expect((await sendToService(options(client, addresses(50)))).spent).toBe(50);
     const outcome = await sendToService(
-      options(client, addresses(120).slice(50), { allowanceLeft: 0, concurrency: 4 }),
+      options(client, addresses(120).slice(50), { allowance: USED_UP, concurrency: 4 }),
     );
     expect(outcome).toMatchObject({ spent: 0, requests: 1, stopped: { reason: 'allowance' } });
     expect(sandbox.stats().allowanceRefused).toBe(1);
@@ -126,7 +129,7 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
       if (sizes.length === 1) return Promise.reject(new NetworkError('socket hang up'));
       return clean(emails, signal);
     };
-    const outcome = await sendToService(options(client, addresses(60), { allowanceLeft: 0, concurrency: 4 }));
+    const outcome = await sendToService(options(client, addresses(60), { allowance: USED_UP, concurrency: 4 }));
     expect(outcome.spent).toBe(60);
     expect(sizes.slice(0, 2)).toEqual([1, 1]);
     expect(sandbox.stats().addressesCharged).toBe(60);
