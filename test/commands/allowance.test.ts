@@ -1,10 +1,12 @@
 // `mailclean allowance`: what the sign-in, refusals and runs taught about the month's allowance, against the
 // sandbox in both answer shapes, and the spend of every runner when the state is shared (a real redis-server).
+
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AllowanceView } from '../../src/commands/allowance.js';
 import { useHome } from '../helpers/cli.js';
+import { FakeClock } from '../helpers/clock.js';
 import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../helpers/redis.js';
 import { registered, useSandboxes } from '../helpers/sandbox.js';
 
@@ -13,14 +15,17 @@ describe.each(['spec', 'alt'] as const)('allowance (%s shape)', (shape) => {
   const sandboxes = useSandboxes();
 
   it('after sign-in, after a verify and a clean: what is left, the plan, and what this machine spent', async () => {
-    const sandbox = await sandboxes.start({ plan: 'free', shape });
+    // One clock for the CLI and the service: the month counted is the one both are in.
+    const clock = new FakeClock(Date.parse('2026-11-10T12:00:00Z'));
+    home().clock = clock;
+    const sandbox = await sandboxes.start({ plan: 'free', shape, now: clock.now, tokenTtlMs: 365 * 86_400_000 });
     await registered(home(), sandbox);
     const json = async () => {
       const res = await home().run(['allowance', '--json']);
       expect(res.code, res.stderr).toBe(0);
       return JSON.parse(res.stdout) as AllowanceView;
     };
-    const month = new Date().toISOString().slice(0, 7);
+    const month = '2026-11';
     expect(await json()).toMatchObject({
       left: 50,
       limit: 50,

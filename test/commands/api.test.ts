@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AllowanceView } from '../../src/commands/allowance.js';
 import { expectError, TestHome, useHome } from '../helpers/cli.js';
+import { FakeClock } from '../helpers/clock.js';
 import { useServers } from '../helpers/http-server.js';
 import { PASSWORD, registered, useSandboxes } from '../helpers/sandbox.js';
 
@@ -75,7 +76,10 @@ describe.each(['spec', 'alt'] as const)('api against the sandbox (%s shape)', (s
   });
 
   it('a POST to the clean route spends from the allowance as clean; what is known to be left is a hint the service corrects', async () => {
-    const sandbox = await sandboxes.start({ shape, plan: 'free' });
+    // One mid-month clock for both machines and the service: the month's allowance does not turn under the test.
+    const clock = new FakeClock(Date.parse('2026-11-10T12:00:00Z'));
+    home().clock = clock;
+    const sandbox = await sandboxes.start({ shape, plan: 'free', now: clock.now, tokenTtlMs: 365 * 86_400_000 });
     await registered(home(), sandbox, { service: 'all', email: 'ada@example.com' });
     const send = (on: TestHome, n: number) => {
       const body = join(on.dir, `body-${n}.json`);
@@ -99,6 +103,7 @@ describe.each(['spec', 'alt'] as const)('api against the sandbox (%s shape)', (s
 
     // Another machine of the account spends meanwhile; the service's refusal leaves 0 known here.
     const other = new TestHome();
+    other.clock = clock;
     try {
       const login = await other.run(
         ['--clean-url', sandbox.url, 'login', '--service', 'clean', '--email', 'ada@example.com', '--password-stdin'],

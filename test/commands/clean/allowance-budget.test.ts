@@ -7,19 +7,23 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AllowanceView } from '../../../src/commands/allowance.js';
 import { useHome } from '../../helpers/cli.js';
+import { FakeClock } from '../../helpers/clock.js';
 import { useServers } from '../../helpers/http-server.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
 const list = (n: number) => `email\n${Array.from({ length: n }, (_, i) => `b${i}@example.com`).join('\n')}\n`;
 const FAST = ['--rate', '1000/1s', '--concurrency', '4'];
+const MID_MONTH = Date.parse('2026-11-10T12:00:00Z');
 
 describe.each(['spec', 'alt'] as const)('clean: the known allowance is a budget (%s answers)', (shape) => {
   const home = useHome();
   const sandboxes = useSandboxes();
 
   it('50 known to be left: one request of 50 and no refusal; then one address asks, refused, exit 3', async () => {
-    const sandbox = await sandboxes.start({ plan: 'free', shape });
     const h = home();
+    // One mid-month clock for the CLI and the service: the month's allowance does not turn under the test.
+    h.clock = new FakeClock(MID_MONTH);
+    const sandbox = await sandboxes.start({ plan: 'free', shape, now: h.clock.now, tokenTtlMs: 365 * 86_400_000 });
     await registered(h, sandbox);
     const input = join(h.dir, 'list.csv');
     writeFileSync(input, list(200));
@@ -69,6 +73,8 @@ describe('clean: a refusal that says nothing of what is left', () => {
       });
     });
     const h = home();
+    // Mid-month: the refusal's news holds for every run below.
+    h.clock = new FakeClock(MID_MONTH);
     const env = { MAILCLEAN_CLEAN_URL: service.url, MAILCLEAN_CLEAN_TOKEN: 'a-token' };
     const input = join(h.dir, 'list.csv');
     writeFileSync(input, list(80));

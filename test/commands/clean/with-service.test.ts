@@ -276,6 +276,13 @@ describe.each(['spec', 'alt'] as const)('clean: the turn of a month (%s answers)
 describe.each(['spec', 'alt'] as const)(
   'clean: allowance and reruns as a free plan meets them (sandbox shape %s)',
   (shape) => {
+    // Mid-month for the CLI and the service alike: what a month's allowance allows does not depend on today's date.
+    let clock: FakeClock;
+    beforeEach(() => {
+      clock = new FakeClock(Date.parse('2026-11-10T12:00:00Z'));
+      home().clock = clock;
+    });
+    const free = { shape, plan: 'free', now: () => clock.now(), tokenTtlMs: 365 * 86_400_000 } as const;
     const file = (name: string, text: string) => {
       const path = join(home().dir, name);
       writeFileSync(path, text);
@@ -283,7 +290,7 @@ describe.each(['spec', 'alt'] as const)(
     };
 
     it('free plan with 10 left, a 40-address list: the last batch shrinks to 10, 30 stay unchecked, exit 3', async () => {
-      const sandbox = await signedIn({ shape, plan: 'free' });
+      const sandbox = await signedIn(free);
       const first = await home().run(['clean', file('a.csv', list(40, 'a')), '-o', join(home().dir, 'a.out.csv')]);
       expect(first.code, first.stderr).toBe(0);
       expect(sandbox.stats().addressesCharged).toBe(40);
@@ -332,7 +339,7 @@ describe.each(['spec', 'alt'] as const)(
     });
 
     it('used up on free, upgraded on the service: --resume asks with one address, finishes and pays only the rest', async () => {
-      const sandbox = await signedIn({ shape, plan: 'free' }, 'upgrade@example.com');
+      const sandbox = await signedIn(free, 'upgrade@example.com');
       const input = file('u.csv', list(120, 'u'));
       const out = join(home().dir, 'u.out.csv');
       expect((await home().run(['clean', input, '-o', out])).code).toBe(3);
@@ -360,7 +367,7 @@ describe.each(['spec', 'alt'] as const)(
     });
 
     it('login forgets what a refusal taught: the next run asks the service as if nothing were known', async () => {
-      const sandbox = await signedIn({ shape, plan: 'free' }, 'relogin@example.com');
+      const sandbox = await signedIn(free, 'relogin@example.com');
       expect(
         (await home().run(['clean', file('r.csv', list(60, 'r')), '-o', join(home().dir, 'r.out.csv')])).code,
       ).toBe(3);
@@ -374,7 +381,7 @@ describe.each(['spec', 'alt'] as const)(
     });
 
     it('after the allowance runs out, --local keeps the answers paid for and checks only the rest', async () => {
-      const sandbox = await signedIn({ shape, plan: 'free' });
+      const sandbox = await signedIn(free);
       // The sandbox answers example.com addresses valid; the engine, asking this DNS server, finds no such domain.
       const dns = await startDnsServer({ com: { NS: ['ns.example.'] } });
       try {
@@ -462,7 +469,7 @@ describe.each(['spec', 'alt'] as const)(
     });
 
     it('--local stopped by Ctrl-C counts only the answers paid for, not what the engine had decided', async () => {
-      await signedIn({ shape, plan: 'free' });
+      await signedIn(free);
       // fast.com does not exist (answered at once); slow.com is never answered, so the run is still checking.
       const dns = await startDnsServer({ com: { NS: ['ns.example.'] }, 'slow.com': { silent: true } });
       try {
@@ -508,7 +515,7 @@ describe.each(['spec', 'alt'] as const)(
     });
 
     it('the signin answer tells the allowance: --dry-run shows it before anything is spent', async () => {
-      const sandbox = await signedIn({ shape, plan: 'free' }, 'free@example.com');
+      const sandbox = await signedIn(free, 'free@example.com');
       await home().run(['clean', file('a.csv', list(20, 'a')), '-o', join(home().dir, 'a.out.csv')]);
       expect((await home().run(['logout', '--service', 'clean'])).code).toBe(0);
       const login = await home().run(
@@ -532,7 +539,7 @@ describe.each(['spec', 'alt'] as const)(
     });
 
     it('on a terminal, declining to resume says what starting over costs and asks before paying again', async () => {
-      const sandbox = await signedIn({ shape, plan: 'free' });
+      const sandbox = await signedIn(free);
       const input = file('a.csv', list(60, 'a'));
       const out = join(home().dir, 'a.out.csv');
       const first = await home().run(['clean', input, '-o', out]);

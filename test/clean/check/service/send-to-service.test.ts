@@ -17,6 +17,9 @@ import type { SandboxHandle } from '../../../../src/sandbox/server.js';
 import { useSandboxes } from '../../../helpers/sandbox.js';
 import { onSmallDisk } from '../../../helpers/small-disk.js';
 
+/** The service's clock where its month matters: mid-month, so that it never turns under a test. */
+const MID_MONTH = () => Date.parse('2026-11-10T12:00:00Z');
+
 /** What a run believes when an earlier one was refused for the allowance this month. */
 const USED_UP = { left: 0, until: Number.POSITIVE_INFINITY, fresh: false };
 
@@ -80,7 +83,7 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
   });
 
   it('stops at the allowance, keeping what was answered, and says what is left', async () => {
-    const sandbox = await sandboxes.start({ shape, plan: 'free' });
+    const sandbox = await sandboxes.start({ shape, plan: 'free', now: MID_MONTH });
     const outcome = await sendToService(options(await signedIn(sandbox), addresses(120)));
     expect(outcome.stopped?.reason).toBe('allowance');
     expect(outcome.spent).toBe(50);
@@ -107,7 +110,7 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
   });
 
   it('a probe the service refuses ends the sending with that one request, nothing paid', async () => {
-    const sandbox = await sandboxes.start({ shape, plan: 'free' });
+    const sandbox = await sandboxes.start({ shape, plan: 'free', now: MID_MONTH });
     const client = await signedIn(sandbox);
     expect((await sendToService(options(client, addresses(50)))).spent).toBe(50);
     const outcome = await sendToService(
