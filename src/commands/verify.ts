@@ -21,6 +21,7 @@ export interface VerifyOptions {
   dnsServer?: string;
   /** Signed in: decide for free what the built-in engine can before paying (--no-precheck: send everything). */
   precheck?: boolean;
+  caseSensitive?: boolean;
   json?: JsonFlag;
 }
 
@@ -46,6 +47,7 @@ export async function verify(o: VerifyOptions, f: Factory): Promise<number> {
     rows = await client.verify(o.addresses, {
       local: who === 'engine',
       precheck,
+      caseSensitive: o.caseSensitive,
       maxAge: maxAgeMs,
       dnsServers: o.dnsServer,
       signal: f.io.signals.stop,

@@ -40,6 +40,7 @@ export function cleanPlan(input: string, o: CleanOptions, settings: ClientSettin
       sheet: o.sheet === undefined ? undefined : String(o.sheet),
       encoding: o.encoding,
       strict: o.strict ?? false,
+      caseSensitive: o.caseSensitive ?? false,
       outputs: {
         format,
         escapeFormulas: o.escapeFormulas,

@@ -58,6 +58,11 @@ export interface CheckOptions extends EngineRequest {
   precheck?: boolean;
   /** Reuse the service's answers younger than this: `30d`, `12h`, or milliseconds; 0 asks again (default 30d). */
   maxAge?: string | number;
+  /**
+   * Tell local parts apart by the case of their letters (`Ann@x.com` and `ann@x.com` checked and paid as two). By
+   * default they are one address, as mailing platforms count subscribers (docs/assumptions.md).
+   */
+  caseSensitive?: boolean;
 }
 
 /** One clean. Without `output`, the rows are the run's to iterate. */

@@ -25,7 +25,7 @@ export async function verifyWith(
   const stop = AbortSignal.any([o.signal, o.abandon].filter((s): s is AbortSignal => s !== undefined));
   const abort = o.abandon ?? new AbortController().signal;
   const service = account.settings.cleanUrl !== undefined && !o.local;
-  const decided = addresses.map((address) => ({ address, ...prefilter(address) }));
+  const decided = addresses.map((address) => ({ address, ...prefilter(address, o.caseSensitive) }));
   const keys = [...new Set(decided.flatMap((d) => (d.key === undefined ? [] : [d.key])))];
   const { checkFewWithEngine, checkFewWithService } = await import('./check-few-with.js');
   const checked =

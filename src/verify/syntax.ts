@@ -190,11 +190,19 @@ function addressLiteral(literal: string): string | undefined {
 }
 
 /**
- * The key two spellings of one mailbox share: the local part exactly (it may be case-sensitive),
- * the domain in lower-case ASCII.
+ * The key two spellings of one mailbox share: the domain in lower-case ASCII, and the local part with its letters A-Z
+ * in lower case, as mailing platforms count subscribers; `caseSensitive` keeps the local part as written (RFC 5321
+ * lets a server tell `Ann` from `ann`, which almost none does).
  */
-export function dedupeKey(local: string, domain: string): string {
-  return `${local}@${domain}`;
+export function dedupeKey(local: string, domain: string, caseSensitive = false): string {
+  return `${caseSensitive ? local : asciiLower(local)}@${domain}`;
+}
+
+const ASCII_UPPER = /[A-Z]/;
+
+/** The text with its letters A-Z in lower case, nothing else changed (as SQLite's `lower()`). */
+export function asciiLower(text: string): string {
+  return ASCII_UPPER.test(text) ? text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) | 32)) : text;
 }
 
 /**

@@ -94,8 +94,9 @@ describe('checkSyntax', () => {
     expect(reason('ann@example.com\r\n', { trim: false })).toBe('label_invalid');
   });
 
-  it('builds the dedupe key from the exact local part and the ASCII domain', () => {
+  it('builds the dedupe key from the local part, A-Z in lower case unless case-sensitive, and the ASCII domain', () => {
     const a = checkSyntax('Ann@Bücher.DE');
-    expect(a.ok && dedupeKey(a.local, a.domain)).toBe('Ann@xn--bcher-kva.de');
+    expect(a.ok && dedupeKey(a.local, a.domain)).toBe('ann@xn--bcher-kva.de');
+    expect(a.ok && dedupeKey(a.local, a.domain, true)).toBe('Ann@xn--bcher-kva.de');
   });
 });

@@ -173,21 +173,27 @@ function writeOptions(
     checked: scan.extracted > 0,
     signal: request.signals.stop,
     escapeFormulas,
-    ...asScanned(layout, scan),
+    ...asScanned(layout, scan, request.caseSensitive),
     warn: (message) => ports.emit({ type: 'warning', message }),
   };
 }
 
 /**
- * What the write pass may take from the scan of the same file (a changed one is refused, or read as a new list):
- * whether every row is as wide as the header, and which rows' cells are their address as it stands.
+ * How the write pass decides each row's cell, as the scan did (`caseSensitive` or not), taking from the scan of the same
+ * file (a changed one is refused, or read as a new list) whether every row is as wide as the header, and which rows'
+ * cells are their address as it stands.
  */
-function asScanned(layout: InputLayout, scan: ScanResult): Pick<WriteOptions, 'evenRows' | 'decide'> {
-  if (inputChanged(layout, scan)) return {};
+function asScanned(
+  layout: InputLayout,
+  scan: ScanResult,
+  caseSensitive = false,
+): Pick<WriteOptions, 'evenRows' | 'decide'> {
+  const decide = (cell: string | undefined) => prefilter(cell, caseSensitive);
+  if (inputChanged(layout, scan)) return { decide };
   const plain = scan.plainRows?.reader();
   return {
     evenRows: scan.ragged.rows === 0,
-    decide: plain && ((cell) => (plain() ? { key: cell!.trim() } : prefilter(cell))),
+    decide: plain ? (cell) => (plain() ? { key: cell!.trim() } : decide(cell)) : decide,
   };
 }
 

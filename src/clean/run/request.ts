@@ -22,6 +22,8 @@ export interface CleanRequest {
   encoding?: InputEncoding;
   /** A row with more or fewer fields than the header stops the run (a usage error) instead of being kept. */
   strict: boolean;
+  /** Local parts told apart by the case of their letters (see dedupeKey); by default `Ann@x.com` is `ann@x.com`. */
+  caseSensitive?: boolean;
   outputs: OutputsRequest;
   /** Read the list and report what a run would send and spend; send nothing. */
   dryRun: boolean;

@@ -48,6 +48,7 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
         spillDir: spoolDir,
         // Verdicts are kept by address number: a run that writes reads each row's number in its write pass.
         keepRowOrdinals: !request.dryRun,
+        caseSensitive: request.caseSensitive,
         onNewKey: checker.onNewKey?.bind(checker),
         onRows: (rows) => ports.emit({ type: 'progress', change: { rows } }),
         signal: signals.stop,

@@ -1,4 +1,4 @@
-import { checkSyntax, dedupeKey, isPlainAddress } from '../../verify/syntax.js';
+import { asciiLower, checkSyntax, dedupeKey, isPlainAddress } from '../../verify/syntax.js';
 import { addressInside } from './extract.js';
 
 export type Prefiltered =
@@ -11,19 +11,20 @@ export type Prefiltered =
 
 /**
  * What is decided before anything is sent: blank cells, missing ones and addresses that are not addresses. Every
- * other cell maps to the key its duplicates share (exact local part, lower-case ASCII domain); a cell that wraps an
- * address maps to that address's key, so it is sent once with its duplicates.
+ * other cell maps to the key its duplicates share (dedupeKey: the letters of the local part in lower case unless
+ * `caseSensitive`, the domain in lower-case ASCII); a cell that wraps an address maps to that address's key, so it is
+ * sent once with its duplicates.
  */
-export function prefilter(cell: string | undefined): Prefiltered {
+export function prefilter(cell: string | undefined, caseSensitive = false): Prefiltered {
   if (cell === undefined) return { reason: 'short_row' };
   const address = cell.trim();
   if (address === '') return { reason: 'blank' };
   // Such a cell is valid and already its own key: a million rows need neither the full check nor a new string each.
-  if (isPlainAddress(address)) return { key: address };
+  if (isPlainAddress(address)) return { key: caseSensitive ? address : asciiLower(address) };
   const syntax = checkSyntax(address);
-  if (syntax.ok) return { key: dedupeKey(syntax.local, syntax.domain) };
+  if (syntax.ok) return { key: dedupeKey(syntax.local, syntax.domain, caseSensitive) };
   // Only a cell that failed the check is looked into, so a clean list pays nothing for this.
   const inside = addressInside(address);
   if (inside === undefined) return { reason: 'syntax' };
-  return { key: dedupeKey(inside.syntax.local, inside.syntax.domain), checked: inside.address };
+  return { key: dedupeKey(inside.syntax.local, inside.syntax.domain, caseSensitive), checked: inside.address };
 }

@@ -46,12 +46,18 @@ export interface ScanOptions {
   signal?: AbortSignal;
   /** Smaller budgets, for tests. */
   budgets?: { keys: number; rows: number };
+  /** Local parts told apart by the case of their letters (see dedupeKey); by default `Ann@` is `ann@`. */
+  caseSensitive?: boolean;
 }
 
 /** Pass 1: every row read once; only the unique addresses are kept. */
 export async function scanInput(layout: InputLayout, opts: ScanOptions): Promise<ScanResult> {
   const { spillDir, budgets } = opts;
-  const unique = new UniqueKeys({ spillDir, budget: budgets?.keys ?? KEYS_BUDGET });
+  const unique = new UniqueKeys({
+    spillDir,
+    budget: budgets?.keys ?? KEYS_BUDGET,
+    foldsCase: !opts.caseSensitive,
+  });
   const rowOrdinals = opts.keepRowOrdinals
     ? new RowOrdinals({ spillDir, budget: budgets?.rows ?? ROWS_BUDGET })
     : undefined;
@@ -85,7 +91,7 @@ export async function scanInput(layout: InputLayout, opts: ScanOptions): Promise
 async function scanRecords(
   layout: InputLayout,
   result: ScanResult,
-  { onNewKey, onRows, signal }: ScanOptions,
+  { onNewKey, onRows, signal, caseSensitive }: ScanOptions,
 ): Promise<void> {
   const { emailColumn: column, columnCount } = layout;
   const { unique, rowOrdinals, plainRows } = result;
@@ -95,7 +101,7 @@ async function scanRecords(
       if (record.fields.length !== columnCount && result.ragged.rows++ < RAGGED_LINES_KEPT)
         result.ragged.lines.push(record.line);
       const cell = record.fields[column];
-      const decided = prefilter(cell);
+      const decided = prefilter(cell, caseSensitive);
       plainRows?.push(decided.key !== undefined && decided.checked === undefined && decided.key === cell?.trim());
       if (decided.key === undefined) {
         if (decided.reason === 'syntax') result.invalid++;

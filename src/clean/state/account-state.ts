@@ -57,6 +57,8 @@ export interface AddressClaims {
 
 /** A list's addresses, found by their text or by their UTF-8 (UniqueKeys). */
 export interface NumberedKeys {
+  /** The keys have their local parts' letters in lower case (see dedupeKey): a key read elsewhere is folded first. */
+  readonly foldsCase: boolean;
   ordinal(key: string): number;
   /**
    * The number of each key given as bytes (key i is bytes[starts[i], starts[i + 1]); -1 where none), keys that come

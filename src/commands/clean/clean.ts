@@ -23,6 +23,8 @@ export interface CleanOptions {
   encoding?: InputEncoding;
   /** --strict: a row with more or fewer fields than the header stops the run (exit 2) instead of being kept. */
   strict: boolean;
+  /** --case-sensitive: `Ann@x.com` and `ann@x.com` are two addresses (by default, one). */
+  caseSensitive: boolean;
   /** --[no-]escape-formulas; undefined: the output format's default. */
   escapeFormulas?: boolean;
   only?: Set<string>;
@@ -88,6 +90,11 @@ function listFlags(cmd: Command) {
     .option(
       '--strict',
       'refuse an input whose rows have more or fewer fields than the header (exit 2), instead of keeping them',
+    )
+    .option(
+      '--case-sensitive',
+      'tell local parts apart by the case of their letters (Ann@x.com and ann@x.com checked and paid as two); by ' +
+        'default they are one address, as mailing platforms count subscribers',
     )
     .option(
       '--escape-formulas',

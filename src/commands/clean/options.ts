@@ -72,6 +72,7 @@ export function cleanOptions(opts: CleanFlags, args: [input?: string], stdinIsTT
     sheet: opts.sheet,
     encoding: opts.encoding,
     strict: opts.strict ?? false,
+    caseSensitive: opts.caseSensitive ?? false,
     escapeFormulas: opts.escapeFormulas,
     only: onlyStatuses(opts.only === undefined ? undefined : String(opts.only), '--only'),
     rate: opts.rate !== undefined ? parseRate(opts.rate, '--rate') : undefined,

@@ -52,6 +52,7 @@ function cleanRequest(o: CleanOptions, f: Factory): CleanRequest {
     sheet: o.sheet,
     encoding: o.encoding,
     strict: o.strict,
+    caseSensitive: o.caseSensitive,
     outputs: {
       format: o.format,
       escapeFormulas: o.escapeFormulas,

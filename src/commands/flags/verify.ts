@@ -14,6 +14,7 @@ export function define(cmd: Command, run: Runner): void {
       '30d',
     )
     .option('--no-precheck', 'signed in: send every address, without first deciding for free what DNS and lists can')
+    .option('--case-sensitive', 'tell local parts apart by the case of their letters (by default Ann@ is ann@)')
     .option(
       '--dns-server <ip[:port],…>',
       'built-in engine and precheck: DNS servers to ask (default: the system resolver)',

@@ -47,7 +47,7 @@ describe('clean: spending', () => {
     const rows = [
       'email,name',
       'ann@example.com,Ann',
-      'ANN@EXAMPLE.COM,Ann upper local part is another mailbox',
+      'ANN@EXAMPLE.COM,Ann in capitals is the same subscriber',
       'ann@Example.COM,Ann again',
       ' ann@example.com ,Ann with spaces',
       ',blank',
@@ -59,10 +59,11 @@ describe('clean: spending', () => {
     writeFileSync(input, `${rows.join('\n')}\n`);
     const out = join(home().dir, 'out.json');
     // --no-precheck: every address goes to the service (the precheck would decide carol's disposable domain, even
-    // offline), so the journal answers all four and the rerun below finds the list finished.
+    // offline), so the journal answers all three and the rerun below finds the list finished.
     const first = await home().run(['clean', input, '-o', out, '--format', 'json', '--no-precheck']);
     expect(first.code, first.stderr).toBe(0);
-    expect(sandbox.stats().addressesCharged).toBe(4);
+    expect(sandbox.stats().addressesCharged).toBe(3);
+    expect(first.stderr).toMatch(/9 rows, email column "email", 3 unique addresses/);
     const results = JSON.parse(readFileSync(out, 'utf8')) as Array<Record<string, unknown>>;
     expect(results).toHaveLength(9);
     expect(results.map((r) => r.email_status)).toEqual([
@@ -76,26 +77,45 @@ describe('clean: spending', () => {
       'valid',
       'risky',
     ]);
+    // The row's own cell is written as it was.
+    expect(results[1]).toMatchObject({ email: 'ANN@EXAMPLE.COM', email_status: 'valid' });
     expect(results[4]!.email_reason).toBe('blank');
     expect(results[5]!.email_reason).toBe('syntax');
     expect(results[8]).toMatchObject({ email_disposable: true, name: 'Carol' });
 
     const again = await home().run(['clean', input, '-o', out, '--format', 'json', '--resume']);
     expect(again.code).toBe(0);
-    expect(sandbox.stats().addressesCharged).toBe(4);
+    expect(sandbox.stats().addressesCharged).toBe(3);
     expect(sandbox.stats().cleanRequests).toBe(1);
 
     // A plain rerun of a finished list (a scheduled job) reuses the answers: outputs again, nothing paid.
     writeFileSync(out, '');
     const rerun = await home().run(['clean', input, '-o', out, '--format', 'json']);
     expect(rerun.code, rerun.stderr).toBe(0);
-    expect(rerun.stderr).toMatch(/All 4 addresses were answered by an earlier run of this list: nothing is sent/);
+    expect(rerun.stderr).toMatch(/All 3 addresses were answered by an earlier run of this list: nothing is sent/);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(results);
-    expect(sandbox.stats().addressesCharged).toBe(4);
+    expect(sandbox.stats().addressesCharged).toBe(3);
 
     const restart = await home().run(['clean', input, '-o', out, '--format', 'json', '--restart', '--no-precheck']);
     expect(restart.code, restart.stderr).toBe(0);
-    expect(sandbox.stats().addressesCharged).toBe(8);
+    expect(sandbox.stats().addressesCharged).toBe(6);
+
+    // --case-sensitive: ANN@ is another mailbox, the one address the list's journal does not answer.
+    const apart = join(home().dir, 'apart.json');
+    const sensitive = await home().run([
+      'clean',
+      input,
+      '-o',
+      apart,
+      '--format',
+      'json',
+      '--no-precheck',
+      '--case-sensitive',
+      '--resume',
+    ]);
+    expect(sensitive.code, sensitive.stderr).toBe(0);
+    expect(sensitive.stderr).toMatch(/4 unique addresses/);
+    expect(sandbox.stats().addressesCharged).toBe(7);
   });
 
   it('an unfinished earlier run is not silently resumed or paid again without a terminal', async () => {

@@ -24,6 +24,8 @@ export interface UniqueKeysOptions {
   spillDir: string;
   /** Bytes on disk read into memory for ordinalsOfBytes, at most (see ByteLog.holdDiskPart; tests try others). */
   holdFromDisk?: number;
+  /** The keys were made with their local parts' letters in lower case (dedupeKey): others are looked up so too. */
+  foldsCase?: boolean;
 }
 
 /**
@@ -53,8 +55,11 @@ export class UniqueKeys implements Iterable<string> {
   private lastInOrder = -1;
   private count = 0;
 
+  readonly foldsCase: boolean;
+
   constructor(opts: UniqueKeysOptions) {
     this.log = new ByteLog({ ...opts, name: 'keys' });
+    this.foldsCase = opts.foldsCase ?? true;
   }
 
   get size(): number {

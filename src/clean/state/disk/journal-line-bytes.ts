@@ -30,7 +30,7 @@ export function readLineBytes(
   const rowsAt = text.indexOf(ROWS_START, start);
   if (rowsAt < 0 || rowsAt >= end || text[end - 1] !== 125 || text[end - 2] !== CLOSE) return false;
   const words = parseWords(text.toString('utf8', start + 5, rowsAt + 1));
-  const rows = words && parseRows(text, rowsAt + ROWS_START.length, end - 2);
+  const rows = words && parseRows(text, rowsAt + ROWS_START.length, end - 2, keys.foldsCase);
   if (!rows) return false;
   const verdicts = sharedVerdicts(rows.fields, words);
   // Not a line of answers after all: JSON.parse finds it damaged.
@@ -69,8 +69,11 @@ interface Rows {
   fields: unknown[][];
 }
 
-/** The rows `["key",n,...]`, comma-separated, from `at` to `end` (the `]` closing them); undefined if not so. */
-function parseRows(text: Buffer, at: number, end: number): Rows | undefined {
+/**
+ * The rows `["key",n,...]`, comma-separated, from `at` to `end` (the `]` closing them); undefined if not so. With
+ * `fold`, each key's letters A-Z are read in lower case (a journal written before keys were folded, see dedupeKey).
+ */
+function parseRows(text: Buffer, at: number, end: number, fold: boolean): Rows | undefined {
   if (keyBytes.length < end - at) keyBytes = Buffer.allocUnsafeSlow(2 * (end - at));
   const keys = keyBytes;
   const starts: number[] = [0];
@@ -81,7 +84,9 @@ function parseRows(text: Buffer, at: number, end: number): Rows | undefined {
     const keyStart = at;
     for (let c = text[at]; c !== QUOTE; c = text[++at]) if (c === BACKSLASH || at >= end) return undefined;
     if (at === keyStart) return undefined;
+    const from = to;
     to += text.copy(keys, to, keyStart, at);
+    if (fold) for (let i = from; i < to; i++) if (keys[i]! >= 65 && keys[i]! <= 90) keys[i]! |= 32;
     starts.push(to);
     at++;
     const row: unknown[] = [KEY_STAND_IN];

@@ -2,6 +2,7 @@ import { closeSync, constants, existsSync, fdatasync, mkdirSync, openSync, readS
 import { dirname } from 'node:path';
 import { isObject } from '../../../api/shape.js';
 import { breakLock, describeOwner, keepFresh, staleReason, tryLock } from '../../../lock-files.js';
+import { asciiLower } from '../../../verify/syntax.js';
 import { inDocumentedWords } from '../../verdict/service-words.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import type { ListJournal, ListLockEvents, NumberedAnswer, NumberedKeys, SavedAnswers } from '../account-state.js';
@@ -57,7 +58,8 @@ export class Journal implements ListJournal {
         return said;
       };
       if (readLineBytes(text, start, end, keys, found, inWords)) return 'read';
-      return readLine(text.toString('utf8', start, end), (key, verdict) => {
+      return readLine(text.toString('utf8', start, end), (written, verdict) => {
+        const key = keys.foldsCase ? asciiLower(written) : written;
         const ordinal = keys.ordinal(key);
         if (ordinal >= 0) found(ordinal, verdict, () => key);
       });

@@ -30,6 +30,27 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const isKeySet = (keys: Iterable<string>): keys is KeySet => 'has' in keys && 'size' in keys;
 
+/**
+ * Keys written before local parts were folded (dedupeKey) kept their capital letters: once per file (user_version 1),
+ * they take the folded form, the newer answer kept where two meet (a domain is lower-case already, so lower() of the
+ * key folds its local part only, A-Z as dedupeKey does).
+ */
+function foldKeys(db: Database): void {
+  if (Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version) >= 1) return;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(
+      "INSERT INTO verdicts (key, status, flags, reason, at) SELECT lower(key), status, flags, reason, at FROM verdicts WHERE key GLOB '*[A-Z]*' ORDER BY at " +
+        'ON CONFLICT (key) DO UPDATE SET status = excluded.status, flags = excluded.flags, reason = excluded.reason, at = excluded.at WHERE excluded.at >= verdicts.at;' +
+        "DELETE FROM verdicts WHERE key GLOB '*[A-Z]*'; PRAGMA user_version = 1",
+    );
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
 export class SqliteVerdictCache implements VerdictCache {
   private readonly db: Database;
   private readonly insert: Statement;
@@ -46,6 +67,7 @@ export class SqliteVerdictCache implements VerdictCache {
       path,
       'CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, status TEXT NOT NULL, flags INTEGER NOT NULL, reason TEXT NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID',
     );
+    foldKeys(this.db);
     this.insert = this.db.prepare(
       'INSERT OR REPLACE INTO verdicts (key, status, flags, reason, at) VALUES (?, ?, ?, ?, ?)',
     );

@@ -33,6 +33,8 @@ export class RedisAccountState implements AccountState {
   private readonly verdicts: RedisVerdictCache;
   private readonly addressClaims: Claims;
   private readonly runLog: RedisRunLog;
+  /** The cache's keys of an older mailclean folded, once a connection (see RedisVerdictCache.foldKeys). */
+  private folded?: Promise<void>;
 
   private constructor(
     private readonly redis: Redis,
@@ -83,6 +85,8 @@ export class RedisAccountState implements AccountState {
   }
 
   async cache(): Promise<VerdictCache> {
+    this.folded ??= this.verdicts.foldKeys();
+    await this.folded;
     return this.verdicts;
   }
 

@@ -2,6 +2,7 @@
 // field, the verdict packed into one short string with the answer's time.
 import type { Redis } from 'ioredis';
 import { batches } from '../../../batches.js';
+import { asciiLower } from '../../../verify/syntax.js';
 import { documentedStatus } from '../../verdict/service-words.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import type { CacheStats, KeySet, VerdictCache } from '../verdict-cache.js';
@@ -132,6 +133,23 @@ export class RedisVerdictCache implements VerdictCache {
       removed += await this.run(() => this.redis.hdel(this.key, field));
     }
     return removed;
+  }
+
+  /**
+   * Fields written before local parts were folded (dedupeKey) kept their capital letters: once per cache (a marker key
+   * beside it), each takes the folded form, the newer answer kept where two meet.
+   */
+  async foldKeys(): Promise<void> {
+    if ((await this.run(() => this.redis.set(`${this.key}:folded`, '1', 'NX'))) === null) return;
+    for await (const [field, value] of this.entries()) {
+      const folded = asciiLower(field);
+      if (folded === field) continue;
+      const other = await this.run(() => this.redis.hget(this.key, folded));
+      const newer = other === null || (unpack(value)?.at ?? 0) > (unpack(other)?.at ?? 0);
+      const change = this.redis.multi();
+      if (newer) change.hset(this.key, folded, value);
+      await this.run(() => change.hdel(this.key, field).exec());
+    }
   }
 
   /** Every field and value, a page at a time (HSCAN). */
