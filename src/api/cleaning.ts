@@ -22,7 +22,7 @@ function findUserId(body: unknown): string | undefined {
 }
 
 /** Where a clean answer keeps its records: `result` per the spec; `data` or `results` tolerated. */
-function findRecords(body: unknown): Json[] | undefined {
+export function findRecords(body: unknown): Json[] | undefined {
   if (Array.isArray(body)) return body.filter(isObject);
   if (!isObject(body)) return undefined;
   for (const key of ['result', 'results', 'data']) {

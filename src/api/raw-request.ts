@@ -112,12 +112,17 @@ function splitOnce(text: string, separator: string): [string, string?] {
 
 /** The addresses a request to the cleaning service names (`email`, `emails`, as a list or one): what it may spend. */
 export function addressesNamed(request: RawRequest): number {
-  const count = (value: unknown) =>
-    Array.isArray(value) ? value.length : typeof value === 'string' && value !== '' ? 1 : 0;
-  let n = 0;
+  return addressesOf(request).length;
+}
+
+/** Each value a request names as an address, as given (non-strings as their JSON). */
+export function addressesOf(request: RawRequest): string[] {
+  const values = (value: unknown): unknown[] =>
+    Array.isArray(value) ? value : typeof value === 'string' && value !== '' ? [value] : [];
+  const named: unknown[] = [];
   const body = request.body;
   if (body && typeof body === 'object' && !Array.isArray(body))
-    for (const key of ['email', 'emails']) n += count((body as Record<string, unknown>)[key]);
-  for (const key of ['email', 'email[]', 'emails', 'emails[]']) n += request.query[key]?.length ?? 0;
-  return n;
+    for (const key of ['email', 'emails']) named.push(...values((body as Record<string, unknown>)[key]));
+  for (const key of ['email', 'email[]', 'emails', 'emails[]']) named.push(...(request.query[key] ?? []));
+  return named.map((value) => (typeof value === 'string' ? value : JSON.stringify(value)));
 }

@@ -128,6 +128,44 @@ describe.each(['spec', 'alt'] as const)('api against the sandbox (%s shape)', (s
     expect(after.spentThisMachine).toBe(3);
   });
 
+  it('the answers a POST to the clean route paid for go into the verdict cache: verify and clean pay nothing again', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    await registered(home(), sandbox, { service: 'clean' });
+    const res = await home().run([
+      'api',
+      '--service',
+      'clean',
+      CLEAN_ROUTE,
+      '-f',
+      'email[]=Ada.Lovelace@Example.com',
+      '-f',
+      'email[]=bob@example.org',
+    ]);
+    expect(res.code, res.stderr).toBe(0);
+    const paid = sandbox.stats().addressesCharged;
+    expect(paid).toBe(2);
+    const verified = await home().run([
+      'verify',
+      'ada.lovelace@example.com',
+      'bob@example.org',
+      '--json',
+      'address,status',
+    ]);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(JSON.parse(verified.stdout)).toEqual([
+      { address: 'ada.lovelace@example.com', status: 'valid' },
+      { address: 'bob@example.org', status: 'valid' },
+    ]);
+    const list = join(home().dir, 'list.csv');
+    writeFileSync(list, 'email\nbob@example.org\nADA.LOVELACE@example.com\n');
+    const cleaned = await home().run(['clean', list, '-o', join(home().dir, 'out.csv')]);
+    expect(cleaned.code, cleaned.stderr).toBe(0);
+    expect(cleaned.stderr).toMatch(/^2 addresses answered within 30 days come from the cache/m);
+    expect(sandbox.stats().addressesCharged).toBe(paid);
+    const spent = JSON.parse((await home().run(['allowance', '--json', 'spentThisMachine'])).stdout);
+    expect(spent).toEqual({ spentThisMachine: 2 });
+  });
+
   it("takes a slot of the account's rate limit, however the route is spelled, and waits for one as clean does", async () => {
     const sandbox = await sandboxes.start({ shape });
     await registered(home(), sandbox, { service: 'clean' });

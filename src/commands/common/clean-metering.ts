@@ -2,9 +2,12 @@
 // of the account's rate limiter, and what it spends counted in the same books, so `api` is no way around either.
 // This is the one place `api` reaches the account's state (the account key, the limiter, the allowance and spend).
 import { allowanceNews } from '../../api/allowance.js';
+import { findRecords } from '../../api/cleaning.js';
 import type { HttpClient, RawAnswer } from '../../api/http.js';
-import { addressesNamed, type RawRequest } from '../../api/raw-request.js';
+import { addressesNamed, addressesOf, type RawRequest } from '../../api/raw-request.js';
+import { matchRecords, recordVerdict } from '../../clean/check/service/answers.js';
 import { isAllowanceRefusal } from '../../clean/check/service/refusals.js';
+import { prefilter } from '../../clean/scan/prefilter.js';
 import type { AccountState } from '../../clean/state/account-state.js';
 import { keepLearned } from '../../clean/state/known-allowance.js';
 import { DEFAULT_RATE, parseRate } from '../../config/rate.js';
@@ -56,7 +59,7 @@ export async function sendBooked(f: Factory, client: HttpClient, request: RawReq
   }
 }
 
-/** As `clean` settles a run: what the answer taught of the allowance, and what it spent. */
+/** As `clean` settles a run: what the answer taught of the allowance, what it spent, and the answers it paid for. */
 async function record(state: AccountState, request: RawRequest, answer: RawAnswer): Promise<void> {
   const { failure } = answer;
   const refusal = failure instanceof ApiError && isAllowanceRefusal(failure) ? failure : undefined;
@@ -67,4 +70,19 @@ async function record(state: AccountState, request: RawRequest, answer: RawAnswe
     usedUp: refusal !== undefined,
   });
   if (spent > 0) await state.recordSpend(spent);
+  if (!failure) await keepAnswers(state, request, answer.json);
+}
+
+/**
+ * The answers of a request to the clean route, in the account's verdict cache as `clean` keeps them: `verify` and
+ * `clean` of those addresses then pay nothing again. An answer matched to no address it named is not kept.
+ */
+async function keepAnswers(state: AccountState, request: RawRequest, body: unknown): Promise<void> {
+  const records = findRecords(body);
+  if (!records || records.length === 0) return;
+  const keys = [...new Set(addressesOf(request).flatMap((address) => prefilter(address).key ?? []))];
+  const found = matchRecords(keys, records);
+  const at = new Date(state.clock.now()).toISOString();
+  const verdicts = [...found].map(([key, answer]) => recordVerdict(key, answer, at));
+  if (verdicts.length > 0) await (await state.cache()).store(verdicts);
 }

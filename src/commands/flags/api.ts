@@ -37,9 +37,10 @@ command has them) and prints the answer's body: pretty JSON on a terminal, as re
 JSON body (and the method POST); with -X GET, or with --input, they go in the query string.
 
 A request to the cleaning service's validation routes (/api/v1/email-verify/...) is booked as \`clean\` books
-its own: it takes a slot of the account's rate limit and is sent once (each attempt would take another); one
-naming more addresses than are known to be left of the month's allowance is not sent; the addresses of an
-answered one count as spent in \`mailclean allowance\`, and a refusal for the allowance leaves 0 known.
+its own: it takes a slot of the account's rate limit and is sent once (each attempt would take another); the
+addresses of an answered one count as spent in \`mailclean allowance\` and its answers go into the verdict cache
+(\`verify\` and \`clean\` of those addresses pay nothing again); a refusal for the allowance leaves 0 known, which
+the service may correct (a plan upgraded).
 
 Exit codes: 0 a 2xx answer, 4 a 401 (sign in again), 2 a bad flag or a 422, 1 any other failure. The body of
 a failed answer is printed too.
