@@ -1,11 +1,24 @@
 #!/usr/bin/env bash
-# The action's run step: runs `mailclean $MAILCLEAN_ARGS` (the caller's quoting kept, through eval), then turns
-# what happened into step outputs (GITHUB_OUTPUT, from the run's --summary-json, which it adds to a `clean` that
-# has none) and annotations: each `warning:` line of mailclean's stderr a ::warning::, a --fail-when trip (exit 5),
-# an `error:` line or rows left unchecked an ::error::. Exits with mailclean's code.
+# The action's run step: runs `mailclean $MAILCLEAN_ARGS`, then turns what happened into step outputs
+# (GITHUB_OUTPUT, from the run's --summary-json, which it adds to a `clean` that has none) and annotations: each
+# `warning:` line of mailclean's stderr a ::warning::, a --fail-when trip (exit 5), an `error:` line or rows left
+# unchecked an ::error::. Exits with mailclean's code.
 set -uo pipefail
 
-eval "set -- $MAILCLEAN_ARGS"
+# The arguments are split as xargs splits its input, never evaluated: blanks and newlines separate words, '...' and
+# "..." quote, a backslash escapes the next character, and $VAR, $(...), backticks, ; and globs are text. A workflow
+# that builds `args` from a pull request's title or a branch name must not run what they hold.
+words="$(mktemp)"
+if ! printf '%s' "$MAILCLEAN_ARGS" | xargs printf '%s\0' >"$words" 2>"$words.err"; then
+  echo "::error title=mailclean::args cannot be split into words ($(tr -d '\n' <"$words.err")): close each quote"
+  rm -f "$words" "$words.err"
+  echo "exit-code=2" >>"$GITHUB_OUTPUT"
+  exit 2
+fi
+args=()
+while IFS= read -r -d '' word; do args+=("$word"); done <"$words"
+rm -f "$words" "$words.err"
+set -- "${args[@]}"
 summary=""
 for ((i = 1; i <= $#; i++)); do
   case "${!i}" in
