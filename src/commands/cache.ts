@@ -1,6 +1,7 @@
 // `mailclean cache`: the verdict cache of this profile's cleaning account on this machine.
 import type { AccountState } from '../clean/state/account-state.js';
 import { parseDuration } from '../config/duration.js';
+import { ExitCode, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderPairs } from '../io/table.js';
@@ -36,11 +37,15 @@ export async function cacheStats(o: { json?: JsonFlag; shared?: string }, f: Fac
 }
 
 export async function cacheClear(
-  o: { olderThan?: string; json?: JsonFlag; shared?: string },
+  o: { olderThan?: string; json?: JsonFlag; shared?: string; yes?: boolean },
   f: Factory,
 ): Promise<number> {
   const before = o.olderThan !== undefined ? f.io.clock.now() - parseDuration(o.olderThan, '--older-than') : undefined;
   const cache = await (await accountState(f, o.shared)).cache();
+  if (!o.yes && !(await clearAgreed(f, o.olderThan, (await cache.stats()).entries))) {
+    f.io.note('Nothing was removed.');
+    return ExitCode.ok;
+  }
   const removed = await cache.clear(before);
   if (o.json !== undefined) f.io.json({ removed }, o.json, ['removed']);
   else
@@ -48,6 +53,22 @@ export async function cacheClear(
       `Removed ${formatCount(removed)} answer${removed === 1 ? '' : 's'}${o.olderThan ? ` older than ${o.olderThan}` : ''} from the cache.`,
     );
   return 0;
+}
+
+/**
+ * Every answer in the cache was paid for, and nothing brings one back: a terminal is asked (no by default); elsewhere
+ * --yes must say so.
+ */
+async function clearAgreed(f: Factory, olderThan: string | undefined, entries: number): Promise<boolean> {
+  const which = olderThan ? `the answers older than ${olderThan}` : `all ${formatCount(entries)} answers`;
+  if (!f.io.canPrompt)
+    throw new UsageError(
+      `cache clear removes ${which} from the cache, which were paid for; nothing was removed`,
+      'pass --yes to clear without asking',
+    );
+  f.io.say(`This removes ${which} from the cache: clean and verify then pay again for those addresses.`);
+  const { promptConfirm } = await import('../io/prompt.js');
+  return promptConfirm(f.io.raw, 'Remove them?', false);
 }
 
 export async function cachePathCommand(f: Factory, o: { shared?: string } = {}): Promise<number> {

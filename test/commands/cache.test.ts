@@ -3,8 +3,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
-import { TestHome } from '../helpers/cli.js';
+import { expectError, TestHome } from '../helpers/cli.js';
 import { registered, useSandboxes } from '../helpers/sandbox.js';
+import { interactive } from '../helpers/terminal.js';
 
 /** A list of `n` addresses numbered from `from`. */
 function list(from: number, n: number): string {
@@ -130,11 +131,30 @@ describe('the verdict cache', () => {
     expect(path.stdout.trim().startsWith(join(home.dataDir, 'cache'))).toBe(true);
     expect(existsSync(path.stdout.trim())).toBe(true);
 
-    const keep = await home.run(['cache', 'clear', '--older-than', '90d', '--json']);
+    const keep = await home.run(['cache', 'clear', '--older-than', '90d', '--json', '--yes']);
     expect(JSON.parse(keep.stdout)).toEqual({ removed: 0 });
-    const all = await home.run(['cache', 'clear']);
-    expect(all.code).toBe(0);
-    expect(all.stderr).toMatch(/Removed 30 answers from the cache\./);
+    // What was paid for is not forgotten unasked: a pipe or CI needs --yes; a terminal is asked, no by default.
+    expectError(
+      await home.run(['cache', 'clear']),
+      2,
+      'error: cache clear removes all 30 answers from the cache, which were paid for; nothing was removed',
+    );
+    const declined = await interactive(
+      home,
+      ['cache', 'clear'],
+      [
+        [
+          /This removes all 30 answers from the cache: clean and verify then pay again for those addresses\.\n.*Remove them\?/,
+          'n',
+        ],
+      ],
+    );
+    expect(declined.code, declined.stderr).toBe(0);
+    expect(declined.stderr).toMatch(/Nothing was removed\./);
+    expect(JSON.parse((await home.run(['cache', 'stats', '--json'])).stdout).entries).toBe(30);
+    const agreed = await interactive(home, ['cache', 'clear'], [[/Remove them\?/, 'y']]);
+    expect(agreed.code, agreed.stderr).toBe(0);
+    expect(agreed.stderr).toMatch(/Removed 30 answers from the cache\./);
     expect(JSON.parse((await home.run(['cache', 'stats', '--json'])).stdout).entries).toBe(0);
   });
 

@@ -205,7 +205,7 @@ describe.runIf(redisInstalled || redisRequired)('--shared: two machines, one acc
     );
     const local = await one.run(['cache', 'stats', '--json'], { env: { ...env, MAILCLEAN_REDIS_URL: undefined } });
     expect(JSON.parse(local.stdout).entries).toBe(0);
-    expect(JSON.parse((await one.run(['cache', 'clear', '--json'], { env })).stdout)).toEqual({ removed: 60 });
+    expect(JSON.parse((await one.run(['cache', 'clear', '--json', '--yes'], { env })).stdout)).toEqual({ removed: 60 });
     expect(JSON.parse((await one.run(['cache', 'stats', '--json'], { env })).stdout).entries).toBe(0);
   });
 

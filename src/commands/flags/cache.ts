@@ -24,8 +24,9 @@ same store \`clean\` uses.`,
     .action(run(async (f, opts) => (await import('../cache.js')).cacheStats(opts, f)));
   cmd
     .command('clear')
-    .description('forget answers (all, or those older than --older-than)')
+    .description('forget answers (all, or those older than --older-than); asks first, as they were paid for')
     .option('--older-than <duration>', 'only answers older than this, e.g. 90d')
+    .option('-y, --yes', 'clear without asking (needed where nobody can be asked: a pipe, CI)')
     .option(shared, sharedHelp)
     .addOption(jsonOption())
     .action(run(async (f, opts) => (await import('../cache.js')).cacheClear(opts, f)));
