@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-/** Whether to try the store for a new sign-in; `quiet`: where no store is expected (CI), nothing is said. */
+/** Whether to try the store for a new sign-in; `quiet`: where no store is expected (CI, whose tokens come from its secrets), nothing is said. */
 export type StoreAvailability = { available: true } | { available: false; why: string; quiet: boolean };
 
 export function isCi(env: Record<string, string | undefined>): boolean {
@@ -25,7 +25,11 @@ export function credentialStoreAvailability(
   if (platform === 'darwin' || platform === 'win32') return { available: true };
   const runtimeBus = env.XDG_RUNTIME_DIR ? existsSync(join(env.XDG_RUNTIME_DIR, 'bus')) : false;
   if (env.DBUS_SESSION_BUS_ADDRESS || runtimeBus) return { available: true };
-  return { available: false, why: 'no session bus', quiet: true };
+  return {
+    available: false,
+    why: 'no session bus answers here (DBUS_SESSION_BUS_ADDRESS is unset: ssh, a server, a container), so no credential store can',
+    quiet: false,
+  };
 }
 
 /** A failure of the store itself (locked, no Secret Service answering, no build for this platform). */

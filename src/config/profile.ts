@@ -169,7 +169,10 @@ export class Profile {
     if (this.storageNoted) return;
     this.storageNoted = true;
     this.context.note(
-      `Tokens are kept in ${this.path} (mode 0600): ${why}. \`mailclean config set token-storage file\` keeps them there without this note.`,
+      `Tokens are kept in ${this.path} (mode 0600): ${why}. To keep them in the ` +
+        'OS credential store, log in from a desktop session, or in one with a Secret Service running ' +
+        "(`dbus-run-session -- sh -c 'gnome-keyring-daemon --unlock </dev/null; exec $SHELL'`); " +
+        '`mailclean config set token-storage file` keeps them in the file without this note.',
     );
   }
 
