@@ -39,7 +39,6 @@ export async function finishRun(
   run: Checked,
 ): Promise<Ended> {
   const { layout, scan, answers, outcome } = run;
-  ports.emit({ type: 'progress', change: { phase: 'writing', rows: scan.rows } });
   const stopped = outcome.stopped?.reason;
   // An interrupted check whose answers are not kept counts only those that were (see KnownAnswers.keptBefore).
   const before = stopped === 'interrupted' ? answers.keptBefore : undefined;
@@ -54,6 +53,8 @@ export async function finishRun(
     if (summary) await sideFiles(request, ports, summary, counted!, request.signals.exitCode);
     return { kind: 'interrupted', exitCode: request.signals.exitCode, summary };
   }
+  // Said only where rows are written: an interrupted run writes none (its side files are counted silently).
+  ports.emit({ type: 'progress', change: { phase: 'writing', rows: scan.rows } });
   const failed = stopped === 'auth' || stopped === 'storage' || stopped === 'no-service';
   const options = writeOptions(request, checker, run, ports);
   const sent = answers.verdicts.size - answers.fromJournal - answers.fromCache - (answers.precheck?.decidedCount ?? 0);
