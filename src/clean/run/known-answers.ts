@@ -4,6 +4,7 @@
 import { type PrecheckOutcome, runPrecheck } from '../check/precheck.js';
 import { KeysExcept } from '../scan/keys-except.js';
 import type { ScanResult } from '../scan/scan.js';
+import { SharedStateError } from '../state/account-state.js';
 import type { FoundAnswer, FoundNumbered } from '../state/verdict-cache.js';
 import type { Verdict } from '../verdict/verdict.js';
 import type { VerdictTable } from '../verdict/verdict-table.js';
@@ -29,6 +30,8 @@ export interface KnownAnswers {
    * is sent (screening.ts), and `fromCache` and `precheck` are known once `screening.finish()` has run.
    */
   screening?: Screening;
+  /** The shared state went away as the cache was read: nothing is sent, the rest stays unchecked. */
+  lost?: SharedStateError;
 }
 
 export async function answerKnown(
@@ -61,12 +64,18 @@ export async function answerKnown(
   if (fromCache > 0) ports.emit({ type: 'from-cache', addresses: fromCache, maxAgeMs: request.maxAgeMs });
   // --max-age 0, or nothing left to ask about: the cache is not opened.
   const cache = request.maxAgeMs > 0 && pending.size > 0 && !screens ? await known.cache?.() : undefined;
+  let lost: SharedStateError | undefined;
   if (cache) {
     // What the cache hands over was read already: leaving it out of `pending` does not change what is to come.
     const [since, stop] = [request.clock.now() - request.maxAgeMs, request.signals.stop];
-    fromCache =
-      (await cache.lookupAll?.(pending, since, answered, stop, numbered)) ??
-      (await cache.lookupEach(pending, since, answered, stop));
+    try {
+      fromCache =
+        (await cache.lookupAll?.(pending, since, answered, stop, numbered)) ??
+        (await cache.lookupEach(pending, since, answered, stop));
+    } catch (error) {
+      if (!(error instanceof SharedStateError)) throw error;
+      lost = error;
+    }
     if (fromCache > 0) ports.emit({ type: 'from-cache', addresses: fromCache, maxAgeMs: request.maxAgeMs });
   }
   const precheck = await precheckPending(request, checker, ports, pending, answered);
@@ -77,7 +86,7 @@ export async function answerKnown(
   const toCheck = pending.size;
   // A run stopped while the cache was read checks nothing more: "checking the other N" would not be so.
   if (!request.signals.stop.aborted) ports.emit({ type: 'kept', kept: verdicts.size, toCheck, fromJournal, fromCache });
-  return { verdicts, pending, fromJournal, fromCache, precheck, keptBefore };
+  return { verdicts, pending, fromJournal, fromCache, precheck, keptBefore, lost };
 }
 
 /**

@@ -6,6 +6,7 @@ import { formatCount } from '../../quantities.js';
 import type { CheckOutcome } from '../check/outcome.js';
 import { type InputLayout, openInput } from '../scan/input/index.js';
 import { type ScanResult, scanInput } from '../scan/scan.js';
+import type { SharedStateError } from '../state/account-state.js';
 import type { Checker, KnownSources, ListToRead } from './checker.js';
 import type { DryRunReport } from './dry-run.js';
 import { decideEarlierRun } from './earlier-run.js';
@@ -160,12 +161,17 @@ async function checkAndWrite(request: CleanRequest, checker: Checker, ports: Run
       screening,
     };
     try {
-      outcome = await checker.check(work, writing.ports);
+      // The shared state went away as the cache was read: nothing may be sent unbooked, the rest stays unchecked.
+      outcome = answers.lost ? sharedLost(answers.lost) : await checker.check(work, writing.ports);
     } catch (error) {
       await screening?.close();
       throw error;
     }
-    if (screening) Object.assign(answers, await screening.finish());
+    if (screening) {
+      const { lost, ...found } = await screening.finish();
+      Object.assign(answers, found);
+      if (lost) outcome.stopped ??= sharedLost(lost).stopped;
+    }
     await checker.settle?.(outcome);
     const { finishRun } = await writing.load();
     const ended = await finishRun(request, checker, ports, { ...run, answers, outcome });
@@ -192,6 +198,13 @@ function writePassLoader(ports: RunPorts): { ports: RunPorts; load: () => Promis
   };
   return { ports: { emit, questions: ports.questions }, load };
 }
+
+const sharedLost = (error: SharedStateError): CheckOutcome => ({
+  spent: 0,
+  requests: 0,
+  retries: 0,
+  stopped: { reason: 'shared', message: error.message },
+});
 
 function cancelled(ports: RunPorts): RunResult {
   ports.emit({ type: 'nothing-sent' });

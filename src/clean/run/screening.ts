@@ -7,6 +7,7 @@
 import type { Engine } from '../../verify/index.js';
 import { mergePrecheck, type PrecheckOutcome, precheck, precheckEngine } from '../check/precheck.js';
 import type { KeysExcept } from '../scan/keys-except.js';
+import { SharedStateError } from '../state/account-state.js';
 import type { FoundAnswer, VerdictCache } from '../state/verdict-cache.js';
 import type { Verdict } from '../verdict/verdict.js';
 import type { Checker } from './checker.js';
@@ -17,6 +18,8 @@ import type { CleanRequest } from './request.js';
 export interface Screened {
   fromCache: number;
   precheck?: PrecheckOutcome;
+  /** The shared state went away while what the sending never reached was screened: the rest stays unchecked. */
+  lost?: SharedStateError;
 }
 
 export class Screening {
@@ -90,6 +93,10 @@ export class Screening {
   async finish(): Promise<Screened> {
     try {
       while (!this.request.signals.stop.aborted && (await this.next(SCREEN_CHUNK)) !== undefined);
+    } catch (error) {
+      // Every row is still written: what could not be screened is unchecked, as the sending's stop says.
+      if (!(error instanceof SharedStateError)) throw error;
+      this.found.lost = error;
     } finally {
       await this.close();
     }
