@@ -176,11 +176,7 @@ class BatchSender {
 
   /** The shared state or this machine's storage failed: sending stops. */
   private stopFor(error: unknown): void {
-    this.stop(
-      error instanceof SharedStateError ? 'shared' : 'storage',
-      messageOf(error),
-      error instanceof CliError ? error : undefined,
-    );
+    this.stop(error instanceof SharedStateError ? 'shared' : 'storage', messageOf(error), error);
   }
 
   private async answered(batch: Batch, records: Json[], tookMs: number): Promise<void> {
@@ -215,11 +211,7 @@ class BatchSender {
       await this.deps.record(verdicts);
       return true;
     } catch (error) {
-      this.stop(
-        'storage',
-        `cannot save answers in the journal: ${messageOf(error)}`,
-        error instanceof CliError ? error : undefined,
-      );
+      this.stop('storage', `cannot save answers in the journal: ${messageOf(error)}`, error);
       return false;
     }
   }
@@ -284,8 +276,9 @@ class BatchSender {
     this.schedule(batch);
   }
 
-  private stop(reason: StopReason, message: string, error?: CliError): void {
-    this.outcome.stopped ??= { reason, message, error };
+  /** The first reason to stop wins; an error that is the CLI's own is kept, for its exit code and hint. */
+  private stop(reason: StopReason, message: string, error?: unknown): void {
+    this.outcome.stopped ??= { reason, message, error: error instanceof CliError ? error : undefined };
   }
 
   private now(): string {
