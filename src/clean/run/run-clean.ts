@@ -159,7 +159,7 @@ async function checkAndWrite(request: CleanRequest, checker: Checker, ports: Run
       screening,
     };
     try {
-      outcome = await checker.check(work, writing.ports);
+      outcome = await checker.check(work, keepingInFlight(writing.ports, recording));
     } catch (error) {
       await screening?.close();
       throw error;
@@ -190,6 +190,16 @@ function writePassLoader(ports: RunPorts): { ports: RunPorts; load: () => Promis
     ports.emit(event);
   };
   return { ports: { emit, questions: ports.questions }, load };
+}
+
+/** The check's ports, whose count of addresses in flight the run's record also keeps (where a kill leaves it). */
+function keepingInFlight(ports: RunPorts, recording: RunRecording | undefined): RunPorts {
+  if (!recording) return ports;
+  const emit = (event: RunEvent) => {
+    if (event.type === 'in-flight') recording.inFlight(event.addresses);
+    ports.emit(event);
+  };
+  return { emit, questions: ports.questions };
 }
 
 function cancelled(ports: RunPorts): RunResult {

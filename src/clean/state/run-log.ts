@@ -54,6 +54,11 @@ export interface RunRecord {
    * since is what the run paid for, which is how the spend of a run killed before its end is known.
    */
   journaled: number;
+  /**
+   * Addresses in flight when the attempts it took over were killed: sent, their answers never journaled (so not in
+   * the spend), maybe billed. Absent in records written before it was kept.
+   */
+  inFlightBefore?: number;
   /** Where it runs: the machine's host name and the process. */
   host: string;
   pid: number;
