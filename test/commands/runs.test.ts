@@ -132,11 +132,21 @@ describe.each(CASES)('runs ($store store, $shape answers)', ({ store, shape }) =
       expect(readFileSync(join(home().dataDir, 'runs', file), 'utf8')).not.toContain('s3cret');
 
     const json = JSON.parse((await cli(['runs', 'view', id.slice(0, 5), '--json'])).stdout);
-    expect(json).toMatchObject({ id, status: 'ended', outcome: 'success', spent: 60, endedAt: expect.any(String) });
+    expect(json).toMatchObject({
+      id,
+      status: 'ended',
+      outcome: 'success',
+      spent: 60,
+      inFlight: 0,
+      endedAt: expect.any(String),
+    });
     const counted = Object.values(json.statuses as Record<string, number>).reduce((s, n) => s + n, 0);
     expect(counted).toBe(60);
     expect(json.allowanceLeft).toEqual(expect.any(Number));
-    expect(Object.keys(json)).toHaveLength(22);
+    expect(Object.keys(json)).toHaveLength(23);
+    // Nothing was in flight at its end: no line for it, and no count left beside the history.
+    expect(view.stdout).not.toMatch(/^In flight/m);
+    expect(readdirSync(join(home().dataDir, 'runs')).filter((file) => file.endsWith('.inflight'))).toEqual([]);
     expectError(await cli(['runs', 'view', 'ffffffff']), 1, /no run "ffffffff" in this account's run history/);
     expectError(await cli(['runs', 'view']), 2, /missing required argument 'id'/);
   });
@@ -159,7 +169,8 @@ describe.each(CASES)('runs ($store store, $shape answers)', ({ store, shape }) =
       expect(paid).toBeGreaterThan(0);
       expect(paid).toBeLessThan(400);
       const [run] = JSON.parse((await cli(['runs', '--json'], viaGate)).stdout);
-      expect(run).toMatchObject({ status: 'ended', outcome: 'interrupted', exitCode: 130, spent: paid });
+      // The first signal lets the requests in flight finish and be journaled: none is left that was not counted.
+      expect(run).toMatchObject({ status: 'ended', outcome: 'interrupted', exitCode: 130, spent: paid, inFlight: 0 });
       expect(existsSync(out)).toBe(false);
 
       // Its password was not kept: --shared gives it again.

@@ -63,6 +63,11 @@ export type RunEvent =
   | { type: 'precheck'; outcome: PrecheckOutcome }
   /** The built-in engine keeps what the service answered before and checks the rest. */
   | { type: 'kept'; kept: number; toCheck: number; fromJournal: number; fromCache: number }
+  /**
+   * Addresses sent to the service whose answers are not journaled yet, at every change (before a request leaves):
+   * a run killed now may have been billed for them. The run's record keeps the count (record-run.ts).
+   */
+  | { type: 'in-flight'; addresses: number }
   /** The first signal was heard: the requests in flight finish first. */
   | { type: 'stopping' }
   /** Another runner of this account is checking these addresses: their answers are awaited. */

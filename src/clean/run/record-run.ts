@@ -1,8 +1,9 @@
 // A run's record in the account's run history (state/run-log.ts): written once the run goes on to check (its list
 // locked, an earlier run's answers taken), and again when it ends, however it ends. A run killed before its end
 // (SIGKILL) keeps no end, and one stopped by a signal ends 'interrupted': the next run of its list on this machine
-// that resumes it (not --restart) takes its record over, keeping its id. Keeping the record never fails the run: a
-// warning says it was not kept.
+// that resumes it (not --restart) takes its record over, keeping its id. Between, what it has in flight is kept
+// beside the record: the addresses a killed run may have been billed for beyond its journal, which the run taking it
+// over carries on. Keeping the record never fails the run: a warning says it was not kept.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, resolve } from 'node:path';
@@ -28,6 +29,8 @@ import type { CleanRequest } from './request.js';
 import type { RunSummary } from './summary.js';
 
 export interface RunRecording {
+  /** Addresses sent whose answers are not journaled yet, at every change: kept beside the record, for a kill. */
+  inFlight(addresses: number): void;
   ended(result: Ended, outcome: CheckOutcome): Promise<void>;
   /** The user chose not to spend: nothing was sent. */
   cancelled(): Promise<void>;
@@ -77,6 +80,7 @@ export async function recordStart(
     rows: run.scan.rows,
     unique: run.scan.unique.size,
     journaled: taken?.journaled ?? run.journaled,
+    inFlightBefore: taken ? inFlightLeft(log, taken) : 0,
     host: hostname(),
     pid: process.pid,
     cwd: request.origin?.cwd ?? null,
@@ -84,6 +88,9 @@ export async function recordStart(
     end: null,
   };
   await keep(record);
+  const inFlight = inFlightKept(log, record.id, ports);
+  // Nothing in flight yet; what an attempt taken over left is in the record now. The engine sends nothing.
+  if (checker.kind === 'service') inFlight(0);
   // What the attempt taken over paid before it stopped: the answers its journal gained.
   const paidBefore = taken ? Math.max(0, run.journaled - taken.journaled) : 0;
   const end = (facts: Omit<RunEnd, 'endedAt'>) => {
@@ -93,6 +100,7 @@ export async function recordStart(
     return keep({ ...record, stamp: written, end: { endedAt, ...facts, spent: paidBefore + facts.spent } });
   };
   return {
+    inFlight,
     ended: (result, outcome) => end(endOf(request, checker, result, outcome)),
     cancelled: () => end({ ...nothingCounted(0), outcome: 'cancelled', exitCode: ExitCode.ok }),
     failed: (error, outcome) => end(failure(request, error, outcome)),
@@ -119,6 +127,25 @@ async function resumedRun(
   } catch {
     return undefined;
   }
+}
+
+/** What the attempt taken over, and those it took over, had in flight when they were killed. */
+function inFlightLeft(log: RunLog, taken: RunRecord): number {
+  return (taken.inFlightBefore ?? 0) + (log.inFlight(taken.id) ?? 0);
+}
+
+/** Keeps the count in the run history; one that cannot be kept is told once, and the run goes on. */
+function inFlightKept(log: RunLog, id: string, ports: RunPorts): (addresses: number) => void {
+  let told = false;
+  return (addresses) => {
+    try {
+      log.recordInFlight(id, addresses);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      if (!told) ports.emit({ type: 'warning', message: `what this run has in flight could not be kept (${why})` });
+      told = true;
+    }
+  };
 }
 
 const OUTCOMES: Record<number, RunOutcome> = {

@@ -162,7 +162,9 @@ async function checkAndWrite(request: CleanRequest, checker: Checker, ports: Run
     };
     try {
       // The shared state went away as the cache was read: nothing may be sent unbooked, the rest stays unchecked.
-      outcome = answers.lost ? sharedLost(answers.lost) : await checker.check(work, writing.ports);
+      outcome = answers.lost
+        ? sharedLost(answers.lost)
+        : await checker.check(work, keepingInFlight(writing.ports, recording));
     } catch (error) {
       await screening?.close();
       throw error;
@@ -205,6 +207,16 @@ const sharedLost = (error: SharedStateError): CheckOutcome => ({
   retries: 0,
   stopped: { reason: 'shared', message: error.message },
 });
+
+/** The check's ports, whose count of addresses in flight the run's record also keeps (where a kill leaves it). */
+function keepingInFlight(ports: RunPorts, recording: RunRecording | undefined): RunPorts {
+  if (!recording) return ports;
+  const emit = (event: RunEvent) => {
+    if (event.type === 'in-flight') recording.inFlight(event.addresses);
+    ports.emit(event);
+  };
+  return { emit, questions: ports.questions };
+}
 
 function cancelled(ports: RunPorts): RunResult {
   ports.emit({ type: 'nothing-sent' });

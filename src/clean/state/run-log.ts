@@ -54,6 +54,11 @@ export interface RunRecord {
    * since is what the run paid for, which is how the spend of a run killed before its end is known.
    */
   journaled: number;
+  /**
+   * Addresses in flight when the attempts it took over were killed: sent, their answers never journaled (so not in
+   * the spend), maybe billed. Absent in records written before it was kept.
+   */
+  inFlightBefore?: number;
   /** Where it runs: the machine's host name and the process. */
   host: string;
   pid: number;
@@ -79,6 +84,14 @@ export interface RunLog {
   runs(): Promise<LoggedRun[]>;
   /** Forgets these runs; resolves to how many were forgotten. */
   forgetRuns(ids: readonly string[]): Promise<number>;
+  /**
+   * Keeps how many addresses run `id` has sent whose answers are not journaled yet, told at every change, where a
+   * kill of its process leaves it: what the service may have billed beyond the run's spend. On this machine in every
+   * store (as a list's journal is), written at once (cheap: a run tells it twice a request), forgotten at its end.
+   */
+  recordInFlight(id: string, addresses: number): void;
+  /** What run `id` of this machine last had in flight; undefined when nothing is kept (it ended, or never told). */
+  inFlight(id: string): number | undefined;
 }
 
 /** A run that stopped before its end: killed (no end, its process gone) or interrupted by a signal. */

@@ -36,6 +36,7 @@ export function runView(run: RunJson): string {
   pairs.push(['Ended', run.endedAt ?? run.status]);
   pairs.push(['Rows', `${formatCount(run.rows)} (${formatCount(run.unique)} unique)`]);
   pairs.push(['Spent', spentText(run)]);
+  if (run.inFlight) pairs.push(['In flight', inFlightText(run, run.inFlight)]);
   if (run.allowanceLeft !== null) pairs.push(['Allowance', `${formatCount(run.allowanceLeft)} left when it ended`]);
   lines(pairs, 'Statuses', statusLines(run));
   lines(
@@ -63,6 +64,14 @@ function spentText(run: RunJson): string {
   if (run.checker === 'local') return 'nothing (the built-in engine)';
   if (run.spent === null) return '- (unknown: its journal is on another machine)';
   return `${quantity(run.spent, 'address', 'addresses')}${run.status === 'ended' ? '' : ' so far'}`;
+}
+
+/** Addresses sent whose answers the journal never got: the service may have billed them, beyond Spent. */
+function inFlightText(run: RunJson, inFlight: number): string {
+  const addresses = quantity(inFlight, 'address', 'addresses');
+  if (run.status === 'running') return `${addresses} (sent, answers not journaled yet; not in Spent)`;
+  const when = run.status === 'ended' ? 'when an attempt it continued stopped' : 'when it stopped';
+  return `${addresses} ${when} (may have been billed; not in Spent)`;
 }
 
 function statusLines(run: RunJson): string[] {

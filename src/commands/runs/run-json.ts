@@ -1,5 +1,6 @@
 // A recorded run as `runs` and `runs view` show it, and as their `--json` prints it (docs/json.md): the record,
-// whether it still runs, and what a run killed before its end spent (the answers its list's journal gained).
+// whether it still runs, what a run killed before its end spent (the answers its list's journal gained), and what
+// it had in flight then, which the service may have billed beyond that.
 import { hostname } from 'node:os';
 import type { LoggedRun, MachineState, RunOutcome, RunOutput } from '../../clean/state/account-state.js';
 import { isResumable } from '../../clean/state/run-log.js';
@@ -22,6 +23,8 @@ export interface RunJson {
   rows: number;
   unique: number;
   spent: number | null;
+  /** Addresses sent whose answers were never journaled (not in `spent`; maybe billed); null where unknown. */
+  inFlight: number | null;
   statuses: Record<string, number> | null;
   allowanceLeft: number | null;
   outputs: RunOutput[];
@@ -47,6 +50,7 @@ export const RUN_FIELDS = fieldsOf<RunJson>({
   rows: true,
   unique: true,
   spent: true,
+  inFlight: true,
   statuses: true,
   allowanceLeft: true,
   outputs: true,
@@ -74,6 +78,7 @@ export function runJson(run: LoggedRun, machine: MachineState): RunJson {
     rows: run.rows,
     unique: run.unique,
     spent: end ? end.spent : spentSoFar(run, machine),
+    inFlight: inFlightOf(run, machine),
     statuses: end?.statuses ?? null,
     allowanceLeft: end?.allowanceLeft ?? null,
     outputs: end?.outputs ?? [],
@@ -89,6 +94,17 @@ export function runJson(run: LoggedRun, machine: MachineState): RunJson {
 function spentSoFar(run: LoggedRun, machine: MachineState): number | null {
   if (run.host !== hostname() || run.checker !== 'service') return run.checker === 'local' ? 0 : null;
   return Math.max(0, machine.savedAnswers(run.fingerprint).results.size - run.journaled);
+}
+
+/**
+ * What a run without an end has in flight (or had, when it was killed), kept on its machine, plus what the attempts
+ * it took over had; for a run that ended, only the latter. Unknown for a run elsewhere, or one that never kept it.
+ */
+function inFlightOf(run: LoggedRun, machine: MachineState): number | null {
+  const before = run.inFlightBefore ?? 0;
+  if (run.end !== null || run.checker === 'local') return before;
+  const now = run.host === hostname() ? machine.inFlight(run.id) : undefined;
+  return now === undefined ? null : before + now;
 }
 
 /** The command that started the run, as it can be pasted into a POSIX shell. */

@@ -362,6 +362,34 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
     expect((await otherMachine.runs()).map((run) => run.id)).toEqual(here.shared ? ['run00002', 'run00004'] : []);
   });
 
+  it("a run's addresses in flight: the last count told, on this machine only, forgotten with the run's end or the run", async () => {
+    const where = nextAccount();
+    const here = await open(where);
+    const run = runRecord('run00005', '2026-03-01T00:00:00.000Z');
+    await here.recordRun(run);
+    expect(here.inFlight(run.id)).toBeUndefined();
+    here.recordInFlight(run.id, 100);
+    here.recordInFlight(run.id, 1_050);
+    // A shorter count after a longer one leaves nothing of it.
+    here.recordInFlight(run.id, 50);
+    // Read as `runs` reads it: another opening of the state, as after the run's process was killed.
+    const again = await open(where);
+    expect(again.inFlight(run.id)).toBe(50);
+    expect((await open(nextAccount())).inFlight(run.id)).toBeUndefined();
+    const otherDataDir = mkdtempSync(join(tmpdir(), 'mailclean-state-'));
+    dirs.push(otherDataDir);
+    expect((await open({ ...where, dataDir: otherDataDir })).inFlight(run.id)).toBeUndefined();
+
+    await here.recordRun({ ...run, end: runEnd() });
+    expect(again.inFlight(run.id)).toBeUndefined();
+    const other = runRecord('run00006', '2026-03-02T00:00:00.000Z');
+    await here.recordRun(other);
+    here.recordInFlight(other.id, 0);
+    expect(again.inFlight(other.id)).toBe(0);
+    expect(await again.forgetRuns([other.id])).toBe(1);
+    expect(here.inFlight(other.id)).toBeUndefined();
+  });
+
   it('several processes at once: overlapping lists pay exactly their union, every run exits 0, the cache keeps every answer', {
     timeout: 120_000,
   }, async () => {

@@ -36,6 +36,8 @@ export type CheckEvent =
    * `sending`: addresses sent whose answers are not kept yet.
    */
   | { type: 'answered'; addresses: number; spent: number; requests: number; tookMs?: number; sending?: number }
+  /** Addresses sent whose answers are not kept yet, at every change: a request's start, its answers kept, a failure. */
+  | { type: 'in-flight'; addresses: number }
   | { type: 'waiting'; ms: number; why: 'rate' | 'retry' }
   | { type: 'retry'; message: string };
 

@@ -146,11 +146,11 @@ class BatchSender {
     this.outcome.requests++;
     let records: Json[];
     const sentAt = deps.clock.now();
-    this.sending += batch.keys.length;
+    this.inFlight(batch.keys.length);
     try {
       records = await deps.send(batch.keys, deps.abort);
     } catch (error) {
-      this.sending -= batch.keys.length;
+      this.inFlight(-batch.keys.length);
       // A request no cleaning service counted (it never reached a server, or reached one that is not the service)
       // took no slot of the service's limit: it is given back unused.
       await this.release(slot, neverReached(error) || (!this.heard && leadsNowhere(error)));
@@ -165,6 +165,12 @@ class BatchSender {
     await this.answered(batch, records, deps.clock.now() - sentAt);
   }
 
+  /** Told at every change, before a request leaves: a run killed then knows what the service may have billed. */
+  private inFlight(change: number): void {
+    this.sending += change;
+    this.deps.onEvent?.({ type: 'in-flight', addresses: this.sending });
+  }
+
   /** A limiter that cannot record a send's end cannot keep the limit: sending stops (storage). */
   private async release(slot: Slot, unused = false): Promise<void> {
     try {
@@ -176,11 +182,7 @@ class BatchSender {
 
   /** The shared state or this machine's storage failed: sending stops. */
   private stopFor(error: unknown): void {
-    this.stop(
-      error instanceof SharedStateError ? 'shared' : 'storage',
-      messageOf(error),
-      error instanceof CliError ? error : undefined,
-    );
+    this.stop(error instanceof SharedStateError ? 'shared' : 'storage', messageOf(error), error);
   }
 
   private async answered(batch: Batch, records: Json[], tookMs: number): Promise<void> {
@@ -195,7 +197,7 @@ class BatchSender {
     // An address the answer left out is asked about once more, then called unknown.
     if (missing.length > 0) this.schedule({ keys: missing, attempts: 0, missingBefore: new Set(missing) });
     const kept = await this.recorded(verdicts);
-    this.sending -= batch.keys.length;
+    this.inFlight(-batch.keys.length);
     if (!kept) return;
     // Counted once the answers are kept, as `addresses` are: other batches paid meanwhile are told with their own.
     this.spentKept += batch.keys.length;
@@ -215,11 +217,7 @@ class BatchSender {
       await this.deps.record(verdicts);
       return true;
     } catch (error) {
-      this.stop(
-        'storage',
-        `cannot save answers in the journal: ${messageOf(error)}`,
-        error instanceof CliError ? error : undefined,
-      );
+      this.stop('storage', `cannot save answers in the journal: ${messageOf(error)}`, error);
       return false;
     }
   }
@@ -284,8 +282,9 @@ class BatchSender {
     this.schedule(batch);
   }
 
-  private stop(reason: StopReason, message: string, error?: CliError): void {
-    this.outcome.stopped ??= { reason, message, error };
+  /** The first reason to stop wins; an error that is the CLI's own is kept, for its exit code and hint. */
+  private stop(reason: StopReason, message: string, error?: unknown): void {
+    this.outcome.stopped ??= { reason, message, error: error instanceof CliError ? error : undefined };
   }
 
   private now(): string {

@@ -1,9 +1,9 @@
-// The service's sending, told as the run's progress: what is checked and spent, the waits, and an ETA.
+// The service's sending, told as the run's progress: what is checked, spent and in flight, the waits, and an ETA.
 import type { RunPorts } from '../../run/events.js';
 import type { RateLimiter } from '../../state/rate-limiter.js';
 import { type SendOptions, timeLeft } from './send-to-service.js';
 
-/** The sender's events as the run's progress: what is checked and spent, the waits, and an ETA. */
+/** The sender's events as the run's progress: what is checked, spent and in flight, the waits, and an ETA. */
 export function progressOf(
   ports: RunPorts,
   /** Read at each answer: screening as the run sends takes what the cache and the precheck answer out of it. */
@@ -31,5 +31,6 @@ export function progressOf(
     else if (event.type === 'waiting' && event.why === 'rate')
       ports.emit({ type: 'progress', change: { waitingMs: event.ms } });
     else if (event.type === 'retry') ports.emit({ type: 'retry', message: event.message });
+    else if (event.type === 'in-flight') ports.emit(event);
   };
 }

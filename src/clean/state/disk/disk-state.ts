@@ -22,8 +22,9 @@ import type { RateLimiter } from '../rate-limiter.js';
 import type { VerdictCache } from '../verdict-cache.js';
 import { knownAllowance, rememberAllowance } from './allowance-file.js';
 import { SlidingWindowLimiter } from './file-limiter.js';
+import { readInFlight, removeInFlight, writeInFlight } from './in-flight-file.js';
 import { Journal, lockJournal } from './journal.js';
-import { cachePath, claimsPath, journalPath, limiterStatePath, runsPath, spendPath } from './paths.js';
+import { cachePath, claimsPath, inFlightPath, journalPath, limiterStatePath, runsPath, spendPath } from './paths.js';
 import { appendRun, forgetRuns, readRuns } from './run-index.js';
 import { recordSpend, spentInMonth } from './spend-file.js';
 import { SqliteClaims } from './sqlite-claims.js';
@@ -102,16 +103,28 @@ export class DiskAccountState implements AccountState {
     return { month, thisMachine: spentInMonth(spendPath(this.dataDir, this.account), month) };
   }
 
-  recordRun(run: RunRecord): Promise<void> {
-    return appendRun(runsPath(this.dataDir, this.account), run);
+  /** A run's end forgets what it had in flight: its record says all there is. */
+  async recordRun(run: RunRecord): Promise<void> {
+    await appendRun(runsPath(this.dataDir, this.account), run);
+    if (run.end) removeInFlight(inFlightPath(this.dataDir, this.account, run.id));
   }
 
   async runs(): Promise<LoggedRun[]> {
     return readRuns(runsPath(this.dataDir, this.account));
   }
 
-  forgetRuns(ids: readonly string[]): Promise<number> {
-    return forgetRuns(runsPath(this.dataDir, this.account), ids);
+  async forgetRuns(ids: readonly string[]): Promise<number> {
+    const forgotten = await forgetRuns(runsPath(this.dataDir, this.account), ids);
+    for (const id of ids) removeInFlight(inFlightPath(this.dataDir, this.account, id));
+    return forgotten;
+  }
+
+  recordInFlight(id: string, addresses: number): void {
+    writeInFlight(inFlightPath(this.dataDir, this.account, id), addresses);
+  }
+
+  inFlight(id: string): number | undefined {
+    return readInFlight(inFlightPath(this.dataDir, this.account, id));
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 // The account's state shared by runners on several machines (--shared redis://…): the rate limit, the verdict
-// cache, the address claims and the run history live in Redis; a list's journal and the allowance news stay on
-// this machine (and the run history too).
+// cache, the address claims and the run history live in Redis; a list's journal, the allowance news and what a run
+// has in flight stay on this machine (and the run history too).
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
@@ -140,6 +140,15 @@ export class RedisAccountState implements AccountState {
   async forgetRuns(ids: readonly string[]): Promise<number> {
     await this.machine.forgetRuns(ids);
     return this.runLog.forget(ids);
+  }
+
+  /** On this machine, as the list's journal: a run's requests leave from here, and a kill is seen here. */
+  recordInFlight(id: string, addresses: number): void {
+    this.machine.recordInFlight(id, addresses);
+  }
+
+  inFlight(id: string): number | undefined {
+    return this.machine.inFlight(id);
   }
 
   async close(): Promise<void> {

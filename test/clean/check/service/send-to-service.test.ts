@@ -82,6 +82,30 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
     await cache.close();
   });
 
+  it('tells the addresses in flight: counted before each request leaves and until its answers are journaled', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    const client = await signedIn(sandbox);
+    const told: number[] = [];
+    let sent = 0;
+    /** At each request's start: the last count told, less what is sent and not journaled (never below it). */
+    const beyond: number[] = [];
+    const clean = client.clean.bind(client);
+    client.clean = (emails, signal) => {
+      sent += emails.length;
+      beyond.push((told.at(-1) ?? Number.NaN) - (sent - journal.recorded.size));
+      return clean(emails, signal);
+    };
+    const onEvent: SendOptions['onEvent'] = (event) => {
+      if (event.type === 'in-flight') told.push(event.addresses);
+    };
+    const outcome = await sendToService(options(client, addresses(120), { onEvent }));
+    expect(outcome.spent).toBe(120);
+    expect(beyond).toHaveLength(3);
+    expect(beyond.filter((n) => !(n >= 0))).toEqual([]);
+    expect(Math.max(...told)).toBeLessThanOrEqual(100);
+    expect(told.at(-1)).toBe(0);
+  });
+
   it('stops at the allowance, keeping what was answered, and says what is left', async () => {
     const sandbox = await sandboxes.start({ shape, plan: 'free', now: MID_MONTH });
     const outcome = await sendToService(options(await signedIn(sandbox), addresses(120)));
