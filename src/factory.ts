@@ -201,12 +201,15 @@ export class Factory {
       );
     }
     const { connect } = await import('./api/connect.js');
-    if (!this.tokens.has(service)) this.tokens.set(service, (await this.profile()).token(service).value);
+    const profile = await this.profile();
+    if (!this.tokens.has(service)) this.tokens.set(service, profile.token(service).value);
+    const { refusedTokenHint } = await import('./config/profile.js');
     const connection = await connect({
       baseUrl,
       serviceName: service === 'platform' ? 'platform' : 'cleaning service',
       setting: service === 'platform' ? 'api-url' : 'clean-url',
       token: () => this.tokens.get(service),
+      refusedHint: refusedTokenHint(service, profile.token(service).source),
       env: this.io.env,
       secrets: this.io.secrets,
       debug: this.io.debugEnabled ? (line) => this.io.debug(line) : undefined,

@@ -11,6 +11,8 @@ export interface ConnectOptions {
   /** The setting that names `baseUrl` (`api-url`, `clean-url`), for messages that say what to fix. */
   setting: string;
   token: () => string | undefined;
+  /** What to do when the service refuses the token, naming where it came from. */
+  refusedHint?: string;
   /** Proxies (HTTPS_PROXY, NO_PROXY …) and MAILCLEAN_TIMEOUT_MS are read here, never from process.env itself. */
   env: Record<string, string | undefined>;
   secrets?: SecretSet;
@@ -35,6 +37,7 @@ export async function connect(o: ConnectOptions): Promise<Connection> {
     serviceName: o.serviceName,
     setting: o.setting,
     token: o.token,
+    refusedHint: o.refusedHint,
     timeoutMs: positiveNumber(o.env.MAILCLEAN_TIMEOUT_MS) ?? 30_000,
     dispatcher,
     secrets: o.secrets,

@@ -72,11 +72,14 @@ export function describeFailure(parsed: ParsedBody): string {
 export function httpFailure(
   status: number,
   parsed: ParsedBody,
-  at: { serviceName: string; host: string; spec: { method: string; path: string } },
+  at: { serviceName: string; host: string; spec: { method: string; path: string }; refusedHint?: string },
 ): ApiError | AuthError {
   const detail = describeFailure(parsed);
   if (status === 401)
-    return new AuthError(`the ${at.serviceName} at ${at.host} refused the credentials${detail ? `: ${detail}` : ''}`);
+    return new AuthError(
+      `the ${at.serviceName} at ${at.host} refused the credentials${detail ? `: ${detail}` : ''}`,
+      at.refusedHint,
+    );
   const fieldErrors = fieldErrorsOf(parsed.json);
   if (status === 422 || (status === 400 && fieldErrors)) {
     const lines = fieldErrors

@@ -13,6 +13,8 @@ export interface HttpClientOptions {
   /** The setting that names `baseUrl` (`api-url`, `clean-url`), for messages that say what to fix. */
   setting?: string;
   token?: () => string | undefined;
+  /** What to do when the service refuses the token (401), naming where it came from (a variable, the profile). */
+  refusedHint?: string;
   timeoutMs?: number;
   /** Attempts after the first, for failures that are safe to repeat. */
   retries?: number;

@@ -205,7 +205,12 @@ export class HttpClient {
   }
 
   private failureOf(spec: RequestSpec, raw: Received, parsed: ParsedBody): ApiError | AuthError {
-    const failure = httpFailure(raw.status, parsed, { serviceName: this.opts.serviceName, host: this.host, spec });
+    const failure = httpFailure(raw.status, parsed, {
+      serviceName: this.opts.serviceName,
+      host: this.host,
+      spec,
+      refusedHint: this.opts.refusedHint,
+    });
     if (failure instanceof ApiError) {
       failure.headers = raw.headers;
       failure.body = parsed.json;

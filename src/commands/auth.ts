@@ -1,7 +1,7 @@
 import { str, unwrapObject } from '../api/shape.js';
 import { markTokenAccepted, tokenAcceptedAt } from '../config/accepted-tokens.js';
 import { maskSecret } from '../config/keys.js';
-import type { Profile, Service, TokenSource } from '../config/profile.js';
+import { type Profile, refusedTokenHint, type Service, type TokenSource } from '../config/profile.js';
 import type { TokenStorage } from '../config/tokens.js';
 import { AuthError, CliError, ExitCode } from '../errors.js';
 import type { Factory } from '../factory.js';
@@ -110,12 +110,7 @@ async function verifyCleaning(f: Factory, row: ServiceStatus, opts: { check: boo
 
 /** What to do about a rejected token depends on where it came from: a variable is fixed or unset, not logged over. */
 function rejectedHint(source: TokenSource | null, service: Service = 'platform'): string {
-  const [variable, name, login] =
-    service === 'platform'
-      ? ['MAILCLEAN_TOKEN', 'the platform', 'mailclean login']
-      : ['MAILCLEAN_CLEAN_TOKEN', 'the cleaning service', 'mailclean login --service clean'];
-  if (source === 'env') return `token rejected: ${variable} holds a token ${name} does not accept; fix it or unset it`;
-  return `token rejected: run \`${login}\``;
+  return `token rejected: ${refusedTokenHint(service, source ?? undefined)}`;
 }
 
 function printStatus(f: Factory, profile: Profile, rows: ServiceStatus[], sandbox: boolean): void {
@@ -130,8 +125,11 @@ function printStatus(f: Factory, profile: Profile, rows: ServiceStatus[], sandbo
         : '';
       lines.push(`  ${f.io.style.green('✓')} Signed in${who ? ` as ${who}` : ''}${seen}`);
     } else if (r.signedIn) {
-      // "not verified" means one thing everywhere: a token is stored, and the service was not able to say if it takes it.
-      lines.push(`  ${f.io.style.yellow('!')} Token stored${who ? ` for ${who}` : ''}, ${r.problem ?? 'not verified'}`);
+      // "not verified" means one thing everywhere: a token is held, and the service was not able to say if it takes it.
+      const held = r.tokenSource === 'env' ? 'given in the environment' : 'stored';
+      lines.push(
+        `  ${f.io.style.yellow('!')} Token ${held}${who ? ` for ${who}` : ''}, ${r.problem ?? 'not verified'}`,
+      );
     } else {
       lines.push(`  ${f.io.style.red('✗')} ${r.problem ?? 'not signed in'}`);
     }

@@ -29,6 +29,14 @@ export function tokenEnvName(service: Service | 'cdp'): string | undefined {
   return service === 'platform' ? 'MAILCLEAN_TOKEN' : service === 'clean' ? 'MAILCLEAN_CLEAN_TOKEN' : undefined;
 }
 
+/** What to do when a service refuses the token it was given, as its source allows: a login cannot fix a variable's. */
+export function refusedTokenHint(service: Service, source: TokenSource | undefined): string {
+  const envName = tokenEnvName(service);
+  if (source === 'env' && envName)
+    return `${envName} holds a token ${service === 'clean' ? 'the cleaning service' : 'the platform'} does not accept; fix it or unset it`;
+  return service === 'clean' ? 'run `mailclean login --service clean`' : 'run `mailclean login`';
+}
+
 /**
  * One named profile: its settings, where its credentials live, and which token applies (environment first).
  * A profile that holds real credentials, or a run with a token in the environment, never uses the built-in

@@ -27,6 +27,7 @@ export class Account {
         // Messages name the setting as the CLI's users know it (a library user gave it as cleanUrl).
         setting: 'clean-url',
         token: () => token,
+        refusedHint: this.settings.refusedHint,
         env: this.settings.env,
         secrets: this.settings.secrets,
         debug: this.settings.debug,

@@ -25,6 +25,8 @@ export interface ClientSettings {
   debug?: (line: string) => void;
   /** What to do when a service is configured but no token is: the CLI names its login command. */
   authHint: string;
+  /** What to do when the service refuses the token: the CLI names where it came from. */
+  refusedHint: string;
   /** What dates and ages are read from: the real clock, or the CLI's (a test's). */
   clock: Clock;
 }
@@ -47,7 +49,7 @@ const OPTION_NAMES: SettingSources = {
 export function resolveSettings(
   options: ClientOptions,
   sources: SettingSources = OPTION_NAMES,
-  more: Partial<Pick<ClientSettings, 'secrets' | 'authHint' | 'clock'>> = {},
+  more: Partial<Pick<ClientSettings, 'secrets' | 'authHint' | 'refusedHint' | 'clock'>> = {},
 ): ClientSettings {
   const env = options.env ?? process.env;
   const secrets = more.secrets ?? new SecretSet();
@@ -67,6 +69,7 @@ export function resolveSettings(
     secrets,
     debug: options.debug,
     authHint: more.authHint ?? 'give the cleaning token: createClient({ cleanUrl, token })',
+    refusedHint: more.refusedHint ?? 'give a token the cleaning service takes: createClient({ cleanUrl, token })',
     clock: more.clock ?? realClock,
   };
 }

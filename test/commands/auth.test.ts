@@ -41,13 +41,37 @@ describe('auth status hints fit where the token came from', () => {
     // Not asked by default: asking uses a request of the service's rate limit.
     const unasked = await home().run(['auth', 'status'], { env });
     expect(unasked.code, unasked.stderr).toBe(0);
-    expect(unasked.stdout).toMatch(/^ {2}! Token stored, not checked yet \(--check asks the service/m);
+    expect(unasked.stdout).toMatch(
+      /^ {2}! Token given in the environment, not checked yet \(--check asks the service/m,
+    );
     const res = await home().run(['auth', 'status', '--check'], { env });
     expect(res.code).toBe(4);
     expect(res.stdout).toMatch(
       /^Cleaning service .*\n {2}✗ token rejected: MAILCLEAN_CLEAN_TOKEN holds a token the cleaning service does not accept; fix it or unset it$/m,
     );
     expect(res.stdout.match(/✓/g)).toHaveLength(1); // the platform's, which it took
+  });
+
+  it('clean and verify with a refused MAILCLEAN_CLEAN_TOKEN: exit 4, the hint names the variable, not login', async () => {
+    const sandbox = await sandboxes.start();
+    await registered(home(), sandbox, { service: 'all' });
+    const env = { MAILCLEAN_CLEAN_TOKEN: 'bogus-cleaning-token-0000' };
+    const verified = await home().run(['verify', 'ann@example.com', '--no-precheck'], { env });
+    expect(verified.code, verified.stderr).toBe(4);
+    expect(verified.stderr).toMatch(
+      /^hint: MAILCLEAN_CLEAN_TOKEN holds a token the cleaning service does not accept; fix it or unset it$/m,
+    );
+    const list = join(home().dir, 'list.csv');
+    writeFileSync(list, 'email\nann@example.com\n');
+    const cleaned = await home().run(['clean', list, '-o', join(home().dir, 'out.csv'), '--no-precheck'], { env });
+    expect(cleaned.code, cleaned.stderr).toBe(4);
+    expect(cleaned.stderr).toMatch(/^hint: MAILCLEAN_CLEAN_TOKEN holds a token the cleaning service does not accept/m);
+    expect(cleaned.stderr).not.toMatch(/mailclean login/);
+    // The stored token, refused, is a matter for login.
+    const stored = await home().run(['verify', 'bob@example.com', '--no-precheck'], {
+      env: { MAILCLEAN_CLEAN_URL: sandbox.url },
+    });
+    expect(stored.code, stored.stderr).toBe(0);
   });
 
   it('a cleaning token the service issued is ✓ without a request; --check spends one request of the rate limit', async () => {

@@ -1,6 +1,6 @@
 // `mailclean me` and `me update`: the profile on the built-in sandbox and on a configured service in both
 // shapes, and its failures: one clear line, the right exit code, never a stack trace.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
@@ -152,10 +152,22 @@ describe.each(['spec', 'alt'] as const)('me against a configured service (%s sha
   });
 
   // Also the check of a token that is not valid at all (merged here from test/errors.test.ts).
-  it('a bad token: exit 4 with the service message and a hint to log in', async () => {
+  it('a bad token: exit 4 with the service message and a hint for where the token came from', async () => {
     const res = await run(['me'], undefined, { MAILCLEAN_TOKEN: 'abc.def' });
     expectError(res, 4, /^error: the platform at 127\.0\.0\.1:\d+ refused the credentials: Unauthenticated\.$/);
-    expect(res.stderr).toContain('hint: run `mailclean login`');
+    // A login cannot help while the variable overrides the stored token.
+    expect(res.stderr).toContain(
+      'hint: MAILCLEAN_TOKEN holds a token the platform does not accept; fix it or unset it',
+    );
+    await registered(home(), sandbox, { service: 'platform' });
+    const config = join(home().configDir, 'config.json');
+    writeFileSync(
+      config,
+      readFileSync(config, 'utf8').replace(/"token": "[^"]+"/, '"token": "revoked-token-value-0000"'),
+    );
+    const stored = await run(['me']);
+    expectError(stored, 4, /refused the credentials/);
+    expect(stored.stderr).toContain('hint: run `mailclean login`');
   });
 
   it('me --brand with a brand not yours names the flag and lists yours', async () => {

@@ -92,13 +92,13 @@ describe.each(['spec', 'alt'] as const)('verify with the cleaning service (%s sh
     expect(sandbox.stats().addressesCharged).toBe(3);
   });
 
-  it('a refused token (401) exits 4 with the hint to log in; a clean-url with nothing behind it exits 1', async () => {
+  it('a refused token (401) exits 4 with the hint for the variable it came from; a clean-url with nothing behind it exits 1', async () => {
     const sandbox = await sandboxes.start({ plan: 'unlimited', shape });
     const env = { MAILCLEAN_CLEAN_TOKEN: 'expired-token-0123456789' };
     const refused = await home().run(['--clean-url', sandbox.url, 'verify', 'ann@example.com'], { env });
     expect(refused.code, refused.stderr).toBe(4);
     expect(refused.stderr).toMatch(/^error: .*refused the credentials/m);
-    expect(refused.stderr).toMatch(/^hint: run `mailclean login`/m);
+    expect(refused.stderr).toMatch(/^hint: MAILCLEAN_CLEAN_TOKEN holds a token the cleaning service does not accept/m);
     expect(refused.stdout).toBe('');
     const nowhere = await home().run(['--clean-url', 'http://127.0.0.1:1', 'verify', 'ann@example.com'], { env });
     expect(nowhere.code, nowhere.stderr).toBe(1);

@@ -59,13 +59,15 @@ export async function cliClient(
   f: Factory,
   o: { shared?: string; rate?: Rate; concurrency?: number } = {},
 ): Promise<MailcleanClient> {
-  const [profile, sharedUrl, { profileOptions }, { resolveSettings }, { MailcleanClient }] = await Promise.all([
-    f.profile(),
-    f.sharedUrl(o.shared),
-    import('../../library/profile.js'),
-    import('../../library/settings.js'),
-    import('../../library/client.js'),
-  ]);
+  const [profile, sharedUrl, { profileOptions }, { resolveSettings }, { MailcleanClient }, { refusedTokenHint }] =
+    await Promise.all([
+      f.profile(),
+      f.sharedUrl(o.shared),
+      import('../../library/profile.js'),
+      import('../../library/settings.js'),
+      import('../../library/client.js'),
+      import('../../config/profile.js'),
+    ]);
   const stored = profileOptions(profile, f.io.env);
   const settings = resolveSettings(
     {
@@ -81,6 +83,7 @@ export async function cliClient(
     {
       secrets: f.io.secrets,
       authHint: 'run `mailclean login --service clean`, or set MAILCLEAN_CLEAN_TOKEN',
+      refusedHint: refusedTokenHint('clean', profile.token('clean').source),
       clock: f.io.clock,
     },
   );
