@@ -135,7 +135,6 @@ class BatchSender {
     let slot: Slot;
     try {
       slot = await deps.acquire(deps.stop);
-      if (slot.waitedMs > 0) deps.onEvent?.({ type: 'waiting', ms: slot.waitedMs, why: 'rate' });
     } catch (error) {
       landed();
       // Stopped while waiting for a slot; any other failure means the limit can no longer be kept.

@@ -162,6 +162,23 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
     expect(sandbox.stats().addressesCharged).toBe(60);
   });
 
+  it('a wait for the rate limit is told as it begins, never again once it is over (the progress line)', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    const events: Array<{ type: string; ms?: number }> = [];
+    const limiter = new SlidingWindowLimiter({
+      rate: { requests: 1, windowMs: 200 },
+      clock: realClock,
+      statePath: join(dir, 'slow-limiter.json'),
+    });
+    const outcome = await sendToService(
+      options(await signedIn(sandbox), addresses(150), { limiter, concurrency: 1, onEvent: (e) => events.push(e) }),
+    );
+    expect(outcome.spent).toBe(150);
+    expect(events.filter((e) => e.type === 'limit-wait').length).toBeGreaterThanOrEqual(2);
+    // A 'waiting' event is a wait to come (a 429's Retry-After): none here, so none is told.
+    expect(events.filter((e) => e.type === 'waiting')).toEqual([]);
+  });
+
   it('stops at --max-spend, the last batch shrunk to fit', async () => {
     const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
     const outcome = await sendToService(options(await signedIn(sandbox), addresses(120), { maxSpend: 70 }));
