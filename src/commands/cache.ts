@@ -6,7 +6,7 @@ import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderPairs } from '../io/table.js';
 import { formatCount } from '../quantities.js';
-import { cleaningAccountState } from './common/account-state.js';
+import { cleaningAccountState, shownAccountState } from './common/account-state.js';
 import { CACHE_STATS_FIELDS } from './common/json-fields.js';
 
 /** The account's state where `clean` keeps it: the shared Redis when one is named, else the data directory. */
@@ -15,8 +15,8 @@ function accountState(f: Factory, shared: string | undefined): Promise<AccountSt
 }
 
 export async function cacheStats(o: { json?: JsonFlag; shared?: string }, f: Factory): Promise<number> {
-  const cache = await (await accountState(f, o.shared)).cache();
-  const stats = await cache.stats();
+  const state = await shownAccountState(f, o.shared, 'cache');
+  const stats = state ? await (await state.cache()).stats() : { entries: 0, oldest: null, newest: null, bytes: null };
   if (o.json !== undefined) f.io.json(stats, o.json, CACHE_STATS_FIELDS);
   else {
     const n = formatCount;

@@ -209,12 +209,18 @@ describe('the verdict cache', () => {
     expect(sandbox.stats().addressesCharged).toBe(45);
   });
 
-  it('without a cleaning account, the cache command says why', async () => {
+  it('without a cleaning account, cache stats shows an empty cache (exit 0); clear says why it cannot', async () => {
     const other = new TestHome();
     try {
-      const res = await other.run(['cache', 'stats']);
-      expect(res.code).toBe(2);
-      expect(res.stderr).toMatch(/has no cleaning account .*: the cache is kept per account/);
+      const res = await other.run(['cache', 'stats', '--json']);
+      expect(res.code, res.stderr).toBe(0);
+      expect(JSON.parse(res.stdout)).toEqual({ entries: 0, oldest: null, newest: null, bytes: null });
+      const tty = await other.run(['cache', 'stats'], { tty: true });
+      expect(tty.stdout).toMatch(/^Answers\s+0$/m);
+      expect(tty.stderr).toMatch(/has no cleaning account yet, so no cache: `mailclean login --clean-url URL`/);
+      const clear = await other.run(['cache', 'clear', '--yes']);
+      expect(clear.code).toBe(2);
+      expect(clear.stderr).toMatch(/has no cleaning account .*: the cache is kept per account/);
     } finally {
       other.cleanup();
     }

@@ -299,8 +299,20 @@ describe.each(CASES)('runs ($store store, $shape answers)', ({ store, shape }) =
 
 describe('runs without a cleaning account', () => {
   const home = useHome();
-  it('is a usage error saying how to sign in', async () => {
-    expectError(await home().run(['runs']), 2, /has no cleaning account .*: the run history is kept per account/);
+  it('lists nothing, exit 0; a terminal is told why and how to sign in; a run to view or resume is an error', async () => {
+    const piped = await home().run(['runs']);
+    expect(piped).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(JSON.parse((await home().run(['runs', '--json'])).stdout)).toEqual([]);
+    const tty = await home().run(['runs'], { tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toMatch(
+      /^Profile "default" has no cleaning account yet, so no run history: `mailclean login --clean-url URL` signs in to one\.$/m,
+    );
+    expectError(
+      await home().run(['runs', 'view', 'abcd1234']),
+      2,
+      /has no cleaning account .*: the run history is kept per account/,
+    );
   });
 });
 

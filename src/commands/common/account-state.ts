@@ -11,13 +11,35 @@ export async function cleaningAccountState(
   shared: string | undefined,
   what: string,
 ): Promise<AccountState> {
+  const state = await stateIfAny(f, shared, what);
+  if (state) return state;
+  throw new UsageError(
+    `profile "${f.profileName}" has no cleaning account (a clean-url and a cleaning token): the ${what} is kept per account`,
+    'run `mailclean login --clean-url URL`',
+  );
+}
+
+/**
+ * The account's state for a command that only shows it (`runs`, `cache stats`): none yet is an empty view, not a
+ * failure, and a terminal is told why it is empty.
+ */
+export async function shownAccountState(
+  f: Factory,
+  shared: string | undefined,
+  what: string,
+): Promise<AccountState | undefined> {
+  const state = await stateIfAny(f, shared, what);
+  if (!state && f.io.isStdoutTTY)
+    f.io.note(
+      `Profile "${f.profileName}" has no cleaning account yet, so no ${what}: \`mailclean login --clean-url URL\` signs in to one.`,
+    );
+  return state;
+}
+
+async function stateIfAny(f: Factory, shared: string | undefined, what: string): Promise<AccountState | undefined> {
   (await f.profile()).requireKnown();
   const account = await cleaningAccountKey(f, shared);
-  if (!account)
-    throw new UsageError(
-      `profile "${f.profileName}" has no cleaning account (a clean-url and a cleaning token): the ${what} is kept per account`,
-      'run `mailclean login --clean-url URL`',
-    );
+  if (!account) return undefined;
   try {
     return await f.accountState(account, shared);
   } catch (error) {
