@@ -55,6 +55,16 @@ export const UPDATE_FIELDS: Array<{
   },
 ];
 
+/** --name, as `register` takes it: its first word is the first name, the rest (if any) the last name. */
+export function splitName(o: { name?: string; firstName?: string; lastName?: string }): Partial<ProfileUpdate> {
+  if (o.name === undefined) return {};
+  if (o.firstName !== undefined || o.lastName !== undefined)
+    throw new UsageError('--name is the first and last names in one: give it, or --first-name and --last-name');
+  const [first = '', ...rest] = o.name.trim().split(/\s+/);
+  if (!first) throw new UsageError('--name: must not be empty (the service needs all four fields)');
+  return rest.length > 0 ? { first_name: first, last_name: rest.join(' ') } : { first_name: first };
+}
+
 /** The four fields POST /api/me takes; those not given are taken from the current profile. */
 export type MeUpdateOptions = Partial<ProfileUpdate> & { json?: JsonFlag };
 

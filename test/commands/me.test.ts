@@ -83,6 +83,19 @@ describe.each(['spec', 'alt'] as const)('me against a configured service (%s sha
     });
     const me = JSON.parse((await run(['me', '--json'])).stdout);
     expect(me).toMatchObject({ first_name: 'Augusta', last_name: 'Lovelace', phone: '+1 555 0100' });
+    // --name as `register` takes it: the first word, then the rest.
+    const named = await run(['me', 'update', '--name', 'Ada  King Lovelace', '--json']);
+    expect(named.code, named.stderr).toBe(0);
+    expect(JSON.parse(named.stdout)).toMatchObject({
+      first_name: 'Ada',
+      last_name: 'King Lovelace',
+      phone: '+1 555 0100',
+    });
+    expectError(
+      await run(['me', 'update', '--name', 'Ada King', '--last-name', 'X']),
+      2,
+      'error: --name is the first and last names in one: give it, or --first-name and --last-name',
+    );
   });
 
   it('me update with a field still missing and prompts off names the flag', async () => {

@@ -13,6 +13,7 @@ export function define(cmd: Command, run: Runner): void {
   cmd
     .command('update')
     .description('update your name, phone and country code (values not given are kept)')
+    .option('--name <name>', 'your name, as `register` takes it: its first word the first name, the rest the last')
     .option('--first-name <name>', 'first name')
     .option('--last-name <name>', 'last name')
     .option('--phone <phone>', 'phone number')
@@ -24,9 +25,9 @@ export function define(cmd: Command, run: Runner): void {
     )
     .action(
       run(async (f, opts) => {
-        const { UPDATE_FIELDS, updateMe } = await import('../me.js');
+        const { UPDATE_FIELDS, updateMe, splitName } = await import('../me.js');
         const given = Object.fromEntries(UPDATE_FIELDS.map((field) => [field.key, opts[field.option]]));
-        return updateMe({ ...given, json: opts.json }, f);
+        return updateMe({ ...given, ...splitName(opts), json: opts.json }, f);
       }),
     );
 }
