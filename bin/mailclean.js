@@ -26,10 +26,20 @@ else {
   } catch {
     /* cache directory not writable: run uncached */
   }
-  // A failure here is a bug: left unhandled, Node prints it and exits 1, as the ES module's top-level await did.
-  void import('../dist/cli/main.js').then(async ({ main }) => {
-    process.exitCode = await main(args);
-  });
+  // A failure here is a bug: left unhandled, Node prints it and exits 1, as the ES module's top-level await did. But a
+  // clone that was never built (an install without dev dependencies) is told so in one line.
+  import('../dist/cli/main.js').then(
+    async ({ main }) => {
+      process.exitCode = await main(args);
+    },
+    (error) => {
+      if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('dist')) throw error;
+      process.stderr.write(
+        `error: mailclean is not built here (${require('node:path').join(__dirname, '..', 'dist')} is missing or partial): run \`npm ci\` in the clone (it builds dist/, with the dev dependencies)\n`,
+      );
+      process.exitCode = 1;
+    },
+  );
 }
 
 /**

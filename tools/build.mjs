@@ -11,14 +11,31 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
-import { bundleCli } from './bundle.mjs';
 
 const root = join(import.meta.dirname, '..');
 const dist = join(root, 'dist');
 // tsconfig.build.json's outDir; tsc's record of what it built lives there too, so removing .tmp/build/ makes the next
 // build a whole one.
 const staged = join(root, '.tmp', 'build');
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+// A clone installed without its dev dependencies (`npm install --omit=dev`) cannot build: said in one line.
+const resolve = createRequire(import.meta.url).resolve;
+const missing = ['typescript/bin/tsc', 'rolldown'].filter((name) => {
+  try {
+    resolve(name);
+    return false;
+  } catch {
+    return true;
+  }
+});
+if (missing.length > 0) {
+  console.error(
+    `error: building mailclean needs its dev dependencies (${missing.map((m) => m.split('/')[0]).join(', ')} missing): ` +
+      'run `npm ci` (or `npm install`) without --omit=dev in the clone; to install mailclean without building, use the release tarball',
+  );
+  process.exit(1);
+}
+const { bundleCli } = await import('./bundle.mjs');
+const tsc = resolve('typescript/bin/tsc');
 const node = (...args) => execFileSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
 
 node(tsc, '--build', 'tsconfig.build.json');

@@ -3,7 +3,8 @@
 // it finds a whole dist/ (issue 30). The old build (dist/ deleted, then tsc) fails this: starts in its seconds without
 // dist/ crash with ERR_MODULE_NOT_FOUND; so did, now and then, renaming dist/ aside and the new one in.
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -50,5 +51,35 @@ describe('npm run build', () => {
     expect(failures).toEqual([]);
     expect(missing).toBe(0);
     expect(spawnSync(process.execPath, [BIN, '--version'], { encoding: 'utf8' }).stdout).toBe(`${VERSION}\n`);
+  });
+});
+
+describe('a clone that cannot build', () => {
+  it('says so in one line: the build without its dev dependencies, the bin without dist/', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailclean-unbuilt-'));
+    try {
+      // The clone as `npm install --omit=dev` leaves it: the sources and tools, no dev dependencies, no dist/.
+      for (const path of ['bin/mailclean.js', 'bin/package.json', 'package.json', 'tools/build.mjs'])
+        cpSync(join(ROOT, path), join(dir, path));
+      const build = spawnSync(process.execPath, [join(dir, 'tools', 'build.mjs')], { cwd: dir, encoding: 'utf8' });
+      expect(build.status).toBe(1);
+      expect(build.stderr).toBe(
+        'error: building mailclean needs its dev dependencies (typescript, rolldown missing): run `npm ci` (or `npm install`) without --omit=dev in the clone; to install mailclean without building, use the release tarball\n',
+      );
+      const run = spawnSync(process.execPath, [join(dir, 'bin', 'mailclean.js'), 'clean', 'list.csv'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(
+        `error: mailclean is not built here (${join(dir, 'dist')} is missing or partial): run \`npm ci\` in the clone (it builds dist/, with the dev dependencies)\n`,
+      );
+      // --version needs no build.
+      expect(
+        spawnSync(process.execPath, [join(dir, 'bin', 'mailclean.js'), '--version'], { encoding: 'utf8' }).stdout,
+      ).toBe(`${VERSION}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
