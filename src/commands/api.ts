@@ -87,9 +87,9 @@ const { STATUS_CODES } = process.getBuiltinModule('node:http');
 function print(f: Factory, request: RawRequest, answer: RawAnswer, include: boolean): void {
   if (include) {
     const headers = Object.entries(redactHeaders(answer.headers)).map(([k, v]) => `${k}: ${f.io.secrets.redact(v)}\n`);
-    f.io.out(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\n${headers.join('')}\n`);
+    f.io.data(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\n${headers.join('')}\n`);
   }
   if (request.method === 'HEAD' || answer.text === '') return;
-  if (answer.json !== undefined && f.io.isStdoutTTY) f.io.out(`${JSON.stringify(answer.json, null, 2)}\n`);
-  else f.io.out(answer.text);
+  if (answer.json !== undefined && f.io.isStdoutTTY) f.io.data(`${JSON.stringify(answer.json, null, 2)}\n`);
+  else f.io.data(answer.text);
 }

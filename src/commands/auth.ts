@@ -160,6 +160,6 @@ export async function authToken(o: { service: Service | 'cdp' }, f: Factory): Pr
     const place = (await f.profile()).usesSandbox() ? 'the built-in sandbox account' : `profile "${f.profileName}"`;
     throw new AuthError(`no ${service} token: ${env}${place} holds none`, hint);
   }
-  f.io.out(`${value}\n`);
+  f.io.data(`${value}\n`);
   return 0;
 }

@@ -72,6 +72,6 @@ async function clearAgreed(f: Factory, olderThan: string | undefined, entries: n
 }
 
 export async function cachePathCommand(f: Factory, o: { shared?: string } = {}): Promise<number> {
-  f.io.out(`${(await accountState(f, o.shared)).cacheLocation}\n`);
+  f.io.data(`${(await accountState(f, o.shared)).cacheLocation}\n`);
   return 0;
 }

@@ -22,7 +22,7 @@ export async function get({ key }: { key: string }, f: Factory): Promise<number>
   profile.requireKnown();
   const value = profile.settings()[info.key];
   if (value === undefined) return 1;
-  f.io.out(`${redactUrl(value)}\n`);
+  f.io.data(`${redactUrl(value)}\n`);
   return 0;
 }
 
@@ -69,7 +69,7 @@ export async function list(o: { json?: JsonFlag }, f: Factory): Promise<number> 
       PROFILE_KEYS.map((k) => k.key),
     );
   else
-    f.io.out(
+    f.io.data(
       Object.entries(shown)
         .map(([k, v]) => `${k}=${v}\n`)
         .join(''),
@@ -78,6 +78,6 @@ export async function list(o: { json?: JsonFlag }, f: Factory): Promise<number> 
 }
 
 export async function path(f: Factory): Promise<number> {
-  f.io.out(`${(await f.profile()).path}\n`);
+  f.io.data(`${(await f.profile()).path}\n`);
   return 0;
 }

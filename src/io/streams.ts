@@ -19,10 +19,17 @@ const MARKS = new RegExp(`${STYLE_MARK}(\\d+)m`, 'g');
  * service's answer quoted in a warning, a file's cell, an argument), then the colour marks of `style` made codes.
  */
 export function forTerminal(text: string): string {
-  return text
-    .replace(CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
-    .replace(MARKS, '\u001b[$1m');
+  return escapeControls(text).replace(MARKS, '\u001b[$1m');
 }
+
+/** Every control character shown escaped (`\x1b`), nothing else changed: the colour marks of `style` stay marks. */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** Colour marks as the terminal codes they stand for, and back: a table is measured with the codes, which take no room. */
+export const marksAsCodes = (text: string): string => text.replace(MARKS, '\u001b[$1m');
+export const codesAsMarks = (text: string): string => text.replace(/\u001b\[(\d+)m/g, `${STYLE_MARK}$1m`);
 
 /**
  * A stream that writes what it is given to a terminal through `forTerminal`: a character split across chunks is kept
@@ -140,13 +147,21 @@ export class IOStreams {
     return this.isStdoutTTY ? escapedOn(this.io.stdout) : this.io.stdout;
   }
 
-  /** Data on stdout: escaped on a terminal (see `forTerminal`), byte for byte to a pipe or a file. */
+  /**
+   * Text for a person on stdout (a table, a view): control characters escaped wherever it goes, since a pager, a CI
+   * log's viewer or a later `cat` acts on them too; colour on a terminal only.
+   */
   out(text: string): void {
+    this.io.stdout.write(this.isStdoutTTY ? forTerminal(text) : escapeControls(withoutMarks(text)));
+  }
+
+  /** Data on stdout (a service's answer, a token, JSON): escaped on a terminal, byte for byte to a pipe or a file. */
+  data(text: string): void {
     this.io.stdout.write(this.isStdoutTTY ? forTerminal(text) : withoutMarks(text));
   }
 
   json(value: unknown, flag: JsonFlag, fields: readonly string[]): void {
-    this.out(formatJson(selectFields(value, flag, fields)));
+    this.data(formatJson(selectFields(value, flag, fields)));
   }
 
   /**

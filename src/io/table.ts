@@ -1,4 +1,5 @@
 import Table from 'cli-table3';
+import { codesAsMarks, escapeControls, marksAsCodes } from './streams.js';
 
 /**
  * On a terminal: aligned columns without borders. In a pipe: tab-separated, one row per line, no header
@@ -27,8 +28,10 @@ export function renderTable(headers: string[], rows: string[][], tty: boolean): 
     },
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
   });
-  table.push(...rows);
-  return `${table.toString()}\n`;
+  // Measured with colour as terminal codes (which take no room), the cells' own control characters escaped first so
+  // that only mailclean's colours become codes; then the marks again, for the stream to write as it does.
+  table.push(...rows.map((row) => row.map((cell) => marksAsCodes(escapeControls(cell)))));
+  return `${codesAsMarks(table.toString())}\n`;
 }
 
 /** `Label  value` lines, labels aligned. */

@@ -40,17 +40,29 @@ describe('control characters on a terminal', () => {
     }
   });
 
-  it('an argument: escaped on a terminal, with the colours still on; byte for byte to a pipe', async () => {
+  it('an argument in a table: escaped on a terminal (colours still on, columns aligned) and in a pipe; JSON keeps it', async () => {
     const address = 'esc\u001b[31mred\u001b[0m@example.org';
-    const tty = await home().run(['verify', '--local', address], { tty: true, env: { FORCE_COLOR: '1' } });
+    const tty = await home().run(['verify', '--local', address, 'ann@example.com'], {
+      tty: true,
+      env: { FORCE_COLOR: '1' },
+    });
     expect(tty.stdout).toContain('esc\\x1b[31mred\\x1b[0m@example.org');
     expect(tty.stdout).toContain('\u001b[31minvalid\u001b[39m');
     expect(RAW_BUT_OUR_COLOURS(tty.stdout)).not.toMatch(RAW);
-    expect(tty.stderr).not.toMatch(RAW);
+    expect(RAW_BUT_OUR_COLOURS(tty.stderr)).not.toMatch(RAW);
+    // Aligned as seen: each row's status starts under STATUS, the colour codes taking no room.
+    const seen = tty.stdout
+      .replace(/\u001b\[\d+m/g, '')
+      .split('\n')
+      .filter(Boolean);
+    const at = seen[0]!.indexOf('STATUS');
+    expect(at).toBeGreaterThan(0);
+    for (const line of seen.slice(1)) expect(line.slice(at)).toMatch(/^(invalid|unknown|valid|risky) /);
 
+    // A pager or a CI log acts on them too: a table in a pipe is escaped as well, without colour.
     const piped = await home().run(['verify', '--local', address]);
-    expect(piped.stdout).toContain(address);
-    expect(piped.stdout).not.toContain('\\x1b');
+    expect(piped.stdout).toContain('esc\\x1b[31mred\\x1b[0m@example.org');
+    expect(piped.stdout).not.toMatch(RAW);
     // JSON escapes it its own way, whatever stdout is.
     const json = await home().run(['verify', '--local', address, '--json', 'address'], { tty: true });
     expect(JSON.parse(json.stdout)).toEqual([{ address }]);

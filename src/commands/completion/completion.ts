@@ -11,6 +11,6 @@ const SHELLS: Record<Shell, typeof bash> = { bash, zsh, fish };
 
 export async function completion({ shell }: { shell: Shell }, f: Factory): Promise<number> {
   const program = await f.commandTree();
-  f.io.out(SHELLS[shell](describe(program, '', [])));
+  f.io.data(SHELLS[shell](describe(program, '', [])));
   return 0;
 }
