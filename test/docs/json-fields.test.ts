@@ -71,5 +71,37 @@ describe('docs/json.md', () => {
     const ours = Object.keys(rows[0]!).filter((key) => key.startsWith('email_'));
     expect(ours).toContain('email_checked');
     expect(undocumented(section('## `clean --format json|ndjson`'), ours)).toEqual([]);
+    // The rule for keys (docs/json.md): mailclean's objects camelCase, all the way down; a list's columns snake_case.
+    expect(notCamel([JSON.parse(dry.stdout), summary])).toEqual([]);
+    expect(ours.filter((key) => !SNAKE.test(key))).toEqual([]);
+  });
+
+  it("holds every field list to one rule: mailclean's own camelCase, the platform's records snake_case", () => {
+    const own = [ALLOWANCE_FIELDS, AUTH_STATUS_FIELDS, CACHE_STATS_FIELDS, VERIFY_FIELDS, RUN_FIELDS].flat();
+    expect(own.filter((key) => !CAMEL.test(key))).toEqual([]);
+    const platform = [ME_FIELDS, ROLE_FIELDS, PERMISSION_FIELDS].flat();
+    expect(platform.filter((key) => !SNAKE.test(key))).toEqual([]);
+    expect(JSON_MD).toMatch(/One rule for the keys/);
   });
 });
+
+const CAMEL = /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*$/;
+const SNAKE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+
+/** The keys of `values`, nested objects and lists included, that are not camelCase (statuses' names are data). */
+function notCamel(values: unknown[], path = ''): string[] {
+  const bad: string[] = [];
+  for (const value of values) {
+    if (Array.isArray(value)) bad.push(...notCamel(value, path));
+    else if (value && typeof value === 'object')
+      for (const [key, inner] of Object.entries(value)) {
+        if (DATA_KEYED.has(path)) continue;
+        if (!CAMEL.test(key)) bad.push(`${path}${key}`);
+        bad.push(...notCamel([inner], `${path}${key}.`));
+      }
+  }
+  return bad;
+}
+
+/** Objects whose keys are data (a status, a reason, a domain), not names. */
+const DATA_KEYED = new Set(['statuses.', 'reasons.', 'byReason.', 'topDomains.', 'precheck.byReason.']);
