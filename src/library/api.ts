@@ -1,6 +1,7 @@
 // `createClient`, `clean` and `verify`: the functions the package exports (docs/api.md). A client made here holds
 // one account (or none: the built-in engine); `clean` and `verify` alone make one for a single call and close it.
 import { MailcleanClient } from './client.js';
+import { CLEAN_OPTIONS, CLIENT_OPTIONS, checkOptions, VERIFY_OPTIONS } from './option-shapes.js';
 import { type ClientSettings, resolveSettings } from './settings.js';
 import type {
   CleanInput,
@@ -13,11 +14,13 @@ import type {
 } from './types.js';
 
 export function createClient(options: ClientOptions = {}): Client {
+  checkOptions(options, CLIENT_OPTIONS, 'createClient');
   return new MailcleanClient(clientSettings(options));
 }
 
 /** Cleans a list with a client made for this run from `options`, closed when the run ends. */
 export function clean(input: CleanInput, options: ClientOptions & CleanOptions = {}): CleanRun {
+  checkOptions(options, { ...CLIENT_OPTIONS, ...CLEAN_OPTIONS }, 'clean');
   const client = new MailcleanClient(clientSettings(options));
   return client.cleanRun(input, options, () => client.close());
 }
@@ -27,9 +30,10 @@ export async function verify(
   addresses: readonly string[],
   options: ClientOptions & VerifyOptions = {},
 ): Promise<VerifyResult[]> {
+  checkOptions(options, { ...CLIENT_OPTIONS, ...VERIFY_OPTIONS }, 'verify');
   const client = new MailcleanClient(clientSettings(options));
   try {
-    return await client.verify(addresses, options);
+    return await client.verifyChecked(addresses, options);
   } finally {
     await client.close();
   }

@@ -6,7 +6,7 @@ import type { RunSummary } from '../clean/run/summary.js';
 import type { RowReceiver } from '../clean/write/write-rows.js';
 import { ExitCode } from '../errors.js';
 import { RowQueue } from './row-queue.js';
-import type { CleanResult, CleanRun } from './types.js';
+import type { CleanResult, CleanRun, ResultRow } from './types.js';
 
 export interface RunHooks {
   rows: RowReceiver;
@@ -39,7 +39,9 @@ export function startRun(
   let ended = false;
   const done = (async () => {
     try {
-      const result = publicResult(await body({ rows: queue.receive, signals }));
+      // The JSON format's rows: the list's cells, then the columns ResultColumns names.
+      const rows = (row: Record<string, unknown>) => queue.receive(row as ResultRow);
+      const result = publicResult(await body({ rows, signals }));
       if ('summary' in result) summary = result.summary ?? undefined;
       return result;
     } finally {

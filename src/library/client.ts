@@ -5,9 +5,11 @@ import { Writable } from 'node:stream';
 import type { RunPorts } from '../clean/run/events.js';
 import type { CleanRequest } from '../clean/run/request.js';
 import type { RunResult } from '../clean/run/run-clean.js';
+import { UsageError } from '../errors.js';
 import { Account } from './account.js';
 import { type CheckChoice, engineSettings } from './checker.js';
 import { startRun } from './clean-run.js';
+import { CLEAN_OPTIONS, checkOptions, VERIFY_OPTIONS } from './option-shapes.js';
 import type { ClientSettings } from './settings.js';
 import type { CleanInput, CleanOptions, CleanRun, Client, VerifyOptions, VerifyResult } from './types.js';
 
@@ -22,6 +24,7 @@ export class MailcleanClient implements Client {
   }
 
   clean(input: CleanInput, options: CleanOptions = {}): CleanRun {
+    checkOptions(options, CLEAN_OPTIONS, 'clean');
     return this.cleanRun(input, options);
   }
 
@@ -56,6 +59,14 @@ export class MailcleanClient implements Client {
   }
 
   async verify(addresses: readonly string[], options: VerifyOptions = {}): Promise<VerifyResult[]> {
+    checkOptions(options, VERIFY_OPTIONS, 'verify');
+    return this.verifyChecked(addresses, options);
+  }
+
+  /** verify, its options checked already (with a client's own, by the one-call `verify`). */
+  async verifyChecked(addresses: readonly string[], options: VerifyOptions): Promise<VerifyResult[]> {
+    if (!Array.isArray(addresses) || !addresses.every((a) => typeof a === 'string'))
+      throw new UsageError('verify: addresses must be a list of strings', "verify(['ada@example.com'])");
     const account = await this.account;
     const { verifyWith } = await import('./verify.js');
     return verifyWith(account, addresses, options, await engineSettings(options, account.settings.env));

@@ -18,6 +18,7 @@ export type {
   ClientOptions,
   EngineRequest,
   InputRow,
+  ResultColumns,
   ResultRow,
   VerifyEvent,
   VerifyOptions,

@@ -19,6 +19,8 @@ export function runInput(given: CleanInput, name?: string): RunInput {
     if (given === '') throw new UsageError('input: give a path, a stream or rows');
     return { input: given };
   }
+  if (given === null || typeof given !== 'object')
+    throw new UsageError(`input: give a path, a stream, bytes or rows, not ${given === null ? 'null' : typeof given}`);
   if (given instanceof Uint8Array) return { input: '-', stdin: Readable.from([given]), name: name ?? 'buffer' };
   if (isWebStream(given)) return { input: '-', stdin: Readable.fromWeb(given as never), name: name ?? 'stream' };
   if (isNodeStream(given)) {

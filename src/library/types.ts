@@ -173,7 +173,28 @@ export type CleanInput =
   | Iterable<InputRow>
   | AsyncIterable<InputRow>;
 
-export type ResultRow = Record<string, unknown>;
+/**
+ * The columns mailclean adds to each row (docs/json.md): always the first eight; `email_service_status` and
+ * `email_checked_by` when a cleaning service is configured, `email_suggestion` with the built-in engine,
+ * `email_checked` when some cell held its address inside other text.
+ */
+export interface ResultColumns {
+  email_status: Verdict['status'];
+  email_valid: boolean | null;
+  email_disposable: boolean | null;
+  email_valid_domain: boolean | null;
+  email_reason: string | null;
+  email_checked_at: string | null;
+  email_free: boolean | null;
+  email_role: boolean | null;
+  email_service_status?: string | null;
+  email_checked_by?: 'service' | 'precheck' | 'local' | null;
+  email_suggestion?: string | null;
+  email_checked?: string | null;
+}
+
+/** One row of the list as cleaned: its own columns (text, by header name), then mailclean's. */
+export type ResultRow = ResultColumns & { readonly [column: string]: string | number | boolean | null | undefined };
 
 export interface Client {
   /** Cleans a list: a path, a stream of a file's bytes, or rows; see docs/api.md. */
