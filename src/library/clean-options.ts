@@ -38,6 +38,7 @@ export function cleanPlan(input: string, o: CleanOptions, settings: ClientSettin
     request: {
       column: o.column === undefined ? undefined : String(o.column),
       sheet: o.sheet === undefined ? undefined : String(o.sheet),
+      rawValues: o.rawValues ?? false,
       encoding: o.encoding,
       strict: o.strict ?? false,
       caseSensitive: o.caseSensitive ?? false,

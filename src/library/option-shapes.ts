@@ -45,6 +45,7 @@ export const CLEAN_OPTIONS = {
   stepSummary: ['string'],
   column: ['string', 'number'],
   sheet: ['string', 'number'],
+  rawValues: ['boolean'],
   encoding: ['string'],
   strict: ['boolean'],
   escapeFormulas: ['boolean'],

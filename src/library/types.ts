@@ -86,6 +86,8 @@ export interface CleanOptions extends CheckOptions {
   column?: string | number;
   /** The sheet of an .xlsx input, by name or 1-based number (default: the first). */
   sheet?: string | number;
+  /** An .xlsx input's numbers and dates as stored (2134, 0.25), not as the sheet shows them (02134, 25%). */
+  rawValues?: boolean;
   /** The input's encoding (default: a BOM's, else UTF-8, else Windows-1252). */
   encoding?: InputEncoding;
   /** Refuse rows with more or fewer fields than the header, instead of keeping them. */

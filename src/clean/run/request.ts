@@ -19,6 +19,8 @@ export interface CleanRequest {
   column?: string;
   /** The sheet of a workbook, by name or 1-based number. */
   sheet?: string;
+  /** A workbook's numbers and dates as stored, not as their formats show them (written as text). */
+  rawValues?: boolean;
   encoding?: InputEncoding;
   /** A row with more or fewer fields than the header stops the run (a usage error) instead of being kept. */
   strict: boolean;

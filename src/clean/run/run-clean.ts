@@ -4,7 +4,7 @@
 // run that checks is recorded in its account's run history (record-run.ts).
 import { formatCount } from '../../quantities.js';
 import type { CheckOutcome } from '../check/outcome.js';
-import { type InputLayout, openInput } from '../scan/input/index.js';
+import { type InputLayout, type OpenInputOptions, openInput } from '../scan/input/index.js';
 import { type ScanResult, scanInput } from '../scan/scan.js';
 import type { SharedStateError } from '../state/account-state.js';
 import type { Checker, KnownSources, ListToRead } from './checker.js';
@@ -30,17 +30,7 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
   const { signals, spoolDir } = request;
   const reading = performance.now();
   try {
-    const layout = await openInput({
-      path: request.input,
-      stdin: request.stdin,
-      stdinName: request.stdinName,
-      spoolDir,
-      column: request.column,
-      sheet: request.sheet,
-      encoding: request.encoding,
-      strict: request.strict,
-      signal: signals.stop,
-    });
+    const layout = await openInput({ ...listOptions(request), spoolDir, signal: signals.stop });
     let scan: ScanResult | undefined;
     try {
       checker.beforeScan?.(listToRead(request, layout), ports);
@@ -84,6 +74,12 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
   } finally {
     await checker.close();
   }
+}
+
+/** How the list is read: where it is, which column and sheet, how its bytes and cells are taken. */
+function listOptions(request: CleanRequest): Omit<OpenInputOptions, 'spoolDir'> {
+  const { input, stdin, stdinName, column, sheet, rawValues, encoding, strict } = request;
+  return { path: input, stdin, stdinName, column, sheet, rawValues, encoding, strict };
 }
 
 function listToRead(request: CleanRequest, layout: InputLayout): ListToRead {

@@ -20,6 +20,8 @@ export interface CleanOptions {
   format: OutputFormat;
   column?: string;
   sheet?: string;
+  /** --raw-values: a workbook's numbers and dates as stored, not as shown. */
+  rawValues: boolean;
   encoding?: InputEncoding;
   /** --strict: a row with more or fewer fields than the header stops the run (exit 2) instead of being kept. */
   strict: boolean;
@@ -81,6 +83,11 @@ function listFlags(cmd: Command) {
       ),
     )
     .option('--sheet <name|n>', 'the sheet of an .xlsx input, by name or 1-based number (default: the first tab)')
+    .option(
+      '--raw-values',
+      "a workbook's numbers and dates written as text as they are stored (2134, 0.25, 2026-12-07), not as the sheet " +
+        'shows them (02134, 25%, 12/7/2026)',
+    )
     .option('--column <name|n>', 'the email column, by header name or 1-based number (default: detected)')
     .addOption(
       new Option('--encoding <name>', "input encoding (default: a BOM's, else UTF-8, else Windows-1252)").choices(

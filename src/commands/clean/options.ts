@@ -70,6 +70,7 @@ export function cleanOptions(opts: CleanFlags, args: [input?: string], stdinIsTT
     format: opts.format ?? formatOfPath(opts.output ?? '') ?? 'csv',
     column: opts.column,
     sheet: opts.sheet,
+    rawValues: opts.rawValues ?? false,
     encoding: opts.encoding,
     strict: opts.strict ?? false,
     caseSensitive: opts.caseSensitive ?? false,

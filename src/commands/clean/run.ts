@@ -50,6 +50,7 @@ function cleanRequest(o: CleanOptions, f: Factory): CleanRequest {
     stdin: f.io.stdin,
     column: o.column,
     sheet: o.sheet,
+    rawValues: o.rawValues,
     encoding: o.encoding,
     strict: o.strict,
     caseSensitive: o.caseSensitive,

@@ -119,14 +119,18 @@ describe('clean with Excel workbooks', () => {
     expect(readFileSync(csv, 'utf8').split('\n')[1]).toMatch(/^ann@example\.com,0\.3,/);
   });
 
-  it('a workbook written as CSV: dates in ISO order, a BOM for Excel, formulas neutralised unless --no-escape-formulas', async () => {
+  it('a workbook written as CSV: cells as the sheet shows them (--raw-values: as stored), a BOM for Excel, formulas neutralised unless --no-escape-formulas', async () => {
     const input = join(FIXTURES, 'libreoffice-contacts.xlsx');
     const out = join(home().dir, 'out.csv');
     expect((await home().run(['clean', input, '-o', out], { env: await offline() })).code).toBe(0);
     const csv = readFileSync(out, 'utf8');
     expect(csv.startsWith('\uFEFFName,Email,Zip,')).toBe(true);
     expect(csv.split('\n')[1]).toMatch(
-      /^Ada Lovelace,ada@example\.com,02134,"'\+44 20 7946 0000",12,1234\.5,2024-03-05,2024-03-05 09:15:00,14:30:00,1,24,ADA,"'=1\+2",/,
+      /^Ada Lovelace,ada@example\.com,02134,"'\+44 20 7946 0000",12,"1,234\.50",2024-03-05,05\/03\/2024 09:15,14:30,1,24,ADA,"'=1\+2",/,
+    );
+    expect((await home().run(['clean', input, '-o', out, '--raw-values'], { env: await offline() })).code).toBe(0);
+    expect(readFileSync(out, 'utf8').split('\n')[1]).toMatch(
+      /^Ada Lovelace,ada@example\.com,02134,"'\+44 20 7946 0000",12,1234\.5,2024-03-05,2024-03-05 09:15:00,14:30:00,1,24,/,
     );
     expect((await home().run(['clean', input, '-o', out, '--no-escape-formulas'], { env: await offline() })).code).toBe(
       0,

@@ -45,6 +45,8 @@ export interface OpenInputOptions {
   strict?: boolean;
   /** --sheet NAME|N: the sheet of an .xlsx input (the first visible tab by default). */
   sheet?: string;
+  /** --raw-values: a workbook's numbers and dates as stored, not as their formats show them. */
+  rawValues?: boolean;
 }
 
 export async function openInput(opts: OpenInputOptions): Promise<InputLayout> {

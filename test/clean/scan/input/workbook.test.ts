@@ -19,41 +19,48 @@ const book = (name: string) => fixture(`workbooks/${name}`);
 
 describe('workbooks written by other implementations', () => {
   it.each([
-    // LibreOffice stores a boolean as the number 1 (its own export's choice); openpyxl leaves formulas uncomputed.
-    ['libreoffice-contacts.xlsx', '1', '24'],
-    ['openpyxl-contacts.xlsx', 'TRUE', ''],
+    // LibreOffice stores a boolean as the number 1 (its own export's choice) and writes its date-time and time
+    // formats as its locale does; openpyxl leaves formulas uncomputed.
+    ['libreoffice-contacts.xlsx', '1', '24', ['05/03/2024 09:15', '14:30']],
+    ['openpyxl-contacts.xlsx', 'TRUE', '', ['2024-03-05 9:15:00', '14:30:00']],
   ])(
-    '%s: every cell as Excel shows it, the cells that are not text typed, rows numbered as the sheet does',
-    async (name, subscribed, double) => {
+    '%s: every cell as the sheet shows it, the cells that are not text typed, rows numbered as the sheet does',
+    async (name, subscribed, double, [lastSeen, callAt]) => {
       const layout = await open(book(name), { spoolDir: spoolDir() });
       expect(layout.workbook).toMatchObject({ sheet: 'Contacts', sheets: ['Contacts', 'Notes'] });
       expect(layout.header.slice(0, 6)).toEqual(['Name', 'Email', 'Zip', 'Phone', 'Score', 'Spent']);
       const records = await collect(layout, { typed: true });
       expect(records.map((r) => r.line)).toEqual([2, 3, 4]);
       const [ada, zoe, bob] = records;
-      // Text that looks like a number stays text; numbers, dates, date-times and times as ISO text; a formula's result.
+      // Text that looks like a number stays text; numbers, dates, date-times and times in their formats (numfmt); a
+      // formula's result.
       expect(ada!.fields.slice(0, 11)).toEqual([
         'Ada Lovelace',
         'ada@example.com',
         '02134',
         '+44 20 7946 0000',
         '12',
-        '1234.5',
+        '1,234.50',
         '2024-03-05',
-        '2024-03-05 09:15:00',
-        '14:30:00',
+        lastSeen,
+        callAt,
         subscribed,
         double,
       ]);
+      await layout.cleanup();
+      // --raw-values: as stored, dates in ISO order.
+      const raw = await open(book(name), { spoolDir: spoolDir(), rawValues: true });
+      const [rawAda] = await collect(raw, { typed: true });
+      expect(rawAda!.fields.slice(4, 9)).toEqual(['12', '1234.5', '2024-03-05', '2024-03-05 09:15:00', '14:30:00']);
+      await raw.cleanup();
       expect(ada!.fields).toContain('=1+2');
-      expect(zoe!.fields.slice(4, 7)).toEqual(['-7.25', name.startsWith('openpyxl') ? '0.3' : '0', '1999-12-31']);
+      expect(zoe!.fields.slice(4, 7)).toEqual(['-7.25', name.startsWith('openpyxl') ? '0.3' : '0.00', '1999-12-31']);
       expect(zoe!.fields).toContain('first line\nsecond, with a comma');
       expect(bob!.fields.slice(0, 2)).toEqual(['Bob', 'bob@@example.net']);
       const kinds = Object.fromEntries((ada!.cells ?? []).map(([column, kind]) => [layout.header[column], kind]));
       expect(kinds).toMatchObject({ Score: 'n', Spent: 'n', Joined: 'd', 'Last seen': 'd', 'Call at': 'd' });
       expect(kinds.Zip).toBeUndefined();
       expect(layout.workbook!.formulasWithoutResult).toBe(double === '' ? 2 : 0);
-      await layout.cleanup();
     },
   );
 
@@ -120,6 +127,52 @@ describe('crafted workbooks', () => {
     await layout.cleanup();
   });
 
+  it('numbers as their formats show them: leading zeros, percents, decimals, dates, text; --raw-values as stored', async () => {
+    const path = join(temp.dir, 'formats.xlsx');
+    const styles =
+      '<numFmts count="3"><numFmt numFmtId="164" formatCode="00000"/><numFmt numFmtId="165" formatCode="dd.mm.yyyy"/>' +
+      '<numFmt numFmtId="166" formatCode="#,##0.00 &quot;EUR&quot;"/></numFmts>' +
+      '<cellXfs count="8"><xf numFmtId="0"/><xf numFmtId="164"/><xf numFmtId="9"/><xf numFmtId="2"/><xf numFmtId="14"/>' +
+      '<xf numFmtId="165"/><xf numFmtId="49"/><xf numFmtId="166"/></cellXfs>';
+    const n = (style: number, value: string) => `<c s="${style}"><v>${value}</v></c>`;
+    await craftWorkbook(
+      path,
+      [
+        {
+          name: 'F',
+          data:
+            row(
+              1,
+              ['email', 'zip', 'share', 'fixed', 'us', 'de', 'text', 'money', 'plain'].map((h) => text(h)).join(''),
+            ) +
+            row(
+              2,
+              text('ann@example.com') +
+                n(1, '2134') +
+                n(2, '0.25') +
+                n(3, '3.1') +
+                n(4, '46363') +
+                n(5, '46363') +
+                n(6, '12') +
+                n(7, '1234.5') +
+                n(0, '4915112345678'),
+            ),
+        },
+      ],
+      { styles },
+    );
+    const layout = await open(path, { spoolDir: spoolDir() });
+    expect((await collect(layout)).map((r) => r.fields)).toEqual([
+      ['ann@example.com', '02134', '25%', '3.10', '12/7/2026', '07.12.2026', '12', '1,234.50 EUR', '4915112345678'],
+    ]);
+    await layout.cleanup();
+    const raw = await open(path, { spoolDir: spoolDir(), rawValues: true });
+    expect((await collect(raw)).map((r) => r.fields)).toEqual([
+      ['ann@example.com', '2134', '0.25', '3.1', '2026-12-07', '2026-12-07', '12', '1234.5', '4915112345678'],
+    ]);
+    await raw.cleanup();
+  });
+
   it('reads shared strings, phonetic guides left out, escapes undone, dates of the 1904 system', async () => {
     const path = join(temp.dir, 'shared.xlsx');
     const styles = '<cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs>';
@@ -143,7 +196,7 @@ describe('crafted workbooks', () => {
       },
     );
     const layout = await open(path, { spoolDir: spoolDir() });
-    expect((await collect(layout)).map((r) => r.fields)).toEqual([['ann\r@example.com', '1904-01-01']]);
+    expect((await collect(layout)).map((r) => r.fields)).toEqual([['ann\r@example.com', '1/1/1904']]);
     await layout.cleanup();
   });
 

@@ -5,6 +5,7 @@ import type { TypedCell } from '../typed-cells.js';
 import type { WorkbookPackage } from './package.js';
 import { msToSerial, numberText, serialText } from './serial.js';
 import type { SharedStrings } from './shared-strings.js';
+import type { shownText } from './shown.js';
 import type { NumberFormat, Styles } from './styles.js';
 import { CellText } from './text.js';
 
@@ -27,6 +28,8 @@ export interface SheetContext {
   strings: SharedStrings;
   styles: Styles;
   date1904: boolean;
+  /** A number as its format shows it (shown.ts); undefined keeps the stored value (--raw-values). */
+  shown?: typeof shownText;
   /** The index in `formats` of each number format met (shared with the writer through the layout). */
   formatIndex(format: NumberFormat): number;
   /** After each chunk of the sheet: a promise holds the reading back (while the rows read are written). */
@@ -157,12 +160,14 @@ function numberCell(ctx: SheetContext, cell: CellState, raw: string): CellValue 
   if (raw.trim() === '' || !Number.isFinite(number)) return [raw];
   const style = ctx.styles.formats[cell.style];
   const format = style ? ctx.formatIndex(style.format) : 0;
+  const shown = style && ctx.shown?.(number, style.format, ctx.date1904, style.date !== undefined);
   if (style?.date) {
     // Written back in the 1900 system, which every workbook mailclean writes uses.
     const serial = ctx.date1904 ? number + DAYS_1900_TO_1904 : number;
-    return [serialText(number, style.date, ctx.date1904), [cell.column, 'd', format, serial]];
+    return [shown ?? serialText(number, style.date, ctx.date1904), [cell.column, 'd', format, serial]];
   }
-  const text = numberText(number);
+  // The typed cell carries the stored value wherever the text shown is not it (a workbook written back keeps it).
+  const text = shown ?? numberText(number);
   return [text, text === raw ? [cell.column, 'n', format] : [cell.column, 'n', format, raw]];
 }
 
@@ -174,5 +179,6 @@ function dateCell(ctx: SheetContext, cell: CellState, raw: string): CellValue {
   const style = ctx.styles.formats[cell.style];
   const shape = style?.date ?? (raw.includes('T') ? 'datetime' : 'date');
   const format = style ? ctx.formatIndex(style.format) : 0;
-  return [serialText(serial, shape, false), [cell.column, 'd', format, serial]];
+  const shown = style && ctx.shown?.(serial, style.format, false, true);
+  return [shown ?? serialText(serial, shape, false), [cell.column, 'd', format, serial]];
 }

@@ -36,6 +36,8 @@ export interface SpoolOptions {
   sheet?: string;
   /** --strict: a row with a value beyond the first row's last column is refused. */
   strict: boolean;
+  /** --raw-values: numbers and dates as stored, not as their formats show them. */
+  rawValues?: boolean;
   signal?: AbortSignal;
 }
 
@@ -59,7 +61,17 @@ export async function spoolWorkbook(opts: SpoolOptions): Promise<SpooledSheet> {
     const formats = new FormatTable();
     const where = `${displayName}, sheet "${chosen.name}"`;
     const rows = new RowShaper(where, opts.strict);
-    const context = { pkg, path: chosen.path, where, strings, styles, date1904: book.date1904, signal: opts.signal };
+    const shown = opts.rawValues ? undefined : (await import('./shown.js')).shownText;
+    const context = {
+      pkg,
+      path: chosen.path,
+      where,
+      strings,
+      styles,
+      date1904: book.date1904,
+      shown,
+      signal: opts.signal,
+    };
     const afterChunk = () => {
       const waits = [csv.drained(), cells.drained()].filter((w) => w !== undefined);
       return waits.length ? Promise.all(waits).then(() => undefined) : undefined;

@@ -1,0 +1,54 @@
+// A number cell as its sheet shows it, for a list written as text (CSV, JSON) from a workbook: its number format
+// applied by numfmt, a maintained implementation of Excel's rules (leading zeros, percents, dates, fixed decimals,
+// text). General keeps the number's own digits: Excel shows as many as its column is wide, which a list has no use
+// for. `--raw-values` keeps the stored values instead (serial.ts).
+import { format as applyFormat } from 'numfmt';
+import type { NumberFormat } from './styles.js';
+
+/**
+ * The built-in formats (ECMA-376 Part 1, 18.8.30) as Excel in English shows them; a workbook names only their ids.
+ * 14 and 22 follow the system's short date, which Excel in English writes month first with four-digit years.
+ */
+const BUILT_IN: Record<number, string> = {
+  1: '0',
+  2: '0.00',
+  3: '#,##0',
+  4: '#,##0.00',
+  9: '0%',
+  10: '0.00%',
+  11: '0.00E+00',
+  12: '# ?/?',
+  13: '# ??/??',
+  14: 'm/d/yyyy',
+  15: 'd-mmm-yy',
+  16: 'd-mmm',
+  17: 'mmm-yy',
+  18: 'h:mm AM/PM',
+  19: 'h:mm:ss AM/PM',
+  20: 'h:mm',
+  21: 'h:mm:ss',
+  22: 'm/d/yyyy h:mm',
+  37: '#,##0 ;(#,##0)',
+  38: '#,##0 ;[Red](#,##0)',
+  39: '#,##0.00;(#,##0.00)',
+  40: '#,##0.00;[Red](#,##0.00)',
+  45: 'mm:ss',
+  46: '[h]:mm:ss',
+  47: 'mmss.0',
+  48: '##0.0E+0',
+  49: '@',
+};
+
+/** Serial 0 of the 1904 system is serial 1462 of the 1900 one, the only one numfmt counts in. */
+const DAYS_1900_TO_1904 = 1462;
+
+/** The text `value` shows in `format`; undefined for General (and a format numfmt cannot read): the caller's own. */
+export function shownText(value: number, format: NumberFormat, date1904: boolean, isDate: boolean): string | undefined {
+  const code = format.code ?? BUILT_IN[format.id];
+  if (code === undefined || /^general$/i.test(code)) return undefined;
+  try {
+    return applyFormat(code, isDate && date1904 ? value + DAYS_1900_TO_1904 : value, { throws: false }) || undefined;
+  } catch {
+    return undefined;
+  }
+}
