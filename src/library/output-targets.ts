@@ -1,6 +1,7 @@
 // Where a run writes (the output, the rejects, the summary, the report): resolved and probed before anything is
 // spent. The CLI's messages name its flags (-o, --rejects …), the library's its options.
 
+import { basename, dirname, join } from 'node:path';
 import type { OutputPath } from '../clean/write/output-path.js';
 import { resolveOutputPath, sameFile } from '../clean/write/output-path.js';
 import { UsageError } from '../errors.js';
@@ -36,7 +37,7 @@ export interface OutputTargets {
 /**
  * Output paths are resolved and probed before anything is spent, so a typo cannot waste a run. No two name
  * the same file, and none is the input (through links too), unless --in-place says so for -o: then the input
- * is kept as INPUT.bak.
+ * is kept as NAME.bak.EXT (backupOf).
  */
 export function outputTargets(
   input: string,
@@ -64,12 +65,12 @@ export function outputTargets(
   let backup: string | undefined;
   for (const [flag, path] of given) {
     if (input === '-' || !sameFile(path, input)) continue;
-    if (flag === names.output && opts.inPlace === true) backup = `${input}.bak`;
+    if (flag === names.output && opts.inPlace === true) backup = backupOf(input);
     else
       throw new UsageError(
         `${flag}: ${path} is the input file: writing it would overwrite your list`,
         flag === names.output
-          ? `write elsewhere, or pass ${names.inPlace} to replace the input (a copy is kept as INPUT.bak)`
+          ? `write elsewhere, or pass ${names.inPlace} to replace the input (a copy is kept as NAME.bak.EXT)`
           : 'write it elsewhere',
       );
   }
@@ -86,4 +87,11 @@ export function outputTargets(
     report: target(names.report),
     backup,
   };
+}
+
+/** Where --in-place keeps the list it replaces: `book.bak.xlsx`, its extension last, so spreadsheet programs open it. */
+export function backupOf(input: string): string {
+  const name = basename(input);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? join(dirname(input), `${name.slice(0, dot)}.bak${name.slice(dot)}`) : `${input}.bak`;
 }

@@ -71,7 +71,7 @@ export interface CleanOptions extends CheckOptions {
   output?: string;
   /** The output's format (default: the one `output`'s extension names, else csv). */
   format?: OutputFormat;
-  /** `output` may name the input: it is replaced, and the input kept as INPUT.bak. */
+  /** `output` may name the input: it is replaced, and the input kept as NAME.bak.EXT (`book.bak.xlsx`). */
   inPlace?: boolean;
   /** Keep only rows with these statuses or reasons (`valid`, `catch_all` …); the rest go to `rejects` if given. */
   only?: string | readonly string[];

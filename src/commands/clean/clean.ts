@@ -76,7 +76,7 @@ function listFlags(cmd: Command) {
   return cmd
     .argument('[input]', 'CSV or text file with one address per line; - or nothing for stdin')
     .option('-o, --output <file>', 'write here (atomically) instead of stdout')
-    .option('--in-place', 'allow -o to name the input file: it is replaced, and kept as INPUT.bak')
+    .option('--in-place', 'allow -o to name the input file: it is replaced, and kept as NAME.bak.EXT (book.bak.xlsx)')
     .addOption(
       new Option('--format <format>', "output format (default: the one -o's extension names, else csv)").choices(
         OUTPUT_FORMATS,
