@@ -1,7 +1,7 @@
 // Excel workbooks in and out of `clean`: workbooks LibreOffice and openpyxl wrote go through and come back with every
 // cell's type (read here from the written XML itself, not through mailclean's reader); a CSV becomes a workbook of
 // text; and the format registry is the one list --format, the help, completion and the README name.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RESULT_COLUMNS } from '../../../src/clean/verdict/verdict.js';
@@ -61,7 +61,8 @@ describe('clean with Excel workbooks', () => {
     ]);
     const ada = byName[0]!;
     expect(ada.Zip).toMatchObject({ t: 'inlineStr', value: '02134' });
-    expect(ada.Score).toMatchObject({ t: undefined, value: '12', format: '#0' });
+    // LibreOffice names General as a format of its own (164): the cell keeps the workbook's plain style.
+    expect(ada.Score).toMatchObject({ t: undefined, value: '12', format: 'General' });
     expect(ada.Spent).toMatchObject({ t: undefined, value: '1234.5', format: '#,##0.00' });
     expect(ada.Joined).toMatchObject({ t: undefined, value: '45356', format: 'yyyy\\-mm\\-dd' });
     expect(ada['Last seen']).toMatchObject({ value: '45356.3854166667', format: 'dd/mm/yyyy\\ hh:mm' });
@@ -77,13 +78,46 @@ describe('clean with Excel workbooks', () => {
     expect(Number(ada.email_checked_at!.value)).toBeGreaterThan(45_000);
     expect(byName[1]!.Label).toMatchObject({ t: 'e', value: '#DIV/0!' });
     // The header stays readable: bold, frozen above the rows, columns as wide as their text, a filter on each.
-    expect(rows[0]!.every((c) => c.s === '1')).toBe(true);
+    const bold = rows[0]![0]!.s;
+    expect(rows[0]!.every((c) => c.s === bold)).toBe(true);
+    const xfs = [
+      ...(/<cellXfs[^>]*>(.*?)<\/cellXfs>/s.exec(parts.get('xl/styles.xml')!)?.[1] ?? '').matchAll(/<xf [^>]*>/g),
+    ];
+    const font = Number(/fontId="(\d+)"/.exec(xfs[Number(bold)]![0])![1]);
+    const fonts = [
+      ...(/<fonts[^>]*>(.*?)<\/fonts>/s.exec(parts.get('xl/styles.xml')!)?.[1] ?? '').matchAll(/<font>(.*?)<\/font>/g),
+    ];
+    expect(fonts[font]![1]).toMatch(/^<b\/>/);
     const sheet = parts.get('xl/worksheets/sheet1.xml')!;
     expect(sheet).toMatch(/<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"\/>/);
     expect(sheet).toMatch(/<col min="2" max="2" width="18" customWidth="1"\/>/);
     expect(sheet).toMatch(/<autoFilter ref="A1:V4"\/>/);
-    expect(parts.get('xl/workbook.xml')).toMatch(/<sheet name="Contacts" sheetId="1" r:id="rId1"\/>/);
   });
+
+  it.each(['libreoffice-contacts.xlsx', 'openpyxl-contacts.xlsx'])(
+    "%s written over (-o onto a copy, --in-place): every other part kept as it was, its styles followed by the sheet's",
+    async (name) => {
+      const book = join(home().dir, name);
+      copyFileSync(join(FIXTURES, name), book);
+      const before = await workbookParts(book);
+      const res = await home().run(['clean', book, '-o', book, '--in-place'], { env: await offline() });
+      expect(res.code, res.stderr).toBe(0);
+      const after = await workbookParts(book);
+      // The original, whole, under a name spreadsheet programs open.
+      expect(await workbookParts(join(home().dir, name.replace('.xlsx', '.bak.xlsx')))).toEqual(before);
+      const changed = [...before.keys()].filter((part) => after.get(part) !== before.get(part));
+      // The sheet read is the cleaned sheet; the styles gain its own at the end; nothing else differs or is missing.
+      expect(changed.sort()).toEqual(['xl/styles.xml', 'xl/worksheets/sheet1.xml'].sort());
+      expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+      const xfs = (xml: string) => /<cellXfs[^>]*>(.*?)<\/cellXfs>/s.exec(xml)![1]!;
+      expect(xfs(after.get('xl/styles.xml')!).startsWith(xfs(before.get('xl/styles.xml')!))).toBe(true);
+      expect(after.get('xl/worksheets/sheet2.xml')).toBe(before.get('xl/worksheets/sheet2.xml'));
+      // The cleaned sheet: the list's rows with their results.
+      const { header, byName } = await written(book);
+      expect(header).toContain('email_status');
+      expect(byName[0]!.Zip).toMatchObject({ value: '02134' });
+    },
+  );
 
   it("openpyxl's workbook: booleans stay booleans, dates keep their format; formulas saved without results are named", async () => {
     const out = join(home().dir, 'out.xlsx');

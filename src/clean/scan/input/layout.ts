@@ -14,6 +14,16 @@ export interface WorkbookLayout {
   formats: NumberFormat[];
   /** Formula cells saved without their result, read as empty. */
   formulasWithoutResult: number;
+  /** Where the workbook and its parts are: a workbook written over it keeps every part but the sheet read. */
+  parts: WorkbookParts;
+}
+
+export interface WorkbookParts {
+  /** The workbook file (stdin's copy, when it came through a pipe). */
+  file: string;
+  workbook: string;
+  sheet: string;
+  styles?: string;
 }
 
 export interface InputLayout {

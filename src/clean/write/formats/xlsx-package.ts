@@ -12,12 +12,29 @@ const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships
 const PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships';
 const HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 
-/** Each style a cell can have, by index: 0 plain, 1 the bold header, then one per number format met. */
+/**
+ * Where a workbook's own styles end, when the sheet is written into it (xlsx-kept.ts): the styles made here follow
+ * its cell styles and fonts, and its format ids.
+ */
+export interface StyleBase {
+  xfs: number;
+  fonts: number;
+  firstCustomId: number;
+}
+
+/**
+ * Each style a cell can have: 0 plain, then the bold header, then one per number format met; numbered from 0 in a
+ * workbook of their own, after the workbook's own (`base`) in one written over.
+ */
 export class StyleTable {
-  static readonly HEADER = 1;
+  readonly header: number;
   private readonly xfs: number[] = [0, 0];
   private readonly custom = new Map<string, number>();
   private readonly byFormat = new Map<string, number>();
+
+  constructor(private readonly base?: StyleBase) {
+    this.header = this.index(1);
+  }
 
   /** The style index for a number format (General is style 0). */
   styleOf(format: NumberFormat): number {
@@ -25,32 +42,42 @@ export class StyleTable {
     const key = `${format.id}:${format.code ?? ''}`;
     let style = this.byFormat.get(key);
     if (style === undefined) {
-      // A workbook's own format codes are numbered anew from 164, Excel's first custom id.
+      // A workbook's own format codes are numbered anew from 164, Excel's first custom id (or past the ids of the
+      // workbook written over).
       let id = format.id;
       if (format.code !== undefined) {
-        id = this.custom.get(format.code) ?? 164 + this.custom.size;
+        id = this.custom.get(format.code) ?? (this.base?.firstCustomId ?? 164) + this.custom.size;
         this.custom.set(format.code, id);
       }
-      style = this.xfs.push(id) - 1;
+      style = this.index(this.xfs.push(id) - 1);
       this.byFormat.set(key, style);
     }
     return style;
   }
 
-  xml(): string {
+  private index(own: number): number {
+    return this.base && own > 0 ? this.base.xfs + own - 1 : own;
+  }
+
+  /** The number formats, the bold font's id and the cell styles made here, as XML elements. */
+  elements(boldFont: number): { numFmts: string[]; font: string; xfs: string[] } {
     const numFmts = [...this.custom].map(
       ([code, id]) => `<numFmt numFmtId="${id}" formatCode="${xmlAttribute(code)}"/>`,
     );
     const xfs = this.xfs.map((id, i) =>
-      i === StyleTable.HEADER
-        ? '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>'
+      i === 1
+        ? `<xf numFmtId="0" fontId="${boldFont}" fillId="0" borderId="0" xfId="0" applyFont="1"/>`
         : `<xf numFmtId="${id}" fontId="0" fillId="0" borderId="0" xfId="0"${id ? ' applyNumberFormat="1"' : ''}/>`,
     );
+    return { numFmts, font: '<font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font>', xfs };
+  }
+
+  xml(): string {
+    const { numFmts, font, xfs } = this.elements(1);
     return (
       `${HEAD}<styleSheet xmlns="${MAIN}">` +
       (numFmts.length ? `<numFmts count="${numFmts.length}">${numFmts.join('')}</numFmts>` : '') +
-      '<fonts count="2"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font>' +
-      '<font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts>' +
+      `<fonts count="2"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font>${font}</fonts>` +
       '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
       '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
       '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +

@@ -6,6 +6,7 @@ import { msToSerial } from '../../scan/input/workbook/serial.js';
 import { RESULT_COLUMNS, type RowFacts, type Verdict, verdictFields } from '../../verdict/verdict.js';
 import { byColumn, OutputColumns } from './columns.js';
 import type { RowSink, SinkContext } from './row-sink.js';
+import { KeptPackage } from './xlsx-kept.js';
 import { PackageWriter, type SheetPart, StyleTable } from './xlsx-package.js';
 import { SHEET_ROWS, SheetXml } from './xlsx-sheet.js';
 import { booleanCell, EMPTY_CELL, errorCell, MAX_CELL_TEXT, numberCell, textCell } from './xlsx-xml.js';
@@ -21,10 +22,10 @@ export function createSink(ctx: SinkContext): RowSink {
 export class XlsxSink implements RowSink {
   readonly reads = { raw: false, fields: 'all', typed: true } as const;
   private readonly columns: OutputColumns;
-  private readonly pack: PackageWriter;
-  private readonly styles = new StyleTable();
-  private readonly dateTime: number;
-  private readonly date: number;
+  private pack!: PackageWriter | KeptPackage;
+  private styles!: StyleTable;
+  private dateTime = 0;
+  private date = 0;
   private readonly header: string[];
   private readonly done: SheetPart[] = [];
   /** Cells cut to Excel's limit: how many, in how many rows, and the first rows' lines. */
@@ -39,13 +40,17 @@ export class XlsxSink implements RowSink {
     private readonly sheetRows = SHEET_ROWS,
   ) {
     this.columns = new OutputColumns(ctx.layout);
-    this.pack = new PackageWriter(ctx.stream);
-    this.dateTime = this.styles.styleOf({ id: 164, code: 'yyyy-mm-dd hh:mm:ss' });
-    this.date = this.styles.styleOf({ id: 164, code: 'yyyy-mm-dd' });
     this.header = [...this.columns.names, ...RESULT_COLUMNS, ...ctx.extras];
   }
 
   async start(): Promise<void> {
+    // A workbook's list goes back into its workbook, every other part kept (xlsx-kept.ts).
+    const parts = this.ctx.layout.workbook?.parts;
+    const kept = parts && (await KeptPackage.open(parts, this.ctx.stream, this.ctx.layout.displayName));
+    this.pack = kept ?? new PackageWriter(this.ctx.stream);
+    this.styles = new StyleTable(kept?.base);
+    this.dateTime = this.styles.styleOf({ id: 164, code: 'yyyy-mm-dd hh:mm:ss' });
+    this.date = this.styles.styleOf({ id: 164, code: 'yyyy-mm-dd' });
     await this.startSheet();
   }
 
@@ -70,7 +75,7 @@ export class XlsxSink implements RowSink {
 
   private startSheet(): Promise<void> | undefined {
     this.sheet = new SheetXml(this.pack.sheet(this.done.length + 1));
-    const cells = this.header.map((h) => textCell(h, StyleTable.HEADER));
+    const cells = this.header.map((h) => textCell(h, this.styles.header));
     return this.sheet.row(cells.join(''), () => this.header.map((h) => h.length));
   }
 

@@ -12,6 +12,8 @@ export interface SheetEntry {
 }
 
 export interface Book {
+  /** The workbook part (`xl/workbook.xml` in nearly every file). */
+  path: string;
   sheets: SheetEntry[];
   /** Dates count from 1904 (old Mac workbooks), not 1900. */
   date1904: boolean;
@@ -34,6 +36,7 @@ export async function readBook(pkg: WorkbookPackage): Promise<Book> {
   }
   const rels = await readRelationships(pkg, workbookPath);
   const book: Book = {
+    path: workbookPath,
     sheets: [],
     date1904: false,
     stylesPath: relationshipOf(rels, 'styles')?.path,

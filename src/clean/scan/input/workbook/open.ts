@@ -36,6 +36,7 @@ export async function openWorkbook(opts: OpenWorkbookOptions): Promise<Omit<Inpu
       cellsFile: sheet.cells,
       formats: sheet.formats,
       formulasWithoutResult: sheet.formulasWithoutResult,
+      parts: sheet.parts,
     },
   };
 }

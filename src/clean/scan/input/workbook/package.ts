@@ -31,6 +31,18 @@ export class WorkbookPackage {
     return this.entries.has(path.toLowerCase());
   }
 
+  /** Every part's path, as the zip names it (directories left out). */
+  parts(): string[] {
+    return [...this.entries.values()].map((e) => e.fileName).filter((name) => !name.endsWith('/'));
+  }
+
+  /** A part's text, whole: for the small parts a workbook written over this one edits (styles, content types). */
+  async text(path: string): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.stream(path)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
   /** A part's bytes as they inflate; the zip's sizes are checked as it streams (a lying entry fails). */
   async stream(path: string): Promise<Readable> {
     const entry = this.entries.get(path.toLowerCase());

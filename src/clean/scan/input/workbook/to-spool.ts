@@ -8,6 +8,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../../../../errors.js';
 import { processTag } from '../../../../lock-files.js';
+import type { WorkbookParts } from '../layout.js';
 import { MAX_RECORD } from '../sniff.js';
 import { cellsLine } from '../typed-cells.js';
 import { chooseSheet, readBook } from './book.js';
@@ -27,6 +28,7 @@ export interface SpooledSheet {
   /** The number formats the typed cells refer to; 0 is General. */
   formats: NumberFormat[];
   formulasWithoutResult: number;
+  parts: WorkbookParts;
 }
 
 export interface SpoolOptions {
@@ -62,16 +64,8 @@ export async function spoolWorkbook(opts: SpoolOptions): Promise<SpooledSheet> {
     const where = `${displayName}, sheet "${chosen.name}"`;
     const rows = new RowShaper(where, opts.strict);
     const shown = opts.rawValues ? undefined : (await import('./shown.js')).shownText;
-    const context = {
-      pkg,
-      path: chosen.path,
-      where,
-      strings,
-      styles,
-      date1904: book.date1904,
-      shown,
-      signal: opts.signal,
-    };
+    const { date1904 } = book;
+    const context = { pkg, path: chosen.path, where, strings, styles, date1904, shown, signal: opts.signal };
     const afterChunk = () => {
       const waits = [csv.drained(), cells.drained()].filter((w) => w !== undefined);
       return waits.length ? Promise.all(waits).then(() => undefined) : undefined;
@@ -85,8 +79,17 @@ export async function spoolWorkbook(opts: SpoolOptions): Promise<SpooledSheet> {
     });
     await Promise.all([csv.close(), cells.close()]);
     if (rows.count === 0) throw new UsageError(`${where} is empty`);
-    const sheets = book.sheets.map((s) => s.name);
-    return { csv: csvPath, cells: cellsPath, sheet: chosen.name, sheets, formats: formats.list, formulasWithoutResult };
+    const [sheets, formatList] = [book.sheets.map((s) => s.name), formats.list];
+    const parts = { file: opts.file, workbook: book.path, sheet: chosen.path, styles: book.stylesPath };
+    return {
+      csv: csvPath,
+      cells: cellsPath,
+      sheet: chosen.name,
+      sheets,
+      formats: formatList,
+      formulasWithoutResult,
+      parts,
+    };
   } catch (error) {
     for (const path of paths) await rm(path, { force: true });
     throw error;
