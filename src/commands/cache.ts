@@ -60,7 +60,11 @@ export async function cacheClear(
  * --yes must say so.
  */
 async function clearAgreed(f: Factory, olderThan: string | undefined, entries: number): Promise<boolean> {
-  const which = olderThan ? `the answers older than ${olderThan}` : `all ${formatCount(entries)} answers`;
+  const which = olderThan
+    ? `the answers older than ${olderThan}`
+    : entries === 1
+      ? 'its one answer'
+      : `all ${formatCount(entries)} answers`;
   if (!f.io.canPrompt)
     throw new UsageError(
       `cache clear removes ${which} from the cache, which were paid for; nothing was removed`,
