@@ -51,7 +51,10 @@ function servicePairs(dry: DryRunReport): Array<[string, string]> {
     fields.minimumSeconds > 0
       ? `at least ${formatDuration(fields.minimumSeconds * 1000)}`
       : 'no wait (the requests fit in one window)';
-  const short = left && left.left! < fields.toSend ? ` (${n(fields.toSend - left.left!)} would stay unchecked)` : '';
+  // Used up, the run asks the service with one address first: a plan upgraded or renewed since lets the rest go.
+  const asks = left?.left === 0 ? ' unless the service now allows more (a run asks it first)' : '';
+  const short =
+    left && left.left! < fields.toSend ? ` (${n(fields.toSend - left.left!)} would stay unchecked${asks})` : '';
   return [
     ['Already checked', dry.signedIn ? n(fields.alreadyChecked) : notSignedIn('journal')],
     [

@@ -346,7 +346,7 @@ describe.each(['spec', 'alt'] as const)(
       expect(dry.code, dry.stderr).toBe(0);
       expect(dry.stdout).toMatch(/^Allowance needed\s+5$/m);
       expect(dry.stdout).toMatch(
-        /^Allowance left\s+0 left as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(5 would stay unchecked\)$/m,
+        /^Allowance left\s+0 left as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(5 would stay unchecked unless the service now allows more \(a run asks it first\)\)$/m,
       );
       const json = await home().run([
         'clean',

@@ -21,7 +21,7 @@ export function allowancePath(dataDir: string, account: string): string {
   return join(dataDir, 'allowance', `${account}.json`);
 }
 
-/** One line per run that spent: `{"at": ISO time, "spent": n}`, appended. */
+/** Lines of what was spent and when, `{"at": ISO time, "spent": n}`, appended as runs pay. */
 export function spendPath(dataDir: string, account: string): string {
   return join(dataDir, 'spend', `${account}.ndjson`);
 }

@@ -1,5 +1,5 @@
-// What this machine spent of an account's allowance: one appended line per run that spent, so concurrent runs
-// never overwrite each other (an append this small is one write).
+// What this machine spent of an account's allowance: appended lines (a run books a line a minute at most, see
+// spend-booking.ts), so concurrent runs never overwrite each other (an append this small is one write).
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 

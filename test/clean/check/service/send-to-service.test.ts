@@ -23,6 +23,18 @@ const MID_MONTH = () => Date.parse('2026-11-10T12:00:00Z');
 /** What a run believes when an earlier one was refused for the allowance this month. */
 const USED_UP = { left: 0, until: Number.POSITIVE_INFINITY, fresh: false };
 
+/** The client, each request's size written down; `fails` may make the n-th request fail before it is sent. */
+function counted(client: CleaningClient, fails: (n: number) => Error | false = () => false) {
+  const sizes: number[] = [];
+  const clean = client.clean.bind(client);
+  client.clean = (emails, signal) => {
+    sizes.push(emails.length);
+    const failure = fails(sizes.length);
+    return failure ? Promise.reject(failure) : clean(emails, signal);
+  };
+  return { client, sizes };
+}
+
 const addresses = (n: number) => Array.from({ length: n }, (_, i) => `person${i}@example.com`);
 
 describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
@@ -117,13 +129,7 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
 
   it('an allowance known to be used up is asked about with one address first, the others waiting for its answer', async () => {
     const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
-    const sizes: number[] = [];
-    const client = await signedIn(sandbox);
-    const clean = client.clean.bind(client);
-    client.clean = (emails, signal) => {
-      sizes.push(emails.length);
-      return clean(emails, signal);
-    };
+    const { client, sizes } = counted(await signedIn(sandbox));
     const outcome = await sendToService(options(client, addresses(120), { allowance: USED_UP, concurrency: 4 }));
     expect(outcome.stopped).toBeUndefined();
     expect(outcome.spent).toBe(120);
@@ -147,15 +153,8 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
 
   it('a probe whose connection is reset is asked again before anything else goes', async () => {
     const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
-    const sizes: number[] = [];
-    const client = await signedIn(sandbox);
-    const clean = client.clean.bind(client);
-    client.clean = (emails, signal) => {
-      sizes.push(emails.length);
-      // The first request's connection is reset before any answer, as the sandbox's --fault-rate does.
-      if (sizes.length === 1) return Promise.reject(new NetworkError('socket hang up'));
-      return clean(emails, signal);
-    };
+    // The first request's connection is reset before any answer, as the sandbox's --fault-rate does.
+    const { client, sizes } = counted(await signedIn(sandbox), (n) => n === 1 && new NetworkError('socket hang up'));
     const outcome = await sendToService(options(client, addresses(60), { allowance: USED_UP, concurrency: 4 }));
     expect(outcome.spent).toBe(60);
     expect(sizes.slice(0, 2)).toEqual([1, 1]);
