@@ -3,14 +3,15 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CleaningClient } from './api/cleaning.js';
 import type { HttpClient } from './api/http.js';
 import type { PlatformClient } from './api/platform.js';
-import type { Identity } from './clean/state/account-key.js';
-import type { AccountState } from './clean/state/account-state.js';
 import { configDir, dataDir } from './config/paths.js';
 import type { Profile, Service } from './config/profile.js';
+import type { Rate } from './config/rate.js';
 import { givenUrls } from './config/urls.js';
 import { UsageError } from './errors.js';
 import type { IO } from './io/io.js';
 import { IOStreams } from './io/streams.js';
+import type { MailcleanClient } from './library/client.js';
+import type { SettingSources } from './library/settings.js';
 
 /** The global flags every command accepts. */
 export interface GlobalOptions {
@@ -30,6 +31,26 @@ export interface Endpoints {
   sandbox: boolean;
 }
 
+/** The flags that change a command's library client. */
+export interface ClientFlags {
+  shared?: string;
+  rate?: Rate;
+  concurrency?: number;
+}
+
+/** How the library's messages name the CLI's flags. */
+const FLAG_NAMES: SettingSources = {
+  cleanUrl: '--clean-url',
+  shared: '--shared',
+  rate: '--rate',
+  concurrency: '--concurrency',
+  smtp: '--smtp',
+  smtpFrom: '--smtp-from',
+  dnsServers: '--dns-server',
+  local: '--local',
+  noPrecheck: '--no-precheck',
+};
+
 interface Closer {
   close(): Promise<void>;
 }
@@ -46,6 +67,7 @@ export class Factory {
   private readonly closers: Closer[] = [];
   private readonly clients = new Map<Service, Promise<HttpClient>>();
   private readonly tokens = new Map<Service, string | undefined>();
+  private readonly libraryClients = new Map<string, Promise<MailcleanClient>>();
 
   constructor(
     io: IO,
@@ -136,47 +158,62 @@ export class Factory {
   }
 
   /**
-   * The state of a cleaning account (journals, limiter, cache, claims, allowance): in the shared store when
-   * --shared (`sharedFlag`), MAILCLEAN_REDIS_URL or the profile's `shared` names one, else in the data directory.
-   * Closed when the command ends.
+   * The library's client for this profile's cleaning account, with the flags that change it: every command that
+   * cleans, verifies or reads the account's state goes through one. A new cleaning token makes the next one anew.
    */
-  async accountState(account: string, sharedFlag?: string): Promise<AccountState> {
-    const [{ openAccountState }, sharedUrl] = await Promise.all([
-      import('./clean/state/open-state.js'),
-      this.sharedUrl(sharedFlag),
-    ]);
-    const state = await openAccountState({ dataDir: this.dataDir, account, sharedUrl, clock: this.io.clock });
-    this.closers.push(state);
-    return state;
+  client(flags: ClientFlags = {}): Promise<MailcleanClient> {
+    const key = JSON.stringify(flags);
+    let client = this.libraryClients.get(key);
+    if (!client) {
+      client = this.buildClient(flags);
+      this.libraryClients.set(key, client);
+    }
+    return client;
   }
 
-  /**
-   * The account a session's identities belong to (clean/state/account-key.ts), as the store --shared names (else
-   * MAILCLEAN_REDIS_URL or the profile's) has seen them. A shared store that cannot be reached leaves this
-   * machine's directory to answer: opening the account's state then says what is wrong.
-   */
-  async accountOf(identity: Identity, sharedFlag?: string): Promise<string> {
-    const [{ accountOf }, sharedUrl] = await Promise.all([
-      import('./clean/state/open-state.js'),
-      this.sharedUrl(sharedFlag),
-    ]);
-    return accountOf({ dataDir: this.dataDir, sharedUrl }, identity);
-  }
-
-  /** --shared, else MAILCLEAN_REDIS_URL, else the profile's `shared`; undefined when none is given. */
-  async sharedUrl(flag: string | undefined): Promise<string | undefined> {
-    const { checkSharedUrl } = await import('./clean/state/open-state.js');
-    if (flag !== undefined) return checkSharedUrl(flag, '--shared');
-    const fromEnv = this.io.env.MAILCLEAN_REDIS_URL;
-    if (fromEnv) return checkSharedUrl(fromEnv, 'MAILCLEAN_REDIS_URL');
-    const stored = (await this.profile()).settings().shared;
-    return stored ? checkSharedUrl(stored, `shared in profile "${this.profileName}"`) : undefined;
+  private async buildClient(flags: ClientFlags): Promise<MailcleanClient> {
+    const [profile, { profileOptions }, { resolveSettings }, { MailcleanClient }, { refusedTokenHint }] =
+      await Promise.all([
+        this.profile(),
+        import('./library/profile.js'),
+        import('./library/settings.js'),
+        import('./library/client.js'),
+        import('./config/profile.js'),
+      ]);
+    const stored = profileOptions(profile, this.io.env);
+    const token = this.tokens.has('clean') ? this.tokens.get('clean') : stored.token;
+    const options = {
+      ...stored,
+      token,
+      email: token === stored.token ? stored.email : undefined,
+      shared: flags.shared ?? stored.shared,
+      rate: flags.rate ?? stored.rate,
+      concurrency: flags.concurrency,
+      dataDir: this.dataDir,
+      env: this.io.env,
+      debug: this.io.debugEnabled ? (line: string) => this.io.debug(line) : undefined,
+    };
+    const client = new MailcleanClient(
+      resolveSettings(options, FLAG_NAMES, {
+        secrets: this.io.secrets,
+        authHint: 'run `mailclean login --service clean`, or set MAILCLEAN_CLEAN_TOKEN',
+        refusedHint: refusedTokenHint('clean', profile.token('clean').source),
+        tokenWithoutService: new UsageError(
+          `no clean-url is configured for profile "${this.profileName}", which holds a cleaning token`,
+          'pass --clean-url URL or run `mailclean config set clean-url URL` (or --local to check with the built-in engine)',
+        ),
+        clock: this.io.clock,
+      }),
+    );
+    this.closers.push(client);
+    return client;
   }
 
   /** After login/register, later requests in the same run use the new token. */
   useToken(service: Service, token: string | undefined): void {
     this.io.secrets.add(token);
     this.tokens.set(service, token);
+    if (service === 'clean') this.libraryClients.clear();
   }
 
   private http(service: Service): Promise<HttpClient> {

@@ -1,10 +1,9 @@
-import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderPairs } from '../io/table.js';
 import { formatCount, quantity } from '../quantities.js';
+import { cleaningAccountState } from './common/account-state.js';
 import { ALLOWANCE_FIELDS } from './common/json-fields.js';
-import { cleaningAccountKey } from './common/sessions.js';
 
 /** The monthly allowances the spec names (free 50, pro 10,000); any other limit is shown as a number only. */
 const PLANS_BY_LIMIT = new Map([
@@ -30,14 +29,7 @@ export interface AllowanceView {
 }
 
 export async function allowance(o: { shared?: string; json?: JsonFlag }, f: Factory): Promise<number> {
-  (await f.profile()).requireKnown();
-  const account = await cleaningAccountKey(f, o.shared);
-  if (!account)
-    throw new UsageError(
-      `profile "${f.profileName}" has no cleaning account (a clean-url and a cleaning token)`,
-      'run `mailclean login --service clean --clean-url URL`',
-    );
-  const state = await f.accountState(account, o.shared);
+  const state = await cleaningAccountState(f, o.shared, 'allowance');
   const known = state.knownAllowance();
   const spent = await state.spentInMonth();
   const view: AllowanceView = {

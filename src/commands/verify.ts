@@ -1,66 +1,50 @@
-// `mailclean verify ADDRESS...`: one or a few addresses checked now, by the cleaning service when signed in (its
-// answers go to the account's cache and come from it) or by the built-in engine; a verdict per line, or --json.
-// The library's client checks them (src/library/verify.ts); here are the table and the exit code (the flags are in
-// flags/verify.ts).
+// `mailclean verify ADDRESS...`: a few addresses checked now by the library's client (src/library/verify.ts); here
+// are the table and the exit code (the flags are in flags/verify.ts).
 import { ExitCode, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderTable } from '../io/table.js';
 import type { VerifyResult as VerifyRow } from '../library/types.js';
-import { MAX_ADDRESSES } from '../library/verify.js';
-import { cliClient, engineSettings, whoChecks } from './clean/choose-checker.js';
-import { precheckNote } from './clean/render.js';
+import { MAX_VERIFIED } from '../library/verify.js';
+import { noServiceNote, precheckNote } from './clean/render.js';
 import { VERIFY_FIELDS } from './common/json-fields.js';
 
 export type { VerifyRow };
 
-export interface VerifyOptions {
+export interface VerifyFlags {
   addresses: string[];
   local?: boolean;
   maxAge: string;
   dnsServer?: string;
-  /** Signed in: decide for free what the built-in engine can before paying (--no-precheck: send everything). */
   precheck?: boolean;
   caseSensitive?: boolean;
   json?: JsonFlag;
 }
 
-export async function verify(o: VerifyOptions, f: Factory): Promise<number> {
-  if (o.addresses.length > MAX_ADDRESSES)
-    throw new UsageError(`verify takes at most ${MAX_ADDRESSES} addresses`, 'for a list, use `mailclean clean FILE`');
-  const { maxAgeOf } = await import('../library/clean-options.js');
-  const maxAgeMs = maxAgeOf(o.maxAge, '--max-age');
+export async function verifyCommand(o: VerifyFlags, f: Factory): Promise<number> {
+  if (o.addresses.length > MAX_VERIFIED)
+    throw new UsageError(`verify takes at most ${MAX_VERIFIED} addresses`, 'for a list, use `mailclean clean FILE`');
+  const [{ maxAgeOf }, { whoChecks }] = await Promise.all([
+    import('../library/clean-options.js'),
+    import('../library/checker.js'),
+  ]);
+  const maxAge = maxAgeOf(o.maxAge, '--max-age');
   (await f.profile()).requireKnown();
-  const precheck = o.precheck ?? true;
-  const engine = {
-    smtp: false,
-    smtpPort: 25,
-    dnsServers: o.dnsServer,
-    given: o.dnsServer !== undefined && !precheck ? '--dns-server' : undefined,
-  };
-  const who = await whoChecks(f, { local: o.local ?? false, engine });
-  // A bad --dns-server is named as such before the client reads the same list.
-  await engineSettings({ engine }, f.io.env);
-  const client = await cliClient(f);
-  let rows: VerifyRow[];
-  try {
-    rows = await client.verify(o.addresses, {
-      local: who === 'engine',
-      precheck,
-      caseSensitive: o.caseSensitive,
-      maxAge: maxAgeMs,
-      dnsServers: o.dnsServer,
-      signal: f.io.signals.stop,
-      abandon: f.io.signals.abort,
-      onEvent: (event) => {
-        if (event.type === 'warning') f.io.warn(event.message);
-        else if (event.type === 'precheck') precheckNote(f, event.outcome);
-        else f.io.debug(event.message);
-      },
-    });
-  } finally {
-    await client.close();
-  }
+  const client = await f.client();
+  const checks = { local: o.local, precheck: o.precheck, dnsServers: o.dnsServer };
+  if (whoChecks(await client.settings(), checks) === 'engine' && !o.local) noServiceNote(f);
+  const rows = await client.verify(o.addresses, {
+    ...checks,
+    caseSensitive: o.caseSensitive,
+    maxAge,
+    signal: f.io.signals.stop,
+    abandon: f.io.signals.abort,
+    onEvent: (event) => {
+      if (event.type === 'warning') f.io.warn(event.message);
+      else if (event.type === 'precheck') precheckNote(f, event.outcome);
+      else f.io.debug(event.message);
+    },
+  });
   if (o.json !== undefined) f.io.json(rows, o.json, VERIFY_FIELDS);
   else f.io.out(render(f, rows));
   if (f.io.signals.received) return f.io.signals.exitCode;

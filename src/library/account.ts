@@ -46,12 +46,15 @@ export class Account {
     return client;
   }
 
-  /** The account's key; undefined with no service or no token (no account to keep anything for). */
-  key(): Promise<string | undefined> {
+  /**
+   * The account's key; undefined with no service or no token. `userId`, the service's id of the user from a sign-in
+   * answer, is remembered as one more name of the account.
+   */
+  key(userId?: string): Promise<string | undefined> {
     const { cleanUrl, token, email, dataDir, sharedUrl } = this.settings;
     if (!cleanUrl || !token) return Promise.resolve(undefined);
     this.keyPromise ??= import('../clean/state/open-state.js').then(({ accountOf }) =>
-      accountOf({ dataDir, sharedUrl }, { cleanUrl, token, email }),
+      accountOf({ dataDir, sharedUrl }, { cleanUrl, token, email, userId }),
     );
     return this.keyPromise;
   }

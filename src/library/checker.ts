@@ -1,47 +1,86 @@
-// Who decides a run's addresses: the cleaning service when the client has one (and the run is not `local`), else the
-// built-in engine; each built with what it needs (the account's state, a signed-in client, the rate, the precheck).
+// Who decides a run's addresses, the one rule for the library and the CLI: the cleaning service or the built-in
+// engine, each built with what it needs.
 import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
 import type { Checker } from '../clean/run/checker.js';
 import { type AccountState, SharedStateError } from '../clean/state/account-state.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import type { Account } from './account.js';
-import type { EngineRequest, Env } from './types.js';
+import type { ClientSettings } from './settings.js';
+import type { CheckOptions, EngineRequest } from './types.js';
 
 /** How a run checks, besides the client's settings. */
 export interface CheckChoice {
-  /** The built-in engine, even when the client has a service. */
-  local: boolean;
+  checker: 'service' | 'engine';
   /** With the service: the engine decides first what it can for free (DNS, lists), and that is not sent. */
   precheck: boolean;
-  /** The engine's settings (for `local`, and the precheck's DNS). */
+  /** For the engine, and the precheck's DNS. */
   engine: EngineSettings;
-  /** Send at most this many addresses. */
   maxSpend?: number;
-  /** Count only: nothing is sent or checked. */
-  dryRun: boolean;
 }
 
-export async function buildChecker(account: Account, choice: CheckChoice, warn: (message: string) => void) {
-  const { cleanUrl, token } = account.settings;
-  if (cleanUrl !== undefined && !choice.local) return serviceChecker(account, cleanUrl, choice);
-  if (token !== undefined && cleanUrl === undefined)
-    throw new UsageError('a cleaning token is given without cleanUrl', 'give cleanUrl, or use local: true');
+/**
+ * The service when the client has one and `local` is not asked, else the built-in engine. An option only the engine
+ * takes is refused with the service, as is a token with no service to send it to.
+ */
+export function whoChecks(settings: ClientSettings, o: CheckOptions): CheckChoice['checker'] {
+  const names = settings.sources;
+  if (o.local) return 'engine';
+  if (settings.cleanUrl === undefined) {
+    if (settings.token !== undefined) throw settings.tokenWithoutService;
+    return 'engine';
+  }
+  if (o.smtp) throw new UsageError(`${names.smtp} works with the built-in engine only (${names.local})`);
+  if (o.dnsServers !== undefined && o.precheck === false)
+    throw new UsageError(
+      `${names.dnsServers} serves the built-in engine (${names.local}) and the precheck, which ${names.noPrecheck} turns off`,
+    );
+  if (o.smtpFrom !== undefined)
+    throw new UsageError(`${names.smtpFrom} works with the built-in engine only (${names.local})`);
+  return 'service';
+}
+
+/** The rule applied and the engine's settings read (a bad one stops the run here). */
+export async function checkChoice(
+  o: CheckOptions & { maxSpend?: number },
+  settings: ClientSettings,
+): Promise<CheckChoice> {
+  return {
+    checker: whoChecks(settings, o),
+    precheck: o.precheck ?? true,
+    engine: await engineSettings(o, settings),
+    maxSpend: o.maxSpend,
+  };
+}
+
+/** The checker `choice` names, its state opened; a dry run sends nothing. */
+export async function buildChecker(
+  account: Account,
+  choice: CheckChoice,
+  dryRun: boolean,
+  warn: (message: string) => void,
+) {
+  const { cleanUrl } = account.settings;
+  if (choice.checker === 'service') return serviceChecker(account, cleanUrl!, choice, dryRun);
   const { EngineChecker } = await import('../clean/check/engine/engine-checker.js');
   // With a service, `local` keeps the answers the service already gave (this list's journal, the cache).
   const key = await account.key();
   const state = key ? await stateOrWarn(account, key, warn) : undefined;
   return EngineChecker.start(choice.engine, {
-    dryRun: choice.dryRun,
+    dryRun,
     state,
     serviceConfigured: cleanUrl !== undefined,
     onWarning: warn,
   });
 }
 
-async function serviceChecker(account: Account, cleanUrl: string, choice: CheckChoice): Promise<Checker> {
-  // A dry run sends nothing: it consults the journal and what is known of the allowance only if it can name the account.
-  const client = choice.dryRun ? undefined : await account.cleaning();
+async function serviceChecker(
+  account: Account,
+  cleanUrl: string,
+  choice: CheckChoice,
+  dryRun: boolean,
+): Promise<Checker> {
+  const client = dryRun ? undefined : await account.cleaning();
   const key = await account.key();
   const state = key ? await sharedOrFail(account, key) : undefined;
   const { ServiceChecker } = await import('../clean/check/service/service-checker.js');
@@ -86,11 +125,13 @@ async function stateOrWarn(
   }
 }
 
-/** The engine's settings; a bad DNS server list is a usage error naming `source` (or MAILCLEAN_DNS_SERVERS). */
-export async function engineSettings(o: EngineRequest, env: Env, source = 'dnsServers'): Promise<EngineSettings> {
+/** The engine's settings; a bad DNS server list is a usage error naming where it came from. */
+export async function engineSettings(o: EngineRequest, settings: ClientSettings): Promise<EngineSettings> {
   const given = typeof o.dnsServers === 'string' ? o.dnsServers : o.dnsServers?.join(',');
   const [from, list] =
-    given !== undefined ? [source, given] : ['MAILCLEAN_DNS_SERVERS', env.MAILCLEAN_DNS_SERVERS?.trim() || undefined];
+    given !== undefined
+      ? [settings.sources.dnsServers, given]
+      : ['MAILCLEAN_DNS_SERVERS', settings.env.MAILCLEAN_DNS_SERVERS?.trim() || undefined];
   let dnsServers: string[] | undefined;
   if (list !== undefined) {
     const { parseDnsServers } = await import('../verify/index.js');

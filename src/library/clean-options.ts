@@ -1,12 +1,10 @@
 // The options of one clean, as a program gives them: checked (a bad one is a UsageError naming it, thrown before
 // anything is read or spent) and turned into the run's request and how it checks.
-import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
 import type { CleanRequest } from '../clean/run/request.js';
 import { parseThresholds } from '../clean/run/thresholds.js';
 import { FORMATS, formatOfPath, OUTPUT_FORMATS } from '../clean/write/formats/index.js';
 import { parseDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';
-import type { CheckChoice } from './checker.js';
 import { onlyStatuses, wholeNumber } from './option-checks.js';
 import { outputTargets } from './output-targets.js';
 import type { ClientSettings } from './settings.js';
@@ -16,17 +14,15 @@ export interface CleanPlan {
   request: Omit<CleanRequest, 'signals' | 'outputs' | 'input' | 'stdin'> & {
     outputs: Omit<CleanRequest['outputs'], 'stdout' | 'rows'>;
   };
-  choice: CheckChoice;
+  maxSpend?: number;
 }
 
-/** The options as the run takes them, the engine's settings given (they are read asynchronously). */
-export function cleanPlan(input: string, o: CleanOptions, settings: ClientSettings, engine: EngineSettings): CleanPlan {
+/** The options as the run takes them. */
+export function cleanPlan(input: string, o: CleanOptions, settings: ClientSettings): CleanPlan {
   if (o.format !== undefined && !OUTPUT_FORMATS.includes(o.format))
     throw new UsageError(`format: "${o.format}" is not one of ${OUTPUT_FORMATS.join(', ')}`);
   if (o.rejects !== undefined && o.only === undefined)
     throw new UsageError('rejects needs only (it receives the rows only leaves out)');
-  if (engine.smtp && settings.cleanUrl !== undefined && !o.local)
-    throw new UsageError('smtp works with the built-in engine only (local: true)');
   const format = o.format ?? formatOfPath(o.output ?? '') ?? 'csv';
   if (FORMATS[format].binary && o.output === undefined)
     throw new UsageError(`format: ${format} is written to a file only (give output)`);
@@ -59,13 +55,7 @@ export function cleanPlan(input: string, o: CleanOptions, settings: ClientSettin
       spoolDir: `${settings.dataDir}/spool`,
       clock: settings.clock,
     },
-    choice: {
-      local: o.local ?? false,
-      precheck: o.precheck ?? true,
-      engine,
-      maxSpend: o.maxSpend === undefined ? undefined : wholeNumber(o.maxSpend, 'maxSpend', 0),
-      dryRun: o.dryRun ?? false,
-    },
+    maxSpend: o.maxSpend === undefined ? undefined : wholeNumber(o.maxSpend, 'maxSpend', 0),
   };
 }
 

@@ -1,13 +1,12 @@
 // The library's client: one cleaning account (or none: the built-in engine), its settings resolved once, its
-// connection and state opened on first use and closed with it. `clean` and `verify` alone make a client for one call.
-// The CLI's `clean` and `verify` run through `MailcleanClient` too (run() and verify()), with their flags' values.
+// connection and state opened on first use and closed with it. The CLI's factory builds one for its commands.
 import { Writable } from 'node:stream';
 import type { RunPorts } from '../clean/run/events.js';
 import type { CleanRequest } from '../clean/run/request.js';
 import type { RunResult } from '../clean/run/run-clean.js';
 import { UsageError } from '../errors.js';
 import { Account } from './account.js';
-import { type CheckChoice, engineSettings } from './checker.js';
+import type { CheckChoice } from './checker.js';
 import { startRun } from './clean-run.js';
 import { CLEAN_OPTIONS, checkOptions, VERIFY_OPTIONS } from './option-shapes.js';
 import type { ClientSettings } from './settings.js';
@@ -16,11 +15,16 @@ import type { CleanInput, CleanOptions, CleanRun, Client, VerifyOptions, VerifyR
 const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
 
 export class MailcleanClient implements Client {
-  private readonly account: Promise<Account>;
+  private readonly accountPromise: Promise<Account>;
 
   constructor(settings: ClientSettings | Promise<ClientSettings>) {
-    this.account = Promise.resolve(settings).then((resolved) => new Account(resolved));
-    this.account.catch(() => undefined);
+    this.accountPromise = Promise.resolve(settings).then((resolved) => new Account(resolved));
+    this.accountPromise.catch(() => undefined);
+  }
+
+  /** The account: its key, state and signed-in service client. */
+  account(): Promise<Account> {
+    return this.accountPromise;
   }
 
   clean(input: CleanInput, options: CleanOptions = {}): CleanRun {
@@ -31,15 +35,15 @@ export class MailcleanClient implements Client {
   cleanRun(input: CleanInput, o: CleanOptions, settled?: () => Promise<void>): CleanRun {
     return startRun(
       async ({ rows, signals }) => {
-        const [{ runInput }, { cleanPlan }] = await Promise.all([import('./input.js'), import('./clean-options.js')]);
+        const [{ runInput }, { cleanPlan }, { checkChoice }] = await Promise.all([
+          import('./input.js'),
+          import('./clean-options.js'),
+          import('./checker.js'),
+        ]);
         const given = runInput(input, o.name);
-        const account = await this.account;
-        const { request, choice } = cleanPlan(
-          given.input,
-          o,
-          account.settings,
-          await engineSettings(o, account.settings.env),
-        );
+        const { settings } = await this.accountPromise;
+        const { request, maxSpend } = cleanPlan(given.input, o, settings);
+        const choice = await checkChoice({ ...o, maxSpend }, settings);
         const outputs = { ...request.outputs, stdout: discard(), rows: request.outputs.output ? undefined : rows };
         const full: CleanRequest = { ...request, ...given, stdinName: given.name, outputs, signals };
         return this.run(full, choice, { emit: o.onEvent ?? (() => undefined), questions: o.questions });
@@ -49,11 +53,12 @@ export class MailcleanClient implements Client {
     );
   }
 
-  /** One run with a request made already (the CLI's flags): the checker chosen and built, then the run. */
+  /** One run of a request made already (by cleanRun, or from the CLI's flags). */
   async run(request: CleanRequest, choice: CheckChoice, ports: RunPorts): Promise<RunResult> {
-    const account = await this.account;
+    const account = await this.accountPromise;
+    const warn = (message: string) => ports.emit({ type: 'warning', message });
     const { buildChecker } = await import('./checker.js');
-    const checker = await buildChecker(account, choice, (message) => ports.emit({ type: 'warning', message }));
+    const checker = await buildChecker(account, choice, request.dryRun, warn);
     const { runClean } = await import('../clean/run/run-clean.js');
     return runClean(request, checker, ports);
   }
@@ -67,18 +72,17 @@ export class MailcleanClient implements Client {
   async verifyChecked(addresses: readonly string[], options: VerifyOptions): Promise<VerifyResult[]> {
     if (!Array.isArray(addresses) || !addresses.every((a) => typeof a === 'string'))
       throw new UsageError('verify: addresses must be a list of strings', "verify(['ada@example.com'])");
-    const account = await this.account;
     const { verifyWith } = await import('./verify.js');
-    return verifyWith(account, addresses, options, await engineSettings(options, account.settings.env));
+    return verifyWith(await this.accountPromise, addresses, options);
   }
 
   /** The client's settings, once resolved. */
   async settings(): Promise<ClientSettings> {
-    return (await this.account).settings;
+    return (await this.accountPromise).settings;
   }
 
   async close(): Promise<void> {
-    await (await this.account.catch(() => undefined))?.close();
+    await (await this.accountPromise.catch(() => undefined))?.close();
   }
 
   [Symbol.asyncDispose](): Promise<void> {

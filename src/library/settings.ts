@@ -27,16 +27,25 @@ export interface ClientSettings {
   authHint: string;
   /** What to do when the service refuses the token: the CLI names where it came from. */
   refusedHint: string;
-  /** What dates and ages are read from: the real clock, or the CLI's (a test's). */
+  /** The refusal of a token given with no service: the CLI names the profile that holds it. */
+  tokenWithoutService: UsageError;
+  sources: SettingSources;
+  /** The real clock, or the CLI's (a test's). */
   clock: Clock;
 }
 
-/** Names for messages: a bad option is a UsageError naming it (the CLI names its flags and the profile instead). */
+/** How messages name the options: a program's option names, or the CLI's flags. */
 export interface SettingSources {
   cleanUrl: string;
   shared: string;
   rate: string;
   concurrency: string;
+  smtp: string;
+  smtpFrom: string;
+  dnsServers: string;
+  /** How a run asks for the built-in engine, and how it turns the precheck off. */
+  local: string;
+  noPrecheck: string;
 }
 
 const OPTION_NAMES: SettingSources = {
@@ -44,12 +53,17 @@ const OPTION_NAMES: SettingSources = {
   shared: 'shared',
   rate: 'rate',
   concurrency: 'concurrency',
+  smtp: 'smtp',
+  smtpFrom: 'smtpFrom',
+  dnsServers: 'dnsServers',
+  local: 'local: true',
+  noPrecheck: 'precheck: false',
 };
 
 export function resolveSettings(
   options: ClientOptions,
   sources: SettingSources = OPTION_NAMES,
-  more: Partial<Pick<ClientSettings, 'secrets' | 'authHint' | 'refusedHint' | 'clock'>> = {},
+  more: Partial<Pick<ClientSettings, 'secrets' | 'authHint' | 'refusedHint' | 'tokenWithoutService' | 'clock'>> = {},
 ): ClientSettings {
   const env = options.env ?? process.env;
   const secrets = more.secrets ?? new SecretSet();
@@ -70,6 +84,10 @@ export function resolveSettings(
     debug: options.debug,
     authHint: more.authHint ?? 'give the cleaning token: createClient({ cleanUrl, token })',
     refusedHint: more.refusedHint ?? 'give a token the cleaning service takes: createClient({ cleanUrl, token })',
+    tokenWithoutService:
+      more.tokenWithoutService ??
+      new UsageError('a cleaning token is given without cleanUrl', 'give cleanUrl, or use local: true'),
+    sources,
     clock: more.clock ?? realClock,
   };
 }

@@ -1,55 +1,121 @@
-// A few addresses checked now: by the cleaning service when the client has one (answers within maxAge come from the
-// account's cache, new ones are kept there, the precheck decides for free first), or by the built-in engine.
+// A few addresses checked now: by the cleaning service through the account's limiter and cache (the precheck deciding
+// for free first, the allowance's news and the spend kept), or by the built-in engine.
+import { checkFewWithEngine, checkFewWithService, type FewChecked } from '../clean/check/check-few.js';
 import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
 import { prefilter } from '../clean/scan/prefilter.js';
+import { keepLearned } from '../clean/state/known-allowance.js';
 import { addressKind, prefilterVerdict, type Verdict } from '../clean/verdict/verdict.js';
 import { UsageError } from '../errors.js';
 import type { Account } from './account.js';
+import { engineSettings, whoChecks } from './checker.js';
 import { maxAgeOf } from './clean-options.js';
-import type { VerifyOptions, VerifyResult } from './types.js';
+import type { VerifyEvent, VerifyOptions, VerifyResult } from './types.js';
 
 /** More is a list: `clean` it. */
-export const MAX_ADDRESSES = 500;
+export const MAX_VERIFIED = 500;
+
+interface Stops {
+  stop: AbortSignal;
+  abort: AbortSignal;
+  emit: (event: VerifyEvent) => void;
+}
 
 /** Every address's verdict, in the order given; one not checked (stopped, allowance spent) is `unchecked`. */
 export async function verifyWith(
   account: Account,
   addresses: readonly string[],
   o: VerifyOptions,
-  engine: EngineSettings,
 ): Promise<VerifyResult[]> {
-  if (addresses.length > MAX_ADDRESSES)
-    throw new UsageError(`verify takes at most ${MAX_ADDRESSES} addresses`, 'for a list, clean it');
+  if (addresses.length > MAX_VERIFIED)
+    throw new UsageError(`verify takes at most ${MAX_VERIFIED} addresses`, 'for a list, clean it');
   const maxAgeMs = maxAgeOf(o.maxAge, 'maxAge');
-  const emit = o.onEvent ?? (() => undefined);
-  const stop = AbortSignal.any([o.signal, o.abandon].filter((s): s is AbortSignal => s !== undefined));
-  const abort = o.abandon ?? new AbortController().signal;
-  const service = account.settings.cleanUrl !== undefined && !o.local;
+  const service = whoChecks(account.settings, o) === 'service';
+  const engine = await engineSettings(o, account.settings);
+  const stops: Stops = {
+    stop: AbortSignal.any([o.signal, o.abandon].filter((s): s is AbortSignal => s !== undefined)),
+    abort: o.abandon ?? new AbortController().signal,
+    emit: o.onEvent ?? (() => undefined),
+  };
   const decided = addresses.map((address) => ({ address, ...prefilter(address, o.caseSensitive) }));
   const keys = [...new Set(decided.flatMap((d) => (d.key === undefined ? [] : [d.key])))];
-  const { checkFewWithEngine, checkFewWithService } = await import('./check-few-with.js');
   const checked =
     keys.length === 0
       ? undefined
       : service
-        ? await checkFewWithService(account, keys, {
-            maxAgeMs,
-            precheck: o.precheck ?? true,
-            engine,
-            stop,
-            abort,
-            emit,
-          })
-        : await checkFewWithEngine(keys, engine, account.settings.clock, stop, emit);
+        ? await withService(account, keys, { maxAgeMs, precheck: o.precheck ?? true, engine }, stops)
+        : await withEngine(account, keys, engine, stops);
   const stopped = checked?.outcome.stopped;
   // A refused token, or a URL with no service behind it, fails the call (4, 1): no address was to blame.
   if (stopped?.error && (stopped.reason === 'auth' || stopped.reason === 'no-service')) throw stopped.error;
-  if (stopped && stopped.reason !== 'interrupted') emit({ type: 'warning', message: stopped.message });
+  if (stopped && stopped.reason !== 'interrupted') stops.emit({ type: 'warning', message: stopped.message });
   return decided.map((d) => {
     const verdict = d.key === undefined ? prefilterVerdict('', d.reason) : checked?.results.get(d.key);
     const by = !service ? 'local' : verdict?.decidedBy === 'precheck' ? 'precheck' : 'service';
     return resultOf(d.address, verdict, by, d.key !== undefined && (checked?.fromCache.has(d.key) ?? false));
   });
+}
+
+async function withService(
+  account: Account,
+  keys: string[],
+  o: { maxAgeMs: number; precheck: boolean; engine: EngineSettings },
+  { stop, abort, emit }: Stops,
+): Promise<FewChecked> {
+  const client = await account.cleaning();
+  const state = await account.state((await account.key())!);
+  const { clock, rate } = account.settings;
+  const warn = (message: string) => emit({ type: 'warning', message });
+  const cache = await state.cache().catch((error: unknown) => {
+    warn(`the verdict cache cannot be opened (${messageOf(error)}): answers are not kept or reused`);
+    return undefined;
+  });
+  const checked = await checkFewWithService(keys, {
+    client,
+    limiter: state.limiter(rate),
+    cache,
+    since: o.maxAgeMs > 0 ? clock.now() - o.maxAgeMs : undefined,
+    clock,
+    stop,
+    abort,
+    onCacheError: (error) => warn(`answers could not be kept in the verdict cache (${error.message})`),
+    precheck: async (uncached) => {
+      const decided = new Map<string, Verdict>();
+      if (!o.precheck || uncached.length === 0) return decided;
+      const { runPrecheck } = await import('../clean/check/precheck.js');
+      const outcome = await runPrecheck(uncached, o.engine, {
+        signals: { stop },
+        onDecided: (key, verdict) => decided.set(key, { ...verdict, key }),
+        onDebug: (message) => emit({ type: 'debug', message: `precheck: ${message}` }),
+      });
+      emit({ type: 'precheck', outcome });
+      return decided;
+    },
+  });
+  const { outcome } = checked;
+  keepLearned(state, state.knownAllowance(), {
+    spent: outcome.spent,
+    news: outcome.allowance,
+    usedUp: outcome.stopped?.reason === 'allowance',
+  });
+  await state.recordSpend(outcome.spent).catch(() => undefined);
+  return checked;
+}
+
+async function withEngine(account: Account, keys: string[], settings: EngineSettings, o: Stops): Promise<FewChecked> {
+  const { Engine } = await import('../verify/index.js');
+  const engine = new Engine({
+    dns: { servers: settings.dnsServers },
+    onWarning: (message) => o.emit({ type: 'warning', message }),
+  });
+  try {
+    return await checkFewWithEngine(keys, engine, o.stop, account.settings.clock);
+  } finally {
+    await engine.close();
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function resultOf(

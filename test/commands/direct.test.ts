@@ -3,8 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authStatus } from '../../src/commands/auth.js';
-import { cleanOptions } from '../../src/commands/clean/options.js';
-import { runClean } from '../../src/commands/clean/run.js';
+import { cleanFlags } from '../../src/commands/clean/options.js';
+import { cleanCommand } from '../../src/commands/clean/run.js';
 import { showMe } from '../../src/commands/me.js';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
 import { TestHome } from '../helpers/cli.js';
@@ -46,8 +46,8 @@ describe('commands called directly', () => {
     const out = join(home.dir, 'out.csv');
     const run = testFactory(home);
     try {
-      const code = await runClean(
-        cleanOptions(
+      const code = await cleanCommand(
+        cleanFlags(
           { output: out, format: 'csv', concurrency: '4', smtpPort: '25', maxAge: '30d', precheck: true },
           [input],
           false,

@@ -8,10 +8,12 @@ import { OUTPUT_FORMATS, type OutputFormat } from '../../clean/write/formats/ind
 import type { OutputPath } from '../../clean/write/output-path.js';
 import type { Rate } from '../../config/rate.js';
 import type { JsonFlag } from '../../io/json.js';
+import type { EngineRequest } from '../../library/types.js';
 import type { Runner } from '../index.js';
 import { CLEAN_HELP } from './help-text.js';
 
-export interface CleanOptions {
+/** `clean`'s flags, checked and typed (options.ts). */
+export interface CleanFlags {
   /** A path, or '-' for stdin. */
   input: string;
   output?: OutputPath;
@@ -50,20 +52,10 @@ export interface CleanOptions {
   summaryJson?: OutputPath;
   report?: OutputPath;
   failWhen?: Threshold[];
-  engine: EngineFlags;
+  /** --smtp, --smtp-port, --smtp-from, --dns-server. */
+  engine: EngineRequest;
   /** How it was started, for the run history. */
   origin?: RunOrigin;
-}
-
-/** What the built-in engine was asked to do; checked when the engine is chosen (run.ts). */
-export interface EngineFlags {
-  smtp: boolean;
-  smtpPort: number;
-  smtpFrom?: string;
-  /** --dns-server's value (else MAILCLEAN_DNS_SERVERS is read when the engine runs). */
-  dnsServers?: string;
-  /** The first engine-only flag given, as spelled, to name when a service is used instead. */
-  given?: string;
 }
 
 /** The flags of `clean`, declared once: their types are read from here (a renamed flag fails to compile). */
@@ -166,7 +158,8 @@ function reportFlags<A extends unknown[], O extends OptionValues>(cmd: Command<A
     );
 }
 
-export type CleanFlags = ReturnType<ReturnType<typeof declareCleanFlags>['opts']>;
+/** The flags as commander parsed them, unchecked. */
+export type RawCleanFlags = ReturnType<ReturnType<typeof declareCleanFlags>['opts']>;
 
 export function define(cmd: Command, run: Runner): void {
   const clean = declareCleanFlags(cmd);

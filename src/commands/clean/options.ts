@@ -10,7 +10,7 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { onlyStatuses, wholeNumber } from '../../library/option-checks.js';
 import { type OutputNames, outputTargets } from '../../library/output-targets.js';
-import type { CleanFlags, CleanOptions } from './clean.js';
+import type { CleanFlags, RawCleanFlags } from './clean.js';
 import { runOrigin } from './origin.js';
 
 /** How messages about the outputs name them. */
@@ -23,10 +23,6 @@ const FLAG_NAMES: OutputNames = {
   inPlace: '--in-place',
 };
 
-/** The flags that only the built-in engine takes, and the option each sets. */
-const ENGINE_FLAG_KEYS = { '--smtp': 'smtp', '--dns-server': 'dnsServer', '--smtp-from': 'smtpFrom' } as const;
-const ENGINE_FLAGS = Object.keys(ENGINE_FLAG_KEYS) as Array<keyof typeof ENGINE_FLAG_KEYS>;
-
 /**
  * Runs `clean` as `cmd` parsed it; `resumes` names the recorded run it continues (`runs resume ID`). Inputs and
  * outputs are opened relative to the process's directory, so their paths are recorded from it.
@@ -34,24 +30,24 @@ const ENGINE_FLAGS = Object.keys(ENGINE_FLAG_KEYS) as Array<keyof typeof ENGINE_
 export async function startClean(
   f: Factory,
   cmd: CommandUnknownOpts,
-  opts: CleanFlags,
+  opts: RawCleanFlags,
   args: [input?: string],
   resumes?: string,
 ): Promise<number> {
   const origin = { ...runOrigin(cmd, process.cwd()), resumes };
-  const options = { ...cleanOptions(opts, args, f.io.stdin.isTTY === true), origin };
+  const options = { ...cleanFlags(opts, args, f.io.stdin.isTTY === true), origin };
   if (FORMATS[options.format].binary && options.output === undefined && f.io.isStdoutTTY) {
     throw new UsageError(
       `--format ${options.format}: a workbook is not for a terminal`,
       `pass -o FILE${FORMATS[options.format].extension}, or redirect stdout to a file`,
     );
   }
-  const { runClean } = await import('./run.js');
-  return runClean(options, f);
+  const { cleanCommand } = await import('./run.js');
+  return cleanCommand(options, f);
 }
 
 /** The flags as typed options; every bad value is a usage error naming its flag. */
-export function cleanOptions(opts: CleanFlags, args: [input?: string], stdinIsTTY: boolean): CleanOptions {
+export function cleanFlags(opts: RawCleanFlags, args: [input?: string], stdinIsTTY: boolean): CleanFlags {
   const input = args[0] ?? '-';
   if (input === '-' && stdinIsTTY)
     throw new UsageError('no input: give a file, or pipe a list into stdin', 'mailclean clean contacts.csv');
@@ -95,10 +91,6 @@ export function cleanOptions(opts: CleanFlags, args: [input?: string], stdinIsTT
       smtpPort: wholeNumber(opts.smtpPort, '--smtp-port', 1, 65535),
       smtpFrom: opts.smtpFrom,
       dnsServers: opts.dnsServer,
-      // The precheck asks DNS too, so --dns-server is the service's as well unless --no-precheck.
-      given: ENGINE_FLAGS.find(
-        (flag) => opts[ENGINE_FLAG_KEYS[flag]] !== undefined && !(flag === '--dns-server' && opts.precheck),
-      ),
     },
   };
 }

@@ -15,7 +15,7 @@ type Handlers = { [T in RunEvent['type']]?: (event: Extract<RunEvent, { type: T 
  * Renders the clean service's events as they come; `finish` says last what is best read last (the rows to look at
  * in the input).
  */
-export function eventRenderer(f: Factory, progress: ProgressReporter, checker: 'service' | 'local') {
+export function eventRenderer(f: Factory, progress: ProgressReporter, checker: 'service' | 'engine') {
   let raggedRows: Extract<RunEvent, { type: 'ragged' }> | undefined;
   const handlers: Handlers = {
     ...liveHandlers(f, progress),
@@ -51,7 +51,7 @@ function liveHandlers(f: Factory, progress: ProgressReporter): Handlers {
 }
 
 /** Lines on stderr, between the phases of the run. */
-function noteHandlers(f: Factory, checker: 'service' | 'local'): Handlers {
+function noteHandlers(f: Factory, checker: 'service' | 'engine'): Handlers {
   const { io } = f;
   return {
     'input-read': (e) => inputRead(f, e),
@@ -67,7 +67,7 @@ function noteHandlers(f: Factory, checker: 'service' | 'local'): Handlers {
     resumed: (e) => (checker === 'service' ? resumed(f, e.already, e.unique) : undefined),
     'from-cache': (e) => (checker === 'service' ? fromCache(f, e.addresses, e.maxAgeMs) : undefined),
     precheck: (e) => precheckNote(f, e.outcome),
-    kept: (e) => (checker === 'local' && e.kept > 0 ? kept(f, e) : undefined),
+    kept: (e) => (checker === 'engine' && e.kept > 0 ? kept(f, e) : undefined),
     'list-changed': (e) =>
       io.note(
         `${e.displayName} changed during the run: its rows get the answers of their addresses, and addresses new to it are unchecked.`,
@@ -152,6 +152,14 @@ function fromCache(f: Factory, addresses: number, maxAgeMs: number): void {
   f.io.note(
     `${quantity(addresses, 'address', 'addresses')} answered within ${age} ${addresses === 1 ? 'comes' : 'come'} ` +
       'from the cache: not sent (--max-age 0 asks again).',
+  );
+}
+
+/** `clean` and `verify` with no service and no --local: the engine checks, and the service is one login away. */
+export function noServiceNote(f: Factory): void {
+  f.io.note(
+    'No cleaning service configured: checking with the built-in engine in-process (nothing spent). ' +
+      'To use the service: `mailclean login --api-url URL --clean-url URL`.',
   );
 }
 

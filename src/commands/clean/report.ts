@@ -9,12 +9,12 @@ import type { Factory } from '../../factory.js';
 import { renderPairs, renderTable } from '../../io/table.js';
 import { formatCount, formatDuration, quantity } from '../../quantities.js';
 import { barChart } from './charts.js';
-import type { CleanOptions } from './clean.js';
+import type { CleanFlags } from './clean.js';
 import { allowanceText } from './questions.js';
 import { reasonsText } from './render.js';
 
 /** `--dry-run`: what a run would send and spend, as pairs or `--json`. */
-export function reportDryRun(f: Factory, o: CleanOptions, dry: DryRunReport): void {
+export function reportDryRun(f: Factory, o: CleanFlags, dry: DryRunReport): void {
   const { fields } = dry;
   if (o.json !== undefined) {
     f.io.json(fields, o.json, Object.keys(fields));
@@ -118,7 +118,7 @@ function partialHint(outcome: CheckOutcome): string {
 }
 
 /** The end of a run: the summary on stderr, why rows stayed unchecked, the --fail-when conditions that held. */
-export function reportEnd(f: Factory, o: CleanOptions, ended: Ended): void {
+export function reportEnd(f: Factory, o: CleanFlags, ended: Ended): void {
   if (!ended.summary || ended.kind === 'interrupted') return;
   printSummary(f, o, ended.summary);
   if (ended.summary.unchecked.rows > 0) reportPartial(f, ended.summary.unchecked.rows, ended.outcome);
@@ -127,7 +127,7 @@ export function reportEnd(f: Factory, o: CleanOptions, ended: Ended): void {
   }
 }
 
-function printSummary(f: Factory, o: CleanOptions, s: RunSummary): void {
+function printSummary(f: Factory, o: CleanFlags, s: RunSummary): void {
   if (f.io.quiet) return;
   if (f.io.isStderrTTY) f.io.stderr.write(barChart(s, f.io.style));
   else {

@@ -1,50 +1,43 @@
 // `mailclean clean`, wired: the flags as a request, run by the library's client (which builds the checker they
-// choose), the clean service's events rendered and its questions answered on a terminal, its result as the exit code.
-import type { RunEvent } from '../../clean/run/events.js';
+// choose), its events rendered and its questions answered on a terminal, its result as the exit code.
 import type { CleanRequest } from '../../clean/run/request.js';
 import type { RunResult } from '../../clean/run/run-clean.js';
 import { ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { capYoungGeneration, youngGenerationGrowsLarge } from '../../young-generation.js';
-import { checkChoice, cliClient } from './choose-checker.js';
-import type { CleanOptions } from './clean.js';
-import { eventRenderer } from './render.js';
+import type { CleanFlags } from './clean.js';
+import { eventRenderer, noServiceNote } from './render.js';
 
-/** Runs a clean with typed options; the exit code it returns is the run's. */
-export async function runClean(o: CleanOptions, f: Factory): Promise<number> {
-  const profile = await f.profile();
-  profile.requireKnown();
-  const { ProgressReporter } = await import('../../io/progress.js');
+/** Runs a clean with checked flags; the exit code it returns is the run's. */
+export async function cleanCommand(o: CleanFlags, f: Factory): Promise<number> {
+  (await f.profile()).requireKnown();
+  const [{ ProgressReporter }, { checkChoice }, { terminalQuestions }] = await Promise.all([
+    import('../../io/progress.js'),
+    import('../../library/checker.js'),
+    import('./questions.js'),
+  ]);
+  const client = await f.client(o);
+  const checks = { ...o.engine, local: o.local, precheck: o.precheck, maxSpend: o.maxSpend };
+  const choice = await checkChoice(checks, await client.settings());
+  if (choice.checker === 'engine' && !o.local) noServiceNote(f);
   const progress = new ProgressReporter(f.io.stderr, { live: f.io.isStderrTTY, quiet: f.io.quiet });
-  const choice = await checkChoice(f, o);
-  const client = await cliClient(f, o);
-  const { terminalQuestions } = await import('./questions.js');
   const stopWatchingMemory = youngGenerationGrowsLarge ? capYoungGeneration() : () => undefined;
-  const render = eventRenderer(f, progress, choice.kind);
-  // The report's modules (its tables) are needed once the run is over, not before the first request: they load
-  // during the first wait for the rate limit, when the run has nothing else to do, else after the run.
-  let reportModule: Promise<typeof import('./report.js')> | undefined;
-  const loadReport = () => (reportModule ??= import('./report.js'));
-  const emit = (event: RunEvent) => {
-    if (event.type === 'limit-wait') loadReport().catch(() => undefined);
-    render.emit(event);
-  };
+  const render = eventRenderer(f, progress, choice.checker);
   let result: RunResult;
   try {
-    result = await client.run(cleanRequest(o, f), choice, { emit, questions: terminalQuestions(f) });
+    result = await client.run(cleanRequest(o, f), choice, { emit: render.emit, questions: terminalQuestions(f) });
   } finally {
     stopWatchingMemory();
     progress.stop();
-    await client.close();
   }
-  const { reportDryRun, reportEnd } = await loadReport();
+  const { reportDryRun, reportEnd } = await import('./report.js');
   if (result.kind === 'dry-run') reportDryRun(f, o, result.report);
   else if (result.kind !== 'cancelled') reportEnd(f, o, result);
   render.finish();
   return result.kind === 'dry-run' || result.kind === 'cancelled' ? ExitCode.ok : result.exitCode;
 }
 
-function cleanRequest(o: CleanOptions, f: Factory): CleanRequest {
+function cleanRequest(o: CleanFlags, f: Factory): CleanRequest {
   return {
     input: o.input,
     stdin: f.io.stdin,

@@ -3,7 +3,6 @@
 import { type AccountState, SharedStateError } from '../../clean/state/account-state.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { cleaningAccountKey } from './sessions.js';
 
 /** `what` names what is read, for messages: "cache", "run history". */
 export async function cleaningAccountState(
@@ -38,10 +37,11 @@ export async function shownAccountState(
 
 async function stateIfAny(f: Factory, shared: string | undefined, what: string): Promise<AccountState | undefined> {
   (await f.profile()).requireKnown();
-  const account = await cleaningAccountKey(f, shared);
-  if (!account) return undefined;
+  const account = await (await f.client({ shared })).account();
+  const key = await account.key();
+  if (!key) return undefined;
   try {
-    return await f.accountState(account, shared);
+    return await account.state(key);
   } catch (error) {
     if (error instanceof SharedStateError)
       throw new CliError(

@@ -10,11 +10,9 @@ import { isAllowanceRefusal } from '../../clean/check/service/refusals.js';
 import { prefilter } from '../../clean/scan/prefilter.js';
 import type { AccountState } from '../../clean/state/account-state.js';
 import { keepLearned } from '../../clean/state/known-allowance.js';
-import { DEFAULT_RATE, parseRate } from '../../config/rate.js';
 import { ApiError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { formatDuration } from '../../quantities.js';
-import { cleaningAccountKey } from './sessions.js';
 
 /** The spec's rate limit covers the email validation routes (spec 8), the clean route among them. */
 const VALIDATION_ROUTES = '/api/v1/email-verify';
@@ -40,10 +38,11 @@ export function isValidationRoute(url: URL): boolean {
  * to be used up does not hold it back: news of it may be old (a plan upgraded), and the service's answer tells.
  */
 export async function sendBooked(f: Factory, client: HttpClient, request: RawRequest): Promise<RawAnswer> {
-  const account = await cleaningAccountKey(f);
-  if (!account) throw new Error('a request to the cleaning service was sent with no cleaning account');
-  const state = await f.accountState(account);
-  const limiter = state.limiter(parseRate((await f.profile()).settings().rate ?? DEFAULT_RATE, 'rate'));
+  const account = await (await f.client()).account();
+  const key = await account.key();
+  if (!key) throw new Error('a request to the cleaning service was sent with no cleaning account');
+  const state = await account.state(key);
+  const limiter = state.limiter(account.settings.rate);
   const booking = await limiter.acquire(f.io.signals.stop, (ms) =>
     f.io.note(`Waiting ${formatDuration(ms)} for a slot of the rate limit (shared with \`clean\`)…`),
   );

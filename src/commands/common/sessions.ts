@@ -1,5 +1,5 @@
 // Signed-in clients for commands: the profile's token (or the environment's), or on the built-in sandbox an
-// account made on first use. (`clean` and `verify` sign in through the library's client: src/library/account.ts.)
+// account made on first use. The cleaning account's key and state are the library's (Factory.client).
 
 import { createSandboxAccount } from '../../account/sandbox-account.js';
 import type { CleaningClient, CleanSignedIn } from '../../api/cleaning.js';
@@ -8,7 +8,6 @@ import { str, unwrapObject } from '../../api/shape.js';
 import { SharedStateError } from '../../clean/state/account-state.js';
 import type { RateLimiter } from '../../clean/state/rate-limiter.js';
 import { markTokenAccepted } from '../../config/accepted-tokens.js';
-import { DEFAULT_RATE, parseRate } from '../../config/rate.js';
 import { AuthError, CliError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 
@@ -36,26 +35,10 @@ export async function platformSession(f: Factory): Promise<PlatformClient> {
   return client;
 }
 
-/**
- * The cleaning service is never the built-in sandbox unless given as a URL, so no account is made here. Its first
- * answer is noted as the service taking the token, for `auth status`.
- */
+/** The cleaning service's client with the token in use (the built-in sandbox is never one unless given as a URL). */
 export async function cleaningSession(f: Factory): Promise<CleaningClient> {
   const client = await f.cleaning();
-  const profile = await f.profile();
-  const token = profile.token('clean').value;
-  const url = profile.urls().cleanUrl;
-  if (token) {
-    let marked = false;
-    const clean = client.clean.bind(client);
-    client.clean = async (emails, signal) => {
-      const records = await clean(emails, signal);
-      if (!marked && url) markTokenAccepted(f.dataDir, url, token, f.io.clock.now());
-      marked = true;
-      return records;
-    };
-    return client;
-  }
+  if ((await f.profile()).token('clean').value) return client;
   throw new AuthError(
     'not signed in to the cleaning service',
     'run `mailclean login --service clean`, or set MAILCLEAN_CLEAN_TOKEN',
@@ -70,27 +53,13 @@ export async function keepCleanSignIn(f: Factory, signed: CleanSignedIn, email: 
   const cleanUrl = profile.urls().cleanUrl;
   if (!cleanUrl) return;
   markTokenAccepted(f.dataDir, cleanUrl, signed.token, f.io.clock.now());
-  // Remembered under every identity this sign-in shows (the same token from MAILCLEAN_CLEAN_TOKEN later is the
-  // same account). The news is worth keeping, not worth failing a sign-in for (a shared store that is down).
-  const identity = { cleanUrl, email, token: signed.token, userId: signed.userId };
-  const account = await f.accountOf(identity).catch(() => undefined);
-  const state = account ? await f.accountState(account).catch(() => undefined) : undefined;
-  state?.rememberAllowance(signed.allowance, 'signin');
-}
-
-/**
- * The key that names this profile's cleaning account on its service (journals, limiter state, allowance and
- * cache are kept under it), whatever the token's source; undefined with no clean-url or no cleaning token. The
- * profile's email speaks for a token that is the profile's own, also when it comes from MAILCLEAN_CLEAN_TOKEN.
- */
-export async function cleaningAccountKey(f: Factory, sharedFlag?: string): Promise<string | undefined> {
-  const profile = await f.profile();
-  const cleanUrl = profile.urls().cleanUrl;
-  const token = profile.token('clean');
-  if (!cleanUrl || !token.value) return undefined;
-  const credentials = profile.credentials();
-  const own = token.source === 'profile' || token.value === credentials['clean-token'];
-  return f.accountOf({ cleanUrl, token: token.value, email: own ? credentials.email : undefined }, sharedFlag);
+  // The news is worth keeping, not worth failing a sign-in for (a shared store that is down).
+  const remember = async () => {
+    const account = await (await f.client()).account();
+    const key = await account.key(signed.userId);
+    if (key) (await account.state(key)).rememberAllowance(signed.allowance, 'signin');
+  };
+  await remember().catch(() => undefined);
 }
 
 /** The signed-in user's id: stored at login, else asked of the service. */
@@ -113,11 +82,11 @@ export type TokenCheck = { verdict: 'accepted' } | { verdict: 'rejected' } | { v
  * so it is booked in this account's limiter like any request; it spends no allowance.
  */
 export async function checkCleanToken(f: Factory): Promise<TokenCheck> {
-  const key = await cleaningAccountKey(f);
-  const rate = (await f.profile()).settings().rate;
   let limiter: RateLimiter | undefined;
   try {
-    limiter = key ? (await f.accountState(key)).limiter(parseRate(rate ?? DEFAULT_RATE, 'rate')) : undefined;
+    const account = await (await f.client()).account();
+    const key = await account.key();
+    limiter = key ? (await account.state(key)).limiter(account.settings.rate) : undefined;
   } catch (error) {
     if (error instanceof CliError || error instanceof SharedStateError)
       return { verdict: 'unknown', why: error.message };

@@ -40,5 +40,7 @@ Examples:
   mailclean verify --local ada@example.com bob@exmaple.com --json
   mailclean verify "$ADDRESS" >/dev/null && echo deliverable`,
     )
-    .action(run(async (f, opts, [addresses]) => (await import('../verify.js')).verify({ ...opts, addresses }, f)));
+    .action(
+      run(async (f, opts, [addresses]) => (await import('../verify.js')).verifyCommand({ ...opts, addresses }, f)),
+    );
 }
