@@ -1,5 +1,5 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
-import { COMMANDS, type CommandEntry, type Handler, type Runner } from './commands/index.js';
+import { COMMANDS, type CommandAction, type CommandEntry, type Runner } from './commands/index.js';
 import { CancelError, CliError, ExitCode, SilentError, UsageError } from './errors.js';
 import type { GlobalOptions } from './factory.js';
 import { HELP_TOPICS, type HelpTopic } from './help/topic-names.js';
@@ -55,7 +55,7 @@ export async function main(argv: string[], given: IO = processIO()): Promise<num
       if (entry.name === invoked) {
         const mod = await entry.load();
         const runner =
-          (handler: Handler) =>
+          (handler: CommandAction) =>
           async (...actionArgs: unknown[]) => {
             exitCode = await runHandler(handler, actionArgs, io);
           };
@@ -168,7 +168,7 @@ function positionals(argv: string[]): string[] {
   return found;
 }
 
-async function runHandler(handler: Handler, actionArgs: unknown[], io: IO): Promise<number> {
+async function runHandler(handler: CommandAction, actionArgs: unknown[], io: IO): Promise<number> {
   // commander calls actions with (...positionals, options, command).
   const cmd = actionArgs.at(-1) as Command;
   const args = actionArgs.slice(0, -2);

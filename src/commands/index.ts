@@ -5,14 +5,14 @@ import type { Factory } from '../factory.js';
  * A command's implementation receives the context, its own options and its positional arguments, typed from the
  * flags its command declares (commander's extra typings): a renamed flag no longer compiles where it is read.
  */
-export type Handler<Opts = unknown, Args extends unknown[] = unknown[]> = (
+export type CommandAction<Opts = unknown, Args extends unknown[] = unknown[]> = (
   f: Factory,
   opts: Opts,
   args: Args,
 ) => Promise<number | undefined>;
 /** Wraps a handler into a commander action that builds the factory, runs it and records the exit code. */
 export type Runner = <Opts, Args extends unknown[]>(
-  handler: Handler<Opts, Args>,
+  handler: CommandAction<Opts, Args>,
 ) => (...actionArgs: [...Args, Opts, unknown]) => Promise<void>;
 
 export interface CommandModule {
