@@ -55,11 +55,7 @@ interface Closer {
   close(): Promise<void>;
 }
 
-/**
- * What a command needs besides its own options, each piece built on first use (as the GitHub CLI's
- * cmdutil.Factory): the streams, the profile, the endpoints (starting the built-in sandbox when none are
- * configured) and the service clients.
- */
+/** What a command needs besides its own options, each piece built on first use (as the GitHub CLI's cmdutil.Factory). */
 export class Factory {
   readonly io: IOStreams;
   private profilePromise?: Promise<Profile>;
@@ -72,7 +68,7 @@ export class Factory {
   constructor(
     io: IO,
     readonly globals: GlobalOptions,
-    /** The whole command tree, for commands that describe the others (completion); main provides it. */
+    /** For commands that describe the others (completion). */
     private readonly tree?: () => Promise<CommandUnknownOpts>,
   ) {
     this.io = new IOStreams(io, globals);
@@ -157,10 +153,7 @@ export class Factory {
     return new CleaningClient(await this.http('clean'));
   }
 
-  /**
-   * The library's client for this profile's cleaning account, with the flags that change it: every command that
-   * cleans, verifies or reads the account's state goes through one. A new cleaning token makes the next one anew.
-   */
+  /** The library's client for this profile's cleaning account: the one way to its key and state. */
   client(flags: ClientFlags = {}): Promise<MailcleanClient> {
     const key = JSON.stringify(flags);
     let client = this.libraryClients.get(key);

@@ -83,9 +83,8 @@ async function verifyPlatform(f: Factory, row: ServiceStatus): Promise<void> {
 }
 
 /**
- * The cleaning service has no "who am I", and its only check (an empty request: no allowance spent) uses a request
- * of its rate limit: it is made only with --check. Otherwise this machine says what it saw: the service issued the
- * token, or answered a request made with it. Returns whether the status is known (a token never seen is not).
+ * The cleaning service's only check of a token costs a request of its rate limit: made only with --check; otherwise
+ * this machine says what it saw. Returns whether the status is known.
  */
 async function verifyCleaning(f: Factory, row: ServiceStatus, opts: { check: boolean; url: string }): Promise<boolean> {
   const token = (await f.profile()).token('clean').value!;
@@ -125,7 +124,6 @@ function printStatus(f: Factory, profile: Profile, rows: ServiceStatus[], sandbo
         : '';
       lines.push(`  ${f.io.style.green('✓')} Signed in${who ? ` as ${who}` : ''}${seen}`);
     } else if (r.signedIn) {
-      // "not verified" means one thing everywhere: a token is held, and the service was not able to say if it takes it.
       const held = r.tokenSource === 'env' ? 'given in the environment' : 'stored';
       lines.push(
         `  ${f.io.style.yellow('!')} Token ${held}${who ? ` for ${who}` : ''}, ${r.problem ?? 'not verified'}`,

@@ -8,7 +8,6 @@ import { checkedFlag, namingFlags, validateCountryCode, valueOrPrompt } from './
 import { platformSession } from './common/sessions.js';
 
 export interface MeOptions {
-  /** Switch the current brand to this id. */
   brand?: string;
   json?: JsonFlag;
 }
@@ -69,7 +68,6 @@ export function splitName(o: { name?: string; firstName?: string; lastName?: str
 export type MeUpdateOptions = Partial<ProfileUpdate> & { json?: JsonFlag };
 
 export async function updateMe(o: MeUpdateOptions, f: Factory): Promise<number> {
-  // The flags are checked before anything is asked of the platform or the user.
   for (const field of UPDATE_FIELDS) {
     const given = o[field.key];
     if (typeof given !== 'string') continue;
@@ -78,8 +76,7 @@ export async function updateMe(o: MeUpdateOptions, f: Factory): Promise<number> 
   }
   (await f.profile()).requireKnown();
   const client = await platformSession(f);
-  // The service needs all four fields, none empty (registration leaves last_name empty): start from the
-  // current profile and apply what was given, and name what is still missing before sending anything.
+  // The service needs all four fields, none empty (registration leaves last_name empty).
   const current = meView(await client.me());
   const givenAny = UPDATE_FIELDS.some((field) => typeof o[field.key] === 'string');
   const body = {} as ProfileUpdate;
@@ -89,7 +86,6 @@ export async function updateMe(o: MeUpdateOptions, f: Factory): Promise<number> 
     if (typeof given === 'string') {
       body[field.key] = field.key === 'country_code' ? given.trim().toUpperCase() : given;
     } else if (!givenAny && f.io.canPrompt) {
-      // The prompt itself refuses an empty answer.
       const answer = await valueOrPrompt(f, undefined, field.flag, `${field.label}:`, {
         default: existing?.trim() || undefined,
         validate: field.validate,

@@ -1,6 +1,5 @@
-// The cleaning account a client works for: a signed-in client of the service (connected once), the account's key
-// (the same one the CLI finds for the same token or email) and its state (journals, limiter, cache, claims), opened
-// on first use and closed with the client.
+// The cleaning account a client works for: a signed-in client of the service, the account's key and its state,
+// opened on first use and closed with the client.
 import type { CleaningClient } from '../api/cleaning.js';
 import type { Connection } from '../api/connect.js';
 import type { AccountState } from '../clean/state/account-state.js';
@@ -46,10 +45,7 @@ export class Account {
     return client;
   }
 
-  /**
-   * The account's key; undefined with no service or no token. `userId`, the service's id of the user from a sign-in
-   * answer, is remembered as one more name of the account.
-   */
+  /** The account's key; undefined with no service or no token. A sign-in's `userId` is kept as one more name. */
   key(userId?: string): Promise<string | undefined> {
     const { cleanUrl, token, email, dataDir, sharedUrl } = this.settings;
     if (!cleanUrl || !token) return Promise.resolve(undefined);

@@ -9,12 +9,10 @@ import type { Account } from './account.js';
 import type { ClientSettings } from './settings.js';
 import type { CheckOptions, EngineRequest } from './types.js';
 
-/** How a run checks, besides the client's settings. */
 export interface CheckChoice {
   checker: 'service' | 'engine';
   /** With the service: the engine decides first what it can for free (DNS, lists), and that is not sent. */
   precheck: boolean;
-  /** For the engine, and the precheck's DNS. */
   engine: EngineSettings;
   maxSpend?: number;
 }
@@ -40,7 +38,7 @@ export function whoChecks(settings: ClientSettings, o: CheckOptions): CheckChoic
   return 'service';
 }
 
-/** The rule applied and the engine's settings read (a bad one stops the run here). */
+/** The rule applied, and the engine's settings read. */
 export async function checkChoice(
   o: CheckOptions & { maxSpend?: number },
   settings: ClientSettings,
@@ -53,7 +51,6 @@ export async function checkChoice(
   };
 }
 
-/** The checker `choice` names, its state opened; a dry run sends nothing. */
 export async function buildChecker(
   account: Account,
   choice: CheckChoice,

@@ -1,6 +1,5 @@
-// What `clean` reads: a path, a stream of the file's bytes, or rows given by the program (objects, arrays of cells,
-// or bare addresses). A stream and rows are spooled to a private file first, as stdin is, so the run reads its list
-// twice (scan, then write) like any file; rows are written there as CSV, so the list's columns come back as they went.
+// What `clean` reads: a path, a stream of the file's bytes, or rows given by the program. A stream and rows are
+// spooled first, as stdin is, because the run reads its list twice; rows are spooled as CSV.
 import { Readable } from 'node:stream';
 import { quote } from '../clean/write/formats/csv.js';
 import { UsageError } from '../errors.js';
@@ -10,7 +9,6 @@ import type { CleanInput, InputRow } from './types.js';
 export interface RunInput {
   input: string;
   stdin?: NodeJS.ReadableStream;
-  /** What messages call it. */
   name?: string;
 }
 
@@ -41,10 +39,8 @@ const isNodeStream = (value: object): boolean =>
   typeof (value as Readable).pipe === 'function' && typeof (value as Readable).on === 'function';
 
 /**
- * The rows as lines of CSV. Objects: a header of the first one's keys, then each object's values under them (a
- * key the first object lacks is refused: its column would have no header). Arrays: as they are (a first row without
- * an address is taken for a header, as in a file). Strings: one address a line, or (from a stream) the file's text.
- * Bytes: the file's, as they are.
+ * The rows as lines of CSV: objects under a header of the first one's keys (a key it lacks would have no column),
+ * arrays as they are, strings one address a line (from a stream, the file's text), bytes as they are.
  */
 async function* csvLines(
   rows: AsyncIterable<unknown> | Iterable<unknown>,

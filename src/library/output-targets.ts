@@ -1,5 +1,4 @@
-// Where a run writes (the output, the rejects, the summary, the report): resolved and probed before anything is
-// spent. The CLI's messages name its flags (-o, --rejects …), the library's its options.
+// Where a run writes, resolved and probed before anything is spent, so a typo cannot waste a run.
 
 import { basename, dirname, join } from 'node:path';
 import type { OutputPath } from '../clean/write/output-path.js';
@@ -34,11 +33,7 @@ export interface OutputTargets {
   backup?: string;
 }
 
-/**
- * Output paths are resolved and probed before anything is spent, so a typo cannot waste a run. No two name
- * the same file, and none is the input (through links too), unless --in-place says so for -o: then the input
- * is kept as NAME.bak.EXT (backupOf).
- */
+/** No two outputs name the same file, and none is the input (through links too) unless --in-place says so for -o. */
 export function outputTargets(
   input: string,
   opts: { output?: string; rejects?: string; summaryJson?: string; report?: string; inPlace?: boolean },
@@ -52,7 +47,6 @@ export function outputTargets(
     if (value === '-') throw new UsageError(`${flag}: "-" means stdout, which carries the rows; name a file`);
   }
   const given = Object.entries({
-    // `-o -` is stdout, as without -o (the convention of every tool that takes a file name).
     [names.output]: opts.output === '-' ? undefined : opts.output,
     [names.rejects]: opts.rejects,
     [names.summaryJson]: opts.summaryJson,

@@ -1,5 +1,4 @@
-// A stored profile of the CLI as a client's options: its service, token, rate and shared store, with the
-// environment's overrides read as the CLI reads them. The CLI's own commands build their clients through here too.
+// A stored profile of the CLI as a client's options, the environment's overrides read as the CLI reads them.
 import { checkSharedUrl } from '../clean/state/open-state.js';
 import { configDir } from '../config/paths.js';
 import type { Profile } from '../config/profile.js';
@@ -24,14 +23,12 @@ export async function loadProfile(name: string, env: Env): Promise<Profile> {
   for (const [signal, had] of before)
     for (const listener of process.listeners(signal)) if (!had.has(listener)) process.removeListener(signal, listener);
   const dir = configDir(env);
-  // A library has no stderr of its own: what the CLI would warn of (a token the credential store cannot give) is a
-  // process warning, which Node prints unless the program listens for it; the CLI's notes are not for programs.
+  // A library has no stderr of its own: the CLI's warnings are process warnings, its notes are not for programs.
   const warn = (message: string) => process.emitWarning(message, 'MailcleanWarning');
   const profile = new Profile(new ProfileStore(dir, warn), name, {
     env,
     given: givenUrls({}, env),
     keyring: new CredentialStore(keyringService(dir)),
-    // The token is a client option, masked by its settings (settings.ts) like one given in code.
     remember: () => {},
     warn,
     note: () => {},
@@ -40,11 +37,7 @@ export async function loadProfile(name: string, env: Env): Promise<Profile> {
   return profile;
 }
 
-/**
- * What the profile gives a client: its cleaning service (flag or environment first, as `urls()` says), the token
- * (MAILCLEAN_CLEAN_TOKEN first) and, when the token is the profile's own, the email it signed in with; its rate;
- * its shared store unless MAILCLEAN_REDIS_URL names one.
- */
+/** What the profile gives a client; the email only when the token is the profile's own. */
 export function profileOptions(profile: Profile, env: Env): ClientOptions {
   const token = profile.token('clean');
   const credentials = profile.credentials();

@@ -1,5 +1,4 @@
-// What a client works with, resolved once from its options (and, when asked, a stored profile of the CLI): the
-// cleaning service and its token, whose account that is, where its state lives, and the pace of its requests.
+// What a client works with, resolved once from its options (and, when asked, a stored profile of the CLI).
 import { checkSharedUrl } from '../clean/state/open-state.js';
 import { type Clock, realClock } from '../clock.js';
 import { dataDir as platformDataDir } from '../config/paths.js';
@@ -10,7 +9,6 @@ import { SecretSet } from '../secrets.js';
 import { wholeNumber } from './option-checks.js';
 import type { ClientOptions, Env } from './types.js';
 
-/** The options, checked and completed. */
 export interface ClientSettings {
   cleanUrl?: string;
   token?: string;
@@ -23,14 +21,12 @@ export interface ClientSettings {
   /** Masked in every message and file made from a service's answer. */
   secrets: SecretSet;
   debug?: (line: string) => void;
-  /** What to do when a service is configured but no token is: the CLI names its login command. */
+  /** What to do with a service and no token, and when the service refuses it: the CLI names its commands. */
   authHint: string;
-  /** What to do when the service refuses the token: the CLI names where it came from. */
   refusedHint: string;
   /** The refusal of a token given with no service: the CLI names the profile that holds it. */
   tokenWithoutService: UsageError;
   sources: SettingSources;
-  /** The real clock, or the CLI's (a test's). */
   clock: Clock;
 }
 

@@ -14,7 +14,6 @@ export type Env = Record<string, string | undefined>;
 export interface ClientOptions {
   /** The cleaning service's base URL. Without one, the built-in engine checks in-process and nothing is spent. */
   cleanUrl?: string;
-  /** The cleaning service's token. */
   token?: string;
   /** The email the token signed in with: names the account as the CLI does, so both share its state. */
   email?: string;
@@ -26,22 +25,15 @@ export interface ClientOptions {
   rate?: string | Rate;
   /** Requests in flight at once, 1 to 16 (default 4). */
   concurrency?: number;
-  /**
-   * Take what these options leave out from this stored profile of the CLI, and from the environment as the CLI
-   * reads it (MAILCLEAN_CLEAN_URL, MAILCLEAN_CLEAN_TOKEN, MAILCLEAN_REDIS_URL, MAILCLEAN_CONFIG_DIR …).
-   */
+  /** Take what these options leave out from this stored profile of the CLI, and the environment as the CLI reads it. */
   profile?: string;
-  /**
-   * The environment read for proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), MAILCLEAN_TIMEOUT_MS,
-   * MAILCLEAN_DNS_SERVERS, the default data directory and, with `profile`, the CLI's variables. Default:
-   * `process.env`.
-   */
+  /** The environment read for proxies, timeouts, DNS servers and the data directory (default: `process.env`). */
   env?: Env;
   /** Each line of the HTTP log (secrets redacted), as the CLI's --debug prints it. */
   debug?: (line: string) => void;
 }
 
-/** What the built-in engine is asked to do, and where its DNS servers were named (for messages). */
+/** What the built-in engine is asked to do. */
 export interface EngineRequest {
   smtp?: boolean;
   smtpPort?: number;
@@ -58,10 +50,7 @@ export interface CheckOptions extends EngineRequest {
   precheck?: boolean;
   /** Reuse the service's answers younger than this: `30d`, `12h`, or milliseconds; 0 asks again (default 30d). */
   maxAge?: string | number;
-  /**
-   * Tell local parts apart by the case of their letters (`Ann@x.com` and `ann@x.com` checked and paid as two). By
-   * default they are one address, as mailing platforms count subscribers (docs/assumptions.md).
-   */
+  /** Tell `Ann@x.com` and `ann@x.com` apart (by default one address, as mailing platforms count subscribers). */
   caseSensitive?: boolean;
 }
 
@@ -69,26 +58,21 @@ export interface CheckOptions extends EngineRequest {
 export interface CleanOptions extends CheckOptions {
   /** Write the rows to this file (atomically) instead of yielding them. */
   output?: string;
-  /** The output's format (default: the one `output`'s extension names, else csv). */
   format?: OutputFormat;
   /** `output` may name the input: it is replaced, and the input kept as NAME.bak.EXT (`book.bak.xlsx`). */
   inPlace?: boolean;
   /** Keep only rows with these statuses or reasons (`valid`, `catch_all` …); the rest go to `rejects` if given. */
   only?: string | readonly string[];
   rejects?: string;
-  /** Write the run's summary here as JSON (docs/json.md). */
   summaryJson?: string;
-  /** Write a self-contained HTML report here. */
+  /** A self-contained HTML report. */
   report?: string;
   /** Append a Markdown summary to this file (GitHub's GITHUB_STEP_SUMMARY). */
   stepSummary?: string;
-  /** The email column, by header name or 1-based number (default: detected). */
   column?: string | number;
-  /** The sheet of an .xlsx input, by name or 1-based number (default: the first). */
   sheet?: string | number;
-  /** An .xlsx input's numbers and dates as stored (2134, 0.25), not as the sheet shows them (02134, 25%). */
+  /** A workbook's numbers and dates as stored, not as the sheet shows them. */
   rawValues?: boolean;
-  /** The input's encoding (default: a BOM's, else UTF-8, else Windows-1252). */
   encoding?: InputEncoding;
   /** Refuse rows with more or fewer fields than the header, instead of keeping them. */
   strict?: boolean;
@@ -96,17 +80,14 @@ export interface CleanOptions extends CheckOptions {
   escapeFormulas?: boolean;
   /** What messages call a stream or rows given as the input (default `stream`, `rows`). */
   name?: string;
-  /** Read the list and report what a run would send and spend; send nothing. */
   dryRun?: boolean;
   /** An earlier run of this list that did not finish: continue it, or start over. Unset: ask `questions`, else refuse. */
   earlierRun?: 'resume' | 'restart';
-  /** Send at most this many addresses in this run. */
   maxSpend?: number;
   /** Conditions that end the run with exit code 5 once its outputs are written: `invalid>5%,unchecked>0`. */
   failWhen?: string;
-  /** Asked before an earlier run is resumed and before more than 1,000 addresses are paid for; unset: not asked. */
+  /** Asked before an earlier run is resumed and before a large spend; unset: nobody is asked. */
   questions?: RunQuestions;
-  /** Each event of the run as it happens (progress, notes, warnings). */
   onEvent?: (event: RunEvent) => void;
   /** Stops the run: the requests in flight finish and their answers are kept; the run ends `interrupted`. */
   signal?: AbortSignal;
@@ -114,7 +95,7 @@ export interface CleanOptions extends CheckOptions {
   abandon?: AbortSignal;
 }
 
-/** The verdict of one address (what `mailclean verify --json` prints). */
+/** The verdict of one address, as `mailclean verify --json` prints it. */
 export interface VerifyResult {
   address: string;
   status: Verdict['status'];
@@ -122,9 +103,8 @@ export interface VerifyResult {
   valid: boolean | null;
   disposable: boolean | null;
   validDomain: boolean | null;
-  /** A free-mail provider's address (gmail.com, …): null when not an address. */
+  /** A free-mail provider's (gmail.com), and a function's (info@); null when not an address. */
   free: boolean | null;
-  /** A function's address (info@, no-reply@): null when not an address. */
   role: boolean | null;
   suggestion: string | null;
   serviceStatus: string | null;
@@ -140,9 +120,8 @@ export type VerifyEvent =
 
 export interface VerifyOptions extends CheckOptions {
   onEvent?: (event: VerifyEvent) => void;
-  /** Stops checking: the requests in flight finish and their answers are kept; the rest stay `unchecked`. */
+  /** As `clean`'s: the addresses not checked stay `unchecked`. */
   signal?: AbortSignal;
-  /** Stops at once, abandoning the requests in flight. */
   abandon?: AbortSignal;
 }
 
@@ -175,11 +154,7 @@ export type CleanInput =
   | Iterable<InputRow>
   | AsyncIterable<InputRow>;
 
-/**
- * The columns mailclean adds to each row (docs/json.md): always the first eight; `email_service_status` and
- * `email_checked_by` when a cleaning service is configured, `email_suggestion` with the built-in engine,
- * `email_checked` when some cell held its address inside other text.
- */
+/** The columns mailclean adds to each row (docs/json.md): the first eight always, the others as the run needs. */
 export interface ResultColumns {
   email_status: Verdict['status'];
   email_valid: boolean | null;
@@ -201,9 +176,9 @@ export type ResultRow = ResultColumns & { readonly [column: string]: string | nu
 export interface Client {
   /** Cleans a list: a path, a stream of a file's bytes, or rows; see docs/api.md. */
   clean(input: CleanInput, options?: CleanOptions): CleanRun;
-  /** Checks up to 500 addresses now; every address's verdict, in the order given. */
+  /** Checks a few addresses now (docs/api.md); every address's verdict, in the order given. */
   verify(addresses: readonly string[], options?: VerifyOptions): Promise<VerifyResult[]>;
-  /** Closes the connection and the account's state (a shared store's connection too). */
+  /** Closes the connection and the account's state. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }

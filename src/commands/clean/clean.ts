@@ -1,5 +1,4 @@
-// `mailclean clean`: its flags and help, all `clean --help` loads. options.ts turns them into typed options and
-// starts the run, run.ts does the work, report.ts says how it went.
+// `mailclean clean`: its flags and help, all that `clean --help` loads.
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { RunOrigin } from '../../clean/run/request.js';
 import type { Threshold } from '../../clean/run/thresholds.js';
@@ -14,7 +13,6 @@ import { CLEAN_HELP } from './help-text.js';
 
 /** `clean`'s flags, checked and typed (options.ts). */
 export interface CleanFlags {
-  /** A path, or '-' for stdin. */
   input: string;
   output?: OutputPath;
   /** --in-place: the output replaces the input, which is copied here first. */
@@ -22,12 +20,9 @@ export interface CleanFlags {
   format: OutputFormat;
   column?: string;
   sheet?: string;
-  /** --raw-values: a workbook's numbers and dates as stored, not as shown. */
   rawValues: boolean;
   encoding?: InputEncoding;
-  /** --strict: a row with more or fewer fields than the header stops the run (exit 2) instead of being kept. */
   strict: boolean;
-  /** --case-sensitive: `Ann@x.com` and `ann@x.com` are two addresses (by default, one). */
   caseSensitive: boolean;
   /** --[no-]escape-formulas; undefined: the output format's default. */
   escapeFormulas?: boolean;
@@ -41,18 +36,14 @@ export interface CleanFlags {
   restart: boolean;
   yes: boolean;
   json?: JsonFlag;
-  /** --local: the built-in engine even when a service is configured. */
   local: boolean;
-  /** With the service: the built-in engine decides first what it can for free (--no-precheck: everything is sent). */
   precheck: boolean;
   /** Answers younger than this are taken from the cache; 0: the cache is not read. */
   maxAgeMs: number;
-  /** --shared redis://…: the limit, the cache and claims shared with other runners. */
   shared?: string;
   summaryJson?: OutputPath;
   report?: OutputPath;
   failWhen?: Threshold[];
-  /** --smtp, --smtp-port, --smtp-from, --dns-server. */
   engine: EngineRequest;
   /** How it was started, for the run history. */
   origin?: RunOrigin;
@@ -63,7 +54,6 @@ export function declareCleanFlags(cmd: Command) {
   return reportFlags(engineFlags(serviceFlags(listFlags(cmd)))).addHelpText('after', CLEAN_HELP);
 }
 
-/** What is read and what is written. */
 function listFlags(cmd: Command) {
   return cmd
     .argument('[input]', 'CSV or text file with one address per line; - or nothing for stdin')
@@ -105,7 +95,6 @@ function listFlags(cmd: Command) {
     .option('--rejects <file>', 'write the rows --only leaves out to this file');
 }
 
-/** How the cleaning service is used: pace, spend, sharing, reuse, resuming. */
 function serviceFlags<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
   return cmd
     .option('--rate <n/window>', 'at most N requests per window, e.g. 50/5m (default: profile rate, else 50/5m)')
@@ -126,7 +115,6 @@ function serviceFlags<A extends unknown[], O extends OptionValues>(cmd: Command<
     .option('-y, --yes', 'do not ask for confirmation');
 }
 
-/** The built-in engine, and the precheck that uses it before the service is paid. */
 function engineFlags<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
   return cmd
     .option(
@@ -146,7 +134,6 @@ function engineFlags<A extends unknown[], O extends OptionValues>(cmd: Command<A
     .option('--smtp-from <address>', 'built-in engine with --smtp: the MAIL FROM address to probe with');
 }
 
-/** What a run reports besides its rows, and when it fails. */
 function reportFlags<A extends unknown[], O extends OptionValues>(cmd: Command<A, O>) {
   return cmd
     .addOption(new Option('--json [fields]', 'with --dry-run: print the report as JSON (optionally only these fields)'))

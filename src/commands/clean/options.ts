@@ -1,5 +1,4 @@
-// `clean`'s flags as typed options, checked when it runs (help never loads this; every bad value is a usage error
-// naming its flag), and the run started from them.
+// `clean`'s flags checked (a bad value is a usage error naming its flag), and the run started from them.
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { parseThresholds, type Threshold } from '../../clean/run/thresholds.js';
 import { checkSharedUrl } from '../../clean/state/open-state.js';
@@ -13,7 +12,6 @@ import { type OutputNames, outputTargets } from '../../library/output-targets.js
 import type { CleanFlags, RawCleanFlags } from './clean.js';
 import { runOrigin } from './origin.js';
 
-/** How messages about the outputs name them. */
 const FLAG_NAMES: OutputNames = {
   output: '--output',
   outputShort: '-o',
@@ -23,10 +21,7 @@ const FLAG_NAMES: OutputNames = {
   inPlace: '--in-place',
 };
 
-/**
- * Runs `clean` as `cmd` parsed it; `resumes` names the recorded run it continues (`runs resume ID`). Inputs and
- * outputs are opened relative to the process's directory, so their paths are recorded from it.
- */
+/** Runs `clean` as `cmd` parsed it; `resumes` names the recorded run it continues (`runs resume ID`). */
 export async function startClean(
   f: Factory,
   cmd: CommandUnknownOpts,
@@ -46,7 +41,6 @@ export async function startClean(
   return cleanCommand(options, f);
 }
 
-/** The flags as typed options; every bad value is a usage error naming its flag. */
 export function cleanFlags(opts: RawCleanFlags, args: [input?: string], stdinIsTTY: boolean): CleanFlags {
   const input = args[0] ?? '-';
   if (input === '-' && stdinIsTTY)

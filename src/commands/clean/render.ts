@@ -11,10 +11,7 @@ const RAGGED_SHOWN = 5;
 
 type Handlers = { [T in RunEvent['type']]?: (event: Extract<RunEvent, { type: T }>) => void };
 
-/**
- * Renders the clean service's events as they come; `finish` says last what is best read last (the rows to look at
- * in the input).
- */
+/** Renders the run's events as they come; `finish` says last what is best read last. */
 export function eventRenderer(f: Factory, progress: ProgressReporter, checker: 'service' | 'engine') {
   let raggedRows: Extract<RunEvent, { type: 'ragged' }> | undefined;
   const handlers: Handlers = {
@@ -50,7 +47,6 @@ function liveHandlers(f: Factory, progress: ProgressReporter): Handlers {
   };
 }
 
-/** Lines on stderr, between the phases of the run. */
 function noteHandlers(f: Factory, checker: 'service' | 'engine'): Handlers {
   const { io } = f;
   return {
@@ -191,7 +187,6 @@ function kept(f: Factory, e: Extract<RunEvent, { type: 'kept' }>): void {
   f.io.note(`Keeping ${quantity(e.kept, 'answer')} the service gave (${parts.join(', ')}); ${rest}.`);
 }
 
-/** "no_domain 8, disposable 3". */
 export function reasonsText(byReason: ReadonlyMap<string, number>): string {
   return [...byReason]
     .sort((a, b) => b[1] - a[1] || byCodeUnits(a[0], b[0]))

@@ -1,6 +1,5 @@
-// A raw request to the cleaning service's validation routes (`mailclean api`) is booked like one of `clean`'s: a slot
-// of the account's rate limiter, and what it spends counted in the same books, so `api` is no way around either.
-// This is the one place `api` reaches the account's state (the account key, the limiter, the allowance and spend).
+// A raw request to the cleaning service's validation routes (`mailclean api`) is booked like one of `clean`'s, so
+// `api` is no way around the rate limit or the allowance's books.
 import { allowanceNews } from '../../api/allowance.js';
 import { findRecords } from '../../api/cleaning.js';
 import type { HttpClient, RawAnswer } from '../../api/http.js';
@@ -17,10 +16,7 @@ import { formatDuration } from '../../quantities.js';
 /** The spec's rate limit covers the email validation routes (spec 8), the clean route among them. */
 const VALIDATION_ROUTES = '/api/v1/email-verify';
 
-/**
- * Whether a URL reaches a validation route, as a server might route it: escapes decoded, in any case, empty segments
- * dropped, anywhere below the base (a frontend may rewrite `/api/v1/*` to the backend, spec 9).
- */
+/** Whether a URL reaches a validation route as a server might route it (a frontend may rewrite `/api/v1/*`). */
 export function isValidationRoute(url: URL): boolean {
   let path = url.pathname;
   try {
@@ -33,9 +29,8 @@ export function isValidationRoute(url: URL): boolean {
 }
 
 /**
- * Sends the request once through a slot of the account's limiter (each attempt would take one, so no retry), and
- * records what it spent (its addresses, once answered) or what a refusal said of the allowance. An allowance known
- * to be used up does not hold it back: news of it may be old (a plan upgraded), and the service's answer tells.
+ * Sends the request once (each attempt would take a slot of the limiter) and records what it spent. An allowance
+ * known to be used up does not hold it back: the news may be old, and the answer tells.
  */
 export async function sendBooked(f: Factory, client: HttpClient, request: RawRequest): Promise<RawAnswer> {
   const account = await (await f.client()).account();
@@ -72,10 +67,7 @@ async function record(state: AccountState, request: RawRequest, answer: RawAnswe
   if (!failure) await keepAnswers(state, request, answer.json);
 }
 
-/**
- * The answers of a request to the clean route, in the account's verdict cache as `clean` keeps them: `verify` and
- * `clean` of those addresses then pay nothing again. An answer matched to no address it named is not kept.
- */
+/** The answers kept in the account's cache as `clean` keeps them, so nobody pays for them again. */
 async function keepAnswers(state: AccountState, request: RawRequest, body: unknown): Promise<void> {
   const records = findRecords(body);
   if (!records || records.length === 0) return;

@@ -4,11 +4,7 @@ import { readAll } from '../../io/io.js';
 import { promptSecret, promptText } from '../../io/prompt.js';
 import type { ServiceChoice } from './options.js';
 
-/**
- * A flag's value, trimmed, or undefined when it was not given (or blank); a bad one is a usage error naming the
- * flag. Commands that prompt call this for every flag before their first question: a typo must not cost the user a
- * round of answers.
- */
+/** A flag's value, trimmed; checked before the first question, so a typo costs no round of answers. */
 export function checkedFlag(
   value: unknown,
   flag: string,
@@ -20,10 +16,7 @@ export function checkedFlag(
   return value.trim();
 }
 
-/**
- * Before the first question: the service URLs (flags or environment; checked as the profile loads) and, when one
- * service is chosen, that the profile has a URL for it. With both, one missing is the warning runEach gives.
- */
+/** Before the first question: the service URLs, and that the chosen service has one. */
 export async function checkEndpoints(f: Factory, service: ServiceChoice): Promise<void> {
   await f.profile();
   if (service === 'platform') await f.platform();
@@ -90,14 +83,10 @@ export async function secretFromStdin(f: Factory, flag: string): Promise<string>
   return value;
 }
 
-/** How a command's messages name the password, which never comes from a flag value. */
+/** The password never comes from a flag value. */
 export const PASSWORD_INPUT = 'the password';
 
-/**
- * For `.catch()` on a request: a rejection naming body fields (422) becomes a usage error naming the
- * command's flags instead, e.g. `--email: The email has already been taken.`. `flags` maps the
- * service's field names to them; a field it does not know keeps the service's name.
- */
+/** For `.catch()` on a request: a rejection naming body fields becomes a usage error naming the flags instead. */
 export function namingFlags(flags: Record<string, string>) {
   return (error: unknown): never => {
     if (error instanceof ApiError && error.fieldErrors && (error.status === 422 || error.status === 400)) {
@@ -141,7 +130,7 @@ export function localeRegion(env: Record<string, string | undefined>): string | 
   }
 }
 
-/** A secret kept in a file (an internal token): trimmed; a missing, unreadable or empty file is a usage error naming the flag. */
+/** A secret kept in a file (an internal token), trimmed; a file that gives none is a usage error. */
 export async function readSecretFile(flag: string, file: string): Promise<string> {
   const { readFile } = await import('node:fs/promises');
   let text: string;

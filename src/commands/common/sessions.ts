@@ -1,5 +1,4 @@
-// Signed-in clients for commands: the profile's token (or the environment's), or on the built-in sandbox an
-// account made on first use. The cleaning account's key and state are the library's (Factory.client).
+// Signed-in clients for commands; on the built-in sandbox, a platform account made on first use.
 
 import { createSandboxAccount } from '../../account/sandbox-account.js';
 import type { CleaningClient, CleanSignedIn } from '../../api/cleaning.js';
@@ -77,10 +76,7 @@ export async function currentUserId(f: Factory, client: PlatformClient): Promise
 /** What the cleaning service said of its token: taken, refused, or no answer to tell by (and why). */
 export type TokenCheck = { verdict: 'accepted' } | { verdict: 'rejected' } | { verdict: 'unknown'; why: string };
 
-/**
- * Asks the cleaning service whether it takes the token now in use. The check may count against the rate limit,
- * so it is booked in this account's limiter like any request; it spends no allowance.
- */
+/** Asks the cleaning service whether it takes the token in use, booked in the account's limiter like any request. */
 export async function checkCleanToken(f: Factory): Promise<TokenCheck> {
   let limiter: RateLimiter | undefined;
   try {

@@ -13,7 +13,6 @@ export interface Flag {
   long: string | undefined;
   short: string | undefined;
   description: string;
-  /** Absent: the flag takes no value. */
   value?: Values;
   /** The value may be left out (`--json [fields]`): the next word is the value only if it is not a flag. */
   optional: boolean;
@@ -85,7 +84,6 @@ export function* walk(spec: Spec): Generator<Spec> {
   for (const sub of spec.subcommands) yield* walk(sub);
 }
 
-/** Single-quoted for sh. */
 export function sq(text: string): string {
   return `'${text.replace(/'/g, "'\\''")}'`;
 }

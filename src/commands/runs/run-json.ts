@@ -1,6 +1,4 @@
-// A recorded run as `runs` and `runs view` show it, and as their `--json` prints it (docs/json.md): the record,
-// whether it still runs, what a run killed before its end spent (the answers its list's journal gained), and what
-// it had in flight then, which the service may have billed beyond that.
+// A recorded run as `runs` and `runs view` show it and print it as JSON (docs/json.md).
 import { hostname } from 'node:os';
 import type { LoggedRun, MachineState, RunOutcome, RunOutput } from '../../clean/state/account-state.js';
 import { isResumable } from '../../clean/state/run-log.js';
@@ -96,10 +94,7 @@ function spentSoFar(run: LoggedRun, machine: MachineState): number | null {
   return Math.max(0, machine.savedAnswers(run.fingerprint).results.size - run.journaled);
 }
 
-/**
- * What a run without an end has in flight (or had, when it was killed), kept on its machine, plus what the attempts
- * it took over had; for a run that ended, only the latter. Unknown for a run elsewhere, or one that never kept it.
- */
+/** What a run has (or had) in flight, with the attempts it took over; unknown for a run elsewhere. */
 function inFlightOf(run: LoggedRun, machine: MachineState): number | null {
   const before = run.inFlightBefore ?? 0;
   if (run.end !== null || run.checker === 'local') return before;
