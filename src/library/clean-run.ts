@@ -13,11 +13,7 @@ export interface RunHooks {
   signals: RunSignals;
 }
 
-/**
- * Starts `body` at once. `signal` is the first stage of stopping (the requests in flight finish and are kept),
- * `abandon` the second; a stopped run ends with the `exitCode` of the signal's reason, if it has one, else 130.
- * Leaving the loop over its rows early stops the run at once; `settled` runs after the run has ended, however.
- */
+/** Starts `body` at once. Leaving the loop over its rows early stops the run at once; `settled` runs after it ends. */
 export function startRun(
   body: (hooks: RunHooks) => Promise<RunResult>,
   given: { signal?: AbortSignal; abandon?: AbortSignal },
@@ -25,16 +21,7 @@ export function startRun(
 ): CleanRun {
   const queue = new RowQueue();
   const ours = new AbortController();
-  const hard = [ours.signal, ...(given.abandon ? [given.abandon] : [])];
-  const stop = AbortSignal.any([...hard, ...(given.signal ? [given.signal] : [])]);
-  const signals: RunSignals = {
-    stop,
-    abort: AbortSignal.any(hard),
-    get exitCode() {
-      const code = (stop.reason as { exitCode?: unknown } | undefined)?.exitCode;
-      return typeof code === 'number' ? code : ExitCode.interrupted;
-    },
-  };
+  const signals = runSignals(ours.signal, given);
   let summary: RunSummary | undefined;
   let ended = false;
   const done = (async () => {
@@ -71,6 +58,23 @@ export function startRun(
           return { value: undefined, done: true };
         },
       };
+    },
+  };
+}
+
+/**
+ * `signal` is the first stage of stopping (the requests in flight finish and are kept), `abandon` the second; a
+ * stopped run ends with the `exitCode` of the signal's reason, if it has one.
+ */
+function runSignals(ours: AbortSignal, given: { signal?: AbortSignal; abandon?: AbortSignal }): RunSignals {
+  const hard = [ours, ...(given.abandon ? [given.abandon] : [])];
+  const stop = AbortSignal.any([...hard, ...(given.signal ? [given.signal] : [])]);
+  return {
+    stop,
+    abort: AbortSignal.any(hard),
+    get exitCode() {
+      const code = (stop.reason as { exitCode?: unknown } | undefined)?.exitCode;
+      return typeof code === 'number' ? code : ExitCode.interrupted;
     },
   };
 }

@@ -39,6 +39,22 @@ function __mailclean_at
 end
 `;
 
+function positionalArgs(v: Values): string {
+  if (v === 'files') return '-F';
+  if (v === 'dirs') return `-a '(__fish_complete_directories)'`;
+  return typeof v === 'object' ? `-a ${fq(v.words.join(' '))}` : '';
+}
+
+/** A case pattern is a wildcard even when quoted, and must be quoted so the shell does not glob it. */
+function valueCases(flags: Flag[], pathPattern: string): string[] {
+  return flags
+    .filter((f) => f.value !== undefined)
+    .map(
+      (f) =>
+        `    case ${f.names.map((n) => fq(`${pathPattern}|${n}`)).join(' ')}\n      echo ${f.optional ? 'optional' : 'value'}`,
+    );
+}
+
 export function fish(root: Spec): string {
   const specs = [...walk(root)];
   const lines: string[] = [];
@@ -63,21 +79,9 @@ export function fish(root: Spec): string {
     for (const c of s.subcommands)
       complete(`__mailclean_at ${fq(s.path)} 0`, `-a ${fq(c.path.split(' ').pop()!)} -d ${fq(c.description)}`);
     s.positionals.forEach((v, i) => {
-      const condition = `__mailclean_at ${fq(s.path)} ${i}`;
-      if (v === 'files') complete(condition, '-F');
-      else if (v === 'dirs') complete(condition, `-a '(__fish_complete_directories)'`);
-      else if (v !== 'none') complete(condition, `-a ${fq(v.words.join(' '))}`);
+      if (v !== 'none') complete(`__mailclean_at ${fq(s.path)} ${i}`, positionalArgs(v));
     });
   }
-  // A case pattern is a wildcard even when quoted, and must be quoted so the shell does not glob it.
-  const valueCases = (flags: Flag[], pathPattern: string) =>
-    flags
-      .filter((f) => f.value !== undefined)
-      .map(
-        (f) =>
-          `    case ${f.names.map((n) => fq(`${pathPattern}|${n}`)).join(' ')}\n      echo ${f.optional ? 'optional' : 'value'}`,
-      );
-
   return `# fish completion for mailclean, generated from its command definitions by \`mailclean completion fish\`
 function __mailclean_subcommand
   switch "$argv[1]|$argv[2]"

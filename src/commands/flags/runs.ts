@@ -1,5 +1,4 @@
-// `mailclean runs`: its subcommands, flags and help, all `--help` loads; the work is in ../runs/, imported when it
-// runs.
+// `mailclean runs`: its subcommands, flags and help, all that `--help` loads.
 import type { Command } from '@commander-js/extra-typings';
 import { jsonOption } from '../common/options.js';
 import type { Runner } from '../index.js';
@@ -9,10 +8,7 @@ const SHARED = '--shared <redis-url>';
 const SHARED_HELP =
   "every runner's runs, from the Redis the account shares (else MAILCLEAN_REDIS_URL, else the profile key `shared`)";
 
-export function define(cmd: Command, run: Runner): void {
-  cmd.addHelpText(
-    'after',
-    `
+const RUNS_HELP = `
 Each run of \`clean\` that checks addresses is recorded when it starts and when it ends: its list, rows, spend,
 outcome and outputs, and its command line (paths absolute, secrets removed). A run killed before its end shows as
 "unfinished" until \`runs resume ID\` (or \`clean --resume\` of the same list) continues it; \`runs resume ID\` also
@@ -24,8 +20,10 @@ one (--shared, MAILCLEAN_REDIS_URL or the profile key \`shared\`), every runner'
 (docs/json.md): ${wrapped(RUN_FIELDS.join(', '), 100)}.
 
 Exit codes: 0 ok (also when there are no runs), 1 no such run or the store cannot be read, 2 usage (a run that
-cannot be resumed: still running, finished, on another machine, read from stdin, or its list changed); \`runs resume\` exits as \`clean\`.`,
-  );
+cannot be resumed: still running, finished, on another machine, read from stdin, or its list changed); \`runs resume\` exits as \`clean\`.`;
+
+export function define(cmd: Command, run: Runner): void {
+  cmd.addHelpText('after', RUNS_HELP);
   cmd
     .command('list', { isDefault: true })
     .description('list the runs, newest first')
@@ -45,24 +43,14 @@ cannot be resumed: still running, finished, on another machine, read from stdin,
     .description('continue a run with rows left to check, with the flags it was started with')
     .argument('<id>', 'the run, as `mailclean runs` lists it')
     .option(SHARED, 'the Redis URL to use when the run was started with one (its password is not recorded)')
-    .action(
-      run(async (f, opts, [id]) => {
-        const { resumeRun } = await import('../runs/resume.js');
-        return resumeRun(f, id, opts);
-      }),
-    );
+    .action(run(async (f, opts, [id]) => (await import('../runs/resume.js')).resumeRun(f, id, opts)));
   cmd
     .command('prune')
     .description("forget runs that ended before a time, and their lists' journals")
     .requiredOption('--older-than <duration>', 'forget runs that ended (or started, if unfinished) before, e.g. 90d')
     .option(SHARED, SHARED_HELP)
     .addOption(jsonOption())
-    .action(
-      run(async (f, opts) => {
-        const { pruneRuns } = await import('../runs/prune.js');
-        return pruneRuns(f, opts);
-      }),
-    );
+    .action(run(async (f, opts) => (await import('../runs/prune.js')).pruneRuns(f, opts)));
 }
 
 /** Lines of at most `width` characters, broken after commas. */
