@@ -5,7 +5,7 @@ import { formatCount, quantity } from '../quantities.js';
 import { cleaningAccountState } from './common/account-state.js';
 import { ALLOWANCE_FIELDS } from './common/json-fields.js';
 
-/** The monthly allowances the spec names (free 50, pro 10,000); any other limit is shown as a number only. */
+/** The monthly allowances the spec names; any other limit is shown as a number only. */
 const PLANS_BY_LIMIT = new Map([
   [50, 'free'],
   [10_000, 'pro'],
@@ -21,7 +21,6 @@ export interface AllowanceView {
   /** When the news was heard (ISO 8601) and from what: a sign-in, a refusal, or a run counting down. */
   asOf: string | null;
   source: 'signin' | 'refusal' | 'run' | null;
-  /** The calendar month (UTC) counted, and the addresses spent in it. */
   month: string;
   spentThisMachine: number;
   /** Every runner sharing the account; null when the state is not shared. */

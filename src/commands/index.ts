@@ -1,10 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../factory.js';
 
-/**
- * A command's implementation receives the context, its own options and its positional arguments, typed from the
- * flags its command declares (commander's extra typings): a renamed flag no longer compiles where it is read.
- */
+/** A command's implementation; its options are typed from its flags, so a renamed flag fails to compile. */
 export type CommandAction<Opts = unknown, Args extends unknown[] = unknown[]> = (
   f: Factory,
   opts: Opts,
@@ -26,8 +23,7 @@ export interface CommandEntry {
   load(): Promise<CommandModule>;
 }
 
-// Only the flags module of the command being run is imported (flags/, and clean/clean.ts), so `--help` and
-// `--version` load none of them, and `COMMAND --help` loads that command's flags and help, never its implementation.
+// Only the flags module of the command being run is imported, so `COMMAND --help` never loads its implementation.
 export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'register',

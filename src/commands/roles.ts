@@ -7,7 +7,6 @@ import { PERMISSION_FIELDS } from './common/json-fields.js';
 import { currentUserId, platformSession } from './common/sessions.js';
 
 export interface RolesOptions {
-  /** Whose roles (default: the signed-in user). */
   user?: string;
   role?: string;
   permissions?: boolean;

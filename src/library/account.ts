@@ -23,7 +23,6 @@ export class Account {
       connect({
         baseUrl: cleanUrl,
         serviceName: 'cleaning service',
-        // Messages name the setting as the CLI's users know it (a library user gave it as cleanUrl).
         setting: 'clean-url',
         token: () => token,
         refusedHint: this.settings.refusedHint,

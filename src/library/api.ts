@@ -1,5 +1,4 @@
-// `createClient`, `clean` and `verify`: the functions the package exports (docs/api.md). A client made here holds
-// one account (or none: the built-in engine); `clean` and `verify` alone make one for a single call and close it.
+// `createClient`, `clean` and `verify`: the functions the package exports (docs/api.md).
 import { MailcleanClient } from './client.js';
 import { CLEAN_OPTIONS, CLIENT_OPTIONS, checkOptions, VERIFY_OPTIONS } from './option-shapes.js';
 import { type ClientSettings, resolveSettings } from './settings.js';
@@ -25,7 +24,7 @@ export function clean(input: CleanInput, options: ClientOptions & CleanOptions =
   return client.cleanRun(input, options, () => client.close());
 }
 
-/** Checks up to 500 addresses with a client made for this call from `options`. */
+/** Checks a few addresses with a client made for this call from `options`. */
 export async function verify(
   addresses: readonly string[],
   options: ClientOptions & VerifyOptions = {},

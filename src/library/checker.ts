@@ -17,10 +17,7 @@ export interface CheckChoice {
   maxSpend?: number;
 }
 
-/**
- * The service when the client has one and `local` is not asked, else the built-in engine. An option only the engine
- * takes is refused with the service, as is a token with no service to send it to.
- */
+/** The service when the client has one and `local` is not asked, else the built-in engine. */
 export function whoChecks(settings: ClientSettings, o: CheckOptions): CheckChoice['checker'] {
   const names = settings.sources;
   if (o.local) return 'engine';

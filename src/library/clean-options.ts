@@ -1,5 +1,5 @@
-// The options of one clean, as a program gives them: checked (a bad one is a UsageError naming it, thrown before
-// anything is read or spent) and turned into the run's request and how it checks.
+// The options of one clean, as a program gives them, checked before anything is read or spent and turned into
+// the run's request.
 import type { CleanRequest } from '../clean/run/request.js';
 import { parseThresholds } from '../clean/run/thresholds.js';
 import { FORMATS, formatOfPath, OUTPUT_FORMATS } from '../clean/write/formats/index.js';

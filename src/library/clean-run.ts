@@ -1,5 +1,4 @@
-// A clean under way, as a program holds it: an async iterable of its result rows (in input order, as the write pass
-// reaches them), its `result` once it has ended, and the stop signals mapped onto the run's two stages.
+// A clean under way, as a program holds it: an async iterable of its rows, and its `result` once it has ended.
 import type { RunSignals } from '../clean/run/request.js';
 import type { RunResult } from '../clean/run/run-clean.js';
 import type { RunSummary } from '../clean/run/summary.js';
@@ -26,7 +25,6 @@ export function startRun(
   let ended = false;
   const done = (async () => {
     try {
-      // The JSON format's rows: the list's cells, then the columns ResultColumns names.
       const rows = (row: Record<string, unknown>) => queue.receive(row as ResultRow);
       const result = publicResult(await body({ rows, signals }));
       if ('summary' in result) summary = result.summary ?? undefined;

@@ -1,5 +1,4 @@
-// The library's client: one cleaning account (or none: the built-in engine), its settings resolved once, its
-// connection and state opened on first use and closed with it. The CLI's factory builds one for its commands.
+// The library's client: one cleaning account (or none: the built-in engine). The CLI's factory builds one too.
 import { Writable } from 'node:stream';
 import type { RunPorts } from '../clean/run/events.js';
 import type { CleanRequest } from '../clean/run/request.js';
@@ -76,7 +75,6 @@ export class MailcleanClient implements Client {
     return verifyWith(await this.accountPromise, addresses, options);
   }
 
-  /** The client's settings, once resolved. */
   async settings(): Promise<ClientSettings> {
     return (await this.accountPromise).settings;
   }

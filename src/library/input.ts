@@ -5,7 +5,6 @@ import { quote } from '../clean/write/formats/csv.js';
 import { UsageError } from '../errors.js';
 import type { CleanInput, InputRow } from './types.js';
 
-/** The input as the run takes it: a path, or '-' and the stream to spool. */
 export interface RunInput {
   input: string;
   stdin?: NodeJS.ReadableStream;

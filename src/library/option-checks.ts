@@ -1,9 +1,7 @@
-// Checks of one option's value, shared by the CLI's flags and the library's options: a bad value is a UsageError
-// naming where it came from. Kept light: `clean --help` loads it with the command's flags.
+// Checks of one value, shared by the CLI's flags and the library's options; light, as `clean --help` loads it.
 import { REASON_MEANINGS, STATUSES } from '../clean/verdict/verdict.js';
 import { UsageError } from '../errors.js';
 
-/** A whole number within bounds; anything else is a usage error naming where it came from. */
 export function wholeNumber(value: unknown, source: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max) {

@@ -1,6 +1,5 @@
 // What each option of the library's calls may be, checked at the call: JavaScript callers have no compiler to tell
-// them that `ouput` is misspelt or that `verify` takes a list, and an option ignored is rows thrown away. A key the
-// call does not know, or a value of another type, is a UsageError naming it, before anything is read or spent.
+// them that `ouput` is misspelt, and an option ignored is rows thrown away.
 import { UsageError } from '../errors.js';
 import type { CleanOptions, ClientOptions, VerifyOptions } from './types.js';
 
@@ -105,7 +104,6 @@ function closest(key: string, names: string[]): string | undefined {
   return best?.name;
 }
 
-/** Levenshtein distance. */
 function edits(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {

@@ -7,7 +7,6 @@ import { UsageError } from '../errors.js';
 
 export interface OutputNames {
   output: string;
-  /** How the output is named in a short hint: `-o` */
   outputShort: string;
   rejects: string;
   summaryJson: string;

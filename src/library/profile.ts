@@ -18,8 +18,7 @@ export async function loadProfile(name: string, env: Env): Promise<Profile> {
     import('../config/keyring.js'),
     import('../config/tokens.js'),
   ]);
-  // conf catches SIGINT and SIGTERM as it loads (through when-exit) and sends them again: the embedding program's
-  // signals stay its own.
+  // conf catches SIGINT and SIGTERM as it loads: the embedding program's signals stay its own.
   for (const [signal, had] of before)
     for (const listener of process.listeners(signal)) if (!had.has(listener)) process.removeListener(signal, listener);
   const dir = configDir(env);

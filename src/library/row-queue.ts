@@ -1,6 +1,5 @@
-// The rows of a run on their way to the program iterating it: the write pass hands each one over as it is written
-// (in input order), and waits while the program has this many unread, so a slow reader holds the run back instead of
-// filling memory. A run whose `result` was asked for and whose rows nobody iterates drops them as it writes.
+// The rows of a run on their way to the program iterating it: a slow reader holds the write pass back instead of
+// filling memory; rows nobody iterates (only `result` was asked for) are dropped.
 
 import type { ResultRow } from './types.js';
 
@@ -19,7 +18,6 @@ export class RowQueue {
   private resultAsked = false;
   private dropping?: boolean;
 
-  /** The write pass's end of the queue. */
   readonly receive = (row: ResultRow): Promise<void> | undefined => {
     this.dropping ??= this.resultAsked && !this.iterating;
     if (this.dropping || this.state === 'closed') return undefined;

@@ -39,7 +39,6 @@ export interface SettingSources {
   smtp: string;
   smtpFrom: string;
   dnsServers: string;
-  /** How a run asks for the built-in engine, and how it turns the precheck off. */
   local: string;
   noPrecheck: string;
 }

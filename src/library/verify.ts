@@ -1,5 +1,4 @@
-// A few addresses checked now: by the cleaning service through the account's limiter and cache (the precheck deciding
-// for free first, the allowance's news and the spend kept), or by the built-in engine.
+// A few addresses checked now: by the cleaning service through the account's limiter and cache, or by the engine.
 import { checkFewWithEngine, checkFewWithService, type FewChecked } from '../clean/check/check-few.js';
 import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
 import { prefilter } from '../clean/scan/prefilter.js';
@@ -45,7 +44,7 @@ export async function verifyWith(
         ? await withService(account, keys, { maxAgeMs, precheck: o.precheck ?? true, engine }, stops)
         : await withEngine(account, keys, engine, stops);
   const stopped = checked?.outcome.stopped;
-  // A refused token, or a URL with no service behind it, fails the call (4, 1): no address was to blame.
+  // A refused token, or a URL with no service behind it, fails the call: no address was to blame.
   if (stopped?.error && (stopped.reason === 'auth' || stopped.reason === 'no-service')) throw stopped.error;
   if (stopped && stopped.reason !== 'interrupted') stops.emit({ type: 'warning', message: stopped.message });
   return decided.map((d) => {

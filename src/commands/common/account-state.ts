@@ -1,5 +1,4 @@
-// The state of this profile's cleaning account, where `clean` keeps it (the shared Redis when one is named, else
-// the data directory), for the commands that read it: `cache`, `runs`.
+// The state of this profile's cleaning account, for the commands that read it: `cache`, `runs`, `allowance`.
 import { type AccountState, SharedStateError } from '../../clean/state/account-state.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -18,10 +17,7 @@ export async function cleaningAccountState(
   );
 }
 
-/**
- * The account's state for a command that only shows it (`runs`, `cache stats`): none yet is an empty view, not a
- * failure, and a terminal is told why it is empty.
- */
+/** For a command that only shows it: no account yet is an empty view, not a failure (a terminal is told why). */
 export async function shownAccountState(
   f: Factory,
   shared: string | undefined,

@@ -15,8 +15,7 @@ export async function platformSession(f: Factory): Promise<PlatformClient> {
   const profile = await f.profile();
   if (profile.token('platform').value) return client;
   if (!profile.usesSandbox()) throw new AuthError('not signed in to the platform');
-  // An email kept without a token: this profile signed in before and logged out. Its sandbox account's password
-  // was never shown, so none is made in its place unasked (registering that email again would be refused).
+  // Logged out before: that sandbox account's password was never shown, so none is made in its place unasked.
   if (profile.credentials().email)
     throw new AuthError(
       'not signed in to the platform',
