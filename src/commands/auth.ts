@@ -31,7 +31,7 @@ export async function authStatus(o: { json?: JsonFlag; check?: boolean }, f: Fac
   const endpoints = await f.endpoints();
   const creds = (await f.profile()).credentials();
   const results: ServiceStatus[] = [];
-  /** Rows whose token was not checked (and need not be): they do not fail the command. */
+  /** A token not checked does not fail the command. */
   const unchecked = new Set<ServiceStatus>();
   for (const service of ['platform', 'clean'] as const) {
     const { value, source } = (await f.profile()).token(service);

@@ -1,5 +1,4 @@
 // `mailclean cache`: the verdict cache of this profile's cleaning account on this machine.
-import type { AccountState } from '../clean/state/account-state.js';
 import { parseDuration } from '../config/duration.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
@@ -8,11 +7,6 @@ import { renderPairs } from '../io/table.js';
 import { formatCount } from '../quantities.js';
 import { cleaningAccountState, shownAccountState } from './common/account-state.js';
 import { CACHE_STATS_FIELDS } from './common/json-fields.js';
-
-/** The account's state where `clean` keeps it: the shared Redis when one is named, else the data directory. */
-function accountState(f: Factory, shared: string | undefined): Promise<AccountState> {
-  return cleaningAccountState(f, shared, 'cache');
-}
 
 export async function cacheStats(o: { json?: JsonFlag; shared?: string }, f: Factory): Promise<number> {
   const state = await shownAccountState(f, o.shared, 'cache');
@@ -41,7 +35,7 @@ export async function cacheClear(
   f: Factory,
 ): Promise<number> {
   const before = o.olderThan !== undefined ? f.io.clock.now() - parseDuration(o.olderThan, '--older-than') : undefined;
-  const cache = await (await accountState(f, o.shared)).cache();
+  const cache = await (await cleaningAccountState(f, o.shared, 'cache')).cache();
   if (!o.yes && !(await clearAgreed(f, o.olderThan, (await cache.stats()).entries))) {
     f.io.note('Nothing was removed.');
     return ExitCode.ok;
@@ -76,6 +70,6 @@ async function clearAgreed(f: Factory, olderThan: string | undefined, entries: n
 }
 
 export async function cachePathCommand(f: Factory, o: { shared?: string } = {}): Promise<number> {
-  f.io.data(`${(await accountState(f, o.shared)).cacheLocation}\n`);
+  f.io.data(`${(await cleaningAccountState(f, o.shared, 'cache')).cacheLocation}\n`);
   return 0;
 }

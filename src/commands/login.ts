@@ -22,9 +22,7 @@ const FLAGS = { email: '--email', password: PASSWORD_INPUT };
 export interface LoginOptions {
   email?: string;
   passwordStdin?: boolean;
-  /** Read a token from stdin instead of signing in with a password. */
   withToken?: boolean;
-  /** Keep the tokens in the profiles file, not the OS credential store. */
   insecureStorage?: boolean;
   service: ServiceChoice;
   json?: JsonFlag;

@@ -17,7 +17,6 @@ export interface SandboxCommandOptions {
     allowanceStatus: AllowanceStatus;
     faults: FaultOptions;
   };
-  /** Fault rates as given, for the line that describes the clean route. */
   rates: { faults: number; rejects: number; drops: number };
   json?: JsonFlag;
 }
@@ -97,7 +96,7 @@ export async function serveSandbox(o: SandboxCommandOptions, f: Factory): Promis
   if (!stop.aborted) await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
   await handle.close();
   f.io.note('Sandbox stopped.');
-  // Stopping is what a signal asks of it, but scripts still learn which one ended it (130, 143), as elsewhere.
+  // Stopping is what a signal asks of it, but scripts still learn which one ended it, as elsewhere.
   return f.io.signals.exitCode;
 }
 

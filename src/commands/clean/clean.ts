@@ -45,7 +45,6 @@ export interface CleanFlags {
   report?: OutputPath;
   failWhen?: Threshold[];
   engine: EngineRequest;
-  /** How it was started, for the run history. */
   origin?: RunOrigin;
 }
 

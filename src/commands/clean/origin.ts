@@ -1,5 +1,5 @@
-// How a clean was started, for the run history: the flags given on the command line (not defaults, not the
-// environment), so that `runs resume` can give them again from any directory, and `runs view` can show them.
+// How a clean was started, for the run history: the flags given on the command line, so that `runs resume` can give
+// them again from any directory.
 import { resolve } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { RunOrigin } from '../../clean/run/request.js';

@@ -1,5 +1,4 @@
-// The questions `clean` asks on a terminal before anything is paid: go on with an earlier run of the list, and
-// spend this much of the allowance. Only where someone can answer (f.io.canPrompt); elsewhere the flags decide.
+// The questions `clean` asks on a terminal before anything is paid; elsewhere the flags decide.
 import type { RunQuestions } from '../../clean/run/events.js';
 import type { KnownAllowance } from '../../clean/state/account-state.js';
 import type { Factory } from '../../factory.js';

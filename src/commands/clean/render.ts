@@ -1,5 +1,4 @@
-// What `clean` tells its user while it runs: each event of the clean service as a line on stderr, or as the live
-// progress line. Lines that arrive while the progress line is drawn are written above it.
+// What `clean` tells its user while it runs: each event as a line on stderr, or as the live progress line.
 import type { PrecheckOutcome } from '../../clean/check/precheck.js';
 import type { RunEvent } from '../../clean/run/events.js';
 import type { Factory } from '../../factory.js';
@@ -84,7 +83,6 @@ function noteHandlers(f: Factory, checker: 'service' | 'engine'): Handlers {
   };
 }
 
-/** Sheets named in the note on a workbook's other sheets. */
 const SHEETS_SHOWN = 5;
 
 /** How the input was read: a guessed encoding; a workbook's sheet and its other sheets, formulas read empty. */

@@ -1,5 +1,4 @@
-// `mailclean clean`, wired: the flags as a request, run by the library's client (which builds the checker they
-// choose), its events rendered and its questions answered on a terminal, its result as the exit code.
+// `mailclean clean`, wired: the flags as a request run by the library's client, its events rendered on a terminal.
 import type { CleanRequest } from '../../clean/run/request.js';
 import type { RunResult } from '../../clean/run/run-clean.js';
 import { ExitCode } from '../../errors.js';

@@ -13,7 +13,7 @@ import { ApiError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { formatDuration } from '../../quantities.js';
 
-/** The spec's rate limit covers the email validation routes (spec 8), the clean route among them. */
+/** The spec's rate limit covers these routes, the clean route among them. */
 const VALIDATION_ROUTES = '/api/v1/email-verify';
 
 /** Whether a URL reaches a validation route as a server might route it (a frontend may rewrite `/api/v1/*`). */

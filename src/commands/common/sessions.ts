@@ -60,7 +60,6 @@ export async function keepCleanSignIn(f: Factory, signed: CleanSignedIn, email: 
   await remember().catch(() => undefined);
 }
 
-/** The signed-in user's id: stored at login, else asked of the service. */
 export async function currentUserId(f: Factory, client: PlatformClient): Promise<string> {
   const profile = await f.profile();
   if (profile.token('platform').source !== 'env') {

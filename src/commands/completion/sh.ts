@@ -1,7 +1,6 @@
 // Completion scripts for bash and zsh, which share their helper functions.
 import { type Flag, type Spec, sq, type Values, walk } from './spec.js';
 
-/** bash and zsh share these: plain functions over `case`, run on the words before the cursor. */
 function shHelpers(root: Spec): string {
   const specs = [...walk(root)];
   const valueKind = (v: Values): string => (typeof v === 'string' ? v : `words:${v.words.join(' ')}`);

@@ -1,5 +1,4 @@
-// The command tree as completion scripts need it: each command's path, flags (with how their values complete)
-// and positional arguments, read from the commander definitions.
+// The command tree as completion scripts need it, read from the commander definitions.
 
 import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { PROFILE_KEYS } from '../../config/keys.js';

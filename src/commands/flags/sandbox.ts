@@ -1,4 +1,4 @@
-// `mailclean sandbox`: its flags and help, all `--help` loads; the work is in ../sandbox.ts, imported when it runs.
+// `mailclean sandbox`: its flags and help, all that `--help` loads.
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { jsonOption } from '../common/options.js';
 import type { Runner } from '../index.js';

@@ -1,7 +1,5 @@
-// `mailclean runs prune --older-than 90d`: forgets the runs that ended before then (or started, for one killed
-// before its end), and the journals of their lists that no run kept still uses. A journal is what makes a later
-// clean of the same list free: forgetting it means that list's addresses are paid for again, unless the cache
-// (--max-age) still holds them. A list another run holds right now keeps its journal.
+// `mailclean runs prune`: forgets the runs that ended before a time, and the journals of their lists no kept run
+// uses (a later clean of such a list pays again, unless the cache still holds its answers).
 import { rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { AccountState, LoggedRun } from '../../clean/state/account-state.js';

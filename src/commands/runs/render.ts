@@ -1,5 +1,4 @@
-// `runs` as a table (aligned on a terminal, tab-separated in a pipe, as `gh run list`), and `runs view` as labelled
-// lines. Times are relative on a terminal ("5m ago") and ISO 8601 in a pipe, where scripts read them.
+// `runs` as a table and `runs view` as labelled lines; times relative on a terminal, ISO 8601 in a pipe for scripts.
 import { renderPairs, renderTable } from '../../io/table.js';
 import { formatCount, formatDuration, quantity } from '../../quantities.js';
 import type { RunJson } from './run-json.js';

@@ -1,5 +1,4 @@
-// `mailclean runs resume ID`: the run's own `clean` command again, with --resume, from the flags it recorded. The
-// run takes its record over (it keeps its ID) and its list's journal answers what was paid for: nothing twice.
+// `mailclean runs resume ID`: the run's own `clean` command again, with --resume, from the flags it recorded.
 import { hostname } from 'node:os';
 import { listChange } from '../../clean/scan/input/stamp.js';
 import { isResumable, type LoggedRun } from '../../clean/state/run-log.js';

@@ -1,6 +1,4 @@
-// `mailclean runs`: the run history of this profile's cleaning account, as `gh run list/view` shows a
-// repository's. Every run of `clean` that checks is recorded where the account's state is kept (clean/run/
-// record-run.ts): the data directory holds this machine's runs, a shared Redis every runner's.
+// `mailclean runs`: the run history of this profile's cleaning account, as `gh run list/view` shows a repository's.
 import { ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { JsonFlag } from '../../io/json.js';
