@@ -1,5 +1,4 @@
-// What the engine knows of a domain before and after asking DNS about it: one record a domain, shared by its
-// addresses.
+// What the engine knows of a domain before and after asking DNS: one record a domain, shared by its addresses.
 import type { DomainCheck } from './dns.js';
 import { isDisposableDomain, isFreeProvider } from './lists.js';
 import { suggestDomain } from './typo.js';
@@ -21,9 +20,8 @@ export interface DomainFacts {
 }
 
 /**
- * Domains' facts found by the domain's UTF-8, for keys read as bytes: a million addresses' domains looked up
- * without making a string of each. Holds only domains given to `add`, their bytes side by side in one buffer and
- * their numbers in an open-addressing table (never more than half full): a lookup reads three arrays, not objects.
+ * Domains' facts found by the domain's UTF-8, for keys read as bytes, without making a string: their bytes in one
+ * buffer and their numbers in an open-addressing table, so a lookup reads arrays, not objects.
  */
 export class FactsByBytes {
   private readonly facts: DomainFacts[] = [];

@@ -17,10 +17,7 @@ export interface SmtpOptions {
   timeoutMs?: number;
   /** Connections to one mail host (address and port) at once. Default 2. */
   perHost?: number;
-  /**
-   * Host (`name` or `name:port`) for the start-up reachability check; by default the first mail host
-   * probed, on `port`.
-   */
+  /** Host (`name` or `name:port`) for the start-up reachability check; default the first mail host probed. */
   probeHost?: string;
   /** Limit for the reachability check. Default the smaller of `timeoutMs` and 3000 ms. */
   probeTimeoutMs?: number;
@@ -60,9 +57,8 @@ export interface ProbeTarget {
 }
 
 /**
- * The SMTP probe: banner, EHLO, MAIL FROM, RCPT TO the address, RCPT TO a made-up mailbox at the same
- * domain (catch-all), QUIT. At most `perHost` sessions per mail host at once; a domain once found
- * catch-all is not probed again.
+ * The SMTP probe: EHLO, MAIL FROM, RCPT TO the address and to a made-up one (catch-all), QUIT. At most `perHost`
+ * sessions a mail host; a domain found catch-all is not probed again.
  */
 export class SmtpProber {
   private readonly port: number;
