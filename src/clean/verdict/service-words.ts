@@ -1,10 +1,6 @@
-// The service's status words in mailclean's five, wherever a verdict comes from: an answer, a journal, a cache.
 import type { Verdict } from './verdict.js';
 
-/**
- * The service's status words (its own, or those of the checkers it wraps) in the five mailclean documents, so
- * one list never mixes two vocabularies and --only/--fail-when mean the same whichever checker answered.
- */
+/** The service's status words in mailclean's, so --only and --fail-when mean the same whichever checker answered. */
 const SYNONYMS: Record<string, 'valid' | 'invalid' | 'risky' | 'unknown'> = {
   valid: 'valid',
   deliverable: 'valid',
@@ -44,10 +40,7 @@ export function documentedStatus(
   return known ?? (valid === true ? 'valid' : valid === false ? 'invalid' : 'unknown');
 }
 
-/**
- * A verdict kept before statuses were put in mailclean's words (a journal or cache entry holding the service's
- * own word): the same verdict, in today's form.
- */
+/** A journal's or cache's verdict holding the service's own status word, in mailclean's words. */
 export function inDocumentedWords(v: Verdict): Verdict {
   const status = documentedStatus(v.status, v.valid);
   if (status === v.status) return v;

@@ -29,10 +29,7 @@ export interface WriteOptions {
   checked?: boolean;
   /** Stops the writing: nothing is left half-written. */
   signal?: AbortSignal;
-  /**
-   * --escape-formulas: the input's cells that a spreadsheet would take for formulas are written as text (CSV).
-   * Default: on when a workbook is written as CSV (for a spreadsheet), off otherwise (the rows byte for byte).
-   */
+  /** --escape-formulas (CSV); default on when a workbook is written as CSV, else rows go byte for byte. */
   escapeFormulas?: boolean;
   /** How each row's email cell is decided, asked once a row in row order; the prefilter by default. */
   decide?: DecideRow;
@@ -66,10 +63,7 @@ export type DecideRow = (cell: string | undefined) => Prefiltered;
 /** The verdict of a row's address (undefined: unchecked); asked once for each row with an address, in row order. */
 export type AnswerFor = (key: string) => Verdict | undefined;
 
-/**
- * Pass 2: stream the input again and write every row, in input order, with its verdict appended. Files
- * appear only when complete (written aside, then renamed); on failure nothing is left half-written.
- */
+/** The write pass: every row in order with its verdict; files appear only when complete. */
 export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts: WriteOptions): Promise<WriteSummary> {
   const format = await FORMATS[opts.format].load();
   const extras = [...(opts.extraColumns ?? []), ...(opts.checked ? (['email_checked'] as const) : [])];

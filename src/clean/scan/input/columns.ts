@@ -58,11 +58,7 @@ export function listColumns(header: readonly string[], count: number): string {
   return names.join(', ') + (count > shown ? `, and ${count - shown} more` : '');
 }
 
-/**
- * The columns an earlier run of mailclean appended (0-based, in order), recognised by all six verdict names being in
- * the header, plus `email_free`, `email_role`, `email_suggestion` and the like if present; [] otherwise. The writer
- * replaces them with fresh ones.
- */
+/** The columns an earlier run appended (all six verdict names in the header, and the others then): replaced anew. */
 export function ownColumns(header: readonly string[]): number[] {
   if (!VERDICT_COLUMNS.every((name) => header.includes(name))) return [];
   const ours = new Set<string>([...RESULT_COLUMNS, ...Object.keys(EXTRA_COLUMNS)]);
@@ -98,11 +94,7 @@ export interface ColumnQuestion {
   ours?: readonly number[];
 }
 
-/**
- * --column first; then a header naming an email; then a header containing "mail" whose values look like
- * addresses; then the column whose values look most like addresses (more than half of its non-empty cells);
- * a headerless single column is taken as it is.
- */
+/** --column; else a header naming an email; else the column whose values look most like addresses. */
 export function chooseEmailColumn(q: ColumnQuestion): ColumnChoice {
   const index = q.column !== undefined ? flaggedColumn(q, q.column.trim()) : (namedColumn(q) ?? columnByContent(q));
   if (index === undefined) {
@@ -152,11 +144,7 @@ function flaggedColumn(q: ColumnQuestion, flag: string): number {
   return index;
 }
 
-/**
- * A column named by --column with no address in any row read so far (a name, a count: often a column counted from 0)
- * would make every row `invalid`: nothing worth writing, and a list that looks cleaned. Refused up front, naming the
- * column that does hold addresses when one does.
- */
+/** A --column with no address in the rows read (often counted from 0) would make every row invalid: refused. */
 function refuseWithoutAddresses(q: ColumnQuestion, flag: string, index: number): void {
   if (q.rows.length === 0 || q.rows.some((r) => HAS_ADDRESS.test(r.fields[index] ?? ''))) return;
   const rows = q.rows.length === 1 ? 'the one row' : `the first ${q.rows.length} rows`;

@@ -1,5 +1,4 @@
-// The input side of `mailclean clean`: find out what the input is (openInput), then stream its records as often as
-// needed (readRecords). See docs/assumptions.md for the detection rules.
+// The input adapter of `clean`: what the list is (openInput), then its records as often as needed (readRecords).
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { UsageError } from '../../../errors.js';

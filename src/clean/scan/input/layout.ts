@@ -1,4 +1,3 @@
-// What the input looks like once opened: its format, header and email column; and one record of it.
 import type { InputEncoding } from './encodings.js';
 import type { TypedCell } from './typed-cells.js';
 import type { NumberFormat } from './workbook/styles.js';
@@ -27,7 +26,7 @@ export interface WorkbookParts {
 }
 
 export interface InputLayout {
-  /** The file to read: the input, or a spooled copy of stdin, or its UTF-8 copy when it is in another encoding. */
+  /** The file to read: the list, its spool, or its UTF-8 copy. */
   file: string;
   /** How messages name it: the user's path, or 'stdin'. */
   displayName: string;
@@ -58,15 +57,13 @@ export interface InputLayout {
   columnCount: number;
   /** Reading stops at the first row with another number of fields (else such rows are read like the others). */
   strict: boolean;
-  /** 0-based index. */
   emailColumn: number;
   /** Header name, or `column N`. */
   emailColumnName: string;
   /** Columns an earlier run of mailclean appended (0-based): left out of the output, which appends fresh ones. */
   ownColumns: number[];
-  /** Digest of the size and the first 2 MiB: names the input for the resume journal. */
+  /** Digest of the size and the sample: names the list for the journal. */
   fingerprint: string;
-  /** Size of the input in bytes. */
   size: number;
   /** Removes the spooled copy, if any. */
   cleanup(): Promise<void>;
@@ -81,7 +78,6 @@ export interface InputRecord {
   raw: string;
   /** The same text as UTF-8 bytes, when read with `raw: 'bytes'` by the fast reader. */
   rawBytes?: Buffer;
-  /** Parsed fields. */
   fields: string[];
   /** A workbook's row: the cells that are not text (read with `typed`). */
   cells?: TypedCell[];

@@ -1,5 +1,4 @@
-// JSON (one array) and NDJSON (one object per line): each row's columns keyed by name, then its results (a workbook's
-// numbers and booleans typed, its dates as ISO text).
+// JSON (one array) and NDJSON (an object a line): each row's columns by name, then its results.
 
 import type { InputRecord } from '../../scan/input/index.js';
 import { type RowFacts, type Verdict, verdictFields } from '../../verdict/verdict.js';

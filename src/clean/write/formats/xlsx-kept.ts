@@ -1,7 +1,5 @@
-// A workbook written from a workbook (`-o book.xlsx`, `--in-place`): every part of the one read is kept as it was
-// (the other sheets, charts, styles, defined names), but the sheet read, whose part is the cleaned sheet; its cells'
-// styles are added after the workbook's own. calcChain, where Excel keeps the order of its formulas, is left out:
-// the cleaned sheet holds values, and Excel makes the chain again.
+// A workbook written from a workbook: every part kept but the sheet read, which is the cleaned sheet, its styles
+// added after the workbook's own. calcChain is left out: the sheet holds values, and Excel makes the chain again.
 import { posix } from 'node:path';
 import { PassThrough, type Writable } from 'node:stream';
 import yazl from 'yazl';

@@ -1,6 +1,4 @@
-// The parts of a workbook around its sheets (yazl writes the zip): content types, relationships, the workbook with
-// its sheets and filters, and the styles: a bold header, and the number formats the cells use (the input's own,
-// and a date-time for email_checked_at).
+// The parts of a workbook around its sheets (yazl writes the zip): content types, relationships, the workbook, styles.
 import type { Writable } from 'node:stream';
 import { PassThrough } from 'node:stream';
 import yazl from 'yazl';
@@ -12,20 +10,14 @@ const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships
 const PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships';
 const HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 
-/**
- * Where a workbook's own styles end, when the sheet is written into it (xlsx-kept.ts): the styles made here follow
- * its cell styles and fonts, and its format ids.
- */
+/** Where a workbook's own styles end, when the sheet is written into it (xlsx-kept.ts). */
 export interface StyleBase {
   xfs: number;
   fonts: number;
   firstCustomId: number;
 }
 
-/**
- * Each style a cell can have: 0 plain, then the bold header, then one per number format met; numbered from 0 in a
- * workbook of their own, after the workbook's own (`base`) in one written over.
- */
+/** Each style a cell can have: plain, the bold header, then one a number format met; after `base`'s when written over. */
 export class StyleTable {
   readonly header: number;
   private readonly xfs: number[] = [0, 0];
@@ -42,8 +34,7 @@ export class StyleTable {
     const key = `${format.id}:${format.code ?? ''}`;
     let style = this.byFormat.get(key);
     if (style === undefined) {
-      // A workbook's own format codes are numbered anew from 164, Excel's first custom id (or past the ids of the
-      // workbook written over).
+      // Format codes are numbered anew from Excel's first custom id, or past those of the workbook written over.
       let id = format.id;
       if (format.code !== undefined) {
         id = this.custom.get(format.code) ?? (this.base?.firstCustomId ?? 164) + this.custom.size;
