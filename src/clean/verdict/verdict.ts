@@ -134,22 +134,9 @@ export function uncheckedVerdict(key: string): Verdict {
   return { key, status: 'unchecked', valid: null, disposable: null, validDomain: null, reason: '', checkedAt: '' };
 }
 
-/** The appended values, as text for CSV. */
+/** The appended values, as text for CSV: null is an empty cell. */
 export function verdictCells(v: Verdict, extras: readonly ExtraColumn[] = [], row: RowFacts = {}): string[] {
-  const b = (x: boolean | null) => (x === null ? '' : String(x));
-  const kind = addressKind(v, row.key);
-  const cells = [
-    v.status,
-    b(v.valid),
-    b(v.disposable),
-    b(v.validDomain),
-    v.reason,
-    v.checkedAt,
-    b(kind.free),
-    b(kind.role),
-  ];
-  for (const column of extras) cells.push(EXTRA_COLUMNS[column](v, row) ?? '');
-  return cells;
+  return Object.values(verdictFields(v, extras, row)).map((value) => (value === null ? '' : String(value)));
 }
 
 /** The appended values, typed, for JSON. */

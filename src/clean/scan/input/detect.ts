@@ -3,7 +3,7 @@
 import { UsageError } from '../../../errors.js';
 import { chooseEmailColumn, ownColumns } from './columns.js';
 import type { InputLayout } from './layout.js';
-import { nulError, QUOTE_HINT, utf8Error } from './problems.js';
+import { nulError, parseError, utf8Error } from './problems.js';
 import { excelSepLine, isHeaderRecord, parseSample, recordSpansLines, sniffFormat } from './sniff.js';
 import { type ByteScan, byteAt, lineAtOffset } from './source.js';
 
@@ -110,16 +110,11 @@ function parseRecords(text: string, displayName: string, sampleComplete: boolean
     ? { format: 'csv' as const, delimiter: named, parsed: parseSample(recordsText, 'csv', named) }
     : sniffFormat(text);
   const error = parsed.error;
-  if (error) {
+  // An unclosed quote in a sample cut short may close after it.
+  if (error && (sampleComplete || error.code === 'CSV_MAX_RECORD_SIZE')) {
     const where = `${displayName}:${error.line + lineOffset}`;
-    if (error.code === 'CSV_MAX_RECORD_SIZE') {
-      // A huge record, or a quote that swallows everything after it: only a quoted field can span lines.
-      throw recordSpansLines(recordsText, error.line)
-        ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT)
-        : new UsageError(`${where}: a record longer than 1 MiB`);
-    }
-    if (error.code === 'CSV_QUOTE_NOT_CLOSED' && sampleComplete)
-      throw new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT);
+    const refusal = parseError(where, error.code, () => recordSpansLines(recordsText, error.line));
+    if (refusal) throw refusal;
   }
   return { format, delimiter, parsed, sep, lineOffset };
 }

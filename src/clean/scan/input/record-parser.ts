@@ -1,7 +1,7 @@
 import { Parser } from 'csv-parse';
 import { UsageError } from '../../../errors.js';
 import type { InputLayout, InputRecord } from './index.js';
-import { QUOTE_HINT, raggedError } from './problems.js';
+import { parseError, raggedError } from './problems.js';
 import { parserOptions } from './sniff.js';
 
 const EMPTY = Buffer.alloc(0);
@@ -161,16 +161,12 @@ export class RecordParser implements RecordSource {
   }
 
   describe(err: Error): UsageError {
-    const code = (err as { code?: unknown }).code;
     const where = `${this.layout.displayName}:${this.nextLine}`;
-    if (code === 'CSV_MAX_RECORD_SIZE') {
-      // A huge record, or a quote that swallows everything after it: only a quoted field can span lines.
-      return this.parser.info.lines > this.parserNextLine
-        ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT)
-        : new UsageError(`${where}: a record longer than 1 MiB`);
-    }
-    if (code === 'CSV_QUOTE_NOT_CLOSED') return new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT);
-    // Other csv-parse errors cannot happen with the relaxed options used; if one does, the input caused it.
-    return new UsageError(`${where}: cannot parse this record (${err.message})`);
+    const code = (err as { code?: unknown }).code;
+    return (
+      parseError(where, code, () => this.parser.info.lines > this.parserNextLine) ??
+      // Other errors cannot happen with the relaxed options used; if one does, the input caused it.
+      new UsageError(`${where}: cannot parse this record (${err.message})`)
+    );
   }
 }
