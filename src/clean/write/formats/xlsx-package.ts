@@ -84,9 +84,9 @@ export interface SheetPart {
   range: string;
 }
 
-/** The zip, written as its sheets stream: each sheet part as it is made, the other parts at the end. */
-export class PackageWriter {
-  private readonly zip = new yazl.ZipFile();
+/** A zip written as its parts come: each sheet as it is made, the other parts at the end. */
+export class ZipOutput {
+  protected readonly zip = new yazl.ZipFile();
   private readonly ended: Promise<void>;
 
   constructor(out: Writable) {
@@ -98,25 +98,40 @@ export class PackageWriter {
     });
   }
 
-  /** A stream for sheet number `n` (1-based); its text is deflated as it comes. */
-  sheet(n: number): PassThrough {
+  /** A stream for the sheet part at `path`, deflated as it comes. */
+  protected sheetAt(path: string): PassThrough {
     const stream = new PassThrough({ highWaterMark: 1 << 20 });
-    this.zip.addReadStream(stream, `xl/worksheets/sheet${n}.xml`, { compressionLevel: 1 });
+    this.zip.addReadStream(stream, path, { compressionLevel: 1 });
     return stream;
   }
 
+  protected add(path: string, text: string): void {
+    this.zip.addBuffer(Buffer.from(text), path);
+  }
+
+  protected async end(): Promise<void> {
+    this.zip.end();
+    await this.ended;
+  }
+}
+
+/** A workbook of its own. */
+export class PackageWriter extends ZipOutput {
+  /** Sheet number `n` (1-based). */
+  sheet(n: number): PassThrough {
+    return this.sheetAt(`xl/worksheets/sheet${n}.xml`);
+  }
+
   async finish(sheets: readonly SheetPart[], styles: StyleTable): Promise<void> {
-    const add = (path: string, text: string) => this.zip.addBuffer(Buffer.from(text), path);
-    add('[Content_Types].xml', contentTypes(sheets.length));
-    add(
+    this.add('[Content_Types].xml', contentTypes(sheets.length));
+    this.add(
       '_rels/.rels',
       `${HEAD}<Relationships xmlns="${PKG_REL}"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
     );
-    add('xl/workbook.xml', workbookXml(sheets));
-    add('xl/_rels/workbook.xml.rels', workbookRels(sheets.length));
-    add('xl/styles.xml', styles.xml());
-    this.zip.end();
-    await this.ended;
+    this.add('xl/workbook.xml', workbookXml(sheets));
+    this.add('xl/_rels/workbook.xml.rels', workbookRels(sheets.length));
+    this.add('xl/styles.xml', styles.xml());
+    await this.end();
   }
 }
 
