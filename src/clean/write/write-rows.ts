@@ -7,7 +7,7 @@ import { type ExtraColumn, prefilterVerdict, uncheckedVerdict, type Verdict } fr
 import { AtomicFile, OutputError } from './atomic-file.js';
 import { FORMATS, type OutputFormat } from './formats/index.js';
 import { objectReceiver } from './formats/json.js';
-import type { RowSink } from './formats/row-sink.js';
+import type { FormatModule, RowSink, SinkContext } from './formats/row-sink.js';
 import type { OutputPath } from './output-path.js';
 import { Tally } from './tally.js';
 
@@ -69,13 +69,7 @@ export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts:
   const extras = [...(opts.extraColumns ?? []), ...(opts.checked ? (['email_checked'] as const) : [])];
   const escapeFormulas = opts.escapeFormulas ?? (layout.workbook !== undefined && opts.format === 'csv');
   const context = { layout, extras, escapeFormulas, warn: opts.warn ?? (() => undefined) };
-  const open = async (target: OutputPath | undefined, backup?: string): Promise<Target> => {
-    if (target === undefined && opts.rows) return { sink: objectReceiver(context, opts.rows) };
-    if (target === undefined) return { sink: format.createSink({ ...context, stream: opts.stdout }) };
-    const file = new AtomicFile(target, backup);
-    await file.ready();
-    return { sink: format.createSink({ ...context, stream: file.stream }), file };
-  };
+  const open = (target: OutputPath | undefined, backup?: string) => openTarget(format, context, opts, target, backup);
   const targets: Target[] = [];
   try {
     const main = await open(opts.output, opts.backup);
@@ -111,15 +105,28 @@ export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts:
         if (writing) await writing;
       }
     }
-    for (const t of targets) {
-      await t.sink.end();
-    }
+    for (const t of targets) await t.sink.end();
     for (const t of targets) await t.file?.commit();
     return summary;
   } catch (error) {
     for (const t of targets) t.file?.abort();
     throw failedTarget(error, targets, opts.output === undefined ? 'stdout' : undefined);
   }
+}
+
+/** A file written aside, else the library's receiver of rows, else stdout. */
+async function openTarget(
+  format: FormatModule,
+  context: Omit<SinkContext, 'stream'>,
+  opts: WriteOptions,
+  target: OutputPath | undefined,
+  backup?: string,
+): Promise<Target> {
+  if (target === undefined && opts.rows) return { sink: objectReceiver(context, opts.rows) };
+  if (target === undefined) return { sink: format.createSink({ ...context, stream: opts.stdout }) };
+  const file = new AtomicFile(target, backup);
+  await file.ready();
+  return { sink: format.createSink({ ...context, stream: file.stream }), file };
 }
 
 const DECIDED_HERE = new Map<string, Verdict>();

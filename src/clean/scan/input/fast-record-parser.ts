@@ -213,17 +213,9 @@ export class FastRecordParser implements RecordSource {
         if (i < n && buf[i] === Q) return UNSURE; // a quote inside an unquoted field
       }
       if (i - start > LONGEST_RECORD) return UNSURE;
-      if (this.fields !== undefined || field === this.column) {
-        let text = buf.toString('utf8', from, to);
-        if (escaped) text = text.replaceAll('""', '"');
-        if (this.fields !== undefined) this.fields.push(text);
-        else this.cell = text;
-      }
+      if (this.fields !== undefined || field === this.column) this.keep(buf, from, to, escaped);
       field++;
-      if (i >= n) {
-        if (!atEnd) return INCOMPLETE;
-        return this.ended(field, n, '', n);
-      }
+      if (i >= n) return atEnd ? this.ended(field, n, '', n) : INCOMPLETE;
       const c = buf[i];
       if (c === D) {
         i++;
@@ -235,6 +227,14 @@ export class FastRecordParser implements RecordSource {
       if (buf[i + 1] === LF) return this.ended(field, i, '\r\n', i + 2);
       return UNSURE;
     }
+  }
+
+  /** A field record() decodes: every field, or the email column's. */
+  private keep(buf: Buffer, from: number, to: number, escaped: boolean): void {
+    let text = buf.toString('utf8', from, to);
+    if (escaped) text = text.replaceAll('""', '"');
+    if (this.fields !== undefined) this.fields.push(text);
+    else this.cell = text;
   }
 
   private ended(fieldCount: number, contentEnd: number, eol: InputRecord['eol'], next: number): number {
