@@ -1,72 +1,23 @@
-import { isDisposableDomain, isFreeProvider } from './lists.js';
+import { isDisposableDomain, isFreeProvider, words } from './lists.js';
 
 /** Domains people mistype most, most popular first (the earlier wins a tie); never corrected themselves. */
-export const COMMON_DOMAINS: readonly string[] = [
-  'gmail.com',
-  'yahoo.com',
-  'hotmail.com',
-  'outlook.com',
-  'icloud.com',
-  'aol.com',
-  'live.com',
-  'msn.com',
-  'googlemail.com',
-  'hotmail.co.uk',
-  'yahoo.co.uk',
-  'hotmail.fr',
-  'yahoo.fr',
-  'me.com',
-  'mac.com',
-  'gmx.com',
-  'gmx.de',
-  'gmx.net',
-  'web.de',
-  't-online.de',
-  'mail.ru',
-  'yandex.ru',
-  'yandex.com',
-  'mail.com',
-  'proton.me',
-  'protonmail.com',
-  'zoho.com',
-  'ymail.com',
-  'rocketmail.com',
-  'fastmail.com',
-  'qq.com',
-  'comcast.net',
-  'verizon.net',
-  'att.net',
-  'sbcglobal.net',
-  'orange.fr',
-  'free.fr',
-  'laposte.net',
-  'libero.it',
-  'wanadoo.fr',
-];
+export const COMMON_DOMAINS: readonly string[] = words(`
+  gmail.com yahoo.com hotmail.com outlook.com icloud.com aol.com live.com msn.com googlemail.com hotmail.co.uk
+  yahoo.co.uk hotmail.fr yahoo.fr me.com mac.com gmx.com gmx.de gmx.net web.de t-online.de mail.ru yandex.ru
+  yandex.com mail.com proton.me protonmail.com zoho.com ymail.com rocketmail.com fastmail.com qq.com comcast.net
+  verizon.net att.net sbcglobal.net orange.fr free.fr laposte.net libero.it wanadoo.fr
+`);
 
 /** Top-level domains that do not exist but are one slip away from `com`, `net` or `org`. */
-export const TLD_FIXES: Readonly<Record<string, string>> = {
-  con: 'com',
-  cmo: 'com',
-  cpm: 'com',
-  comm: 'com',
-  coom: 'com',
-  xom: 'com',
-  vom: 'com',
-  ocm: 'com',
-  c0m: 'com',
-  cim: 'com',
-  ckm: 'com',
-  clm: 'com',
-  cop: 'com',
-  ney: 'net',
-  nte: 'net',
-  nett: 'net',
-  ogr: 'org',
-  orgg: 'org',
-  prg: 'org',
-  rog: 'org',
+const SLIPS_OF: Record<string, string> = {
+  com: 'con cmo cpm comm coom xom vom ocm c0m cim ckm clm cop',
+  net: 'ney nte nett',
+  org: 'ogr orgg prg rog',
 };
+
+const TLD_FIXES = new Map(
+  Object.entries(SLIPS_OF).flatMap(([tld, slips]) => words(slips).map((slip) => [slip, tld] as const)),
+);
 
 const common: ReadonlySet<string> = new Set(COMMON_DOMAINS);
 /** Providers with names under five letters sit one edit from real companies (aon.com, ms.com): never targets. */
@@ -93,7 +44,7 @@ function isKnownProvider(domain: string): boolean {
 
 function fixTld(domain: string): string {
   const dot = domain.lastIndexOf('.');
-  const fix = dot > 0 ? TLD_FIXES[domain.slice(dot + 1)] : undefined;
+  const fix = dot > 0 ? TLD_FIXES.get(domain.slice(dot + 1)) : undefined;
   return fix ? `${domain.slice(0, dot)}.${fix}` : domain;
 }
 

@@ -1,40 +1,15 @@
 // Which column holds the addresses: --column, a header that names it, or the values that look like addresses.
 import { UsageError } from '../../../errors.js';
+import { words } from '../../../verify/lists.js';
 import { EXTRA_COLUMNS, RESULT_COLUMNS, VERDICT_COLUMNS } from '../../verdict/verdict.js';
 import { HAS_ADDRESS, type SampleRecord } from './sniff.js';
 
-/** Header names that mean "the email address", best first, normalised by `normaliseName`. */
-const EMAIL_NAMES = [
-  'email',
-  'emailaddress',
-  'emailaddr',
-  'emailid',
-  'primaryemail',
-  'primaryemailaddress',
-  'email1value', // Google Contacts "E-mail 1 - Value"
-  'email1',
-  'emailaddress1',
-  'mailaddress',
-  'mail',
-  'emails',
-  'workemail',
-  'businessemail',
-  'personalemail',
-  'homeemail',
-  'contactemail',
-  'subscriberemail',
-  'customeremail',
-  'useremail',
-  'courriel',
-  'adressecourriel',
-  'adresseemail',
-  'correo',
-  'correoelectronico',
-  'emailadresse',
-  'mailadresse',
-  'epost',
-  'epostadresse',
-];
+/** Header names that mean "the email address", best first, normalised (`email1value`: Google's "E-mail 1 - Value"). */
+const EMAIL_NAMES = words(`
+  email emailaddress emailaddr emailid primaryemail primaryemailaddress email1value email1 emailaddress1 mailaddress
+  mail emails workemail businessemail personalemail homeemail contactemail subscriberemail customeremail useremail
+  courriel adressecourriel adresseemail correo correoelectronico emailadresse mailadresse epost epostadresse
+`);
 
 /** Lower case, letters and digits only: `E-mail 1 - Value` -> `email1value`. */
 export function normaliseName(name: string): string {
