@@ -74,7 +74,6 @@ export class DomainResolver {
     return pending;
   }
 
-  /** Lookups waiting for one of the concurrent slots. */
   get queued(): number {
     return this.limit.pendingCount;
   }

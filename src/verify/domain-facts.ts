@@ -11,7 +11,6 @@ export interface DomainFacts {
   suggestion: string | undefined;
   /** DNS's answer, once a `verify` (or `prefetch`) has had it: `verifyKnown` decides from it without waiting. */
   check?: DomainCheck;
-  /** `prefetch` asked DNS about the domain. */
   prefetched?: boolean;
   /** Its addresses' verdicts once DNS answered, by kind (see Engine.knownKey): frozen, as they are given out again. */
   shared?: EngineVerdict[];

@@ -64,7 +64,6 @@ export class Session {
     });
   }
 
-  /** The next complete reply. */
   async reply(step: string): Promise<SmtpReply> {
     const collected: string[] = [];
     const deadline = Date.now() + this.timeoutMs;

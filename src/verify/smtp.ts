@@ -37,9 +37,7 @@ export interface SmtpStats {
   probes: number;
   /** SMTP sessions opened (not counting the reachability check). */
   connections: number;
-  /** The largest number of sessions open at once to one host. */
   maxPerHost: number;
-  /** Domains found to accept any mailbox. */
   catchAllDomains: number;
   /** The reachability check's result: undefined until it ran. */
   reachable: boolean | undefined;
@@ -49,7 +47,6 @@ export interface ProbeTarget {
   /** The address to ask about, local part as given and ASCII domain. */
   local: string;
   domain: string;
-  /** The local part needs SMTPUTF8. */
   smtputf8: boolean;
   /** The mail host to connect to (the best MX) and its addresses. */
   host: string;
@@ -115,7 +112,6 @@ export class SmtpProber {
     return { ...this.counters };
   }
 
-  /** Closes any session still open. */
   close(): void {
     for (const s of this.open) s.destroy();
     this.open.clear();

@@ -46,7 +46,6 @@ export class VerdictTable {
 
   constructor(private readonly keys: UniqueKeys) {}
 
-  /** How many addresses have a verdict. */
   get size(): number {
     return this.count;
   }

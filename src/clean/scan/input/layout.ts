@@ -41,13 +41,11 @@ export interface InputLayout {
   /** Where the first record may start, after a BOM and a `sep=` line: byte offset and 1-based line. */
   bodyOffset: number;
   bodyLine: number;
-  /** What the input was decoded from. */
   encoding: InputEncoding;
   /** Neither a BOM nor --encoding named it, and it was not UTF-8: it was read as Windows-1252. */
   encodingGuessed: boolean;
   /** The first line ending in the file ('\n' when there is none). */
   lineEnding: '\n' | '\r\n';
-  /** The input's last byte is a line ending. */
   endsWithNewline: boolean;
   hasHeader: boolean;
   /** Header fields ([] without a header). */

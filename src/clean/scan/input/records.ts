@@ -3,9 +3,8 @@
 import { UsageError } from '../../../errors.js';
 import { FastRecordParser } from './fast-record-parser.js';
 import type { InputLayout, InputRecord } from './index.js';
-import { nulError, utf8Error } from './problems.js';
 import { RecordParser, type RecordSource } from './record-parser.js';
-import { byteAt, fileChunks, fileError, lineAtOffset } from './source.js';
+import { badByteError, fileChunks, fileError } from './source.js';
 import { CellsReader } from './typed-cells.js';
 import { Utf8Checker } from './utf8.js';
 
@@ -46,13 +45,7 @@ async function* batches(
           const records = parser.takeBatch();
           if (records.length > 0) yield await sheet(records);
         }
-        if (!failure && stop >= 0) {
-          const line = await lineAtOffset(layout.file, stop);
-          failure =
-            stop === bad
-              ? utf8Error(layout.displayName, line, await byteAt(layout.file, bad))
-              : nulError(layout.displayName, line);
-        }
+        if (!failure && stop >= 0) failure = await badByteError(layout.file, layout.displayName, stop);
         if (failure) break;
       }
     } catch (err) {
@@ -98,8 +91,7 @@ async function* endOfInput(
   sheet: SheetRows,
 ): AsyncGenerator<InputRecord[], Error | undefined, undefined> {
   const end = checker.end();
-  if (end >= 0)
-    return utf8Error(layout.displayName, await lineAtOffset(layout.file, end), await byteAt(layout.file, end));
+  if (end >= 0) return badByteError(layout.file, layout.displayName, end);
   const err = await parser.end();
   const records = parser.takeBatch();
   if (records.length > 0) yield await sheet(records);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../../errors.js';
 import { processTag, removeLeftovers } from '../../../lock-files.js';
+import { nulError, utf8Error } from './problems.js';
 import { Utf8Checker } from './utf8.js';
 
 /** Read size for both passes. */
@@ -19,7 +20,6 @@ export interface ByteScan {
   fingerprint: string;
   /** The first SAMPLE_BYTES of the file (or all of it). */
   sample: Buffer;
-  /** The sample is the whole file. */
   sampleComplete: boolean;
   /** Offset of the first invalid UTF-8 sequence, or -1. */
   badUtf8: number;
@@ -192,8 +192,15 @@ export async function firstInvalidUtf8(file: string, displayName: string): Promi
   }
 }
 
-/** The 1-based line holding byte `offset` (for error messages). */
-export async function lineAtOffset(file: string, offset: number): Promise<number> {
+/** The list refused at byte `offset`: a NUL, or the start of a sequence that is not UTF-8 (never 0). */
+export async function badByteError(file: string, displayName: string, offset: number): Promise<UsageError> {
+  const line = await lineAtOffset(file, offset);
+  const byte = await byteAt(file, offset);
+  return byte === 0 ? nulError(displayName, line) : utf8Error(displayName, line, byte);
+}
+
+/** The 1-based line holding byte `offset`. */
+async function lineAtOffset(file: string, offset: number): Promise<number> {
   let line = 1;
   let pos = 0;
   const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES, end: Math.max(offset - 1, 0) });
@@ -209,8 +216,7 @@ export async function lineAtOffset(file: string, offset: number): Promise<number
   return line;
 }
 
-/** The byte at `offset` (for error messages). */
-export async function byteAt(file: string, offset: number): Promise<number> {
+async function byteAt(file: string, offset: number): Promise<number> {
   const fh = await open(file, 'r');
   try {
     const buf = Buffer.alloc(1);

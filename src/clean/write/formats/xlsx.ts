@@ -29,7 +29,6 @@ export class XlsxSink implements RowSink {
   /** Cells cut to Excel's limit: how many, in how many rows, and the first rows' lines. */
   private readonly cut = { cells: 0, rows: 0, lines: [] as number[], last: -1 };
   private sheet!: SheetXml;
-  /** Each verdict's result cells, as XML. */
   private readonly made = new WeakMap<Verdict, string>();
 
   /** `sheetRows`: rows a sheet holds, its header included (Excel's limit; smaller in tests). */

@@ -21,7 +21,6 @@ export interface SpooledSheet {
   /** One line a row of the CSV: its sheet row and its typed cells. */
   cells: string;
   sheet: string;
-  /** Every sheet's name, in tab order. */
   sheets: string[];
   /** The number formats the typed cells refer to; 0 is General. */
   formats: NumberFormat[];
