@@ -90,19 +90,11 @@ function decide(base: Base, status: EngineStatus, reason: EngineReason, isValidD
   return verdict;
 }
 
+const NO_ADDRESS: Base = { role: false, freeProvider: false, isDisposable: false, smtputf8: false };
+
 export function syntaxVerdict(reason: SyntaxReason): EngineVerdict {
-  return {
-    status: 'invalid',
-    reason: 'syntax',
-    valid: false,
-    isDisposable: false,
-    // The domain part alone is malformed: it can be called invalid without asking DNS.
-    isValidDomain: DOMAIN_REASONS.has(reason) ? false : null,
-    role: false,
-    freeProvider: false,
-    smtputf8: false,
-    detail: reason,
-  };
+  // A malformed domain part can be called invalid without asking DNS.
+  return { ...decide(NO_ADDRESS, 'invalid', 'syntax', DOMAIN_REASONS.has(reason) ? false : null), detail: reason };
 }
 
 /*
