@@ -5,19 +5,15 @@ interface DomainList {
   has(domain: string): boolean;
 }
 
-/**
- * Written by tools/build-disposable.mjs from mailchecker's list. The same path from src/verify, dist/verify and the
- * release bundle's dist/chunks; the single executable carries it as an asset.
- */
+/** Written by tools/build-disposable.mjs from mailchecker's list; the single executable carries it as an asset. */
 const BUILT_LIST = 'disposable-domains.txt';
 
 let domains: DomainList | undefined;
 let origin: 'built' | 'mailchecker' | undefined;
 
 /**
- * mailchecker's list (about 56,000 domains, kept up to date by its maintainers), loaded on first use: as written at
- * build time when that was from the mailchecker installed now, else (a newer one, or no build) from mailchecker. The
- * release bundle and the single executable have no mailchecker beside them: their copy is the list.
+ * mailchecker's list, loaded on first use: the build's copy when it came from the mailchecker installed now, else
+ * mailchecker itself. The release bundle and the single executable have only the copy.
  */
 function list(): DomainList {
   if (!domains) {
@@ -62,17 +58,12 @@ function builtText(): string | undefined {
   }
 }
 
-/**
- * Lookups a list answers by halving before it builds its hash table: the table costs about 20 ms to build (before a
- * run's first request), halving about 0.6 µs a lookup more than the table, so a list of any size pays at most that
- * much twice.
- */
+/** Lookups answered by halving before the hash table is built: a short list never pays for building it. */
 const HALVING_LOOKUPS = 30_000;
 
 /**
- * The sorted lines of one string as a set, comparing in place so no lookup makes a string. The first lookups halve
- * the text itself (nothing to build: most lists have a few hundred domains); after HALVING_LOOKUPS, a hash table of
- * line numbers over the text (FNV-1a, half its slots free) answers in one hash.
+ * The sorted lines of one string as a set, compared in place so no lookup makes a string: halving at first, then a
+ * hash table of line numbers over the text.
  */
 class LineSet implements DomainList {
   private lookups = 0;

@@ -1,11 +1,8 @@
-// The resolvers a user names (`--dns-server`, `MAILCLEAN_DNS_SERVERS`), checked before any is handed to c-ares.
 import { isIP } from 'node:net';
 
 /**
- * A comma-separated list of resolvers (`--dns-server`, `MAILCLEAN_DNS_SERVERS`): IPv4, IPv4:PORT, IPv6,
- * [IPv6] or [IPv6]:PORT, as `Resolver.setServers` takes them. Checked here because setServers throws on a
- * bad address and aborts the whole process (a native assertion) on port 0 or above 65535. Host names
- * are refused: c-ares talks to addresses only.
+ * `--dns-server` / `MAILCLEAN_DNS_SERVERS`: comma-separated IPv4, IPv4:PORT, IPv6, [IPv6] or [IPv6]:PORT. Checked here
+ * because `Resolver.setServers` aborts the process on a bad port; host names are refused, as c-ares takes addresses.
  */
 export function parseDnsServers(list: string): { servers: string[] } | { error: string } {
   const servers: string[] = [];

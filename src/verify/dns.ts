@@ -1,104 +1,25 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import pLimit, { type LimitFunction } from 'p-limit';
+import {
+  canaryWarning,
+  codeOf,
+  type DnsOptions,
+  type DnsStats,
+  type DomainCheck,
+  dnsWarning,
+  NO_ANSWER,
+  noDnsStats,
+} from './dns-check.js';
 
-export interface DnsOptions {
-  /** Resolver addresses (`'127.0.0.1:5353'`, `'[::1]:53'`); the system's when absent. */
-  servers?: string[];
-  /** Per-query timeout before a retry, in milliseconds (c-ares doubles it on each retry). Default 3000. */
-  timeoutMs?: number;
-  /** Attempts per query. Default 2. */
-  tries?: number;
-  /** Domains looked up at once. Default 16. */
-  concurrency?: number;
-  /**
-   * After this many domains in a row failed for want of an answer (refused connection, timeout) with no
-   * answer in between, DNS is taken as unreachable: the remaining domains are `dns_unavailable` without
-   * asking. Default 5.
-   */
-  unreachableAfter?: number;
-  /**
-   * A name that must exist (default `com`). Before the first "no such domain" or "no mail host" answer is
-   * believed, the resolver must answer NS for it: a resolver cut off from the Internet that denies
-   * everything (as sandboxes do) makes every check unknown instead of invalid. `false` trusts every answer.
-   */
-  canary?: string | false;
-  /**
-   * Believe "no such domain" only when a second query says it again (else the domain is unknown): for a caller
-   * that acts on the answer without anyone checking it after (the precheck, which then sends nothing).
-   */
-  confirmNoDomain?: boolean;
-}
+export type { DnsOptions, DnsStats, DomainCheck } from './dns-check.js';
 
-export interface MailHost {
-  exchange: string;
-  priority: number;
-}
-
-export type DomainCheck =
-  | {
-      status: 'ok';
-      /** Mail hosts, best (lowest preference) first. */
-      hosts: MailHost[];
-      /** No MX: the domain itself is the mail host (RFC 5321 section 5.1), with these addresses. */
-      implicit?: { addresses: string[] };
-    }
-  | { status: 'invalid'; reason: 'no_domain' | 'no_mx' | 'null_mx' }
-  | { status: 'unknown'; reason: 'dns_unavailable'; code: string };
-
-export interface DnsStats {
-  /** Domains looked up: one per distinct domain, however many questions that took. */
-  lookups: number;
-  /** Questions sent for those domains (MX, then A and AAAA when there is no MX). */
-  queries: number;
-  /** Questions sent for mail host addresses (for the SMTP probe). */
-  hostQueries: number;
-  /** Questions sent to check that the resolver sees the Internet (the canary; at most one). */
-  canaryQueries: number;
-  /** `verify` calls answered from the cache of an earlier or running lookup. */
-  cacheHits: number;
-  /** Domains whose lookup ended `dns_unavailable` (including those not asked once DNS was unreachable). */
-  unavailable: number;
-  /** Domains not asked because DNS was already known to be unreachable. */
-  skipped: number;
-}
-
-/** What an address literal (`user@[192.0.2.1]`) says of its domain: its host, nothing to look up. */
-export function literalCheck(ip: string): DomainCheck {
-  return { status: 'ok', hosts: [{ exchange: ip, priority: 0 }], implicit: { addresses: [ip] } };
-}
-
-/** The stats of an engine that asks no DNS. */
-export function noDnsStats(): DnsStats {
-  return { lookups: 0, queries: 0, hostQueries: 0, canaryQueries: 0, cacheHits: 0, unavailable: 0, skipped: 0 };
-}
-
-/** The canary's first try waits this long (c-ares doubles it for the second): 3 s in all on a network that drops. */
+/** The canary's first try waits this long (c-ares doubles it for the second). */
 const CANARY_TIMEOUT_MS = 1_000;
 
-/** Errors that say nothing about the domain, only that no answer came. */
-const NO_ANSWER = new Set(['ECONNREFUSED', 'ETIMEOUT', 'ECONNRESET', 'ECANCELLED', 'EDESTRUCTION']);
-
-function codeOf(err: unknown): string {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : 'EUNKNOWN';
-}
-
-/** The warning for a failed lookup; the same text for every domain that fails the same way. */
-export function dnsWarning(code: string): string {
-  return NO_ANSWER.has(code)
-    ? `DNS is unreachable (${code}): domain checks are unknown`
-    : `DNS lookups failed (${code}): those domain checks are unknown`;
-}
-
-export function canaryWarning(name: string, code: string): string {
-  return `DNS is unreachable (the resolver says ${name} does not exist: ${code}): domain checks are unknown`;
-}
-
 /**
- * MX lookups with the RFC 5321 A/AAAA fallback, each domain asked once per instance (a cache of
- * promises), at most `concurrency` domains at once. Never calls a domain invalid for a failure to get
- * an answer.
+ * MX lookups with the RFC 5321 A/AAAA fallback, each domain asked once, `concurrency` at once. A domain is never
+ * called invalid for want of an answer.
  */
 export class DomainResolver {
   private readonly resolver: Resolver;
@@ -115,15 +36,7 @@ export class DomainResolver {
   private readonly canaryName: string | false;
   private readonly confirmNoDomain: boolean;
   private canary: Promise<string | undefined> | undefined;
-  private readonly counters: DnsStats = {
-    lookups: 0,
-    queries: 0,
-    hostQueries: 0,
-    canaryQueries: 0,
-    cacheHits: 0,
-    unavailable: 0,
-    skipped: 0,
-  };
+  private readonly counters: DnsStats = noDnsStats();
 
   private readonly warn: (message: string) => void;
 
@@ -161,7 +74,6 @@ export class DomainResolver {
     return pending;
   }
 
-  /** Lookups waiting for one of the concurrent slots. */
   get queued(): number {
     return this.limit.pendingCount;
   }
@@ -190,8 +102,7 @@ export class DomainResolver {
   }
 
   private async lookup(domain: string): Promise<DomainCheck> {
-    // The canary first: a resolver that cannot see the Internet (offline, a sandbox denying every name) is found
-    // out with one question instead of one per domain, and no domain is asked after it.
+    // The canary first: a resolver that cannot see the Internet is found out with one question, not one a domain.
     const cut = await this.checkCanary();
     if (cut !== undefined && this.unreachable === undefined) {
       this.unreachable = cut;
@@ -214,18 +125,14 @@ export class DomainResolver {
       }
       if (mx.code === 'ENOTFOUND') return await this.noDomain(domain);
       if (mx.code !== 'ENODATA') return this.unavailable(mx.code);
-
       // No MX: the domain's own address records make it its mail host (RFC 5321 section 5.1).
-      const a = await this.ask(() => this.resolver.resolve4(domain));
-      if (a.ok && a.value.length > 0)
-        return { status: 'ok', hosts: [{ exchange: domain, priority: 0 }], implicit: { addresses: a.value } };
-      if (!a.ok && a.code === 'ENOTFOUND') return { status: 'invalid', reason: 'no_domain' };
-      if (!a.ok && a.code !== 'ENODATA') return this.unavailable(a.code);
-      const aaaa = await this.ask(() => this.resolver.resolve6(domain));
-      if (aaaa.ok && aaaa.value.length > 0)
-        return { status: 'ok', hosts: [{ exchange: domain, priority: 0 }], implicit: { addresses: aaaa.value } };
-      if (!aaaa.ok && aaaa.code === 'ENOTFOUND') return { status: 'invalid', reason: 'no_domain' };
-      if (!aaaa.ok && aaaa.code !== 'ENODATA') return this.unavailable(aaaa.code);
+      for (const family of ['resolve4', 'resolve6'] as const) {
+        const found = await this.ask(() => this.resolver[family](domain));
+        if (found.ok && found.value.length > 0)
+          return { status: 'ok', hosts: [{ exchange: domain, priority: 0 }], implicit: { addresses: found.value } };
+        if (!found.ok && found.code === 'ENOTFOUND') return { status: 'invalid', reason: 'no_domain' };
+        if (!found.ok && found.code !== 'ENODATA') return this.unavailable(found.code);
+      }
       return { status: 'invalid', reason: 'no_mx' };
     } catch (err) {
       return this.unavailable(codeOf(err));
@@ -240,10 +147,7 @@ export class DomainResolver {
     return this.unavailable(again.ok ? 'EINCONSISTENT' : again.code);
   }
 
-  /**
-   * Once per resolver: undefined when the canary name resolves, else the error code. Asked with a short timeout
-   * of its own: on a network that drops packets, it bounds the wait before every domain is called unknown.
-   */
+  /** Once per resolver: undefined when the canary resolves, else the error code; a short timeout bounds the wait. */
   private checkCanary(): Promise<string | undefined> {
     const name = this.canaryName;
     if (name === false) return Promise.resolve(undefined);

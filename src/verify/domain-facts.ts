@@ -1,5 +1,4 @@
-// What the engine knows of a domain before and after asking DNS about it: one record a domain, shared by its
-// addresses.
+// What the engine knows of a domain before and after asking DNS: one record a domain, shared by its addresses.
 import type { DomainCheck } from './dns.js';
 import { isDisposableDomain, isFreeProvider } from './lists.js';
 import { suggestDomain } from './typo.js';
@@ -12,7 +11,6 @@ export interface DomainFacts {
   suggestion: string | undefined;
   /** DNS's answer, once a `verify` (or `prefetch`) has had it: `verifyKnown` decides from it without waiting. */
   check?: DomainCheck;
-  /** `prefetch` asked DNS about the domain. */
   prefetched?: boolean;
   /** Its addresses' verdicts once DNS answered, by kind (see Engine.knownKey): frozen, as they are given out again. */
   shared?: EngineVerdict[];
@@ -21,9 +19,8 @@ export interface DomainFacts {
 }
 
 /**
- * Domains' facts found by the domain's UTF-8, for keys read as bytes: a million addresses' domains looked up
- * without making a string of each. Holds only domains given to `add`, their bytes side by side in one buffer and
- * their numbers in an open-addressing table (never more than half full): a lookup reads three arrays, not objects.
+ * Domains' facts found by the domain's UTF-8, for keys read as bytes, without making a string: their bytes in one
+ * buffer and their numbers in an open-addressing table, so a lookup reads arrays, not objects.
  */
 export class FactsByBytes {
   private readonly facts: DomainFacts[] = [];

@@ -1,4 +1,3 @@
-// One SMTP client connection: the conversation's transport, with a timeout on every step.
 import net from 'node:net';
 
 export interface SmtpReply {
@@ -16,10 +15,7 @@ export class SmtpError extends Error {
   }
 }
 
-/**
- * One SMTP client connection: reads (possibly multi-line) replies, sends commands, a timeout on every
- * step. Nothing is ever sent after RCPT but QUIT.
- */
+/** One SMTP client connection, a timeout on every step; nothing is sent after RCPT but QUIT. */
 export class Session {
   private buffer = '';
   private lines: string[] = [];
@@ -68,7 +64,6 @@ export class Session {
     });
   }
 
-  /** The next complete reply. */
   async reply(step: string): Promise<SmtpReply> {
     const collected: string[] = [];
     const deadline = Date.now() + this.timeoutMs;

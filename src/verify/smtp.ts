@@ -17,10 +17,7 @@ export interface SmtpOptions {
   timeoutMs?: number;
   /** Connections to one mail host (address and port) at once. Default 2. */
   perHost?: number;
-  /**
-   * Host (`name` or `name:port`) for the start-up reachability check; by default the first mail host
-   * probed, on `port`.
-   */
+  /** Host (`name` or `name:port`) for the start-up reachability check; default the first mail host probed. */
   probeHost?: string;
   /** Limit for the reachability check. Default the smaller of `timeoutMs` and 3000 ms. */
   probeTimeoutMs?: number;
@@ -40,9 +37,7 @@ export interface SmtpStats {
   probes: number;
   /** SMTP sessions opened (not counting the reachability check). */
   connections: number;
-  /** The largest number of sessions open at once to one host. */
   maxPerHost: number;
-  /** Domains found to accept any mailbox. */
   catchAllDomains: number;
   /** The reachability check's result: undefined until it ran. */
   reachable: boolean | undefined;
@@ -52,7 +47,6 @@ export interface ProbeTarget {
   /** The address to ask about, local part as given and ASCII domain. */
   local: string;
   domain: string;
-  /** The local part needs SMTPUTF8. */
   smtputf8: boolean;
   /** The mail host to connect to (the best MX) and its addresses. */
   host: string;
@@ -60,9 +54,8 @@ export interface ProbeTarget {
 }
 
 /**
- * The SMTP probe: banner, EHLO, MAIL FROM, RCPT TO the address, RCPT TO a made-up mailbox at the same
- * domain (catch-all), QUIT. At most `perHost` sessions per mail host at once; a domain once found
- * catch-all is not probed again.
+ * The SMTP probe: EHLO, MAIL FROM, RCPT TO the address and to a made-up one (catch-all), QUIT. At most `perHost`
+ * sessions a mail host; a domain found catch-all is not probed again.
  */
 export class SmtpProber {
   private readonly port: number;
@@ -119,7 +112,6 @@ export class SmtpProber {
     return { ...this.counters };
   }
 
-  /** Closes any session still open. */
   close(): void {
     for (const s of this.open) s.destroy();
     this.open.clear();

@@ -35,18 +35,11 @@ export type SyntaxResult =
 export interface SyntaxOptions {
   /** Accept `user@[192.0.2.1]` (RFC 5321 address literals); off by default, as most senders refuse them. */
   allowIpLiteral?: boolean;
-  /**
-   * Remove white space around the input first (default true: a CSV cell's padding is not part of the
-   * address). `false` judges the exact string, as an SMTP server would see it between `<` and `>`.
-   */
+  /** Trim white space first (default true); `false` judges the exact string, as an SMTP server would. */
   trim?: boolean;
 }
 
-/*
- * RFC 5321 Dot-string: atoms of atext separated by single dots. RFC 6531 adds any non-ASCII character
- * (UTF8-non-ascii); of those we refuse control characters (C1), separators (a space is never part of an
- * unquoted atom) and lone surrogates, which no mail system can carry.
- */
+/* RFC 5321 atext plus RFC 6531's non-ASCII, less controls, separators and lone surrogates no mail system carries. */
 const ATOM = /^(?:[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]|[^\x00-\x7f\p{Cc}\p{Z}\p{Cs}])+$/u;
 /* RFC 5321 Quoted-string: qtextSMTP (%d32-33 / %d35-91 / %d93-126), quoted-pairSMTP (backslash, %d32-126). */
 const QUOTED = /^"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|[^\x00-\x7f\p{Cc}\p{Zl}\p{Zp}\p{Cs}]|\\[\x20-\x7e])*"$/u;
@@ -55,8 +48,7 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 const NON_ASCII = /[^\x00-\x7f]/;
 const IPV4_LITERAL = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
-// The shape nearly every real address has: a dot-atom local part and a lower-case ASCII domain whose labels
-// neither start nor end with a hyphen, under an alphabetic TLD. Such an address passes every rule below as it is.
+// The shape nearly every real address has; such an address passes every rule below as it is.
 const PLAIN =
   /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/;
 
@@ -72,7 +64,7 @@ export function splitKey(key: string): SyntaxResult {
   return { ok: true, local, domain: key.slice(at + 1), smtputf8: hasNonAscii(local) };
 }
 
-/** The address has the plain shape (checked in microseconds): valid, its domain already lower-case ASCII. */
+/** The address has the plain shape: valid, its domain already lower-case ASCII. */
 export function isPlainAddress(address: string): boolean {
   // A-labels (xn--) must also decode, which only the full check verifies.
   if (address.length > 254 || !PLAIN.test(address) || address.includes('xn--')) return false;
@@ -90,14 +82,8 @@ export function isPlainAddress(address: string): boolean {
 }
 
 /**
- * The Mailbox of RFC 5321 (the addr-spec of RFC 5322 without comments, folding white space or obsolete
- * forms, as mail servers accept it in RCPT TO), with a reason for every rejection:
- *
- * - local part: dot-string or quoted string, at most 64 octets; non-ASCII allowed and flagged `smtputf8`;
- * - domain: LDH labels of 1 to 63 octets, at most 253 octets, at least two labels, a TLD that is not
- *   all-numeric (RFC 3696 section 2); IDNs converted to ASCII with `url.domainToASCII`;
- * - address literals (`[192.0.2.1]`, `[IPv6:2001:db8::1]`) only with `allowIpLiteral`;
- * - the whole address at most 254 octets (RFC 5321 path limit of 256 less the angle brackets).
+ * The Mailbox of RFC 5321, as mail servers accept it in RCPT TO, with a reason for every rejection; IDNs are
+ * converted to ASCII, address literals accepted only with `allowIpLiteral`.
  */
 export function checkSyntax(input: string, opts: SyntaxOptions = {}): SyntaxResult {
   const address = opts.trim === false ? input : input.trim();
@@ -190,9 +176,8 @@ function addressLiteral(literal: string): string | undefined {
 }
 
 /**
- * The key two spellings of one mailbox share: the domain in lower-case ASCII, and the local part with its letters A-Z
- * in lower case, as mailing platforms count subscribers; `caseSensitive` keeps the local part as written (RFC 5321
- * lets a server tell `Ann` from `ann`, which almost none does).
+ * The key two spellings of one address share: the domain in lower-case ASCII, the local part's A-Z folded as mailing
+ * platforms count subscribers (`caseSensitive` keeps it as written).
  */
 export function dedupeKey(local: string, domain: string, caseSensitive = false): string {
   return `${caseSensitive ? local : asciiLower(local)}@${domain}`;
@@ -205,10 +190,7 @@ export function asciiLower(text: string): string {
   return ASCII_UPPER.test(text) ? text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) | 32)) : text;
 }
 
-/**
- * An A-label (`xn--…`) must be Punycode for a non-ASCII label that encodes back to it. Node 22 refused bad ones in
- * domainToASCII (returning ""), Node 24 passes them through unchanged; this check gives both the same answer.
- */
+/** An A-label must decode to a non-ASCII label that encodes back to it: Node 22 and 24 differ on bad ones. */
 function isDecodableLabel(label: string): boolean {
   if (!label.startsWith('xn--')) return true;
   const unicode = domainToUnicode(label);

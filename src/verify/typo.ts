@@ -1,91 +1,33 @@
-import { isDisposableDomain, isFreeProvider } from './lists.js';
+import { isDisposableDomain, isFreeProvider, words } from './lists.js';
 
-/**
- * Domains people mistype most, most popular first (when two are one edit away, the earlier one wins). A
- * domain in this list is never corrected.
- */
-export const COMMON_DOMAINS: readonly string[] = [
-  'gmail.com',
-  'yahoo.com',
-  'hotmail.com',
-  'outlook.com',
-  'icloud.com',
-  'aol.com',
-  'live.com',
-  'msn.com',
-  'googlemail.com',
-  'hotmail.co.uk',
-  'yahoo.co.uk',
-  'hotmail.fr',
-  'yahoo.fr',
-  'me.com',
-  'mac.com',
-  'gmx.com',
-  'gmx.de',
-  'gmx.net',
-  'web.de',
-  't-online.de',
-  'mail.ru',
-  'yandex.ru',
-  'yandex.com',
-  'mail.com',
-  'proton.me',
-  'protonmail.com',
-  'zoho.com',
-  'ymail.com',
-  'rocketmail.com',
-  'fastmail.com',
-  'qq.com',
-  'comcast.net',
-  'verizon.net',
-  'att.net',
-  'sbcglobal.net',
-  'orange.fr',
-  'free.fr',
-  'laposte.net',
-  'libero.it',
-  'wanadoo.fr',
-];
+/** Domains people mistype most, most popular first (the earlier wins a tie); never corrected themselves. */
+export const COMMON_DOMAINS: readonly string[] = words(`
+  gmail.com yahoo.com hotmail.com outlook.com icloud.com aol.com live.com msn.com googlemail.com hotmail.co.uk
+  yahoo.co.uk hotmail.fr yahoo.fr me.com mac.com gmx.com gmx.de gmx.net web.de t-online.de mail.ru yandex.ru
+  yandex.com mail.com proton.me protonmail.com zoho.com ymail.com rocketmail.com fastmail.com qq.com comcast.net
+  verizon.net att.net sbcglobal.net orange.fr free.fr laposte.net libero.it wanadoo.fr
+`);
 
 /** Top-level domains that do not exist but are one slip away from `com`, `net` or `org`. */
-export const TLD_FIXES: Readonly<Record<string, string>> = {
-  con: 'com',
-  cmo: 'com',
-  cpm: 'com',
-  comm: 'com',
-  coom: 'com',
-  xom: 'com',
-  vom: 'com',
-  ocm: 'com',
-  c0m: 'com',
-  cim: 'com',
-  ckm: 'com',
-  clm: 'com',
-  cop: 'com',
-  ney: 'net',
-  nte: 'net',
-  nett: 'net',
-  ogr: 'org',
-  orgg: 'org',
-  prg: 'org',
-  rog: 'org',
+const SLIPS_OF: Record<string, string> = {
+  com: 'con cmo cpm comm coom xom vom ocm c0m cim ckm clm cop',
+  net: 'ney nte nett',
+  org: 'ogr orgg prg rog',
 };
 
+const TLD_FIXES = new Map(
+  Object.entries(SLIPS_OF).flatMap(([tld, slips]) => words(slips).map((slip) => [slip, tld] as const)),
+);
+
 const common: ReadonlySet<string> = new Set(COMMON_DOMAINS);
-/**
- * Providers whose name has fewer than five letters (aol, msn, me, mac, gmx, qq, live, ...) sit one edit
- * away from real companies (aon.com, ms.com, ge.com, msi.com, max.com): they are never typo targets.
- */
+/** Providers with names under five letters sit one edit from real companies (aon.com, ms.com): never targets. */
 const TYPO_TARGETS: readonly string[] = COMMON_DOMAINS.filter((d) => d.indexOf('.') >= 5);
 /** Only a slip in one of these counts when nothing but the TLD differs: hotmail.fi is not a typo of hotmail.fr. */
 const SLIPPABLE_TLDS: ReadonlySet<string> = new Set(['com', 'net', 'org']);
 
 /**
- * The domain a mistyped one was meant to be (`gmial.com` -> `gmail.com`, `yaho.com` -> `yahoo.com`,
- * `gmail.co` -> `gmail.com`, `example.con` -> `example.com`, `gmaill.con` -> `gmail.com`), or undefined.
- * First fixes a TLD that does not exist (`TLD_FIXES`), then looks for a common provider one edit away (a
- * transposition counts as one). Known providers (`COMMON_DOMAINS`, `FREE_PROVIDERS`) are never corrected
- * and a disposable domain is never suggested. Takes the ASCII, lower-case domain.
+ * The domain a mistyped one was meant to be (`gmial.com` -> `gmail.com`, `example.con` -> `example.com`), or
+ * undefined: a TLD fix, then a common provider one edit away. Known providers are never corrected.
  */
 export function suggestDomain(domain: string): string | undefined {
   if (isKnownProvider(domain)) return undefined;
@@ -102,7 +44,7 @@ function isKnownProvider(domain: string): boolean {
 
 function fixTld(domain: string): string {
   const dot = domain.lastIndexOf('.');
-  const fix = dot > 0 ? TLD_FIXES[domain.slice(dot + 1)] : undefined;
+  const fix = dot > 0 ? TLD_FIXES.get(domain.slice(dot + 1)) : undefined;
   return fix ? `${domain.slice(0, dot)}.${fix}` : domain;
 }
 
@@ -118,10 +60,7 @@ function nearestProvider(domain: string): string | undefined {
   return undefined;
 }
 
-/**
- * Whether `distance(a, b) <= 1` (one insertion, deletion, substitution or transposition at most), found in one pass
- * over the strings: every domain of a list is held against every provider.
- */
+/** Whether a and b differ by at most one insertion, deletion, substitution or transposition, in one pass. */
 export function withinOneEdit(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
   let i = 0;

@@ -1,5 +1,7 @@
-// What the engine answers: its statuses and reasons, the verdict, and how one is made from what was found.
+// What the engine answers: its statuses and reasons, the verdict, and the rules that make one from what was found.
+import type { DomainCheck } from './dns-check.js';
 import { isRoleAccount } from './lists.js';
+import type { SmtpOutcome } from './smtp.js';
 import type { SyntaxReason } from './syntax.js';
 
 export type EngineStatus = 'valid' | 'invalid' | 'risky' | 'unknown';
@@ -32,9 +34,7 @@ export interface EngineVerdict {
   valid: boolean | null;
   /** Spec 2.10 `isDisposable`. */
   isDisposable: boolean;
-  /**
-   * Spec 2.10 `isValidDomain`: whether the domain can receive mail; null when DNS was not consulted or did not answer.
-   */
+  /** Spec 2.10 `isValidDomain`: whether the domain can receive mail; null when DNS was not asked or did not answer. */
   isValidDomain: boolean | null;
   role: boolean;
   freeProvider: boolean;
@@ -74,12 +74,7 @@ export function baseVerdict(
   return base;
 }
 
-export function decide(
-  base: Base,
-  status: EngineStatus,
-  reason: EngineReason,
-  isValidDomain: boolean | null,
-): EngineVerdict {
+function decide(base: Base, status: EngineStatus, reason: EngineReason, isValidDomain: boolean | null): EngineVerdict {
   const valid = status === 'valid' ? true : status === 'unknown' ? null : false;
   const verdict: EngineVerdict = {
     status,
@@ -95,25 +90,73 @@ export function decide(
   return verdict;
 }
 
+const NO_ADDRESS: Base = { role: false, freeProvider: false, isDisposable: false, smtputf8: false };
+
 export function syntaxVerdict(reason: SyntaxReason): EngineVerdict {
-  return {
-    status: 'invalid',
-    reason: 'syntax',
-    valid: false,
-    isDisposable: false,
-    // The domain part alone is malformed: it can be called invalid without asking DNS.
-    isValidDomain: DOMAIN_REASONS.has(reason) ? false : null,
-    role: false,
-    freeProvider: false,
-    smtputf8: false,
-    detail: reason,
-  };
+  // A malformed domain part can be called invalid without asking DNS.
+  return { ...decide(NO_ADDRESS, 'invalid', 'syntax', DOMAIN_REASONS.has(reason) ? false : null), detail: reason };
 }
 
-/** Verdicts given to many addresses (see Engine.knownKey), one frozen object for each: a few, however many domains. */
+/*
+ * The rules, the first that applies winning:
+ * 1. bad syntax -> invalid `syntax`
+ * 2. a reserved TLD such as `.test` -> invalid `reserved_domain`, never looked up (RFC 6761: no such name exists)
+ * 3. DNS says the domain takes no mail -> invalid `no_domain` / `null_mx` / `no_mx`
+ * 4. the domain is a typo of a common provider -> risky `possible_typo` (never `disposable`)
+ * 5. a disposable domain -> risky `disposable`
+ * 6. DNS did not answer -> unknown `dns_unavailable`
+ * 7. SMTP rejected the mailbox (5xx on RCPT) -> invalid `mailbox_rejected`
+ * 8. SMTP gave no answer -> unknown `greylisted` (4xx on RCPT) / `smtp_unavailable`
+ * 9. SMTP accepted a made-up mailbox too -> risky `catch_all`
+ * 10. a role account -> risky `role`
+ * 11. otherwise valid.
+ */
+
+type Facts = { reserved: boolean; suggestion: string | undefined; disposable: boolean };
+
+/** Steps 2, 4, 5, 10 and 11 without DNS. */
+export function localVerdict(base: Base, facts: Facts): EngineVerdict {
+  if (facts.reserved) return reservedVerdict(base);
+  if (facts.suggestion) return decide(base, 'risky', 'possible_typo', null);
+  if (facts.disposable) return decide(base, 'risky', 'disposable', null);
+  if (base.role) return decide(base, 'risky', 'role', null);
+  return decide(base, 'valid', '', null);
+}
+
+export function reservedVerdict(base: Base): EngineVerdict {
+  return decide(base, 'invalid', 'reserved_domain', false);
+}
+
+/** Steps 3-6; undefined when the mailbox is next. */
+export function dnsVerdict(base: Base, facts: Facts, check: DomainCheck): EngineVerdict | undefined {
+  if (check.status === 'invalid') return decide(base, 'invalid', check.reason, false);
+  const answered = check.status === 'ok' ? true : null;
+  if (facts.suggestion) return decide(base, 'risky', 'possible_typo', answered);
+  if (facts.disposable) return decide(base, 'risky', 'disposable', answered);
+  if (check.status === 'unknown') return { ...decide(base, 'unknown', 'dns_unavailable', null), detail: check.code };
+  return undefined;
+}
+
+/** Steps 7-11. */
+export function smtpVerdict(base: Base, outcome: SmtpOutcome): EngineVerdict {
+  if (outcome.status === 'rejected') {
+    const detail = `${outcome.reply.code} ${outcome.reply.text}`.slice(0, 200);
+    return { ...decide(base, 'invalid', 'mailbox_rejected', true), detail };
+  }
+  if (outcome.status === 'unknown') return { ...decide(base, 'unknown', outcome.reason, true), detail: outcome.detail };
+  if (outcome.status === 'accepted' && outcome.catchAll) return decide(base, 'risky', 'catch_all', true);
+  return passedVerdict(base);
+}
+
+/** Every check passed: valid, or risky for a role address. */
+export function passedVerdict(base: Base): EngineVerdict {
+  return decide(base, base.role ? 'risky' : 'valid', base.role ? 'role' : '', true);
+}
+
+/** Verdicts given to many addresses (see Engine.knownKey), one frozen object for each. */
 const SHARED = new Map<string, EngineVerdict>();
 
-/** The one frozen verdict that reads as `verdict` does: its users can tell it from the others by identity. */
+/** The one frozen verdict that reads as `verdict` does, so its users can tell verdicts apart by identity. */
 export function sharedVerdict(verdict: EngineVerdict): EngineVerdict {
   const { status, reason, valid, isDisposable, isValidDomain, role, freeProvider, smtputf8, suggestion, detail } =
     verdict;

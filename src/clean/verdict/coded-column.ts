@@ -3,16 +3,12 @@ import { IntTable } from './int-table.js';
 const PAGE_BITS = 16;
 const PAGE = 1 << PAGE_BITS;
 const IN_PAGE = PAGE - 1;
-/**
- * A page codes its values in two bytes while it holds at most this many distinct ones; past that it holds them in
- * four (a code's entries cost about what 16 addresses' two bytes more do).
- */
+/** A page codes its values in two bytes while it holds at most this many distinct ones, else holds them in four. */
 const CODED_LIMIT = PAGE / 16;
 
 /**
- * A growable column of positive numbers (0: none) that repeat: each page of 65,536 entries keeps its own few values
- * and two bytes an entry, whatever the count of distinct values in the whole column. An answer per address of a list
- * answered in batches of 50, each its own time, is 200,000 distinct values at 10M rows, about 1,300 a page.
+ * A growable column of positive numbers (0: none) that repeat: each page keeps its own few values and two bytes an
+ * entry, however many distinct values the whole column holds.
  */
 export class CodedColumn {
   private readonly pages: Array<Uint16Array | Uint32Array> = [];

@@ -2,10 +2,8 @@
 const FIRST_SLOTS = 16;
 
 /**
- * A map from 32-bit integers to positive 32-bit integers in two typed arrays (open addressing). The verdict table
- * numbers hundreds of thousands of answers at 10M rows; as V8 Maps their entries took 28 bytes each in V8's heap
- * (37 MB at 387,029 answers, 9.7M addresses), which V8 then let grow by as much again in garbage before a full
- * collection. Here they take 11-21 bytes a key outside it.
+ * A map from 32-bit integers to positive 32-bit integers in two typed arrays (open addressing): the verdict table's
+ * answers, held outside V8's heap, where a Map's entries cost more and left as much again in garbage.
  */
 export class IntTable {
   private keys = new Int32Array(FIRST_SLOTS);
@@ -58,10 +56,7 @@ export class IntTable {
   }
 }
 
-/**
- * Fibonacci hashing, the product's top bits: keys with the same low bits (times a whole second apart, in ms) spread
- * over the table as consecutive ones do.
- */
+/** Fibonacci hashing: keys with the same low bits (times a whole second apart) spread as consecutive ones do. */
 function slotOf(key: number, shift: number): number {
   return Math.imul(key, 0x9e3779b1) >>> shift;
 }

@@ -1,53 +1,30 @@
-// The service's status words in mailclean's five, wherever a verdict comes from: an answer, a journal, a cache.
+import { words } from '../../verify/lists.js';
 import type { Verdict } from './verdict.js';
 
-/**
- * The service's status words (its own, or those of the checkers it wraps) in the five mailclean documents, so
- * one list never mixes two vocabularies and --only/--fail-when mean the same whichever checker answered.
- */
-const SYNONYMS: Record<string, 'valid' | 'invalid' | 'risky' | 'unknown'> = {
-  valid: 'valid',
-  deliverable: 'valid',
-  ok: 'valid',
-  safe: 'valid',
-  good: 'valid',
-  verified: 'valid',
-  invalid: 'invalid',
-  undeliverable: 'invalid',
-  bad: 'invalid',
-  bounce: 'invalid',
-  bounced: 'invalid',
-  rejected: 'invalid',
-  donotmail: 'invalid',
-  risky: 'risky',
-  catchall: 'risky',
-  acceptall: 'risky',
-  disposable: 'risky',
-  role: 'risky',
-  rolebased: 'risky',
-  spamtrap: 'risky',
-  toxic: 'risky',
-  abuse: 'risky',
-  unknown: 'unknown',
-  unverifiable: 'unknown',
-  timeout: 'unknown',
-  error: 'unknown',
+type Documented = 'valid' | 'invalid' | 'risky' | 'unknown';
+
+/** The service's status words in mailclean's, so --only and --fail-when mean the same whichever checker answered. */
+const SYNONYMS_OF: Record<Documented, string> = {
+  valid: 'valid deliverable ok safe good verified',
+  invalid: 'invalid undeliverable bad bounce bounced rejected donotmail',
+  risky: 'risky catchall acceptall disposable role rolebased spamtrap toxic abuse',
+  unknown: 'unknown unverifiable timeout error',
 };
 
+const SYNONYMS = new Map<string, Documented>(
+  (Object.keys(SYNONYMS_OF) as Documented[]).flatMap((status) =>
+    words(SYNONYMS_OF[status]).map((word) => [word, status] as const),
+  ),
+);
+
 /** The word a status is written in, as mailclean documents it; a word nobody knows is judged by the `valid` flag. */
-export function documentedStatus(
-  word: string,
-  valid: boolean | null,
-): 'valid' | 'invalid' | 'risky' | 'unknown' | 'unchecked' {
-  const known = SYNONYMS[word.toLowerCase().replace(/[^a-z]/g, '')];
+export function documentedStatus(word: string, valid: boolean | null): Documented | 'unchecked' {
+  const known = SYNONYMS.get(word.toLowerCase().replace(/[^a-z]/g, ''));
   if (word === 'unchecked') return 'unchecked';
   return known ?? (valid === true ? 'valid' : valid === false ? 'invalid' : 'unknown');
 }
 
-/**
- * A verdict kept before statuses were put in mailclean's words (a journal or cache entry holding the service's
- * own word): the same verdict, in today's form.
- */
+/** A journal's or cache's verdict holding the service's own status word, in mailclean's words. */
 export function inDocumentedWords(v: Verdict): Verdict {
   const status = documentedStatus(v.status, v.valid);
   if (status === v.status) return v;

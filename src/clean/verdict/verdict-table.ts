@@ -10,18 +10,12 @@ export type AnswerTime = string | number;
 /** Integers below this are held in a word of their own by V8 (Smi), larger numbers as an object. */
 const SMALL = 2 ** 30;
 
-/**
- * The last answers made into verdicts (get), by number modulo this: rows of one batch follow each other. Kept longer
- * (1,024), they lived into V8's old space, and the write pass of 10M rows answered in 193,514 batches grew the heap
- * by 95 MB before a full collection: 331 MB on Node 24 against 279 MB at this size.
- */
+/** The last answers made into verdicts (get), by number modulo this: kept longer, they live into V8's old space. */
 const RECENT = 64;
 
 /**
- * The verdict of each unique address by its ordinal, as a number a distinct answer (two bytes an address, see
- * CodedColumn). An answer is a verdict but for its time (few: statuses, reasons, kinds) and a time. Kept whole, a
- * list answered by the service in batches of 50 held an object, a map entry or two and a string for each batch's
- * kind of answer: about 350 bytes each, 200,000 of them at 10M rows.
+ * The verdict of each unique address by its ordinal, as the number of a distinct answer (see CodedColumn). An answer
+ * is a shape (a verdict but for its time: few) and a time, so a batch's answers cost numbers, not objects.
  */
 export class VerdictTable {
   private readonly column = new CodedColumn();
@@ -33,10 +27,7 @@ export class VerdictTable {
   private readonly shapeOfVerdict = new WeakMap<Verdict, number>();
   /** A shape given an address's kind (free, role: see setKey), by shape * 4 + kind. */
   private readonly withKinds = new Map<number, number>();
-  /**
-   * Each answer (from 1) as its shape and time; each shape's answers by time: by its distance from the first time
-   * where it is a small integer (see timeKey), else by the time itself.
-   */
+  /** Each answer (from 1) as its shape and time; each shape's answers by time (see timeKey). */
   private readonly answerShapes = new Paged('u32');
   private readonly answerTimes: AnswerTime[] = [''];
   private readonly answersOfShape: Array<{ byOffset: IntTable; byTime?: Map<AnswerTime, number> }> = [];
@@ -55,7 +46,6 @@ export class VerdictTable {
 
   constructor(private readonly keys: UniqueKeys) {}
 
-  /** How many addresses have a verdict. */
   get size(): number {
     return this.count;
   }
@@ -76,10 +66,8 @@ export class VerdictTable {
   }
 
   /**
-   * By address (its number, when known already), while the list's index is kept: the service's answers (journal,
-   * cache, those sent); others are ignored. An answer that does not say the address's kind (free, role: the service's)
-   * is given it here, once an address, as the row's key would give it when written: rows then share a verdict per
-   * answer and kind, and the write pass makes each one's cells once instead of once a row.
+   * By address, for the service's answers; unknown keys are ignored. An answer without the address's kind (free, role)
+   * gets it here from the key, so rows share a verdict per answer and kind and the write pass makes its cells once.
    */
   setKey(key: string, verdict: Verdict, ordinal = this.keys.ordinal(key), time: AnswerTime = verdict.checkedAt): void {
     if (ordinal < 0) return;
@@ -140,10 +128,8 @@ export class VerdictTable {
   }
 
   /**
-   * An epoch-ms time as its distance from the first, a small integer, where it is one (12 days either way): as a
-   * number past 2^30, each answer's time was an object of its own, 12-16 bytes for each of 400,000 answers at 10M
-   * rows. Further away, the time itself, or its text for one too close to 1970 to be told from a distance. A text
-   * time is held so too when its number gives it back (ISO 8601 as JavaScript writes it: the journal's), else as text.
+   * An epoch-ms time as its distance from the first where that is a small integer (V8 then holds no object for it);
+   * else the time, or its text near 1970. A text time that its number gives back is held as that number.
    */
   private timeKey(time: AnswerTime): AnswerTime {
     if (typeof time === 'string') {

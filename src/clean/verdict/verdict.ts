@@ -1,4 +1,3 @@
-// What mailclean says about one address, whoever decided it (the local prefilter or the service).
 import type { EngineReason } from '../../verify/index.js';
 import { isFreeProvider, isRoleAccount } from '../../verify/lists.js';
 import type { RecordReason } from '../check/service/answers.js';
@@ -7,7 +6,7 @@ import type { Prefiltered } from '../scan/prefilter.js';
 export type Status = 'valid' | 'invalid' | 'risky' | 'unknown' | 'unchecked' | (string & {});
 
 export interface Verdict {
-  /** Dedupe key: local part as given, domain lower-case ASCII. */
+  /** The address's key (see dedupeKey). */
   key: string;
   status: Status;
   valid: boolean | null;
@@ -48,10 +47,7 @@ type Reason = Exclude<
   ''
 >;
 
-/**
- * What each `email_reason` means (`clean --help`, docs/json.md). Empty: valid, unchecked, or nothing said
- * why. A reason the service sends itself is passed through.
- */
+/** What each `email_reason` means (`clean --help`, docs/json.md); a reason the service sends itself passes through. */
 export const REASON_MEANINGS: Readonly<Record<Reason, string>> = {
   blank: 'the cell is empty (decided here, never sent)',
   syntax: 'not a well-formed address (decided here, never sent)',
@@ -95,10 +91,7 @@ export const VERDICT_COLUMNS = [
 export const KIND_COLUMNS = ['email_free', 'email_role'] as const;
 export const RESULT_COLUMNS = [...VERDICT_COLUMNS, ...KIND_COLUMNS] as const;
 
-/**
- * email_free and email_role: the engine's own, or the engine's lists asked about the address's key (the row's:
- * cached and shared verdicts carry none); null without an address.
- */
+/** email_free and email_role: the engine's own, else its lists asked about the key; null without an address. */
 export function addressKind(v: Verdict, key: string = v.key): { free: boolean | null; role: boolean | null } {
   if (v.free !== undefined) return { free: v.free, role: v.role ?? null };
   const at = key.lastIndexOf('@');
@@ -118,17 +111,10 @@ export const EXTRA_COLUMNS = {
   email_suggestion: (v: Verdict) => v.suggestion ?? null,
   /** The cleaning service's own status word, beside `email_status` in mailclean's. */
   email_service_status: (v: Verdict) => v.serviceStatus ?? null,
-  /**
-   * A run with a service configured: who decided the row. `service`, `precheck` (the built-in engine, before
-   * anything was paid) or `local` (the built-in engine, with --local); empty for a row decided from its cell (blank,
-   * not an address) or left unchecked.
-   */
+  /** Who decided the row: `service`, `precheck` or `local`; empty when decided from its cell or left unchecked. */
   email_checked_by: (v: Verdict) =>
     v.decidedBy ?? (v.status === 'unchecked' || DECIDED_FROM_CELL.has(v.reason) ? null : 'service'),
-  /**
-   * The address checked, on rows whose cell held it inside something else (`Name <address>`, mailto:, ` ::: `).
-   * Added only when some cell did, so other lists keep their columns.
-   */
+  /** The address checked, where the cell held it inside something else (`Name <address>`, mailto:). */
   email_checked: (_v: Verdict, row: RowFacts) => row.checked ?? null,
 } as const satisfies Record<string, (v: Verdict, row: RowFacts) => string | null>;
 
@@ -148,22 +134,9 @@ export function uncheckedVerdict(key: string): Verdict {
   return { key, status: 'unchecked', valid: null, disposable: null, validDomain: null, reason: '', checkedAt: '' };
 }
 
-/** The appended values, as text for CSV. */
+/** The appended values, as text for CSV: null is an empty cell. */
 export function verdictCells(v: Verdict, extras: readonly ExtraColumn[] = [], row: RowFacts = {}): string[] {
-  const b = (x: boolean | null) => (x === null ? '' : String(x));
-  const kind = addressKind(v, row.key);
-  const cells = [
-    v.status,
-    b(v.valid),
-    b(v.disposable),
-    b(v.validDomain),
-    v.reason,
-    v.checkedAt,
-    b(kind.free),
-    b(kind.role),
-  ];
-  for (const column of extras) cells.push(EXTRA_COLUMNS[column](v, row) ?? '');
-  return cells;
+  return Object.values(verdictFields(v, extras, row)).map((value) => (value === null ? '' : String(value)));
 }
 
 /** The appended values, typed, for JSON. */

@@ -9,9 +9,8 @@ import type { OutputPath } from './output-path.js';
 const WRITE_AT = 1 << 16;
 
 /**
- * Gathers text and bytes in one staging buffer and writes them in large chunks, waiting when the destination asks
- * us to. Rows are encoded into it one by one: concatenating them into a string first cost more than the rest of the
- * write pass (flattening and encoding a 64 KiB rope of two-byte strings).
+ * Gathers text and bytes in one staging buffer and writes them in large chunks. Rows are encoded into it one by one:
+ * concatenating them into a string first cost more than the rest of the write pass.
  */
 export class ChunkedWriter {
   private staging = Buffer.allocUnsafeSlow(2 * WRITE_AT);
@@ -96,23 +95,13 @@ export class OutputError extends CliError {
   }
 }
 
-/**
- * What a file's stream takes before it asks us to wait: with the default (16 KiB) every 64 KiB written waited for
- * the disk, so rows were made and written by turns instead of at once.
- */
+/** What a file's stream takes before it asks to wait: with the default, rows were made and written by turns. */
 const QUEUED_BYTES = 1 << 20;
 
-/**
- * While an output is written, what was written so far is put on disk every so often, once this much more of it is
- * waiting (see flushBehind).
- */
+/** How much more written, and how often, before what was written so far is put on disk (see flushBehind). */
 export const FLUSH_BEHIND = { bytes: 16 * 2 ** 20, everyMs: 100 };
 
-/**
- * An output written under a temporary name beside its target and renamed into place only when complete,
- * keeping the mode of the file it replaces (and, with `backup`, a copy of that file first). A device or a FIFO
- * is written directly: there is nothing to replace.
- */
+/** An output written beside its target and renamed into place when complete, keeping the replaced file's mode. */
 export class AtomicFile {
   readonly stream: WriteStream;
   private readonly tmp?: string;
@@ -170,9 +159,8 @@ export class AtomicFile {
   }
 
   /**
-   * Begins putting what was written so far on disk, without waiting for it: the system may keep gigabytes of a
-   * large output in memory until commit's flush, which must wait for all of them (the run's last seconds, with
-   * nothing to show). A failure here is not the output's: commit's flush says it again, or it was nothing.
+   * Begins putting what was written on disk without waiting, so commit's flush does not wait for all of a large output.
+   * A failure here is said again by commit's flush, or was nothing.
    */
   private flushBehind(): void {
     // The descriptor, once open (Node sets it; its types do not say so).

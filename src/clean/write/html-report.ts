@@ -1,5 +1,4 @@
-// `--report FILE.html`: one self-contained page (no script, font, style sheet or image from anywhere) with the
-// run's breakdown as charts. Every value from the input is escaped: a list is untrusted.
+// `--report FILE.html`: one self-contained page of charts; every value from the list is escaped, as it is untrusted.
 
 import { formatCount } from '../../quantities.js';
 import type { RunSummary } from '../run/summary.js';

@@ -1,7 +1,5 @@
-// Where an output's bytes really go, decided before anything is spent: a regular file is replaced atomically
-// (written aside in the same directory, then renamed over, keeping its mode); a symbolic link is followed to
-// its target, which is replaced the same way; a device or a FIFO (/dev/null, /dev/stdout, a named pipe) is
-// written directly, as renaming over it would replace it with a regular file.
+// Where an output's bytes go, decided before anything is spent: a file (a link's target) is replaced by rename; a
+// device or a FIFO is written directly, as a rename would replace it with a regular file.
 import { closeSync, lstatSync, openSync, readlinkSync, realpathSync, type Stats, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { temporaryPath } from '../../atomic-write.js';
@@ -48,10 +46,7 @@ function finalPath(path: string): string {
   }
 }
 
-/**
- * Resolves and checks an output path for `flag`, creating (and removing) a temporary file beside it, so a path
- * that cannot be written (`/proc/out.csv`, a read-only directory) is refused before anything is sent.
- */
+/** Resolves an output path, creating and removing a file beside it, so one that cannot be written is refused first. */
 export function resolveOutputPath(flag: string, given: string): OutputPath {
   let st: Stats | undefined;
   try {

@@ -1,5 +1,3 @@
-// The GitHub Actions job summary ($GITHUB_STEP_SUMMARY): a short Markdown account of the run.
-
 import { formatCount } from '../../quantities.js';
 import type { RunSummary } from '../run/summary.js';
 

@@ -7,29 +7,18 @@ export type { DomainMix };
 const EXAMPLES = 5;
 
 /**
- * Verdicts counted by object before each one's rows are counted field by field: the engine shares a few dozen
- * among a million rows, the journal and the cache one for each kind of answer in a batch (tens of thousands in a
- * list of a million, their rows close together); past this many the counts so far are settled and it starts again.
- * Holding 4,096, the verdicts lived into V8's old space: a re-run of 10M rows from a journal of 193,514 batches
- * peaked at 326 MB in its write pass, 286 MB at this size.
+ * Verdicts counted by object before their rows are counted field by field, as rows share them; past this many the
+ * counts are settled. Held longer, the verdicts live into V8's old space.
  */
 const SHARED_VERDICTS = 256;
 
-/**
- * A verdict's rows, kept in an object of its own (a row then costs one map lookup, not a lookup and an update),
- * and its status's number.
- */
+/** A verdict's rows, in an object of its own so a row costs one map lookup, and its status's number. */
 interface Count {
   n: number;
   status: number;
 }
 
-/**
- * Counts of the rows as they are written: by status, by reason, by domain, disposable and role addresses, and
- * typo suggestions. One pass: per row, a count for its verdict object and its domain's mix; what a verdict says
- * alone (status, reason, disposable, the engine's role) is counted once per verdict when the counts are read.
- * What the summary, the job summary and the report show.
- */
+/** The rows' counts as they are written (by status, reason, domain, kind, suggestion), for the summaries and report. */
 export class Tally {
   private counted = { rows: 0, disposable: 0, role: 0 };
   private readonly statuses = new Map<string, number>();

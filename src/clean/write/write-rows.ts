@@ -7,7 +7,7 @@ import { type ExtraColumn, prefilterVerdict, uncheckedVerdict, type Verdict } fr
 import { AtomicFile, OutputError } from './atomic-file.js';
 import { FORMATS, type OutputFormat } from './formats/index.js';
 import { objectReceiver } from './formats/json.js';
-import type { RowSink } from './formats/row-sink.js';
+import type { FormatModule, RowSink, SinkContext } from './formats/row-sink.js';
 import type { OutputPath } from './output-path.js';
 import { Tally } from './tally.js';
 
@@ -29,10 +29,7 @@ export interface WriteOptions {
   checked?: boolean;
   /** Stops the writing: nothing is left half-written. */
   signal?: AbortSignal;
-  /**
-   * --escape-formulas: the input's cells that a spreadsheet would take for formulas are written as text (CSV).
-   * Default: on when a workbook is written as CSV (for a spreadsheet), off otherwise (the rows byte for byte).
-   */
+  /** --escape-formulas (CSV); default on when a workbook is written as CSV, else rows go byte for byte. */
   escapeFormulas?: boolean;
   /** How each row's email cell is decided, asked once a row in row order; the prefilter by default. */
   decide?: DecideRow;
@@ -66,22 +63,13 @@ export type DecideRow = (cell: string | undefined) => Prefiltered;
 /** The verdict of a row's address (undefined: unchecked); asked once for each row with an address, in row order. */
 export type AnswerFor = (key: string) => Verdict | undefined;
 
-/**
- * Pass 2: stream the input again and write every row, in input order, with its verdict appended. Files
- * appear only when complete (written aside, then renamed); on failure nothing is left half-written.
- */
+/** The write pass: every row in order with its verdict; files appear only when complete. */
 export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts: WriteOptions): Promise<WriteSummary> {
   const format = await FORMATS[opts.format].load();
   const extras = [...(opts.extraColumns ?? []), ...(opts.checked ? (['email_checked'] as const) : [])];
   const escapeFormulas = opts.escapeFormulas ?? (layout.workbook !== undefined && opts.format === 'csv');
   const context = { layout, extras, escapeFormulas, warn: opts.warn ?? (() => undefined) };
-  const open = async (target: OutputPath | undefined, backup?: string): Promise<Target> => {
-    if (target === undefined && opts.rows) return { sink: objectReceiver(context, opts.rows) };
-    if (target === undefined) return { sink: format.createSink({ ...context, stream: opts.stdout }) };
-    const file = new AtomicFile(target, backup);
-    await file.ready();
-    return { sink: format.createSink({ ...context, stream: file.stream }), file };
-  };
+  const open = (target: OutputPath | undefined, backup?: string) => openTarget(format, context, opts, target, backup);
   const targets: Target[] = [];
   try {
     const main = await open(opts.output, opts.backup);
@@ -117,15 +105,28 @@ export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts:
         if (writing) await writing;
       }
     }
-    for (const t of targets) {
-      await t.sink.end();
-    }
+    for (const t of targets) await t.sink.end();
     for (const t of targets) await t.file?.commit();
     return summary;
   } catch (error) {
     for (const t of targets) t.file?.abort();
     throw failedTarget(error, targets, opts.output === undefined ? 'stdout' : undefined);
   }
+}
+
+/** A file written aside, else the library's receiver of rows, else stdout. */
+async function openTarget(
+  format: FormatModule,
+  context: Omit<SinkContext, 'stream'>,
+  opts: WriteOptions,
+  target: OutputPath | undefined,
+  backup?: string,
+): Promise<Target> {
+  if (target === undefined && opts.rows) return { sink: objectReceiver(context, opts.rows) };
+  if (target === undefined) return { sink: format.createSink({ ...context, stream: opts.stdout }) };
+  const file = new AtomicFile(target, backup);
+  await file.ready();
+  return { sink: format.createSink({ ...context, stream: file.stream }), file };
 }
 
 const DECIDED_HERE = new Map<string, Verdict>();

@@ -1,40 +1,15 @@
 // Which column holds the addresses: --column, a header that names it, or the values that look like addresses.
 import { UsageError } from '../../../errors.js';
+import { words } from '../../../verify/lists.js';
 import { EXTRA_COLUMNS, RESULT_COLUMNS, VERDICT_COLUMNS } from '../../verdict/verdict.js';
 import { HAS_ADDRESS, type SampleRecord } from './sniff.js';
 
-/** Header names that mean "the email address", best first, normalised by `normaliseName`. */
-const EMAIL_NAMES = [
-  'email',
-  'emailaddress',
-  'emailaddr',
-  'emailid',
-  'primaryemail',
-  'primaryemailaddress',
-  'email1value', // Google Contacts "E-mail 1 - Value"
-  'email1',
-  'emailaddress1',
-  'mailaddress',
-  'mail',
-  'emails',
-  'workemail',
-  'businessemail',
-  'personalemail',
-  'homeemail',
-  'contactemail',
-  'subscriberemail',
-  'customeremail',
-  'useremail',
-  'courriel',
-  'adressecourriel',
-  'adresseemail',
-  'correo',
-  'correoelectronico',
-  'emailadresse',
-  'mailadresse',
-  'epost',
-  'epostadresse',
-];
+/** Header names that mean "the email address", best first, normalised (`email1value`: Google's "E-mail 1 - Value"). */
+const EMAIL_NAMES = words(`
+  email emailaddress emailaddr emailid primaryemail primaryemailaddress email1value email1 emailaddress1 mailaddress
+  mail emails workemail businessemail personalemail homeemail contactemail subscriberemail customeremail useremail
+  courriel adressecourriel adresseemail correo correoelectronico emailadresse mailadresse epost epostadresse
+`);
 
 /** Lower case, letters and digits only: `E-mail 1 - Value` -> `email1value`. */
 export function normaliseName(name: string): string {
@@ -58,11 +33,7 @@ export function listColumns(header: readonly string[], count: number): string {
   return names.join(', ') + (count > shown ? `, and ${count - shown} more` : '');
 }
 
-/**
- * The columns an earlier run of mailclean appended (0-based, in order), recognised by all six verdict names being in
- * the header, plus `email_free`, `email_role`, `email_suggestion` and the like if present; [] otherwise. The writer
- * replaces them with fresh ones.
- */
+/** The columns an earlier run appended (all six verdict names in the header, and the others then): replaced anew. */
 export function ownColumns(header: readonly string[]): number[] {
   if (!VERDICT_COLUMNS.every((name) => header.includes(name))) return [];
   const ours = new Set<string>([...RESULT_COLUMNS, ...Object.keys(EXTRA_COLUMNS)]);
@@ -98,11 +69,7 @@ export interface ColumnQuestion {
   ours?: readonly number[];
 }
 
-/**
- * --column first; then a header naming an email; then a header containing "mail" whose values look like
- * addresses; then the column whose values look most like addresses (more than half of its non-empty cells);
- * a headerless single column is taken as it is.
- */
+/** --column; else a header naming an email; else the column whose values look most like addresses. */
 export function chooseEmailColumn(q: ColumnQuestion): ColumnChoice {
   const index = q.column !== undefined ? flaggedColumn(q, q.column.trim()) : (namedColumn(q) ?? columnByContent(q));
   if (index === undefined) {
@@ -152,11 +119,7 @@ function flaggedColumn(q: ColumnQuestion, flag: string): number {
   return index;
 }
 
-/**
- * A column named by --column with no address in any row read so far (a name, a count: often a column counted from 0)
- * would make every row `invalid`: nothing worth writing, and a list that looks cleaned. Refused up front, naming the
- * column that does hold addresses when one does.
- */
+/** A --column with no address in the rows read (often counted from 0) would make every row invalid: refused. */
 function refuseWithoutAddresses(q: ColumnQuestion, flag: string, index: number): void {
   if (q.rows.length === 0 || q.rows.some((r) => HAS_ADDRESS.test(r.fields[index] ?? ''))) return;
   const rows = q.rows.length === 1 ? 'the one row' : `the first ${q.rows.length} rows`;

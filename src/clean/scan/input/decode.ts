@@ -1,6 +1,5 @@
-// Input that is not UTF-8 (Excel's "Unicode text" is UTF-16, its Windows "CSV" is Windows-1252) is decoded once into a
-// private UTF-8 copy, so every later stage reads UTF-8 as usual. Line breaks survive decoding, so line numbers in
-// messages are the same in the copy as in the user's file.
+// A list not in UTF-8 (Excel's UTF-16 "Unicode text", its Windows-1252 "CSV") is decoded once into a UTF-8 spool;
+// line breaks survive, so messages' line numbers hold for the user's file.
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { UsageError } from '../../../errors.js';
@@ -20,10 +19,7 @@ export function bomEncoding(sample: Buffer): InputEncoding | undefined {
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/**
- * UTF-16 to text chunk by chunk, refusing what a fatal TextDecoder would (an unpaired surrogate, an odd byte at the
- * end), but with the line it is on. A BOM becomes U+FEFF, which the copy keeps as a UTF-8 BOM.
- */
+/** UTF-16 to text, refusing what a fatal TextDecoder would, but naming the line; a BOM stays a BOM. */
 export class Utf16Decoder {
   private odd: Buffer | undefined;
   private high = '';

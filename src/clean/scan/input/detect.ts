@@ -3,9 +3,9 @@
 import { UsageError } from '../../../errors.js';
 import { chooseEmailColumn, ownColumns } from './columns.js';
 import type { InputLayout } from './layout.js';
-import { nulError, QUOTE_HINT, utf8Error } from './problems.js';
+import { parseError } from './problems.js';
 import { excelSepLine, isHeaderRecord, parseSample, recordSpansLines, sniffFormat } from './sniff.js';
-import { type ByteScan, byteAt, lineAtOffset } from './source.js';
+import { type ByteScan, badByteError } from './source.js';
 
 export type DetectedLayout = Omit<InputLayout, 'cleanup' | 'encoding' | 'encodingGuessed' | 'strict'>;
 
@@ -66,7 +66,7 @@ export async function detect(
 
 /**
  * The sample as text, cut after its last complete line unless it is the whole file; refused when it holds a
- * NUL or bad UTF-8 (whichever comes first, as the reader would report them) or ends lines with CR alone.
+ * NUL or bad UTF-8, or ends lines with CR alone.
  */
 async function sampleText(
   file: string,
@@ -75,14 +75,9 @@ async function sampleText(
 ): Promise<{ text: string; bom: boolean; lineEnding: '\n' | '\r\n' }> {
   const s = scan.sample;
   const nul = s.indexOf(0);
-  if (scan.badUtf8 >= 0 && (nul < 0 || scan.badUtf8 < nul)) {
-    throw utf8Error(
-      displayName,
-      await lineAtOffset(file, scan.badUtf8),
-      s[scan.badUtf8] ?? (await byteAt(file, scan.badUtf8)),
-    );
-  }
-  if (nul >= 0) throw nulError(displayName, await lineAtOffset(file, nul));
+  // Whichever comes first, as the reader would report it.
+  const bad = nul < 0 || (scan.badUtf8 >= 0 && scan.badUtf8 < nul) ? scan.badUtf8 : nul;
+  if (bad >= 0) throw await badByteError(file, displayName, bad);
   const bom = s[0] === 0xef && s[1] === 0xbb && s[2] === 0xbf;
   let body = s.subarray(bom ? 3 : 0);
   if (!scan.sampleComplete) {
@@ -110,16 +105,11 @@ function parseRecords(text: string, displayName: string, sampleComplete: boolean
     ? { format: 'csv' as const, delimiter: named, parsed: parseSample(recordsText, 'csv', named) }
     : sniffFormat(text);
   const error = parsed.error;
-  if (error) {
+  // An unclosed quote in a sample cut short may close after it.
+  if (error && (sampleComplete || error.code === 'CSV_MAX_RECORD_SIZE')) {
     const where = `${displayName}:${error.line + lineOffset}`;
-    if (error.code === 'CSV_MAX_RECORD_SIZE') {
-      // A huge record, or a quote that swallows everything after it: only a quoted field can span lines.
-      throw recordSpansLines(recordsText, error.line)
-        ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT)
-        : new UsageError(`${where}: a record longer than 1 MiB`);
-    }
-    if (error.code === 'CSV_QUOTE_NOT_CLOSED' && sampleComplete)
-      throw new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT);
+    const refusal = parseError(where, error.code, () => recordSpansLines(recordsText, error.line));
+    if (refusal) throw refusal;
   }
   return { format, delimiter, parsed, sep, lineOffset };
 }

@@ -1,9 +1,6 @@
-// A record reader that walks the bytes itself and decodes only the fields asked for, for the shapes that make up
-// nearly every real list: unquoted fields without quotes, fields quoted whole ("" inside for a quote), records ending
-// in LF or CRLF. It gives exactly the records csv-parse gives with the options in sniff.ts (test/clean/scan/input/
-// fast-parser.fuzz.test.ts holds it to that); at the first record it cannot be sure of (a quote inside an unquoted
-// field, text after a closing quote, a lone CR, an unclosed quote, a very long record), it hands that record and
-// everything after it to csv-parse (record-parser.ts), which also reports any error.
+// The fast path of the input adapter: walks the bytes itself and decodes only the fields asked for, giving exactly
+// csv-parse's records (a fuzz test holds it to that). At the first record it cannot be sure of, it hands that record
+// and the rest to csv-parse (record-parser.ts), which also reports any error.
 import type { UsageError } from '../../../errors.js';
 import type { InputLayout, InputRecord } from './index.js';
 import { LineEnds } from './line-ends.js';
@@ -13,7 +10,7 @@ import { isBlankBytes, RecordParser, type RecordSource } from './record-parser.j
 const LF = 10;
 const CR = 13;
 const QUOTE = 34;
-/** A record longer than this goes to csv-parse, which knows the limit (1 MiB) and how to report it. */
+/** A record longer than this goes to csv-parse, which knows the limit and how to report it. */
 const LONGEST_RECORD = 64 * 1024;
 /** record(): the record does not end in the bytes given; csv-parse must take over from here. */
 const INCOMPLETE = -1;
@@ -42,12 +39,7 @@ export class FastRecordParser implements RecordSource {
   private contentEnd = 0;
   private eol: InputRecord['eol'] = '';
 
-  /**
-   * `withRaw`: each record's original text, decoded or as a view of its bytes (valid until the next feed).
-   * `allFields`: decode every field; else only the email column's (the others are left out, the length kept).
-   * `evenRows`: every record has the layout's field count (a scan of the same file counted them); with only the
-   * email column's field asked for, a record without quotes is then found by its line's end (see plainRecord).
-   */
+  /** `withRaw`, `allFields` and `evenRows`: see ReadOptions' raw, fields and evenRows. */
   constructor(
     private readonly layout: InputLayout,
     private readonly withRaw: boolean | 'bytes',
@@ -183,10 +175,7 @@ export class FastRecordParser implements RecordSource {
     return this.ended(this.layout.columnCount, found.contentEnd, found.eol, found.next);
   }
 
-  /**
-   * Finds the end of the record starting at `start` (after its terminator), filling fieldCount, cell or fields,
-   * newlines, contentEnd and eol; INCOMPLETE when `buf` ends first (and more may come), UNSURE when csv-parse must say.
-   */
+  /** The end of the record at `start`, its findings in fields; INCOMPLETE when `buf` ends first, UNSURE for csv-parse. */
   private record(buf: Buffer, start: number, atEnd: boolean): number {
     const n = buf.length;
     const D = this.delimiter;
@@ -224,17 +213,9 @@ export class FastRecordParser implements RecordSource {
         if (i < n && buf[i] === Q) return UNSURE; // a quote inside an unquoted field
       }
       if (i - start > LONGEST_RECORD) return UNSURE;
-      if (this.fields !== undefined || field === this.column) {
-        let text = buf.toString('utf8', from, to);
-        if (escaped) text = text.replaceAll('""', '"');
-        if (this.fields !== undefined) this.fields.push(text);
-        else this.cell = text;
-      }
+      if (this.fields !== undefined || field === this.column) this.keep(buf, from, to, escaped);
       field++;
-      if (i >= n) {
-        if (!atEnd) return INCOMPLETE;
-        return this.ended(field, n, '', n);
-      }
+      if (i >= n) return atEnd ? this.ended(field, n, '', n) : INCOMPLETE;
       const c = buf[i];
       if (c === D) {
         i++;
@@ -246,6 +227,14 @@ export class FastRecordParser implements RecordSource {
       if (buf[i + 1] === LF) return this.ended(field, i, '\r\n', i + 2);
       return UNSURE;
     }
+  }
+
+  /** A field record() decodes: every field, or the email column's. */
+  private keep(buf: Buffer, from: number, to: number, escaped: boolean): void {
+    let text = buf.toString('utf8', from, to);
+    if (escaped) text = text.replaceAll('""', '"');
+    if (this.fields !== undefined) this.fields.push(text);
+    else this.cell = text;
   }
 
   private ended(fieldCount: number, contentEnd: number, eol: InputRecord['eol'], next: number): number {

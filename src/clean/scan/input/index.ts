@@ -1,5 +1,4 @@
-// The input side of `mailclean clean`: find out what the input is (openInput), then stream its records as often as
-// needed (readRecords). See docs/assumptions.md for the detection rules.
+// The input adapter of `clean`: what the list is (openInput), then its records as often as needed (readRecords).
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { UsageError } from '../../../errors.js';
@@ -71,29 +70,14 @@ export async function openInput(opts: OpenInputOptions): Promise<InputLayout> {
     const encodingGuessed = opts.encoding === undefined && encoding === 'windows-1252';
     // UTF-16 is judged once decoded; in the others, text and control bytes are the same bytes before and after.
     if (!isUtf16(encoding)) refuseNonText(original, displayName);
-    if (encoding === 'utf-8')
-      return {
-        ...(await detect(file, displayName, original, opts.column)),
-        encoding,
-        encodingGuessed,
-        strict,
-        cleanup,
-      };
-    const text = await transcode(file, encoding, opts.spoolDir, displayName);
-    spooled.push(text);
-    const scan = await scanBytes(text, displayName);
+    const text = encoding === 'utf-8' ? file : await transcode(file, encoding, opts.spoolDir, displayName);
+    if (text !== file) spooled.push(text);
+    const scan = text === file ? original : await scanBytes(text, displayName);
     if (isUtf16(encoding)) refuseNonText(scan, displayName);
     const layout = await detect(text, displayName, scan, opts.column);
     // The journal and the size name the user's bytes, not the copy's.
-    return {
-      ...layout,
-      fingerprint: original.fingerprint,
-      size: original.size,
-      encoding,
-      encodingGuessed,
-      strict,
-      cleanup,
-    };
+    const { fingerprint, size } = original;
+    return { ...layout, fingerprint, size, encoding, encodingGuessed, strict, cleanup };
   } catch (err) {
     await cleanup();
     throw err;

@@ -1,4 +1,3 @@
-// What the input looks like once opened: its format, header and email column; and one record of it.
 import type { InputEncoding } from './encodings.js';
 import type { TypedCell } from './typed-cells.js';
 import type { NumberFormat } from './workbook/styles.js';
@@ -27,7 +26,7 @@ export interface WorkbookParts {
 }
 
 export interface InputLayout {
-  /** The file to read: the input, or a spooled copy of stdin, or its UTF-8 copy when it is in another encoding. */
+  /** The file to read: the list, its spool, or its UTF-8 copy. */
   file: string;
   /** How messages name it: the user's path, or 'stdin'. */
   displayName: string;
@@ -42,13 +41,11 @@ export interface InputLayout {
   /** Where the first record may start, after a BOM and a `sep=` line: byte offset and 1-based line. */
   bodyOffset: number;
   bodyLine: number;
-  /** What the input was decoded from. */
   encoding: InputEncoding;
   /** Neither a BOM nor --encoding named it, and it was not UTF-8: it was read as Windows-1252. */
   encodingGuessed: boolean;
   /** The first line ending in the file ('\n' when there is none). */
   lineEnding: '\n' | '\r\n';
-  /** The input's last byte is a line ending. */
   endsWithNewline: boolean;
   hasHeader: boolean;
   /** Header fields ([] without a header). */
@@ -58,15 +55,13 @@ export interface InputLayout {
   columnCount: number;
   /** Reading stops at the first row with another number of fields (else such rows are read like the others). */
   strict: boolean;
-  /** 0-based index. */
   emailColumn: number;
   /** Header name, or `column N`. */
   emailColumnName: string;
   /** Columns an earlier run of mailclean appended (0-based): left out of the output, which appends fresh ones. */
   ownColumns: number[];
-  /** Digest of the size and the first 2 MiB: names the input for the resume journal. */
+  /** Digest of the size and the sample: names the list for the journal. */
   fingerprint: string;
-  /** Size of the input in bytes. */
   size: number;
   /** Removes the spooled copy, if any. */
   cleanup(): Promise<void>;
@@ -81,7 +76,6 @@ export interface InputRecord {
   raw: string;
   /** The same text as UTF-8 bytes, when read with `raw: 'bytes'` by the fast reader. */
   rawBytes?: Buffer;
-  /** Parsed fields. */
   fields: string[];
   /** A workbook's row: the cells that are not text (read with `typed`). */
   cells?: TypedCell[];

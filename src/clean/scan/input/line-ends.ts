@@ -1,7 +1,5 @@
-// The records of a list whose rows all have the header's field count (the scan counted them), as the write pass
-// reads them: CSV -> CSV output copies each row's bytes, so all it needs is where a record ends and its email field.
-// Both are found by searching for bytes (indexOf) rather than stepping through them; a record this cannot be sure
-// of is left to the fast reader's field-by-field path (fast-record-parser.ts), which gives csv-parse's records.
+// Where a record ends and its email field, found by indexOf for a list whose rows all have the header's field count:
+// all a CSV -> CSV write needs. A record this cannot be sure of is left to the fast reader's field-by-field path.
 import type { InputLayout, InputRecord } from './index.js';
 
 const LF = 10;
@@ -43,10 +41,8 @@ export class LineEnds {
   }
 
   /**
-   * The record starting at `start`: its LF (or CRLF), past any quoted fields after the email field, and its email
-   * field (unquoted). `next` is -1 for any other record (the email field quoted or after a quote, a blank line, a
-   * quote or a lone CR where the fast reader would hand over, longer than a batch, not ended in these bytes). The
-   * object returned is reused by the next call.
+   * The record at `start`: its end and its unquoted email field; `next` is -1 for any other record, left to the fast
+   * reader. The object returned is reused by the next call.
    */
   record(buf: Buffer, start: number): LineEndRecord {
     const found = this.found;
@@ -70,10 +66,7 @@ export class LineEnds {
     return found;
   }
 
-  /**
-   * Cuts the email field out of a record whose bytes from `start` hold no quote before `limit`: false when the field
-   * does not end before it. `delimited`: a quoted field follows, so a delimiter must end the email field.
-   */
+  /** Cuts the email field out of a record with no quote before `limit`; false when the field does not end before it. */
   private emailField(buf: Buffer, start: number, limit: number, delimited: boolean): boolean {
     let from = start;
     for (let field = 0; field < this.column; field++) {
@@ -91,11 +84,7 @@ export class LineEnds {
     return true;
   }
 
-  /**
-   * The LF that ends a record whose next quote (quoteAt) opens a field after the email field: each quoted field is
-   * stepped over whole ("" inside it), the unquoted ones searched through. -1 where the fast reader must decide: a
-   * quote inside an unquoted field, text after a closing quote, a quote not closed (or that the next bytes may double).
-   */
+  /** The LF ending a record whose quoted fields come after the email field; -1 where the fast reader must decide. */
   private endAfterQuotes(buf: Buffer): number {
     for (let open = this.quoteAt; ; open = this.quoteAt) {
       if (buf[open - 1] !== this.delimiter) return -1;

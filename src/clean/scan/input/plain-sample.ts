@@ -1,7 +1,5 @@
-// A sample with no double quote in it, split into the records csv-parse gives with the options in sniff.ts, without
-// csv-parse: fields end at each delimiter, records at each LF (a CR before it ends the record too). Run cold at every
-// start over up to 200 records and once per delimiter tried, csv-parse took 20-25 ms of a service run's time to its
-// first request; this takes well under one. test/clean/scan/input/plain-sample.test.ts holds it to csv-parse.
+// A sample with no double quote in it, split into csv-parse's records without csv-parse, which is slow to start
+// cold once per delimiter tried. A test holds it to csv-parse.
 
 /** A record as csv-parse's `on_record` gives it with `raw`: the fields, and the text with csv-parse's terminator. */
 export interface RawRecord {

@@ -2,7 +2,18 @@
 import { UsageError } from '../../../errors.js';
 import type { InputLayout } from './index.js';
 
-export const QUOTE_HINT = 'a double quote that starts a field must end it too; double any quote inside it';
+const QUOTE_HINT = 'a double quote that starts a field must end it too; double any quote inside it';
+
+/**
+ * csv-parse's error at `where`, read the same while sniffing and while reading; `spansLines`: the failing record
+ * reaches another line, so a too-long record is a quote never closed. Undefined for an error the input cannot cause.
+ */
+export function parseError(where: string, code: unknown, spansLines: () => boolean): UsageError | undefined {
+  if (code === 'CSV_MAX_RECORD_SIZE' && !spansLines()) return new UsageError(`${where}: a record longer than 1 MiB`);
+  if (code === 'CSV_MAX_RECORD_SIZE' || code === 'CSV_QUOTE_NOT_CLOSED')
+    return new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT);
+  return undefined;
+}
 
 /** Only with --strict: otherwise such a row is kept as it is. */
 export function raggedError(layout: InputLayout, line: number, fields: number): UsageError {

@@ -1,10 +1,7 @@
-// The records of an input through csv-parse (its public API), used as a synchronous engine: line numbers, UTF-8 and
-// blank-line handling, header skipping and (with --strict) the field-count check, done as records are produced.
-// The fast reader (fast-record-parser.ts) hands a list over to this one wherever it cannot be sure.
 import { Parser } from 'csv-parse';
 import { UsageError } from '../../../errors.js';
 import type { InputLayout, InputRecord } from './index.js';
-import { QUOTE_HINT, raggedError } from './problems.js';
+import { parseError, raggedError } from './problems.js';
 import { parserOptions } from './sniff.js';
 
 const EMPTY = Buffer.alloc(0);
@@ -42,18 +39,11 @@ export function isBlankBytes(buf: Buffer, from: number, to: number): boolean {
 const STOP = new Error('record refused');
 
 /**
- * csv-parse's Parser, through its public API, used as a synchronous engine: `write` parses one chunk at once (no
- * record is pushed downstream, so nothing waits for a reader), and each record arrives in `on_record`, where line
- * numbers, blank lines, the header and the field count are dealt with.
- *
- * The original text of a record is sliced from the input bytes: `info.bytes` in `on_record` is where the record
- * ended (after its terminator). That is byte-exact by construction and cheaper than the `raw` option, which
- * appends every byte to a second buffer.
+ * csv-parse's Parser used synchronously: each chunk is written at once and its records taken in `on_record`. A
+ * record's text is sliced from the input bytes (`info.bytes` is its end): exact, and cheaper than the `raw` option.
  */
 export class RecordParser implements RecordSource {
-  /** Records produced since the last `takeBatch`. */
   batch: InputRecord[] = [];
-  /** The first problem found in a record (the records before it are still delivered). */
   failure: UsageError | undefined;
   private readonly parser: Parser;
   /** Physical line where the next record starts. */
@@ -139,7 +129,6 @@ export class RecordParser implements RecordSource {
     return true;
   }
 
-  /** Parses one chunk; returns csv-parse's error, if any. */
   feed(chunk: Buffer): Error | undefined {
     this.chunk = chunk;
     this.parser.write(chunk);
@@ -155,7 +144,6 @@ export class RecordParser implements RecordSource {
     return this.error();
   }
 
-  /** The end of input: the last record, if it had no terminator. */
   async end(): Promise<Error | undefined> {
     if (!this.parser.errored) await new Promise<void>((resolve) => this.parser.end(() => resolve()));
     return this.error();
@@ -172,18 +160,13 @@ export class RecordParser implements RecordSource {
     return out;
   }
 
-  /** csv-parse's error, as the user should read it. */
   describe(err: Error): UsageError {
-    const code = (err as { code?: unknown }).code;
     const where = `${this.layout.displayName}:${this.nextLine}`;
-    if (code === 'CSV_MAX_RECORD_SIZE') {
-      // A huge record, or a quote that swallows everything after it: only a quoted field can span lines.
-      return this.parser.info.lines > this.parserNextLine
-        ? new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT)
-        : new UsageError(`${where}: a record longer than 1 MiB`);
-    }
-    if (code === 'CSV_QUOTE_NOT_CLOSED') return new UsageError(`${where}: a quoted field is never closed`, QUOTE_HINT);
-    // Other csv-parse errors cannot happen with the relaxed options used; if one does, the input caused it.
-    return new UsageError(`${where}: cannot parse this record (${err.message})`);
+    const code = (err as { code?: unknown }).code;
+    return (
+      parseError(where, code, () => this.parser.info.lines > this.parserNextLine) ??
+      // Other errors cannot happen with the relaxed options used; if one does, the input caused it.
+      new UsageError(`${where}: cannot parse this record (${err.message})`)
+    );
   }
 }

@@ -1,15 +1,10 @@
-// The streaming record reader both passes of `clean` use: the fast reader (fast-record-parser.ts), which hands over to
-// csv-parse (record-parser.ts) where it cannot be sure, with UTF-8 and NUL checks on the bytes before they are parsed.
-//
-// Speed: the parser is fed 64 KiB slices synchronously and its records are collected into one array per chunk; the
-// iterator hands them out with already-settled promises. An async generator (or a Readable's iterator) per record
-// costs about as much as parsing itself on a million rows.
+// The record reader both passes of `clean` use: the fast reader, csv-parse where it cannot be sure, UTF-8 and NUL
+// checked first. Records come in batches, so a pass awaits once a slice, not once a record.
 import { UsageError } from '../../../errors.js';
 import { FastRecordParser } from './fast-record-parser.js';
 import type { InputLayout, InputRecord } from './index.js';
-import { nulError, utf8Error } from './problems.js';
 import { RecordParser, type RecordSource } from './record-parser.js';
-import { byteAt, fileChunks, fileError, lineAtOffset } from './source.js';
+import { badByteError, fileChunks, fileError } from './source.js';
 import { CellsReader } from './typed-cells.js';
 import { Utf8Checker } from './utf8.js';
 
@@ -42,7 +37,7 @@ async function* batches(
         const stop = bad < 0 ? nul : nul < 0 ? bad : Math.min(bad, nul);
         const limit = stop >= 0 ? stop - offset : chunk.length;
         offset += chunk.length;
-        // Small slices keep each batch small enough to die young (1 MiB batches tripled GC time).
+        // Small slices keep each batch small enough to die young.
         for (let at = 0; at < limit && !failure; at += feedBytes) {
           const err = parser.feed(chunk.subarray(at, Math.min(at + feedBytes, limit)));
           if (err) failure = parser.describe(err);
@@ -50,13 +45,7 @@ async function* batches(
           const records = parser.takeBatch();
           if (records.length > 0) yield await sheet(records);
         }
-        if (!failure && stop >= 0) {
-          const line = await lineAtOffset(layout.file, stop);
-          failure =
-            stop === bad
-              ? utf8Error(layout.displayName, line, await byteAt(layout.file, bad))
-              : nulError(layout.displayName, line);
-        }
+        if (!failure && stop >= 0) failure = await badByteError(layout.file, layout.displayName, stop);
         if (failure) break;
       }
     } catch (err) {
@@ -72,10 +61,7 @@ async function* batches(
 
 type SheetRows = ((records: InputRecord[]) => Promise<InputRecord[]>) & { close?(): void };
 
-/**
- * For a workbook, each record's line becomes its sheet row (and with `typed`, it gets its typed cells) from the cells
- * file, which has one line for each spooled row; for any other input, records pass as they are.
- */
+/** A workbook's records get their sheet row (and with `typed`, their typed cells) from the cells file. */
 async function sheetRows(layout: InputLayout, typed: boolean): Promise<SheetRows> {
   if (!layout.workbook) return async (records) => records;
   const reader = new CellsReader(layout.workbook.cellsFile);
@@ -105,8 +91,7 @@ async function* endOfInput(
   sheet: SheetRows,
 ): AsyncGenerator<InputRecord[], Error | undefined, undefined> {
   const end = checker.end();
-  if (end >= 0)
-    return utf8Error(layout.displayName, await lineAtOffset(layout.file, end), await byteAt(layout.file, end));
+  if (end >= 0) return badByteError(layout.file, layout.displayName, end);
   const err = await parser.end();
   const records = parser.takeBatch();
   if (records.length > 0) yield await sheet(records);
@@ -153,21 +138,11 @@ class RecordIterator implements AsyncIterableIterator<InputRecord> {
 export interface ReadOptions {
   /** Bytes parsed per batch (default 64 KiB). Tests use tiny values to put chunk boundaries everywhere. */
   feedBytes?: number;
-  /**
-   * Decode each record's original text into `raw` (default true); a pass that only needs fields skips it. 'bytes':
-   * the fast reader gives a view of the text's UTF-8 bytes in `rawBytes` instead (csv-parse, where it takes over,
-   * still gives `raw`), valid until the next batch is asked for.
-   */
+  /** Decode each record's text into `raw` (default true); 'bytes': a view of it in `rawBytes` until the next batch. */
   raw?: boolean | 'bytes';
-  /**
-   * 'email': only the email column's field is decoded; the others are left out of `fields` (its length is still
-   * the record's field count). Default 'all'.
-   */
+  /** 'email': only the email column's field is decoded (`fields` keeps its length). Default 'all'. */
   fields?: 'all' | 'email';
-  /**
-   * Every record has the layout's field count: a scan of the same file found no ragged row. With `fields: 'email'`,
-   * the fast reader then finds a record without quotes by its line's end, without stepping through its fields.
-   */
+  /** Every record has the layout's field count (a scan found none ragged): records are then found by their ends. */
   evenRows?: boolean;
   /** 'csv-parse' reads every record with csv-parse (the reference the fast reader is tested against). */
   parser?: 'fast' | 'csv-parse';

@@ -1,5 +1,3 @@
-// Layout detection from a sample: delimiter, format, header and the email column.
-
 import type { Options } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import { plainRecords, type RawRecord } from './plain-sample.js';
@@ -134,14 +132,13 @@ export function excelSepLine(text: string): { line: string; delimiter: string; e
 }
 
 /**
- * Picks the delimiter whose field count per record is most consistent (ties: more fields, then the order
- * `,` `;` tab `|`). With none splitting records into two or more fields, the input is a plain list of lines,
- * unless every line is wrapped in double quotes (a one-column CSV).
+ * The delimiter whose field count per record is most consistent (ties: more fields, then DELIMITERS' order); with
+ * none, a plain list of lines, unless every line is quoted (a one-column CSV).
  */
 export function sniffFormat(text: string): Sniffed {
   let best: { delimiter: string; share: number; fields: number; parsed: SampleParse } | undefined;
   for (const d of DELIMITERS) {
-    // Absent from the text, a delimiter splits no record into two fields: parsing (about 15 ms cold) cannot pick it.
+    // Absent from the text, a delimiter splits no record: parsing cannot pick it.
     if (!text.includes(d)) continue;
     const parsed = parseSample(text, 'csv', d);
     const m = mode(parsed.records.map((r) => r.fields.length));
@@ -158,7 +155,7 @@ export function sniffFormat(text: string): Sniffed {
   return { format: 'lines', delimiter: ',', parsed: lines };
 }
 
-/** "contains @ with text on both sides" */
+/** Contains @ with text on both sides. */
 export const HAS_ADDRESS = /[^\s@]@[^\s@]/;
 
 export function isHeaderRecord(fields: readonly string[], format: 'csv' | 'lines'): boolean {

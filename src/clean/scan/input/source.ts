@@ -1,5 +1,4 @@
-// Byte-level work on the input file: opening it (or spooling stdin / a pipe), one pass that hashes, checks UTF-8 and
-// (sample-only) keeps a sample, and mapping a byte offset back to a line number for error messages.
+// Byte-level work on the list: spooling stdin or a pipe, a sample and fingerprint, UTF-8 checks, offsets to lines.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, type Stats } from 'node:fs';
 import { type FileHandle, mkdir, open, rm, stat } from 'node:fs/promises';
@@ -7,11 +6,12 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../../errors.js';
 import { processTag, removeLeftovers } from '../../../lock-files.js';
+import { nulError, utf8Error } from './problems.js';
 import { Utf8Checker } from './utf8.js';
 
-/** Read size for both passes: large reads keep the per-chunk overhead negligible. */
+/** Read size for both passes. */
 export const CHUNK_BYTES = 1 << 20;
-/** Bytes kept for sniffing. More than the 1 MiB record limit, so a long first data row still fits. */
+/** Bytes kept for sniffing: more than the record limit, so a long first row still fits. */
 export const SAMPLE_BYTES = 2 << 20;
 
 export interface ByteScan {
@@ -20,7 +20,6 @@ export interface ByteScan {
   fingerprint: string;
   /** The first SAMPLE_BYTES of the file (or all of it). */
   sample: Buffer;
-  /** The sample is the whole file. */
   sampleComplete: boolean;
   /** Offset of the first invalid UTF-8 sequence, or -1. */
   badUtf8: number;
@@ -31,9 +30,8 @@ export interface ByteScan {
 }
 
 /**
- * The file's bytes from `start` on, a chunk at a time, read into two buffers in turn: a chunk's bytes stay as they
- * were until the chunk after next is read (csv-parse keeps a view of the end of the last chunk it was given). A new
- * buffer a chunk, as a read stream makes, left 30 MB of them to the collector on a 1M-row pass.
+ * The file's bytes from `start` on, read into two buffers in turn (csv-parse keeps a view of the last chunk): a new
+ * buffer a chunk, as a read stream makes, leaves them all to the collector.
  */
 export async function* fileChunks(file: string, start: number): AsyncGenerator<Buffer, void, undefined> {
   const handle = await open(file, 'r');
@@ -90,10 +88,7 @@ export async function fileKind(path: string, displayName: string): Promise<FileK
   return st.isFile() ? 'file' : 'stream';
 }
 
-/**
- * Copies spooled (and keys and row numbers spilled, and the cache's answers read ahead) by runs killed with SIGKILL
- * hold whole lists: removes those of processes that are gone.
- */
+/** Removes the spools and spills of runs killed with SIGKILL: they hold whole lists. */
 export function removeDeadSpools(spoolDir: string): void {
   removeLeftovers(
     spoolDir,
@@ -143,10 +138,7 @@ export async function spool(
 const isSpace = (b: number): boolean =>
   b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0x0c || b === 0x0b;
 
-/**
- * The sample, the size and the last byte, without reading the whole file: the full UTF-8 check happens as the
- * records are read, and the journal only needs a fingerprint (the results it keeps are per address anyway).
- */
+/** The sample, the size and the last byte, without reading the whole file (records are checked as they are read). */
 export async function scanBytes(file: string, displayName: string): Promise<ByteScan> {
   let handle: FileHandle | undefined;
   try {
@@ -175,7 +167,7 @@ export async function scanBytes(file: string, displayName: string): Promise<Byte
       sample: sample.subarray(0, filled),
       sampleComplete,
       badUtf8,
-      // A file whose first 2 MiB are blank is judged by its records instead.
+      // A file whose sample is blank is judged by its records instead.
       hasText: hasText || !sampleComplete,
       lastByte: lastRead === 1 ? last[0]! : -1,
     };
@@ -186,12 +178,7 @@ export async function scanBytes(file: string, displayName: string): Promise<Byte
   }
 }
 
-/**
- * Offset of the first invalid UTF-8 sequence in the whole file, or -1 (about 5 ms per 20 MB). Read through
- * fileChunks' two buffers: a read stream's new buffer a megabyte, freed only once collected, went to glibc's heap in
- * runs where it had raised its threshold for giving a block its own mapping (a module's source freed first), and a
- * million-row list's pass left it 40 MB larger (Node 24: a copy's re-run peaked at 196 MB against 175 MB).
- */
+/** Offset of the first invalid UTF-8 sequence in the whole file, or -1; read through fileChunks' two buffers. */
 export async function firstInvalidUtf8(file: string, displayName: string): Promise<number> {
   const checker = new Utf8Checker();
   try {
@@ -205,8 +192,15 @@ export async function firstInvalidUtf8(file: string, displayName: string): Promi
   }
 }
 
-/** The 1-based line holding byte `offset` (for error messages). */
-export async function lineAtOffset(file: string, offset: number): Promise<number> {
+/** The list refused at byte `offset`: a NUL, or the start of a sequence that is not UTF-8 (never 0). */
+export async function badByteError(file: string, displayName: string, offset: number): Promise<UsageError> {
+  const line = await lineAtOffset(file, offset);
+  const byte = await byteAt(file, offset);
+  return byte === 0 ? nulError(displayName, line) : utf8Error(displayName, line, byte);
+}
+
+/** The 1-based line holding byte `offset`. */
+async function lineAtOffset(file: string, offset: number): Promise<number> {
   let line = 1;
   let pos = 0;
   const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES, end: Math.max(offset - 1, 0) });
@@ -222,8 +216,7 @@ export async function lineAtOffset(file: string, offset: number): Promise<number
   return line;
 }
 
-/** The byte at `offset` (for error messages). */
-export async function byteAt(file: string, offset: number): Promise<number> {
+async function byteAt(file: string, offset: number): Promise<number> {
   const fh = await open(file, 'r');
   try {
     const buf = Buffer.alloc(1);
@@ -236,8 +229,7 @@ export async function byteAt(file: string, offset: number): Promise<number> {
 
 /** A sample that looks like binary data: more than 10% control characters (a lone NUL is reported where it is). */
 export function looksBinary(sample: Buffer): boolean {
-  // A text file holds none of them: Buffer.includes (native) tells that faster than a first pass of JavaScript
-  // over up to 2 MiB (about 20 ms before the first request of a service run).
+  // A text file holds none of them: native Buffer.includes tells that faster than a pass of JavaScript.
   if (!CONTROL_BYTES.some((b) => sample.includes(b))) return false;
   let control = 0;
   for (let i = 0; i < sample.length; i++) {

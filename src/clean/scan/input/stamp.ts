@@ -1,6 +1,4 @@
-// A list file as a run read it: its size, its modification time and a hash of its first and last blocks. A run that
-// stopped early is continued (`runs resume`) only on the list it read: another under its ID would mix two lists'
-// counts, and pay for addresses the user never meant to resume.
+// A list as a run read it: `runs resume` continues a run only on that list, never mixing two lists' counts.
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { formatCount } from '../../../quantities.js';
@@ -8,7 +6,7 @@ import { formatCount } from '../../../quantities.js';
 export interface ListStamp {
   size: number;
   modifiedMs: number;
-  /** sha256 of the first and the last 64 KiB, hex. */
+  /** sha256 of the first and the last blocks, hex. */
   edges: string;
 }
 

@@ -1,15 +1,11 @@
-// The cells of a workbook that are not text, kept beside the text of its rows: each spooled row has one line in a
-// second file (`ROW` or `ROW<tab>[cells as JSON]`), so a workbook written back keeps numbers, dates and booleans,
-// and messages name the sheet's own row numbers.
+// A workbook's cells that are not text, a line a spooled row (`ROW` or `ROW<tab>[cells as JSON]`): a workbook written
+// back keeps its numbers, dates and booleans, and messages name the sheet's own rows.
 import { createReadStream, type ReadStream } from 'node:fs';
 
 /** n: number, d: date or time, b: boolean, e: error (#N/A). */
 export type CellKind = 'n' | 'd' | 'b' | 'e';
 
-/**
- * A typed cell: its 0-based column, its kind, its number format (an index into the workbook's formats, 0 being
- * General) and, for a date its serial number, for a number its stored text when the row's text shows it rounded.
- */
+/** A typed cell: column, kind, format index, and the stored value where the row's text shows another. */
 export type TypedCell = [column: number, kind: CellKind, format: number, value?: number | string];
 
 /** One line of the cells file. */

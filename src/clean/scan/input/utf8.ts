@@ -1,5 +1,4 @@
-// Strict UTF-8 checking for streamed input. csv-parse decodes with Buffer#toString, which silently turns bad bytes
-// into U+FFFD, so every chunk is checked here first. Sequences split across chunk boundaries are carried over.
+// Strict UTF-8 checking for streamed input: csv-parse would silently turn bad bytes into U+FFFD.
 import { isUtf8 } from 'node:buffer';
 
 /** Length of the sequence a lead byte announces (1 for ASCII and for bytes that cannot lead). */
@@ -13,10 +12,7 @@ function sequenceLength(lead: number): number {
 
 const isCont = (b: number | undefined): boolean => b !== undefined && (b & 0xc0) === 0x80;
 
-/**
- * Walks `buf` byte by byte (only on the slow path). Returns the index of the first invalid sequence, or -1.
- * A sequence cut short by the end of `buf` counts as invalid unless `allowTail`, in which case `tail` is its start.
- */
+/** The index of the first invalid sequence in `buf`, or -1; with `allowTail`, a cut-short end is `tail`'s start. */
 export function scanUtf8(buf: Uint8Array, allowTail = false): { bad: number; tail: number } {
   const n = buf.length;
   let i = 0;

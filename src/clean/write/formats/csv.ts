@@ -1,5 +1,4 @@
-// CSV (the input's delimiter and line endings): every row as it came in, the result columns after the header's
-// columns. Result cells are never written as formulas; the input's own cells are too with --escape-formulas.
+// CSV in the list's delimiter and line endings: every row as it came, its results after; no result is a formula.
 
 import { RESULT_COLUMNS, type RowFacts, type Verdict, verdictCells } from '../../verdict/verdict.js';
 import { ChunkedWriter } from '../atomic-file.js';
@@ -55,15 +54,11 @@ export function createSink({ layout, extras, stream, escapeFormulas }: SinkConte
 }
 
 /**
- * A row's result cells, after a delimiter, never a formula whatever the service sent. Rows share verdict objects
- * (one per distinct answer), so each one's cells are made once, as bytes, unless they depend on the row: the address
- * inside its cell, or its kind when the verdict does not carry it (the service's).
+ * A row's result cells, never a formula whatever the service sent; made once a verdict object, as bytes, unless they
+ * depend on the row (the address checked, or its kind where the verdict lacks it).
  */
 class ResultCells {
-  /**
-   * Each verdict's cells followed by the line ending: one Buffer a verdict, as a list answered by the service has a
-   * verdict for each batch of 50 (its time), 193,514 of them at 10M rows.
-   */
+  /** Each verdict's cells followed by the line ending: one Buffer a verdict, as the service's are many. */
   private readonly made = new WeakMap<Verdict, Buffer>();
   private readonly eolBytes: number;
 
@@ -129,10 +124,7 @@ function safeQuote(value: string, delimiter: string): string {
   return looksLikeFormula(value) ? `"${neutralise(value).replace(/"/g, '""')}"` : quote(value, delimiter);
 }
 
-/**
- * The CSV output is UTF-8. It starts with a BOM when the input had one, was in another encoding or was a workbook:
- * such a file came from Excel, which reads UTF-8 without a BOM as the system's code page (Zoë becomes ZoÃ«).
- */
+/** A BOM when the list had one, or came from Excel, which reads UTF-8 without one as the system's code page. */
 function writesBom(layout: SinkContext['layout']): boolean {
   return layout.bom || layout.encoding !== 'utf-8' || layout.workbook !== undefined;
 }

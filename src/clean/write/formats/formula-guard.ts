@@ -1,6 +1,5 @@
-// Formula injection ("CSV injection", OWASP): a spreadsheet opening a CSV takes a cell starting with = + - @ (or a
-// tab or carriage return before one) as a formula, which can fetch URLs or, in old Excel, run commands. OWASP's
-// advice: prefix such a cell with a single quote, so that it is read as text, and quote the field.
+// Formula injection (OWASP's "CSV injection"): a spreadsheet runs a cell starting with = + - @ as a formula, so such
+// a cell gets a single quote before it.
 
 /** OWASP's list, and their full-width forms, which East Asian Excel also reads as formulas. */
 const TRIGGERS = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;

@@ -1,4 +1,3 @@
-// The output formats, by name: what `--format` offers, what completion lists and what the docs name.
 import type { FormatModule } from './row-sink.js';
 
 interface FormatEntry {

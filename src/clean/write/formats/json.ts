@@ -1,13 +1,11 @@
-// JSON (one array) and NDJSON (one object per line): each row's columns keyed by name, then its results (a workbook's
-// numbers and booleans typed, its dates as ISO text).
+// JSON (one array) and NDJSON (an object a line): each row's columns by name, then its results.
 
 import type { InputRecord } from '../../scan/input/index.js';
 import { type RowFacts, type Verdict, verdictFields } from '../../verdict/verdict.js';
 import { ChunkedWriter } from '../atomic-file.js';
+import type { RowReceiver } from '../write-rows.js';
 import { OutputColumns } from './columns.js';
 import type { RowSink, SinkContext } from './row-sink.js';
-
-type RowReceiver = (row: Record<string, unknown>) => Promise<void> | undefined;
 
 function objectSink({ layout, extras, stream }: SinkContext, lines: boolean): RowSink {
   const writer = new ChunkedWriter(stream);

@@ -1,10 +1,4 @@
-// Where a record's first fields end in its original text or bytes, quotes respected, so that a longer row can be
-// written with its results after the header's fields and its own extra fields after those.
-
-/**
- * The offset of the delimiter that ends field number `count` (1-based) of `raw`, or `raw.length` when it has no
- * more fields. A quote opens a quoted field only at the field's start; `""` inside one is a quote.
- */
+/** The offset of the delimiter ending field `count` (1-based) of `raw`, quotes respected; else `raw.length`. */
 export function fieldsEnd(raw: string | Uint8Array, count: number, delimiter: string): number {
   const d = delimiter.charCodeAt(0);
   const at = typeof raw === 'string' ? (i: number) => raw.charCodeAt(i) : (i: number) => raw[i]!;

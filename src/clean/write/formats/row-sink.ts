@@ -1,15 +1,10 @@
-// An output format is a sink of rows: it is started, given every row with its verdict, and ended, writing text or
-// bytes to a stream. Adding a format is one file and one line in index.ts.
+// An output format is a sink of rows; adding one is a file and a line in index.ts.
 import type { Writable } from 'node:stream';
 import type { InputLayout, InputRecord } from '../../scan/input/index.js';
 import type { ExtraColumn, RowFacts, Verdict } from '../../verdict/verdict.js';
 
 export interface RowSink {
-  /**
-   * What of each record the sink uses: its original text (or its bytes, where the reader can give them), every
-   * field or only the email cell and the number of fields (a reader then decodes no other field), and a workbook's
-   * typed cells. Default: the text, every field.
-   */
+  /** What of each record the sink uses (see ReadOptions); default the text and every field. */
   readonly reads?: { raw: boolean | 'bytes'; fields: 'all' | 'email'; typed?: boolean };
   start(): Promise<void>;
   /** One row: the record as read, its verdict, and its address's key and where it came from. */

@@ -1,21 +1,15 @@
-// A workbook written from a workbook (`-o book.xlsx`, `--in-place`): every part of the one read is kept as it was
-// (the other sheets, charts, styles, defined names), but the sheet read, whose part is the cleaned sheet; its cells'
-// styles are added after the workbook's own. calcChain, where Excel keeps the order of its formulas, is left out:
-// the cleaned sheet holds values, and Excel makes the chain again.
+// A workbook written from a workbook: every part kept but the sheet read, which is the cleaned sheet, its styles
+// added after the workbook's own. calcChain is left out: the sheet holds values, and Excel makes the chain again.
 import { posix } from 'node:path';
-import { PassThrough, type Writable } from 'node:stream';
-import yazl from 'yazl';
+import type { PassThrough, Writable } from 'node:stream';
 import type { WorkbookParts } from '../../scan/input/layout.js';
 import { WorkbookPackage } from '../../scan/input/workbook/package.js';
-import type { SheetPart, StyleBase, StyleTable } from './xlsx-package.js';
+import { type SheetPart, type StyleBase, type StyleTable, ZipOutput } from './xlsx-package.js';
 
 /** The sections of a styles part a sheet's styles are added to, each with its element's name. */
 const SECTIONS = { numFmts: 'numFmt', fonts: 'font', cellXfs: 'xf' } as const;
 
-export class KeptPackage {
-  private readonly zip = new yazl.ZipFile();
-  private readonly ended: Promise<void>;
-
+export class KeptPackage extends ZipOutput {
   private constructor(
     out: Writable,
     private readonly pkg: WorkbookPackage,
@@ -23,11 +17,7 @@ export class KeptPackage {
     private readonly styles: string,
     readonly base: StyleBase,
   ) {
-    this.zip.outputStream.pipe(out, { end: false });
-    this.ended = new Promise((resolve, reject) => {
-      this.zip.outputStream.on('end', resolve);
-      this.zip.outputStream.on('error', reject);
-    });
+    super(out);
   }
 
   /** Undefined where the workbook has no styles part to add to: the sheet is then written as a workbook of its own. */
@@ -45,9 +35,7 @@ export class KeptPackage {
 
   /** The cleaned sheet, in the part of the sheet read (one sheet: the read one held no more rows than Excel's). */
   sheet(): PassThrough {
-    const stream = new PassThrough({ highWaterMark: 1 << 20 });
-    this.zip.addReadStream(stream, this.parts.sheet, { compressionLevel: 1 });
-    return stream;
+    return this.sheetAt(this.parts.sheet);
   }
 
   async finish(_sheets: readonly SheetPart[], styles: StyleTable): Promise<void> {
@@ -61,15 +49,10 @@ export class KeptPackage {
           this.add(path, withoutCalcChain(await this.pkg.text(path)));
         else this.zip.addReadStream(await this.pkg.stream(path), path);
       }
-      this.zip.end();
-      await this.ended;
+      await this.end();
     } finally {
       this.pkg.close();
     }
-  }
-
-  private add(path: string, text: string): void {
-    this.zip.addBuffer(Buffer.from(text), path);
   }
 }
 

@@ -1,6 +1,4 @@
-// The parts of a workbook around its sheets (yazl writes the zip): content types, relationships, the workbook with
-// its sheets and filters, and the styles: a bold header, and the number formats the cells use (the input's own,
-// and a date-time for email_checked_at).
+// The parts of a workbook around its sheets (yazl writes the zip): content types, relationships, the workbook, styles.
 import type { Writable } from 'node:stream';
 import { PassThrough } from 'node:stream';
 import yazl from 'yazl';
@@ -12,20 +10,14 @@ const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships
 const PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships';
 const HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 
-/**
- * Where a workbook's own styles end, when the sheet is written into it (xlsx-kept.ts): the styles made here follow
- * its cell styles and fonts, and its format ids.
- */
+/** Where a workbook's own styles end, when the sheet is written into it (xlsx-kept.ts). */
 export interface StyleBase {
   xfs: number;
   fonts: number;
   firstCustomId: number;
 }
 
-/**
- * Each style a cell can have: 0 plain, then the bold header, then one per number format met; numbered from 0 in a
- * workbook of their own, after the workbook's own (`base`) in one written over.
- */
+/** Each style a cell can have: plain, the bold header, then one a number format met; after `base`'s when written over. */
 export class StyleTable {
   readonly header: number;
   private readonly xfs: number[] = [0, 0];
@@ -42,8 +34,7 @@ export class StyleTable {
     const key = `${format.id}:${format.code ?? ''}`;
     let style = this.byFormat.get(key);
     if (style === undefined) {
-      // A workbook's own format codes are numbered anew from 164, Excel's first custom id (or past the ids of the
-      // workbook written over).
+      // Format codes are numbered anew from Excel's first custom id, or past those of the workbook written over.
       let id = format.id;
       if (format.code !== undefined) {
         id = this.custom.get(format.code) ?? (this.base?.firstCustomId ?? 164) + this.custom.size;
@@ -93,9 +84,9 @@ export interface SheetPart {
   range: string;
 }
 
-/** The zip, written as its sheets stream: each sheet part as it is made, the other parts at the end. */
-export class PackageWriter {
-  private readonly zip = new yazl.ZipFile();
+/** A zip written as its parts come: each sheet as it is made, the other parts at the end. */
+export class ZipOutput {
+  protected readonly zip = new yazl.ZipFile();
   private readonly ended: Promise<void>;
 
   constructor(out: Writable) {
@@ -107,25 +98,40 @@ export class PackageWriter {
     });
   }
 
-  /** A stream for sheet number `n` (1-based); its text is deflated as it comes. */
-  sheet(n: number): PassThrough {
+  /** A stream for the sheet part at `path`, deflated as it comes. */
+  protected sheetAt(path: string): PassThrough {
     const stream = new PassThrough({ highWaterMark: 1 << 20 });
-    this.zip.addReadStream(stream, `xl/worksheets/sheet${n}.xml`, { compressionLevel: 1 });
+    this.zip.addReadStream(stream, path, { compressionLevel: 1 });
     return stream;
   }
 
+  protected add(path: string, text: string): void {
+    this.zip.addBuffer(Buffer.from(text), path);
+  }
+
+  protected async end(): Promise<void> {
+    this.zip.end();
+    await this.ended;
+  }
+}
+
+/** A workbook of its own. */
+export class PackageWriter extends ZipOutput {
+  /** Sheet number `n` (1-based). */
+  sheet(n: number): PassThrough {
+    return this.sheetAt(`xl/worksheets/sheet${n}.xml`);
+  }
+
   async finish(sheets: readonly SheetPart[], styles: StyleTable): Promise<void> {
-    const add = (path: string, text: string) => this.zip.addBuffer(Buffer.from(text), path);
-    add('[Content_Types].xml', contentTypes(sheets.length));
-    add(
+    this.add('[Content_Types].xml', contentTypes(sheets.length));
+    this.add(
       '_rels/.rels',
       `${HEAD}<Relationships xmlns="${PKG_REL}"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
     );
-    add('xl/workbook.xml', workbookXml(sheets));
-    add('xl/_rels/workbook.xml.rels', workbookRels(sheets.length));
-    add('xl/styles.xml', styles.xml());
-    this.zip.end();
-    await this.ended;
+    this.add('xl/workbook.xml', workbookXml(sheets));
+    this.add('xl/_rels/workbook.xml.rels', workbookRels(sheets.length));
+    this.add('xl/styles.xml', styles.xml());
+    await this.end();
   }
 }
 

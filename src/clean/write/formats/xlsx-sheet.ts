@@ -1,5 +1,4 @@
-// One sheet's XML as its rows come: the header row frozen at the top, column widths from the first rows, an
-// autofilter over the whole range at the end. Excel holds 1,048,576 rows a sheet: the writer starts another then.
+// One sheet's XML as its rows come: the header frozen, widths from the first rows, an autofilter over the range.
 import type { Writable } from 'node:stream';
 import { ChunkedWriter } from '../atomic-file.js';
 import { SHEET_HEAD } from './xlsx-package.js';
@@ -21,10 +20,7 @@ export class SheetXml {
     this.writer = new ChunkedWriter(stream);
   }
 
-  /**
-   * One row: its cells' XML, and (asked only of the first rows) each cell's text length for the widths. A promise
-   * only when the output asks to wait.
-   */
+  /** One row's cells and (for the first rows) their text lengths; a promise only when the output asks to wait. */
   row(cells: string, lengths: () => readonly number[]): Promise<void> | undefined {
     const n = ++this.rows;
     const xml = `<row r="${n}">${cells}</row>`;

@@ -1,5 +1,4 @@
-// The pieces of SpreadsheetML a workbook is written with: text escaped for XML and for OOXML's own `_xHHHH_`,
-// column letters, and one cell of each kind. No cell is ever a formula: values only.
+// The pieces of SpreadsheetML a workbook is written with: escaped text, column letters, a cell of each kind.
 
 /** Excel's limit on a cell's text. */
 export const MAX_CELL_TEXT = 32_767;

@@ -1,6 +1,4 @@
-// An Excel workbook (.xlsx), streamed: the input's columns by name, then the results as typed cells (booleans as
-// TRUE/FALSE, unknown as empty, email_checked_at a date), so a list that came from Excel goes back to it. A workbook's
-// own cells keep their type and number format; every other cell is text. No cell is ever a formula.
+// An Excel workbook (.xlsx), streamed: the list's columns, then the results as typed cells; never a formula.
 import type { InputRecord, TypedCell } from '../../scan/input/index.js';
 import { msToSerial } from '../../scan/input/workbook/serial.js';
 import { RESULT_COLUMNS, type RowFacts, type Verdict, verdictFields } from '../../verdict/verdict.js';
@@ -31,7 +29,6 @@ export class XlsxSink implements RowSink {
   /** Cells cut to Excel's limit: how many, in how many rows, and the first rows' lines. */
   private readonly cut = { cells: 0, rows: 0, lines: [] as number[], last: -1 };
   private sheet!: SheetXml;
-  /** Each verdict's result cells, as XML. */
   private readonly made = new WeakMap<Verdict, string>();
 
   /** `sheetRows`: rows a sheet holds, its header included (Excel's limit; smaller in tests). */
@@ -86,10 +83,7 @@ export class XlsxSink implements RowSink {
     this.done.push({ name: n === 1 ? sheet : numbered(sheet, n), range });
   }
 
-  /**
-   * The row's cells in output order: its columns, the results, then the fields past the header's. Cells carry no
-   * `r` (each follows the one before, an empty one written as `<c/>`), so a verdict's cells are made once.
-   */
+  /** The row's cells: its columns, the results, then fields past the header's; without `r`, so results are reused. */
   private writeRow(record: InputRecord, verdict: Verdict, facts: RowFacts): Promise<void> | undefined {
     const { fields, line } = record;
     const typed = record.cells && byColumn(record.cells);

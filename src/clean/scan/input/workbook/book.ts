@@ -1,5 +1,4 @@
-// What the workbook part says: its sheets in tab order (and which are hidden), its date system, and where its styles
-// and shared strings are; and the sheet a run reads.
+// The workbook part: its sheets, its date system, where its styles and shared strings are; and the sheet read.
 import { UsageError } from '../../../../errors.js';
 import { readRelationships, relationshipOf, type WorkbookPackage } from './package.js';
 import { attribute } from './xml.js';
@@ -63,10 +62,7 @@ export async function readBook(pkg: WorkbookPackage): Promise<Book> {
 
 const isTrue = (value: string | undefined) => value === '1' || value === 'true';
 
-/**
- * The sheet `--sheet` names (a name, or a 1-based position in tab order), else the first visible sheet of rows: what
- * Excel shows first, whatever order the parts were stored in.
- */
+/** The sheet `--sheet` names (a name, or a 1-based position), else the first visible sheet, as Excel shows it. */
 export function chooseSheet(book: Book, displayName: string, sheet: string | undefined): SheetEntry & { path: string } {
   const names = book.sheets.map((s) => s.name);
   const hint = names.length ? `its sheets: ${names.join(', ')} (--sheet NAME or --sheet N)` : undefined;

@@ -1,5 +1,4 @@
-// What a binary input is, by its first bytes: a zip package (a workbook, if it has a workbook part), or an OLE2
-// compound file, which is either a workbook encrypted with a password or an Excel 97-2003 (.xls) file.
+// A binary list by its first bytes: a zip (a workbook), or OLE2 (an encrypted workbook or an .xls).
 import { createReadStream } from 'node:fs';
 import { UsageError } from '../../../../errors.js';
 

@@ -1,5 +1,4 @@
-// The zip package of a workbook (yauzl): its parts found through the central directory, so that the workbook, its
-// relationships, styles and shared strings are read before the sheet, whatever order the parts were stored in.
+// A workbook's zip (yauzl), read through its central directory so the small parts come before the sheet.
 import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';

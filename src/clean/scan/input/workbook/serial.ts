@@ -1,5 +1,4 @@
-// Excel's dates are numbers: days since 1899-12-30 (or since 1904-01-01), the time of day as the fraction. Shown as
-// text in ISO 8601 order, which every spreadsheet reads back as a date.
+// Excel's dates are days since 1899-12-30 (or 1904-01-01); shown in ISO 8601 order, which spreadsheets read back.
 import type { DateShape } from './styles.js';
 
 const DAY_MS = 86_400_000;
@@ -43,10 +42,7 @@ function elapsedText(serial: number): string {
 
 const millis = (ms: number) => (ms === 0 ? '' : `.${pad(ms, 3)}`);
 
-/**
- * A number as Excel shows it in General format, to its 15 significant digits (`0.30000000000000004` is 0.3); the
- * stored text is kept for a workbook written back.
- */
+/** A number as Excel's General format shows it, to 15 significant digits (`0.30000000000000004` is 0.3). */
 export function numberText(value: number): string {
   const text = String(value);
   if (!Number.isFinite(value) || significantDigits(text) <= 15) return text;

@@ -1,11 +1,10 @@
-// The shared strings table (sharedStrings.xml): the text of most cells, which refer to it by number. Kept as UTF-8 in
-// large buffers with two numbers a string (a JS string each would cost three times as much), and bounded: a workbook
-// made to hold more is refused rather than let grow past the memory a run may use.
+// The shared strings table: kept as UTF-8 in large buffers, two numbers a string, cheaper than a string each; bounded,
+// so a workbook made to hold more is refused.
 import { UsageError } from '../../../../errors.js';
 import type { WorkbookPackage } from './package.js';
 import { CellText } from './text.js';
 
-/** UTF-8 bytes kept in all; a million-row list of unique addresses and names holds about 40 MB. */
+/** UTF-8 bytes kept in all. */
 export const MAX_SHARED_BYTES = 96 << 20;
 /** Strings kept in all (8 bytes each). */
 export const MAX_SHARED_STRINGS = 8 << 20;

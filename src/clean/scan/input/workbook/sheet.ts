@@ -1,5 +1,4 @@
-// One sheet's rows as they stream: each cell's text (what Excel shows, dates in ISO order) and, for the cells that
-// are not text, their type. Rows and cells without the optional `r` attribute follow the one before.
+// One sheet's rows as they stream: each cell's text as Excel shows it and, where it is not text, its type.
 import { UsageError } from '../../../../errors.js';
 import type { TypedCell } from '../typed-cells.js';
 import type { WorkbookPackage } from './package.js';

@@ -1,14 +1,9 @@
-// A number cell as its sheet shows it, for a list written as text (CSV, JSON) from a workbook: its number format
-// applied by numfmt, a maintained implementation of Excel's rules (leading zeros, percents, dates, fixed decimals,
-// text). General keeps the number's own digits: Excel shows as many as its column is wide, which a list has no use
-// for. `--raw-values` keeps the stored values instead (serial.ts).
+// A number cell as its sheet shows it, its format applied by numfmt (Excel's rules), for a workbook written as text.
+// General keeps the number's own digits, as a list has no column width.
 import { format as applyFormat } from 'numfmt';
 import type { NumberFormat } from './styles.js';
 
-/**
- * The built-in formats (ECMA-376 Part 1, 18.8.30) as Excel in English shows them; a workbook names only their ids.
- * 14 and 22 follow the system's short date, which Excel in English writes month first with four-digit years.
- */
+/** The built-in formats (ECMA-376 Part 1, 18.8.30) as Excel in English shows them; a workbook names only their ids. */
 const BUILT_IN: Record<number, string> = {
   1: '0',
   2: '0.00',

@@ -1,5 +1,4 @@
-// The number format of each cell style (styles.xml): which numbers are dates or times, and the format a cell keeps
-// when the list is written back as a workbook.
+// Each cell style's number format: which numbers are dates or times, and what a workbook written back keeps.
 import { UsageError } from '../../../../errors.js';
 import type { WorkbookPackage } from './package.js';
 import { attribute } from './xml.js';
@@ -71,10 +70,7 @@ const BUILTIN_DATES: Record<number, DateShape> = {
 for (const id of [27, 28, 29, 30, 31, 34, 35, 36, 50, 51, 52, 53, 54, 57, 58]) BUILTIN_DATES[id] = 'date';
 for (const id of [32, 33, 55, 56]) BUILTIN_DATES[id] = 'time';
 
-/**
- * Whether a format shows a date, a time or both: its letters y, d, m, h, s outside quoted text, escapes and
- * [colour] or [$-locale] brackets ([h] and [mm], elapsed time, count as time).
- */
+/** Whether a format shows a date, a time or both: its y, d, m, h, s outside quotes, escapes and brackets. */
 export function dateShape(format: NumberFormat): DateShape | undefined {
   if (format.code === undefined) return BUILTIN_DATES[format.id];
   // The first section is the one positive numbers use.

@@ -1,7 +1,7 @@
 // A cell's text as it arrives in pieces, bounded, with OOXML's escapes of characters XML cannot hold (`_x000D_`).
 import { UsageError } from '../../../../errors.js';
 
-/** Characters a cell may hold when read: Excel's own limit is 32,767; other writers go further, not this far. */
+/** Characters a cell may hold when read: above Excel's own limit, as other writers go further. */
 export const MAX_CELL_CHARS = 1 << 20;
 
 export class CellText {

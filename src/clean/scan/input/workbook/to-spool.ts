@@ -1,6 +1,4 @@
-// An Excel workbook (.xlsx) as input: one sheet streamed row by row into a private CSV spool, which the rest of the
-// pipeline reads like any list, and a second spool with each row's sheet number and the cells that are not text
-// (typed-cells.ts). Cells are written as Excel shows them: a formula's result, a link's text, a date in ISO order.
+// A workbook's sheet streamed into two spools: its rows as CSV, read like any list, and each row's typed cells.
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -23,7 +21,6 @@ export interface SpooledSheet {
   /** One line a row of the CSV: its sheet row and its typed cells. */
   cells: string;
   sheet: string;
-  /** Every sheet's name, in tab order. */
   sheets: string[];
   /** The number formats the typed cells refer to; 0 is General. */
   formats: NumberFormat[];

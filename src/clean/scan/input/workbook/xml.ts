@@ -3,10 +3,7 @@ import type { Readable } from 'node:stream';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { UsageError } from '../../../../errors.js';
 
-/**
- * Characters allowed between two `<`: one tag and the text after it. A tag or a text run never comes near this in a
- * real workbook; without the bound, one huge cell (or a gigabyte of whitespace) would be held whole in memory.
- */
+/** Characters allowed between two `<`: without a bound, one huge cell would be held whole in memory. */
 export const MARKUP_GAP = 2 << 20;
 
 export interface XmlHandlers {
@@ -32,10 +29,7 @@ export function attribute(attributes: Record<string, string>, name: string): str
   return undefined;
 }
 
-/**
- * Streams `source` (a part's bytes) through the handlers. A part that is not well-formed XML, or that holds more than
- * MARKUP_GAP characters without markup, is refused naming `what`; `signal` stops the reading.
- */
+/** Streams a part's bytes through the handlers; bad XML, or too long a run without markup, is refused naming `what`. */
 export async function parseXml(source: Readable, handlers: XmlHandlers, what: string, signal?: AbortSignal) {
   const parser = new SaxesParser();
   parser.on('opentag', (tag) => handlers.open(localName(tag.name), (tag as SaxesTagPlain).attributes));
