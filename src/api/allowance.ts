@@ -12,39 +12,23 @@ export interface AllowanceNews {
   renewsAt?: string;
 }
 
-const LEFT_KEYS = [
+/** Each camelCase key, followed by its snake_case twin. */
+const withSnakeCase = (keys: string[]): string[] =>
+  keys.flatMap((key) => {
+    const snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    return snake === key ? [key] : [key, snake];
+  });
+
+const LEFT_KEYS = withSnakeCase([
   'left',
   'remaining',
   'remainingCredits',
-  'remaining_credits',
   'creditsLeft',
-  'credits_left',
   'allowanceLeft',
-  'allowance_left',
   'quotaRemaining',
-  'quota_remaining',
-];
-const LIMIT_KEYS = [
-  'limit',
-  'allowance',
-  'monthlyLimit',
-  'monthly_limit',
-  'quota',
-  'monthlyAllowance',
-  'monthly_allowance',
-];
-const RENEW_KEYS = [
-  'renewsAt',
-  'renews_at',
-  'resetsAt',
-  'resets_at',
-  'resetAt',
-  'reset_at',
-  'resetDate',
-  'reset_date',
-  'periodEnd',
-  'period_end',
-];
+]);
+const LIMIT_KEYS = withSnakeCase(['limit', 'allowance', 'monthlyLimit', 'quota', 'monthlyAllowance']);
+const RENEW_KEYS = withSnakeCase(['renewsAt', 'resetsAt', 'resetAt', 'resetDate', 'periodEnd']);
 const LEFT_HEADERS = ['x-allowance-remaining', 'x-quota-remaining', 'x-credits-remaining', 'x-monthly-remaining'];
 
 const number = (value: unknown): number | undefined => {

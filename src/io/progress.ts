@@ -1,26 +1,15 @@
 import type { Ora } from 'ora';
+import type { RunProgress } from '../clean/run/events.js';
 import { formatCount, formatDuration, quantity } from '../quantities.js';
 import type { OutputStream } from './io.js';
 import { forTerminal } from './streams.js';
-
-export interface ProgressState {
-  phase: 'reading' | 'checking' | 'writing';
-  rows: number;
-  unique: number;
-  toCheck: number;
-  checked: number;
-  spent: number;
-  requests: number;
-  waitingMs: number;
-  etaMs?: number;
-}
 
 /**
  * Progress on stderr: on a terminal a live line redrawn in place; elsewhere a plain line every few
  * seconds, so CI logs show movement without a flood; with --quiet, nothing.
  */
 export class ProgressReporter {
-  private state: ProgressState = {
+  private state: RunProgress = {
     phase: 'reading',
     rows: 0,
     unique: 0,
@@ -94,7 +83,7 @@ export class ProgressReporter {
     return this.line(this.columns - 3);
   }
 
-  update(change: Partial<ProgressState>): void {
+  update(change: Partial<RunProgress>): void {
     Object.assign(this.state, change);
     const now = this.now();
     if (change.waitingMs !== undefined) this.waitUntil = change.waitingMs > 0 ? now + change.waitingMs : undefined;

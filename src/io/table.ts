@@ -1,6 +1,13 @@
 import Table from 'cli-table3';
 import { codesAsMarks, escapeControls, marksAsCodes } from './streams.js';
 
+/** cli-table3 draws a part given as an empty string as nothing. */
+const NO_BORDER = Object.fromEntries(
+  'top top-mid top-left top-right bottom bottom-mid bottom-left bottom-right left left-mid mid mid-mid right right-mid'
+    .split(' ')
+    .map((part) => [part, '']),
+);
+
 /**
  * On a terminal: aligned columns without borders. In a pipe: tab-separated, one row per line, no header
  * decoration, so `cut` and `awk` work on it.
@@ -9,23 +16,7 @@ export function renderTable(headers: string[], rows: string[][], tty: boolean): 
   if (!tty) return `${[headers, ...rows].map((r) => r.join('\t')).join('\n')}\n`;
   const table = new Table({
     head: headers,
-    chars: {
-      top: '',
-      'top-mid': '',
-      'top-left': '',
-      'top-right': '',
-      bottom: '',
-      'bottom-mid': '',
-      'bottom-left': '',
-      'bottom-right': '',
-      left: '',
-      'left-mid': '',
-      mid: '',
-      'mid-mid': '',
-      right: '',
-      'right-mid': '',
-      middle: '  ',
-    },
+    chars: { ...NO_BORDER, middle: '  ' },
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
   });
   // Measured with colour as terminal codes (which take no room), the cells' own control characters escaped first so

@@ -6,7 +6,7 @@ import {
   type TokenService,
   verifyPassword,
 } from './crypto.js';
-import { HttpError, INVALID_CREDENTIALS, unauthenticated } from './errors.js';
+import { HttpError, INVALID_CREDENTIALS, Unauthenticated } from './errors.js';
 import type { ParsedRequest, SandboxContext } from './router.js';
 import { findByEmail, type SandboxState } from './state.js';
 import { BodyChecker } from './validate.js';
@@ -19,13 +19,13 @@ export function authenticate(req: ParsedRequest, ctx: SandboxContext, service: T
   const header = req.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header) : null;
   const parsed = match?.[1] === undefined ? undefined : parseToken(match[1]);
-  if (!parsed) throw unauthenticated();
+  if (!parsed) throw new Unauthenticated();
   const tokens = ctx.store.state.tokens;
   const record = Object.hasOwn(tokens, parsed.id) ? tokens[parsed.id] : undefined;
-  if (!record || record.service !== service || !secretMatches(parsed.secret, record)) throw unauthenticated();
-  if (record.expiresAt <= ctx.now()) throw unauthenticated();
+  if (!record || record.service !== service || !secretMatches(parsed.secret, record)) throw new Unauthenticated();
+  if (record.expiresAt <= ctx.now()) throw new Unauthenticated();
   const users = service === 'clean' ? ctx.store.state.cleanUsers : ctx.store.state.platformUsers;
-  if (!Object.hasOwn(users, record.userId)) throw unauthenticated();
+  if (!Object.hasOwn(users, record.userId)) throw new Unauthenticated();
   return record.userId;
 }
 

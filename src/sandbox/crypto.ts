@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
 export type TokenService = 'platform' | 'cdp' | 'clean';
 
@@ -108,15 +108,9 @@ export function sharedSecretMatches(presented: string, configured: string): bool
   return timingSafeEqual(sha256(presented), sha256(configured));
 }
 
-export function newUuid(): string {
-  return randomUUID();
-}
-
 /**
- * A 24-hex identifier shaped like the cleaning service's record ids, as MongoDB makes its ObjectIds: seconds, five
- * random bytes drawn once a process, a three-byte counter from a random start. A `randomBytes` call per record was
- * 85 of the sandbox's 114 ms for 50 requests of 50 addresses (CPU profile): its own time, serialised, between the
- * arrivals a client's pacing is measured by.
+ * A 24-hex id shaped like the cleaning service's record ids, made as MongoDB makes ObjectIds (seconds, five random
+ * bytes per process, a counter): a `randomBytes` call per record was most of the clean route's time.
  */
 export function newObjectId(nowMs: number): string {
   const seconds = Math.floor(nowMs / 1000) >>> 0;

@@ -1,4 +1,5 @@
-import { newUuid, type PasswordHash, randomHex, randomKey } from './crypto.js';
+import { randomUUID } from 'node:crypto';
+import { type PasswordHash, randomHex, randomKey } from './crypto.js';
 import {
   type BrandRecord,
   type HomepageRecord,
@@ -52,7 +53,7 @@ export function brandSlug(brandName: string): string {
  * and a subscription. The caller has checked that the email is free.
  */
 export function createPlatformAccount(state: SandboxState, input: NewAccount, now: number, plan: Plan): PlatformUser {
-  const userId = newUuid();
+  const userId = randomUUID();
   const brand = newBrand(userId, `${input.name}'s brand`, input.country_code, now);
   const subscription = newSubscription(userId, plan, now);
   const user: PlatformUser = {
@@ -83,7 +84,7 @@ export function createPlatformAccount(state: SandboxState, input: NewAccount, no
 
 function newBrand(ownerId: string, name: string, countryCode: string | null, now: number): BrandRecord {
   return {
-    id: newUuid(),
+    id: randomUUID(),
     owner_id: ownerId,
     name,
     slug: brandSlug(name),
@@ -115,7 +116,7 @@ function newBrand(ownerId: string, name: string, countryCode: string | null, now
     p_key: `pk_${randomKey(18)}`,
     api_key: `sk_${randomKey(32)}`,
     social: Object.fromEntries(SOCIAL_FIELDS.map((f) => [f, ''])),
-    roles: ROLE_NAMES.map((role) => ({ id: newUuid(), name: role })),
+    roles: ROLE_NAMES.map((role) => ({ id: randomUUID(), name: role })),
     homepage: newHomepage(now),
     created_at: now,
   };
@@ -123,11 +124,11 @@ function newBrand(ownerId: string, name: string, countryCode: string | null, now
 
 function newHomepage(now: number): HomepageRecord {
   return {
-    id: newUuid(),
-    form_id: newUuid(),
+    id: randomUUID(),
+    form_id: randomUUID(),
     form_slug: `homepage-form-${randomHex(3)}`,
-    name_param_id: newUuid(),
-    email_param_id: newUuid(),
+    name_param_id: randomUUID(),
+    email_param_id: randomUUID(),
     preview_key: randomHex(16),
     created_at: now,
   };
@@ -135,7 +136,7 @@ function newHomepage(now: number): HomepageRecord {
 
 function newSubscription(userId: string, plan: Plan, now: number): SubscriptionRecord {
   return {
-    id: newUuid(),
+    id: randomUUID(),
     user_id: userId,
     payment_vendor: 'sandbox',
     subscription_type: plan,

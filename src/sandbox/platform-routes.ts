@@ -1,7 +1,7 @@
 import { authenticate, checkCredentials, grantToken } from './auth.js';
 import { hashPassword, sharedSecretMatches } from './crypto.js';
 import { platformOk, type Shape } from './envelopes.js';
-import { HttpError, INVALID_CREDENTIALS, unauthenticated } from './errors.js';
+import { EMAIL_TAKEN, HttpError, INVALID_CREDENTIALS, Unauthenticated } from './errors.js';
 import { createPlatformAccount } from './platform-accounts.js';
 import {
   brandReduced,
@@ -25,7 +25,6 @@ import {
 import { BodyChecker } from './validate.js';
 
 export const INTERNAL_ACCESS_FIELD = 'internal_access_32543hbhjb3243h4';
-const EMAIL_TAKEN = 'The email has already been taken.';
 
 export function addPlatformRoutes(router: Router): void {
   router
@@ -51,7 +50,7 @@ function tokenFields(shape: Shape, token: string | undefined): Record<string, un
 /** The signed-in user with their current brand and subscription, as the state holds them now. */
 function account(state: SandboxState, userId: string): Account {
   const user = state.platformUsers[userId];
-  if (!user) throw unauthenticated();
+  if (!user) throw new Unauthenticated();
   const brand = state.brands[user.current_brand_id] ?? user.brand_ids.map((id) => state.brands[id]).find((b) => b);
   const subscription = state.subscriptions[user.subscription_id];
   if (!brand || !subscription) throw new Error(`sandbox state is inconsistent for user ${userId}`);
