@@ -1,6 +1,5 @@
-// What a cleaning service says of the monthly allowance. The spec shows none of it (api.md 8), so it is read
-// leniently from wherever a service may put it: a refusal's message, body fields, response headers, the signin
-// answer. docs/assumptions.md lists what is recognised.
+// What a cleaning service says of the monthly allowance. The spec shows none, so it is read leniently wherever a
+// service may put it (docs/assumptions.md).
 import { isObject } from './shape.js';
 
 export interface AllowanceNews {

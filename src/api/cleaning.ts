@@ -40,10 +40,7 @@ export function findRecords(body: unknown): Json[] | undefined {
 export class CleaningClient {
   constructor(readonly http: HttpClient) {}
 
-  /**
-   * One request of at most 50 addresses, never retried here: the clean pipeline decides what to repeat,
-   * because every attempt costs a rate-limit slot and possibly allowance.
-   */
+  /** One request, never retried here: each attempt costs a rate-limit slot and maybe allowance, so the run decides. */
   async clean(emails: string[], signal?: AbortSignal): Promise<Json[]> {
     const res = await this.http.request({
       method: 'POST',
@@ -63,11 +60,7 @@ export class CleaningClient {
     return records;
   }
 
-  /**
-   * Whether the service accepts the token, without spending allowance: a request naming no address is refused
-   * for being empty (422) once the token passed, and with 401 when it did not. It may take one slot of the
-   * rate limit.
-   */
+  /** Whether the service takes the token, spending no allowance: an empty request is refused 422 once it passed. */
   async tokenCheck(signal?: AbortSignal): Promise<'accepted' | 'rejected'> {
     try {
       await this.http.request({

@@ -1,5 +1,4 @@
-// An HTTP client for one service over its own connection pool, through the proxies the environment names: what the
-// CLI's factory and the library's client both open (the same timeouts, proxies, redaction and debug log).
+// An HTTP client for one service over its own connection pool, as the CLI's factory and the library both open it.
 import type { SecretSet } from '../secrets.js';
 import { connectionPool, describeProxies, proxySettings } from './dispatcher.js';
 import { HttpClient } from './http.js';

@@ -1,5 +1,4 @@
-// A request that never got an answer, as the user can act on it: the network, a proxy on the way, or a
-// certificate this machine does not trust.
+// A request that never got an answer, as the user can act on it: the network, a proxy, an untrusted certificate.
 import { NetworkError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 

@@ -11,10 +11,7 @@ import type { ParsedRequest, SandboxContext } from './router.js';
 import { findByEmail, type SandboxState } from './state.js';
 import { BodyChecker } from './validate.js';
 
-/**
- * Resolves the bearer token to the id of its user. Tokens of another service fail like unknown
- * ones: the two real services are separate, so a token from one means nothing to the other.
- */
+/** The bearer token's user id; another service's token fails like an unknown one, as the real services are apart. */
 export function authenticate(req: ParsedRequest, ctx: SandboxContext, service: TokenService): string {
   const header = req.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header) : null;
@@ -40,10 +37,7 @@ export function grantToken(draft: SandboxState, userId: string, service: TokenSe
   return token;
 }
 
-/**
- * The user of `users` whose email and password the body of a sign-in request gives. A missing
- * account and a wrong password fail alike, so the answer does not tell which addresses exist.
- */
+/** The user a sign-in body names, if the password is right; a missing account and a wrong password fail alike. */
 export async function checkCredentials<T extends { email: string; password: PasswordHash }>(
   req: ParsedRequest,
   users: Record<string, T>,

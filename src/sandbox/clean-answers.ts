@@ -84,8 +84,7 @@ export interface EmailStatus {
   isValidDomain: boolean;
 }
 
-// The sandbox answers from the validation engine without DNS: the service's own checks are unknown, and a
-// sandbox must never reach beyond this machine.
+// Without DNS: the service's own checks are unknown, and a sandbox must never reach beyond this machine.
 const engine = new Engine({ dns: { enabled: false } });
 
 /** The engine's verdict in the record fields of spec 2.10. */

@@ -77,10 +77,7 @@ export function addCleanRoute(router: Router, settings: CleanRouteSettings): voi
 
 type Checked = { ok: true; emails: string[] } | { ok: false; error: HttpError };
 
-/**
- * `email`: an array of 1 to 50 strings, each a valid address. Array-level problems are keyed
- * `email`; each bad element `email.<index>` (0-based), as Laravel reports array elements.
- */
+/** `email`: 1 to 50 valid addresses; a bad element is keyed `email.<index>`, as Laravel reports array elements. */
 export function checkEmails(body: Record<string, unknown>): Checked {
   const c = new BodyChecker(body);
   const raw = body['email'];
@@ -128,8 +125,7 @@ async function clean(req: ParsedRequest, ctx: SandboxContext, s: CleanRouteSetti
   const checked = checkEmails(req.body);
   try {
     userId = authenticate(req, ctx, 'clean');
-    // One mutation decides everything, so the check and the record of an arrival or a charge are
-    // atomic within this process, and a request costs one write. A 429 throws: nothing is written.
+    // One mutation decides and records everything: atomic within this process, one write. A 429 writes nothing.
     decision = await ctx.store.mutate((draft) => decide(draft, userId, checked, ctx.now(), s));
   } catch (err) {
     if (err instanceof RateLimited) return rateLimited(ctx.shape, s, err.retryAfterSeconds);
@@ -148,9 +144,8 @@ async function clean(req: ParsedRequest, ctx: SandboxContext, s: CleanRouteSetti
 }
 
 /**
- * Admits the request (or throws RateLimited), rolls its fault, and charges it when it is valid and
- * the month's allowance covers it. `now` is read inside the mutation: requests reach it one at a
- * time, so the log is recorded in time order even when several were waiting on the store.
+ * Admits the request (or throws RateLimited), rolls its fault, and charges it when valid and within the allowance.
+ * `now` is read inside the mutation, so arrivals are logged in time order.
  */
 function decide(draft: SandboxState, userId: string, checked: Checked, now: number, s: CleanRouteSettings): Decision {
   const user = Object.hasOwn(draft.cleanUsers, userId) ? draft.cleanUsers[userId] : undefined;

@@ -42,8 +42,7 @@ export async function hashPassword(password: string, cost = PASSWORD_COST): Prom
   return { algo: 'scrypt', ...params, salt: salt.toString('base64url'), hash: key.toString('base64url') };
 }
 
-// A fixed hash (one per cost) to check against when the account does not exist, so that a wrong email
-// costs the same time as a wrong password and response times do not reveal which accounts exist.
+// Checked when the account does not exist, so response times do not reveal which accounts exist.
 const decoys = new Map<number, Promise<PasswordHash>>();
 
 export async function verifyPassword(
@@ -108,10 +107,7 @@ export function sharedSecretMatches(presented: string, configured: string): bool
   return timingSafeEqual(sha256(presented), sha256(configured));
 }
 
-/**
- * A 24-hex id shaped like the cleaning service's record ids, made as MongoDB makes ObjectIds (seconds, five random
- * bytes per process, a counter): a `randomBytes` call per record was most of the clean route's time.
- */
+/** A 24-hex id like the cleaning service's record ids, made as MongoDB makes ObjectIds: cheaper than `randomBytes`. */
 export function newObjectId(nowMs: number): string {
   const seconds = Math.floor(nowMs / 1000) >>> 0;
   objectIdCounter = (objectIdCounter + 1) & 0xffffff;

@@ -30,9 +30,7 @@ export type Fault =
   | { kind: 'reject-unnamed' }
   | { kind: 'drop'; at: number };
 
-/**
- * mulberry32: a small 32-bit generator, plenty for picking faults. Returns floats in [0, 1).
- */
+/** mulberry32: a small 32-bit generator, plenty for picking faults. Returns floats in [0, 1). */
 export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -79,10 +77,7 @@ function rates(opts: FaultOptions) {
   ] as const;
 }
 
-/**
- * Decides the fault of each admitted request and the latency of each answer, from two streams
- * of one seed, so the faults a run sees do not depend on how many answers were delayed.
- */
+/** Each request's fault and each answer's latency, from two streams of one seed so delays do not shift faults. */
 export class FaultInjector {
   readonly seed: number;
   private readonly pick: () => number;

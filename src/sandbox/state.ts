@@ -102,10 +102,7 @@ export interface CleanUser {
   updatedAt: number;
 }
 
-/**
- * Counters of the clean route for one cleaning user. Only counters: the clean result records are
- * returned and forgotten, since this file is rewritten on every request.
- */
+/** Counters of the clean route for one cleaning user; results are never kept, as the file is rewritten per request. */
 export interface CleanUsage {
   /** Arrival times (epoch ms, ascending) of admitted requests, pruned to the rate window. */
   arrivals: number[];
@@ -131,10 +128,7 @@ export function emptyState(): SandboxState {
   return { version: 1, platformUsers: {}, brands: {}, subscriptions: {}, cleanUsers: {}, tokens: {}, cleanUsage: {} };
 }
 
-/**
- * Accepts a parsed state file. Collections missing from an older file are added empty, so
- * features that add a collection do not need a migration step.
- */
+/** Accepts a parsed state file; collections missing from an older file are added empty, so none needs migrating. */
 export function normalizeState(raw: unknown): SandboxState {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('not a JSON object');
   const obj = raw as Record<string, unknown>;

@@ -10,18 +10,14 @@ export interface StringRule {
   email?: boolean;
 }
 
-// Deliberately loose: the sandbox checks the shape a form would, not deliverability; the
-// validation engine in src/verify is where addresses are really judged.
+// Loose on purpose: the shape a form would check; src/verify is where addresses are really judged.
 const EMAIL = /^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/;
 
 export function looksLikeEmail(value: string): boolean {
   return value.length <= 254 && EMAIL.test(value);
 }
 
-/**
- * Collects every problem of a body before failing, so one 422 names all fields at once,
- * as `errors: {field: [messages]}`.
- */
+/** Collects every problem of a body, so one 422 names all fields at once as `errors: {field: [messages]}`. */
 export class BodyChecker {
   readonly errors: Record<string, string[]> = {};
 
