@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type PasswordHash, randomHex, randomKey } from './crypto.js';
-import {
-  type BrandRecord,
-  type HomepageRecord,
-  type Plan,
-  type PlatformUser,
-  ROLE_NAMES,
-  type SandboxState,
-  type SubscriptionRecord,
-} from './state.js';
+import { type Plan, ROLE_NAMES, type RoleName, type SandboxState } from './state.js';
+
+const uuid = (): string => randomUUID();
 
 export interface NewAccount {
   name: string;
@@ -52,16 +46,16 @@ export function brandSlug(brandName: string): string {
  * What registration creates: the user, their brand with its four roles and default homepage,
  * and a subscription. The caller has checked that the email is free.
  */
-export function createPlatformAccount(state: SandboxState, input: NewAccount, now: number, plan: Plan): PlatformUser {
-  const userId = randomUUID();
+export function createPlatformAccount(state: SandboxState, input: NewAccount, now: number, plan: Plan) {
+  const userId = uuid();
   const brand = newBrand(userId, `${input.name}'s brand`, input.country_code, now);
   const subscription = newSubscription(userId, plan, now);
-  const user: PlatformUser = {
+  const user = {
     id: userId,
     first_name: input.name,
     last_name: '',
     email: input.email,
-    phone: null,
+    phone: null as string | null,
     country_code: input.country_code,
     email_verified: false,
     onboarding: { pages: false, emails: false, recipes: false, homepage: false },
@@ -72,7 +66,7 @@ export function createPlatformAccount(state: SandboxState, input: NewAccount, no
     password: input.password,
     brand_ids: [brand.id],
     current_brand_id: brand.id,
-    role_by_brand: { [brand.id]: 'admin' },
+    role_by_brand: { [brand.id]: 'admin' } as Record<string, RoleName>,
     subscription_id: subscription.id,
   };
 
@@ -82,9 +76,9 @@ export function createPlatformAccount(state: SandboxState, input: NewAccount, no
   return user;
 }
 
-function newBrand(ownerId: string, name: string, countryCode: string | null, now: number): BrandRecord {
+export function newBrand(ownerId: string, name: string, countryCode: string | null, now: number) {
   return {
-    id: randomUUID(),
+    id: uuid(),
     owner_id: ownerId,
     name,
     slug: brandSlug(name),
@@ -116,27 +110,27 @@ function newBrand(ownerId: string, name: string, countryCode: string | null, now
     p_key: `pk_${randomKey(18)}`,
     api_key: `sk_${randomKey(32)}`,
     social: Object.fromEntries(SOCIAL_FIELDS.map((f) => [f, ''])),
-    roles: ROLE_NAMES.map((role) => ({ id: randomUUID(), name: role })),
+    roles: ROLE_NAMES.map((role) => ({ id: uuid(), name: role })),
     homepage: newHomepage(now),
     created_at: now,
   };
 }
 
-function newHomepage(now: number): HomepageRecord {
+function newHomepage(now: number) {
   return {
-    id: randomUUID(),
-    form_id: randomUUID(),
+    id: uuid(),
+    form_id: uuid(),
     form_slug: `homepage-form-${randomHex(3)}`,
-    name_param_id: randomUUID(),
-    email_param_id: randomUUID(),
+    name_param_id: uuid(),
+    email_param_id: uuid(),
     preview_key: randomHex(16),
     created_at: now,
   };
 }
 
-function newSubscription(userId: string, plan: Plan, now: number): SubscriptionRecord {
+export function newSubscription(userId: string, plan: Plan, now: number) {
   return {
-    id: randomUUID(),
+    id: uuid(),
     user_id: userId,
     payment_vendor: 'sandbox',
     subscription_type: plan,
