@@ -5,10 +5,7 @@ import { heldByKeyring, KEYRING_MARK, ProfileTokens, SECRET_KEYS, type TokenStor
 import { type ServiceUrls, validateUrl } from './urls.js';
 
 export type Service = 'platform' | 'clean';
-/**
- * env: MAILCLEAN_TOKEN or MAILCLEAN_CLEAN_TOKEN; profile: the named profile; sandbox: the built-in sandbox's own
- * account.
- */
+/** env: MAILCLEAN_TOKEN or MAILCLEAN_CLEAN_TOKEN; profile: the named profile; sandbox: the built-in sandbox's. */
 export type TokenSource = 'env' | 'profile' | 'sandbox';
 
 /** What a profile needs of its run besides the store: where to say things, and the secrets to mask. */
@@ -38,9 +35,8 @@ export function refusedTokenHint(service: Service, source: TokenSource | undefin
 }
 
 /**
- * One named profile: its settings, where its credentials live, and which token applies (environment first).
- * A profile that holds real credentials, or a run with a token in the environment, never uses the built-in
- * sandbox's separate account store.
+ * One named profile: its settings, where its credentials live, and which token applies (environment first). Real
+ * credentials, in the profile or the environment, keep a run away from the built-in sandbox's accounts.
  */
 export class Profile {
   private readonly env: Record<string, string | undefined>;
@@ -140,9 +136,8 @@ export class Profile {
   }
 
   /**
-   * After a successful login or register: the tokens, and the URLs given by flag or environment, go to the
-   * profile together (as `gh auth login --hostname` does), so later commands reach the same service. Tokens go to
-   * the OS credential store where one is available (those the file still held move with them), else to the file.
+   * After a login or register: the tokens and the URLs given for this run go to the profile together (as `gh auth
+   * login --hostname` does); tokens to the OS credential store where there is one, else to the file.
    */
   saveSignIn(changes: ProfileData): void {
     const scope = this.scope();
@@ -210,10 +205,7 @@ export class Profile {
     return this.tokens.where(this.store.read(this.name, this.scope()), TOKEN_KEYS[service]);
   }
 
-  /**
-   * Where a token of this source lives, in words: `MAILCLEAN_TOKEN`, `profile "default"`, `the built-in sandbox
-   * account`.
-   */
+  /** Where a token of this source lives, in words: `MAILCLEAN_TOKEN`, `profile "default"`, the sandbox account. */
   tokenPlace(service: Service | 'cdp', source: TokenSource | undefined): string {
     if (source === 'env') return tokenEnvName(service) ?? 'the environment';
     if (source === 'sandbox') return 'the built-in sandbox account';

@@ -13,11 +13,7 @@ interface StoreShape {
 
 export type ProfileScope = 'profiles' | 'sandbox';
 
-/**
- * Profiles on disk: one JSON file, mode 0600, in a 0700 directory, read afresh for each access (another process
- * may have changed it) and replaced atomically. (It was conf's; conf loads a schema validator, about 170 ms of CPU
- * before any command could read a profile, for a file mailclean reads and writes whole.)
- */
+/** Profiles on disk: one JSON file, mode 0600, read afresh at each access (others write it too), replaced whole. */
 export class ProfileStore {
   readonly path: string;
 
