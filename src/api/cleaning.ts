@@ -42,14 +42,7 @@ export class CleaningClient {
 
   /** One request, never retried here: each attempt costs a rate-limit slot and maybe allowance, so the run decides. */
   async clean(emails: string[], signal?: AbortSignal): Promise<Json[]> {
-    const res = await this.http.request({
-      method: 'POST',
-      path: '/api/v1/email-verify/validate/clean',
-      body: { email: emails },
-      retries: 0,
-      idempotent: true,
-      signal,
-    });
+    const res = await this.send(emails, signal);
     const records = findRecords(res.body);
     if (!records) {
       throw Object.assign(
@@ -63,14 +56,7 @@ export class CleaningClient {
   /** Whether the service takes the token, spending no allowance: an empty request is refused 422 once it passed. */
   async tokenCheck(signal?: AbortSignal): Promise<'accepted' | 'rejected'> {
     try {
-      await this.http.request({
-        method: 'POST',
-        path: '/api/v1/email-verify/validate/clean',
-        body: { email: [] },
-        retries: 0,
-        idempotent: true,
-        signal,
-      });
+      await this.send([], signal);
       return 'accepted';
     } catch (error) {
       if (error instanceof AuthError) return 'rejected';
@@ -82,6 +68,11 @@ export class CleaningClient {
         return 'accepted';
       throw error;
     }
+  }
+
+  private send(emails: string[], signal?: AbortSignal) {
+    const path = '/api/v1/email-verify/validate/clean';
+    return this.http.request({ method: 'POST', path, body: { email: emails }, retries: 0, idempotent: true, signal });
   }
 
   async signup(input: { name?: string; email: string; password: string }): Promise<CleanSignedIn> {

@@ -107,11 +107,6 @@ function unreadableConfig(path: string, error: unknown): UsageError {
   const hint = 'fix it, or move it away to start afresh (it holds your tokens: sign in again after)';
   if (!(error instanceof SyntaxError))
     return new UsageError(`${path}: cannot be read (${error instanceof Error ? error.message : String(error)})`, hint);
-  let at: RegExpExecArray | null = null;
-  try {
-    JSON.parse(readFileSync(path, 'utf8'));
-  } catch (parseError) {
-    at = /line (\d+) column (\d+)/.exec(String((parseError as Error).message));
-  }
+  const at = /line (\d+) column (\d+)/.exec(error.message);
   return new UsageError(at ? `${path}:${at[1]}: not valid JSON (column ${at[2]})` : `${path}: not valid JSON`, hint);
 }
