@@ -106,29 +106,26 @@ const KIND_CATEGORY: readonly [string, string][] = [
   ['form', 'Form'],
 ];
 
-const PREFIX_CATEGORY: Readonly<Record<string, string>> = {
-  account: 'Account',
-  verification: 'Account',
-  brand: 'Media',
-  contact: 'Contact',
-  recipe: 'Recipe',
-  audience: 'Audience',
-  campaign: 'Campaign',
-  form: 'Form',
-  webpage: 'Webpage',
-  workflow: 'Workflow',
-  delay: 'Delay',
-  importjobs: 'Integration',
-  integration: 'Integration',
-  fbpages: 'Social',
-  fbpost: 'Social',
-  twitter: 'Social',
-  tweet: 'Social',
-  linkedin: 'Social',
-  payment: 'Payment',
-  subscription: 'Payment',
-  segment: 'Segment',
+/** Each category with the first words of the permissions in it. */
+const CATEGORY_PREFIXES: Readonly<Record<string, string>> = {
+  Account: 'account verification',
+  Media: 'brand',
+  Contact: 'contact',
+  Recipe: 'recipe',
+  Audience: 'audience',
+  Campaign: 'campaign',
+  Form: 'form',
+  Webpage: 'webpage',
+  Workflow: 'workflow',
+  Delay: 'delay',
+  Integration: 'importjobs integration',
+  Social: 'fbpages fbpost twitter tweet linkedin',
+  Payment: 'payment subscription',
+  Segment: 'segment',
 };
+const PREFIX_CATEGORY = new Map(
+  Object.entries(CATEGORY_PREFIXES).flatMap(([category, prefixes]) => prefixes.split(' ').map((p) => [p, category])),
+);
 
 export function permissionCategory(name: string): string {
   const trimmed = name.trim();
@@ -137,7 +134,7 @@ export function permissionCategory(name: string): string {
     return kind ? kind[1] : 'Container';
   }
   const prefix = trimmed.split(/[-.]/, 1)[0] ?? '';
-  return PREFIX_CATEGORY[prefix] ?? 'General';
+  return PREFIX_CATEGORY.get(prefix) ?? 'General';
 }
 
 /** `contact-bulk-create` -> `Contact Bulk Create`. */

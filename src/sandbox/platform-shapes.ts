@@ -7,7 +7,7 @@ import { displayTime, isoMicros } from './time.js';
 // Views turn stored records into the shapes of spec 2.2-2.9. Each route picks the variant
 // the spec shows for it; see docs/sandbox-failures.md for the choices where it is silent.
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 /** none: no `permissions` key; names: `{name}` items (registration); full: permission objects (roles route). */
 export type PermissionDetail = 'none' | 'names' | 'full';

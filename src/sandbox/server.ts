@@ -3,12 +3,13 @@ import type { AddressInfo } from 'node:net';
 import type { Rate } from '../config/rate.js';
 import { ALLOWANCE_STATUSES, type AllowanceStatus } from './clean-answers.js';
 import { DEFAULT_RATE } from './clean-limits.js';
-import { emptyStats, type SandboxStats } from './clean-route.js';
+import { addCleanRoute, emptyStats, type SandboxStats } from './clean-route.js';
+import { addCleaningAuthRoutes } from './cleaning-accounts.js';
 import { PASSWORD_COST } from './crypto.js';
 import { SHAPES, type Shape } from './envelopes.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
-import { createRouter } from './route-table.js';
-import type { SandboxContext } from './router.js';
+import { addPlatformRoutes } from './platform-routes.js';
+import { Router, type SandboxContext } from './router.js';
 import { serve } from './serve.js';
 import { findByEmail, PLANS, type Plan } from './state.js';
 import { Store } from './store.js';
@@ -62,7 +63,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const faults = new FaultInjector(opts.faults ?? {});
   const stats = emptyStats();
   const ctx = await contextOf(opts);
-  const router = createRouter({ rate, allowanceStatus, faults, stats });
+  const router = new Router();
+  addPlatformRoutes(router);
+  addCleaningAuthRoutes(router);
+  addCleanRoute(router, { rate, allowanceStatus, faults, stats });
   const host = opts.host ?? '127.0.0.1';
   const server = createServer((req, res) => {
     // serve() answers every failure itself; this only catches a throwing `log`, which must not crash the host.
