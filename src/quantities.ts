@@ -1,6 +1,6 @@
 // Numbers and names as people read them in messages: "1 request", "2,500 rows", "5m 1s", reasons in a steady order.
 
-/** 12,345, as en-US writes it: `toLocaleString` would load ICU's number formatting at every run's start. */
+/** 12,345, as en-US writes it: `toLocaleString` would load ICU's number formatting at every command's start. */
 export function formatCount(n: number): string {
   if (!Number.isInteger(n)) return n.toLocaleString('en-US');
   return String(n).replace(/\B(?=(\d{3})+$)/g, ',');

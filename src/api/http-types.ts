@@ -57,7 +57,7 @@ export interface HttpResponse {
 export interface RawAnswer {
   status: number;
   headers: Record<string, string>;
-  /** As it came, but the secrets this run holds masked. */
+  /** As it came, but the secrets this command holds masked. */
   text: string;
   json?: unknown;
   /** For a status outside 2xx: AuthError on 401, else ApiError. */

@@ -1,4 +1,4 @@
-// undici's index loads all of undici before a run's first request; a client needs only its Agent and request(), so
+// undici's index loads all of undici before a command's first request; a client needs only its Agent and request(), so
 // these load just those files of the undici package-lock.json pins (without an "exports" map, its files are public).
 import type { Dispatcher } from 'undici';
 

@@ -14,7 +14,7 @@ export function markTokenAccepted(dataDir: string, url: string, token: string, n
     // Not flushed: it is written at a run's first answer, where fsyncs held up the first window's requests.
     writeFileAtomic(fileOf(dataDir, url, token), `${new Date(now).toISOString()}\n`, 0o600, { durable: false });
   } catch {
-    /* a mark is a courtesy for `auth status`: never worth failing a run */
+    /* a mark is a courtesy for `auth status`: never worth failing a command */
   }
 }
 

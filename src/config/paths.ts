@@ -1,5 +1,5 @@
-// Where profiles and data live, by each platform's convention. Not env-paths: it reads process.env, where each run is
-// given its own environment.
+// Where profiles and data live, by each platform's convention. Not env-paths: it reads process.env, while each
+// command is given its own environment.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { posix, win32 } from 'node:path';
@@ -33,7 +33,7 @@ export function dataDir(env: Env, machine: Machine = THIS_MACHINE): string {
   );
 }
 
-/** The XDG directory when set or on Linux; else the platform's own, unless only the XDG one exists (older runs'). */
+/** The XDG directory when set or on Linux; else the platform's own, unless only the XDG one exists (older versions). */
 function chosen(
   xdgHome: string | undefined,
   xdgDefault: string[],

@@ -8,13 +8,13 @@ export type Service = 'platform' | 'clean';
 /** env: MAILCLEAN_TOKEN or MAILCLEAN_CLEAN_TOKEN; profile: the named profile; sandbox: the built-in sandbox's. */
 export type TokenSource = 'env' | 'profile' | 'sandbox';
 
-/** What a profile needs of its run besides the store: where to say things, and the secrets to mask. */
+/** What a profile needs of its command besides the store: where to say things, and the secrets to mask. */
 export interface ProfileContext {
   env: Record<string, string | undefined>;
-  /** URLs given for this run by flag or environment. */
+  /** URLs given for this command by flag or environment. */
   given: ServiceUrls;
   keyring: CredentialStore;
-  /** Each token as it is read, to be masked in all the run writes. */
+  /** Each token as it is read, to be masked in all the command writes. */
   remember: (secret: string) => void;
   warn: (message: string) => void;
   note: (message: string) => void;
@@ -36,7 +36,7 @@ export function refusedTokenHint(service: Service, source: TokenSource | undefin
 
 /**
  * One named profile: its settings, where its credentials live, and which token applies (environment first). Real
- * credentials, in the profile or the environment, keep a run away from the built-in sandbox's accounts.
+ * credentials, in the profile or the environment, keep a command away from the built-in sandbox's accounts.
  */
 export class Profile {
   private readonly env: Record<string, string | undefined>;
@@ -136,7 +136,7 @@ export class Profile {
   }
 
   /**
-   * After a login or register: the tokens and the URLs given for this run go to the profile together (as `gh auth
+   * After a login or register: the tokens and the URLs given for this command go to the profile together (as `gh auth
    * login --hostname` does); tokens to the OS credential store where there is one, else to the file.
    */
   saveSignIn(changes: ProfileData): void {
@@ -154,7 +154,7 @@ export class Profile {
     this.tokens.write(scope, all, 'file');
   }
 
-  /** --insecure-storage: this run's sign-in keeps the tokens in the file (and moves those in the store there). */
+  /** --insecure-storage: this sign-in keeps the tokens in the file (and moves those in the store there). */
   keepTokensInFile(): void {
     this.fileStorageAsked = true;
   }

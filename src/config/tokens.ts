@@ -22,7 +22,7 @@ export function keyringService(configDir: string, home = homedir()): string {
 }
 
 export class ProfileTokens {
-  /** Tokens read from the store in this run (one question each), or why one could not be. */
+  /** Tokens read from the store in this process (one question each), or why one could not be. */
   private readonly read = new Map<string, { value?: string; problem?: string }>();
 
   constructor(

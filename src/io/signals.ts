@@ -28,7 +28,7 @@ export class Signals {
     return this.first;
   }
 
-  /** The exit code a run ended by the received signal returns. */
+  /** The exit code a command ended by the received signal returns. */
   get exitCode(): number {
     return 128 + NUMBERS[this.first ?? 'SIGINT'];
   }
@@ -51,7 +51,7 @@ export class Interrupted extends Error {
     super(`interrupted by ${signal}`);
   }
 
-  /** What a run stopped by it ends with (the library API reads this of a stop signal's reason). */
+  /** What work stopped by it ends with (the library API reads this of a stop signal's reason). */
   get exitCode(): number {
     return 128 + NUMBERS[this.signal];
   }
@@ -94,7 +94,7 @@ export class ProcessSignals extends Signals {
     }
   }
 
-  /** Stops listening (the process is done with this run). */
+  /** Stops listening (the process is done with this command). */
   release(): void {
     for (const [signal, ours] of this.listeners) this.target.removeListener(signal, ours);
   }

@@ -48,7 +48,7 @@ function withoutMarks(text: string): string {
   return text.includes(STYLE_MARK) ? text.replace(MARKS, '') : text;
 }
 
-/** The global flags that decide how a run talks to its user. */
+/** The global flags that decide how a command talks to its user. */
 export interface StreamFlags {
   /** commander's --no-color */
   color?: boolean;
@@ -64,7 +64,7 @@ export function debugWanted(flag: boolean | undefined, env: Record<string, strin
 }
 
 /**
- * The streams of a run and the facts about them (terminal, colour, prompting), and the ways a command writes: data
+ * The streams of a command and the facts about them (terminal, colour, prompting), and the ways a command writes: data
  * on stdout (`out`, `json`), everything else on stderr.
  */
 export class IOStreams {

@@ -56,7 +56,7 @@ export class Store {
       this.current = loaded.state;
       this.identity = loaded.identity;
     }
-    // An unreadable file mid-run (a hand edit in progress) keeps the state we have; the next request retries.
+    // An unreadable file (a hand edit in progress) keeps the state we have; the next request retries.
   }
 
   /** Applies `fn` to a copy made current only if `fn` returns, so a throwing handler leaves nothing; then persists. */
