@@ -39,8 +39,6 @@ export function refusedTokenHint(service: Service, source: TokenSource | undefin
  * credentials, in the profile or the environment, keep a command away from the built-in sandbox's accounts.
  */
 export class Profile {
-  private readonly env: Record<string, string | undefined>;
-  private readonly given: ServiceUrls;
   private readonly tokens: ProfileTokens;
   /** --insecure-storage: this sign-in keeps its tokens in the file. */
   private fileStorageAsked = false;
@@ -52,8 +50,6 @@ export class Profile {
     readonly name: string,
     private readonly context: ProfileContext,
   ) {
-    this.env = context.env;
-    this.given = context.given;
     this.tokens = new ProfileTokens(store, context.keyring, name);
   }
 
@@ -86,8 +82,8 @@ export class Profile {
     const stored = (key: keyof ServiceUrls) =>
       settings[key] ? validateUrl(settings[key]!, `${key} in profile "${this.name}"`) : undefined;
     return {
-      apiUrl: this.given['api-url'] ?? stored('api-url'),
-      cleanUrl: this.given['clean-url'] ?? stored('clean-url'),
+      apiUrl: this.context.given['api-url'] ?? stored('api-url'),
+      cleanUrl: this.context.given['clean-url'] ?? stored('clean-url'),
     };
   }
 
@@ -107,8 +103,8 @@ export class Profile {
     return Boolean(
       SECRET_KEYS.some((key) => s[key]) ||
         heldByKeyring(s).length > 0 ||
-        this.env.MAILCLEAN_TOKEN ||
-        this.env.MAILCLEAN_CLEAN_TOKEN,
+        this.envToken('platform') ||
+        this.envToken('clean'),
     );
   }
 
@@ -141,7 +137,7 @@ export class Profile {
    */
   saveSignIn(changes: ProfileData): void {
     const scope = this.scope();
-    const all = { ...(scope === 'profiles' ? this.given : {}), ...changes };
+    const all = { ...(scope === 'profiles' ? this.context.given : {}), ...changes };
     if (this.signInStorage(scope) === 'keyring') {
       try {
         this.tokens.write(scope, all, 'keyring');
@@ -162,7 +158,7 @@ export class Profile {
   /** The sandbox's tokens reach nothing outside this machine: they stay in the file, as its accounts do. */
   private signInStorage(scope: ProfileScope): TokenStorage {
     if (scope === 'sandbox' || this.fileStorageAsked || this.settings()['token-storage'] === 'file') return 'file';
-    const availability = credentialStoreAvailability(this.env);
+    const availability = credentialStoreAvailability(this.context.env);
     if (availability.available) return 'keyring';
     if (!availability.quiet) this.noteFileStorage(availability.why);
     return 'file';
@@ -181,8 +177,8 @@ export class Profile {
 
   /** The bearer token for a service and where it came from. */
   token(service: Service | 'cdp'): { value?: string; source?: TokenSource } {
-    const envName = tokenEnvName(service);
-    if (envName && this.env[envName]) return { value: this.env[envName], source: 'env' };
+    const fromEnv = this.envToken(service);
+    if (fromEnv) return { value: fromEnv, source: 'env' };
     const value = this.storedToken(TOKEN_KEYS[service]);
     return value ? { value, source: this.usesSandbox() ? 'sandbox' : 'profile' } : {};
   }
@@ -200,9 +196,13 @@ export class Profile {
 
   /** Where the stored token of a service is kept (undefined for none, or one from the environment). */
   tokenStorage(service: Service | 'cdp'): TokenStorage | undefined {
-    const envName = tokenEnvName(service);
-    if (envName && this.env[envName]) return undefined;
+    if (this.envToken(service)) return undefined;
     return this.tokens.where(this.store.read(this.name, this.scope()), TOKEN_KEYS[service]);
+  }
+
+  private envToken(service: Service | 'cdp'): string | undefined {
+    const envName = tokenEnvName(service);
+    return envName ? this.context.env[envName] || undefined : undefined;
   }
 
   /** Where a token of this source lives, in words: `MAILCLEAN_TOKEN`, `profile "default"`, the sandbox account. */

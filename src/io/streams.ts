@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { type Clock, realClock } from '../clock.js';
+import { isCi } from '../config/keyring.js';
 import { type SecretSet, secretsOf } from '../secrets.js';
 import type { InputStream, IO, OutputStream } from './io.js';
 import { formatJson, type JsonFlag, selectFields } from './json.js';
@@ -123,7 +124,7 @@ export class IOStreams {
     const env = this.env;
     if (this.flags.input === false) return false;
     if (env.MAILCLEAN_NO_INPUT === '1' || env.MAILCLEAN_NO_INPUT === 'true') return false;
-    if (env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI !== 'false') return false;
+    if (isCi(env)) return false;
     return this.io.stdin.isTTY === true && this.io.stdout.isTTY === true;
   }
 
