@@ -93,13 +93,8 @@ export function checkEmails(body: Record<string, unknown>): Checked {
       else if (!checkSyntax(value).ok) c.add(`email.${i}`, `The email.${i} must be a valid email address.`);
     });
   }
-  try {
-    c.check();
-  } catch (err) {
-    if (err instanceof HttpError) return { ok: false, error: err };
-    throw err;
-  }
-  return { ok: true, emails: raw as string[] };
+  const error = c.problem();
+  return error ? { ok: false, error } : { ok: true, emails: raw as string[] };
 }
 
 class RateLimited extends Error {

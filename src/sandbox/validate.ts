@@ -57,13 +57,18 @@ export class BodyChecker {
     (this.errors[field] ??= []).push(message);
   }
 
-  /** Throws the 422 when anything was wrong. */
-  check(): void {
+  /** The 422 naming everything that was wrong, if anything was. */
+  problem(): HttpError | undefined {
     const messages = Object.values(this.errors).flat();
     const first = messages[0];
-    if (first === undefined) return;
+    if (first === undefined) return undefined;
     const more = messages.length - 1;
     const message = more === 0 ? first : `${first} (and ${more} more error${more === 1 ? '' : 's'})`;
-    throw new HttpError(422, message, this.errors);
+    return new HttpError(422, message, this.errors);
+  }
+
+  check(): void {
+    const problem = this.problem();
+    if (problem) throw problem;
   }
 }
