@@ -68,7 +68,7 @@ export class ProgressReporter {
   }
 
   private get columns(): number {
-    return (this.stream as { columns?: number }).columns ?? 0;
+    return this.stream.columns ?? 0;
   }
 
   /** Fitted to the terminal's width, so redrawing never wraps (the spinner takes two columns). */
@@ -118,13 +118,9 @@ export class ProgressReporter {
   /** Writes a message above the live line (escaped: see `forTerminal`). */
   note(message: string): void {
     if (this.opts.quiet) return;
-    if (this.spinner) {
-      this.spinner.clear();
-      this.stream.write(`${forTerminal(message)}\n`);
-      this.spinner.render();
-      return;
-    }
+    this.spinner?.clear();
     this.stream.write(`${forTerminal(message)}\n`);
+    this.spinner?.render();
   }
 
   /** The line as it reads now, within `width` (lesser parts dropped first); the ETA is never below the wait. */
