@@ -10,19 +10,14 @@ export const STATE_FILE = 'sandbox.json';
  * mutation reloads it first and writes right after. Look records up inside `mutate`: a reload replaces them.
  */
 export class Store {
-  private current: SandboxState;
-  private identity: string | undefined;
   // Writes run one after another so an older snapshot never lands over a newer one.
   private writing: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly file: string | undefined,
-    initial: SandboxState,
-    identity: string | undefined,
-  ) {
-    this.current = initial;
-    this.identity = identity;
-  }
+    private current: SandboxState,
+    private identity: string | undefined,
+  ) {}
 
   static async open(dataDir: string | undefined): Promise<Store> {
     if (dataDir === undefined) return new Store(undefined, emptyState(), undefined);
