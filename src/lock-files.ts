@@ -82,14 +82,11 @@ export function readOwner(path: string): LockOwner {
   }
   if (/^\d+$/.test(text)) return { pid: Number(text), at };
   try {
-    const said = JSON.parse(text) as { pid?: unknown; host?: unknown; space?: unknown; started?: unknown };
-    return {
-      at,
-      ...(Number.isInteger(said.pid) && (said.pid as number) > 0 ? { pid: said.pid as number } : {}),
-      ...(typeof said.host === 'string' ? { host: said.host } : {}),
-      ...(typeof said.space === 'string' ? { space: said.space } : {}),
-      ...(typeof said.started === 'string' ? { started: said.started } : {}),
-    };
+    const said = JSON.parse(text) as Record<'pid' | 'host' | 'space' | 'started', unknown>;
+    const owner: LockOwner = { at };
+    if (Number.isInteger(said.pid) && (said.pid as number) > 0) owner.pid = said.pid as number;
+    for (const key of ['host', 'space', 'started'] as const) if (typeof said[key] === 'string') owner[key] = said[key];
+    return owner;
   } catch {
     return { at };
   }

@@ -16,13 +16,7 @@ import {
   userRoleView,
 } from './platform-shapes.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
-import {
-  type BrandRecord,
-  findByEmail,
-  type PlatformUser,
-  type SandboxState,
-  type SubscriptionRecord,
-} from './state.js';
+import { type BrandRecord, findByEmail, type PlatformUser, type SandboxState } from './state.js';
 import { BodyChecker } from './validate.js';
 
 export const INTERNAL_ACCESS_FIELD = 'internal_access_32543hbhjb3243h4';
@@ -37,19 +31,13 @@ export function addPlatformRoutes(router: Router): void {
     .add('GET', '/api/user/:user_id/roles', getRoles);
 }
 
-interface Account {
-  user: PlatformUser;
-  brand: BrandRecord;
-  subscription: SubscriptionRecord;
-}
-
 /** Where a registration or login answer puts the platform token. */
 function tokenFields(shape: Shape, token: string | undefined): Json {
   return shape === 'alt' ? { access_token: token, token_type: 'Bearer' } : { token };
 }
 
 /** The signed-in user with their current brand and subscription, as the state holds them now. */
-function account(state: SandboxState, userId: string): Account {
+function account(state: SandboxState, userId: string) {
   const user = state.platformUsers[userId];
   if (!user) throw new Unauthenticated();
   const brand = state.brands[user.current_brand_id] ?? user.brand_ids.map((id) => state.brands[id]).find((b) => b);
@@ -57,6 +45,8 @@ function account(state: SandboxState, userId: string): Account {
   if (!brand || !subscription) throw new Error(`sandbox state is inconsistent for user ${userId}`);
   return { user, brand, subscription };
 }
+
+type Account = ReturnType<typeof account>;
 
 /** The user with their brands and their role in the current brand: how every answer about a user starts. */
 function userData(state: SandboxState, { user, brand }: Account, roles: PermissionDetail): Json {
