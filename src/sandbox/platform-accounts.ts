@@ -85,6 +85,19 @@ export function newBrand(ownerId: string, name: string, countryCode: string | nu
     description: null,
     onboarded: false,
     active: true,
+    ...brandProfile(countryCode),
+    p_key: `pk_${randomKey(18)}`,
+    api_key: `sk_${randomKey(32)}`,
+    social: Object.fromEntries(SOCIAL_FIELDS.map((f) => [f, ''])),
+    roles: ROLE_NAMES.map((role) => ({ id: uuid(), name: role })),
+    homepage: newHomepage(now),
+    created_at: now,
+  };
+}
+
+/** The brand's profile: what the platform lets its owner fill in, shown as it is stored. */
+export function brandProfile(countryCode: string | null) {
+  return {
     website: null,
     domain: null,
     country: null,
@@ -107,12 +120,6 @@ export function newBrand(ownerId: string, name: string, countryCode: string | nu
       configuration: { campaing_allowed_contact_cleaning: [1] },
       email_tracking: { unsubscribe: true, open_tracking: true, click_tracking: true },
     },
-    p_key: `pk_${randomKey(18)}`,
-    api_key: `sk_${randomKey(32)}`,
-    social: Object.fromEntries(SOCIAL_FIELDS.map((f) => [f, ''])),
-    roles: ROLE_NAMES.map((role) => ({ id: uuid(), name: role })),
-    homepage: newHomepage(now),
-    created_at: now,
   };
 }
 
