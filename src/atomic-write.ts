@@ -1,13 +1,9 @@
-// Files that are either the old version or the new one, after a crash or a power cut too: written aside, flushed
-// to disk, renamed over the old one, and the rename itself flushed. The one way mailclean replaces a file.
+// The one way mailclean replaces a file: written aside, flushed, renamed over the old one, the rename flushed.
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { processTag } from './lock-files.js';
 
-/**
- * Replaces `path` with `data` (created with `mode`, its directory private when made). `durable: false` skips the
- * flushes: other processes still see the old file or the new one, but a power cut may leave neither.
- */
+/** Replaces `path` with `data`; `durable: false` skips the flushes (a power cut may then leave neither version). */
 export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600, { durable = true } = {}): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = temporaryPath(path);
@@ -31,10 +27,7 @@ export function replaceWith(tmp: string, path: string): void {
 
 let written = 0;
 
-/**
- * A hidden name beside `path` no other write picks at the same time; it starts with `.NAME.TAG.` (`processTag()`)
- * so the leftovers of a killed process can be told by their pid.
- */
+/** A hidden name beside `path`, `.NAME.TAG.…` (`processTag()`), so a killed process's leftovers can be told. */
 export function temporaryPath(path: string): string {
   return join(dirname(path), `.${basename(path)}.${processTag()}.${Date.now()}-${written++}.tmp`);
 }

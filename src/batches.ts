@@ -1,7 +1,4 @@
-/**
- * How many keys one store command carries (a Redis command, a SQLite statement's parameters): large enough to save
- * round trips, small enough not to block Redis or pass SQLite's parameter limit.
- */
+/** Keys per store command: enough to save round trips, few enough not to block Redis or pass SQLite's limit. */
 export const KEY_BATCH = 500;
 
 /** The items in groups of at most `size`, in order, read as the groups are taken. */

@@ -1,6 +1,5 @@
-// The single executable's entry (tools/executable.mjs bundles it as one CommonJS file, which has no top-level
-// await): what bin/mailclean.js does for the npm package, less the Node version check (the executable carries its
-// own Node) and the compile cache (the executable carries its code cache).
+// The single executable's entry (bundled as CommonJS, without top-level await): bin/mailclean.js without the
+// Node version check and compile cache, which the executable carries itself.
 import { main, stopQuietlyWhenReaderGoes } from './main.js';
 
 stopQuietlyWhenReaderGoes();

@@ -1,7 +1,5 @@
-// Lock files shared by runs: created exclusively, holding who owns them (host, process space, pid, start time), and
-// kept fresh by the owner (their mtime), so one left behind is recognised and taken over rather than waited on
-// forever. A pid alone cannot tell: in CI the data directory is restored on another machine, and containers sharing
-// one may share a hostname, where that pid may be anything.
+// Lock files shared by runs: created exclusively, naming their owner (host, process space, pid, start time), and
+// kept fresh by the owner, so one left behind is taken over rather than waited on forever.
 import { createHash } from 'node:crypto';
 import {
   closeSync,
@@ -35,18 +33,14 @@ export type LockAttempt = { taken: true; release(): void } | { taken: false; own
 /** A lock file still empty after this long was left by a run that died between creating and writing it. */
 const EMPTY_GRACE_MS = 5_000;
 
-/**
- * Takes the lock if nobody holds it; otherwise says who does. Other failures (a full disk, a directory in the way)
- * throw. The lock is written whole under another name and linked into place, so nobody ever reads it half made.
- */
+/** Takes the lock if nobody holds it, else says who does; written aside and linked into place, never read half made. */
 export function tryLock(path: string, now = Date.now()): LockAttempt {
   const draft = `${path}.${processTag()}.new`;
   const owner = { host: hostname(), space: processSpace(), pid: process.pid, started: new Date(now).toISOString() };
   const fd = openSync(draft, 'w', 0o600);
   try {
     writeSync(fd, `${JSON.stringify(owner)}\n`);
-    // Dated by this machine's clock, as its refreshes are, not the file system's: a file server whose clock differs
-    // would otherwise make a fresh lock look stale, and let a second run in.
+    // This machine's clock, as its refreshes use: a file server's clock could make a fresh lock look stale.
     futimesSync(fd, new Date(now), new Date(now));
   } catch (error) {
     // A lock we cannot say we own (a full disk) is not kept: nobody could tell it stale.
@@ -83,29 +77,22 @@ export function readOwner(path: string): LockOwner {
     at = statSync(path).mtimeMs;
     text = readFileSync(path, 'utf8').trim();
   } catch {
-    // Released between our attempt and this look. Read as just taken, never as stale: another run may be taking it
-    // this instant, and breaking its fresh lock would let two runs in at once.
+    // Released meanwhile: read as just taken, never as stale, since another run may be taking it this instant.
     return { at: Date.now() };
   }
   if (/^\d+$/.test(text)) return { pid: Number(text), at };
   try {
-    const said = JSON.parse(text) as { pid?: unknown; host?: unknown; space?: unknown; started?: unknown };
-    return {
-      at,
-      ...(Number.isInteger(said.pid) && (said.pid as number) > 0 ? { pid: said.pid as number } : {}),
-      ...(typeof said.host === 'string' ? { host: said.host } : {}),
-      ...(typeof said.space === 'string' ? { space: said.space } : {}),
-      ...(typeof said.started === 'string' ? { started: said.started } : {}),
-    };
+    const said = JSON.parse(text) as Record<'pid' | 'host' | 'space' | 'started', unknown>;
+    const owner: LockOwner = { at };
+    if (Number.isInteger(said.pid) && (said.pid as number) > 0) owner.pid = said.pid as number;
+    for (const key of ['host', 'space', 'started'] as const) if (typeof said[key] === 'string') owner[key] = said[key];
+    return owner;
   } catch {
     return { at };
   }
 }
 
-/**
- * Where this process's pid means something: the host, and on Linux its pid namespace, since containers sharing a
- * data directory or a Redis may share a hostname too (`docker run --hostname`) while their pids are each their own.
- */
+/** Where this process's pid means something: the host, and on Linux its pid namespace (containers share hostnames). */
 export function processSpace(): string {
   if (space !== undefined) return space;
   let namespace = '';
@@ -119,21 +106,14 @@ export function processSpace(): string {
 }
 let space: string | undefined;
 
-/**
- * This process as the names of its leftover files say it: its pid and a tag of its space (`1234~0a1b2c3d`), so that
- * a file of a live process in another container sharing the directory is never taken for a dead process's.
- */
+/** This process in its leftover files' names (`1234~0a1b2c3d`): a pid and a tag of its space. */
 export function processTag(): string {
   tag ??= createHash('sha256').update(processSpace()).digest('hex').slice(0, 8);
   return `${process.pid}~${tag}`;
 }
 let tag: string | undefined;
 
-/**
- * The owner's process is gone. Only the processes of this process's space can be asked; a pid from another machine
- * or container tells nothing. An owner that named its host but not its space (an earlier mailclean) is taken to be
- * of this space when the host is this one.
- */
+/** The owner's process is gone; only processes of this space can be asked (no space named: this host's). */
 export function ownerIsGone(owner: LockOwner): boolean {
   if (owner.pid === undefined || (owner.host !== undefined && owner.host !== hostname())) return false;
   if (owner.space !== undefined && owner.space !== processSpace()) return false;
@@ -146,10 +126,8 @@ export function ownerIsGone(owner: LockOwner): boolean {
 }
 
 /**
- * Why a lock may be taken over, or undefined while it must be respected: its owner is gone; it names no owner and
- * is older than a moment; or it was not refreshed for `maxAgeMs` in either direction of the clock (a file dated in
- * the future says the clock was stepped back). The last covers a pid reused by an unrelated process, and owners on
- * another machine.
+ * Why a lock may be taken over, or undefined: its owner is gone; it names none and is not new; or it was not refreshed
+ * for `maxAgeMs` either way of the clock (covering reused pids and owners on other machines).
  */
 export function staleReason(owner: LockOwner, maxAgeMs: number, now = Date.now()): string | undefined {
   if (ownerIsGone(owner)) return 'its run is gone';
@@ -200,11 +178,7 @@ function sameOwner(a: LockOwner, b: LockOwner): boolean {
   return a.at === b.at && a.pid === b.pid && a.started === b.started && a.host === b.host && a.space === b.space;
 }
 
-/**
- * Removes the files in `dir` whose name carries the tag of a process that is gone (`tagOf` returns it, as
- * `processTag()` made it or a bare pid from an earlier mailclean, or undefined for files that are not ours): what a
- * run killed with SIGKILL could not clean up. A tag of another space is left alone: its pid means nothing here.
- */
+/** Removes what runs killed with SIGKILL left in `dir`: files whose `tagOf` names a gone process of this space. */
 export function removeLeftovers(dir: string, tagOf: (name: string) => string | undefined): void {
   let names: string[];
   try {

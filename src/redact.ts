@@ -1,5 +1,4 @@
-// --debug shows bodies, so anything that looks like a secret is replaced before it is printed, and the
-// subscribers' addresses are masked: a debug log pasted into a bug report must not leak a mailing list.
+// --debug shows bodies: secrets are replaced and addresses masked, so a pasted log leaks neither.
 
 const SECRET_KEY = /pass|token|secret|internal_access|api_key|apikey|authorization|p_key/i;
 const ADDRESS = /^([^@\s])[^@\s]*@([^@\s]+)$/;

@@ -1,6 +1,4 @@
-// Every secret this run holds (tokens from the environment, the profile or a sign-in; passwords read), so that
-// nothing it writes repeats one: a service that echoes the Authorization header in an error page must not get
-// the token printed on stderr or kept in a summary file.
+// Every secret this command holds, so nothing it writes repeats one (a service may echo the token in an error page).
 
 const MASK = '[redacted]';
 /** Shorter values are not treated as secrets: replacing them would garble ordinary text. */
@@ -56,7 +54,7 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The secrets a run's environment carries. */
+/** The secrets a command's environment carries. */
 export function secretsOf(env: Record<string, string | undefined>): SecretSet {
   const secrets = new SecretSet();
   for (const name of ['MAILCLEAN_TOKEN', 'MAILCLEAN_CLEAN_TOKEN', 'MAILCLEAN_INTERNAL_TOKEN']) secrets.add(env[name]);

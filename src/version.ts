@@ -1,3 +1,2 @@
-// Kept in step with package.json by a test: the user agent and the help read it with no file read (bin/mailclean.js
-// answers a lone --version from package.json itself).
+// Kept in step with package.json by a test, so the user agent and the help need no file read.
 export const VERSION = '0.1.0';

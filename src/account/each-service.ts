@@ -8,10 +8,7 @@ export type ServiceOutcome =
 
 type Step = () => Promise<Record<string, string | null | undefined>>;
 
-/**
- * Runs the step of each chosen service. With both chosen, one failing does not undo the other: its error is
- * kept in the outcomes for the caller to report as a warning; with one chosen, its failure is thrown.
- */
+/** Runs each chosen service's step; with both, one failing is kept as an outcome, with one, its failure is thrown. */
 export async function runEach(
   choice: ServiceName | 'all',
   steps: Record<ServiceName, Step>,

@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PlatformClient, SignedIn } from '../api/platform.js';
 
-/**
- * Registers an account on the built-in sandbox for a user who has none (account commands work with nothing
- * configured). The password is random and never shown: the token is all the user needs there.
- */
+/** Registers a built-in sandbox account for a user who has none; its random password is never shown or needed. */
 export async function createSandboxAccount(
   client: PlatformClient,
   email = `sandbox-${randomBytes(4).toString('hex')}@example.com`,

@@ -113,10 +113,7 @@ export interface RoleView {
   brand_id: string | null;
   brand_name: string | null;
   brand_slug: string | null;
-  /**
-   * Whether the user holds this role in its brand; null where the service does not say (spec 2.2 gives the role in the
-   * current brand only).
-   */
+  /** Whether the user holds this role; null where the service does not say (it gives the current brand's only). */
   held: boolean | null;
   permissions: PermissionView[];
 }
@@ -133,10 +130,7 @@ export const ROLE_FIELDS = fieldsOf<RoleView>({
   permissions: true,
 });
 
-/**
- * The roles route's answer, each role with its brand's name and slug from `me` (the signed-in user's
- * profile). `held` is filled in only when the roles are that user's own (`own`).
- */
+/** The roles route's answer with each brand's name and slug from `me`; `held` only for the user's own roles. */
 export function roleViews(response: Json, me: MeView, own: boolean): RoleView[] {
   const roles = unwrapList(response.roles ?? response.data ?? response);
   const brands = new Map([...me.brands, ...(me.brand ? [me.brand] : [])].map((b) => [b.id, b]));

@@ -1,6 +1,5 @@
-// What a cleaning service says of the monthly allowance. The spec shows none of it (api.md 8), so it is read
-// leniently from wherever a service may put it: a refusal's message, body fields, response headers, the signin
-// answer. docs/assumptions.md lists what is recognised.
+// What a cleaning service says of the monthly allowance. The spec shows none, so it is read leniently wherever a
+// service may put it (docs/assumptions.md).
 import { isObject } from './shape.js';
 
 export interface AllowanceNews {
@@ -12,39 +11,23 @@ export interface AllowanceNews {
   renewsAt?: string;
 }
 
-const LEFT_KEYS = [
+/** Each camelCase key, followed by its snake_case twin. */
+const withSnakeCase = (keys: string[]): string[] =>
+  keys.flatMap((key) => {
+    const snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    return snake === key ? [key] : [key, snake];
+  });
+
+const LEFT_KEYS = withSnakeCase([
   'left',
   'remaining',
   'remainingCredits',
-  'remaining_credits',
   'creditsLeft',
-  'credits_left',
   'allowanceLeft',
-  'allowance_left',
   'quotaRemaining',
-  'quota_remaining',
-];
-const LIMIT_KEYS = [
-  'limit',
-  'allowance',
-  'monthlyLimit',
-  'monthly_limit',
-  'quota',
-  'monthlyAllowance',
-  'monthly_allowance',
-];
-const RENEW_KEYS = [
-  'renewsAt',
-  'renews_at',
-  'resetsAt',
-  'resets_at',
-  'resetAt',
-  'reset_at',
-  'resetDate',
-  'reset_date',
-  'periodEnd',
-  'period_end',
-];
+]);
+const LIMIT_KEYS = withSnakeCase(['limit', 'allowance', 'monthlyLimit', 'quota', 'monthlyAllowance']);
+const RENEW_KEYS = withSnakeCase(['renewsAt', 'resetsAt', 'resetAt', 'resetDate', 'periodEnd']);
 const LEFT_HEADERS = ['x-allowance-remaining', 'x-quota-remaining', 'x-credits-remaining', 'x-monthly-remaining'];
 
 const number = (value: unknown): number | undefined => {

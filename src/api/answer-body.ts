@@ -1,5 +1,4 @@
-// Answer bodies read with a ceiling: no answer of either service needs megabytes, and one that grows without end
-// (a misbehaving proxy, a hostile server) must not take the memory with it.
+// An answer that grows without end (a misbehaving proxy, a hostile server) must not take the memory with it.
 
 export class AnswerTooLarge extends Error {}
 

@@ -6,10 +6,7 @@ export interface BackoffPolicy {
   capMs: number;
 }
 
-/**
- * Exponential backoff with "equal jitter": the ceiling doubles per failure (up to `capMs`), and the wait is
- * between half the ceiling and the ceiling, so clients that failed together do not retry together.
- */
+/** Exponential backoff with "equal jitter", so clients that failed together do not retry together. */
 export function backoffMs(failures: number, policy: BackoffPolicy, random: () => number = Math.random): number {
   const ceiling = Math.min(policy.firstMs * 2 ** Math.max(0, failures - 1), policy.capMs);
   return ceiling / 2 + random() * (ceiling / 2);

@@ -40,19 +40,9 @@ export function findRecords(body: unknown): Json[] | undefined {
 export class CleaningClient {
   constructor(readonly http: HttpClient) {}
 
-  /**
-   * One request of at most 50 addresses, never retried here: the clean pipeline decides what to repeat,
-   * because every attempt costs a rate-limit slot and possibly allowance.
-   */
+  /** One request, never retried here: each attempt costs a rate-limit slot and maybe allowance, so the run decides. */
   async clean(emails: string[], signal?: AbortSignal): Promise<Json[]> {
-    const res = await this.http.request({
-      method: 'POST',
-      path: '/api/v1/email-verify/validate/clean',
-      body: { email: emails },
-      retries: 0,
-      idempotent: true,
-      signal,
-    });
+    const res = await this.send(emails, signal);
     const records = findRecords(res.body);
     if (!records) {
       throw Object.assign(
@@ -63,21 +53,10 @@ export class CleaningClient {
     return records;
   }
 
-  /**
-   * Whether the service accepts the token, without spending allowance: a request naming no address is refused
-   * for being empty (422) once the token passed, and with 401 when it did not. It may take one slot of the
-   * rate limit.
-   */
+  /** Whether the service takes the token, spending no allowance: an empty request is refused 422 once it passed. */
   async tokenCheck(signal?: AbortSignal): Promise<'accepted' | 'rejected'> {
     try {
-      await this.http.request({
-        method: 'POST',
-        path: '/api/v1/email-verify/validate/clean',
-        body: { email: [] },
-        retries: 0,
-        idempotent: true,
-        signal,
-      });
+      await this.send([], signal);
       return 'accepted';
     } catch (error) {
       if (error instanceof AuthError) return 'rejected';
@@ -89,6 +68,11 @@ export class CleaningClient {
         return 'accepted';
       throw error;
     }
+  }
+
+  private send(emails: string[], signal?: AbortSignal) {
+    const path = '/api/v1/email-verify/validate/clean';
+    return this.http.request({ method: 'POST', path, body: { email: emails }, retries: 0, idempotent: true, signal });
   }
 
   async signup(input: { name?: string; email: string; password: string }): Promise<CleanSignedIn> {

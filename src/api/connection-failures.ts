@@ -1,5 +1,4 @@
-// A request that never got an answer, as the user can act on it: the network, a proxy on the way, or a
-// certificate this machine does not trust.
+// A request that never got an answer, as the user can act on it: the network, a proxy, an untrusted certificate.
 import { NetworkError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 
@@ -95,25 +94,25 @@ export function connectionFailure(
   );
 }
 
-/** The first code among `known` on the error or its causes (undici wraps Node's socket errors). */
-function codeOf(error: unknown, known: Record<string, string>): string | undefined {
+/** The error and its causes, outermost first (undici wraps Node's socket errors). */
+function* causes(error: unknown): Generator<{ code?: unknown; address?: unknown; port?: unknown }> {
   let e: unknown = error;
   for (let depth = 0; e && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code in known) return code;
+    yield e as { code?: unknown };
     e = (e as { cause?: unknown }).cause;
   }
+}
+
+/** The first code among `known` on the error or its causes. */
+function codeOf(error: unknown, known: Record<string, string>): string | undefined {
+  for (const { code } of causes(error)) if (typeof code === 'string' && code in known) return code;
   return undefined;
 }
 
 /** `host:port` a socket failed to reach, as Node's errors name it. */
 function failedAt(error: unknown): string | undefined {
-  let e: unknown = error;
-  for (let depth = 0; e && depth < 4; depth++) {
-    const { address, port } = e as { address?: unknown; port?: unknown };
+  for (const { address, port } of causes(error))
     if (typeof address === 'string' && typeof port === 'number')
       return `${address.includes(':') ? `[${address}]` : address}:${port}`;
-    e = (e as { cause?: unknown }).cause;
-  }
   return undefined;
 }

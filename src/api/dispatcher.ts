@@ -1,5 +1,4 @@
-// The connection pool both services' clients share, through the proxy the environment names. Proxies come from
-// the command's environment (not process.env), so a test or an embedding program decides what it gets.
+// The connection pool, through the proxy the command's environment (not process.env) names.
 import type { Dispatcher } from 'undici';
 import { redactUrl } from '../redact.js';
 import { newAgent, newEnvHttpProxyAgent } from './undici-parts.js';
@@ -40,10 +39,7 @@ export function describeProxies(proxies: ProxySettings): string | undefined {
   return `proxy: ${parts.join('; ')}`;
 }
 
-/**
- * A keep-alive pool; through undici's EnvHttpProxyAgent when a proxy is named. Empty strings stop undici from
- * reading process.env itself. HTTPS_PROXY unset falls back to HTTP_PROXY for https URLs (undici's rule).
- */
+/** A keep-alive pool, through undici's EnvHttpProxyAgent when a proxy is named (empty strings: not process.env's). */
 export async function connectionPool(proxies: ProxySettings): Promise<Dispatcher> {
   const pool = { keepAliveTimeout: 4_000, connections: 16 };
   if (!proxies.httpProxy && !proxies.httpsProxy) return newAgent(pool);

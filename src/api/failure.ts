@@ -39,7 +39,7 @@ const CONTAINERS = ['response', 'result', 'data'];
 const MESSAGE_KEYS = ['message', 'error', 'error_description', 'detail', 'statusMessage', 'details'];
 /** Words that say nothing beyond the status. */
 const EMPTY_WORDS = new Set(['error', 'failure', 'failed', 'fail', 'success']);
-// Not `import ... from 'node:http'`: an ES import reads every export, and that loads Node's own copy of undici (45 ms).
+// Not an ES import of 'node:http': reading every export loads Node's own copy of undici.
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
 const REASON_TEXTS = new Set(Object.values(STATUS_CODES).map((r) => r?.toLowerCase()));
 
@@ -49,11 +49,7 @@ function levels(body: unknown): Array<Record<string, unknown>> {
   return [body, ...CONTAINERS.map((key) => body[key]).filter(isObject)];
 }
 
-/**
- * The human message of a failed answer, whichever key and level it sits at. A specific message wins
- * over an HTTP reason text such as "Unprocessable Entity" (the platform's `details`), which is said
- * only when nothing else is.
- */
+/** The human message of a failed answer; a specific one wins over a reason text such as "Unprocessable Entity". */
 export function describeFailure(parsed: ParsedBody): string {
   if (parsed.json === undefined) return parsed.excerpt ?? '';
   const messages: string[] = [];

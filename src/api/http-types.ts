@@ -21,7 +21,7 @@ export interface HttpClientOptions {
   /** Longest Retry-After we wait for before giving up with a message. */
   maxRetryWaitMs?: number;
   dispatcher?: Dispatcher;
-  /** Answers larger than this are refused (default 4 MiB). */
+  /** Answers larger than this are refused (default: MAX_ANSWER_BYTES in http.ts). */
   maxAnswerBytes?: number;
   /** Masked in every answer as it arrives, so no message, file or log built from one repeats a secret. */
   secrets?: SecretSet;
@@ -57,7 +57,7 @@ export interface HttpResponse {
 export interface RawAnswer {
   status: number;
   headers: Record<string, string>;
-  /** As it came, but the secrets this run holds masked. */
+  /** As it came, but the secrets this command holds masked. */
   text: string;
   json?: unknown;
   /** For a status outside 2xx: AuthError on 401, else ApiError. */

@@ -8,13 +8,10 @@ import { flattenHeaders, retryAfterMs } from './headers.js';
 import type { HttpClientOptions, HttpResponse, RawAnswer, RequestSpec } from './http-types.js';
 import { request } from './undici-parts.js';
 
-/**
- * No answer of either service needs more: 50 verdicts are a few kilobytes. A larger one (a proxy's error page gone
- * wrong, a hostile server) is refused before it fills memory.
- */
+/** No answer of either service needs more; a larger one is refused before it fills memory. */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
-/** Account commands wait little between attempts: 250 ms, 500 ms, 1 s ... up to 8 s. */
+/** Account commands wait little between attempts: a person is waiting for the answer. */
 const REQUEST_BACKOFF: BackoffPolicy = { firstMs: 250, capMs: 8_000 };
 
 export type { HttpClientOptions, HttpResponse, Method, RawAnswer, RequestSpec } from './http-types.js';

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js';
-import type { HttpClient } from './http.js';
+import type { HttpClient, RequestSpec } from './http.js';
 import { findToken, isObject, type Json, str, unwrapObject } from './shape.js';
 
 export interface RegisterInput {
@@ -30,48 +30,36 @@ export class PlatformClient {
   constructor(readonly http: HttpClient) {}
 
   async register(input: RegisterInput): Promise<SignedIn> {
-    const response = await this.call('POST', '/api/register', input, false);
+    const response = await this.call({ method: 'POST', path: '/api/register', body: input, auth: false });
     return this.signedIn(response, 'registration');
   }
 
   async oemRegister(input: { name: string; email: string; password: string; internalToken: string }): Promise<Json> {
-    return this.call(
-      'POST',
-      '/api/oem/register',
-      {
-        name: input.name,
-        email: input.email,
-        password: input.password,
-        internal_access_32543hbhjb3243h4: input.internalToken,
-      },
-      false,
-    );
+    const { internalToken, ...account } = input;
+    const body = { ...account, internal_access_32543hbhjb3243h4: internalToken };
+    return this.call({ method: 'POST', path: '/api/oem/register', body, auth: false });
   }
 
   async login(email: string, password: string): Promise<SignedIn> {
-    const response = await this.call('POST', '/api/login', { email, password }, false);
+    const response = await this.call({ method: 'POST', path: '/api/login', body: { email, password }, auth: false });
     return this.signedIn(response, 'login');
   }
 
   async me(brandId?: string): Promise<Json> {
-    const res = await this.http.request({ method: 'GET', path: '/api/me', query: { current_buuid: brandId } });
-    return payload(res.body, this.http.host);
+    return this.call({ method: 'GET', path: '/api/me', query: { current_buuid: brandId } });
   }
 
   async updateMe(update: ProfileUpdate): Promise<Json> {
     // Setting the same four fields twice has the same effect, so a retry is safe.
-    const res = await this.http.request({ method: 'POST', path: '/api/me', body: update, idempotent: true });
-    return payload(res.body, this.http.host);
+    return this.call({ method: 'POST', path: '/api/me', body: update, idempotent: true });
   }
 
   async roles(userId: string): Promise<Json> {
-    const res = await this.http.request({ method: 'GET', path: `/api/user/${encodeURIComponent(userId)}/roles` });
-    return payload(res.body, this.http.host);
+    return this.call({ method: 'GET', path: `/api/user/${encodeURIComponent(userId)}/roles` });
   }
 
-  private async call(method: 'POST', path: string, body: unknown, auth: boolean): Promise<Json> {
-    const res = await this.http.request({ method, path, body, auth });
-    return payload(res.body, this.http.host);
+  private async call(spec: RequestSpec): Promise<Json> {
+    return payload((await this.http.request(spec)).body, this.http.host);
   }
 
   private signedIn(response: Json, what: string): SignedIn {

@@ -1,6 +1,5 @@
-// One request as a user spells it, `gh api` style: a path, fields as `key=value` (`key[]=v` appends to a list,
-// `key[sub]=v` nests), a body read from a file. Fields go in the query string of a GET, or when the body comes from
-// a file; otherwise they make the JSON body, and the method defaults to POST.
+// One request as a user spells it, `gh api` style: fields `key=value` (`key[]=v` appends, `key[sub]=v` nests) make
+// the JSON body, or the query string of a GET or of a request whose body comes from a file.
 import { UsageError } from '../errors.js';
 import type { Method } from './http-types.js';
 

@@ -30,11 +30,7 @@ export function str(value: unknown): string | undefined {
 const TOKEN_KEYS = ['token', 'accessToken', 'access_token'];
 const TOKEN_CONTAINERS = ['response', 'result', 'data'];
 
-/**
- * The spec does not show where signin and signup put the token, and real services differ from it
- * for login too: look at the top level, then under `response`, `result` or `data` (one or two
- * levels), for `token`, `accessToken` or `access_token`.
- */
+/** The token, wherever a service puts it: `token`, `accessToken` or `access_token`, at the top or under a payload. */
 export function findToken(body: unknown): string | undefined {
   const queue: Array<{ value: unknown; depth: number }> = [{ value: body, depth: 0 }];
   while (queue.length > 0) {

@@ -1,7 +1,5 @@
-// undici's index loads all of undici (fetch, WebSocket, caches, mocks: about 110 modules, and Node's own copy of
-// undici through a global it touches), some 100-150 ms of CPU before a run's first request. A client needs two of
-// its parts: a connection pool (Agent) and request(). These load just those files of the undici that
-// package-lock.json pins (it has no "exports" map: its files are its interface too).
+// undici's index loads all of undici before a command's first request; a client needs only its Agent and request(), so
+// these load just those files of the undici package-lock.json pins (without an "exports" map, its files are public).
 import type { Dispatcher } from 'undici';
 
 type AgentOptions = ConstructorParameters<typeof import('undici').Agent>[0];
@@ -30,8 +28,5 @@ export async function request(
   return send.call(dispatcher, { ...options, origin: url.origin, path: `${url.pathname}${url.search}` });
 }
 
-/**
- * undici's request function, imported once: an import() of a loaded module still goes through the module loader,
- * and the bundle makes a CommonJS module's namespace again at each (14 ms of a 200-request run's main thread).
- */
+/** undici's request function, imported once: each import() of it costs the bundle a CommonJS namespace again. */
 let sendRequest: Promise<typeof import('undici/lib/api/api-request.js').default> | undefined;

@@ -1,6 +1,5 @@
-// When the cleaning service last took a token: it issued it (sign-in, sign-up), or answered a request made with it.
-// `auth status` shows this instead of asking the service, whose only way to check a token uses a request of the
-// rate limit. Kept in the data directory by a hash of the service's URL and the token, never the token.
+// When the cleaning service last took a token, for `auth status` (the service's only check costs a rate-limit slot).
+// Kept in the data directory under a hash of the service's URL and the token, never the token.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,11 +11,10 @@ const fileOf = (dataDir: string, url: string, token: string) =>
 export function markTokenAccepted(dataDir: string, url: string, token: string, now: number): void {
   try {
     mkdirSync(join(dataDir, 'tokens'), { recursive: true, mode: 0o700 });
-    // Not flushed to disk: it is written at a run's first answer, and two fsyncs there held up that window's
-    // requests (each later window repeats the first one's spread). A power cut may lose it (`auth status` then shows an older time).
+    // Not flushed: it is written at a run's first answer, where fsyncs held up the first window's requests.
     writeFileAtomic(fileOf(dataDir, url, token), `${new Date(now).toISOString()}\n`, 0o600, { durable: false });
   } catch {
-    /* a mark is a courtesy for `auth status`: never worth failing a run */
+    /* a mark is a courtesy for `auth status`: never worth failing a command */
   }
 }
 

@@ -1,6 +1,5 @@
-// The OS credential store (macOS Keychain, Windows Credential Manager, the Secret Service on Linux), through
-// @napi-rs/keyring: prebuilt for each platform, nothing compiled on install. Loaded on the first token read or
-// written there, never at start-up (`--help`, `--version` and commands that need no token do without it).
+// The OS credential store, through @napi-rs/keyring (prebuilt, nothing compiled on install), loaded only when a token
+// is read or written there, never at start-up.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -13,10 +12,7 @@ export function isCi(env: Record<string, string | undefined>): boolean {
   return ci !== undefined && ci !== '' && ci !== '0' && ci !== 'false';
 }
 
-/**
- * A CI job keeps its token in the environment or a file it restores, and on Linux the Secret Service is reached
- * over the session bus: without one (a server, a container, ssh) there is no store to ask.
- */
+/** CI keeps tokens in its secrets; on Linux the Secret Service needs a session bus (none over ssh, in a container). */
 export function credentialStoreAvailability(
   env: Record<string, string | undefined>,
   platform: NodeJS.Platform = process.platform,

@@ -1,5 +1,4 @@
-// The keys a profile holds. Secrets are stored in the OS credential store or the 0600 file, never shown in full or
-// taken as arguments.
+// The keys a profile holds. Secrets live in the OS credential store or the 0600 file, never shown or taken as argument.
 
 export interface KeyInfo {
   key: string;
@@ -30,10 +29,7 @@ export function keyInfo(key: string): KeyInfo | undefined {
   return PROFILE_KEYS.find((k) => k.key === key);
 }
 
-/**
- * Enough to recognise a token, never enough to use or guess it: its last 4 characters, and none of a token
- * shorter than 16 (4 of 9 would be most of it).
- */
+/** Enough to recognise a token, never to use or guess it: its last 4 characters, and none of a short one. */
 export function maskSecret(value: string): string {
   if (value.length < 16) return '****';
   return `…${value.slice(-4)}`;

@@ -1,6 +1,5 @@
-// Where profiles and data live, by each platform's convention. env-paths (installed with conf) is not used: it reads
-// process.env and the real platform, where mailclean's environment is given to each run (tests run many homes in
-// one process), and it puts macOS settings in ~/Library/Preferences, which Apple keeps for property lists.
+// Where profiles and data live, by each platform's convention. Not env-paths: it reads process.env, while each
+// command is given its own environment.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { posix, win32 } from 'node:path';
@@ -14,10 +13,7 @@ export interface Machine {
 
 const THIS_MACHINE: Machine = { platform: process.platform, home: homedir() };
 
-/**
- * Where profiles live: MAILCLEAN_CONFIG_DIR; else $XDG_CONFIG_HOME/mailclean (on any platform, when set); else
- * ~/.config/mailclean on Linux, ~/Library/Application Support/mailclean on macOS, %APPDATA%\mailclean on Windows.
- */
+/** MAILCLEAN_CONFIG_DIR, else $XDG_CONFIG_HOME/mailclean, else the platform's own (docs: `help environment`). */
 export function configDir(env: Env, machine: Machine = THIS_MACHINE): string {
   if (env.MAILCLEAN_CONFIG_DIR) return env.MAILCLEAN_CONFIG_DIR;
   return chosen(env.XDG_CONFIG_HOME, ['.config'], machine, (path) =>
@@ -27,11 +23,7 @@ export function configDir(env: Env, machine: Machine = THIS_MACHINE): string {
   );
 }
 
-/**
- * Journals, limiter state, the verdict cache, sandbox data: MAILCLEAN_DATA_DIR; else $XDG_STATE_HOME/mailclean (on
- * any platform, when set); else ~/.local/state/mailclean on Linux, ~/Library/Application Support/mailclean/state on
- * macOS, %LOCALAPPDATA%\mailclean on Windows (large and of this machine: not in the roaming profile).
- */
+/** MAILCLEAN_DATA_DIR, else $XDG_STATE_HOME/mailclean, else the platform's own (on Windows, not roaming). */
 export function dataDir(env: Env, machine: Machine = THIS_MACHINE): string {
   if (env.MAILCLEAN_DATA_DIR) return env.MAILCLEAN_DATA_DIR;
   return chosen(env.XDG_STATE_HOME, ['.local', 'state'], machine, (path) =>
@@ -41,11 +33,7 @@ export function dataDir(env: Env, machine: Machine = THIS_MACHINE): string {
   );
 }
 
-/**
- * The XDG directory when set or on Linux (and the other Unixes); on macOS and Windows, the platform's own, unless
- * only the XDG-style directory exists: earlier versions put everything there on every platform, and what they left
- * (tokens, paid answers) is found where it is.
- */
+/** The XDG directory when set or on Linux; else the platform's own, unless only the XDG one exists (older versions). */
 function chosen(
   xdgHome: string | undefined,
   xdgDefault: string[],

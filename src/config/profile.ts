@@ -5,19 +5,16 @@ import { heldByKeyring, KEYRING_MARK, ProfileTokens, SECRET_KEYS, type TokenStor
 import { type ServiceUrls, validateUrl } from './urls.js';
 
 export type Service = 'platform' | 'clean';
-/**
- * env: MAILCLEAN_TOKEN or MAILCLEAN_CLEAN_TOKEN; profile: the named profile; sandbox: the built-in sandbox's own
- * account.
- */
+/** env: MAILCLEAN_TOKEN or MAILCLEAN_CLEAN_TOKEN; profile: the named profile; sandbox: the built-in sandbox's. */
 export type TokenSource = 'env' | 'profile' | 'sandbox';
 
-/** What a profile needs of its run besides the store: where to say things, and the secrets to mask. */
+/** What a profile needs of its command besides the store: where to say things, and the secrets to mask. */
 export interface ProfileContext {
   env: Record<string, string | undefined>;
-  /** URLs given for this run by flag or environment. */
+  /** URLs given for this command by flag or environment. */
   given: ServiceUrls;
   keyring: CredentialStore;
-  /** Each token as it is read, to be masked in all the run writes. */
+  /** Each token as it is read, to be masked in all the command writes. */
   remember: (secret: string) => void;
   warn: (message: string) => void;
   note: (message: string) => void;
@@ -38,13 +35,10 @@ export function refusedTokenHint(service: Service, source: TokenSource | undefin
 }
 
 /**
- * One named profile: its settings, where its credentials live, and which token applies (environment first).
- * A profile that holds real credentials, or a run with a token in the environment, never uses the built-in
- * sandbox's separate account store.
+ * One named profile: its settings, where its credentials live, and which token applies (environment first). Real
+ * credentials, in the profile or the environment, keep a command away from the built-in sandbox's accounts.
  */
 export class Profile {
-  private readonly env: Record<string, string | undefined>;
-  private readonly given: ServiceUrls;
   private readonly tokens: ProfileTokens;
   /** --insecure-storage: this sign-in keeps its tokens in the file. */
   private fileStorageAsked = false;
@@ -56,8 +50,6 @@ export class Profile {
     readonly name: string,
     private readonly context: ProfileContext,
   ) {
-    this.env = context.env;
-    this.given = context.given;
     this.tokens = new ProfileTokens(store, context.keyring, name);
   }
 
@@ -90,8 +82,8 @@ export class Profile {
     const stored = (key: keyof ServiceUrls) =>
       settings[key] ? validateUrl(settings[key]!, `${key} in profile "${this.name}"`) : undefined;
     return {
-      apiUrl: this.given['api-url'] ?? stored('api-url'),
-      cleanUrl: this.given['clean-url'] ?? stored('clean-url'),
+      apiUrl: this.context.given['api-url'] ?? stored('api-url'),
+      cleanUrl: this.context.given['clean-url'] ?? stored('clean-url'),
     };
   }
 
@@ -111,8 +103,8 @@ export class Profile {
     return Boolean(
       SECRET_KEYS.some((key) => s[key]) ||
         heldByKeyring(s).length > 0 ||
-        this.env.MAILCLEAN_TOKEN ||
-        this.env.MAILCLEAN_CLEAN_TOKEN,
+        this.envToken('platform') ||
+        this.envToken('clean'),
     );
   }
 
@@ -140,13 +132,12 @@ export class Profile {
   }
 
   /**
-   * After a successful login or register: the tokens, and the URLs given by flag or environment, go to the
-   * profile together (as `gh auth login --hostname` does), so later commands reach the same service. Tokens go to
-   * the OS credential store where one is available (those the file still held move with them), else to the file.
+   * After a login or register: the tokens and the URLs given for this command go to the profile together (as `gh auth
+   * login --hostname` does); tokens to the OS credential store where there is one, else to the file.
    */
   saveSignIn(changes: ProfileData): void {
     const scope = this.scope();
-    const all = { ...(scope === 'profiles' ? this.given : {}), ...changes };
+    const all = { ...(scope === 'profiles' ? this.context.given : {}), ...changes };
     if (this.signInStorage(scope) === 'keyring') {
       try {
         this.tokens.write(scope, all, 'keyring');
@@ -159,7 +150,7 @@ export class Profile {
     this.tokens.write(scope, all, 'file');
   }
 
-  /** --insecure-storage: this run's sign-in keeps the tokens in the file (and moves those in the store there). */
+  /** --insecure-storage: this sign-in keeps the tokens in the file (and moves those in the store there). */
   keepTokensInFile(): void {
     this.fileStorageAsked = true;
   }
@@ -167,7 +158,7 @@ export class Profile {
   /** The sandbox's tokens reach nothing outside this machine: they stay in the file, as its accounts do. */
   private signInStorage(scope: ProfileScope): TokenStorage {
     if (scope === 'sandbox' || this.fileStorageAsked || this.settings()['token-storage'] === 'file') return 'file';
-    const availability = credentialStoreAvailability(this.env);
+    const availability = credentialStoreAvailability(this.context.env);
     if (availability.available) return 'keyring';
     if (!availability.quiet) this.noteFileStorage(availability.why);
     return 'file';
@@ -186,8 +177,8 @@ export class Profile {
 
   /** The bearer token for a service and where it came from. */
   token(service: Service | 'cdp'): { value?: string; source?: TokenSource } {
-    const envName = tokenEnvName(service);
-    if (envName && this.env[envName]) return { value: this.env[envName], source: 'env' };
+    const fromEnv = this.envToken(service);
+    if (fromEnv) return { value: fromEnv, source: 'env' };
     const value = this.storedToken(TOKEN_KEYS[service]);
     return value ? { value, source: this.usesSandbox() ? 'sandbox' : 'profile' } : {};
   }
@@ -205,15 +196,16 @@ export class Profile {
 
   /** Where the stored token of a service is kept (undefined for none, or one from the environment). */
   tokenStorage(service: Service | 'cdp'): TokenStorage | undefined {
-    const envName = tokenEnvName(service);
-    if (envName && this.env[envName]) return undefined;
+    if (this.envToken(service)) return undefined;
     return this.tokens.where(this.store.read(this.name, this.scope()), TOKEN_KEYS[service]);
   }
 
-  /**
-   * Where a token of this source lives, in words: `MAILCLEAN_TOKEN`, `profile "default"`, `the built-in sandbox
-   * account`.
-   */
+  private envToken(service: Service | 'cdp'): string | undefined {
+    const envName = tokenEnvName(service);
+    return envName ? this.context.env[envName] || undefined : undefined;
+  }
+
+  /** Where a token of this source lives, in words: `MAILCLEAN_TOKEN`, `profile "default"`, the sandbox account. */
   tokenPlace(service: Service | 'cdp', source: TokenSource | undefined): string {
     if (source === 'env') return tokenEnvName(service) ?? 'the environment';
     if (source === 'sandbox') return 'the built-in sandbox account';

@@ -7,10 +7,10 @@ export interface Rate {
 
 const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
-/** "50/5m", "5/2s", "100/1h", "10/500ms"; a bare unit means one of it ("50/m"). */
 /** The spec's limit (section 8): 50 requests per 5 minutes. */
 export const DEFAULT_RATE = '50/5m';
 
+/** "50/5m", "5/2s", "100/1h", "10/500ms"; a bare unit means one of it ("50/m"). */
 export function parseRate(text: string, source: string): Rate {
   const match = /^\s*(\d+)\s*\/\s*(\d*(?:\.\d+)?)\s*(ms|s|m|h)\s*$/.exec(text);
   const requests = match ? Number(match[1]) : NaN;

@@ -13,11 +13,7 @@ interface StoreShape {
 
 export type ProfileScope = 'profiles' | 'sandbox';
 
-/**
- * Profiles on disk: one JSON file, mode 0600, in a 0700 directory, read afresh for each access (another process
- * may have changed it) and replaced atomically. (It was conf's; conf loads a schema validator, about 170 ms of CPU
- * before any command could read a profile, for a file mailclean reads and writes whole.)
- */
+/** Profiles on disk: one JSON file, mode 0600, read afresh at each access (others write it too), replaced whole. */
 export class ProfileStore {
   readonly path: string;
 
@@ -111,11 +107,6 @@ function unreadableConfig(path: string, error: unknown): UsageError {
   const hint = 'fix it, or move it away to start afresh (it holds your tokens: sign in again after)';
   if (!(error instanceof SyntaxError))
     return new UsageError(`${path}: cannot be read (${error instanceof Error ? error.message : String(error)})`, hint);
-  let at: RegExpExecArray | null = null;
-  try {
-    JSON.parse(readFileSync(path, 'utf8'));
-  } catch (parseError) {
-    at = /line (\d+) column (\d+)/.exec(String((parseError as Error).message));
-  }
+  const at = /line (\d+) column (\d+)/.exec(error.message);
   return new UsageError(at ? `${path}:${at[1]}: not valid JSON (column ${at[2]})` : `${path}: not valid JSON`, hint);
 }

@@ -1,6 +1,5 @@
-// Where a profile's tokens live: the OS credential store, or its record in the 0600 file. The record names the
-// tokens the store holds (`in-keyring`), so that whether a profile is signed in is known without asking the store,
-// and the store is asked only for a token that is used.
+// Where a profile's tokens live: the OS credential store, or the 0600 file. The record names those in the store
+// (`in-keyring`), so the store is asked only for a token that is used.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type CredentialStore, CredentialStoreError } from './keyring.js';
@@ -23,7 +22,7 @@ export function keyringService(configDir: string, home = homedir()): string {
 }
 
 export class ProfileTokens {
-  /** Tokens read from the store in this run (one question each), or why one could not be. */
+  /** Tokens read from the store in this process (one question each), or why one could not be. */
   private readonly read = new Map<string, { value?: string; problem?: string }>();
 
   constructor(
@@ -55,9 +54,8 @@ export class ProfileTokens {
   }
 
   /**
-   * Applies `changes` to the record of `scope`, its tokens where `storage` says; the record's other tokens are
-   * moved there too (a sign-in is when tokens kept in the file move to the store). A store that fails throws
-   * CredentialStoreError before the file is changed.
+   * Applies `changes` to the record, its tokens where `storage` says, moving the record's other tokens there too.
+   * A store that fails throws CredentialStoreError before the file is changed.
    */
   write(scope: ProfileScope, changes: ProfileData, storage: TokenStorage): void {
     const record = this.store.read(this.name, scope);

@@ -24,7 +24,7 @@ export function validateUrl(value: string, source: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-/** The URLs given for this run by flag, else environment (never the profile's). */
+/** The URLs given for this command by flag, else environment (never the profile's). */
 export function givenUrls(
   flags: { apiUrl?: string; cleanUrl?: string },
   env: Record<string, string | undefined>,

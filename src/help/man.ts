@@ -1,5 +1,4 @@
-// mailclean(1), written from the command tree (every command, subcommand and flag as --help declares them) and the
-// help topics' tables, so the page cannot drift from the code. `npm run build` writes it to man/mailclean.1.
+// mailclean(1), written from the command tree and the help topics' tables so it cannot drift from the code.
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { HELP_TOPICS } from './topic-names.js';
 import { ENVIRONMENT, type Entry, EXIT_CODES, TOPICS } from './topics.js';

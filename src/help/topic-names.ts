@@ -1,5 +1,5 @@
 // The help topics' names and summaries, for the root help (which must not load the topics' texts).
-/** `mailclean help TOPIC`: pages beside the commands' help (their texts are in src/help/topics.ts). */
+/** `mailclean help TOPIC`: topics beside the commands' help (their texts are in src/help/topics.ts). */
 export const HELP_TOPICS = {
   environment: 'the environment variables mailclean reads',
   'exit-codes': 'what each exit code means',

@@ -1,5 +1,4 @@
-// `mailclean help TOPIC`: the pages users would otherwise look for in the README, printed from the same tables the
-// README and the man page are checked against (test/help/topics.test.ts). Loaded only when a topic is asked for.
+// `mailclean help TOPIC`, from the tables the README and the man page are checked against; loaded only when asked.
 
 import {
   KIND_COLUMNS,

@@ -17,7 +17,7 @@ export interface IO {
   cwd: string;
   /** SIGINT and SIGTERM, as two stages of stopping (see signals.ts). */
   signals: Signals;
-  /** The secrets this run holds, masked in all it writes; `main` makes it from the environment when absent. */
+  /** The secrets this command holds, masked in all it writes; `main` makes it from the environment when absent. */
   secrets?: SecretSet;
   /** What every date and age is read from (months, renewals, lock and claim ages, history); the real one when absent. */
   clock?: Clock;

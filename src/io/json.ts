@@ -3,10 +3,7 @@ import { UsageError } from '../errors.js';
 /** `--json` alone is `true`; `--json a,b` is the field list. */
 export type JsonFlag = boolean | string | undefined;
 
-/**
- * Keeps only the requested top-level fields (of the object, or of each object in a list), as `gh --json` does.
- * Asking for a field the data does not have is a usage error that lists the ones it has.
- */
+/** Keeps only the requested top-level fields, as `gh --json` does; an unknown one is a usage error listing them. */
 export function selectFields(value: unknown, flag: JsonFlag, available: readonly string[]): unknown {
   if (typeof flag !== 'string' || flag.trim() === '') return value;
   const wanted = flag

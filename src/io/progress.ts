@@ -1,26 +1,12 @@
 import type { Ora } from 'ora';
+import type { RunProgress } from '../clean/run/events.js';
 import { formatCount, formatDuration, quantity } from '../quantities.js';
 import type { OutputStream } from './io.js';
 import { forTerminal } from './streams.js';
 
-export interface ProgressState {
-  phase: 'reading' | 'checking' | 'writing';
-  rows: number;
-  unique: number;
-  toCheck: number;
-  checked: number;
-  spent: number;
-  requests: number;
-  waitingMs: number;
-  etaMs?: number;
-}
-
-/**
- * Progress on stderr: on a terminal a live line redrawn in place; elsewhere a plain line every few
- * seconds, so CI logs show movement without a flood; with --quiet, nothing.
- */
+/** Progress on stderr: a live line on a terminal; elsewhere a plain line every few seconds; with --quiet, nothing. */
 export class ProgressReporter {
-  private state: ProgressState = {
+  private state: RunProgress = {
     phase: 'reading',
     rows: 0,
     unique: 0,
@@ -54,14 +40,13 @@ export class ProgressReporter {
     const { default: ora } = await import('ora');
     // Stopped while ora was loading: nothing to draw.
     if (!this.wanted || this.spinner) return;
-    // Whether to draw live is decided here (a terminal that knows its width); ora's own guess also looks at CI.
     this.spinner = ora({
       stream: this.stream as NodeJS.WritableStream,
       text: this.liveLine(),
       discardStdin: false,
       isEnabled: true,
     }).start();
-    // Waits and the ETA count down every second even when nothing else happens (a 5-minute rate-limit wait).
+    // Waits and the ETA count down every second even when nothing else happens.
     this.ticker = setInterval(() => this.refresh(), 1_000);
     this.ticker.unref();
   }
@@ -77,16 +62,13 @@ export class ProgressReporter {
     return (this.opts.now ?? Date.now)();
   }
 
-  /**
-   * A live line needs a terminal that knows its width: one that reports 0 columns (`script` without a size)
-   * would make the spinner count every character as a line to clear, and flood the terminal.
-   */
+  /** A live line needs a terminal that knows its width: with 0 columns the spinner would flood it. */
   private get live(): boolean {
     return this.opts.live && this.columns > 0;
   }
 
   private get columns(): number {
-    return (this.stream as { columns?: number }).columns ?? 0;
+    return this.stream.columns ?? 0;
   }
 
   /** Fitted to the terminal's width, so redrawing never wraps (the spinner takes two columns). */
@@ -94,7 +76,7 @@ export class ProgressReporter {
     return this.line(this.columns - 3);
   }
 
-  update(change: Partial<ProgressState>): void {
+  update(change: Partial<RunProgress>): void {
     Object.assign(this.state, change);
     const now = this.now();
     if (change.waitingMs !== undefined) this.waitUntil = change.waitingMs > 0 ? now + change.waitingMs : undefined;
@@ -111,10 +93,7 @@ export class ProgressReporter {
     }
   }
 
-  /**
-   * A wait for the rate limit begins. A live line shows it; without one, a wait of seconds or more is said at
-   * once (once per wait), since the next plain line could be minutes away.
-   */
+  /** A wait for the rate limit begins; without a live line, a long one is said at once (once per wait). */
   waiting(ms: number): void {
     this.update({ waitingMs: ms });
     if (this.spinner || this.opts.quiet || this.waitSaid || ms < 5_000) return;
@@ -139,20 +118,12 @@ export class ProgressReporter {
   /** Writes a message above the live line (escaped: see `forTerminal`). */
   note(message: string): void {
     if (this.opts.quiet) return;
-    if (this.spinner) {
-      this.spinner.clear();
-      this.stream.write(`${forTerminal(message)}\n`);
-      this.spinner.render();
-      return;
-    }
+    this.spinner?.clear();
     this.stream.write(`${forTerminal(message)}\n`);
+    this.spinner?.render();
   }
 
-  /**
-   * The line as it reads now, within `width` characters when given: the least useful parts (unique, rows,
-   * requests, spent) are dropped before the progress, the wait and the ETA are. The ETA is never shorter than
-   * the wait still to come.
-   */
+  /** The line as it reads now, within `width` (lesser parts dropped first); the ETA is never below the wait. */
   line(width?: number): string {
     const s = this.state;
     const n = formatCount;
@@ -191,10 +162,7 @@ interface Part {
   short?: string;
 }
 
-/**
- * Parts joined by " · " within `width`: the lesser parts (rank above 2) go first, then the rest say it shorter,
- * then lesser parts go again, and a line still too long is cut.
- */
+/** Parts joined by " · " within `width`: lesser parts go first, then the rest say it shorter, then the line is cut. */
 function fitLine(parts: Part[], width?: number): string {
   const kept = [...parts];
   const join = (short: boolean) => kept.map((p) => (short ? (p.short ?? p.text) : p.text)).join(' · ');

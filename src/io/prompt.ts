@@ -12,10 +12,8 @@ function context(io: IO, signal: AbortSignal) {
 }
 
 /**
- * Asks, turning the ways a prompt ends without an answer into errors: Ctrl-C or a signal (cancelled, 130), and the
- * input closing under it. Ctrl-D on an empty line (or the input's end) closes the prompt's readline, which pauses
- * the input and leaves inquirer waiting for ever: the process would end with Node's "unsettled top-level await".
- * A pause that no answer follows is that close.
+ * Asks, turning the ways a prompt ends without an answer into errors: Ctrl-C or a signal (cancelled), and the input
+ * closing (Ctrl-D pauses it and would leave inquirer waiting for ever): a pause no answer follows.
  */
 async function guard<T>(io: IO, ask: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ended = new AbortController();

@@ -1,7 +1,5 @@
-// The one place SIGINT and SIGTERM are handled. The first asks the work to stop cleanly (a run sending to the
-// service finishes and journals the requests in flight; any other phase stops at once and removes its temporary
-// files); a second one, from an impatient user, abandons what is in flight. The process then ends through the
-// normal path with 128 + the signal's number (130 for SIGINT, 143 for SIGTERM).
+// The one place SIGINT and SIGTERM are handled: the first asks the work to stop cleanly, a second abandons what is in
+// flight. The process then ends through the normal path with 128 + the signal's number.
 
 export type Signal = 'SIGINT' | 'SIGTERM';
 
@@ -30,7 +28,7 @@ export class Signals {
     return this.first;
   }
 
-  /** The exit code a run ended by the received signal returns. */
+  /** The exit code a command ended by the received signal returns. */
   get exitCode(): number {
     return 128 + NUMBERS[this.first ?? 'SIGINT'];
   }
@@ -53,24 +51,18 @@ export class Interrupted extends Error {
     super(`interrupted by ${signal}`);
   }
 
-  /** What a run stopped by it ends with (the library API reads this of a stop signal's reason). */
+  /** What work stopped by it ends with (the library API reads this of a stop signal's reason). */
   get exitCode(): number {
     return 128 + NUMBERS[this.signal];
   }
 }
 
-/**
- * Windows has no SIGTERM to catch (`kill` there ends a process outright). What it delivers instead: SIGBREAK for
- * Ctrl-Break, taken as Ctrl-C is, and SIGHUP when the console window is closed (Windows ends the process about ten
- * seconds later), taken as a request to stop, so the requests in flight are journaled in that time.
- */
+/** Windows has no SIGTERM: Ctrl-Break (SIGBREAK) is taken as Ctrl-C, closing the console (SIGHUP) as a stop. */
 const WINDOWS_ONLY: Partial<Record<NodeJS.Signals, Signal>> = { SIGBREAK: 'SIGINT', SIGHUP: 'SIGTERM' };
 
 /**
- * Bound to the process. Libraries may hook signals on import: `when-exit` (which `conf` brought) catches
- * SIGINT/SIGTERM, runs its clean-up and sends the signal again, which a handler of ours would take for a second
- * Ctrl-C the user never pressed. So ours are the only listeners: `claim()` removes the others whenever work is
- * about to listen. Their clean-up still runs on the process's normal `exit`.
+ * Bound to the process, and its only listener: libraries that hook signals on import (`when-exit`) re-raise them,
+ * which would look like a second Ctrl-C. `claim()` removes them; their clean-up still runs at `exit`.
  */
 export class ProcessSignals extends Signals {
   private readonly listeners = new Map<NodeJS.Signals, () => void>();
@@ -91,8 +83,7 @@ export class ProcessSignals extends Signals {
 
   private onSignal(signal: Signal): void {
     this.deliver(signal);
-    // After the second, the signals' default comes back: a third one ends the process at once, should the
-    // clean stop itself be stuck.
+    // After the second, a third signal ends the process at once, should the clean stop itself be stuck.
     if (this.abort.aborted) this.release();
   }
 
@@ -103,7 +94,7 @@ export class ProcessSignals extends Signals {
     }
   }
 
-  /** Stops listening (the process is done with this run). */
+  /** Stops listening (the process is done with this command). */
   release(): void {
     for (const [signal, ours] of this.listeners) this.target.removeListener(signal, ours);
   }

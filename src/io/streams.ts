@@ -1,23 +1,18 @@
 import { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { type Clock, realClock } from '../clock.js';
+import { isCi } from '../config/keyring.js';
 import { type SecretSet, secretsOf } from '../secrets.js';
 import type { InputStream, IO, OutputStream } from './io.js';
 import { formatJson, type JsonFlag, selectFields } from './json.js';
 import type { Signals } from './signals.js';
 import { COLOR, PLAIN, STYLE_MARK, type Style, wantsColor } from './style.js';
 
-/**
- * C0 controls but tab and newline, DEL and C1 controls: what a terminal acts on. A CR is one only alone: before a
- * newline (a CRLF file's rows) it rewrites nothing.
- */
+/** What a terminal acts on: C0 controls but tab and newline, DEL, C1 controls, and a CR not before a newline. */
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/g;
 const MARKS = new RegExp(`${STYLE_MARK}(\\d+)m`, 'g');
 
-/**
- * Text as a terminal may receive it: every control character shown escaped (`\x1b[2J`, `\x07`), whoever wrote it (a
- * service's answer quoted in a warning, a file's cell, an argument), then the colour marks of `style` made codes.
- */
+/** Text as a terminal may receive it: every control character escaped, then the colour marks made codes. */
 export function forTerminal(text: string): string {
   return escapeControls(text).replace(MARKS, '\u001b[$1m');
 }
@@ -31,10 +26,7 @@ export function escapeControls(text: string): string {
 export const marksAsCodes = (text: string): string => text.replace(MARKS, '\u001b[$1m');
 export const codesAsMarks = (text: string): string => text.replace(/\u001b\[(\d+)m/g, `${STYLE_MARK}$1m`);
 
-/**
- * A stream that writes what it is given to a terminal through `forTerminal`: a character split across chunks is kept
- * whole, and so is a CRLF (a chunk's last CR waits to see what follows).
- */
+/** A stream to a terminal through `forTerminal`, keeping characters and CRLFs split across chunks whole. */
 function escapedOn(terminal: OutputStream): OutputStream {
   const decoder = new StringDecoder('utf8');
   let held = '';
@@ -57,7 +49,7 @@ function withoutMarks(text: string): string {
   return text.includes(STYLE_MARK) ? text.replace(MARKS, '') : text;
 }
 
-/** The global flags that decide how a run talks to its user. */
+/** The global flags that decide how a command talks to its user. */
 export interface StreamFlags {
   /** commander's --no-color */
   color?: boolean;
@@ -73,9 +65,8 @@ export function debugWanted(flag: boolean | undefined, env: Record<string, strin
 }
 
 /**
- * The streams of a run and the facts about them (terminal or not, colour, whether prompting is allowed), and
- * the ways a command writes: data on stdout (`out`, `json`), everything else on stderr. Tests build one over
- * captured streams (test/helpers/cli.ts).
+ * The streams of a command and the facts about them (terminal, colour, prompting), and the ways a command writes: data
+ * on stdout (`out`, `json`), everything else on stderr.
  */
 export class IOStreams {
   readonly style: Style;
@@ -133,7 +124,7 @@ export class IOStreams {
     const env = this.env;
     if (this.flags.input === false) return false;
     if (env.MAILCLEAN_NO_INPUT === '1' || env.MAILCLEAN_NO_INPUT === 'true') return false;
-    if (env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI !== 'false') return false;
+    if (isCi(env)) return false;
     return this.io.stdin.isTTY === true && this.io.stdout.isTTY === true;
   }
 
@@ -147,10 +138,7 @@ export class IOStreams {
     return this.isStdoutTTY ? escapedOn(this.io.stdout) : this.io.stdout;
   }
 
-  /**
-   * Text for a person on stdout (a table, a view): control characters escaped wherever it goes, since a pager, a CI
-   * log's viewer or a later `cat` acts on them too; colour on a terminal only.
-   */
+  /** Text for a person on stdout: escaped wherever it goes (a pager or a later `cat` acts on controls too). */
   out(text: string): void {
     this.io.stdout.write(this.isStdoutTTY ? forTerminal(text) : escapeControls(withoutMarks(text)));
   }
@@ -164,10 +152,7 @@ export class IOStreams {
     this.data(formatJson(selectFields(value, flag, fields)));
   }
 
-  /**
-   * A line on stderr that is part of the conversation (a question's context): --quiet does not silence it. Escaped
-   * wherever stderr goes: it is never data, and a CI log's viewer acts on control characters too.
-   */
+  /** A line of the conversation on stderr (--quiet does not silence it), escaped: it is never data. */
   say(text: string): void {
     this.io.stderr.write(`${forTerminal(this.secrets.redact(text))}\n`);
   }

@@ -9,8 +9,7 @@ export interface Style {
 }
 
 /**
- * Where a colour code goes, not the code itself: `forTerminal` (streams.ts) first escapes every control character of a
- * line (text from a service, a file or an argument may hold ESC, BEL, an OSC title), then turns these marks into
+ * Where a colour code goes: `forTerminal` escapes every control character of a line, then turns these marks into
  * codes, so only codes made here reach the terminal. Random per process: no text can forge one.
  */
 export const STYLE_MARK = `\uE000${Math.random().toString(36).slice(2, 10)}\uE000`;

@@ -6,26 +6,23 @@ import {
   type TokenService,
   verifyPassword,
 } from './crypto.js';
-import { HttpError, INVALID_CREDENTIALS, unauthenticated } from './errors.js';
+import { HttpError, INVALID_CREDENTIALS, Unauthenticated } from './errors.js';
 import type { ParsedRequest, SandboxContext } from './router.js';
 import { findByEmail, type SandboxState } from './state.js';
 import { BodyChecker } from './validate.js';
 
-/**
- * Resolves the bearer token to the id of its user. Tokens of another service fail like unknown
- * ones: the two real services are separate, so a token from one means nothing to the other.
- */
+/** The bearer token's user id; another service's token fails like an unknown one, as the real services are apart. */
 export function authenticate(req: ParsedRequest, ctx: SandboxContext, service: TokenService): string {
   const header = req.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header) : null;
   const parsed = match?.[1] === undefined ? undefined : parseToken(match[1]);
-  if (!parsed) throw unauthenticated();
+  if (!parsed) throw new Unauthenticated();
   const tokens = ctx.store.state.tokens;
   const record = Object.hasOwn(tokens, parsed.id) ? tokens[parsed.id] : undefined;
-  if (!record || record.service !== service || !secretMatches(parsed.secret, record)) throw unauthenticated();
-  if (record.expiresAt <= ctx.now()) throw unauthenticated();
+  if (!record || record.service !== service || !secretMatches(parsed.secret, record)) throw new Unauthenticated();
+  if (record.expiresAt <= ctx.now()) throw new Unauthenticated();
   const users = service === 'clean' ? ctx.store.state.cleanUsers : ctx.store.state.platformUsers;
-  if (!Object.hasOwn(users, record.userId)) throw unauthenticated();
+  if (!Object.hasOwn(users, record.userId)) throw new Unauthenticated();
   return record.userId;
 }
 
@@ -40,10 +37,7 @@ export function grantToken(draft: SandboxState, userId: string, service: TokenSe
   return token;
 }
 
-/**
- * The user of `users` whose email and password the body of a sign-in request gives. A missing
- * account and a wrong password fail alike, so the answer does not tell which addresses exist.
- */
+/** The user a sign-in body names, if the password is right; a missing account and a wrong password fail alike. */
 export async function checkCredentials<T extends { email: string; password: PasswordHash }>(
   req: ParsedRequest,
   users: Record<string, T>,

@@ -1,4 +1,4 @@
-import { Engine, type EngineStatus } from '../verify/index.js';
+import { Engine } from '../verify/index.js';
 import { nextMonthStart } from './clean-limits.js';
 import { newObjectId } from './crypto.js';
 import { cleaningOk, failureBody, type Shape } from './envelopes.js';
@@ -77,19 +77,11 @@ function refusalMessage(refusal: { plan: Plan; allowance: number; left: number }
         `${left} left this month; it renews on ${nextMonthStart(a.now)}.`;
 }
 
-export interface EmailStatus {
-  status: EngineStatus;
-  valid: boolean;
-  isDisposable: boolean;
-  isValidDomain: boolean;
-}
-
-// The sandbox answers from the validation engine without DNS: the service's own checks are unknown, and a
-// sandbox must never reach beyond this machine.
+// Without DNS: the service's own checks are unknown, and a sandbox must never reach beyond this machine.
 const engine = new Engine({ dns: { enabled: false } });
 
 /** The engine's verdict in the record fields of spec 2.10. */
-export function verdict(email: string): EmailStatus {
+export function verdict(email: string) {
   const v = engine.verifyLocal(email);
   const badDomain = v.reason === 'syntax' || v.reason === 'reserved_domain';
   return {

@@ -22,10 +22,7 @@ export function secondsUntil(at: number, now: number): number {
   return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-/**
- * The user's counters in the draft state, created when missing; a malformed entry (a hand edit)
- * starts afresh rather than failing every request of that user.
- */
+/** The user's counters, created when missing; a malformed entry (a hand edit) starts afresh. */
 export function usageOf(draft: SandboxState, userId: string): CleanUsage {
   const found = Object.hasOwn(draft.cleanUsage, userId) ? draft.cleanUsage[userId] : undefined;
   if (
@@ -44,9 +41,8 @@ export function usageOf(draft: SandboxState, userId: string): CleanUsage {
 }
 
 /**
- * Sliding log: an arrival at `t` is in the window at `now` while `now - t < windowMs`. Admits and
- * records the arrival when fewer than `requests` are in the window; the log is pruned to the window
- * either way (arrivals "from the future", after the clock was moved back, stay until they age out).
+ * Sliding log: an arrival at `t` is in the window while `now - t < windowMs`. Admits and records the arrival when
+ * fewer than `requests` are in it; the log is pruned to the window either way.
  */
 export function admit(usage: CleanUsage, now: number, rate: Rate): Admission {
   const live = usage.arrivals.filter((t) => now - t < rate.windowMs).sort((a, b) => a - b);
@@ -68,10 +64,8 @@ export function admit(usage: CleanUsage, now: number, rate: Rate): Admission {
 }
 
 /**
- * The most arrivals in one window of length `windowMs` among the windows holding `t`. Windows
- * ending at an arrival are enough: any window can slide right until its end meets one without
- * losing any. Usually `t` is the newest arrival and this is one count; it also stays right when
- * arrivals are recorded out of order (another process, a clock moved back).
+ * The most arrivals in one window of length `windowMs` among those holding `t`. Windows ending at an arrival are
+ * enough; this stays right when arrivals are recorded out of order (another process, a clock moved back).
  */
 function busiestWindowWith(sorted: number[], t: number, windowMs: number): number {
   let best = 0;

@@ -12,7 +12,7 @@ import {
   windowSeconds,
 } from './clean-limits.js';
 import type { Shape } from './envelopes.js';
-import { HttpError, unauthenticated } from './errors.js';
+import { HttpError, Unauthenticated } from './errors.js';
 import type { Fault, FaultInjector } from './faults.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
 import type { SandboxState } from './state.js';
@@ -23,62 +23,38 @@ export const CLEAN_PATH = '/api/v1/email-verify/validate/clean';
 export const MAX_ADDRESSES = 50;
 
 /** Counters of one sandbox handle (in memory, not persisted), for tests and benchmarks. */
-export interface SandboxStats {
-  /** Requests admitted by the rate limit (each one an arrival in the log). */
-  cleanRequests: number;
-  /** 429s for the request rate. */
-  rateLimited: number;
-  /** Refusals for the monthly allowance. */
-  allowanceRefused: number;
-  /** 422s (after admission). */
-  validationFailed: number;
-  /** Requests that were processed and charged (answered whole or truncated). */
-  cleaned: number;
-  addressesCharged: number;
-  /** Most elements in the `email` array of one admitted request, valid or not (a client's batch size). */
-  largestRequest: number;
-  /**
-   * `truncatedCharged`: addresses charged in answers that were then cut (a client must pay for them again).
-   * `rejected`, `rejectedUnnamed`: injected 422s naming one address or none (not in `validationFailed`).
-   * `dropped`: charged answers that left out one record.
-   */
-  faults: {
-    serverError: number;
-    reset: number;
-    truncated: number;
-    truncatedCharged: number;
-    rejected: number;
-    rejectedUnnamed: number;
-    dropped: number;
-  };
-  /** Most admitted arrivals of one user inside any window of the configured rate's length. */
-  maxArrivalsInAnyWindow: number;
-  /** When the first and the last clean request arrived (epoch ms), null before any: for benchmarks' breakdowns. */
-  firstArrivalAt: number | null;
-  lastArrivalAt: number | null;
-}
+export type SandboxStats = ReturnType<typeof emptyStats>;
 
-export function emptyStats(): SandboxStats {
+export function emptyStats() {
   return {
+    /** Requests admitted by the rate limit. */
     cleanRequests: 0,
     rateLimited: 0,
     allowanceRefused: 0,
+    /** 422s after admission. */
     validationFailed: 0,
+    /** Requests processed and charged (answered whole or truncated). */
     cleaned: 0,
     addressesCharged: 0,
+    /** Most elements in the `email` array of one admitted request: a client's batch size. */
     largestRequest: 0,
     faults: {
       serverError: 0,
       reset: 0,
       truncated: 0,
+      /** Addresses charged in answers that were then cut: a client must pay for them again. */
       truncatedCharged: 0,
+      /** Injected 422s naming one address, or none (not in `validationFailed`). */
       rejected: 0,
       rejectedUnnamed: 0,
+      /** Charged answers that left out one record. */
       dropped: 0,
     },
+    /** Most admitted arrivals of one user inside any window of the rate's length. */
     maxArrivalsInAnyWindow: 0,
-    firstArrivalAt: null,
-    lastArrivalAt: null,
+    /** When the first and the last clean request arrived (epoch ms). */
+    firstArrivalAt: null as number | null,
+    lastArrivalAt: null as number | null,
   };
 }
 
@@ -101,10 +77,7 @@ export function addCleanRoute(router: Router, settings: CleanRouteSettings): voi
 
 type Checked = { ok: true; emails: string[] } | { ok: false; error: HttpError };
 
-/**
- * `email`: an array of 1 to 50 strings, each a valid address. Array-level problems are keyed
- * `email`; each bad element `email.<index>` (0-based), as Laravel reports array elements.
- */
+/** `email`: 1 to 50 valid addresses; a bad element is keyed `email.<index>`, as Laravel reports array elements. */
 export function checkEmails(body: Record<string, unknown>): Checked {
   const c = new BodyChecker(body);
   const raw = body['email'];
@@ -120,13 +93,8 @@ export function checkEmails(body: Record<string, unknown>): Checked {
       else if (!checkSyntax(value).ok) c.add(`email.${i}`, `The email.${i} must be a valid email address.`);
     });
   }
-  try {
-    c.check();
-  } catch (err) {
-    if (err instanceof HttpError) return { ok: false, error: err };
-    throw err;
-  }
-  return { ok: true, emails: raw as string[] };
+  const error = c.problem();
+  return error ? { ok: false, error } : { ok: true, emails: raw as string[] };
 }
 
 class RateLimited extends Error {
@@ -152,8 +120,7 @@ async function clean(req: ParsedRequest, ctx: SandboxContext, s: CleanRouteSetti
   const checked = checkEmails(req.body);
   try {
     userId = authenticate(req, ctx, 'clean');
-    // One mutation decides everything, so the check and the record of an arrival or a charge are
-    // atomic within this process, and a request costs one write. A 429 throws: nothing is written.
+    // One mutation decides and records everything: atomic within this process, one write. A 429 writes nothing.
     decision = await ctx.store.mutate((draft) => decide(draft, userId, checked, ctx.now(), s));
   } catch (err) {
     if (err instanceof RateLimited) return rateLimited(ctx.shape, s, err.retryAfterSeconds);
@@ -172,13 +139,12 @@ async function clean(req: ParsedRequest, ctx: SandboxContext, s: CleanRouteSetti
 }
 
 /**
- * Admits the request (or throws RateLimited), rolls its fault, and charges it when it is valid and
- * the month's allowance covers it. `now` is read inside the mutation: requests reach it one at a
- * time, so the log is recorded in time order even when several were waiting on the store.
+ * Admits the request (or throws RateLimited), rolls its fault, and charges it when valid and within the allowance.
+ * `now` is read inside the mutation, so arrivals are logged in time order.
  */
 function decide(draft: SandboxState, userId: string, checked: Checked, now: number, s: CleanRouteSettings): Decision {
   const user = Object.hasOwn(draft.cleanUsers, userId) ? draft.cleanUsers[userId] : undefined;
-  if (!user) throw unauthenticated();
+  if (!user) throw new Unauthenticated();
   const usage = usageOf(draft, userId);
   const admission = admit(usage, now, s.rate);
   if (!admission.admitted) throw new RateLimited(admission.retryAfterSeconds);

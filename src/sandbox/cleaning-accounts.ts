@@ -2,13 +2,11 @@ import { checkCredentials, grantToken } from './auth.js';
 import { monthlyAllowance, nextMonthStart, usedThisMonth } from './clean-limits.js';
 import { hashPassword, newObjectId } from './crypto.js';
 import { cleaningOk } from './envelopes.js';
-import { HttpError, INVALID_CREDENTIALS } from './errors.js';
+import { EMAIL_TAKEN, HttpError, INVALID_CREDENTIALS } from './errors.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
 import { type CleanUser, findByEmail } from './state.js';
 import { isoMillis } from './time.js';
 import { BodyChecker } from './validate.js';
-
-const EMAIL_TAKEN = 'The email has already been taken.';
 
 /** Accounts of the email-cleaning service: a user table of their own, as the real services are separate. */
 export function addCleaningAuthRoutes(router: Router): void {

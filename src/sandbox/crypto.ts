@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
 export type TokenService = 'platform' | 'cdp' | 'clean';
 
@@ -42,8 +42,7 @@ export async function hashPassword(password: string, cost = PASSWORD_COST): Prom
   return { algo: 'scrypt', ...params, salt: salt.toString('base64url'), hash: key.toString('base64url') };
 }
 
-// A fixed hash (one per cost) to check against when the account does not exist, so that a wrong email
-// costs the same time as a wrong password and response times do not reveal which accounts exist.
+// Checked when the account does not exist, so response times do not reveal which accounts exist.
 const decoys = new Map<number, Promise<PasswordHash>>();
 
 export async function verifyPassword(
@@ -108,16 +107,7 @@ export function sharedSecretMatches(presented: string, configured: string): bool
   return timingSafeEqual(sha256(presented), sha256(configured));
 }
 
-export function newUuid(): string {
-  return randomUUID();
-}
-
-/**
- * A 24-hex identifier shaped like the cleaning service's record ids, as MongoDB makes its ObjectIds: seconds, five
- * random bytes drawn once a process, a three-byte counter from a random start. A `randomBytes` call per record was
- * 85 of the sandbox's 114 ms for 50 requests of 50 addresses (CPU profile): its own time, serialised, between the
- * arrivals a client's pacing is measured by.
- */
+/** A 24-hex id like the cleaning service's record ids, made as MongoDB makes ObjectIds: cheaper than `randomBytes`. */
 export function newObjectId(nowMs: number): string {
   const seconds = Math.floor(nowMs / 1000) >>> 0;
   objectIdCounter = (objectIdCounter + 1) & 0xffffff;

@@ -4,10 +4,7 @@ import type { HandlerResult } from './router.js';
 
 export type Interface = 'platform' | 'cleaning';
 
-/**
- * How the sandbox reads what the spec leaves open: `spec` is its first reading, `alt` a second,
- * independent one (docs/assumptions.md lists the differences), so the CLI is tested against both.
- */
+/** `spec` and `alt`: two independent readings of what the spec leaves open (docs/assumptions.md), both tested. */
 export type Shape = 'spec' | 'alt';
 export const SHAPES: readonly Shape[] = ['spec', 'alt'];
 

@@ -11,18 +11,15 @@ export class HttpError extends Error {
   }
 }
 
-export const UNAUTHENTICATED = 'Unauthenticated.';
-
 /** The 401 of a protected route (no, bad or expired token), as opposed to wrong credentials at login. */
 export class Unauthenticated extends HttpError {
   constructor() {
-    super(401, UNAUTHENTICATED, undefined, { 'www-authenticate': 'Bearer' });
+    super(401, 'Unauthenticated.', undefined, { 'www-authenticate': 'Bearer' });
   }
-}
-
-export function unauthenticated(): HttpError {
-  return new Unauthenticated();
 }
 
 /** One message for an unknown email and a wrong password alike, so neither is revealed. */
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
+
+/** Registering an address that already has an account, in either service. */
+export const EMAIL_TAKEN = 'The email has already been taken.';

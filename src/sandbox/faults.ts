@@ -30,9 +30,7 @@ export type Fault =
   | { kind: 'reject-unnamed' }
   | { kind: 'drop'; at: number };
 
-/**
- * mulberry32: a small 32-bit generator, plenty for picking faults. Returns floats in [0, 1).
- */
+/** mulberry32: a small 32-bit generator, plenty for picking faults. Returns floats in [0, 1). */
 export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -45,11 +43,26 @@ export function mulberry32(seed: number): () => number {
 }
 
 const SERVER_ERRORS = [500, 502, 503] as const;
+type RateName = Exclude<keyof FaultOptions, 'latencyMs' | 'seed'>;
+
+/** Each fault by the option that sets its rate, in the order a roll tries them. */
+const FAULTS: readonly (readonly [RateName, (at: number) => Fault])[] = [
+  [
+    'serverErrorRate',
+    (at) => ({ kind: 'server-error', status: SERVER_ERRORS[Math.floor(at * SERVER_ERRORS.length)] ?? 500 }),
+  ],
+  ['resetRate', () => ({ kind: 'reset' })],
+  ['truncateRate', () => ({ kind: 'truncate' })],
+  ['rejectRate', (at) => ({ kind: 'reject', at })],
+  ['rejectUnnamedRate', () => ({ kind: 'reject-unnamed' })],
+  ['dropRate', (at) => ({ kind: 'drop', at })],
+];
 
 /** Throws a TypeError naming the bad field; the sandbox refuses to start with nonsense settings. */
 export function checkFaultOptions(opts: FaultOptions): void {
   let total = 0;
-  for (const [name, value] of rates(opts)) {
+  for (const [name] of FAULTS) {
+    const value = opts[name];
     if (value === undefined) continue;
     if (!(typeof value === 'number' && value >= 0 && value <= 1))
       throw new TypeError(`faults.${name} must be between 0 and 1`);
@@ -67,27 +80,12 @@ export function checkFaultOptions(opts: FaultOptions): void {
     throw new TypeError('faults.seed must be an integer');
 }
 
-/** Each fault's rate, in the order a roll tries them. */
-function rates(opts: FaultOptions) {
-  return [
-    ['serverErrorRate', opts.serverErrorRate],
-    ['resetRate', opts.resetRate],
-    ['truncateRate', opts.truncateRate],
-    ['rejectRate', opts.rejectRate],
-    ['rejectUnnamedRate', opts.rejectUnnamedRate],
-    ['dropRate', opts.dropRate],
-  ] as const;
-}
-
-/**
- * Decides the fault of each admitted request and the latency of each answer, from two streams
- * of one seed, so the faults a run sees do not depend on how many answers were delayed.
- */
+/** Each request's fault and each answer's latency, from two streams of one seed so delays do not shift faults. */
 export class FaultInjector {
   readonly seed: number;
   private readonly pick: () => number;
   private readonly delay: () => number;
-  /** Upper ends of each fault's slice of [0, 1), in the order of `rates`. */
+  /** Upper ends of each fault's slice of [0, 1), in the order of `FAULTS`. */
   private readonly thresholds: number[];
   private readonly latency: [number, number];
 
@@ -97,7 +95,7 @@ export class FaultInjector {
     this.pick = mulberry32(this.seed);
     this.delay = mulberry32(this.seed ^ 0x9e3779b9);
     let upTo = 0;
-    this.thresholds = rates(opts).map(([, rate]) => (upTo += rate ?? 0));
+    this.thresholds = FAULTS.map(([name]) => (upTo += opts[name] ?? 0));
     const l = opts.latencyMs ?? 0;
     this.latency = typeof l === 'number' ? [l, l] : [l[0], l[1]];
   }
@@ -106,16 +104,8 @@ export class FaultInjector {
   roll(): Fault {
     const u = this.pick();
     const at = this.pick();
-    const faults: Fault[] = [
-      { kind: 'server-error', status: SERVER_ERRORS[Math.floor(at * SERVER_ERRORS.length)] ?? 500 },
-      { kind: 'reset' },
-      { kind: 'truncate' },
-      { kind: 'reject', at },
-      { kind: 'reject-unnamed' },
-      { kind: 'drop', at },
-    ];
     const slice = this.thresholds.findIndex((upTo) => u < upTo);
-    return faults[slice] ?? { kind: 'none' };
+    return FAULTS[slice]?.[1](at) ?? { kind: 'none' };
   }
 
   /** Milliseconds to hold the next answer back; 0 without latency. */

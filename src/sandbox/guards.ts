@@ -4,9 +4,8 @@ import { isIP } from 'node:net';
 import { HttpError } from './errors.js';
 
 /**
- * A web page must not drive a sandbox running on this machine: a browser names the page's origin on
- * cross-origin requests, and our clients never send one. (A simple text/plain POST needs no preflight, so
- * the JSON content type is required too.)
+ * A web page must not drive a sandbox on this machine: a browser names the page's origin on cross-origin requests,
+ * and our clients never send one.
  */
 export function refuseBrowsers(req: IncomingMessage): void {
   const origin = req.headers.origin;
@@ -16,9 +15,8 @@ export function refuseBrowsers(req: IncomingMessage): void {
 }
 
 /**
- * DNS rebinding: a page on evil.example whose name is made to resolve to 127.0.0.1 reaches this server as a
- * "same-origin" request, but its Host header still says evil.example. The sandbox answers only to addresses and
- * to localhost (or the name it was told to bind), which no one else's DNS can claim.
+ * DNS rebinding: a page whose name resolves to 127.0.0.1 still sends its own Host header. The sandbox answers only
+ * to addresses, localhost and the name it was told to bind, which no one else's DNS can claim.
  */
 export function refuseOtherNames(req: IncomingMessage, boundHost: string): void {
   const header = req.headers.host;

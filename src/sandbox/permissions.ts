@@ -1,186 +1,71 @@
 import type { RoleName } from './state.js';
 
-// Transcribed from spec 2.8 in the order it lists them. Names are data, so keep them verbatim,
-// including the trailing space the platform really has in `integration-get-all-containers `.
+// Transcribed from spec 2.8 in its order. Names are data, kept verbatim, including the trailing space the
+// platform really has in `integration-get-all-containers `.
 
-const CONTAINER_KINDS = ['campaign', 'form', 'webpage', 'workflow'] as const;
-const PER_KIND_ACTIONS = [
-  'show-all',
-  'get',
-  'update',
-  'delete',
-  'sync',
-  'connected',
-  'activate',
-  'deactivate',
-  'store-media',
-  'get-templates',
-  'subscribe',
-] as const;
+/** `family('contact', 'create get')` -> `contact-create`, `contact-get`. */
+const family = (prefix: string, actions: string): string[] => actions.split(' ').map((a) => `${prefix}-${a}`);
+/** `ofKind('tweet', 'get update')` -> `container-get-tweet`, `container-update-tweet`. */
+const ofKind = (kind: string, actions: string): string[] => actions.split(' ').map((a) => `container-${a}-${kind}`);
+
+const CONTAINER_KINDS = ['campaign', 'form', 'webpage', 'workflow'];
+const PER_KIND_ACTIONS =
+  'show-all get update delete sync connected activate deactivate store-media get-templates subscribe';
+const SOCIAL_CONTAINER_ACTIONS = 'create show-all get update delete activate';
 
 const SHARED: readonly string[] = [
   'account-profile',
   'verification.resend',
-  'brand-all-media',
-  'brand-store-media',
-  'brand-clear-media',
-  'contact-create',
-  'contact-get',
-  'contact-update',
-  'contact-delete',
-  'contact-get-all',
-  'contact-bulk-create',
-
-  'recipe-get-all',
-  'recipe-get',
-  'recipe-delete',
-  'recipe-activate',
-  'recipe-deactivate',
-  'recipe-get-templates',
-  'recipe-mark-template',
-  'recipe-demark-template',
-  'recipe-subscribe',
-  'recipe-get-all-steps',
-  'recipe-get-step',
-  'recipe-update-step',
-  'recipe-step-get-all-instructions',
-  'recipe-step-get-instruction',
-  'recipe-media-store',
-  'recipe-get-slug',
-  'recipe-analytics',
-
-  'container-get-types',
-  'container-show-all',
-  'container-create-audience',
-  'container-show-all-audience',
-  'container-get-audience',
-  'container-update-audience',
-  'container-delete-audience',
+  ...family('brand', 'all-media store-media clear-media'),
+  ...family('contact', 'create get update delete get-all bulk-create'),
+  ...family(
+    'recipe',
+    'get-all get delete activate deactivate get-templates mark-template demark-template subscribe get-all-steps ' +
+      'get-step update-step step-get-all-instructions step-get-instruction media-store get-slug analytics',
+  ),
+  ...family('container', 'get-types show-all'),
+  ...ofKind('audience', 'create show-all get update delete'),
   'audience-get-stats',
-
-  ...CONTAINER_KINDS.flatMap((kind) => PER_KIND_ACTIONS.map((action) => `container-${action}-${kind}`)),
-
-  'campaign-get-stats',
-  'campaign-send-test',
-  'campaign-status',
-  'campaign-status-all',
-  'form-get-stats',
-  'form-get-param-types',
-  'form-create-param',
-  'form-get-param',
-  'form-get-all-param',
-  'form-update-param',
-  'form-delete-param',
+  ...CONTAINER_KINDS.flatMap((kind) => ofKind(kind, PER_KIND_ACTIONS)),
+  ...family('campaign', 'get-stats send-test status status-all'),
+  ...family('form', 'get-stats get-param-types create-param get-param get-all-param update-param delete-param'),
   'webpage-get-stats',
-  'container-mark-template-workflow',
-  'container-demark-template-workflow',
-
-  'workflow-get-node-type',
-  'workflow-get-all-nodes',
-  'workflow-create-node',
-  'workflow-get-node',
-  'workflow-update-node',
-  'workflow-delete-node',
-
+  ...ofKind('workflow', 'mark-template demark-template'),
+  ...family('workflow', 'get-node-type get-all-nodes create-node get-node update-node delete-node'),
   'delay-get-types',
-  'container-show-all-delay',
-  'container-get-delay',
-  'container-update-delay',
-  'container-delete-delay',
-  'container-activate-delay',
-
+  ...ofKind('delay', 'show-all get update delete activate'),
   'importjobs-index',
   'integration-get-types',
   'importjobs-status',
-  'integration-create',
-  'integration-get-all',
+  ...family('integration', 'create get-all'),
   'integration-get-all-containers ',
-
-  'fbpages-get-all',
-  'fbpages-get',
-  'fbpages-get-posts',
-  'fbpages-update',
-  'fbpages-delete',
-  'container-create-fbpost',
-  'container-show-all-fbpost',
-  'container-get-fbpost',
-  'container-update-fbpost',
-  'container-delete-fbpost',
-  'container-activate-fbpost',
+  ...family('fbpages', 'get-all get get-posts update delete'),
+  ...ofKind('fbpost', SOCIAL_CONTAINER_ACTIONS),
   'fbpost-get-tracking-links',
-
-  'twitter-get-all',
-  'twitter-get',
-  'twitter-get-tweets',
-  'twitter-update',
-  'twitter-delete',
-  'container-create-tweet',
-  'container-show-all-tweet',
-  'container-get-tweet',
-  'container-update-tweet',
-  'container-delete-tweet',
-  'container-activate-tweet',
-  'tweet-get-tracking-links',
+  ...family('twitter', 'get-all get get-tweets update delete'),
+  ...ofKind('tweet', SOCIAL_CONTAINER_ACTIONS),
+  ...family('tweet', 'get-tracking-links'),
   'container-store-media-tweet',
   'tweet-add-brand-media',
-
-  'linkedin-get-all',
-  'linkedin-get',
-  'linkedin-get-shares',
-  'linkedin-update',
-  'linkedin-delete',
-  'container-create-linkedin_share',
-  'container-show-all-linkedin_share',
-  'container-get-linkedin_share',
-  'container-update-linkedin_share',
-  'container-delete-linkedin_share',
-  'container-activate-linkedin_share',
-  'linkedin-share-get-tracking-links',
-  'linkedin-share-add-brand-media',
+  ...family('linkedin', 'get-all get get-shares update delete'),
+  ...ofKind('linkedin_share', SOCIAL_CONTAINER_ACTIONS),
+  ...family('linkedin-share', 'get-tracking-links add-brand-media'),
   'container-store-media-linkedin_share',
-
   'payment-list-plans',
   'payment-verify',
   'subscription-get',
-  'segment-create',
-  'segment-get',
-  'segment-get-all',
-  'segment-update',
-  'segment-delete',
-  'segment-handle',
-  'segment-get-fields',
-  'segment-get-operators',
-
-  'container-create-campaign',
-  'container-create-form',
-  'container-create-webpage',
-  'container-create-workflow',
+  ...family('segment', 'create get get-all update delete handle get-fields get-operators'),
+  ...CONTAINER_KINDS.map((kind) => `container-create-${kind}`),
 ];
 
 /** Held by admin, manager and superadmin, not by user. */
 const EDITOR_EXTRAS: readonly string[] = [
-  'container-update-tags-campaign',
-  'container-mark-template-campaign',
-  'container-demark-template-campaign',
-  'container-update-tags-form',
-  'container-mark-template-form',
-  'container-demark-template-form',
-  'container-update-tags-webpage',
-  'container-mark-template-webpage',
-  'container-demark-template-webpage',
-  'recipe-create',
-  'recipe-update',
-  'recipe-create-step',
-  'recipe-delete-step',
-  'recipe-reorder-steps',
-  'recipe-update-tags',
-  'recipe-mark-listing',
-  'recipe-demark-listing',
-  'recipe-mark-public',
-  'recipe-demark-public',
-  'recipe-step-create-instruction',
-  'recipe-step-update-instruction',
-  'recipe-step-delete-instruction',
+  ...['campaign', 'form', 'webpage'].flatMap((kind) => ofKind(kind, 'update-tags mark-template demark-template')),
+  ...family(
+    'recipe',
+    'create update create-step delete-step reorder-steps update-tags mark-listing demark-listing mark-public ' +
+      'demark-public step-create-instruction step-update-instruction step-delete-instruction',
+  ),
 ];
 
 const WITH_EXTRAS: readonly string[] = Object.freeze([...SHARED, ...EDITOR_EXTRAS]);
@@ -221,29 +106,26 @@ const KIND_CATEGORY: readonly [string, string][] = [
   ['form', 'Form'],
 ];
 
-const PREFIX_CATEGORY: Readonly<Record<string, string>> = {
-  account: 'Account',
-  verification: 'Account',
-  brand: 'Media',
-  contact: 'Contact',
-  recipe: 'Recipe',
-  audience: 'Audience',
-  campaign: 'Campaign',
-  form: 'Form',
-  webpage: 'Webpage',
-  workflow: 'Workflow',
-  delay: 'Delay',
-  importjobs: 'Integration',
-  integration: 'Integration',
-  fbpages: 'Social',
-  fbpost: 'Social',
-  twitter: 'Social',
-  tweet: 'Social',
-  linkedin: 'Social',
-  payment: 'Payment',
-  subscription: 'Payment',
-  segment: 'Segment',
+/** Each category with the first words of the permissions in it. */
+const CATEGORY_PREFIXES: Readonly<Record<string, string>> = {
+  Account: 'account verification',
+  Media: 'brand',
+  Contact: 'contact',
+  Recipe: 'recipe',
+  Audience: 'audience',
+  Campaign: 'campaign',
+  Form: 'form',
+  Webpage: 'webpage',
+  Workflow: 'workflow',
+  Delay: 'delay',
+  Integration: 'importjobs integration',
+  Social: 'fbpages fbpost twitter tweet linkedin',
+  Payment: 'payment subscription',
+  Segment: 'segment',
 };
+const PREFIX_CATEGORY = new Map(
+  Object.entries(CATEGORY_PREFIXES).flatMap(([category, prefixes]) => prefixes.split(' ').map((p) => [p, category])),
+);
 
 export function permissionCategory(name: string): string {
   const trimmed = name.trim();
@@ -252,7 +134,7 @@ export function permissionCategory(name: string): string {
     return kind ? kind[1] : 'Container';
   }
   const prefix = trimmed.split(/[-.]/, 1)[0] ?? '';
-  return PREFIX_CATEGORY[prefix] ?? 'General';
+  return PREFIX_CATEGORY.get(prefix) ?? 'General';
 }
 
 /** `contact-bulk-create` -> `Contact Bulk Create`. */

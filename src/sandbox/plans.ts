@@ -13,37 +13,23 @@ export function assetUrl(path: string): string {
   return `https://assets.${SANDBOX_DOMAIN}/${path}`;
 }
 
-interface PriceEntry {
-  currency: string;
-  currency_symbol: string;
-  value: string;
-  frequency: 'month' | 'year';
-  payment_link: string;
-}
-
-export interface PlanEntry {
-  key: Plan;
-  details: { name: string; description: string };
-  amounts: Record<string, PriceEntry>;
-}
-
 const PLAN_INFO: Record<Plan, { name: string; description: string; usd: string; inr: string }> = {
   free: { name: 'Free', description: 'Try the platform with small lists.', usd: '0', inr: '0' },
   pro: { name: 'Pro', description: 'For growing lists and regular campaigns.', usd: '29', inr: '2399' },
   unlimited: { name: 'Unlimited', description: 'No monthly cleaning allowance.', usd: '99', inr: '7999' },
 };
 
-function price(plan: Plan, currency: 'USD' | 'INR', value: string): PriceEntry {
+function price(plan: Plan, currency: 'USD' | 'INR', value: string) {
   return {
     currency,
     currency_symbol: currency === 'USD' ? '$' : '\u20b9',
     value,
-    frequency: 'month',
+    frequency: 'month' as const,
     payment_link: `https://pay.${SANDBOX_DOMAIN}/checkout/${plan}?currency=${currency.toLowerCase()}`,
   };
 }
 
-export function planEntry(plan: Plan): PlanEntry {
+export function planEntry(plan: Plan) {
   const info = PLAN_INFO[plan];
   return {
     key: plan,
@@ -56,7 +42,7 @@ export function planEntry(plan: Plan): PlanEntry {
   };
 }
 
-export function allPlans(): PlanEntry[] {
+export function allPlans() {
   return (['free', 'pro', 'unlimited'] as const).map(planEntry);
 }
 
@@ -70,26 +56,12 @@ export const PLAN_LIMITS: Record<Plan, { contacts: number; emails: number; email
   unlimited: { contacts: 100000, emails: 1000000, email_cleaning: 0 },
 };
 
-export interface UsageBlock {
-  name: string;
-  max: number;
-  value: number;
-  high: boolean;
-  key: string;
-}
-
-export interface Usage {
-  plan_name: string;
-  blocks: UsageBlock[];
-  cta: { text: string; link: string; visible: boolean };
-}
-
-function block(name: string, key: string, max: number, value: number): UsageBlock {
+function block(name: string, key: string, max: number, value: number) {
   // "high" flags a counter at 80% of its maximum or more, where the upgrade prompt starts to matter.
   return { name, max, value, high: max > 0 && value >= max * 0.8, key };
 }
 
-export function usage(plan: Plan, which: 'nav' | 'main'): Usage {
+export function usage(plan: Plan, which: 'nav' | 'main') {
   const limits = PLAN_LIMITS[plan];
   const blocks = [block('Contacts', 'contacts', limits.contacts, 0)];
   if (which === 'main') {

@@ -1,13 +1,8 @@
-import { newUuid, type PasswordHash, randomHex, randomKey } from './crypto.js';
-import {
-  type BrandRecord,
-  type HomepageRecord,
-  type Plan,
-  type PlatformUser,
-  ROLE_NAMES,
-  type SandboxState,
-  type SubscriptionRecord,
-} from './state.js';
+import { randomUUID } from 'node:crypto';
+import { type PasswordHash, randomHex, randomKey } from './crypto.js';
+import { type Plan, ROLE_NAMES, type RoleName, type SandboxState } from './state.js';
+
+const uuid = (): string => randomUUID();
 
 export interface NewAccount {
   name: string;
@@ -51,16 +46,16 @@ export function brandSlug(brandName: string): string {
  * What registration creates: the user, their brand with its four roles and default homepage,
  * and a subscription. The caller has checked that the email is free.
  */
-export function createPlatformAccount(state: SandboxState, input: NewAccount, now: number, plan: Plan): PlatformUser {
-  const userId = newUuid();
+export function createPlatformAccount(state: SandboxState, input: NewAccount, now: number, plan: Plan) {
+  const userId = uuid();
   const brand = newBrand(userId, `${input.name}'s brand`, input.country_code, now);
   const subscription = newSubscription(userId, plan, now);
-  const user: PlatformUser = {
+  const user = {
     id: userId,
     first_name: input.name,
     last_name: '',
     email: input.email,
-    phone: null,
+    phone: null as string | null,
     country_code: input.country_code,
     email_verified: false,
     onboarding: { pages: false, emails: false, recipes: false, homepage: false },
@@ -71,7 +66,7 @@ export function createPlatformAccount(state: SandboxState, input: NewAccount, no
     password: input.password,
     brand_ids: [brand.id],
     current_brand_id: brand.id,
-    role_by_brand: { [brand.id]: 'admin' },
+    role_by_brand: { [brand.id]: 'admin' } as Record<string, RoleName>,
     subscription_id: subscription.id,
   };
 
@@ -81,15 +76,28 @@ export function createPlatformAccount(state: SandboxState, input: NewAccount, no
   return user;
 }
 
-function newBrand(ownerId: string, name: string, countryCode: string | null, now: number): BrandRecord {
+export function newBrand(ownerId: string, name: string, countryCode: string | null, now: number) {
   return {
-    id: newUuid(),
+    id: uuid(),
     owner_id: ownerId,
     name,
     slug: brandSlug(name),
     description: null,
     onboarded: false,
     active: true,
+    ...brandProfile(countryCode),
+    p_key: `pk_${randomKey(18)}`,
+    api_key: `sk_${randomKey(32)}`,
+    social: Object.fromEntries(SOCIAL_FIELDS.map((f) => [f, ''])),
+    roles: ROLE_NAMES.map((role) => ({ id: uuid(), name: role })),
+    homepage: newHomepage(now),
+    created_at: now,
+  };
+}
+
+/** The brand's profile: what the platform lets its owner fill in, shown as it is stored. */
+export function brandProfile(countryCode: string | null) {
+  return {
     website: null,
     domain: null,
     country: null,
@@ -112,30 +120,24 @@ function newBrand(ownerId: string, name: string, countryCode: string | null, now
       configuration: { campaing_allowed_contact_cleaning: [1] },
       email_tracking: { unsubscribe: true, open_tracking: true, click_tracking: true },
     },
-    p_key: `pk_${randomKey(18)}`,
-    api_key: `sk_${randomKey(32)}`,
-    social: Object.fromEntries(SOCIAL_FIELDS.map((f) => [f, ''])),
-    roles: ROLE_NAMES.map((role) => ({ id: newUuid(), name: role })),
-    homepage: newHomepage(now),
-    created_at: now,
   };
 }
 
-function newHomepage(now: number): HomepageRecord {
+function newHomepage(now: number) {
   return {
-    id: newUuid(),
-    form_id: newUuid(),
+    id: uuid(),
+    form_id: uuid(),
     form_slug: `homepage-form-${randomHex(3)}`,
-    name_param_id: newUuid(),
-    email_param_id: newUuid(),
+    name_param_id: uuid(),
+    email_param_id: uuid(),
     preview_key: randomHex(16),
     created_at: now,
   };
 }
 
-function newSubscription(userId: string, plan: Plan, now: number): SubscriptionRecord {
+export function newSubscription(userId: string, plan: Plan, now: number) {
   return {
-    id: newUuid(),
+    id: uuid(),
     user_id: userId,
     payment_vendor: 'sandbox',
     subscription_type: plan,

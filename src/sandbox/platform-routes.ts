@@ -1,11 +1,12 @@
 import { authenticate, checkCredentials, grantToken } from './auth.js';
 import { hashPassword, sharedSecretMatches } from './crypto.js';
 import { platformOk, type Shape } from './envelopes.js';
-import { HttpError, INVALID_CREDENTIALS, unauthenticated } from './errors.js';
+import { EMAIL_TAKEN, HttpError, INVALID_CREDENTIALS, Unauthenticated } from './errors.js';
 import { createPlatformAccount } from './platform-accounts.js';
 import {
   brandReduced,
   brandView,
+  type Json,
   type PermissionDetail,
   rolesView,
   subscriptionReduced,
@@ -15,17 +16,10 @@ import {
   userRoleView,
 } from './platform-shapes.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
-import {
-  type BrandRecord,
-  findByEmail,
-  type PlatformUser,
-  type SandboxState,
-  type SubscriptionRecord,
-} from './state.js';
+import { type BrandRecord, findByEmail, type PlatformUser, type SandboxState } from './state.js';
 import { BodyChecker } from './validate.js';
 
 export const INTERNAL_ACCESS_FIELD = 'internal_access_32543hbhjb3243h4';
-const EMAIL_TAKEN = 'The email has already been taken.';
 
 export function addPlatformRoutes(router: Router): void {
   router
@@ -37,44 +31,44 @@ export function addPlatformRoutes(router: Router): void {
     .add('GET', '/api/user/:user_id/roles', getRoles);
 }
 
-interface Account {
-  user: PlatformUser;
-  brand: BrandRecord;
-  subscription: SubscriptionRecord;
-}
-
 /** Where a registration or login answer puts the platform token. */
-function tokenFields(shape: Shape, token: string | undefined): Record<string, unknown> {
+function tokenFields(shape: Shape, token: string | undefined): Json {
   return shape === 'alt' ? { access_token: token, token_type: 'Bearer' } : { token };
 }
 
 /** The signed-in user with their current brand and subscription, as the state holds them now. */
-function account(state: SandboxState, userId: string): Account {
+function account(state: SandboxState, userId: string) {
   const user = state.platformUsers[userId];
-  if (!user) throw unauthenticated();
+  if (!user) throw new Unauthenticated();
   const brand = state.brands[user.current_brand_id] ?? user.brand_ids.map((id) => state.brands[id]).find((b) => b);
   const subscription = state.subscriptions[user.subscription_id];
   if (!brand || !subscription) throw new Error(`sandbox state is inconsistent for user ${userId}`);
   return { user, brand, subscription };
 }
 
+type Account = ReturnType<typeof account>;
+
 /** The user with their brands and their role in the current brand: how every answer about a user starts. */
-function userData(state: SandboxState, { user, brand }: Account, roles: PermissionDetail): Record<string, unknown> {
+function userData(state: SandboxState, { user, brand }: Account, roles: PermissionDetail): Json {
   return { ...userFields(user), brands: userBrands(state, user), role: userRoleView(user, brand, roles) };
 }
 
-/** The user with their roles, current brand and subscription inside, as login and a profile update answer. */
-function userWithBrand(
-  state: SandboxState,
-  acct: Account,
-  brand: { homepage: boolean },
-  subscription: { dates: 'display' | 'iso'; usage: boolean },
-): Record<string, unknown> {
+/** The user's roles, current brand and subscription, as each answer about the user shows the last two. */
+function around(acct: Account, brand: Json, subscription: Json): Json {
+  return { roles: rolesView(acct.brand, 'none'), currentBrand: { data: brand }, subscription: { data: subscription } };
+}
+
+/** The user with roles, full brand and subscription inside: as login shows them, or as a profile update does. */
+function userWithBrand(state: SandboxState, acct: Account, answer: 'login' | 'profile'): Json {
+  const profile = answer === 'profile';
+  const dates = profile ? 'iso' : 'display';
   return {
     ...userData(state, acct, 'none'),
-    roles: rolesView(acct.brand, 'none'),
-    currentBrand: { data: brandView(state, acct.brand, brand) },
-    subscription: { data: subscriptionView(acct.subscription, subscription) },
+    ...around(
+      acct,
+      brandView(state, acct.brand, { homepage: profile }),
+      subscriptionView(acct.subscription, { dates, usage: profile }),
+    ),
   };
 }
 
@@ -136,11 +130,10 @@ async function oemRegister(req: ParsedRequest, ctx: SandboxContext): Promise<Han
   const { userId } = await createAccount(req, ctx, { source: 'oem', source_path: '' }, false);
   const state = ctx.store.state;
   const acct = account(state, userId);
+  const subscription = subscriptionView(acct.subscription, { dates: 'display', usage: false });
   return platformOk({
     me: { data: userData(state, acct, 'none') },
-    roles: rolesView(acct.brand, 'none'),
-    currentBrand: { data: brandView(state, acct.brand, { homepage: false }) },
-    subscription: { data: subscriptionView(acct.subscription, { dates: 'display', usage: false }) },
+    ...around(acct, brandView(state, acct.brand, { homepage: false }), subscription),
   });
 }
 
@@ -155,9 +148,7 @@ async function login(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerRe
   return platformOk({
     ...tokenFields(ctx.shape, tokens.token),
     'cdp-token': tokens.cdp,
-    user: {
-      data: userWithBrand(state, account(state, userId), { homepage: false }, { dates: 'display', usage: false }),
-    },
+    user: { data: userWithBrand(state, account(state, userId), 'login') },
   });
 }
 
@@ -169,9 +160,7 @@ async function getMe(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerRe
   const acct = account(state, userId);
   return platformOk({
     me: { data: userData(state, acct, 'none') },
-    roles: rolesView(acct.brand, 'none'),
-    currentBrand: { data: brandReduced(acct.brand) },
-    subscription: { data: subscriptionReduced(acct.subscription) },
+    ...around(acct, brandReduced(acct.brand), subscriptionReduced(acct.subscription)),
   });
 }
 
@@ -211,7 +200,7 @@ async function updateMe(req: ParsedRequest, ctx: SandboxContext): Promise<Handle
   });
   const state = ctx.store.state;
   return platformOk({
-    me: { data: userWithBrand(state, account(state, userId), { homepage: true }, { dates: 'iso', usage: true }) },
+    me: { data: userWithBrand(state, account(state, userId), 'profile') },
   });
 }
 

@@ -1,13 +1,14 @@
 import { homepageView } from './homepage-shape.js';
 import { permissionDetails, ROLE_DETAILS, ROLE_PERMISSIONS } from './permissions.js';
 import { allPlans, assetUrl, PLATFORM_NAME, planEntry, siteUrl, usage } from './plans.js';
+import { brandProfile } from './platform-accounts.js';
 import type { BrandRecord, PlatformUser, RoleName, SandboxState, SubscriptionRecord } from './state.js';
 import { displayTime, isoMicros } from './time.js';
 
 // Views turn stored records into the shapes of spec 2.2-2.9. Each route picks the variant
 // the spec shows for it; see docs/sandbox-failures.md for the choices where it is silent.
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 /** none: no `permissions` key; names: `{name}` items (registration); full: permission objects (roles route). */
 export type PermissionDetail = 'none' | 'names' | 'full';
@@ -64,21 +65,7 @@ export function brandView(
   };
   const view: Json = {
     ...brandSummary(brand),
-    website: brand.website,
-    domain: brand.domain,
-    country: brand.country,
-    address: brand.address,
-    state: brand.state,
-    city: brand.city,
-    zip_code: brand.zip_code,
-    domain_verified: brand.domain_verified,
-    timezone: brand.timezone,
-    country_code: brand.country_code,
-    industry_code: brand.industry_code,
-    site_code: brand.site_code,
-    site_code_verified: brand.site_code_verified,
-    site_public: brand.site_public,
-    settings: brand.settings,
+    ...profileOf(brand),
     conf: { logo: assetUrl('logo.svg'), favicon: assetUrl('favicon.ico'), platform_name: PLATFORM_NAME },
     p_key: brand.p_key,
     pusers: owner ? [{ uuid: owner.id, ...person }] : [],
@@ -90,6 +77,12 @@ export function brandView(
   if (extra.roles !== undefined) view['roles'] = rolesView(brand, extra.roles);
   if (extra.homepage) view['homepage'] = { data: homepageView(brand) };
   return view;
+}
+
+const PROFILE_FIELDS = Object.keys(brandProfile(null)) as (keyof BrandRecord)[];
+
+function profileOf(brand: BrandRecord): Json {
+  return Object.fromEntries(PROFILE_FIELDS.map((field) => [field, brand[field]]));
 }
 
 export function brandReduced(brand: BrandRecord): Json {

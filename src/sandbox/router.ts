@@ -24,10 +24,7 @@ export interface HandlerResult {
   raw?: { contentType: string; text: string };
   /** Fault injection: hold the answer back this many milliseconds. */
   delayMs?: number;
-  /**
-   * Fault injection: `reset` closes the connection without answering (status and body are ignored);
-   * `truncate` sends the headers with the full Content-Length and half the body, then closes.
-   */
+  /** Fault injection: `reset` closes without answering; `truncate` sends half the body under a full Content-Length. */
   transport?: 'reset' | 'truncate';
 }
 
@@ -56,10 +53,7 @@ interface Route {
   handler: Handler;
 }
 
-/**
- * Method + path pattern table. Patterns are literal segments and `:name` captures, e.g.
- * `/api/user/:user_id/roles`; a capture matches exactly one non-empty segment.
- */
+/** Method + path pattern table: literal segments and `:name` captures of one non-empty segment each. */
 export class Router {
   private readonly routes: Route[] = [];
 

@@ -1,4 +1,5 @@
 import type { PasswordHash, StoredToken } from './crypto.js';
+import type { createPlatformAccount, newBrand, newSubscription } from './platform-accounts.js';
 
 export type Plan = 'free' | 'pro' | 'unlimited';
 export const PLANS: readonly Plan[] = ['free', 'pro', 'unlimited'];
@@ -6,90 +7,11 @@ export const PLANS: readonly Plan[] = ['free', 'pro', 'unlimited'];
 export type RoleName = 'admin' | 'manager' | 'superadmin' | 'user';
 export const ROLE_NAMES: readonly RoleName[] = ['admin', 'manager', 'superadmin', 'user'];
 
-/** Timestamps are epoch milliseconds; each view formats them the way its route shows them. */
-export interface PlatformUser {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string | null;
-  country_code: string | null;
-  email_verified: boolean;
-  onboarding: { pages: boolean; emails: boolean; recipes: boolean; homepage: boolean };
-  source: string;
-  source_path: string;
-  created_at: number;
-  updated_at: number;
-  password: PasswordHash;
-  brand_ids: string[];
-  current_brand_id: string;
-  role_by_brand: Record<string, RoleName>;
-  subscription_id: string;
-}
-
-export interface BrandSettings {
-  lists: { double_optin: boolean };
-  general: { gdpr: boolean; language: string };
-  branding: { forms: boolean; webpages: boolean; campaigns: boolean };
-  recaptcha: { forms: boolean; webpages: boolean };
-  configuration: { campaing_allowed_contact_cleaning: number[] };
-  email_tracking: { unsubscribe: boolean; open_tracking: boolean; click_tracking: boolean };
-}
-
-export interface HomepageRecord {
-  id: string;
-  form_id: string;
-  form_slug: string;
-  name_param_id: string;
-  email_param_id: string;
-  preview_key: string;
-  created_at: number;
-}
-
-export interface BrandRecord {
-  id: string;
-  owner_id: string;
-  name: string;
-  slug: string;
-  description: string | null;
-  onboarded: boolean;
-  active: boolean;
-  website: string | null;
-  domain: string | null;
-  country: string | null;
-  address: string | null;
-  state: string | null;
-  city: string | null;
-  zip_code: string | null;
-  domain_verified: boolean;
-  timezone: string;
-  country_code: string | null;
-  industry_code: string | null;
-  site_code: string | null;
-  site_code_verified: boolean;
-  site_public: boolean;
-  settings: BrandSettings;
-  p_key: string;
-  api_key: string;
-  social: Record<string, string>;
-  /** In the order admin, manager, superadmin, user; permissions come from permissions.ts by name. */
-  roles: { id: string; name: RoleName }[];
-  homepage: HomepageRecord;
-  created_at: number;
-}
-
-export interface SubscriptionRecord {
-  id: string;
-  user_id: string;
-  payment_vendor: string;
-  subscription_type: Plan;
-  start_date: string;
-  end_date: string;
-  plan_dates: string;
-  subscription_url: string | null;
-  created_at: number;
-  updated_at: number;
-}
+// Stored records have the types of the functions that create them (platform-accounts.ts); timestamps are epoch ms.
+export type PlatformUser = ReturnType<typeof createPlatformAccount>;
+export type BrandRecord = ReturnType<typeof newBrand>;
+export type HomepageRecord = BrandRecord['homepage'];
+export type SubscriptionRecord = ReturnType<typeof newSubscription>;
 
 export interface CleanUser {
   _id: string;
@@ -102,10 +24,7 @@ export interface CleanUser {
   updatedAt: number;
 }
 
-/**
- * Counters of the clean route for one cleaning user. Only counters: the clean result records are
- * returned and forgotten, since this file is rewritten on every request.
- */
+/** Counters of the clean route for one cleaning user; results are never kept, as the file is rewritten per request. */
 export interface CleanUsage {
   /** Arrival times (epoch ms, ascending) of admitted requests, pruned to the rate window. */
   arrivals: number[];
@@ -131,10 +50,7 @@ export function emptyState(): SandboxState {
   return { version: 1, platformUsers: {}, brands: {}, subscriptions: {}, cleanUsers: {}, tokens: {}, cleanUsage: {} };
 }
 
-/**
- * Accepts a parsed state file. Collections missing from an older file are added empty, so
- * features that add a collection do not need a migration step.
- */
+/** Accepts a parsed state file; collections missing from an older file are added empty, so none needs migrating. */
 export function normalizeState(raw: unknown): SandboxState {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('not a JSON object');
   const obj = raw as Record<string, unknown>;

@@ -6,27 +6,18 @@ import { emptyState, normalizeState, type SandboxState } from './state.js';
 export const STATE_FILE = 'sandbox.json';
 
 /**
- * The sandbox state: one JSON object, optionally backed by `<dataDir>/sandbox.json`.
- *
- * Several CLI processes may share the file, so `refresh()` reloads it whenever another
- * writer replaced it, and each mutation reloads first and writes right after, keeping the
- * window for lost updates to a few milliseconds. Handlers must look records up inside the
- * `mutate` callback: a reload replaces every object they fetched before it.
+ * The sandbox state, optionally backed by `<dataDir>/sandbox.json`. Several processes may share the file: each
+ * mutation reloads it first and writes right after. Look records up inside `mutate`: a reload replaces them.
  */
 export class Store {
-  private current: SandboxState;
-  private identity: string | undefined;
   // Writes run one after another so an older snapshot never lands over a newer one.
   private writing: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly file: string | undefined,
-    initial: SandboxState,
-    identity: string | undefined,
-  ) {
-    this.current = initial;
-    this.identity = identity;
-  }
+    private current: SandboxState,
+    private identity: string | undefined,
+  ) {}
 
   static async open(dataDir: string | undefined): Promise<Store> {
     if (dataDir === undefined) return new Store(undefined, emptyState(), undefined);
@@ -60,19 +51,15 @@ export class Store {
       this.current = loaded.state;
       this.identity = loaded.identity;
     }
-    // An unreadable file mid-run (a hand edit in progress) keeps the state we have; the next request retries.
+    // An unreadable file (a hand edit in progress) keeps the state we have; the next request retries.
   }
 
-  /**
-   * Applies `fn` to a copy of the state and makes it current only if `fn` returns, so a
-   * handler that throws halfway leaves nothing behind; then persists and waits for the write.
-   */
+  /** Applies `fn` to a copy made current only if `fn` returns, so a throwing handler leaves nothing; then persists. */
   async mutate<T>(fn: (draft: SandboxState) => T): Promise<T> {
     await this.refresh();
     const draft = structuredClone(this.current);
     const result = fn(draft);
-    // Current before the write lands, so a mutation queued behind this one builds on it. If the
-    // write fails the change stays in memory and goes out with the next successful write.
+    // Current before the write lands, so a queued mutation builds on it; a failed write goes out with the next.
     this.current = draft;
     if (this.file !== undefined) {
       const file = this.file;

@@ -10,18 +10,14 @@ export interface StringRule {
   email?: boolean;
 }
 
-// Deliberately loose: the sandbox checks the shape a form would, not deliverability; the
-// validation engine in src/verify is where addresses are really judged.
+// Loose on purpose: the shape a form would check; src/verify is where addresses are really judged.
 const EMAIL = /^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/;
 
 export function looksLikeEmail(value: string): boolean {
   return value.length <= 254 && EMAIL.test(value);
 }
 
-/**
- * Collects every problem of a body before failing, so one 422 names all fields at once,
- * as `errors: {field: [messages]}`.
- */
+/** Collects every problem of a body, so one 422 names all fields at once as `errors: {field: [messages]}`. */
 export class BodyChecker {
   readonly errors: Record<string, string[]> = {};
 
@@ -61,13 +57,18 @@ export class BodyChecker {
     (this.errors[field] ??= []).push(message);
   }
 
-  /** Throws the 422 when anything was wrong. */
-  check(): void {
+  /** The 422 naming everything that was wrong, if anything was. */
+  problem(): HttpError | undefined {
     const messages = Object.values(this.errors).flat();
     const first = messages[0];
-    if (first === undefined) return;
+    if (first === undefined) return undefined;
     const more = messages.length - 1;
     const message = more === 0 ? first : `${first} (and ${more} more error${more === 1 ? '' : 's'})`;
-    throw new HttpError(422, message, this.errors);
+    return new HttpError(422, message, this.errors);
+  }
+
+  check(): void {
+    const problem = this.problem();
+    if (problem) throw problem;
   }
 }
