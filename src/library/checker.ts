@@ -58,8 +58,7 @@ export async function buildChecker(
   if (choice.checker === 'service') return serviceChecker(account, cleanUrl!, choice, dryRun);
   const { EngineChecker } = await import('../clean/check/engine/engine-checker.js');
   // With a service, `local` keeps the answers the service already gave (this list's journal, the cache).
-  const key = await account.key();
-  const state = key ? await stateOrWarn(account, key, warn) : undefined;
+  const state = await stateOrWarn(account, warn);
   return EngineChecker.start(choice.engine, {
     dryRun,
     state,
@@ -75,8 +74,7 @@ async function serviceChecker(
   dryRun: boolean,
 ): Promise<Checker> {
   const client = dryRun ? undefined : await account.cleaning();
-  const key = await account.key();
-  const state = key ? await sharedOrFail(account, key) : undefined;
+  const state = await sharedOrFail(account);
   const { ServiceChecker } = await import('../clean/check/service/service-checker.js');
   return new ServiceChecker({
     state,
@@ -91,9 +89,9 @@ async function serviceChecker(
 }
 
 /** The account's state; with the service, a shared store that cannot be reached stops the run before it sends. */
-async function sharedOrFail(account: Account, key: string): Promise<AccountState> {
+async function sharedOrFail(account: Account): Promise<AccountState | undefined> {
   try {
-    return await account.state(key);
+    return await account.state();
   } catch (error) {
     if (!(error instanceof SharedStateError)) throw error;
     throw new CliError(
@@ -105,13 +103,9 @@ async function sharedOrFail(account: Account, key: string): Promise<AccountState
 }
 
 /** The account's state; a shared store that cannot be reached leaves the engine to check everything (warned). */
-async function stateOrWarn(
-  account: Account,
-  key: string,
-  warn: (message: string) => void,
-): Promise<AccountState | undefined> {
+async function stateOrWarn(account: Account, warn: (message: string) => void): Promise<AccountState | undefined> {
   try {
-    return await account.state(key);
+    return await account.state();
   } catch (error) {
     if (!(error instanceof SharedStateError)) throw error;
     warn(`${error.message}: the engine checks what the journal does not answer`);
