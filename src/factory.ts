@@ -11,7 +11,7 @@ import { UsageError } from './errors.js';
 import type { IO } from './io/io.js';
 import { IOStreams } from './io/streams.js';
 import type { MailcleanClient } from './library/client.js';
-import type { SettingSources } from './library/settings.js';
+import type { Naming } from './library/option-checks.js';
 
 /** The global flags every command accepts. */
 export interface GlobalOptions {
@@ -39,17 +39,9 @@ export interface ClientFlags {
 }
 
 /** How the library's messages name the CLI's flags. */
-const FLAG_NAMES: SettingSources = {
-  cleanUrl: '--clean-url',
-  shared: '--shared',
-  rate: '--rate',
-  concurrency: '--concurrency',
-  smtp: '--smtp',
-  smtpFrom: '--smtp-from',
-  dnsServers: '--dns-server',
-  local: '--local',
-  noPrecheck: '--no-precheck',
-};
+export const flagName: Naming = (option) =>
+  ({ dnsServers: '--dns-server', outputShort: '-o' })[option as string] ??
+  `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 
 interface Closer {
   close(): Promise<void>;
@@ -187,7 +179,7 @@ export class Factory {
       debug: this.io.debugEnabled ? (line: string) => this.io.debug(line) : undefined,
     };
     const client = new MailcleanClient(
-      resolveSettings(options, FLAG_NAMES, {
+      resolveSettings(options, flagName, {
         secrets: this.io.secrets,
         authHint: 'run `mailclean login --service clean`, or set MAILCLEAN_CLEAN_TOKEN',
         refusedHint: refusedTokenHint('clean', profile.token('clean').source),

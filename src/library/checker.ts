@@ -19,19 +19,19 @@ export interface CheckChoice {
 
 /** The service when the client has one and `local` is not asked, else the built-in engine. */
 export function whoChecks(settings: ClientSettings, o: CheckOptions): CheckChoice['checker'] {
-  const names = settings.sources;
+  const name = settings.naming;
   if (o.local) return 'engine';
   if (settings.cleanUrl === undefined) {
     if (settings.token !== undefined) throw settings.tokenWithoutService;
     return 'engine';
   }
-  if (o.smtp) throw new UsageError(`${names.smtp} works with the built-in engine only (${names.local})`);
+  if (o.smtp) throw new UsageError(`${name('smtp')} works with the built-in engine only (${name('local')})`);
   if (o.dnsServers !== undefined && o.precheck === false)
     throw new UsageError(
-      `${names.dnsServers} serves the built-in engine (${names.local}) and the precheck, which ${names.noPrecheck} turns off`,
+      `${name('dnsServers')} serves the built-in engine (${name('local')}) and the precheck, which ${name('noPrecheck')} turns off`,
     );
   if (o.smtpFrom !== undefined)
-    throw new UsageError(`${names.smtpFrom} works with the built-in engine only (${names.local})`);
+    throw new UsageError(`${name('smtpFrom')} works with the built-in engine only (${name('local')})`);
   return 'service';
 }
 
@@ -118,7 +118,7 @@ export async function engineSettings(o: EngineRequest, settings: ClientSettings)
   const given = typeof o.dnsServers === 'string' ? o.dnsServers : o.dnsServers?.join(',');
   const [from, list] =
     given !== undefined
-      ? [settings.sources.dnsServers, given]
+      ? [settings.naming('dnsServers'), given]
       : ['MAILCLEAN_DNS_SERVERS', settings.env.MAILCLEAN_DNS_SERVERS?.trim() || undefined];
   let dnsServers: string[] | undefined;
   if (list !== undefined) {

@@ -6,20 +6,11 @@ import { FORMATS, formatOfPath } from '../../clean/write/formats/index.js';
 import { parseDuration } from '../../config/duration.js';
 import { parseRate } from '../../config/rate.js';
 import { UsageError } from '../../errors.js';
-import type { Factory } from '../../factory.js';
+import { type Factory, flagName } from '../../factory.js';
 import { onlyStatuses, wholeNumber } from '../../library/option-checks.js';
-import { type OutputNames, outputTargets } from '../../library/output-targets.js';
+import { outputTargets } from '../../library/output-targets.js';
 import type { CleanFlags, RawCleanFlags } from './clean.js';
 import { runOrigin } from './origin.js';
-
-const FLAG_NAMES: OutputNames = {
-  output: '--output',
-  outputShort: '-o',
-  rejects: '--rejects',
-  summaryJson: '--summary-json',
-  report: '--report',
-  inPlace: '--in-place',
-};
 
 /** Runs `clean` as `cmd` parsed it; `resumes` names the recorded run it continues (`runs resume ID`). */
 export async function startClean(
@@ -85,7 +76,7 @@ function request(input: string, opts: RawCleanFlags): CleanFlags['request'] {
     strict: opts.strict ?? false,
     caseSensitive: opts.caseSensitive ?? false,
     outputs: {
-      ...outputTargets(input, opts, FLAG_NAMES),
+      ...outputTargets(input, opts, flagName),
       format: opts.format ?? formatOfPath(opts.output ?? '') ?? 'csv',
       escapeFormulas: opts.escapeFormulas,
       only: onlyStatuses(opts.only === undefined ? undefined : String(opts.only), '--only'),
