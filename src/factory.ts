@@ -3,7 +3,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CleaningClient } from './api/cleaning.js';
 import type { HttpClient } from './api/http.js';
 import type { PlatformClient } from './api/platform.js';
-import { configDir, dataDir } from './config/paths.js';
+import { dataDir } from './config/paths.js';
 import type { Profile, Service } from './config/profile.js';
 import type { Rate } from './config/rate.js';
 import { givenUrls } from './config/urls.js';
@@ -11,7 +11,7 @@ import { UsageError } from './errors.js';
 import type { IO } from './io/io.js';
 import { IOStreams } from './io/streams.js';
 import type { MailcleanClient } from './library/client.js';
-import type { SettingSources } from './library/settings.js';
+import type { Naming } from './library/option-checks.js';
 
 /** The global flags every command accepts. */
 export interface GlobalOptions {
@@ -39,17 +39,9 @@ export interface ClientFlags {
 }
 
 /** How the library's messages name the CLI's flags. */
-const FLAG_NAMES: SettingSources = {
-  cleanUrl: '--clean-url',
-  shared: '--shared',
-  rate: '--rate',
-  concurrency: '--concurrency',
-  smtp: '--smtp',
-  smtpFrom: '--smtp-from',
-  dnsServers: '--dns-server',
-  local: '--local',
-  noPrecheck: '--no-precheck',
-};
+export const flagName: Naming = (option) =>
+  ({ dnsServers: '--dns-server', outputShort: '-o' })[option as string] ??
+  `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 
 interface Closer {
   close(): Promise<void>;
@@ -83,10 +75,6 @@ export class Factory {
     return this.globals.profile ?? this.io.env.MAILCLEAN_PROFILE ?? 'default';
   }
 
-  get configDir(): string {
-    return configDir(this.io.env);
-  }
-
   get dataDir(): string {
     return dataDir(this.io.env);
   }
@@ -97,17 +85,13 @@ export class Factory {
   }
 
   private async loadProfile(): Promise<Profile> {
-    const [{ ProfileStore }, { Profile }, { CredentialStore }, { keyringService, SECRET_KEYS }] = await Promise.all([
-      import('./config/store.js'),
-      import('./config/profile.js'),
-      import('./config/keyring.js'),
+    const [{ openProfile }, { SECRET_KEYS }] = await Promise.all([
+      import('./library/profile.js'),
       import('./config/tokens.js'),
     ]);
-    const store = new ProfileStore(this.configDir, (message) => this.io.warn(message));
-    const profile = new Profile(store, this.profileName, {
+    const profile = await openProfile(this.profileName, {
       env: this.io.env,
       given: givenUrls(this.globals, this.io.env),
-      keyring: new CredentialStore(keyringService(this.configDir)),
       remember: (secret) => this.io.secrets.add(secret),
       warn: (message) => this.io.warn(message),
       note: (message) => this.io.note(message),
@@ -155,13 +139,7 @@ export class Factory {
 
   /** The library's client for this profile's cleaning account: the one way to its key and state. */
   client(flags: ClientFlags = {}): Promise<MailcleanClient> {
-    const key = JSON.stringify(flags);
-    let client = this.libraryClients.get(key);
-    if (!client) {
-      client = this.buildClient(flags);
-      this.libraryClients.set(key, client);
-    }
-    return client;
+    return once(this.libraryClients, JSON.stringify(flags), () => this.buildClient(flags));
   }
 
   private async buildClient(flags: ClientFlags): Promise<MailcleanClient> {
@@ -187,7 +165,7 @@ export class Factory {
       debug: this.io.debugEnabled ? (line: string) => this.io.debug(line) : undefined,
     };
     const client = new MailcleanClient(
-      resolveSettings(options, FLAG_NAMES, {
+      resolveSettings(options, flagName, {
         secrets: this.io.secrets,
         authHint: 'run `mailclean login --service clean`, or set MAILCLEAN_CLEAN_TOKEN',
         refusedHint: refusedTokenHint('clean', profile.token('clean').source),
@@ -210,12 +188,7 @@ export class Factory {
   }
 
   private http(service: Service): Promise<HttpClient> {
-    let client = this.clients.get(service);
-    if (!client) {
-      client = this.buildHttp(service);
-      this.clients.set(service, client);
-    }
-    return client;
+    return once(this.clients, service, () => this.buildHttp(service));
   }
 
   private async buildHttp(service: Service): Promise<HttpClient> {
@@ -253,4 +226,10 @@ export class Factory {
     const closers = this.closers.splice(0).reverse();
     for (const c of closers) await c.close().catch(() => undefined);
   }
+}
+
+/** The value kept under `key`, made on first use. */
+function once<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  if (!map.has(key)) map.set(key, make());
+  return map.get(key)!;
 }

@@ -7,8 +7,8 @@ import { AuthError, CliError, ExitCode } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { redactUrl } from '../redact.js';
+import { checkCleanToken } from './common/clean-metering.js';
 import { AUTH_STATUS_FIELDS } from './common/json-fields.js';
-import { checkCleanToken } from './common/sessions.js';
 
 export interface ServiceStatus {
   service: Service;

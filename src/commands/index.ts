@@ -19,96 +19,67 @@ export interface CommandModule {
 export interface CommandEntry {
   name: string;
   summary: string;
-  group: 'Account' | 'Profile' | 'Cleaning' | 'Other';
+  group: Group;
   load(): Promise<CommandModule>;
 }
 
-// Only the flags module of the command being run is imported, so `COMMAND --help` never loads its implementation.
-export const COMMANDS: readonly CommandEntry[] = [
-  {
-    name: 'register',
-    group: 'Account',
-    summary: 'create an account on the platform and/or the cleaning service',
-    load: () => import('./flags/register.js'),
+/** Each command's summary, by group, in the order `mailclean --help` lists them. */
+const SUMMARIES = {
+  Account: {
+    register: 'create an account on the platform and/or the cleaning service',
+    login: 'sign in and store the tokens in the profile',
+    logout: 'forget stored tokens',
+    auth: 'show sign-in status or print a token',
+    'oem-register': 'register a user through the OEM route (internal token)',
   },
-  {
-    name: 'login',
-    group: 'Account',
-    summary: 'sign in and store the tokens in the profile',
-    load: () => import('./flags/login.js'),
+  Profile: {
+    me: 'show or update your profile',
+    roles: 'list your roles and their permissions',
   },
-  { name: 'logout', group: 'Account', summary: 'forget stored tokens', load: () => import('./flags/logout.js') },
-  {
-    name: 'auth',
-    group: 'Account',
-    summary: 'show sign-in status or print a token',
-    load: () => import('./flags/auth.js'),
+  Cleaning: {
+    clean: 'check every address of a mailing list (CSV or text) and write the verdicts',
+    verify: 'check one or a few addresses now and print their verdicts',
+    allowance: "show what is known of the month's allowance, and what was spent",
+    cache: 'show or clear the cache of answers reused across lists',
+    runs: 'list the runs of clean, show one, resume one with rows left to check, forget old ones',
   },
-  {
-    name: 'oem-register',
-    group: 'Account',
-    summary: 'register a user through the OEM route (internal token)',
-    load: () => import('./flags/oem-register.js'),
+  Other: {
+    api: 'send one request to either service with the stored token and print the answer',
+    config: 'read and change profile settings',
+    sandbox: 'run the built-in sandbox server for both services',
+    completion: 'print a shell completion script (bash, zsh, fish)',
   },
-  { name: 'me', group: 'Profile', summary: 'show or update your profile', load: () => import('./flags/me.js') },
-  {
-    name: 'roles',
-    group: 'Profile',
-    summary: 'list your roles and their permissions',
-    load: () => import('./flags/roles.js'),
-  },
-  {
-    name: 'clean',
-    group: 'Cleaning',
-    summary: 'check every address of a mailing list (CSV or text) and write the verdicts',
-    load: () => import('./clean/clean.js'),
-  },
-  {
-    name: 'verify',
-    group: 'Cleaning',
-    summary: 'check one or a few addresses now and print their verdicts',
-    load: () => import('./flags/verify.js'),
-  },
-  {
-    name: 'allowance',
-    group: 'Cleaning',
-    summary: "show what is known of the month's allowance, and what was spent",
-    load: () => import('./flags/allowance.js'),
-  },
-  {
-    name: 'cache',
-    group: 'Cleaning',
-    summary: 'show or clear the cache of answers reused across lists',
-    load: () => import('./flags/cache.js'),
-  },
-  {
-    name: 'runs',
-    group: 'Cleaning',
-    summary: 'list the runs of clean, show one, resume one with rows left to check, forget old ones',
-    load: () => import('./flags/runs.js'),
-  },
-  {
-    name: 'api',
-    group: 'Other',
-    summary: 'send one request to either service with the stored token and print the answer',
-    load: () => import('./flags/api.js'),
-  },
-  {
-    name: 'config',
-    group: 'Other',
-    summary: 'read and change profile settings',
-    load: () => import('./flags/config.js'),
-  },
-  {
-    name: 'sandbox',
-    group: 'Other',
-    summary: 'run the built-in sandbox server for both services',
-    load: () => import('./flags/sandbox.js'),
-  },
-  {
-    name: 'completion',
-    group: 'Other',
-    summary: 'print a shell completion script (bash, zsh, fish)',
-    load: () => import('./flags/completion.js'),
-  },
-];
+} as const;
+
+type Group = keyof typeof SUMMARIES;
+type Name = { [G in Group]: keyof (typeof SUMMARIES)[G] }[Group];
+
+// A command's flags and help are in flags/NAME.ts (clean's in clean/clean.ts), its work in NAME.ts, imported when it
+// runs: only the module of the command being run is loaded, so `COMMAND --help` never loads an implementation.
+const LOADERS: Record<Name, () => Promise<CommandModule>> = {
+  register: () => import('./flags/register.js'),
+  login: () => import('./flags/login.js'),
+  logout: () => import('./flags/logout.js'),
+  auth: () => import('./flags/auth.js'),
+  'oem-register': () => import('./flags/oem-register.js'),
+  me: () => import('./flags/me.js'),
+  roles: () => import('./flags/roles.js'),
+  clean: () => import('./clean/clean.js'),
+  verify: () => import('./flags/verify.js'),
+  allowance: () => import('./flags/allowance.js'),
+  cache: () => import('./flags/cache.js'),
+  runs: () => import('./flags/runs.js'),
+  api: () => import('./flags/api.js'),
+  config: () => import('./flags/config.js'),
+  sandbox: () => import('./flags/sandbox.js'),
+  completion: () => import('./flags/completion.js'),
+};
+
+export const COMMANDS: readonly CommandEntry[] = Object.entries(SUMMARIES).flatMap(([group, commands]) =>
+  Object.entries(commands).map(([name, summary]) => ({
+    name,
+    summary,
+    group: group as Group,
+    load: LOADERS[name as Name],
+  })),
+);

@@ -4,6 +4,7 @@ import { markTokenAccepted } from '../config/accepted-tokens.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
+import { checkCleanToken } from './common/clean-metering.js';
 import {
   checkEndpoints,
   namingFlags,
@@ -15,7 +16,7 @@ import {
 } from './common/inputs.js';
 import type { ServiceChoice } from './common/options.js';
 import { reportOutcomes } from './common/outcomes.js';
-import { checkCleanToken, keepCleanSignIn } from './common/sessions.js';
+import { keepCleanSignIn } from './common/sessions.js';
 
 const FLAGS = { email: '--email', password: PASSWORD_INPUT };
 

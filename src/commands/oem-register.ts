@@ -2,20 +2,10 @@ import { ME_FIELDS, meView } from '../account/views.js';
 import { ApiError, AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
-import {
-  checkedFlag,
-  namingFlags,
-  PASSWORD_INPUT,
-  passwordInput,
-  readSecretFile,
-  validateEmail,
-  valueOrPrompt,
-} from './common/inputs.js';
+import { namingFlags, readSecretFile, SIGN_UP_FLAGS, signUpInput } from './common/inputs.js';
 
 const FLAGS = {
-  name: '--name',
-  email: '--email',
-  password: PASSWORD_INPUT,
+  ...SIGN_UP_FLAGS,
   internal_access_32543hbhjb3243h4: 'the internal token (MAILCLEAN_INTERNAL_TOKEN or --internal-token-file)',
 };
 
@@ -31,10 +21,7 @@ export async function oemRegister(o: OemRegisterOptions, f: Factory): Promise<nu
   // Every flag is checked before the first question.
   const { token: internalToken, source } = await readInternalToken(f, o.internalTokenFile);
   const client = await f.platform();
-  const givenEmail = checkedFlag(o.email, '--email', validateEmail);
-  const name = await valueOrPrompt(f, o.name, '--name', 'Name:');
-  const email = await valueOrPrompt(f, givenEmail, '--email', 'Email:', { validate: validateEmail });
-  const password = await passwordInput(f, o.passwordStdin, { confirm: true });
+  const { name, email, password } = await signUpInput(f, o);
   const answer = await client.oemRegister({ name, email, password, internalToken }).catch((error: unknown) => {
     // No bearer token is sent, so a refusal can only be of the internal token; `login` would not help.
     if (error instanceof AuthError || (error instanceof ApiError && error.status === 403)) {

@@ -7,21 +7,16 @@ import {
   checkedFlag,
   localeRegion,
   namingFlags,
-  PASSWORD_INPUT,
-  passwordInput,
+  SIGN_UP_FLAGS,
+  signUpInput,
   validateCountryCode,
-  validateEmail,
-  valueOrPrompt,
 } from './common/inputs.js';
 import type { ServiceChoice } from './common/options.js';
 import { reportOutcomes } from './common/outcomes.js';
 import { keepCleanSignIn } from './common/sessions.js';
 
-/** Body fields of both sign-up routes, by the flag or input each comes from. */
 const FLAGS = {
-  name: '--name',
-  email: '--email',
-  password: PASSWORD_INPUT,
+  ...SIGN_UP_FLAGS,
   country_code: '--country-code',
   source: '--source',
   source_path: '--source-path',
@@ -44,12 +39,9 @@ export async function register(o: RegisterOptions, f: Factory): Promise<number> 
   // Every flag is checked before the first question.
   await checkEndpoints(f, service);
   if (o.insecureStorage) (await f.profile()).keepTokensInFile();
-  const givenEmail = checkedFlag(o.email, '--email', validateEmail);
   const countryCode =
     checkedFlag(o.countryCode, '--country-code', validateCountryCode)?.toUpperCase() ?? localeRegion(f.io.env);
-  const name = await valueOrPrompt(f, o.name, '--name', 'Name:');
-  const email = await valueOrPrompt(f, givenEmail, '--email', 'Email:', { validate: validateEmail });
-  const password = await passwordInput(f, o.passwordStdin, { confirm: true });
+  const { name, email, password } = await signUpInput(f, o);
 
   const outcomes = await runEach(service, {
     platform: async () => {

@@ -45,7 +45,7 @@ export class Account {
   }
 
   /** The account's key; undefined with no service or no token. A sign-in's `userId` is kept as one more name. */
-  key(userId?: string): Promise<string | undefined> {
+  private key(userId?: string): Promise<string | undefined> {
     const { cleanUrl, token, email, dataDir, sharedUrl } = this.settings;
     if (!cleanUrl || !token) return Promise.resolve(undefined);
     this.keyPromise ??= import('../clean/state/open-state.js').then(({ accountOf }) =>
@@ -54,8 +54,13 @@ export class Account {
     return this.keyPromise;
   }
 
-  /** The account's state, in the shared store if one is named; rejects (SharedStateError) when that is down. */
-  state(account: string): Promise<AccountState> {
+  /**
+   * The account's state (none with no service or no token), in the shared store if one is named; rejects
+   * (SharedStateError) when that is down.
+   */
+  async state(userId?: string): Promise<AccountState | undefined> {
+    const account = await this.key(userId);
+    if (!account) return undefined;
     const { dataDir, sharedUrl, clock } = this.settings;
     this.statePromise ??= import('../clean/state/open-state.js').then(({ openAccountState }) =>
       openAccountState({ dataDir, account, sharedUrl, clock }),

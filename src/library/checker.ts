@@ -19,19 +19,19 @@ export interface CheckChoice {
 
 /** The service when the client has one and `local` is not asked, else the built-in engine. */
 export function whoChecks(settings: ClientSettings, o: CheckOptions): CheckChoice['checker'] {
-  const names = settings.sources;
+  const name = settings.naming;
   if (o.local) return 'engine';
   if (settings.cleanUrl === undefined) {
     if (settings.token !== undefined) throw settings.tokenWithoutService;
     return 'engine';
   }
-  if (o.smtp) throw new UsageError(`${names.smtp} works with the built-in engine only (${names.local})`);
+  if (o.smtp) throw new UsageError(`${name('smtp')} works with the built-in engine only (${name('local')})`);
   if (o.dnsServers !== undefined && o.precheck === false)
     throw new UsageError(
-      `${names.dnsServers} serves the built-in engine (${names.local}) and the precheck, which ${names.noPrecheck} turns off`,
+      `${name('dnsServers')} serves the built-in engine (${name('local')}) and the precheck, which ${name('noPrecheck')} turns off`,
     );
   if (o.smtpFrom !== undefined)
-    throw new UsageError(`${names.smtpFrom} works with the built-in engine only (${names.local})`);
+    throw new UsageError(`${name('smtpFrom')} works with the built-in engine only (${name('local')})`);
   return 'service';
 }
 
@@ -58,8 +58,7 @@ export async function buildChecker(
   if (choice.checker === 'service') return serviceChecker(account, cleanUrl!, choice, dryRun);
   const { EngineChecker } = await import('../clean/check/engine/engine-checker.js');
   // With a service, `local` keeps the answers the service already gave (this list's journal, the cache).
-  const key = await account.key();
-  const state = key ? await stateOrWarn(account, key, warn) : undefined;
+  const state = await stateOrWarn(account, warn);
   return EngineChecker.start(choice.engine, {
     dryRun,
     state,
@@ -75,8 +74,7 @@ async function serviceChecker(
   dryRun: boolean,
 ): Promise<Checker> {
   const client = dryRun ? undefined : await account.cleaning();
-  const key = await account.key();
-  const state = key ? await sharedOrFail(account, key) : undefined;
+  const state = await sharedOrFail(account);
   const { ServiceChecker } = await import('../clean/check/service/service-checker.js');
   return new ServiceChecker({
     state,
@@ -91,9 +89,9 @@ async function serviceChecker(
 }
 
 /** The account's state; with the service, a shared store that cannot be reached stops the run before it sends. */
-async function sharedOrFail(account: Account, key: string): Promise<AccountState> {
+async function sharedOrFail(account: Account): Promise<AccountState | undefined> {
   try {
-    return await account.state(key);
+    return await account.state();
   } catch (error) {
     if (!(error instanceof SharedStateError)) throw error;
     throw new CliError(
@@ -105,13 +103,9 @@ async function sharedOrFail(account: Account, key: string): Promise<AccountState
 }
 
 /** The account's state; a shared store that cannot be reached leaves the engine to check everything (warned). */
-async function stateOrWarn(
-  account: Account,
-  key: string,
-  warn: (message: string) => void,
-): Promise<AccountState | undefined> {
+async function stateOrWarn(account: Account, warn: (message: string) => void): Promise<AccountState | undefined> {
   try {
-    return await account.state(key);
+    return await account.state();
   } catch (error) {
     if (!(error instanceof SharedStateError)) throw error;
     warn(`${error.message}: the engine checks what the journal does not answer`);
@@ -124,7 +118,7 @@ export async function engineSettings(o: EngineRequest, settings: ClientSettings)
   const given = typeof o.dnsServers === 'string' ? o.dnsServers : o.dnsServers?.join(',');
   const [from, list] =
     given !== undefined
-      ? [settings.sources.dnsServers, given]
+      ? [settings.naming('dnsServers'), given]
       : ['MAILCLEAN_DNS_SERVERS', settings.env.MAILCLEAN_DNS_SERVERS?.trim() || undefined];
   let dnsServers: string[] | undefined;
   if (list !== undefined) {

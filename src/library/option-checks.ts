@@ -1,6 +1,13 @@
 // Checks of one value, shared by the CLI's flags and the library's options; light, as `clean --help` loads it.
 import { REASON_MEANINGS, STATUSES } from '../clean/verdict/verdict.js';
 import { UsageError } from '../errors.js';
+import type { CleanOptions, ClientOptions } from './types.js';
+
+/** How messages name an option: as a program gives it (`optionName`), or as the CLI's flag. */
+export type Naming = (option: keyof ClientOptions | keyof CleanOptions | 'noPrecheck' | 'outputShort') => string;
+
+export const optionName: Naming = (option) =>
+  ({ local: 'local: true', noPrecheck: 'precheck: false', outputShort: 'output' })[option as string] ?? option;
 
 export function wholeNumber(value: unknown, source: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const n = Number(value);

@@ -1,7 +1,7 @@
 // A stored profile of the CLI as a client's options, the environment's overrides read as the CLI reads them.
 import { checkSharedUrl } from '../clean/state/open-state.js';
 import { configDir } from '../config/paths.js';
-import type { Profile } from '../config/profile.js';
+import type { Profile, ProfileContext } from '../config/profile.js';
 import { parseRate } from '../config/rate.js';
 import { givenUrls } from '../config/urls.js';
 import type { ClientOptions, Env } from './types.js';
@@ -9,29 +9,28 @@ import type { ClientOptions, Env } from './types.js';
 /** The signals a library must leave to the program that embeds it. */
 const HOST_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
 
-/** Loads the profile `name` (its `default` may not exist yet: then it holds nothing). */
-export async function loadProfile(name: string, env: Env): Promise<Profile> {
-  const before = new Map(HOST_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+/** The profile `name` as the CLI keeps it, in the configuration directory of `context.env`. */
+export async function openProfile(name: string, context: Omit<ProfileContext, 'keyring'>): Promise<Profile> {
   const [{ ProfileStore }, { Profile }, { CredentialStore }, { keyringService }] = await Promise.all([
     import('../config/store.js'),
     import('../config/profile.js'),
     import('../config/keyring.js'),
     import('../config/tokens.js'),
   ]);
+  const dir = configDir(context.env);
+  const keyring = new CredentialStore(keyringService(dir));
+  return new Profile(new ProfileStore(dir, context.warn), name, { ...context, keyring });
+}
+
+/** Loads the profile `name` for a program (its `default` may not exist yet: then it holds nothing). */
+export async function loadProfile(name: string, env: Env): Promise<Profile> {
+  const before = new Map(HOST_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  // A library has no stderr of its own: the CLI's warnings are process warnings, its notes are not for programs.
+  const warn = (message: string) => process.emitWarning(message, 'MailcleanWarning');
+  const profile = await openProfile(name, { env, given: givenUrls({}, env), remember: () => {}, warn, note: () => {} });
   // conf catches SIGINT and SIGTERM as it loads: the embedding program's signals stay its own.
   for (const [signal, had] of before)
     for (const listener of process.listeners(signal)) if (!had.has(listener)) process.removeListener(signal, listener);
-  const dir = configDir(env);
-  // A library has no stderr of its own: the CLI's warnings are process warnings, its notes are not for programs.
-  const warn = (message: string) => process.emitWarning(message, 'MailcleanWarning');
-  const profile = new Profile(new ProfileStore(dir, warn), name, {
-    env,
-    given: givenUrls({}, env),
-    keyring: new CredentialStore(keyringService(dir)),
-    remember: () => {},
-    warn,
-    note: () => {},
-  });
   profile.requireKnown();
   return profile;
 }

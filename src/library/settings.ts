@@ -6,7 +6,7 @@ import { DEFAULT_RATE, parseRate, type Rate } from '../config/rate.js';
 import { validateUrl } from '../config/urls.js';
 import { UsageError } from '../errors.js';
 import { SecretSet } from '../secrets.js';
-import { wholeNumber } from './option-checks.js';
+import { type Naming, optionName, wholeNumber } from './option-checks.js';
 import type { ClientOptions, Env } from './types.js';
 
 export interface ClientSettings {
@@ -26,54 +26,29 @@ export interface ClientSettings {
   refusedHint: string;
   /** The refusal of a token given with no service: the CLI names the profile that holds it. */
   tokenWithoutService: UsageError;
-  sources: SettingSources;
+  naming: Naming;
   clock: Clock;
 }
 
-/** How messages name the options: a program's option names, or the CLI's flags. */
-export interface SettingSources {
-  cleanUrl: string;
-  shared: string;
-  rate: string;
-  concurrency: string;
-  smtp: string;
-  smtpFrom: string;
-  dnsServers: string;
-  local: string;
-  noPrecheck: string;
-}
-
-const OPTION_NAMES: SettingSources = {
-  cleanUrl: 'cleanUrl',
-  shared: 'shared',
-  rate: 'rate',
-  concurrency: 'concurrency',
-  smtp: 'smtp',
-  smtpFrom: 'smtpFrom',
-  dnsServers: 'dnsServers',
-  local: 'local: true',
-  noPrecheck: 'precheck: false',
-};
-
 export function resolveSettings(
   options: ClientOptions,
-  sources: SettingSources = OPTION_NAMES,
+  naming: Naming = optionName,
   more: Partial<Pick<ClientSettings, 'secrets' | 'authHint' | 'refusedHint' | 'tokenWithoutService' | 'clock'>> = {},
 ): ClientSettings {
   const env = options.env ?? process.env;
   const secrets = more.secrets ?? new SecretSet();
   secrets.add(options.token);
   return {
-    cleanUrl: options.cleanUrl === undefined ? undefined : validateUrl(options.cleanUrl, sources.cleanUrl),
+    cleanUrl: options.cleanUrl === undefined ? undefined : validateUrl(options.cleanUrl, naming('cleanUrl')),
     token: options.token || undefined,
     email: options.email || undefined,
     dataDir: options.dataDir ?? platformDataDir(env),
-    sharedUrl: options.shared ? checkSharedUrl(options.shared, sources.shared) : undefined,
+    sharedUrl: options.shared ? checkSharedUrl(options.shared, naming('shared')) : undefined,
     rate:
       typeof options.rate === 'object'
-        ? checkedRate(options.rate, sources.rate)
-        : parseRate(options.rate ?? DEFAULT_RATE, sources.rate),
-    concurrency: wholeNumber(options.concurrency ?? 4, sources.concurrency, 1, 16),
+        ? checkedRate(options.rate, naming('rate'))
+        : parseRate(options.rate ?? DEFAULT_RATE, naming('rate')),
+    concurrency: wholeNumber(options.concurrency ?? 4, naming('concurrency'), 1, 16),
     env,
     secrets,
     debug: options.debug,
@@ -82,7 +57,7 @@ export function resolveSettings(
     tokenWithoutService:
       more.tokenWithoutService ??
       new UsageError('a cleaning token is given without cleanUrl', 'give cleanUrl, or use local: true'),
-    sources,
+    naming,
     clock: more.clock ?? realClock,
   };
 }

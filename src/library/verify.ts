@@ -61,7 +61,7 @@ async function withService(
   { stop, abort, emit }: Stops,
 ): Promise<FewChecked> {
   const client = await account.cleaning();
-  const state = await account.state((await account.key())!);
+  const state = (await account.state())!;
   const { clock, rate } = account.settings;
   const warn = (message: string) => emit({ type: 'warning', message });
   const cache = await state.cache().catch((error: unknown) => {

@@ -1,51 +1,22 @@
 // `mailclean clean`: its flags and help, all that `clean --help` loads.
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
-import type { RunOrigin } from '../../clean/run/request.js';
-import type { Threshold } from '../../clean/run/thresholds.js';
-import { ENCODINGS as INPUT_ENCODINGS, type InputEncoding } from '../../clean/scan/input/encodings.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../../clean/write/formats/index.js';
-import type { OutputPath } from '../../clean/write/output-path.js';
-import type { Rate } from '../../config/rate.js';
+import type { CleanRequest, OutputsRequest } from '../../clean/run/request.js';
+import { ENCODINGS as INPUT_ENCODINGS } from '../../clean/scan/input/encodings.js';
+import { OUTPUT_FORMATS } from '../../clean/write/formats/index.js';
+import type { ClientFlags } from '../../factory.js';
 import type { JsonFlag } from '../../io/json.js';
-import type { EngineRequest } from '../../library/types.js';
+import type { CheckOptions } from '../../library/types.js';
 import type { Runner } from '../index.js';
 import { CLEAN_HELP } from './help-text.js';
 
-/** `clean`'s flags, checked and typed (options.ts). */
+/** `clean`'s flags, checked and typed (options.ts): the run's request but for what the factory gives, and the rest. */
 export interface CleanFlags {
-  input: string;
-  output?: OutputPath;
-  /** --in-place: the output replaces the input, which is copied here first. */
-  backup?: string;
-  format: OutputFormat;
-  column?: string;
-  sheet?: string;
-  rawValues: boolean;
-  encoding?: InputEncoding;
-  strict: boolean;
-  caseSensitive: boolean;
-  /** --[no-]escape-formulas; undefined: the output format's default. */
-  escapeFormulas?: boolean;
-  only?: Set<string>;
-  rejects?: OutputPath;
-  rate?: Rate;
-  concurrency: number;
-  maxSpend?: number;
-  dryRun: boolean;
-  resume: boolean;
-  restart: boolean;
-  yes: boolean;
+  request: Omit<CleanRequest, 'stdin' | 'spoolDir' | 'signals' | 'clock' | 'outputs'> & {
+    outputs: Omit<OutputsRequest, 'stdout' | 'stepSummary'>;
+  };
+  client: ClientFlags;
+  checks: CheckOptions & { maxSpend?: number };
   json?: JsonFlag;
-  local: boolean;
-  precheck: boolean;
-  /** Answers younger than this are taken from the cache; 0: the cache is not read. */
-  maxAgeMs: number;
-  shared?: string;
-  summaryJson?: OutputPath;
-  report?: OutputPath;
-  failWhen?: Threshold[];
-  engine: EngineRequest;
-  origin?: RunOrigin;
 }
 
 /** The flags of `clean`, declared once: their types are read from here (a renamed flag fails to compile). */

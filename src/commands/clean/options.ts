@@ -6,20 +6,11 @@ import { FORMATS, formatOfPath } from '../../clean/write/formats/index.js';
 import { parseDuration } from '../../config/duration.js';
 import { parseRate } from '../../config/rate.js';
 import { UsageError } from '../../errors.js';
-import type { Factory } from '../../factory.js';
+import { type Factory, flagName } from '../../factory.js';
 import { onlyStatuses, wholeNumber } from '../../library/option-checks.js';
-import { type OutputNames, outputTargets } from '../../library/output-targets.js';
+import { outputTargets } from '../../library/output-targets.js';
 import type { CleanFlags, RawCleanFlags } from './clean.js';
 import { runOrigin } from './origin.js';
-
-const FLAG_NAMES: OutputNames = {
-  output: '--output',
-  outputShort: '-o',
-  rejects: '--rejects',
-  summaryJson: '--summary-json',
-  report: '--report',
-  inPlace: '--in-place',
-};
 
 /** Runs `clean` as `cmd` parsed it; `resumes` names the recorded run it continues (`runs resume ID`). */
 export async function startClean(
@@ -29,12 +20,13 @@ export async function startClean(
   args: [input?: string],
   resumes?: string,
 ): Promise<number> {
-  const origin = { ...runOrigin(cmd, process.cwd()), resumes };
-  const options = { ...cleanFlags(opts, args, f.io.stdin.isTTY === true), origin };
-  if (FORMATS[options.format].binary && options.output === undefined && f.io.isStdoutTTY) {
+  const options = cleanFlags(opts, args, f.io.stdin.isTTY === true);
+  options.request.origin = { ...runOrigin(cmd, process.cwd()), resumes };
+  const { format, output } = options.request.outputs;
+  if (FORMATS[format].binary && output === undefined && f.io.isStdoutTTY) {
     throw new UsageError(
-      `--format ${options.format}: a workbook is not for a terminal`,
-      `pass -o FILE${FORMATS[options.format].extension}, or redirect stdout to a file`,
+      `--format ${format}: a workbook is not for a terminal`,
+      `pass -o FILE${FORMATS[format].extension}, or redirect stdout to a file`,
     );
   }
   const { cleanCommand } = await import('./run.js');
@@ -55,37 +47,47 @@ export function cleanFlags(opts: RawCleanFlags, args: [input?: string], stdinIsT
     );
   }
   return {
+    request: request(input, opts),
+    client: {
+      rate: opts.rate !== undefined ? parseRate(opts.rate, '--rate') : undefined,
+      concurrency: wholeNumber(opts.concurrency, '--concurrency', 1, 16),
+      shared: opts.shared !== undefined ? checkSharedUrl(opts.shared, '--shared') : undefined,
+    },
+    checks: {
+      local: opts.local ?? false,
+      precheck: opts.precheck,
+      maxSpend: opts.maxSpend !== undefined ? wholeNumber(opts.maxSpend, '--max-spend', 0) : undefined,
+      smtp: opts.smtp ?? false,
+      smtpPort: wholeNumber(opts.smtpPort, '--smtp-port', 1, 65535),
+      smtpFrom: opts.smtpFrom,
+      dnsServers: opts.dnsServer,
+    },
+    json: opts.json,
+  };
+}
+
+function request(input: string, opts: RawCleanFlags): CleanFlags['request'] {
+  return {
     input,
-    ...outputTargets(input, opts, FLAG_NAMES),
-    format: opts.format ?? formatOfPath(opts.output ?? '') ?? 'csv',
     column: opts.column,
     sheet: opts.sheet,
     rawValues: opts.rawValues ?? false,
     encoding: opts.encoding,
     strict: opts.strict ?? false,
     caseSensitive: opts.caseSensitive ?? false,
-    escapeFormulas: opts.escapeFormulas,
-    only: onlyStatuses(opts.only === undefined ? undefined : String(opts.only), '--only'),
-    rate: opts.rate !== undefined ? parseRate(opts.rate, '--rate') : undefined,
-    concurrency: wholeNumber(opts.concurrency, '--concurrency', 1, 16),
-    maxSpend: opts.maxSpend !== undefined ? wholeNumber(opts.maxSpend, '--max-spend', 0) : undefined,
-    shared: opts.shared !== undefined ? checkSharedUrl(opts.shared, '--shared') : undefined,
+    outputs: {
+      ...outputTargets(input, opts, flagName),
+      format: opts.format ?? formatOfPath(opts.output ?? '') ?? 'csv',
+      escapeFormulas: opts.escapeFormulas,
+      only: onlyStatuses(opts.only === undefined ? undefined : String(opts.only), '--only'),
+      countDomains: opts.summaryJson !== undefined || opts.report !== undefined,
+    },
+    dryRun: opts.dryRun ?? false,
+    earlierRun: opts.restart ? 'restart' : opts.resume ? 'resume' : undefined,
+    yes: opts.yes ?? false,
     // --restart asks the service again: neither this list's journal nor the cache answers.
     maxAgeMs: opts.restart ? 0 : parseDuration(opts.maxAge, '--max-age'),
-    dryRun: opts.dryRun ?? false,
-    resume: opts.resume ?? false,
-    restart: opts.restart ?? false,
-    yes: opts.yes ?? false,
-    json: opts.json,
-    local: opts.local ?? false,
-    precheck: opts.precheck,
     failWhen: opts.failWhen !== undefined ? thresholds(String(opts.failWhen)) : undefined,
-    engine: {
-      smtp: opts.smtp ?? false,
-      smtpPort: wholeNumber(opts.smtpPort, '--smtp-port', 1, 65535),
-      smtpFrom: opts.smtpFrom,
-      dnsServers: opts.dnsServer,
-    },
   };
 }
 

@@ -139,11 +139,12 @@ function printSummary(f: Factory, o: CleanFlags, s: RunSummary): void {
     f.io.stderr.write(renderTable(['STATUS', 'ROWS', 'SHARE'], rows, false));
   }
   const [main, rejects] = s.outputs;
-  const kept = o.backup ? ` (the original kept as ${o.backup})` : '';
+  const { backup, only } = o.request.outputs;
+  const kept = backup ? ` (the original kept as ${backup})` : '';
   const where = `${quantity(main!.rows, 'row')} written to ${main!.path === '-' ? 'stdout' : main!.path}${kept}`;
   const rest = rejects
     ? `, ${quantity(rejects.rows, 'row')} to ${rejects.path}`
-    : o.only
+    : only
       ? `, ${quantity(s.rows - main!.rows, 'row')} left out by --only`
       : '';
   const retried = s.retries ? ` (${quantity(s.retries, 'retry', 'retries')})` : '';

@@ -15,10 +15,9 @@ export async function cleanCommand(o: CleanFlags, f: Factory): Promise<number> {
     import('../../library/checker.js'),
     import('./questions.js'),
   ]);
-  const client = await f.client(o);
-  const checks = { ...o.engine, local: o.local, precheck: o.precheck, maxSpend: o.maxSpend };
-  const choice = await checkChoice(checks, await client.settings());
-  if (choice.checker === 'engine' && !o.local) noServiceNote(f);
+  const client = await f.client(o.client);
+  const choice = await checkChoice(o.checks, await client.settings());
+  if (choice.checker === 'engine' && !o.checks.local) noServiceNote(f);
   const progress = new ProgressReporter(f.io.stderr, { live: f.io.isStderrTTY, quiet: f.io.quiet });
   const stopWatchingMemory = youngGenerationGrowsLarge ? capYoungGeneration() : () => undefined;
   const render = eventRenderer(f, progress, choice.checker);
@@ -36,37 +35,14 @@ export async function cleanCommand(o: CleanFlags, f: Factory): Promise<number> {
   return result.kind === 'dry-run' || result.kind === 'cancelled' ? ExitCode.ok : result.exitCode;
 }
 
-function cleanRequest(o: CleanFlags, f: Factory): CleanRequest {
+/** The request as the flags make it, with the streams, signals, clock and data directory of this process. */
+function cleanRequest({ request }: CleanFlags, f: Factory): CleanRequest {
   return {
-    input: o.input,
+    ...request,
     stdin: f.io.stdin,
-    column: o.column,
-    sheet: o.sheet,
-    rawValues: o.rawValues,
-    encoding: o.encoding,
-    strict: o.strict,
-    caseSensitive: o.caseSensitive,
-    outputs: {
-      format: o.format,
-      escapeFormulas: o.escapeFormulas,
-      output: o.output,
-      backup: o.backup,
-      stdout: f.io.rowsOut(),
-      only: o.only,
-      rejects: o.rejects,
-      summaryJson: o.summaryJson,
-      report: o.report,
-      stepSummary: f.io.env.GITHUB_STEP_SUMMARY || undefined,
-      countDomains: o.summaryJson !== undefined || o.report !== undefined,
-    },
-    dryRun: o.dryRun,
-    earlierRun: o.restart ? 'restart' : o.resume ? 'resume' : undefined,
-    yes: o.yes,
-    maxAgeMs: o.maxAgeMs,
-    failWhen: o.failWhen,
+    outputs: { ...request.outputs, stdout: f.io.rowsOut(), stepSummary: f.io.env.GITHUB_STEP_SUMMARY || undefined },
     spoolDir: `${f.dataDir}/spool`,
     signals: f.io.signals,
     clock: f.io.clock,
-    origin: o.origin,
   };
 }

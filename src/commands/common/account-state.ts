@@ -34,10 +34,8 @@ export async function shownAccountState(
 async function stateIfAny(f: Factory, shared: string | undefined, what: string): Promise<AccountState | undefined> {
   (await f.profile()).requireKnown();
   const account = await (await f.client({ shared })).account();
-  const key = await account.key();
-  if (!key) return undefined;
   try {
-    return await account.state(key);
+    return await account.state();
   } catch (error) {
     if (error instanceof SharedStateError)
       throw new CliError(

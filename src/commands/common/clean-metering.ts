@@ -1,5 +1,5 @@
-// A raw request to the cleaning service's validation routes (`mailclean api`) is booked like one of `clean`'s, so
-// `api` is no way around the rate limit or the allowance's books.
+// Requests to the cleaning service outside a run (`mailclean api`, a token's check) are booked like `clean`'s, so
+// they are no way around the rate limit or the allowance's books.
 import { allowanceNews } from '../../api/allowance.js';
 import { findRecords } from '../../api/cleaning.js';
 import type { HttpClient, RawAnswer } from '../../api/http.js';
@@ -7,9 +7,9 @@ import { addressesNamed, addressesOf, type RawRequest } from '../../api/raw-requ
 import { matchRecords, recordVerdict } from '../../clean/check/service/answers.js';
 import { isAllowanceRefusal } from '../../clean/check/service/refusals.js';
 import { prefilter } from '../../clean/scan/prefilter.js';
-import type { AccountState } from '../../clean/state/account-state.js';
+import { type AccountState, SharedStateError } from '../../clean/state/account-state.js';
 import { keepLearned } from '../../clean/state/known-allowance.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, CliError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { formatDuration } from '../../quantities.js';
 
@@ -32,24 +32,52 @@ export function isValidationRoute(url: URL): boolean {
  * Sends the request once (each attempt would take a slot of the limiter) and records what it spent. An allowance
  * known to be used up does not hold it back: the news may be old, and the answer tells.
  */
-export async function sendBooked(f: Factory, client: HttpClient, request: RawRequest): Promise<RawAnswer> {
-  const account = await (await f.client()).account();
-  const key = await account.key();
-  if (!key) throw new Error('a request to the cleaning service was sent with no cleaning account');
-  const state = await account.state(key);
-  const limiter = state.limiter(account.settings.rate);
-  const booking = await limiter.acquire(f.io.signals.stop, (ms) =>
-    f.io.note(`Waiting ${formatDuration(ms)} for a slot of the rate limit (shared with \`clean\`)…`),
+export function sendBooked(f: Factory, client: HttpClient, request: RawRequest): Promise<RawAnswer> {
+  const wait = (ms: number) =>
+    f.io.note(`Waiting ${formatDuration(ms)} for a slot of the rate limit (shared with \`clean\`)…`);
+  return inSlot(
+    f,
+    async (state) => {
+      if (!state) throw new Error('a request to the cleaning service was sent with no cleaning account');
+      // Only a second Ctrl-C abandons it: an answer already paid for is counted.
+      const answer = await client.exchange({ ...request, retries: 0, signal: f.io.signals.abort });
+      await record(state, request, answer).catch((error: unknown) =>
+        f.io.warn(`what this request spent could not be recorded: ${error instanceof Error ? error.message : error}`),
+      );
+      return answer;
+    },
+    wait,
   );
+}
+
+/** What the cleaning service said of its token: taken, refused, or no answer to tell by (and why). */
+export type TokenCheck = { verdict: 'accepted' } | { verdict: 'rejected' } | { verdict: 'unknown'; why: string };
+
+/** Asks the cleaning service whether it takes the token in use, booked in the account's limiter like any request. */
+export async function checkCleanToken(f: Factory): Promise<TokenCheck> {
   try {
-    // Only a second Ctrl-C abandons it: an answer already paid for is counted.
-    const answer = await client.exchange({ ...request, retries: 0, signal: f.io.signals.abort });
-    await record(state, request, answer).catch((error: unknown) =>
-      f.io.warn(`what this request spent could not be recorded: ${error instanceof Error ? error.message : error}`),
-    );
-    return answer;
+    return { verdict: await inSlot(f, async () => (await f.cleaning()).tokenCheck(f.io.signals.stop)) };
+  } catch (error) {
+    if (error instanceof CliError || error instanceof SharedStateError)
+      return { verdict: 'unknown', why: error.message };
+    throw error;
+  }
+}
+
+/** Runs `send` in a slot of the account's rate limit, which `clean` shares; with no account, at once. */
+async function inSlot<T>(
+  f: Factory,
+  send: (state: AccountState | undefined) => Promise<T>,
+  onWait?: (ms: number) => void,
+): Promise<T> {
+  const account = await (await f.client()).account();
+  const state = await account.state();
+  const limiter = state?.limiter(account.settings.rate);
+  const booking = await limiter?.acquire(f.io.signals.stop, onWait);
+  try {
+    return await send(state);
   } finally {
-    await limiter.release(booking);
+    if (booking) await limiter!.release(booking);
   }
 }
 

@@ -86,6 +86,20 @@ export async function secretFromStdin(f: Factory, flag: string): Promise<string>
 /** The password never comes from a flag value. */
 export const PASSWORD_INPUT = 'the password';
 
+/** The body fields of a sign-up (register, oem-register), by the flag or input each comes from. */
+export const SIGN_UP_FLAGS = { name: '--name', email: '--email', password: PASSWORD_INPUT };
+
+/** A new account's name, email and password: from the flags, else asked (the password twice). */
+export async function signUpInput(
+  f: Factory,
+  o: { name?: string; email?: string; passwordStdin?: boolean },
+): Promise<{ name: string; email: string; password: string }> {
+  const givenEmail = checkedFlag(o.email, '--email', validateEmail);
+  const name = await valueOrPrompt(f, o.name, '--name', 'Name:');
+  const email = await valueOrPrompt(f, givenEmail, '--email', 'Email:', { validate: validateEmail });
+  return { name, email, password: await passwordInput(f, o.passwordStdin, { confirm: true }) };
+}
+
 /** For `.catch()` on a request: a rejection naming body fields becomes a usage error naming the flags instead. */
 export function namingFlags(flags: Record<string, string>) {
   return (error: unknown): never => {

@@ -4,10 +4,8 @@ import { createSandboxAccount } from '../../account/sandbox-account.js';
 import type { CleaningClient, CleanSignedIn } from '../../api/cleaning.js';
 import type { PlatformClient } from '../../api/platform.js';
 import { str, unwrapObject } from '../../api/shape.js';
-import { SharedStateError } from '../../clean/state/account-state.js';
-import type { RateLimiter } from '../../clean/state/rate-limiter.js';
 import { markTokenAccepted } from '../../config/accepted-tokens.js';
-import { AuthError, CliError } from '../../errors.js';
+import { AuthError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 
 export async function platformSession(f: Factory): Promise<PlatformClient> {
@@ -54,8 +52,7 @@ export async function keepCleanSignIn(f: Factory, signed: CleanSignedIn, email: 
   // The news is worth keeping, not worth failing a sign-in for (a shared store that is down).
   const remember = async () => {
     const account = await (await f.client()).account();
-    const key = await account.key(signed.userId);
-    if (key) (await account.state(key)).rememberAllowance(signed.allowance, 'signin');
+    (await account.state(signed.userId))?.rememberAllowance(signed.allowance, 'signin');
   };
   await remember().catch(() => undefined);
 }
@@ -69,30 +66,4 @@ export async function currentUserId(f: Factory, client: PlatformClient): Promise
   const id = str(unwrapObject((await client.me()).me)?.id);
   if (!id) throw new AuthError('the platform did not say who the token belongs to');
   return id;
-}
-
-/** What the cleaning service said of its token: taken, refused, or no answer to tell by (and why). */
-export type TokenCheck = { verdict: 'accepted' } | { verdict: 'rejected' } | { verdict: 'unknown'; why: string };
-
-/** Asks the cleaning service whether it takes the token in use, booked in the account's limiter like any request. */
-export async function checkCleanToken(f: Factory): Promise<TokenCheck> {
-  let limiter: RateLimiter | undefined;
-  try {
-    const account = await (await f.client()).account();
-    const key = await account.key();
-    limiter = key ? (await account.state(key)).limiter(account.settings.rate) : undefined;
-  } catch (error) {
-    if (error instanceof CliError || error instanceof SharedStateError)
-      return { verdict: 'unknown', why: error.message };
-    throw error;
-  }
-  const booking = await limiter?.acquire(f.io.signals.stop);
-  try {
-    return { verdict: await (await f.cleaning()).tokenCheck(f.io.signals.stop) };
-  } catch (error) {
-    if (error instanceof CliError) return { verdict: 'unknown', why: error.message };
-    throw error;
-  } finally {
-    if (booking) limiter!.release(booking);
-  }
 }

@@ -1,4 +1,3 @@
-// `mailclean allowance`: its flags and help, all `--help` loads; the work is in ../allowance.ts, imported when it runs.
 import type { Command } from '@commander-js/extra-typings';
 import { ALLOWANCE_FIELDS } from '../common/json-fields.js';
 import { jsonOption } from '../common/options.js';

@@ -1,4 +1,3 @@
-// `mailclean api`: its flags and help, all `--help` loads; the work is in ../api.ts, imported when it runs.
 import { type Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { Method } from '../../api/http.js';
 import { METHODS } from '../../api/raw-request.js';

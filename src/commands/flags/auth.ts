@@ -1,4 +1,3 @@
-// `mailclean auth`: its flags and help, all `--help` loads; the work is in ../auth.ts, imported when it runs.
 import { type Command, Option } from '@commander-js/extra-typings';
 import { jsonOption } from '../common/options.js';
 import type { Runner } from '../index.js';

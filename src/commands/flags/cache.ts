@@ -1,4 +1,3 @@
-// `mailclean cache`: its flags and help, all `--help` loads; the work is in ../cache.ts, imported when it runs.
 import type { Command } from '@commander-js/extra-typings';
 import { jsonOption } from '../common/options.js';
 import type { Runner } from '../index.js';

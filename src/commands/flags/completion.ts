@@ -1,4 +1,3 @@
-// `mailclean completion`: its argument and help, all `--help` loads; the scripts are made by ../completion/.
 import { Argument, type Command } from '@commander-js/extra-typings';
 import type { Runner } from '../index.js';
 

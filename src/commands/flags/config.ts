@@ -1,4 +1,3 @@
-// `mailclean config`: its flags and help, all `--help` loads; the work is in ../config.ts, imported when it runs.
 import type { Command } from '@commander-js/extra-typings';
 import { PROFILE_KEYS } from '../../config/keys.js';
 import { jsonOption } from '../common/options.js';

@@ -1,4 +1,3 @@
-// `mailclean logout`: its flags and help, all `--help` loads; the work is in ../logout.ts, imported when it runs.
 import type { Command } from '@commander-js/extra-typings';
 import { serviceOption } from '../common/options.js';
 import type { Runner } from '../index.js';

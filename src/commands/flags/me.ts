@@ -1,4 +1,3 @@
-// `mailclean me`: its flags and help, all `--help` loads; the work is in ../me.ts, imported when it runs.
 import type { Command } from '@commander-js/extra-typings';
 import { ME_FIELDS } from '../../account/views.js';
 import { jsonOption } from '../common/options.js';

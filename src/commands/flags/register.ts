@@ -1,4 +1,3 @@
-// `mailclean register`: its flags and help, all `--help` loads; the work is in ../register.ts, imported when it runs.
 import type { Command } from '@commander-js/extra-typings';
 import { jsonOption, serviceOption } from '../common/options.js';
 import type { Runner } from '../index.js';

@@ -1,4 +1,3 @@
-// `mailclean roles`: its flags and help, all `--help` loads; the work is in ../roles.ts, imported when it runs.
 import type { Command } from '@commander-js/extra-typings';
 import { ROLE_FIELDS } from '../../account/views.js';
 import { PERMISSION_FIELDS } from '../common/json-fields.js';

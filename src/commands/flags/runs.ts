@@ -1,4 +1,3 @@
-// `mailclean runs`: its subcommands, flags and help, all that `--help` loads.
 import type { Command } from '@commander-js/extra-typings';
 import { jsonOption } from '../common/options.js';
 import type { Runner } from '../index.js';

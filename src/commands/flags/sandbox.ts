@@ -1,4 +1,3 @@
-// `mailclean sandbox`: its flags and help, all that `--help` loads.
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { jsonOption } from '../common/options.js';
 import type { Runner } from '../index.js';

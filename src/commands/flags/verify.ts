@@ -1,4 +1,3 @@
-// `mailclean verify`: its flags and help, all `--help` loads; the work is in ../verify.ts, imported when it runs.
 import type { Command } from '@commander-js/extra-typings';
 import { VERIFY_FIELDS } from '../common/json-fields.js';
 import { jsonOption } from '../common/options.js';
