@@ -11,10 +11,7 @@ export interface DnsOptions {
   concurrency?: number;
   /** After this many domains in a row got no answer, the rest are `dns_unavailable` without asking. Default 5. */
   unreachableAfter?: number;
-  /**
-   * A name that must exist (default `com`), asked before "no such domain" is believed: a resolver cut off from the
-   * Internet that denies everything makes checks unknown, not invalid. `false` trusts every answer.
-   */
+  /** A name that must exist (default `com`): a resolver cut off that denies everything makes checks unknown. */
   canary?: string | false;
   /** Believe "no such domain" only when asked twice: for the precheck, whose answer nobody checks after. */
   confirmNoDomain?: boolean;
@@ -28,7 +25,6 @@ export interface MailHost {
 export type DomainCheck =
   | {
       status: 'ok';
-      /** Mail hosts, best (lowest preference) first. */
       hosts: MailHost[];
       /** No MX: the domain itself is the mail host (RFC 5321 section 5.1), with these addresses. */
       implicit?: { addresses: string[] };
@@ -41,19 +37,15 @@ export interface DnsStats {
   lookups: number;
   /** Questions sent for those domains (MX, then A and AAAA when there is no MX). */
   queries: number;
-  /** Questions sent for mail host addresses (for the SMTP probe). */
   hostQueries: number;
-  /** Questions sent to check that the resolver sees the Internet (the canary; at most one). */
   canaryQueries: number;
   /** `verify` calls answered from the cache of an earlier or running lookup. */
   cacheHits: number;
   /** Domains whose lookup ended `dns_unavailable` (including those not asked once DNS was unreachable). */
   unavailable: number;
-  /** Domains not asked because DNS was already known to be unreachable. */
   skipped: number;
 }
 
-/** What an address literal (`user@[192.0.2.1]`) says of its domain: its host, nothing to look up. */
 export function literalCheck(ip: string): DomainCheck {
   return { status: 'ok', hosts: [{ exchange: ip, priority: 0 }], implicit: { addresses: [ip] } };
 }
@@ -70,7 +62,6 @@ export function codeOf(err: unknown): string {
   return typeof code === 'string' ? code : 'EUNKNOWN';
 }
 
-/** The warning for a failed lookup; the same text for every domain that fails the same way. */
 export function dnsWarning(code: string): string {
   return NO_ANSWER.has(code)
     ? `DNS is unreachable (${code}): domain checks are unknown`

@@ -21,13 +21,11 @@ export type SyntaxReason =
 export type SyntaxResult =
   | {
       ok: true;
-      /** Local part as given. */
       local: string;
       /** Domain in ASCII (IDN converted), lower case; an address literal keeps its brackets (`[192.0.2.1]`). */
       domain: string;
       /** The local part has non-ASCII characters: the server must support SMTPUTF8 (RFC 6531). */
       smtputf8: boolean;
-      /** For an address literal (only with `allowIpLiteral`): the IP address inside the brackets. */
       ip?: string;
     }
   | { ok: false; reason: SyntaxReason };
@@ -52,7 +50,6 @@ const IPV4_LITERAL = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 const PLAIN =
   /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/;
 
-/** Whether the text has a character outside ASCII (a local part that needs SMTPUTF8). */
 export function hasNonAscii(text: string): boolean {
   return NON_ASCII.test(text);
 }
@@ -64,7 +61,6 @@ export function splitKey(key: string): SyntaxResult {
   return { ok: true, local, domain: key.slice(at + 1), smtputf8: hasNonAscii(local) };
 }
 
-/** The address has the plain shape: valid, its domain already lower-case ASCII. */
 export function isPlainAddress(address: string): boolean {
   // A-labels (xn--) must also decode, which only the full check verifies.
   if (address.length > 254 || !PLAIN.test(address) || address.includes('xn--')) return false;
@@ -81,10 +77,7 @@ export function isPlainAddress(address: string): boolean {
   return true;
 }
 
-/**
- * The Mailbox of RFC 5321, as mail servers accept it in RCPT TO, with a reason for every rejection; IDNs are
- * converted to ASCII, address literals accepted only with `allowIpLiteral`.
- */
+/** RFC 5321's Mailbox as servers accept it in RCPT TO, with a reason for every rejection; IDNs made ASCII. */
 export function checkSyntax(input: string, opts: SyntaxOptions = {}): SyntaxResult {
   const address = opts.trim === false ? input : input.trim();
   if (!isPlainAddress(address)) return checkInFull(address, opts);
@@ -160,7 +153,6 @@ function domainProblem(raw: string): SyntaxReason | { ascii: string } {
   return { ascii };
 }
 
-/** The IP address inside an RFC 5321 address literal, or undefined when it is not one. */
 function addressLiteral(literal: string): string | undefined {
   if (!literal.endsWith(']') || literal.length < 3) return undefined;
   const inner = literal.slice(1, -1);
@@ -175,10 +167,7 @@ function addressLiteral(literal: string): string | undefined {
   return undefined;
 }
 
-/**
- * The key two spellings of one address share: the domain in lower-case ASCII, the local part's A-Z folded as mailing
- * platforms count subscribers (`caseSensitive` keeps it as written).
- */
+/** The key two spellings of one address share: the local part's A-Z folded, as mailing platforms count subscribers. */
 export function dedupeKey(local: string, domain: string, caseSensitive = false): string {
   return `${caseSensitive ? local : asciiLower(local)}@${domain}`;
 }

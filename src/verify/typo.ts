@@ -60,7 +60,6 @@ function nearestProvider(domain: string): string | undefined {
   return undefined;
 }
 
-/** Whether a and b differ by at most one insertion, deletion, substitution or transposition, in one pass. */
 export function withinOneEdit(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
   let i = 0;
