@@ -1,5 +1,4 @@
-// Where an output's bytes go, decided before anything is spent: a file (a link's target) is replaced by rename; a
-// device or a FIFO is written directly, as a rename would replace it with a regular file.
+// Where an output's bytes go, decided before anything is spent: a file is replaced by rename, a device or FIFO not.
 import { closeSync, lstatSync, openSync, readlinkSync, realpathSync, type Stats, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { temporaryPath } from '../../atomic-write.js';
@@ -7,9 +6,7 @@ import { UsageError } from '../../errors.js';
 import { removeLeftovers } from '../../lock-files.js';
 
 export interface OutputPath {
-  /** As the user gave it, for messages. */
   given: string;
-  /** The path the bytes go to (a symlink resolved). */
   path: string;
   /** `file`: replaced by rename; `direct`: written in place (a device or a FIFO). */
   kind: 'file' | 'direct';
@@ -80,7 +77,6 @@ export function resolveOutputPath(flag: string, given: string): OutputPath {
   return { given, path, kind: 'file', mode: st ? st.mode & 0o7777 : undefined };
 }
 
-/** The first part of `dir` that exists as a file rather than a directory (for ENOTDIR messages). */
 function nearestFile(dir: string): string {
   let current = dir;
   while (dirname(current) !== current) {

@@ -6,27 +6,21 @@ import { parserOptions } from './sniff.js';
 
 const EMPTY = Buffer.alloc(0);
 
-/** What a record parser gives the reader: records per fed chunk, and the first problem found. */
 export interface RecordSource {
   /** The first problem found in a record (the records before it are still delivered). */
   readonly failure: UsageError | undefined;
-  /** Parses one chunk; returns the parser's own error, if any (to be passed to `describe`). */
   feed(chunk: Buffer): Error | undefined;
   /** The end of input: the last record, if it had no terminator. */
   end(): Promise<Error | undefined>;
-  /** Records produced since the last call. */
   takeBatch(): InputRecord[];
-  /** The parser's error, as the user should read it. */
   describe(err: Error): UsageError;
 }
 
-/** Where a parser starts: the physical line of its first byte, and whether the header is still to come. */
 export interface ParseStart {
   line: number;
   headerPending: boolean;
 }
 
-/** Only spaces, tabs, CR, LF, FF or VT between `from` and `to` (a blank line, whatever its whitespace). */
 export function isBlankBytes(buf: Buffer, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const b = buf[i]!;
@@ -38,20 +32,15 @@ export function isBlankBytes(buf: Buffer, from: number, to: number): boolean {
 /** Thrown from `on_record` to stop csv-parse at a record we refuse; the reason is kept in `failure`. */
 const STOP = new Error('record refused');
 
-/**
- * csv-parse's Parser used synchronously: each chunk is written at once and its records taken in `on_record`. A
- * record's text is sliced from the input bytes (`info.bytes` is its end): exact, and cheaper than the `raw` option.
- */
+/** csv-parse used synchronously; a record's text is sliced from the input bytes, cheaper than the `raw` option. */
 export class RecordParser implements RecordSource {
   batch: InputRecord[] = [];
   failure: UsageError | undefined;
   private readonly parser: Parser;
-  /** Physical line where the next record starts. */
   private nextLine = 1;
   /** The same in csv-parse's own count (which counts a CRLF inside quotes twice); only compared with itself. */
   private parserNextLine = 1;
   private headerPending: boolean;
-  /** The chunk being parsed, and its offset in the parser's input. */
   private chunk: Buffer = EMPTY;
   private chunkStart = 0;
   /** Where the next record starts; its bytes from earlier chunks are in `tail`, which ends where `chunk` starts. */
@@ -76,7 +65,6 @@ export class RecordParser implements RecordSource {
     this.nextLine = start.line;
   }
 
-  /** One record from csv-parse, ending at byte `end` of its input; false stops the parser. */
   private take(fields: string[], end: number, parserLines: number): boolean {
     if (this.failure !== undefined) return false;
     this.parserNextLine = parserLines + 1;

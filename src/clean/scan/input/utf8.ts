@@ -1,7 +1,6 @@
 // Strict UTF-8 checking for streamed input: csv-parse would silently turn bad bytes into U+FFFD.
 import { isUtf8 } from 'node:buffer';
 
-/** Length of the sequence a lead byte announces (1 for ASCII and for bytes that cannot lead). */
 function sequenceLength(lead: number): number {
   if (lead >= 0xf5) return 1;
   if (lead >= 0xf0) return 4;
@@ -54,7 +53,6 @@ export class Utf8Checker {
     this.next = base;
   }
 
-  /** Checks one chunk; returns the absolute offset of the first invalid sequence, or -1. */
   push(chunk: Buffer): number {
     const base = this.next;
     this.next += chunk.length;
@@ -91,7 +89,6 @@ export class Utf8Checker {
     return -1;
   }
 
-  /** At end of input: an unfinished sequence is invalid. Returns its offset or -1. */
   end(): number {
     if (this.carry === undefined) return -1;
     return this.next - this.carry.length;

@@ -8,7 +8,6 @@ const RESULT_NAMES = new Set<string>([...RESULT_COLUMNS, ...Object.keys(EXTRA_CO
 export type JsonValue = string | number | boolean | null;
 
 export class OutputColumns {
-  /** Input column indexes that go out, and their keys. */
   readonly columns: number[];
   readonly names: string[];
   /** The input holds an earlier run's results: its rows are rebuilt without them, so cannot go out byte for byte. */
@@ -24,7 +23,6 @@ export class OutputColumns {
     this.rebuild = ours.size > 0;
   }
 
-  /** The row's columns as an object: a field the row does not reach is null. */
   object(fields: string[], cells?: readonly TypedCell[]): Record<string, JsonValue> {
     const typed = cells && byColumn(cells);
     const object: Record<string, JsonValue> = {};
@@ -45,7 +43,6 @@ export class OutputColumns {
     return object;
   }
 
-  /** `column_N` for the Nth field, as in a file without a header; `_2`, `_3` when the header has that name. */
   private extraName(index: number): string {
     let name = this.extraNames[index];
     if (name === undefined) {

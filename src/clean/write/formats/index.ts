@@ -5,7 +5,6 @@ interface FormatEntry {
   load(): Promise<FormatModule>;
   /** Bytes no terminal should receive (refused on a terminal's stdout). */
   binary: boolean;
-  /** What `-o NAME.ext` implies when --format is not given. */
   extension: string;
 }
 

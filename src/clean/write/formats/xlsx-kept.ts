@@ -1,9 +1,9 @@
 // A workbook written from a workbook: every part kept but the sheet read, which is the cleaned sheet, its styles
 // added after the workbook's own. calcChain is left out: the sheet holds values, and Excel makes the chain again.
-import { posix } from 'node:path';
+
 import type { PassThrough, Writable } from 'node:stream';
 import type { WorkbookParts } from '../../scan/input/layout.js';
-import { WorkbookPackage } from '../../scan/input/workbook/package.js';
+import { relsOf, WorkbookPackage } from '../../scan/input/workbook/package.js';
 import { type SheetPart, type StyleBase, type StyleTable, ZipOutput } from './xlsx-package.js';
 
 /** The sections of a styles part a sheet's styles are added to, each with its element's name. */
@@ -33,7 +33,6 @@ export class KeptPackage extends ZipOutput {
     }
   }
 
-  /** The cleaned sheet, in the part of the sheet read (one sheet: the read one held no more rows than Excel's). */
   sheet(): PassThrough {
     return this.sheetAt(this.parts.sheet);
   }
@@ -66,7 +65,6 @@ function styleBase(xml: string): StyleBase {
   return { xfs: count('cellXfs'), fonts: count('fonts'), firstCustomId: Math.max(163, ...ids) + 1 };
 }
 
-/** The workbook's styles with the sheet's added at the end of each section. */
 function merged(xml: string, styles: StyleTable, base: StyleBase): string {
   const { numFmts, font, xfs } = styles.elements(base.fonts);
   let out = append(xml, 'cellXfs', xfs.slice(1));
@@ -106,11 +104,6 @@ function sectionOf(xml: string, name: string): { at: number; open: string; body:
 const withPrefix = (element: string, prefix: string) =>
   prefix ? element.replace(/<(\/?)(\w)/g, `<$1${prefix}$2`) : element;
 
-/** The content types and the workbook's relationships, without calcChain's entry. */
 function withoutCalcChain(xml: string): string {
   return xml.replace(/<(?:\w+:)?(?:Override|Relationship)\b[^>]*calcChain[^>]*\/>/gi, '');
-}
-
-function relsOf(part: string): string {
-  return posix.join(posix.dirname(part), '_rels', `${posix.basename(part)}.rels`);
 }

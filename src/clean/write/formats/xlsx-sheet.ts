@@ -6,7 +6,7 @@ import { columnName } from './xlsx-xml.js';
 
 /** Rows a sheet holds in Excel, its header included. */
 export const SHEET_ROWS = 1_048_576;
-/** Rows looked at for the column widths, kept back until then (a few hundred KB at most). */
+/** Rows looked at for the column widths, kept back until then. */
 const MEASURED_ROWS = 100;
 
 export class SheetXml {
@@ -37,7 +37,6 @@ export class SheetXml {
     return this.writer.push(xml);
   }
 
-  /** The used range, for the autofilter. */
   get range(): string {
     return `A1:${columnName(Math.max(this.columns, 1) - 1)}${Math.max(this.rows, 1)}`;
   }
@@ -49,7 +48,6 @@ export class SheetXml {
     await new Promise<void>((resolve) => this.stream.end(resolve));
   }
 
-  /** Writes the sheet's start, now that the widths are known, and the rows held back. */
   private release(): Promise<void> | undefined {
     const held = this.held;
     if (!held) return undefined;

@@ -9,7 +9,6 @@ import { PackageWriter, type SheetPart, StyleTable } from './xlsx-package.js';
 import { SHEET_ROWS, SheetXml } from './xlsx-sheet.js';
 import { booleanCell, EMPTY_CELL, errorCell, MAX_CELL_TEXT, numberCell, textCell } from './xlsx-xml.js';
 
-/** Lines shown of the rows whose cells were cut. */
 const CUT_SHOWN = 5;
 const CHECKED_AT = RESULT_COLUMNS.indexOf('email_checked_at');
 
@@ -26,7 +25,6 @@ export class XlsxSink implements RowSink {
   private date = 0;
   private readonly header: string[];
   private readonly done: SheetPart[] = [];
-  /** Cells cut to Excel's limit: how many, in how many rows, and the first rows' lines. */
   private readonly cut = { cells: 0, rows: 0, lines: [] as number[], last: -1 };
   private sheet!: SheetXml;
   private readonly made = new WeakMap<Verdict, string>();
@@ -118,7 +116,6 @@ export class XlsxSink implements RowSink {
     return xml;
   }
 
-  /** One cell's XML (`<c/>` when empty). */
   private cell(value: string | boolean | null, typed?: TypedCell, line = 0): string {
     if (value === null || value === '') return EMPTY_CELL;
     if (typeof value === 'boolean') return booleanCell(value);

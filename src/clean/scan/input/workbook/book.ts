@@ -11,7 +11,6 @@ export interface SheetEntry {
 }
 
 export interface Book {
-  /** The workbook part (`xl/workbook.xml` in nearly every file). */
   path: string;
   sheets: SheetEntry[];
   /** Dates count from 1904 (old Mac workbooks), not 1900. */
@@ -81,5 +80,4 @@ export function chooseSheet(book: Book, displayName: string, sheet: string | und
   return { ...chosen, path: chosen.path };
 }
 
-/** Excel's own comparison of sheet names: case does not count. */
 const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;

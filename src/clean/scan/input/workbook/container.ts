@@ -16,7 +16,6 @@ export function isOle(sample: Buffer): boolean {
 /** Office encrypts a workbook into an OLE2 file holding a stream of this name (UTF-16 in its directory). */
 const ENCRYPTED = Buffer.from('EncryptedPackage', 'utf16le');
 
-/** An OLE2 file, refused with what it is and what to do. */
 export async function oleError(file: string, displayName: string): Promise<UsageError> {
   if (await contains(file, ENCRYPTED)) {
     return new UsageError(

@@ -13,7 +13,6 @@ export function serialToMs(serial: number, date1904: boolean): number | undefine
   return EPOCH_1900 + Math.round((serial < 60 ? serial + 1 : serial) * DAY_MS);
 }
 
-/** The serial of a time (UTC), in the 1900 system. */
 export function msToSerial(ms: number): number {
   const serial = (ms - EPOCH_1900) / DAY_MS;
   return serial < 61 ? serial - 1 : serial;

@@ -1,5 +1,4 @@
-// The shared strings table: kept as UTF-8 in large buffers, two numbers a string, cheaper than a string each; bounded,
-// so a workbook made to hold more is refused.
+// The shared strings table as UTF-8 in large buffers, two numbers a string: cheaper than a string each, and bounded.
 import { UsageError } from '../../../../errors.js';
 import type { WorkbookPackage } from './package.js';
 import { CellText } from './text.js';
@@ -48,7 +47,6 @@ export class SharedStrings {
     this.count++;
   }
 
-  /** The string at `index`, or undefined past the end. */
   get(index: number): string | undefined {
     if (!(index >= 0 && index < this.count)) return undefined;
     const start = this.starts[index >>> 16]![index & (BLOCK - 1)]!;

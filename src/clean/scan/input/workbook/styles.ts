@@ -12,7 +12,6 @@ export interface NumberFormat {
 export type DateShape = 'date' | 'time' | 'datetime';
 
 export interface Styles {
-  /** By style index (a cell's `s`): its format and, for a date or time format, what it shows. */
   formats: Array<{ format: NumberFormat; date?: DateShape }>;
 }
 

@@ -16,13 +16,11 @@ import { readSheet, type SheetRow } from './sheet.js';
 import { type NumberFormat, readStyles } from './styles.js';
 
 export interface SpooledSheet {
-  /** The rows as CSV (comma, LF, quoted where needed). */
   csv: string;
   /** One line a row of the CSV: its sheet row and its typed cells. */
   cells: string;
   sheet: string;
   sheets: string[];
-  /** The number formats the typed cells refer to; 0 is General. */
   formats: NumberFormat[];
   formulasWithoutResult: number;
   parts: WorkbookParts;
@@ -33,9 +31,7 @@ export interface SpoolOptions {
   displayName: string;
   spoolDir: string;
   sheet?: string;
-  /** --strict: a row with a value beyond the first row's last column is refused. */
   strict: boolean;
-  /** --raw-values: numbers and dates as stored, not as their formats show them. */
   rawValues?: boolean;
   signal?: AbortSignal;
 }
@@ -162,14 +158,12 @@ class SpoolWriter {
     if (this.pending.length >= 1 << 16) this.waiting ??= this.flush();
   }
 
-  /** What the reading should wait for before it goes on, if anything. */
   drained(): Promise<void> | undefined {
     const waiting = this.waiting;
     this.waiting = undefined;
     return waiting;
   }
 
-  /** A promise when the stream asks to wait. */
   private flush(): Promise<void> | undefined {
     if (this.failure) throw this.failure;
     const ok = this.out.write(this.pending);

@@ -7,11 +7,9 @@ import { UsageError } from '../../../../errors.js';
 export const MARKUP_GAP = 2 << 20;
 
 export interface XmlHandlers {
-  /** An element opens: its local name (a prefix such as `x:` dropped) and attributes. */
   open(name: string, attributes: Record<string, string>): void;
   close(name: string): void;
   text(text: string): void;
-  /** Called after each chunk: a promise makes the reading wait (for the writing of what was read, say). */
   afterChunk?(): Promise<void> | undefined;
 }
 
@@ -29,7 +27,6 @@ export function attribute(attributes: Record<string, string>, name: string): str
   return undefined;
 }
 
-/** Streams a part's bytes through the handlers; bad XML, or too long a run without markup, is refused naming `what`. */
 export async function parseXml(source: Readable, handlers: XmlHandlers, what: string, signal?: AbortSignal) {
   const parser = new SaxesParser();
   parser.on('opentag', (tag) => handlers.open(localName(tag.name), (tag as SaxesTagPlain).attributes));
