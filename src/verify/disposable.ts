@@ -88,7 +88,6 @@ function compareLine(text: string, start: number, end: number, name: string): nu
   return end - start - name.length;
 }
 
-/** True for a listed domain and for any subdomain of one (`x.mailinator.com`). */
 export function isDisposableDomain(asciiDomain: string): boolean {
   const set = list();
   let domain = asciiDomain.toLowerCase();

@@ -1,13 +1,10 @@
 // What a domain's lookup says, the resolver's options and counters, and the warnings a failed lookup gives.
 
 export interface DnsOptions {
-  /** Resolver addresses (`'127.0.0.1:5353'`, `'[::1]:53'`); the system's when absent. */
   servers?: string[];
   /** Per-query timeout before a retry, in milliseconds (c-ares doubles it on each retry). Default 3000. */
   timeoutMs?: number;
-  /** Attempts per query. Default 2. */
   tries?: number;
-  /** Domains looked up at once. Default 16. */
   concurrency?: number;
   /** After this many domains in a row got no answer, the rest are `dns_unavailable` without asking. Default 5. */
   unreachableAfter?: number;
@@ -33,15 +30,11 @@ export type DomainCheck =
   | { status: 'unknown'; reason: 'dns_unavailable'; code: string };
 
 export interface DnsStats {
-  /** Domains looked up: one per distinct domain, however many questions that took. */
   lookups: number;
-  /** Questions sent for those domains (MX, then A and AAAA when there is no MX). */
   queries: number;
   hostQueries: number;
   canaryQueries: number;
-  /** `verify` calls answered from the cache of an earlier or running lookup. */
   cacheHits: number;
-  /** Domains whose lookup ended `dns_unavailable` (including those not asked once DNS was unreachable). */
   unavailable: number;
   skipped: number;
 }

@@ -72,7 +72,6 @@ export class Engine {
     }
   }
 
-  /** Syntax and lists only: no network, synchronous. What `verify` does when DNS is off. */
   verifyLocal(address: string): EngineVerdict {
     const syntax = checkSyntax(address, { allowIpLiteral: this.allowIpLiteral });
     if (!syntax.ok) return this.count(syntaxVerdict(syntax.reason));
@@ -107,7 +106,6 @@ export class Engine {
     return this.count(dnsVerdict(parsed.base, parsed.facts, check) ?? passedVerdict(parsed.base));
   }
 
-  /** Starts looking up a new domain while few lookups wait, so its answer is in when the address is checked. */
   prefetch(address: string): void {
     if (!this.dns || this.dns.queued >= PREFETCH_QUEUE) return;
     // Most addresses share a domain already asked about: found without parsing the address.
@@ -173,7 +171,6 @@ export class Engine {
     return { local, domain, smtputf8, ip, facts, base: baseVerdict(local, smtputf8, facts) };
   }
 
-  /** Why domain checks were skipped (DNS off, or found not to answer), else undefined; asks nothing. */
   dnsSkipped(): string | undefined {
     return this.dns ? this.dns.unreachableBecause : 'disabled';
   }

@@ -1,6 +1,5 @@
 export { isDisposableDomain } from './disposable.js';
 
-/** A list written as words, a space or a line break apart. */
 export function words(text: string): string[] {
   return text.split(/\s+/).filter(Boolean);
 }
@@ -31,7 +30,6 @@ const START_LETTERS = 4;
 /** The first letters of every role name (see asciiStart): they tell nearly every person's local part apart cheaply. */
 const ROLE_STARTS = startTable(ROLE_ACCOUNTS.map(asciiStart));
 
-/** `Info+news@…`, `no-reply@…`, `postmaster@…`: the address belongs to a function, not a person. */
 export function isRoleAccount(local: string): boolean {
   const start = asciiStart(local);
   if (start >= 0 && !isRoleStart(start)) return false;

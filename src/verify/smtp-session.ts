@@ -99,7 +99,6 @@ export class Session {
     return this.reply(step);
   }
 
-  /** QUIT politely, without waiting long for the goodbye; then close. */
   async quit(): Promise<void> {
     if (!this.ended) {
       try {

@@ -7,14 +7,11 @@ import { describeReply, Session, type SmtpReply } from './smtp-session.js';
 export type { SmtpReply } from './smtp-session.js';
 
 export interface SmtpOptions {
-  /** Port of the mail hosts. Default 25. */
   port?: number;
-  /** Envelope sender (MAIL FROM). Default `verify@<helo>`. */
   from?: string;
   helo?: string;
   /** Limit for each step: connecting, the banner, each command's reply. Default 10000 ms. */
   timeoutMs?: number;
-  /** Connections to one mail host (address and port) at once. Default 2. */
   perHost?: number;
   /** Host (`name` or `name:port`) for the start-up reachability check; default the first mail host probed. */
   probeHost?: string;

@@ -22,7 +22,6 @@ export type SyntaxResult =
   | {
       ok: true;
       local: string;
-      /** Domain in ASCII (IDN converted), lower case; an address literal keeps its brackets (`[192.0.2.1]`). */
       domain: string;
       /** The local part has non-ASCII characters: the server must support SMTPUTF8 (RFC 6531). */
       smtputf8: boolean;
@@ -54,7 +53,6 @@ export function hasNonAscii(text: string): boolean {
   return NON_ASCII.test(text);
 }
 
-/** A key's parts (`clean`'s key for an address, see dedupeKey), as checkSyntax gave them when the key was made. */
 export function splitKey(key: string): SyntaxResult {
   const at = key.lastIndexOf('@');
   const local = key.slice(0, at);
@@ -116,7 +114,6 @@ export function checkInFull(address: string, opts: SyntaxOptions = {}): SyntaxRe
 
 function validLocal(local: string): boolean {
   if (local.charCodeAt(0) === 34 /* " */) return QUOTED.test(local);
-  // Dot-string: atoms separated by single dots, none at either end.
   let start = 0;
   for (;;) {
     const dot = local.indexOf('.', start);
@@ -174,7 +171,6 @@ export function dedupeKey(local: string, domain: string, caseSensitive = false):
 
 const ASCII_UPPER = /[A-Z]/;
 
-/** The text with its letters A-Z in lower case, nothing else changed (as SQLite's `lower()`). */
 export function asciiLower(text: string): string {
   return ASCII_UPPER.test(text) ? text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) | 32)) : text;
 }

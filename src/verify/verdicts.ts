@@ -31,7 +31,6 @@ export interface EngineVerdict {
   reason: EngineReason;
   /** Spec 2.10 `valid`: true only for `valid`, false for `invalid` and `risky`, null for `unknown`. */
   valid: boolean | null;
-  /** Spec 2.10 `isDisposable`. */
   isDisposable: boolean;
   /** Spec 2.10 `isValidDomain`: whether the domain can receive mail; null when DNS was not asked or did not answer. */
   isValidDomain: boolean | null;
@@ -129,7 +128,6 @@ export function smtpVerdict(base: Base, outcome: SmtpOutcome): EngineVerdict {
   return passedVerdict(base);
 }
 
-/** Every check passed: valid, or risky for a role address. */
 export function passedVerdict(base: Base): EngineVerdict {
   return decide(base, base.role ? 'risky' : 'valid', base.role ? 'role' : '', true);
 }

@@ -9,7 +9,6 @@ const CODED_LIMIT = PAGE / 16;
 /** A column of repeating positive numbers (0: none): each page keeps its own few values, two bytes an entry. */
 export class CodedColumn {
   private readonly pages: Array<Uint16Array | Uint32Array> = [];
-  /** Per page still coded: each code's value (code 1 first), and each value's code. */
   private readonly values: Array<number[] | undefined> = [];
   private readonly codes: Array<IntTable | undefined> = [];
   /** The last value set and its code, in its page: neighbours usually share a value. */

@@ -27,7 +27,6 @@ export class VerdictTable {
   private readonly answerTimes: AnswerTime[] = [''];
   private readonly answersOfShape: Array<{ byOffset: IntTable; byTime?: Map<AnswerTime, number> }> = [];
   private timeBase: number | undefined;
-  /** The last text time seen, and how it is held (see timeKey): a batch's answers share it. */
   private lastText = '';
   private lastTextKey: AnswerTime = '';
   private answers = 0;
@@ -70,7 +69,6 @@ export class VerdictTable {
     return this.column.get(ordinal) !== 0;
   }
 
-  /** `before`: only an answer among the first `before` set (see answersSoFar). */
   get(ordinal: number, before = Number.POSITIVE_INFINITY): Verdict | undefined {
     const answer = this.column.get(ordinal);
     if (answer === 0 || answer > before) return undefined;
@@ -154,7 +152,6 @@ export class VerdictTable {
   }
 }
 
-/** The verdict's fields but its time and key (the row gives the key), in one order: verdicts alike say alike. */
 function withoutTime(v: Verdict): Verdict {
   const shape: Verdict = {
     key: '',

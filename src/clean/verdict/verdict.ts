@@ -94,7 +94,6 @@ export function addressKind(v: Verdict, key: string = v.key): { free: boolean | 
   if (at <= 0) return { free: null, role: null };
   return { free: isFreeProvider(key.slice(at + 1)), role: isRoleAccount(key.slice(0, at)) };
 }
-/** What a row tells besides its verdict: the address checked, when it was taken from inside the cell. */
 export interface RowFacts {
   checked?: string;
   key?: string;
@@ -116,7 +115,6 @@ export type ExtraColumn = keyof typeof EXTRA_COLUMNS;
 
 export const SERVICE_COLUMNS = ['email_service_status', 'email_checked_by'] as const satisfies readonly ExtraColumn[];
 
-/** Reasons of rows decided from the cell alone, before any checker. */
 const DECIDED_FROM_CELL: ReadonlySet<string> = new Set(['blank', 'syntax', 'short_row']);
 
 export function prefilterVerdict(key: string, reason: string): Verdict {

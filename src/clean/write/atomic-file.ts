@@ -73,7 +73,6 @@ const WRITE_FAILURES: Record<string, string> = {
   EPERM: 'permission denied',
 };
 
-/** An output that could not be written: one line naming it, never a stack trace. */
 export class OutputError extends CliError {
   override name = 'OutputError';
 

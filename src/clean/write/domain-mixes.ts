@@ -1,6 +1,5 @@
 import { byCodeUnits } from '../../quantities.js';
 
-/** How the rows of one domain came out. */
 export interface DomainMix {
   domain: string;
   rows: number;
@@ -42,7 +41,6 @@ export class DomainMixes {
     if (this.counts[index]!++ === 0) this.firsts[index] = ++this.seen;
   }
 
-  /** The `n` domains with the most rows (ties by name), their statuses named by `statusNames`. */
   top(n: number, statusNames: readonly string[]): DomainMix[] {
     const all = this.domains.map((domain, d) => {
       const statuses: number[] = [];

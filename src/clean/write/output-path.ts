@@ -87,7 +87,6 @@ function nearestFile(dir: string): string {
   return dir;
 }
 
-/** True when the two paths are the same file: the same path after links, or the same inode (a hard link). */
 export function sameFile(a: string, b: string): boolean {
   if (finalPath(a) === finalPath(b)) return true;
   const sa = statOrUndefined(a, true);

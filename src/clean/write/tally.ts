@@ -23,7 +23,6 @@ export class Tally {
   private readonly serviceStatuses = new Map<string, number>();
   private readonly byVerdict = new Map<Verdict, Count>();
   readonly suggestions = new Map<string, number>();
-  /** The first few addresses (as written in the input) of each status but `valid`, for the report. */
   readonly examples = new Map<string, string[]>();
   private readonly byDomain: DomainMixes | undefined;
   private readonly statusNames: string[] = [];
@@ -39,7 +38,6 @@ export class Tally {
   get disposable(): number {
     return this.settled().disposable;
   }
-  /** Role addresses, as the email_role column says it (see add). */
   get role(): number {
     return this.settled().role;
   }
@@ -106,7 +104,6 @@ export class Tally {
     if (list.length < EXAMPLES && cell !== '' && !list.includes(cell)) list.push(cell);
   }
 
-  /** The `n` domains with the most rows, each with its mix of statuses (ties by name). */
   topDomains(n: number): DomainMix[] {
     return this.byDomain?.top(n, this.statusNames) ?? [];
   }

@@ -17,16 +17,13 @@ export interface WriteOptions {
   backup?: string;
   stdout: Writable;
   rows?: RowReceiver;
-  /** Statuses and reasons kept in the main output (--only); the rest go to `rejects` if given, else nowhere. */
   only?: ReadonlySet<string>;
   rejects?: OutputPath;
   extraColumns?: readonly ExtraColumn[];
-  /** Add the `email_checked` column: the scan found cells that hold their address inside something else. */
   checked?: boolean;
   signal?: AbortSignal;
   /** --escape-formulas (CSV); default on when a workbook is written as CSV, else rows go byte for byte. */
   escapeFormulas?: boolean;
-  /** How each row's email cell is decided, asked once a row in row order; the prefilter by default. */
   decide?: DecideRow;
   /** Every row has the header's field count (the scan of the same file found none ragged): see ReadOptions. */
   evenRows?: boolean;
@@ -46,10 +43,8 @@ interface Target {
   file?: AtomicFile;
 }
 
-/** Takes a row as an object (its columns, then its results); a promise it returns holds the writing back. */
 export type RowReceiver = (row: Record<string, unknown>) => Promise<void> | undefined;
 
-/** A row's email cell decided: its address's key, or why it has none (see prefilter). */
 export type DecideRow = (cell: string | undefined) => Prefiltered;
 
 /** The verdict of a row's address (undefined: unchecked); asked once for each row with an address, in row order. */
@@ -122,7 +117,6 @@ async function openTarget(
 
 const DECIDED_HERE = new Map<string, Verdict>();
 
-/** The verdict of a cell decided before checking (blank, not an address): one object per reason. */
 function decidedHere(reason: string): Verdict {
   let verdict = DECIDED_HERE.get(reason);
   if (!verdict) DECIDED_HERE.set(reason, (verdict = prefilterVerdict('', reason)));

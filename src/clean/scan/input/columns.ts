@@ -11,7 +11,6 @@ const EMAIL_NAMES = words(`
   courriel adressecourriel adresseemail correo correoelectronico emailadresse mailadresse epost epostadresse
 `);
 
-/** Lower case, letters and digits only: `E-mail 1 - Value` -> `email1value`. */
 export function normaliseName(name: string): string {
   return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
@@ -67,7 +66,6 @@ export interface ColumnQuestion {
   ours?: readonly number[];
 }
 
-/** --column; else a header naming an email; else the column whose values look most like addresses. */
 export function chooseEmailColumn(q: ColumnQuestion): ColumnChoice {
   const index = q.column !== undefined ? flaggedColumn(q, q.column.trim()) : (namedColumn(q) ?? columnByContent(q));
   if (index === undefined) {

@@ -1,6 +1,5 @@
-// The fast path of the input adapter: walks the bytes itself and decodes only the fields asked for, giving exactly
-// csv-parse's records (a fuzz test holds it to that). At the first record it cannot be sure of, it hands that record
-// and the rest to csv-parse (record-parser.ts), which also reports any error.
+// The input's fast path: decodes only the fields asked for, giving exactly csv-parse's records (a fuzz test holds
+// it to that); from the first record it cannot be sure of, csv-parse reads the rest and reports any error.
 import type { UsageError } from '../../../errors.js';
 import type { InputLayout, InputRecord } from './index.js';
 import { LineEnds, LONGEST_RECORD } from './line-ends.js';
@@ -48,7 +47,6 @@ export class FastRecordParser implements RecordSource {
     if (evenRows && !allFields && layout.format !== 'lines') this.byLineEnd = new LineEnds(layout);
   }
 
-  /** With `evenRows` and only the email field asked for: what finds most records without reading their fields. */
   private readonly byLineEnd: LineEnds | undefined;
 
   static handles(layout: InputLayout): boolean {

@@ -8,7 +8,6 @@ export interface WorkbookLayout {
   /** Each spooled row's sheet row number and typed cells, one line a row (typed-cells.ts). */
   cellsFile: string;
   formats: NumberFormat[];
-  /** Formula cells saved without their result, read as empty. */
   formulasWithoutResult: number;
   /** Where the workbook and its parts are: a workbook written over it keeps every part but the sheet read. */
   parts: WorkbookParts;
@@ -22,16 +21,13 @@ export interface WorkbookParts {
 }
 
 export interface InputLayout {
-  /** The file to read: the list, its spool, or its UTF-8 copy. */
   file: string;
   displayName: string;
-  /** 'lines' = one address per line, no quoting. */
   format: 'csv' | 'lines';
   delimiter: string;
   bom: boolean;
   /** Excel's `sep=;` first line as written (without its line ending): it named the delimiter; the writer keeps it. */
   sepLine?: string;
-  /** Where the first record may start, after a BOM and a `sep=` line: byte offset and 1-based line. */
   bodyOffset: number;
   bodyLine: number;
   encoding: InputEncoding;
@@ -52,7 +48,6 @@ export interface InputLayout {
   fingerprint: string;
   size: number;
   cleanup(): Promise<void>;
-  /** The input was an Excel workbook (its rows are read from a CSV copy). */
   workbook?: WorkbookLayout;
 }
 

@@ -1,5 +1,4 @@
-// Where a record ends and its email field, found by indexOf for a list whose rows all have the header's field count:
-// all a CSV -> CSV write needs. A record this cannot be sure of is left to the fast reader's field-by-field path.
+// A record's end and email field found by indexOf, for a list whose rows all have the header's field count.
 import type { InputLayout, InputRecord } from './index.js';
 
 const LF = 10;

@@ -68,13 +68,11 @@ export class RecordParser implements RecordSource {
   private take(fields: string[], end: number, parserLines: number): boolean {
     if (this.failure !== undefined) return false;
     this.parserNextLine = parserLines + 1;
-    // The record's bytes, terminator included: [recordStart, end).
     let buf = this.chunk;
     let from = this.recordStart - this.chunkStart;
     let to = end - this.chunkStart;
     if (from < 0) {
-      // It began in an earlier chunk (csv-parse holds back the last bytes of a chunk for look-ahead, so it may even
-      // end there).
+      // It began in an earlier chunk (csv-parse holds back a chunk's last bytes, so it may even end there).
       const tailStart = this.chunkStart - this.tail.length;
       if (to <= 0) {
         buf = this.tail;
@@ -120,7 +118,6 @@ export class RecordParser implements RecordSource {
   feed(chunk: Buffer): Error | undefined {
     this.chunk = chunk;
     this.parser.write(chunk);
-    // Keep the start of an unfinished record for the next chunk.
     const chunkEnd = this.chunkStart + chunk.length;
     if (this.recordStart >= chunkEnd) this.tail = EMPTY;
     else if (this.recordStart >= this.chunkStart)

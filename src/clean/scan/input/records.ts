@@ -131,7 +131,7 @@ class RecordIterator implements AsyncIterableIterator<InputRecord> {
 }
 
 export interface ReadOptions {
-  /** Bytes parsed per batch (default 64 KiB). Tests use tiny values to put chunk boundaries everywhere. */
+  /** Tests use tiny values to put chunk boundaries everywhere. */
   feedBytes?: number;
   /** Decode each record's text into `raw` (default true); 'bytes': a view of it in `rawBytes` until the next batch. */
   raw?: boolean | 'bytes';
@@ -160,7 +160,6 @@ export function readRecordBatches(layout: InputLayout, options: ReadOptions = {}
   return { [Symbol.asyncIterator]: () => batches(layout, withDefaults(options)) };
 }
 
-/** Data records only (the header is skipped), in input order; fully empty (or whitespace-only) lines are skipped. */
 export function readRecords(layout: InputLayout, options: ReadOptions = {}): AsyncIterable<InputRecord> {
   return {
     [Symbol.asyncIterator]: () => new RecordIterator(batches(layout, withDefaults(options))),

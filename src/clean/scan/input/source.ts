@@ -20,7 +20,6 @@ export interface ByteScan {
   sample: Buffer;
   sampleComplete: boolean;
   badUtf8: number;
-  /** Something other than whitespace (and a BOM) occurs. */
   hasText: boolean;
   lastByte: number;
 }
@@ -177,38 +176,23 @@ export async function firstInvalidUtf8(file: string, displayName: string): Promi
   }
 }
 
-/** The list refused at byte `offset`: a NUL, or the start of a sequence that is not UTF-8 (never 0). */
+/** The list refused at byte `offset`: a NUL, or the start of a sequence that is not UTF-8. */
 export async function badByteError(file: string, displayName: string, offset: number): Promise<UsageError> {
-  const line = await lineAtOffset(file, offset);
-  const byte = await byteAt(file, offset);
-  return byte === 0 ? nulError(displayName, line) : utf8Error(displayName, line, byte);
-}
-
-async function lineAtOffset(file: string, offset: number): Promise<number> {
   let line = 1;
+  let byte = 0;
   let pos = 0;
-  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES, end: Math.max(offset - 1, 0) });
+  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES, end: offset });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       const stop = Math.min(chunk.length, offset - pos);
       for (let i = chunk.indexOf(10); i !== -1 && i < stop; i = chunk.indexOf(10, i + 1)) line++;
+      if (stop < chunk.length) byte = chunk[stop]!;
       pos += chunk.length;
     }
   } finally {
     stream.destroy();
   }
-  return line;
-}
-
-async function byteAt(file: string, offset: number): Promise<number> {
-  const fh = await open(file, 'r');
-  try {
-    const buf = Buffer.alloc(1);
-    await fh.read(buf, 0, 1, offset);
-    return buf[0] ?? 0;
-  } finally {
-    await fh.close();
-  }
+  return byte === 0 ? nulError(displayName, line) : utf8Error(displayName, line, byte);
 }
 
 /** A sample that looks like binary data: more than 10% control characters (a lone NUL is reported where it is). */

@@ -6,7 +6,6 @@ import { formatCount } from '../../../quantities.js';
 export interface ListStamp {
   size: number;
   modifiedMs: number;
-  /** sha256 of the first and the last blocks, hex. */
   edges: string;
 }
 

@@ -2,7 +2,6 @@
 // back keeps its numbers, dates and booleans, and messages name the sheet's own rows.
 import { createReadStream, type ReadStream } from 'node:fs';
 
-/** n: number, d: date or time, b: boolean, e: error (#N/A). */
 export type CellKind = 'n' | 'd' | 'b' | 'e';
 
 /** A typed cell: column, kind, format index, and the stored value where the row's text shows another. */

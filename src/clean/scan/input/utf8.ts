@@ -44,7 +44,6 @@ export function scanUtf8(buf: Uint8Array, allowTail = false): { bad: number; tai
   return { bad: -1, tail: n };
 }
 
-/** Incremental checker; offsets are absolute positions in the file (`base` = where the first chunk starts). */
 export class Utf8Checker {
   private carry: Buffer | undefined;
   private next: number;

@@ -12,7 +12,6 @@ export class OutputColumns {
   readonly names: string[];
   /** The input holds an earlier run's results: its rows are rebuilt without them, so cannot go out byte for byte. */
   readonly rebuild: boolean;
-  /** Keys of the fields a longer row has beyond the header, made as such rows come. */
   private readonly extraNames: string[] = [];
 
   constructor(private readonly layout: InputLayout) {
@@ -33,7 +32,6 @@ export class OutputColumns {
     return object;
   }
 
-  /** The fields a longer row has beyond the header, keyed `column_N` (they follow the results). */
   extra(fields: string[], cells?: readonly TypedCell[]): Record<string, JsonValue> | undefined {
     if (fields.length <= this.layout.columnCount) return undefined;
     const typed = cells && byColumn(cells);

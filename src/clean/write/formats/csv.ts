@@ -86,7 +86,6 @@ class ResultCells {
   }
 }
 
-/** What comes before the rows: a BOM, Excel's `sep=` line, the header (`rebuild`: without an earlier run's columns). */
 function headerText(
   layout: SinkContext['layout'],
   extras: SinkContext['extras'],

@@ -45,7 +45,6 @@ export function objectReceiver(
   };
 }
 
-/** One row's object: its columns by name, its results, then a longer row's fields past the header's. */
 function rowObject(
   columns: OutputColumns,
   extras: SinkContext['extras'],

@@ -8,7 +8,6 @@ export interface RowSink {
   readonly reads?: { raw: boolean | 'bytes'; fields: 'all' | 'email'; typed?: boolean };
   start(): Promise<void>;
   row(record: InputRecord, verdict: Verdict, facts: RowFacts): Promise<void> | undefined;
-  /** Writes what is left; the stream itself is closed by its owner. */
   end(): Promise<void>;
 }
 
@@ -18,7 +17,6 @@ export interface SinkContext {
   stream: Writable;
   /** The input's own cells that would start a formula are neutralised (CSV; other formats hold no formulas). */
   escapeFormulas: boolean;
-  /** Tells the user something about the output that is not an error (cells cut to fit, say). */
   warn(message: string): void;
 }
 

@@ -6,7 +6,6 @@ import type { WorkbookParts } from '../../scan/input/layout.js';
 import { relsOf, WorkbookPackage } from '../../scan/input/workbook/package.js';
 import { type SheetPart, type StyleBase, type StyleTable, ZipOutput } from './xlsx-package.js';
 
-/** The sections of a styles part a sheet's styles are added to, each with its element's name. */
 const SECTIONS = { numFmts: 'numFmt', fonts: 'font', cellXfs: 'xf' } as const;
 
 export class KeptPackage extends ZipOutput {
@@ -90,7 +89,6 @@ function append(xml: string, section: keyof typeof SECTIONS, elements: string[])
   );
 }
 
-/** A section (`<cellXfs …>…</cellXfs>`, any namespace prefix): its opening tag, its content, where it starts. */
 function sectionOf(xml: string, name: string): { at: number; open: string; body: string; prefix: string } | undefined {
   const match = new RegExp(`<((?:\\w+:)?)${name}\\b[^>]*>`).exec(xml);
   if (!match) return undefined;
@@ -100,7 +98,6 @@ function sectionOf(xml: string, name: string): { at: number; open: string; body:
   return { at, open: match[0], body: xml.slice(at + match[0].length, close), prefix: match[1]! };
 }
 
-/** `<xf …/>` as `<x:xf …/>` where the workbook writes its elements with a prefix. */
 const withPrefix = (element: string, prefix: string) =>
   prefix ? element.replace(/<(\/?)(\w)/g, `<$1${prefix}$2`) : element;
 

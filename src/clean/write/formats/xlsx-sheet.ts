@@ -4,7 +4,6 @@ import { ChunkedWriter } from '../atomic-file.js';
 import { SHEET_HEAD } from './xlsx-package.js';
 import { columnName } from './xlsx-xml.js';
 
-/** Rows a sheet holds in Excel, its header included. */
 export const SHEET_ROWS = 1_048_576;
 /** Rows looked at for the column widths, kept back until then. */
 const MEASURED_ROWS = 100;
@@ -20,7 +19,6 @@ export class SheetXml {
     this.writer = new ChunkedWriter(stream);
   }
 
-  /** One row's cells and (for the first rows) their text lengths; a promise only when the output asks to wait. */
   row(cells: string, lengths: () => readonly number[]): Promise<void> | undefined {
     const n = ++this.rows;
     const xml = `<row r="${n}">${cells}</row>`;

@@ -100,7 +100,6 @@ export class XlsxSink implements RowSink {
     });
   }
 
-  /** A row's result cells, made once for each verdict unless they depend on the row (as in the CSV writer). */
   private results(verdict: Verdict, facts: RowFacts): string {
     const shared = facts.checked === undefined && (verdict.free !== undefined || facts.key === undefined);
     let xml = shared ? this.made.get(verdict) : undefined;
@@ -130,7 +129,6 @@ export class XlsxSink implements RowSink {
     return textCell(value);
   }
 
-  /** A workbook's cell that is not text, as it was: a number in its format, a date, a boolean, an error. */
   private typedCell(text: string, [, kind, format, value]: TypedCell): string {
     if (kind === 'b') return booleanCell(text === 'TRUE');
     if (kind === 'e') return errorCell(text);

@@ -6,7 +6,6 @@ import { attribute } from './xml.js';
 export interface SheetEntry {
   name: string;
   hidden: boolean;
-  /** The sheet's part, or undefined for a chart sheet or a sheet the package lacks. */
   path?: string;
 }
 

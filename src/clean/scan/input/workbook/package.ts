@@ -73,7 +73,6 @@ export interface Relationship {
   path: string;
 }
 
-/** Relationships of `part` (from its `_rels/NAME.rels`), by id; none when it has no such part. */
 export async function readRelationships(pkg: WorkbookPackage, part: string): Promise<Map<string, Relationship>> {
   const dir = posix.dirname(part);
   const relsPath = relsOf(part);

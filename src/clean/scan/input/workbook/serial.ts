@@ -20,7 +20,6 @@ export function msToSerial(ms: number): number {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-/** `2024-03-05`, `14:30:00`, `2024-03-05 14:30:00` (with `.250` when it has milliseconds). */
 export function serialText(serial: number, shape: DateShape, date1904: boolean): string {
   if (!Number.isFinite(serial) || serial < 0) return String(serial);
   if (shape === 'time' && (serial < 1 || serial >= 2)) return elapsedText(serial);

@@ -3,7 +3,6 @@ import { UsageError } from '../../../../errors.js';
 import type { WorkbookPackage } from './package.js';
 import { CellText } from './text.js';
 
-/** UTF-8 bytes kept in all. */
 export const MAX_SHARED_BYTES = 96 << 20;
 /** Strings kept in all (8 bytes each). */
 export const MAX_SHARED_STRINGS = 8 << 20;
@@ -57,7 +56,6 @@ export class SharedStrings {
   }
 }
 
-/** Reads the table: each `<si>`'s text (its runs joined, phonetic guides left out). */
 export async function readSharedStrings(
   pkg: WorkbookPackage,
   path: string | undefined,

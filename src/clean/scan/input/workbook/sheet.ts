@@ -8,12 +8,10 @@ import type { shownText } from './shown.js';
 import type { NumberFormat, Styles } from './styles.js';
 import { CellText } from './text.js';
 
-/** Excel's widest sheet: columns A to XFD. */
 export const MAX_COLUMNS = 16_384;
 
 export interface SheetRow {
   row: number;
-  /** Each cell's text by 0-based column ('' where there is none); trailing empty cells left out. */
   fields: string[];
   typed: TypedCell[];
 }

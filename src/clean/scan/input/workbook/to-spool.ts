@@ -17,7 +17,6 @@ import { type NumberFormat, readStyles } from './styles.js';
 
 export interface SpooledSheet {
   csv: string;
-  /** One line a row of the CSV: its sheet row and its typed cells. */
   cells: string;
   sheet: string;
   sheets: string[];
@@ -36,7 +35,6 @@ export interface SpoolOptions {
   signal?: AbortSignal;
 }
 
-/** Reads the chosen sheet (a name or a 1-based number; the first visible tab by default) into two spools. */
 export async function spoolWorkbook(opts: SpoolOptions): Promise<SpooledSheet> {
   const { displayName, spoolDir } = opts;
   const pkg = await WorkbookPackage.open(opts.file, displayName);
@@ -125,7 +123,6 @@ function quote(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-/** The number formats met, numbered in order; the spools refer to them by number. */
 class FormatTable {
   readonly list: NumberFormat[] = [{ id: 0 }];
   private readonly index = new Map<string, number>([['0:', 0]]);

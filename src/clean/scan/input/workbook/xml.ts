@@ -13,7 +13,6 @@ export interface XmlHandlers {
   afterChunk?(): Promise<void> | undefined;
 }
 
-/** The name without its namespace prefix: some writers spell `<x:row>`. */
 export function localName(name: string): string {
   const colon = name.indexOf(':');
   return colon < 0 ? name : name.slice(colon + 1);
