@@ -15,7 +15,6 @@ export interface SmtpOptions {
   perHost?: number;
   /** Host (`name` or `name:port`) for the start-up reachability check; default the first mail host probed. */
   probeHost?: string;
-  /** Limit for the reachability check. Default the smaller of `timeoutMs` and 3000 ms. */
   probeTimeoutMs?: number;
 }
 

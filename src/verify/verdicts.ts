@@ -37,7 +37,6 @@ export interface EngineVerdict {
   role: boolean;
   freeProvider: boolean;
   smtputf8: boolean;
-  /** A likely intended address when the domain looks mistyped (`ann@gmial.com` -> `ann@gmail.com`). */
   suggestion?: string;
   detail?: string;
 }

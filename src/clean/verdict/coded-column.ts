@@ -11,7 +11,6 @@ export class CodedColumn {
   private readonly pages: Array<Uint16Array | Uint32Array> = [];
   private readonly values: Array<number[] | undefined> = [];
   private readonly codes: Array<IntTable | undefined> = [];
-  /** The last value set and its code, in its page: neighbours usually share a value. */
   private lastPage = -1;
   private lastValue = 0;
   private lastCode = 0;

@@ -6,7 +6,6 @@ export class IntTable {
   private keys = new Int32Array(FIRST_SLOTS);
   private values = new Uint32Array(FIRST_SLOTS);
   private count = 0;
-  /** 32 less the table's bits: a key's slot is the top bits of its hash. */
   private shift = 32 - Math.log2(FIRST_SLOTS);
 
   get size(): number {

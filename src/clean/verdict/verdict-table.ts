@@ -20,9 +20,7 @@ export class VerdictTable {
   private readonly shapes: Verdict[] = [];
   private readonly shapeNumbers = new Map<string, number>();
   private readonly shapeOfVerdict = new WeakMap<Verdict, number>();
-  /** A shape given an address's kind (free, role: see setKey), by shape * 4 + kind. */
   private readonly withKinds = new Map<number, number>();
-  /** Each answer (from 1) as its shape and time; each shape's answers by time (see timeKey). */
   private readonly answerShapes = new Paged('u32');
   private readonly answerTimes: AnswerTime[] = [''];
   private readonly answersOfShape: Array<{ byOffset: IntTable; byTime?: Map<AnswerTime, number> }> = [];

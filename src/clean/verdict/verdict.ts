@@ -16,7 +16,6 @@ export interface Verdict {
   suggestion?: string;
   /** The status word the cleaning service itself sent (`status` is always one of STATUSES). */
   serviceStatus?: string;
-  /** Decided by the built-in engine before anything was sent to the service (nothing paid for it). */
   decidedBy?: 'precheck' | 'local';
   /** A free-mail provider's address, a role address: set by the engine; else read from `key` when written. */
   free?: boolean;
@@ -74,7 +73,6 @@ export function meaningLines(meanings: Readonly<Record<string, string>>): string
     .join('\n');
 }
 
-/** The six columns of every result; an input holding them all is an earlier run's output. */
 export const VERDICT_COLUMNS = [
   'email_status',
   'email_valid',
@@ -102,9 +100,7 @@ export interface RowFacts {
 /** Columns appended after the six, each only when it has something to say for this run. */
 export const EXTRA_COLUMNS = {
   email_suggestion: (v: Verdict) => v.suggestion ?? null,
-  /** The cleaning service's own status word, beside `email_status` in mailclean's. */
   email_service_status: (v: Verdict) => v.serviceStatus ?? null,
-  /** Who decided the row: `service`, `precheck` or `local`; empty when decided from its cell or left unchecked. */
   email_checked_by: (v: Verdict) =>
     v.decidedBy ?? (v.status === 'unchecked' || DECIDED_FROM_CELL.has(v.reason) ? null : 'service'),
   /** The address checked, where the cell held it inside something else (`Name <address>`, mailto:). */

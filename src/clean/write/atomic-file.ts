@@ -90,7 +90,6 @@ export class OutputError extends CliError {
 /** What a file's stream takes before it asks to wait: with the default, rows were made and written by turns. */
 const QUEUED_BYTES = 1 << 20;
 
-/** How much more written, and how often, before what was written so far is put on disk (see flushBehind). */
 export const FLUSH_BEHIND = { bytes: 16 * 2 ** 20, everyMs: 100 };
 
 /** An output written beside its target and renamed into place when complete, keeping the replaced file's mode. */

@@ -14,7 +14,6 @@ export class DomainMixes {
   private slots = new Int32Array(FIRST_SLOTS);
   private readonly domains: string[] = [];
   private hashes = new Int32Array(FIRST_DOMAINS);
-  /** Per domain, `width` numbers: its rows of each status, and when each status first came (for its order). */
   private width = 4;
   private counts = new Float64Array(FIRST_DOMAINS * this.width);
   private firsts = new Float64Array(FIRST_DOMAINS * this.width);

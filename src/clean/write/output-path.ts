@@ -8,7 +8,6 @@ import { removeLeftovers } from '../../lock-files.js';
 export interface OutputPath {
   given: string;
   path: string;
-  /** `file`: replaced by rename; `direct`: written in place (a device or a FIFO). */
   kind: 'file' | 'direct';
   /** The mode of the file being replaced, kept on the new one; absent for a new file (the umask decides). */
   mode?: number;
@@ -26,7 +25,6 @@ function statOrUndefined(path: string, follow: boolean): Stats | undefined {
   }
 }
 
-/** Follows symlinks to the final path, which may not exist yet (a dangling link names the file to create). */
 function finalPath(path: string): string {
   const absolute = resolve(path);
   try {

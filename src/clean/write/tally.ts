@@ -54,7 +54,6 @@ export class Tally {
     return this.serviceStatuses;
   }
 
-  /** One row: its verdict, the cell as written, and its address's key when it has one (shared verdicts carry none). */
   add(verdict: Verdict, cell?: string, key: string = verdict.key): void {
     let rows = this.byVerdict.get(verdict);
     if (rows !== undefined) rows.n++;

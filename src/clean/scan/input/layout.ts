@@ -5,7 +5,6 @@ import type { NumberFormat } from './workbook/styles.js';
 export interface WorkbookLayout {
   sheet: string;
   sheets: string[];
-  /** Each spooled row's sheet row number and typed cells, one line a row (typed-cells.ts). */
   cellsFile: string;
   formats: NumberFormat[];
   formulasWithoutResult: number;
@@ -31,7 +30,6 @@ export interface InputLayout {
   bodyOffset: number;
   bodyLine: number;
   encoding: InputEncoding;
-  /** Neither a BOM nor --encoding named it, and it was not UTF-8: it was read as Windows-1252. */
   encodingGuessed: boolean;
   lineEnding: '\n' | '\r\n';
   endsWithNewline: boolean;
@@ -39,7 +37,6 @@ export interface InputLayout {
   header: string[];
   headerRaw?: string;
   columnCount: number;
-  /** Reading stops at the first row with another number of fields (else such rows are read like the others). */
   strict: boolean;
   emailColumn: number;
   emailColumnName: string;

@@ -139,9 +139,7 @@ export interface ReadOptions {
   fields?: 'all' | 'email';
   /** Every record has the layout's field count (a scan found none ragged): records are then found by their ends. */
   evenRows?: boolean;
-  /** 'csv-parse' reads every record with csv-parse (the reference the fast reader is tested against). */
   parser?: 'fast' | 'csv-parse';
-  /** A workbook's records carry their cells that are not text (numbers, dates, booleans) in `cells`. */
   typed?: boolean;
 }
 

@@ -6,7 +6,6 @@ export const DELIMITERS = [',', ';', '\t', '|'] as const;
 export const SNIFF_RECORDS = 200;
 export const MAX_RECORD = 1 << 20;
 
-/** csv-parse options shared by the sniffer and the streaming reader, so both see the same records. */
 export function parserOptions(format: 'csv' | 'lines', delimiter: string, raw = true): Options {
   return {
     // 'lines' has no quoting and no delimiter; a NUL is refused before it reaches the parser.

@@ -67,7 +67,6 @@ export function fileError(displayName: string, err: unknown): UsageError {
 
 export type FileKind = 'file' | 'stream';
 
-/** A regular file is read in place; pipes, character devices and sockets can only be read once, so they are spooled. */
 export async function fileKind(path: string, displayName: string): Promise<FileKind> {
   let st: Stats;
   try {

@@ -4,7 +4,6 @@ import { createReadStream, type ReadStream } from 'node:fs';
 
 export type CellKind = 'n' | 'd' | 'b' | 'e';
 
-/** A typed cell: column, kind, format index, and the stored value where the row's text shows another. */
 export type TypedCell = [column: number, kind: CellKind, format: number, value?: number | string];
 
 export function cellsLine(row: number, cells: readonly TypedCell[]): string {

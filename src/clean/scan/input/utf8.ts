@@ -11,7 +11,6 @@ function sequenceLength(lead: number): number {
 
 const isCont = (b: number | undefined): boolean => b !== undefined && (b & 0xc0) === 0x80;
 
-/** The index of the first invalid sequence in `buf`, or -1; with `allowTail`, a cut-short end is `tail`'s start. */
 export function scanUtf8(buf: Uint8Array, allowTail = false): { bad: number; tail: number } {
   const n = buf.length;
   let i = 0;

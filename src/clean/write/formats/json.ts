@@ -31,7 +31,6 @@ function objectSink({ layout, extras, stream }: SinkContext, lines: boolean): Ro
 export const json = { createSink: (ctx: SinkContext) => objectSink(ctx, false) };
 export const ndjson = { createSink: (ctx: SinkContext) => objectSink(ctx, true) };
 
-/** The rows as the JSON format's objects, each handed to `receive` (the library's iterator of rows). */
 export function objectReceiver(
   { layout, extras }: Pick<SinkContext, 'layout' | 'extras'>,
   receive: RowReceiver,

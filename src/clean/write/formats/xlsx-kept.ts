@@ -54,7 +54,6 @@ export class KeptPackage extends ZipOutput {
   }
 }
 
-/** Where the workbook's styles end: its cell styles and fonts, and the next free custom format id. */
 function styleBase(xml: string): StyleBase {
   const count = (section: keyof typeof SECTIONS) => {
     const body = sectionOf(xml, section)?.body ?? '';

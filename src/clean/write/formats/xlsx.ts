@@ -81,7 +81,6 @@ export class XlsxSink implements RowSink {
     this.done.push({ name: n === 1 ? sheet : numbered(sheet, n), range });
   }
 
-  /** The row's cells: its columns, the results, then fields past the header's; without `r`, so results are reused. */
   private writeRow(record: InputRecord, verdict: Verdict, facts: RowFacts): Promise<void> | undefined {
     const { fields, line } = record;
     const typed = record.cells && byColumn(record.cells);
@@ -146,7 +145,6 @@ export class XlsxSink implements RowSink {
   }
 }
 
-/** `Contacts (2)`: Excel's names hold at most 31 characters. */
 function numbered(name: string, n: number): string {
   const suffix = ` (${n})`;
   return name.slice(0, 31 - suffix.length) + suffix;

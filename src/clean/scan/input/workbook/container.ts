@@ -29,7 +29,6 @@ export async function oleError(file: string, displayName: string): Promise<Usage
   );
 }
 
-/** Whether the file holds `needle` anywhere (the directory of an OLE2 file can be at its end). */
 async function contains(file: string, needle: Buffer): Promise<boolean> {
   let tail = Buffer.alloc(0);
   const stream = createReadStream(file, { highWaterMark: 1 << 20 });

@@ -10,7 +10,6 @@ interface OpenWorkbookOptions extends OpenInputOptions {
   file: string;
   displayName: string;
   strict: boolean;
-  /** The workbook's own bytes, which name it for the journal. */
   original: ByteScan;
   spooled: string[];
 }

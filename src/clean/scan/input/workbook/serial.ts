@@ -31,7 +31,6 @@ export function serialText(serial: number, shape: DateShape, date1904: boolean):
   return shape === 'date' ? day : shape === 'time' ? time : `${day} ${time}`;
 }
 
-/** A time format over a day or more (`[h]:mm`, a duration): hours past 24. */
 function elapsedText(serial: number): string {
   const ms = Math.round(serial * DAY_MS);
   const hours = Math.floor(ms / 3_600_000);
