@@ -5,16 +5,13 @@ interface DomainList {
   has(domain: string): boolean;
 }
 
-/** Written by tools/build-disposable.mjs from mailchecker's list; the single executable carries it as an asset. */
+/** Written by tools/build-disposable.mjs from mailchecker's list, sorted; the single executable carries it. */
 const BUILT_LIST = 'disposable-domains.txt';
 
 let domains: DomainList | undefined;
 let origin: 'built' | 'mailchecker' | undefined;
 
-/**
- * mailchecker's list, loaded on first use: the build's copy when it came from the mailchecker installed now, else
- * mailchecker itself. The release bundle and the single executable have only the copy.
- */
+/** The build's copy when it came from the mailchecker installed now, else mailchecker itself (slower to load). */
 function list(): DomainList {
   if (!domains) {
     const require = createRequire(import.meta.url);
@@ -27,7 +24,6 @@ function list(): DomainList {
   return domains;
 }
 
-/** Where the list came from, once loaded: the build's copy, or mailchecker itself (slower to load). */
 export function disposableListOrigin(): 'built' | 'mailchecker' | undefined {
   return origin;
 }
@@ -58,35 +54,14 @@ function builtText(): string | undefined {
   }
 }
 
-/** Lookups answered by halving before the hash table is built: a short list never pays for building it. */
-const HALVING_LOOKUPS = 30_000;
-
-/**
- * The sorted lines of one string as a set, compared in place so no lookup makes a string: halving at first, then a
- * hash table of line numbers over the text.
- */
+/** The sorted lines of one string as a set, halved in place: no lookup makes a string, and loading builds nothing. */
 class LineSet implements DomainList {
-  private lookups = 0;
-  private table: { starts: Int32Array; slots: Int32Array; mask: number } | undefined;
-
   constructor(
     private readonly text: string,
     private readonly from: number,
   ) {}
 
   has(name: string): boolean {
-    if (this.table === undefined && ++this.lookups <= HALVING_LOOKUPS) return this.halve(name);
-    this.table ??= hashTable(this.text, this.from);
-    const { starts, slots, mask } = this.table;
-    for (let slot = hash(name, 0, name.length) & mask; slots[slot] !== 0; slot = (slot + 1) & mask) {
-      const index = (slots[slot] as number) - 1;
-      if (compareLine(this.text, starts[index] as number, (starts[index + 1] as number) - 1, name) === 0) return true;
-    }
-    return false;
-  }
-
-  /** Binary search over character offsets: `low` is always a line's start, `high` one past the last candidate's. */
-  private halve(name: string): boolean {
     const { text } = this;
     let low = this.from;
     let high = text.length;
@@ -103,24 +78,6 @@ class LineSet implements DomainList {
   }
 }
 
-/** Where each line from `from` starts (and one past the last), and their line numbers + 1 hashed into slots. */
-function hashTable(text: string, from: number): { starts: Int32Array; slots: Int32Array; mask: number } {
-  let lines = 0;
-  for (let at = text.indexOf('\n', from); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
-  const starts = new Int32Array(lines + 1);
-  starts[0] = from;
-  let line = 0;
-  for (let at = text.indexOf('\n', from); at >= 0; at = text.indexOf('\n', at + 1)) starts[++line] = at + 1;
-  const slots = new Int32Array(2 ** Math.ceil(Math.log2(lines * 2 + 1)));
-  const mask = slots.length - 1;
-  for (let index = 0; index < lines; index++) {
-    let slot = hash(text, starts[index] as number, (starts[index + 1] as number) - 1) & mask;
-    while (slots[slot] !== 0) slot = (slot + 1) & mask;
-    slots[slot] = index + 1;
-  }
-  return { starts, slots, mask };
-}
-
 /** The line `text[start, end)` against `name`, in the order of JavaScript's sort (UTF-16 code units). */
 function compareLine(text: string, start: number, end: number, name: string): number {
   const length = Math.min(end - start, name.length);
@@ -131,14 +88,6 @@ function compareLine(text: string, start: number, end: number, name: string): nu
   return end - start - name.length;
 }
 
-/** FNV-1a over the characters of `text` from `start` to `end`. */
-function hash(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-/** True for a listed domain and for any subdomain of one (`x.mailinator.com`). */
 export function isDisposableDomain(asciiDomain: string): boolean {
   const set = list();
   let domain = asciiDomain.toLowerCase();

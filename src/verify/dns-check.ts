@@ -1,20 +1,14 @@
 // What a domain's lookup says, the resolver's options and counters, and the warnings a failed lookup gives.
 
 export interface DnsOptions {
-  /** Resolver addresses (`'127.0.0.1:5353'`, `'[::1]:53'`); the system's when absent. */
   servers?: string[];
   /** Per-query timeout before a retry, in milliseconds (c-ares doubles it on each retry). Default 3000. */
   timeoutMs?: number;
-  /** Attempts per query. Default 2. */
   tries?: number;
-  /** Domains looked up at once. Default 16. */
   concurrency?: number;
   /** After this many domains in a row got no answer, the rest are `dns_unavailable` without asking. Default 5. */
   unreachableAfter?: number;
-  /**
-   * A name that must exist (default `com`), asked before "no such domain" is believed: a resolver cut off from the
-   * Internet that denies everything makes checks unknown, not invalid. `false` trusts every answer.
-   */
+  /** A name that must exist (default `com`): a resolver cut off that denies everything makes checks unknown. */
   canary?: string | false;
   /** Believe "no such domain" only when asked twice: for the precheck, whose answer nobody checks after. */
   confirmNoDomain?: boolean;
@@ -28,7 +22,6 @@ export interface MailHost {
 export type DomainCheck =
   | {
       status: 'ok';
-      /** Mail hosts, best (lowest preference) first. */
       hosts: MailHost[];
       /** No MX: the domain itself is the mail host (RFC 5321 section 5.1), with these addresses. */
       implicit?: { addresses: string[] };
@@ -37,23 +30,15 @@ export type DomainCheck =
   | { status: 'unknown'; reason: 'dns_unavailable'; code: string };
 
 export interface DnsStats {
-  /** Domains looked up: one per distinct domain, however many questions that took. */
   lookups: number;
-  /** Questions sent for those domains (MX, then A and AAAA when there is no MX). */
   queries: number;
-  /** Questions sent for mail host addresses (for the SMTP probe). */
   hostQueries: number;
-  /** Questions sent to check that the resolver sees the Internet (the canary; at most one). */
   canaryQueries: number;
-  /** `verify` calls answered from the cache of an earlier or running lookup. */
   cacheHits: number;
-  /** Domains whose lookup ended `dns_unavailable` (including those not asked once DNS was unreachable). */
   unavailable: number;
-  /** Domains not asked because DNS was already known to be unreachable. */
   skipped: number;
 }
 
-/** What an address literal (`user@[192.0.2.1]`) says of its domain: its host, nothing to look up. */
 export function literalCheck(ip: string): DomainCheck {
   return { status: 'ok', hosts: [{ exchange: ip, priority: 0 }], implicit: { addresses: [ip] } };
 }
@@ -70,7 +55,6 @@ export function codeOf(err: unknown): string {
   return typeof code === 'string' ? code : 'EUNKNOWN';
 }
 
-/** The warning for a failed lookup; the same text for every domain that fails the same way. */
 export function dnsWarning(code: string): string {
   return NO_ANSWER.has(code)
     ? `DNS is unreachable (${code}): domain checks are unknown`

@@ -1,9 +1,6 @@
 import { isIP } from 'node:net';
 
-/**
- * `--dns-server` / `MAILCLEAN_DNS_SERVERS`: comma-separated IPv4, IPv4:PORT, IPv6, [IPv6] or [IPv6]:PORT. Checked here
- * because `Resolver.setServers` aborts the process on a bad port; host names are refused, as c-ares takes addresses.
- */
+/** `--dns-server`, checked here because `Resolver.setServers` aborts the process on a bad port; c-ares takes no names. */
 export function parseDnsServers(list: string): { servers: string[] } | { error: string } {
   const servers: string[] = [];
   for (const item of list

@@ -14,13 +14,9 @@ import {
 
 export type { DnsOptions, DnsStats, DomainCheck } from './dns-check.js';
 
-/** The canary's first try waits this long (c-ares doubles it for the second). */
 const CANARY_TIMEOUT_MS = 1_000;
 
-/**
- * MX lookups with the RFC 5321 A/AAAA fallback, each domain asked once, `concurrency` at once. A domain is never
- * called invalid for want of an answer.
- */
+/** MX lookups with the RFC 5321 A/AAAA fallback, each domain asked once; never invalid for want of an answer. */
 export class DomainResolver {
   private readonly resolver: Resolver;
   private readonly canaryResolver: Resolver;
@@ -31,7 +27,6 @@ export class DomainResolver {
   private failuresInARow = 0;
   private unreachable: string | undefined;
   private cancelled = false;
-  /** What the user is told once DNS is taken as unreachable (by the canary, or by failures in a row). */
   private unreachableWarning: string | undefined;
   private readonly canaryName: string | false;
   private readonly confirmNoDomain: boolean;
@@ -56,12 +51,10 @@ export class DomainResolver {
     this.confirmNoDomain = opts.confirmNoDomain ?? false;
   }
 
-  /** Why the domains checked so far after some point were not asked (DNS found unreachable); asks nothing itself. */
   get unreachableBecause(): string | undefined {
     return this.unreachable;
   }
 
-  /** The mail hosts of an ASCII domain, or why there are none. */
   check(domain: string): Promise<DomainCheck> {
     const key = domain.toLowerCase();
     const cached = this.cache.get(key);
@@ -78,7 +71,6 @@ export class DomainResolver {
     return this.limit.pendingCount;
   }
 
-  /** IPv4 then IPv6 addresses of a mail host (itself when it is an IP address); [] when none or unknown. */
   addresses(host: string): Promise<string[]> {
     if (isIP(host)) return Promise.resolve([host]);
     const key = host.toLowerCase();
@@ -147,7 +139,6 @@ export class DomainResolver {
     return this.unavailable(again.ok ? 'EINCONSISTENT' : again.code);
   }
 
-  /** Once per resolver: undefined when the canary resolves, else the error code; a short timeout bounds the wait. */
   private checkCanary(): Promise<string | undefined> {
     const name = this.canaryName;
     if (name === false) return Promise.resolve(undefined);

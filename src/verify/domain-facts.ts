@@ -9,26 +9,19 @@ export interface DomainFacts {
   free: boolean;
   reserved: boolean;
   suggestion: string | undefined;
-  /** DNS's answer, once a `verify` (or `prefetch`) has had it: `verifyKnown` decides from it without waiting. */
   check?: DomainCheck;
   prefetched?: boolean;
   /** Its addresses' verdicts once DNS answered, by kind (see Engine.knownKey): frozen, as they are given out again. */
   shared?: EngineVerdict[];
-  /** Its facts can be found by the domain's UTF-8 (FactsByBytes). */
   byBytes?: boolean;
 }
 
-/**
- * Domains' facts found by the domain's UTF-8, for keys read as bytes, without making a string: their bytes in one
- * buffer and their numbers in an open-addressing table, so a lookup reads arrays, not objects.
- */
+/** Domains' facts found by their UTF-8 without making a string: bytes in one buffer, an open-addressing table. */
 export class FactsByBytes {
   private readonly facts: DomainFacts[] = [];
   private bytes = new Uint8Array(1 << 14);
   private used = 0;
-  /** Where each domain's bytes start in `bytes`; the next one's start is its end. */
   private starts = new Int32Array(1025);
-  /** Each slot: a domain's number plus one (0: free). */
   private slots = new Int32Array(1024);
 
   add(domain: string, facts: DomainFacts): void {
@@ -60,7 +53,6 @@ export class FactsByBytes {
     this.slots.fill(0);
   }
 
-  /** The number of the domain whose bytes these are, or -1. */
   private find(bytes: Uint8Array, start: number, end: number): number {
     const mask = this.slots.length - 1;
     for (let slot = hashOf(bytes, start, end) & mask; ; slot = (slot + 1) & mask) {
@@ -90,14 +82,12 @@ function grown<T extends Uint8Array | Int32Array>(array: T, length: number): T {
   return larger;
 }
 
-/** FNV-1a over bytes[start, end), mixed so that its low bits (the slot) depend on every byte. */
 function hashOf(bytes: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
   return (h ^ (h >>> 15)) >>> 0;
 }
 
-/** Gives the domain's addresses of one kind (see Engine.knownKey) `verdict`, as the one object shared for it. */
 export function shareVerdict(facts: DomainFacts, kind: number, verdict: EngineVerdict): EngineVerdict {
   const shared = sharedVerdict(verdict);
   (facts.shared ??= [])[kind] = shared;

@@ -37,10 +37,7 @@ export interface EngineStats {
   warnings: string[];
 }
 
-/**
- * 'as-given': as a user wrote it, checked here. 'key': `clean`'s key for an address its scan found well-formed, only
- * split here (it never holds an address literal).
- */
+/** 'key': `clean`'s key for an address its scan found well-formed (never an address literal), so only split here. */
 export type AddressForm = 'as-given' | 'key';
 
 const FACTS_LIMIT = 100_000;
@@ -53,7 +50,6 @@ export class Engine {
   private readonly dns: DomainResolver | undefined;
   private readonly smtp: SmtpProber | undefined;
   private readonly facts = new Map<string, DomainFacts>();
-  /** Domains whose persons' verdict is known, by their UTF-8 (see knownKeyBytes). */
   private readonly factsByBytes = new FactsByBytes();
   private readonly warned = new Set<string>();
   private readonly counts: Record<EngineStatus, number> = { valid: 0, invalid: 0, risky: 0, unknown: 0 };
@@ -76,7 +72,6 @@ export class Engine {
     }
   }
 
-  /** Syntax and lists only: no network, synchronous. What `verify` does when DNS is off. */
   verifyLocal(address: string): EngineVerdict {
     const syntax = checkSyntax(address, { allowIpLiteral: this.allowIpLiteral });
     if (!syntax.ok) return this.count(syntaxVerdict(syntax.reason));
@@ -84,7 +79,6 @@ export class Engine {
     return this.count(localVerdict(baseVerdict(syntax.local, syntax.smtputf8, facts), facts));
   }
 
-  /** `form`: 'key' for an address already checked and keyed by `clean` (see AddressForm). */
   async verify(address: string, form: AddressForm = 'as-given'): Promise<EngineVerdict> {
     if (!this.dns) return this.verifyLocal(address);
     const parsed = this.parse(address, form);
@@ -112,7 +106,6 @@ export class Engine {
     return this.count(dnsVerdict(parsed.base, parsed.facts, check) ?? passedVerdict(parsed.base));
   }
 
-  /** Starts looking up a new domain while few lookups wait, so its answer is in when the address is checked. */
   prefetch(address: string): void {
     if (!this.dns || this.dns.queued >= PREFETCH_QUEUE) return;
     // Most addresses share a domain already asked about: found without parsing the address.
@@ -151,10 +144,7 @@ export class Engine {
     return this.verifyKnown(bytes.toString('utf8', start, end), 'key');
   }
 
-  /**
-   * verifyKnown for a key. Once DNS has answered, a domain's addresses differ only in being a role account and needing
-   * SMTPUTF8 (unless a suggestion names the address), so they share one of four verdicts instead of each making its own.
-   */
+  /** Once DNS has answered, a domain's addresses differ only in role and SMTPUTF8: they share one of four verdicts. */
   private knownKey(key: string): EngineVerdict | undefined {
     const at = key.lastIndexOf('@');
     const domain = key.slice(at + 1);
@@ -173,7 +163,6 @@ export class Engine {
     return kind >= 0 ? shareVerdict(facts, kind, verdict) : verdict;
   }
 
-  /** Syntax (a verdict when it fails) and what is known of the domain without DNS. */
   private parse(address: string, form: AddressForm): EngineVerdict | Parsed {
     const syntax = form === 'key' ? splitKey(address) : checkSyntax(address, { allowIpLiteral: this.allowIpLiteral });
     if (!syntax.ok) return this.count(syntaxVerdict(syntax.reason));
@@ -182,7 +171,6 @@ export class Engine {
     return { local, domain, smtputf8, ip, facts, base: baseVerdict(local, smtputf8, facts) };
   }
 
-  /** Why domain checks were skipped (DNS off, or found not to answer), else undefined; asks nothing. */
   dnsSkipped(): string | undefined {
     return this.dns ? this.dns.unreachableBecause : 'disabled';
   }
@@ -234,5 +222,4 @@ export class Engine {
   }
 }
 
-/** An address that passed the syntax check, with what is known of its domain before DNS. */
 type Parsed = { local: string; domain: string; smtputf8: boolean; ip?: string; facts: DomainFacts; base: Base };

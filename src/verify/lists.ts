@@ -1,14 +1,10 @@
 export { isDisposableDomain } from './disposable.js';
 
-/** A list written as words, a space or a line break apart. */
 export function words(text: string): string[] {
   return text.split(/\s+/).filter(Boolean);
 }
 
-/**
- * Local parts that name a function, not a person (RFC 2142's first, then their common kin); compared lower-cased
- * without `+tag`, `.`, `-` or `_`.
- */
+/** Local parts that name a function, not a person (RFC 2142's, then their kin); compared without `+tag`, `.-_`. */
 export const ROLE_ACCOUNTS: readonly string[] = words(`
   abuse ftp hostmaster info marketing news noc postmaster sales security support usenet uucp webmaster www
   accounting accounts admin administrator billing careers compliance contact customerservice devnull donotreply
@@ -16,7 +12,6 @@ export const ROLE_ACCOUNTS: readonly string[] = words(`
   majordomo media newsletter nobody noreply office orders press privacy recruitment root service spam team
 `);
 
-/** Mailbox providers anyone can sign up to, by exact domain. */
 export const FREE_PROVIDERS: readonly string[] = words(`
   gmail.com googlemail.com yahoo.com yahoo.co.uk yahoo.fr yahoo.de yahoo.co.jp yahoo.co.in ymail.com rocketmail.com
   outlook.com hotmail.com hotmail.co.uk hotmail.fr hotmail.de hotmail.it live.com msn.com icloud.com me.com mac.com
@@ -30,13 +25,11 @@ export const FREE_PROVIDERS: readonly string[] = words(`
 const roles: ReadonlySet<string> = new Set(ROLE_ACCOUNTS);
 const free: ReadonlySet<string> = new Set(FREE_PROVIDERS);
 
-/** How many letters of a name asciiStart reads. */
 const START_LETTERS = 4;
 
 /** The first letters of every role name (see asciiStart): they tell nearly every person's local part apart cheaply. */
 const ROLE_STARTS = startTable(ROLE_ACCOUNTS.map(asciiStart));
 
-/** `Info+news@…`, `no-reply@…`, `postmaster@…`: the address belongs to a function, not a person. */
 export function isRoleAccount(local: string): boolean {
   const start = asciiStart(local);
   if (start >= 0 && !isRoleStart(start)) return false;
@@ -48,7 +41,6 @@ export function isRoleAccount(local: string): boolean {
   return roles.has(name);
 }
 
-/** isRoleAccount for a local part as bytes[start, end) where its first letters tell it: false, or undefined. */
 export function roleAccountByStart(bytes: Uint8Array, start: number, end: number): false | undefined {
   let letters = 0;
   let taken = 0;
@@ -86,15 +78,11 @@ function isRoleStart(start: number): boolean {
   }
 }
 
-/** An exact match of the (ASCII, lower-case) domain against the free providers. */
 export function isFreeProvider(asciiDomain: string): boolean {
   return free.has(asciiDomain.toLowerCase());
 }
 
-/**
- * The first START_LETTERS characters of the name isRoleAccount looks up, in base 128; -1 for non-ASCII (which may
- * lower-case to ASCII), 0 for an empty name, which no role has.
- */
+/** The name's first letters in base 128; -1 for non-ASCII (which may lower-case to ASCII), 0 for none. */
 function asciiStart(local: string): number {
   let start = 0;
   let taken = 0;

@@ -4,7 +4,6 @@ export interface SmtpReply {
   code: number;
   /** Enhanced status code (RFC 3463) when the reply carries one, e.g. `5.1.1`. */
   enhanced?: string;
-  /** The reply's text, lines joined with a space. */
   text: string;
 }
 
@@ -100,7 +99,6 @@ export class Session {
     return this.reply(step);
   }
 
-  /** QUIT politely, without waiting long for the goodbye; then close. */
   async quit(): Promise<void> {
     if (!this.ended) {
       try {

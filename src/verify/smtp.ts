@@ -7,19 +7,14 @@ import { describeReply, Session, type SmtpReply } from './smtp-session.js';
 export type { SmtpReply } from './smtp-session.js';
 
 export interface SmtpOptions {
-  /** Port of the mail hosts. Default 25. */
   port?: number;
-  /** Envelope sender (MAIL FROM). Default `verify@<helo>`. */
   from?: string;
-  /** Name given in EHLO. Default the machine's host name. */
   helo?: string;
   /** Limit for each step: connecting, the banner, each command's reply. Default 10000 ms. */
   timeoutMs?: number;
-  /** Connections to one mail host (address and port) at once. Default 2. */
   perHost?: number;
   /** Host (`name` or `name:port`) for the start-up reachability check; default the first mail host probed. */
   probeHost?: string;
-  /** Limit for the reachability check. Default the smaller of `timeoutMs` and 3000 ms. */
   probeTimeoutMs?: number;
 }
 
@@ -33,30 +28,22 @@ export type SmtpOutcome =
   | { status: 'skipped' };
 
 export interface SmtpStats {
-  /** Probes asked for (including those answered from a known catch-all domain). */
   probes: number;
-  /** SMTP sessions opened (not counting the reachability check). */
   connections: number;
   maxPerHost: number;
   catchAllDomains: number;
-  /** The reachability check's result: undefined until it ran. */
   reachable: boolean | undefined;
 }
 
 export interface ProbeTarget {
-  /** The address to ask about, local part as given and ASCII domain. */
   local: string;
   domain: string;
   smtputf8: boolean;
-  /** The mail host to connect to (the best MX) and its addresses. */
   host: string;
   addresses: string[];
 }
 
-/**
- * The SMTP probe: EHLO, MAIL FROM, RCPT TO the address and to a made-up one (catch-all), QUIT. At most `perHost`
- * sessions a mail host; a domain found catch-all is not probed again.
- */
+/** EHLO, MAIL FROM, RCPT TO the address and a made-up one (catch-all), QUIT; a catch-all domain is not probed again. */
 export class SmtpProber {
   private readonly port: number;
   private readonly helo: string;
@@ -117,7 +104,6 @@ export class SmtpProber {
     this.open.clear();
   }
 
-  /** Once per prober: can a connection to the mail port be opened at all? */
   private checkReachable(firstAddress: string): Promise<boolean> {
     this.reachable ??= (async () => {
       let host = firstAddress;

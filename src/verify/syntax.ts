@@ -21,13 +21,10 @@ export type SyntaxReason =
 export type SyntaxResult =
   | {
       ok: true;
-      /** Local part as given. */
       local: string;
-      /** Domain in ASCII (IDN converted), lower case; an address literal keeps its brackets (`[192.0.2.1]`). */
       domain: string;
       /** The local part has non-ASCII characters: the server must support SMTPUTF8 (RFC 6531). */
       smtputf8: boolean;
-      /** For an address literal (only with `allowIpLiteral`): the IP address inside the brackets. */
       ip?: string;
     }
   | { ok: false; reason: SyntaxReason };
@@ -52,19 +49,16 @@ const IPV4_LITERAL = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 const PLAIN =
   /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/;
 
-/** Whether the text has a character outside ASCII (a local part that needs SMTPUTF8). */
 export function hasNonAscii(text: string): boolean {
   return NON_ASCII.test(text);
 }
 
-/** A key's parts (`clean`'s key for an address, see dedupeKey), as checkSyntax gave them when the key was made. */
 export function splitKey(key: string): SyntaxResult {
   const at = key.lastIndexOf('@');
   const local = key.slice(0, at);
   return { ok: true, local, domain: key.slice(at + 1), smtputf8: hasNonAscii(local) };
 }
 
-/** The address has the plain shape: valid, its domain already lower-case ASCII. */
 export function isPlainAddress(address: string): boolean {
   // A-labels (xn--) must also decode, which only the full check verifies.
   if (address.length > 254 || !PLAIN.test(address) || address.includes('xn--')) return false;
@@ -81,10 +75,7 @@ export function isPlainAddress(address: string): boolean {
   return true;
 }
 
-/**
- * The Mailbox of RFC 5321, as mail servers accept it in RCPT TO, with a reason for every rejection; IDNs are
- * converted to ASCII, address literals accepted only with `allowIpLiteral`.
- */
+/** RFC 5321's Mailbox as servers accept it in RCPT TO, with a reason for every rejection; IDNs made ASCII. */
 export function checkSyntax(input: string, opts: SyntaxOptions = {}): SyntaxResult {
   const address = opts.trim === false ? input : input.trim();
   if (!isPlainAddress(address)) return checkInFull(address, opts);
@@ -123,7 +114,6 @@ export function checkInFull(address: string, opts: SyntaxOptions = {}): SyntaxRe
 
 function validLocal(local: string): boolean {
   if (local.charCodeAt(0) === 34 /* " */) return QUOTED.test(local);
-  // Dot-string: atoms separated by single dots, none at either end.
   let start = 0;
   for (;;) {
     const dot = local.indexOf('.', start);
@@ -160,7 +150,6 @@ function domainProblem(raw: string): SyntaxReason | { ascii: string } {
   return { ascii };
 }
 
-/** The IP address inside an RFC 5321 address literal, or undefined when it is not one. */
 function addressLiteral(literal: string): string | undefined {
   if (!literal.endsWith(']') || literal.length < 3) return undefined;
   const inner = literal.slice(1, -1);
@@ -175,17 +164,13 @@ function addressLiteral(literal: string): string | undefined {
   return undefined;
 }
 
-/**
- * The key two spellings of one address share: the domain in lower-case ASCII, the local part's A-Z folded as mailing
- * platforms count subscribers (`caseSensitive` keeps it as written).
- */
+/** The key two spellings of one address share: the local part's A-Z folded, as mailing platforms count subscribers. */
 export function dedupeKey(local: string, domain: string, caseSensitive = false): string {
   return `${caseSensitive ? local : asciiLower(local)}@${domain}`;
 }
 
 const ASCII_UPPER = /[A-Z]/;
 
-/** The text with its letters A-Z in lower case, nothing else changed (as SQLite's `lower()`). */
 export function asciiLower(text: string): string {
   return ASCII_UPPER.test(text) ? text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) | 32)) : text;
 }

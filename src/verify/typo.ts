@@ -25,10 +25,7 @@ const TYPO_TARGETS: readonly string[] = COMMON_DOMAINS.filter((d) => d.indexOf('
 /** Only a slip in one of these counts when nothing but the TLD differs: hotmail.fi is not a typo of hotmail.fr. */
 const SLIPPABLE_TLDS: ReadonlySet<string> = new Set(['com', 'net', 'org']);
 
-/**
- * The domain a mistyped one was meant to be (`gmial.com` -> `gmail.com`, `example.con` -> `example.com`), or
- * undefined: a TLD fix, then a common provider one edit away. Known providers are never corrected.
- */
+/** `gmial.com` -> `gmail.com`, `example.con` -> `example.com`: a TLD fix, then a common provider one edit away. */
 export function suggestDomain(domain: string): string | undefined {
   if (isKnownProvider(domain)) return undefined;
   const tldFixed = fixTld(domain);
@@ -60,7 +57,6 @@ function nearestProvider(domain: string): string | undefined {
   return undefined;
 }
 
-/** Whether a and b differ by at most one insertion, deletion, substitution or transposition, in one pass. */
 export function withinOneEdit(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
   let i = 0;

@@ -28,20 +28,16 @@ export type EngineReason = (typeof ENGINE_REASONS)[number];
 
 export interface EngineVerdict {
   status: EngineStatus;
-  /** '' for valid. */
   reason: EngineReason;
   /** Spec 2.10 `valid`: true only for `valid`, false for `invalid` and `risky`, null for `unknown`. */
   valid: boolean | null;
-  /** Spec 2.10 `isDisposable`. */
   isDisposable: boolean;
   /** Spec 2.10 `isValidDomain`: whether the domain can receive mail; null when DNS was not asked or did not answer. */
   isValidDomain: boolean | null;
   role: boolean;
   freeProvider: boolean;
   smtputf8: boolean;
-  /** A likely intended address when the domain looks mistyped (`ann@gmial.com` -> `ann@gmail.com`). */
   suggestion?: string;
-  /** More about the reason: the syntax rule broken, the DNS error code, the SMTP reply. */
   detail?: string;
 }
 
@@ -55,7 +51,6 @@ const DOMAIN_REASONS: ReadonlySet<SyntaxReason> = new Set<SyntaxReason>([
   'tld_missing',
 ]);
 
-/** What every verdict of an address carries, whatever decides it. */
 export interface Base {
   role: boolean;
   freeProvider: boolean;
@@ -97,24 +92,10 @@ export function syntaxVerdict(reason: SyntaxReason): EngineVerdict {
   return { ...decide(NO_ADDRESS, 'invalid', 'syntax', DOMAIN_REASONS.has(reason) ? false : null), detail: reason };
 }
 
-/*
- * The rules, the first that applies winning:
- * 1. bad syntax -> invalid `syntax`
- * 2. a reserved TLD such as `.test` -> invalid `reserved_domain`, never looked up (RFC 6761: no such name exists)
- * 3. DNS says the domain takes no mail -> invalid `no_domain` / `null_mx` / `no_mx`
- * 4. the domain is a typo of a common provider -> risky `possible_typo` (never `disposable`)
- * 5. a disposable domain -> risky `disposable`
- * 6. DNS did not answer -> unknown `dns_unavailable`
- * 7. SMTP rejected the mailbox (5xx on RCPT) -> invalid `mailbox_rejected`
- * 8. SMTP gave no answer -> unknown `greylisted` (4xx on RCPT) / `smtp_unavailable`
- * 9. SMTP accepted a made-up mailbox too -> risky `catch_all`
- * 10. a role account -> risky `role`
- * 11. otherwise valid.
- */
+// The rules, the first that applies winning, are listed in docs/verify.md; the functions below apply them in order.
 
 type Facts = { reserved: boolean; suggestion: string | undefined; disposable: boolean };
 
-/** Steps 2, 4, 5, 10 and 11 without DNS. */
 export function localVerdict(base: Base, facts: Facts): EngineVerdict {
   if (facts.reserved) return reservedVerdict(base);
   if (facts.suggestion) return decide(base, 'risky', 'possible_typo', null);
@@ -127,7 +108,6 @@ export function reservedVerdict(base: Base): EngineVerdict {
   return decide(base, 'invalid', 'reserved_domain', false);
 }
 
-/** Steps 3-6; undefined when the mailbox is next. */
 export function dnsVerdict(base: Base, facts: Facts, check: DomainCheck): EngineVerdict | undefined {
   if (check.status === 'invalid') return decide(base, 'invalid', check.reason, false);
   const answered = check.status === 'ok' ? true : null;
@@ -137,7 +117,6 @@ export function dnsVerdict(base: Base, facts: Facts, check: DomainCheck): Engine
   return undefined;
 }
 
-/** Steps 7-11. */
 export function smtpVerdict(base: Base, outcome: SmtpOutcome): EngineVerdict {
   if (outcome.status === 'rejected') {
     const detail = `${outcome.reply.code} ${outcome.reply.text}`.slice(0, 200);
@@ -148,12 +127,10 @@ export function smtpVerdict(base: Base, outcome: SmtpOutcome): EngineVerdict {
   return passedVerdict(base);
 }
 
-/** Every check passed: valid, or risky for a role address. */
 export function passedVerdict(base: Base): EngineVerdict {
   return decide(base, base.role ? 'risky' : 'valid', base.role ? 'role' : '', true);
 }
 
-/** Verdicts given to many addresses (see Engine.knownKey), one frozen object for each. */
 const SHARED = new Map<string, EngineVerdict>();
 
 /** The one frozen verdict that reads as `verdict` does, so its users can tell verdicts apart by identity. */

@@ -6,16 +6,11 @@ const IN_PAGE = PAGE - 1;
 /** A page codes its values in two bytes while it holds at most this many distinct ones, else holds them in four. */
 const CODED_LIMIT = PAGE / 16;
 
-/**
- * A growable column of positive numbers (0: none) that repeat: each page keeps its own few values and two bytes an
- * entry, however many distinct values the whole column holds.
- */
+/** A column of repeating positive numbers (0: none): each page keeps its own few values, two bytes an entry. */
 export class CodedColumn {
   private readonly pages: Array<Uint16Array | Uint32Array> = [];
-  /** Per page still coded: each code's value (code 1 first), and each value's code. */
   private readonly values: Array<number[] | undefined> = [];
   private readonly codes: Array<IntTable | undefined> = [];
-  /** The last value set and its code, in its page: neighbours usually share a value. */
   private lastPage = -1;
   private lastValue = 0;
   private lastCode = 0;
@@ -27,7 +22,6 @@ export class CodedColumn {
     return values === undefined || entry === 0 ? entry : (values[entry - 1] as number);
   }
 
-  /** Whether the entry held none before. */
   set(index: number, value: number): boolean {
     const page = index >>> PAGE_BITS;
     while (this.pages.length <= page) {

@@ -1,23 +1,17 @@
 /** A new table's slots; it doubles when three quarters full. */
 const FIRST_SLOTS = 16;
 
-/**
- * A map from 32-bit integers to positive 32-bit integers in two typed arrays (open addressing): the verdict table's
- * answers, held outside V8's heap, where a Map's entries cost more and left as much again in garbage.
- */
+/** 32-bit integers to positive ones in typed arrays (open addressing): outside V8's heap, no garbage, unlike a Map. */
 export class IntTable {
   private keys = new Int32Array(FIRST_SLOTS);
-  /** 0: the slot is empty. */
   private values = new Uint32Array(FIRST_SLOTS);
   private count = 0;
-  /** 32 less the table's bits: a key's slot is the top bits of its hash. */
   private shift = 32 - Math.log2(FIRST_SLOTS);
 
   get size(): number {
     return this.count;
   }
 
-  /** The key's value, or 0 when it has none. */
   get(key: number): number {
     const mask = this.keys.length - 1;
     for (let slot = slotOf(key, this.shift); ; slot = (slot + 1) & mask) {
@@ -26,13 +20,11 @@ export class IntTable {
     }
   }
 
-  /** `value`: positive, below 2^32. */
   set(key: number, value: number): void {
     if ((this.count + 1) * 4 > this.keys.length * 3) this.grow();
     if (this.put(this.keys, this.values, key, value)) this.count++;
   }
 
-  /** Whether the key was new. */
   private put(keys: Int32Array, values: Uint32Array, key: number, value: number): boolean {
     const mask = keys.length - 1;
     let slot = slotOf(key, this.shift);

@@ -24,7 +24,6 @@ export function documentedStatus(word: string, valid: boolean | null): Documente
   return known ?? (valid === true ? 'valid' : valid === false ? 'invalid' : 'unknown');
 }
 
-/** A journal's or cache's verdict holding the service's own status word, in mailclean's words. */
 export function inDocumentedWords(v: Verdict): Verdict {
   const status = documentedStatus(v.status, v.valid);
   if (status === v.status) return v;

@@ -13,27 +13,18 @@ const SMALL = 2 ** 30;
 /** The last answers made into verdicts (get), by number modulo this: kept longer, they live into V8's old space. */
 const RECENT = 64;
 
-/**
- * The verdict of each unique address by its ordinal, as the number of a distinct answer (see CodedColumn). An answer
- * is a shape (a verdict but for its time: few) and a time, so a batch's answers cost numbers, not objects.
- */
+/** Each unique address's verdict as a shape (a verdict but for its time: few) and a time: numbers, not objects. */
 export class VerdictTable {
   private readonly column = new CodedColumn();
   private count = 0;
-  /** Verdicts without their time or key, by number. */
   private readonly shapes: Verdict[] = [];
   private readonly shapeNumbers = new Map<string, number>();
-  /** A verdict object's shape, once it has been worked out. */
   private readonly shapeOfVerdict = new WeakMap<Verdict, number>();
-  /** A shape given an address's kind (free, role: see setKey), by shape * 4 + kind. */
   private readonly withKinds = new Map<number, number>();
-  /** Each answer (from 1) as its shape and time; each shape's answers by time (see timeKey). */
   private readonly answerShapes = new Paged('u32');
   private readonly answerTimes: AnswerTime[] = [''];
   private readonly answersOfShape: Array<{ byOffset: IntTable; byTime?: Map<AnswerTime, number> }> = [];
-  /** Epoch-ms times are held as their distance from the first one (see timeKey). */
   private timeBase: number | undefined;
-  /** The last text time seen, and how it is held (see timeKey): a batch's answers share it. */
   private lastText = '';
   private lastTextKey: AnswerTime = '';
   private answers = 0;
@@ -50,7 +41,6 @@ export class VerdictTable {
     return this.count;
   }
 
-  /** How many distinct answers were set so far: `get` with it leaves out those set after. */
   get answersSoFar(): number {
     return this.answers;
   }
@@ -65,10 +55,7 @@ export class VerdictTable {
     if (this.column.set(ordinal, this.lastAnswer)) this.count++;
   }
 
-  /**
-   * By address, for the service's answers; unknown keys are ignored. An answer without the address's kind (free, role)
-   * gets it here from the key, so rows share a verdict per answer and kind and the write pass makes its cells once.
-   */
+  /** An answer without the address's kind (free, role) gets it from the key, so rows of a kind share a verdict. */
   setKey(key: string, verdict: Verdict, ordinal = this.keys.ordinal(key), time: AnswerTime = verdict.checkedAt): void {
     if (ordinal < 0) return;
     const shape = this.shapeOf(verdict);
@@ -80,7 +67,6 @@ export class VerdictTable {
     return this.column.get(ordinal) !== 0;
   }
 
-  /** `before`: only an answer among the first `before` set (see answersSoFar). */
   get(ordinal: number, before = Number.POSITIVE_INFINITY): Verdict | undefined {
     const answer = this.column.get(ordinal);
     if (answer === 0 || answer > before) return undefined;
@@ -127,10 +113,7 @@ export class VerdictTable {
     return number;
   }
 
-  /**
-   * An epoch-ms time as its distance from the first where that is a small integer (V8 then holds no object for it);
-   * else the time, or its text near 1970. A text time that its number gives back is held as that number.
-   */
+  /** An epoch-ms time as its distance from the first where that is a Smi (V8 then holds no object for it). */
   private timeKey(time: AnswerTime): AnswerTime {
     if (typeof time === 'string') {
       if (time !== this.lastText) {
@@ -167,7 +150,6 @@ export class VerdictTable {
   }
 }
 
-/** The verdict's fields but its time and key (the row gives the key), in one order: verdicts alike say alike. */
 function withoutTime(v: Verdict): Verdict {
   const shape: Verdict = {
     key: '',

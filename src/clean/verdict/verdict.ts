@@ -6,7 +6,6 @@ import type { Prefiltered } from '../scan/prefilter.js';
 export type Status = 'valid' | 'invalid' | 'risky' | 'unknown' | 'unchecked' | (string & {});
 
 export interface Verdict {
-  /** The address's key (see dedupeKey). */
   key: string;
   status: Status;
   valid: boolean | null;
@@ -14,11 +13,9 @@ export interface Verdict {
   validDomain: boolean | null;
   reason: string;
   checkedAt: string;
-  /** A likely intended address for a mistyped domain (from the local engine). */
   suggestion?: string;
   /** The status word the cleaning service itself sent (`status` is always one of STATUSES). */
   serviceStatus?: string;
-  /** Decided by the built-in engine before anything was sent to the service (nothing paid for it). */
   decidedBy?: 'precheck' | 'local';
   /** A free-mail provider's address, a role address: set by the engine; else read from `key` when written. */
   free?: boolean;
@@ -34,7 +31,6 @@ export const STATUS_MEANINGS = {
   unchecked: 'not checked in this run (allowance, --max-spend, errors); --resume',
 } as const satisfies Record<'valid' | 'risky' | 'invalid' | 'unknown' | 'unchecked', string>;
 
-/** Every status a row can get, best first. */
 export const STATUSES: readonly string[] = Object.keys(STATUS_MEANINGS);
 
 /** Every `email_reason` mailclean writes; typed so that a new reason cannot be added without its meaning. */
@@ -70,7 +66,6 @@ export const REASON_MEANINGS: Readonly<Record<Reason, string>> = {
   smtp_unavailable: '--local --smtp: the mail server could not be asked',
 };
 
-/** `  name  meaning` lines with the names in one column, for help text. */
 export function meaningLines(meanings: Readonly<Record<string, string>>): string {
   const width = Math.max(...Object.keys(meanings).map((name) => name.length));
   return Object.entries(meanings)
@@ -78,7 +73,6 @@ export function meaningLines(meanings: Readonly<Record<string, string>>): string
     .join('\n');
 }
 
-/** The six columns of every result; an input holding them all is an earlier run's output. */
 export const VERDICT_COLUMNS = [
   'email_status',
   'email_valid',
@@ -98,20 +92,15 @@ export function addressKind(v: Verdict, key: string = v.key): { free: boolean | 
   if (at <= 0) return { free: null, role: null };
   return { free: isFreeProvider(key.slice(at + 1)), role: isRoleAccount(key.slice(0, at)) };
 }
-/** What a row tells besides its verdict: the address checked, when it was taken from inside the cell. */
 export interface RowFacts {
   checked?: string;
-  /** The key of the row's address (undefined for a row decided without one). */
   key?: string;
 }
 
 /** Columns appended after the six, each only when it has something to say for this run. */
 export const EXTRA_COLUMNS = {
-  /** The built-in engine's likely intended address for a mistyped domain. */
   email_suggestion: (v: Verdict) => v.suggestion ?? null,
-  /** The cleaning service's own status word, beside `email_status` in mailclean's. */
   email_service_status: (v: Verdict) => v.serviceStatus ?? null,
-  /** Who decided the row: `service`, `precheck` or `local`; empty when decided from its cell or left unchecked. */
   email_checked_by: (v: Verdict) =>
     v.decidedBy ?? (v.status === 'unchecked' || DECIDED_FROM_CELL.has(v.reason) ? null : 'service'),
   /** The address checked, where the cell held it inside something else (`Name <address>`, mailto:). */
@@ -120,10 +109,8 @@ export const EXTRA_COLUMNS = {
 
 export type ExtraColumn = keyof typeof EXTRA_COLUMNS;
 
-/** The columns a run with the service appends after RESULT_COLUMNS. */
 export const SERVICE_COLUMNS = ['email_service_status', 'email_checked_by'] as const satisfies readonly ExtraColumn[];
 
-/** Reasons of rows decided from the cell alone, before any checker. */
 const DECIDED_FROM_CELL: ReadonlySet<string> = new Set(['blank', 'syntax', 'short_row']);
 
 export function prefilterVerdict(key: string, reason: string): Verdict {
@@ -134,12 +121,10 @@ export function uncheckedVerdict(key: string): Verdict {
   return { key, status: 'unchecked', valid: null, disposable: null, validDomain: null, reason: '', checkedAt: '' };
 }
 
-/** The appended values, as text for CSV: null is an empty cell. */
 export function verdictCells(v: Verdict, extras: readonly ExtraColumn[] = [], row: RowFacts = {}): string[] {
   return Object.values(verdictFields(v, extras, row)).map((value) => (value === null ? '' : String(value)));
 }
 
-/** The appended values, typed, for JSON. */
 export function verdictFields(
   v: Verdict,
   extras: readonly ExtraColumn[] = [],

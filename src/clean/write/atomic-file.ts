@@ -5,13 +5,9 @@ import { replaceWith, temporaryPath } from '../../atomic-write.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { OutputPath } from './output-path.js';
 
-/** Bytes gathered before they are written. */
 const WRITE_AT = 1 << 16;
 
-/**
- * Gathers text and bytes in one staging buffer and writes them in large chunks. Rows are encoded into it one by one:
- * concatenating them into a string first cost more than the rest of the write pass.
- */
+/** Text and bytes encoded into one staging buffer, written in large chunks: cheaper than concatenating strings. */
 export class ChunkedWriter {
   private staging = Buffer.allocUnsafeSlow(2 * WRITE_AT);
   private used = 0;
@@ -32,21 +28,18 @@ export class ChunkedWriter {
     return this.flushIfFull();
   }
 
-  /** Text as UTF-8, kept until flushIfFull or flush. */
   append(text: string): void {
     // A UTF-16 unit never takes more than three bytes.
     this.makeRoom(text.length * 3);
     this.used += this.staging.write(text, this.used);
   }
 
-  /** Bytes, copied at once (the caller may reuse them). */
   appendBytes(bytes: Uint8Array): void {
     this.makeRoom(bytes.length);
     this.staging.set(bytes, this.used);
     this.used += bytes.length;
   }
 
-  /** A promise only when enough was gathered to be written. */
   flushIfFull(): Promise<void> | undefined {
     return this.used >= WRITE_AT ? this.flush() : undefined;
   }
@@ -80,7 +73,6 @@ const WRITE_FAILURES: Record<string, string> = {
   EPERM: 'permission denied',
 };
 
-/** An output that could not be written: one line naming it, never a stack trace. */
 export class OutputError extends CliError {
   override name = 'OutputError';
 
@@ -98,7 +90,6 @@ export class OutputError extends CliError {
 /** What a file's stream takes before it asks to wait: with the default, rows were made and written by turns. */
 const QUEUED_BYTES = 1 << 20;
 
-/** How much more written, and how often, before what was written so far is put on disk (see flushBehind). */
 export const FLUSH_BEHIND = { bytes: 16 * 2 ** 20, everyMs: 100 };
 
 /** An output written beside its target and renamed into place when complete, keeping the replaced file's mode. */
@@ -108,7 +99,6 @@ export class AtomicFile {
   private readonly flushTimer?: NodeJS.Timeout;
   private flushing: Promise<void> | undefined;
   private flushedTo = 0;
-  /** Flushes begun while the file was written (see flushBehind). */
   flushesBehind = 0;
 
   constructor(
@@ -129,7 +119,6 @@ export class AtomicFile {
     this.flushTimer = setInterval(() => this.flushBehind(), FLUSH_BEHIND.everyMs).unref();
   }
 
-  /** Resolves once the file can be written (rejects with the open error, e.g. a missing directory). */
   async ready(): Promise<void> {
     if (this.stream.pending) await once(this.stream, 'open');
   }
@@ -158,12 +147,8 @@ export class AtomicFile {
     }
   }
 
-  /**
-   * Begins putting what was written on disk without waiting, so commit's flush does not wait for all of a large output.
-   * A failure here is said again by commit's flush, or was nothing.
-   */
+  /** Syncs behind the writing so commit's does not wait for all of a large output; its failure recurs there. */
   private flushBehind(): void {
-    // The descriptor, once open (Node sets it; its types do not say so).
     const { fd, bytesWritten } = this.stream as WriteStream & { fd?: number | null };
     if (this.flushing || typeof fd !== 'number' || bytesWritten - this.flushedTo < FLUSH_BEHIND.bytes) return;
     this.flushedTo = bytesWritten;
@@ -177,7 +162,6 @@ export class AtomicFile {
   }
 }
 
-/** A small output (a summary, a report) written whole and atomically, like the rows. */
 export async function writeWhole(target: OutputPath, text: string): Promise<void> {
   const file = new AtomicFile(target);
   const writer = new ChunkedWriter(file.stream);

@@ -1,6 +1,5 @@
 import { byCodeUnits } from '../../quantities.js';
 
-/** How the rows of one domain came out. */
 export interface DomainMix {
   domain: string;
   rows: number;
@@ -10,22 +9,16 @@ export interface DomainMix {
 const FIRST_SLOTS = 1 << 10;
 const FIRST_DOMAINS = 1 << 9;
 
-/**
- * Rows by domain and status: the domain found by a hash of its characters inside the row's key, never cut out of it,
- * its counts in typed arrays, as a string a row in a Map of maps cost the write pass far more.
- */
+/** Rows by domain and status: the domain hashed inside the row's key, never cut out; its counts in typed arrays. */
 export class DomainMixes {
-  /** Each domain's number plus one, by its hash (open addressing, at most half full). */
   private slots = new Int32Array(FIRST_SLOTS);
   private readonly domains: string[] = [];
   private hashes = new Int32Array(FIRST_DOMAINS);
-  /** Per domain, `width` numbers: its rows of each status, and when each status first came (for its order). */
   private width = 4;
   private counts = new Float64Array(FIRST_DOMAINS * this.width);
   private firsts = new Float64Array(FIRST_DOMAINS * this.width);
   private seen = 0;
 
-  /** A row whose key is `key`, its domain after the `@` at `at`, of status number `status`. */
   add(key: string, at: number, status: number): void {
     let hash = 0x811c9dc5;
     for (let i = at + 1; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
@@ -47,7 +40,6 @@ export class DomainMixes {
     if (this.counts[index]!++ === 0) this.firsts[index] = ++this.seen;
   }
 
-  /** The `n` domains with the most rows (ties by name), their statuses named by `statusNames`. */
   top(n: number, statusNames: readonly string[]): DomainMix[] {
     const all = this.domains.map((domain, d) => {
       const statuses: number[] = [];
@@ -87,7 +79,6 @@ export class DomainMixes {
     }
   }
 
-  /** Room for `width` statuses a domain. */
   private widen(width: number): void {
     const [counts, firsts] = [this.counts, this.firsts];
     this.counts = new Float64Array(this.hashes.length * width);

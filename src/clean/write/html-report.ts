@@ -17,7 +17,6 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** Horizontal bars as inline SVG; each bar carries its name and count as data attributes. */
 function barChart(id: string, counts: Array<[string, number]>, total: number, fill: (name: string) => string): string {
   const rowHeight = 22;
   const bars = counts.map(([name, rows], i) => {
@@ -33,7 +32,6 @@ function barChart(id: string, counts: Array<[string, number]>, total: number, fi
   return `<svg id="${id}" role="img" width="760" height="${Math.max(1, counts.length) * rowHeight}" xmlns="http://www.w3.org/2000/svg">${bars.join('')}</svg>`;
 }
 
-/** Each domain's row as a bar split by status. */
 function domainRows(s: RunSummary): string {
   return s.topDomains
     .map((d) => {

@@ -1,5 +1,4 @@
-// Where an output's bytes go, decided before anything is spent: a file (a link's target) is replaced by rename; a
-// device or a FIFO is written directly, as a rename would replace it with a regular file.
+// Where an output's bytes go, decided before anything is spent: a file is replaced by rename, a device or FIFO not.
 import { closeSync, lstatSync, openSync, readlinkSync, realpathSync, type Stats, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { temporaryPath } from '../../atomic-write.js';
@@ -7,11 +6,8 @@ import { UsageError } from '../../errors.js';
 import { removeLeftovers } from '../../lock-files.js';
 
 export interface OutputPath {
-  /** As the user gave it, for messages. */
   given: string;
-  /** The path the bytes go to (a symlink resolved). */
   path: string;
-  /** `file`: replaced by rename; `direct`: written in place (a device or a FIFO). */
   kind: 'file' | 'direct';
   /** The mode of the file being replaced, kept on the new one; absent for a new file (the umask decides). */
   mode?: number;
@@ -29,7 +25,6 @@ function statOrUndefined(path: string, follow: boolean): Stats | undefined {
   }
 }
 
-/** Follows symlinks to the final path, which may not exist yet (a dangling link names the file to create). */
 function finalPath(path: string): string {
   const absolute = resolve(path);
   try {
@@ -80,7 +75,6 @@ export function resolveOutputPath(flag: string, given: string): OutputPath {
   return { given, path, kind: 'file', mode: st ? st.mode & 0o7777 : undefined };
 }
 
-/** The first part of `dir` that exists as a file rather than a directory (for ENOTDIR messages). */
 function nearestFile(dir: string): string {
   let current = dir;
   while (dirname(current) !== current) {
@@ -91,7 +85,6 @@ function nearestFile(dir: string): string {
   return dir;
 }
 
-/** True when the two paths are the same file: the same path after links, or the same inode (a hard link). */
 export function sameFile(a: string, b: string): boolean {
   if (finalPath(a) === finalPath(b)) return true;
   const sa = statOrUndefined(a, true);

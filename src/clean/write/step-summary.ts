@@ -36,7 +36,6 @@ export function stepSummary(s: RunSummary, files: readonly string[] = []): strin
   return `${lines.join('\n')}\n`;
 }
 
-/** First, what decides the job: --fail-when failed it, or the run stopped early, or all is well. */
 function verdictLine(s: RunSummary): string[] {
   if (s.failedWhen.length > 0)
     return [`**Failed by --fail-when** (exit ${s.exitCode}): ${s.failedWhen.map(code).join('; ')}.`];

@@ -6,10 +6,7 @@ export type { DomainMix };
 
 const EXAMPLES = 5;
 
-/**
- * Verdicts counted by object before their rows are counted field by field, as rows share them; past this many the
- * counts are settled. Held longer, the verdicts live into V8's old space.
- */
+/** Verdicts whose rows are counted by object before being settled: held longer, they live into V8's old space. */
 const SHARED_VERDICTS = 256;
 
 /** A verdict's rows, in an object of its own so a row costs one map lookup, and its status's number. */
@@ -24,15 +21,10 @@ export class Tally {
   private readonly statuses = new Map<string, number>();
   private readonly reasons = new Map<string, number>();
   private readonly serviceStatuses = new Map<string, number>();
-  /** Rows per verdict object, not yet in the counts above. */
   private readonly byVerdict = new Map<Verdict, Count>();
-  /** "gmial.com → gmail.com" -> rows. */
   readonly suggestions = new Map<string, number>();
-  /** The first few addresses (as written in the input) of each status but `valid`, for the report. */
   readonly examples = new Map<string, string[]>();
-  /** Undefined when not asked for: topDomains is then empty. */
   private readonly byDomain: DomainMixes | undefined;
-  /** The statuses rows had, numbered for byDomain. */
   private readonly statusNames: string[] = [];
   private readonly statusNumbers = new Map<string, number>();
 
@@ -46,7 +38,6 @@ export class Tally {
   get disposable(): number {
     return this.settled().disposable;
   }
-  /** Role addresses, as the email_role column says it (see add). */
   get role(): number {
     return this.settled().role;
   }
@@ -58,13 +49,11 @@ export class Tally {
     this.settled();
     return this.reasons;
   }
-  /** Rows per status word the cleaning service itself sent. */
   get byServiceStatus(): ReadonlyMap<string, number> {
     this.settled();
     return this.serviceStatuses;
   }
 
-  /** One row: its verdict, the cell as written, and its address's key when it has one (shared verdicts carry none). */
   add(verdict: Verdict, cell?: string, key: string = verdict.key): void {
     let rows = this.byVerdict.get(verdict);
     if (rows !== undefined) rows.n++;
@@ -93,7 +82,6 @@ export class Tally {
     return number;
   }
 
-  /** What `rows` rows of one verdict add to the counts that depend on the verdict alone. */
   private countVerdict(verdict: Verdict, rows: number): void {
     this.counted.rows += rows;
     bump(this.statuses, verdict.status, rows);
@@ -103,7 +91,6 @@ export class Tally {
     if (verdict.reason === 'role' || (verdict.free !== undefined && verdict.role === true)) this.counted.role += rows;
   }
 
-  /** The counts with every verdict's rows in them. */
   private settled(): { rows: number; disposable: number; role: number } {
     for (const [verdict, rows] of this.byVerdict) this.countVerdict(verdict, rows.n);
     this.byVerdict.clear();
@@ -116,7 +103,6 @@ export class Tally {
     if (list.length < EXAMPLES && cell !== '' && !list.includes(cell)) list.push(cell);
   }
 
-  /** The `n` domains with the most rows, each with its mix of statuses (ties by name). */
   topDomains(n: number): DomainMix[] {
     return this.byDomain?.top(n, this.statusNames) ?? [];
   }
@@ -126,7 +112,6 @@ function bump(map: Map<string, number>, key: string, by = 1): void {
   map.set(key, (map.get(key) ?? 0) + by);
 }
 
-/** A map as an object with its entries sorted by count, largest first (stable field order for JSON). */
 export function sortedCounts(map: ReadonlyMap<string, number>): Record<string, number> {
   return Object.fromEntries([...map].sort((a, b) => b[1] - a[1] || byCodeUnits(a[0], b[0])));
 }

@@ -13,37 +13,26 @@ import { Tally } from './tally.js';
 
 export interface WriteOptions {
   format: OutputFormat;
-  /** Main output file; undefined writes to `stdout`. */
   output?: OutputPath;
-  /** With --in-place: where the replaced input is copied first. */
   backup?: string;
   stdout: Writable;
-  /** Without `output`: each row as an object, instead of writing to `stdout`. */
   rows?: RowReceiver;
-  /** Statuses and reasons kept in the main output (--only); the rest go to `rejects` if given, else nowhere. */
   only?: ReadonlySet<string>;
   rejects?: OutputPath;
-  /** Columns only this run's checker fills (the engine's suggestion, the service's own status word). */
   extraColumns?: readonly ExtraColumn[];
-  /** Add the `email_checked` column: the scan found cells that hold their address inside something else. */
   checked?: boolean;
-  /** Stops the writing: nothing is left half-written. */
   signal?: AbortSignal;
   /** --escape-formulas (CSV); default on when a workbook is written as CSV, else rows go byte for byte. */
   escapeFormulas?: boolean;
-  /** How each row's email cell is decided, asked once a row in row order; the prefilter by default. */
   decide?: DecideRow;
   /** Every row has the header's field count (the scan of the same file found none ragged): see ReadOptions. */
   evenRows?: boolean;
-  /** Whether the tally counts rows by domain (its topDomains); by default it does. */
   countDomains?: boolean;
-  /** Where notes about the output go (cells cut to fit a workbook, say); none by default. */
   warn?(message: string): void;
 }
 
 export interface WriteSummary {
   rows: number;
-  /** Rows written to the main output, and to --rejects (or left out by --only). */
   written: number;
   rejected: number;
   tally: Tally;
@@ -54,10 +43,8 @@ interface Target {
   file?: AtomicFile;
 }
 
-/** Takes a row as an object (its columns, then its results); a promise it returns holds the writing back. */
 export type RowReceiver = (row: Record<string, unknown>) => Promise<void> | undefined;
 
-/** A row's email cell decided: its address's key, or why it has none (see prefilter). */
 export type DecideRow = (cell: string | undefined) => Prefiltered;
 
 /** The verdict of a row's address (undefined: unchecked); asked once for each row with an address, in row order. */
@@ -114,7 +101,6 @@ export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts:
   }
 }
 
-/** A file written aside, else the library's receiver of rows, else stdout. */
 async function openTarget(
   format: FormatModule,
   context: Omit<SinkContext, 'stream'>,
@@ -131,14 +117,12 @@ async function openTarget(
 
 const DECIDED_HERE = new Map<string, Verdict>();
 
-/** The verdict of a cell decided before checking (blank, not an address): one object per reason. */
 function decidedHere(reason: string): Verdict {
   let verdict = DECIDED_HERE.get(reason);
   if (!verdict) DECIDED_HERE.set(reason, (verdict = prefilterVerdict('', reason)));
   return verdict;
 }
 
-/** A failure to write, named by the output it hit; any other failure (the input, a signal) as it was. */
 function failedTarget(error: unknown, targets: Target[], stdoutName?: string): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code !== 'string' || code === 'ABORT_ERR' || error instanceof CliError) return error;

@@ -11,12 +11,10 @@ const EMAIL_NAMES = words(`
   courriel adressecourriel adresseemail correo correoelectronico emailadresse mailadresse epost epostadresse
 `);
 
-/** Lower case, letters and digits only: `E-mail 1 - Value` -> `email1value`. */
 export function normaliseName(name: string): string {
   return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-/** For --column: case and spaces, `_` and `-` ignored. */
 export function normaliseColumnFlag(name: string): string {
   return name.toLowerCase().replace(/[\s_-]+/g, '');
 }
@@ -59,7 +57,6 @@ export interface ColumnChoice {
 
 export interface ColumnQuestion {
   displayName: string;
-  /** Where the header (or the first row) is, for the message when no column is found. */
   line: number;
   header: readonly string[];
   columnCount: number;
@@ -69,7 +66,6 @@ export interface ColumnQuestion {
   ours?: readonly number[];
 }
 
-/** --column; else a header naming an email; else the column whose values look most like addresses. */
 export function chooseEmailColumn(q: ColumnQuestion): ColumnChoice {
   const index = q.column !== undefined ? flaggedColumn(q, q.column.trim()) : (namedColumn(q) ?? columnByContent(q));
   if (index === undefined) {
@@ -81,7 +77,6 @@ export function chooseEmailColumn(q: ColumnQuestion): ColumnChoice {
   return { index, name: columnLabel(q.header, index) };
 }
 
-/** --column N or --column NAME, which must exist and must not be one of our result columns. */
 function flaggedColumn(q: ColumnQuestion, flag: string): number {
   const { displayName, header, columnCount } = q;
   let index: number;
@@ -132,7 +127,6 @@ function refuseWithoutAddresses(q: ColumnQuestion, flag: string, index: number):
   );
 }
 
-/** A header naming an email (the best-ranked name), else a header containing "mail" over address-like values. */
 function namedColumn(q: ColumnQuestion): number | undefined {
   if (q.header.length === 0) return undefined;
   const ours = new Set(q.ours);
@@ -152,7 +146,6 @@ function namedColumn(q: ColumnQuestion): number | undefined {
   return loose >= 0 ? loose : undefined;
 }
 
-/** The column whose values look most like addresses; a headerless single column is taken as it is. */
 function columnByContent(q: ColumnQuestion): number | undefined {
   // A headerless single column: its first value has an address in it, or it would have been taken for a header.
   if (q.columnCount === 1 && q.header.length === 0) return 0;

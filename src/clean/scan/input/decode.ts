@@ -9,7 +9,6 @@ import { CHUNK_BYTES, fileError, spool } from './source.js';
 
 export const isUtf16 = (encoding: InputEncoding): boolean => encoding === 'utf-16le' || encoding === 'utf-16be';
 
-/** The encoding a byte order mark announces, if any. */
 export function bomEncoding(sample: Buffer): InputEncoding | undefined {
   if (sample[0] === 0xff && sample[1] === 0xfe) return 'utf-16le';
   if (sample[0] === 0xfe && sample[1] === 0xff) return 'utf-16be';
@@ -75,7 +74,6 @@ async function* decoded(file: string, encoding: InputEncoding, displayName: stri
   utf16?.end();
 }
 
-/** Decodes `file` into a new private UTF-8 file in `spoolDir`; returns its path. */
 export function transcode(
   file: string,
   encoding: InputEncoding,

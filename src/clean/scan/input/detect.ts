@@ -9,10 +9,7 @@ import { type ByteScan, badByteError } from './source.js';
 
 export type DetectedLayout = Omit<InputLayout, 'cleanup' | 'encoding' | 'encodingGuessed' | 'strict'>;
 
-/**
- * `commaSeparated`: the input is known to be CSV with commas (a workbook's spool), not sniffed: a one-column sheet
- * whose cells hold semicolons must not be split at them.
- */
+/** `commaSeparated` (a workbook's spool) is not sniffed: a one-column sheet's semicolons must not split it. */
 export async function detect(
   file: string,
   displayName: string,
@@ -64,10 +61,7 @@ export async function detect(
   return layout;
 }
 
-/**
- * The sample as text, cut after its last complete line unless it is the whole file; refused when it holds a
- * NUL or bad UTF-8, or ends lines with CR alone.
- */
+/** The sample cut after its last complete line; refused when it holds a NUL or bad UTF-8, or ends lines with CR. */
 async function sampleText(
   file: string,
   displayName: string,

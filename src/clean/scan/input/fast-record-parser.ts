@@ -1,18 +1,14 @@
-// The fast path of the input adapter: walks the bytes itself and decodes only the fields asked for, giving exactly
-// csv-parse's records (a fuzz test holds it to that). At the first record it cannot be sure of, it hands that record
-// and the rest to csv-parse (record-parser.ts), which also reports any error.
+// The input's fast path: decodes only the fields asked for, giving exactly csv-parse's records (a fuzz test holds
+// it to that); from the first record it cannot be sure of, csv-parse reads the rest and reports any error.
 import type { UsageError } from '../../../errors.js';
 import type { InputLayout, InputRecord } from './index.js';
-import { LineEnds } from './line-ends.js';
+import { LineEnds, LONGEST_RECORD } from './line-ends.js';
 import { raggedError } from './problems.js';
 import { isBlankBytes, RecordParser, type RecordSource } from './record-parser.js';
 
 const LF = 10;
 const CR = 13;
 const QUOTE = 34;
-/** A record longer than this goes to csv-parse, which knows the limit and how to report it. */
-const LONGEST_RECORD = 64 * 1024;
-/** record(): the record does not end in the bytes given; csv-parse must take over from here. */
 const INCOMPLETE = -1;
 const UNSURE = -2;
 
@@ -21,17 +17,14 @@ const EMPTY = Buffer.alloc(0);
 export class FastRecordParser implements RecordSource {
   private batch: InputRecord[] = [];
   private ownFailure: UsageError | undefined;
-  /** The bytes of a record begun in an earlier chunk. */
   private pending: Buffer = EMPTY;
   private nextLine: number;
   private headerPending: boolean;
   private takenOver: RecordParser | undefined;
-  /** csv-parse's error on the bytes it was handed, returned by the feed or end that handed them over. */
   private handOverError: Error | undefined;
   private readonly delimiter: number;
   private readonly quote: number;
   private readonly column: number;
-  // What record() found, kept in fields rather than an object per record.
   private fieldCount = 0;
   private cell: string | undefined;
   private fields: string[] | undefined;
@@ -39,7 +32,6 @@ export class FastRecordParser implements RecordSource {
   private contentEnd = 0;
   private eol: InputRecord['eol'] = '';
 
-  /** `withRaw`, `allFields` and `evenRows`: see ReadOptions' raw, fields and evenRows. */
   constructor(
     private readonly layout: InputLayout,
     private readonly withRaw: boolean | 'bytes',
@@ -55,15 +47,12 @@ export class FastRecordParser implements RecordSource {
     if (evenRows && !allFields && layout.format !== 'lines') this.byLineEnd = new LineEnds(layout);
   }
 
-  /** With `evenRows` and only the email field asked for: what finds most records without reading their fields. */
   private readonly byLineEnd: LineEnds | undefined;
 
-  /** Whether a list can be read this way at all: a delimiter of one byte. */
   static handles(layout: InputLayout): boolean {
     return layout.format === 'lines' || (layout.delimiter.length === 1 && layout.delimiter.charCodeAt(0) < 0x80);
   }
 
-  /** csv-parse took over at a record this reader could not be sure of. */
   get handedOver(): boolean {
     return this.takenOver !== undefined;
   }
@@ -109,7 +98,6 @@ export class FastRecordParser implements RecordSource {
     return this.takenOver!.describe(err);
   }
 
-  /** Reads the records of `buf`; returns where the unread bytes start (csv-parse has them if it took over). */
   private scan(buf: Buffer, atEnd: boolean): number {
     let at = 0;
     this.byLineEnd?.newBytes();
@@ -126,7 +114,6 @@ export class FastRecordParser implements RecordSource {
     return at;
   }
 
-  /** csv-parse reads from the start of `rest` on (end() then finishes it). */
   private handOver(rest: Buffer): void {
     this.pending = EMPTY;
     this.takenOver = new RecordParser(this.layout, this.withRaw !== false, {
@@ -136,7 +123,6 @@ export class FastRecordParser implements RecordSource {
     this.handOverError = this.takenOver.feed(rest);
   }
 
-  /** The record found by record(), which started at `start`. */
   private deliver(buf: Buffer, start: number): void {
     const line = this.nextLine;
     this.nextLine += 1 + this.newlines;
@@ -165,7 +151,6 @@ export class FastRecordParser implements RecordSource {
       });
   }
 
-  /** record() for a record LineEnds finds (with `evenRows`), without reading its fields; else undefined. */
   private recordByLineEnd(buf: Buffer, start: number): number | undefined {
     const found = this.byLineEnd?.record(buf, start);
     if (found === undefined || found.next < 0) return undefined;
@@ -229,7 +214,6 @@ export class FastRecordParser implements RecordSource {
     }
   }
 
-  /** A field record() decodes: every field, or the email column's. */
   private keep(buf: Buffer, from: number, to: number, escaped: boolean): void {
     let text = buf.toString('utf8', from, to);
     if (escaped) text = text.replaceAll('""', '"');

@@ -28,23 +28,15 @@ export type { TypedCell } from './typed-cells.js';
 export interface OpenInputOptions {
   /** A file path, or '-' for stdin. */
   path: string;
-  /** Read when path is '-'. */
   stdin?: NodeJS.ReadableStream;
-  /** What messages call it (default `stdin`). */
   stdinName?: string;
-  /** Where stdin (or a pipe given as a path) is spooled to a temporary file; created if missing. */
   spoolDir: string;
-  /** --column NAME|N: a header name (case/spacing-insensitive) or a 1-based column number. */
   column?: string;
-  /** Stops spooling stdin (or a pipe); the partial copy is removed. */
   signal?: AbortSignal;
   /** --encoding; by default a BOM's, else UTF-8 if the whole input is valid UTF-8, else Windows-1252. */
   encoding?: InputEncoding;
-  /** --strict: a row with more or fewer fields than the header is an error, not a row kept as it is. */
   strict?: boolean;
-  /** --sheet NAME|N: the sheet of an .xlsx input (the first visible tab by default). */
   sheet?: string;
-  /** --raw-values: a workbook's numbers and dates as stored, not as their formats show them. */
   rawValues?: boolean;
 }
 
@@ -84,7 +76,6 @@ export async function openInput(opts: OpenInputOptions): Promise<InputLayout> {
   }
 }
 
-/** The input as a file that can be read twice: stdin and pipes are spooled first (their copy listed in `spooled`). */
 async function readableTwice(opts: OpenInputOptions, displayName: string, spooled: string[]): Promise<string> {
   let file = opts.path;
   if (opts.path === '-') {
@@ -99,7 +90,6 @@ async function readableTwice(opts: OpenInputOptions, displayName: string, spoole
   return file;
 }
 
-/** A BOM's encoding; else UTF-8 if the whole input is valid UTF-8; else Windows-1252, where every byte is a character. */
 async function guessEncoding(file: string, displayName: string, scan: ByteScan): Promise<InputEncoding> {
   const bom = bomEncoding(scan.sample);
   if (bom) return bom;

@@ -1,26 +1,22 @@
-// Where a record ends and its email field, found by indexOf for a list whose rows all have the header's field count:
-// all a CSV -> CSV write needs. A record this cannot be sure of is left to the fast reader's field-by-field path.
+// A record's end and email field found by indexOf, for a list whose rows all have the header's field count.
 import type { InputLayout, InputRecord } from './index.js';
 
 const LF = 10;
 const CR = 13;
 const QUOTE = 34;
-/** Longer records are left to the fast reader, which hands them to csv-parse (see LONGEST_RECORD there). */
-const LONGEST_RECORD = 64 * 1024;
+/** Longer records go to csv-parse, which knows the limit and how to report it. */
+export const LONGEST_RECORD = 64 * 1024;
 
 export interface LineEndRecord {
   /** Where the next record starts (after the terminator); -1: this record is not one to find so. */
   next: number;
   contentEnd: number;
   eol: InputRecord['eol'];
-  /** Line breaks inside the record's quoted fields. */
   newlines: number;
-  /** The email field, decoded. */
   cell: string;
 }
 
 export class LineEnds {
-  /** Where the next quote and the next CR are in the bytes being read (their length: none); see newBytes. */
   private quoteAt = -1;
   private crAt = -1;
   private readonly delimiter: number;
@@ -34,16 +30,12 @@ export class LineEnds {
     this.columnCount = layout.columnCount;
   }
 
-  /** Other bytes are read from here on: what was found in the last ones no longer holds. */
   newBytes(): void {
     this.quoteAt = -1;
     this.crAt = -1;
   }
 
-  /**
-   * The record at `start`: its end and its unquoted email field; `next` is -1 for any other record, left to the fast
-   * reader. The object returned is reused by the next call.
-   */
+  /** The record at `start` and its unquoted email field; `next` is -1 for any other. The object is reused. */
   record(buf: Buffer, start: number): LineEndRecord {
     const found = this.found;
     found.next = -1;
@@ -66,7 +58,6 @@ export class LineEnds {
     return found;
   }
 
-  /** Cuts the email field out of a record with no quote before `limit`; false when the field does not end before it. */
   private emailField(buf: Buffer, start: number, limit: number, delimited: boolean): boolean {
     let from = start;
     for (let field = 0; field < this.column; field++) {
@@ -102,7 +93,6 @@ export class LineEnds {
   }
 }
 
-/** Where `byte` next occurs in `buf` from `from` on; the length of `buf` when it does not. */
 function nextIndex(buf: Buffer, byte: number, from: number): number {
   const at = buf.indexOf(byte, from);
   return at < 0 ? buf.length : at;

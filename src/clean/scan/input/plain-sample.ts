@@ -1,16 +1,12 @@
 // A sample with no double quote in it, split into csv-parse's records without csv-parse, which is slow to start
 // cold once per delimiter tried. A test holds it to csv-parse.
 
-/** A record as csv-parse's `on_record` gives it with `raw`: the fields, and the text with csv-parse's terminator. */
 export interface RawRecord {
   record: string[];
   raw: string;
 }
 
-/**
- * The first `limit` records of `text` as csv-parse gives them, or undefined where csv-parse must say: a quote in a
- * CSV, a CR that does not end a line, a record near its size limit (`maxRecord` characters).
- */
+/** csv-parse's first `limit` records, or undefined for a quote, a lone CR or a record near `maxRecord`. */
 export function plainRecords(
   text: string,
   format: 'csv' | 'lines',

@@ -4,10 +4,7 @@ import type { InputLayout } from './index.js';
 
 const QUOTE_HINT = 'a double quote that starts a field must end it too; double any quote inside it';
 
-/**
- * csv-parse's error at `where`, read the same while sniffing and while reading; `spansLines`: the failing record
- * reaches another line, so a too-long record is a quote never closed. Undefined for an error the input cannot cause.
- */
+/** csv-parse's error, read the same while sniffing and reading; a too-long record spanning lines is an open quote. */
 export function parseError(where: string, code: unknown, spansLines: () => boolean): UsageError | undefined {
   if (code === 'CSV_MAX_RECORD_SIZE' && !spansLines()) return new UsageError(`${where}: a record longer than 1 MiB`);
   if (code === 'CSV_MAX_RECORD_SIZE' || code === 'CSV_QUOTE_NOT_CLOSED')
@@ -36,7 +33,6 @@ export function utf8Error(displayName: string, line: number, byte: number): Usag
   );
 }
 
-/** The same wherever the NUL is: found while sniffing or while reading. */
 export function nulError(displayName: string, line: number): UsageError {
   return new UsageError(`${displayName}:${line}: contains a NUL byte`, 'this looks like a damaged text file');
 }

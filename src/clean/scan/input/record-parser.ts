@@ -6,27 +6,21 @@ import { parserOptions } from './sniff.js';
 
 const EMPTY = Buffer.alloc(0);
 
-/** What a record parser gives the reader: records per fed chunk, and the first problem found. */
 export interface RecordSource {
   /** The first problem found in a record (the records before it are still delivered). */
   readonly failure: UsageError | undefined;
-  /** Parses one chunk; returns the parser's own error, if any (to be passed to `describe`). */
   feed(chunk: Buffer): Error | undefined;
   /** The end of input: the last record, if it had no terminator. */
   end(): Promise<Error | undefined>;
-  /** Records produced since the last call. */
   takeBatch(): InputRecord[];
-  /** The parser's error, as the user should read it. */
   describe(err: Error): UsageError;
 }
 
-/** Where a parser starts: the physical line of its first byte, and whether the header is still to come. */
 export interface ParseStart {
   line: number;
   headerPending: boolean;
 }
 
-/** Only spaces, tabs, CR, LF, FF or VT between `from` and `to` (a blank line, whatever its whitespace). */
 export function isBlankBytes(buf: Buffer, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const b = buf[i]!;
@@ -38,20 +32,15 @@ export function isBlankBytes(buf: Buffer, from: number, to: number): boolean {
 /** Thrown from `on_record` to stop csv-parse at a record we refuse; the reason is kept in `failure`. */
 const STOP = new Error('record refused');
 
-/**
- * csv-parse's Parser used synchronously: each chunk is written at once and its records taken in `on_record`. A
- * record's text is sliced from the input bytes (`info.bytes` is its end): exact, and cheaper than the `raw` option.
- */
+/** csv-parse used synchronously; a record's text is sliced from the input bytes, cheaper than the `raw` option. */
 export class RecordParser implements RecordSource {
   batch: InputRecord[] = [];
   failure: UsageError | undefined;
   private readonly parser: Parser;
-  /** Physical line where the next record starts. */
   private nextLine = 1;
   /** The same in csv-parse's own count (which counts a CRLF inside quotes twice); only compared with itself. */
   private parserNextLine = 1;
   private headerPending: boolean;
-  /** The chunk being parsed, and its offset in the parser's input. */
   private chunk: Buffer = EMPTY;
   private chunkStart = 0;
   /** Where the next record starts; its bytes from earlier chunks are in `tail`, which ends where `chunk` starts. */
@@ -76,17 +65,14 @@ export class RecordParser implements RecordSource {
     this.nextLine = start.line;
   }
 
-  /** One record from csv-parse, ending at byte `end` of its input; false stops the parser. */
   private take(fields: string[], end: number, parserLines: number): boolean {
     if (this.failure !== undefined) return false;
     this.parserNextLine = parserLines + 1;
-    // The record's bytes, terminator included: [recordStart, end).
     let buf = this.chunk;
     let from = this.recordStart - this.chunkStart;
     let to = end - this.chunkStart;
     if (from < 0) {
-      // It began in an earlier chunk (csv-parse holds back the last bytes of a chunk for look-ahead, so it may even
-      // end there).
+      // It began in an earlier chunk (csv-parse holds back a chunk's last bytes, so it may even end there).
       const tailStart = this.chunkStart - this.tail.length;
       if (to <= 0) {
         buf = this.tail;
@@ -132,7 +118,6 @@ export class RecordParser implements RecordSource {
   feed(chunk: Buffer): Error | undefined {
     this.chunk = chunk;
     this.parser.write(chunk);
-    // Keep the start of an unfinished record for the next chunk.
     const chunkEnd = this.chunkStart + chunk.length;
     if (this.recordStart >= chunkEnd) this.tail = EMPTY;
     else if (this.recordStart >= this.chunkStart)

@@ -8,10 +8,8 @@ import { badByteError, fileChunks, fileError } from './source.js';
 import { CellsReader } from './typed-cells.js';
 import { Utf8Checker } from './utf8.js';
 
-/** Bytes parsed per batch of records. */
 const FEED_BYTES = 64 * 1024;
 
-/** Batches of records, one per chunk of input; a failure is thrown after the records that precede it. */
 async function* batches(
   layout: InputLayout,
   options: Required<ReadOptions>,
@@ -61,7 +59,6 @@ async function* batches(
 
 type SheetRows = ((records: InputRecord[]) => Promise<InputRecord[]>) & { close?(): void };
 
-/** A workbook's records get their sheet row (and with `typed`, their typed cells) from the cells file. */
 async function sheetRows(layout: InputLayout, typed: boolean): Promise<SheetRows> {
   if (!layout.workbook) return async (records) => records;
   const reader = new CellsReader(layout.workbook.cellsFile);
@@ -83,7 +80,6 @@ async function sheetRows(layout: InputLayout, typed: boolean): Promise<SheetRows
   return attach;
 }
 
-/** The last records, held back by the parser until the input ended; or why the input cannot end there. */
 async function* endOfInput(
   layout: InputLayout,
   checker: Utf8Checker,
@@ -98,7 +94,6 @@ async function* endOfInput(
   return parser.failure ?? (err ? parser.describe(err) : undefined);
 }
 
-/** Hands out the records of each batch without an async generator step per record. */
 class RecordIterator implements AsyncIterableIterator<InputRecord> {
   private batch: InputRecord[] = [];
   private i = 0;
@@ -136,7 +131,7 @@ class RecordIterator implements AsyncIterableIterator<InputRecord> {
 }
 
 export interface ReadOptions {
-  /** Bytes parsed per batch (default 64 KiB). Tests use tiny values to put chunk boundaries everywhere. */
+  /** Tests use tiny values to put chunk boundaries everywhere. */
   feedBytes?: number;
   /** Decode each record's text into `raw` (default true); 'bytes': a view of it in `rawBytes` until the next batch. */
   raw?: boolean | 'bytes';
@@ -144,9 +139,7 @@ export interface ReadOptions {
   fields?: 'all' | 'email';
   /** Every record has the layout's field count (a scan found none ragged): records are then found by their ends. */
   evenRows?: boolean;
-  /** 'csv-parse' reads every record with csv-parse (the reference the fast reader is tested against). */
   parser?: 'fast' | 'csv-parse';
-  /** A workbook's records carry their cells that are not text (numbers, dates, booleans) in `cells`. */
   typed?: boolean;
 }
 
@@ -161,12 +154,10 @@ function withDefaults(options: ReadOptions): Required<ReadOptions> {
   };
 }
 
-/** The same records in arrays, one per slice of input: a pass over millions of rows awaits once per slice. */
 export function readRecordBatches(layout: InputLayout, options: ReadOptions = {}): AsyncIterable<InputRecord[]> {
   return { [Symbol.asyncIterator]: () => batches(layout, withDefaults(options)) };
 }
 
-/** Data records only (the header is skipped), in input order; fully empty (or whitespace-only) lines are skipped. */
 export function readRecords(layout: InputLayout, options: ReadOptions = {}): AsyncIterable<InputRecord> {
   return {
     [Symbol.asyncIterator]: () => new RecordIterator(batches(layout, withDefaults(options))),

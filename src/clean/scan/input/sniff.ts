@@ -3,12 +3,9 @@ import { parse as parseSync } from 'csv-parse/sync';
 import { plainRecords, type RawRecord } from './plain-sample.js';
 
 export const DELIMITERS = [',', ';', '\t', '|'] as const;
-/** Records looked at for sniffing. */
 export const SNIFF_RECORDS = 200;
-/** csv-parse's max_record_size: longer records are refused. */
 export const MAX_RECORD = 1 << 20;
 
-/** csv-parse options shared by the sniffer and the streaming reader, so both see the same records. */
 export function parserOptions(format: 'csv' | 'lines', delimiter: string, raw = true): Options {
   return {
     // 'lines' has no quoting and no delimiter; a NUL is refused before it reaches the parser.
@@ -35,11 +32,9 @@ export interface SampleRecord {
 
 export interface SampleParse {
   records: SampleRecord[]; // blank lines removed
-  /** Set when parsing stopped on an error; `line` is where the failing record starts. */
   error?: { code: string; line: number };
 }
 
-/** Removes the record terminator csv-parse leaves in `raw` (`\n`, or the `\r` of `\r\n`). */
 export function stripTerminator(raw: string): string {
   const c = raw.charCodeAt(raw.length - 1);
   return c === 10 || c === 13 ? raw.slice(0, -1) : raw;
@@ -55,7 +50,6 @@ export function countNewlines(s: string): number {
   return n;
 }
 
-/** Whether the record starting at `line` of `text` reaches another line within MAX_RECORD characters. */
 export function recordSpansLines(text: string, line: number): boolean {
   let at = 0;
   for (let l = 1; l < line && at !== -1; l++) {
@@ -120,10 +114,7 @@ export interface Sniffed {
   parsed: SampleParse;
 }
 
-/**
- * Excel's first line naming the delimiter, `sep=;` (some tools quote it): its text without the line ending, the
- * delimiter, and where the next line starts.
- */
+/** Excel's first line naming the delimiter, `sep=;` (some tools quote it). */
 export function excelSepLine(text: string): { line: string; delimiter: string; end: number } | undefined {
   const m = /^("?)sep=([,;\t|])\1(?=\r?\n|$)/i.exec(text);
   if (!m) return undefined;
@@ -131,10 +122,7 @@ export function excelSepLine(text: string): { line: string; delimiter: string; e
   return { line: m[0], delimiter: m[2]!, end: lf < 0 ? text.length : lf + 1 };
 }
 
-/**
- * The delimiter whose field count per record is most consistent (ties: more fields, then DELIMITERS' order); with
- * none, a plain list of lines, unless every line is quoted (a one-column CSV).
- */
+/** The delimiter whose field count is most consistent (ties: more fields); else lines, unless all are quoted. */
 export function sniffFormat(text: string): Sniffed {
   let best: { delimiter: string; share: number; fields: number; parsed: SampleParse } | undefined;
   for (const d of DELIMITERS) {
@@ -155,7 +143,6 @@ export function sniffFormat(text: string): Sniffed {
   return { format: 'lines', delimiter: ',', parsed: lines };
 }
 
-/** Contains @ with text on both sides. */
 export const HAS_ADDRESS = /[^\s@]@[^\s@]/;
 
 export function isHeaderRecord(fields: readonly string[], format: 'csv' | 'lines'): boolean {

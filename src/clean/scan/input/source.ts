@@ -7,32 +7,24 @@ import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../../errors.js';
 import { processTag, removeLeftovers } from '../../../lock-files.js';
 import { nulError, utf8Error } from './problems.js';
+import { isBlankBytes } from './record-parser.js';
 import { Utf8Checker } from './utf8.js';
 
-/** Read size for both passes. */
 export const CHUNK_BYTES = 1 << 20;
 /** Bytes kept for sniffing: more than the record limit, so a long first row still fits. */
 export const SAMPLE_BYTES = 2 << 20;
 
 export interface ByteScan {
   size: number;
-  /** Digest of the size and the sample: names the input for the resume journal. */
   fingerprint: string;
-  /** The first SAMPLE_BYTES of the file (or all of it). */
   sample: Buffer;
   sampleComplete: boolean;
-  /** Offset of the first invalid UTF-8 sequence, or -1. */
   badUtf8: number;
-  /** Something other than whitespace (and a BOM) occurs. */
   hasText: boolean;
-  /** Last byte of the file, -1 when empty. */
   lastByte: number;
 }
 
-/**
- * The file's bytes from `start` on, read into two buffers in turn (csv-parse keeps a view of the last chunk): a new
- * buffer a chunk, as a read stream makes, leaves them all to the collector.
- */
+/** Read into two buffers in turn (csv-parse keeps a view of the last chunk), not a new one a chunk for the collector. */
 export async function* fileChunks(file: string, start: number): AsyncGenerator<Buffer, void, undefined> {
   const handle = await open(file, 'r');
   try {
@@ -52,7 +44,6 @@ export async function* fileChunks(file: string, start: number): AsyncGenerator<B
 const code = (err: unknown): string | undefined =>
   typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
 
-/** A file system failure as the user should read it. */
 export function fileError(displayName: string, err: unknown): UsageError {
   const c = code(err);
   switch (c) {
@@ -76,7 +67,6 @@ export function fileError(displayName: string, err: unknown): UsageError {
 
 export type FileKind = 'file' | 'stream';
 
-/** A regular file is read in place; pipes, character devices and sockets can only be read once, so they are spooled. */
 export async function fileKind(path: string, displayName: string): Promise<FileKind> {
   let st: Stats;
   try {
@@ -96,7 +86,6 @@ export function removeDeadSpools(spoolDir: string): void {
   );
 }
 
-/** Copies a stream to a new private file (mode 0600) in `spoolDir`; returns its path. */
 export async function spool(
   source: NodeJS.ReadableStream,
   spoolDir: string,
@@ -135,10 +124,6 @@ export async function spool(
   }
 }
 
-const isSpace = (b: number): boolean =>
-  b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0x0c || b === 0x0b;
-
-/** The sample, the size and the last byte, without reading the whole file (records are checked as they are read). */
 export async function scanBytes(file: string, displayName: string): Promise<ByteScan> {
   let handle: FileHandle | undefined;
   try {
@@ -158,8 +143,7 @@ export async function scanBytes(file: string, displayName: string): Promise<Byte
     const sampleComplete = filled === size;
     if (badUtf8 < 0 && sampleComplete) badUtf8 = checker.end();
     const bomLength = sample[0] === 0xef && sample[1] === 0xbb && sample[2] === 0xbf ? 3 : 0;
-    let hasText = false;
-    for (let i = bomLength; i < filled && !hasText; i++) hasText = !isSpace(sample[i]!);
+    const hasText = !isBlankBytes(sample, bomLength, filled);
     const fingerprint = createHash('sha256').update(`${size}\n`).update(sample.subarray(0, filled)).digest('hex');
     return {
       size,
@@ -178,7 +162,6 @@ export async function scanBytes(file: string, displayName: string): Promise<Byte
   }
 }
 
-/** Offset of the first invalid UTF-8 sequence in the whole file, or -1; read through fileChunks' two buffers. */
 export async function firstInvalidUtf8(file: string, displayName: string): Promise<number> {
   const checker = new Utf8Checker();
   try {
@@ -192,39 +175,23 @@ export async function firstInvalidUtf8(file: string, displayName: string): Promi
   }
 }
 
-/** The list refused at byte `offset`: a NUL, or the start of a sequence that is not UTF-8 (never 0). */
+/** The list refused at byte `offset`: a NUL, or the start of a sequence that is not UTF-8. */
 export async function badByteError(file: string, displayName: string, offset: number): Promise<UsageError> {
-  const line = await lineAtOffset(file, offset);
-  const byte = await byteAt(file, offset);
-  return byte === 0 ? nulError(displayName, line) : utf8Error(displayName, line, byte);
-}
-
-/** The 1-based line holding byte `offset`. */
-async function lineAtOffset(file: string, offset: number): Promise<number> {
   let line = 1;
+  let byte = 0;
   let pos = 0;
-  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES, end: Math.max(offset - 1, 0) });
+  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES, end: offset });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       const stop = Math.min(chunk.length, offset - pos);
       for (let i = chunk.indexOf(10); i !== -1 && i < stop; i = chunk.indexOf(10, i + 1)) line++;
+      if (stop < chunk.length) byte = chunk[stop]!;
       pos += chunk.length;
     }
   } finally {
     stream.destroy();
   }
-  return line;
-}
-
-async function byteAt(file: string, offset: number): Promise<number> {
-  const fh = await open(file, 'r');
-  try {
-    const buf = Buffer.alloc(1);
-    await fh.read(buf, 0, 1, offset);
-    return buf[0] ?? 0;
-  } finally {
-    await fh.close();
-  }
+  return byte === 0 ? nulError(displayName, line) : utf8Error(displayName, line, byte);
 }
 
 /** A sample that looks like binary data: more than 10% control characters (a lone NUL is reported where it is). */
@@ -239,7 +206,6 @@ export function looksBinary(sample: Buffer): boolean {
   return sample.length > 0 && control / sample.length > 0.1;
 }
 
-/** The control characters text does not hold: all but tab, the line ends and form feed. */
 const CONTROL_BYTES = [
   ...Array.from({ length: 0x20 }, (_, b) => b).filter((b) => ![0x09, 0x0a, 0x0c, 0x0d].includes(b)),
   0x7f,

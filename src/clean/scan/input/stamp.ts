@@ -6,13 +6,11 @@ import { formatCount } from '../../../quantities.js';
 export interface ListStamp {
   size: number;
   modifiedMs: number;
-  /** sha256 of the first and the last blocks, hex. */
   edges: string;
 }
 
 const BLOCK = 64 * 1024;
 
-/** The list's stamp now; undefined when it cannot be read (gone, a directory). */
 export function stampList(path: string): ListStamp | undefined {
   let fd: number;
   try {
@@ -40,7 +38,6 @@ export function stampList(path: string): ListStamp | undefined {
 export const sameStamp = (a: ListStamp, b: ListStamp): boolean =>
   a.size === b.size && a.edges === b.edges && a.modifiedMs === b.modifiedMs;
 
-/** How the list at `path` differs from `was`, in words; undefined when it is the same. */
 export function listChange(path: string, was: ListStamp): string | undefined {
   const now = stampList(path);
   if (!now) return 'it is gone';

@@ -2,24 +2,19 @@
 // back keeps its numbers, dates and booleans, and messages name the sheet's own rows.
 import { createReadStream, type ReadStream } from 'node:fs';
 
-/** n: number, d: date or time, b: boolean, e: error (#N/A). */
 export type CellKind = 'n' | 'd' | 'b' | 'e';
 
-/** A typed cell: column, kind, format index, and the stored value where the row's text shows another. */
 export type TypedCell = [column: number, kind: CellKind, format: number, value?: number | string];
 
-/** One line of the cells file. */
 export function cellsLine(row: number, cells: readonly TypedCell[]): string {
   return cells.length === 0 ? `${row}\n` : `${row}\t${JSON.stringify(cells)}\n`;
 }
 
 export interface RowCells {
-  /** The sheet's row number (1-based). */
   row: number;
   cells?: TypedCell[];
 }
 
-/** Reads the cells file line by line, in step with the spooled rows. */
 export class CellsReader {
   private readonly stream: ReadStream;
   private readonly chunks: AsyncIterator<string>;
@@ -33,7 +28,6 @@ export class CellsReader {
     this.chunks = (this.stream as AsyncIterable<string>)[Symbol.asyncIterator]();
   }
 
-  /** Makes `count` lines ready for `take` (fewer at the end of the file). */
   async ensure(count: number): Promise<void> {
     while (this.lines.length - this.next < count && !this.done) {
       const chunk = await this.chunks.next();
@@ -49,7 +43,6 @@ export class CellsReader {
     }
   }
 
-  /** The next row's number and (with `typed`) its cells; undefined past the end. */
   take(typed: boolean): RowCells | undefined {
     const line = this.lines[this.next++];
     if (line === undefined) return undefined;

@@ -1,7 +1,6 @@
 // Strict UTF-8 checking for streamed input: csv-parse would silently turn bad bytes into U+FFFD.
 import { isUtf8 } from 'node:buffer';
 
-/** Length of the sequence a lead byte announces (1 for ASCII and for bytes that cannot lead). */
 function sequenceLength(lead: number): number {
   if (lead >= 0xf5) return 1;
   if (lead >= 0xf0) return 4;
@@ -12,7 +11,6 @@ function sequenceLength(lead: number): number {
 
 const isCont = (b: number | undefined): boolean => b !== undefined && (b & 0xc0) === 0x80;
 
-/** The index of the first invalid sequence in `buf`, or -1; with `allowTail`, a cut-short end is `tail`'s start. */
 export function scanUtf8(buf: Uint8Array, allowTail = false): { bad: number; tail: number } {
   const n = buf.length;
   let i = 0;
@@ -45,7 +43,6 @@ export function scanUtf8(buf: Uint8Array, allowTail = false): { bad: number; tai
   return { bad: -1, tail: n };
 }
 
-/** Incremental checker; offsets are absolute positions in the file (`base` = where the first chunk starts). */
 export class Utf8Checker {
   private carry: Buffer | undefined;
   private next: number;
@@ -54,7 +51,6 @@ export class Utf8Checker {
     this.next = base;
   }
 
-  /** Checks one chunk; returns the absolute offset of the first invalid sequence, or -1. */
   push(chunk: Buffer): number {
     const base = this.next;
     this.next += chunk.length;
@@ -91,7 +87,6 @@ export class Utf8Checker {
     return -1;
   }
 
-  /** At end of input: an unfinished sequence is invalid. Returns its offset or -1. */
   end(): number {
     if (this.carry === undefined) return -1;
     return this.next - this.carry.length;

@@ -8,12 +8,10 @@ const RESULT_NAMES = new Set<string>([...RESULT_COLUMNS, ...Object.keys(EXTRA_CO
 export type JsonValue = string | number | boolean | null;
 
 export class OutputColumns {
-  /** Input column indexes that go out, and their keys. */
   readonly columns: number[];
   readonly names: string[];
   /** The input holds an earlier run's results: its rows are rebuilt without them, so cannot go out byte for byte. */
   readonly rebuild: boolean;
-  /** Keys of the fields a longer row has beyond the header, made as such rows come. */
   private readonly extraNames: string[] = [];
 
   constructor(private readonly layout: InputLayout) {
@@ -24,7 +22,6 @@ export class OutputColumns {
     this.rebuild = ours.size > 0;
   }
 
-  /** The row's columns as an object: a field the row does not reach is null. */
   object(fields: string[], cells?: readonly TypedCell[]): Record<string, JsonValue> {
     const typed = cells && byColumn(cells);
     const object: Record<string, JsonValue> = {};
@@ -35,7 +32,6 @@ export class OutputColumns {
     return object;
   }
 
-  /** The fields a longer row has beyond the header, keyed `column_N` (they follow the results). */
   extra(fields: string[], cells?: readonly TypedCell[]): Record<string, JsonValue> | undefined {
     if (fields.length <= this.layout.columnCount) return undefined;
     const typed = cells && byColumn(cells);
@@ -45,7 +41,6 @@ export class OutputColumns {
     return object;
   }
 
-  /** `column_N` for the Nth field, as in a file without a header; `_2`, `_3` when the header has that name. */
   private extraName(index: number): string {
     let name = this.extraNames[index];
     if (name === undefined) {

@@ -53,12 +53,8 @@ export function createSink({ layout, extras, stream, escapeFormulas }: SinkConte
   };
 }
 
-/**
- * A row's result cells, never a formula whatever the service sent; made once a verdict object, as bytes, unless they
- * depend on the row (the address checked, or its kind where the verdict lacks it).
- */
+/** A row's result cells, never a formula; made once a verdict as bytes unless they depend on the row. */
 class ResultCells {
-  /** Each verdict's cells followed by the line ending: one Buffer a verdict, as the service's are many. */
   private readonly made = new WeakMap<Verdict, Buffer>();
   private readonly eolBytes: number;
 
@@ -70,7 +66,6 @@ class ResultCells {
     this.eolBytes = Buffer.byteLength(eol);
   }
 
-  /** `endLine`: the line ending follows. */
   append(writer: ChunkedWriter, verdict: Verdict, facts: RowFacts, endLine: boolean): void {
     if (facts.checked !== undefined || (verdict.free === undefined && facts.key !== undefined)) {
       writer.append(this.text(verdict, facts));
@@ -91,7 +86,6 @@ class ResultCells {
   }
 }
 
-/** What comes before the rows: a BOM, Excel's `sep=` line, the header (`rebuild`: without an earlier run's columns). */
 function headerText(
   layout: SinkContext['layout'],
   extras: SinkContext['extras'],

@@ -6,12 +6,10 @@ const TRIGGERS = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 /** A plain number (-12, +3.5, -1e5) is no formula: a spreadsheet reads it as the number it is. */
 const PLAIN_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** Whether a spreadsheet would take the cell for a formula. */
 export function looksLikeFormula(value: string): boolean {
   return TRIGGERS.test(value) && !PLAIN_NUMBER.test(value);
 }
 
-/** The cell as text a spreadsheet will not evaluate: `'` before it when it would start a formula. */
 export function neutralise(value: string): string {
   return looksLikeFormula(value) ? `'${value}` : value;
 }

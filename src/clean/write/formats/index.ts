@@ -3,9 +3,7 @@ import type { FormatModule } from './row-sink.js';
 interface FormatEntry {
   /** Loaded when used: a binary format's library stays out of every other run. */
   load(): Promise<FormatModule>;
-  /** Bytes no terminal should receive (refused on a terminal's stdout). */
   binary: boolean;
-  /** What `-o NAME.ext` implies when --format is not given. */
   extension: string;
 }
 
@@ -19,7 +17,6 @@ export const FORMATS = {
 export type OutputFormat = keyof typeof FORMATS;
 export const OUTPUT_FORMATS = Object.keys(FORMATS) as OutputFormat[];
 
-/** The format `-o PATH` names by its extension, if one does. */
 export function formatOfPath(path: string): OutputFormat | undefined {
   const lower = path.toLowerCase();
   return OUTPUT_FORMATS.find((name) => lower.endsWith(FORMATS[name].extension));

@@ -31,7 +31,6 @@ function objectSink({ layout, extras, stream }: SinkContext, lines: boolean): Ro
 export const json = { createSink: (ctx: SinkContext) => objectSink(ctx, false) };
 export const ndjson = { createSink: (ctx: SinkContext) => objectSink(ctx, true) };
 
-/** The rows as the JSON format's objects, each handed to `receive` (the library's iterator of rows). */
 export function objectReceiver(
   { layout, extras }: Pick<SinkContext, 'layout' | 'extras'>,
   receive: RowReceiver,
@@ -45,7 +44,6 @@ export function objectReceiver(
   };
 }
 
-/** One row's object: its columns by name, its results, then a longer row's fields past the header's. */
 function rowObject(
   columns: OutputColumns,
   extras: SinkContext['extras'],

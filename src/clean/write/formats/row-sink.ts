@@ -7,20 +7,16 @@ export interface RowSink {
   /** What of each record the sink uses (see ReadOptions); default the text and every field. */
   readonly reads?: { raw: boolean | 'bytes'; fields: 'all' | 'email'; typed?: boolean };
   start(): Promise<void>;
-  /** One row: the record as read, its verdict, and its address's key and where it came from. */
   row(record: InputRecord, verdict: Verdict, facts: RowFacts): Promise<void> | undefined;
-  /** Writes what is left; the stream itself is closed by its owner. */
   end(): Promise<void>;
 }
 
 export interface SinkContext {
   layout: InputLayout;
-  /** Result columns beyond the six every output has. */
   extras: readonly ExtraColumn[];
   stream: Writable;
   /** The input's own cells that would start a formula are neutralised (CSV; other formats hold no formulas). */
   escapeFormulas: boolean;
-  /** Tells the user something about the output that is not an error (cells cut to fit, say). */
   warn(message: string): void;
 }
 

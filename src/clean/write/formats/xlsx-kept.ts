@@ -1,12 +1,11 @@
 // A workbook written from a workbook: every part kept but the sheet read, which is the cleaned sheet, its styles
 // added after the workbook's own. calcChain is left out: the sheet holds values, and Excel makes the chain again.
-import { posix } from 'node:path';
+
 import type { PassThrough, Writable } from 'node:stream';
 import type { WorkbookParts } from '../../scan/input/layout.js';
-import { WorkbookPackage } from '../../scan/input/workbook/package.js';
+import { relsOf, WorkbookPackage } from '../../scan/input/workbook/package.js';
 import { type SheetPart, type StyleBase, type StyleTable, ZipOutput } from './xlsx-package.js';
 
-/** The sections of a styles part a sheet's styles are added to, each with its element's name. */
 const SECTIONS = { numFmts: 'numFmt', fonts: 'font', cellXfs: 'xf' } as const;
 
 export class KeptPackage extends ZipOutput {
@@ -33,7 +32,6 @@ export class KeptPackage extends ZipOutput {
     }
   }
 
-  /** The cleaned sheet, in the part of the sheet read (one sheet: the read one held no more rows than Excel's). */
   sheet(): PassThrough {
     return this.sheetAt(this.parts.sheet);
   }
@@ -56,7 +54,6 @@ export class KeptPackage extends ZipOutput {
   }
 }
 
-/** Where the workbook's styles end: its cell styles and fonts, and the next free custom format id. */
 function styleBase(xml: string): StyleBase {
   const count = (section: keyof typeof SECTIONS) => {
     const body = sectionOf(xml, section)?.body ?? '';
@@ -66,7 +63,6 @@ function styleBase(xml: string): StyleBase {
   return { xfs: count('cellXfs'), fonts: count('fonts'), firstCustomId: Math.max(163, ...ids) + 1 };
 }
 
-/** The workbook's styles with the sheet's added at the end of each section. */
 function merged(xml: string, styles: StyleTable, base: StyleBase): string {
   const { numFmts, font, xfs } = styles.elements(base.fonts);
   let out = append(xml, 'cellXfs', xfs.slice(1));
@@ -92,7 +88,6 @@ function append(xml: string, section: keyof typeof SECTIONS, elements: string[])
   );
 }
 
-/** A section (`<cellXfs …>…</cellXfs>`, any namespace prefix): its opening tag, its content, where it starts. */
 function sectionOf(xml: string, name: string): { at: number; open: string; body: string; prefix: string } | undefined {
   const match = new RegExp(`<((?:\\w+:)?)${name}\\b[^>]*>`).exec(xml);
   if (!match) return undefined;
@@ -102,15 +97,9 @@ function sectionOf(xml: string, name: string): { at: number; open: string; body:
   return { at, open: match[0], body: xml.slice(at + match[0].length, close), prefix: match[1]! };
 }
 
-/** `<xf …/>` as `<x:xf …/>` where the workbook writes its elements with a prefix. */
 const withPrefix = (element: string, prefix: string) =>
   prefix ? element.replace(/<(\/?)(\w)/g, `<$1${prefix}$2`) : element;
 
-/** The content types and the workbook's relationships, without calcChain's entry. */
 function withoutCalcChain(xml: string): string {
   return xml.replace(/<(?:\w+:)?(?:Override|Relationship)\b[^>]*calcChain[^>]*\/>/gi, '');
-}
-
-function relsOf(part: string): string {
-  return posix.join(posix.dirname(part), '_rels', `${posix.basename(part)}.rels`);
 }

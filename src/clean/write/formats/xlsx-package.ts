@@ -28,7 +28,6 @@ export class StyleTable {
     this.header = this.index(1);
   }
 
-  /** The style index for a number format (General is style 0). */
   styleOf(format: NumberFormat): number {
     if (format.id === 0 && format.code === undefined) return 0;
     const key = `${format.id}:${format.code ?? ''}`;
@@ -80,7 +79,6 @@ export class StyleTable {
 
 export interface SheetPart {
   name: string;
-  /** The used range (`A1:K1200`), which the autofilter covers. */
   range: string;
 }
 
@@ -98,7 +96,6 @@ export class ZipOutput {
     });
   }
 
-  /** A stream for the sheet part at `path`, deflated as it comes. */
   protected sheetAt(path: string): PassThrough {
     const stream = new PassThrough({ highWaterMark: 1 << 20 });
     this.zip.addReadStream(stream, path, { compressionLevel: 1 });
@@ -115,9 +112,7 @@ export class ZipOutput {
   }
 }
 
-/** A workbook of its own. */
 export class PackageWriter extends ZipOutput {
-  /** Sheet number `n` (1-based). */
   sheet(n: number): PassThrough {
     return this.sheetAt(`xl/worksheets/sheet${n}.xml`);
   }
@@ -173,7 +168,6 @@ function workbookRels(sheets: number): string {
   return `${HEAD}<Relationships xmlns="${PKG_REL}">${rels.join('')}</Relationships>`;
 }
 
-/** `A1:K20` -> `$A$1:$K$20`. */
 function absolute(range: string): string {
   return range.replace(/([A-Z]+)(\d+)/g, '$$$1$$$2');
 }

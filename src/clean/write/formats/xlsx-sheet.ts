@@ -4,9 +4,8 @@ import { ChunkedWriter } from '../atomic-file.js';
 import { SHEET_HEAD } from './xlsx-package.js';
 import { columnName } from './xlsx-xml.js';
 
-/** Rows a sheet holds in Excel, its header included. */
 export const SHEET_ROWS = 1_048_576;
-/** Rows looked at for the column widths, kept back until then (a few hundred KB at most). */
+/** Rows looked at for the column widths, kept back until then. */
 const MEASURED_ROWS = 100;
 
 export class SheetXml {
@@ -20,7 +19,6 @@ export class SheetXml {
     this.writer = new ChunkedWriter(stream);
   }
 
-  /** One row's cells and (for the first rows) their text lengths; a promise only when the output asks to wait. */
   row(cells: string, lengths: () => readonly number[]): Promise<void> | undefined {
     const n = ++this.rows;
     const xml = `<row r="${n}">${cells}</row>`;
@@ -37,7 +35,6 @@ export class SheetXml {
     return this.writer.push(xml);
   }
 
-  /** The used range, for the autofilter. */
   get range(): string {
     return `A1:${columnName(Math.max(this.columns, 1) - 1)}${Math.max(this.rows, 1)}`;
   }
@@ -49,7 +46,6 @@ export class SheetXml {
     await new Promise<void>((resolve) => this.stream.end(resolve));
   }
 
-  /** Writes the sheet's start, now that the widths are known, and the rows held back. */
   private release(): Promise<void> | undefined {
     const held = this.held;
     if (!held) return undefined;

@@ -1,6 +1,5 @@
 // The pieces of SpreadsheetML a workbook is written with: escaped text, column letters, a cell of each kind.
 
-/** Excel's limit on a cell's text. */
 export const MAX_CELL_TEXT = 32_767;
 
 /** Characters XML 1.0 cannot hold (and CR, which XML readers turn into LF), or text that reads as an escape. */
@@ -39,7 +38,6 @@ export function columnName(index: number): string {
 
 const styled = (style: number) => (style === 0 ? '' : ` s="${style}"`);
 
-/** A cell with nothing in it: it only moves the next one along (cells carry no `r`). */
 export const EMPTY_CELL = '<c/>';
 
 export function textCell(text: string, style = 0): string {

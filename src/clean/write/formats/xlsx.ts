@@ -9,7 +9,6 @@ import { PackageWriter, type SheetPart, StyleTable } from './xlsx-package.js';
 import { SHEET_ROWS, SheetXml } from './xlsx-sheet.js';
 import { booleanCell, EMPTY_CELL, errorCell, MAX_CELL_TEXT, numberCell, textCell } from './xlsx-xml.js';
 
-/** Lines shown of the rows whose cells were cut. */
 const CUT_SHOWN = 5;
 const CHECKED_AT = RESULT_COLUMNS.indexOf('email_checked_at');
 
@@ -26,7 +25,6 @@ export class XlsxSink implements RowSink {
   private date = 0;
   private readonly header: string[];
   private readonly done: SheetPart[] = [];
-  /** Cells cut to Excel's limit: how many, in how many rows, and the first rows' lines. */
   private readonly cut = { cells: 0, rows: 0, lines: [] as number[], last: -1 };
   private sheet!: SheetXml;
   private readonly made = new WeakMap<Verdict, string>();
@@ -83,7 +81,6 @@ export class XlsxSink implements RowSink {
     this.done.push({ name: n === 1 ? sheet : numbered(sheet, n), range });
   }
 
-  /** The row's cells: its columns, the results, then fields past the header's; without `r`, so results are reused. */
   private writeRow(record: InputRecord, verdict: Verdict, facts: RowFacts): Promise<void> | undefined {
     const { fields, line } = record;
     const typed = record.cells && byColumn(record.cells);
@@ -102,7 +99,6 @@ export class XlsxSink implements RowSink {
     });
   }
 
-  /** A row's result cells, made once for each verdict unless they depend on the row (as in the CSV writer). */
   private results(verdict: Verdict, facts: RowFacts): string {
     const shared = facts.checked === undefined && (verdict.free !== undefined || facts.key === undefined);
     let xml = shared ? this.made.get(verdict) : undefined;
@@ -118,7 +114,6 @@ export class XlsxSink implements RowSink {
     return xml;
   }
 
-  /** One cell's XML (`<c/>` when empty). */
   private cell(value: string | boolean | null, typed?: TypedCell, line = 0): string {
     if (value === null || value === '') return EMPTY_CELL;
     if (typeof value === 'boolean') return booleanCell(value);
@@ -133,7 +128,6 @@ export class XlsxSink implements RowSink {
     return textCell(value);
   }
 
-  /** A workbook's cell that is not text, as it was: a number in its format, a date, a boolean, an error. */
   private typedCell(text: string, [, kind, format, value]: TypedCell): string {
     if (kind === 'b') return booleanCell(text === 'TRUE');
     if (kind === 'e') return errorCell(text);
@@ -151,7 +145,6 @@ export class XlsxSink implements RowSink {
   }
 }
 
-/** `Contacts (2)`: Excel's names hold at most 31 characters. */
 function numbered(name: string, n: number): string {
   const suffix = ` (${n})`;
   return name.slice(0, 31 - suffix.length) + suffix;

@@ -6,12 +6,10 @@ import { attribute } from './xml.js';
 export interface SheetEntry {
   name: string;
   hidden: boolean;
-  /** The sheet's part, or undefined for a chart sheet or a sheet the package lacks. */
   path?: string;
 }
 
 export interface Book {
-  /** The workbook part (`xl/workbook.xml` in nearly every file). */
   path: string;
   sheets: SheetEntry[];
   /** Dates count from 1904 (old Mac workbooks), not 1900. */
@@ -81,5 +79,4 @@ export function chooseSheet(book: Book, displayName: string, sheet: string | und
   return { ...chosen, path: chosen.path };
 }
 
-/** Excel's own comparison of sheet names: case does not count. */
 const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;

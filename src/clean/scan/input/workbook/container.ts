@@ -16,7 +16,6 @@ export function isOle(sample: Buffer): boolean {
 /** Office encrypts a workbook into an OLE2 file holding a stream of this name (UTF-16 in its directory). */
 const ENCRYPTED = Buffer.from('EncryptedPackage', 'utf16le');
 
-/** An OLE2 file, refused with what it is and what to do. */
 export async function oleError(file: string, displayName: string): Promise<UsageError> {
   if (await contains(file, ENCRYPTED)) {
     return new UsageError(
@@ -30,7 +29,6 @@ export async function oleError(file: string, displayName: string): Promise<Usage
   );
 }
 
-/** Whether the file holds `needle` anywhere (the directory of an OLE2 file can be at its end). */
 async function contains(file: string, needle: Buffer): Promise<boolean> {
   let tail = Buffer.alloc(0);
   const stream = createReadStream(file, { highWaterMark: 1 << 20 });

@@ -7,13 +7,10 @@ import { type ByteScan, scanBytes } from '../source.js';
 import { spoolWorkbook } from './to-spool.js';
 
 interface OpenWorkbookOptions extends OpenInputOptions {
-  /** The workbook itself (stdin's copy, when it came through a pipe). */
   file: string;
   displayName: string;
   strict: boolean;
-  /** The workbook's own bytes, which name it for the journal. */
   original: ByteScan;
-  /** The spools made are added here (the caller removes them). */
   spooled: string[];
 }
 

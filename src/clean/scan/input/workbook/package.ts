@@ -30,7 +30,6 @@ export class WorkbookPackage {
     return this.entries.has(path.toLowerCase());
   }
 
-  /** Every part's path, as the zip names it (directories left out). */
   parts(): string[] {
     return [...this.entries.values()].map((e) => e.fileName).filter((name) => !name.endsWith('/'));
   }
@@ -54,7 +53,6 @@ export class WorkbookPackage {
     }
   }
 
-  /** Parses a part with the handlers of xml.ts; `what` names it in messages. */
   async parse(path: string, handlers: Parameters<typeof parseXml>[1], signal?: AbortSignal): Promise<void> {
     const stream = await this.stream(path);
     stream.on('error', () => undefined); // reported through the iteration in parseXml
@@ -72,14 +70,12 @@ export class WorkbookPackage {
 
 export interface Relationship {
   type: string;
-  /** The part's path in the package, resolved against the part that refers to it. */
   path: string;
 }
 
-/** Relationships of `part` (from its `_rels/NAME.rels`), by id; none when it has no such part. */
 export async function readRelationships(pkg: WorkbookPackage, part: string): Promise<Map<string, Relationship>> {
   const dir = posix.dirname(part);
-  const relsPath = posix.join(dir, '_rels', `${posix.basename(part)}.rels`);
+  const relsPath = relsOf(part);
   const rels = new Map<string, Relationship>();
   if (!pkg.has(relsPath)) return rels;
   await pkg.parse(relsPath, {
@@ -96,6 +92,10 @@ export async function readRelationships(pkg: WorkbookPackage, part: string): Pro
     text: () => undefined,
   });
   return rels;
+}
+
+export function relsOf(part: string): string {
+  return posix.join(posix.dirname(part), '_rels', `${posix.basename(part)}.rels`);
 }
 
 /** The first relationship whose type ends with `/kind` (transitional and strict OOXML differ only before it). */

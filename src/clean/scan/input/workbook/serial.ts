@@ -13,7 +13,6 @@ export function serialToMs(serial: number, date1904: boolean): number | undefine
   return EPOCH_1900 + Math.round((serial < 60 ? serial + 1 : serial) * DAY_MS);
 }
 
-/** The serial of a time (UTC), in the 1900 system. */
 export function msToSerial(ms: number): number {
   const serial = (ms - EPOCH_1900) / DAY_MS;
   return serial < 61 ? serial - 1 : serial;
@@ -21,7 +20,6 @@ export function msToSerial(ms: number): number {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-/** `2024-03-05`, `14:30:00`, `2024-03-05 14:30:00` (with `.250` when it has milliseconds). */
 export function serialText(serial: number, shape: DateShape, date1904: boolean): string {
   if (!Number.isFinite(serial) || serial < 0) return String(serial);
   if (shape === 'time' && (serial < 1 || serial >= 2)) return elapsedText(serial);
@@ -33,7 +31,6 @@ export function serialText(serial: number, shape: DateShape, date1904: boolean):
   return shape === 'date' ? day : shape === 'time' ? time : `${day} ${time}`;
 }
 
-/** A time format over a day or more (`[h]:mm`, a duration): hours past 24. */
 function elapsedText(serial: number): string {
   const ms = Math.round(serial * DAY_MS);
   const hours = Math.floor(ms / 3_600_000);

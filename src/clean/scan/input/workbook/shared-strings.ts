@@ -1,10 +1,8 @@
-// The shared strings table: kept as UTF-8 in large buffers, two numbers a string, cheaper than a string each; bounded,
-// so a workbook made to hold more is refused.
+// The shared strings table as UTF-8 in large buffers, two numbers a string: cheaper than a string each, and bounded.
 import { UsageError } from '../../../../errors.js';
 import type { WorkbookPackage } from './package.js';
 import { CellText } from './text.js';
 
-/** UTF-8 bytes kept in all. */
 export const MAX_SHARED_BYTES = 96 << 20;
 /** Strings kept in all (8 bytes each). */
 export const MAX_SHARED_STRINGS = 8 << 20;
@@ -48,7 +46,6 @@ export class SharedStrings {
     this.count++;
   }
 
-  /** The string at `index`, or undefined past the end. */
   get(index: number): string | undefined {
     if (!(index >= 0 && index < this.count)) return undefined;
     const start = this.starts[index >>> 16]![index & (BLOCK - 1)]!;
@@ -59,7 +56,6 @@ export class SharedStrings {
   }
 }
 
-/** Reads the table: each `<si>`'s text (its runs joined, phonetic guides left out). */
 export async function readSharedStrings(
   pkg: WorkbookPackage,
   path: string | undefined,

@@ -8,13 +8,10 @@ import type { shownText } from './shown.js';
 import type { NumberFormat, Styles } from './styles.js';
 import { CellText } from './text.js';
 
-/** Excel's widest sheet: columns A to XFD. */
 export const MAX_COLUMNS = 16_384;
 
 export interface SheetRow {
-  /** 1-based, as Excel numbers it. */
   row: number;
-  /** Each cell's text by 0-based column ('' where there is none); trailing empty cells left out. */
   fields: string[];
   typed: TypedCell[];
 }
@@ -22,16 +19,13 @@ export interface SheetRow {
 export interface SheetContext {
   pkg: WorkbookPackage;
   path: string;
-  /** How messages name the sheet: `book.xlsx, sheet "Contacts"`. */
   where: string;
   strings: SharedStrings;
   styles: Styles;
   date1904: boolean;
   /** A number as its format shows it (shown.ts); undefined keeps the stored value (--raw-values). */
   shown?: typeof shownText;
-  /** The index in `formats` of each number format met (shared with the writer through the layout). */
   formatIndex(format: NumberFormat): number;
-  /** After each chunk of the sheet: a promise holds the reading back (while the rows read are written). */
   afterChunk?(): Promise<void> | undefined;
   signal?: AbortSignal;
 }
@@ -43,7 +37,6 @@ interface CellState {
   formula: boolean;
 }
 
-/** Calls `onRow` for each row that has a cell with a value; `formulasWithoutResult` counts formulas read empty. */
 export async function readSheet(
   ctx: SheetContext,
   onRow: (row: SheetRow) => void,
@@ -105,7 +98,6 @@ export async function readSheet(
   return { formulasWithoutResult };
 }
 
-/** `AB12` -> 27 (0-based); the row part is not needed. */
 function columnOf(ref: string, where: string): number {
   let column = 0;
   let i = 0;
@@ -119,10 +111,8 @@ function columnOf(ref: string, where: string): number {
   return column - 1;
 }
 
-/** A cell's text and, when it is not text, its type. */
 type CellValue = [text: string, typed?: TypedCell];
 
-/** Puts a cell's text in its row, and its type when it is not text. */
 function cellValue(ctx: SheetContext, row: SheetRow, cell: CellState, raw: string): void {
   const [text, typed] = readValue(ctx, row, cell, raw);
   while (row.fields.length < cell.column) row.fields.push('');

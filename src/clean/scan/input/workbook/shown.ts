@@ -1,5 +1,4 @@
-// A number cell as its sheet shows it, its format applied by numfmt (Excel's rules), for a workbook written as text.
-// General keeps the number's own digits, as a list has no column width.
+// A number cell as its sheet shows it (numfmt applies Excel's rules); General keeps the number's own digits.
 import { format as applyFormat } from 'numfmt';
 import type { NumberFormat } from './styles.js';
 

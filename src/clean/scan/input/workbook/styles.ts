@@ -12,7 +12,6 @@ export interface NumberFormat {
 export type DateShape = 'date' | 'time' | 'datetime';
 
 export interface Styles {
-  /** By style index (a cell's `s`): its format and, for a date or time format, what it shows. */
   formats: Array<{ format: NumberFormat; date?: DateShape }>;
 }
 
@@ -70,7 +69,6 @@ const BUILTIN_DATES: Record<number, DateShape> = {
 for (const id of [27, 28, 29, 30, 31, 34, 35, 36, 50, 51, 52, 53, 54, 57, 58]) BUILTIN_DATES[id] = 'date';
 for (const id of [32, 33, 55, 56]) BUILTIN_DATES[id] = 'time';
 
-/** Whether a format shows a date, a time or both: its y, d, m, h, s outside quotes, escapes and brackets. */
 export function dateShape(format: NumberFormat): DateShape | undefined {
   if (format.code === undefined) return BUILTIN_DATES[format.id];
   // The first section is the one positive numbers use.

@@ -9,7 +9,6 @@ export class CellText {
   private length = 0;
   collecting = false;
 
-  /** `what` names the cell in the message when it is too long. */
   constructor(private readonly what: string) {}
 
   reset(): void {

@@ -16,13 +16,10 @@ import { readSheet, type SheetRow } from './sheet.js';
 import { type NumberFormat, readStyles } from './styles.js';
 
 export interface SpooledSheet {
-  /** The rows as CSV (comma, LF, quoted where needed). */
   csv: string;
-  /** One line a row of the CSV: its sheet row and its typed cells. */
   cells: string;
   sheet: string;
   sheets: string[];
-  /** The number formats the typed cells refer to; 0 is General. */
   formats: NumberFormat[];
   formulasWithoutResult: number;
   parts: WorkbookParts;
@@ -33,14 +30,11 @@ export interface SpoolOptions {
   displayName: string;
   spoolDir: string;
   sheet?: string;
-  /** --strict: a row with a value beyond the first row's last column is refused. */
   strict: boolean;
-  /** --raw-values: numbers and dates as stored, not as their formats show them. */
   rawValues?: boolean;
   signal?: AbortSignal;
 }
 
-/** Reads the chosen sheet (a name or a 1-based number; the first visible tab by default) into two spools. */
 export async function spoolWorkbook(opts: SpoolOptions): Promise<SpooledSheet> {
   const { displayName, spoolDir } = opts;
   const pkg = await WorkbookPackage.open(opts.file, displayName);
@@ -129,7 +123,6 @@ function quote(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-/** The number formats met, numbered in order; the spools refer to them by number. */
 class FormatTable {
   readonly list: NumberFormat[] = [{ id: 0 }];
   private readonly index = new Map<string, number>([['0:', 0]]);
@@ -162,14 +155,12 @@ class SpoolWriter {
     if (this.pending.length >= 1 << 16) this.waiting ??= this.flush();
   }
 
-  /** What the reading should wait for before it goes on, if anything. */
   drained(): Promise<void> | undefined {
     const waiting = this.waiting;
     this.waiting = undefined;
     return waiting;
   }
 
-  /** A promise when the stream asks to wait. */
   private flush(): Promise<void> | undefined {
     if (this.failure) throw this.failure;
     const ok = this.out.write(this.pending);

@@ -7,15 +7,12 @@ import { UsageError } from '../../../../errors.js';
 export const MARKUP_GAP = 2 << 20;
 
 export interface XmlHandlers {
-  /** An element opens: its local name (a prefix such as `x:` dropped) and attributes. */
   open(name: string, attributes: Record<string, string>): void;
   close(name: string): void;
   text(text: string): void;
-  /** Called after each chunk: a promise makes the reading wait (for the writing of what was read, say). */
   afterChunk?(): Promise<void> | undefined;
 }
 
-/** The name without its namespace prefix: some writers spell `<x:row>`. */
 export function localName(name: string): string {
   const colon = name.indexOf(':');
   return colon < 0 ? name : name.slice(colon + 1);
@@ -29,7 +26,6 @@ export function attribute(attributes: Record<string, string>, name: string): str
   return undefined;
 }
 
-/** Streams a part's bytes through the handlers; bad XML, or too long a run without markup, is refused naming `what`. */
 export async function parseXml(source: Readable, handlers: XmlHandlers, what: string, signal?: AbortSignal) {
   const parser = new SaxesParser();
   parser.on('opentag', (tag) => handlers.open(localName(tag.name), (tag as SaxesTagPlain).attributes));
