@@ -6,7 +6,6 @@ import { findToken, isObject, type Json, str } from './shape.js';
 export interface CleanSignedIn {
   token: string;
   userId?: string;
-  /** What the answer says of the monthly allowance, if anything. */
   allowance: AllowanceNews;
 }
 

@@ -15,7 +15,6 @@ export type ConnectOptions = Pick<
 
 export interface Connection {
   http: HttpClient;
-  /** Closes the pool's sockets. */
   close(): Promise<void>;
 }
 

@@ -31,7 +31,6 @@ export function rolesView(brand: BrandRecord, detail: PermissionDetail): { data:
   return { data: brand.roles.map((r) => roleView(brand, r, detail)) };
 }
 
-/** The user's role in their current brand. */
 export function userRoleView(user: PlatformUser, brand: BrandRecord, detail: PermissionDetail): { data: Json } {
   const name = user.role_by_brand[brand.id] ?? (brand.owner_id === user.id ? 'admin' : 'user');
   const role = brand.roles.find((r) => r.name === name) ?? { id: '', name };
