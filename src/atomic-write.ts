@@ -17,7 +17,6 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
   }
 }
 
-/** Puts the complete file `tmp` (beside `path`) in place of `path`. */
 export function replaceWith(tmp: string, path: string): void {
   flush(tmp, 'r+');
   renameSync(tmp, path);

@@ -163,7 +163,6 @@ export function keepFresh(path: string, everyMs: number): () => void {
   return () => clearInterval(timer);
 }
 
-/** Removes a stale lock so the next attempt can take it. */
 export function breakLock(path: string, judged: LockOwner): void {
   // Only the lock that was judged stale: if another run broke it and took the lock meanwhile, that one stays.
   if (!sameOwner(readOwner(path), judged)) return;

@@ -54,7 +54,6 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The secrets a command's environment carries. */
 export function secretsOf(env: Record<string, string | undefined>): SecretSet {
   const secrets = new SecretSet();
   for (const name of ['MAILCLEAN_TOKEN', 'MAILCLEAN_CLEAN_TOKEN', 'MAILCLEAN_INTERNAL_TOKEN']) secrets.add(env[name]);

@@ -3,9 +3,7 @@
 import { isObject } from './shape.js';
 
 export interface AllowanceNews {
-  /** Addresses still allowed this period. */
   left?: number;
-  /** The period's allowance. */
   limit?: number;
   /** When the allowance renews (ISO 8601), if the service said. */
   renewsAt?: string;

@@ -1,8 +1,6 @@
 /** How long to wait before attempt `n + 1` after `n` failures in a row. */
 export interface BackoffPolicy {
-  /** The ceiling of the first wait. */
   firstMs: number;
-  /** No wait's ceiling grows past this. */
   capMs: number;
 }
 

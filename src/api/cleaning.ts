@@ -6,7 +6,6 @@ import { findToken, isObject, type Json, str } from './shape.js';
 export interface CleanSignedIn {
   token: string;
   userId?: string;
-  /** What the answer says of the monthly allowance, if anything. */
   allowance: AllowanceNews;
 }
 
@@ -43,11 +42,11 @@ export class CleaningClient {
   /** One request, never retried here: each attempt costs a rate-limit slot and maybe allowance, so the run decides. */
   async clean(emails: string[], signal?: AbortSignal): Promise<Json[]> {
     const res = await this.send(emails, signal);
-    const records = findRecords(res.body);
+    const records = findRecords(res.json);
     if (!records) {
       throw Object.assign(
         new ApiError(`the cleaning service at ${this.http.host} answered without a result list`, res.status),
-        { body: res.body },
+        { body: res.json },
       );
     }
     return records;
@@ -77,7 +76,7 @@ export class CleaningClient {
 
   async signup(input: { name?: string; email: string; password: string }): Promise<CleanSignedIn> {
     const res = await this.http.request({ method: 'POST', path: '/api/v1/auth/signup', body: input, auth: false });
-    return this.signedIn(res.body, 'signup');
+    return this.signedIn(res.json, 'signup');
   }
 
   async signin(email: string, password: string): Promise<CleanSignedIn> {
@@ -89,7 +88,7 @@ export class CleaningClient {
       auth: false,
       idempotent: true,
     });
-    return this.signedIn(res.body, 'signin');
+    return this.signedIn(res.json, 'signin');
   }
 
   private signedIn(body: unknown, what: string): CleanSignedIn {

@@ -1,6 +1,7 @@
-// An HTTP client for one service over its own connection pool, as the CLI's factory and the library both open it.
-import { connectionPool, describeProxies, proxySettings } from './dispatcher.js';
+// An HTTP client for one service over its own connection pool, through the proxies the command's environment names.
+import { redactUrl } from '../redact.js';
 import { HttpClient, type HttpClientOptions } from './http.js';
+import { connectionPool, type ProxySettings } from './undici-parts.js';
 
 export type ConnectOptions = Pick<
   HttpClientOptions,
@@ -14,7 +15,6 @@ export type ConnectOptions = Pick<
 
 export interface Connection {
   http: HttpClient;
-  /** Closes the pool's sockets. */
   close(): Promise<void>;
 }
 
@@ -35,4 +35,34 @@ export async function connect({ env, inProcess, ...client }: ConnectOptions): Pr
 function positiveNumber(value: string | undefined): number | undefined {
   const n = Number(value);
   return value && Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+/** Lower case first, as curl reads them: a user exporting both most likely set the lower-case one last. */
+function fromEnv(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name.toLowerCase()] ?? env[name.toUpperCase()];
+  return value?.trim() || undefined;
+}
+
+/** `proxy.corp:3128` means http://proxy.corp:3128, as curl reads it. */
+function proxyUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+}
+
+function proxySettings(env: Record<string, string | undefined>): ProxySettings {
+  return {
+    httpProxy: proxyUrl(fromEnv(env, 'http_proxy')),
+    httpsProxy: proxyUrl(fromEnv(env, 'https_proxy')),
+    noProxy: fromEnv(env, 'no_proxy'),
+  };
+}
+
+/** What --debug says of the proxies in use, credentials hidden; undefined when there are none. */
+function describeProxies(proxies: ProxySettings): string | undefined {
+  const parts: string[] = [];
+  if (proxies.httpProxy) parts.push(`http via ${redactUrl(proxies.httpProxy)}`);
+  if (proxies.httpsProxy) parts.push(`https via ${redactUrl(proxies.httpsProxy)}`);
+  if (parts.length === 0) return undefined;
+  if (proxies.noProxy) parts.push(`not for ${proxies.noProxy}`);
+  return `proxy: ${parts.join('; ')}`;
 }

@@ -6,7 +6,6 @@ export interface ParsedBody {
   json?: unknown;
   /** A short, single-line excerpt of a body that is not JSON. */
   excerpt?: string;
-  /** The body is an HTML page. */
   html?: boolean;
 }
 

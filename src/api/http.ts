@@ -1,42 +1,78 @@
+// One HTTP client for a service: it retries what is safe to repeat, caps and masks each response, types each failure.
+import type { Dispatcher } from 'undici';
 import { ApiError, type AuthError, NetworkError } from '../errors.js';
 import { redactJson, redactUrl } from '../redact.js';
-import { AnswerTooLarge, readCapped } from './answer-body.js';
+import type { SecretSet } from '../secrets.js';
 import { type BackoffPolicy, backoffMs } from './backoff.js';
 import { connectionFailure, isCertificateFailure, isRefused } from './connection-failures.js';
-import { httpFailure, type ParsedBody, parseBody } from './failure.js';
+import { httpFailure, parseBody } from './failure.js';
 import { flattenHeaders, retryAfterMs } from './headers.js';
-import type { HttpClientOptions, HttpResponse, RawAnswer, RequestSpec } from './http-types.js';
+import { ResponseTooLarge, readCapped } from './response-body.js';
 import { request } from './undici-parts.js';
 
-/** No answer of either service needs more; a larger one is refused before it fills memory. */
-const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+/** No response of either service needs more; a larger one is refused before it fills memory. */
+const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
-/** Account commands wait little between attempts: a person is waiting for the answer. */
+/** Account commands wait little between attempts: a person is waiting for the response. */
 const REQUEST_BACKOFF: BackoffPolicy = { firstMs: 250, capMs: 8_000 };
 
-export type { HttpClientOptions, HttpResponse, Method, RawAnswer, RequestSpec } from './http-types.js';
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
-interface Received {
+export interface HttpClientOptions {
+  /** Paths are appended to its own path as given. */
+  baseUrl: string;
+  /** What users call this service in messages: "platform", "cleaning service". */
+  serviceName: string;
+  /** The setting that names `baseUrl` (`api-url`, `clean-url`), for messages that say what to fix. */
+  setting?: string;
+  token?: () => string | undefined;
+  /** What to do when the service refuses the token (401), naming where it came from (a variable, the profile). */
+  refusedHint?: string;
+  timeoutMs?: number;
+  /** Attempts after the first, for failures that are safe to repeat. */
+  retries?: number;
+  /** Longest Retry-After we wait for before giving up with a message. */
+  maxRetryWaitMs?: number;
+  dispatcher?: Dispatcher;
+  maxResponseBytes?: number;
+  /** Masked in every response as it arrives, so no message, file or log built from one repeats a secret. */
+  secrets?: SecretSet;
+  /** The proxies the dispatcher may go through, so a failure to reach one is named as such. */
+  proxies?: string[];
+  debug?: (line: string) => void;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export interface RequestSpec {
+  method: Method;
+  path: string;
+  /** Appended to the path's own query; a list repeats its name. */
+  query?: Record<string, string | string[] | undefined>;
+  body?: unknown;
+  /** Send the bearer token (default true). */
+  auth?: boolean;
+  /** Safe to repeat after a failure whose effect is unknown (timeouts, resets, 5xx). GET always is. */
+  idempotent?: boolean;
+  /** Overrides the client's retry count (0: the caller retries itself). */
+  retries?: number;
+  signal?: AbortSignal;
+}
+
+/** A response whatever its status or body, with the error it means to `request` (401: AuthError, else ApiError). */
+export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
+  /** As it came, but the secrets this command holds masked. */
   text: string;
+  json?: unknown;
+  failure?: ApiError | AuthError;
 }
 
-/** An answer that would have been retried, once the retries are spent: it is the answer. */
-class LastAnswer extends Error {
-  constructor(readonly answer: RawAnswer) {
-    super(answer.failure?.message ?? `answered ${answer.status}`);
-  }
-}
-
-/** A failure we may retry, with the server's wait if it named one. */
-class Retryable extends Error {
-  constructor(
-    readonly failure: Error,
-    readonly waitMs?: number,
-  ) {
-    super(failure.message);
-  }
+/** What one attempt came to, and whether another is safe and may help. */
+interface Attempt {
+  result: HttpResponse | NetworkError;
+  retry: boolean;
 }
 
 export class HttpClient {
@@ -55,51 +91,21 @@ export class HttpClient {
     return { url: redactUrl(this.base.href), setting: this.opts.setting ?? 'api-url' };
   }
 
-  /** Sends one request, retrying only what is safe, and returns a 2xx answer or throws a typed error. */
+  /** Sends one request, retrying only what is safe, and returns a 2xx JSON response or throws a typed error. */
   async request(spec: RequestSpec): Promise<HttpResponse> {
     try {
-      return await this.withRetries(spec, (attempt) => this.once(spec, attempt));
+      const response = await this.send(spec, true);
+      if (response.failure) throw response.failure;
+      return response;
     } catch (error) {
       if (error instanceof ApiError || error instanceof NetworkError) error.endpoint = this.endpoint;
       throw error;
     }
   }
 
-  /** One request, retried as `request` is, whose last answer comes back whatever its status or body. */
-  async exchange(spec: RequestSpec): Promise<RawAnswer> {
-    const idempotent = spec.idempotent ?? spec.method === 'GET';
-    try {
-      return await this.withRetries(spec, async (attempt) => {
-        const received = await this.transport(spec, attempt, idempotent);
-        const parsed = parseBody(received.text, received.headers['content-type']);
-        const answer: RawAnswer = { ...received, json: parsed.json };
-        if (received.status >= 200 && received.status < 300) return answer;
-        answer.failure = this.failureOf(spec, received, parsed);
-        if (shouldRetry(received.status, idempotent))
-          throw new Retryable(new LastAnswer(answer), retryAfterMs(received.headers));
-        return answer;
-      });
-    } catch (error) {
-      if (error instanceof LastAnswer) return error.answer;
-      throw error;
-    }
-  }
-
-  /** Attempts after the first for failures thrown as Retryable, after backoff or the server's wait. */
-  private async withRetries<T>(spec: RequestSpec, attemptOnce: (attempt: number) => Promise<T>): Promise<T> {
-    const retries = spec.retries ?? this.opts.retries ?? 2;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await attemptOnce(attempt);
-      } catch (error) {
-        if (!(error instanceof Retryable)) throw error;
-        if (attempt >= retries) throw error.failure;
-        const wait = error.waitMs ?? backoffMs(attempt + 1, REQUEST_BACKOFF, this.opts.random);
-        if (wait > (this.opts.maxRetryWaitMs ?? 30_000)) throw error.failure;
-        this.log(`retry ${attempt + 1}/${retries} in ${Math.round(wait)}ms: ${error.message}`);
-        await (this.opts.sleep ?? delay)(wait);
-      }
-    }
+  /** One request, retried as `request` is, whose last response comes back whatever its status or body. */
+  exchange(spec: RequestSpec): Promise<HttpResponse> {
+    return this.send(spec, false);
   }
 
   /** The URL a request goes to: the base's path, then the spec's (dot segments resolved), then the query. */
@@ -112,11 +118,78 @@ export class HttpClient {
     return url;
   }
 
-  /** One attempt: send, then read the answer; failures worth another attempt are thrown as Retryable. */
-  private async once(spec: RequestSpec, attempt: number): Promise<HttpResponse> {
+  /** Attempts until one needs no other, the retries are spent, or the server asks for too long a wait. */
+  private async send(spec: RequestSpec, needsJson: boolean): Promise<HttpResponse> {
     const idempotent = spec.idempotent ?? spec.method === 'GET';
-    const raw = await this.transport(spec, attempt, idempotent);
-    return this.interpret(spec, raw, idempotent);
+    const retries = spec.retries ?? this.opts.retries ?? 2;
+    for (let attempt = 0; ; attempt++) {
+      const { result, retry } = await this.attempt(spec, attempt, idempotent, needsJson);
+      const failure = result instanceof NetworkError ? result : result.failure;
+      if (retry && failure && attempt < retries) {
+        const asked = result instanceof NetworkError ? undefined : retryAfterMs(result.headers);
+        const wait = asked ?? backoffMs(attempt + 1, REQUEST_BACKOFF, this.opts.random);
+        if (wait <= (this.opts.maxRetryWaitMs ?? 30_000)) {
+          this.log(`retry ${attempt + 1}/${retries} in ${Math.round(wait)}ms: ${failure.message}`);
+          await (this.opts.sleep ?? delay)(wait);
+          continue;
+        }
+      }
+      if (result instanceof NetworkError) throw result;
+      return result;
+    }
+  }
+
+  private async attempt(spec: RequestSpec, attempt: number, idempotent: boolean, needsJson: boolean): Promise<Attempt> {
+    const started = performance.now();
+    const timeoutMs = this.opts.timeoutMs ?? 30_000;
+    let response: HttpResponse;
+    try {
+      response = await this.transport(spec, attempt, timeoutMs);
+    } catch (error) {
+      if (spec.signal?.aborted) throw spec.signal.reason ?? error;
+      if (error instanceof ApiError) throw error;
+      const failure = connectionFailure(error, {
+        serviceName: this.opts.serviceName,
+        host: this.host,
+        setting: this.opts.setting,
+        timeoutMs,
+        proxies: this.opts.proxies,
+      });
+      this.log(`< failed after ${elapsed(started)}: ${failure.message}`);
+      // A certificate does not change between attempts; a refused connection never reached the server.
+      return { result: failure, retry: !isCertificateFailure(error) && (idempotent || isRefused(error)) };
+    }
+    this.log(`< ${response.status} in ${elapsed(started)}`);
+    return this.judge(spec, response, idempotent, needsJson);
+  }
+
+  /** The request on the wire, and its response read up to the size limit, secrets masked. */
+  private async transport(spec: RequestSpec, attempt: number, timeoutMs: number): Promise<HttpResponse> {
+    const url = this.url(spec);
+    const payload = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
+    this.log(`> ${spec.method} ${redactUrl(url.href)}${attempt ? ` (attempt ${attempt + 1})` : ''}`);
+    if (payload !== undefined) this.log(() => `> body ${redactJson(spec.body)}`);
+    const signals = [AbortSignal.timeout(timeoutMs), ...(spec.signal ? [spec.signal] : [])];
+    const res = await request(url, {
+      method: spec.method,
+      headers: this.headersFor(spec),
+      body: payload,
+      dispatcher: this.opts.dispatcher,
+      signal: AbortSignal.any(signals),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const limit = this.opts.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+    const text = await readCapped(res.body, limit, res.headers['content-length']).catch((error: unknown) => {
+      if (!(error instanceof ResponseTooLarge)) throw error;
+      const mib = `${Math.round(limit / 1024 / 1024)} MiB`;
+      throw new ApiError(
+        `the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with more than ${mib}, more than any answer needs`,
+        res.statusCode,
+      );
+    });
+    const headers = flattenHeaders(res.headers);
+    return { status: res.statusCode, headers, text: this.opts.secrets?.redact(text) ?? text };
   }
 
   private headersFor(spec: RequestSpec): Record<string, string> {
@@ -129,91 +202,30 @@ export class HttpClient {
     return headers;
   }
 
-  /** The request on the wire; a connection that fails becomes a NetworkError (retryable when safe). */
-  private async transport(spec: RequestSpec, attempt: number, idempotent: boolean): Promise<Received> {
-    const url = this.url(spec);
-    const payload = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
-    this.log(`> ${spec.method} ${redactUrl(url.href)}${attempt ? ` (attempt ${attempt + 1})` : ''}`);
-    if (payload !== undefined) this.log(() => `> body ${redactJson(spec.body)}`);
-    const started = performance.now();
-    const timeout = this.opts.timeoutMs ?? 30_000;
-    const signals = [AbortSignal.timeout(timeout), ...(spec.signal ? [spec.signal] : [])];
-    try {
-      const res = await request(url, {
-        method: spec.method,
-        headers: this.headersFor(spec),
-        body: payload,
-        dispatcher: this.opts.dispatcher,
-        signal: AbortSignal.any(signals),
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-      });
-      const limit = this.opts.maxAnswerBytes ?? MAX_ANSWER_BYTES;
-      const text = await readCapped(res.body, limit, res.headers['content-length']).catch((error: unknown) => {
-        if (!(error instanceof AnswerTooLarge)) throw error;
-        const mib = `${Math.round(limit / 1024 / 1024)} MiB`;
-        throw new ApiError(
-          `the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with more than ${mib}, more than any answer needs`,
-          res.statusCode,
-        );
-      });
-      const answer = {
-        status: res.statusCode,
-        headers: flattenHeaders(res.headers),
-        text: this.opts.secrets?.redact(text) ?? text,
-      };
-      this.log(`< ${answer.status} in ${elapsed(started)}`);
-      return answer;
-    } catch (error) {
-      if (spec.signal?.aborted) throw spec.signal.reason ?? error;
-      if (error instanceof ApiError) throw error;
-      const failure = connectionFailure(error, {
-        serviceName: this.opts.serviceName,
-        host: this.host,
-        setting: this.opts.setting,
-        timeoutMs: timeout,
-        proxies: this.opts.proxies,
-      });
-      this.log(`< failed after ${elapsed(started)}: ${failure.message}`);
-      // A certificate does not change between attempts; a refused connection never reached the server.
-      if (isCertificateFailure(error)) throw failure;
-      if (idempotent || isRefused(error)) throw new Retryable(failure);
-      throw failure;
-    }
-  }
-
-  /** A 2xx JSON answer is returned; anything else is thrown as a typed error, Retryable where that is safe. */
-  private interpret(spec: RequestSpec, raw: Received, idempotent: boolean): HttpResponse {
-    const { status, headers } = raw;
-    const parsed = parseBody(raw.text, headers['content-type']);
+  /** The response's JSON and the failure it means: a status outside 2xx, or (to `request`) a body that is not JSON. */
+  private judge(spec: RequestSpec, response: HttpResponse, idempotent: boolean, needsJson: boolean): Attempt {
+    const { status, headers } = response;
+    const parsed = parseBody(response.text, headers['content-type']);
     if (parsed.json !== undefined) this.log(() => `< body ${redactJson(parsed.json, 600)}`);
-    if (status >= 200 && status < 300) {
-      if (parsed.json !== undefined) return { status, headers, body: parsed.json };
-      const garbled = new ApiError(
-        `the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with a body that is not JSON${parsed.excerpt ? ` (${parsed.excerpt})` : ''}`,
+    response.json = parsed.json;
+    const html = parsed.html === true;
+    if (status < 200 || status >= 300) {
+      const where = { serviceName: this.opts.serviceName, host: this.host, spec, refusedHint: this.opts.refusedHint };
+      const failure = httpFailure(status, parsed, where);
+      if (failure instanceof ApiError) Object.assign(failure, { headers, body: parsed.json, html });
+      response.failure = failure;
+      return { result: response, retry: shouldRetry(status, idempotent) };
+    }
+    if (parsed.json !== undefined || !needsJson) return { result: response, retry: false };
+    const excerpt = parsed.excerpt ? ` (${parsed.excerpt})` : '';
+    response.failure = Object.assign(
+      new ApiError(
+        `the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with a body that is not JSON${excerpt}`,
         status,
-      );
-      garbled.html = parsed.html === true;
-      throw idempotent ? new Retryable(garbled) : garbled;
-    }
-    const failure = this.failureOf(spec, raw, parsed);
-    if (shouldRetry(status, idempotent)) throw new Retryable(failure, retryAfterMs(headers));
-    throw failure;
-  }
-
-  private failureOf(spec: RequestSpec, raw: Received, parsed: ParsedBody): ApiError | AuthError {
-    const failure = httpFailure(raw.status, parsed, {
-      serviceName: this.opts.serviceName,
-      host: this.host,
-      spec,
-      refusedHint: this.opts.refusedHint,
-    });
-    if (failure instanceof ApiError) {
-      failure.headers = raw.headers;
-      failure.body = parsed.json;
-      failure.html = parsed.html === true;
-    }
-    return failure;
+      ),
+      { html },
+    );
+    return { result: response, retry: idempotent };
   }
 
   /** Bodies are given as a function: masking every address of every batch costs time nobody reads without --debug. */

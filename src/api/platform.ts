@@ -59,7 +59,7 @@ export class PlatformClient {
   }
 
   private async call(spec: RequestSpec): Promise<Json> {
-    return payload((await this.http.request(spec)).body, this.http.host);
+    return payload((await this.http.request(spec)).json, this.http.host);
   }
 
   private signedIn(response: Json, what: string): SignedIn {

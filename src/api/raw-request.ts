@@ -1,7 +1,7 @@
 // One request as a user spells it, `gh api` style: fields `key=value` (`key[]=v` appends, `key[sub]=v` nests) make
 // the JSON body, or the query string of a GET or of a request whose body comes from a file.
 import { UsageError } from '../errors.js';
-import type { Method } from './http-types.js';
+import type { Method } from './http.js';
 
 export const METHODS: readonly Method[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 /** Repeating one of these has the effect of sending it once (RFC 9110), so a failure whose effect is unknown may be. */

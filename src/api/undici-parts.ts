@@ -2,18 +2,27 @@
 // these load just those files of the undici package-lock.json pins (without an "exports" map, its files are public).
 import type { Dispatcher } from 'undici';
 
-type AgentOptions = ConstructorParameters<typeof import('undici').Agent>[0];
-type ProxyAgentOptions = ConstructorParameters<typeof import('undici').EnvHttpProxyAgent>[0];
-
-export async function newAgent(options: AgentOptions): Promise<Dispatcher> {
-  const { default: Agent } = await import('undici/lib/dispatcher/agent.js');
-  return new Agent(options);
+export interface ProxySettings {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy?: string;
 }
 
-/** Through a proxy, all of undici: its proxy agent calls the methods undici's index adds to every dispatcher. */
-export async function newEnvHttpProxyAgent(options: ProxyAgentOptions): Promise<Dispatcher> {
+/** A keep-alive pool; through a proxy, all of undici: its proxy agent calls what undici's index adds to dispatchers. */
+export async function connectionPool(proxies: ProxySettings): Promise<Dispatcher> {
+  const pool = { keepAliveTimeout: 4_000, connections: 16 };
+  if (!proxies.httpProxy && !proxies.httpsProxy) {
+    const { default: Agent } = await import('undici/lib/dispatcher/agent.js');
+    return new Agent(pool);
+  }
   const { EnvHttpProxyAgent } = await import('undici');
-  return new EnvHttpProxyAgent(options);
+  // Empty strings, not undefined: undefined would make undici read process.env instead.
+  return new EnvHttpProxyAgent({
+    ...pool,
+    httpProxy: proxies.httpProxy ?? '',
+    httpsProxy: proxies.httpsProxy ?? '',
+    noProxy: proxies.noProxy ?? '',
+  });
 }
 
 type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { HttpClient, Method, RawAnswer } from '../api/http.js';
+import type { HttpClient, HttpResponse, Method } from '../api/http.js';
 import { buildRequest, type Field, parseField, type RawRequest, typedValue } from '../api/raw-request.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
@@ -36,14 +36,14 @@ export async function api(o: ApiOptions, f: Factory): Promise<number> {
       'use --service clean: its requests are booked in the rate limit and the allowance, as `clean` books them',
     );
   const client = await signedInClient(f, o.service);
-  const answer = metered
+  const response = metered
     ? await sendBooked(f, client, request)
     : await client.exchange({ ...request, signal: f.io.signals.stop });
-  print(f, request, answer, o.include === true);
-  if (!answer.failure) return 0;
-  if (answer.failure instanceof AuthError && o.service === 'clean')
-    throw new AuthError(answer.failure.message, 'run `mailclean login --service clean`');
-  throw answer.failure;
+  print(f, request, response, o.include === true);
+  if (!response.failure) return 0;
+  if (response.failure instanceof AuthError && o.service === 'clean')
+    throw new AuthError(response.failure.message, 'run `mailclean login --service clean`');
+  throw response.failure;
 }
 
 async function signedInClient(f: Factory, service: 'platform' | 'clean'): Promise<HttpClient> {
@@ -84,12 +84,14 @@ async function readText(file: string, flag: string, f: Factory): Promise<string>
 
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
-function print(f: Factory, request: RawRequest, answer: RawAnswer, include: boolean): void {
+function print(f: Factory, request: RawRequest, response: HttpResponse, include: boolean): void {
   if (include) {
-    const headers = Object.entries(redactHeaders(answer.headers)).map(([k, v]) => `${k}: ${f.io.secrets.redact(v)}\n`);
-    f.io.data(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\n${headers.join('')}\n`);
+    const headers = Object.entries(redactHeaders(response.headers)).map(
+      ([k, v]) => `${k}: ${f.io.secrets.redact(v)}\n`,
+    );
+    f.io.data(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\n${headers.join('')}\n`);
   }
-  if (request.method === 'HEAD' || answer.text === '') return;
-  if (answer.json !== undefined && f.io.isStdoutTTY) f.io.data(`${JSON.stringify(answer.json, null, 2)}\n`);
-  else f.io.data(answer.text);
+  if (request.method === 'HEAD' || response.text === '') return;
+  if (response.json !== undefined && f.io.isStdoutTTY) f.io.data(`${JSON.stringify(response.json, null, 2)}\n`);
+  else f.io.data(response.text);
 }

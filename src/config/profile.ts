@@ -175,7 +175,6 @@ export class Profile {
     );
   }
 
-  /** The bearer token for a service and where it came from. */
   token(service: Service | 'cdp'): { value?: string; source?: TokenSource } {
     const fromEnv = this.envToken(service);
     if (fromEnv) return { value: fromEnv, source: 'env' };
@@ -212,7 +211,6 @@ export class Profile {
     return `profile "${this.name}"`;
   }
 
-  /** The path of the file profiles live in. */
   get path(): string {
     return this.store.path;
   }

@@ -1,7 +1,6 @@
 import { UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 
-/** The base URLs of the two services, as the profile stores them. */
 export interface ServiceUrls {
   'api-url'?: string;
   'clean-url'?: string;

@@ -34,7 +34,6 @@ export function processIO(): IO {
   };
 }
 
-/** Reads a stream to its end as UTF-8. */
 export async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);

@@ -51,7 +51,6 @@ export class ProgressReporter {
     this.ticker.unref();
   }
 
-  /** Redraws the live line with the time as it is now. */
   refresh(): void {
     if (!this.spinner) return;
     this.spinner.text = this.liveLine();
@@ -101,7 +100,6 @@ export class ProgressReporter {
     this.stream.write(`Waiting ${formatDuration(ms)} for the rate limit…\n`);
   }
 
-  /** Clears the live line so the next message starts on a clean line. */
   stop(): void {
     this.wanted = false;
     clearInterval(this.ticker);

@@ -23,17 +23,14 @@ export class Signals {
     return this.abortController.signal;
   }
 
-  /** The first signal received, if any. */
   get received(): Signal | undefined {
     return this.first;
   }
 
-  /** The exit code a command ended by the received signal returns. */
   get exitCode(): number {
     return 128 + NUMBERS[this.first ?? 'SIGINT'];
   }
 
-  /** Delivers a signal (the process's, or a test's). */
   deliver(signal: Signal): void {
     this.count++;
     this.first ??= signal;
@@ -45,7 +42,6 @@ export class Signals {
   claim(): void {}
 }
 
-/** The reason of an abort caused by a signal. */
 export class Interrupted extends Error {
   constructor(readonly signal: Signal) {
     super(`interrupted by ${signal}`);
@@ -94,7 +90,6 @@ export class ProcessSignals extends Signals {
     }
   }
 
-  /** Stops listening (the process is done with this command). */
   release(): void {
     for (const [signal, ours] of this.listeners) this.target.removeListener(signal, ours);
   }

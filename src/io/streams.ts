@@ -49,11 +49,8 @@ function withoutMarks(text: string): string {
   return text.includes(STYLE_MARK) ? text.replace(MARKS, '') : text;
 }
 
-/** The global flags that decide how a command talks to its user. */
 export interface StreamFlags {
-  /** commander's --no-color */
   color?: boolean;
-  /** commander's --no-input */
   input?: boolean;
   quiet?: boolean;
   debug?: boolean;

@@ -17,7 +17,6 @@ export type Admission =
     }
   | { admitted: false; retryAfterSeconds: number };
 
-/** Whole seconds from `now` until `at`, rounded up. */
 export function secondsUntil(at: number, now: number): number {
   return Math.max(0, Math.ceil((at - now) / 1000));
 }

@@ -62,7 +62,6 @@ export interface CleanRouteSettings {
   rate: Rate;
   allowanceStatus: AllowanceStatus;
   faults: FaultInjector;
-  /** Updated in place. */
   stats: SandboxStats;
 }
 

@@ -3,6 +3,7 @@ import { monthlyAllowance, nextMonthStart, usedThisMonth } from './clean-limits.
 import { hashPassword, newObjectId } from './crypto.js';
 import { cleaningOk } from './envelopes.js';
 import { EMAIL_TAKEN, HttpError, INVALID_CREDENTIALS } from './errors.js';
+import { pick } from './platform-shapes.js';
 import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
 import { type CleanUser, findByEmail } from './state.js';
 import { isoMillis } from './time.js';
@@ -20,10 +21,7 @@ function signedIn(ctx: SandboxContext, token: string, user: CleanUser): Record<s
 
 function userView(ctx: SandboxContext, user: CleanUser): Record<string, unknown> {
   const view: Record<string, unknown> = {
-    _id: user._id,
-    name: user.name,
-    email: user.email,
-    plan: user.plan,
+    ...pick(user, ['_id', 'name', 'email', 'plan']),
     createdAt: isoMillis(user.createdAt),
   };
   const allowance = monthlyAllowance(user.plan);

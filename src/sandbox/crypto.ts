@@ -87,7 +87,6 @@ export function issueToken(
   return { token: `${id}.${secret}`, id, record };
 }
 
-/** Splits a bearer token into id and secret, or undefined when it is not shaped like ours. */
 export function parseToken(token: string): { id: string; secret: string } | undefined {
   const parts = token.split('.');
   if (parts.length !== 2) return undefined;

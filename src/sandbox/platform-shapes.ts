@@ -10,6 +10,11 @@ import { displayTime, isoMicros } from './time.js';
 
 export type Json = Record<string, unknown>;
 
+/** The named fields of a record, in the order named: the order each view's JSON shows them in. */
+export function pick<T extends object, K extends keyof T>(record: T, fields: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(fields.map((field) => [field, record[field]])) as Pick<T, K>;
+}
+
 /** none: no `permissions` key; names: `{name}` items (registration); full: permission objects (roles route). */
 export type PermissionDetail = 'none' | 'names' | 'full';
 
@@ -31,7 +36,6 @@ export function rolesView(brand: BrandRecord, detail: PermissionDetail): { data:
   return { data: brand.roles.map((r) => roleView(brand, r, detail)) };
 }
 
-/** The user's role in their current brand. */
 export function userRoleView(user: PlatformUser, brand: BrandRecord, detail: PermissionDetail): { data: Json } {
   const name = user.role_by_brand[brand.id] ?? (brand.owner_id === user.id ? 'admin' : 'user');
   const role = brand.roles.find((r) => r.name === name) ?? { id: '', name };
@@ -40,15 +44,11 @@ export function userRoleView(user: PlatformUser, brand: BrandRecord, detail: Per
 
 export function brandSummary(brand: BrandRecord): Json {
   return {
-    id: brand.id,
-    name: brand.name,
-    slug: brand.slug,
-    description: brand.description,
+    ...pick(brand, ['id', 'name', 'slug', 'description']),
     brand_url: siteUrl(brand.slug),
     logo: { data: [] },
     favicon: { data: [] },
-    onboarded: brand.onboarded,
-    active: brand.active,
+    ...pick(brand, ['onboarded', 'active']),
   };
 }
 
@@ -65,7 +65,7 @@ export function brandView(
   };
   const view: Json = {
     ...brandSummary(brand),
-    ...profileOf(brand),
+    ...pick(brand, PROFILE_FIELDS),
     conf: { logo: assetUrl('logo.svg'), favicon: assetUrl('favicon.ico'), platform_name: PLATFORM_NAME },
     p_key: brand.p_key,
     pusers: owner ? [{ uuid: owner.id, ...person }] : [],
@@ -81,12 +81,8 @@ export function brandView(
 
 const PROFILE_FIELDS = Object.keys(brandProfile(null)) as (keyof BrandRecord)[];
 
-function profileOf(brand: BrandRecord): Json {
-  return Object.fromEntries(PROFILE_FIELDS.map((field) => [field, brand[field]]));
-}
-
 export function brandReduced(brand: BrandRecord): Json {
-  return { id: brand.id, name: brand.name, slug: brand.slug, timezone: brand.timezone, active: brand.active };
+  return pick(brand, ['id', 'name', 'slug', 'timezone', 'active']);
 }
 
 export function subscriptionView(sub: SubscriptionRecord, opts: { dates: 'display' | 'iso'; usage: boolean }): Json {
@@ -98,14 +94,9 @@ export function subscriptionView(sub: SubscriptionRecord, opts: { dates: 'displa
   }
   const fmt = opts.dates === 'display' ? displayTime : isoMicros;
   return {
-    id: sub.id,
-    payment_vendor: sub.payment_vendor,
-    subscription_type: sub.subscription_type,
+    ...pick(sub, ['id', 'payment_vendor', 'subscription_type']),
     info,
-    start_date: sub.start_date,
-    end_date: sub.end_date,
-    plan_dates: sub.plan_dates,
-    subscription_url: sub.subscription_url,
+    ...pick(sub, ['start_date', 'end_date', 'plan_dates', 'subscription_url']),
     created_at: fmt(sub.created_at),
     updated_at: fmt(sub.updated_at),
     meta: null,
@@ -113,22 +104,14 @@ export function subscriptionView(sub: SubscriptionRecord, opts: { dates: 'displa
 }
 
 export function subscriptionReduced(sub: SubscriptionRecord): Json {
-  return { id: sub.id, subscription_type: sub.subscription_type };
+  return pick(sub, ['id', 'subscription_type']);
 }
 
 /** The user's own fields (spec 2.2) without any related records. */
 export function userFields(user: PlatformUser): Json {
   return {
-    id: user.id,
-    first_name: user.first_name,
-    last_name: user.last_name,
-    email: user.email,
-    phone: user.phone,
-    onboarding: user.onboarding,
-    country_code: user.country_code,
-    email_verified: user.email_verified,
-    source: user.source,
-    source_path: user.source_path,
+    ...pick(user, ['id', 'first_name', 'last_name', 'email', 'phone', 'onboarding']),
+    ...pick(user, ['country_code', 'email_verified', 'source', 'source_path']),
     created_at: isoMicros(user.created_at),
   };
 }

@@ -8,7 +8,6 @@ import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './rou
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-/** What every request is served with. */
 export interface Serving {
   router: Router;
   ctx: SandboxContext;

@@ -26,7 +26,6 @@ export interface SandboxOptions {
   dataDir?: string;
   /** Secret for POST /api/oem/register; without it that route always answers 403. */
   internalToken?: string;
-  /** Plan given to new accounts. */
   plan?: Plan;
   /** So tests can move time: token expiry, the rate window, the allowance month. */
   now?: () => number;

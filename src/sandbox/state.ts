@@ -30,7 +30,6 @@ export interface CleanUsage {
   arrivals: number[];
   /** `YYYY-MM` (UTC) of the month `used` counts; a different month means nothing used yet. */
   month: string;
-  /** Addresses charged in `month`. */
   used: number;
 }
 
@@ -42,7 +41,6 @@ export interface SandboxState {
   cleanUsers: Record<string, CleanUser>;
   /** Keyed by the token id (the part before the dot). */
   tokens: Record<string, StoredToken>;
-  /** Keyed by cleaning user id. */
   cleanUsage: Record<string, CleanUsage>;
 }
 

@@ -74,7 +74,6 @@ export class Store {
     return result;
   }
 
-  /** Resolves once every queued write has reached the disk. */
   async flush(): Promise<void> {
     await this.writing;
   }

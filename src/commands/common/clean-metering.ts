@@ -2,7 +2,7 @@
 // they are no way around the rate limit or the allowance's books.
 import { allowanceNews } from '../../api/allowance.js';
 import { findRecords } from '../../api/cleaning.js';
-import type { HttpClient, RawAnswer } from '../../api/http.js';
+import type { HttpClient, HttpResponse } from '../../api/http.js';
 import { addressesNamed, addressesOf, type RawRequest } from '../../api/raw-request.js';
 import { matchRecords, recordVerdict } from '../../clean/check/service/answers.js';
 import { isAllowanceRefusal } from '../../clean/check/service/refusals.js';
@@ -30,21 +30,21 @@ export function isValidationRoute(url: URL): boolean {
 
 /**
  * Sends the request once (each attempt would take a slot of the limiter) and records what it spent. An allowance
- * known to be used up does not hold it back: the news may be old, and the answer tells.
+ * known to be used up does not hold it back: the news may be old, and the response tells.
  */
-export function sendBooked(f: Factory, client: HttpClient, request: RawRequest): Promise<RawAnswer> {
+export function sendBooked(f: Factory, client: HttpClient, request: RawRequest): Promise<HttpResponse> {
   const wait = (ms: number) =>
     f.io.note(`Waiting ${formatDuration(ms)} for a slot of the rate limit (shared with \`clean\`)…`);
   return inSlot(
     f,
     async (state) => {
       if (!state) throw new Error('a request to the cleaning service was sent with no cleaning account');
-      // Only a second Ctrl-C abandons it: an answer already paid for is counted.
-      const answer = await client.exchange({ ...request, retries: 0, signal: f.io.signals.abort });
-      await record(state, request, answer).catch((error: unknown) =>
+      // Only a second Ctrl-C abandons it: a response already paid for is counted.
+      const response = await client.exchange({ ...request, retries: 0, signal: f.io.signals.abort });
+      await record(state, request, response).catch((error: unknown) =>
         f.io.warn(`what this request spent could not be recorded: ${error instanceof Error ? error.message : error}`),
       );
-      return answer;
+      return response;
     },
     wait,
   );
@@ -81,9 +81,9 @@ async function inSlot<T>(
   }
 }
 
-/** As `clean` settles a run: what the answer taught of the allowance, what it spent, and the answers it paid for. */
-async function record(state: AccountState, request: RawRequest, answer: RawAnswer): Promise<void> {
-  const { failure } = answer;
+/** As `clean` settles a run: what the response taught of the allowance, what it spent, and the answers it paid for. */
+async function record(state: AccountState, request: RawRequest, response: HttpResponse): Promise<void> {
+  const { failure } = response;
   const refusal = failure instanceof ApiError && isAllowanceRefusal(failure) ? failure : undefined;
   const spent = failure ? 0 : addressesNamed(request);
   keepLearned(state, state.knownAllowance(), {
@@ -92,7 +92,7 @@ async function record(state: AccountState, request: RawRequest, answer: RawAnswe
     usedUp: refusal !== undefined,
   });
   if (spent > 0) await state.recordSpend(spent);
-  if (!failure) await keepAnswers(state, request, answer.json);
+  if (!failure) await keepAnswers(state, request, response.json);
 }
 
 /** The answers kept in the account's cache as `clean` keeps them, so nobody pays for them again. */

@@ -1,14 +1,14 @@
-// An answer that grows without end (a misbehaving proxy, a hostile server) must not take the memory with it.
+// A response that grows without end (a misbehaving proxy, a hostile server) must not take the memory with it.
 
-export class AnswerTooLarge extends Error {}
+export class ResponseTooLarge extends Error {}
 
-/** An answer body, read only up to `limit` bytes: a larger one is abandoned (and its connection with it). */
+/** A response body, read only up to `limit` bytes: a larger one is abandoned (and its connection with it). */
 export async function readCapped(
   body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown },
   limit: number,
   declared: string | string[] | undefined,
 ): Promise<string> {
-  const tooLarge = () => new AnswerTooLarge(`over ${limit} bytes`);
+  const tooLarge = () => new ResponseTooLarge(`over ${limit} bytes`);
   if (Number(declared) > limit) {
     body.destroy();
     throw tooLarge();
