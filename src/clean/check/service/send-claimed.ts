@@ -4,7 +4,6 @@
 
 import { batches } from '../../../batches.js';
 import { realClock } from '../../../clock.js';
-import type { ScreenedKeys } from '../../run/checker.js';
 import type { AddressClaims } from '../../state/account-state.js';
 import { SharedStateError } from '../../state/account-state.js';
 import { holdsUntil } from '../../state/month.js';
@@ -21,8 +20,6 @@ export interface ClaimedSendOptions extends SendOptions {
   since: number;
   /** Waiting for another runner's answers on this many addresses. */
   onWaiting?: (addresses: number) => void;
-  /** `pending` as chunks screened by the cache and the precheck as the run reaches them (run/screening.ts). */
-  screening?: ScreenedKeys;
   pollMs?: number;
 }
 
@@ -33,28 +30,11 @@ export interface ClaimedSendOptions extends SendOptions {
  */
 const CLAIM_CHUNK = 1_000;
 
-/**
- * Chunks screened ahead in a wait for the rate limit (`whileWaiting`): one window of the spec's limit (50 requests,
- * 2,500 addresses) and some. Screening takes 5-10 ms a chunk; a longer list of chunks could outlast a wait, and the
- * rest is screened as the sending reaches it.
- */
-const FILL_CHUNKS = 3;
-
-export async function sendClaimed(given: ClaimedSendOptions): Promise<CheckOutcome> {
-  const { screening } = given;
-  const opts: ClaimedSendOptions = !screening
-    ? given
-    : {
-        ...given,
-        whileWaiting: () => {
-          screening.fill(FILL_CHUNKS, CLAIM_CHUNK);
-          given.whileWaiting?.();
-        },
-      };
+export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcome> {
   const run = new ClaimedRun(opts);
   try {
     await opts.claims.start();
-    let waiting = await run.claimAndSend(screening ? () => screening.next(CLAIM_CHUNK) : chunksOf(opts.pending));
+    let waiting = await run.claimAndSend(chunksOf(opts.pending));
     while (waiting.length > 0 && run.goingOn()) {
       waiting = await run.takeTheirAnswers(waiting);
       if (waiting.length === 0) break;
