@@ -39,8 +39,9 @@ export async function answerKnown(
   const verdicts = known.journaled;
   const fromJournal = verdicts.size;
   const pending = new KeysExcept(scan.unique, verdicts);
-  const answered: FoundAnswer = (key, verdict, time) => verdicts.setKey(key, verdict, pending.exclude(key), time);
-  const { fromCache, lost } = await readCache(request, known, pending, answered);
+  const answered = (key: string, verdict: Verdict, time?: number) =>
+    verdicts.setKey(key, verdict, pending.exclude(key), time);
+  const { fromCache, lost } = await readCache(request, known, scan, pending, answered);
   if (fromCache > 0) ports.emit({ type: 'from-cache', addresses: fromCache, maxAgeMs: request.maxAgeMs });
   const precheck = await precheckPending(request, checker, ports, pending, answered);
   // Only a run that pays is stopped for an unfinished list: the engine checks the rest for free.
@@ -53,19 +54,25 @@ export async function answerKnown(
   return { verdicts, pending, fromJournal, fromCache, precheck, keptBefore, lost };
 }
 
-/** The cache's answers for what is pending; --max-age 0, or nothing left to ask about, leaves it unopened. */
-async function readCache(
+/**
+ * The cache's answers for what is pending, each left out of it as it comes; --max-age 0, or nothing left to ask
+ * about, leaves the cache unopened.
+ */
+export async function readCache(
   request: CleanRequest,
   known: KnownSources,
+  scan: ScanResult,
   pending: KeysExcept,
   answered: FoundAnswer,
 ): Promise<{ fromCache: number; lost?: SharedStateError }> {
   const cache = request.maxAgeMs > 0 && pending.size > 0 ? await known.cache?.() : undefined;
   if (!cache) return { fromCache: 0 };
   const since = request.clock.now() - request.maxAgeMs;
+  // The answers come in the cache's order, not the list's: each is found among the list's keys in memory.
+  scan.unique.holdDiskPart();
   try {
     // What the cache hands over was read already: leaving it out of `pending` does not change what is to come.
-    return { fromCache: await cache.lookupEach(pending, since, answered, request.signals.stop) };
+    return { fromCache: await cache.lookup(pending, since, answered, request.signals.stop) };
   } catch (error) {
     if (!(error instanceof SharedStateError)) throw error;
     return { fromCache: 0, lost: error };

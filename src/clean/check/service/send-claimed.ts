@@ -7,7 +7,8 @@ import { realClock } from '../../../clock.js';
 import type { AddressClaims } from '../../state/account-state.js';
 import { SharedStateError } from '../../state/account-state.js';
 import { holdsUntil } from '../../state/month.js';
-import type { VerdictCache } from '../../state/verdict-cache.js';
+import { atTime, type VerdictCache } from '../../state/verdict-cache.js';
+import type { Verdict } from '../../verdict/verdict.js';
 import { type CheckOutcome, maxSpendReached } from '../outcome.js';
 import type { MoreKeys } from './key-source.js';
 import { type SendOptions, sendToService } from './send-to-service.js';
@@ -109,9 +110,12 @@ class ClaimedRun {
   /** The answers other runners left in the shared cache go into this list's journal; returns what is still missing. */
   async takeTheirAnswers(waiting: string[]): Promise<string[]> {
     const { opts } = this;
-    const answered = await opts.cache.lookup(waiting, opts.since);
+    const answered = new Map<string, Verdict>();
+    await opts.cache.lookup(waiting, opts.since, (key, verdict, time) =>
+      answered.set(key, { ...atTime(verdict, time), key }),
+    );
     if (answered.size > 0) {
-      await opts.journal.record([...answered].map(([key, verdict]) => ({ ...verdict, key })));
+      await opts.journal.record([...answered.values()]);
       this.fromOthers += answered.size;
       // Checked, and paid by another runner: progress counts them without a request or a spend of this run's.
       opts.onEvent?.({
