@@ -47,6 +47,18 @@ interface Started {
   journaled: number;
 }
 
+/** Keeps a run's record; a history that cannot be written is warned about, and the run goes on. */
+function keeper(log: RunLog, ports: RunPorts): (record: RunRecord) => Promise<void> {
+  return async (record) => {
+    try {
+      await log.recordRun(record);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      ports.emit({ type: 'warning', message: `this run could not be kept in the run history (${why})` });
+    }
+  };
+}
+
 /** Records the start of a run that checks, in the checker's account's history; undefined without an account. */
 export async function recordStart(
   request: CleanRequest,
@@ -56,14 +68,7 @@ export async function recordStart(
 ): Promise<RunRecording | undefined> {
   const log = checker.runLog;
   if (!log) return undefined;
-  const keep = async (record: RunRecord) => {
-    try {
-      await log.recordRun(record);
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      ports.emit({ type: 'warning', message: `this run could not be kept in the run history (${why})` });
-    }
-  };
+  const keep = keeper(log, ports);
   const stamp = request.input === '-' ? null : (stampList(request.input) ?? null);
   const taken = run.resumes
     ? await resumedRun(log, { fingerprint: run.layout.fingerprint, stamp }, checker.kind, request.origin?.resumes)

@@ -10,7 +10,7 @@ export const CHUNK_BYTES = 1 << 20;
 /** Reads of the part on disk go through a window this large: neighbouring records are one read. */
 
 const WINDOW_BYTES = 8 << 10;
-/** The part on disk holdDiskPart reads whole, at most (a list of about 1.5 million addresses' keys). */
+/** The part on disk holdDiskPart reads whole, at most. */
 const HELD_FROM_DISK = 32 << 20;
 /** What `span` makes sure it can read at least. */
 const LENGTH_READ = 2;
@@ -135,10 +135,7 @@ export class ByteLog {
     }
   }
 
-  /**
-   * Reads the part on disk into memory once, if it is small enough: lookups in no order (a cache read in key order
-   * against a list) then read no file. Kept until `letGo`.
-   */
+  /** Reads the part on disk into memory once, if it is small enough, for lookups in no order; kept until `letGo`. */
   holdDiskPart(): void {
     if (this.onDisk > 0 && this.onDisk <= (this.opts.holdFromDisk ?? HELD_FROM_DISK)) this.prefetch(0, this.onDisk);
   }
@@ -187,8 +184,7 @@ export class ByteLog {
       }
       this.firstInMemory++;
     }
-    // A chunk written out is reused (zeroed: its unused end must read as zeros): dropped ones would wait for the
-    // garbage collector, and tens of them at a time doubled the memory a large list took.
+    // A chunk written out is reused (zeroed: its unused end must read as zeros), not left to the garbage collector.
     this.chunks.push(written ? written.fill(0) : Buffer.alloc(CHUNK_BYTES));
     this.used = 0;
   }

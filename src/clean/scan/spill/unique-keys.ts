@@ -6,10 +6,7 @@ import { recordAfter } from './record-steps.js';
 
 /** Past this share of used slots the table grows: probes stay short. */
 const MAX_LOAD = 0.7;
-/**
- * Small tables grow eightfold (rebuilt rarely); past this many slots (64 MiB) they double, as eightfold would make
- * a list of 12 million addresses take 512 MiB of table at once.
- */
+/** Small tables grow eightfold (rebuilt rarely); past this many slots they double, so a large table never jumps. */
 const EIGHTFOLD_UNTIL_BITS = 24;
 /** One ordinal in this many has its key's offset kept; the others are found by stepping from it. */
 const ANCHOR_BITS = 3;
@@ -28,17 +25,13 @@ export interface UniqueKeysOptions {
 }
 
 /**
- * The list's distinct addresses, each numbered (its ordinal) in order of first appearance, in memory that stays
- * small per address: a hash table of ordinals in a typed array, and the keys themselves as UTF-8 in a log whose
- * older part goes to disk. A hash match is confirmed on the key's bytes, so two addresses are never taken for one.
- * About 7 bytes an address stay in memory, against some 100 in a Set of strings.
+ * The list's distinct addresses, numbered (ordinal) in order of first appearance: a hash table of ordinals in a typed
+ * array, and the keys as UTF-8 in a log whose older part goes to disk. A match is confirmed on the key's bytes.
  */
 export class UniqueKeys implements Iterable<string> {
   /**
-   * Each slot holds ordinal + 1 of its key (0: free) in its low `bits`, as there are fewer ordinals than slots, and
-   * the top bits of the key's hash above them: most probes past another key are told apart without its bytes, and
-   * no hash is kept per address (4 bytes each, a third of the memory). The buffer grows in place, so growing never
-   * holds the old table and the new one at once: it is rebuilt from the keys, hashed again.
+   * Each slot holds ordinal + 1 (0: free) in its low `bits` and the top bits of the key's hash above them, so most
+   * probes need no key bytes and no hash is kept per address. It grows in place, rebuilt from the keys.
    */
   private readonly table = new ArrayBuffer(4 * 2 ** INITIAL_BITS, { maxByteLength: 4 * 2 ** MAX_BITS });
   private readonly slots = new Uint32Array(this.table);
@@ -131,7 +124,7 @@ export class UniqueKeys implements Iterable<string> {
 
   /** Each key with its ordinal, in order (the iterator: without it). */
   *entries(): Generator<[number, string]> {
-    // A key at a time: a part's keys held at once by a reader that waits (the precheck) grew a dry run by 30-40 MB.
+    // A key at a time: a part's keys held at once by a reader that waits (the precheck) grew a dry run's peak.
     let ordinal = 0;
     for (const part of this.keyParts()) {
       for (let at = 0; at + LENGTH_BYTES <= part.length; ) {

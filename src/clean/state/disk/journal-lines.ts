@@ -1,7 +1,6 @@
-// A journal line holds one batch of answers. Written compactly (about 40 bytes an address instead of 180): the
-// batch's words (statuses, reasons, times) once, then each answer as its key, its flags (the address's kind among
-// them) and indexes into them. Lines written before (`{"r":[verdict, ...]}`, or without the kind) are still read:
-// journals outlive upgrades.
+// A journal line holds one batch of answers, compactly: the batch's words (statuses, reasons, times) once, then each
+// answer as its key, its flags (the address's kind among them) and indexes into them. Release 0.1.0 wrote
+// `{"r":[verdict, ...]}` lines, without the kind: they are still read, as journals outlive upgrades.
 import { isObject } from '../../../api/shape.js';
 import { addressKind, type Verdict } from '../../verdict/verdict.js';
 

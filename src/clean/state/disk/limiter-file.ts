@@ -16,10 +16,8 @@ export interface Send {
 const FUTURE_TOLERANCE_MS = 1_000;
 
 /**
- * The state file opened for one turn under the lock (undefined when missing; `createSends` makes it to write):
- * read with `readSends`, rewritten in place with `writeSends`. Replacing it (a file written aside and renamed over
- * it) made ext4 write the new file's blocks out at the rename, about 2 ms a turn on the main thread; written in
- * place, a turn takes a tenth of that.
+ * The state file opened for one turn under the lock (undefined when missing; `createSends` makes it), rewritten in
+ * place: a file renamed over it makes the file system write its blocks out on the main thread.
  */
 export function openSends(path: string): number | undefined {
   try {
