@@ -8,10 +8,10 @@ import { type InputLayout, type OpenInputOptions, openInput } from '../scan/inpu
 import { type ScanResult, scanInput } from '../scan/scan.js';
 import type { SharedStateError } from '../state/account-state.js';
 import type { Checker, KnownSources } from './checker.js';
-import { type DryRunReport, dryRunReport } from './dry-run.js';
+import type { DryRunReport } from './dry-run.js';
 import { decideEarlierRun } from './earlier-run.js';
 import type { RunEvent, RunPorts } from './events.js';
-import { type Ended, finishRun } from './finish-run.js';
+import type { Ended } from './finish-run.js';
 import { answerKnown } from './known-answers.js';
 import { type RunRecording, recordStart } from './record-run.js';
 import type { CleanRequest } from './request.js';
@@ -105,7 +105,11 @@ async function afterScan(request: CleanRequest, checker: Checker, ports: RunPort
   };
   const known = await checker.known(list, ports);
   if (known === 'cancel') return cancelled(ports);
-  if (request.dryRun) return { kind: 'dry-run', report: await dryRunReport(request, checker, scan, known) };
+  if (request.dryRun) {
+    // Imported where it is used: a run that checks never loads the dry run's report, nor a dry run the write pass.
+    const { dryRunReport } = await import('./dry-run.js');
+    return { kind: 'dry-run', report: await dryRunReport(request, checker, scan, known) };
+  }
   const recording = await recordStart(request, checker, ports, {
     ...run,
     resumes: !restarted,
@@ -140,6 +144,7 @@ async function checkAndWrite(request: CleanRequest, checker: Checker, ports: Run
     // The shared state went away as the cache was read: nothing may be sent unbooked, the rest stays unchecked.
     outcome = answers.lost ? sharedLost(answers.lost) : await checker.check(work, keepingInFlight(ports, recording));
     await checker.settle?.(outcome);
+    const { finishRun } = await import('./finish-run.js');
     const ended = await finishRun(request, checker, ports, { ...run, answers, outcome });
     await recording?.ended(ended, outcome);
     return ended;

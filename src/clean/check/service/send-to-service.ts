@@ -94,10 +94,8 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
 }
 
 /**
- * Time left for the addresses not yet sent (re-sent batches counted): until the last request the rate limit allows
- * can start, plus one request's time; or, where the service is slower than the limit, the requests left at
- * `concurrency` at once. The run's average pace would overstate a rate-limited run by up to a
- * window (it averages the waits between windows over every address), so it is not used.
+ * Time left for the addresses not yet sent: until the rate limit lets the last request start, plus one request's
+ * time, or the requests left at `concurrency` where the service is slower. An average pace would overstate it.
  */
 export function timeLeft(remaining: number, requestMs: number | undefined, concurrency: number, limiter: RateLimiter) {
   // Nothing left to send: the requests in flight end within about one request's time.

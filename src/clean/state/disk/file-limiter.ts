@@ -118,11 +118,7 @@ export class SlidingWindowLimiter implements RateLimiter {
     );
   }
 
-  /**
-   * How long until `requests` more sends could all have started, if each were answered at once: slots free in
-   * the order they expire, and each new send holds its slot for one window.
-   */
-  /** Reads the state file first: what every run booked so far. */
+  /** timeToSend, from the state file as read now: what every run booked so far. */
   async estimate(requests: number): Promise<number> {
     this.withState(() => false);
     return this.timeToSend(requests);

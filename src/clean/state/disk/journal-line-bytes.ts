@@ -13,9 +13,8 @@ const MAX_FIELDS = 7;
 const KEY_STAND_IN = '@';
 
 /**
- * The answers of the line at text[start, end) to `found`, once the whole line is read; false, having told nothing,
- * when it is not a line this reader knows (JSON.parse decides what it is). `verdictOf` gives a line's verdict its
- * final form (a status word of an older journal in mailclean's) once a verdict.
+ * The answers of the line at text[start, end) to `found`; false, having told nothing, for a line this reader does
+ * not know (left to JSON.parse). `verdictOf` gives each shared verdict its final form once.
  */
 export function readLineBytes(
   text: Buffer,

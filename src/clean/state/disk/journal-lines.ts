@@ -32,9 +32,8 @@ export function batchLine(verdicts: readonly Verdict[]): string {
 }
 
 /**
- * Each answer of a line to `found`, as its address and verdict, once the whole line is known to be a batch of answers;
- * false when it is not (damage: count it). Answers of the line with the same words and flags share one verdict, whose
- * key is empty: a journal of millions read back costs a verdict a batch's kind of answer, not one an address.
+ * Each answer of a line to `found` once the whole line is known to be a batch of answers; false when it is not
+ * (damage). Answers alike share one verdict, its key empty, so a long journal costs few objects.
  */
 export function readBatchLine(entry: unknown, found: (key: string, verdict: Verdict) => void): boolean {
   if (!isObject(entry)) return false;

@@ -33,9 +33,8 @@ export function createSends(path: string): number {
 }
 
 /**
- * The send times on disk (`fd` undefined: there is no file). A missing, empty or garbled file holds none; one that cannot be read at all (a directory
- * in the way, no permission) is an error, as sending without knowing the others' sends could break the limit.
- * Times well in the future (the clock was stepped back) count as now, so they hold a slot for one window at most.
+ * The send times on disk (`fd` undefined: no file). A missing or garbled file holds none; one that cannot be read is
+ * an error, as sending blind could break the limit. Times in the future (a clock stepped back) count as now.
  */
 export function readSends(fd: number | undefined, now: number): { sends: Send[]; clamped: boolean } {
   if (fd === undefined) return { sends: [], clamped: false };

@@ -16,9 +16,8 @@ const READ_BATCH = 20_000;
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Keys written before local parts were folded (dedupeKey) kept their capital letters: once per file (user_version 1),
- * they take the folded form, the newer answer kept where two meet (a domain is lower-case already, so lower() of the
- * key folds its local part only, A-Z as dedupeKey does).
+ * Keys written before local parts were folded (dedupeKey) take the folded form once per file (user_version 1), the
+ * newer answer kept where two meet; domains are lower-case already, so lower() folds the local part only.
  */
 function foldKeys(db: Database): void {
   if (Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version) >= 1) return;
