@@ -2,9 +2,8 @@ import type { VerdictTable } from '../verdict/verdict-table.js';
 import type { UniqueKeys } from './spill/unique-keys.js';
 
 /**
- * The list's unique addresses but some, without a copy of the rest: those `answered` already (a journal's answers,
- * by number) and those excluded later, a bit each. Asking whether an address is in it needs the list's index (see
- * UniqueKeys.dropIndex).
+ * The list's unique addresses but some, without a copy of the rest: those `answered` already (by number) and those
+ * excluded later, a bit each. Excluding by address needs the list's index (see UniqueKeys.dropIndex).
  */
 export class KeysExcept implements Iterable<string> {
   private readonly out: Uint8Array;

@@ -8,10 +8,13 @@ import type { CacheStats, FoundAnswer, VerdictCache } from '../verdict-cache.js'
 import { rowFlags, verdictOfRow } from './cache-rows.js';
 import { type Database, openDatabase, type Statement } from './sqlite-driver.js';
 
-/** Addresses put in the table of those asked about by one statement (as a JSON array). */
-const ASK_BATCH = 10_000;
-/** Answers read between two turns of the event loop (the progress line moves, a Ctrl-C is heard). */
-const READ_BATCH = 20_000;
+/**
+ * Addresses put in the table of those asked about by one statement (as a JSON array): small enough that each batch
+ * and its text die young, not in V8's old space.
+ */
+const ASK_BATCH = 1_000;
+/** Addresses asked, or answers read, between two turns of the event loop (the progress line moves, a Ctrl-C is heard). */
+const PER_TURN = 20_000;
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -62,9 +65,10 @@ export class SqliteVerdictCache implements VerdictCache {
     this.db.exec('DROP TABLE IF EXISTS temp.asked; CREATE TEMP TABLE asked (key TEXT NOT NULL)');
     try {
       const ask = this.db.prepare('INSERT INTO temp.asked (key) SELECT value FROM json_each(?)');
+      let asked = 0;
       for (const batch of batches(keys, ASK_BATCH)) {
         ask.run(JSON.stringify(batch));
-        await turn();
+        if ((asked += batch.length) % PER_TURN === 0) await turn();
         if (stop?.aborted) return 0;
       }
       this.db.exec('CREATE INDEX temp.asked_key ON asked (key)');
@@ -90,7 +94,7 @@ export class SqliteVerdictCache implements VerdictCache {
       let verdict = shared.get(id);
       if (!verdict) shared.set(id, (verdict = verdictOfRow({ key, status, flags, reason, at })));
       found(key, verdict, at);
-      if (++count % READ_BATCH === 0) {
+      if (++count % PER_TURN === 0) {
         await turn();
         if (stop?.aborted) break;
       }
