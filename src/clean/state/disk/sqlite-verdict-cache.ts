@@ -13,7 +13,7 @@ import { type Database, openDatabase, type Statement } from './sqlite-driver.js'
  * and its text die young, not in V8's old space.
  */
 const ASK_BATCH = 1_000;
-/** Addresses asked, or answers read, between two turns of the event loop (the progress line moves, a Ctrl-C is heard). */
+/** Addresses asked, or answers read, between turns of the event loop (the progress line moves, Ctrl-C is heard). */
 const PER_TURN = 20_000;
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
