@@ -7,21 +7,14 @@ import { holdsUntil } from '../../state/month.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import { type CheckOutcome, maxSpendReached, type StopReason } from '../outcome.js';
 import { batchVerdicts, rejectedVerdicts } from './answers.js';
-import type { BatchSenderDeps, Slot } from './batch-sender-deps.js';
+import type { Batch, BatchSenderDeps, Slot } from './batch-sender-deps.js';
 import { KeySource } from './key-source.js';
-import { afterFailure, leadsNowhere, neverReached, splitRejected } from './refusals.js';
+import { afterFailure, leadsNowhere, messageOf, neverReached, splitRejected } from './refusals.js';
 import { SpendBudget } from './spend-budget.js';
 
 export const MAX_BATCH = 50;
 
 export type { BatchSenderDeps, CheckEvent, Slot } from './batch-sender-deps.js';
-
-interface Batch {
-  keys: string[];
-  attempts: number;
-  /** Keys already sent once and missing from the answer. */
-  missingBefore: Set<string>;
-}
 
 /**
  * Sends the addresses in batches through the limiter and records every verdict; stops, keeping what is recorded,
@@ -273,8 +266,4 @@ class BatchSender {
   private now(): string {
     return new Date(this.deps.clock.now()).toISOString();
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
