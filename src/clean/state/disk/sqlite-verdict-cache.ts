@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { batches } from '../../../batches.js';
 import { addressKind, type Verdict } from '../../verdict/verdict.js';
 import type { CacheStats, FoundAnswer, VerdictCache } from '../verdict-cache.js';
-import { answerRow, rowFlags, verdictOfRow } from './cache-rows.js';
+import { rowFlags, verdictOfRow } from './cache-rows.js';
 import { type Database, openDatabase, type Statement } from './sqlite-driver.js';
 
 /**
@@ -78,35 +78,28 @@ export class SqliteVerdictCache implements VerdictCache {
     }
   }
 
-  /**
-   * The answers for what `asked` holds, a page of lines at a time (one string each: a row apiece cost more than the
-   * JOIN); answers alike but for their time share one verdict (see FoundAnswer).
-   */
+  /** The answers for what `asked` holds; answers alike but for their time share one verdict (see FoundAnswer). */
   private async readAnswers(since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
-    // CROSS JOIN: the cache is read in its own order, each address asked found by the index. Addresses hold no
-    // control character (the syntax check refuses them); the service's words are written in hex.
-    const page = this.db.prepare(
-      `SELECT group_concat(line, char(10)) AS lines, max(key) AS last, count(*) AS n FROM (SELECT v.key AS key, v.key || char(9) || v.at || char(9) || v.flags || char(9) || hex(v.status) || char(9) || hex(v.reason) AS line FROM verdicts v CROSS JOIN temp.asked a ON a.key = v.key WHERE v.key > ? AND v.at >= ? ORDER BY v.key LIMIT ${PER_TURN})`,
+    // CROSS JOIN: the cache is read in its own order, each address asked found by the index.
+    const answers = this.db.prepare(
+      'SELECT v.key, v.status, v.flags, v.reason, v.at FROM verdicts v CROSS JOIN temp.asked a ON a.key = v.key WHERE v.at >= ?',
     );
+    answers.setReturnArrays(true);
     const shared = new Map<string, Verdict>();
     let count = 0;
-    for (let after = ''; ; ) {
-      const read = page.get(after, since) as { lines: string | null; last: string; n: number } | undefined;
-      if (!read?.lines) return count;
-      for (const line of read.lines.split('\n')) {
-        const keyEnd = line.indexOf('\t');
-        const atEnd = line.indexOf('\t', keyEnd + 1);
-        const id = line.slice(atEnd + 1);
-        let verdict = shared.get(id);
-        if (!verdict) shared.set(id, (verdict = verdictOfRow(answerRow(id))));
-        found(line.slice(0, keyEnd), verdict, Number(line.slice(keyEnd + 1, atEnd)));
+    for (const [key, status, flags, reason, at] of answers.iterate(since) as Iterable<
+      [string, string, number, string, number]
+    >) {
+      const id = `${flags}\t${status}\t${reason}`;
+      let verdict = shared.get(id);
+      if (!verdict) shared.set(id, (verdict = verdictOfRow({ key, status, flags, reason, at })));
+      found(key, verdict, at);
+      if (++count % PER_TURN === 0) {
+        await turn();
+        if (stop?.aborted) break;
       }
-      count += read.n;
-      if (read.n < PER_TURN) return count;
-      after = read.last;
-      await turn();
-      if (stop?.aborted) return count;
     }
+    return count;
   }
 
   async store(verdicts: readonly Verdict[]): Promise<void> {
