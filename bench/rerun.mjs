@@ -4,7 +4,8 @@
 // answers from the verdict cache) and the same file with --max-age 0 (the journal only, the cache never read).
 // The list is first sent whole to the sandbox on loopback (--no-precheck, so that every answer is journaled and
 // cached); a re-run must then send nothing. Each figure is a ratio to the dry run of its round (median of the
-// rounds, with the CPU-time ratio beside the wall's). Targets: wall <= 1.2x, peak <= 1.3x.
+// rounds, with the CPU-time ratio beside the wall's). Targets: wall <= 1.2x, peak <= 1.3x; for the copy answered
+// from the cache, wall <= 2.0x (issue 51: the cache is read through its one lookup, no early read beside the scan).
 // BENCH_ROWS (comma-separated, default 100000,1000000), BENCH_ROUNDS (default 3); BENCH_ROOT runs another build
 // (a checkout with its own dist/), BENCH_BEFORE a second one alternated with it in every round (before/after).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ if (process.env.BENCH_BEFORE) builds.unshift({ name: 'before', root: process.env
 const sizes = (process.env.BENCH_ROWS ?? '100000,1000000').split(',').map(Number);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const WALL_TARGET = 1.2;
+const COPY_WALL_TARGET = 2.0;
 const PEAK_TARGET = 1.3;
 
 const dns = await startDns((name) => name.endsWith('.bench'));
@@ -101,17 +103,17 @@ async function size(rows) {
     console.log('|---|---|---|---|---|---|---|---|');
     for (const build of builds) {
       const [dry, ...reruns] = runs.get(build.name);
-      const row = (name, of) => {
+      const row = (name, of, wallTarget = WALL_TARGET) => {
         const ratio = (f) => median(of.map((r, i) => f(r) / f(dry[i])));
         const [wall, cpu, peak] = [ratio((r) => r.ms), ratio((r) => r.cpuMs), ratio((r) => r.rss)];
-        const over = of !== dry && build.name === 'this' && (wall > WALL_TARGET || peak > PEAK_TARGET);
+        const over = of !== dry && build.name === 'this' && (wall > wallTarget || peak > PEAK_TARGET);
         failed ||= over;
         console.log(
           `| ${build.name} | ${name} | ${(median(of.map((r) => r.ms)) / 1000).toFixed(2)} s | ${(median(of.map((r) => r.cpuMs)) / 1000).toFixed(2)} s | ${mb(median(of.map((r) => r.rss)))} | ${wall.toFixed(2)}x | ${cpu.toFixed(2)}x | ${peak.toFixed(2)}x${over ? ' OVER' : ''} |`,
         );
       };
       row(cases[0][0], dry);
-      for (const [i, of] of reruns.entries()) row(cases[i + 1][0], of);
+      for (const [i, of] of reruns.entries()) row(cases[i + 1][0], of, i === 1 ? COPY_WALL_TARGET : WALL_TARGET);
     }
   } finally {
     rmSync(home, { recursive: true, force: true });
@@ -124,7 +126,9 @@ function loadAverage() {
 
 try {
   for (const rows of sizes) await size(rows);
-  console.log(`targets: a re-run's wall <= ${WALL_TARGET}x and peak <= ${PEAK_TARGET}x the dry run's`);
+  console.log(
+    `targets: a re-run's wall <= ${WALL_TARGET}x (the copy's ${COPY_WALL_TARGET}x) and peak <= ${PEAK_TARGET}x the dry run's`,
+  );
 } finally {
   await sandbox.close();
   dns.close();

@@ -1,6 +1,5 @@
-// What a service run loads before its first request: the write pass (finish-run.ts and the output's modules) waits
-// for the first wait for the rate limit or the end of the checking, so it is not among the modules the first request
-// waits for. The CLI runs as a user starts it (bin/mailclean.js), a resolve hook listing what it loads as it goes.
+// What a service run loads before its first request: the write pass (finish-run.ts and the output's modules) is
+// imported where it is used, once the checking ends, so it is not among the modules the first request waits for. The CLI runs as a user starts it (bin/mailclean.js), a resolve hook listing what it loads as it goes.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

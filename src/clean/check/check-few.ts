@@ -4,7 +4,7 @@ import type { Json } from '../../api/shape.js';
 import type { Clock } from '../../clock.js';
 import type { Engine } from '../../verify/index.js';
 import type { Booking, RateLimiter } from '../state/rate-limiter.js';
-import type { VerdictCache } from '../state/verdict-cache.js';
+import { atTime, type VerdictCache } from '../state/verdict-cache.js';
 import type { Verdict } from '../verdict/verdict.js';
 import { engineVerdict } from './engine/check-with-engine.js';
 import type { CheckOutcome } from './outcome.js';
@@ -33,10 +33,13 @@ export interface ServiceCheck {
 }
 
 export async function checkFewWithService(keys: string[], opts: ServiceCheck): Promise<FewChecked> {
-  const cached =
-    opts.cache && opts.since !== undefined ? await opts.cache.lookup(keys, opts.since) : new Map<string, Verdict>();
+  const cached = new Set<string>();
   const results = new Map<string, Verdict>();
-  for (const [key, verdict] of cached) results.set(key, { ...verdict, key });
+  if (opts.cache && opts.since !== undefined)
+    await opts.cache.lookup(keys, opts.since, (key, verdict, time) => {
+      cached.add(key);
+      results.set(key, { ...atTime(verdict, time), key });
+    });
   const uncached = keys.filter((key) => !cached.has(key));
   const decided = opts.precheck && uncached.length > 0 ? await opts.precheck(uncached) : new Map<string, Verdict>();
   for (const [key, verdict] of decided) results.set(key, verdict);
@@ -66,7 +69,7 @@ export async function checkFewWithService(keys: string[], opts: ServiceCheck): P
     },
   );
   await Promise.all(stores);
-  return { results, fromCache: new Set(cached.keys()), outcome };
+  return { results, fromCache: cached, outcome };
 }
 
 export async function checkFewWithEngine(

@@ -1,7 +1,5 @@
 // What a checker knows of a list before checking: its journal's answers, and a verdict cache that cannot be opened
 // does not stop a run (it is warned about once, saying what it costs).
-import { statSync } from 'node:fs';
-import type { ListToRead } from '../run/checker.js';
 import type { UniqueKeys } from '../scan/spill/unique-keys.js';
 import type { AccountState, MachineState } from '../state/account-state.js';
 import type { VerdictCache } from '../state/verdict-cache.js';
@@ -18,26 +16,6 @@ export async function openCacheOrWarn(
     warn(`the verdict cache cannot be opened (${error instanceof Error ? error.message : String(error)}): ${without}`);
     return undefined;
   }
-}
-
-/**
- * A list that may be read against the whole cache (a copy of one answered before): the cache begins its read while
- * the list is scanned (VerdictCache.readAhead). Not for a dry run (it counts), nor when this list's journal holds
- * answers (they come first, and may leave nothing to look up). Returns whether it asked the cache to begin.
- */
-export function readCacheEarly(
-  state: AccountState,
-  cache: () => Promise<VerdictCache | undefined>,
-  list: ListToRead,
-): boolean {
-  if (list.dryRun || list.maxAgeMs <= 0 || !state.hasCache()) return false;
-  if (!list.restart && (statSync(state.journalFile(list.fingerprint), { throwIfNoEntry: false })?.size ?? 0) > 0)
-    return false;
-  // Only a head start: a read that could not begin is begun again by the lookup that wants it.
-  void cache()
-    .then((opened) => opened?.readAhead?.(Date.now() - list.maxAgeMs, list.bytes, list.spillDir))
-    .catch(() => undefined);
-  return true;
 }
 
 /** Opens the cache on first asking, not before: a run that needs none (all answered, or --max-age 0) never opens it. */

@@ -37,89 +37,60 @@ export interface PrecheckOutcome {
 /** Each address decided here, with its verdict (decidedBy 'precheck'). */
 export type OnDecided = (key: string, verdict: Verdict) => void;
 
-/** Without `onDecided`, what is decided is only counted (a dry run's precheck of millions). */
-export async function precheck(
-  keys: Iterable<string>,
-  engine: Engine,
-  opts: {
-    stop: AbortSignal;
-    now: () => number;
-    onChecked?: (checked: number) => void;
-    onDecided?: OnDecided;
-    /** The verdicts marked by earlier calls with the same engine (a list checked a chunk at a time). */
-    marked?: Map<Verdict, Verdict>;
-  },
-): Promise<PrecheckOutcome> {
-  const byReason = new Map<string, number>();
-  let decidedCount = 0;
-  // One verdict object per distinct engine verdict (the engine shares them): millions of rows store an index each.
-  const marked = opts.marked ?? new Map<Verdict, Verdict>();
-  const onVerdict = (_ordinal: number, verdict: Verdict, key: string) => {
-    if (!PRECHECK_REASONS.has(verdict.reason)) return;
-    decidedCount++;
-    byReason.set(verdict.reason, (byReason.get(verdict.reason) ?? 0) + 1);
-    if (!opts.onDecided) return;
-    let decided = marked.get(verdict);
-    if (!decided) {
-      decided = { ...verdict, decidedBy: 'precheck' };
-      marked.set(verdict, decided);
-    }
-    opts.onDecided(key, decided);
-  };
-  const { interrupted } = await checkWithEngine(numbered(keys), engine, {
-    concurrency: CONCURRENCY,
-    stop: opts.stop,
-    now: opts.now,
-    onVerdict,
-    onChecked: opts.onChecked,
-  });
-  // Without DNS the engine still judges what needs none (reserved TLDs, the lists, typos): every address paid for
-  // that it could have decided is money lost, so those stand; only the domain checks were skipped.
-  return { byReason, decidedCount, unreachable: engine.dnsSkipped(), interrupted };
-}
-
 /**
- * The precheck with its own engine, asking the resolvers of `settings` (else the system's). A stop abandons the
- * lookups in flight: what was decided stands. Per-domain DNS trouble only leaves those addresses to the service.
+ * The precheck with its own engine, asking the resolvers of `settings` (else the system's); without `onDecided`, what
+ * it decides is only counted (a dry run). A stop abandons the lookups in flight: what was decided stands.
  */
 export async function runPrecheck(
   keys: Iterable<string>,
   settings: Pick<EngineSettings, 'dnsServers'>,
   opts: { signals: { stop: AbortSignal }; onDecided?: OnDecided; onDebug?: (message: string) => void },
 ): Promise<PrecheckOutcome> {
-  const engine = await precheckEngine(settings, opts.onDebug);
+  const { Engine } = await import('../../verify/index.js');
+  const engine = new Engine({
+    dns: { servers: settings.dnsServers, confirmNoDomain: true },
+    onWarning: (message) => opts.onDebug?.(message),
+  });
   const { stop } = opts.signals;
   const stopEngine = () => void engine.close();
   stop.addEventListener('abort', stopEngine, { once: true });
   try {
-    return await precheck(keys, engine, { stop, now: Date.now, onDecided: opts.onDecided });
+    return await precheck(keys, engine, stop, opts.onDecided);
   } finally {
     stop.removeEventListener('abort', stopEngine);
     await engine.close();
   }
 }
 
-/** The precheck's engine, asking the resolvers of `settings` (else the system's); closed by the caller. */
-export async function precheckEngine(
-  settings: Pick<EngineSettings, 'dnsServers'>,
-  onDebug?: (message: string) => void,
-): Promise<Engine> {
-  const { Engine } = await import('../../verify/index.js');
-  return new Engine({
-    dns: { servers: settings.dnsServers, confirmNoDomain: true },
-    onWarning: (message) => onDebug?.(message),
-  });
-}
-
-/** Two outcomes of one precheck (a list checked a chunk at a time) as one. */
-export function mergePrecheck(a: PrecheckOutcome | undefined, b: PrecheckOutcome): PrecheckOutcome {
-  if (!a) return b;
-  const byReason = new Map(a.byReason);
-  for (const [reason, n] of b.byReason) byReason.set(reason, (byReason.get(reason) ?? 0) + n);
-  return {
-    byReason,
-    decidedCount: a.decidedCount + b.decidedCount,
-    unreachable: a.unreachable ?? b.unreachable,
-    interrupted: a.interrupted || b.interrupted,
+async function precheck(
+  keys: Iterable<string>,
+  engine: Engine,
+  stop: AbortSignal,
+  onDecided?: OnDecided,
+): Promise<PrecheckOutcome> {
+  const byReason = new Map<string, number>();
+  let decidedCount = 0;
+  // One verdict object per distinct engine verdict (the engine shares them): millions of rows store an index each.
+  const marked = new Map<Verdict, Verdict>();
+  const onVerdict = (_ordinal: number, verdict: Verdict, key: string) => {
+    if (!PRECHECK_REASONS.has(verdict.reason)) return;
+    decidedCount++;
+    byReason.set(verdict.reason, (byReason.get(verdict.reason) ?? 0) + 1);
+    if (!onDecided) return;
+    let decided = marked.get(verdict);
+    if (!decided) {
+      decided = { ...verdict, decidedBy: 'precheck' };
+      marked.set(verdict, decided);
+    }
+    onDecided(key, decided);
   };
+  const { interrupted } = await checkWithEngine(numbered(keys), engine, {
+    concurrency: CONCURRENCY,
+    stop,
+    now: Date.now,
+    onVerdict,
+  });
+  // Without DNS the engine still judges what needs none (reserved TLDs, the lists, typos): every address paid for
+  // that it could have decided is money lost, so those stand; only the domain checks were skipped.
+  return { byReason, decidedCount, unreachable: engine.dnsSkipped(), interrupted };
 }

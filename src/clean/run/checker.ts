@@ -30,11 +30,6 @@ export interface Checker {
   readonly runLog?: RunLog;
   /** Decides for free before paying (the service's precheck): the engine's settings, or none. */
   readonly precheck?: EngineSettings;
-  /**
-   * Told before the list is read: a checker that may read its cache whole once the list is known can begin now,
-   * beside the scan.
-   */
-  beforeScan?(list: ListToRead, ports: RunPorts): void;
   /** Told each new address while the list is read (the engine looks its domain up meanwhile). */
   onNewKey?(key: string): void;
   /**
@@ -49,18 +44,6 @@ export interface Checker {
   /** Keeps what the check learned (the allowance, the spend) for later runs. */
   settle?(outcome: CheckOutcome): Promise<void>;
   close(): Promise<void>;
-}
-
-export interface ListToRead {
-  /** The list's identity (see ListToCheck). */
-  fingerprint: string;
-  /** The input's size. */
-  bytes: number;
-  /** Where the run may keep private files while it goes (removed by its end). */
-  spillDir: string;
-  dryRun: boolean;
-  restart: boolean;
-  maxAgeMs: number;
 }
 
 export interface ListToCheck {
@@ -97,14 +80,6 @@ export interface Cost {
   allowance?: KnownAllowance;
 }
 
-/** A list's pending addresses, screened by the cache and the precheck a chunk at a time (run/screening.ts). */
-export interface ScreenedKeys {
-  /** The next chunk of at most `size`, less what was answered; undefined when none is left. */
-  next(size: number): Promise<string[] | undefined>;
-  /** Screens up to `chunks` chunks ahead, now, while the sending waits. */
-  fill(chunks: number, size: number): void;
-}
-
 export interface CheckWork {
   /** The list's addresses that no source answered (a view, never a copy). */
   pending: KeysExcept;
@@ -114,6 +89,4 @@ export interface CheckWork {
   signals: RunSignals;
   /** Answers at or after now minus this count (another runner's, found in the cache). */
   maxAgeMs: number;
-  /** Where `pending` is screened as it is sent: its next chunk, less what the cache and the precheck answered. */
-  screening?: ScreenedKeys;
 }

@@ -8,7 +8,7 @@ import { KeysExcept } from '../scan/keys-except.js';
 import type { ScanResult } from '../scan/scan.js';
 import type { KnownAllowance } from '../state/account-state.js';
 import type { Checker, KnownSources } from './checker.js';
-import { precheckPending } from './known-answers.js';
+import { precheckPending, readCache } from './known-answers.js';
 import type { CleanRequest } from './request.js';
 
 /** What `--dry-run --json` prints (docs/json.md): field names are stable. */
@@ -53,16 +53,8 @@ export async function dryRunReport(
   known: KnownSources,
 ): Promise<DryRunReport> {
   const unanswered = new KeysExcept(scan.unique, known.journaled);
-  // What the cache answers was handed out already: leaving it out does not change what is still to come.
-  const cache = request.maxAgeMs > 0 && unanswered.size > 0 ? await known.cache?.() : undefined;
-  const fromCache = cache
-    ? await cache.count(
-        unanswered,
-        request.clock.now() - request.maxAgeMs,
-        (key) => unanswered.exclude(key),
-        request.signals.stop,
-      )
-    : 0;
+  const { fromCache, lost } = await readCache(request, known, scan, unanswered, (key) => unanswered.exclude(key));
+  if (lost) throw lost;
   // The precheck costs nothing, so the dry run runs it: what it decides is what a run would not pay for.
   const precheck = await precheckPending(request, checker, { emit: () => undefined }, unanswered);
   const cost = checker.cost?.();

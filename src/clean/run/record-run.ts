@@ -1,9 +1,6 @@
-// A run's record in the account's run history (state/run-log.ts): written once the run goes on to check (its list
-// locked, an earlier run's answers taken), and again when it ends, however it ends. A run killed before its end
-// (SIGKILL) keeps no end, and one stopped by a signal ends 'interrupted': the next run of its list on this machine
-// that resumes it (not --restart) takes its record over, keeping its id. Between, what it has in flight is kept
-// beside the record: the addresses a killed run may have been billed for beyond its journal, which the run taking it
-// over carries on. Keeping the record never fails the run: a warning says it was not kept.
+// A run's record in the account's run history (state/run-log.ts): written once the run goes on to check, and again
+// when it ends. A killed or interrupted run's record is taken over, with its id and its addresses in flight, by the
+// next run of its list that resumes it. Keeping the record never fails the run: a warning says it was not kept.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, resolve } from 'node:path';
@@ -47,6 +44,18 @@ interface Started {
   journaled: number;
 }
 
+/** Keeps a run's record; a history that cannot be written is warned about, and the run goes on. */
+function keeper(log: RunLog, ports: RunPorts): (record: RunRecord) => Promise<void> {
+  return async (record) => {
+    try {
+      await log.recordRun(record);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      ports.emit({ type: 'warning', message: `this run could not be kept in the run history (${why})` });
+    }
+  };
+}
+
 /** Records the start of a run that checks, in the checker's account's history; undefined without an account. */
 export async function recordStart(
   request: CleanRequest,
@@ -56,14 +65,7 @@ export async function recordStart(
 ): Promise<RunRecording | undefined> {
   const log = checker.runLog;
   if (!log) return undefined;
-  const keep = async (record: RunRecord) => {
-    try {
-      await log.recordRun(record);
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      ports.emit({ type: 'warning', message: `this run could not be kept in the run history (${why})` });
-    }
-  };
+  const keep = keeper(log, ports);
   const stamp = request.input === '-' ? null : (stampList(request.input) ?? null);
   const taken = run.resumes
     ? await resumedRun(log, { fingerprint: run.layout.fingerprint, stamp }, checker.kind, request.origin?.resumes)

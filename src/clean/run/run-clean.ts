@@ -7,7 +7,7 @@ import type { CheckOutcome } from '../check/outcome.js';
 import { type InputLayout, type OpenInputOptions, openInput } from '../scan/input/index.js';
 import { type ScanResult, scanInput } from '../scan/scan.js';
 import type { SharedStateError } from '../state/account-state.js';
-import type { Checker, KnownSources, ListToRead } from './checker.js';
+import type { Checker, KnownSources } from './checker.js';
 import type { DryRunReport } from './dry-run.js';
 import { decideEarlierRun } from './earlier-run.js';
 import type { RunEvent, RunPorts } from './events.js';
@@ -33,7 +33,6 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
     const layout = await openInput({ ...listOptions(request), spoolDir, signal: signals.stop });
     let scan: ScanResult | undefined;
     try {
-      checker.beforeScan?.(listToRead(request, layout), ports);
       ports.emit({ type: 'progress-live', live: true });
       scan = await scanInput(layout, {
         spillDir: spoolDir,
@@ -82,18 +81,6 @@ function listOptions(request: CleanRequest): Omit<OpenInputOptions, 'spoolDir'> 
   return { path: input, stdin, stdinName, column, sheet, rawValues, encoding, strict };
 }
 
-function listToRead(request: CleanRequest, layout: InputLayout): ListToRead {
-  const { dryRun, maxAgeMs } = request;
-  return {
-    fingerprint: layout.fingerprint,
-    bytes: layout.size,
-    spillDir: request.spoolDir,
-    dryRun,
-    maxAgeMs,
-    restart: request.earlierRun === 'restart',
-  };
-}
-
 interface Scanned {
   layout: InputLayout;
   scan: ScanResult;
@@ -119,6 +106,7 @@ async function afterScan(request: CleanRequest, checker: Checker, ports: RunPort
   const known = await checker.known(list, ports);
   if (known === 'cancel') return cancelled(ports);
   if (request.dryRun) {
+    // Imported where it is used: a run that checks never loads the dry run's report, nor a dry run the write pass.
     const { dryRunReport } = await import('./dry-run.js');
     return { kind: 'dry-run', report: await dryRunReport(request, checker, scan, known) };
   }
@@ -139,39 +127,24 @@ interface Known extends Scanned {
 async function checkAndWrite(request: CleanRequest, checker: Checker, ports: RunPorts, run: Known): Promise<RunResult> {
   const { scan, known, recording } = run;
   let outcome: CheckOutcome | undefined;
-  const writing = writePassLoader(ports);
   try {
     const answers = await answerKnown(request, checker, ports, scan, known);
     if (!(await spendAgreed(request, checker, ports, answers.pending.size))) {
       await recording?.cancelled();
       return cancelled(ports);
     }
-    const { pending, verdicts, screening } = answers;
     const work = {
-      pending,
+      pending: answers.pending,
       keys: scan.unique,
-      verdicts,
+      verdicts: answers.verdicts,
       rows: scan.rows,
       signals: request.signals,
       maxAgeMs: request.maxAgeMs,
-      screening,
     };
-    try {
-      // The shared state went away as the cache was read: nothing may be sent unbooked, the rest stays unchecked.
-      outcome = answers.lost
-        ? sharedLost(answers.lost)
-        : await checker.check(work, keepingInFlight(writing.ports, recording));
-    } catch (error) {
-      await screening?.close();
-      throw error;
-    }
-    if (screening) {
-      const { lost, ...found } = await screening.finish();
-      Object.assign(answers, found);
-      if (lost) outcome.stopped ??= sharedLost(lost).stopped;
-    }
+    // The shared state went away as the cache was read: nothing may be sent unbooked, the rest stays unchecked.
+    outcome = answers.lost ? sharedLost(answers.lost) : await checker.check(work, keepingInFlight(ports, recording));
     await checker.settle?.(outcome);
-    const { finishRun } = await writing.load();
+    const { finishRun } = await import('./finish-run.js');
     const ended = await finishRun(request, checker, ports, { ...run, answers, outcome });
     await recording?.ended(ended, outcome);
     return ended;
@@ -179,22 +152,6 @@ async function checkAndWrite(request: CleanRequest, checker: Checker, ports: Run
     await recording?.failed(error, outcome);
     throw error;
   }
-}
-
-/**
- * The write pass's modules (finish-run.ts and what it imports: the output formats, the tally, the summary) are
- * needed once the checking is over, not before the first request: they load during the first wait for the rate
- * limit, when the run has nothing else to do, else when the checking ends. `ports` are the run's, with that wait.
- */
-function writePassLoader(ports: RunPorts): { ports: RunPorts; load: () => Promise<typeof import('./finish-run.js')> } {
-  let loading: Promise<typeof import('./finish-run.js')> | undefined;
-  const load = () => (loading ??= import('./finish-run.js'));
-  const emit = (event: RunEvent) => {
-    // A failure to load is the write pass's to report, when it asks again.
-    if (event.type === 'limit-wait') load().catch(() => (loading = undefined));
-    ports.emit(event);
-  };
-  return { ports: { emit, questions: ports.questions }, load };
 }
 
 const sharedLost = (error: SharedStateError): CheckOutcome => ({

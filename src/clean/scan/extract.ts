@@ -6,9 +6,8 @@ import { checkSyntax, type SyntaxResult } from '../../verify/syntax.js';
 export type Found = { address: string; syntax: Extract<SyntaxResult, { ok: true }> };
 
 /**
- * The address a cell holds inside a wrapper, or undefined when there is none. Several (` ::: ` or a mailto: list):
- * the first well-formed one, so one row never costs more than one address. Only called on a cell that is not an
- * address itself, so a plain list pays nothing for it.
+ * The address a cell holds inside a wrapper, or undefined; of several, the first well-formed one, so a row never
+ * costs more than one address. Only called on a cell that is not an address itself.
  */
 export function addressInside(cell: string): Found | undefined {
   // The cell as a whole already failed; each value of a ` ::: ` list may be a bare address, or wrapped.

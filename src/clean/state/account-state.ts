@@ -81,8 +81,7 @@ export interface MachineState extends RunLog {
   savedAnswers(inputFingerprint: string): SavedAnswers;
   /**
    * Each answer an earlier run of the list saved for one of its addresses (`keys`), to `found` by the address's
-   * number as the journal is read (none kept: a list of millions keeps only its own addresses'; answers alike share a
-   * verdict, its key empty); how many lines were damaged.
+   * number as the journal is read (none kept here); returns how many lines were damaged.
    */
   readSavedAnswers(inputFingerprint: string, keys: NumberedKeys, found: NumberedAnswer): { badLines: number };
   /** Opens the list's journal for appending; it reads nothing (with `restart`, what it held is removed first). */

@@ -32,24 +32,16 @@ export interface RateLimiter {
 }
 
 /**
- * How long a send holds its slot beyond W after its answer. The server counted the send before it answered, so a
- * next send booked W after that answer arrives more than W after it by any clock; what is left to cover is the
- * server's clock measuring that W shorter than ours: its rate (NTP slews a clock by at most 0.05%, so 0.1% between
- * two), and timestamps in whole milliseconds compared inclusively (1 ms). Hence 0.1% of W, at least 5 ms. A window
- * of 100 s or more (the spec's is 5 minutes) keeps the whole second it always had, in case the server stamps
- * arrivals in whole seconds; below that a second would cost 1% or more of the throughput, and 1% of W (the margin
- * until 2026-11-27) did not cover it either. 50 ms a window of 5 s was 135 ms of a 10,000-address run.
+ * How long a send holds its slot beyond W after its answer: what covers the server's clock measuring W shorter than
+ * ours (clock rates, whole milliseconds). A long window keeps a whole second, in case arrivals are stamped in seconds.
  */
 export function limitMargin(rate: Rate): number {
   return rate.windowMs >= 100_000 ? 1_000 : Math.max(5, rate.windowMs * 0.001);
 }
 
 /**
- * How long until `requests` more sends could all have started, given when each slot held now frees (`holds`), if
- * each new send were answered at once and so held its slot one `span`. A send still in flight holds its slot
- * until a window after its answer, which for an ETA is best taken as coming now: a hold beyond `now + span` can
- * only be such a send (the limiters keep it for the request timeout, in case its run was killed), and counting
- * that whole timeout made ETAs 80% too long.
+ * How long until `requests` more sends could all have started, given when each held slot frees (`holds`) and each
+ * new send holding one `span`. A send in flight is taken as answered now: its full timeout made ETAs far too long.
  */
 export function timeToSendAfter(
   holds: readonly number[],

@@ -85,9 +85,8 @@ export interface RunLog {
   /** Forgets these runs; resolves to how many were forgotten. */
   forgetRuns(ids: readonly string[]): Promise<number>;
   /**
-   * Keeps how many addresses run `id` has sent whose answers are not journaled yet, told at every change, where a
-   * kill of its process leaves it: what the service may have billed beyond the run's spend. On this machine in every
-   * store (as a list's journal is), written at once (cheap: a run tells it twice a request), forgotten at its end.
+   * Keeps, on this machine, how many addresses run `id` has sent whose answers are not journaled yet: what a killed
+   * run may have been billed beyond its spend. Written at every change, forgotten at its end.
    */
   recordInFlight(id: string, addresses: number): void;
   /** What run `id` of this machine last had in flight; undefined when nothing is kept (it ended, or never told). */

@@ -29,7 +29,7 @@ class Sink extends Writable {
   }
 }
 
-describe.runIf(redisInstalled || redisRequired).each(['screened as it sends', 'read whole first'] as const)(
+describe.runIf(redisInstalled || redisRequired).each(['without questions', 'asking questions'] as const)(
   'the shared state lost before the cache is read (%s)',
   (how) => {
     let dir: string;
@@ -83,11 +83,10 @@ describe.runIf(redisInstalled || redisRequired).each(['screened as it sends', 'r
             concurrency: 2,
             clock: realClock,
           });
-          // A run that can ask (a terminal) reads the cache for the whole list before it sends; one that cannot
-          // screens it a chunk at a time as it sends.
+          // A run that can ask (a terminal) and one that cannot read the cache the same way, before they send.
           const ports: RunPorts = {
             emit: () => undefined,
-            ...(how === 'read whole first' && {
+            ...(how === 'asking questions' && {
               questions: { earlierRun: async () => 'resume' as const, confirmSpend: async () => true },
             }),
           };

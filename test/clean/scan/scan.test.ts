@@ -113,7 +113,7 @@ describe('scanInput, spilling', () => {
 
   it('removes what a killed run spilled, once its process is gone', async () => {
     const spoolDir = join(temp.dir, 'spool');
-    // Its keys, and the cache's answers it read ahead where its system keeps a file it removed (see cache-pass.ts).
+    // Its keys, and the cache's answers an earlier version read ahead into the spool directory.
     const dead = ['keys', 'answers'].map((kind) => join(spoolDir, `${kind}-999999999-0a1b2c.spool`));
     mkdirSync(spoolDir);
     for (const file of dead) writeFileSync(file, 'what a list spilled');

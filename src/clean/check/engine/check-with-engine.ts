@@ -24,9 +24,8 @@ export function engineVerdict(key: string, v: EngineVerdict, checkedAt: string):
 export type OnVerdict = (ordinal: number, verdict: Verdict, key: string) => void;
 
 /**
- * Checks every address given (keys made by the prefilter, numbered) with the in-process engine: no account, no allowance, no rate limit. The engine
- * bounds its own DNS and SMTP concurrency; this only bounds how many addresses wait on it. Verdicts go to
- * `onVerdict` as they come; nothing is kept here, so memory does not grow with the list.
+ * Checks every address given with the in-process engine, bounding only how many wait on it (the engine bounds its
+ * own DNS and SMTP). Verdicts go to `onVerdict` as they come; nothing is kept, so memory does not grow with the list.
  */
 export async function checkWithEngine(
   entries: Iterable<readonly [number, string]>,
@@ -64,10 +63,8 @@ export async function checkWithEngine(
 }
 
 /**
- * Decides at once each of the list's keys whose domain DNS has answered for (nearly all, once the scan's prefetch
- * has had its answers), reading the keys as bytes; checkWithEngine is left the rest. `answered`: a key with a verdict
- * already (by number). Yields between parts of the list, and stops there once `stop` is aborted. Returns how many
- * keys it decided.
+ * Decides at once each key whose domain DNS has answered for (nearly all, after the scan's prefetch), leaving the
+ * rest to checkWithEngine; skips those `answered` already. Yields between parts; returns how many it decided.
  */
 export async function checkKnownKeys(
   keys: UniqueKeys,

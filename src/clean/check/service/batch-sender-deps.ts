@@ -44,3 +44,11 @@ export type CheckEvent =
 export interface Slot {
   waitedMs: number;
 }
+
+/** Addresses sent in one request, and how it went so far. */
+export interface Batch {
+  keys: string[];
+  attempts: number;
+  /** Keys already sent once and missing from the answer. */
+  missingBefore: Set<string>;
+}

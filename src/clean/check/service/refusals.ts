@@ -160,3 +160,7 @@ export function afterFailure(error: unknown, ctx: FailureContext): AfterFailure 
   }
   return { waitMs: backoffMs(ctx.attempts, BATCH_BACKOFF, ctx.random), why: 'retry', message };
 }
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

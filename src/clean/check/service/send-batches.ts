@@ -7,35 +7,24 @@ import { holdsUntil } from '../../state/month.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import { type CheckOutcome, maxSpendReached, type StopReason } from '../outcome.js';
 import { batchVerdicts, rejectedVerdicts } from './answers.js';
-import type { BatchSenderDeps, Slot } from './batch-sender-deps.js';
+import type { Batch, BatchSenderDeps, Slot } from './batch-sender-deps.js';
 import { KeySource } from './key-source.js';
-import { afterFailure, leadsNowhere, neverReached, splitRejected } from './refusals.js';
+import { afterFailure, leadsNowhere, messageOf, neverReached, splitRejected } from './refusals.js';
 import { SpendBudget } from './spend-budget.js';
 
 export const MAX_BATCH = 50;
 
 export type { BatchSenderDeps, CheckEvent, Slot } from './batch-sender-deps.js';
 
-interface Batch {
-  keys: string[];
-  attempts: number;
-  /** Keys already sent once and missing from the answer. */
-  missingBefore: Set<string>;
-}
-
 /**
- * Sends the unique addresses in batches of at most 50, through the limiter, and records every verdict.
- * Stops (without losing what is recorded) on allowance exhaustion, --max-spend, persistent service
- * failures, rejected credentials, a local state that cannot be written, or an interrupt.
+ * Sends the addresses in batches through the limiter and records every verdict; stops, keeping what is recorded,
+ * for the allowance, --max-spend, lasting failures, rejected credentials, unwritable state, or an interrupt.
  */
 export async function sendBatches(keys: Iterable<string>, deps: BatchSenderDeps): Promise<CheckOutcome> {
   return new BatchSender(deps).run(keys);
 }
 
-/**
- * Batches wait for one of `concurrency` places (p-limit); a failed or partial answer puts work back in line. Batches
- * are cut from the keys as places free up, never all at once: a list of millions is not copied into batches.
- */
+/** Batches are cut as places (p-limit) free up, so a list of millions is never copied into batches. */
 class BatchSender {
   private readonly outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
   private readonly limit: LimitFunction;
@@ -63,7 +52,6 @@ class BatchSender {
       this.track(fetched.then(() => this.refill()).catch((error: unknown) => this.stopFor(error)));
     this.source = new KeySource(keys, this.deps.more, cutWhenFetched);
     this.refill();
-    // Work put back, and new batches cut, while others run are scheduled before those finish: this drains everything.
     while (this.running.size > 0) await Promise.all([...this.running]);
     if (!this.outcome.stopped && this.skipped) this.stop('interrupted', 'interrupted');
     return this.outcome;
@@ -84,12 +72,7 @@ class BatchSender {
   }
 
   private schedule(batch: Batch): void {
-    this.track(
-      this.limit(async () => {
-        await this.process(batch);
-        this.refill();
-      }),
-    );
+    this.track(this.limit(() => this.process(batch).then(() => this.refill())));
   }
 
   /** Work the run waits for before it ends. */
@@ -106,8 +89,7 @@ class BatchSender {
     const fitted = this.fit(batch);
     if (fitted instanceof Promise) return fitted.then(() => this.process(batch));
     if (!fitted) return;
-    // Counted against the budgets from now until its answer (or failure) arrives, before that is handled: a
-    // batch put back after a refusal must not count twice.
+    // Counted from now until its answer arrives, so a batch put back after a refusal does not count twice.
     const landed = this.budget.sending(fitted.keys.length);
     try {
       await this.send(fitted, landed);
@@ -150,8 +132,7 @@ class BatchSender {
       records = await deps.send(batch.keys, deps.abort);
     } catch (error) {
       this.inFlight(-batch.keys.length);
-      // A request no cleaning service counted (it never reached a server, or reached one that is not the service)
-      // took no slot of the service's limit: it is given back unused.
+      // A request the service never counted took no slot of its limit: given back unused.
       await this.release(slot, neverReached(error) || (!this.heard && leadsNowhere(error)));
       landed();
       await this.failed(batch, error);
@@ -190,7 +171,6 @@ class BatchSender {
     if (outcome.allowance?.left !== undefined)
       outcome.allowance.left = Math.max(0, outcome.allowance.left - batch.keys.length);
     const { verdicts, missing } = batchVerdicts(batch.keys, records, batch.missingBefore, this.now());
-    // An answer ends a run of refusals when it arrives, not once it is on disk (other answers come meanwhile).
     this.rateRefusals = 0;
     this.heard = true;
     // An address the answer left out is asked about once more, then called unknown.
@@ -198,7 +178,7 @@ class BatchSender {
     const kept = await this.recorded(verdicts);
     this.inFlight(-batch.keys.length);
     if (!kept) return;
-    // Counted once the answers are kept, as `addresses` are: other batches paid meanwhile are told with their own.
+    // Counted once kept, as `addresses` are.
     this.spentKept += batch.keys.length;
     this.deps.onEvent?.({
       type: 'answered',
@@ -210,7 +190,7 @@ class BatchSender {
     });
   }
 
-  /** Journals answers; a journal that cannot be written stops the run (what is in memory still reaches the outputs). */
+  /** A journal that cannot be written stops the run; what is in memory still reaches the outputs. */
   private async recorded(verdicts: Verdict[]): Promise<boolean> {
     try {
       await this.deps.record(verdicts);
@@ -249,10 +229,7 @@ class BatchSender {
     return this.pauseThenPutBack(batch, next.waitMs);
   }
 
-  /**
-   * Some allowance left, but less than this batch: send what fits. A batch that already fits and is refused
-   * ends the sending, so a service that keeps refusing cannot loop us.
-   */
+  /** Less allowance left than this batch: send what fits; a batch that fits and is refused ends the sending. */
   private refusedForAllowance(batch: Batch, error: ApiError): void {
     const news = allowanceNews(error.message, error.body, error.headers);
     this.outcome.allowance = news;
@@ -289,8 +266,4 @@ class BatchSender {
   private now(): string {
     return new Date(this.deps.clock.now()).toISOString();
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

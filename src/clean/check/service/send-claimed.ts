@@ -4,11 +4,11 @@
 
 import { batches } from '../../../batches.js';
 import { realClock } from '../../../clock.js';
-import type { ScreenedKeys } from '../../run/checker.js';
 import type { AddressClaims } from '../../state/account-state.js';
 import { SharedStateError } from '../../state/account-state.js';
 import { holdsUntil } from '../../state/month.js';
-import type { VerdictCache } from '../../state/verdict-cache.js';
+import { atTime, type VerdictCache } from '../../state/verdict-cache.js';
+import type { Verdict } from '../../verdict/verdict.js';
 import { type CheckOutcome, maxSpendReached } from '../outcome.js';
 import type { MoreKeys } from './key-source.js';
 import { type SendOptions, sendToService } from './send-to-service.js';
@@ -21,8 +21,6 @@ export interface ClaimedSendOptions extends SendOptions {
   since: number;
   /** Waiting for another runner's answers on this many addresses. */
   onWaiting?: (addresses: number) => void;
-  /** `pending` as chunks screened by the cache and the precheck as the run reaches them (run/screening.ts). */
-  screening?: ScreenedKeys;
   pollMs?: number;
 }
 
@@ -33,28 +31,11 @@ export interface ClaimedSendOptions extends SendOptions {
  */
 const CLAIM_CHUNK = 1_000;
 
-/**
- * Chunks screened ahead in a wait for the rate limit (`whileWaiting`): one window of the spec's limit (50 requests,
- * 2,500 addresses) and some. Screening takes 5-10 ms a chunk; a longer list of chunks could outlast a wait, and the
- * rest is screened as the sending reaches it.
- */
-const FILL_CHUNKS = 3;
-
-export async function sendClaimed(given: ClaimedSendOptions): Promise<CheckOutcome> {
-  const { screening } = given;
-  const opts: ClaimedSendOptions = !screening
-    ? given
-    : {
-        ...given,
-        whileWaiting: () => {
-          screening.fill(FILL_CHUNKS, CLAIM_CHUNK);
-          given.whileWaiting?.();
-        },
-      };
+export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcome> {
   const run = new ClaimedRun(opts);
   try {
     await opts.claims.start();
-    let waiting = await run.claimAndSend(screening ? () => screening.next(CLAIM_CHUNK) : chunksOf(opts.pending));
+    let waiting = await run.claimAndSend(chunksOf(opts.pending));
     while (waiting.length > 0 && run.goingOn()) {
       waiting = await run.takeTheirAnswers(waiting);
       if (waiting.length === 0) break;
@@ -129,9 +110,12 @@ class ClaimedRun {
   /** The answers other runners left in the shared cache go into this list's journal; returns what is still missing. */
   async takeTheirAnswers(waiting: string[]): Promise<string[]> {
     const { opts } = this;
-    const answered = await opts.cache.lookup(waiting, opts.since);
+    const answered = new Map<string, Verdict>();
+    await opts.cache.lookup(waiting, opts.since, (key, verdict, time) =>
+      answered.set(key, { ...atTime(verdict, time), key }),
+    );
     if (answered.size > 0) {
-      await opts.journal.record([...answered].map(([key, verdict]) => ({ ...verdict, key })));
+      await opts.journal.record([...answered.values()]);
       this.fromOthers += answered.size;
       // Checked, and paid by another runner: progress counts them without a request or a spend of this run's.
       opts.onEvent?.({

@@ -32,16 +32,7 @@ export interface SendOptions {
   cache?: VerdictCache;
   /** The cache refused a write (told once): the run goes on, the journal has the answers. */
   onCacheError?: (error: Error) => void;
-  /**
-   * Work that can wait for the rate limit: run in each wait of WAIT_WORK_MS or more, once no request is in flight.
-   * Run among a window's requests, or as its last answers come back, it delays them, and every request after them
-   * (each holds its slot until a window after its answer).
-   */
-  whileWaiting?: () => void;
 }
-
-/** The shortest wait for the rate limit that `whileWaiting` runs in. */
-export const WAIT_WORK_MS = 100;
 
 export type SendEvent =
   | CheckEvent
@@ -66,19 +57,10 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
         cacheFailed = true;
       });
   };
-  const waits = waitWork(opts.whileWaiting);
   const outcome = await sendBatches(opts.pending, {
-    send: (emails, signal) => {
-      waits.inFlight++;
-      return opts.client.clean(emails, signal);
-    },
-    acquire: (signal) =>
-      limiter.acquire(signal, (ms) => {
-        if (ms >= WAIT_WORK_MS) waits.waiting();
-        opts.onEvent?.({ type: 'limit-wait', ms });
-      }),
+    send: (emails, signal) => opts.client.clean(emails, signal),
+    acquire: (signal) => limiter.acquire(signal, (ms) => opts.onEvent?.({ type: 'limit-wait', ms })),
     release: (slot, unused) => {
-      waits.answered();
       // Written with the next booking where the store can: the first window's requests go as fast as these turns.
       if (!unused && limiter.releaseLater) return limiter.releaseLater(slot as Booking);
       // A release that fails (the shared state went away) only holds the slot until its in-flight time runs out.
@@ -111,34 +93,9 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
   return outcome;
 }
 
-/** Runs `work` once a wait for the rate limit has begun and the requests in flight are answered. */
-function waitWork(work: (() => void) | undefined) {
-  let due = false;
-  const run = () => {
-    if (!due || state.inFlight > 0) return;
-    due = false;
-    work?.();
-  };
-  const state = {
-    inFlight: 0,
-    waiting() {
-      due = work !== undefined;
-      run();
-    },
-    answered() {
-      state.inFlight--;
-      // After this answer's own handling (its journal write begins first).
-      if (due && state.inFlight === 0) setImmediate(run);
-    },
-  };
-  return state;
-}
-
 /**
- * Time left for the addresses not yet sent (re-sent batches counted): until the last request the rate limit allows
- * can start, plus one request's time; or, where the service is slower than the limit, the requests left at
- * `concurrency` at once. The run's average pace would overstate a rate-limited run by up to a
- * window (it averages the waits between windows over every address), so it is not used.
+ * Time left for the addresses not yet sent: until the rate limit lets the last request start, plus one request's
+ * time, or the requests left at `concurrency` where the service is slower. An average pace would overstate it.
  */
 export function timeLeft(remaining: number, requestMs: number | undefined, concurrency: number, limiter: RateLimiter) {
   // Nothing left to send: the requests in flight end within about one request's time.

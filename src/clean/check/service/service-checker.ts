@@ -3,17 +3,17 @@
 import type { Json } from '../../../api/shape.js';
 import type { Clock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
-import type { Checker, CheckWork, Cost, KnownSources, ListToCheck, ListToRead } from '../../run/checker.js';
+import type { Checker, CheckWork, Cost, KnownSources, ListToCheck } from '../../run/checker.js';
 import type { RunPorts } from '../../run/events.js';
 import type { AccountState, KnownAllowance, ListJournal } from '../../state/account-state.js';
 import { keepLearned } from '../../state/known-allowance.js';
 import { holdsUntil } from '../../state/month.js';
 import { SpendBooking } from '../../state/spend-booking.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
-import { SERVICE_COLUMNS, type Verdict } from '../../verdict/verdict.js';
+import { SERVICE_COLUMNS } from '../../verdict/verdict.js';
 import { VerdictTable } from '../../verdict/verdict-table.js';
 import type { EngineSettings } from '../engine/engine-settings.js';
-import { cacheWhenAsked, journaledOf, readCacheEarly } from '../open-cache.js';
+import { cacheWhenAsked, journaledOf } from '../open-cache.js';
 import type { CheckOutcome } from '../outcome.js';
 import { sendClaimed } from './send-claimed.js';
 import { minimumTime, type SendOptions, sendToService } from './send-to-service.js';
@@ -43,8 +43,6 @@ export class ServiceChecker implements Checker {
   private allowance?: KnownAllowance;
   private journal?: ListJournal;
   private cache?: () => Promise<VerdictCache | undefined>;
-  /** The cache was asked to begin its read before the scan (beforeScan). */
-  private readingAhead = false;
   /** This list's answers its journal held when the run began. */
   private earlier = 0;
   private unlock?: () => void;
@@ -72,12 +70,6 @@ export class ServiceChecker implements Checker {
     const waitFor = async (requests: number) =>
       state ? await state.limiter(rate).estimate(requests) : minimumTime(requests, rate);
     return { rate, waitFor, maxSpend, allowance: this.allowance };
-  }
-
-  /** A list that may be read against the whole cache: the cache may begin its read now (readCacheEarly). */
-  beforeScan(list: ListToRead, ports: RunPorts): void {
-    const { state } = this.options;
-    this.readingAhead = state !== undefined && readCacheEarly(state, this.openCache(state, ports), list);
   }
 
   async known(list: ListToCheck, ports: RunPorts): Promise<KnownSources | 'cancel'> {
@@ -115,14 +107,8 @@ export class ServiceChecker implements Checker {
     this.allowance = state.knownAllowance();
     // Every address answered already: nothing to send, so no claim, cache or request is needed.
     if (work.pending.size === 0) return { spent: 0, requests: 0, retries: 0, saved: this.earlier, ...stopped(work) };
-    const table = intoTable(this.journal, work);
     this.booking = new SpendBooking(state, this.options.clock);
-    let outcome: CheckOutcome;
-    try {
-      outcome = await this.send(work, ports, state, client, table);
-    } finally {
-      table.flush();
-    }
+    const outcome = await this.send(work, ports, state, client, intoTable(this.journal, work));
     // Stopped for the allowance: what the service said, with what was known besides (the renewal a sign-in named).
     if (outcome.stopped?.reason === 'allowance' && this.allowance) {
       const { limit, renewsAt } = this.allowance;
@@ -137,7 +123,7 @@ export class ServiceChecker implements Checker {
     ports: RunPorts,
     state: AccountState,
     client: NonNullable<ServiceCheckerOptions['client']>,
-    table: TableFeed,
+    journal: ListJournal,
   ): Promise<CheckOutcome> {
     const { pending, signals } = work;
     const limiter = state.limiter(this.options.rate);
@@ -151,8 +137,7 @@ export class ServiceChecker implements Checker {
     const cache = await this.cache?.();
     const options: SendOptions = {
       pending,
-      journal: table.journal,
-      whileWaiting: table.flush,
+      journal,
       limiter,
       client,
       concurrency: this.options.concurrency,
@@ -164,24 +149,16 @@ export class ServiceChecker implements Checker {
       cache,
       onCacheError: (error) =>
         ports.emit({ type: 'warning', message: `${cacheLost(error)}; they are in this list's journal` }),
-      onEvent: bookedAs(
-        this.booking!,
-        lastWindowIntoTable(progressOf(ports, pending, limiter, this.options.concurrency), pending, table),
-      ),
+      onEvent: bookedAs(this.booking!, progressOf(ports, pending, limiter, this.options.concurrency)),
     };
     try {
-      // Without a cache (it could not be opened, warned), another run's answers cannot be taken: send it all,
-      // once the precheck has had its say.
-      if (!cache) {
-        while (work.screening && (await work.screening.next(PRECHECK_FIRST)) !== undefined);
-        return await sendToService(options);
-      }
+      // Without a cache (it could not be opened, warned), another run's answers cannot be taken: send it all.
+      if (!cache) return await sendToService(options);
       let told = false;
       return await sendClaimed({
         ...options,
         claims: state.claims(),
         cache,
-        screening: work.screening,
         since: this.options.clock.now() - work.maxAgeMs,
         onWaiting: (addresses) => {
           if (!told) ports.emit({ type: 'awaiting-runner', addresses });
@@ -207,8 +184,6 @@ export class ServiceChecker implements Checker {
   }
 
   async close(): Promise<void> {
-    // A run that ended before it looked the cache up (a failure, a stop) leaves no reader behind for the next.
-    if (this.readingAhead) await (await this.cache?.())?.endReadAhead?.();
     await this.journal?.close();
     this.journal = undefined;
     this.unlock?.();
@@ -216,58 +191,20 @@ export class ServiceChecker implements Checker {
   }
 }
 
-/** The journal, and the run's verdict table fed from it. */
-interface TableFeed {
-  journal: ListJournal;
-  /** Puts the answers recorded so far into the verdict table. */
-  flush(): void;
-}
-
 /**
- * The journal, each answer also put in the run's verdict table: in the waits for the rate limit and at the sending's
- * end, not as it is recorded (where it was 8% of the main thread's time in a window's requests, CPU profile), nor
- * after the last answer (where 10,000 answers took 40-75 ms before the write pass could start). An answer goes in
- * when it is still the journal's for its address; the journal's `recorded` holds it from the moment it is recorded,
- * so a write that fails leaves it answered in this run's output, as before. Memory only: nothing paid is at stake.
+ * The journal, each answer also put in the run's verdict table as it is recorded: the journal's `recorded` holds it
+ * from then on, so a write that fails leaves it answered in this run's output.
  */
-function intoTable(journal: ListJournal, work: CheckWork): TableFeed {
-  let recorded: Verdict[][] = [];
+function intoTable(journal: ListJournal, work: CheckWork): ListJournal {
   return {
-    journal: {
-      path: journal.path,
-      recorded: journal.recorded,
-      record(verdicts) {
-        const written = journal.record(verdicts);
-        recorded.push(verdicts);
-        return written;
-      },
-      close: () => journal.close(),
+    path: journal.path,
+    recorded: journal.recorded,
+    record(verdicts) {
+      const written = journal.record(verdicts);
+      for (const verdict of verdicts) work.verdicts.setKey(verdict.key, verdict);
+      return written;
     },
-    flush() {
-      const batches = recorded;
-      recorded = [];
-      for (const verdicts of batches)
-        for (const verdict of verdicts)
-          if (journal.recorded.get(verdict.key) === verdict) work.verdicts.setKey(verdict.key, verdict);
-    },
-  };
-}
-
-/**
- * Once every address is sent, no answer's time sets when a later request may go: the table takes the last window's
- * answers as they come, not all at the sending's end (2,500 answers in the end's time).
- */
-function lastWindowIntoTable(
-  onEvent: SendOptions['onEvent'],
-  pending: { readonly size: number },
-  table: TableFeed,
-): SendOptions['onEvent'] {
-  let checked = 0;
-  return (event) => {
-    onEvent?.(event);
-    if (event.type !== 'answered') return;
-    checked += event.addresses;
-    if (pending.size - checked - (event.sending ?? 0) <= 0) table.flush();
+    close: () => journal.close(),
   };
 }
 
@@ -287,9 +224,6 @@ function countOf(known: KnownAllowance | undefined): KnownCount | undefined {
 /** A stop asked for before checking began ends the run as interrupted, as one asked for while sending does. */
 const stopped = (work: CheckWork): Pick<CheckOutcome, 'stopped'> =>
   work.signals.stop.aborted ? { stopped: { reason: 'interrupted', message: 'interrupted' } } : {};
-
-/** Addresses screened at once when all are screened before sending. */
-const PRECHECK_FIRST = 10_000;
 
 const CACHE_LOST = 'addresses answered before are sent and paid for again (the journal still answers this list)';
 

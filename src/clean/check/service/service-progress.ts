@@ -6,7 +6,7 @@ import { type SendOptions, timeLeft } from './send-to-service.js';
 /** The sender's events as the run's progress: what is checked, spent and in flight, the waits, and an ETA. */
 export function progressOf(
   ports: RunPorts,
-  /** Read at each answer: screening as the run sends takes what the cache and the precheck answer out of it. */
+  /** The addresses left to check when the sending began. */
   pending: { readonly size: number },
   limiter: RateLimiter,
   concurrency: number,

@@ -10,13 +10,7 @@ export const CHUNK_BYTES = 1 << 20;
 /** Reads of the part on disk go through a window this large: neighbouring records are one read. */
 
 const WINDOW_BYTES = 8 << 10;
-/** Lookups on disk this close together are one read: copying the bytes between costs less than a system call. */
-const SWEEP_GAP = 16 << 10;
-/** Past a lookup's offset, what its record takes (a few records after it): most keys are short. */
-const SWEEP_SLACK = 2 << 10;
-/** The most one read of a sweep takes. */
-const SWEEP_READ = 1 << 20;
-/** The part on disk holdDiskPart reads whole, at most (a list of about 1.5 million addresses' keys). */
+/** The part on disk holdDiskPart reads whole, at most. */
 const HELD_FROM_DISK = 32 << 20;
 /** What `span` makes sure it can read at least. */
 const LENGTH_READ = 2;
@@ -141,33 +135,12 @@ export class ByteLog {
     }
   }
 
-  /**
-   * For lookups at ascending offsets (`offsetOf(i)` for i from `first` to `end`, each a record or a few before the
-   * one looked up): reads the part on disk where they lie close together in one read, up to SWEEP_READ bytes.
-   * Returns the first i it did not read for.
-   */
-  prefetchNear(offsetOf: (i: number) => number, first: number, end: number): number {
-    const from = offsetOf(first);
-    if (from >= this.onDisk) return end;
-    let [last, i] = [from, first + 1];
-    for (; i < end; i++) {
-      const next = offsetOf(i);
-      if (next - last > SWEEP_GAP || next + SWEEP_SLACK - from > SWEEP_READ) break;
-      last = next;
-    }
-    this.prefetch(from, Math.min(last + SWEEP_SLACK, this.onDisk));
-    return i;
-  }
-
-  /**
-   * Reads the part on disk into memory once, if it is small enough: lookups in no order (a cache read in key order
-   * against a list) then read no file. Kept until `letGo`.
-   */
+  /** Reads the part on disk into memory once, if it is small enough, for lookups in no order; kept until `letGo`. */
   holdDiskPart(): void {
     if (this.onDisk > 0 && this.onDisk <= (this.opts.holdFromDisk ?? HELD_FROM_DISK)) this.prefetch(0, this.onDisk);
   }
 
-  /** Gives back the memory of what was read from disk (holdDiskPart's, or a sweep's). */
+  /** Gives back the memory of what was read from disk (holdDiskPart's). */
   letGo(): void {
     this.window = Buffer.alloc(0);
     this.windowStart = this.windowEnd = -1;
@@ -183,7 +156,7 @@ export class ByteLog {
     this.windowEnd = end;
   }
 
-  /** Reads of the part on disk so far (each one system call or a few): what a sweep costs. */
+  /** Reads of the part on disk so far (each one system call or a few). */
   reads = 0;
 
   /** Frees the memory and removes the file; the log is empty after. */
@@ -211,8 +184,7 @@ export class ByteLog {
       }
       this.firstInMemory++;
     }
-    // A chunk written out is reused (zeroed: its unused end must read as zeros): dropped ones would wait for the
-    // garbage collector, and tens of them at a time doubled the memory a large list took.
+    // A chunk written out is reused (zeroed: its unused end must read as zeros), not left to the garbage collector.
     this.chunks.push(written ? written.fill(0) : Buffer.alloc(CHUNK_BYTES));
     this.used = 0;
   }

@@ -1,5 +1,4 @@
-// The hash of an address's UTF-8, as the list's index (unique-keys.ts) and the verdict cache's reader thread
-// (state/disk/cache-pass.ts, which runs this function from its text: it uses nothing from outside itself) make it.
+// The hash of an address's UTF-8, as the list's index (unique-keys.ts) makes it.
 
 /** FNV-1a, then murmur3's finaliser so that the low bits (the slot) depend on every byte. */
 export function hashBytes(bytes: Uint8Array, length: number, start = 0): number {

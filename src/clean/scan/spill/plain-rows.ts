@@ -1,10 +1,8 @@
 import { Paged } from './paged.js';
 
 /**
- * One bit a row, in row order: whether the row's cell, trimmed, is its address's key as it stands (the plain
- * address nearly every row holds). The write pass then takes the key from the cell without deciding the cell's
- * syntax again; any other row (blank, malformed, wrapped, a domain in capitals) goes through the prefilter again.
- * 1.25 MB at ten million rows.
+ * One bit a row: whether the row's trimmed cell is its address's key as it stands, so the write pass takes the key
+ * without deciding the cell's syntax again; any other row goes through the prefilter again.
  */
 export class PlainRows {
   private readonly words = new Paged('u32');

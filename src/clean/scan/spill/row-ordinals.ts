@@ -4,9 +4,8 @@ import { ByteLog, CHUNK_BYTES } from './byte-log.js';
 const PAGE_INTS = CHUNK_BYTES / 16;
 
 /**
- * For each row with an address, in row order, its address's ordinal: kept by the scan so that the write pass
- * finds a row's verdict by reading the next number, without hashing the address again. Four bytes a row, the
- * older part on disk past the budget.
+ * Each row's address ordinal, in row order, so the write pass finds a row's verdict without hashing its address
+ * again; the older part goes to disk past the budget.
  */
 export class RowOrdinals {
   private page = new Int32Array(PAGE_INTS);

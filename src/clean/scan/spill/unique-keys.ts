@@ -1,5 +1,4 @@
 import { ByteLog } from './byte-log.js';
-import { encodeKeys } from './encode-keys.js';
 import { hashBytes } from './hash-bytes.js';
 import { eachKeyIn, LENGTH_BYTES } from './key-records.js';
 import { Paged } from './paged.js';
@@ -7,10 +6,7 @@ import { recordAfter } from './record-steps.js';
 
 /** Past this share of used slots the table grows: probes stay short. */
 const MAX_LOAD = 0.7;
-/**
- * Small tables grow eightfold (rebuilt rarely); past this many slots (64 MiB) they double, as eightfold would make
- * a list of 12 million addresses take 512 MiB of table at once.
- */
+/** Small tables grow eightfold (rebuilt rarely); past this many slots they double, so a large table never jumps. */
 const EIGHTFOLD_UNTIL_BITS = 24;
 /** One ordinal in this many has its key's offset kept; the others are found by stepping from it. */
 const ANCHOR_BITS = 3;
@@ -22,24 +18,20 @@ export interface UniqueKeysOptions {
   /** Bytes of keys kept in memory before the older ones are written to a file in `spillDir`. */
   budget: number;
   spillDir: string;
-  /** Bytes on disk read into memory for ordinalsOfBytes, at most (see ByteLog.holdDiskPart; tests try others). */
+  /** Bytes on disk holdDiskPart reads into memory, at most (see ByteLog.holdDiskPart; tests try others). */
   holdFromDisk?: number;
   /** The keys were made with their local parts' letters in lower case (dedupeKey): others are looked up so too. */
   foldsCase?: boolean;
 }
 
 /**
- * The list's distinct addresses, each numbered (its ordinal) in order of first appearance, in memory that stays
- * small per address: a hash table of ordinals in a typed array, and the keys themselves as UTF-8 in a log whose
- * older part goes to disk. A hash match is confirmed on the key's bytes, so two addresses are never taken for one.
- * About 7 bytes an address stay in memory, against some 100 in a Set of strings.
+ * The list's distinct addresses, numbered (ordinal) in order of first appearance: a hash table of ordinals in a typed
+ * array, and the keys as UTF-8 in a log whose older part goes to disk. A match is confirmed on the key's bytes.
  */
 export class UniqueKeys implements Iterable<string> {
   /**
-   * Each slot holds ordinal + 1 of its key (0: free) in its low `bits`, as there are fewer ordinals than slots, and
-   * the top bits of the key's hash above them: most probes past another key are told apart without its bytes, and
-   * no hash is kept per address (4 bytes each, a third of the memory). The buffer grows in place, so growing never
-   * holds the old table and the new one at once: it is rebuilt from the keys, hashed again.
+   * Each slot holds ordinal + 1 (0: free) in its low `bits` and the top bits of the key's hash above them, so most
+   * probes need no key bytes and no hash is kept per address. It grows in place, rebuilt from the keys.
    */
   private readonly table = new ArrayBuffer(4 * 2 ** INITIAL_BITS, { maxByteLength: 4 * 2 ** MAX_BITS });
   private readonly slots = new Uint32Array(this.table);
@@ -98,82 +90,14 @@ export class UniqueKeys implements Iterable<string> {
   }
 
   /**
-   * The ordinal of each of many keys (-1: not in the list). Each is found by its hash first, then the candidates are
-   * compared with their keys' bytes in ordinal order: keys asked in another order (a cache read in key order) then
-   * read the part of the log on disk in one sweep, not a window each.
+   * Many lookups in no order follow (answers in the cache's key order): the keys on disk are read into memory once,
+   * where they are few enough, and kept until dropIndex or close.
    */
-  ordinals(keys: readonly string[]): Int32Array {
-    const { bytes, starts } = encodeKeys(keys);
-    return this.ordinalsOfBytes(bytes, starts);
-  }
-
-  /** ordinals of keys given as UTF-8 (key i is bytes[starts[i], starts[i + 1])), with their hashes if known. */
-  ordinalsOfBytes(bytes: Uint8Array, starts: Int32Array, hashes?: Uint32Array): Int32Array {
-    this.assertIndexed();
-    const count = starts.length - 1;
-    // A cache's pass, in pages in key order, read most of the part on disk a page (1M: 2 GB copied, 0.2-0.3 s).
+  holdDiskPart(): void {
     this.log.holdDiskPart();
-    const found = new Int32Array(count).fill(-1);
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (this.log.allInMemory) return this.ordinalsInMemory(buffer, starts, found, hashes);
-    // ordinal * count + index: exact in a double, sorted by ordinal (typed: 32,000 numbers are a large JS object).
-    let candidates = new Float64Array(count + 64);
-    let n = 0;
-    for (let i = 0; i < count; i++) {
-      const at = starts[i] as number;
-      const length = (starts[i + 1] as number) - at;
-      if (length === 0 || length > 0xffff) continue;
-      const hash = hashes ? (hashes[i] as number) : hashBytes(buffer, length, at);
-      const tag = hash >>> this.bits;
-      for (let slot = hash & this.mask; this.slots[slot] !== 0; slot = (slot + 1) & this.mask) {
-        const entry = this.slots[slot] as number;
-        if (entry >>> this.bits !== tag) continue;
-        if (n === candidates.length) {
-          const larger = new Float64Array(2 * n);
-          larger.set(candidates);
-          candidates = larger;
-        }
-        candidates[n++] = ((entry & this.mask) - 1) * count + i;
-      }
-    }
-    const sorted = candidates.subarray(0, n).sort();
-    // In key order, a page's candidates fall all over the list's keys: those on disk are read where they lie close
-    // together in one read, not 8 KB a candidate (nearly all of the part on disk, a read each).
-    const offsetOf = (c: number) => this.anchors.get(Math.floor((sorted[c] as number) / count) >>> ANCHOR_BITS);
-    for (let c = 0, fetched = 0; c < n; c++) {
-      const candidate = sorted[c] as number;
-      const i = candidate % count;
-      const ordinal = (candidate - i) / count;
-      if (c === fetched) fetched = this.log.prefetchNear(offsetOf, c, n);
-      const at = starts[i] as number;
-      if (found[i] === -1 && this.sameKey(ordinal, (starts[i + 1] as number) - at, buffer, at)) found[i] = ordinal;
-    }
-    return found;
   }
 
-  /**
-   * ordinalsOfBytes where every key can be read without a file read: each compared as its hash finds it. Sorting the
-   * candidates by ordinal first bought nothing there, and the keys of a cache's page given by time (cache-spool.ts) lie
-   * close together already (a million: 225 ms against 285 ms).
-   */
-  private ordinalsInMemory(buffer: Buffer, starts: Int32Array, found: Int32Array, hashes?: Uint32Array): Int32Array {
-    for (let i = 0; i < found.length; i++) {
-      const at = starts[i] as number;
-      const length = (starts[i + 1] as number) - at;
-      if (length === 0 || length > 0xffff) continue;
-      const hash = hashes ? (hashes[i] as number) : hashBytes(buffer, length, at);
-      const tag = hash >>> this.bits;
-      for (let slot = hash & this.mask; this.slots[slot] !== 0; slot = (slot + 1) & this.mask) {
-        const entry = this.slots[slot] as number;
-        if (entry >>> this.bits !== tag || !this.sameKey((entry & this.mask) - 1, length, buffer, at)) continue;
-        found[i] = (entry & this.mask) - 1;
-        break;
-      }
-    }
-    return found;
-  }
-
-  /** ordinalsOfBytes for keys mostly in the list's order (a journal's): each tried first as the one after the last. */
+  /** The ordinals of keys mostly in the list's order (a journal's): each tried first as the one after the last. */
   ordinalsInOrder(bytes: Uint8Array, starts: Int32Array): Int32Array {
     this.assertIndexed();
     const found = new Int32Array(starts.length - 1).fill(-1);
@@ -200,7 +124,7 @@ export class UniqueKeys implements Iterable<string> {
 
   /** Each key with its ordinal, in order (the iterator: without it). */
   *entries(): Generator<[number, string]> {
-    // A key at a time: a part's keys held at once by a reader that waits (the precheck) grew a dry run by 30-40 MB.
+    // A key at a time: a part's keys held at once by a reader that waits (the precheck) grew a dry run's peak.
     let ordinal = 0;
     for (const part of this.keyParts()) {
       for (let at = 0; at + LENGTH_BYTES <= part.length; ) {

@@ -17,10 +17,8 @@ export interface LimiterOptions {
 }
 
 /**
- * At most N sends in any window of W, whatever the server's window alignment (unlike a bucket that
- * refills continuously, which can let 2N through one server window). The server counts a request when it
- * arrives, which is somewhere between our booking and the answer, so a send holds its slot until W after
- * its answer came back: then no delay on the way can squeeze N+1 arrivals into one of the server's windows.
+ * At most N sends in any window of W, whatever the server's alignment. The server counts a request when it arrives,
+ * somewhere between booking and answer, so a send holds its slot until W after its answer.
  */
 export class SlidingWindowLimiter implements RateLimiter {
   private readonly span: number;
@@ -51,11 +49,8 @@ export class SlidingWindowLimiter implements RateLimiter {
   }
 
   /**
-   * Waits for a free slot and books it; `release` must follow when the request has ended. `onWait` hears once how
-   * long the wait looks when there is one, so a long wait is never silent. This run's acquires take turns: the
-   * first waits for the next slot, the others for it to book. Each waiting on its own woke with all the others
-   * when a slot freed, and all but one read the file for nothing: a lock turn per place per slot, on the main thread
-   * just as a window's requests were to leave.
+   * Waits for a free slot and books it; `release` must follow. `onWait` hears once how long the wait looks. This
+   * run's acquires take turns, so a freed slot wakes one of them, not all (each reading the file).
    */
   async acquire(signal?: AbortSignal, onWait?: (ms: number) => void): Promise<Booking> {
     const ahead = this.line;
@@ -78,9 +73,7 @@ export class SlidingWindowLimiter implements RateLimiter {
       const { wait, known } = this.tryBook(id);
       if (wait === 0) return { id, waitedMs };
       if (waitedMs === inLine) onWait?.(wait);
-      // A slot that frees when an answer already came back frees at a known time: sleep until then. One held by
-      // a request still in flight frees when it ends: look again soon rather than sleep it out, but not so often
-      // that waiting out a long window costs CPU (other runs' releases are only seen by looking).
+      // A slot whose answer came back frees at a known time; one in flight frees when it ends, seen only by looking.
       const nap = known ? wait : Math.min(wait, this.pollMs);
       waitedMs += nap;
       await this.opts.clock.sleep(nap, signal);
@@ -94,9 +87,8 @@ export class SlidingWindowLimiter implements RateLimiter {
   }
 
   /**
-   * As `release`, but the state file gets the end with the next booking, or on its own RELEASE_WRITE_MS later: a
-   * lock, a read and a rename fewer a request, which set how fast a window's requests can go. This run sees the end
-   * at once; other runs meanwhile see the send in flight, which holds its slot longer, never shorter.
+   * As `release`, but written with the next booking or RELEASE_WRITE_MS later: a file turn fewer a request. Other
+   * runs meanwhile see the send in flight, which holds its slot longer, never shorter.
    */
   releaseLater(booking: Booking): void {
     this.unwritten.set(booking.id, this.opts.clock.now());
@@ -126,20 +118,13 @@ export class SlidingWindowLimiter implements RateLimiter {
     );
   }
 
-  /**
-   * How long until `requests` more sends could all have started, if each were answered at once: slots free in
-   * the order they expire, and each new send holds its slot for one window.
-   */
-  /** Reads the state file first: what every run booked so far. */
+  /** timeToSend, from the state file as read now: what every run booked so far. */
   async estimate(requests: number): Promise<number> {
     this.withState(() => false);
     return this.timeToSend(requests);
   }
 
-  /**
-   * From the sends as this run last saw them (at its last booking), with its own ends since: an ETA asked at every
-   * answer read the state file under its lock each time, a third of the file's turns in a window's requests.
-   */
+  /** From the sends as this run last saw them, with its own ends since: an ETA at every answer takes no file turn. */
   timeToSend(requests: number): number {
     const now = this.opts.clock.now();
     const holds = this.seen
@@ -199,8 +184,7 @@ export class SlidingWindowLimiter implements RateLimiter {
     try {
       release = lock(`${path}.lock`);
       fd = openSends(path);
-      // The time is read once the lock is held: read before, a wait for the lock (long on a loaded machine) made
-      // other runs' fresh `done` times look like the future, and clamping them freed their slots early.
+      // The time is read once the lock is held: read before, other runs' fresh times could look like the future.
       const now = this.opts.clock.now();
       const { sends, clamped } = readSends(fd, now);
       const released = this.applyReleases(sends);
@@ -209,8 +193,7 @@ export class SlidingWindowLimiter implements RateLimiter {
       if (!change(sends) && !clamped) return sends;
       const kept = this.prune(sends, now);
       this.seen = kept;
-      // Not flushed to disk: runs share it through the page cache, and a power cut that loses it loses the sends
-      // themselves too (a garbled file reads as none). Flushing cost 4 fsyncs a request, most of a request's time.
+      // Not flushed: runs share it through the page cache, and a power cut that loses it loses the sends too.
       fd ??= createSends(path);
       writeSends(fd, kept);
       for (const id of released) this.unwritten.delete(id);

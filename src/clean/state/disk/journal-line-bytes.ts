@@ -1,7 +1,6 @@
-// A journal line of the compact form (journal-lines.ts: `{"w":[words],"a":[[key,flags,index,...],...]}`) read from
-// its bytes, its addresses found in the list by their UTF-8: JSON.parse made a string of every address and an array
-// of every row, and finding each address encoded it again (1.3 s of a million answers' 2.7 s). A line this reader
-// does not expect (an older form, an escaped character in an address, damage) is left to JSON.parse.
+// A journal line of the compact form (journal-lines.ts) read from its bytes, its addresses found in the list by their
+// UTF-8, with no string or array made per row. A line it does not expect (an older form, an escape, damage) is left
+// to JSON.parse.
 import type { Verdict } from '../../verdict/verdict.js';
 import type { NumberedAnswer, NumberedKeys } from '../account-state.js';
 import { sharedVerdicts } from './journal-lines.js';
@@ -14,9 +13,8 @@ const MAX_FIELDS = 7;
 const KEY_STAND_IN = '@';
 
 /**
- * The answers of the line at text[start, end) to `found`, once the whole line is read; false, having told nothing,
- * when it is not a line this reader knows (JSON.parse decides what it is). `verdictOf` gives a line's verdict its
- * final form (a status word of an older journal in mailclean's) once a verdict.
+ * The answers of the line at text[start, end) to `found`; false, having told nothing, for a line this reader does
+ * not know (left to JSON.parse). `verdictOf` gives each shared verdict its final form once.
  */
 export function readLineBytes(
   text: Buffer,
@@ -55,10 +53,7 @@ function parseWords(json: string): string[] | undefined {
   }
 }
 
-/**
- * A line's addresses are copied here, one line at a time (they are matched and told before the next is read): a
- * buffer a line, each its own allocation outside V8's heap, raised a re-run's peak by 30-50 MB now and then.
- */
+/** A line's addresses are copied here, one line at a time: a buffer per line raised a re-run's peak. */
 let keyBytes = Buffer.allocUnsafeSlow(1 << 16);
 
 interface Rows {

@@ -1,7 +1,6 @@
-// A journal line holds one batch of answers. Written compactly (about 40 bytes an address instead of 180): the
-// batch's words (statuses, reasons, times) once, then each answer as its key, its flags (the address's kind among
-// them) and indexes into them. Lines written before (`{"r":[verdict, ...]}`, or without the kind) are still read:
-// journals outlive upgrades.
+// A journal line holds one batch of answers, compactly: the batch's words (statuses, reasons, times) once, then each
+// answer as its key, its flags (the address's kind among them) and indexes into them. Release 0.1.0 wrote
+// `{"r":[verdict, ...]}` lines, without the kind: they are still read, as journals outlive upgrades.
 import { isObject } from '../../../api/shape.js';
 import { addressKind, type Verdict } from '../../verdict/verdict.js';
 
@@ -33,9 +32,8 @@ export function batchLine(verdicts: readonly Verdict[]): string {
 }
 
 /**
- * Each answer of a line to `found`, as its address and verdict, once the whole line is known to be a batch of answers;
- * false when it is not (damage: count it). Answers of the line with the same words and flags share one verdict, whose
- * key is empty: a journal of millions read back costs a verdict a batch's kind of answer, not one an address.
+ * Each answer of a line to `found` once the whole line is known to be a batch of answers; false when it is not
+ * (damage). Answers alike share one verdict, its key empty, so a long journal costs few objects.
  */
 export function readBatchLine(entry: unknown, found: (key: string, verdict: Verdict) => void): boolean {
   if (!isObject(entry)) return false;

@@ -10,10 +10,8 @@ import { readLineBytes } from './journal-line-bytes.js';
 import { batchLine, readBatchLine } from './journal-lines.js';
 
 /**
- * An append-only record of every answer the service gave for this input and account, one JSON line per
- * batch (journal-lines.ts), flushed to disk before the batch counts as done. A run killed at any moment loses at most the
- * batches in flight; a torn last line, or any line that is not a batch of answers, is skipped when read back.
- * Opening it reads nothing: what an earlier run saved is read with `read`, as it streams.
+ * Every answer the service gave for this list and account, one line a batch (journal-lines.ts), on disk before the
+ * batch counts: a killed run loses at most the batches in flight. A torn or foreign line is skipped when read.
  */
 export class Journal implements ListJournal {
   private fd?: number;
@@ -37,9 +35,8 @@ export class Journal implements ListJournal {
   }
 
   /**
-   * Each answer an earlier run saved, to `found` as it is read: none is kept here, so a caller matching them against
-   * its list holds only its own. Answers of one batch alike share a verdict (its key empty). Returns how many lines
-   * could not be read (the torn tail of a killed write is not counted).
+   * Each answer an earlier run saved, to `found` as it is read (answers alike share a verdict, its key empty);
+   * returns how many lines could not be read, a killed write's torn tail aside.
    */
   static read(path: string, found: (key: string, verdict: Verdict) => void): { badLines: number } {
     return readLines(path, (text, start, end) => readLine(text.toString('utf8', start, end), found));
@@ -75,11 +72,7 @@ export class Journal implements ListJournal {
     return journal;
   }
 
-  /**
-   * Resolves once the answers are on disk. The writes and flushes run off the main thread, so answers that arrive
-   * meanwhile are handled (and their flushes shared); a failed write fails every write after it, and so does a
-   * closed journal (through the promise, like every other failure).
-   */
+  /** Resolves once the answers are on disk; a failed write, or a closed journal, fails every write after it. */
   record(verdicts: Verdict[]): Promise<void> {
     if (verdicts.length === 0) return Promise.resolve();
     const fd = this.fd;
@@ -105,10 +98,7 @@ export class Journal implements ListJournal {
   }
 }
 
-/**
- * Opened so that each write returns once its data is on disk (O_DSYNC), where the system has it: one trip to the
- * thread pool a batch instead of two (a write, then fdatasync), each of which waits for the main thread's turn.
- */
+/** Opened so that each write returns once its data is on disk (O_DSYNC): no separate fdatasync a batch. */
 const APPEND_DURABLY = constants.O_DSYNC
   ? constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_DSYNC
   : 'a';
@@ -133,9 +123,8 @@ export interface LockJournalOptions extends ListLockEvents {
 }
 
 /**
- * One run at a time per list and account: a second run waits for the first (then finds its answers in the
- * journal) instead of paying for the same addresses in parallel. A lock left behind (its run gone, empty, or not
- * refreshed for a minute) is taken over. Returns the release.
+ * One run at a time per list and account, so two never pay for the same addresses; a lock left behind (its run gone,
+ * or not refreshed) is taken over. Returns the release.
  */
 export async function lockJournal(path: string, opts: LockJournalOptions): Promise<() => void> {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -163,10 +152,7 @@ export async function lockJournal(path: string, opts: LockJournalOptions): Promi
   }
 }
 
-/**
- * Read this much of a journal at a time: its lines live while it is read, and at 1 MiB they lived into V8's old
- * space (a journal of 10M answers, 460 MB, grew the heap to 193 MB between full collections).
- */
+/** Read this much of a journal at a time: larger reads kept its lines alive into V8's old space. */
 const READ_CHUNK = 1 << 16;
 
 /**

@@ -16,10 +16,8 @@ export interface Send {
 const FUTURE_TOLERANCE_MS = 1_000;
 
 /**
- * The state file opened for one turn under the lock (undefined when missing; `createSends` makes it to write):
- * read with `readSends`, rewritten in place with `writeSends`. Replacing it (a file written aside and renamed over
- * it) made ext4 write the new file's blocks out at the rename, about 2 ms a turn on the main thread; written in
- * place, a turn takes a tenth of that.
+ * The state file opened for one turn under the lock (undefined when missing; `createSends` makes it), rewritten in
+ * place: a file renamed over it makes the file system write its blocks out on the main thread.
  */
 export function openSends(path: string): number | undefined {
   try {
@@ -35,9 +33,8 @@ export function createSends(path: string): number {
 }
 
 /**
- * The send times on disk (`fd` undefined: there is no file). A missing, empty or garbled file holds none; one that cannot be read at all (a directory
- * in the way, no permission) is an error, as sending without knowing the others' sends could break the limit.
- * Times well in the future (the clock was stepped back) count as now, so they hold a slot for one window at most.
+ * The send times on disk (`fd` undefined: no file). A missing or garbled file holds none; one that cannot be read is
+ * an error, as sending blind could break the limit. Times in the future (a clock stepped back) count as now.
  */
 export function readSends(fd: number | undefined, now: number): { sends: Send[]; clamped: boolean } {
   if (fd === undefined) return { sends: [], clamped: false };

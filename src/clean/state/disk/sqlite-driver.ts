@@ -26,12 +26,8 @@ export type Statement = Sqlite.StatementSync;
 const BUSY_WAIT_MS = 60_000;
 
 /**
- * A database in WAL mode (a run killed during a write loses at most what was not committed, never the file) whose
- * writers wait for each other instead of failing with "database is locked", with `schema` (SQL) made. SQLite does
- * not wait, and says "database is locked" at once, where waiting could deadlock: a connection switching a new file
- * to WAL, or making its tables, while another does the same. Four runs starting at once on a new account hit it
- * (one in nine under load), and the run that could not open the verdict cache paid again for what another had
- * just paid for: the whole opening is tried again, for as long as a statement would wait.
+ * A database in WAL mode whose writers wait for each other, with `schema` (SQL) made. SQLite does not wait while
+ * another connection switches a new file to WAL or makes its tables, so the whole opening is tried again meanwhile.
  */
 export function openDatabase(path: string, schema?: string): Database {
   const started = Date.now();

@@ -2,38 +2,25 @@
 // and service. WAL mode: a run killed during a write loses at most the answers not yet committed, never the file.
 import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { batches, KEY_BATCH } from '../../../batches.js';
+import { batches } from '../../../batches.js';
 import { addressKind, type Verdict } from '../../verdict/verdict.js';
-import {
-  type CacheStats,
-  type FoundAnswer,
-  type FoundNumbered,
-  type KeySet,
-  sharedAtTime,
-  type VerdictCache,
-} from '../verdict-cache.js';
-import { readEarly, worthReadingEarly } from './cache-early-read.js';
-import { type PassReader, passPages } from './cache-pass.js';
-import { answerRow, type Row, rowFlags, verdictOfRow } from './cache-rows.js';
+import type { CacheStats, FoundAnswer, VerdictCache } from '../verdict-cache.js';
+import { rowFlags, verdictOfRow } from './cache-rows.js';
 import { type Database, openDatabase, type Statement } from './sqlite-driver.js';
 
 /**
- * A full pass for a count reads this many addresses at a time (a pass for answers: cache-pass.ts). (200,000 a page held each page's strings long enough to reach
- * V8's old space: a dry run of 10M rows all in the cache peaked at 377 MB, 254 MB at this size, for 16% more CPU.)
+ * Addresses put in the table of those asked about by one statement (as a JSON array): small enough that each batch
+ * and its text die young, not in V8's old space.
  */
-const SCAN_PAGE = 50_000;
-/**
- * A read of the cache gives the event loop a turn between its pages and batches (the progress line moves, a Ctrl-C
- * is heard): at 10M addresses the read takes a minute. A stop ends it there; what was found so far stands.
- */
+const ASK_BATCH = 1_000;
+/** Addresses asked, or answers read, between turns of the event loop (the progress line moves, Ctrl-C is heard). */
+const PER_TURN = 20_000;
+
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-const isKeySet = (keys: Iterable<string>): keys is KeySet => 'has' in keys && 'size' in keys;
-
 /**
- * Keys written before local parts were folded (dedupeKey) kept their capital letters: once per file (user_version 1),
- * they take the folded form, the newer answer kept where two meet (a domain is lower-case already, so lower() of the
- * key folds its local part only, A-Z as dedupeKey does).
+ * Keys written before local parts were folded (dedupeKey) take the folded form once per file (user_version 1), the
+ * newer answer kept where two meet; domains are lower-case already, so lower() folds the local part only.
  */
 function foldKeys(db: Database): void {
   if (Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version) >= 1) return;
@@ -54,9 +41,6 @@ function foldKeys(db: Database): void {
 export class SqliteVerdictCache implements VerdictCache {
   private readonly db: Database;
   private readonly insert: Statement;
-  private readonly batchLookup: Statement;
-  /** A pass begun before the run wanted it (readAhead). */
-  private early?: PassReader;
 
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -71,162 +55,51 @@ export class SqliteVerdictCache implements VerdictCache {
     this.insert = this.db.prepare(
       'INSERT OR REPLACE INTO verdicts (key, status, flags, reason, at) VALUES (?, ?, ?, ?, ?)',
     );
-    this.batchLookup = this.lookupStatement(KEY_BATCH);
-  }
-
-  private lookupStatement(n: number): Statement {
-    return this.db.prepare(
-      `SELECT key, status, flags, reason, at FROM verdicts WHERE at >= ? AND key IN (${Array(n).fill('?').join(',')})`,
-    );
   }
 
   /**
-   * A list that may be a good part of the cache is about to be scanned: a worker starts reading the cache for
-   * lookupAll now, on the other core, some pages ahead (cache-pass.ts).
+   * The addresses go into a temporary table (in SQLite's temporary file, not in memory), indexed once they are all
+   * in: one JOIN then reads the answers in key order, each page of the cache once.
    */
-  readAhead(since: number, listBytes: number, spillDir: string): void {
-    if (this.early || !worthReadingEarly(this.fileBytes(), listBytes)) return;
-    this.early = readEarly({ path: this.path, since }, spillDir);
-  }
-
-  async lookup(keys: Iterable<string>, since: number): Promise<Map<string, Verdict>> {
-    const found = new Map<string, Verdict>();
-    const timed = sharedAtTime();
-    await this.lookupEach(keys, since, (key, verdict, time) => found.set(key, timed(verdict, time)));
-    return found;
-  }
-
-  async lookupEach(keys: Iterable<string>, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
-    if (isKeySet(keys)) {
-      const all = await this.lookupAll(keys, since, found, stop);
-      if (all !== undefined) return all;
+  async lookup(keys: Iterable<string>, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
+    this.db.exec('DROP TABLE IF EXISTS temp.asked; CREATE TEMP TABLE asked (key TEXT NOT NULL)');
+    try {
+      const ask = this.db.prepare('INSERT INTO temp.asked (key) SELECT value FROM json_each(?)');
+      let asked = 0;
+      for (const batch of batches(keys, ASK_BATCH)) {
+        ask.run(JSON.stringify(batch));
+        if ((asked += batch.length) % PER_TURN === 0) await turn();
+        if (stop?.aborted) return 0;
+      }
+      this.db.exec('CREATE INDEX temp.asked_key ON asked (key)');
+      return await this.readAnswers(since, found, stop);
+    } finally {
+      this.db.exec('DROP TABLE IF EXISTS temp.asked');
     }
-    // Answers alike but for their time share one verdict (see FoundAnswer).
+  }
+
+  /** The answers for what `asked` holds; answers alike but for their time share one verdict (see FoundAnswer). */
+  private async readAnswers(since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
+    // CROSS JOIN: the cache is read in its own order, each address asked found by the index.
+    const answers = this.db.prepare(
+      'SELECT v.key, v.status, v.flags, v.reason, v.at FROM verdicts v CROSS JOIN temp.asked a ON a.key = v.key WHERE v.at >= ?',
+    );
+    answers.setReturnArrays(true);
     const shared = new Map<string, Verdict>();
     let count = 0;
-    for (const batch of batches(keys)) {
-      const statement = batch.length === KEY_BATCH ? this.batchLookup : this.lookupStatement(batch.length);
-      for (const row of statement.all(since, ...batch) as unknown as Row[]) {
-        const id = `${row.flags}\t${row.status}\t${row.reason}`;
-        let verdict = shared.get(id);
-        if (!verdict) shared.set(id, (verdict = verdictOfRow(row)));
-        found(row.key, verdict, row.at);
-        count++;
+    for (const [key, status, flags, reason, at] of answers.iterate(since) as Iterable<
+      [string, string, number, string, number]
+    >) {
+      const id = `${flags}\t${status}\t${reason}`;
+      let verdict = shared.get(id);
+      if (!verdict) shared.set(id, (verdict = verdictOfRow({ key, status, flags, reason, at })));
+      found(key, verdict, at);
+      if (++count % PER_TURN === 0) {
+        await turn();
+        if (stop?.aborted) break;
       }
-      await turn();
-      if (stop?.aborted) break;
     }
     return count;
-  }
-
-  /** A list asking about a third of the cache or more: one pass costs less than lookups (see passEach). */
-  async lookupAll(
-    keys: KeySet,
-    since: number,
-    found: FoundAnswer,
-    stop?: AbortSignal,
-    numbered?: FoundNumbered,
-  ): Promise<number | undefined> {
-    const total = this.total();
-    if (total > 0 && keys.size * 3 >= total) return await this.passEach(keys, since, total, found, stop, numbered);
-    await this.endReadAhead();
-    return total === 0 ? 0 : undefined;
-  }
-
-  /**
-   * lookupEach for a list that is a good part of the cache: one pass over the file in key order, read by a worker
-   * thread (cache-pass.ts) while this one matches each page's addresses against the list by their bytes.
-   */
-  private async passEach(
-    keys: KeySet,
-    since: number,
-    total: number,
-    found: FoundAnswer,
-    stop?: AbortSignal,
-    numbered?: FoundNumbered,
-  ): Promise<number> {
-    const verdicts: Verdict[] = [];
-    let count = 0;
-    const early = this.early;
-    this.early = undefined;
-    for await (const page of passPages(total, { path: this.path, since, stop }, early)) {
-      for (const [code, fields] of page.newCodes) verdicts[code] = verdictOfRow(answerRow(fields));
-      const text = Buffer.from(page.bytes.buffer, page.bytes.byteOffset, page.bytes.byteLength);
-      const starts = page.starts.subarray(0, page.count + 1);
-      const keyOf = (i: number) => text.toString('utf8', starts[i], starts[i + 1]);
-      const verdictOf = (i: number) => verdicts[page.codes[i] as number] as Verdict;
-      if (keys.hasEachOfBytes) {
-        // One function for every answer's text, told which by `told` (it is asked for at once or never).
-        let told = 0;
-        const key = () => keyOf(told);
-        const answer = numbered ?? ((_: number, v: Verdict, time: number) => found(key(), v, time));
-        keys.hasEachOfBytes(page.bytes, starts, page.hashes, (i, ordinal) => {
-          // A reader started early (readAhead) took answers from a little longer ago than `since`.
-          if ((page.times[i] as number) < since) return;
-          told = i;
-          answer(ordinal, verdictOf(i), page.times[i] as number, key);
-          count++;
-        });
-      } else {
-        for (let i = 0; i < page.count; i++) {
-          // A reader started early (readAhead) took answers from a little longer ago than `since`.
-          if ((page.times[i] as number) < since) continue;
-          const key = keyOf(i);
-          if (!keys.has(key)) continue;
-          found(key, verdictOf(i), page.times[i]);
-          count++;
-        }
-      }
-      await turn();
-      if (stop?.aborted) break;
-    }
-    return count;
-  }
-
-  private total(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM verdicts').get() as { n: number } | undefined)?.n ?? 0;
-  }
-
-  async count(
-    keys: KeySet,
-    since: number,
-    found: (key: string) => void = () => {},
-    stop?: AbortSignal,
-  ): Promise<number> {
-    // A statement per batch costs about three times a row read in a full pass: read everything when asking
-    // about more than a third of it.
-    if (keys.size * 3 < this.total()) return await this.lookupEach(keys, since, found, stop);
-    let count = 0;
-    const counted = (key: string) => {
-      count++;
-      found(key);
-    };
-    for (const page of this.freshLines('key', SCAN_PAGE, since)) {
-      if (keys.hasEach) keys.hasEach(page, (i) => counted(page[i] as string));
-      else for (const key of page) if (keys.has(key)) counted(key);
-      await turn();
-      if (stop?.aborted) break;
-    }
-    return count;
-  }
-
-  /**
-   * `line` (an SQL expression over a row) of every row answered since `since`, in key order, read in pages of
-   * `size` rows as one string each (split here into a page of lines), so memory stays bounded. Addresses hold no line end (the syntax
-   * check refuses control characters).
-   */
-  private *freshLines(line: string, size: number, since: number): Generator<string[]> {
-    const page = this.db.prepare(
-      `SELECT group_concat(${line}, char(10)) AS lines, max(key) AS last, count(*) AS n FROM (SELECT key, status, flags, reason, at FROM verdicts WHERE key > ? AND at >= ? ORDER BY key LIMIT ?)`,
-    );
-    let after = '';
-    for (;;) {
-      const read = page.get(after, since, size) as { lines: string | null; last: string; n: number } | undefined;
-      if (!read?.lines) return;
-      yield read.lines.split('\n');
-      if (read.n < size) return;
-      after = read.last;
-    }
   }
 
   async store(verdicts: readonly Verdict[]): Promise<void> {
@@ -272,7 +145,6 @@ export class SqliteVerdictCache implements VerdictCache {
   }
 
   async close(): Promise<void> {
-    await this.endReadAhead();
     this.db.close();
   }
 
@@ -280,12 +152,5 @@ export class SqliteVerdictCache implements VerdictCache {
   private fileBytes(): number {
     const size = (suffix: string) => statSync(`${this.path}${suffix}`, { throwIfNoEntry: false })?.size ?? 0;
     return size('') + size('-wal');
-  }
-
-  /** A read begun by readAhead and not taken by lookupAll is stopped (its run ended first). */
-  async endReadAhead(): Promise<void> {
-    const early = this.early;
-    this.early = undefined;
-    await early?.end();
   }
 }

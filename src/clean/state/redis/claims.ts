@@ -127,9 +127,8 @@ export class Claims implements AddressClaims {
 }
 
 /**
- * An owner (`space:pid:nonce`) in this process's space whose process is gone, as after a SIGKILL: its claims are
- * taken at once rather than when its sign of life runs out (a resumed run waited 15 s for them). An owner from
- * another space (another machine or container) is only ever judged by its sign of life.
+ * An owner (`space:pid:nonce`) in this process's space whose process is gone (a SIGKILL): its claims are taken at
+ * once, not when its sign of life runs out. An owner from another space is judged by its sign of life only.
  */
 function processOfOwnerGone(owner: string): boolean {
   const parts = owner.split(':');

@@ -5,7 +5,7 @@ import { batches } from '../../../batches.js';
 import { asciiLower } from '../../../verify/syntax.js';
 import { documentedStatus } from '../../verdict/service-words.js';
 import type { Verdict } from '../../verdict/verdict.js';
-import type { CacheStats, KeySet, VerdictCache } from '../verdict-cache.js';
+import type { CacheStats, FoundAnswer, VerdictCache } from '../verdict-cache.js';
 import { unreachable } from './connect.js';
 
 const flag = (b: boolean | null) => (b === null ? '' : b ? '1' : '0');
@@ -62,18 +62,8 @@ export class RedisVerdictCache implements VerdictCache {
     }
   }
 
-  async lookup(keys: Iterable<string>, since: number): Promise<Map<string, Verdict>> {
-    const found = new Map<string, Verdict>();
-    await this.lookupEach(keys, since, (key, verdict) => found.set(key, verdict));
-    return found;
-  }
-
-  async lookupEach(
-    keys: Iterable<string>,
-    since: number,
-    found: (key: string, verdict: Verdict) => void,
-    stop?: AbortSignal,
-  ): Promise<number> {
+  /** HMGET a batch at a time; an answer's verdict carries its own time. */
+  async lookup(keys: Iterable<string>, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
     let count = 0;
     for (const batch of batches(keys)) {
       if (stop?.aborted) break;
@@ -81,20 +71,11 @@ export class RedisVerdictCache implements VerdictCache {
       values.forEach((value, i) => {
         const entry = value === null ? undefined : unpack(value);
         if (!entry || entry.at < since) return;
-        found(batch[i]!, entry.verdict);
+        found(batch[i]!, entry.verdict, entry.at);
         count++;
       });
     }
     return count;
-  }
-
-  async count(
-    keys: KeySet,
-    since: number,
-    found: (key: string) => void = () => {},
-    stop?: AbortSignal,
-  ): Promise<number> {
-    return await this.lookupEach(keys, since, found, stop);
   }
 
   async store(verdicts: readonly Verdict[]): Promise<void> {
