@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import type { AllowanceStatus, FaultOptions, SandboxOptions } from '../sandbox/server.js';
-import { readSecretFile } from './common/inputs.js';
+import { readInternalToken } from './common/inputs.js';
 import type { SandboxFlags } from './flags/sandbox.js';
 
 /** `mailclean sandbox` as typed options: the server's settings, and how to report where it listens. */
@@ -33,10 +33,7 @@ export async function sandboxOptions(opts: SandboxFlags, f: Factory): Promise<Sa
   };
   if (rates.faults + rates.rejects + rates.drops > 1 + 1e-9)
     throw new UsageError('--fault-rate, --reject-rate and --drop-rate add up to more than 1');
-  const internalToken =
-    opts.internalTokenFile !== undefined
-      ? await readSecretFile('--internal-token-file', opts.internalTokenFile)
-      : f.io.env.MAILCLEAN_INTERNAL_TOKEN;
+  const { token: internalToken } = await readInternalToken(f, opts.internalTokenFile);
   const faults: FaultOptions = {
     serverErrorRate: rates.faults / 3,
     resetRate: rates.faults / 3,
@@ -150,7 +147,6 @@ function parseSeed(text: string): number {
   return n;
 }
 
-/** Addresses only this machine can reach. */
 function isLoopback(host: string): boolean {
   const name = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   return name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);

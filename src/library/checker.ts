@@ -34,7 +34,6 @@ export function whoChecks(settings: ClientSettings, o: CheckOptions): CheckChoic
   return 'service';
 }
 
-/** The rule applied, and the engine's settings read. */
 export async function checkChoice(
   o: CheckOptions & { maxSpend?: number },
   settings: ClientSettings,

@@ -24,7 +24,6 @@ export class MailcleanClient implements Client {
     this.accountPromise.catch(() => undefined);
   }
 
-  /** The account: its key, state and signed-in service client. */
   account(): Promise<Account> {
     return this.accountPromise;
   }

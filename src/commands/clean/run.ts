@@ -7,7 +7,6 @@ import { capYoungGeneration, youngGenerationGrowsLarge } from '../../young-gener
 import type { CleanFlags } from './clean.js';
 import { eventRenderer, noServiceNote } from './render.js';
 
-/** Runs a clean with checked flags; the exit code it returns is the run's. */
 export async function cleanCommand(o: CleanFlags, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();
   const [{ ProgressReporter }, { checkChoice }, { terminalQuestions }] = await Promise.all([
