@@ -17,19 +17,11 @@ import {
 import type { ServiceChoice } from './common/options.js';
 import { reportOutcomes } from './common/outcomes.js';
 import { keepCleanSignIn, keepPlatformSignIn } from './common/sessions.js';
+import type { LoginFlags } from './flags/login.js';
 
 const FLAGS = { email: '--email', password: PASSWORD_INPUT };
 
-export interface LoginOptions {
-  email?: string;
-  passwordStdin?: boolean;
-  withToken?: boolean;
-  insecureStorage?: boolean;
-  service: ServiceChoice;
-  json?: JsonFlag;
-}
-
-export async function login(o: LoginOptions, f: Factory): Promise<number> {
+export async function login(o: LoginFlags, f: Factory): Promise<number> {
   const service = o.service;
   if (o.insecureStorage) (await f.profile()).keepTokensInFile();
   if (o.withToken) return loginWithToken(f, service, o.json);

@@ -1,23 +1,15 @@
 import { ME_FIELDS, meView } from '../account/views.js';
 import { ApiError, AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
-import type { JsonFlag } from '../io/json.js';
 import { namingFlags, readInternalToken, SIGN_UP_FLAGS, signUpInput } from './common/inputs.js';
+import type { OemRegisterFlags } from './flags/oem-register.js';
 
 const FLAGS = {
   ...SIGN_UP_FLAGS,
   internal_access_32543hbhjb3243h4: 'the internal token (MAILCLEAN_INTERNAL_TOKEN or --internal-token-file)',
 };
 
-export interface OemRegisterOptions {
-  name?: string;
-  email?: string;
-  passwordStdin?: boolean;
-  internalTokenFile?: string;
-  json?: JsonFlag;
-}
-
-export async function oemRegister(o: OemRegisterOptions, f: Factory): Promise<number> {
+export async function oemRegister(o: OemRegisterFlags, f: Factory): Promise<number> {
   // Every flag is checked before the first question.
   const { token, source } = await readInternalToken(f, o.internalTokenFile);
   if (!token)

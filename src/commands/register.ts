@@ -1,6 +1,5 @@
 import { runEach } from '../account/each-service.js';
 import type { Factory } from '../factory.js';
-import type { JsonFlag } from '../io/json.js';
 import {
   checkEndpoints,
   checkedFlag,
@@ -10,9 +9,9 @@ import {
   signUpInput,
   validateCountryCode,
 } from './common/inputs.js';
-import type { ServiceChoice } from './common/options.js';
 import { reportOutcomes } from './common/outcomes.js';
 import { keepCleanSignIn, keepPlatformSignIn } from './common/sessions.js';
+import type { RegisterFlags } from './flags/register.js';
 
 const FLAGS = {
   ...SIGN_UP_FLAGS,
@@ -21,19 +20,7 @@ const FLAGS = {
   source_path: '--source-path',
 };
 
-export interface RegisterOptions {
-  name?: string;
-  email?: string;
-  passwordStdin?: boolean;
-  countryCode?: string;
-  source: string;
-  sourcePath: string;
-  service: ServiceChoice;
-  insecureStorage?: boolean;
-  json?: JsonFlag;
-}
-
-export async function register(o: RegisterOptions, f: Factory): Promise<number> {
+export async function register(o: RegisterFlags, f: Factory): Promise<number> {
   const service = o.service;
   // Every flag is checked before the first question.
   await checkEndpoints(f, service);

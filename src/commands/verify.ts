@@ -2,24 +2,14 @@
 // are the table and the exit code (the flags are in flags/verify.ts).
 import { ExitCode, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
-import type { JsonFlag } from '../io/json.js';
 import { renderTable } from '../io/table.js';
 import type { VerifyResult as VerifyRow } from '../library/types.js';
 import { MAX_VERIFIED } from '../library/verify.js';
 import { noServiceNote, precheckNote } from './clean/render.js';
 import { VERIFY_FIELDS } from './common/json-fields.js';
+import type { VerifyFlags } from './flags/verify.js';
 
 export type { VerifyRow };
-
-export interface VerifyFlags {
-  addresses: string[];
-  local?: boolean;
-  maxAge: string;
-  dnsServer?: string;
-  precheck?: boolean;
-  caseSensitive?: boolean;
-  json?: JsonFlag;
-}
 
 export async function verifyCommand(o: VerifyFlags, f: Factory): Promise<number> {
   if (o.addresses.length > MAX_VERIFIED)
