@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { HttpClient, Method, RawAnswer } from '../api/http.js';
+import type { Method, RawAnswer } from '../api/http.js';
 import { buildRequest, type Field, parseField, type RawRequest, typedValue } from '../api/raw-request.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
@@ -35,7 +35,7 @@ export async function api(o: ApiOptions, f: Factory): Promise<number> {
       `${request.path} is a route of the cleaning service`,
       'use --service clean: its requests are booked in the rate limit and the allowance, as `clean` books them',
     );
-  const client = await signedInClient(f, o.service);
+  const client = o.service === 'platform' ? (await platformSession(f)).http : (await cleaningSession(f)).http;
   const answer = metered
     ? await sendBooked(f, client, request)
     : await client.exchange({ ...request, signal: f.io.signals.stop });
@@ -44,10 +44,6 @@ export async function api(o: ApiOptions, f: Factory): Promise<number> {
   if (answer.failure instanceof AuthError && o.service === 'clean')
     throw new AuthError(answer.failure.message, 'run `mailclean login --service clean`');
   throw answer.failure;
-}
-
-async function signedInClient(f: Factory, service: 'platform' | 'clean'): Promise<HttpClient> {
-  return service === 'platform' ? (await platformSession(f)).http : (await cleaningSession(f)).http;
 }
 
 async function readFields(o: ApiOptions, f: Factory): Promise<Field[]> {

@@ -41,16 +41,11 @@ export async function verifyCommand(o: VerifyFlags, f: Factory): Promise<number>
   return exitCodeOf(rows);
 }
 
+const COLOURS: Record<string, 'green' | 'red' | 'yellow'> = { valid: 'green', invalid: 'red', risky: 'yellow' };
+
 function render(f: Factory, rows: VerifyRow[]): string {
   const { style } = f.io;
-  const paint = (status: string) =>
-    status === 'valid'
-      ? style.green(status)
-      : status === 'invalid'
-        ? style.red(status)
-        : status === 'risky'
-          ? style.yellow(status)
-          : status;
+  const paint = (status: string) => (Object.hasOwn(COLOURS, status) ? style[COLOURS[status]!](status) : status);
   const why = (r: VerifyRow) =>
     [
       r.reason,
