@@ -86,9 +86,7 @@ export async function serveSandbox(o: SandboxCommandOptions, f: Factory): Promis
   f.io.note(`Sandbox running (${server.dataDir ? `state in ${server.dataDir}` : 'state in memory'}). Ctrl-C to stop.`);
   f.io.note(`Use it with: export MAILCLEAN_API_URL=${handle.url} MAILCLEAN_CLEAN_URL=${handle.url}`);
   if (server.shape !== 'spec') f.io.note(`Answer shape: ${String(server.shape)}.`);
-  f.io.note(
-    describeCleanRoute(server.rate, server.allowanceStatus, o.rates, server.faults.latencyMs, server.faults.seed!),
-  );
+  f.io.note(describeCleanRoute(o));
   const stop = f.io.signals.stop;
   if (!stop.aborted) await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
   await handle.close();
@@ -97,14 +95,9 @@ export async function serveSandbox(o: SandboxCommandOptions, f: Factory): Promis
   return f.io.signals.exitCode;
 }
 
-function describeCleanRoute(
-  rate: Rate,
-  allowanceStatus: number,
-  rates: { faults: number; rejects: number; drops: number },
-  latency: number | [number, number] | undefined,
-  seed: number,
-): string {
-  const parts = [`rate ${formatRate(rate)} per user`, `allowance refusals ${allowanceStatus}`];
+function describeCleanRoute({ server, rates }: SandboxCommandOptions): string {
+  const { latencyMs: latency, seed } = server.faults;
+  const parts = [`rate ${formatRate(server.rate)} per user`, `allowance refusals ${server.allowanceStatus}`];
   for (const [name, p] of Object.entries(rates)) if (p > 0) parts.push(`${name} ${p}`);
   if (latency !== undefined) parts.push(`latency ${typeof latency === 'number' ? latency : latency.join('-')}ms`);
   const drawn = Object.values(rates).some((p) => p > 0) || (latency !== undefined && typeof latency !== 'number');
