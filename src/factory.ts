@@ -13,7 +13,6 @@ import { IOStreams } from './io/streams.js';
 import type { MailcleanClient } from './library/client.js';
 import type { Naming } from './library/option-checks.js';
 
-/** The global flags every command accepts. */
 export interface GlobalOptions {
   profile?: string;
   apiUrl?: string;
@@ -228,7 +227,6 @@ export class Factory {
   }
 }
 
-/** The value kept under `key`, made on first use. */
 function once<K, V>(map: Map<K, V>, key: K, make: () => V): V {
   if (!map.has(key)) map.set(key, make());
   return map.get(key)!;

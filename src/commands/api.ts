@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { HttpClient, HttpResponse, Method } from '../api/http.js';
+import type { HttpResponse } from '../api/http.js';
 import { buildRequest, type Field, parseField, type RawRequest, typedValue } from '../api/raw-request.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
@@ -8,18 +8,9 @@ import { readAll } from '../io/io.js';
 import { redactHeaders } from '../redact.js';
 import { isValidationRoute, sendBooked } from './common/clean-metering.js';
 import { cleaningSession, platformSession } from './common/sessions.js';
+import type { ApiFlags } from './flags/api.js';
 
-export interface ApiOptions {
-  path: string;
-  service: 'platform' | 'clean';
-  method?: Method;
-  rawField: string[];
-  field: string[];
-  input?: string;
-  include?: boolean;
-}
-
-export async function api(o: ApiOptions, f: Factory): Promise<number> {
+export async function api(o: ApiFlags, f: Factory): Promise<number> {
   const fields = await readFields(o, f);
   const request = buildRequest({
     method: o.method,
@@ -35,7 +26,7 @@ export async function api(o: ApiOptions, f: Factory): Promise<number> {
       `${request.path} is a route of the cleaning service`,
       'use --service clean: its requests are booked in the rate limit and the allowance, as `clean` books them',
     );
-  const client = await signedInClient(f, o.service);
+  const client = o.service === 'platform' ? (await platformSession(f)).http : (await cleaningSession(f)).http;
   const response = metered
     ? await sendBooked(f, client, request)
     : await client.exchange({ ...request, signal: f.io.signals.stop });
@@ -46,11 +37,7 @@ export async function api(o: ApiOptions, f: Factory): Promise<number> {
   throw response.failure;
 }
 
-async function signedInClient(f: Factory, service: 'platform' | 'clean'): Promise<HttpClient> {
-  return service === 'platform' ? (await platformSession(f)).http : (await cleaningSession(f)).http;
-}
-
-async function readFields(o: ApiOptions, f: Factory): Promise<Field[]> {
+async function readFields(o: ApiFlags, f: Factory): Promise<Field[]> {
   if (o.input === '-' && o.field.some((text) => text.includes('=@-')))
     throw new UsageError('--input - and -F KEY=@- both read stdin: give one of them a file');
   const typed: Field[] = [];

@@ -26,46 +26,51 @@ export interface ServiceStatus {
   problem: string | null;
 }
 
+/** Why the cleaning service's token has no status without --check: not a failure of the command. */
+const NOT_CHECKED = 'not checked yet (--check asks the service, using a request of its rate limit)';
+
 export async function authStatus(o: { json?: JsonFlag; check?: boolean }, f: Factory): Promise<number> {
-  (await f.profile()).requireKnown();
+  const profile = await f.profile();
+  profile.requireKnown();
   const endpoints = await f.endpoints();
-  const creds = (await f.profile()).credentials();
-  const results: ServiceStatus[] = [];
-  /** A token not checked does not fail the command. */
-  const unchecked = new Set<ServiceStatus>();
+  const rows: ServiceStatus[] = [];
   for (const service of ['platform', 'clean'] as const) {
-    const { value, source } = (await f.profile()).token(service);
-    const configured = (service === 'platform' ? endpoints.apiUrl : endpoints.cleanUrl) || null;
-    const url = configured && redactUrl(configured);
-    const row: ServiceStatus = {
-      service,
-      url,
-      signedIn: Boolean(value),
-      verified: false,
-      email: source !== 'env' ? (creds.email ?? null) : null,
-      userId: service === 'platform' && source !== 'env' ? (creds['user-id'] ?? null) : null,
-      tokenSource: source ?? null,
-      tokenStorage: (await f.profile()).tokenStorage(service) ?? null,
-      token: value ? maskSecret(value) : null,
-      acceptedAt: null,
-      problem: value ? null : 'not signed in',
-    };
-    if (value && !url)
-      row.problem = `no ${service === 'platform' ? 'api-url' : 'clean-url'} is configured: run \`mailclean config set ${service === 'platform' ? 'api-url' : 'clean-url'} URL\``;
-    if (value && url && service === 'platform') await verifyPlatform(f, row);
-    if (
-      value &&
-      url &&
-      service === 'clean' &&
-      !(await verifyCleaning(f, row, { check: o.check === true, url: configured! }))
-    )
-      unchecked.add(row);
-    results.push(row);
+    const token = profile.token(service);
+    const url = (service === 'platform' ? endpoints.apiUrl : endpoints.cleanUrl) || undefined;
+    const setting = service === 'platform' ? 'api-url' : 'clean-url';
+    const row = storedStatus(profile, service, token, url);
+    if (token.value && !url) row.problem = `no ${setting} is configured: run \`mailclean config set ${setting} URL\``;
+    else if (token.value && url && service === 'platform') await verifyPlatform(f, row);
+    else if (token.value && url) await verifyCleaning(f, row, { url, token: token.value, check: o.check === true });
+    rows.push(row);
   }
-  if (o.json !== undefined) f.io.json(results, o.json, AUTH_STATUS_FIELDS);
-  else printStatus(f, await f.profile(), results, endpoints.sandbox);
-  if (results.some((r) => !r.signedIn)) return ExitCode.auth;
-  return results.every((r) => r.verified || unchecked.has(r)) ? ExitCode.ok : ExitCode.error;
+  if (o.json !== undefined) f.io.json(rows, o.json, AUTH_STATUS_FIELDS);
+  else printStatus(f, profile, rows, endpoints.sandbox);
+  if (rows.some((r) => !r.signedIn)) return ExitCode.auth;
+  return rows.every((r) => r.verified || r.problem === NOT_CHECKED) ? ExitCode.ok : ExitCode.error;
+}
+
+/** What the profile holds for `service`, before any service is asked. */
+function storedStatus(
+  profile: Profile,
+  service: Service,
+  { value, source }: { value?: string; source?: TokenSource },
+  url: string | undefined,
+): ServiceStatus {
+  const creds = profile.credentials();
+  return {
+    service,
+    url: url ? redactUrl(url) : null,
+    signedIn: Boolean(value),
+    verified: false,
+    email: source !== 'env' ? (creds.email ?? null) : null,
+    userId: service === 'platform' && source !== 'env' ? (creds['user-id'] ?? null) : null,
+    tokenSource: source ?? null,
+    tokenStorage: profile.tokenStorage(service) ?? null,
+    token: value ? maskSecret(value) : null,
+    acceptedAt: null,
+    problem: value ? null : 'not signed in',
+  };
 }
 
 /** Asks the platform whose token this is; the cleaning service has no route that checks one for free. */
@@ -84,27 +89,24 @@ async function verifyPlatform(f: Factory, row: ServiceStatus): Promise<void> {
 
 /**
  * The cleaning service's only check of a token costs a request of its rate limit: made only with --check; otherwise
- * this machine says what it saw. Returns whether the status is known.
+ * this machine says what it saw.
  */
-async function verifyCleaning(f: Factory, row: ServiceStatus, opts: { check: boolean; url: string }): Promise<boolean> {
-  const token = (await f.profile()).token('clean').value!;
-  if (!opts.check) {
-    row.acceptedAt = tokenAcceptedAt(f.dataDir, opts.url, token) ?? null;
-    row.verified = row.acceptedAt !== null;
-    if (!row.verified) row.problem = 'not checked yet (--check asks the service, using a request of its rate limit)';
-    return row.verified;
-  }
-  const answer = await checkCleanToken(f);
-  if (answer.verdict === 'accepted') {
-    row.verified = true;
-    markTokenAccepted(f.dataDir, opts.url, token, f.io.clock.now());
-    row.acceptedAt = tokenAcceptedAt(f.dataDir, opts.url, token) ?? null;
-  } else if (answer.verdict === 'unknown') row.problem = `not verified: ${answer.why}`;
-  else {
+async function verifyCleaning(
+  f: Factory,
+  row: ServiceStatus,
+  o: { url: string; token: string; check: boolean },
+): Promise<void> {
+  const answer = o.check ? await checkCleanToken(f) : undefined;
+  if (answer?.verdict === 'accepted') markTokenAccepted(f.dataDir, o.url, o.token, f.io.clock.now());
+  if (answer?.verdict === 'rejected') {
     row.signedIn = false;
     row.problem = rejectedHint(row.tokenSource, 'clean');
+  } else if (answer?.verdict === 'unknown') row.problem = `not verified: ${answer.why}`;
+  else {
+    row.acceptedAt = tokenAcceptedAt(f.dataDir, o.url, o.token) ?? null;
+    row.verified = answer !== undefined || row.acceptedAt !== null;
+    if (!row.verified) row.problem = NOT_CHECKED;
   }
-  return true;
 }
 
 /** What to do about a rejected token depends on where it came from: a variable is fixed or unset, not logged over. */
@@ -144,20 +146,17 @@ function tokenPlace(profile: Profile, r: ServiceStatus): string {
 }
 
 export async function authToken(o: { service: Service | 'cdp' }, f: Factory): Promise<number> {
-  (await f.profile()).requireKnown();
-  const service = o.service;
-  const { value } = (await f.profile()).token(service);
-  if (!value) {
-    const hint = service === 'clean' ? 'run `mailclean login --service clean`' : 'run `mailclean login`';
-    const env =
-      service === 'platform'
-        ? 'MAILCLEAN_TOKEN is unset and '
-        : service === 'clean'
-          ? 'MAILCLEAN_CLEAN_TOKEN is unset and '
-          : '';
-    const place = (await f.profile()).usesSandbox() ? 'the built-in sandbox account' : `profile "${f.profileName}"`;
-    throw new AuthError(`no ${service} token: ${env}${place} holds none`, hint);
+  const profile = await f.profile();
+  profile.requireKnown();
+  const { value } = profile.token(o.service);
+  if (value) {
+    f.io.data(`${value}\n`);
+    return 0;
   }
-  f.io.data(`${value}\n`);
-  return 0;
+  const env = { platform: 'MAILCLEAN_TOKEN is unset and ', clean: 'MAILCLEAN_CLEAN_TOKEN is unset and ', cdp: '' };
+  const place = profile.usesSandbox() ? 'the built-in sandbox account' : `profile "${f.profileName}"`;
+  throw new AuthError(
+    `no ${o.service} token: ${env[o.service]}${place} holds none`,
+    o.service === 'clean' ? 'run `mailclean login --service clean`' : 'run `mailclean login`',
+  );
 }

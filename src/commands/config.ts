@@ -8,9 +8,11 @@ import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { redactUrl } from '../redact.js';
 
+const PROFILE_KEY_NAMES = PROFILE_KEYS.map((k) => k.key);
+
 function known(key: string) {
   const info = keyInfo(key);
-  if (!info) throw new UsageError(`unknown key "${key}"`, `keys: ${PROFILE_KEYS.map((k) => k.key).join(', ')}`);
+  if (!info) throw new UsageError(`unknown key "${key}"`, `keys: ${PROFILE_KEY_NAMES.join(', ')}`);
   return info;
 }
 
@@ -62,18 +64,9 @@ export async function list(o: { json?: JsonFlag }, f: Factory): Promise<number> 
   // The OS credential store is not asked: listing settings reads no token.
   for (const [key, where] of Object.entries(profile.storedTokens('profiles')))
     if (where === 'keyring') shown[key] = '(in the OS credential store)';
-  if (o.json !== undefined)
-    f.io.json(
-      shown,
-      o.json,
-      PROFILE_KEYS.map((k) => k.key),
-    );
-  else
-    f.io.data(
-      Object.entries(shown)
-        .map(([k, v]) => `${k}=${v}\n`)
-        .join(''),
-    );
+  const lines = Object.entries(shown).map(([k, v]) => `${k}=${v}\n`);
+  if (o.json !== undefined) f.io.json(shown, o.json, PROFILE_KEY_NAMES);
+  else f.io.data(lines.join(''));
   return 0;
 }
 

@@ -16,20 +16,12 @@ import {
 } from './common/inputs.js';
 import type { ServiceChoice } from './common/options.js';
 import { reportOutcomes } from './common/outcomes.js';
-import { keepCleanSignIn } from './common/sessions.js';
+import { keepCleanSignIn, keepPlatformSignIn } from './common/sessions.js';
+import type { LoginFlags } from './flags/login.js';
 
 const FLAGS = { email: '--email', password: PASSWORD_INPUT };
 
-export interface LoginOptions {
-  email?: string;
-  passwordStdin?: boolean;
-  withToken?: boolean;
-  insecureStorage?: boolean;
-  service: ServiceChoice;
-  json?: JsonFlag;
-}
-
-export async function login(o: LoginOptions, f: Factory): Promise<number> {
+export async function login(o: LoginFlags, f: Factory): Promise<number> {
   const service = o.service;
   if (o.insecureStorage) (await f.profile()).keepTokensInFile();
   if (o.withToken) return loginWithToken(f, service, o.json);
@@ -45,38 +37,23 @@ export async function login(o: LoginOptions, f: Factory): Promise<number> {
 
   const outcomes = await runEach(service, {
     platform: async () => {
-      const client = await f.platform();
-      const signed = await client.login(email, password).catch(renameAuthFailure('platform')).catch(namingFlags(FLAGS));
-      const userId = str(signed.user.id);
-      (await f.profile()).saveSignIn({
-        token: signed.token,
-        'cdp-token': signed.cdpToken,
-        'user-id': userId,
-        email,
-        brand: signed.brandId,
-      });
-      f.useToken('platform', signed.token);
-      return { userId, email, brandId: signed.brandId ?? null };
+      const signed = await (await f.platform()).login(email, password).catch(loginRefused('platform'));
+      return keepPlatformSignIn(f, signed, email);
     },
     clean: async () => {
-      const client = await f.cleaning();
-      const signed = await client
-        .signin(email, password)
-        .catch(renameAuthFailure('cleaning service'))
-        .catch(namingFlags(FLAGS));
-      await keepCleanSignIn(f, signed, email);
-      return { userId: signed.userId ?? null, email };
+      const signed = await (await f.cleaning()).signin(email, password).catch(loginRefused('cleaning service'));
+      return keepCleanSignIn(f, signed, email);
     },
   });
   return reportOutcomes(f, o.json, outcomes, 'Logged in as');
 }
 
-/** At login a 401 means the email or password is wrong, not that a token expired. */
-function renameAuthFailure(service: string) {
+/** At login a 401 means the email or password is wrong, not that a token expired; a 422 names the flags. */
+function loginRefused(service: string) {
   return (error: unknown): never => {
     if (error instanceof AuthError)
       throw new AuthError(`the ${service} did not accept that email and password`, 'check them and try again');
-    throw error;
+    return namingFlags(FLAGS)(error);
   };
 }
 

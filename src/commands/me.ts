@@ -35,24 +35,17 @@ async function refusedBrand(error: unknown, client: PlatformClient, brand: strin
   throw new UsageError(`--brand: "${brand}" is not one of your brands`, list ? `your brands: ${list}` : undefined);
 }
 
-export const UPDATE_FIELDS: Array<{
-  key: keyof ProfileUpdate;
-  flag: string;
-  option: 'firstName' | 'lastName' | 'phone' | 'countryCode';
-  label: string;
-  validate?: (v: string) => string | undefined;
-}> = [
+/** The fields of POST /api/me, each with its flag (and option) and its label when asked for. */
+export const UPDATE_FIELDS = [
   { key: 'first_name', flag: '--first-name', option: 'firstName', label: 'First name' },
   { key: 'last_name', flag: '--last-name', option: 'lastName', label: 'Last name' },
   { key: 'phone', flag: '--phone', option: 'phone', label: 'Phone' },
-  {
-    key: 'country_code',
-    flag: '--country-code',
-    option: 'countryCode',
-    label: 'Country code',
-    validate: validateCountryCode,
-  },
-];
+  { key: 'country_code', flag: '--country-code', option: 'countryCode', label: 'Country code' },
+] as const;
+
+/** Only the country code has a form to keep to. */
+const validatorOf = (field: (typeof UPDATE_FIELDS)[number]) =>
+  field.key === 'country_code' ? validateCountryCode : undefined;
 
 /** --name, as `register` takes it: its first word is the first name, the rest (if any) the last name. */
 export function splitName(o: { name?: string; firstName?: string; lastName?: string }): Partial<ProfileUpdate> {
@@ -72,7 +65,7 @@ export async function updateMe(o: MeUpdateOptions, f: Factory): Promise<number> 
     const given = o[field.key];
     if (typeof given !== 'string') continue;
     if (!given.trim()) throw new UsageError(`${field.flag}: must not be empty (the service needs all four fields)`);
-    checkedFlag(given, field.flag, field.validate);
+    checkedFlag(given, field.flag, validatorOf(field));
   }
   (await f.profile()).requireKnown();
   const client = await platformSession(f);
@@ -88,7 +81,7 @@ export async function updateMe(o: MeUpdateOptions, f: Factory): Promise<number> 
     } else if (!givenAny && f.io.canPrompt) {
       const answer = await valueOrPrompt(f, undefined, field.flag, `${field.label}:`, {
         default: existing?.trim() || undefined,
-        validate: field.validate,
+        validate: validatorOf(field),
       });
       body[field.key] = field.key === 'country_code' ? answer.toUpperCase() : answer;
     } else if (existing?.trim()) {

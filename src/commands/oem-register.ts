@@ -1,28 +1,25 @@
 import { ME_FIELDS, meView } from '../account/views.js';
 import { ApiError, AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
-import type { JsonFlag } from '../io/json.js';
-import { namingFlags, readSecretFile, SIGN_UP_FLAGS, signUpInput } from './common/inputs.js';
+import { namingFlags, readInternalToken, SIGN_UP_FLAGS, signUpInput } from './common/inputs.js';
+import type { OemRegisterFlags } from './flags/oem-register.js';
 
 const FLAGS = {
   ...SIGN_UP_FLAGS,
   internal_access_32543hbhjb3243h4: 'the internal token (MAILCLEAN_INTERNAL_TOKEN or --internal-token-file)',
 };
 
-export interface OemRegisterOptions {
-  name?: string;
-  email?: string;
-  passwordStdin?: boolean;
-  internalTokenFile?: string;
-  json?: JsonFlag;
-}
-
-export async function oemRegister(o: OemRegisterOptions, f: Factory): Promise<number> {
+export async function oemRegister(o: OemRegisterFlags, f: Factory): Promise<number> {
   // Every flag is checked before the first question.
-  const { token: internalToken, source } = await readInternalToken(f, o.internalTokenFile);
+  const { token, source } = await readInternalToken(f, o.internalTokenFile);
+  if (!token)
+    throw new UsageError(
+      'an internal access token is required',
+      'set MAILCLEAN_INTERNAL_TOKEN or pass --internal-token-file FILE',
+    );
   const client = await f.platform();
   const { name, email, password } = await signUpInput(f, o);
-  const answer = await client.oemRegister({ name, email, password, internalToken }).catch((error: unknown) => {
+  const answer = await client.oemRegister({ name, email, password, internalToken: token }).catch((error: unknown) => {
     // No bearer token is sent, so a refusal can only be of the internal token; `login` would not help.
     if (error instanceof AuthError || (error instanceof ApiError && error.status === 403)) {
       throw new AuthError(
@@ -38,18 +35,4 @@ export async function oemRegister(o: OemRegisterOptions, f: Factory): Promise<nu
   );
   if (o.json !== undefined) f.io.json(view, o.json, ME_FIELDS);
   return 0;
-}
-
-async function readInternalToken(f: Factory, file: string | undefined): Promise<{ token: string; source: string }> {
-  if (file !== undefined) {
-    const token = await readSecretFile('--internal-token-file', file);
-    f.io.secrets.add(token);
-    return { token, source: `--internal-token-file ${file}` };
-  }
-  const fromEnv = f.io.env.MAILCLEAN_INTERNAL_TOKEN?.trim();
-  if (fromEnv) return { token: fromEnv, source: 'MAILCLEAN_INTERNAL_TOKEN' };
-  throw new UsageError(
-    'an internal access token is required',
-    'set MAILCLEAN_INTERNAL_TOKEN or pass --internal-token-file FILE',
-  );
 }

@@ -1,19 +1,12 @@
 import { meView, ROLE_FIELDS, type RoleView, roleViews } from '../account/views.js';
 import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
-import type { JsonFlag } from '../io/json.js';
 import { renderTable } from '../io/table.js';
 import { PERMISSION_FIELDS } from './common/json-fields.js';
 import { currentUserId, platformSession } from './common/sessions.js';
+import type { RolesFlags } from './flags/roles.js';
 
-export interface RolesOptions {
-  user?: string;
-  role?: string;
-  permissions?: boolean;
-  json?: JsonFlag;
-}
-
-export async function showRoles(o: RolesOptions, f: Factory): Promise<number> {
+export async function showRoles(o: RolesFlags, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();
   const client = await platformSession(f);
   // The profile names the brands and the role held in the current one.

@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import type { AllowanceStatus, FaultOptions, SandboxOptions } from '../sandbox/server.js';
-import { readSecretFile } from './common/inputs.js';
+import { readInternalToken } from './common/inputs.js';
 import type { SandboxFlags } from './flags/sandbox.js';
 
 /** `mailclean sandbox` as typed options: the server's settings, and how to report where it listens. */
@@ -33,10 +33,7 @@ export async function sandboxOptions(opts: SandboxFlags, f: Factory): Promise<Sa
   };
   if (rates.faults + rates.rejects + rates.drops > 1 + 1e-9)
     throw new UsageError('--fault-rate, --reject-rate and --drop-rate add up to more than 1');
-  const internalToken =
-    opts.internalTokenFile !== undefined
-      ? await readSecretFile('--internal-token-file', opts.internalTokenFile)
-      : f.io.env.MAILCLEAN_INTERNAL_TOKEN;
+  const { token: internalToken } = await readInternalToken(f, opts.internalTokenFile);
   const faults: FaultOptions = {
     serverErrorRate: rates.faults / 3,
     resetRate: rates.faults / 3,
@@ -89,9 +86,7 @@ export async function serveSandbox(o: SandboxCommandOptions, f: Factory): Promis
   f.io.note(`Sandbox running (${server.dataDir ? `state in ${server.dataDir}` : 'state in memory'}). Ctrl-C to stop.`);
   f.io.note(`Use it with: export MAILCLEAN_API_URL=${handle.url} MAILCLEAN_CLEAN_URL=${handle.url}`);
   if (server.shape !== 'spec') f.io.note(`Answer shape: ${String(server.shape)}.`);
-  f.io.note(
-    describeCleanRoute(server.rate, server.allowanceStatus, o.rates, server.faults.latencyMs, server.faults.seed!),
-  );
+  f.io.note(describeCleanRoute(o));
   const stop = f.io.signals.stop;
   if (!stop.aborted) await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
   await handle.close();
@@ -100,14 +95,9 @@ export async function serveSandbox(o: SandboxCommandOptions, f: Factory): Promis
   return f.io.signals.exitCode;
 }
 
-function describeCleanRoute(
-  rate: Rate,
-  allowanceStatus: number,
-  rates: { faults: number; rejects: number; drops: number },
-  latency: number | [number, number] | undefined,
-  seed: number,
-): string {
-  const parts = [`rate ${formatRate(rate)} per user`, `allowance refusals ${allowanceStatus}`];
+function describeCleanRoute({ server, rates }: SandboxCommandOptions): string {
+  const { latencyMs: latency, seed } = server.faults;
+  const parts = [`rate ${formatRate(server.rate)} per user`, `allowance refusals ${server.allowanceStatus}`];
   for (const [name, p] of Object.entries(rates)) if (p > 0) parts.push(`${name} ${p}`);
   if (latency !== undefined) parts.push(`latency ${typeof latency === 'number' ? latency : latency.join('-')}ms`);
   const drawn = Object.values(rates).some((p) => p > 0) || (latency !== undefined && typeof latency !== 'number');
@@ -150,7 +140,6 @@ function parseSeed(text: string): number {
   return n;
 }
 
-/** Addresses only this machine can reach. */
 function isLoopback(host: string): boolean {
   const name = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   return name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);

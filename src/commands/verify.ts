@@ -2,24 +2,14 @@
 // are the table and the exit code (the flags are in flags/verify.ts).
 import { ExitCode, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
-import type { JsonFlag } from '../io/json.js';
 import { renderTable } from '../io/table.js';
 import type { VerifyResult as VerifyRow } from '../library/types.js';
 import { MAX_VERIFIED } from '../library/verify.js';
 import { noServiceNote, precheckNote } from './clean/render.js';
 import { VERIFY_FIELDS } from './common/json-fields.js';
+import type { VerifyFlags } from './flags/verify.js';
 
 export type { VerifyRow };
-
-export interface VerifyFlags {
-  addresses: string[];
-  local?: boolean;
-  maxAge: string;
-  dnsServer?: string;
-  precheck?: boolean;
-  caseSensitive?: boolean;
-  json?: JsonFlag;
-}
 
 export async function verifyCommand(o: VerifyFlags, f: Factory): Promise<number> {
   if (o.addresses.length > MAX_VERIFIED)
@@ -51,16 +41,11 @@ export async function verifyCommand(o: VerifyFlags, f: Factory): Promise<number>
   return exitCodeOf(rows);
 }
 
+const COLOURS: Record<string, 'green' | 'red' | 'yellow'> = { valid: 'green', invalid: 'red', risky: 'yellow' };
+
 function render(f: Factory, rows: VerifyRow[]): string {
   const { style } = f.io;
-  const paint = (status: string) =>
-    status === 'valid'
-      ? style.green(status)
-      : status === 'invalid'
-        ? style.red(status)
-        : status === 'risky'
-          ? style.yellow(status)
-          : status;
+  const paint = (status: string) => (Object.hasOwn(COLOURS, status) ? style[COLOURS[status]!](status) : status);
   const why = (r: VerifyRow) =>
     [
       r.reason,

@@ -2,7 +2,7 @@
 // opened on first use and closed with the client.
 import type { CleaningClient } from '../api/cleaning.js';
 import type { Connection } from '../api/connect.js';
-import type { AccountState } from '../clean/state/account-state.js';
+import { type AccountState, SharedStateError } from '../clean/state/account-state.js';
 import { markTokenAccepted } from '../config/accepted-tokens.js';
 import { AuthError } from '../errors.js';
 import type { ClientSettings } from './settings.js';
@@ -68,6 +68,15 @@ export class Account {
     // A store that could not be reached is tried again by the next run.
     this.statePromise.catch(() => (this.statePromise = undefined));
     return this.statePromise;
+  }
+
+  /** The state, or what `down` makes of a shared store that cannot be reached (a warning, or its own error). */
+  stateOr(down: (error: SharedStateError) => void): Promise<AccountState | undefined> {
+    return this.state().catch((error: unknown) => {
+      if (!(error instanceof SharedStateError)) throw error;
+      down(error);
+      return undefined;
+    });
   }
 
   async close(): Promise<void> {

@@ -24,7 +24,6 @@ export function clean(input: CleanInput, options: ClientOptions & CleanOptions =
   return client.cleanRun(input, options, () => client.close());
 }
 
-/** Checks a few addresses with a client made for this call from `options`. */
 export async function verify(
   addresses: readonly string[],
   options: ClientOptions & VerifyOptions = {},

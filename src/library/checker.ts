@@ -2,7 +2,6 @@
 // engine, each built with what it needs.
 import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
 import type { Checker } from '../clean/run/checker.js';
-import { type AccountState, SharedStateError } from '../clean/state/account-state.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import type { Account } from './account.js';
@@ -35,7 +34,6 @@ export function whoChecks(settings: ClientSettings, o: CheckOptions): CheckChoic
   return 'service';
 }
 
-/** The rule applied, and the engine's settings read. */
 export async function checkChoice(
   o: CheckOptions & { maxSpend?: number },
   settings: ClientSettings,
@@ -58,7 +56,9 @@ export async function buildChecker(
   if (choice.checker === 'service') return serviceChecker(account, cleanUrl!, choice, dryRun);
   const { EngineChecker } = await import('../clean/check/engine/engine-checker.js');
   // With a service, `local` keeps the answers the service already gave (this list's journal, the cache).
-  const state = await stateOrWarn(account, warn);
+  const state = await account.stateOr((error) =>
+    warn(`${error.message}: the engine checks what the journal does not answer`),
+  );
   return EngineChecker.start(choice.engine, {
     dryRun,
     state,
@@ -74,7 +74,14 @@ async function serviceChecker(
   dryRun: boolean,
 ): Promise<Checker> {
   const client = dryRun ? undefined : await account.cleaning();
-  const state = await sharedOrFail(account);
+  // A shared store that cannot be reached stops the run before it sends.
+  const state = await account.stateOr((error) => {
+    throw new CliError(
+      `${error.message}: nothing was sent`,
+      ExitCode.error,
+      'check the shared store (--shared, MAILCLEAN_REDIS_URL), or run without it to use this machine only',
+    );
+  });
   const { ServiceChecker } = await import('../clean/check/service/service-checker.js');
   return new ServiceChecker({
     state,
@@ -86,31 +93,6 @@ async function serviceChecker(
     precheck: choice.precheck ? choice.engine : undefined,
     clock: account.settings.clock,
   });
-}
-
-/** The account's state; with the service, a shared store that cannot be reached stops the run before it sends. */
-async function sharedOrFail(account: Account): Promise<AccountState | undefined> {
-  try {
-    return await account.state();
-  } catch (error) {
-    if (!(error instanceof SharedStateError)) throw error;
-    throw new CliError(
-      `${error.message}: nothing was sent`,
-      ExitCode.error,
-      'check the shared store (--shared, MAILCLEAN_REDIS_URL), or run without it to use this machine only',
-    );
-  }
-}
-
-/** The account's state; a shared store that cannot be reached leaves the engine to check everything (warned). */
-async function stateOrWarn(account: Account, warn: (message: string) => void): Promise<AccountState | undefined> {
-  try {
-    return await account.state();
-  } catch (error) {
-    if (!(error instanceof SharedStateError)) throw error;
-    warn(`${error.message}: the engine checks what the journal does not answer`);
-    return undefined;
-  }
 }
 
 /** The engine's settings; a bad DNS server list is a usage error naming where it came from. */

@@ -1,37 +1,37 @@
-// The options of one clean, as a program gives them, checked before anything is read or spent and turned into
-// the run's request.
-import type { CleanRequest } from '../clean/run/request.js';
+// The options of one clean, the library's or the CLI's flags, checked before anything is read or spent and turned
+// into the run's request. Messages name each option as the caller's `name` does.
+import type { CleanRequest, OutputsRequest } from '../clean/run/request.js';
 import { parseThresholds } from '../clean/run/thresholds.js';
-import { FORMATS, formatOfPath, OUTPUT_FORMATS } from '../clean/write/formats/index.js';
+import { formatOfPath, OUTPUT_FORMATS } from '../clean/write/formats/index.js';
 import { parseDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';
-import { onlyStatuses, wholeNumber } from './option-checks.js';
+import { type Naming, onlyStatuses, optionName, wholeNumber } from './option-checks.js';
 import { outputTargets } from './output-targets.js';
-import type { ClientSettings } from './settings.js';
 import type { CleanOptions } from './types.js';
 
+/** The run's request but for what its caller adds: the input's stream, where rows go, the signals that stop it. */
+export type ListRequest = Omit<CleanRequest, 'stdin' | 'spoolDir' | 'signals' | 'clock' | 'outputs'> & {
+  outputs: Omit<OutputsRequest, 'stdout'>;
+};
+
+/** The library's options, or the CLI's flags under the same names (whose numbers are still text). */
+export type PlanOptions = Omit<CleanOptions, 'maxSpend' | 'smtpPort'> & { maxSpend?: string | number; yes?: boolean };
+
 export interface CleanPlan {
-  request: Omit<CleanRequest, 'signals' | 'outputs' | 'input' | 'stdin'> & {
-    outputs: Omit<CleanRequest['outputs'], 'stdout' | 'rows'>;
-  };
+  request: ListRequest;
   maxSpend?: number;
 }
 
-/** The options as the run takes them. */
-export function cleanPlan(input: string, o: CleanOptions, settings: ClientSettings): CleanPlan {
+export function cleanPlan(input: string, o: PlanOptions, name: Naming = optionName): CleanPlan {
   if (o.format !== undefined && !OUTPUT_FORMATS.includes(o.format))
-    throw new UsageError(`format: "${o.format}" is not one of ${OUTPUT_FORMATS.join(', ')}`);
+    throw new UsageError(`${name('format')}: "${o.format}" is not one of ${OUTPUT_FORMATS.join(', ')}`);
   if (o.rejects !== undefined && o.only === undefined)
-    throw new UsageError('rejects needs only (it receives the rows only leaves out)');
-  const format = o.format ?? formatOfPath(o.output ?? '') ?? 'csv';
-  if (FORMATS[format].binary && o.output === undefined)
-    throw new UsageError(`format: ${format} is written to a file only (give output)`);
-  const restart = o.earlierRun === 'restart';
+    throw new UsageError(`${name('rejects')} needs ${name('only')} (it receives the rows ${name('only')} leaves out)`);
   const failWhen = o.failWhen === undefined ? undefined : parseThresholds(o.failWhen);
-  if (failWhen && 'error' in failWhen) throw new UsageError(`failWhen: ${failWhen.error}`);
-  const { backup, ...targets } = outputTargets(input, o);
+  if (failWhen && 'error' in failWhen) throw new UsageError(`${name('failWhen')}: ${failWhen.error}`);
   return {
     request: {
+      input,
       column: o.column === undefined ? undefined : String(o.column),
       sheet: o.sheet === undefined ? undefined : String(o.sheet),
       rawValues: o.rawValues ?? false,
@@ -39,23 +39,20 @@ export function cleanPlan(input: string, o: CleanOptions, settings: ClientSettin
       strict: o.strict ?? false,
       caseSensitive: o.caseSensitive ?? false,
       outputs: {
-        format,
+        ...outputTargets(input, o, name),
+        format: o.format ?? formatOfPath(o.output ?? '') ?? 'csv',
         escapeFormulas: o.escapeFormulas,
-        ...targets,
-        backup,
-        only: onlyStatuses(o.only, 'only'),
+        only: onlyStatuses(o.only, name('only')),
         stepSummary: o.stepSummary,
       },
       dryRun: o.dryRun ?? false,
       earlierRun: o.earlierRun,
-      yes: false,
+      yes: o.yes ?? false,
       // Starting over asks the service again: neither this list's journal nor the cache answers.
-      maxAgeMs: restart ? 0 : maxAgeOf(o.maxAge, 'maxAge'),
+      maxAgeMs: o.earlierRun === 'restart' ? 0 : maxAgeOf(o.maxAge, name('maxAge')),
       failWhen: failWhen?.thresholds,
-      spoolDir: `${settings.dataDir}/spool`,
-      clock: settings.clock,
     },
-    maxSpend: o.maxSpend === undefined ? undefined : wholeNumber(o.maxSpend, 'maxSpend', 0),
+    maxSpend: o.maxSpend === undefined ? undefined : wholeNumber(o.maxSpend, name('maxSpend'), 0),
   };
 }
 

@@ -36,7 +36,7 @@ export function startRun(
   })();
   done.then(
     () => queue.end(),
-    (error: unknown) => queue.fail(error),
+    (error: unknown) => queue.end({ error }),
   );
   return {
     get result() {
@@ -50,7 +50,7 @@ export function startRun(
       return {
         next: () => queue.next(),
         return: async () => {
-          queue.close();
+          await queue.close();
           if (!ended) ours.abort(new DOMException('the rows were no longer read', 'AbortError'));
           await done.catch(() => undefined);
           return { value: undefined, done: true };

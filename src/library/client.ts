@@ -11,6 +11,9 @@ import { CLEAN_OPTIONS, checkOptions, VERIFY_OPTIONS } from './option-shapes.js'
 import type { ClientSettings } from './settings.js';
 import type { CleanInput, CleanOptions, CleanRun, Client, VerifyOptions, VerifyResult } from './types.js';
 
+/** A request as its caller makes it: the account's client adds where it spools and what it reads the time from. */
+export type RunRequest = Omit<CleanRequest, 'spoolDir' | 'clock'>;
+
 const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
 
 export class MailcleanClient implements Client {
@@ -21,7 +24,6 @@ export class MailcleanClient implements Client {
     this.accountPromise.catch(() => undefined);
   }
 
-  /** The account: its key, state and signed-in service client. */
   account(): Promise<Account> {
     return this.accountPromise;
   }
@@ -34,17 +36,21 @@ export class MailcleanClient implements Client {
   cleanRun(input: CleanInput, o: CleanOptions, settled?: () => Promise<void>): CleanRun {
     return startRun(
       async ({ rows, signals }) => {
-        const [{ runInput }, { cleanPlan }, { checkChoice }] = await Promise.all([
+        const [{ runInput }, { cleanPlan }, { checkChoice }, { FORMATS }] = await Promise.all([
           import('./input.js'),
           import('./clean-options.js'),
           import('./checker.js'),
+          import('../clean/write/formats/index.js'),
         ]);
         const given = runInput(input, o.name);
-        const { settings } = await this.accountPromise;
-        const { request, maxSpend } = cleanPlan(given.input, o, settings);
-        const choice = await checkChoice({ ...o, maxSpend }, settings);
-        const outputs = { ...request.outputs, stdout: discard(), rows: request.outputs.output ? undefined : rows };
-        const full: CleanRequest = { ...request, ...given, stdinName: given.name, outputs, signals };
+        const { request, maxSpend } = cleanPlan(given.input, o);
+        const { format, output } = request.outputs;
+        // A program has no terminal to refuse: a binary format's bytes are not rows it could be handed.
+        if (FORMATS[format].binary && output === undefined)
+          throw new UsageError(`format: ${format} is written to a file only (give output)`);
+        const choice = await checkChoice({ ...o, maxSpend }, await this.settings());
+        const outputs = { ...request.outputs, stdout: discard(), rows: output ? undefined : rows };
+        const full = { ...request, ...given, stdinName: given.name, outputs, signals };
         return this.run(full, choice, { emit: o.onEvent ?? (() => undefined), questions: o.questions });
       },
       o,
@@ -53,13 +59,14 @@ export class MailcleanClient implements Client {
   }
 
   /** One run of a request made already (by cleanRun, or from the CLI's flags). */
-  async run(request: CleanRequest, choice: CheckChoice, ports: RunPorts): Promise<RunResult> {
+  async run(request: RunRequest, choice: CheckChoice, ports: RunPorts): Promise<RunResult> {
     const account = await this.accountPromise;
+    const { dataDir, clock } = account.settings;
     const warn = (message: string) => ports.emit({ type: 'warning', message });
     const { buildChecker } = await import('./checker.js');
     const checker = await buildChecker(account, choice, request.dryRun, warn);
     const { runClean } = await import('../clean/run/run-clean.js');
-    return runClean(request, checker, ports);
+    return runClean({ ...request, spoolDir: `${dataDir}/spool`, clock }, checker, ports);
   }
 
   async verify(addresses: readonly string[], options: VerifyOptions = {}): Promise<VerifyResult[]> {

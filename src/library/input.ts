@@ -57,9 +57,13 @@ async function* csvLines(
     if (kind !== undefined && rowKind !== kind)
       throw new UsageError(`${name}: row ${n} is ${rowKind}, unlike the row before it (${kind})`);
     kind = rowKind;
-    if (rowKind === 'bytes') yield row as string | Uint8Array;
-    else if (typeof row === 'string') yield `${line([row], name, n)}\n`;
-    else if (Array.isArray(row)) yield `${line(row, name, n)}\n`;
+    if (rowKind === 'bytes') {
+      yield row as string | Uint8Array;
+      continue;
+    }
+    let cells: readonly unknown[];
+    if (typeof row === 'string') cells = [row];
+    else if (Array.isArray(row)) cells = row;
     else {
       const record = row as Readonly<Record<string, unknown>>;
       if (header === undefined) {
@@ -71,12 +75,9 @@ async function* csvLines(
         throw new UsageError(
           `${name}: row ${n} has "${unknown}", which the first row has not (its column needs a header)`,
         );
-      yield `${line(
-        header.map((key) => record[key]),
-        name,
-        n,
-      )}\n`;
+      cells = header.map((key) => record[key]);
     }
+    yield `${line(cells, name, n)}\n`;
   }
 }
 

@@ -65,7 +65,9 @@ async function withService(
   const { clock, rate } = account.settings;
   const warn = (message: string) => emit({ type: 'warning', message });
   const cache = await state.cache().catch((error: unknown) => {
-    warn(`the verdict cache cannot be opened (${messageOf(error)}): answers are not kept or reused`);
+    warn(
+      `the verdict cache cannot be opened (${error instanceof Error ? error.message : String(error)}): answers are not kept or reused`,
+    );
     return undefined;
   });
   const checked = await checkFewWithService(keys, {
@@ -111,10 +113,6 @@ async function withEngine(account: Account, keys: string[], settings: EngineSett
   } finally {
     await engine.close();
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function resultOf(

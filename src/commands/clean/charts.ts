@@ -6,6 +6,12 @@ import { formatCount } from '../../quantities.js';
 
 const WIDTH = 30;
 const TOP_REASONS = 6;
+const COLOURS: Record<string, 'green' | 'red' | 'yellow'> = {
+  valid: 'green',
+  invalid: 'red',
+  risky: 'yellow',
+  unknown: 'yellow',
+};
 
 function bar(rows: number, total: number): string {
   const filled = total > 0 ? Math.round((WIDTH * rows) / total) : 0;
@@ -28,13 +34,7 @@ function lines(
 /** For a terminal (escaped, with its colours: see `forTerminal`): the reasons may be the service's own words. */
 export function barChart(summary: RunSummary, style: Style): string {
   const colourOf = (status: string, text: string) =>
-    status === 'valid'
-      ? style.green(text)
-      : status === 'invalid'
-        ? style.red(text)
-        : status === 'risky' || status === 'unknown'
-          ? style.yellow(text)
-          : text;
+    Object.hasOwn(COLOURS, status) ? style[COLOURS[status]!](text) : text;
   const out = ['Statuses', ...lines(Object.entries(summary.statuses), summary.rows, colourOf)];
   const reasons = Object.entries(summary.reasons).slice(0, TOP_REASONS);
   if (reasons.length > 0) out.push('Top reasons', ...lines(reasons, summary.rows, (_, text) => style.dim(text)));

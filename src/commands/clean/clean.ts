@@ -1,19 +1,17 @@
 // `mailclean clean`: its flags and help, all that `clean --help` loads.
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
-import type { CleanRequest, OutputsRequest } from '../../clean/run/request.js';
 import { ENCODINGS as INPUT_ENCODINGS } from '../../clean/scan/input/encodings.js';
 import { OUTPUT_FORMATS } from '../../clean/write/formats/index.js';
 import type { ClientFlags } from '../../factory.js';
 import type { JsonFlag } from '../../io/json.js';
+import type { ListRequest } from '../../library/clean-options.js';
 import type { CheckOptions } from '../../library/types.js';
 import type { Runner } from '../index.js';
 import { CLEAN_HELP } from './help-text.js';
 
 /** `clean`'s flags, checked and typed (options.ts): the run's request but for what the factory gives, and the rest. */
 export interface CleanFlags {
-  request: Omit<CleanRequest, 'stdin' | 'spoolDir' | 'signals' | 'clock' | 'outputs'> & {
-    outputs: Omit<OutputsRequest, 'stdout' | 'stepSummary'>;
-  };
+  request: ListRequest;
   client: ClientFlags;
   checks: CheckOptions & { maxSpend?: number };
   json?: JsonFlag;

@@ -1,14 +1,12 @@
 // `clean`'s flags checked (a bad value is a usage error naming its flag), and the run started from them.
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { parseThresholds, type Threshold } from '../../clean/run/thresholds.js';
 import { checkSharedUrl } from '../../clean/state/open-state.js';
-import { FORMATS, formatOfPath } from '../../clean/write/formats/index.js';
-import { parseDuration } from '../../config/duration.js';
+import { FORMATS } from '../../clean/write/formats/index.js';
 import { parseRate } from '../../config/rate.js';
 import { UsageError } from '../../errors.js';
 import { type Factory, flagName } from '../../factory.js';
-import { onlyStatuses, wholeNumber } from '../../library/option-checks.js';
-import { outputTargets } from '../../library/output-targets.js';
+import { cleanPlan } from '../../library/clean-options.js';
+import { wholeNumber } from '../../library/option-checks.js';
 import type { CleanFlags, RawCleanFlags } from './clean.js';
 import { runOrigin } from './origin.js';
 
@@ -38,16 +36,17 @@ export function cleanFlags(opts: RawCleanFlags, args: [input?: string], stdinIsT
   if (input === '-' && stdinIsTTY)
     throw new UsageError('no input: give a file, or pipe a list into stdin', 'mailclean clean contacts.csv');
   if (opts.resume && opts.restart) throw new UsageError('--resume and --restart cannot be used together');
-  if (opts.rejects !== undefined && opts.only === undefined)
-    throw new UsageError('--rejects needs --only (it receives the rows --only leaves out)');
   if (opts.json !== undefined && opts.dryRun !== true) {
     throw new UsageError(
       '--json goes with --dry-run (it prints the report as JSON)',
       'for the rows as JSON, use --format json or --format ndjson',
     );
   }
+  const earlierRun = opts.restart ? 'restart' : opts.resume ? 'resume' : undefined;
+  const { request, maxSpend } = cleanPlan(input, { ...opts, earlierRun }, flagName);
+  const countDomains = opts.summaryJson !== undefined || opts.report !== undefined;
   return {
-    request: request(input, opts),
+    request: { ...request, outputs: { ...request.outputs, countDomains } },
     client: {
       rate: opts.rate !== undefined ? parseRate(opts.rate, '--rate') : undefined,
       concurrency: wholeNumber(opts.concurrency, '--concurrency', 1, 16),
@@ -56,7 +55,7 @@ export function cleanFlags(opts: RawCleanFlags, args: [input?: string], stdinIsT
     checks: {
       local: opts.local ?? false,
       precheck: opts.precheck,
-      maxSpend: opts.maxSpend !== undefined ? wholeNumber(opts.maxSpend, '--max-spend', 0) : undefined,
+      maxSpend,
       smtp: opts.smtp ?? false,
       smtpPort: wholeNumber(opts.smtpPort, '--smtp-port', 1, 65535),
       smtpFrom: opts.smtpFrom,
@@ -64,35 +63,4 @@ export function cleanFlags(opts: RawCleanFlags, args: [input?: string], stdinIsT
     },
     json: opts.json,
   };
-}
-
-function request(input: string, opts: RawCleanFlags): CleanFlags['request'] {
-  return {
-    input,
-    column: opts.column,
-    sheet: opts.sheet,
-    rawValues: opts.rawValues ?? false,
-    encoding: opts.encoding,
-    strict: opts.strict ?? false,
-    caseSensitive: opts.caseSensitive ?? false,
-    outputs: {
-      ...outputTargets(input, opts, flagName),
-      format: opts.format ?? formatOfPath(opts.output ?? '') ?? 'csv',
-      escapeFormulas: opts.escapeFormulas,
-      only: onlyStatuses(opts.only === undefined ? undefined : String(opts.only), '--only'),
-      countDomains: opts.summaryJson !== undefined || opts.report !== undefined,
-    },
-    dryRun: opts.dryRun ?? false,
-    earlierRun: opts.restart ? 'restart' : opts.resume ? 'resume' : undefined,
-    yes: opts.yes ?? false,
-    // --restart asks the service again: neither this list's journal nor the cache answers.
-    maxAgeMs: opts.restart ? 0 : parseDuration(opts.maxAge, '--max-age'),
-    failWhen: opts.failWhen !== undefined ? thresholds(String(opts.failWhen)) : undefined,
-  };
-}
-
-function thresholds(text: string): Threshold[] {
-  const parsed = parseThresholds(text);
-  if ('error' in parsed) throw new UsageError(`--fail-when: ${parsed.error}`);
-  return parsed.thresholds;
 }

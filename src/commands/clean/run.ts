@@ -1,13 +1,12 @@
 // `mailclean clean`, wired: the flags as a request run by the library's client, its events rendered on a terminal.
-import type { CleanRequest } from '../../clean/run/request.js';
 import type { RunResult } from '../../clean/run/run-clean.js';
 import { ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import type { RunRequest } from '../../library/client.js';
 import { capYoungGeneration, youngGenerationGrowsLarge } from '../../young-generation.js';
 import type { CleanFlags } from './clean.js';
 import { eventRenderer, noServiceNote } from './render.js';
 
-/** Runs a clean with checked flags; the exit code it returns is the run's. */
 export async function cleanCommand(o: CleanFlags, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();
   const [{ ProgressReporter }, { checkChoice }, { terminalQuestions }] = await Promise.all([
@@ -35,14 +34,12 @@ export async function cleanCommand(o: CleanFlags, f: Factory): Promise<number> {
   return result.kind === 'dry-run' || result.kind === 'cancelled' ? ExitCode.ok : result.exitCode;
 }
 
-/** The request as the flags make it, with the streams, signals, clock and data directory of this process. */
-function cleanRequest({ request }: CleanFlags, f: Factory): CleanRequest {
+/** The request as the flags make it, with the streams and signals of this process. */
+function cleanRequest({ request }: CleanFlags, f: Factory): RunRequest {
   return {
     ...request,
     stdin: f.io.stdin,
     outputs: { ...request.outputs, stdout: f.io.rowsOut(), stepSummary: f.io.env.GITHUB_STEP_SUMMARY || undefined },
-    spoolDir: `${f.dataDir}/spool`,
     signals: f.io.signals,
-    clock: f.io.clock,
   };
 }

@@ -1,5 +1,5 @@
 // The state of this profile's cleaning account, for the commands that read it: `cache`, `runs`, `allowance`.
-import { type AccountState, SharedStateError } from '../../clean/state/account-state.js';
+import type { AccountState } from '../../clean/state/account-state.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 
@@ -34,15 +34,11 @@ export async function shownAccountState(
 async function stateIfAny(f: Factory, shared: string | undefined, what: string): Promise<AccountState | undefined> {
   (await f.profile()).requireKnown();
   const account = await (await f.client({ shared })).account();
-  try {
-    return await account.state();
-  } catch (error) {
-    if (error instanceof SharedStateError)
-      throw new CliError(
-        `${error.message}: the shared ${what} cannot be read`,
-        ExitCode.error,
-        'check --shared (or MAILCLEAN_REDIS_URL)',
-      );
-    throw error;
-  }
+  return account.stateOr((error) => {
+    throw new CliError(
+      `${error.message}: the shared ${what} cannot be read`,
+      ExitCode.error,
+      'check --shared (or MAILCLEAN_REDIS_URL)',
+    );
+  });
 }

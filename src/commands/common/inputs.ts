@@ -144,8 +144,14 @@ export function localeRegion(env: Record<string, string | undefined>): string | 
   }
 }
 
-/** A secret kept in a file (an internal token), trimmed; a file that gives none is a usage error. */
-export async function readSecretFile(flag: string, file: string): Promise<string> {
+/** The internal access token: from --internal-token-file (trimmed; masked from then on), else the environment's. */
+export async function readInternalToken(
+  f: Factory,
+  file: string | undefined,
+): Promise<{ token?: string; source: string }> {
+  if (file === undefined)
+    return { token: f.io.env.MAILCLEAN_INTERNAL_TOKEN?.trim() || undefined, source: 'MAILCLEAN_INTERNAL_TOKEN' };
+  const flag = '--internal-token-file';
   const { readFile } = await import('node:fs/promises');
   let text: string;
   try {
@@ -153,7 +159,8 @@ export async function readSecretFile(flag: string, file: string): Promise<string
   } catch (error) {
     throw new UsageError(`${flag}: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
-  const secret = text.trim();
-  if (!secret) throw new UsageError(`${flag}: ${file} is empty`);
-  return secret;
+  const token = text.trim();
+  if (!token) throw new UsageError(`${flag}: ${file} is empty`);
+  f.io.secrets.add(token);
+  return { token, source: `${flag} ${file}` };
 }

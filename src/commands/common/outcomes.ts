@@ -19,13 +19,9 @@ export function reportOutcomes(f: Factory, json: JsonFlag, outcomes: ServiceOutc
     );
     f.io.json(value, json, ['platform', 'clean']);
   }
-  const failed = outcomes.filter((o) => !o.ok);
+  const failed = outcomes.flatMap((o) => (o.ok ? [] : [o]));
   if (failed.length === 0) return ExitCode.ok;
-  if (failed.length < outcomes.length) {
-    for (const o of failed) if (!o.ok) f.io.warn(`${o.service}: ${o.error.message}`);
-    return ExitCode.ok;
-  }
-  const first = failed[0]!;
-  if (!first.ok) throw first.error;
-  return ExitCode.error;
+  if (failed.length === outcomes.length) throw failed[0]!.error;
+  for (const o of failed) f.io.warn(`${o.service}: ${o.error.message}`);
+  return ExitCode.ok;
 }

@@ -2,7 +2,7 @@
 
 import { createSandboxAccount } from '../../account/sandbox-account.js';
 import type { CleaningClient, CleanSignedIn } from '../../api/cleaning.js';
-import type { PlatformClient } from '../../api/platform.js';
+import type { PlatformClient, SignedIn } from '../../api/platform.js';
 import { str, unwrapObject } from '../../api/shape.js';
 import { markTokenAccepted } from '../../config/accepted-tokens.js';
 import { AuthError } from '../../errors.js';
@@ -41,13 +41,29 @@ export async function cleaningSession(f: Factory): Promise<CleaningClient> {
   );
 }
 
+/** Stores a platform sign-in (login, register): later requests of this process use its token. */
+export async function keepPlatformSignIn(f: Factory, signed: SignedIn, email: string) {
+  const userId = str(signed.user.id);
+  const brand = signed.brandId;
+  (await f.profile()).saveSignIn({
+    token: signed.token,
+    'cdp-token': signed.cdpToken,
+    'user-id': userId,
+    email,
+    brand,
+  });
+  f.useToken('platform', signed.token);
+  return { userId, email, brandId: brand ?? null };
+}
+
 /** Stores a cleaning service sign-in, and what its answer said of the allowance (for --dry-run and confirmations). */
-export async function keepCleanSignIn(f: Factory, signed: CleanSignedIn, email: string): Promise<void> {
+export async function keepCleanSignIn(f: Factory, signed: CleanSignedIn, email: string) {
   const profile = await f.profile();
   profile.saveSignIn({ 'clean-token': signed.token, email });
   f.useToken('clean', signed.token);
   const cleanUrl = profile.urls().cleanUrl;
-  if (!cleanUrl) return;
+  const outcome = { userId: signed.userId ?? null, email };
+  if (!cleanUrl) return outcome;
   markTokenAccepted(f.dataDir, cleanUrl, signed.token, f.io.clock.now());
   // The news is worth keeping, not worth failing a sign-in for (a shared store that is down).
   const remember = async () => {
@@ -55,6 +71,7 @@ export async function keepCleanSignIn(f: Factory, signed: CleanSignedIn, email: 
     (await account.state(signed.userId))?.rememberAllowance(signed.allowance, 'signin');
   };
   await remember().catch(() => undefined);
+  return outcome;
 }
 
 export async function currentUserId(f: Factory, client: PlatformClient): Promise<string> {

@@ -9,7 +9,13 @@ export function define(cmd: Command, run: Runner): void {
   cmd.on('option:input', (file: string) => {
     inputFile = file;
   });
-  cmd
+  declareFlags(cmd).action(
+    run(async (f, opts, [path]) => (await import('../api.js')).api({ ...opts, path, input: inputFile }, f)),
+  );
+}
+
+function declareFlags(cmd: Command) {
+  return cmd
     .argument('<path>', 'the route, e.g. /api/me (a query string may follow)')
     .addOption(
       new Option('--service <service>', 'which service').choices(['platform', 'clean'] as const).default('platform'),
@@ -49,9 +55,11 @@ Examples:
   mailclean api /api/user/USER_ID/roles --include
   mailclean api --service clean /api/v1/email-verify/validate/clean -f 'email[]=ada@example.com'
   mailclean api -X POST /api/me --input profile.json`,
-    )
-    .action(run(async (f, opts, [path]) => (await import('../api.js')).api({ ...opts, path, input: inputFile }, f)));
+    );
 }
+
+/** The flags as commander parsed them; the route and --input are added by the action. */
+export type ApiFlags = ReturnType<ReturnType<typeof declareFlags>['opts']> & { path: string };
 
 function parseMethod(value: string): Method {
   const method = value.toUpperCase() as Method;

@@ -2,8 +2,8 @@ import type { Command } from '@commander-js/extra-typings';
 import { jsonOption, serviceOption } from '../common/options.js';
 import type { Runner } from '../index.js';
 
-export function define(cmd: Command, run: Runner): void {
-  cmd
+function declareFlags(cmd: Command) {
+  return cmd
     .option('--email <email>', 'your email address (default: the one last used with this profile)')
     .option('--password-stdin', 'read the password from stdin')
     .option('--with-token', 'read a token from stdin for the one service named by --service')
@@ -25,6 +25,11 @@ Examples:
   mailclean login
   echo "$PASSWORD" | mailclean login --email ada@example.com --password-stdin
   echo "$TOKEN" | mailclean login --with-token --service clean`,
-    )
-    .action(run(async (f, opts) => (await import('../login.js')).login(opts, f)));
+    );
+}
+
+export type LoginFlags = ReturnType<ReturnType<typeof declareFlags>['opts']>;
+
+export function define(cmd: Command, run: Runner): void {
+  declareFlags(cmd).action(run(async (f, opts) => (await import('../login.js')).login(opts, f)));
 }

@@ -2,8 +2,8 @@ import type { Command } from '@commander-js/extra-typings';
 import { jsonOption, serviceOption } from '../common/options.js';
 import type { Runner } from '../index.js';
 
-export function define(cmd: Command, run: Runner): void {
-  cmd
+function declareFlags(cmd: Command) {
+  return cmd
     .option('--name <name>', 'your name')
     .option('--email <email>', 'your email address')
     .option('--password-stdin', 'read the password from stdin')
@@ -16,6 +16,11 @@ export function define(cmd: Command, run: Runner): void {
     .addHelpText(
       'after',
       '\nTokens are kept as `mailclean login` keeps them (see its --help).\n\nExample:\n  echo "$PASSWORD" | mailclean register --name Ada --email ada@example.com --password-stdin',
-    )
-    .action(run(async (f, opts) => (await import('../register.js')).register(opts, f)));
+    );
+}
+
+export type RegisterFlags = ReturnType<ReturnType<typeof declareFlags>['opts']>;
+
+export function define(cmd: Command, run: Runner): void {
+  declareFlags(cmd).action(run(async (f, opts) => (await import('../register.js')).register(opts, f)));
 }

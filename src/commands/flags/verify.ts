@@ -3,8 +3,8 @@ import { VERIFY_FIELDS } from '../common/json-fields.js';
 import { jsonOption } from '../common/options.js';
 import type { Runner } from '../index.js';
 
-export function define(cmd: Command, run: Runner): void {
-  cmd
+function declareFlags(cmd: Command) {
+  return cmd
     .argument('<address...>', 'the addresses to check')
     .option('--local', 'check with the built-in engine (syntax, lists, DNS) even when signed in: nothing is spent')
     .option(
@@ -38,8 +38,14 @@ Examples:
   mailclean verify ada@example.com
   mailclean verify --local ada@example.com bob@exmaple.com --json
   mailclean verify "$ADDRESS" >/dev/null && echo deliverable`,
-    )
-    .action(
-      run(async (f, opts, [addresses]) => (await import('../verify.js')).verifyCommand({ ...opts, addresses }, f)),
     );
+}
+
+/** The flags as commander parsed them, with the addresses given. */
+export type VerifyFlags = ReturnType<ReturnType<typeof declareFlags>['opts']> & { addresses: string[] };
+
+export function define(cmd: Command, run: Runner): void {
+  declareFlags(cmd).action(
+    run(async (f, opts, [addresses]) => (await import('../verify.js')).verifyCommand({ ...opts, addresses }, f)),
+  );
 }

@@ -19,7 +19,6 @@ export function runsTable(runs: readonly RunJson[], tty: boolean, now: number): 
   return renderTable(['ID', 'LIST', 'STARTED', 'ENDED', 'ROWS', 'SPENT', 'OUTCOME', 'OUTPUTS'], rows, tty);
 }
 
-/** Where the rows went: the files, or stdout. */
 function outputsText(run: RunJson): string {
   return run.outputs.map((o) => (o.path === '-' ? 'stdout' : o.path)).join(', ');
 }
