@@ -1,3 +1,4 @@
+import type { AccountState } from '../clean/state/account-state.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
 import { renderPairs } from '../io/table.js';
@@ -11,40 +12,34 @@ const PLANS_BY_LIMIT = new Map([
   [10_000, 'pro'],
 ]);
 
-export interface AllowanceView {
-  /** Addresses left when last heard, or null when the service never said. */
-  left: number | null;
-  /** The month's allowance, and the plan it names (free, pro), when the service said. */
-  limit: number | null;
-  plan: string | null;
-  renewsAt: string | null;
-  /** When the news was heard (ISO 8601) and from what: a sign-in, a refusal, or a run counting down. */
-  asOf: string | null;
-  source: 'signin' | 'refusal' | 'run' | null;
-  month: string;
-  spentThisMachine: number;
-  /** Every runner sharing the account; null when the state is not shared. */
-  spentAllRunners: number | null;
-}
+/** The allowance as `allowance --json` prints it (docs/json.md). */
+export type AllowanceView = Awaited<ReturnType<typeof allowanceView>>;
 
 export async function allowance(o: { shared?: string; json?: JsonFlag }, f: Factory): Promise<number> {
-  const state = await cleaningAccountState(f, o.shared, 'allowance');
+  const view = await allowanceView(await cleaningAccountState(f, o.shared, 'allowance'));
+  if (o.json !== undefined) f.io.json(view, o.json, ALLOWANCE_FIELDS);
+  else f.io.out(renderPairs(pairs(view)));
+  return 0;
+}
+
+async function allowanceView(state: AccountState) {
   const known = state.knownAllowance();
   const spent = await state.spentInMonth();
-  const view: AllowanceView = {
+  return {
+    // Addresses left when last heard, or null when the service never said.
     left: known?.left ?? null,
+    // The month's allowance, and the plan it names (free, pro), when the service said.
     limit: known?.limit ?? null,
     plan: known?.limit !== undefined ? (PLANS_BY_LIMIT.get(known.limit) ?? null) : null,
     renewsAt: known?.renewsAt ?? null,
+    // When the news was heard (ISO 8601) and from what: a sign-in, a refusal, or a run counting down.
     asOf: known?.asOf ?? null,
     source: known?.source ?? null,
     month: spent.month,
     spentThisMachine: spent.thisMachine,
+    // Every runner sharing the account; null when the state is not shared.
     spentAllRunners: spent.allRunners ?? null,
   };
-  if (o.json !== undefined) f.io.json(view, o.json, ALLOWANCE_FIELDS);
-  else f.io.out(renderPairs(pairs(view)));
-  return 0;
 }
 
 const SOURCES = { signin: 'the sign-in answer', refusal: 'a refusal', run: 'counting down since' } as const;

@@ -6,13 +6,9 @@ import type { JsonFlag } from '../io/json.js';
 import { renderPairs } from '../io/table.js';
 import { checkedFlag, namingFlags, validateCountryCode, valueOrPrompt } from './common/inputs.js';
 import { platformSession } from './common/sessions.js';
+import type { MeFlags, MeUpdateFlags } from './flags/me.js';
 
-export interface MeOptions {
-  brand?: string;
-  json?: JsonFlag;
-}
-
-export async function showMe(o: MeOptions, f: Factory): Promise<number> {
+export async function showMe(o: MeFlags, f: Factory): Promise<number> {
   (await f.profile()).requireKnown();
   const client = await platformSession(f);
   const view = meView(await client.me(o.brand).catch((error: unknown) => refusedBrand(error, client, o.brand)));
@@ -36,7 +32,7 @@ async function refusedBrand(error: unknown, client: PlatformClient, brand: strin
 }
 
 /** The fields of POST /api/me, each with its flag (and option) and its label when asked for. */
-export const UPDATE_FIELDS = [
+const UPDATE_FIELDS = [
   { key: 'first_name', flag: '--first-name', option: 'firstName', label: 'First name' },
   { key: 'last_name', flag: '--last-name', option: 'lastName', label: 'Last name' },
   { key: 'phone', flag: '--phone', option: 'phone', label: 'Phone' },
@@ -48,7 +44,7 @@ const validatorOf = (field: (typeof UPDATE_FIELDS)[number]) =>
   field.key === 'country_code' ? validateCountryCode : undefined;
 
 /** --name, as `register` takes it: its first word is the first name, the rest (if any) the last name. */
-export function splitName(o: { name?: string; firstName?: string; lastName?: string }): Partial<ProfileUpdate> {
+function splitName(o: MeUpdateFlags): Partial<ProfileUpdate> {
   if (o.name === undefined) return {};
   if (o.firstName !== undefined || o.lastName !== undefined)
     throw new UsageError('--name is the first and last names in one: give it, or --first-name and --last-name');
@@ -57,10 +53,10 @@ export function splitName(o: { name?: string; firstName?: string; lastName?: str
   return rest.length > 0 ? { first_name: first, last_name: rest.join(' ') } : { first_name: first };
 }
 
-/** The four fields POST /api/me takes; those not given are taken from the current profile. */
-export type MeUpdateOptions = Partial<ProfileUpdate> & { json?: JsonFlag };
-
-export async function updateMe(o: MeUpdateOptions, f: Factory): Promise<number> {
+/** Sends the four fields POST /api/me takes; those not given are taken from the current profile. */
+export async function updateMe(flags: MeUpdateFlags, f: Factory): Promise<number> {
+  const given = Object.fromEntries(UPDATE_FIELDS.map((field) => [field.key, flags[field.option]]));
+  const o: Partial<ProfileUpdate> = { ...given, ...splitName(flags) };
   for (const field of UPDATE_FIELDS) {
     const given = o[field.key];
     if (typeof given !== 'string') continue;
@@ -92,10 +88,10 @@ export async function updateMe(o: MeUpdateOptions, f: Factory): Promise<number> 
       );
     }
   }
-  const flags = Object.fromEntries(UPDATE_FIELDS.map((field) => [field.key, field.flag]));
-  const view = meView(await client.updateMe(body).catch(namingFlags(flags)));
+  const flagNames = Object.fromEntries(UPDATE_FIELDS.map((field) => [field.key, field.flag]));
+  const view = meView(await client.updateMe(body).catch(namingFlags(flagNames)));
   f.io.note(`${f.io.style.green('✓')} Profile updated`);
-  print(f, view, o.json);
+  print(f, view, flags.json);
   return 0;
 }
 

@@ -30,9 +30,10 @@ export async function showRoles(o: RolesFlags, f: Factory): Promise<number> {
   }
   const json = o.json;
   if (o.permissions) {
-    const rows = permissionMatrix(views);
+    const columns = roleColumns(views);
+    const rows = permissionMatrix(views, columns);
     if (json !== undefined) f.io.json(rows, json, PERMISSION_FIELDS);
-    else printPermissions(f, views, rows);
+    else printPermissions(f, columns, rows);
     return 0;
   }
   if (json !== undefined) {
@@ -68,11 +69,14 @@ function brandLabels(views: RoleView[]): Map<string | null, string> {
   return labels;
 }
 
-/** A role's name, with `@brand-slug` when the roles span several brands (whose roles share names). */
-function roleLabel(role: RoleView, severalBrands: boolean): { label: string; header: string } {
-  const name = role.name ?? '-';
-  const brand = severalBrands ? `@${role.brand_slug ?? role.brand_id ?? '-'}` : '';
-  return { label: `${name}${brand}`, header: `${name.toUpperCase()}${brand}` };
+/** Each role's name, with `@brand-slug` when the roles span several brands (whose roles share names). */
+function roleColumns(views: RoleView[]): Array<{ label: string; header: string }> {
+  const severalBrands = new Set(views.map((r) => r.brand_id)).size > 1;
+  return views.map((role) => {
+    const name = role.name ?? '-';
+    const brand = severalBrands ? `@${role.brand_slug ?? role.brand_id ?? '-'}` : '';
+    return { label: `${name}${brand}`, header: `${name.toUpperCase()}${brand}` };
+  });
 }
 
 export interface PermissionRow {
@@ -84,10 +88,9 @@ export interface PermissionRow {
 }
 
 /** One row per permission, in category order, naming every role that holds it. */
-function permissionMatrix(views: RoleView[]): PermissionRow[] {
-  const severalBrands = new Set(views.map((r) => r.brand_id)).size > 1;
+function permissionMatrix(views: RoleView[], columns: ReturnType<typeof roleColumns>): PermissionRow[] {
   const byName = new Map<string, PermissionRow>();
-  for (const role of views) {
+  for (const [i, role] of views.entries()) {
     for (const p of role.permissions) {
       const row = byName.get(p.name) ?? {
         name: p.name,
@@ -96,7 +99,7 @@ function permissionMatrix(views: RoleView[]): PermissionRow[] {
         description: p.description,
         roles: [],
       };
-      if (role.name) row.roles.push(roleLabel(role, severalBrands).label);
+      if (role.name) row.roles.push(columns[i]!.label);
       byName.set(p.name, row);
     }
   }
@@ -105,9 +108,7 @@ function permissionMatrix(views: RoleView[]): PermissionRow[] {
   );
 }
 
-function printPermissions(f: Factory, views: RoleView[], rows: PermissionRow[]): void {
-  const severalBrands = new Set(views.map((r) => r.brand_id)).size > 1;
-  const columns = views.map((r) => roleLabel(r, severalBrands));
+function printPermissions(f: Factory, columns: ReturnType<typeof roleColumns>, rows: PermissionRow[]): void {
   const mark = f.io.isStdoutTTY ? '✓' : 'yes';
   const table = rows.map((r) => [
     r.category ?? '-',

@@ -1,27 +1,16 @@
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
-import { formatRate, parseRate, type Rate } from '../config/rate.js';
+import { formatRate, parseRate } from '../config/rate.js';
 import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
-import type { JsonFlag } from '../io/json.js';
-import type { AllowanceStatus, FaultOptions, SandboxOptions } from '../sandbox/server.js';
+import type { AllowanceStatus, FaultOptions } from '../sandbox/server.js';
 import { readInternalToken } from './common/inputs.js';
 import type { SandboxFlags } from './flags/sandbox.js';
 
 /** `mailclean sandbox` as typed options: the server's settings, and how to report where it listens. */
-export interface SandboxCommandOptions {
-  server: Omit<SandboxOptions, 'log'> & {
-    host: string;
-    port: number;
-    rate: Rate;
-    allowanceStatus: AllowanceStatus;
-    faults: FaultOptions;
-  };
-  rates: { faults: number; rejects: number; drops: number };
-  json?: JsonFlag;
-}
+type SandboxCommandOptions = Awaited<ReturnType<typeof sandboxOptions>>;
 
-export async function sandboxOptions(opts: SandboxFlags, f: Factory): Promise<SandboxCommandOptions> {
+export async function sandboxOptions(opts: SandboxFlags, f: Factory) {
   const port = Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port: "${opts.port}" is not a port number`);

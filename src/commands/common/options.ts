@@ -11,3 +11,8 @@ export function serviceOption(defaultValue: ServiceChoice, choices: readonly Ser
 export function jsonOption() {
   return new Option('--json [fields]', 'print JSON on stdout (optionally only these comma-separated fields)');
 }
+
+/** --shared, for what this command takes from the Redis; the environment and the profile stand in for it alike. */
+export function sharedOption(use: string) {
+  return new Option('--shared <redis-url>', `${use} (else MAILCLEAN_REDIS_URL, else the profile key \`shared\`)`);
+}

@@ -1,14 +1,11 @@
 import type { Command } from '@commander-js/extra-typings';
 import { ALLOWANCE_FIELDS } from '../common/json-fields.js';
-import { jsonOption } from '../common/options.js';
+import { jsonOption, sharedOption } from '../common/options.js';
 import type { Runner } from '../index.js';
 
 export function define(cmd: Command, run: Runner): void {
   cmd
-    .option(
-      '--shared <redis-url>',
-      'also count what every runner sharing the account spent (else MAILCLEAN_REDIS_URL, else the profile key `shared`)',
-    )
+    .addOption(sharedOption('also count what every runner sharing the account spent'))
     .addOption(jsonOption())
     .addHelpText(
       'after',

@@ -8,11 +8,7 @@ export function define(cmd: Command, run: Runner): void {
     .description('show, for each service, whether you are signed in, as whom, and where the token comes from')
     .option('--check', 'also ask the cleaning service whether it takes its token (uses one request of its rate limit)')
     .addOption(jsonOption())
-    .action(
-      run(async (f, opts) =>
-        (await import('../auth.js')).authStatus({ json: opts.json, check: opts.check ?? false }, f),
-      ),
-    );
+    .action(run(async (f, opts) => (await import('../auth.js')).authStatus(opts, f)));
   cmd
     .command('token')
     .description('print a stored token on stdout, for scripts')
@@ -21,5 +17,5 @@ export function define(cmd: Command, run: Runner): void {
         .choices(['platform', 'clean', 'cdp'] as const)
         .default('platform'),
     )
-    .action(run(async (f, opts) => (await import('../auth.js')).authToken({ service: opts.service }, f)));
+    .action(run(async (f, opts) => (await import('../auth.js')).authToken(opts, f)));
 }

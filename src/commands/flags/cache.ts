@@ -1,5 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
-import { jsonOption } from '../common/options.js';
+import { jsonOption, sharedOption } from '../common/options.js';
 import type { Runner } from '../index.js';
 
 export function define(cmd: Command, run: Runner): void {
@@ -12,13 +12,11 @@ signed-in cleaning account of this profile lives in the data directory (MAILCLEA
 account's state is shared (--shared, MAILCLEAN_REDIS_URL or the profile key \`shared\`), in that Redis: the
 same store \`clean\` uses.`,
   );
-  const shared = '--shared <redis-url>';
-  const sharedHelp =
-    'the Redis the account shares with other runners (else MAILCLEAN_REDIS_URL, else the profile key `shared`)';
+  const shared = () => sharedOption('the Redis the account shares with other runners');
   cmd
     .command('stats')
     .description('how many answers the cache holds, how old, how large')
-    .option(shared, sharedHelp)
+    .addOption(shared())
     .addOption(jsonOption())
     .action(run(async (f, opts) => (await import('../cache.js')).cacheStats(opts, f)));
   cmd
@@ -26,12 +24,12 @@ same store \`clean\` uses.`,
     .description('forget answers (all, or those older than --older-than); asks first, as they were paid for')
     .option('--older-than <duration>', 'only answers older than this, e.g. 90d')
     .option('-y, --yes', 'clear without asking (needed where nobody can be asked: a pipe, CI)')
-    .option(shared, sharedHelp)
+    .addOption(shared())
     .addOption(jsonOption())
     .action(run(async (f, opts) => (await import('../cache.js')).cacheClear(opts, f)));
   cmd
     .command('path')
     .description('print where the cache is: the file, or the Redis URL and key when shared')
-    .option(shared, sharedHelp)
+    .addOption(shared())
     .action(run(async (f, opts) => (await import('../cache.js')).cachePathCommand(f, opts)));
 }

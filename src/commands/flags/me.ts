@@ -4,12 +4,19 @@ import { jsonOption } from '../common/options.js';
 import type { Runner } from '../index.js';
 
 export function define(cmd: Command, run: Runner): void {
-  cmd
+  declareFlags(cmd).action(run(async (f, opts) => (await import('../me.js')).showMe(opts, f)));
+  declareUpdateFlags(cmd).action(run(async (f, opts) => (await import('../me.js')).updateMe(opts, f)));
+}
+
+function declareFlags(cmd: Command) {
+  return cmd
     .option('--brand <id>', 'switch the current brand (sent as current_buuid)')
     .addOption(jsonOption())
-    .addHelpText('after', `\nJSON fields: ${ME_FIELDS.join(', ')}`)
-    .action(run(async (f, opts) => (await import('../me.js')).showMe({ brand: opts.brand, json: opts.json }, f)));
-  cmd
+    .addHelpText('after', `\nJSON fields: ${ME_FIELDS.join(', ')}`);
+}
+
+function declareUpdateFlags(cmd: Command) {
+  return cmd
     .command('update')
     .description('update your name, phone and country code (values not given are kept)')
     .option('--name <name>', 'your name, as `register` takes it: its first word the first name, the rest the last')
@@ -21,12 +28,8 @@ export function define(cmd: Command, run: Runner): void {
     .addHelpText(
       'after',
       '\nThe service needs all four fields, none empty: one your profile has empty (registration leaves\nthe last name empty) must be given, else nothing is sent.',
-    )
-    .action(
-      run(async (f, opts) => {
-        const { UPDATE_FIELDS, updateMe, splitName } = await import('../me.js');
-        const given = Object.fromEntries(UPDATE_FIELDS.map((field) => [field.key, opts[field.option]]));
-        return updateMe({ ...given, ...splitName(opts), json: opts.json }, f);
-      }),
     );
 }
+
+export type MeFlags = ReturnType<ReturnType<typeof declareFlags>['opts']>;
+export type MeUpdateFlags = ReturnType<ReturnType<typeof declareUpdateFlags>['opts']>;

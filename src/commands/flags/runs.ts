@@ -1,11 +1,9 @@
 import type { Command } from '@commander-js/extra-typings';
-import { jsonOption } from '../common/options.js';
+import { jsonOption, sharedOption } from '../common/options.js';
 import type { Runner } from '../index.js';
 import { RUN_FIELDS } from '../runs/run-json.js';
 
-const SHARED = '--shared <redis-url>';
-const SHARED_HELP =
-  "every runner's runs, from the Redis the account shares (else MAILCLEAN_REDIS_URL, else the profile key `shared`)";
+const shared = () => sharedOption("every runner's runs, from the Redis the account shares");
 
 const RUNS_HELP = `
 Each run of \`clean\` that checks addresses is recorded when it starts and when it ends: its list, rows, spend,
@@ -27,27 +25,30 @@ export function define(cmd: Command, run: Runner): void {
     .command('list', { isDefault: true })
     .description('list the runs, newest first')
     .option('-L, --limit <n>', 'at most this many runs', '20')
-    .option(SHARED, SHARED_HELP)
+    .addOption(shared())
     .addOption(jsonOption())
     .action(run(async (f, opts) => (await import('../runs/runs.js')).listRuns(f, opts)));
   cmd
     .command('view')
     .description('show one run: counts by status, spend, allowance, outputs, command line')
     .argument('<id>', 'the run, as `mailclean runs` lists it')
-    .option(SHARED, SHARED_HELP)
+    .addOption(shared())
     .addOption(jsonOption())
     .action(run(async (f, opts, [id]) => (await import('../runs/runs.js')).viewRun(f, id, opts)));
   cmd
     .command('resume')
     .description('continue a run with rows left to check, with the flags it was started with')
     .argument('<id>', 'the run, as `mailclean runs` lists it')
-    .option(SHARED, 'the Redis URL to use when the run was started with one (its password is not recorded)')
+    .option(
+      '--shared <redis-url>',
+      'the Redis URL to use when the run was started with one (its password is not recorded)',
+    )
     .action(run(async (f, opts, [id]) => (await import('../runs/resume.js')).resumeRun(f, id, opts)));
   cmd
     .command('prune')
     .description("forget runs that ended before a time, and their lists' journals")
     .requiredOption('--older-than <duration>', 'forget runs that ended (or started, if unfinished) before, e.g. 90d')
-    .option(SHARED, SHARED_HELP)
+    .addOption(shared())
     .addOption(jsonOption())
     .action(run(async (f, opts) => (await import('../runs/prune.js')).pruneRuns(f, opts)));
 }

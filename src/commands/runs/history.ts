@@ -1,12 +1,6 @@
-// The run history of this profile's cleaning account, where `clean` records it, and one run in it by its ID.
+// One run of this profile's cleaning account's run history, by its ID.
 import type { AccountState, LoggedRun } from '../../clean/state/account-state.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
-import type { Factory } from '../../factory.js';
-import { cleaningAccountState } from '../common/account-state.js';
-
-export function runHistory(f: Factory, shared: string | undefined): Promise<AccountState> {
-  return cleaningAccountState(f, shared, 'run history');
-}
 
 /** The run with this id, or the one run whose id starts with it (four characters at least). */
 export async function findRun(state: AccountState, id: string): Promise<LoggedRun> {

@@ -8,14 +8,14 @@ import { ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { JsonFlag } from '../../io/json.js';
 import { quantity } from '../../quantities.js';
-import { runHistory } from './history.js';
+import { cleaningAccountState } from '../common/account-state.js';
 
 export async function pruneRuns(
   f: Factory,
   o: { olderThan: string; shared?: string; json?: JsonFlag },
 ): Promise<number> {
   const before = f.io.clock.now() - parseDuration(o.olderThan, '--older-than');
-  const state = await runHistory(f, o.shared);
+  const state = await cleaningAccountState(f, o.shared, 'run history');
   const runs = await state.runs();
   const old = runs.filter((run) => !run.live && Date.parse(run.end?.endedAt ?? run.startedAt) < before);
   const forgotten = await state.forgetRuns(old.map((run) => run.id));

@@ -5,11 +5,12 @@ import { isResumable, type LoggedRun } from '../../clean/state/run-log.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { isRedacted } from '../clean/origin.js';
-import { findRun, runHistory } from './history.js';
+import { cleaningAccountState } from '../common/account-state.js';
+import { findRun } from './history.js';
 import { commandLine } from './run-json.js';
 
 export async function resumeRun(f: Factory, id: string, o: { shared?: string }): Promise<number> {
-  const run = await findRun(await runHistory(f, o.shared), id);
+  const run = await findRun(await cleaningAccountState(f, o.shared, 'run history'), id);
   const args = resumeArgs(run, o.shared);
   f.io.note(`Resuming run ${run.id} of ${run.list}.`);
   const [{ Command }, { declareCleanFlags }, { startClean }] = await Promise.all([

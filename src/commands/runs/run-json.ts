@@ -1,37 +1,11 @@
 // A recorded run as `runs` and `runs view` show it and print it as JSON (docs/json.md).
 import { hostname } from 'node:os';
-import type { LoggedRun, MachineState, RunOutcome, RunOutput } from '../../clean/state/account-state.js';
+import type { LoggedRun, MachineState } from '../../clean/state/account-state.js';
 import { isResumable } from '../../clean/state/run-log.js';
 import { fieldsOf } from '../../fields.js';
 
-export interface RunJson {
-  id: string;
-  list: string;
-  input: string;
-  checker: 'service' | 'local';
-  /** `running`: its process still runs; `unfinished`: it stopped before its end (killed); `ended`. */
-  status: 'running' | 'unfinished' | 'ended';
-  outcome: RunOutcome | null;
-  exitCode: number | null;
-  /** It may still check rows: `mailclean runs resume ID` continues it. */
-  resumable: boolean;
-  startedAt: string;
-  resumedAt: string | null;
-  endedAt: string | null;
-  rows: number;
-  unique: number;
-  spent: number | null;
-  /** Addresses sent whose answers were never journaled (not in `spent`; maybe billed); null where unknown. */
-  inFlight: number | null;
-  statuses: Record<string, number> | null;
-  allowanceLeft: number | null;
-  outputs: RunOutput[];
-  message: string | null;
-  host: string;
-  pid: number;
-  cwd: string | null;
-  commandLine: string | null;
-}
+/** A run's JSON: its type is what `runJson` builds, so its fields are listed once more only in RUN_FIELDS. */
+export type RunJson = ReturnType<typeof runJson>;
 
 export const RUN_FIELDS = fieldsOf<RunJson>({
   id: true,
@@ -59,16 +33,19 @@ export const RUN_FIELDS = fieldsOf<RunJson>({
   commandLine: true,
 });
 
-export function runJson(run: LoggedRun, machine: MachineState): RunJson {
+export function runJson(run: LoggedRun, machine: MachineState) {
   const end = run.end;
+  // `running`: its process still runs; `unfinished`: it stopped before its end (killed).
+  const status: 'running' | 'unfinished' | 'ended' = end ? 'ended' : run.live ? 'running' : 'unfinished';
   return {
     id: run.id,
     list: run.list,
     input: run.input,
     checker: run.checker,
-    status: end ? 'ended' : run.live ? 'running' : 'unfinished',
+    status,
     outcome: end?.outcome ?? null,
     exitCode: end?.exitCode ?? null,
+    // It may still check rows: `mailclean runs resume ID` continues it.
     resumable: isResumable(run),
     startedAt: run.startedAt,
     resumedAt: run.resumedAt,
@@ -76,6 +53,7 @@ export function runJson(run: LoggedRun, machine: MachineState): RunJson {
     rows: run.rows,
     unique: run.unique,
     spent: end ? end.spent : spentSoFar(run, machine),
+    // Addresses sent whose answers were never journaled (not in `spent`; maybe billed); null where unknown.
     inFlight: inFlightOf(run, machine),
     statuses: end?.statuses ?? null,
     allowanceLeft: end?.allowanceLeft ?? null,

@@ -2,8 +2,8 @@
 import { ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { JsonFlag } from '../../io/json.js';
-import { shownAccountState } from '../common/account-state.js';
-import { findRun, runHistory } from './history.js';
+import { cleaningAccountState, shownAccountState } from '../common/account-state.js';
+import { findRun } from './history.js';
 import { runsTable, runView } from './render.js';
 import { RUN_FIELDS, runJson } from './run-json.js';
 
@@ -21,7 +21,7 @@ export async function listRuns(f: Factory, o: { limit: string; shared?: string; 
 }
 
 export async function viewRun(f: Factory, id: string, o: { shared?: string; json?: JsonFlag }): Promise<number> {
-  const state = await runHistory(f, o.shared);
+  const state = await cleaningAccountState(f, o.shared, 'run history');
   const run = runJson(await findRun(state, id), state);
   if (o.json !== undefined) f.io.json(run, o.json, RUN_FIELDS);
   else f.io.out(runView(run));
