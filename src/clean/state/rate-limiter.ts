@@ -27,18 +27,18 @@ export interface RateLimiter {
  * The server counts a send when it arrives, somewhere between booking and answer, so a send holds its slot until
  * `span` after its answer, or, never answered (a killed run), for `pendingMs` more; waits on sends in flight poll.
  */
-export interface LimitTimings {
-  span: number;
-  pendingMs: number;
-  pollMs: number;
-}
+export class LimitTimings {
+  readonly span: number;
+  readonly pollMs: number;
 
-export function limitTimings(rate: Rate, marginMs = limitMargin(rate), pendingMs = 30_000): LimitTimings {
-  return {
-    span: rate.windowMs + marginMs,
-    pendingMs,
-    pollMs: Math.max(20, Math.min(1_000, rate.windowMs / 50)),
-  };
+  constructor(
+    rate: Rate,
+    marginMs = limitMargin(rate),
+    readonly pendingMs = 30_000,
+  ) {
+    this.span = rate.windowMs + marginMs;
+    this.pollMs = Math.max(20, Math.min(1_000, rate.windowMs / 50));
+  }
 }
 
 /**

@@ -2,14 +2,7 @@ import { closeSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
-import {
-  type Booking,
-  bookWhenFree,
-  type LimitTimings,
-  limitTimings,
-  type RateLimiter,
-  timeToSendAfter,
-} from '../rate-limiter.js';
+import { type Booking, bookWhenFree, LimitTimings, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
 import { createSends, LimiterStateError, lock, openSends, readSends, type Send, writeSends } from './limiter-file.js';
 
 export interface LimiterOptions {
@@ -35,7 +28,7 @@ export class SlidingWindowLimiter implements RateLimiter {
   private line: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: LimiterOptions) {
-    this.timings = limitTimings(opts.rate, opts.marginMs, opts.pendingMs);
+    this.timings = new LimitTimings(opts.rate, opts.marginMs, opts.pendingMs);
     if (opts.statePath) {
       try {
         mkdirSync(dirname(opts.statePath), { recursive: true, mode: 0o700 });

@@ -3,14 +3,7 @@
 import type { Redis } from 'ioredis';
 import { type Clock, realClock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
-import {
-  type Booking,
-  bookWhenFree,
-  type LimitTimings,
-  limitTimings,
-  type RateLimiter,
-  timeToSendAfter,
-} from '../rate-limiter.js';
+import { type Booking, bookWhenFree, LimitTimings, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
 import { unreachable } from './connect.js';
 
 // KEYS[1] the set; ARGV: limit, span (ms), in-flight hold (ms), id. Returns {wait, now, score...}.
@@ -54,7 +47,7 @@ export class RedisLimiter implements RateLimiter {
     private readonly rate: Rate,
     private readonly clock: Clock = realClock,
   ) {
-    this.timings = limitTimings(rate);
+    this.timings = new LimitTimings(rate);
   }
 
   async acquire(signal?: AbortSignal, onWait?: (ms: number) => void): Promise<Booking> {
