@@ -92,7 +92,7 @@ export class SqliteVerdictCache implements VerdictCache {
     >) {
       const id = `${flags}\t${status}\t${reason}`;
       let verdict = shared.get(id);
-      if (!verdict) shared.set(id, (verdict = verdictOfRow({ key, status, flags, reason, at })));
+      if (!verdict) shared.set(id, (verdict = verdictOfRow({ status, flags, reason })));
       found(key, verdict, at);
       if (++count % PER_TURN === 0) {
         await turn();

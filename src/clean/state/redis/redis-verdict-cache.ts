@@ -50,8 +50,6 @@ export class RedisVerdictCache implements VerdictCache {
     private readonly redis: Redis,
     private readonly url: string,
     private readonly key: string,
-    /** Closing the cache closes the connection only when the cache was given it alone. */
-    private readonly ownsConnection = false,
   ) {}
 
   private async run<T>(command: () => Promise<T>): Promise<T> {
@@ -143,8 +141,6 @@ export class RedisVerdictCache implements VerdictCache {
     } while (cursor !== '0');
   }
 
-  async close(): Promise<void> {
-    // Otherwise the connection belongs to whoever opened it (it also carries the limiter).
-    if (this.ownsConnection) this.redis.disconnect();
-  }
+  /** The connection is the state's (it carries the limiter and the claims too): the state closes it. */
+  async close(): Promise<void> {}
 }
