@@ -124,10 +124,7 @@ async function scanRecords(
   }
 }
 
-/**
- * Refuses a write pass over a file that changed since the scan: rows found by their number would get another
- * row's verdict. (A spooled or decoded copy is private and cannot change.)
- */
+/** Rows found by their number in a changed file would get another row's verdict. */
 export function assertInputUnchanged(layout: InputLayout, scan: ScanResult): void {
   if (inputChanged(layout, scan))
     throw new UsageError(

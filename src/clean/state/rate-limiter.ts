@@ -23,10 +23,7 @@ export interface RateLimiter {
   estimate(requests: number): Promise<number>;
 }
 
-/**
- * The server counts a send when it arrives, somewhere between booking and answer, so a send holds its slot until
- * `span` after its answer, or, never answered (a killed run), for `pendingMs` more; waits on sends in flight poll.
- */
+/** The server counts a send when it arrives, so a send holds its slot until `span` after its answer. */
 export class LimitTimings {
   readonly span: number;
   readonly pollMs: number;
@@ -41,10 +38,7 @@ export class LimitTimings {
   }
 }
 
-/**
- * What covers the server's clock measuring W shorter than ours (clock rates, whole milliseconds). A long window
- * keeps a whole second, in case arrivals are stamped in seconds.
- */
+/** Covers the server's clock measuring W shorter than ours; a long window keeps a second, for arrivals in seconds. */
 export function limitMargin(rate: Rate): number {
   return rate.windowMs >= 100_000 ? 1_000 : Math.max(5, rate.windowMs * 0.001);
 }
@@ -52,7 +46,7 @@ export function limitMargin(rate: Rate): number {
 /** A try at booking a slot: the wait before one frees, and whether that time is known (an answer came back). */
 export type TryBook = () => Promise<{ wait: number; known: boolean }> | { wait: number; known: boolean };
 
-/** Tries to book until a try finds no wait; `onWait` hears the first wait. Returns the time waited, `waited` included. */
+/** Tries to book until a try finds no wait; `onWait` hears the first wait. Returns the time waited in all. */
 export async function bookWhenFree(
   tryBook: TryBook,
   {
@@ -75,10 +69,7 @@ export async function bookWhenFree(
   }
 }
 
-/**
- * How long until `requests` more sends could all have started, given when each held slot frees (`holds`) and each
- * new send holding one `span`. A send in flight is taken as answered now: its full timeout made ETAs far too long.
- */
+/** A send in flight is taken as answered now: its full timeout made ETAs far too long. */
 export function timeToSendAfter(
   holds: readonly number[],
   requests: number,

@@ -1,5 +1,5 @@
-// How the list's keys lie in their log (unique-keys.ts): each key's UTF-8 after its length in two bytes (little-endian),
-// one after another; a chunk's unused end is zeros, as no key is empty. Only some records' offsets are kept.
+// How the list's keys lie in their log (unique-keys.ts): each key's UTF-8 after its length in two bytes
+// (little-endian), one after another; a chunk's unused end is zeros, as no key is empty.
 import { type ByteLog, CHUNK_BYTES } from './byte-log.js';
 
 export const LENGTH_BYTES = 2;

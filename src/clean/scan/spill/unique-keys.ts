@@ -21,10 +21,7 @@ export interface UniqueKeysOptions {
   foldsCase?: boolean;
 }
 
-/**
- * The list's distinct keys, numbered (ordinal) in order of first appearance: a hash table of ordinals in a typed
- * array, and the keys as UTF-8 in a log that spills to disk. A match is confirmed on the key's bytes.
- */
+/** The list's distinct keys, numbered in order of first appearance, in a hash table over a log that spills. */
 export class UniqueKeys implements Iterable<string> {
   /** A slot holds ordinal + 1 (0: free) below the top bits of the key's hash: most probes need no key bytes. */
   private readonly table = new ArrayBuffer(4 * 2 ** INITIAL_BITS, { maxByteLength: 4 * 2 ** MAX_BITS });

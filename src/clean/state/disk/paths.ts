@@ -36,10 +36,7 @@ export function runsPath(dataDir: string, account: string): string {
   return join(dataDir, 'runs', `${account}.ndjson`);
 }
 
-/**
- * What a run of the history has in flight (in-flight-file.ts), beside it. The id is from the history's file, so it is
- * encoded: no id names a file elsewhere.
- */
+/** The id is from the history's file, so it is encoded: no id names a file elsewhere. */
 export function inFlightPath(dataDir: string, account: string, runId: string): string {
   return join(dataDir, 'runs', `${account}.${encodeURIComponent(runId)}.inflight`);
 }

@@ -1,6 +1,5 @@
-// The run history every runner of an account sees: one hash, run id -> its latest record (JSON). A run of this
-// process that has not ended also keeps a key alive (a minute, refreshed while it runs): the sign of life that
-// other machines read, as they cannot ask this machine's processes.
+// The run history every runner sees: one hash of run id -> latest record. A run under way keeps a key alive: the sign
+// of life other machines read, as they cannot ask this machine's processes.
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { isObject } from '../../../api/shape.js';

@@ -114,10 +114,7 @@ export class RedisVerdictCache implements VerdictCache {
     return removed;
   }
 
-  /**
-   * Fields written before local parts were folded (dedupeKey) kept their capital letters: once per cache (a marker key
-   * beside it), each takes the folded form, the newer answer kept where two meet.
-   */
+  /** Fields written before keys were folded (dedupeKey) take the folded form once, the newer answer kept. */
   async foldKeys(): Promise<void> {
     if ((await this.run(() => this.redis.set(`${this.key}:folded`, '1', 'NX'))) === null) return;
     for await (const [field, value] of this.entries()) {
