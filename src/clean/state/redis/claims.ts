@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { batches } from '../../../batches.js';
 import { ownerIsGone, processSpace } from '../../../lock-files.js';
 import type { AddressClaims } from '../account-state.js';
-import { unreachable } from './connect.js';
+import { askShared, unreachable } from './connect.js';
 
 /** A claim outlives its runner's last sign of life by this much at most. */
 const LIVENESS_MS = 15_000;
@@ -45,12 +45,8 @@ export class Claims implements AddressClaims {
     return `${this.prefix}:runner:${owner}`;
   }
 
-  private async run<T>(command: () => Promise<T>): Promise<T> {
-    try {
-      return await command();
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+  private run<T>(command: () => Promise<T>): Promise<T> {
+    return askShared(this.url, command);
   }
 
   /** Says this runner is alive, now and every few seconds until `release`. */

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { type Clock, realClock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
 import { type Booking, bookWhenFree, LimitTimings, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
-import { unreachable } from './connect.js';
+import { askShared } from './connect.js';
 
 // KEYS[1] the set; ARGV: limit, span (ms), in-flight hold (ms), id. Returns {wait, now, score...}.
 const ACQUIRE = `
@@ -60,43 +60,34 @@ export class RedisLimiter implements RateLimiter {
   /** Every slot's end is guessed: the holds come back as times, not as sends. */
   private async tryBook(id: string): Promise<{ wait: number; known: boolean }> {
     const { span, pendingMs } = this.timings;
-    let out: Array<number | string>;
-    try {
-      out = (await this.redis.eval(ACQUIRE, 1, this.key, this.rate.requests, span, pendingMs, id)) as Array<
-        number | string
-      >;
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
-    const [wait, redisNow, ...scores] = out.map(Number);
-    // Redis's clock and ours may differ: keep the holds relative to now.
-    const offset = this.clock.now() - redisNow!;
-    this.holding = scores.filter((_, i) => i % 2 === 1).map((s) => s + offset);
+    const booked = () => this.redis.eval(ACQUIRE, 1, this.key, this.rate.requests, span, pendingMs, id);
+    const [wait, redisNow, ...scores] = ((await askShared(this.url, booked)) as Array<number | string>).map(Number);
+    this.keepHolds(redisNow!, scores);
     return { wait: wait!, known: false };
   }
 
   async estimate(requests: number): Promise<number> {
-    try {
-      const [[, time], [, scores]] = (await this.redis
-        .multi()
-        .time()
-        .zrange(this.key, '0', '-1', 'WITHSCORES')
-        .exec()) as [[unknown, [string, string]], [unknown, string[]]];
-      const offset = this.clock.now() - (Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000));
-      this.holding = scores.filter((_, i) => i % 2 === 1).map((s) => Number(s) + offset);
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+    const read = () => this.redis.multi().time().zrange(this.key, '0', '-1', 'WITHSCORES').exec();
+    const [[, time], [, scores]] = (await askShared(this.url, read)) as [
+      [unknown, [string, string]],
+      [unknown, string[]],
+    ];
+    this.keepHolds(Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000), scores.map(Number));
     return this.timeToSend(requests);
   }
 
   async release(booking: Booking, unused = false): Promise<void> {
-    try {
-      if (unused) await this.redis.zrem(this.key, booking.id);
-      else await this.redis.eval(RELEASE, 1, this.key, this.timings.span, booking.id);
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+    await askShared(this.url, () =>
+      unused
+        ? this.redis.zrem(this.key, booking.id)
+        : this.redis.eval(RELEASE, 1, this.key, this.timings.span, booking.id),
+    );
+  }
+
+  /** The holds (members and scores, flat) in local time: Redis's clock and ours may differ. */
+  private keepHolds(redisNow: number, membersAndScores: number[]): void {
+    const offset = this.clock.now() - redisNow;
+    this.holding = membersAndScores.filter((_, i) => i % 2 === 1).map((score) => score + offset);
   }
 
   timeToSend(requests: number): number {

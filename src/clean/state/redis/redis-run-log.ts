@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { isObject } from '../../../api/shape.js';
 import { isThisProcess, runsHere } from '../process-lives.js';
 import type { LoggedRun, RunRecord } from '../run-log.js';
-import { unreachable } from './connect.js';
+import { askShared } from './connect.js';
 
 const ALIVE_MS = 60_000;
 const REFRESH_MS = 20_000;
@@ -75,12 +75,8 @@ export class RedisRunLog {
     this.beating.delete(id);
   }
 
-  private async exec<T>(command: Promise<T>): Promise<T> {
-    try {
-      return await command;
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+  private exec<T>(command: Promise<T>): Promise<T> {
+    return askShared(this.url, () => command);
   }
 }
 

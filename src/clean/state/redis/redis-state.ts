@@ -9,7 +9,7 @@ import { monthOf } from '../month.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { VerdictCache } from '../verdict-cache.js';
 import { Claims } from './claims.js';
-import { connectShared, unreachable } from './connect.js';
+import { askShared, connectShared } from './connect.js';
 import { RedisLimiter } from './redis-limiter.js';
 import { RedisRunLog } from './redis-run-log.js';
 import { RedisVerdictCache } from './redis-verdict-cache.js';
@@ -88,20 +88,13 @@ export class RedisAccountState implements AccountState {
     await this.machine.recordSpend(addresses, at);
     if (addresses <= 0) return;
     const key = spendKey(this.account, monthOf(at));
-    try {
-      await this.redis.multi().incrby(key, addresses).pexpire(key, SPEND_KEPT_MS).exec();
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+    await askShared(this.url, () => this.redis.multi().incrby(key, addresses).pexpire(key, SPEND_KEPT_MS).exec());
   }
 
   async spentInMonth(): Promise<MonthSpend> {
     const mine = await this.machine.spentInMonth();
-    try {
-      return { ...mine, allRunners: Number((await this.redis.get(spendKey(this.account, mine.month))) ?? 0) };
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+    const allRunners = await askShared(this.url, () => this.redis.get(spendKey(this.account, mine.month)));
+    return { ...mine, allRunners: Number(allRunners ?? 0) };
   }
 
   /** Kept on this machine too, where `runs` without a shared store looks. */

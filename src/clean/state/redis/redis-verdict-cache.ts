@@ -6,7 +6,7 @@ import { asciiLower } from '../../../verify/syntax.js';
 import { documentedStatus } from '../../verdict/service-words.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import type { CacheStats, FoundAnswer, VerdictCache } from '../verdict-cache.js';
-import { unreachable } from './connect.js';
+import { askShared } from './connect.js';
 
 const flag = (b: boolean | null) => (b === null ? '' : b ? '1' : '0');
 const unflag = (s: string | undefined): boolean | null => (s === '1' ? true : s === '0' ? false : null);
@@ -52,12 +52,8 @@ export class RedisVerdictCache implements VerdictCache {
     private readonly key: string,
   ) {}
 
-  private async run<T>(command: () => Promise<T>): Promise<T> {
-    try {
-      return await command();
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+  private run<T>(command: () => Promise<T>): Promise<T> {
+    return askShared(this.url, command);
   }
 
   /** HMGET a batch at a time; an answer's verdict carries its own time. */
