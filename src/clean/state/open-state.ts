@@ -32,7 +32,6 @@ const REDIS: SharedStore = {
   directory: async (url) => (await import('./redis/redis-directory.js')).RedisAccountDirectory.connect(url),
 };
 
-/** URL scheme -> store. */
 const SHARED_STORES: Record<string, SharedStore> = { 'redis:': REDIS, 'rediss:': REDIS };
 
 /** The account's state where `where` says; a shared store that cannot be reached rejects (SharedStateError). */

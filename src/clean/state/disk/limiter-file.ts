@@ -5,7 +5,6 @@ import { isObject } from '../../../api/shape.js';
 import { CliError, ExitCode } from '../../../errors.js';
 import { breakLock, isStale, tryLock } from '../../../lock-files.js';
 
-/** One booked send: when it was booked, and when its answer (or failure) came back. */
 export interface Send {
   id: string;
   at: number;

@@ -26,12 +26,10 @@ export function spendPath(dataDir: string, account: string): string {
   return join(dataDir, 'spend', `${account}.ndjson`);
 }
 
-/** Who is sending which address now, among the runs of the account on this machine. */
 export function claimsPath(dataDir: string, account: string): string {
   return join(dataDir, 'claims', `${account}.sqlite`);
 }
 
-/** The account's run history on this machine: one line per record of a run, appended. */
 export function runsPath(dataDir: string, account: string): string {
   return join(dataDir, 'runs', `${account}.ndjson`);
 }
