@@ -1,14 +1,10 @@
-// Cells that hold an address without being one: `Ada <ada@example.com>`, `mailto:ada@example.com?subject=Hi`, and
-// Google Contacts' `a@example.com ::: b@example.org` (several values of one field). The address inside is what gets
-// checked; the cell itself is written back untouched.
+// Cells that hold an address without being one (`Ada <ada@example.com>`, mailto:, Google Contacts' ` ::: `): the
+// address inside is checked; the cell is written back untouched.
 import { checkSyntax, type SyntaxResult } from '../../verify/syntax.js';
 
 export type Found = { address: string; syntax: Extract<SyntaxResult, { ok: true }> };
 
-/**
- * The address a cell holds inside a wrapper, or undefined; of several, the first well-formed one, so a row never
- * costs more than one address. Only called on a cell that is not an address itself.
- */
+/** Of several, the first well-formed one, so a row never costs more than one address. */
 export function addressInside(cell: string): Found | undefined {
   // The cell as a whole already failed; each value of a ` ::: ` list may be a bare address, or wrapped.
   const several = cell.includes(':::');

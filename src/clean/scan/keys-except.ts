@@ -1,10 +1,7 @@
 import type { VerdictTable } from '../verdict/verdict-table.js';
 import type { UniqueKeys } from './spill/unique-keys.js';
 
-/**
- * The list's unique addresses but some, without a copy of the rest: those `answered` already (by number) and those
- * excluded later, a bit each. Excluding by address needs the list's index (see UniqueKeys.dropIndex).
- */
+/** The list's keys but those `answered` (by number) and those excluded later, a bit each, without a copy. */
 export class KeysExcept implements Iterable<string> {
   private readonly out: Uint8Array;
   private excluded = 0;

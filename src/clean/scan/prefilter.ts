@@ -2,18 +2,14 @@ import { asciiLower, checkSyntax, dedupeKey, isPlainAddress } from '../../verify
 import { addressInside } from './extract.js';
 
 export type Prefiltered =
-  /**
-   * `checked`: the address taken from inside the cell (`Name <address>`, mailto:, ` ::: `), when the cell is not one.
-   */
+  /** `checked`: the address taken from inside the cell, when the cell is not one. */
   | { key: string; checked?: string }
   /** `short_row`: the row ends before the email column. */
   | { key?: undefined; checked?: undefined; reason: 'blank' | 'syntax' | 'short_row' };
 
 /**
- * What is decided before anything is sent: blank cells, missing ones and addresses that are not addresses. Every
- * other cell maps to the key its duplicates share (dedupeKey: the letters of the local part in lower case unless
- * `caseSensitive`, the domain in lower-case ASCII); a cell that wraps an address maps to that address's key, so it is
- * sent once with its duplicates.
+ * Blank cells, missing ones and addresses that are not addresses are decided before anything is sent; every other
+ * cell maps to the key its duplicates share (dedupeKey), a wrapped address to that address's key.
  */
 export function prefilter(cell: string | undefined, caseSensitive = false): Prefiltered {
   if (cell === undefined) return { reason: 'short_row' };

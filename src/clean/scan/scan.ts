@@ -10,7 +10,6 @@ import { UniqueKeys } from './spill/unique-keys.js';
 const KEYS_BUDGET = 16 << 20;
 const ROWS_BUDGET = 8 << 20;
 
-/** How many line numbers of ragged rows are kept to show. */
 export const RAGGED_LINES_KEPT = 10;
 
 export interface ScanResult {
@@ -19,7 +18,6 @@ export interface ScanResult {
   blank: number;
   invalid: number;
   duplicates: number;
-  /** Unique addresses in order of first appearance, numbered. */
   unique: UniqueKeys;
   /** With `keepRowOrdinals`: each row's address's number, in row order (rows without an address have none). */
   rowOrdinals?: RowOrdinals;
@@ -29,7 +27,6 @@ export interface ScanResult {
   extracted: number;
   /** Rows with more or fewer fields than the header (or the first row), and the first of their lines. */
   ragged: { rows: number; lines: number[] };
-  /** Frees the memory and the files the scan kept. */
   release(): void;
   /** The file read, as it was when the scan began: a write pass must read the same rows. */
   readStamp: string;
@@ -44,7 +41,6 @@ export interface ScanOptions {
   onNewKey?: (key: string) => void;
   onRows?: (rows: number) => void;
   signal?: AbortSignal;
-  /** Smaller budgets, for tests. */
   budgets?: { keys: number; rows: number };
   /** Local parts told apart by the case of their letters (see dedupeKey); by default `Ann@` is `ann@`. */
   caseSensitive?: boolean;
@@ -124,10 +120,7 @@ async function scanRecords(
   }
 }
 
-/**
- * Refuses a write pass over a file that changed since the scan: rows found by their number would get another
- * row's verdict. (A spooled or decoded copy is private and cannot change.)
- */
+/** Rows found by their number in a changed file would get another row's verdict. */
 export function assertInputUnchanged(layout: InputLayout, scan: ScanResult): void {
   if (inputChanged(layout, scan))
     throw new UsageError(
@@ -135,7 +128,6 @@ export function assertInputUnchanged(layout: InputLayout, scan: ScanResult): voi
     );
 }
 
-/** Whether the input file is not as the scan read it (its size or modification time). */
 export function inputChanged(layout: InputLayout, scan: ScanResult): boolean {
   return stampOf(layout.file) !== scan.readStamp;
 }

@@ -1,7 +1,5 @@
-// Which account on which cleaning service a run works for, whatever the token's source: a profile's token, the
-// same token from MAILCLEAN_CLEAN_TOKEN, a later login of the same account. Every identity a session can show (the
-// token, the signed-in email, the service's user id) is remembered against one account key in the store's
-// directory; the first identity found there names the account. Only hashes are kept, never a token or an email.
+// Which account a run works for, whatever the token's source: every identity a session can show is remembered (hashed
+// only) against one account key, and the first identity found names the account.
 import { createHash } from 'node:crypto';
 import type { AccountDirectory } from './account-state.js';
 
@@ -26,10 +24,7 @@ export function identitiesOf(id: Identity): string[] {
   return names.filter((n): n is string => n !== undefined).map((name) => hash(id.cleanUrl, name).slice(0, 32));
 }
 
-/**
- * The key of an account seen for the first time: by its email where known, else by its user id, else by its token
- * (the email and token forms are those of earlier versions, so their data directories are found).
- */
+/** By email, else user id, else token: the forms of earlier versions, so that their data directories are found. */
 export function accountKey(
   cleanUrl: string,
   email: string | undefined,

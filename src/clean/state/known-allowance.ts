@@ -1,6 +1,5 @@
-// What a run, `verify` or `api` learned of the monthly allowance, kept for the next: a refusal leaves nothing until
-// it renews; an answer counts down what was known, and one the known count did not allow (a plan upgraded, a renewal)
-// shows the count was old, so it is forgotten and the service decides again.
+// What was learned of the monthly allowance, kept for the next run; an answer the known count did not allow (a plan
+// upgraded, a renewal) shows the count was old, so it is forgotten.
 import type { AllowanceNews, KnownAllowance, MachineState } from './account-state.js';
 
 export interface Learned {

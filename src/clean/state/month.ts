@@ -1,10 +1,7 @@
 /** The calendar month (UTC) of `now`, as `2026-11`: the period the allowance is counted in (docs/assumptions.md). */
 export const monthOf = (now: number) => new Date(now).toISOString().slice(0, 7);
 
-/**
- * Until when news of the allowance holds: the renewal date the service gave, else the end of the calendar month (UTC)
- * it was learned in.
- */
+/** The renewal date the service gave, else the end of the calendar month (UTC) the news was learned in. */
 export function holdsUntil(known: { asOf: string; renewsAt?: string }): number {
   const renews = known.renewsAt ? Date.parse(known.renewsAt) : Number.NaN;
   if (Number.isFinite(renews)) return renews;

@@ -32,7 +32,6 @@ const REDIS: SharedStore = {
   directory: async (url) => (await import('./redis/redis-directory.js')).RedisAccountDirectory.connect(url),
 };
 
-/** URL scheme -> store. */
 const SHARED_STORES: Record<string, SharedStore> = { 'redis:': REDIS, 'rediss:': REDIS };
 
 /** The account's state where `where` says; a shared store that cannot be reached rejects (SharedStateError). */
@@ -43,10 +42,7 @@ export async function openAccountState(where: StateLocation): Promise<AccountSta
   return storeOf(where.sharedUrl, 'the shared state').open(where.sharedUrl, where.account, disk);
 }
 
-/**
- * Where the identities of sessions are matched to accounts: this machine's data directory and, with a shared
- * store, that store first (so that every machine finds the same account).
- */
+/** With a shared store, that store first, so that every machine finds the same account. */
 export async function openAccountDirectory(where: Omit<StateLocation, 'account'>): Promise<ClosableDirectory> {
   const { DiskAccountDirectory } = await import('./disk/account-directory.js');
   const disk = new DiskAccountDirectory(where.dataDir);
@@ -62,10 +58,7 @@ export async function openAccountDirectory(where: Omit<StateLocation, 'account'>
   };
 }
 
-/**
- * The account a session's identities belong to, as the shared store (if any) has seen them. A shared store that
- * cannot be reached leaves this machine's directory to answer: opening the account's state then says what is wrong.
- */
+/** A shared store that cannot be reached leaves this machine's directory to answer: opening the state says why. */
 export async function accountOf(where: Omit<StateLocation, 'account'>, identity: Identity): Promise<string> {
   const directory = await openAccountDirectory(where).catch((error: unknown) => {
     if (error instanceof SharedStateError) return openAccountDirectory({ dataDir: where.dataDir });

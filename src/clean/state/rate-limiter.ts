@@ -1,4 +1,5 @@
-// The booking side of a rate limit: what sending needs of a limiter, whichever store keeps its state.
+// The booking side of a rate limit, and the rule every store's limiter applies to the sends it keeps.
+import type { Clock } from '../../clock.js';
 import type { Rate } from '../../config/rate.js';
 
 export interface Booking {
@@ -6,43 +7,69 @@ export interface Booking {
   waitedMs: number;
 }
 
-/**
- * At most N sends in any window of W, shared by the runs of one account: on this machine (a state file) or on
- * several (Redis, --shared).
- */
+/** At most N sends in any window of W, shared by the runs of one account on this machine or, shared, on several. */
 export interface RateLimiter {
   /** Waits for a free slot and books it; `onWait` hears once how long the wait looks when there is one. */
   acquire(signal?: AbortSignal, onWait?: (ms: number) => void): Promise<Booking>;
-  /**
-   * The booked send has ended (answered or failed) now. `unused`: it never reached a server (refused, no such
-   * host), so the service did not count it: the slot is given back as if never booked.
-   */
+  /** The send has ended now; `unused` (it never reached a server, so was not counted) gives the slot back. */
   release(booking: Booking, unused?: boolean): void | Promise<void>;
-  /**
-   * Where a store can: the send was answered now, recorded for other runs a moment later (with the next booking, or
-   * at `flush`). Until then they see it in flight, which holds its slot longer, never shorter.
-   */
+  /** Where a store can, `release` written a moment later: other runs meanwhile see the send in flight, never less. */
   releaseLater?(booking: Booking): void;
-  /** Records what `releaseLater` kept; throws when the state cannot be written. */
+  /** Writes what `releaseLater` kept; throws when the state cannot be written. */
   flush?(): void;
   /** How long until `requests` more sends could all have started, as far as is known (for ETAs). */
   timeToSend(requests: number): number;
-  /** The same, from the sends every run of the account booked so far (read now from the store: a dry run's wait). */
+  /** The same, from what every run booked so far, read now from the store (a dry run's wait). */
   estimate(requests: number): Promise<number>;
 }
 
-/**
- * How long a send holds its slot beyond W after its answer: what covers the server's clock measuring W shorter than
- * ours (clock rates, whole milliseconds). A long window keeps a whole second, in case arrivals are stamped in seconds.
- */
+/** The server counts a send when it arrives, so a send holds its slot until `span` after its answer. */
+export class LimitTimings {
+  readonly span: number;
+  readonly pollMs: number;
+
+  constructor(
+    rate: Rate,
+    marginMs = limitMargin(rate),
+    readonly pendingMs = 30_000,
+  ) {
+    this.span = rate.windowMs + marginMs;
+    this.pollMs = Math.max(20, Math.min(1_000, rate.windowMs / 50));
+  }
+}
+
+/** Covers the server's clock measuring W shorter than ours; a long window keeps a second, for arrivals in seconds. */
 export function limitMargin(rate: Rate): number {
   return rate.windowMs >= 100_000 ? 1_000 : Math.max(5, rate.windowMs * 0.001);
 }
 
-/**
- * How long until `requests` more sends could all have started, given when each held slot frees (`holds`) and each
- * new send holding one `span`. A send in flight is taken as answered now: its full timeout made ETAs far too long.
- */
+/** A try at booking a slot: the wait before one frees, and whether that time is known (an answer came back). */
+export type TryBook = () => Promise<{ wait: number; known: boolean }> | { wait: number; known: boolean };
+
+/** Tries to book until a try finds no wait; `onWait` hears the first wait. Returns the time waited in all. */
+export async function bookWhenFree(
+  tryBook: TryBook,
+  {
+    clock,
+    pollMs,
+    signal,
+    onWait,
+    waited = 0,
+  }: { clock: Clock; pollMs: number; signal?: AbortSignal; onWait?: (ms: number) => void; waited?: number },
+): Promise<number> {
+  let waitedMs = waited;
+  for (;;) {
+    const { wait, known } = await tryBook();
+    if (wait === 0) return waitedMs;
+    if (waitedMs === waited) onWait?.(wait);
+    // A slot whose answer came back frees at a known time; one in flight frees when it ends, seen only by looking.
+    const nap = known ? wait : Math.min(wait, pollMs);
+    waitedMs += nap;
+    await clock.sleep(nap, signal);
+  }
+}
+
+/** A send in flight is taken as answered now: its full timeout made ETAs far too long. */
 export function timeToSendAfter(
   holds: readonly number[],
   requests: number,

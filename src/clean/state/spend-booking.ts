@@ -1,6 +1,5 @@
-// What a run pays, booked in the account's spend (MachineState.recordSpend) as it pays: a line a minute at most, and
-// apart at each month's turn, so a run across the midnight ending a month books each month its own, and a run killed
-// mid-way loses at most a minute's count.
+// What a run pays, booked in the account's spend as it pays: a line a minute at most, and apart at each month's turn,
+// so that each month gets its own count and a killed run loses at most a minute's.
 import type { Clock } from '../../clock.js';
 import type { MachineState } from './account-state.js';
 import { monthOf } from './month.js';

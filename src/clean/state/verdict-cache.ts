@@ -1,6 +1,5 @@
-// The verdict cache: every answer the service gave, per account and service, with its time, so a later run of
-// any list does not pay again for an address answered recently. Two stores implement it: SQLite in the data
-// directory (one machine), Redis (runners on several machines, --shared).
+// The verdict cache: every answer the service gave, per account and service, with its time, so that a later run of any
+// list does not pay again for an address answered recently.
 import type { Verdict } from '../verdict/verdict.js';
 
 export interface CacheStats {
@@ -13,10 +12,7 @@ export interface CacheStats {
   bytes: number | null;
 }
 
-/**
- * An answer read for an address, given when `time` says (epoch ms), not its verdict's `checkedAt`: answers alike
- * but for their time share one verdict, so a million answers are not a million objects.
- */
+/** `time` is when the answer was given: answers alike but for their time share one verdict. */
 export type FoundAnswer = (key: string, verdict: Verdict, time: number) => void;
 
 /** The verdict as of `time`, for a caller that keeps it (see FoundAnswer). */
@@ -26,10 +22,7 @@ export const atTime = (verdict: Verdict, time: number): Verdict => ({
 });
 
 export interface VerdictCache {
-  /**
-   * Tells `found` each answer for these addresses (distinct) given at or after `since` (epoch ms), as it is read;
-   * returns how many. `stop` ends the read early: what was found so far stands.
-   */
+  /** Each answer given at or after `since`, to `found` as it is read; `stop` ends early, what was found standing. */
   lookup(keys: Iterable<string>, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number>;
   /** Keeps answers as they arrive (their `checkedAt` is when the service gave them). */
   store(verdicts: readonly Verdict[]): Promise<void>;

@@ -4,34 +4,27 @@ import { join } from 'node:path';
 import { UsageError } from '../../../errors.js';
 import { processTag } from '../../../lock-files.js';
 
-/** A log is kept in chunks of this size; a record never straddles two, so it is read with one view. */
+/** A record never straddles two chunks, so it is read with one view. */
 export const CHUNK_BYTES = 1 << 20;
 
-/** Reads of the part on disk go through a window this large: neighbouring records are one read. */
-
+/** Reads of the part on disk go through a window: neighbouring records are one read. */
 const WINDOW_BYTES = 8 << 10;
-/** The part on disk holdDiskPart reads whole, at most. */
 const HELD_FROM_DISK = 32 << 20;
-/** What `span` makes sure it can read at least. */
 const LENGTH_READ = 2;
 
 export interface ByteLogOptions {
-  /** Bytes kept in memory; older chunks go to a file in `spillDir` once the log grows past it. */
+  /** Bytes kept in memory; older chunks spill to a file in `spillDir`, made only then and removed by `close()`. */
   budget: number;
-  /** Where the file is made (mode 0600), only when the budget is passed; it is removed by `close()`. */
   spillDir: string;
-  /** Names the file, so that a run killed with SIGKILL leaves something `removeDeadSpools` recognises. */
+  /** Names the file, so that the one a run killed with SIGKILL leaves is recognised and removed by a later run. */
   name: string;
-  /** What holdDiskPart reads whole, at most (HELD_FROM_DISK). */
+  /** What holdDiskPart reads whole, at most. */
   holdFromDisk?: number;
 }
 
-/**
- * An append-only log of byte records, addressed by offset, that keeps its newest chunks in memory and writes the
- * older ones to a file: what a list of tens of millions of rows must remember costs a bounded amount of memory.
- */
+/** An append-only log of byte records, addressed by offset, whose older chunks spill to a file beyond the budget. */
 export class ByteLog {
-  /** In memory: chunks from `firstInMemory` on; the last is being filled. */
+  /** Chunks from `firstInMemory` on; the last is being filled. */
   private chunks: Buffer[] = [];
   private firstInMemory = 0;
   private used = 0;
@@ -45,27 +38,25 @@ export class ByteLog {
 
   constructor(private readonly opts: ByteLogOptions) {}
 
-  /** Logical size: the offset the next record would get, counting the unused ends of chunks. */
+  /** The offset the next record would get, counting the unused ends of chunks. */
   get size(): number {
     return (this.firstInMemory + this.chunks.length - 1) * CHUNK_BYTES + this.used;
   }
 
-  /** Bytes of the log on disk: offsets below this are read from the file. */
   get onDisk(): number {
     return this.firstInMemory * CHUNK_BYTES;
   }
 
-  /** Whether every offset reads without a file read: nothing on disk, or all of it held (holdDiskPart). */
+  /** Nothing on disk, or all of it held (holdDiskPart). */
   get allInMemory(): boolean {
     return this.onDisk === 0 || (this.windowStart === 0 && this.windowEnd >= this.onDisk);
   }
 
-  /** Whether part of the log is on disk. */
   get spilled(): boolean {
     return this.fd !== undefined;
   }
 
-  /** Room for `length` bytes in one chunk; returns the chunk and where in it to write. Call `commit` after. */
+  /** Room for `length` bytes in one chunk; `commit` follows. */
   reserve(length: number): { chunk: Buffer; at: number; offset: number } {
     if (length > CHUNK_BYTES) throw new RangeError(`a record of ${length} bytes is larger than a chunk`);
     if (this.chunks.length === 0 || this.used + length > CHUNK_BYTES) this.newChunk();
@@ -77,15 +68,11 @@ export class ByteLog {
     this.used += length;
   }
 
-  /** The 16-bit little-endian number at `offset`. */
   uint16(offset: number): number {
     return this.bufferAt(offset, 2).readUInt16LE(this.at);
   }
 
-  /**
-   * The buffer that holds the bytes from `offset` on (a chunk in memory, or a window of the file): they start at
-   * `spanStart` in it and can be read up to `spanEnd`, which is never past the end of `offset`'s chunk.
-   */
+  /** The buffer that holds the bytes from `offset` on, from `spanStart` up to `spanEnd` (at most its chunk's end). */
   span(offset: number): Buffer {
     const buffer = this.bufferAt(offset, LENGTH_READ);
     this.spanStart = this.at;
@@ -95,11 +82,9 @@ export class ByteLog {
     return buffer;
   }
 
-  /** Set by `span`. */
   spanStart = 0;
   spanEnd = 0;
 
-  /** Whether the `length` bytes from `offset` (within one chunk) are those of `bytes` from `start`. */
   equals(offset: number, bytes: Buffer, length: number, start = 0): boolean {
     const buffer = this.bufferAt(offset, length);
     // An address is a few dozen bytes: a loop costs less than Buffer#compare's checks of its arguments.
@@ -107,22 +92,22 @@ export class ByteLog {
     return true;
   }
 
-  /**
-   * The buffer that holds `length` bytes from `offset` (a chunk in memory, or a read-through window of the file),
-   * with `at` set to where they start in it. No view is made: lookups read a few bytes millions of times.
-   */
+  /** Sets `at` where the bytes start in the buffer returned: no view is made, as lookups read a few bytes at a time. */
   private bufferAt(offset: number, length: number): Buffer {
     const index = Math.floor(offset / CHUNK_BYTES);
     if (index >= this.firstInMemory) {
       this.at = offset - index * CHUNK_BYTES;
       return this.chunks[index - this.firstInMemory] as Buffer;
     }
-    if (offset < this.windowStart || offset + length > this.windowEnd) this.readWindow(offset, length);
+    if (offset < this.windowStart || offset + length > this.windowEnd) {
+      const start = offset - (offset % WINDOW_BYTES);
+      this.readWindow(start, Math.min(start + Math.max(WINDOW_BYTES, offset + length - start), this.onDisk));
+    }
     this.at = offset - this.windowStart;
     return this.window;
   }
 
-  /** Every chunk in order, each up to its used end; chunks on disk are read into one reused buffer. */
+  /** Each up to its used end; chunks on disk are read into one reused buffer. */
   *chunksInOrder(): Generator<Buffer> {
     const buffer = this.firstInMemory > 0 ? Buffer.alloc(CHUNK_BYTES) : undefined;
     for (let index = 0; index < this.firstInMemory; index++) {
@@ -137,26 +122,18 @@ export class ByteLog {
 
   /** Reads the part on disk into memory once, if it is small enough, for lookups in no order; kept until `letGo`. */
   holdDiskPart(): void {
-    if (this.onDisk > 0 && this.onDisk <= (this.opts.holdFromDisk ?? HELD_FROM_DISK)) this.prefetch(0, this.onDisk);
+    const held = this.windowStart === 0 && this.windowEnd >= this.onDisk;
+    if (!held && this.onDisk > 0 && this.onDisk <= (this.opts.holdFromDisk ?? HELD_FROM_DISK)) {
+      this.readWindow(0, this.onDisk);
+    }
   }
 
-  /** Gives back the memory of what was read from disk (holdDiskPart's). */
   letGo(): void {
     this.window = Buffer.alloc(0);
     this.windowStart = this.windowEnd = -1;
   }
 
-  /** Reads the bytes from `from` to `to` of the part on disk into the window, in one read. */
-  private prefetch(from: number, end: number): void {
-    if (from >= this.windowStart && end <= this.windowEnd) return;
-    if (this.window.length < end - from) this.window = Buffer.alloc(Math.max(end - from, 2 * this.window.length));
-    readFully(this.fd as number, this.window, end - from, from);
-    this.reads++;
-    this.windowStart = from;
-    this.windowEnd = end;
-  }
-
-  /** Reads of the part on disk so far (each one system call or a few). */
+  /** Reads of the part on disk so far. */
   reads = 0;
 
   /** Frees the memory and removes the file; the log is empty after. */
@@ -214,11 +191,9 @@ export class ByteLog {
     );
   }
 
-  private readWindow(offset: number, length: number): void {
-    const start = offset - (offset % WINDOW_BYTES);
-    const size = Math.max(WINDOW_BYTES, offset + length - start);
-    if (this.window.length < size) this.window = Buffer.alloc(size);
-    const end = Math.min(start + size, this.firstInMemory * CHUNK_BYTES);
+  /** Reads the bytes from `start` to `end` of the part on disk into the window, in one read. */
+  private readWindow(start: number, end: number): void {
+    if (this.window.length < end - start) this.window = Buffer.alloc(Math.max(end - start, 2 * this.window.length));
     readFully(this.fd as number, this.window, end - start, start);
     this.reads++;
     this.windowStart = start;

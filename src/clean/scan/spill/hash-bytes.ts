@@ -1,5 +1,3 @@
-// The hash of an address's UTF-8, as the list's index (unique-keys.ts) makes it.
-
 /** FNV-1a, then murmur3's finaliser so that the low bits (the slot) depend on every byte. */
 export function hashBytes(bytes: Uint8Array, length: number, start = 0): number {
   let h = 0x811c9dc5;

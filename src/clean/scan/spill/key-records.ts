@@ -1,5 +1,6 @@
-// How the list's unique addresses lie in their log (unique-keys.ts): each key's UTF-8 after its length in two bytes
-// (little-endian), one after another; a part's unused end is zeros, as no key is empty.
+// How the list's keys lie in their log (unique-keys.ts): each key's UTF-8 after its length in two bytes
+// (little-endian), one after another; a chunk's unused end is zeros, as no key is empty.
+import { type ByteLog, CHUNK_BYTES } from './byte-log.js';
 
 export const LENGTH_BYTES = 2;
 
@@ -13,4 +14,33 @@ export function eachKeyIn(part: Buffer, visit: (bytes: Buffer, start: number, en
     at += LENGTH_BYTES + length;
   }
   return keys;
+}
+
+/** Where the record `skip` records after the one at `at` starts: stepped through in one buffer where it can. */
+export function recordAfter(log: ByteLog, at: number, skip: number): number {
+  while (skip > 0) {
+    const buffer = log.span(at);
+    const { spanStart, spanEnd } = log;
+    let i = spanStart;
+    for (; skip > 0; skip--) {
+      const next = i + LENGTH_BYTES + buffer.readUInt16LE(i);
+      // The chunk's or the window's end, or a chunk's unused end: nextRecord says where to go on.
+      if (next + LENGTH_BYTES > spanEnd || (buffer[next] === 0 && buffer[next + 1] === 0)) break;
+      i = next;
+    }
+    at += i - spanStart;
+    if (skip > 0) {
+      at = nextRecord(log, at);
+      skip--;
+    }
+  }
+  return at;
+}
+
+/** Right after the record at `at`, or at the next chunk when this one ends there. */
+function nextRecord(log: ByteLog, at: number): number {
+  const next = at + LENGTH_BYTES + log.uint16(at);
+  const chunkEnd = next - (next % CHUNK_BYTES) + CHUNK_BYTES;
+  if (next + LENGTH_BYTES > chunkEnd || log.uint16(next) === 0) return chunkEnd;
+  return next;
 }

@@ -2,14 +2,11 @@ const PAGE_BITS = 16;
 const PAGE = 1 << PAGE_BITS;
 const IN_PAGE = PAGE - 1;
 
-/**
- * A growable array of numbers in typed pages of 65,536: growing copies nothing and leaves no unused half
- * behind, as doubling a typed array would (at ten million entries, the difference is tens of megabytes).
- */
+/** A growable array of numbers in typed pages: growing copies nothing and leaves no unused half, as doubling would. */
 export class Paged {
   private pages: Array<Uint16Array | Uint32Array | Float64Array> = [];
 
-  /** 'u16' and 'u32' hold unsigned numbers of that width; 'f64' any number (such as an offset past 4 GiB). */
+  /** 'f64' holds any number (such as an offset past 4 GiB). */
   constructor(readonly kind: 'u16' | 'u32' | 'f64') {}
 
   get(index: number): number {

@@ -1,9 +1,6 @@
 import { Paged } from './paged.js';
 
-/**
- * One bit a row: whether the row's trimmed cell is its address's key as it stands, so the write pass takes the key
- * without deciding the cell's syntax again; any other row goes through the prefilter again.
- */
+/** One bit a row: whether its trimmed cell is its key as it stands, so the write pass need not decide it again. */
 export class PlainRows {
   private readonly words = new Paged('u32');
   private count = 0;

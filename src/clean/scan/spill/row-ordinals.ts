@@ -3,10 +3,7 @@ import { ByteLog, CHUNK_BYTES } from './byte-log.js';
 /** Ordinals are written to the log a page at a time; a chunk holds a whole number of pages. */
 const PAGE_INTS = CHUNK_BYTES / 16;
 
-/**
- * Each row's address ordinal, in row order, so the write pass finds a row's verdict without hashing its address
- * again; the older part goes to disk past the budget.
- */
+/** Each row's key ordinal, so the write pass finds a row's verdict without hashing its address again. */
 export class RowOrdinals {
   private page = new Int32Array(PAGE_INTS);
   private filled = 0;

@@ -1,49 +1,37 @@
 import { ByteLog } from './byte-log.js';
 import { hashBytes } from './hash-bytes.js';
-import { eachKeyIn, LENGTH_BYTES } from './key-records.js';
+import { eachKeyIn, LENGTH_BYTES, recordAfter } from './key-records.js';
 import { Paged } from './paged.js';
-import { recordAfter } from './record-steps.js';
 
-/** Past this share of used slots the table grows: probes stay short. */
+/** Past this share of used slots the table grows, so that probes stay short. */
 const MAX_LOAD = 0.7;
-/** Small tables grow eightfold (rebuilt rarely); past this many slots they double, so a large table never jumps. */
+/** Small tables grow eightfold (rebuilt rarely); large ones double, never jumping far past the need. */
 const EIGHTFOLD_UNTIL_BITS = 24;
 /** One ordinal in this many has its key's offset kept; the others are found by stepping from it. */
 const ANCHOR_BITS = 3;
 const INITIAL_BITS = 12;
-/** 2^30 slots: some 750 million addresses. */
 const MAX_BITS = 30;
 
 export interface UniqueKeysOptions {
-  /** Bytes of keys kept in memory before the older ones are written to a file in `spillDir`. */
+  /** Bytes of keys kept in memory before the older ones spill to a file in `spillDir`. */
   budget: number;
   spillDir: string;
-  /** Bytes on disk holdDiskPart reads into memory, at most (see ByteLog.holdDiskPart; tests try others). */
   holdFromDisk?: number;
-  /** The keys were made with their local parts' letters in lower case (dedupeKey): others are looked up so too. */
+  /** The keys' local parts are in lower case (dedupeKey). */
   foldsCase?: boolean;
 }
 
-/**
- * The list's distinct addresses, numbered (ordinal) in order of first appearance: a hash table of ordinals in a typed
- * array, and the keys as UTF-8 in a log whose older part goes to disk. A match is confirmed on the key's bytes.
- */
+/** The list's distinct keys, numbered in order of first appearance, in a hash table over a log that spills. */
 export class UniqueKeys implements Iterable<string> {
-  /**
-   * Each slot holds ordinal + 1 (0: free) in its low `bits` and the top bits of the key's hash above them, so most
-   * probes need no key bytes and no hash is kept per address. It grows in place, rebuilt from the keys.
-   */
+  /** A slot holds ordinal + 1 (0: free) below the top bits of the key's hash: most probes need no key bytes. */
   private readonly table = new ArrayBuffer(4 * 2 ** INITIAL_BITS, { maxByteLength: 4 * 2 ** MAX_BITS });
   private readonly slots = new Uint32Array(this.table);
   private bits = INITIAL_BITS;
   private mask = (1 << INITIAL_BITS) - 1;
-  /** The log offset of every 2^ANCHOR_BITS-th key. */
   private anchors = new Paged('f64');
-  /** Set by `dropIndex`: the keys can still be listed, no longer looked up. */
   private indexDropped = false;
   private readonly log: ByteLog;
   private scratch = Buffer.alloc(1024);
-  /** The ordinal ordinalsInOrder found last. */
   private lastInOrder = -1;
   private count = 0;
 
@@ -58,17 +46,15 @@ export class UniqueKeys implements Iterable<string> {
     return this.count;
   }
 
-  /** Whether the keys no longer all fit the memory budget (some are read back from disk). */
   get spilled(): boolean {
     return this.log.spilled;
   }
 
-  /** Reads of the part on disk so far: what finding keys on disk cost. */
   get diskReads(): number {
     return this.log.reads;
   }
 
-  /** The key's ordinal, adding it if new (then `size` grows by one). */
+  /** Adds the key if new. */
   add(key: string): number {
     this.assertIndexed();
     const length = this.encode(key);
@@ -82,22 +68,19 @@ export class UniqueKeys implements Iterable<string> {
     return ordinal;
   }
 
-  /** The key's ordinal, or -1. */
+  /** -1 when the key is not there. */
   ordinal(key: string): number {
     this.assertIndexed();
     const length = this.encode(key);
     return Math.max(this.find(hashBytes(this.scratch, length), length), -1);
   }
 
-  /**
-   * Many lookups in no order follow (answers in the cache's key order): the keys on disk are read into memory once,
-   * where they are few enough, and kept until dropIndex or close.
-   */
+  /** Before lookups in no order (the cache's key order): the keys on disk are read into memory, if few enough. */
   holdDiskPart(): void {
     this.log.holdDiskPart();
   }
 
-  /** The ordinals of keys mostly in the list's order (a journal's): each tried first as the one after the last. */
+  /** Each key is tried first as the one after the last found: a journal's come mostly in the list's order. */
   ordinalsInOrder(bytes: Uint8Array, starts: Int32Array): Int32Array {
     this.assertIndexed();
     const found = new Int32Array(starts.length - 1).fill(-1);
@@ -122,7 +105,6 @@ export class UniqueKeys implements Iterable<string> {
     for (const [, key] of this.entries()) yield key;
   }
 
-  /** Each key with its ordinal, in order (the iterator: without it). */
   *entries(): Generator<[number, string]> {
     // A key at a time: a part's keys held at once by a reader that waits (the precheck) grew a dry run's peak.
     let ordinal = 0;
@@ -136,15 +118,12 @@ export class UniqueKeys implements Iterable<string> {
     }
   }
 
-  /** The keys' UTF-8 a part at a time, each read with eachKeyIn before the next is asked for (parts share a buffer). */
+  /** Each part is read with eachKeyIn before the next is asked for: parts share a buffer. */
   keyParts(): Generator<Buffer> {
     return this.log.chunksInOrder();
   }
 
-  /**
-   * Frees the lookup structures (most of the memory) once no key needs to be found again: listing the keys still
-   * works. The engine's run does this before checking, so its peak is the scan's, not the scan's plus the rest.
-   */
+  /** Frees the lookup structures once no key is looked up again, so that a run's peak is the scan's alone. */
   dropIndex(): void {
     this.indexDropped = true;
     this.table.resize(0);
@@ -152,7 +131,6 @@ export class UniqueKeys implements Iterable<string> {
     this.log.letGo();
   }
 
-  /** Frees the table and removes the spill file. */
   close(): void {
     this.log.close();
     this.table.resize(0);
@@ -194,7 +172,7 @@ export class UniqueKeys implements Iterable<string> {
     if ((ordinal & ((1 << ANCHOR_BITS) - 1)) === 0) this.anchors.set(ordinal >>> ANCHOR_BITS, offset);
   }
 
-  /** Whether the key numbered `ordinal` is the `length` bytes of `bytes` (the scratch buffer) from `start`. */
+  /** Whether key `ordinal` is the `length` bytes of `bytes` from `start`. */
   private sameKey(ordinal: number, length: number, bytes: Buffer = this.scratch, start = 0): boolean {
     const at = recordAfter(this.log, this.anchors.get(ordinal >>> ANCHOR_BITS), ordinal & ((1 << ANCHOR_BITS) - 1));
     return this.log.uint16(at) === length && this.log.equals(at + LENGTH_BYTES, bytes, length, start);

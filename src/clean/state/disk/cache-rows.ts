@@ -3,11 +3,9 @@ import { documentedStatus } from '../../verdict/service-words.js';
 import type { Verdict } from '../../verdict/verdict.js';
 
 export interface Row {
-  key: string;
   status: string;
   flags: number;
   reason: string;
-  at: number;
 }
 
 // valid, disposable, validDomain and the address's kind (free, role: see addressKind) in two bits each: 0 unknown
@@ -18,13 +16,6 @@ const unpackFlag = (flags: number, shift: number): boolean | null => {
   const v = (flags >> shift) & 3;
   return v === 0 ? null : v === 2;
 };
-
-/** An answer's fields after its key and time (see ANSWER_FIELDS). */
-export function answerRow(fields: string): Row {
-  const [flags, status, reason] = fields.split('\t');
-  const text = (hex = '') => Buffer.from(hex, 'hex').toString('utf8');
-  return { key: '', at: 0, flags: Number(flags), status: text(status), reason: text(reason) };
-}
 
 /** A verdict's flags as its row keeps them, with the address's kind (free, role). */
 export const rowFlags = (v: Verdict, free: boolean | null, role: boolean | null): number =>

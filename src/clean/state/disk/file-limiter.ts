@@ -2,30 +2,23 @@ import { closeSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
-import { type Booking, limitMargin, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
+import { type Booking, bookWhenFree, LimitTimings, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
 import { createSends, LimiterStateError, lock, openSends, readSends, type Send, writeSends } from './limiter-file.js';
 
 export interface LimiterOptions {
   rate: Rate;
   clock: Clock;
-  /** Where the send times live, so consecutive (and concurrent) runs of one account share the limit. */
+  /** The file the runs of one account share the limit through; none keeps it in memory. */
   statePath?: string;
-  /** Extra spacing against the server's clock measuring W shorter than ours (see `limitMargin`). */
   marginMs?: number;
-  /** How long a send whose end was never recorded (a killed run) may still be arriving: the request timeout. */
   pendingMs?: number;
 }
 
-/**
- * At most N sends in any window of W, whatever the server's alignment. The server counts a request when it arrives,
- * somewhere between booking and answer, so a send holds its slot until W after its answer.
- */
+/** The limit kept in a state file (or in memory), booked in turn under a lock by the runs of this machine. */
 export class SlidingWindowLimiter implements RateLimiter {
-  private readonly span: number;
-  private readonly pendingMs: number;
-  private readonly pollMs: number;
+  private readonly timings: LimitTimings;
   private memory: Send[] = [];
-  /** The sends as this run last read or wrote them: what an ETA between bookings goes by (see `timeToSend`). */
+  /** The sends as this run last read or wrote them: what an ETA between bookings goes by. */
   private seen: Send[] = [];
   private counter = 0;
   /** Ends known here and not yet in the state file (a time, or undefined: unused, to forget); see `releaseLater`. */
@@ -35,10 +28,7 @@ export class SlidingWindowLimiter implements RateLimiter {
   private line: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: LimiterOptions) {
-    const margin = opts.marginMs ?? limitMargin(opts.rate);
-    this.span = opts.rate.windowMs + margin;
-    this.pendingMs = opts.pendingMs ?? 30_000;
-    this.pollMs = Math.max(20, Math.min(1_000, opts.rate.windowMs / 50));
+    this.timings = new LimitTimings(opts.rate, opts.marginMs, opts.pendingMs);
     if (opts.statePath) {
       try {
         mkdirSync(dirname(opts.statePath), { recursive: true, mode: 0o700 });
@@ -48,10 +38,7 @@ export class SlidingWindowLimiter implements RateLimiter {
     }
   }
 
-  /**
-   * Waits for a free slot and books it; `release` must follow. `onWait` hears once how long the wait looks. This
-   * run's acquires take turns, so a freed slot wakes one of them, not all (each reading the file).
-   */
+  /** This run's acquires take turns, so a freed slot wakes one of them, not all (each reading the file). */
   async acquire(signal?: AbortSignal, onWait?: (ms: number) => void): Promise<Booking> {
     const ahead = this.line;
     let leave!: () => void;
@@ -60,36 +47,22 @@ export class SlidingWindowLimiter implements RateLimiter {
     try {
       await ahead;
       signal?.throwIfAborted();
-      return await this.book(signal, onWait, this.opts.clock.now() - queuedAt);
+      const id = `${process.pid}-${Date.now().toString(36)}-${this.counter++}`;
+      const { clock } = this.opts;
+      const waited = clock.now() - queuedAt;
+      const { pollMs } = this.timings;
+      return { id, waitedMs: await bookWhenFree(() => this.tryBook(id), { clock, pollMs, signal, onWait, waited }) };
     } finally {
       leave();
     }
   }
 
-  private async book(signal?: AbortSignal, onWait?: (ms: number) => void, inLine = 0): Promise<Booking> {
-    let waitedMs = inLine;
-    const id = `${process.pid}-${Date.now().toString(36)}-${this.counter++}`;
-    for (;;) {
-      const { wait, known } = this.tryBook(id);
-      if (wait === 0) return { id, waitedMs };
-      if (waitedMs === inLine) onWait?.(wait);
-      // A slot whose answer came back frees at a known time; one in flight frees when it ends, seen only by looking.
-      const nap = known ? wait : Math.min(wait, this.pollMs);
-      waitedMs += nap;
-      await this.opts.clock.sleep(nap, signal);
-    }
-  }
-
-  /** Marks the booked send as ended (answered or failed) now; one that never reached a server is forgotten. */
   release(booking: Booking, unused = false): void {
     this.unwritten.set(booking.id, unused ? undefined : this.opts.clock.now());
     this.withState(() => true);
   }
 
-  /**
-   * As `release`, but written with the next booking or RELEASE_WRITE_MS later: a file turn fewer a request. Other
-   * runs meanwhile see the send in flight, which holds its slot longer, never shorter.
-   */
+  /** Written with the next booking or RELEASE_WRITE_MS later: a file turn fewer a request. */
   releaseLater(booking: Booking): void {
     this.unwritten.set(booking.id, this.opts.clock.now());
     if (!this.opts.statePath) this.withState(() => true);
@@ -103,7 +76,6 @@ export class SlidingWindowLimiter implements RateLimiter {
       }, RELEASE_WRITE_MS);
   }
 
-  /** Writes the ends `releaseLater` kept; throws as `release` does when the state cannot be written. */
   flush(): void {
     clearTimeout(this.writeLater);
     this.writeLater = undefined;
@@ -112,26 +84,25 @@ export class SlidingWindowLimiter implements RateLimiter {
 
   /** The wait before a slot frees up now, without booking (for ETAs and --dry-run). */
   currentWait(): number {
-    return this.waitFor(
+    return this.nextFree(
       this.withState(() => false),
       this.opts.clock.now(),
-    );
+    ).wait;
   }
 
-  /** timeToSend, from the state file as read now: what every run booked so far. */
   async estimate(requests: number): Promise<number> {
     this.withState(() => false);
     return this.timeToSend(requests);
   }
 
-  /** From the sends as this run last saw them, with its own ends since: an ETA at every answer takes no file turn. */
+  /** From the sends as this run last saw them, with its own ends since: an ETA takes no file turn. */
   timeToSend(requests: number): number {
     const now = this.opts.clock.now();
     const holds = this.seen
       // An end kept as undefined is a send given back unused: it holds nothing.
       .filter((send) => !this.unwritten.has(send.id) || this.unwritten.get(send.id) !== undefined)
       .map((send) => this.holdsUntil({ ...send, done: this.unwritten.get(send.id) ?? send.done }, now));
-    return timeToSendAfter(holds, requests, { rate: this.opts.rate, span: this.span, now });
+    return timeToSendAfter(holds, requests, { rate: this.opts.rate, span: this.timings.span, now });
   }
 
   private tryBook(id: string): { wait: number; known: boolean } {
@@ -147,12 +118,8 @@ export class SlidingWindowLimiter implements RateLimiter {
 
   /** Until when a send holds its slot: W after it ended, or, still in flight, as if it could end any moment. */
   private holdsUntil(send: Send, now: number): number {
-    if (send.done !== undefined) return send.done + this.span;
-    return Math.max(now, send.at + this.pendingMs) + this.span;
-  }
-
-  private waitFor(sends: Send[], now: number): number {
-    return this.nextFree(sends, now).wait;
+    if (send.done !== undefined) return send.done + this.timings.span;
+    return Math.max(now, send.at + this.timings.pendingMs) + this.timings.span;
   }
 
   /** The wait before a slot frees, and whether its end is known (its answer came back) rather than guessed. */
@@ -166,10 +133,7 @@ export class SlidingWindowLimiter implements RateLimiter {
     return { wait: Math.max(1, first.until - now), known: first.known };
   }
 
-  /**
-   * Reads the send times and, when `change` altered them, writes them back, under a lock file so concurrent
-   * runs book in turn.
-   */
+  /** Reads the send times and, when `change` altered them, writes them back, under a lock so runs book in turn. */
   private withState(change: (sends: Send[]) => boolean): Send[] {
     const path = this.opts.statePath;
     if (!path) {

@@ -1,7 +1,5 @@
-// How many addresses a run of this machine has sent whose answers are not journaled yet: one small file per run
-// beside the run history, rewritten at every change, so that a run killed with SIGKILL leaves the count of what the
-// service may have billed beyond its journal. One write in place of a fixed-width number, never truncated first (a
-// kill cannot leave it empty) and not fsynced: what a killed process wrote is the kernel's already.
+// What a run has sent whose answers are not journaled yet, in a file per run rewritten in place at every change (never
+// truncated, so a kill cannot leave it empty): a run killed with SIGKILL leaves what it may have been billed.
 import { closeSync, constants, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 
 /** Digits of the count: more than any list holds addresses. */

@@ -1,6 +1,5 @@
-// A journal line of the compact form (journal-lines.ts) read from its bytes, its addresses found in the list by their
-// UTF-8, with no string or array made per row. A line it does not expect (an older form, an escape, damage) is left
-// to JSON.parse.
+// A journal line read from its bytes, its addresses found by their UTF-8, with no string or array made per row. A line
+// it does not expect (an older form, an escape, damage) is left to JSON.parse.
 import type { Verdict } from '../../verdict/verdict.js';
 import type { NumberedAnswer, NumberedKeys } from '../account-state.js';
 import { sharedVerdicts } from './journal-lines.js';
@@ -12,10 +11,7 @@ const MAX_FIELDS = 7;
 /** sharedVerdicts wants a row's key: the bytes are matched here, not its text. */
 const KEY_STAND_IN = '@';
 
-/**
- * The answers of the line at text[start, end) to `found`; false, having told nothing, for a line this reader does
- * not know (left to JSON.parse). `verdictOf` gives each shared verdict its final form once.
- */
+/** False, having told nothing, for a line this reader does not know. */
 export function readLineBytes(
   text: Buffer,
   start: number,
@@ -57,17 +53,14 @@ function parseWords(json: string): string[] | undefined {
 let keyBytes = Buffer.allocUnsafeSlow(1 << 16);
 
 interface Rows {
-  /** The rows' addresses, one after another: row i's from starts[i] to starts[i + 1]. */
+  /** Row i's address is from starts[i] to starts[i + 1]. */
   keys: Buffer;
   starts: Int32Array;
   /** Each row as sharedVerdicts takes it: a stand-in for its key, then its numbers. */
   fields: unknown[][];
 }
 
-/**
- * The rows `["key",n,...]`, comma-separated, from `at` to `end` (the `]` closing them); undefined if not so. With
- * `fold`, each key's letters A-Z are read in lower case (a journal written before keys were folded, see dedupeKey).
- */
+/** The rows `["key",n,...]` up to `end`; `fold` reads A-Z in lower case (a journal from before keys were folded). */
 function parseRows(text: Buffer, at: number, end: number, fold: boolean): Rows | undefined {
   if (keyBytes.length < end - at) keyBytes = Buffer.allocUnsafeSlow(2 * (end - at));
   const keys = keyBytes;

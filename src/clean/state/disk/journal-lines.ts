@@ -1,6 +1,5 @@
-// A journal line holds one batch of answers, compactly: the batch's words (statuses, reasons, times) once, then each
-// answer as its key, its flags (the address's kind among them) and indexes into them. Release 0.1.0 wrote
-// `{"r":[verdict, ...]}` lines, without the kind: they are still read, as journals outlive upgrades.
+// A journal line holds one batch of answers: the batch's words once, then each answer as its key, its flags and indexes
+// into the words. Release 0.1.0's `{"r":[verdict, ...]}` lines are still read, as journals outlive upgrades.
 import { isObject } from '../../../api/shape.js';
 import { addressKind, type Verdict } from '../../verdict/verdict.js';
 
@@ -9,7 +8,6 @@ const WORDS = ['status', 'reason', 'checkedAt', 'serviceStatus', 'suggestion', '
 /** The three-way fields (true, false, null or absent), packed into one base-3 number. */
 const FLAGS = ['valid', 'disposable', 'validDomain', 'free', 'role'] as const;
 
-/** One line (without its newline) for a batch of answers. */
 export function batchLine(verdicts: readonly Verdict[]): string {
   const words: string[] = [];
   const indexOf = new Map<string, number>();
@@ -31,10 +29,7 @@ export function batchLine(verdicts: readonly Verdict[]): string {
   return JSON.stringify({ w: words, a: rows });
 }
 
-/**
- * Each answer of a line to `found` once the whole line is known to be a batch of answers; false when it is not
- * (damage). Answers alike share one verdict, its key empty, so a long journal costs few objects.
- */
+/** False when the line is not a batch of answers (damage). Answers alike share one verdict, its key empty. */
 export function readBatchLine(entry: unknown, found: (key: string, verdict: Verdict) => void): boolean {
   if (!isObject(entry)) return false;
   if (Array.isArray(entry.r)) {
@@ -50,7 +45,6 @@ export function readBatchLine(entry: unknown, found: (key: string, verdict: Verd
   return true;
 }
 
-/** Where a row's fields (flags, then word indexes) end. */
 const FIELDS_END = WORDS.length + 2;
 
 /** Each row's verdict, rows alike sharing one (a batch's rows are mostly alike: the one before is tried first). */
@@ -91,10 +85,7 @@ function sameFields(a: unknown[], b: unknown[]): boolean {
   return true;
 }
 
-/**
- * The flags, the address's kind among them: a service's answer does not say it, so it is written as the row's key
- * gives it (addressKind), and a resumed run need not ask the engine's lists again for every address.
- */
+/** The address's kind is among the flags, so that a resumed run need not ask the engine's lists again. */
 function packFlags(v: Verdict): number {
   const withKind: Verdict = v.free === undefined ? { ...v, ...knownKind(v) } : v;
   let packed = 0;

@@ -9,13 +9,10 @@ import type { ListJournal, ListLockEvents, NumberedAnswer, NumberedKeys, SavedAn
 import { readLineBytes } from './journal-line-bytes.js';
 import { batchLine, readBatchLine } from './journal-lines.js';
 
-/**
- * Every answer the service gave for this list and account, one line a batch (journal-lines.ts), on disk before the
- * batch counts: a killed run loses at most the batches in flight. A torn or foreign line is skipped when read.
- */
+/** One line a batch, on disk before the batch counts: a killed run loses at most the batches in flight. */
 export class Journal implements ListJournal {
   private fd?: number;
-  /** Lines recorded while the write before them is under way: the next write takes them all, with one flush. */
+  /** Recorded while the write before them is under way: the next write takes them all, with one flush. */
   private waiting: string[] = [];
   private nextWrite?: Promise<void>;
   private lastWrite: Promise<void> = Promise.resolve();
@@ -23,47 +20,34 @@ export class Journal implements ListJournal {
 
   private constructor(readonly path: string) {}
 
-  static exists(path: string): boolean {
-    return existsSync(path);
-  }
-
-  /** What an earlier run saved, each answer with its own key, without opening the journal for writing. */
+  /** Each answer with its own key, without opening the journal for writing. */
   static peek(path: string): SavedAnswers {
     const results = new Map<string, Verdict>();
     const { badLines } = Journal.read(path, (key, verdict) => results.set(key, { ...verdict, key }));
     return { results, badLines };
   }
 
-  /**
-   * Each answer an earlier run saved, to `found` as it is read (answers alike share a verdict, its key empty);
-   * returns how many lines could not be read, a killed write's torn tail aside.
-   */
+  /** Answers alike share a verdict, its key empty. */
   static read(path: string, found: (key: string, verdict: Verdict) => void): { badLines: number } {
-    return readLines(path, (text, start, end) => readLine(text.toString('utf8', start, end), found));
+    return readLines(path, (text, start, end) =>
+      readLine(text.toString('utf8', start, end), found, inDocumentedWordsOnce()),
+    );
   }
 
-  /**
-   * read, for the answers of a list's addresses only, each by its number in the list (`keys`): a line is read from its
-   * bytes (journal-line-bytes.ts), the addresses' text made only when asked for.
-   */
+  /** `read` for a list's addresses only, each by its number: the addresses' text is made only when asked for. */
   static readNumbered(path: string, keys: NumberedKeys, found: NumberedAnswer): { badLines: number } {
     return readLines(path, (text, start, end) => {
-      const documented = new Map<Verdict, Verdict>();
-      const inWords = (verdict: Verdict) => {
-        let said = documented.get(verdict);
-        if (!said) documented.set(verdict, (said = inDocumentedWords(verdict)));
-        return said;
-      };
+      const inWords = inDocumentedWordsOnce();
       if (readLineBytes(text, start, end, keys, found, inWords)) return 'read';
-      return readLine(text.toString('utf8', start, end), (written, verdict) => {
+      const foundKey = (written: string, verdict: Verdict) => {
         const key = keys.foldsCase ? asciiLower(written) : written;
         const ordinal = keys.ordinal(key);
         if (ordinal >= 0) found(ordinal, verdict, () => key);
-      });
+      };
+      return readLine(text.toString('utf8', start, end), foundKey, inWords);
     });
   }
 
-  /** Opens for appending (an earlier run's answers removed first, with `restart`). */
   static open(path: string, opts: { restart: boolean }): Journal {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     if (opts.restart && existsSync(path)) unlinkSync(path);
@@ -72,7 +56,6 @@ export class Journal implements ListJournal {
     return journal;
   }
 
-  /** Resolves once the answers are on disk; a failed write, or a closed journal, fails every write after it. */
   record(verdicts: Verdict[]): Promise<void> {
     if (verdicts.length === 0) return Promise.resolve();
     const fd = this.fd;
@@ -89,7 +72,7 @@ export class Journal implements ListJournal {
     return this.nextWrite;
   }
 
-  /** Closes the file once what was recorded is written (or failed to be). */
+  /** Once what was recorded is written (or failed to be). */
   async close(): Promise<void> {
     const fd = this.fd;
     this.fd = undefined;
@@ -113,19 +96,15 @@ async function appendDurably(fd: number, data: Buffer): Promise<void> {
     await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
 }
 
-/** The journal's lock is refreshed this often while its run lives ... */
+/** A lock not refreshed for several refreshes has no run holding it. */
 const LOCK_REFRESH_MS = 10_000;
-/** ... and taken over when it was not refreshed for this long (several refreshes missed: no run holds it). */
 const LOCK_STALE_MS = 60_000;
 
 export interface LockJournalOptions extends ListLockEvents {
   pollMs?: number;
 }
 
-/**
- * One run at a time per list and account, so two never pay for the same addresses; a lock left behind (its run gone,
- * or not refreshed) is taken over. Returns the release.
- */
+/** One run at a time per list and account, so two never pay for the same addresses. Returns the release. */
 export async function lockJournal(path: string, opts: LockJournalOptions): Promise<() => void> {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const lockPath = `${path}.lock`;
@@ -155,10 +134,7 @@ export async function lockJournal(path: string, opts: LockJournalOptions): Promi
 /** Read this much of a journal at a time: larger reads kept its lines alive into V8's old space. */
 const READ_CHUNK = 1 << 16;
 
-/**
- * Each line of the file at `path` (its bytes, without the newline) to `onLine`, a chunk at a time; the torn tail of a
- * killed write is read too, but not counted as damage. Returns how many lines `onLine` found damaged.
- */
+/** Each line's bytes to `onLine`; the torn tail of a killed write is read too, but not counted as damage. */
 function readLines(path: string, onLine: (text: Buffer, start: number, end: number) => LineRead): { badLines: number } {
   let fd: number;
   try {
@@ -192,7 +168,21 @@ function readLines(path: string, onLine: (text: Buffer, start: number, end: numb
 
 type LineRead = 'read' | 'damaged';
 
-function readLine(line: string, found: (key: string, verdict: Verdict) => void): LineRead {
+/** A journal written before statuses were put in mailclean's words holds the service's own: each is put once. */
+function inDocumentedWordsOnce(): (verdict: Verdict) => Verdict {
+  const documented = new Map<Verdict, Verdict>();
+  return (verdict) => {
+    let said = documented.get(verdict);
+    if (!said) documented.set(verdict, (said = inDocumentedWords(verdict)));
+    return said;
+  };
+}
+
+function readLine(
+  line: string,
+  found: (key: string, verdict: Verdict) => void,
+  inWords: (verdict: Verdict) => Verdict,
+): LineRead {
   if (!line) return 'read';
   let entry: unknown;
   try {
@@ -202,13 +192,5 @@ function readLine(line: string, found: (key: string, verdict: Verdict) => void):
   }
   // Lines without answers (an older journal's header) carry nothing to resume.
   if (isObject(entry) && !('r' in entry) && !('a' in entry)) return 'read';
-  // A journal written before statuses were put in mailclean's words holds the service's own.
-  const documented = new Map<Verdict, Verdict>();
-  const read = readBatchLine(entry, (key, verdict) => {
-    let inWords = documented.get(verdict);
-    if (!inWords) documented.set(verdict, (inWords = inDocumentedWords(verdict)));
-    found(key, inWords);
-  });
-  if (!read) return 'damaged';
-  return 'read';
+  return readBatchLine(entry, (key, verdict) => found(key, inWords(verdict))) ? 'read' : 'damaged';
 }

@@ -5,7 +5,6 @@ import { isObject } from '../../../api/shape.js';
 import { CliError, ExitCode } from '../../../errors.js';
 import { breakLock, isStale, tryLock } from '../../../lock-files.js';
 
-/** One booked send: when it was booked, and when its answer (or failure) came back. */
 export interface Send {
   id: string;
   at: number;
@@ -15,10 +14,7 @@ export interface Send {
 /** Later than now by more than this, a time says the clock was stepped back, not that another run just wrote it. */
 const FUTURE_TOLERANCE_MS = 1_000;
 
-/**
- * The state file opened for one turn under the lock (undefined when missing; `createSends` makes it), rewritten in
- * place: a file renamed over it makes the file system write its blocks out on the main thread.
- */
+/** Undefined when missing; rewritten in place, as a file renamed over it has its blocks written on the main thread. */
 export function openSends(path: string): number | undefined {
   try {
     return openSync(path, constants.O_RDWR);
@@ -32,10 +28,7 @@ export function createSends(path: string): number {
   return openSync(path, constants.O_RDWR | constants.O_CREAT, 0o600);
 }
 
-/**
- * The send times on disk (`fd` undefined: no file). A missing or garbled file holds none; one that cannot be read is
- * an error, as sending blind could break the limit. Times in the future (a clock stepped back) count as now.
- */
+/** A garbled file holds none; one that cannot be read is an error (sending blind could break the limit). */
 export function readSends(fd: number | undefined, now: number): { sends: Send[]; clamped: boolean } {
   if (fd === undefined) return { sends: [], clamped: false };
   const text = firstLine(fd);
@@ -62,10 +55,7 @@ export function readSends(fd: number | undefined, now: number): { sends: Send[];
   return { sends, clamped };
 }
 
-/**
- * Writes the send times over the file's start as one line, then cuts what is left of a longer one. A run killed
- * between the two leaves the whole new line before the old one's tail: `readSends` reads the first line only.
- */
+/** Then cuts a longer old line's tail: a kill between leaves the new line first, and only the first line is read. */
 export function writeSends(fd: number, sends: Send[]): void {
   const line = Buffer.from(`${JSON.stringify({ sends })}\n`);
   for (let at = 0; at < line.length; ) at += writeSync(fd, line, at, line.length - at, at);

@@ -26,20 +26,15 @@ export function spendPath(dataDir: string, account: string): string {
   return join(dataDir, 'spend', `${account}.ndjson`);
 }
 
-/** Who is sending which address now, among the runs of the account on this machine. */
 export function claimsPath(dataDir: string, account: string): string {
   return join(dataDir, 'claims', `${account}.sqlite`);
 }
 
-/** The account's run history on this machine: one line per record of a run, appended. */
 export function runsPath(dataDir: string, account: string): string {
   return join(dataDir, 'runs', `${account}.ndjson`);
 }
 
-/**
- * What a run of the history has in flight (in-flight-file.ts), beside it. The id is from the history's file, so it is
- * encoded: no id names a file elsewhere.
- */
+/** The id is from the history's file, so it is encoded: no id names a file elsewhere. */
 export function inFlightPath(dataDir: string, account: string, runId: string): string {
   return join(dataDir, 'runs', `${account}.${encodeURIComponent(runId)}.inflight`);
 }

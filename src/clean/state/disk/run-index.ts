@@ -1,6 +1,5 @@
-// This machine's run history of an account: an append-only index, one JSON line per record (a run's start, then
-// its end), the last line of an id winning. An append, and the rewrite that forgets runs, hold a lock file for a
-// moment, so that neither loses the other's lines.
+// This machine's run history: one JSON line per record, the last of an id winning. An append and the rewrite that
+// forgets runs hold a lock file for a moment, so that neither loses the other's lines.
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isObject } from '../../../api/shape.js';

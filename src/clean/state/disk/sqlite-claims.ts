@@ -1,7 +1,5 @@
-// Claims on addresses between the runs of one account on this machine, as Redis keeps them between machines: a run
-// claims the addresses it is about to send; another run leaves those to it and takes their answers from the cache.
-// A claim belongs to a runner whose row it keeps fresh; the claims of a runner that is gone (its process dead, or
-// silent for LIVENESS_MS) are taken over. SQLite in the data directory: concurrent processes wait for each other.
+// Claims between the runs of one account on this machine, in SQLite, as Redis keeps them between machines. The claims
+// of a runner that is gone (its process dead, or silent for LIVENESS_MS) are taken over.
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';

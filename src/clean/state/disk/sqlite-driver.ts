@@ -25,10 +25,7 @@ export type Statement = Sqlite.StatementSync;
 /** How long a statement waits for another process's write to end before it fails: runs share the files. */
 const BUSY_WAIT_MS = 60_000;
 
-/**
- * A database in WAL mode whose writers wait for each other, with `schema` (SQL) made. SQLite does not wait while
- * another connection switches a new file to WAL or makes its tables, so the whole opening is tried again meanwhile.
- */
+/** SQLite does not wait while another connection makes a new file WAL or its tables: the opening is retried. */
 export function openDatabase(path: string, schema?: string): Database {
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {

@@ -8,20 +8,14 @@ import type { CacheStats, FoundAnswer, VerdictCache } from '../verdict-cache.js'
 import { rowFlags, verdictOfRow } from './cache-rows.js';
 import { type Database, openDatabase, type Statement } from './sqlite-driver.js';
 
-/**
- * Addresses put in the table of those asked about by one statement (as a JSON array): small enough that each batch
- * and its text die young, not in V8's old space.
- */
+/** Addresses asked by one statement: few enough that each batch and its text die young, not in V8's old space. */
 const ASK_BATCH = 1_000;
 /** Addresses asked, or answers read, between turns of the event loop (the progress line moves, Ctrl-C is heard). */
 const PER_TURN = 20_000;
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/**
- * Keys written before local parts were folded (dedupeKey) take the folded form once per file (user_version 1), the
- * newer answer kept where two meet; domains are lower-case already, so lower() folds the local part only.
- */
+/** Keys written before keys were folded (dedupeKey) take the folded form once per file, the newer answer kept. */
 function foldKeys(db: Database): void {
   if (Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version) >= 1) return;
   db.exec('BEGIN IMMEDIATE');
@@ -57,10 +51,7 @@ export class SqliteVerdictCache implements VerdictCache {
     );
   }
 
-  /**
-   * The addresses go into a temporary table (in SQLite's temporary file, not in memory), indexed once they are all
-   * in: one JOIN then reads the answers in key order, each page of the cache once.
-   */
+  /** The addresses go into an indexed temporary table: one JOIN then reads each page of the cache once. */
   async lookup(keys: Iterable<string>, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
     this.db.exec('DROP TABLE IF EXISTS temp.asked; CREATE TEMP TABLE asked (key TEXT NOT NULL)');
     try {
@@ -92,7 +83,7 @@ export class SqliteVerdictCache implements VerdictCache {
     >) {
       const id = `${flags}\t${status}\t${reason}`;
       let verdict = shared.get(id);
-      if (!verdict) shared.set(id, (verdict = verdictOfRow({ key, status, flags, reason, at })));
+      if (!verdict) shared.set(id, (verdict = verdictOfRow({ status, flags, reason })));
       found(key, verdict, at);
       if (++count % PER_TURN === 0) {
         await turn();

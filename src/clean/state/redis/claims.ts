@@ -1,13 +1,10 @@
-// Claims on addresses, so runners on several machines never pay twice for one: a runner claims the addresses it
-// is about to send; another runner leaves those to it and picks their answers from the shared cache. A claim
-// belongs to a runner whose liveness key it keeps fresh; claims of a runner that is gone can be taken over.
-
+// Claims between runners on several machines: a claim belongs to a runner whose liveness key it keeps fresh.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { batches } from '../../../batches.js';
 import { ownerIsGone, processSpace } from '../../../lock-files.js';
 import type { AddressClaims } from '../account-state.js';
-import { unreachable } from './connect.js';
+import { askShared, unreachable } from './connect.js';
 
 /** A claim outlives its runner's last sign of life by this much at most. */
 const LIVENESS_MS = 15_000;
@@ -48,12 +45,8 @@ export class Claims implements AddressClaims {
     return `${this.prefix}:runner:${owner}`;
   }
 
-  private async run<T>(command: () => Promise<T>): Promise<T> {
-    try {
-      return await command();
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+  private run<T>(command: () => Promise<T>): Promise<T> {
+    return askShared(this.url, command);
   }
 
   /** Says this runner is alive, now and every few seconds until `release`. */
@@ -126,10 +119,7 @@ export class Claims implements AddressClaims {
   }
 }
 
-/**
- * An owner (`space:pid:nonce`) in this process's space whose process is gone (a SIGKILL): its claims are taken at
- * once, not when its sign of life runs out. An owner from another space is judged by its sign of life only.
- */
+/** An owner in this process's space whose process is gone (a SIGKILL) loses its claims at once. */
 function processOfOwnerGone(owner: string): boolean {
   const parts = owner.split(':');
   const pid = Number(parts.at(-2));

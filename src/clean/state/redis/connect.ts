@@ -9,6 +9,15 @@ export function unreachable(url: string, cause: unknown): SharedStateError {
   return new SharedStateError(redactUrl(url), cause);
 }
 
+/** What `command` resolves to; its failure as the port's error. */
+export async function askShared<T>(url: string, command: () => Promise<T>): Promise<T> {
+  try {
+    return await command();
+  } catch (error) {
+    throw unreachable(url, error);
+  }
+}
+
 export async function connectShared(url: string): Promise<Redis> {
   const { Redis } = await import('ioredis');
   const redis = new Redis(url, {

@@ -2,7 +2,7 @@
 // field set only if absent, so every machine resolves an identity to the account it was first seen with.
 import type { Redis } from 'ioredis';
 import type { AccountDirectory } from '../account-state.js';
-import { connectShared, unreachable } from './connect.js';
+import { askShared, connectShared } from './connect.js';
 
 const KEY = 'mailclean:accounts';
 
@@ -18,21 +18,14 @@ export class RedisAccountDirectory implements AccountDirectory {
 
   async find(identities: readonly string[]): Promise<string | undefined> {
     if (identities.length === 0) return undefined;
-    try {
-      return (await this.redis.hmget(KEY, ...identities)).find((account) => account) ?? undefined;
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+    const accounts = await askShared(this.url, () => this.redis.hmget(KEY, ...identities));
+    return accounts.find((account) => account) ?? undefined;
   }
 
   async remember(identities: readonly string[], account: string): Promise<void> {
-    try {
-      const pipeline = this.redis.pipeline();
-      for (const identity of identities) pipeline.hsetnx(KEY, identity, account);
-      await pipeline.exec();
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+    const pipeline = this.redis.pipeline();
+    for (const identity of identities) pipeline.hsetnx(KEY, identity, account);
+    await askShared(this.url, () => pipeline.exec());
   }
 
   close(): void {

@@ -1,12 +1,10 @@
-// The sliding-window limiter in Redis, for runners on several machines: the same rule as the file limiter (at
-// most N sends in any window of W; a send holds its slot until one window after its answer, or while in flight
-// as if it could end any moment), booked atomically by a Lua script over a sorted set whose scores are the times
-// each send holds its slot until. Times come from Redis (TIME), so the runners' clocks need not agree.
+// The limit in Redis, for runners on several machines: booked by a Lua script over a sorted set of the times each send
+// holds its slot until. Times come from Redis (TIME), so the runners' clocks need not agree.
 import type { Redis } from 'ioredis';
 import { type Clock, realClock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
-import { type Booking, limitMargin, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
-import { unreachable } from './connect.js';
+import { type Booking, bookWhenFree, LimitTimings, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
+import { askShared } from './connect.js';
 
 // KEYS[1] the set; ARGV: limit, span (ms), in-flight hold (ms), id. Returns {wait, now, score...}.
 const ACQUIRE = `
@@ -37,9 +35,7 @@ return 1
 `;
 
 export class RedisLimiter implements RateLimiter {
-  private readonly span: number;
-  private readonly pendingMs: number;
-  private readonly pollMs: number;
+  private readonly timings: LimitTimings;
   private counter = 0;
   /** The slots' hold-until times at the last booking, for ETAs (local time). */
   private holding: number[] = [];
@@ -50,68 +46,51 @@ export class RedisLimiter implements RateLimiter {
     private readonly key: string,
     private readonly rate: Rate,
     private readonly clock: Clock = realClock,
-    pendingMs = 30_000,
   ) {
-    this.span = rate.windowMs + limitMargin(rate);
-    this.pendingMs = pendingMs;
-    this.pollMs = Math.max(20, Math.min(1_000, rate.windowMs / 50));
+    this.timings = new LimitTimings(rate);
   }
 
   async acquire(signal?: AbortSignal, onWait?: (ms: number) => void): Promise<Booking> {
     const id = `${process.pid}-${Date.now().toString(36)}-${this.counter++}-${Math.random().toString(36).slice(2, 8)}`;
-    let waitedMs = 0;
-    for (;;) {
-      const wait = await this.tryBook(id);
-      if (wait === 0) return { id, waitedMs };
-      if (waitedMs === 0) onWait?.(wait);
-      const nap = Math.min(wait, this.pollMs);
-      waitedMs += nap;
-      await this.clock.sleep(nap, signal);
-    }
+    const { clock } = this;
+    const { pollMs } = this.timings;
+    return { id, waitedMs: await bookWhenFree(() => this.tryBook(id), { clock, pollMs, signal, onWait }) };
   }
 
-  private async tryBook(id: string): Promise<number> {
-    let out: Array<number | string>;
-    try {
-      out = (await this.redis.eval(ACQUIRE, 1, this.key, this.rate.requests, this.span, this.pendingMs, id)) as Array<
-        number | string
-      >;
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
-    const [wait, redisNow, ...scores] = out.map(Number);
-    // Redis's clock and ours may differ: keep the holds relative to now.
-    const offset = this.clock.now() - redisNow!;
-    this.holding = scores.filter((_, i) => i % 2 === 1).map((s) => s + offset);
-    return wait!;
+  /** Every slot's end is guessed: the holds come back as times, not as sends. */
+  private async tryBook(id: string): Promise<{ wait: number; known: boolean }> {
+    const { span, pendingMs } = this.timings;
+    const booked = () => this.redis.eval(ACQUIRE, 1, this.key, this.rate.requests, span, pendingMs, id);
+    const [wait, redisNow, ...scores] = ((await askShared(this.url, booked)) as Array<number | string>).map(Number);
+    this.keepHolds(redisNow!, scores);
+    return { wait: wait!, known: false };
   }
 
   async estimate(requests: number): Promise<number> {
-    try {
-      const [[, time], [, scores]] = (await this.redis
-        .multi()
-        .time()
-        .zrange(this.key, '0', '-1', 'WITHSCORES')
-        .exec()) as [[unknown, [string, string]], [unknown, string[]]];
-      const offset = this.clock.now() - (Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000));
-      this.holding = scores.filter((_, i) => i % 2 === 1).map((s) => Number(s) + offset);
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+    const read = () => this.redis.multi().time().zrange(this.key, '0', '-1', 'WITHSCORES').exec();
+    const [[, time], [, scores]] = (await askShared(this.url, read)) as [
+      [unknown, [string, string]],
+      [unknown, string[]],
+    ];
+    this.keepHolds(Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000), scores.map(Number));
     return this.timeToSend(requests);
   }
 
-  /** The send ended now; one that never reached a server is removed, as if never booked. */
   async release(booking: Booking, unused = false): Promise<void> {
-    try {
-      if (unused) await this.redis.zrem(this.key, booking.id);
-      else await this.redis.eval(RELEASE, 1, this.key, this.span, booking.id);
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+    await askShared(this.url, () =>
+      unused
+        ? this.redis.zrem(this.key, booking.id)
+        : this.redis.eval(RELEASE, 1, this.key, this.timings.span, booking.id),
+    );
+  }
+
+  /** The holds (members and scores, flat) in local time: Redis's clock and ours may differ. */
+  private keepHolds(redisNow: number, membersAndScores: number[]): void {
+    const offset = this.clock.now() - redisNow;
+    this.holding = membersAndScores.filter((_, i) => i % 2 === 1).map((score) => score + offset);
   }
 
   timeToSend(requests: number): number {
-    return timeToSendAfter(this.holding, requests, { rate: this.rate, span: this.span, now: this.clock.now() });
+    return timeToSendAfter(this.holding, requests, { rate: this.rate, span: this.timings.span, now: this.clock.now() });
   }
 }

@@ -1,12 +1,11 @@
-// The run history every runner of an account sees: one hash, run id -> its latest record (JSON). A run of this
-// process that has not ended also keeps a key alive (a minute, refreshed while it runs): the sign of life that
-// other machines read, as they cannot ask this machine's processes.
+// The run history every runner sees: one hash of run id -> latest record. A run under way keeps a key alive: the sign
+// of life other machines read, as they cannot ask this machine's processes.
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { isObject } from '../../../api/shape.js';
 import { isThisProcess, runsHere } from '../process-lives.js';
 import type { LoggedRun, RunRecord } from '../run-log.js';
-import { unreachable } from './connect.js';
+import { askShared } from './connect.js';
 
 const ALIVE_MS = 60_000;
 const REFRESH_MS = 20_000;
@@ -76,12 +75,8 @@ export class RedisRunLog {
     this.beating.delete(id);
   }
 
-  private async exec<T>(command: Promise<T>): Promise<T> {
-    try {
-      return await command;
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+  private exec<T>(command: Promise<T>): Promise<T> {
+    return askShared(this.url, () => command);
   }
 }
 

@@ -1,29 +1,15 @@
-// The account's state shared by runners on several machines (--shared redis://…): the rate limit, the verdict
-// cache, the address claims and the run history live in Redis; a list's journal, the allowance news and what a run
-// has in flight stay on this machine (and the run history too).
+// The account's state shared by runners on several machines (--shared redis://…): the rate limit, the cache, the
+// claims, the spend and the run history live in Redis; the rest stays on this machine.
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
 import { redactUrl } from '../../../redact.js';
-import type {
-  AccountState,
-  AllowanceNews,
-  KnownAllowance,
-  ListJournal,
-  ListLockEvents,
-  LoggedRun,
-  MachineState,
-  MonthSpend,
-  NumberedAnswer,
-  NumberedKeys,
-  RunRecord,
-  SavedAnswers,
-} from '../account-state.js';
+import type { AccountState, LoggedRun, MachineState, MonthSpend, RunRecord } from '../account-state.js';
 import { monthOf } from '../month.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { VerdictCache } from '../verdict-cache.js';
 import { Claims } from './claims.js';
-import { connectShared, unreachable } from './connect.js';
+import { askShared, connectShared } from './connect.js';
 import { RedisLimiter } from './redis-limiter.js';
 import { RedisRunLog } from './redis-run-log.js';
 import { RedisVerdictCache } from './redis-verdict-cache.js';
@@ -33,8 +19,19 @@ export class RedisAccountState implements AccountState {
   private readonly verdicts: RedisVerdictCache;
   private readonly addressClaims: Claims;
   private readonly runLog: RedisRunLog;
-  /** The cache's keys of an older mailclean folded, once a connection (see RedisVerdictCache.foldKeys). */
   private folded?: Promise<void>;
+
+  // A list's journal, lock and in-flight count stay where its run sends from (a kill is seen there), and the allowance
+  // news with them.
+  readonly journalFile: MachineState['journalFile'];
+  readonly savedAnswers: MachineState['savedAnswers'];
+  readonly readSavedAnswers: MachineState['readSavedAnswers'];
+  readonly openJournal: MachineState['openJournal'];
+  readonly lockList: MachineState['lockList'];
+  readonly recordInFlight: MachineState['recordInFlight'];
+  readonly inFlight: MachineState['inFlight'];
+  readonly knownAllowance: MachineState['knownAllowance'];
+  readonly rememberAllowance: MachineState['rememberAllowance'];
 
   private constructor(
     private readonly redis: Redis,
@@ -45,6 +42,15 @@ export class RedisAccountState implements AccountState {
     this.verdicts = new RedisVerdictCache(redis, url, sharedCacheKey(account));
     this.addressClaims = new Claims(redis, url, keyPrefix(account));
     this.runLog = new RedisRunLog(redis, url, keyPrefix(account));
+    this.journalFile = machine.journalFile.bind(machine);
+    this.savedAnswers = machine.savedAnswers.bind(machine);
+    this.readSavedAnswers = machine.readSavedAnswers.bind(machine);
+    this.openJournal = machine.openJournal.bind(machine);
+    this.lockList = machine.lockList.bind(machine);
+    this.recordInFlight = machine.recordInFlight.bind(machine);
+    this.inFlight = machine.inFlight.bind(machine);
+    this.knownAllowance = machine.knownAllowance.bind(machine);
+    this.rememberAllowance = machine.rememberAllowance.bind(machine);
   }
 
   /** Connects at once: a Redis that cannot be reached is known before anything is sent. */
@@ -58,26 +64,6 @@ export class RedisAccountState implements AccountState {
 
   get cacheLocation(): string {
     return `${redactUrl(this.url)} ${sharedCacheKey(this.account)}`;
-  }
-
-  journalFile(inputFingerprint: string): string {
-    return this.machine.journalFile(inputFingerprint);
-  }
-
-  savedAnswers(inputFingerprint: string): SavedAnswers {
-    return this.machine.savedAnswers(inputFingerprint);
-  }
-
-  readSavedAnswers(inputFingerprint: string, keys: NumberedKeys, found: NumberedAnswer): { badLines: number } {
-    return this.machine.readSavedAnswers(inputFingerprint, keys, found);
-  }
-
-  openJournal(inputFingerprint: string, opts: { restart: boolean }): ListJournal {
-    return this.machine.openJournal(inputFingerprint, opts);
-  }
-
-  lockList(inputFingerprint: string, events: ListLockEvents): Promise<() => void> {
-    return this.machine.lockList(inputFingerprint, events);
   }
 
   limiter(rate: Rate): RateLimiter {
@@ -98,32 +84,17 @@ export class RedisAccountState implements AccountState {
     return this.addressClaims;
   }
 
-  knownAllowance(): KnownAllowance | undefined {
-    return this.machine.knownAllowance();
-  }
-
-  rememberAllowance(news: AllowanceNews, source: KnownAllowance['source']): void {
-    this.machine.rememberAllowance(news, source);
-  }
-
   async recordSpend(addresses: number, at = this.clock.now()): Promise<void> {
     await this.machine.recordSpend(addresses, at);
     if (addresses <= 0) return;
     const key = spendKey(this.account, monthOf(at));
-    try {
-      await this.redis.multi().incrby(key, addresses).pexpire(key, SPEND_KEPT_MS).exec();
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+    await askShared(this.url, () => this.redis.multi().incrby(key, addresses).pexpire(key, SPEND_KEPT_MS).exec());
   }
 
   async spentInMonth(): Promise<MonthSpend> {
     const mine = await this.machine.spentInMonth();
-    try {
-      return { ...mine, allRunners: Number((await this.redis.get(spendKey(this.account, mine.month))) ?? 0) };
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+    const allRunners = await askShared(this.url, () => this.redis.get(spendKey(this.account, mine.month)));
+    return { ...mine, allRunners: Number(allRunners ?? 0) };
   }
 
   /** Kept on this machine too, where `runs` without a shared store looks. */
@@ -140,15 +111,6 @@ export class RedisAccountState implements AccountState {
   async forgetRuns(ids: readonly string[]): Promise<number> {
     await this.machine.forgetRuns(ids);
     return this.runLog.forget(ids);
-  }
-
-  /** On this machine, as the list's journal: a run's requests leave from here, and a kill is seen here. */
-  recordInFlight(id: string, addresses: number): void {
-    this.machine.recordInFlight(id, addresses);
-  }
-
-  inFlight(id: string): number | undefined {
-    return this.machine.inFlight(id);
   }
 
   async close(): Promise<void> {

@@ -6,7 +6,7 @@ import { asciiLower } from '../../../verify/syntax.js';
 import { documentedStatus } from '../../verdict/service-words.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import type { CacheStats, FoundAnswer, VerdictCache } from '../verdict-cache.js';
-import { unreachable } from './connect.js';
+import { askShared } from './connect.js';
 
 const flag = (b: boolean | null) => (b === null ? '' : b ? '1' : '0');
 const unflag = (s: string | undefined): boolean | null => (s === '1' ? true : s === '0' ? false : null);
@@ -50,16 +50,10 @@ export class RedisVerdictCache implements VerdictCache {
     private readonly redis: Redis,
     private readonly url: string,
     private readonly key: string,
-    /** Closing the cache closes the connection only when the cache was given it alone. */
-    private readonly ownsConnection = false,
   ) {}
 
-  private async run<T>(command: () => Promise<T>): Promise<T> {
-    try {
-      return await command();
-    } catch (error) {
-      throw unreachable(this.url, error);
-    }
+  private run<T>(command: () => Promise<T>): Promise<T> {
+    return askShared(this.url, command);
   }
 
   /** HMGET a batch at a time; an answer's verdict carries its own time. */
@@ -116,10 +110,7 @@ export class RedisVerdictCache implements VerdictCache {
     return removed;
   }
 
-  /**
-   * Fields written before local parts were folded (dedupeKey) kept their capital letters: once per cache (a marker key
-   * beside it), each takes the folded form, the newer answer kept where two meet.
-   */
+  /** Fields written before keys were folded (dedupeKey) take the folded form once, the newer answer kept. */
   async foldKeys(): Promise<void> {
     if ((await this.run(() => this.redis.set(`${this.key}:folded`, '1', 'NX'))) === null) return;
     for await (const [field, value] of this.entries()) {
@@ -143,8 +134,6 @@ export class RedisVerdictCache implements VerdictCache {
     } while (cursor !== '0');
   }
 
-  async close(): Promise<void> {
-    // Otherwise the connection belongs to whoever opened it (it also carries the limiter).
-    if (this.ownsConnection) this.redis.disconnect();
-  }
+  /** The connection is the state's (it carries the limiter and the claims too): the state closes it. */
+  async close(): Promise<void> {}
 }
