@@ -14,7 +14,7 @@ import {
 import type { Shape } from './envelopes.js';
 import { HttpError, Unauthenticated } from './errors.js';
 import type { Fault, FaultInjector } from './faults.js';
-import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
+import type { HandlerResult, ParsedRequest, Route, SandboxContext } from './router.js';
 import type { SandboxState } from './state.js';
 import { BodyChecker } from './validate.js';
 
@@ -65,13 +65,17 @@ export interface CleanRouteSettings {
   stats: SandboxStats;
 }
 
-export function addCleanRoute(router: Router, settings: CleanRouteSettings): void {
-  router.add('POST', CLEAN_PATH, async (req, ctx) => {
-    // Latency holds back every answer of this route, refusals included.
-    const delayMs = settings.faults.latencyMs();
-    const result = await clean(req, ctx, settings);
-    return delayMs > 0 ? { ...result, delayMs } : result;
-  });
+export function cleanRoute(settings: CleanRouteSettings): Route {
+  return {
+    method: 'POST',
+    pattern: CLEAN_PATH,
+    handler: async (req, ctx) => {
+      // Latency holds back every answer of this route, refusals included.
+      const delayMs = settings.faults.latencyMs();
+      const result = await clean(req, ctx, settings);
+      return delayMs > 0 ? { ...result, delayMs } : result;
+    },
+  };
 }
 
 type Checked = { ok: true; emails: string[] } | { ok: false; error: HttpError };

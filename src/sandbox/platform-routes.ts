@@ -1,7 +1,7 @@
-import { authenticate, checkCredentials, grantToken } from './auth.js';
-import { hashPassword, sharedSecretMatches } from './crypto.js';
+import { authenticate, checkCredentials, createUnlessTaken, grantToken } from './auth.js';
+import { sharedSecretMatches } from './crypto.js';
 import { platformOk, type Shape } from './envelopes.js';
-import { EMAIL_TAKEN, HttpError, INVALID_CREDENTIALS, Unauthenticated } from './errors.js';
+import { HttpError, INVALID_CREDENTIALS, Unauthenticated } from './errors.js';
 import { createPlatformAccount } from './platform-accounts.js';
 import {
   brandReduced,
@@ -15,21 +15,20 @@ import {
   userFields,
   userRoleView,
 } from './platform-shapes.js';
-import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
-import { type BrandRecord, findByEmail, type PlatformUser, type SandboxState } from './state.js';
+import type { HandlerResult, ParsedRequest, Route, SandboxContext } from './router.js';
+import type { BrandRecord, PlatformUser, SandboxState } from './state.js';
 import { BodyChecker } from './validate.js';
 
 export const INTERNAL_ACCESS_FIELD = 'internal_access_32543hbhjb3243h4';
 
-export function addPlatformRoutes(router: Router): void {
-  router
-    .add('POST', '/api/register', register)
-    .add('POST', '/api/oem/register', oemRegister)
-    .add('POST', '/api/login', login)
-    .add('GET', '/api/me', getMe)
-    .add('POST', '/api/me', updateMe)
-    .add('GET', '/api/user/:user_id/roles', getRoles);
-}
+export const platformRoutes: Route[] = [
+  { method: 'POST', pattern: '/api/register', handler: register },
+  { method: 'POST', pattern: '/api/oem/register', handler: oemRegister },
+  { method: 'POST', pattern: '/api/login', handler: login },
+  { method: 'GET', pattern: '/api/me', handler: getMe },
+  { method: 'POST', pattern: '/api/me', handler: updateMe },
+  { method: 'GET', pattern: '/api/user/:user_id/roles', handler: getRoles },
+];
 
 /** Where a registration or login answer puts the platform token. */
 function tokenFields(shape: Shape, token: string | undefined): Json {
@@ -86,13 +85,7 @@ async function createAccount(
   const country_code = c.optional('country_code', { trim: true, max: 8 }) ?? null;
   const source = c.optional('source', { trim: true, max: 255 }) ?? origin.source;
   const source_path = c.optional('source_path', { trim: true, max: 2048 }) ?? origin.source_path;
-  if (email && findByEmail(ctx.store.state.platformUsers, email)) c.add('email', EMAIL_TAKEN);
-  c.check();
-
-  const hash = await hashPassword(password, ctx.passwordCost);
-  return ctx.store.mutate((draft) => {
-    // Checked again: another request may have taken the address while the password was hashing.
-    if (findByEmail(draft.platformUsers, email)) throw new HttpError(422, EMAIL_TAKEN, { email: [EMAIL_TAKEN] });
+  return createUnlessTaken(c, ctx, 'platformUsers', { email, password }, (draft, hash) => {
     const user = createPlatformAccount(
       draft,
       { name, email, password: hash, country_code, source, source_path },

@@ -4,12 +4,12 @@ import { performance } from 'node:perf_hooks';
 import { failureBody, interfaceOf } from './envelopes.js';
 import { HttpError } from './errors.js';
 import { isJson, refuseBrowsers, refuseOtherNames } from './guards.js';
-import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
+import { type HandlerResult, matchRoute, type ParsedRequest, type Route, type SandboxContext } from './router.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface Serving {
-  router: Router;
+  routes: readonly Route[];
   ctx: SandboxContext;
   /** One line per request: method, path, status, duration; never secrets or bodies. */
   log: ((line: string) => void) | undefined;
@@ -38,9 +38,9 @@ async function dispatch(
   method: string,
   path: string,
   query: URLSearchParams,
-  { router, ctx }: Serving,
+  { routes, ctx }: Serving,
 ): Promise<HandlerResult> {
-  const match = router.match(method, path);
+  const match = matchRoute(routes, method, path);
   if (match.kind === 'not-found') throw new HttpError(404, `No route for ${method} ${path}.`);
   if (match.kind === 'method-not-allowed') {
     const allow = match.allow.join(', ');

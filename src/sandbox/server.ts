@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net';
 import type { Rate } from '../config/rate.js';
 import { ALLOWANCE_STATUSES, type AllowanceStatus } from './clean-answers.js';
 import { DEFAULT_RATE } from './clean-limits.js';
-import { addCleanRoute, emptyStats, type SandboxStats } from './clean-route.js';
-import { addCleaningAuthRoutes } from './cleaning-accounts.js';
+import { cleanRoute, emptyStats, type SandboxStats } from './clean-route.js';
+import { cleaningAuthRoutes } from './cleaning-accounts.js';
 import { PASSWORD_COST } from './crypto.js';
 import { SHAPES, type Shape } from './envelopes.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
-import { addPlatformRoutes } from './platform-routes.js';
-import { Router, type SandboxContext } from './router.js';
+import { platformRoutes } from './platform-routes.js';
+import { routeTable, type SandboxContext } from './router.js';
 import { serve } from './serve.js';
 import { findByEmail, PLANS, type Plan } from './state.js';
 import { Store } from './store.js';
@@ -62,14 +62,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const faults = new FaultInjector(opts.faults ?? {});
   const stats = emptyStats();
   const ctx = await contextOf(opts);
-  const router = new Router();
-  addPlatformRoutes(router);
-  addCleaningAuthRoutes(router);
-  addCleanRoute(router, { rate, allowanceStatus, faults, stats });
+  const routes = routeTable([
+    ...platformRoutes,
+    ...cleaningAuthRoutes,
+    cleanRoute({ rate, allowanceStatus, faults, stats }),
+  ]);
   const host = opts.host ?? '127.0.0.1';
   const server = createServer((req, res) => {
     // serve() answers every failure itself; this only catches a throwing `log`, which must not crash the host.
-    serve(req, res, { router, ctx, log: opts.log, boundHost: host }).catch(() => undefined);
+    serve(req, res, { routes, ctx, log: opts.log, boundHost: host }).catch(() => undefined);
   });
   await listen(server, opts.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
