@@ -1,6 +1,6 @@
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { randomHex } from './crypto.js';
+import { dirname, join } from 'node:path';
+import { flushDirectory, temporaryPath } from '../atomic-write.js';
 import { emptyState, normalizeState, type SandboxState } from './state.js';
 
 export const STATE_FILE = 'sandbox.json';
@@ -119,8 +119,7 @@ function identityOf(s: { dev: number; ino: number; mtimeMs: number; size: number
 
 /** Write to a temp file beside the target, fsync, rename over it; readers see the old or the new file, never half. */
 async function writeAtomic(file: string, data: string): Promise<string> {
-  const dir = dirname(file);
-  const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomHex(6)}.tmp`);
+  const tmp = temporaryPath(file);
   let identity: string;
   try {
     const fh = await open(tmp, 'wx', 0o600);
@@ -138,22 +137,8 @@ async function writeAtomic(file: string, data: string): Promise<string> {
     await rm(tmp, { force: true });
     throw err;
   }
-  await syncDir(dir);
+  flushDirectory(dirname(file));
   return identity;
-}
-
-async function syncDir(dir: string): Promise<void> {
-  // Makes the rename itself durable; some platforms cannot open directories, which is harmless here.
-  try {
-    const fh = await open(dir, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    /* best effort */
-  }
 }
 
 function isNotFound(err: unknown): boolean {
