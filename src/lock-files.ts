@@ -137,10 +137,6 @@ export function staleReason(owner: LockOwner, maxAgeMs: number, now = Date.now()
   return undefined;
 }
 
-export function isStale(owner: LockOwner, maxAgeMs: number, now = Date.now()): boolean {
-  return staleReason(owner, maxAgeMs, now) !== undefined;
-}
-
 /** Who holds a lock, as a user reads it: "pid 123 on ci-runner-7, since 2026-11-24T10:00:00.000Z". */
 export function describeOwner(owner: LockOwner): string {
   const parts = [owner.pid !== undefined ? `pid ${owner.pid}` : 'an unknown run'];

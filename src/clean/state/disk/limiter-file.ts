@@ -3,7 +3,7 @@
 import { constants, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { isObject } from '../../../api/shape.js';
 import { CliError, ExitCode } from '../../../errors.js';
-import { breakLock, isStale, tryLock } from '../../../lock-files.js';
+import { breakLock, staleReason, tryLock } from '../../../lock-files.js';
 
 /** One booked send: when it was booked, and when its answer (or failure) came back. */
 export interface Send {
@@ -113,7 +113,7 @@ export function lock(path: string): () => void {
   for (;;) {
     const attempt = tryLock(path);
     if (attempt.taken) return attempt.release;
-    if (isStale(attempt.owner, LOCK_STALE_MS)) {
+    if (staleReason(attempt.owner, LOCK_STALE_MS) !== undefined) {
       breakLock(path, attempt.owner);
       continue;
     }
