@@ -183,10 +183,7 @@ export class HttpClient {
     const text = await readCapped(res.body, limit, res.headers['content-length']).catch((error: unknown) => {
       if (!(error instanceof ResponseTooLarge)) throw error;
       const mib = `${Math.round(limit / 1024 / 1024)} MiB`;
-      throw new ApiError(
-        `the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with more than ${mib}, more than any answer needs`,
-        res.statusCode,
-      );
+      throw this.unusable(spec, res.statusCode, `more than ${mib}, more than any answer needs`);
     });
     const headers = flattenHeaders(res.headers);
     return { status: res.statusCode, headers, text: this.opts.secrets?.redact(text) ?? text };
@@ -218,14 +215,13 @@ export class HttpClient {
     }
     if (parsed.json !== undefined || !needsJson) return { result: response, retry: false };
     const excerpt = parsed.excerpt ? ` (${parsed.excerpt})` : '';
-    response.failure = Object.assign(
-      new ApiError(
-        `the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with a body that is not JSON${excerpt}`,
-        status,
-      ),
-      { html },
-    );
+    response.failure = Object.assign(this.unusable(spec, status, `a body that is not JSON${excerpt}`), { html });
     return { result: response, retry: idempotent };
+  }
+
+  private unusable(spec: RequestSpec, status: number, what: string): ApiError {
+    const message = `the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with ${what}`;
+    return new ApiError(message, status);
   }
 
   /** Bodies are given as a function: masking every address of every batch costs time nobody reads without --debug. */
