@@ -113,13 +113,9 @@ async function register(req: ParsedRequest, ctx: SandboxContext): Promise<Handle
 async function oemRegister(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
   // The internal token is checked before anything else so outsiders learn nothing about the body rules.
   const presented = req.body[INTERNAL_ACCESS_FIELD];
-  if (
-    ctx.internalToken === undefined ||
-    typeof presented !== 'string' ||
-    !sharedSecretMatches(presented, ctx.internalToken)
-  ) {
-    throw new HttpError(403, 'Invalid internal access token.');
-  }
+  const secret = ctx.internalToken;
+  const given = secret !== undefined && typeof presented === 'string';
+  if (!given || !sharedSecretMatches(presented, secret)) throw new HttpError(403, 'Invalid internal access token.');
   const { userId } = await createAccount(req, ctx, { source: 'oem', source_path: '' }, false);
   const state = ctx.store.state;
   const acct = account(state, userId);
