@@ -148,13 +148,7 @@ export class HttpClient {
     } catch (error) {
       if (spec.signal?.aborted) throw spec.signal.reason ?? error;
       if (error instanceof ApiError) throw error;
-      const failure = connectionFailure(error, {
-        serviceName: this.opts.serviceName,
-        host: this.host,
-        setting: this.opts.setting,
-        timeoutMs,
-        proxies: this.opts.proxies,
-      });
+      const failure = connectionFailure(error, { ...this.opts, host: this.host, timeoutMs });
       this.log(`< failed after ${elapsed(started)}: ${failure.message}`);
       // A certificate does not change between attempts; a refused connection never reached the server.
       return { result: failure, retry: !isCertificateFailure(error) && (idempotent || isRefused(error)) };
@@ -207,7 +201,7 @@ export class HttpClient {
     response.json = parsed.json;
     const html = parsed.html === true;
     if (status < 200 || status >= 300) {
-      const where = { serviceName: this.opts.serviceName, host: this.host, spec, refusedHint: this.opts.refusedHint };
+      const where = { ...this.opts, host: this.host, spec };
       const failure = httpFailure(status, parsed, where);
       if (failure instanceof ApiError) Object.assign(failure, { headers, body: parsed.json, html });
       response.failure = failure;

@@ -60,15 +60,9 @@ function around(acct: Account, brand: Json, subscription: Json): Json {
 /** The user with roles, full brand and subscription inside: as login shows them, or as a profile update does. */
 function userWithBrand(state: SandboxState, acct: Account, answer: 'login' | 'profile'): Json {
   const profile = answer === 'profile';
-  const dates = profile ? 'iso' : 'display';
-  return {
-    ...userData(state, acct, 'none'),
-    ...around(
-      acct,
-      brandView(state, acct.brand, { homepage: profile }),
-      subscriptionView(acct.subscription, { dates, usage: profile }),
-    ),
-  };
+  const brand = brandView(state, acct.brand, { homepage: profile });
+  const subscription = subscriptionView(acct.subscription, { dates: profile ? 'iso' : 'display', usage: profile });
+  return { ...userData(state, acct, 'none'), ...around(acct, brand, subscription) };
 }
 
 /** Validates and creates an account for both registration routes; the email must not be taken. */
@@ -188,9 +182,7 @@ async function updateMe(req: ParsedRequest, ctx: SandboxContext): Promise<Handle
     Object.assign(user, { first_name, last_name, phone, country_code, updated_at: ctx.now() });
   });
   const state = ctx.store.state;
-  return platformOk({
-    me: { data: userWithBrand(state, account(state, userId), 'profile') },
-  });
+  return platformOk({ me: { data: userWithBrand(state, account(state, userId), 'profile') } });
 }
 
 async function getRoles(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
