@@ -94,14 +94,9 @@ async function register(req: ParsedRequest, ctx: SandboxContext): Promise<Handle
   const { userId, token } = await createAccount(req, ctx, { source: 'api', source_path: '' }, true);
   const state = ctx.store.state;
   const acct = account(state, userId);
-  return platformOk(
-    {
-      ...tokenFields(ctx.shape, token),
-      user: { data: { ...userData(state, acct, 'names'), roles: rolesView(acct.brand, 'names') } },
-      brand: { data: brandView(state, acct.brand, { roles: 'names', homepage: true }) },
-    },
-    201,
-  );
+  const user = { ...userData(state, acct, 'names'), roles: rolesView(acct.brand, 'names') };
+  const brand = brandView(state, acct.brand, { roles: 'names', homepage: true });
+  return platformOk({ ...tokenFields(ctx.shape, token), user: { data: user }, brand: { data: brand } }, 201);
 }
 
 async function oemRegister(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
