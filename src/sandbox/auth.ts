@@ -30,9 +30,7 @@ export function authenticate(req: ParsedRequest, ctx: SandboxContext, service: T
 /** Stores a new token in the draft state and returns its text; expired tokens are dropped on the way. */
 export function grantToken(draft: SandboxState, userId: string, service: TokenService, ctx: SandboxContext): string {
   const now = ctx.now();
-  for (const [id, t] of Object.entries(draft.tokens)) {
-    if (t.expiresAt <= now) delete draft.tokens[id];
-  }
+  for (const [id, t] of Object.entries(draft.tokens)) if (t.expiresAt <= now) delete draft.tokens[id];
   const { token, id, record } = issueToken(userId, service, now, ctx.tokenTtlMs);
   draft.tokens[id] = record;
   return token;

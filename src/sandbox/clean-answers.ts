@@ -96,16 +96,16 @@ function records(emails: string[], a: Answering): Record<string, unknown>[] {
   }));
 }
 
+// What a reverse proxy in front of the service sends when the backend is gone: HTML, not JSON.
+const BAD_GATEWAY_PAGE =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n';
+
 function serverError(shape: Shape, status: 500 | 502 | 503, headers: Record<string, string>): HandlerResult {
   if (status === 502) {
-    // What a reverse proxy in front of the service sends when the backend is gone: HTML, not JSON.
     return {
       status,
       body: undefined,
-      raw: {
-        contentType: 'text/html; charset=utf-8',
-        text: '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n',
-      },
+      raw: { contentType: 'text/html; charset=utf-8', text: BAD_GATEWAY_PAGE },
       headers,
     };
   }
