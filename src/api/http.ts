@@ -1,4 +1,5 @@
 // One HTTP client for a service: it retries what is safe to repeat, caps and masks each response, types each failure.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { ApiError, type AuthError, NetworkError } from '../errors.js';
 import { redactJson, redactUrl } from '../redact.js';
@@ -130,7 +131,7 @@ export class HttpClient {
         const wait = asked ?? backoffMs(attempt + 1, REQUEST_BACKOFF, this.opts.random);
         if (wait <= (this.opts.maxRetryWaitMs ?? 30_000)) {
           this.log(`retry ${attempt + 1}/${retries} in ${Math.round(wait)}ms: ${failure.message}`);
-          await (this.opts.sleep ?? delay)(wait);
+          await (this.opts.sleep ?? sleep)(wait);
           continue;
         }
       }
@@ -232,8 +233,4 @@ function shouldRetry(status: number, idempotent: boolean): boolean {
 
 function elapsed(started: number): string {
   return `${Math.round(performance.now() - started)}ms`;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -72,9 +72,8 @@ export function checkFaultOptions(opts: FaultOptions): void {
   const latency = opts.latencyMs;
   if (latency !== undefined) {
     const [min, max] = typeof latency === 'number' ? [latency, latency] : latency;
-    if (!(Number.isFinite(min) && Number.isFinite(max) && min >= 0 && max >= min)) {
+    if (!(Number.isFinite(min) && Number.isFinite(max) && min >= 0 && max >= min))
       throw new TypeError('faults.latencyMs must be a number of ms >= 0, or [min, max] with 0 <= min <= max');
-    }
   }
   if (opts.seed !== undefined && !Number.isSafeInteger(opts.seed))
     throw new TypeError('faults.seed must be an integer');

@@ -84,17 +84,14 @@ function splitPath(path: string): string[] {
 function matchSegments(pattern: string[], actual: string[]): Record<string, string> | undefined {
   if (pattern.length !== actual.length) return undefined;
   const params: Record<string, string> = {};
-  for (const [i, p] of pattern.entries()) {
-    const a = actual[i] as string;
-    if (!p.startsWith(':')) {
-      if (p !== a) return undefined;
-      continue;
+  try {
+    for (const [i, p] of pattern.entries()) {
+      if (p.startsWith(':')) params[p.slice(1)] = decodeURIComponent(actual[i] as string);
+      else if (p !== actual[i]) return undefined;
     }
-    try {
-      params[p.slice(1)] = decodeURIComponent(a);
-    } catch {
-      return undefined;
-    }
+  } catch {
+    // A capture that is not valid percent-encoding matches nothing.
+    return undefined;
   }
   return params;
 }
