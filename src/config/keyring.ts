@@ -30,7 +30,6 @@ export function credentialStoreAvailability(
 /** A failure of the store itself (locked, no Secret Service answering, no build for this platform). */
 export class CredentialStoreError extends Error {}
 
-/** Secrets under one service name, each under its own account name. */
 export class CredentialStore {
   constructor(private readonly service: string) {}
 

@@ -201,7 +201,6 @@ export class Profile {
     return this.store.path;
   }
 
-  /** Sets (string) or removes (undefined) settings of this profile. */
   updateSettings(changes: ProfileData): void {
     this.change('profiles', changes);
   }

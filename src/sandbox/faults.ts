@@ -107,7 +107,6 @@ export class FaultInjector {
     return FAULTS[slice]?.[1](at) ?? { kind: 'none' };
   }
 
-  /** Milliseconds to hold the next answer back; 0 without latency. */
   latencyMs(): number {
     const [min, max] = this.latency;
     if (max === 0) return 0;
