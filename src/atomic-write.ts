@@ -40,7 +40,7 @@ function flush(path: string, flags: string): void {
   }
 }
 
-function flushDirectory(dir: string): void {
+export function flushDirectory(dir: string): void {
   try {
     flush(dir, 'r');
   } catch {

@@ -33,7 +33,6 @@ export class UsageError extends CliError {
   }
 }
 
-/** No credentials, or the service rejected them. */
 export class AuthError extends CliError {
   override name = 'AuthError';
 
@@ -48,7 +47,6 @@ export interface Endpoint {
   setting: string;
 }
 
-/** A non-2xx answer from a service. */
 export class ApiError extends CliError {
   override name = 'ApiError';
   /** The answer's headers and parsed JSON body, for callers that decide by them (the clean pipeline). */
@@ -69,7 +67,6 @@ export class ApiError extends CliError {
   }
 }
 
-/** The service could not be reached at all. */
 export class NetworkError extends CliError {
   override name = 'NetworkError';
   endpoint?: Endpoint;

@@ -137,16 +137,11 @@ export function staleReason(owner: LockOwner, maxAgeMs: number, now = Date.now()
   return undefined;
 }
 
-export function isStale(owner: LockOwner, maxAgeMs: number, now = Date.now()): boolean {
-  return staleReason(owner, maxAgeMs, now) !== undefined;
-}
-
 /** Who holds a lock, as a user reads it: "pid 123 on ci-runner-7, since 2026-11-24T10:00:00.000Z". */
 export function describeOwner(owner: LockOwner): string {
-  const parts = [owner.pid !== undefined ? `pid ${owner.pid}` : 'an unknown run'];
-  if (owner.host !== undefined && owner.host !== hostname()) parts.push(`on ${owner.host}`);
-  const who = parts.join(' ');
-  return owner.started !== undefined ? `${who}, since ${owner.started}` : who;
+  const who = owner.pid !== undefined ? `pid ${owner.pid}` : 'an unknown run';
+  const where = owner.host !== undefined && owner.host !== hostname() ? ` on ${owner.host}` : '';
+  return `${who}${where}${owner.started !== undefined ? `, since ${owner.started}` : ''}`;
 }
 
 /** Keeps a long-held lock fresh (its mtime) every `everyMs`, so others can tell it from one left behind. */

@@ -18,10 +18,6 @@ export class SecretSet {
     }
   }
 
-  get size(): number {
-    return this.values.size;
-  }
-
   redact(text: string): string {
     if (this.values.size === 0) return text;
     // Longest first, so a token is masked whole before its secret half is looked for.

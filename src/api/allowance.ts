@@ -9,23 +9,16 @@ export interface AllowanceNews {
   renewsAt?: string;
 }
 
-/** Each camelCase key, followed by its snake_case twin. */
-const withSnakeCase = (keys: string[]): string[] =>
-  keys.flatMap((key) => {
+/** Each camelCase key of the list, followed by its snake_case twin. */
+const withSnakeCase = (keys: string): string[] =>
+  keys.split(' ').flatMap((key) => {
     const snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
     return snake === key ? [key] : [key, snake];
   });
 
-const LEFT_KEYS = withSnakeCase([
-  'left',
-  'remaining',
-  'remainingCredits',
-  'creditsLeft',
-  'allowanceLeft',
-  'quotaRemaining',
-]);
-const LIMIT_KEYS = withSnakeCase(['limit', 'allowance', 'monthlyLimit', 'quota', 'monthlyAllowance']);
-const RENEW_KEYS = withSnakeCase(['renewsAt', 'resetsAt', 'resetAt', 'resetDate', 'periodEnd']);
+const LEFT_KEYS = withSnakeCase('left remaining remainingCredits creditsLeft allowanceLeft quotaRemaining');
+const LIMIT_KEYS = withSnakeCase('limit allowance monthlyLimit quota monthlyAllowance');
+const RENEW_KEYS = withSnakeCase('renewsAt resetsAt resetAt resetDate periodEnd');
 const LEFT_HEADERS = ['x-allowance-remaining', 'x-quota-remaining', 'x-credits-remaining', 'x-monthly-remaining'];
 
 const number = (value: unknown): number | undefined => {

@@ -1,7 +1,7 @@
 import { ApiError, AuthError } from '../errors.js';
 import { type AllowanceNews, allowanceNews } from './allowance.js';
 import type { HttpClient } from './http.js';
-import { findToken, isObject, type Json, str } from './shape.js';
+import { findToken, isObject, type Json, payloads, str } from './shape.js';
 
 export interface CleanSignedIn {
   token: string;
@@ -9,15 +9,9 @@ export interface CleanSignedIn {
   allowance: AllowanceNews;
 }
 
-const CONTAINERS = ['result', 'data'];
-
 function findUserId(body: unknown): string | undefined {
-  for (const container of [body, ...CONTAINERS.map((k) => (isObject(body) ? body[k] : undefined))]) {
-    if (!isObject(container)) continue;
-    const user = container.user;
-    if (isObject(user)) return str(user._id) ?? str(user.id);
-  }
-  return undefined;
+  const user = payloads(body).find((payload) => isObject(payload.user))?.user;
+  return isObject(user) ? (str(user._id) ?? str(user.id)) : undefined;
 }
 
 /** Where a clean answer keeps its records: `result` per the spec; `data` or `results` tolerated. */

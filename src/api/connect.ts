@@ -37,24 +37,18 @@ function positiveNumber(value: string | undefined): number | undefined {
   return value && Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
-/** Lower case first, as curl reads them: a user exporting both most likely set the lower-case one last. */
-function fromEnv(env: Record<string, string | undefined>, name: string): string | undefined {
-  const value = env[name.toLowerCase()] ?? env[name.toUpperCase()];
-  return value?.trim() || undefined;
-}
-
-/** `proxy.corp:3128` means http://proxy.corp:3128, as curl reads it. */
-function proxyUrl(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
-}
-
+/** Read as curl reads them: lower case first (set last, most likely), and `proxy.corp:3128` as http://proxy.corp:3128. */
 function proxySettings(env: Record<string, string | undefined>): ProxySettings {
+  const read = (name: string) => (env[name] ?? env[name.toUpperCase()])?.trim() || undefined;
   return {
-    httpProxy: proxyUrl(fromEnv(env, 'http_proxy')),
-    httpsProxy: proxyUrl(fromEnv(env, 'https_proxy')),
-    noProxy: fromEnv(env, 'no_proxy'),
+    httpProxy: proxyUrl(read('http_proxy')),
+    httpsProxy: proxyUrl(read('https_proxy')),
+    noProxy: read('no_proxy'),
   };
+}
+
+function proxyUrl(value: string | undefined): string | undefined {
+  return value === undefined || /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
 }
 
 /** What --debug says of the proxies in use, credentials hidden; undefined when there are none. */

@@ -1,6 +1,6 @@
 // Reading what a failed (or odd) answer says, whichever envelope or format it came in.
 import { ApiError, AuthError, ExitCode } from '../errors.js';
-import { isObject } from './shape.js';
+import { isObject, payloads } from './shape.js';
 
 export interface ParsedBody {
   json?: unknown;
@@ -33,8 +33,6 @@ function excerptOf(text: string, html: boolean): string {
   return html ? `HTML page: "${short}"` : `"${short}"`;
 }
 
-/** Where services nest a payload, a failure's included: platform `response`, cleaning `result`, or `data`. */
-const CONTAINERS = ['response', 'result', 'data'];
 const MESSAGE_KEYS = ['message', 'error', 'error_description', 'detail', 'statusMessage', 'details'];
 /** Words that say nothing beyond the status. */
 const EMPTY_WORDS = new Set(['error', 'failure', 'failed', 'fail', 'success']);
@@ -42,17 +40,11 @@ const EMPTY_WORDS = new Set(['error', 'failure', 'failed', 'fail', 'success']);
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
 const REASON_TEXTS = new Set(Object.values(STATUS_CODES).map((r) => r?.toLowerCase()));
 
-/** The body and the objects it nests a payload in, outermost first. */
-function levels(body: unknown): Array<Record<string, unknown>> {
-  if (!isObject(body)) return [];
-  return [body, ...CONTAINERS.map((key) => body[key]).filter(isObject)];
-}
-
 /** The human message of a failed answer; a specific one wins over a reason text such as "Unprocessable Entity". */
 export function describeFailure(parsed: ParsedBody): string {
   if (parsed.json === undefined) return parsed.excerpt ?? '';
   const messages: string[] = [];
-  for (const level of levels(parsed.json)) {
+  for (const level of payloads(parsed.json)) {
     for (const key of MESSAGE_KEYS) {
       const value = level[key];
       const text =
@@ -95,7 +87,7 @@ export function httpFailure(
 
 /** `errors` keyed by field (values a string or a list of strings), at the top level or in a payload. */
 export function fieldErrorsOf(body: unknown): Record<string, string[]> | undefined {
-  for (const level of levels(body)) {
+  for (const level of payloads(body)) {
     const found = fieldErrorsIn(level.errors);
     if (found) return found;
   }

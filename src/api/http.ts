@@ -1,4 +1,5 @@
 // One HTTP client for a service: it retries what is safe to repeat, caps and masks each response, types each failure.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { ApiError, type AuthError, NetworkError } from '../errors.js';
 import { redactJson, redactUrl } from '../redact.js';
@@ -130,7 +131,7 @@ export class HttpClient {
         const wait = asked ?? backoffMs(attempt + 1, REQUEST_BACKOFF, this.opts.random);
         if (wait <= (this.opts.maxRetryWaitMs ?? 30_000)) {
           this.log(`retry ${attempt + 1}/${retries} in ${Math.round(wait)}ms: ${failure.message}`);
-          await (this.opts.sleep ?? delay)(wait);
+          await (this.opts.sleep ?? sleep)(wait);
           continue;
         }
       }
@@ -148,13 +149,7 @@ export class HttpClient {
     } catch (error) {
       if (spec.signal?.aborted) throw spec.signal.reason ?? error;
       if (error instanceof ApiError) throw error;
-      const failure = connectionFailure(error, {
-        serviceName: this.opts.serviceName,
-        host: this.host,
-        setting: this.opts.setting,
-        timeoutMs,
-        proxies: this.opts.proxies,
-      });
+      const failure = connectionFailure(error, { ...this.opts, host: this.host, timeoutMs });
       this.log(`< failed after ${elapsed(started)}: ${failure.message}`);
       // A certificate does not change between attempts; a refused connection never reached the server.
       return { result: failure, retry: !isCertificateFailure(error) && (idempotent || isRefused(error)) };
@@ -183,10 +178,7 @@ export class HttpClient {
     const text = await readCapped(res.body, limit, res.headers['content-length']).catch((error: unknown) => {
       if (!(error instanceof ResponseTooLarge)) throw error;
       const mib = `${Math.round(limit / 1024 / 1024)} MiB`;
-      throw new ApiError(
-        `the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with more than ${mib}, more than any answer needs`,
-        res.statusCode,
-      );
+      throw this.unusable(spec, res.statusCode, `more than ${mib}, more than any answer needs`);
     });
     const headers = flattenHeaders(res.headers);
     return { status: res.statusCode, headers, text: this.opts.secrets?.redact(text) ?? text };
@@ -210,7 +202,7 @@ export class HttpClient {
     response.json = parsed.json;
     const html = parsed.html === true;
     if (status < 200 || status >= 300) {
-      const where = { serviceName: this.opts.serviceName, host: this.host, spec, refusedHint: this.opts.refusedHint };
+      const where = { ...this.opts, host: this.host, spec };
       const failure = httpFailure(status, parsed, where);
       if (failure instanceof ApiError) Object.assign(failure, { headers, body: parsed.json, html });
       response.failure = failure;
@@ -218,14 +210,13 @@ export class HttpClient {
     }
     if (parsed.json !== undefined || !needsJson) return { result: response, retry: false };
     const excerpt = parsed.excerpt ? ` (${parsed.excerpt})` : '';
-    response.failure = Object.assign(
-      new ApiError(
-        `the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with a body that is not JSON${excerpt}`,
-        status,
-      ),
-      { html },
-    );
+    response.failure = Object.assign(this.unusable(spec, status, `a body that is not JSON${excerpt}`), { html });
     return { result: response, retry: idempotent };
+  }
+
+  private unusable(spec: RequestSpec, status: number, what: string): ApiError {
+    const message = `the ${this.opts.serviceName} at ${this.host} answered ${spec.method} ${spec.path} with ${what}`;
+    return new ApiError(message, status);
   }
 
   /** Bodies are given as a function: masking every address of every batch costs time nobody reads without --debug. */
@@ -242,8 +233,4 @@ function shouldRetry(status: number, idempotent: boolean): boolean {
 
 function elapsed(started: number): string {
   return `${Math.round(performance.now() - started)}ms`;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -109,12 +109,7 @@ function splitOnce(text: string, separator: string): [string, string?] {
   return at < 0 ? [text] : [text.slice(0, at), text.slice(at + 1)];
 }
 
-/** The addresses a request to the cleaning service names (`email`, `emails`, as a list or one): what it may spend. */
-export function addressesNamed(request: RawRequest): number {
-  return addressesOf(request).length;
-}
-
-/** Each value a request names as an address, as given (non-strings as their JSON). */
+/** Each value a request names as an address (`email`, `emails`, a list or one), as given (non-strings as their JSON). */
 export function addressesOf(request: RawRequest): string[] {
   const values = (value: unknown): unknown[] =>
     Array.isArray(value) ? value : typeof value === 'string' && value !== '' ? [value] : [];

@@ -27,8 +27,16 @@ export function str(value: unknown): string | undefined {
   return undefined;
 }
 
+/** Where services nest a payload: platform `response`, cleaning `result`, or `data`. */
+const CONTAINERS = ['response', 'result', 'data'];
+
+/** The body and the objects it nests a payload in, outermost first. */
+export function payloads(body: unknown): Json[] {
+  if (!isObject(body)) return [];
+  return [body, ...CONTAINERS.map((key) => body[key]).filter(isObject)];
+}
+
 const TOKEN_KEYS = ['token', 'accessToken', 'access_token'];
-const TOKEN_CONTAINERS = ['response', 'result', 'data'];
 
 /** The token, wherever a service puts it: `token`, `accessToken` or `access_token`, at the top or under a payload. */
 export function findToken(body: unknown): string | undefined {
@@ -42,7 +50,7 @@ export function findToken(body: unknown): string | undefined {
       // Some services nest it again: {token: {accessToken: "..."}}.
       if (isObject(token)) queue.push({ value: token, depth: depth + 1 });
     }
-    if (depth < 2) for (const key of TOKEN_CONTAINERS) queue.push({ value: value[key], depth: depth + 1 });
+    if (depth < 2) for (const key of CONTAINERS) queue.push({ value: value[key], depth: depth + 1 });
   }
   return undefined;
 }

@@ -8,8 +8,7 @@ import { join } from 'node:path';
 export type StoreAvailability = { available: true } | { available: false; why: string; quiet: boolean };
 
 export function isCi(env: Record<string, string | undefined>): boolean {
-  const ci = env.CI;
-  return ci !== undefined && ci !== '' && ci !== '0' && ci !== 'false';
+  return ![undefined, '', '0', 'false'].includes(env.CI);
 }
 
 /** CI keeps tokens in its secrets; on Linux the Secret Service needs a session bus (none over ssh, in a container). */
@@ -31,7 +30,6 @@ export function credentialStoreAvailability(
 /** A failure of the store itself (locked, no Secret Service answering, no build for this platform). */
 export class CredentialStoreError extends Error {}
 
-/** Secrets under one service name, each under its own account name. */
 export class CredentialStore {
   constructor(private readonly service: string) {}
 

@@ -40,7 +40,6 @@ export function refusedTokenHint(service: Service, source: TokenSource | undefin
  */
 export class Profile {
   private readonly tokens: ProfileTokens;
-  /** --insecure-storage: this sign-in keeps its tokens in the file. */
   private fileStorageAsked = false;
   private storageNoted = false;
   private readonly warned = new Set<string>();
@@ -87,25 +86,16 @@ export class Profile {
     };
   }
 
-  scope(): ProfileScope {
+  private scope(): ProfileScope {
     const { apiUrl, cleanUrl } = this.urls();
-    if (apiUrl || cleanUrl) return 'profiles';
-    return this.holdsRealCredentials() ? 'profiles' : 'sandbox';
+    const settings = this.settings();
+    const stored = SECRET_KEYS.some((key) => settings[key]) || heldByKeyring(settings).length > 0;
+    return apiUrl || cleanUrl || stored || this.envToken('platform') || this.envToken('clean') ? 'profiles' : 'sandbox';
   }
 
   /** No endpoint configured and no real credentials: account commands talk to the built-in sandbox. */
   usesSandbox(): boolean {
     return this.scope() === 'sandbox';
-  }
-
-  private holdsRealCredentials(): boolean {
-    const s = this.settings();
-    return Boolean(
-      SECRET_KEYS.some((key) => s[key]) ||
-        heldByKeyring(s).length > 0 ||
-        this.envToken('platform') ||
-        this.envToken('clean'),
-    );
   }
 
   /** The record: settings, sign-in facts and tokens; one kept in the OS credential store is read if it is used. */
@@ -122,13 +112,9 @@ export class Profile {
 
   /** Tokens go where the record keeps them now (a token given anew: the store if it holds some, else the file). */
   private change(scope: ProfileScope, changes: ProfileData): void {
-    if (!SECRET_KEYS.some((key) => key in changes)) this.store.update(this.name, changes, scope);
-    else
-      this.tokens.write(
-        scope,
-        changes,
-        heldByKeyring(this.store.read(this.name, scope)).length > 0 ? 'keyring' : 'file',
-      );
+    const held = heldByKeyring(this.store.read(this.name, scope)).length > 0;
+    if (SECRET_KEYS.some((key) => key in changes)) this.tokens.write(scope, changes, held ? 'keyring' : 'file');
+    else this.store.update(this.name, changes, scope);
   }
 
   /**
@@ -215,7 +201,6 @@ export class Profile {
     return this.store.path;
   }
 
-  /** Sets (string) or removes (undefined) settings of this profile. */
   updateSettings(changes: ProfileData): void {
     this.change('profiles', changes);
   }

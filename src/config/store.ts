@@ -45,14 +45,10 @@ export class ProfileStore {
   /** Sets (string) or removes (undefined) keys in one write. */
   update(name: string, changes: ProfileData, scope: ProfileScope = 'profiles'): void {
     const file = this.load();
-    const all = { ...(file[scope] ?? {}) };
-    const next: ProfileData = { ...(all[name] ?? {}) };
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === undefined) delete next[key];
-      else next[key] = value;
-    }
-    all[name] = next;
-    this.save({ ...file, ...withDefaults(file), [scope]: all });
+    const all = withDefaults(file);
+    const next: ProfileData = { ...all[scope][name], ...changes };
+    for (const [key, value] of Object.entries(next)) if (value === undefined) delete next[key];
+    this.save({ ...file, ...all, [scope]: { ...all[scope], [name]: next } });
   }
 
   private all(): StoreShape {

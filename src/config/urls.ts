@@ -28,15 +28,13 @@ export function givenUrls(
   flags: { apiUrl?: string; cleanUrl?: string },
   env: Record<string, string | undefined>,
 ): ServiceUrls {
-  const pick = (flag: string | undefined, flagName: string, envName: string) => {
+  const given = (flag: string | undefined, flagName: string, envName: string) => {
     if (flag !== undefined) return validateUrl(flag, flagName);
-    if (env[envName]) return validateUrl(env[envName]!, envName);
-    return undefined;
+    return env[envName] ? validateUrl(env[envName], envName) : undefined;
   };
-  const urls: ServiceUrls = {};
-  const apiUrl = pick(flags.apiUrl, '--api-url', 'MAILCLEAN_API_URL');
-  const cleanUrl = pick(flags.cleanUrl, '--clean-url', 'MAILCLEAN_CLEAN_URL');
-  if (apiUrl) urls['api-url'] = apiUrl;
-  if (cleanUrl) urls['clean-url'] = cleanUrl;
-  return urls;
+  const urls = {
+    'api-url': given(flags.apiUrl, '--api-url', 'MAILCLEAN_API_URL'),
+    'clean-url': given(flags.cleanUrl, '--clean-url', 'MAILCLEAN_CLEAN_URL'),
+  };
+  return Object.fromEntries(Object.entries(urls).filter(([, url]) => url));
 }

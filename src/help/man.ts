@@ -17,16 +17,11 @@ function roff(text: string): string {
 function options(cmd: CommandUnknownOpts): string[] {
   return cmd.options
     .filter((option) => !option.hidden)
-    .flatMap((option) => [
-      '.TP',
-      `.B ${roff(option.flags)}`,
-      roff(
-        option.description +
-          (option.defaultValue !== undefined && typeof option.defaultValue !== 'boolean'
-            ? ` (default: ${String(option.defaultValue)})`
-            : ''),
-      ),
-    ]);
+    .flatMap((option) => {
+      const shown = option.defaultValue !== undefined && typeof option.defaultValue !== 'boolean';
+      const suffix = shown ? ` (default: ${String(option.defaultValue)})` : '';
+      return ['.TP', `.B ${roff(option.flags)}`, roff(option.description + suffix)];
+    });
 }
 
 function commandSection(cmd: CommandUnknownOpts, path: string[]): string[] {

@@ -25,13 +25,15 @@ export class ProgressReporter {
   /** When the wait for the rate limit ends, and when the run is expected to end: counted down at each redraw. */
   private waitUntil?: number;
   private etaAt?: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly stream: OutputStream,
     private readonly opts: { live: boolean; quiet: boolean; plainEveryMs?: number; now?: () => number },
   ) {
+    this.now = opts.now ?? Date.now;
     // The first plain line comes after the first interval: a short run prints none.
-    this.lastPlain = (opts.now ?? Date.now)();
+    this.lastPlain = this.now();
   }
 
   async start(): Promise<void> {
@@ -57,22 +59,14 @@ export class ProgressReporter {
     this.spinner.render();
   }
 
-  private now(): number {
-    return (this.opts.now ?? Date.now)();
-  }
-
   /** A live line needs a terminal that knows its width: with 0 columns the spinner would flood it. */
   private get live(): boolean {
-    return this.opts.live && this.columns > 0;
-  }
-
-  private get columns(): number {
-    return this.stream.columns ?? 0;
+    return this.opts.live && (this.stream.columns ?? 0) > 0;
   }
 
   /** Fitted to the terminal's width, so redrawing never wraps (the spinner takes two columns). */
   private liveLine(): string {
-    return this.line(this.columns - 3);
+    return this.line((this.stream.columns ?? 0) - 3);
   }
 
   update(change: Partial<RunProgress>): void {

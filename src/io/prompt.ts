@@ -1,27 +1,24 @@
 import { CancelError, CliError } from '../errors.js';
 import type { IO } from './io.js';
 
-// @inquirer/prompts is loaded only when a prompt is really shown.
-async function inquirer() {
-  return import('@inquirer/prompts');
-}
-
-function context(io: IO, signal: AbortSignal) {
-  // Ctrl-C at a prompt arrives as a key press (raw mode); SIGTERM arrives as a signal and cancels it too.
-  return { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal };
-}
+type Prompts = typeof import('@inquirer/prompts');
+type Context = NonNullable<Parameters<Prompts['input']>[1]>;
 
 /**
  * Asks, turning the ways a prompt ends without an answer into errors: Ctrl-C or a signal (cancelled), and the input
  * closing (Ctrl-D pauses it and would leave inquirer waiting for ever): a pause no answer follows.
  */
-async function guard<T>(io: IO, ask: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function ask<T>(io: IO, prompt: (prompts: Prompts, context: Context) => Promise<T>): Promise<T> {
+  // Loaded only when a prompt is really shown.
+  const prompts = await import('@inquirer/prompts');
   const ended = new AbortController();
   let answered = false;
   const onPause = () => setImmediate(() => answered || ended.abort());
   io.stdin.on('pause', onPause);
+  // Ctrl-C at a prompt arrives as a key press (raw mode); SIGTERM arrives as a signal and cancels it too.
+  const signal = AbortSignal.any([io.signals.stop, ended.signal]);
   try {
-    return await ask(AbortSignal.any([io.signals.stop, ended.signal]));
+    return await prompt(prompts, { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal });
   } catch (error) {
     if (ended.signal.aborted) throw new CliError('no answer: the input ended (Ctrl-D)');
     if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError'))
@@ -33,32 +30,20 @@ async function guard<T>(io: IO, ask: (signal: AbortSignal) => Promise<T>): Promi
   }
 }
 
-export async function promptText(
+export function promptText(
   io: IO,
   message: string,
   opts: { default?: string; required?: boolean } = {},
 ): Promise<string> {
-  const { input } = await inquirer();
-  return guard(io, (signal) =>
-    input(
-      {
-        message,
-        default: opts.default,
-        required: opts.required ?? true,
-      },
-      context(io, signal),
-    ),
-  );
+  const required = opts.required ?? true;
+  return ask(io, ({ input }, context) => input({ message, default: opts.default, required }, context));
 }
 
-export async function promptSecret(io: IO, message: string): Promise<string> {
-  const { password } = await inquirer();
-  return guard(io, (signal) =>
-    password({ message, mask: '*', validate: (v: string) => (v.length > 0 ? true : 'required') }, context(io, signal)),
-  );
+export function promptSecret(io: IO, message: string): Promise<string> {
+  const validate = (v: string) => (v.length > 0 ? true : 'required');
+  return ask(io, ({ password }, context) => password({ message, mask: '*', validate }, context));
 }
 
-export async function promptConfirm(io: IO, message: string, def = true): Promise<boolean> {
-  const { confirm } = await inquirer();
-  return guard(io, (signal) => confirm({ message, default: def }, context(io, signal)));
+export function promptConfirm(io: IO, message: string, def = true): Promise<boolean> {
+  return ask(io, ({ confirm }, context) => confirm({ message, default: def }, context));
 }

@@ -66,42 +66,27 @@ export function debugWanted(flag: boolean | undefined, env: Record<string, strin
  * on stdout (`out`, `json`), everything else on stderr.
  */
 export class IOStreams {
+  readonly stdin: InputStream;
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
+  readonly env: Record<string, string | undefined>;
+  readonly signals: Signals;
+  readonly clock: Clock;
   readonly style: Style;
   readonly debugEnabled: boolean;
   /** Masked in every line this writes to stderr; commands add the passwords they read. */
   readonly secrets: SecretSet;
 
+  /** `raw`: the IO these streams wrap, for code that takes the raw streams (prompts). */
   constructor(
-    private readonly io: IO,
+    readonly raw: IO,
     private readonly flags: StreamFlags = {},
   ) {
-    this.style = wantsColor(io.stderr, io.env, flags.color) ? COLOR : PLAIN;
-    this.debugEnabled = debugWanted(flags.debug, io.env);
-    this.secrets = io.secrets ?? secretsOf(io.env);
-  }
-
-  get stdin(): InputStream {
-    return this.io.stdin;
-  }
-
-  get stdout(): OutputStream {
-    return this.io.stdout;
-  }
-
-  get stderr(): OutputStream {
-    return this.io.stderr;
-  }
-
-  get env(): Record<string, string | undefined> {
-    return this.io.env;
-  }
-
-  get signals(): Signals {
-    return this.io.signals;
-  }
-
-  get clock(): Clock {
-    return this.io.clock ?? realClock;
+    ({ stdin: this.stdin, stdout: this.stdout, stderr: this.stderr, env: this.env, signals: this.signals } = raw);
+    this.clock = raw.clock ?? realClock;
+    this.style = wantsColor(raw.stderr, raw.env, flags.color) ? COLOR : PLAIN;
+    this.debugEnabled = debugWanted(flags.debug, raw.env);
+    this.secrets = raw.secrets ?? secretsOf(raw.env);
   }
 
   get quiet(): boolean {
@@ -109,11 +94,11 @@ export class IOStreams {
   }
 
   get isStdoutTTY(): boolean {
-    return this.io.stdout.isTTY === true;
+    return this.stdout.isTTY === true;
   }
 
   get isStderrTTY(): boolean {
-    return this.io.stderr.isTTY === true;
+    return this.stderr.isTTY === true;
   }
 
   /** Prompts only on a terminal, and never with --no-input, MAILCLEAN_NO_INPUT=1 or CI set. */
@@ -122,27 +107,22 @@ export class IOStreams {
     if (this.flags.input === false) return false;
     if (env.MAILCLEAN_NO_INPUT === '1' || env.MAILCLEAN_NO_INPUT === 'true') return false;
     if (isCi(env)) return false;
-    return this.io.stdin.isTTY === true && this.io.stdout.isTTY === true;
-  }
-
-  /** The IO these streams wrap, for code that takes the raw streams (prompts). */
-  get raw(): IO {
-    return this.io;
+    return this.stdin.isTTY === true && this.stdout.isTTY === true;
   }
 
   /** stdout for rows written in bulk (clean's output): escaped on a terminal, byte for byte to a pipe or a file. */
   rowsOut(): OutputStream {
-    return this.isStdoutTTY ? escapedOn(this.io.stdout) : this.io.stdout;
+    return this.isStdoutTTY ? escapedOn(this.stdout) : this.stdout;
   }
 
   /** Text for a person on stdout: escaped wherever it goes (a pager or a later `cat` acts on controls too). */
   out(text: string): void {
-    this.io.stdout.write(this.isStdoutTTY ? forTerminal(text) : escapeControls(withoutMarks(text)));
+    this.stdout.write(this.isStdoutTTY ? forTerminal(text) : escapeControls(withoutMarks(text)));
   }
 
   /** Data on stdout (a service's answer, a token, JSON): escaped on a terminal, byte for byte to a pipe or a file. */
   data(text: string): void {
-    this.io.stdout.write(this.isStdoutTTY ? forTerminal(text) : withoutMarks(text));
+    this.stdout.write(this.isStdoutTTY ? forTerminal(text) : withoutMarks(text));
   }
 
   json(value: unknown, flag: JsonFlag, fields: readonly string[]): void {
@@ -151,7 +131,7 @@ export class IOStreams {
 
   /** A line of the conversation on stderr (--quiet does not silence it), escaped: it is never data. */
   say(text: string): void {
-    this.io.stderr.write(`${forTerminal(this.secrets.redact(text))}\n`);
+    this.stderr.write(`${forTerminal(this.secrets.redact(text))}\n`);
   }
 
   /** Informational line on stderr; --quiet silences it. */

@@ -1,4 +1,5 @@
 import {
+  hashPassword,
   issueToken,
   type PasswordHash,
   parseToken,
@@ -6,7 +7,7 @@ import {
   type TokenService,
   verifyPassword,
 } from './crypto.js';
-import { HttpError, INVALID_CREDENTIALS, Unauthenticated } from './errors.js';
+import { EMAIL_TAKEN, HttpError, INVALID_CREDENTIALS, Unauthenticated } from './errors.js';
 import type { ParsedRequest, SandboxContext } from './router.js';
 import { findByEmail, type SandboxState } from './state.js';
 import { BodyChecker } from './validate.js';
@@ -29,9 +30,7 @@ export function authenticate(req: ParsedRequest, ctx: SandboxContext, service: T
 /** Stores a new token in the draft state and returns its text; expired tokens are dropped on the way. */
 export function grantToken(draft: SandboxState, userId: string, service: TokenService, ctx: SandboxContext): string {
   const now = ctx.now();
-  for (const [id, t] of Object.entries(draft.tokens)) {
-    if (t.expiresAt <= now) delete draft.tokens[id];
-  }
+  for (const [id, t] of Object.entries(draft.tokens)) if (t.expiresAt <= now) delete draft.tokens[id];
   const { token, id, record } = issueToken(userId, service, now, ctx.tokenTtlMs);
   draft.tokens[id] = record;
   return token;
@@ -53,4 +52,25 @@ export async function checkCredentials<T extends { email: string; password: Pass
   if (!(await verifyPassword(password, found?.password, passwordCost)) || !found)
     throw new HttpError(401, INVALID_CREDENTIALS);
   return found;
+}
+
+/**
+ * Hashes the password and has `create` store the account once the body checks out, unless the email is taken: before
+ * the hashing, or by another request while it ran.
+ */
+export async function createUnlessTaken<T>(
+  c: BodyChecker,
+  ctx: SandboxContext,
+  users: 'platformUsers' | 'cleanUsers',
+  { email, password }: { email: string; password: string },
+  create: (draft: SandboxState, hash: PasswordHash) => T,
+): Promise<T> {
+  const taken = (state: SandboxState) => findByEmail<{ email: string }>(state[users], email) !== undefined;
+  if (email && taken(ctx.store.state)) c.add('email', EMAIL_TAKEN);
+  c.check();
+  const hash = await hashPassword(password, ctx.passwordCost);
+  return ctx.store.mutate((draft) => {
+    if (taken(draft)) throw new HttpError(422, EMAIL_TAKEN, { email: [EMAIL_TAKEN] });
+    return create(draft, hash);
+  });
 }

@@ -43,23 +43,15 @@ export function answer(outcome: Outcome, a: Answering): HandlerResult {
     case 'refused':
       // No Retry-After, even as a 429: waiting does not help, and that is how clients tell it from the rate limit.
       return errorResult(a.shape, new HttpError(a.allowanceStatus, refusalMessage(outcome, a)), a.headers);
-    case 'charged':
-      return {
-        ...cleaningOk(
-          'Emails cleaned',
-          records(outcome.emails, a).filter((_, i) => i !== outcome.omit),
-        ),
-        headers: a.headers,
-      };
+    case 'charged': {
+      const kept = records(outcome.emails, a).filter((_, i) => i !== outcome.omit);
+      return { ...cleaningOk('Emails cleaned', kept), headers: a.headers };
+    }
   }
 }
 
 export function errorResult(shape: Shape, err: HttpError, headers: Record<string, string> = {}): HandlerResult {
-  return {
-    status: err.status,
-    body: failureBody(shape, 'cleaning', err),
-    headers: { ...err.headers, ...headers },
-  };
+  return { status: err.status, body: failureBody(shape, 'cleaning', err), headers: { ...err.headers, ...headers } };
 }
 
 /** As a service refuses an address its own rules dislike (Laravel's message for `in`/`exists`), or the whole batch. */
@@ -104,16 +96,16 @@ function records(emails: string[], a: Answering): Record<string, unknown>[] {
   }));
 }
 
+// What a reverse proxy in front of the service sends when the backend is gone: HTML, not JSON.
+const BAD_GATEWAY_PAGE =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n';
+
 function serverError(shape: Shape, status: 500 | 502 | 503, headers: Record<string, string>): HandlerResult {
   if (status === 502) {
-    // What a reverse proxy in front of the service sends when the backend is gone: HTML, not JSON.
     return {
       status,
       body: undefined,
-      raw: {
-        contentType: 'text/html; charset=utf-8',
-        text: '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n',
-      },
+      raw: { contentType: 'text/html; charset=utf-8', text: BAD_GATEWAY_PAGE },
       headers,
     };
   }

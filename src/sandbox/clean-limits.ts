@@ -2,9 +2,6 @@ import type { Rate } from '../config/rate.js';
 import { PLAN_LIMITS } from './plans.js';
 import type { CleanUsage, Plan, SandboxState } from './state.js';
 
-/** Spec 8: 50 requests per 5 minutes (per user, in any window of that length). */
-export const DEFAULT_RATE: Rate = { requests: 50, windowMs: 5 * 60_000 };
-
 export type Admission =
   | {
       admitted: true;
@@ -24,16 +21,9 @@ export function secondsUntil(at: number, now: number): number {
 /** The user's counters, created when missing; a malformed entry (a hand edit) starts afresh. */
 export function usageOf(draft: SandboxState, userId: string): CleanUsage {
   const found = Object.hasOwn(draft.cleanUsage, userId) ? draft.cleanUsage[userId] : undefined;
-  if (
-    found &&
-    Array.isArray(found.arrivals) &&
-    found.arrivals.every((t) => typeof t === 'number' && Number.isFinite(t)) &&
-    typeof found.month === 'string' &&
-    typeof found.used === 'number' &&
-    Number.isFinite(found.used)
-  ) {
-    return found;
-  }
+  const wellFormed =
+    Array.isArray(found?.arrivals) && found.arrivals.every(Number.isFinite) && typeof found.month === 'string';
+  if (wellFormed && Number.isFinite(found.used)) return found;
   const fresh: CleanUsage = { arrivals: [], month: '', used: 0 };
   draft.cleanUsage[userId] = fresh;
   return fresh;

@@ -3,6 +3,7 @@ import { checkSyntax } from '../verify/syntax.js';
 import { authenticate } from './auth.js';
 import { type AllowanceStatus, answer, errorResult, type Outcome } from './clean-answers.js';
 import {
+  type Admission,
   admit,
   monthKey,
   monthlyAllowance,
@@ -11,10 +12,9 @@ import {
   usedThisMonth,
   windowSeconds,
 } from './clean-limits.js';
-import type { Shape } from './envelopes.js';
 import { HttpError, Unauthenticated } from './errors.js';
 import type { Fault, FaultInjector } from './faults.js';
-import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
+import type { HandlerResult, ParsedRequest, Route, SandboxContext } from './router.js';
 import type { SandboxState } from './state.js';
 import { BodyChecker } from './validate.js';
 
@@ -65,13 +65,17 @@ export interface CleanRouteSettings {
   stats: SandboxStats;
 }
 
-export function addCleanRoute(router: Router, settings: CleanRouteSettings): void {
-  router.add('POST', CLEAN_PATH, async (req, ctx) => {
-    // Latency holds back every answer of this route, refusals included.
-    const delayMs = settings.faults.latencyMs();
-    const result = await clean(req, ctx, settings);
-    return delayMs > 0 ? { ...result, delayMs } : result;
-  });
+export function cleanRoute(settings: CleanRouteSettings): Route {
+  return {
+    method: 'POST',
+    pattern: CLEAN_PATH,
+    handler: async (req, ctx) => {
+      // Latency holds back every answer of this route, refusals included.
+      const delayMs = settings.faults.latencyMs();
+      const result = await clean(req, ctx, settings);
+      return delayMs > 0 ? { ...result, delayMs } : result;
+    },
+  };
 }
 
 type Checked = { ok: true; emails: string[] } | { ok: false; error: HttpError };
@@ -96,22 +100,8 @@ export function checkEmails(body: Record<string, unknown>): Checked {
   return error ? { ok: false, error } : { ok: true, emails: raw as string[] };
 }
 
-class RateLimited extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super('rate limited');
-  }
-}
-
 /** What one admitted request gets, decided in one mutation of the store. */
-interface Decision {
-  now: number;
-  /** Most arrivals of the user in one window holding this one. */
-  inWindow: number;
-  remaining: number;
-  resetSeconds: number;
-  fault: Fault;
-  outcome: Outcome;
-}
+type Decision = Extract<Admission, { admitted: true }> & { now: number; fault: Fault; outcome: Outcome };
 
 async function clean(req: ParsedRequest, ctx: SandboxContext, s: CleanRouteSettings): Promise<HandlerResult> {
   let userId: string;
@@ -122,9 +112,9 @@ async function clean(req: ParsedRequest, ctx: SandboxContext, s: CleanRouteSetti
     // One mutation decides and records everything: atomic within this process, one write. A 429 writes nothing.
     decision = await ctx.store.mutate((draft) => decide(draft, userId, checked, ctx.now(), s));
   } catch (err) {
-    if (err instanceof RateLimited) return rateLimited(ctx.shape, s, err.retryAfterSeconds);
-    if (err instanceof HttpError) return errorResult(ctx.shape, err);
-    throw err;
+    if (!(err instanceof HttpError)) throw err;
+    if (err.status === 429) s.stats.rateLimited += 1;
+    return errorResult(ctx.shape, err);
   }
   count(s.stats, decision, req.body);
   const result = answer(decision.outcome, {
@@ -138,7 +128,7 @@ async function clean(req: ParsedRequest, ctx: SandboxContext, s: CleanRouteSetti
 }
 
 /**
- * Admits the request (or throws RateLimited), rolls its fault, and charges it when valid and within the allowance.
+ * Admits the request (or throws a 429), rolls its fault, and charges it when valid and within the allowance.
  * `now` is read inside the mutation, so arrivals are logged in time order.
  */
 function decide(draft: SandboxState, userId: string, checked: Checked, now: number, s: CleanRouteSettings): Decision {
@@ -146,11 +136,10 @@ function decide(draft: SandboxState, userId: string, checked: Checked, now: numb
   if (!user) throw new Unauthenticated();
   const usage = usageOf(draft, userId);
   const admission = admit(usage, now, s.rate);
-  if (!admission.admitted) throw new RateLimited(admission.retryAfterSeconds);
-  const { inWindow, remaining, resetSeconds } = admission;
+  if (!admission.admitted) throw rateLimited(s.rate, admission.retryAfterSeconds);
   // Faults come after the arrival is counted and before anything is charged.
   const fault = s.faults.roll();
-  const decided = (outcome: Outcome): Decision => ({ now, inWindow, remaining, resetSeconds, fault, outcome });
+  const decided = (outcome: Outcome): Decision => ({ ...admission, now, fault, outcome });
   if (fault.kind === 'server-error' || fault.kind === 'reset') return decided({ kind: 'fault', fault });
   if (!checked.ok) return decided({ kind: 'invalid', error: checked.error });
   const count = checked.emails.length;
@@ -197,11 +186,8 @@ function count(stats: SandboxStats, decision: Decision, body: Record<string, unk
   }
 }
 
-function rateLimited(shape: Shape, s: CleanRouteSettings, retryAfterSeconds: number): HandlerResult {
-  s.stats.rateLimited += 1;
-  const message = `Too many requests: ${s.rate.requests} per ${windowSeconds(s.rate.windowMs)} seconds.`;
-  return errorResult(shape, new HttpError(429, message), {
-    'retry-after': String(retryAfterSeconds),
-    ...rateHeaders(s.rate, 0, retryAfterSeconds),
-  });
+function rateLimited(rate: Rate, retryAfterSeconds: number): HttpError {
+  const message = `Too many requests: ${rate.requests} per ${windowSeconds(rate.windowMs)} seconds.`;
+  const headers = { 'retry-after': String(retryAfterSeconds), ...rateHeaders(rate, 0, retryAfterSeconds) };
+  return new HttpError(429, message, undefined, headers);
 }

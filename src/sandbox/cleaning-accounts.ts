@@ -1,18 +1,19 @@
-import { checkCredentials, grantToken } from './auth.js';
+import { checkCredentials, createUnlessTaken, grantToken } from './auth.js';
 import { monthlyAllowance, nextMonthStart, usedThisMonth } from './clean-limits.js';
-import { hashPassword, newObjectId } from './crypto.js';
+import { newObjectId } from './crypto.js';
 import { cleaningOk } from './envelopes.js';
-import { EMAIL_TAKEN, HttpError, INVALID_CREDENTIALS } from './errors.js';
+import { HttpError, INVALID_CREDENTIALS } from './errors.js';
 import { pick } from './platform-shapes.js';
-import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
-import { type CleanUser, findByEmail } from './state.js';
+import type { HandlerResult, ParsedRequest, Route, SandboxContext } from './router.js';
+import type { CleanUser } from './state.js';
 import { isoMillis } from './time.js';
 import { BodyChecker } from './validate.js';
 
 /** Accounts of the email-cleaning service: a user table of their own, as the real services are separate. */
-export function addCleaningAuthRoutes(router: Router): void {
-  router.add('POST', '/api/v1/auth/signup', signup).add('POST', '/api/v1/auth/signin', signin);
-}
+export const cleaningAuthRoutes: Route[] = [
+  { method: 'POST', pattern: '/api/v1/auth/signup', handler: signup },
+  { method: 'POST', pattern: '/api/v1/auth/signin', handler: signin },
+];
 
 /** spec: `result.token`; alt: `result.accessToken`. */
 function signedIn(ctx: SandboxContext, token: string, user: CleanUser): Record<string, unknown> {
@@ -43,12 +44,7 @@ async function signup(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerR
   const name = c.optional('name', { trim: true, max: 255 }) ?? '';
   const email = c.required('email', { email: true, max: 255 });
   const password = c.required('password', { min: 8, max: 1024 });
-  if (email && findByEmail(ctx.store.state.cleanUsers, email)) c.add('email', EMAIL_TAKEN);
-  c.check();
-
-  const hash = await hashPassword(password, ctx.passwordCost);
-  const { user, token } = await ctx.store.mutate((draft) => {
-    if (findByEmail(draft.cleanUsers, email)) throw new HttpError(422, EMAIL_TAKEN, { email: [EMAIL_TAKEN] });
+  const { user, token } = await createUnlessTaken(c, ctx, 'cleanUsers', { email, password }, (draft, hash) => {
     const now = ctx.now();
     const created: CleanUser = {
       _id: newObjectId(now),

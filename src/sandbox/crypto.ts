@@ -24,21 +24,18 @@ export interface StoredToken {
 export const PASSWORD_COST = 16384;
 const SCRYPT = { r: 8, p: 1, keylen: 64 } as const;
 
-function scryptAsync(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
+function derive(password: string, salt: Buffer, keylen: number, { N, r, p }: Pick<PasswordHash, 'N' | 'r' | 'p'>) {
+  const options: ScryptOptions = { N, r, p, maxmem: 256 * N * r };
+  return new Promise<Buffer>((resolve, reject) => {
     scrypt(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key)));
   });
-}
-
-function scryptOptions(p: { N: number; r: number; p: number }): ScryptOptions {
-  return { N: p.N, r: p.r, p: p.p, maxmem: 256 * p.N * p.r };
 }
 
 /** `cost` is scrypt's N, a power of two. */
 export async function hashPassword(password: string, cost = PASSWORD_COST): Promise<PasswordHash> {
   const salt = randomBytes(16);
   const params = { N: cost, ...SCRYPT };
-  const key = await scryptAsync(password, salt, SCRYPT.keylen, scryptOptions(params));
+  const key = await derive(password, salt, SCRYPT.keylen, params);
   return { algo: 'scrypt', ...params, salt: salt.toString('base64url'), hash: key.toString('base64url') };
 }
 
@@ -53,12 +50,7 @@ export async function verifyPassword(
   if (!stored && !decoys.has(cost)) decoys.set(cost, hashPassword(randomBytes(16).toString('hex'), cost));
   const target = stored ?? (await decoys.get(cost)!);
   const expected = Buffer.from(target.hash, 'base64url');
-  const key = await scryptAsync(
-    password,
-    Buffer.from(target.salt, 'base64url'),
-    expected.length,
-    scryptOptions(target),
-  );
+  const key = await derive(password, Buffer.from(target.salt, 'base64url'), expected.length, target);
   return timingSafeEqual(key, expected) && stored !== undefined;
 }
 

@@ -72,9 +72,8 @@ export function checkFaultOptions(opts: FaultOptions): void {
   const latency = opts.latencyMs;
   if (latency !== undefined) {
     const [min, max] = typeof latency === 'number' ? [latency, latency] : latency;
-    if (!(Number.isFinite(min) && Number.isFinite(max) && min >= 0 && max >= min)) {
+    if (!(Number.isFinite(min) && Number.isFinite(max) && min >= 0 && max >= min))
       throw new TypeError('faults.latencyMs must be a number of ms >= 0, or [min, max] with 0 <= min <= max');
-    }
   }
   if (opts.seed !== undefined && !Number.isSafeInteger(opts.seed))
     throw new TypeError('faults.seed must be an integer');
@@ -108,7 +107,6 @@ export class FaultInjector {
     return FAULTS[slice]?.[1](at) ?? { kind: 'none' };
   }
 
-  /** Milliseconds to hold the next answer back; 0 without latency. */
   latencyMs(): number {
     const [min, max] = this.latency;
     if (max === 0) return 0;

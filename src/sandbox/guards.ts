@@ -9,9 +9,8 @@ import { HttpError } from './errors.js';
  */
 export function refuseBrowsers(req: IncomingMessage): void {
   const origin = req.headers.origin;
-  if (origin !== undefined && origin !== `http://${req.headers.host}`) {
+  if (origin !== undefined && origin !== `http://${req.headers.host}`)
     throw new HttpError(403, 'Cross-origin requests from a browser are refused.');
-  }
 }
 
 /**

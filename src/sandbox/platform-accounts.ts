@@ -13,20 +13,7 @@ export interface NewAccount {
   source_path: string;
 }
 
-const SOCIAL_FIELDS = [
-  'blog',
-  'email',
-  'medium',
-  'reddit',
-  'twitter',
-  'website',
-  'youtube',
-  'facebook',
-  'linkedin',
-  'snapchat',
-  'whatsapp',
-  'instagram',
-] as const;
+const SOCIAL_FIELDS = 'blog email medium reddit twitter website youtube facebook linkedin snapchat whatsapp instagram';
 
 /** `Ada Lovelace's brand` -> `ada-lovelaces-brand-3f9a2c`; the suffix keeps slugs unique without a lookup. */
 export function brandSlug(brandName: string): string {
@@ -88,7 +75,7 @@ export function newBrand(ownerId: string, name: string, countryCode: string | nu
     ...brandProfile(countryCode),
     p_key: `pk_${randomKey(18)}`,
     api_key: `sk_${randomKey(32)}`,
-    social: Object.fromEntries(SOCIAL_FIELDS.map((f) => [f, ''])),
+    social: Object.fromEntries(SOCIAL_FIELDS.split(' ').map((f) => [f, ''])),
     roles: ROLE_NAMES.map((role) => ({ id: uuid(), name: role })),
     homepage: newHomepage(now),
     created_at: now,

@@ -1,7 +1,7 @@
-import { authenticate, checkCredentials, grantToken } from './auth.js';
-import { hashPassword, sharedSecretMatches } from './crypto.js';
+import { authenticate, checkCredentials, createUnlessTaken, grantToken } from './auth.js';
+import { sharedSecretMatches } from './crypto.js';
 import { platformOk, type Shape } from './envelopes.js';
-import { EMAIL_TAKEN, HttpError, INVALID_CREDENTIALS, Unauthenticated } from './errors.js';
+import { HttpError, INVALID_CREDENTIALS, Unauthenticated } from './errors.js';
 import { createPlatformAccount } from './platform-accounts.js';
 import {
   brandReduced,
@@ -15,21 +15,20 @@ import {
   userFields,
   userRoleView,
 } from './platform-shapes.js';
-import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
-import { type BrandRecord, findByEmail, type PlatformUser, type SandboxState } from './state.js';
+import type { HandlerResult, ParsedRequest, Route, SandboxContext } from './router.js';
+import type { BrandRecord, PlatformUser, SandboxState } from './state.js';
 import { BodyChecker } from './validate.js';
 
 export const INTERNAL_ACCESS_FIELD = 'internal_access_32543hbhjb3243h4';
 
-export function addPlatformRoutes(router: Router): void {
-  router
-    .add('POST', '/api/register', register)
-    .add('POST', '/api/oem/register', oemRegister)
-    .add('POST', '/api/login', login)
-    .add('GET', '/api/me', getMe)
-    .add('POST', '/api/me', updateMe)
-    .add('GET', '/api/user/:user_id/roles', getRoles);
-}
+export const platformRoutes: Route[] = [
+  { method: 'POST', pattern: '/api/register', handler: register },
+  { method: 'POST', pattern: '/api/oem/register', handler: oemRegister },
+  { method: 'POST', pattern: '/api/login', handler: login },
+  { method: 'GET', pattern: '/api/me', handler: getMe },
+  { method: 'POST', pattern: '/api/me', handler: updateMe },
+  { method: 'GET', pattern: '/api/user/:user_id/roles', handler: getRoles },
+];
 
 /** Where a registration or login answer puts the platform token. */
 function tokenFields(shape: Shape, token: string | undefined): Json {
@@ -61,15 +60,9 @@ function around(acct: Account, brand: Json, subscription: Json): Json {
 /** The user with roles, full brand and subscription inside: as login shows them, or as a profile update does. */
 function userWithBrand(state: SandboxState, acct: Account, answer: 'login' | 'profile'): Json {
   const profile = answer === 'profile';
-  const dates = profile ? 'iso' : 'display';
-  return {
-    ...userData(state, acct, 'none'),
-    ...around(
-      acct,
-      brandView(state, acct.brand, { homepage: profile }),
-      subscriptionView(acct.subscription, { dates, usage: profile }),
-    ),
-  };
+  const brand = brandView(state, acct.brand, { homepage: profile });
+  const subscription = subscriptionView(acct.subscription, { dates: profile ? 'iso' : 'display', usage: profile });
+  return { ...userData(state, acct, 'none'), ...around(acct, brand, subscription) };
 }
 
 /** Validates and creates an account for both registration routes; the email must not be taken. */
@@ -86,13 +79,7 @@ async function createAccount(
   const country_code = c.optional('country_code', { trim: true, max: 8 }) ?? null;
   const source = c.optional('source', { trim: true, max: 255 }) ?? origin.source;
   const source_path = c.optional('source_path', { trim: true, max: 2048 }) ?? origin.source_path;
-  if (email && findByEmail(ctx.store.state.platformUsers, email)) c.add('email', EMAIL_TAKEN);
-  c.check();
-
-  const hash = await hashPassword(password, ctx.passwordCost);
-  return ctx.store.mutate((draft) => {
-    // Checked again: another request may have taken the address while the password was hashing.
-    if (findByEmail(draft.platformUsers, email)) throw new HttpError(422, EMAIL_TAKEN, { email: [EMAIL_TAKEN] });
+  return createUnlessTaken(c, ctx, 'platformUsers', { email, password }, (draft, hash) => {
     const user = createPlatformAccount(
       draft,
       { name, email, password: hash, country_code, source, source_path },
@@ -107,26 +94,17 @@ async function register(req: ParsedRequest, ctx: SandboxContext): Promise<Handle
   const { userId, token } = await createAccount(req, ctx, { source: 'api', source_path: '' }, true);
   const state = ctx.store.state;
   const acct = account(state, userId);
-  return platformOk(
-    {
-      ...tokenFields(ctx.shape, token),
-      user: { data: { ...userData(state, acct, 'names'), roles: rolesView(acct.brand, 'names') } },
-      brand: { data: brandView(state, acct.brand, { roles: 'names', homepage: true }) },
-    },
-    201,
-  );
+  const user = { ...userData(state, acct, 'names'), roles: rolesView(acct.brand, 'names') };
+  const brand = brandView(state, acct.brand, { roles: 'names', homepage: true });
+  return platformOk({ ...tokenFields(ctx.shape, token), user: { data: user }, brand: { data: brand } }, 201);
 }
 
 async function oemRegister(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
   // The internal token is checked before anything else so outsiders learn nothing about the body rules.
   const presented = req.body[INTERNAL_ACCESS_FIELD];
-  if (
-    ctx.internalToken === undefined ||
-    typeof presented !== 'string' ||
-    !sharedSecretMatches(presented, ctx.internalToken)
-  ) {
-    throw new HttpError(403, 'Invalid internal access token.');
-  }
+  const secret = ctx.internalToken;
+  const given = secret !== undefined && typeof presented === 'string';
+  if (!given || !sharedSecretMatches(presented, secret)) throw new HttpError(403, 'Invalid internal access token.');
   const { userId } = await createAccount(req, ctx, { source: 'oem', source_path: '' }, false);
   const state = ctx.store.state;
   const acct = account(state, userId);
@@ -199,9 +177,7 @@ async function updateMe(req: ParsedRequest, ctx: SandboxContext): Promise<Handle
     Object.assign(user, { first_name, last_name, phone, country_code, updated_at: ctx.now() });
   });
   const state = ctx.store.state;
-  return platformOk({
-    me: { data: userWithBrand(state, account(state, userId), 'profile') },
-  });
+  return platformOk({ me: { data: userWithBrand(state, account(state, userId), 'profile') } });
 }
 
 async function getRoles(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {

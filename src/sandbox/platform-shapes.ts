@@ -19,13 +19,8 @@ export function pick<T extends object, K extends keyof T>(record: T, fields: rea
 export type PermissionDetail = 'none' | 'names' | 'full';
 
 export function roleView(brand: BrandRecord, role: { id: string; name: RoleName }, detail: PermissionDetail): Json {
-  const view: Json = {
-    id: role.id,
-    name: role.name,
-    display_name: ROLE_DETAILS[role.name].display_name,
-    brand_id: brand.id,
-    description: ROLE_DETAILS[role.name].description,
-  };
+  const { display_name, description } = ROLE_DETAILS[role.name];
+  const view: Json = { id: role.id, name: role.name, display_name, brand_id: brand.id, description };
   const names = ROLE_PERMISSIONS[role.name];
   if (detail === 'names') view['permissions'] = { data: names.map((name) => ({ name })) };
   if (detail === 'full') view['permissions'] = { data: names.map(permissionDetails) };
@@ -58,11 +53,7 @@ export function brandView(
   extra: { roles?: PermissionDetail; homepage: boolean },
 ): Json {
   const owner = state.platformUsers[brand.owner_id];
-  const person = {
-    first_name: owner?.first_name ?? '',
-    last_name: owner?.last_name ?? '',
-    email: owner?.email ?? '',
-  };
+  const person = { first_name: owner?.first_name ?? '', last_name: owner?.last_name ?? '', email: owner?.email ?? '' };
   const view: Json = {
     ...brandSummary(brand),
     ...pick(brand, PROFILE_FIELDS),

@@ -47,64 +47,51 @@ export type RouteMatch =
   | { kind: 'method-not-allowed'; allow: string[] }
   | { kind: 'not-found' };
 
-interface Route {
+/** A method and a path pattern: literal segments and `:name` captures of one non-empty segment each. */
+export interface Route {
   method: string;
-  segments: string[];
+  pattern: string;
   handler: Handler;
 }
 
-/** Method + path pattern table: literal segments and `:name` captures of one non-empty segment each. */
-export class Router {
-  private readonly routes: Route[] = [];
-
-  add(method: string, pattern: string, handler: Handler): this {
-    const segments = splitPath(pattern);
-    const upper = method.toUpperCase();
-    if (this.routes.some((r) => r.method === upper && samePattern(r.segments, segments))) {
-      throw new Error(`route already registered: ${upper} ${pattern}`);
-    }
-    this.routes.push({ method: upper, segments, handler });
-    return this;
+/** The routes as given, refusing a method and pattern given twice (captures count as alike whatever their names). */
+export function routeTable(routes: Route[]): Route[] {
+  const seen = new Set<string>();
+  for (const { method, pattern } of routes) {
+    const key = `${method} ${splitPath(pattern).map((s) => (s.startsWith(':') ? ':' : s))}`;
+    if (seen.has(key)) throw new Error(`route already registered: ${method} ${pattern}`);
+    seen.add(key);
   }
+  return routes;
+}
 
-  match(method: string, path: string): RouteMatch {
-    const segments = splitPath(path);
-    const allow = new Set<string>();
-    for (const route of this.routes) {
-      const params = matchSegments(route.segments, segments);
-      if (!params) continue;
-      if (route.method === method.toUpperCase()) return { kind: 'found', handler: route.handler, params };
-      allow.add(route.method);
-    }
-    return allow.size > 0 ? { kind: 'method-not-allowed', allow: [...allow].sort() } : { kind: 'not-found' };
+export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch {
+  const segments = splitPath(path);
+  const allow = new Set<string>();
+  for (const route of routes) {
+    const params = matchSegments(splitPath(route.pattern), segments);
+    if (!params) continue;
+    if (route.method === method) return { kind: 'found', handler: route.handler, params };
+    allow.add(route.method);
   }
+  return allow.size > 0 ? { kind: 'method-not-allowed', allow: [...allow].sort() } : { kind: 'not-found' };
 }
 
 function splitPath(path: string): string[] {
   return path.split('/').filter((s) => s !== '');
 }
 
-function samePattern(a: string[], b: string[]): boolean {
-  return a.length === b.length && a.every((s, i) => (s.startsWith(':') ? b[i]?.startsWith(':') : s === b[i]));
-}
-
 function matchSegments(pattern: string[], actual: string[]): Record<string, string> | undefined {
   if (pattern.length !== actual.length) return undefined;
   const params: Record<string, string> = {};
-  for (let i = 0; i < pattern.length; i++) {
-    const p = pattern[i] as string;
-    const a = actual[i] as string;
-    if (p.startsWith(':')) {
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(a);
-      } catch {
-        return undefined;
-      }
-      params[p.slice(1)] = decoded;
-    } else if (p !== a) {
-      return undefined;
+  try {
+    for (const [i, p] of pattern.entries()) {
+      if (p.startsWith(':')) params[p.slice(1)] = decodeURIComponent(actual[i] as string);
+      else if (p !== actual[i]) return undefined;
     }
+  } catch {
+    // A capture that is not valid percent-encoding matches nothing.
+    return undefined;
   }
   return params;
 }

@@ -1,15 +1,16 @@
 // One request through the sandbox: read and check it, route it, and send the answer (or the injected fault).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { failureBody, interfaceOf } from './envelopes.js';
 import { HttpError } from './errors.js';
 import { isJson, refuseBrowsers, refuseOtherNames } from './guards.js';
-import type { HandlerResult, ParsedRequest, Router, SandboxContext } from './router.js';
+import { type HandlerResult, matchRoute, type ParsedRequest, type Route, type SandboxContext } from './router.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface Serving {
-  router: Router;
+  routes: readonly Route[];
   ctx: SandboxContext;
   /** One line per request: method, path, status, duration; never secrets or bodies. */
   log: ((line: string) => void) | undefined;
@@ -38,9 +39,9 @@ async function dispatch(
   method: string,
   path: string,
   query: URLSearchParams,
-  { router, ctx }: Serving,
+  { routes, ctx }: Serving,
 ): Promise<HandlerResult> {
-  const match = router.match(method, path);
+  const match = matchRoute(routes, method, path);
   if (match.kind === 'not-found') throw new HttpError(404, `No route for ${method} ${path}.`);
   if (match.kind === 'method-not-allowed') {
     const allow = match.allow.join(', ');
@@ -48,9 +49,8 @@ async function dispatch(
   }
   refuseBrowsers(req);
   const raw = await readBody(req);
-  if (raw.length > 0 && !isJson(req.headers['content-type'])) {
+  if (raw.length > 0 && !isJson(req.headers['content-type']))
     throw new HttpError(415, 'The request body must be JSON, sent as Content-Type: application/json.');
-  }
   const body = parseBody(raw);
   await ctx.store.refresh();
   const parsed: ParsedRequest = { method, path, query, headers: req.headers, params: match.params, body };
@@ -101,9 +101,8 @@ function parseBody(raw: Buffer): Record<string, unknown> {
   } catch {
     throw new HttpError(400, 'The request body is not valid JSON.');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new HttpError(400, 'The request body must be a JSON object.');
-  }
   return value as Record<string, unknown>;
 }
 
@@ -114,7 +113,8 @@ function failure(ctx: SandboxContext, path: string, err: unknown): HandlerResult
 }
 
 async function send(req: IncomingMessage, res: ServerResponse, result: HandlerResult): Promise<void> {
-  if (result.delayMs !== undefined && result.delayMs > 0) await sleep(result.delayMs);
+  // Unref'd: a delayed answer must not keep a closed sandbox's process alive.
+  if (result.delayMs !== undefined && result.delayMs > 0) await sleep(result.delayMs, undefined, { ref: false });
   if (res.headersSent || res.destroyed) return;
   if (result.transport === 'reset') {
     // RST rather than FIN, so the client sees ECONNRESET as from a crashed peer or a middlebox.
@@ -140,9 +140,4 @@ async function send(req: IncomingMessage, res: ServerResponse, result: HandlerRe
     return;
   }
   res.end(payload);
-}
-
-function sleep(ms: number): Promise<void> {
-  // Unref'd: a delayed answer must not keep a closed sandbox's process alive.
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

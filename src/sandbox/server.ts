@@ -1,15 +1,15 @@
-import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Rate } from '../config/rate.js';
+import { DEFAULT_RATE, parseRate, type Rate } from '../config/rate.js';
 import { ALLOWANCE_STATUSES, type AllowanceStatus } from './clean-answers.js';
-import { DEFAULT_RATE } from './clean-limits.js';
-import { addCleanRoute, emptyStats, type SandboxStats } from './clean-route.js';
-import { addCleaningAuthRoutes } from './cleaning-accounts.js';
+import { cleanRoute, emptyStats, type SandboxStats } from './clean-route.js';
+import { cleaningAuthRoutes } from './cleaning-accounts.js';
 import { PASSWORD_COST } from './crypto.js';
 import { SHAPES, type Shape } from './envelopes.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
-import { addPlatformRoutes } from './platform-routes.js';
-import { Router, type SandboxContext } from './router.js';
+import { platformRoutes } from './platform-routes.js';
+import { routeTable, type SandboxContext } from './router.js';
 import { serve } from './serve.js';
 import { findByEmail, PLANS, type Plan } from './state.js';
 import { Store } from './store.js';
@@ -47,7 +47,6 @@ export interface SandboxHandle {
   url: string;
   host: string;
   port: number;
-  /** A snapshot of this handle's counters of the clean route. */
   stats(): SandboxStats;
   /** The cleaning account of `email` moves to `plan`, as billing would after an upgrade or downgrade. */
   setPlan(email: string, plan: Plan): Promise<void>;
@@ -57,21 +56,23 @@ export interface SandboxHandle {
 const DEFAULT_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
-  const rate = checkRate(opts.rate ?? DEFAULT_RATE);
+  const rate = checkRate(opts.rate ?? parseRate(DEFAULT_RATE, 'rate'));
   const allowanceStatus = oneOf('allowanceStatus', opts.allowanceStatus ?? 403, ALLOWANCE_STATUSES);
   const faults = new FaultInjector(opts.faults ?? {});
   const stats = emptyStats();
   const ctx = await contextOf(opts);
-  const router = new Router();
-  addPlatformRoutes(router);
-  addCleaningAuthRoutes(router);
-  addCleanRoute(router, { rate, allowanceStatus, faults, stats });
+  const routes = routeTable([
+    ...platformRoutes,
+    ...cleaningAuthRoutes,
+    cleanRoute({ rate, allowanceStatus, faults, stats }),
+  ]);
   const host = opts.host ?? '127.0.0.1';
   const server = createServer((req, res) => {
     // serve() answers every failure itself; this only catches a throwing `log`, which must not crash the host.
-    serve(req, res, { router, ctx, log: opts.log, boundHost: host }).catch(() => undefined);
+    serve(req, res, { routes, ctx, log: opts.log, boundHost: host }).catch(() => undefined);
   });
-  await listen(server, opts.port ?? 0, host);
+  // once() rejects on an 'error' (the port taken) before 'listening'.
+  await once(server.listen(opts.port ?? 0, host), 'listening');
   const port = (server.address() as AddressInfo).port;
 
   return {
@@ -129,16 +130,6 @@ function checkRate(rate: Rate): Rate {
   if (!(Number.isFinite(rate.windowMs) && rate.windowMs > 0))
     throw new TypeError('rate.windowMs must be a positive number');
   return { requests: rate.requests, windowMs: rate.windowMs };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }
 
 /** A wildcard bind is reached through loopback by the clients on this machine. */

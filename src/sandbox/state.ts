@@ -18,7 +18,6 @@ export interface CleanUser {
   name: string;
   email: string;
   password: PasswordHash;
-  /** Read by the clean route for the monthly allowance. */
   plan: Plan;
   createdAt: number;
   updatedAt: number;

@@ -1,6 +1,6 @@
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { randomHex } from './crypto.js';
+import { dirname, join } from 'node:path';
+import { flushDirectory, temporaryPath } from '../atomic-write.js';
 import { emptyState, normalizeState, type SandboxState } from './state.js';
 
 export const STATE_FILE = 'sandbox.json';
@@ -24,7 +24,6 @@ export class Store {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const file = join(dataDir, STATE_FILE);
     const loaded = await readState(file);
-    if (loaded === 'missing') return new Store(file, emptyState(), undefined);
     if ('error' in loaded) {
       throw new Error(`sandbox state ${file} is unreadable (${loaded.error}); move it aside to start afresh`);
     }
@@ -43,15 +42,10 @@ export class Store {
     const id = await fileIdentity(this.file);
     if (id === this.identity) return;
     const loaded = await readState(this.file);
-    if (loaded === 'missing') {
-      // Someone removed the file: that is a reset of the sandbox.
-      this.current = emptyState();
-      this.identity = undefined;
-    } else if ('state' in loaded) {
-      this.current = loaded.state;
-      this.identity = loaded.identity;
-    }
     // An unreadable file (a hand edit in progress) keeps the state we have; the next request retries.
+    if ('error' in loaded) return;
+    this.current = loaded.state;
+    this.identity = loaded.identity;
   }
 
   /** Applies `fn` to a copy made current only if `fn` returns, so a throwing handler leaves nothing; then persists. */
@@ -79,7 +73,8 @@ export class Store {
   }
 }
 
-type Loaded = 'missing' | { state: SandboxState; identity: string } | { error: string };
+/** A missing file is an empty state: a sandbox not used yet, or reset by removing the file. */
+type Loaded = { state: SandboxState; identity: string | undefined } | { error: string };
 
 async function readState(file: string): Promise<Loaded> {
   let identity: string | undefined;
@@ -93,7 +88,7 @@ async function readState(file: string): Promise<Loaded> {
       await fh.close();
     }
   } catch (err) {
-    if (isNotFound(err)) return 'missing';
+    if (isNotFound(err)) return { state: emptyState(), identity: undefined };
     return { error: (err as Error).message };
   }
   try {
@@ -119,8 +114,7 @@ function identityOf(s: { dev: number; ino: number; mtimeMs: number; size: number
 
 /** Write to a temp file beside the target, fsync, rename over it; readers see the old or the new file, never half. */
 async function writeAtomic(file: string, data: string): Promise<string> {
-  const dir = dirname(file);
-  const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomHex(6)}.tmp`);
+  const tmp = temporaryPath(file);
   let identity: string;
   try {
     const fh = await open(tmp, 'wx', 0o600);
@@ -138,22 +132,8 @@ async function writeAtomic(file: string, data: string): Promise<string> {
     await rm(tmp, { force: true });
     throw err;
   }
-  await syncDir(dir);
+  flushDirectory(dirname(file));
   return identity;
-}
-
-async function syncDir(dir: string): Promise<void> {
-  // Makes the rename itself durable; some platforms cannot open directories, which is harmless here.
-  try {
-    const fh = await open(dir, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    /* best effort */
-  }
 }
 
 function isNotFound(err: unknown): boolean {

@@ -3,7 +3,7 @@
 import { allowanceNews } from '../../api/allowance.js';
 import { findRecords } from '../../api/cleaning.js';
 import type { HttpClient, HttpResponse } from '../../api/http.js';
-import { addressesNamed, addressesOf, type RawRequest } from '../../api/raw-request.js';
+import { addressesOf, type RawRequest } from '../../api/raw-request.js';
 import { matchRecords, recordVerdict } from '../../clean/check/service/answers.js';
 import { isAllowanceRefusal } from '../../clean/check/service/refusals.js';
 import { prefilter } from '../../clean/scan/prefilter.js';
@@ -85,7 +85,7 @@ async function inSlot<T>(
 async function record(state: AccountState, request: RawRequest, response: HttpResponse): Promise<void> {
   const { failure } = response;
   const refusal = failure instanceof ApiError && isAllowanceRefusal(failure) ? failure : undefined;
-  const spent = failure ? 0 : addressesNamed(request);
+  const spent = failure ? 0 : addressesOf(request).length;
   keepLearned(state, state.knownAllowance(), {
     spent,
     news: refusal && allowanceNews(refusal.message, refusal.body, refusal.headers),

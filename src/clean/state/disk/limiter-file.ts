@@ -3,7 +3,7 @@
 import { constants, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { isObject } from '../../../api/shape.js';
 import { CliError, ExitCode } from '../../../errors.js';
-import { breakLock, isStale, tryLock } from '../../../lock-files.js';
+import { breakLock, staleReason, tryLock } from '../../../lock-files.js';
 
 export interface Send {
   id: string;
@@ -100,7 +100,7 @@ export function lock(path: string): () => void {
   for (;;) {
     const attempt = tryLock(path);
     if (attempt.taken) return attempt.release;
-    if (isStale(attempt.owner, LOCK_STALE_MS)) {
+    if (staleReason(attempt.owner, LOCK_STALE_MS) !== undefined) {
       breakLock(path, attempt.owner);
       continue;
     }
