@@ -43,15 +43,23 @@ export function answer(outcome: Outcome, a: Answering): HandlerResult {
     case 'refused':
       // No Retry-After, even as a 429: waiting does not help, and that is how clients tell it from the rate limit.
       return errorResult(a.shape, new HttpError(a.allowanceStatus, refusalMessage(outcome, a)), a.headers);
-    case 'charged': {
-      const kept = records(outcome.emails, a).filter((_, i) => i !== outcome.omit);
-      return { ...cleaningOk('Emails cleaned', kept), headers: a.headers };
-    }
+    case 'charged':
+      return {
+        ...cleaningOk(
+          'Emails cleaned',
+          records(outcome.emails, a).filter((_, i) => i !== outcome.omit),
+        ),
+        headers: a.headers,
+      };
   }
 }
 
 export function errorResult(shape: Shape, err: HttpError, headers: Record<string, string> = {}): HandlerResult {
-  return { status: err.status, body: failureBody(shape, 'cleaning', err), headers: { ...err.headers, ...headers } };
+  return {
+    status: err.status,
+    body: failureBody(shape, 'cleaning', err),
+    headers: { ...err.headers, ...headers },
+  };
 }
 
 /** As a service refuses an address its own rules dislike (Laravel's message for `in`/`exists`), or the whole batch. */

@@ -19,8 +19,17 @@ function reason(status: number): string {
 
 /** Spec 2.1. */
 export function platformOk(response: unknown, status: 200 | 201 = 200): HandlerResult {
-  const body = { version: 'v1', status: true, statusCode: status, details: reason(status), statusMessage: 'success' };
-  return { status, body: { ...body, response } };
+  return {
+    status,
+    body: {
+      version: 'v1',
+      status: true,
+      statusCode: status,
+      details: reason(status),
+      statusMessage: 'success',
+      response,
+    },
+  };
 }
 
 /** Spec 2.10: the cleaning envelope carries its payload in `result`. */
