@@ -6,8 +6,9 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '..', 'src');
-const MAX_FILE_LINES = 300;
-const MAX_FUNCTION_LINES = 60;
+// The limits are 300 lines a file and 60 a function; these keep room below them, so a change has space to land.
+const MAX_FILE_LINES = 270;
+const MAX_FUNCTION_LINES = 54;
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
