@@ -3,12 +3,12 @@
 import type { Json } from '../../api/shape.js';
 import type { Clock } from '../../clock.js';
 import type { Engine } from '../../verify/index.js';
-import type { Booking, RateLimiter } from '../state/rate-limiter.js';
+import type { RateLimiter } from '../state/rate-limiter.js';
 import { atTime, type VerdictCache } from '../state/verdict-cache.js';
 import type { Verdict } from '../verdict/verdict.js';
 import { engineVerdict } from './engine/check-with-engine.js';
 import type { CheckOutcome } from './outcome.js';
-import { sendBatches } from './service/send-batches.js';
+import { sendToService } from './service/send-to-service.js';
 
 export interface FewChecked {
   results: Map<string, Verdict>;
@@ -43,32 +43,16 @@ export async function checkFewWithService(keys: string[], opts: ServiceCheck): P
   const uncached = keys.filter((key) => !cached.has(key));
   const decided = opts.precheck && uncached.length > 0 ? await opts.precheck(uncached) : new Map<string, Verdict>();
   for (const [key, verdict] of decided) results.set(key, verdict);
-  const stores: Promise<void>[] = [];
-  const outcome = await sendBatches(
-    uncached.filter((key) => !decided.has(key)),
-    {
-      send: (emails, signal) => opts.client.clean(emails, signal),
-      acquire: (signal) => opts.limiter.acquire(signal),
-      release: (slot, unused) =>
-        void Promise.resolve(opts.limiter.release(slot as Booking, unused)).catch(() => undefined),
-      record: (verdicts) => {
+  const outcome = await sendToService({
+    ...opts,
+    pending: uncached.filter((key) => !decided.has(key)),
+    journal: {
+      record: async (verdicts) => {
         for (const verdict of verdicts) results.set(verdict.key, verdict);
-        if (opts.cache)
-          stores.push(
-            opts.cache
-              .store(verdicts)
-              .catch((error: unknown) =>
-                opts.onCacheError?.(error instanceof Error ? error : new Error(String(error))),
-              ),
-          );
       },
-      clock: opts.clock,
-      concurrency: 1,
-      stop: opts.stop,
-      abort: opts.abort,
     },
-  );
-  await Promise.all(stores);
+    concurrency: 1,
+  });
   return { results, fromCache: cached, outcome };
 }
 

@@ -1,21 +1,23 @@
+// Sending to the cleaning service: every answer journaled, and cached for later runs, as it arrives.
 import type { Json } from '../../../api/shape.js';
 import type { Clock } from '../../../clock.js';
 import { CliError } from '../../../errors.js';
 import type { ListJournal } from '../../state/account-state.js';
-import type { Booking, RateLimiter } from '../../state/rate-limiter.js';
+import type { RateLimiter } from '../../state/rate-limiter.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import type { CheckOutcome } from '../outcome.js';
 import type { MoreKeys } from './key-source.js';
-import { type CheckEvent, MAX_BATCH, sendBatches } from './send-batches.js';
+import { BatchSender, MAX_BATCH } from './send-batches.js';
 import type { KnownCount } from './spend-budget.js';
 
 export interface SendOptions {
-  /** Unique addresses still to check, in order; read as batches are sent, so it may be a view of millions. */
+  /** Read as batches are sent, so it may be a view of millions. */
   pending: Iterable<string>;
   /** Once `pending` runs dry: the next addresses (claimed as the run goes), fetched while requests are in flight. */
   more?: MoreKeys;
-  journal: ListJournal;
+  /** A failure to record stops the sending (storage). */
+  journal: Pick<ListJournal, 'record'>;
   limiter: RateLimiter;
   client: { clean(emails: string[], signal?: AbortSignal): Promise<Json[]> };
   clock: Clock;
@@ -28,21 +30,25 @@ export interface SendOptions {
   /** Second stage: requests in flight are abandoned. */
   abort: AbortSignal;
   onEvent?: (event: SendEvent) => void;
-  /** Where every answer is also kept for later runs of any list; writes are queued, and awaited at the end. */
   cache?: VerdictCache;
   /** The cache refused a write (told once): the run goes on, the journal has the answers. */
   onCacheError?: (error: Error) => void;
 }
 
 export type SendEvent =
-  | CheckEvent
+  /**
+   * For the ETA, `tookMs`: the request's start to its answer (none for answers another runner paid for);
+   * `sending`: addresses sent whose answers are not kept yet.
+   */
+  | { type: 'answered'; addresses: number; spent: number; requests: number; tookMs?: number; sending?: number }
+  /** Told at every change (a request's start, its answers kept, a failure). */
+  | { type: 'in-flight'; addresses: number }
+  | { type: 'waiting'; ms: number; why: 'rate' | 'retry' }
+  | { type: 'retry'; message: string }
   /** A wait for the rate limit begins (before a request), of about `ms`. */
   | { type: 'limit-wait'; ms: number };
 
-/**
- * Sends the pending addresses to the cleaning service through the shared limiter, journaling every answer as it
- * arrives. A stop request ends the sending with `stopped.reason` 'interrupted'.
- */
+/** A stop request ends the sending with `stopped.reason` 'interrupted'. */
 export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
   const { journal, limiter } = opts;
   let cacheWrites = Promise.resolve();
@@ -57,29 +63,12 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
         cacheFailed = true;
       });
   };
-  const outcome = await sendBatches(opts.pending, {
-    send: (emails, signal) => opts.client.clean(emails, signal),
-    acquire: (signal) => limiter.acquire(signal, (ms) => opts.onEvent?.({ type: 'limit-wait', ms })),
-    release: (slot, unused) => {
-      // Written with the next booking where the store can: the first window's requests go as fast as these turns.
-      if (!unused && limiter.releaseLater) return limiter.releaseLater(slot as Booking);
-      // A release that fails (the shared state went away) only holds the slot until its in-flight time runs out.
-      void Promise.resolve(limiter.release(slot as Booking, unused)).catch(() => undefined);
-    },
-    record: async (verdicts) => {
-      const written = journal.record(verdicts);
-      keep(verdicts);
-      await written;
-    },
-    clock: opts.clock,
-    concurrency: opts.concurrency,
-    maxSpend: opts.maxSpend,
-    allowance: opts.allowance,
-    stop: opts.stop,
-    abort: opts.abort,
-    onEvent: opts.onEvent,
-    more: opts.more,
-  });
+  const record = async (verdicts: Verdict[]) => {
+    const written = journal.record(verdicts);
+    keep(verdicts);
+    await written;
+  };
+  const outcome = await new BatchSender({ ...opts, journal: { record } }).run();
   await cacheWrites;
   try {
     limiter.flush?.();

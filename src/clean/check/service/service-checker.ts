@@ -123,7 +123,7 @@ export class ServiceChecker implements Checker {
     ports: RunPorts,
     state: AccountState,
     client: NonNullable<ServiceCheckerOptions['client']>,
-    journal: ListJournal,
+    journal: SendOptions['journal'],
   ): Promise<CheckOutcome> {
     const { pending, signals } = work;
     const limiter = state.limiter(this.options.rate);
@@ -195,16 +195,13 @@ export class ServiceChecker implements Checker {
  * The journal, each answer also put in the run's verdict table as it is recorded: the journal's `recorded` holds it
  * from then on, so a write that fails leaves it answered in this run's output.
  */
-function intoTable(journal: ListJournal, work: CheckWork): ListJournal {
+function intoTable(journal: ListJournal, work: CheckWork): SendOptions['journal'] {
   return {
-    path: journal.path,
-    recorded: journal.recorded,
     record(verdicts) {
       const written = journal.record(verdicts);
       for (const verdict of verdicts) work.verdicts.setKey(verdict.key, verdict);
       return written;
     },
-    close: () => journal.close(),
   };
 }
 
