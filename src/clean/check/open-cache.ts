@@ -1,5 +1,5 @@
-// What a checker knows of a list before checking: its journal's answers, and a verdict cache that cannot be opened
-// does not stop a run (it is warned about once, saying what it costs).
+// What a checker knows of a list before checking: its journal's answers, and the cache (one that cannot be opened
+// is warned about once and does not stop a run).
 import type { UniqueKeys } from '../scan/spill/unique-keys.js';
 import type { AccountState, MachineState } from '../state/account-state.js';
 import type { VerdictCache } from '../state/verdict-cache.js';
@@ -18,7 +18,7 @@ export async function openCacheOrWarn(
   }
 }
 
-/** Opens the cache on first asking, not before: a run that needs none (all answered, or --max-age 0) never opens it. */
+/** A run that needs no cache (all answered, or --max-age 0) never opens it. */
 export function cacheWhenAsked(
   state: AccountState,
   warn: (message: string) => void,
@@ -28,10 +28,7 @@ export function cacheWhenAsked(
   return () => (opened ??= openCacheOrWarn(state, warn, without));
 }
 
-/**
- * This list's answers in its journal, by address number, matched against the list's index as the journal is read:
- * an answer for an address not in the list (another version's) is not kept. Empty with `restart`, read not at all.
- */
+/** This list's journaled answers by address number; an answer for an address not in the list is not kept. */
 export function journaledOf(
   state: MachineState,
   list: { fingerprint: string; unique: UniqueKeys; restart: boolean },

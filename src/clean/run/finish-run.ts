@@ -46,7 +46,7 @@ export async function finishRun(
   const summaryOf = (written: WriteSummary, outputs: OutputCount[]) =>
     summarise(checker, run, written, outputs, request.clock.now());
   if (stopped === 'interrupted') {
-    ports.emit({ type: 'interrupted', answersSaved: checker.keepsAnswers ? outcome.saved : undefined });
+    ports.emit({ type: 'interrupted', answersSaved: checker.kind === 'service' ? outcome.saved : undefined });
     const counting = countOnly(request, checker, run, ports);
     const counted = counting && (await writeRows(layout, answerFor, counting));
     const summary = counted ? summaryOf(counted, []) : undefined;
@@ -140,7 +140,7 @@ function verdictsByRow(
   before?: number,
 ): AnswerFor {
   if (inputChanged(layout, scan)) {
-    if (checker.changedInput === 'refuse') assertInputUnchanged(layout, scan);
+    if (checker.kind === 'local') assertInputUnchanged(layout, scan);
     ports.emit({ type: 'list-changed', displayName: layout.displayName });
     return (key) => {
       const ordinal = scan.unique.ordinal(key);

@@ -47,7 +47,7 @@ export async function answerKnown(
   // Only a run that pays is stopped for an unfinished list: the engine checks the rest for free.
   if (checker.cost) refuseUnfinished(request, ports, fromJournal, pending.size);
   ports.emit({ type: 'resumed', already: fromJournal, unique: scan.unique.size });
-  const keptBefore = checker.keepsAnswers ? undefined : verdicts.answersSoFar;
+  const keptBefore = checker.kind === 'service' ? undefined : verdicts.answersSoFar;
   const toCheck = pending.size;
   // A run stopped while the cache was read checks nothing more: "checking the other N" would not be so.
   if (!request.signals.stop.aborted) ports.emit({ type: 'kept', kept: verdicts.size, toCheck, fromJournal, fromCache });

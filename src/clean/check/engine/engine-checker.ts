@@ -19,13 +19,11 @@ const ENGINE_CONCURRENCY = 256;
 export class EngineChecker implements Checker {
   readonly kind = 'local';
   readonly extraColumns: readonly ExtraColumn[];
-  readonly keepsAnswers = false;
-  readonly changedInput = 'refuse';
 
   private constructor(
-    /** Undefined for a dry run, which checks nothing. */
+    /** Undefined for a dry run. */
     private readonly engine: Engine | undefined,
-    /** A signed-in account whose service answers are kept (--local); undefined otherwise. */
+    /** Signed in (--local): the service's answers are kept. */
     private readonly state: AccountState | undefined,
     serviceConfigured: boolean,
   ) {
@@ -33,10 +31,7 @@ export class EngineChecker implements Checker {
     this.extraColumns = serviceConfigured ? ['email_suggestion', ...SERVICE_COLUMNS] : ['email_suggestion'];
   }
 
-  /**
-   * Made before the list is read: the scan hands each new address to the engine, so that DNS answers for the
-   * list's domains come in while the rest of the list is read. `onWarning` hears what the engine warns of.
-   */
+  /** Made before the list is read, so that DNS answers for its domains come in while the rest is read. */
   static async start(
     settings: EngineSettings,
     opts: { dryRun: boolean; state?: AccountState; serviceConfigured?: boolean; onWarning: (message: string) => void },
@@ -70,7 +65,6 @@ export class EngineChecker implements Checker {
     return { signedIn: true, journaled, cache: wanted ? cacheWhenAsked(state, warn, CACHE_LOST) : undefined };
   }
 
-  /** Every address no source answered; a stop abandons the lookups in flight (nothing is spent). */
   async check(work: CheckWork, ports: RunPorts): Promise<CheckOutcome> {
     const engine = this.engine;
     if (!engine) throw new Error('a dry run checks nothing');
@@ -124,7 +118,6 @@ export class EngineChecker implements Checker {
   }
 }
 
-/** The list's addresses without an answer kept from the service, with their numbers. */
 function* unanswered(keys: UniqueKeys, verdicts: VerdictTable): Generator<[number, string]> {
   for (const entry of keys.entries()) if (!verdicts.has(entry[0])) yield entry;
 }

@@ -1,5 +1,5 @@
-// The cleaning service as a run's checker: the list locked to one run per account, its journal (an earlier run's
-// answers reused, every new one kept before it counts), the account's limiter, cache and claims, the allowance.
+// The cleaning service as a run's checker: the list locked to one run per account, its journal, the account's
+// limiter, cache and claims, the allowance.
 import type { Json } from '../../../api/shape.js';
 import type { Clock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
@@ -21,16 +21,15 @@ import { progressOf } from './service-progress.js';
 import type { KnownCount } from './spend-budget.js';
 
 export interface ServiceCheckerOptions {
-  /** The account's state; undefined when no account is known (a dry run can still count). */
+  /** Undefined when no account is known (a dry run can still count). */
   state?: AccountState;
   /** Undefined for a dry run, which sends nothing. */
   client?: { clean(emails: string[], signal?: AbortSignal): Promise<Json[]> };
-  /** The service's URL, credentials redacted. */
   service: string;
   rate: Rate;
   concurrency: number;
   maxSpend?: number;
-  /** The engine's settings for the precheck; undefined with --no-precheck. */
+  /** Undefined with --no-precheck. */
   precheck?: EngineSettings;
   clock: Clock;
 }
@@ -38,15 +37,12 @@ export interface ServiceCheckerOptions {
 export class ServiceChecker implements Checker {
   readonly kind = 'service';
   readonly extraColumns = SERVICE_COLUMNS;
-  readonly keepsAnswers = true;
-  readonly changedInput = 'match';
   private allowance?: KnownAllowance;
   private journal?: ListJournal;
   private cache?: () => Promise<VerdictCache | undefined>;
   /** This list's answers its journal held when the run began. */
   private earlier = 0;
   private unlock?: () => void;
-  /** What the sending pays, booked as it pays. */
   private booking?: SpendBooking;
 
   constructor(private readonly options: ServiceCheckerOptions) {
@@ -94,7 +90,6 @@ export class ServiceChecker implements Checker {
     return { signedIn: true, journaled: saved.answers, cache: this.cache };
   }
 
-  /** The account's cache, opened when first asked for (the same for the whole run). */
   private openCache(state: AccountState, ports: RunPorts): () => Promise<VerdictCache | undefined> {
     this.cache ??= cacheWhenAsked(state, (message) => ports.emit({ type: 'warning', message }), CACHE_LOST);
     return this.cache;
@@ -117,7 +112,6 @@ export class ServiceChecker implements Checker {
     return { ...outcome, saved: this.earlier + this.journal.recorded.size };
   }
 
-  /** Sends with a live progress line and an ETA; the first stop signal is acknowledged on it. */
   private async send(
     work: CheckWork,
     ports: RunPorts,
@@ -171,7 +165,6 @@ export class ServiceChecker implements Checker {
     }
   }
 
-  /** Keeps what the run learned of the allowance for the next dry run and confirmation, and what it spent. */
   async settle(outcome: CheckOutcome): Promise<void> {
     const { state } = this.options;
     if (!state) return;
@@ -191,10 +184,7 @@ export class ServiceChecker implements Checker {
   }
 }
 
-/**
- * The journal, each answer also put in the run's verdict table as it is recorded: the journal's `recorded` holds it
- * from then on, so a write that fails leaves it answered in this run's output.
- */
+/** Each answer also goes in the run's table as it is journaled, so a write that fails leaves it in the output. */
 function intoTable(journal: ListJournal, work: CheckWork): SendOptions['journal'] {
   return {
     record(verdicts) {
@@ -205,7 +195,6 @@ function intoTable(journal: ListJournal, work: CheckWork): SendOptions['journal'
   };
 }
 
-/** Each answer's spend booked as it comes. */
 function bookedAs(booking: SpendBooking, onEvent: SendOptions['onEvent']): SendOptions['onEvent'] {
   return (event) => {
     if (event.type === 'answered') booking.paidSoFar(event.spent);
