@@ -36,7 +36,6 @@ export interface DryRunFields {
 
 export interface DryRunReport {
   fields: DryRunFields;
-  /** An account is known, so its journal and cache were consulted. */
   signedIn: boolean;
   /** The precheck's outcome; 'off' when the checker pays and --no-precheck turned it off. */
   precheck?: PrecheckOutcome | 'off';

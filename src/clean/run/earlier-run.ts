@@ -1,8 +1,5 @@
-// A list cleaned before with this account. Finished: its answers are reused, nothing is paid again. Unfinished:
-// --resume continues it, --restart starts over (paying again); otherwise the user is asked where someone can
-// answer, and a run that cannot ask stops before anything is paid, saying which flag decides. Without anyone to ask,
-// that is decided once the free answers are in (`refuseUnfinished`): the cache's and the precheck's are never
-// journaled, so a list they finish is finished.
+// A list cleaned before with this account: an unfinished one is resumed or restarted as the flags or the user say;
+// without anyone to ask, a run stops before paying, once the free answers (cache, precheck) are in.
 import { UsageError } from '../../errors.js';
 import { quantity } from '../../quantities.js';
 import type { RunPorts } from './events.js';

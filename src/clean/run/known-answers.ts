@@ -1,6 +1,5 @@
-// What a run knows before it checks anything: an earlier run's answers for this list, the account's cache within
-// --max-age, and what the precheck decides for free. Each goes into the verdict table by address number and out
-// of `pending`, the list's own keys but those (a bit each), so a list of millions is never copied.
+// What a run knows before it checks anything: the journal, the cache, the precheck. Each answer goes into the
+// verdict table by address number and out of `pending` (a bit each), so a list of millions is never copied.
 import { type PrecheckOutcome, runPrecheck } from '../check/precheck.js';
 import { KeysExcept } from '../scan/keys-except.js';
 import type { ScanResult } from '../scan/scan.js';
@@ -19,12 +18,8 @@ export interface KnownAnswers {
   fromJournal: number;
   fromCache: number;
   precheck?: PrecheckOutcome;
-  /**
-   * For a checker whose answers are not kept: how many distinct answers the table held before it checked, so that
-   * an interrupted run counts only those (see VerdictTable.answersSoFar).
-   */
+  /** For a checker whose answers are not kept: what an interrupted run counts (see VerdictTable.answersSoFar). */
   keptBefore?: number;
-  /** The shared state went away as the cache was read: nothing is sent, the rest stays unchecked. */
   lost?: SharedStateError;
 }
 
@@ -35,7 +30,6 @@ export async function answerKnown(
   scan: ScanResult,
   known: KnownSources,
 ): Promise<KnownAnswers> {
-  // The journal's answers are in the table already, by number: the run's table from here on.
   const verdicts = known.journaled;
   const fromJournal = verdicts.size;
   const pending = new KeysExcept(scan.unique, verdicts);
@@ -54,10 +48,7 @@ export async function answerKnown(
   return { verdicts, pending, fromJournal, fromCache, precheck, keptBefore, lost };
 }
 
-/**
- * The cache's answers for what is pending, each left out of it as it comes; --max-age 0, or nothing left to ask
- * about, leaves the cache unopened.
- */
+/** --max-age 0, or nothing left to ask about, leaves the cache unopened. */
 export async function readCache(
   request: CleanRequest,
   known: KnownSources,
@@ -79,10 +70,7 @@ export async function readCache(
   }
 }
 
-/**
- * The precheck over what is left (when the checker pays and it is on), said in one event; without `onDecided`,
- * what it decides is only counted (a dry run). Its decisions are not journaled: a resumed run makes them again.
- */
+/** Without `onDecided`, what it decides is only counted (a dry run). Its decisions are not journaled. */
 export async function precheckPending(
   request: CleanRequest,
   checker: Checker,

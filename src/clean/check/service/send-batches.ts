@@ -15,7 +15,6 @@ import { SpendBudget } from './spend-budget.js';
 
 export const MAX_BATCH = 50;
 
-/** Addresses sent in one request, and how it went so far. */
 interface Batch {
   keys: string[];
   attempts: number;
@@ -23,11 +22,7 @@ interface Batch {
   missingBefore: Set<string>;
 }
 
-/**
- * Sends in batches through the limiter, cut as places (p-limit) free up so a list of millions is never copied, and
- * records every verdict; stops, keeping what is recorded, for the allowance, --max-spend, lasting failures, rejected
- * credentials, unwritable state, or an interrupt.
- */
+/** Batches are cut as places (p-limit) free up, so a list of millions is never copied. */
 export class BatchSender {
   private readonly outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
   private readonly limit: LimitFunction;
@@ -35,9 +30,8 @@ export class BatchSender {
   private readonly budget: SpendBudget;
   /** Addresses paid for whose answers are kept: what progress calls spent, in step with what it calls checked. */
   private spentKept = 0;
-  /** Addresses sent whose answers are not kept yet: their slots are booked already (for the ETA). */
+  /** Addresses sent whose answers are not kept yet (for the ETA). */
   private sending = 0;
-  /** A batch was left unsent because of a stop request. */
   private skipped = false;
   /** 429s for the rate limit since the last answer. */
   private rateRefusals = 0;
@@ -78,7 +72,6 @@ export class BatchSender {
     this.track(this.limit(() => this.process(batch).then(() => this.refill())));
   }
 
-  /** Work the run waits for before it ends. */
   private track(task: Promise<void>): void {
     this.running.add(task);
     void task.finally(() => this.running.delete(task));
@@ -101,7 +94,7 @@ export class BatchSender {
     }
   }
 
-  /** The batch cut to what the budget allows (the rest put back), nothing, or what to wait for before fitting it. */
+  /** The batch cut to what the budget allows (the rest put back), nothing, or what to wait for first. */
   private fit(batch: Batch): Batch | Promise<void> | undefined {
     const fitted = this.budget.fit(batch.keys.length);
     if ('wait' in fitted) return fitted.wait;
@@ -148,7 +141,7 @@ export class BatchSender {
     await this.answered(batch, records, deps.clock.now() - sentAt);
   }
 
-  /** Told at every change, before a request leaves: a run killed then knows what the service may have billed. */
+  /** Told before a request leaves: a run killed then knows what the service may have billed. */
   private inFlight(change: number): void {
     this.sending += change;
     this.deps.onEvent?.({ type: 'in-flight', addresses: this.sending });
@@ -167,7 +160,6 @@ export class BatchSender {
     }
   }
 
-  /** The shared state or this machine's storage failed: sending stops. */
   private stopFor(error: unknown): void {
     this.stop(error instanceof SharedStateError ? 'shared' : 'storage', messageOf(error), error);
   }
@@ -264,7 +256,7 @@ export class BatchSender {
     this.schedule(batch);
   }
 
-  /** The first reason to stop wins; an error that is the CLI's own is kept, for its exit code and hint. */
+  /** The first reason to stop wins; the CLI's own error is kept, for its exit code and hint. */
   private stop(reason: StopReason, message: string, error?: unknown): void {
     this.outcome.stopped ??= { reason, message, error: error instanceof CliError ? error : undefined };
   }

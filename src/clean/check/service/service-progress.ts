@@ -1,4 +1,3 @@
-// The service's sending, told as the run's progress: what is checked, spent and in flight, the waits, and an ETA.
 import type { RunPorts } from '../../run/events.js';
 import type { RateLimiter } from '../../state/rate-limiter.js';
 import { type SendOptions, timeLeft } from './send-to-service.js';
@@ -6,7 +5,6 @@ import { type SendOptions, timeLeft } from './send-to-service.js';
 /** The sender's events as the run's progress: what is checked, spent and in flight, the waits, and an ETA. */
 export function progressOf(
   ports: RunPorts,
-  /** The addresses left to check when the sending began. */
   pending: { readonly size: number },
   limiter: RateLimiter,
   concurrency: number,
