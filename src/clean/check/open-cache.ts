@@ -5,19 +5,6 @@ import type { AccountState, MachineState } from '../state/account-state.js';
 import type { VerdictCache } from '../state/verdict-cache.js';
 import { VerdictTable } from '../verdict/verdict-table.js';
 
-export async function openCacheOrWarn(
-  state: AccountState,
-  warn: (message: string) => void,
-  without: string,
-): Promise<VerdictCache | undefined> {
-  try {
-    return await state.cache();
-  } catch (error) {
-    warn(`the verdict cache cannot be opened (${error instanceof Error ? error.message : String(error)}): ${without}`);
-    return undefined;
-  }
-}
-
 /** A run that needs no cache (all answered, or --max-age 0) never opens it. */
 export function cacheWhenAsked(
   state: AccountState,
@@ -25,7 +12,16 @@ export function cacheWhenAsked(
   without: string,
 ): () => Promise<VerdictCache | undefined> {
   let opened: Promise<VerdictCache | undefined> | undefined;
-  return () => (opened ??= openCacheOrWarn(state, warn, without));
+  const open = async () => {
+    try {
+      return await state.cache();
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      warn(`the verdict cache cannot be opened (${why}): ${without}`);
+      return undefined;
+    }
+  };
+  return () => (opened ??= open());
 }
 
 /** This list's journaled answers by address number; an answer for an address not in the list is not kept. */

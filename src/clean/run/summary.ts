@@ -1,6 +1,6 @@
 // The summary of one clean run: what `--summary-json` writes (docs/json.md; the field names are stable), and
 // what the terminal summary, the GitHub job summary and the HTML report show.
-import type { StopReason } from '../check/outcome.js';
+import type { CheckOutcome, StopReason } from '../check/outcome.js';
 import type { ScanResult } from '../scan/scan.js';
 import { STATUSES } from '../verdict/verdict.js';
 import { type DomainMix, sortedCounts, type Tally } from '../write/tally.js';
@@ -75,14 +75,8 @@ export interface SummaryInput {
   scan: ScanResult;
   tally: Tally;
   outputs: OutputCount[];
-  answered?: { fromJournal: number; fromCache: number; sent: number };
-  outcome?: {
-    spent: number;
-    requests: number;
-    retries: number;
-    stopped?: { reason: StopReason; message: string };
-    allowance?: { left?: number };
-  };
+  answered: { fromJournal: number; fromCache: number; sent: number };
+  outcome: CheckOutcome;
   allowanceLeft?: number;
   precheck?: { decidedCount: number; byReason: ReadonlyMap<string, number>; unreachable?: string };
   now: number;
@@ -119,7 +113,7 @@ export function runSummary(s: SummaryInput): RunSummary {
     role: tally.role,
     suggestions: sortedCounts(tally.suggestions),
     topDomains: tally.topDomains(TOP_DOMAINS),
-    answered: s.answered ?? { fromJournal: 0, fromCache: 0, sent: s.checker === 'local' ? scan.unique.size : 0 },
+    answered: s.answered,
     precheck: s.precheck
       ? {
           saved: s.precheck.decidedCount,
@@ -127,20 +121,20 @@ export function runSummary(s: SummaryInput): RunSummary {
           skipped: s.precheck.unreachable ?? null,
         }
       : null,
-    spent: outcome?.spent ?? 0,
-    requests: outcome?.requests ?? 0,
-    retries: outcome?.retries ?? 0,
-    allowanceLeft: outcome?.allowance?.left ?? s.allowanceLeft ?? null,
+    spent: outcome.spent,
+    requests: outcome.requests,
+    retries: outcome.retries,
+    allowanceLeft: outcome.allowance?.left ?? s.allowanceLeft ?? null,
     unchecked: {
       rows: unchecked,
-      reason: unchecked > 0 ? (outcome?.stopped?.reason ?? null) : null,
-      message: unchecked > 0 ? (outcome?.stopped?.message ?? null) : null,
+      reason: unchecked > 0 ? (outcome.stopped?.reason ?? null) : null,
+      message: unchecked > 0 ? (outcome.stopped?.message ?? null) : null,
     },
     outputs: s.outputs,
     exitCode: 0,
     ragged: { rows: scan.ragged.rows, lines: [...scan.ragged.lines] },
     extracted: scan.extracted,
-    stopped: outcome?.stopped ? { reason: outcome.stopped.reason, message: outcome.stopped.message } : null,
+    stopped: outcome.stopped ? { reason: outcome.stopped.reason, message: outcome.stopped.message } : null,
     failedWhen: [],
   };
 }

@@ -20,13 +20,7 @@ export function engineVerdict(key: string, v: EngineVerdict, checkedAt: string):
   };
 }
 
-/** What the engine decided for one address: its number in the list (see UniqueKeys), its verdict, the address. */
-export type OnVerdict = (ordinal: number, verdict: Verdict, key: string) => void;
-
-/**
- * Checks every address given with the in-process engine, bounding only how many wait on it (the engine bounds its
- * own DNS and SMTP). Verdicts go to `onVerdict` as they come; nothing is kept, so memory does not grow with the list.
- */
+/** Bounds only how many addresses wait on the engine (it bounds its own DNS and SMTP); nothing is kept. */
 export async function checkWithEngine(
   entries: Iterable<readonly [number, string]>,
   engine: Engine,
@@ -34,7 +28,7 @@ export async function checkWithEngine(
     concurrency: number;
     stop: AbortSignal;
     now: () => number;
-    onVerdict: OnVerdict;
+    onVerdict: (ordinal: number, verdict: Verdict, key: string) => void;
     onChecked?: (checked: number) => void;
   },
 ): Promise<{ checked: number; interrupted: boolean }> {
@@ -97,7 +91,6 @@ export async function checkKnownKeys(
   return decided;
 }
 
-/** Keys numbered in the order given. */
 export function* numbered(keys: Iterable<string>): Generator<[number, string]> {
   let ordinal = 0;
   for (const key of keys) yield [ordinal++, key];
@@ -110,7 +103,6 @@ export function* numbered(keys: Iterable<string>): Generator<[number, string]> {
 class SharedVerdicts {
   private second = -1;
   private stamp = '';
-  /** This second's verdicts, by reason. */
   private byReason = new Map<string, Verdict[]>();
   /** The engine's verdict asked for last, and what it was made into. */
   private lastGiven: EngineVerdict | undefined;
