@@ -155,20 +155,11 @@ function writeOptions(
   { layout, scan }: Pick<Checked, 'layout' | 'scan'>,
   ports: RunPorts,
 ): WriteOptions {
-  const { format, output, backup, stdout, rows, only, rejects, escapeFormulas } = request.outputs;
   return {
-    format,
-    output,
-    backup,
-    stdout,
-    rows,
-    only,
-    rejects,
+    ...request.outputs,
     extraColumns: checker.extraColumns,
-    countDomains: request.outputs.countDomains,
     checked: scan.extracted > 0,
     signal: request.signals.stop,
-    escapeFormulas,
     ...asScanned(layout, scan, request.caseSensitive),
     warn: (message) => ports.emit({ type: 'warning', message }),
   };

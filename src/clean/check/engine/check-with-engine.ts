@@ -40,9 +40,7 @@ export async function checkWithEngine(
   const worker = async () => {
     for (let item = next.next(); !item.done && !opts.stop.aborted; item = next.next()) {
       const [ordinal, key] = item.value;
-      // Once its domain is known, an address is decided without a promise; the loop then yields now and again so
-      // that signals, timers and DNS answers are not held up.
-      // A key's syntax was decided in the scan (prefilter): the engine only splits it.
+      // Decided without a promise once its domain is known; the loop yields now and again for signals and DNS.
       const known = engine.verifyKnown(key, 'key');
       opts.onVerdict(ordinal, verdicts.of(known ?? (await engine.verify(key, 'key'))), key);
       if ((++checked & 0xff) === 0) {
@@ -56,10 +54,7 @@ export async function checkWithEngine(
   return { checked, interrupted: opts.stop.aborted };
 }
 
-/**
- * Decides at once each key whose domain DNS has answered for (nearly all, after the scan's prefetch), leaving the
- * rest to checkWithEngine; skips those `answered` already. Yields between parts; returns how many it decided.
- */
+/** Decides the keys whose domain DNS has answered for (nearly all, after the scan's prefetch); returns how many. */
 export async function checkKnownKeys(
   keys: UniqueKeys,
   engine: Engine,
@@ -104,7 +99,6 @@ class SharedVerdicts {
   private second = -1;
   private stamp = '';
   private byReason = new Map<string, Verdict[]>();
-  /** The engine's verdict asked for last, and what it was made into. */
   private lastGiven: EngineVerdict | undefined;
   private lastMade: Verdict | undefined;
 
@@ -118,7 +112,6 @@ class SharedVerdicts {
       this.byReason = new Map();
       this.lastGiven = undefined;
     }
-    // The engine gives most of a list's addresses one of a few verdicts, each one object (see sharedVerdict).
     if (v === this.lastGiven) return this.lastMade as Verdict;
     this.lastGiven = v;
     return (this.lastMade = this.alike(v));

@@ -44,7 +44,7 @@ export class BatchSender {
     this.budget = new SpendBudget(deps.maxSpend, deps.allowance, () => deps.clock.now());
   }
 
-  async run(): Promise<CheckOutcome> {
+  async sendAll(): Promise<CheckOutcome> {
     const cutWhenFetched = (fetched: Promise<void>) =>
       this.track(fetched.then(() => this.refill()).catch((error: unknown) => this.stopFor(error)));
     this.source = new KeySource(this.deps.pending, this.deps.more, cutWhenFetched);

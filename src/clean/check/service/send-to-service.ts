@@ -12,9 +12,8 @@ import { BatchSender, MAX_BATCH } from './send-batches.js';
 import type { KnownCount } from './spend-budget.js';
 
 export interface SendOptions {
-  /** Read as batches are sent, so it may be a view of millions. */
   pending: Iterable<string>;
-  /** Once `pending` runs dry: the next addresses (claimed as the run goes), fetched while requests are in flight. */
+  /** Once `pending` runs dry: the next addresses (claimed as the run goes). */
   more?: MoreKeys;
   /** A failure to record stops the sending (storage). */
   journal: Pick<ListJournal, 'record'>;
@@ -23,7 +22,6 @@ export interface SendOptions {
   clock: Clock;
   concurrency: number;
   maxSpend?: number;
-  /** What is known to be left of the monthly allowance: never more is sent (used up: one address asks first). */
   allowance?: KnownCount;
   /** First stage of stopping: no new request; those in flight finish and are journaled. */
   stop: AbortSignal;
@@ -31,7 +29,7 @@ export interface SendOptions {
   abort: AbortSignal;
   onEvent?: (event: SendEvent) => void;
   cache?: VerdictCache;
-  /** The cache refused a write (told once): the run goes on, the journal has the answers. */
+  /** Told once: the run goes on, the journal has the answers. */
   onCacheError?: (error: Error) => void;
 }
 
@@ -41,14 +39,11 @@ export type SendEvent =
    * `sending`: addresses sent whose answers are not kept yet.
    */
   | { type: 'answered'; addresses: number; spent: number; requests: number; tookMs?: number; sending?: number }
-  /** Told at every change (a request's start, its answers kept, a failure). */
   | { type: 'in-flight'; addresses: number }
   | { type: 'waiting'; ms: number; why: 'rate' | 'retry' }
   | { type: 'retry'; message: string }
-  /** A wait for the rate limit begins (before a request), of about `ms`. */
   | { type: 'limit-wait'; ms: number };
 
-/** A stop request ends the sending with `stopped.reason` 'interrupted'. */
 export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
   const { journal, limiter } = opts;
   let cacheWrites = Promise.resolve();
@@ -68,7 +63,7 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
     keep(verdicts);
     await written;
   };
-  const outcome = await new BatchSender({ ...opts, journal: { record } }).run();
+  const outcome = await new BatchSender({ ...opts, journal: { record } }).sendAll();
   await cacheWrites;
   try {
     limiter.flush?.();
@@ -83,8 +78,8 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
 }
 
 /**
- * Time left for the addresses not yet sent: until the rate limit lets the last request start, plus one request's
- * time, or the requests left at `concurrency` where the service is slower. An average pace would overstate it.
+ * Until the rate limit lets the last request start, plus one request's time, or the requests left at `concurrency`
+ * where the service is slower. An average pace would overstate it.
  */
 export function timeLeft(remaining: number, requestMs: number | undefined, concurrency: number, limiter: RateLimiter) {
   // Nothing left to send: the requests in flight end within about one request's time.
@@ -95,7 +90,7 @@ export function timeLeft(remaining: number, requestMs: number | undefined, concu
   return Math.max(byRate + requestMs, Math.ceil(requests / concurrency) * requestMs);
 }
 
-/** Time the rate limit alone imposes on `requests` requests, from an idle limiter (for --dry-run). */
+/** From an idle limiter (for --dry-run). */
 export function minimumTime(requests: number, rate: { requests: number; windowMs: number }): number {
   if (requests <= 0) return 0;
   return Math.max(0, Math.ceil(requests / rate.requests) - 1) * rate.windowMs;

@@ -37,6 +37,9 @@ export interface ServiceCheckerOptions {
 export class ServiceChecker implements Checker {
   readonly kind = 'service';
   readonly extraColumns = SERVICE_COLUMNS;
+  readonly service: string;
+  readonly runLog?: AccountState;
+  readonly precheck?: EngineSettings;
   private allowance?: KnownAllowance;
   private journal?: ListJournal;
   private cache?: () => Promise<VerdictCache | undefined>;
@@ -47,18 +50,9 @@ export class ServiceChecker implements Checker {
 
   constructor(private readonly options: ServiceCheckerOptions) {
     this.allowance = options.state?.knownAllowance();
-  }
-
-  get service(): string {
-    return this.options.service;
-  }
-
-  get runLog(): AccountState | undefined {
-    return this.options.state;
-  }
-
-  get precheck(): EngineSettings | undefined {
-    return this.options.precheck;
+    this.service = options.service;
+    this.runLog = options.state;
+    this.precheck = options.precheck;
   }
 
   cost(): Cost {
