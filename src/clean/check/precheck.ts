@@ -77,7 +77,6 @@ async function precheck(
     now: Date.now,
     onVerdict,
   });
-  // Without DNS the engine still judges what needs none (reserved TLDs, the lists, typos): every address paid for
-  // that it could have decided is money lost, so those stand; only the domain checks were skipped.
+  // Without DNS what needs none (reserved TLDs, the lists, typos) still stands: paying for it would be money lost.
   return { byReason, decidedCount, unreachable: engine.dnsSkipped(), interrupted };
 }

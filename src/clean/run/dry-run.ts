@@ -1,5 +1,4 @@
-// --dry-run: what an earlier run and the cache already answer, what the precheck decides for free, and what the
-// rest would cost. It counts; it never copies the list, nor sends anything.
+// --dry-run: what is known already, what the precheck decides for free, and what the rest would cost.
 
 import { formatRate, type Rate } from '../../config/rate.js';
 import type { PrecheckOutcome } from '../check/precheck.js';
@@ -41,7 +40,6 @@ export interface DryRunReport {
   precheck?: PrecheckOutcome | 'off';
   allowance?: KnownAllowance;
   rate?: Rate;
-  /** --max-age 0: the cache was not read. */
   cacheRead: boolean;
 }
 

@@ -50,7 +50,6 @@ function keeper(log: RunLog, ports: RunPorts): (record: RunRecord) => Promise<vo
   };
 }
 
-/** Undefined without an account. */
 export async function recordStart(
   request: CleanRequest,
   checker: Checker,

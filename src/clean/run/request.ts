@@ -15,12 +15,10 @@ export interface CleanRequest {
   stdinName?: string;
   /** By header name or 1-based number (default: detected). */
   column?: string;
-  /** By name or 1-based number. */
   sheet?: string;
   /** A workbook's numbers and dates as stored, not as their formats show them (written as text). */
   rawValues?: boolean;
   encoding?: InputEncoding;
-  /** A row with more or fewer fields than the header stops the run (a usage error) instead of being kept. */
   strict: boolean;
   /** Local parts told apart by the case of their letters (see dedupeKey); by default `Ann@x.com` is `ann@x.com`. */
   caseSensitive?: boolean;
@@ -52,7 +50,6 @@ export interface OutputsRequest {
   format: OutputFormat;
   /** Undefined writes the rows to `stdout`, or hands them to `rows`. */
   output?: OutputPath;
-  /** The output replaces the input, which is copied here first. */
   backup?: string;
   stdout: Writable;
   /** CSV: the list's own cells that would start a formula are neutralised (default: on only for a workbook input). */
@@ -64,9 +61,8 @@ export interface OutputsRequest {
   rejects?: OutputPath;
   summaryJson?: OutputPath;
   report?: OutputPath;
-  /** A Markdown summary is appended to it (GitHub's GITHUB_STEP_SUMMARY). */
   stepSummary?: string;
-  /** Whether the summary's top domains are counted (the library's result, --summary-json, --report); default true. */
+  /** Default true. */
   countDomains?: boolean;
 }
 

@@ -8,6 +8,7 @@ import type { RunPorts } from '../../run/events.js';
 import type { AccountState, KnownAllowance, ListJournal } from '../../state/account-state.js';
 import { keepLearned } from '../../state/known-allowance.js';
 import { holdsUntil } from '../../state/month.js';
+import type { RateLimiter } from '../../state/rate-limiter.js';
 import { SpendBooking } from '../../state/spend-booking.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
 import { SERVICE_COLUMNS } from '../../verdict/verdict.js';
@@ -16,8 +17,7 @@ import type { EngineSettings } from '../engine/engine-settings.js';
 import { cacheWhenAsked, journaledOf } from '../open-cache.js';
 import type { CheckOutcome } from '../outcome.js';
 import { sendClaimed } from './send-claimed.js';
-import { minimumTime, type SendOptions, sendToService } from './send-to-service.js';
-import { progressOf } from './service-progress.js';
+import { minimumTime, type SendOptions, sendToService, timeLeft } from './send-to-service.js';
 import type { KnownCount } from './spend-budget.js';
 
 export interface ServiceCheckerOptions {
@@ -208,3 +208,34 @@ const stopped = (work: CheckWork): Pick<CheckOutcome, 'stopped'> =>
 const CACHE_LOST = 'addresses answered before are sent and paid for again (the journal still answers this list)';
 
 const cacheLost = (error: Error) => `answers could not be kept in the verdict cache (${error.message})`;
+
+/** The sender's events as the run's progress: what is checked, spent and in flight, the waits, and an ETA. */
+function progressOf(
+  ports: RunPorts,
+  pending: { readonly size: number },
+  limiter: RateLimiter,
+  concurrency: number,
+): SendOptions['onEvent'] {
+  let checked = 0;
+  let requestsTook = 0;
+  let answers = 0;
+  return (event) => {
+    if (event.type === 'answered') {
+      checked += event.addresses;
+      if (event.tookMs !== undefined) {
+        requestsTook += event.tookMs;
+        answers++;
+      }
+      const requestMs = answers > 0 ? requestsTook / answers : undefined;
+      const toCheck = pending.size;
+      const unsent = toCheck - checked - (event.sending ?? 0);
+      const etaMs = checked >= toCheck ? 0 : timeLeft(unsent, requestMs, concurrency, limiter);
+      const change = { toCheck, checked, spent: event.spent, requests: event.requests, waitingMs: 0, etaMs };
+      ports.emit({ type: 'progress', change });
+    } else if (event.type === 'limit-wait') ports.emit({ type: 'limit-wait', ms: event.ms });
+    else if (event.type === 'waiting' && event.why === 'rate')
+      ports.emit({ type: 'progress', change: { waitingMs: event.ms } });
+    else if (event.type === 'retry') ports.emit({ type: 'retry', message: event.message });
+    else if (event.type === 'in-flight') ports.emit(event);
+  };
+}

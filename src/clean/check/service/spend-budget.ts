@@ -49,10 +49,7 @@ export class SpendBudget {
     return { send: Math.min(wanted, bySpend, byAllowance) };
   }
 
-  /**
-   * `n` addresses are on their way; the returned function says they landed (answered or failed), once: after `paid`
-   * for an answer, before a failure is handled.
-   */
+  /** The returned function says they landed, once: after `paid` for an answer, before a failure is handled. */
   sending(n: number): () => void {
     this.inFlight += n;
     let counted = true;
@@ -75,7 +72,6 @@ export class SpendBudget {
     this.probeLanded!.resolve();
   }
 
-  /** The service said this much is left, until the month's end. */
   allowanceIs(left: number, until: number): void {
     this.allowance = { left, until, fresh: true };
   }
