@@ -123,10 +123,8 @@ function summarise(
   });
 }
 
-/**
- * Each row's verdict by its address number, read in step with the rows. A list edited during the run is refused, or
- * (the service) matched by address: new addresses are unchecked.
- */
+// Each row's verdict by its address number, read in step with the rows. A list edited during the run is refused, or
+// (the service) matched by address: new addresses are unchecked.
 function verdictsByRow(
   checker: Checker,
   ports: RunPorts,
@@ -180,10 +178,8 @@ function asScanned(
   };
 }
 
-/**
- * A pass that writes nothing, for a stopped run whose side files are owed their counts; undefined when none is
- * wanted. Only a second signal interrupts it: the first already asked the run to stop, and this is how it stops.
- */
+// A pass that writes nothing, for a stopped run whose side files are owed their counts. Only a second signal
+// interrupts it: the first already asked the run to stop, and this is how it stops.
 function countOnly(
   request: CleanRequest,
   checker: Checker,

@@ -59,10 +59,10 @@ export async function readCache(
   const cache = request.maxAgeMs > 0 && pending.size > 0 ? await known.cache?.() : undefined;
   if (!cache) return { fromCache: 0 };
   const since = request.clock.now() - request.maxAgeMs;
-  // The answers come in the cache's order, not the list's: each is found among the list's keys in memory.
+  // The answers come in the cache's order: each is found among the list's keys in memory.
   scan.unique.holdDiskPart();
   try {
-    // What the cache hands over was read already: leaving it out of `pending` does not change what is to come.
+    // Leaving an answered key out of `pending` while it is read does not change what is to come.
     return { fromCache: await cache.lookup(pending, since, answered, request.signals.stop) };
   } catch (error) {
     if (!(error instanceof SharedStateError)) throw error;

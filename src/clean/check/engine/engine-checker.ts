@@ -1,6 +1,5 @@
-// The built-in engine as a run's checker: in-process, nothing sent or spent. Signed in (--local), the answers the
-// service already gave (this list's journal, the account's cache) are kept and only the rest is checked here; the
-// engine's own verdicts are never journaled or cached, so a later run with the service still asks about those.
+// The built-in engine as a run's checker. Signed in (--local), the service's answers (journal, cache) are kept; the
+// engine's own are never journaled or cached, so a later run with the service still asks about those.
 import type { Engine } from '../../../verify/index.js';
 import type { Checker, CheckWork, KnownSources, ListToCheck } from '../../run/checker.js';
 import type { RunPorts } from '../../run/events.js';
@@ -24,7 +23,7 @@ export class EngineChecker implements Checker {
     /** Undefined for a dry run. */
     private readonly engine: Engine | undefined,
     /** Signed in (--local): the service's answers are kept. */
-    private readonly state: AccountState | undefined,
+    readonly runLog: AccountState | undefined,
     serviceConfigured: boolean,
   ) {
     // With a service configured, rows say who decided them: paid answers must be told from free ones.
@@ -47,16 +46,12 @@ export class EngineChecker implements Checker {
     return new EngineChecker(engine, opts.state, withService);
   }
 
-  get runLog(): AccountState | undefined {
-    return this.state;
-  }
-
   onNewKey(key: string): void {
     this.engine?.prefetch(key);
   }
 
   async known(list: ListToCheck, ports: RunPorts): Promise<KnownSources> {
-    const { state } = this;
+    const state = this.runLog;
     if (!state) return { signedIn: false, journaled: new VerdictTable(list.unique) };
     const journaled = journaledOf(state, list).answers;
     // Reading only: a cache that was never written is not created.
@@ -84,8 +79,7 @@ export class EngineChecker implements Checker {
     try {
       const onVerdict = (ordinal: number, verdict: Verdict) => verdicts.set(ordinal, verdict);
       const onChecked = (checked: number) => ports.emit({ type: 'progress', change: { checked } });
-      // Nearly every domain's answer came in while the list was read: those addresses are decided at once, and
-      // only the others wait on DNS.
+      // Nearly every domain's answer came in while the list was read: only the other addresses wait on DNS.
       const known = await checkKnownKeys(keys, engine, {
         stop: signals.stop,
         now: Date.now,

@@ -45,10 +45,8 @@ const NOT_THE_API = new Set([404, 405, 501]);
 const notTheApi = (error: unknown): error is ApiError =>
   error instanceof ApiError && (NOT_THE_API.has(error.status) || (error.status < 300 && error.html));
 
-/**
- * Before the service has answered once, nothing taking the connection or an answer that does not speak the API means
- * the URL leads to no cleaning service: retrying cannot help and nothing was counted, so the run ends at once.
- */
+// Before the service has answered once, a connection refused or an answer that does not speak the API means the URL
+// leads to no cleaning service: retrying cannot help and nothing was counted, so the run ends at once.
 export function leadsNowhere(error: unknown): boolean {
   return neverReached(error) || notTheApi(error);
 }
@@ -87,10 +85,8 @@ export function rateRefusal(
   return { waitMs };
 }
 
-/**
- * What a 422 means for a batch: the addresses it names (`email.3`) are rejected and the rest go again; naming none,
- * the batch goes again in halves, and an address refused alone is rejected.
- */
+// A 422: the addresses it names (`email.3`) are rejected and the rest go again; naming none, the batch goes again in
+// halves, and an address refused alone is rejected.
 export function splitRejected(keys: string[], error: ApiError): { rejected: string[]; retry: string[][] } {
   const named = rejectedPlaces(error, keys.length);
   if (named.size > 0) {

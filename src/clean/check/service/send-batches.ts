@@ -18,7 +18,6 @@ export const MAX_BATCH = 50;
 interface Batch {
   keys: string[];
   attempts: number;
-  /** Keys already sent once and missing from the answer. */
   missingBefore: Set<string>;
 }
 
@@ -33,7 +32,6 @@ export class BatchSender {
   /** Addresses sent whose answers are not kept yet (for the ETA). */
   private sending = 0;
   private skipped = false;
-  /** 429s for the rate limit since the last answer. */
   private rateRefusals = 0;
   /** The service has answered (records, or a failure in its own JSON): a refused connection now is passing. */
   private heard = false;
@@ -147,7 +145,6 @@ export class BatchSender {
     this.deps.onEvent?.({ type: 'in-flight', addresses: this.sending });
   }
 
-  /** A limiter that cannot record a send's end cannot keep the limit: sending stops (storage). */
   private release(slot: Booking, unused = false): void {
     const { limiter } = this.deps;
     try {

@@ -21,10 +21,8 @@ export interface ClaimedSendOptions extends SendOptions {
   pollMs?: number;
 }
 
-/**
- * A run that stops early holds back from other runners about this many addresses it never sends, and runners given
- * one long list share it out as they go.
- */
+// A run that stops early holds back from other runners about this many addresses it never sends; runners given one
+// long list share it out as they go.
 const CLAIM_CHUNK = 1_000;
 
 export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcome> {
@@ -96,8 +94,7 @@ class ClaimedRun {
     const orphaned = await this.opts.claims.takeOverFromGone(claimed.theirs);
     const taken = new Set(orphaned);
     for (const address of claimed.theirs) if (!taken.has(address)) theirs.push(address);
-    // A runner that finished since this run read the cache has given its claims back, its answers in the cache:
-    // those are taken from there, not paid again (test/e2e/shared.test.ts).
+    // A runner that finished since this run read the cache gave its claims back: its answers are in the cache.
     return this.takeTheirAnswers([...claimed.mine, ...orphaned]);
   }
 
@@ -149,10 +146,8 @@ class ClaimedRun {
   }
 }
 
-/**
- * What a refusal in the rounds before said of the allowance; else the count the run began with, less what they spent,
- * unless they spent more than it allowed (it was old).
- */
+// What a refusal in the rounds before said of the allowance; else the count the run began with, less what they spent,
+// unless they spent more than it allowed (it was old).
 function countAfter(start: KnownCount | undefined, before: CheckOutcome, now: number): KnownCount | undefined {
   const told = before.allowance?.left;
   if (told !== undefined)

@@ -43,7 +43,6 @@ export class ServiceChecker implements Checker {
   private allowance?: KnownAllowance;
   private journal?: ListJournal;
   private cache?: () => Promise<VerdictCache | undefined>;
-  /** This list's answers its journal held when the run began. */
   private earlier = 0;
   private unlock?: () => void;
   private booking?: SpendBooking;
@@ -135,8 +134,10 @@ export class ServiceChecker implements Checker {
       stop: signals.stop,
       abort: signals.abort,
       cache,
-      onCacheError: (error) =>
-        ports.emit({ type: 'warning', message: `${cacheLost(error)}; they are in this list's journal` }),
+      onCacheError: (error) => {
+        const why = `answers could not be kept in the verdict cache (${error.message})`;
+        ports.emit({ type: 'warning', message: `${why}; they are in this list's journal` });
+      },
       onEvent: bookedAs(this.booking!, progressOf(ports, pending, limiter, this.options.concurrency)),
     };
     try {
@@ -207,9 +208,6 @@ const stopped = (work: CheckWork): Pick<CheckOutcome, 'stopped'> =>
 
 const CACHE_LOST = 'addresses answered before are sent and paid for again (the journal still answers this list)';
 
-const cacheLost = (error: Error) => `answers could not be kept in the verdict cache (${error.message})`;
-
-/** The sender's events as the run's progress: what is checked, spent and in flight, the waits, and an ETA. */
 function progressOf(
   ports: RunPorts,
   pending: { readonly size: number },
