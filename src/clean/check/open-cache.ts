@@ -1,5 +1,4 @@
-// What a checker knows of a list before checking: its journal's answers, and the cache (one that cannot be opened
-// is warned about once and does not stop a run).
+// What a checker knows of a list before checking: its journal's answers, and the cache (warned of if it cannot open).
 import type { UniqueKeys } from '../scan/spill/unique-keys.js';
 import type { AccountState, MachineState } from '../state/account-state.js';
 import type { VerdictCache } from '../state/verdict-cache.js';

@@ -2,10 +2,8 @@
 import type { AllowanceNews } from '../../api/allowance.js';
 import type { CliError } from '../../errors.js';
 
-/**
- * `no-service`: before any answer, the URL led to no cleaning service, so the run fails rather than ends partial.
- * `storage`: the limiter's state or the journal cannot be written; `shared`: the shared state (Redis) went away.
- */
+// `no-service`: before any answer, the URL led to no cleaning service, so the run fails rather than ends partial.
+// `storage`: the limiter's state or the journal cannot be written; `shared`: the shared state (Redis) went away.
 export type StopReason =
   | 'allowance'
   | 'max-spend'
@@ -24,9 +22,7 @@ export interface CheckOutcome {
   retries: number;
   /** Answers another runner of the account paid for, taken from the cache. */
   fromOthers?: number;
-  /** Answers now kept in the list's journal. */
   saved?: number;
-  /** What the service said of the monthly allowance when it refused, if it said. */
   allowance?: AllowanceNews;
 }
 

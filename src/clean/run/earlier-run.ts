@@ -18,7 +18,6 @@ export async function decideEarlierRun(
   return ports.questions.earlierRun({ saved, left: unique - saved, unique });
 }
 
-/** Without anyone to ask, an earlier run that left addresses to pay for is neither resumed nor redone unasked. */
 export function refuseUnfinished(request: CleanRequest, ports: RunPorts, saved: number, left: number): void {
   if (saved === 0 || left === 0 || request.earlierRun || request.yes || ports.questions) return;
   throw new UsageError(

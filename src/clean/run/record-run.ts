@@ -75,7 +75,8 @@ export async function recordStart(
     rows: run.scan.rows,
     unique: run.scan.unique.size,
     journaled: taken?.journaled ?? run.journaled,
-    inFlightBefore: taken ? inFlightLeft(log, taken) : 0,
+    // What the attempt taken over, and those it took over, had in flight when they were killed.
+    inFlightBefore: taken ? (taken.inFlightBefore ?? 0) + (log.inFlight(taken.id) ?? 0) : 0,
     host: hostname(),
     pid: process.pid,
     cwd: request.origin?.cwd ?? null,
@@ -121,11 +122,6 @@ async function resumedRun(
   } catch {
     return undefined;
   }
-}
-
-/** What the attempt taken over, and those it took over, had in flight when they were killed. */
-function inFlightLeft(log: RunLog, taken: RunRecord): number {
-  return (taken.inFlightBefore ?? 0) + (log.inFlight(taken.id) ?? 0);
 }
 
 function inFlightKept(log: RunLog, id: string, ports: RunPorts): (addresses: number) => void {

@@ -2,7 +2,7 @@
 // every row. A dry run stops after what is known and reports what the rest would cost.
 import { formatCount } from '../../quantities.js';
 import type { CheckOutcome } from '../check/outcome.js';
-import { type InputLayout, type OpenInputOptions, openInput } from '../scan/input/index.js';
+import { type InputLayout, openInput } from '../scan/input/index.js';
 import { type ScanResult, scanInput } from '../scan/scan.js';
 import type { SharedStateError } from '../state/account-state.js';
 import type { Checker, KnownSources } from './checker.js';
@@ -24,7 +24,9 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
   const { signals, spoolDir } = request;
   const reading = performance.now();
   try {
-    const layout = await openInput({ ...listOptions(request), spoolDir, signal: signals.stop });
+    const { input, stdin, stdinName, column, sheet, rawValues, encoding, strict } = request;
+    const list = { path: input, stdin, stdinName, column, sheet, rawValues, encoding, strict };
+    const layout = await openInput({ ...list, spoolDir, signal: signals.stop });
     let scan: ScanResult | undefined;
     try {
       ports.emit({ type: 'progress-live', live: true });
@@ -67,11 +69,6 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
   } finally {
     await checker.close();
   }
-}
-
-function listOptions(request: CleanRequest): Omit<OpenInputOptions, 'spoolDir'> {
-  const { input, stdin, stdinName, column, sheet, rawValues, encoding, strict } = request;
-  return { path: input, stdin, stdinName, column, sheet, rawValues, encoding, strict };
 }
 
 interface Scanned {

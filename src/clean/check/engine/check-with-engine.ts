@@ -117,7 +117,6 @@ class SharedVerdicts {
     return (this.lastMade = this.alike(v));
   }
 
-  /** The verdict made this second that reads as `v` does, else a new one. */
   private alike(v: EngineVerdict): Verdict {
     let same = this.byReason.get(v.reason);
     if (!same) this.byReason.set(v.reason, (same = []));

@@ -26,42 +26,32 @@ export interface ClaimedSendOptions extends SendOptions {
 const CLAIM_CHUNK = 1_000;
 
 export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcome> {
-  const run = new ClaimedRun(opts);
+  const sending = new ClaimedSending(opts);
   try {
     await opts.claims.start();
-    let waiting = await run.claimAndSend(chunksOf(opts.pending));
-    while (waiting.length > 0 && run.goingOn()) {
-      waiting = await run.takeTheirAnswers(waiting);
+    let waiting = await sending.claimAndSend(opts.pending);
+    while (waiting.length > 0 && sending.goingOn()) {
+      waiting = await sending.takeTheirAnswers(waiting);
       if (waiting.length === 0) break;
       const before = waiting.length;
       // Their runner may have stopped before sending them (it gave its claims back), or be gone.
-      waiting = await run.claimAndSend(chunksOf(waiting));
+      waiting = await sending.claimAndSend(waiting);
       if (waiting.length < before) continue;
       opts.onWaiting?.(waiting.length);
       await realClock.sleep(opts.pollMs ?? 1_000, opts.stop).catch(() => undefined);
     }
-    if (opts.stop.aborted) run.outcome.stopped ??= { reason: 'interrupted', message: 'interrupted' };
+    if (opts.stop.aborted) sending.outcome.stopped ??= { reason: 'interrupted', message: 'interrupted' };
   } catch (error) {
     if (!(error instanceof SharedStateError)) throw error;
-    run.outcome.stopped ??= { reason: 'shared', message: error.message };
+    sending.outcome.stopped ??= { reason: 'shared', message: error.message };
   } finally {
     await opts.claims.release();
   }
-  return { ...run.outcome, fromOthers: run.fromOthers };
-}
-
-type Chunks = () => Promise<string[] | undefined>;
-
-function chunksOf(addresses: Iterable<string>): Chunks {
-  const chunks = batches(addresses, CLAIM_CHUNK)[Symbol.iterator]();
-  return async () => {
-    const chunk = chunks.next();
-    return chunk.done ? undefined : chunk.value;
-  };
+  return { ...sending.outcome, fromOthers: sending.fromOthers };
 }
 
 /** One run's rounds of sending, against the whole run's --max-spend. */
-class ClaimedRun {
+class ClaimedSending {
   outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
   fromOthers = 0;
   /** What progress was last told of this run's spend and requests, across rounds. */
@@ -75,11 +65,12 @@ class ClaimedRun {
   }
 
   /** Returns the addresses live runners hold. */
-  async claimAndSend(nextChunk: Chunks): Promise<string[]> {
+  async claimAndSend(addresses: Iterable<string>): Promise<string[]> {
+    const chunks = batches(addresses, CLAIM_CHUNK)[Symbol.iterator]();
     const theirs: string[] = [];
     const more = async (): Promise<string[] | undefined> => {
-      for (let chunk = await nextChunk(); chunk !== undefined; chunk = await nextChunk()) {
-        const ours = chunk.length > 0 ? await this.claim(chunk, theirs) : [];
+      for (let chunk = chunks.next(); !chunk.done; chunk = chunks.next()) {
+        const ours = chunk.value.length > 0 ? await this.claim(chunk.value, theirs) : [];
         if (ours.length > 0) return ours;
       }
       return undefined;

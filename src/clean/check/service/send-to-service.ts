@@ -34,10 +34,7 @@ export interface SendOptions {
 }
 
 export type SendEvent =
-  /**
-   * For the ETA, `tookMs`: the request's start to its answer (none for answers another runner paid for);
-   * `sending`: addresses sent whose answers are not kept yet.
-   */
+  /** For the ETA: `tookMs` none for answers another runner paid for; `sending` not kept yet. */
   | { type: 'answered'; addresses: number; spent: number; requests: number; tookMs?: number; sending?: number }
   | { type: 'in-flight'; addresses: number }
   | { type: 'waiting'; ms: number; why: 'rate' | 'retry' }
@@ -77,10 +74,8 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
   return outcome;
 }
 
-/**
- * Until the rate limit lets the last request start, plus one request's time, or the requests left at `concurrency`
- * where the service is slower. An average pace would overstate it.
- */
+// Until the rate limit lets the last request start, plus one request's time, or the requests left at `concurrency`
+// where the service is slower. An average pace would overstate it.
 export function timeLeft(remaining: number, requestMs: number | undefined, concurrency: number, limiter: RateLimiter) {
   // Nothing left to send: the requests in flight end within about one request's time.
   if (remaining <= 0) return requestMs ?? 0;
@@ -90,7 +85,6 @@ export function timeLeft(remaining: number, requestMs: number | undefined, concu
   return Math.max(byRate + requestMs, Math.ceil(requests / concurrency) * requestMs);
 }
 
-/** From an idle limiter (for --dry-run). */
 export function minimumTime(requests: number, rate: { requests: number; windowMs: number }): number {
   if (requests <= 0) return 0;
   return Math.max(0, Math.ceil(requests / rate.requests) - 1) * rate.windowMs;

@@ -138,7 +138,7 @@ export class ServiceChecker implements Checker {
         const why = `answers could not be kept in the verdict cache (${error.message})`;
         ports.emit({ type: 'warning', message: `${why}; they are in this list's journal` });
       },
-      onEvent: bookedAs(this.booking!, progressOf(ports, pending, limiter, this.options.concurrency)),
+      onEvent: progressOf(ports, pending, limiter, this.options.concurrency, this.booking!),
     };
     try {
       // Without a cache (it could not be opened, warned), another run's answers cannot be taken: send it all.
@@ -190,13 +190,6 @@ function intoTable(journal: ListJournal, work: CheckWork): SendOptions['journal'
   };
 }
 
-function bookedAs(booking: SpendBooking, onEvent: SendOptions['onEvent']): SendOptions['onEvent'] {
-  return (event) => {
-    if (event.type === 'answered') booking.paidSoFar(event.spent);
-    onEvent?.(event);
-  };
-}
-
 /** What the run may believe of the allowance before the service says anything: news from before it, maybe old. */
 function countOf(known: KnownAllowance | undefined): KnownCount | undefined {
   return known?.left === undefined ? undefined : { left: known.left, until: holdsUntil(known), fresh: false };
@@ -208,17 +201,20 @@ const stopped = (work: CheckWork): Pick<CheckOutcome, 'stopped'> =>
 
 const CACHE_LOST = 'addresses answered before are sent and paid for again (the journal still answers this list)';
 
+/** The sender's events as the run's progress, each answer's spend booked as it comes. */
 function progressOf(
   ports: RunPorts,
   pending: { readonly size: number },
   limiter: RateLimiter,
   concurrency: number,
+  booking: SpendBooking,
 ): SendOptions['onEvent'] {
   let checked = 0;
   let requestsTook = 0;
   let answers = 0;
   return (event) => {
     if (event.type === 'answered') {
+      booking.paidSoFar(event.spent);
       checked += event.addresses;
       if (event.tookMs !== undefined) {
         requestsTook += event.tookMs;

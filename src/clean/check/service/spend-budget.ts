@@ -16,10 +16,8 @@ export class SpendBudget {
   private inFlight = 0;
   /** Known before the run, or learned from a refusal: later batches fit it, so the month's last are spent. */
   private allowance?: KnownCount;
-  /**
-   * An allowance used up when the run began may be old news (an upgrade, a renewal): one address asks alone first
-   * (`out`) while the others wait. Answered, the service decides from then on; refused, the run stops.
-   */
+  // An allowance used up when the run began may be old news (an upgrade, a renewal): one address asks alone first
+  // (`out`) while the others wait. Answered, the service decides from then on; refused, the run stops.
   private probe: 'none' | 'ready' | 'out' = 'none';
   private probeLanded?: { promise: Promise<void>; resolve: () => void };
 
@@ -32,7 +30,6 @@ export class SpendBudget {
     else this.allowance = allowance;
   }
 
-  /** How many of `wanted` addresses may go now, why none may, or what to wait for before asking again. */
   fit(wanted: number): Fitted {
     const bySpend = this.maxSpend === undefined ? Infinity : this.maxSpend - this.spent - this.inFlight;
     if (bySpend <= 0) return { stop: 'max-spend' };
