@@ -1,33 +1,23 @@
 // A few addresses checked at once (`mailclean verify`): by the cleaning service, through the account's limiter and
 // its verdict cache (answers within --max-age are not paid again, new ones are kept), or by the built-in engine.
-import type { Json } from '../../api/shape.js';
 import type { Clock } from '../../clock.js';
 import type { Engine } from '../../verify/index.js';
-import type { Booking, RateLimiter } from '../state/rate-limiter.js';
-import { atTime, type VerdictCache } from '../state/verdict-cache.js';
+import { atTime } from '../state/verdict-cache.js';
 import type { Verdict } from '../verdict/verdict.js';
 import { engineVerdict } from './engine/check-with-engine.js';
 import type { CheckOutcome } from './outcome.js';
-import { sendBatches } from './service/send-batches.js';
+import { type SendOptions, sendToService } from './service/send-to-service.js';
 
 export interface FewChecked {
   results: Map<string, Verdict>;
-  /** Of `results`, the keys the cache answered. */
   fromCache: Set<string>;
   outcome: CheckOutcome;
 }
 
-export interface ServiceCheck {
-  client: { clean(emails: string[], signal?: AbortSignal): Promise<Json[]> };
-  limiter: RateLimiter;
-  cache?: VerdictCache;
+export interface ServiceCheck
+  extends Pick<SendOptions, 'client' | 'limiter' | 'cache' | 'clock' | 'stop' | 'abort' | 'onCacheError'> {
   /** Cached answers at or after this time count (epoch ms); undefined: the cache is not read. */
   since?: number;
-  clock: Clock;
-  stop: AbortSignal;
-  abort: AbortSignal;
-  /** The cache refused a write: the answers are still returned. */
-  onCacheError?: (error: Error) => void;
   /** Decides for free what it can of the addresses the cache did not answer (the precheck); those are not sent. */
   precheck?: (keys: string[]) => Promise<ReadonlyMap<string, Verdict>>;
 }
@@ -43,32 +33,16 @@ export async function checkFewWithService(keys: string[], opts: ServiceCheck): P
   const uncached = keys.filter((key) => !cached.has(key));
   const decided = opts.precheck && uncached.length > 0 ? await opts.precheck(uncached) : new Map<string, Verdict>();
   for (const [key, verdict] of decided) results.set(key, verdict);
-  const stores: Promise<void>[] = [];
-  const outcome = await sendBatches(
-    uncached.filter((key) => !decided.has(key)),
-    {
-      send: (emails, signal) => opts.client.clean(emails, signal),
-      acquire: (signal) => opts.limiter.acquire(signal),
-      release: (slot, unused) =>
-        void Promise.resolve(opts.limiter.release(slot as Booking, unused)).catch(() => undefined),
-      record: (verdicts) => {
+  const outcome = await sendToService({
+    ...opts,
+    pending: uncached.filter((key) => !decided.has(key)),
+    journal: {
+      record: async (verdicts) => {
         for (const verdict of verdicts) results.set(verdict.key, verdict);
-        if (opts.cache)
-          stores.push(
-            opts.cache
-              .store(verdicts)
-              .catch((error: unknown) =>
-                opts.onCacheError?.(error instanceof Error ? error : new Error(String(error))),
-              ),
-          );
       },
-      clock: opts.clock,
-      concurrency: 1,
-      stop: opts.stop,
-      abort: opts.abort,
     },
-  );
-  await Promise.all(stores);
+    concurrency: 1,
+  });
   return { results, fromCache: cached, outcome };
 }
 

@@ -1,37 +1,29 @@
-// What a checker knows of a list before checking: its journal's answers, and a verdict cache that cannot be opened
-// does not stop a run (it is warned about once, saying what it costs).
+// What a checker knows of a list before checking: its journal's answers, and the cache (warned of if it cannot open).
 import type { UniqueKeys } from '../scan/spill/unique-keys.js';
 import type { AccountState, MachineState } from '../state/account-state.js';
 import type { VerdictCache } from '../state/verdict-cache.js';
 import { VerdictTable } from '../verdict/verdict-table.js';
 
-export async function openCacheOrWarn(
-  state: AccountState,
-  warn: (message: string) => void,
-  without: string,
-): Promise<VerdictCache | undefined> {
-  try {
-    return await state.cache();
-  } catch (error) {
-    warn(`the verdict cache cannot be opened (${error instanceof Error ? error.message : String(error)}): ${without}`);
-    return undefined;
-  }
-}
-
-/** Opens the cache on first asking, not before: a run that needs none (all answered, or --max-age 0) never opens it. */
+/** A run that needs no cache (all answered, or --max-age 0) never opens it. */
 export function cacheWhenAsked(
   state: AccountState,
   warn: (message: string) => void,
   without: string,
 ): () => Promise<VerdictCache | undefined> {
   let opened: Promise<VerdictCache | undefined> | undefined;
-  return () => (opened ??= openCacheOrWarn(state, warn, without));
+  const open = async () => {
+    try {
+      return await state.cache();
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      warn(`the verdict cache cannot be opened (${why}): ${without}`);
+      return undefined;
+    }
+  };
+  return () => (opened ??= open());
 }
 
-/**
- * This list's answers in its journal, by address number, matched against the list's index as the journal is read:
- * an answer for an address not in the list (another version's) is not kept. Empty with `restart`, read not at all.
- */
+/** This list's journaled answers by address number; an answer for an address not in the list is not kept. */
 export function journaledOf(
   state: MachineState,
   list: { fingerprint: string; unique: UniqueKeys; restart: boolean },

@@ -1,13 +1,10 @@
-// The precheck: before the service is paid for an address, the built-in engine decides for free what it can be
-// sure of without the mailbox: a reserved domain, a domain that does not exist (said twice), one that takes no
-// mail (null MX, no mail host), a disposable domain, an obvious typo of a provider. Only the rest is sent. Offline,
-// what needs no DNS is still decided.
+// The precheck: before the service is paid, the built-in engine decides for free what it is sure of without the
+// mailbox (PRECHECK_REASONS); only the rest is sent.
 import type { Engine } from '../../verify/index.js';
 import type { Verdict } from '../verdict/verdict.js';
 import { checkWithEngine, numbered } from './engine/check-with-engine.js';
 import type { EngineSettings } from './engine/engine-settings.js';
 
-/** The engine's reasons the precheck acts on; any other answer (valid, unknown, role, ...) is left to the service. */
 export const PRECHECK_REASONS: ReadonlySet<string> = new Set([
   'reserved_domain',
   'no_domain',
@@ -21,26 +18,16 @@ export const PRECHECK_REASONS: ReadonlySet<string> = new Set([
 const CONCURRENCY = 64;
 
 export interface PrecheckOutcome {
-  /** How many were decided for each reason. */
   byReason: Map<string, number>;
-  /** How many were decided in all. */
   decidedCount: number;
-  /**
-   * Why the domain checks were skipped: DNS does not answer (its error code). What needs no DNS (reserved TLDs, the
-   * disposable list, typos of providers) is still decided; the rest is sent.
-   */
+  /** DNS's error code when it does not answer: the domain checks were skipped, what needs no DNS was decided. */
   unreachable?: string;
-  /** Stopped by a signal before the end: what was decided so far stands. */
   interrupted: boolean;
 }
 
-/** Each address decided here, with its verdict (decidedBy 'precheck'). */
-export type OnDecided = (key: string, verdict: Verdict) => void;
+type OnDecided = (key: string, verdict: Verdict) => void;
 
-/**
- * The precheck with its own engine, asking the resolvers of `settings` (else the system's); without `onDecided`, what
- * it decides is only counted (a dry run). A stop abandons the lookups in flight: what was decided stands.
- */
+/** Without `onDecided`, what it decides is only counted (a dry run). A stop abandons the lookups in flight. */
 export async function runPrecheck(
   keys: Iterable<string>,
   settings: Pick<EngineSettings, 'dnsServers'>,
@@ -90,7 +77,6 @@ async function precheck(
     now: Date.now,
     onVerdict,
   });
-  // Without DNS the engine still judges what needs none (reserved TLDs, the lists, typos): every address paid for
-  // that it could have decided is money lost, so those stand; only the domain checks were skipped.
+  // Without DNS what needs none (reserved TLDs, the lists, typos) still stands: paying for it would be money lost.
   return { byReason, decidedCount, unreachable: engine.dnsSkipped(), interrupted };
 }

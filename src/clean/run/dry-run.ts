@@ -1,5 +1,4 @@
-// --dry-run: what an earlier run and the cache already answer, what the precheck decides for free, and what the
-// rest would cost. It counts; it never copies the list, nor sends anything.
+// --dry-run: what is known already, what the precheck decides for free, and what the rest would cost.
 
 import { formatRate, type Rate } from '../../config/rate.js';
 import type { PrecheckOutcome } from '../check/precheck.js';
@@ -36,13 +35,11 @@ export interface DryRunFields {
 
 export interface DryRunReport {
   fields: DryRunFields;
-  /** An account is known, so its journal and cache were consulted. */
   signedIn: boolean;
   /** The precheck's outcome; 'off' when the checker pays and --no-precheck turned it off. */
   precheck?: PrecheckOutcome | 'off';
   allowance?: KnownAllowance;
   rate?: Rate;
-  /** --max-age 0: the cache was not read. */
   cacheRead: boolean;
 }
 

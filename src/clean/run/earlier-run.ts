@@ -1,8 +1,5 @@
-// A list cleaned before with this account. Finished: its answers are reused, nothing is paid again. Unfinished:
-// --resume continues it, --restart starts over (paying again); otherwise the user is asked where someone can
-// answer, and a run that cannot ask stops before anything is paid, saying which flag decides. Without anyone to ask,
-// that is decided once the free answers are in (`refuseUnfinished`): the cache's and the precheck's are never
-// journaled, so a list they finish is finished.
+// A list cleaned before with this account: an unfinished one is resumed or restarted as the flags or the user say;
+// without anyone to ask, a run stops before paying, once the free answers (cache, precheck) are in.
 import { UsageError } from '../../errors.js';
 import { quantity } from '../../quantities.js';
 import type { RunPorts } from './events.js';
@@ -21,7 +18,6 @@ export async function decideEarlierRun(
   return ports.questions.earlierRun({ saved, left: unique - saved, unique });
 }
 
-/** Without anyone to ask, an earlier run that left addresses to pay for is neither resumed nor redone unasked. */
 export function refuseUnfinished(request: CleanRequest, ports: RunPorts, saved: number, left: number): void {
   if (saved === 0 || left === 0 || request.earlierRun || request.yes || ports.questions) return;
   throw new UsageError(

@@ -1,5 +1,4 @@
-// What a run tells while it works, and what it asks before anything is paid. The service never prints or
-// prompts: the command renders these events and answers the questions (a test or a library user may too).
+// What a run tells while it works, and what it asks before anything is paid: the command renders and answers them.
 import type { PrecheckOutcome } from '../check/precheck.js';
 import type { KnownAllowance } from '../state/account-state.js';
 
@@ -10,9 +9,7 @@ export interface RunPorts {
 }
 
 export interface RunQuestions {
-  /** An earlier run of this list saved `saved` answers and left `left` addresses unchecked. */
   earlierRun(facts: { saved: number; left: number; unique: number }): Promise<'resume' | 'restart' | 'cancel'>;
-  /** This run will spend up to `addresses` of the allowance: go on? */
   confirmSpend(facts: { addresses: number; allowance?: KnownAllowance }): Promise<boolean>;
 }
 
@@ -29,19 +26,16 @@ export interface RunProgress {
 }
 
 export type RunEvent =
-  /** The live progress line: shown from `start` to `stop`, updated by `change`. */
   | { type: 'progress'; change: Partial<RunProgress> }
   | { type: 'progress-live'; live: boolean }
-  /** A wait for the rate limit begins, of about `ms`. */
   | { type: 'limit-wait'; ms: number }
-  /** How the input was read, where that is not plain: its encoding guessed; a workbook's sheet among others. */
+  /** Told only where the input is not plain: its encoding guessed, a workbook's sheet among others. */
   | {
       type: 'input-read';
       displayName: string;
       encodingGuessed: boolean;
       workbook?: { sheet: string; sheets: string[]; formulasWithoutResult: number };
     }
-  /** The list as read: rows, unique addresses, cells decided at once, cells holding their address inside text. */
   | {
       type: 'scanned';
       displayName: string;
@@ -51,26 +45,17 @@ export type RunEvent =
       blank: number;
       extracted: number;
     }
-  /** Rows kept with another number of fields than the header (or the first row): how many, the first lines. */
   | { type: 'ragged'; rows: number; lines: number[]; columns: number; hasHeader: boolean }
-  /** Another live run holds this list: this one waits for it. */
   | { type: 'list-busy'; owner: string }
   | { type: 'list-taken-over'; owner: string; why: string }
   | { type: 'journal-damaged'; lines: number; path: string }
-  /** What an earlier run of this list answered: `already` of the list's `unique` addresses. */
   | { type: 'resumed'; already: number; unique: number }
   | { type: 'from-cache'; addresses: number; maxAgeMs: number }
   | { type: 'precheck'; outcome: PrecheckOutcome }
-  /** The built-in engine keeps what the service answered before and checks the rest. */
   | { type: 'kept'; kept: number; toCheck: number; fromJournal: number; fromCache: number }
-  /**
-   * Addresses sent to the service whose answers are not journaled yet, at every change (before a request leaves):
-   * a run killed now may have been billed for them. The run's record keeps the count (record-run.ts).
-   */
+  /** Addresses sent whose answers are not journaled yet: a run killed now may have been billed for them. */
   | { type: 'in-flight'; addresses: number }
-  /** The first signal was heard: the requests in flight finish first. */
   | { type: 'stopping' }
-  /** Another runner of this account is checking these addresses: their answers are awaited. */
   | { type: 'awaiting-runner'; addresses: number }
   | { type: 'retry'; message: string }
   | { type: 'list-changed'; displayName: string }

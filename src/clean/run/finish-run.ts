@@ -1,6 +1,5 @@
-// The end of a run that checked: every row written with its verdict (none when interrupted: the next run
-// finishes them), the summary, the side files, and how it ended. A failure (a refused token, storage that cannot
-// be written) still writes what it can, then is thrown.
+// The end of a run that checked: every row written (none when interrupted), the summary, the side files, and how
+// it ended. A failure still writes what it can, then is thrown.
 import { existsSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { AuthError, CliError, ExitCode } from '../../errors.js';
@@ -40,13 +39,12 @@ export async function finishRun(
 ): Promise<Ended> {
   const { layout, scan, answers, outcome } = run;
   const stopped = outcome.stopped?.reason;
-  // An interrupted check whose answers are not kept counts only those that were (see KnownAnswers.keptBefore).
   const before = stopped === 'interrupted' ? answers.keptBefore : undefined;
   const answerFor = verdictsByRow(checker, ports, layout, scan, answers.verdicts, before);
   const summaryOf = (written: WriteSummary, outputs: OutputCount[]) =>
     summarise(checker, run, written, outputs, request.clock.now());
   if (stopped === 'interrupted') {
-    ports.emit({ type: 'interrupted', answersSaved: checker.keepsAnswers ? outcome.saved : undefined });
+    ports.emit({ type: 'interrupted', answersSaved: checker.kind === 'service' ? outcome.saved : undefined });
     const counting = countOnly(request, checker, run, ports);
     const counted = counting && (await writeRows(layout, answerFor, counting));
     const summary = counted ? summaryOf(counted, []) : undefined;
@@ -93,7 +91,6 @@ async function sideFiles(
   await writeSideFiles(request.outputs, summary, written.tally, (message) => ports.emit({ type: 'warning', message }));
 }
 
-/** "7.3% of rows" or "12 rows": what a --fail-when condition found. */
 export function crossingText(c: Crossing): string {
   return c.threshold.percent ? `${c.share.toFixed(1)}% of rows` : quantity(c.rows, 'row');
 }
@@ -126,11 +123,8 @@ function summarise(
   });
 }
 
-/**
- * How the write pass finds each row's verdict: by the row's address number, read in step with the rows, once the
- * memory that found numbers by address is given back. A list edited during the run is refused, or (a run that can
- * last hours) matched by address: its rows get the answers of their addresses, and new addresses are unchecked.
- */
+// Each row's verdict by its address number, read in step with the rows. A list edited during the run is refused, or
+// (the service) matched by address: new addresses are unchecked.
 function verdictsByRow(
   checker: Checker,
   ports: RunPorts,
@@ -140,7 +134,7 @@ function verdictsByRow(
   before?: number,
 ): AnswerFor {
   if (inputChanged(layout, scan)) {
-    if (checker.changedInput === 'refuse') assertInputUnchanged(layout, scan);
+    if (checker.kind === 'local') assertInputUnchanged(layout, scan);
     ports.emit({ type: 'list-changed', displayName: layout.displayName });
     return (key) => {
       const ordinal = scan.unique.ordinal(key);
@@ -153,37 +147,23 @@ function verdictsByRow(
   return (): Verdict | undefined => verdicts.get(nextOrdinal(), before);
 }
 
-/** Where and how the rows are written; a signal stops the writing cleanly. */
 function writeOptions(
   request: CleanRequest,
   checker: Checker,
   { layout, scan }: Pick<Checked, 'layout' | 'scan'>,
   ports: RunPorts,
 ): WriteOptions {
-  const { format, output, backup, stdout, rows, only, rejects, escapeFormulas } = request.outputs;
   return {
-    format,
-    output,
-    backup,
-    stdout,
-    rows,
-    only,
-    rejects,
+    ...request.outputs,
     extraColumns: checker.extraColumns,
-    countDomains: request.outputs.countDomains,
     checked: scan.extracted > 0,
     signal: request.signals.stop,
-    escapeFormulas,
     ...asScanned(layout, scan, request.caseSensitive),
     warn: (message) => ports.emit({ type: 'warning', message }),
   };
 }
 
-/**
- * How the write pass decides each row's cell, as the scan did (`caseSensitive` or not), taking from the scan of the same
- * file (a changed one is refused, or read as a new list) whether every row is as wide as the header, and which rows'
- * cells are their address as it stands.
- */
+/** Each row's cell decided as the scan did, taking from the scan of an unchanged file which cells are plain. */
 function asScanned(
   layout: InputLayout,
   scan: ScanResult,
@@ -198,11 +178,8 @@ function asScanned(
   };
 }
 
-/**
- * A pass that writes nothing, for a stopped run whose side files (--summary-json, --report, the job summary) are
- * owed their counts; undefined when none is wanted, so a stop is not held up by a pass over the file. Only a
- * second signal interrupts it: the first already asked the run to stop, and this is how it stops.
- */
+// A pass that writes nothing, for a stopped run whose side files are owed their counts. Only a second signal
+// interrupts it: the first already asked the run to stop, and this is how it stops.
 function countOnly(
   request: CleanRequest,
   checker: Checker,
@@ -224,7 +201,6 @@ function countOnly(
   };
 }
 
-/** Each output with the rows it received, for the summary. */
 function outputCounts(request: CleanRequest, written: WriteSummary): OutputCount[] {
   const counts: OutputCount[] = [{ path: request.outputs.output?.given ?? '-', role: 'output', rows: written.written }];
   if (request.outputs.rejects)
@@ -232,7 +208,7 @@ function outputCounts(request: CleanRequest, written: WriteSummary): OutputCount
   return counts;
 }
 
-/** Drops from `options` the output files that exist already, so they are not replaced; returns their names. */
+/** Drops the output files that exist already from `options`, so they are not replaced; returns their names. */
 function keepExisting(options: WriteOptions): string[] {
   const kept: string[] = [];
   if (options.output && existsSync(options.output.path)) {

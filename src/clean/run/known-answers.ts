@@ -1,6 +1,5 @@
-// What a run knows before it checks anything: an earlier run's answers for this list, the account's cache within
-// --max-age, and what the precheck decides for free. Each goes into the verdict table by address number and out
-// of `pending`, the list's own keys but those (a bit each), so a list of millions is never copied.
+// What a run knows before it checks anything: the journal, the cache, the precheck. Each answer goes into the
+// verdict table by address number and out of `pending` (a bit each), so a list of millions is never copied.
 import { type PrecheckOutcome, runPrecheck } from '../check/precheck.js';
 import { KeysExcept } from '../scan/keys-except.js';
 import type { ScanResult } from '../scan/scan.js';
@@ -19,12 +18,8 @@ export interface KnownAnswers {
   fromJournal: number;
   fromCache: number;
   precheck?: PrecheckOutcome;
-  /**
-   * For a checker whose answers are not kept: how many distinct answers the table held before it checked, so that
-   * an interrupted run counts only those (see VerdictTable.answersSoFar).
-   */
+  /** For a checker whose answers are not kept: what an interrupted run counts (see VerdictTable.answersSoFar). */
   keptBefore?: number;
-  /** The shared state went away as the cache was read: nothing is sent, the rest stays unchecked. */
   lost?: SharedStateError;
 }
 
@@ -35,7 +30,6 @@ export async function answerKnown(
   scan: ScanResult,
   known: KnownSources,
 ): Promise<KnownAnswers> {
-  // The journal's answers are in the table already, by number: the run's table from here on.
   const verdicts = known.journaled;
   const fromJournal = verdicts.size;
   const pending = new KeysExcept(scan.unique, verdicts);
@@ -47,17 +41,14 @@ export async function answerKnown(
   // Only a run that pays is stopped for an unfinished list: the engine checks the rest for free.
   if (checker.cost) refuseUnfinished(request, ports, fromJournal, pending.size);
   ports.emit({ type: 'resumed', already: fromJournal, unique: scan.unique.size });
-  const keptBefore = checker.keepsAnswers ? undefined : verdicts.answersSoFar;
+  const keptBefore = checker.kind === 'service' ? undefined : verdicts.answersSoFar;
   const toCheck = pending.size;
   // A run stopped while the cache was read checks nothing more: "checking the other N" would not be so.
   if (!request.signals.stop.aborted) ports.emit({ type: 'kept', kept: verdicts.size, toCheck, fromJournal, fromCache });
   return { verdicts, pending, fromJournal, fromCache, precheck, keptBefore, lost };
 }
 
-/**
- * The cache's answers for what is pending, each left out of it as it comes; --max-age 0, or nothing left to ask
- * about, leaves the cache unopened.
- */
+/** --max-age 0, or nothing left to ask about, leaves the cache unopened. */
 export async function readCache(
   request: CleanRequest,
   known: KnownSources,
@@ -68,10 +59,10 @@ export async function readCache(
   const cache = request.maxAgeMs > 0 && pending.size > 0 ? await known.cache?.() : undefined;
   if (!cache) return { fromCache: 0 };
   const since = request.clock.now() - request.maxAgeMs;
-  // The answers come in the cache's order, not the list's: each is found among the list's keys in memory.
+  // The answers come in the cache's order: each is found among the list's keys in memory.
   scan.unique.holdDiskPart();
   try {
-    // What the cache hands over was read already: leaving it out of `pending` does not change what is to come.
+    // Leaving an answered key out of `pending` while it is read does not change what is to come.
     return { fromCache: await cache.lookup(pending, since, answered, request.signals.stop) };
   } catch (error) {
     if (!(error instanceof SharedStateError)) throw error;
@@ -79,10 +70,7 @@ export async function readCache(
   }
 }
 
-/**
- * The precheck over what is left (when the checker pays and it is on), said in one event; without `onDecided`,
- * what it decides is only counted (a dry run). Its decisions are not journaled: a resumed run makes them again.
- */
+/** Without `onDecided`, what it decides is only counted (a dry run). Its decisions are not journaled. */
 export async function precheckPending(
   request: CleanRequest,
   checker: Checker,

@@ -1,6 +1,5 @@
-// A run's record in the account's run history (state/run-log.ts): written once the run goes on to check, and again
-// when it ends. A killed or interrupted run's record is taken over, with its id and its addresses in flight, by the
-// next run of its list that resumes it. Keeping the record never fails the run: a warning says it was not kept.
+// A run's record in the run history, written when the run starts checking and when it ends; the next run that
+// resumes its list takes it over. Keeping the record never fails the run: a warning says it was not kept.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, resolve } from 'node:path';
@@ -26,10 +25,8 @@ import type { CleanRequest } from './request.js';
 import type { RunSummary } from './summary.js';
 
 export interface RunRecording {
-  /** Addresses sent whose answers are not journaled yet, at every change: kept beside the record, for a kill. */
   inFlight(addresses: number): void;
   ended(result: Ended, outcome: CheckOutcome): Promise<void>;
-  /** The user chose not to spend: nothing was sent. */
   cancelled(): Promise<void>;
   failed(error: unknown, outcome: CheckOutcome | undefined): Promise<void>;
 }
@@ -38,13 +35,10 @@ interface Started {
   layout: InputLayout;
   scan: ScanResult;
   startedAt: number;
-  /** The run continues an earlier run of the list (not --restart). */
   resumes: boolean;
-  /** The answers the list's journal held before this run. */
   journaled: number;
 }
 
-/** Keeps a run's record; a history that cannot be written is warned about, and the run goes on. */
 function keeper(log: RunLog, ports: RunPorts): (record: RunRecord) => Promise<void> {
   return async (record) => {
     try {
@@ -56,7 +50,6 @@ function keeper(log: RunLog, ports: RunPorts): (record: RunRecord) => Promise<vo
   };
 }
 
-/** Records the start of a run that checks, in the checker's account's history; undefined without an account. */
 export async function recordStart(
   request: CleanRequest,
   checker: Checker,
@@ -82,7 +75,8 @@ export async function recordStart(
     rows: run.scan.rows,
     unique: run.scan.unique.size,
     journaled: taken?.journaled ?? run.journaled,
-    inFlightBefore: taken ? inFlightLeft(log, taken) : 0,
+    // What the attempt taken over, and those it took over, had in flight when they were killed.
+    inFlightBefore: taken ? (taken.inFlightBefore ?? 0) + (log.inFlight(taken.id) ?? 0) : 0,
     host: hostname(),
     pid: process.pid,
     cwd: request.origin?.cwd ?? null,
@@ -110,8 +104,7 @@ export async function recordStart(
 }
 
 /**
- * The run this one continues: `id` when given (`runs resume ID`: one with rows left to check), else this machine's
- * latest run of the list by the same checker that stopped before its end (its journal is what this run resumes). A
+ * `id` when given (`runs resume ID`), else this machine's latest unfinished run of the list by the same checker. A
  * list changed since is another list.
  */
 async function resumedRun(
@@ -131,12 +124,6 @@ async function resumedRun(
   }
 }
 
-/** What the attempt taken over, and those it took over, had in flight when they were killed. */
-function inFlightLeft(log: RunLog, taken: RunRecord): number {
-  return (taken.inFlightBefore ?? 0) + (log.inFlight(taken.id) ?? 0);
-}
-
-/** Keeps the count in the run history; one that cannot be kept is told once, and the run goes on. */
 function inFlightKept(log: RunLog, id: string, ports: RunPorts): (addresses: number) => void {
   let told = false;
   return (addresses) => {
@@ -184,7 +171,6 @@ function nothingCounted(spent: number) {
   return { spent, statuses: null, outputs: [], allowanceLeft: null, message: null };
 }
 
-/** Where the rows went (absolute paths, `-` for stdout) and the side files, as the summary counts them. */
 function outputsOf(request: CleanRequest, summary: RunSummary | undefined): RunOutput[] {
   const { output, rejects, summaryJson, report } = request.outputs;
   const outputs: RunOutput[] = (summary?.outputs ?? []).map((written) => ({

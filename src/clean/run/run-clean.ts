@@ -1,10 +1,8 @@
-// ONE run of a list, whichever checker decides its addresses: read and scan the list, take what is known already
-// (an earlier run's journal, the cache, the precheck), check the rest, write every row, and say how it ended. A dry
-// run stops after what is known and reports what the rest would cost. The interrupted path is the same for all. A
-// run that checks is recorded in its account's run history (record-run.ts).
+// One run, whichever checker decides its addresses: scan the list, take what is known already, check the rest, write
+// every row. A dry run stops after what is known and reports what the rest would cost.
 import { formatCount } from '../../quantities.js';
 import type { CheckOutcome } from '../check/outcome.js';
-import { type InputLayout, type OpenInputOptions, openInput } from '../scan/input/index.js';
+import { type InputLayout, openInput } from '../scan/input/index.js';
 import { type ScanResult, scanInput } from '../scan/scan.js';
 import type { SharedStateError } from '../state/account-state.js';
 import type { Checker, KnownSources } from './checker.js';
@@ -16,11 +14,7 @@ import { answerKnown } from './known-answers.js';
 import { type RunRecording, recordStart } from './record-run.js';
 import type { CleanRequest } from './request.js';
 
-export type RunResult =
-  | { kind: 'dry-run'; report: DryRunReport }
-  /** The user chose not to go on: nothing was sent. */
-  | { kind: 'cancelled' }
-  | Ended;
+export type RunResult = { kind: 'dry-run'; report: DryRunReport } | { kind: 'cancelled' } | Ended;
 
 /** Above this many addresses, a run that pays asks before spending (where it can ask, and unless `yes`). */
 const CONFIRM_ABOVE = 1_000;
@@ -30,7 +24,9 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
   const { signals, spoolDir } = request;
   const reading = performance.now();
   try {
-    const layout = await openInput({ ...listOptions(request), spoolDir, signal: signals.stop });
+    const { input, stdin, stdinName, column, sheet, rawValues, encoding, strict } = request;
+    const list = { path: input, stdin, stdinName, column, sheet, rawValues, encoding, strict };
+    const layout = await openInput({ ...list, spoolDir, signal: signals.stop });
     let scan: ScanResult | undefined;
     try {
       ports.emit({ type: 'progress-live', live: true });
@@ -75,12 +71,6 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
   }
 }
 
-/** How the list is read: where it is, which column and sheet, how its bytes and cells are taken. */
-function listOptions(request: CleanRequest): Omit<OpenInputOptions, 'spoolDir'> {
-  const { input, stdin, stdinName, column, sheet, rawValues, encoding, strict } = request;
-  return { path: input, stdin, stdinName, column, sheet, rawValues, encoding, strict };
-}
-
 interface Scanned {
   layout: InputLayout;
   scan: ScanResult;
@@ -123,7 +113,6 @@ interface Known extends Scanned {
   recording?: RunRecording;
 }
 
-/** What is known is taken, the rest checked, every row written; the run's record says how it ended. */
 async function checkAndWrite(request: CleanRequest, checker: Checker, ports: RunPorts, run: Known): Promise<RunResult> {
   const { scan, known, recording } = run;
   let outcome: CheckOutcome | undefined;
@@ -161,7 +150,7 @@ const sharedLost = (error: SharedStateError): CheckOutcome => ({
   stopped: { reason: 'shared', message: error.message },
 });
 
-/** The check's ports, whose count of addresses in flight the run's record also keeps (where a kill leaves it). */
+/** The run's record also keeps the count of addresses in flight (where a kill leaves it). */
 function keepingInFlight(ports: RunPorts, recording: RunRecording | undefined): RunPorts {
   if (!recording) return ports;
   const emit = (event: RunEvent) => {
@@ -176,7 +165,6 @@ function cancelled(ports: RunPorts): RunResult {
   return { kind: 'cancelled' };
 }
 
-/** A run that pays asks first where it can, saying what is known of the allowance. */
 async function spendAgreed(
   request: CleanRequest,
   checker: Checker,

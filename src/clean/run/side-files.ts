@@ -1,5 +1,4 @@
-// What a run writes besides its rows, for machines and for later: --summary-json, the HTML --report, and the
-// Markdown summary appended to GitHub's job summary. Each whole and atomic, like the rows.
+// What a run writes besides its rows (--summary-json, --report, GitHub's job summary), each whole and atomic.
 import { appendFileSync } from 'node:fs';
 import { writeWhole } from '../write/atomic-file.js';
 import type { Tally } from '../write/tally.js';

@@ -1,14 +1,11 @@
 // --fail-when: conditions on the share (or number) of rows with a status or a reason, for CI jobs to gate on.
-
 import { REASON_MEANINGS, STATUSES } from '../verdict/verdict.js';
 import type { RunSummary } from './summary.js';
 
 export interface Threshold {
-  /** A status (`invalid`) or a reason (`disposable`). */
   name: string;
   op: '>' | '>=' | '<' | '<=';
   value: number;
-  /** The value is a percentage of the rows, not a number of rows. */
   percent: boolean;
   text: string;
 }
@@ -35,7 +32,6 @@ export function parseThresholds(text: string): { thresholds: Threshold[] } | { e
 export interface Crossing {
   threshold: Threshold;
   rows: number;
-  /** Share of all rows, in percent. */
   share: number;
 }
 
@@ -45,7 +41,6 @@ const KIND_COUNTS: Record<string, (s: RunSummary) => number> = {
   disposable: (s) => s.disposable,
 };
 
-/** The conditions that hold for this run. */
 export function crossedThresholds(summary: RunSummary, thresholds: readonly Threshold[]): Crossing[] {
   return thresholds.flatMap((threshold) => {
     const rows =

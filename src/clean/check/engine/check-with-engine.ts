@@ -20,13 +20,7 @@ export function engineVerdict(key: string, v: EngineVerdict, checkedAt: string):
   };
 }
 
-/** What the engine decided for one address: its number in the list (see UniqueKeys), its verdict, the address. */
-export type OnVerdict = (ordinal: number, verdict: Verdict, key: string) => void;
-
-/**
- * Checks every address given with the in-process engine, bounding only how many wait on it (the engine bounds its
- * own DNS and SMTP). Verdicts go to `onVerdict` as they come; nothing is kept, so memory does not grow with the list.
- */
+/** Bounds only how many addresses wait on the engine (it bounds its own DNS and SMTP); nothing is kept. */
 export async function checkWithEngine(
   entries: Iterable<readonly [number, string]>,
   engine: Engine,
@@ -34,7 +28,7 @@ export async function checkWithEngine(
     concurrency: number;
     stop: AbortSignal;
     now: () => number;
-    onVerdict: OnVerdict;
+    onVerdict: (ordinal: number, verdict: Verdict, key: string) => void;
     onChecked?: (checked: number) => void;
   },
 ): Promise<{ checked: number; interrupted: boolean }> {
@@ -46,9 +40,7 @@ export async function checkWithEngine(
   const worker = async () => {
     for (let item = next.next(); !item.done && !opts.stop.aborted; item = next.next()) {
       const [ordinal, key] = item.value;
-      // Once its domain is known, an address is decided without a promise; the loop then yields now and again so
-      // that signals, timers and DNS answers are not held up.
-      // A key's syntax was decided in the scan (prefilter): the engine only splits it.
+      // Decided without a promise once its domain is known; the loop yields now and again for signals and DNS.
       const known = engine.verifyKnown(key, 'key');
       opts.onVerdict(ordinal, verdicts.of(known ?? (await engine.verify(key, 'key'))), key);
       if ((++checked & 0xff) === 0) {
@@ -62,10 +54,7 @@ export async function checkWithEngine(
   return { checked, interrupted: opts.stop.aborted };
 }
 
-/**
- * Decides at once each key whose domain DNS has answered for (nearly all, after the scan's prefetch), leaving the
- * rest to checkWithEngine; skips those `answered` already. Yields between parts; returns how many it decided.
- */
+/** Decides the keys whose domain DNS has answered for (nearly all, after the scan's prefetch); returns how many. */
 export async function checkKnownKeys(
   keys: UniqueKeys,
   engine: Engine,
@@ -97,7 +86,6 @@ export async function checkKnownKeys(
   return decided;
 }
 
-/** Keys numbered in the order given. */
 export function* numbered(keys: Iterable<string>): Generator<[number, string]> {
   let ordinal = 0;
   for (const key of keys) yield [ordinal++, key];
@@ -110,9 +98,7 @@ export function* numbered(keys: Iterable<string>): Generator<[number, string]> {
 class SharedVerdicts {
   private second = -1;
   private stamp = '';
-  /** This second's verdicts, by reason. */
   private byReason = new Map<string, Verdict[]>();
-  /** The engine's verdict asked for last, and what it was made into. */
   private lastGiven: EngineVerdict | undefined;
   private lastMade: Verdict | undefined;
 
@@ -126,13 +112,11 @@ class SharedVerdicts {
       this.byReason = new Map();
       this.lastGiven = undefined;
     }
-    // The engine gives most of a list's addresses one of a few verdicts, each one object (see sharedVerdict).
     if (v === this.lastGiven) return this.lastMade as Verdict;
     this.lastGiven = v;
     return (this.lastMade = this.alike(v));
   }
 
-  /** The verdict made this second that reads as `v` does, else a new one. */
   private alike(v: EngineVerdict): Verdict {
     let same = this.byReason.get(v.reason);
     if (!same) this.byReason.set(v.reason, (same = []));

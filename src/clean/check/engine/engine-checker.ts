@@ -1,6 +1,5 @@
-// The built-in engine as a run's checker: in-process, nothing sent or spent. Signed in (--local), the answers the
-// service already gave (this list's journal, the account's cache) are kept and only the rest is checked here; the
-// engine's own verdicts are never journaled or cached, so a later run with the service still asks about those.
+// The built-in engine as a run's checker. Signed in (--local), the service's answers (journal, cache) are kept; the
+// engine's own are never journaled or cached, so a later run with the service still asks about those.
 import type { Engine } from '../../../verify/index.js';
 import type { Checker, CheckWork, KnownSources, ListToCheck } from '../../run/checker.js';
 import type { RunPorts } from '../../run/events.js';
@@ -19,24 +18,19 @@ const ENGINE_CONCURRENCY = 256;
 export class EngineChecker implements Checker {
   readonly kind = 'local';
   readonly extraColumns: readonly ExtraColumn[];
-  readonly keepsAnswers = false;
-  readonly changedInput = 'refuse';
 
   private constructor(
-    /** Undefined for a dry run, which checks nothing. */
+    /** Undefined for a dry run. */
     private readonly engine: Engine | undefined,
-    /** A signed-in account whose service answers are kept (--local); undefined otherwise. */
-    private readonly state: AccountState | undefined,
+    /** Signed in (--local): the service's answers are kept. */
+    readonly runLog: AccountState | undefined,
     serviceConfigured: boolean,
   ) {
     // With a service configured, rows say who decided them: paid answers must be told from free ones.
     this.extraColumns = serviceConfigured ? ['email_suggestion', ...SERVICE_COLUMNS] : ['email_suggestion'];
   }
 
-  /**
-   * Made before the list is read: the scan hands each new address to the engine, so that DNS answers for the
-   * list's domains come in while the rest of the list is read. `onWarning` hears what the engine warns of.
-   */
+  /** Made before the list is read, so that DNS answers for its domains come in while the rest is read. */
   static async start(
     settings: EngineSettings,
     opts: { dryRun: boolean; state?: AccountState; serviceConfigured?: boolean; onWarning: (message: string) => void },
@@ -52,16 +46,12 @@ export class EngineChecker implements Checker {
     return new EngineChecker(engine, opts.state, withService);
   }
 
-  get runLog(): AccountState | undefined {
-    return this.state;
-  }
-
   onNewKey(key: string): void {
     this.engine?.prefetch(key);
   }
 
   async known(list: ListToCheck, ports: RunPorts): Promise<KnownSources> {
-    const { state } = this;
+    const state = this.runLog;
     if (!state) return { signedIn: false, journaled: new VerdictTable(list.unique) };
     const journaled = journaledOf(state, list).answers;
     // Reading only: a cache that was never written is not created.
@@ -70,7 +60,6 @@ export class EngineChecker implements Checker {
     return { signedIn: true, journaled, cache: wanted ? cacheWhenAsked(state, warn, CACHE_LOST) : undefined };
   }
 
-  /** Every address no source answered; a stop abandons the lookups in flight (nothing is spent). */
   async check(work: CheckWork, ports: RunPorts): Promise<CheckOutcome> {
     const engine = this.engine;
     if (!engine) throw new Error('a dry run checks nothing');
@@ -90,8 +79,7 @@ export class EngineChecker implements Checker {
     try {
       const onVerdict = (ordinal: number, verdict: Verdict) => verdicts.set(ordinal, verdict);
       const onChecked = (checked: number) => ports.emit({ type: 'progress', change: { checked } });
-      // Nearly every domain's answer came in while the list was read: those addresses are decided at once, and
-      // only the others wait on DNS.
+      // Nearly every domain's answer came in while the list was read: only the other addresses wait on DNS.
       const known = await checkKnownKeys(keys, engine, {
         stop: signals.stop,
         now: Date.now,
@@ -124,7 +112,6 @@ export class EngineChecker implements Checker {
   }
 }
 
-/** The list's addresses without an answer kept from the service, with their numbers. */
 function* unanswered(keys: UniqueKeys, verdicts: VerdictTable): Generator<[number, string]> {
   for (const entry of keys.entries()) if (!verdicts.has(entry[0])) yield entry;
 }

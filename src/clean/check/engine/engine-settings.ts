@@ -1,4 +1,4 @@
-// What the built-in engine runs with, for a check with --local and for the precheck before a service is paid.
+// What the built-in engine runs with (--local, the precheck).
 export interface EngineSettings {
   smtp: boolean;
   smtpPort: number;

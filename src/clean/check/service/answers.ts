@@ -2,10 +2,7 @@ import { isObject, type Json, str } from '../../../api/shape.js';
 import { documentedStatus } from '../../verdict/service-words.js';
 import type { Verdict } from '../../verdict/verdict.js';
 
-/**
- * Pairs each sent address with its record by email, not by position. A service that lower-cases the
- * whole address is matched too, as long as that stays unambiguous within the batch.
- */
+/** By email, not by position; a service that lower-cases the address is matched too, where that is unambiguous. */
 export function matchRecords(keys: string[], records: Json[]): Map<string, Json> {
   const byEmail = new Map<string, Json>();
   for (const record of records) {
@@ -30,10 +27,7 @@ export function matchRecords(keys: string[], records: Json[]): Map<string, Json>
   return found;
 }
 
-/**
- * The verdicts an answer gives a batch's addresses; those it left out are `missing`, unless they were left out
- * once already (`missingBefore`): then they are unknown, reason no_result.
- */
+/** Addresses the answer left out are `missing`; left out twice (`missingBefore`), they are unknown (no_result). */
 export function batchVerdicts(
   keys: string[],
   records: Json[],
@@ -89,13 +83,11 @@ export function recordVerdict(key: string, record: Json, fallbackTime: string): 
   };
 }
 
-/** The reasons read into a service record that carries none. */
 export type RecordReason = '' | 'invalid_domain' | 'disposable' | 'rejected' | 'catch_all' | 'role';
 
 /**
- * The spec's record has no reason, only flags: name one only where a flag says it. Just `invalid` means the
- * service turned the address itself down; a `risky` or `unknown` answer with no flag does not say why, and
- * a reason made up for it would mislead, so it stays empty.
+ * The spec's record has no reason, only flags: one is named only where a flag says it. A `risky` or `unknown` answer
+ * with no flag does not say why, and a made-up reason would mislead.
  */
 function derivedReason(
   status: string,
@@ -112,7 +104,7 @@ function derivedReason(
   return status === 'invalid' ? 'rejected' : '';
 }
 
-/** Addresses the service refused as malformed (a 422 naming them): invalid, and said so. */
+/** Addresses a 422 named as malformed. */
 export function rejectedVerdicts(keys: string[], checkedAt: string): Verdict[] {
   return keys.map((key) => ({
     key,

@@ -1,9 +1,6 @@
-// The keys a run sends, cut into batches as places free up: from an iterable read only as batches are cut (a list of
-// millions is never copied), then, once that runs dry, from `more` (keys claimed as the run goes), whose answer
-// arrives later while the requests in flight go on. A batch is cut short only at the very end: every request counts
-// against the rate limit, whatever it carries.
+// The keys a run sends, cut into batches: from an iterable, then from `more` (keys claimed as the run goes). A batch
+// is cut short only at the very end: every request counts against the rate limit, whatever it carries.
 
-/** The next keys to send, or undefined when there are no more. */
 export type MoreKeys = () => Promise<Iterable<string> | undefined>;
 
 export class KeySource {
@@ -11,13 +8,12 @@ export class KeySource {
   /** Keys read but too few for a batch, kept for the first batch of what `more` brings. */
   private carry: string[] = [];
   private fetching = false;
-  /** `more` has none left, or the source was closed. */
   private done: boolean;
 
   constructor(
     keys: Iterable<string>,
     private readonly more: MoreKeys | undefined,
-    /** Told of each fetch from `more`, to take the batches it brings once it settles (or its failure). */
+    /** Told of each fetch from `more`, to cut the batches it brings once it settles. */
     private readonly onFetch: (fetched: Promise<void>) => void,
   ) {
     this.iterator = keys[Symbol.iterator]();
@@ -37,7 +33,7 @@ export class KeySource {
     return 'later';
   }
 
-  /** Reads no more (a stop); returns whether any key was left unsent. */
+  /** Returns whether any key was left unsent. */
   close(): boolean {
     const left = this.carry.length > 0 || this.iterator?.next().done === false || !this.done;
     this.iterator = undefined;

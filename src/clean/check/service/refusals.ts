@@ -45,11 +45,8 @@ const NOT_THE_API = new Set([404, 405, 501]);
 const notTheApi = (error: unknown): error is ApiError =>
   error instanceof ApiError && (NOT_THE_API.has(error.status) || (error.status < 300 && error.html));
 
-/**
- * Before the service has answered once in a run, the URL leads to no cleaning service when nothing there takes the
- * connection, or what answers does not speak the API (404, 405, 501, a web page where JSON should be). No service
- * counted such a request, retrying cannot help and `--resume` costs nothing: the run ends at once.
- */
+// Before the service has answered once, a connection refused or an answer that does not speak the API means the URL
+// leads to no cleaning service: retrying cannot help and nothing was counted, so the run ends at once.
 export function leadsNowhere(error: unknown): boolean {
   return neverReached(error) || notTheApi(error);
 }
@@ -88,10 +85,8 @@ export function rateRefusal(
   return { waitMs };
 }
 
-/**
- * What a 422 means for a batch: the addresses it names (`email.3`) are rejected and the rest go again; naming none,
- * the batch goes again in halves, and an address refused alone is rejected.
- */
+// A 422: the addresses it names (`email.3`) are rejected and the rest go again; naming none, the batch goes again in
+// halves, and an address refused alone is rejected.
 export function splitRejected(keys: string[], error: ApiError): { rejected: string[]; retry: string[][] } {
   const named = rejectedPlaces(error, keys.length);
   if (named.size > 0) {
@@ -113,7 +108,6 @@ function rejectedPlaces(error: ApiError, size: number): Set<number> {
   return named;
 }
 
-/** What a failed request means for its batch, and for the run. */
 export type AfterFailure =
   | { stop: StopReason; message: string; error?: CliError }
   | { allowance: ApiError }
@@ -122,20 +116,16 @@ export type AfterFailure =
   | { waitMs: number; why: 'rate' | 'retry'; message: string };
 
 export interface FailureContext {
-  /** The hard stop came: a request in flight was abandoned. */
   aborted: boolean;
   /** The service has answered a request of this run (so a refused connection now is a passing failure). */
   heard: boolean;
-  /** 429s for the rate limit in a row, this one included. */
   rateRefusals: number;
-  /** Attempts of this batch, this one included. */
   attempts: number;
   maxAttempts: number;
   now: number;
   random?: () => number;
 }
 
-/** A batch that failed goes again after 500 ms, 1 s, 2 s ... up to 15 s. */
 const BATCH_BACKOFF: BackoffPolicy = { firstMs: 500, capMs: 15_000 };
 
 export function afterFailure(error: unknown, ctx: FailureContext): AfterFailure {

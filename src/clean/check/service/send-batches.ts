@@ -4,53 +4,48 @@ import type { Json } from '../../../api/shape.js';
 import { ApiError, CliError } from '../../../errors.js';
 import { SharedStateError } from '../../state/account-state.js';
 import { holdsUntil } from '../../state/month.js';
+import type { Booking } from '../../state/rate-limiter.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import { type CheckOutcome, maxSpendReached, type StopReason } from '../outcome.js';
 import { batchVerdicts, rejectedVerdicts } from './answers.js';
-import type { Batch, BatchSenderDeps, Slot } from './batch-sender-deps.js';
 import { KeySource } from './key-source.js';
 import { afterFailure, leadsNowhere, messageOf, neverReached, splitRejected } from './refusals.js';
+import type { SendOptions } from './send-to-service.js';
 import { SpendBudget } from './spend-budget.js';
 
 export const MAX_BATCH = 50;
 
-export type { BatchSenderDeps, CheckEvent, Slot } from './batch-sender-deps.js';
-
-/**
- * Sends the addresses in batches through the limiter and records every verdict; stops, keeping what is recorded,
- * for the allowance, --max-spend, lasting failures, rejected credentials, unwritable state, or an interrupt.
- */
-export async function sendBatches(keys: Iterable<string>, deps: BatchSenderDeps): Promise<CheckOutcome> {
-  return new BatchSender(deps).run(keys);
+interface Batch {
+  keys: string[];
+  attempts: number;
+  missingBefore: Set<string>;
 }
 
-/** Batches are cut as places (p-limit) free up, so a list of millions is never copied into batches. */
-class BatchSender {
+/** Batches are cut as places (p-limit) free up, so a list of millions is never copied. */
+export class BatchSender {
   private readonly outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
   private readonly limit: LimitFunction;
   private readonly running = new Set<Promise<void>>();
   private readonly budget: SpendBudget;
   /** Addresses paid for whose answers are kept: what progress calls spent, in step with what it calls checked. */
   private spentKept = 0;
-  /** Addresses sent whose answers are not kept yet: their slots are booked already (for the ETA). */
+  /** Addresses sent whose answers are not kept yet (for the ETA). */
   private sending = 0;
-  /** A batch was left unsent because of a stop request. */
   private skipped = false;
-  /** 429s for the rate limit since the last answer. */
   private rateRefusals = 0;
   /** The service has answered (records, or a failure in its own JSON): a refused connection now is passing. */
   private heard = false;
   private source!: KeySource;
 
-  constructor(private readonly deps: BatchSenderDeps) {
+  constructor(private readonly deps: SendOptions) {
     this.limit = pLimit(Math.max(1, deps.concurrency));
     this.budget = new SpendBudget(deps.maxSpend, deps.allowance, () => deps.clock.now());
   }
 
-  async run(keys: Iterable<string>): Promise<CheckOutcome> {
+  async sendAll(): Promise<CheckOutcome> {
     const cutWhenFetched = (fetched: Promise<void>) =>
       this.track(fetched.then(() => this.refill()).catch((error: unknown) => this.stopFor(error)));
-    this.source = new KeySource(keys, this.deps.more, cutWhenFetched);
+    this.source = new KeySource(this.deps.pending, this.deps.more, cutWhenFetched);
     this.refill();
     while (this.running.size > 0) await Promise.all([...this.running]);
     if (!this.outcome.stopped && this.skipped) this.stop('interrupted', 'interrupted');
@@ -75,7 +70,6 @@ class BatchSender {
     this.track(this.limit(() => this.process(batch).then(() => this.refill())));
   }
 
-  /** Work the run waits for before it ends. */
   private track(task: Promise<void>): void {
     this.running.add(task);
     void task.finally(() => this.running.delete(task));
@@ -98,7 +92,7 @@ class BatchSender {
     }
   }
 
-  /** The batch cut to what the budget allows (the rest put back), nothing, or what to wait for before fitting it. */
+  /** The batch cut to what the budget allows (the rest put back), nothing, or what to wait for first. */
   private fit(batch: Batch): Batch | Promise<void> | undefined {
     const fitted = this.budget.fit(batch.keys.length);
     if ('wait' in fitted) return fitted.wait;
@@ -114,9 +108,9 @@ class BatchSender {
 
   private async send(batch: Batch, landed: () => void): Promise<void> {
     const { deps } = this;
-    let slot: Slot;
+    let slot: Booking;
     try {
-      slot = await deps.acquire(deps.stop);
+      slot = await deps.limiter.acquire(deps.stop, (ms) => deps.onEvent?.({ type: 'limit-wait', ms }));
     } catch (error) {
       landed();
       // Stopped while waiting for a slot; any other failure means the limit can no longer be kept.
@@ -129,38 +123,40 @@ class BatchSender {
     const sentAt = deps.clock.now();
     this.inFlight(batch.keys.length);
     try {
-      records = await deps.send(batch.keys, deps.abort);
+      records = await deps.client.clean(batch.keys, deps.abort);
     } catch (error) {
       this.inFlight(-batch.keys.length);
       // A request the service never counted took no slot of its limit: given back unused.
-      await this.release(slot, neverReached(error) || (!this.heard && leadsNowhere(error)));
+      this.release(slot, neverReached(error) || (!this.heard && leadsNowhere(error)));
       landed();
       await this.failed(batch, error);
       return;
     }
-    await this.release(slot);
+    this.release(slot);
     // Answered and paid for: kept even when the limiter could not record the end (a full disk).
     this.budget.paid(batch.keys.length);
     landed();
     await this.answered(batch, records, deps.clock.now() - sentAt);
   }
 
-  /** Told at every change, before a request leaves: a run killed then knows what the service may have billed. */
+  /** Told before a request leaves: a run killed then knows what the service may have billed. */
   private inFlight(change: number): void {
     this.sending += change;
     this.deps.onEvent?.({ type: 'in-flight', addresses: this.sending });
   }
 
-  /** A limiter that cannot record a send's end cannot keep the limit: sending stops (storage). */
-  private async release(slot: Slot, unused = false): Promise<void> {
+  private release(slot: Booking, unused = false): void {
+    const { limiter } = this.deps;
     try {
-      await this.deps.release(slot, unused);
+      // Written with the next booking where the store can: the first window's requests go as fast as these turns.
+      if (!unused && limiter.releaseLater) limiter.releaseLater(slot);
+      // A release that fails (the shared state went away) only holds the slot until its in-flight time runs out.
+      else void Promise.resolve(limiter.release(slot, unused)).catch(() => undefined);
     } catch (error) {
       this.stopFor(error);
     }
   }
 
-  /** The shared state or this machine's storage failed: sending stops. */
   private stopFor(error: unknown): void {
     this.stop(error instanceof SharedStateError ? 'shared' : 'storage', messageOf(error), error);
   }
@@ -193,7 +189,7 @@ class BatchSender {
   /** A journal that cannot be written stops the run; what is in memory still reaches the outputs. */
   private async recorded(verdicts: Verdict[]): Promise<boolean> {
     try {
-      await this.deps.record(verdicts);
+      await this.deps.journal.record(verdicts);
       return true;
     } catch (error) {
       this.stop('storage', `cannot save answers in the journal: ${messageOf(error)}`, error);
@@ -211,9 +207,8 @@ class BatchSender {
       heard: this.heard,
       rateRefusals,
       attempts: retried,
-      maxAttempts: deps.maxAttempts ?? 8,
+      maxAttempts: 8,
       now: deps.clock.now(),
-      random: deps.random,
     });
     this.heard ||= error instanceof ApiError && error.body !== undefined;
     if ('stop' in next) return this.stop(next.stop, next.message, next.error);
@@ -258,7 +253,7 @@ class BatchSender {
     this.schedule(batch);
   }
 
-  /** The first reason to stop wins; an error that is the CLI's own is kept, for its exit code and hint. */
+  /** The first reason to stop wins; the CLI's own error is kept, for its exit code and hint. */
   private stop(reason: StopReason, message: string, error?: unknown): void {
     this.outcome.stopped ??= { reason, message, error: error instanceof CliError ? error : undefined };
   }

@@ -1,6 +1,5 @@
-// Sending when runners on several machines share one account: claim the addresses a chunk at a time, send those
-// that are ours, and for those another runner claimed, take its answers from the shared cache (or its claims, once
-// it is gone). Never paying twice, never sending unbooked.
+// Sending when runners share one account: claim the addresses a chunk at a time, send ours, and take the answers of
+// those another runner claimed from the shared cache (or its claims, once it is gone).
 
 import { batches } from '../../../batches.js';
 import { realClock } from '../../../clock.js';
@@ -17,60 +16,43 @@ import type { KnownCount } from './spend-budget.js';
 export interface ClaimedSendOptions extends SendOptions {
   claims: AddressClaims;
   cache: VerdictCache;
-  /** Answers at or after this time count (the run's --max-age). */
   since: number;
-  /** Waiting for another runner's answers on this many addresses. */
   onWaiting?: (addresses: number) => void;
   pollMs?: number;
 }
 
-/**
- * Addresses claimed at once (20 full requests), as the run reaches them: a run that stops early (--max-spend, the
- * allowance) holds back from other runners about this many it never sends, and runners given one long list share
- * it out as they go. The next chunk is claimed while the last requests of this one are in flight.
- */
+// A run that stops early holds back from other runners about this many addresses it never sends; runners given one
+// long list share it out as they go.
 const CLAIM_CHUNK = 1_000;
 
 export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcome> {
-  const run = new ClaimedRun(opts);
+  const sending = new ClaimedSending(opts);
   try {
     await opts.claims.start();
-    let waiting = await run.claimAndSend(chunksOf(opts.pending));
-    while (waiting.length > 0 && run.goingOn()) {
-      waiting = await run.takeTheirAnswers(waiting);
+    let waiting = await sending.claimAndSend(opts.pending);
+    while (waiting.length > 0 && sending.goingOn()) {
+      waiting = await sending.takeTheirAnswers(waiting);
       if (waiting.length === 0) break;
       const before = waiting.length;
       // Their runner may have stopped before sending them (it gave its claims back), or be gone.
-      waiting = await run.claimAndSend(chunksOf(waiting));
+      waiting = await sending.claimAndSend(waiting);
       if (waiting.length < before) continue;
       opts.onWaiting?.(waiting.length);
       await realClock.sleep(opts.pollMs ?? 1_000, opts.stop).catch(() => undefined);
     }
-    if (opts.stop.aborted) run.outcome.stopped ??= { reason: 'interrupted', message: 'interrupted' };
+    if (opts.stop.aborted) sending.outcome.stopped ??= { reason: 'interrupted', message: 'interrupted' };
   } catch (error) {
     if (!(error instanceof SharedStateError)) throw error;
-    run.outcome.stopped ??= { reason: 'shared', message: error.message };
+    sending.outcome.stopped ??= { reason: 'shared', message: error.message };
   } finally {
     await opts.claims.release();
   }
-  return { ...run.outcome, fromOthers: run.fromOthers };
+  return { ...sending.outcome, fromOthers: sending.fromOthers };
 }
 
-/** The next chunk of addresses to claim; undefined when there are no more. */
-type Chunks = () => Promise<string[] | undefined>;
-
-function chunksOf(addresses: Iterable<string>): Chunks {
-  const chunks = batches(addresses, CLAIM_CHUNK)[Symbol.iterator]();
-  return async () => {
-    const chunk = chunks.next();
-    return chunk.done ? undefined : chunk.value;
-  };
-}
-
-/** One run's rounds of sending: what they spent together, against the whole run's --max-spend. */
-class ClaimedRun {
+/** One run's rounds of sending, against the whole run's --max-spend. */
+class ClaimedSending {
   outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
-  /** Answers other runners paid for, taken from the cache. */
   fromOthers = 0;
   /** What progress was last told of this run's spend and requests, across rounds. */
   private spentSoFar = 0;
@@ -82,12 +64,13 @@ class ClaimedRun {
     return !this.outcome.stopped && !this.opts.stop.aborted;
   }
 
-  /** Claims the addresses a chunk at a time and sends what is this runner's; returns those live runners hold. */
-  async claimAndSend(nextChunk: Chunks): Promise<string[]> {
+  /** Returns the addresses live runners hold. */
+  async claimAndSend(addresses: Iterable<string>): Promise<string[]> {
+    const chunks = batches(addresses, CLAIM_CHUNK)[Symbol.iterator]();
     const theirs: string[] = [];
     const more = async (): Promise<string[] | undefined> => {
-      for (let chunk = await nextChunk(); chunk !== undefined; chunk = await nextChunk()) {
-        const ours = chunk.length > 0 ? await this.claim(chunk, theirs) : [];
+      for (let chunk = chunks.next(); !chunk.done; chunk = chunks.next()) {
+        const ours = chunk.value.length > 0 ? await this.claim(chunk.value, theirs) : [];
         if (ours.length > 0) return ours;
       }
       return undefined;
@@ -96,18 +79,17 @@ class ClaimedRun {
     return theirs;
   }
 
-  /** Claims a chunk (taking over what runners that are gone held): returns what is this runner's to send. */
+  /** Takes over what runners that are gone held; returns what is this runner's to send. */
   private async claim(chunk: string[], theirs: string[]): Promise<string[]> {
     const claimed = await this.opts.claims.claim(chunk);
     const orphaned = await this.opts.claims.takeOverFromGone(claimed.theirs);
     const taken = new Set(orphaned);
     for (const address of claimed.theirs) if (!taken.has(address)) theirs.push(address);
-    // A runner that finished since this run read the cache has given its claims back, its answers in the cache:
-    // those are taken from there, not paid again (seen as 500 addresses charged for 450 in test/e2e/shared.test.ts).
+    // A runner that finished since this run read the cache gave its claims back: its answers are in the cache.
     return this.takeTheirAnswers([...claimed.mine, ...orphaned]);
   }
 
-  /** The answers other runners left in the shared cache go into this list's journal; returns what is still missing. */
+  /** Journals the answers other runners left in the cache; returns what is still missing. */
   async takeTheirAnswers(waiting: string[]): Promise<string[]> {
     const { opts } = this;
     const answered = new Map<string, Verdict>();
@@ -128,7 +110,7 @@ class ClaimedRun {
     return waiting.filter((a) => !answered.has(a));
   }
 
-  /** Sends what `more` claims, with what --max-spend has left; progress counts from the rounds before. */
+  /** Progress counts from the rounds before. */
   private async send(more: MoreKeys): Promise<void> {
     const { opts } = this;
     const before = this.outcome;
@@ -155,10 +137,8 @@ class ClaimedRun {
   }
 }
 
-/**
- * What is known of the allowance for the next round: what a refusal in the rounds before said (counted down since);
- * else the count the run began with, less what they spent, unless they spent more than it allowed (it was old).
- */
+// What a refusal in the rounds before said of the allowance; else the count the run began with, less what they spent,
+// unless they spent more than it allowed (it was old).
 function countAfter(start: KnownCount | undefined, before: CheckOutcome, now: number): KnownCount | undefined {
   const told = before.allowance?.left;
   if (told !== undefined)

@@ -1,48 +1,46 @@
+// Sending to the cleaning service: every answer journaled, and cached for later runs, as it arrives.
 import type { Json } from '../../../api/shape.js';
 import type { Clock } from '../../../clock.js';
 import { CliError } from '../../../errors.js';
 import type { ListJournal } from '../../state/account-state.js';
-import type { Booking, RateLimiter } from '../../state/rate-limiter.js';
+import type { RateLimiter } from '../../state/rate-limiter.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import type { CheckOutcome } from '../outcome.js';
 import type { MoreKeys } from './key-source.js';
-import { type CheckEvent, MAX_BATCH, sendBatches } from './send-batches.js';
+import { BatchSender, MAX_BATCH } from './send-batches.js';
 import type { KnownCount } from './spend-budget.js';
 
 export interface SendOptions {
-  /** Unique addresses still to check, in order; read as batches are sent, so it may be a view of millions. */
   pending: Iterable<string>;
-  /** Once `pending` runs dry: the next addresses (claimed as the run goes), fetched while requests are in flight. */
+  /** Once `pending` runs dry: the next addresses (claimed as the run goes). */
   more?: MoreKeys;
-  journal: ListJournal;
+  /** A failure to record stops the sending (storage). */
+  journal: Pick<ListJournal, 'record'>;
   limiter: RateLimiter;
   client: { clean(emails: string[], signal?: AbortSignal): Promise<Json[]> };
   clock: Clock;
   concurrency: number;
   maxSpend?: number;
-  /** What is known to be left of the monthly allowance: never more is sent (used up: one address asks first). */
   allowance?: KnownCount;
   /** First stage of stopping: no new request; those in flight finish and are journaled. */
   stop: AbortSignal;
   /** Second stage: requests in flight are abandoned. */
   abort: AbortSignal;
   onEvent?: (event: SendEvent) => void;
-  /** Where every answer is also kept for later runs of any list; writes are queued, and awaited at the end. */
   cache?: VerdictCache;
-  /** The cache refused a write (told once): the run goes on, the journal has the answers. */
+  /** Told once: the run goes on, the journal has the answers. */
   onCacheError?: (error: Error) => void;
 }
 
 export type SendEvent =
-  | CheckEvent
-  /** A wait for the rate limit begins (before a request), of about `ms`. */
+  /** For the ETA: `tookMs` none for answers another runner paid for; `sending` not kept yet. */
+  | { type: 'answered'; addresses: number; spent: number; requests: number; tookMs?: number; sending?: number }
+  | { type: 'in-flight'; addresses: number }
+  | { type: 'waiting'; ms: number; why: 'rate' | 'retry' }
+  | { type: 'retry'; message: string }
   | { type: 'limit-wait'; ms: number };
 
-/**
- * Sends the pending addresses to the cleaning service through the shared limiter, journaling every answer as it
- * arrives. A stop request ends the sending with `stopped.reason` 'interrupted'.
- */
 export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
   const { journal, limiter } = opts;
   let cacheWrites = Promise.resolve();
@@ -57,29 +55,12 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
         cacheFailed = true;
       });
   };
-  const outcome = await sendBatches(opts.pending, {
-    send: (emails, signal) => opts.client.clean(emails, signal),
-    acquire: (signal) => limiter.acquire(signal, (ms) => opts.onEvent?.({ type: 'limit-wait', ms })),
-    release: (slot, unused) => {
-      // Written with the next booking where the store can: the first window's requests go as fast as these turns.
-      if (!unused && limiter.releaseLater) return limiter.releaseLater(slot as Booking);
-      // A release that fails (the shared state went away) only holds the slot until its in-flight time runs out.
-      void Promise.resolve(limiter.release(slot as Booking, unused)).catch(() => undefined);
-    },
-    record: async (verdicts) => {
-      const written = journal.record(verdicts);
-      keep(verdicts);
-      await written;
-    },
-    clock: opts.clock,
-    concurrency: opts.concurrency,
-    maxSpend: opts.maxSpend,
-    allowance: opts.allowance,
-    stop: opts.stop,
-    abort: opts.abort,
-    onEvent: opts.onEvent,
-    more: opts.more,
-  });
+  const record = async (verdicts: Verdict[]) => {
+    const written = journal.record(verdicts);
+    keep(verdicts);
+    await written;
+  };
+  const outcome = await new BatchSender({ ...opts, journal: { record } }).sendAll();
   await cacheWrites;
   try {
     limiter.flush?.();
@@ -93,10 +74,8 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
   return outcome;
 }
 
-/**
- * Time left for the addresses not yet sent: until the rate limit lets the last request start, plus one request's
- * time, or the requests left at `concurrency` where the service is slower. An average pace would overstate it.
- */
+// Until the rate limit lets the last request start, plus one request's time, or the requests left at `concurrency`
+// where the service is slower. An average pace would overstate it.
 export function timeLeft(remaining: number, requestMs: number | undefined, concurrency: number, limiter: RateLimiter) {
   // Nothing left to send: the requests in flight end within about one request's time.
   if (remaining <= 0) return requestMs ?? 0;
@@ -106,7 +85,6 @@ export function timeLeft(remaining: number, requestMs: number | undefined, concu
   return Math.max(byRate + requestMs, Math.ceil(requests / concurrency) * requestMs);
 }
 
-/** Time the rate limit alone imposes on `requests` requests, from an idle limiter (for --dry-run). */
 export function minimumTime(requests: number, rate: { requests: number; windowMs: number }): number {
   if (requests <= 0) return 0;
   return Math.max(0, Math.ceil(requests / rate.requests) - 1) * rate.windowMs;

@@ -1,5 +1,5 @@
-// The cleaning service as a run's checker: the list locked to one run per account, its journal (an earlier run's
-// answers reused, every new one kept before it counts), the account's limiter, cache and claims, the allowance.
+// The cleaning service as a run's checker: the list locked to one run per account, its journal, the account's
+// limiter, cache and claims, the allowance.
 import type { Json } from '../../../api/shape.js';
 import type { Clock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
@@ -8,6 +8,7 @@ import type { RunPorts } from '../../run/events.js';
 import type { AccountState, KnownAllowance, ListJournal } from '../../state/account-state.js';
 import { keepLearned } from '../../state/known-allowance.js';
 import { holdsUntil } from '../../state/month.js';
+import type { RateLimiter } from '../../state/rate-limiter.js';
 import { SpendBooking } from '../../state/spend-booking.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
 import { SERVICE_COLUMNS } from '../../verdict/verdict.js';
@@ -16,21 +17,19 @@ import type { EngineSettings } from '../engine/engine-settings.js';
 import { cacheWhenAsked, journaledOf } from '../open-cache.js';
 import type { CheckOutcome } from '../outcome.js';
 import { sendClaimed } from './send-claimed.js';
-import { minimumTime, type SendOptions, sendToService } from './send-to-service.js';
-import { progressOf } from './service-progress.js';
+import { minimumTime, type SendOptions, sendToService, timeLeft } from './send-to-service.js';
 import type { KnownCount } from './spend-budget.js';
 
 export interface ServiceCheckerOptions {
-  /** The account's state; undefined when no account is known (a dry run can still count). */
+  /** Undefined when no account is known (a dry run can still count). */
   state?: AccountState;
   /** Undefined for a dry run, which sends nothing. */
   client?: { clean(emails: string[], signal?: AbortSignal): Promise<Json[]> };
-  /** The service's URL, credentials redacted. */
   service: string;
   rate: Rate;
   concurrency: number;
   maxSpend?: number;
-  /** The engine's settings for the precheck; undefined with --no-precheck. */
+  /** Undefined with --no-precheck. */
   precheck?: EngineSettings;
   clock: Clock;
 }
@@ -38,31 +37,21 @@ export interface ServiceCheckerOptions {
 export class ServiceChecker implements Checker {
   readonly kind = 'service';
   readonly extraColumns = SERVICE_COLUMNS;
-  readonly keepsAnswers = true;
-  readonly changedInput = 'match';
+  readonly service: string;
+  readonly runLog?: AccountState;
+  readonly precheck?: EngineSettings;
   private allowance?: KnownAllowance;
   private journal?: ListJournal;
   private cache?: () => Promise<VerdictCache | undefined>;
-  /** This list's answers its journal held when the run began. */
   private earlier = 0;
   private unlock?: () => void;
-  /** What the sending pays, booked as it pays. */
   private booking?: SpendBooking;
 
   constructor(private readonly options: ServiceCheckerOptions) {
     this.allowance = options.state?.knownAllowance();
-  }
-
-  get service(): string {
-    return this.options.service;
-  }
-
-  get runLog(): AccountState | undefined {
-    return this.options.state;
-  }
-
-  get precheck(): EngineSettings | undefined {
-    return this.options.precheck;
+    this.service = options.service;
+    this.runLog = options.state;
+    this.precheck = options.precheck;
   }
 
   cost(): Cost {
@@ -94,7 +83,6 @@ export class ServiceChecker implements Checker {
     return { signedIn: true, journaled: saved.answers, cache: this.cache };
   }
 
-  /** The account's cache, opened when first asked for (the same for the whole run). */
   private openCache(state: AccountState, ports: RunPorts): () => Promise<VerdictCache | undefined> {
     this.cache ??= cacheWhenAsked(state, (message) => ports.emit({ type: 'warning', message }), CACHE_LOST);
     return this.cache;
@@ -117,13 +105,12 @@ export class ServiceChecker implements Checker {
     return { ...outcome, saved: this.earlier + this.journal.recorded.size };
   }
 
-  /** Sends with a live progress line and an ETA; the first stop signal is acknowledged on it. */
   private async send(
     work: CheckWork,
     ports: RunPorts,
     state: AccountState,
     client: NonNullable<ServiceCheckerOptions['client']>,
-    journal: ListJournal,
+    journal: SendOptions['journal'],
   ): Promise<CheckOutcome> {
     const { pending, signals } = work;
     const limiter = state.limiter(this.options.rate);
@@ -147,9 +134,11 @@ export class ServiceChecker implements Checker {
       stop: signals.stop,
       abort: signals.abort,
       cache,
-      onCacheError: (error) =>
-        ports.emit({ type: 'warning', message: `${cacheLost(error)}; they are in this list's journal` }),
-      onEvent: bookedAs(this.booking!, progressOf(ports, pending, limiter, this.options.concurrency)),
+      onCacheError: (error) => {
+        const why = `answers could not be kept in the verdict cache (${error.message})`;
+        ports.emit({ type: 'warning', message: `${why}; they are in this list's journal` });
+      },
+      onEvent: progressOf(ports, pending, limiter, this.options.concurrency, this.booking!),
     };
     try {
       // Without a cache (it could not be opened, warned), another run's answers cannot be taken: send it all.
@@ -171,7 +160,6 @@ export class ServiceChecker implements Checker {
     }
   }
 
-  /** Keeps what the run learned of the allowance for the next dry run and confirmation, and what it spent. */
   async settle(outcome: CheckOutcome): Promise<void> {
     const { state } = this.options;
     if (!state) return;
@@ -191,28 +179,14 @@ export class ServiceChecker implements Checker {
   }
 }
 
-/**
- * The journal, each answer also put in the run's verdict table as it is recorded: the journal's `recorded` holds it
- * from then on, so a write that fails leaves it answered in this run's output.
- */
-function intoTable(journal: ListJournal, work: CheckWork): ListJournal {
+/** Each answer also goes in the run's table as it is journaled, so a write that fails leaves it in the output. */
+function intoTable(journal: ListJournal, work: CheckWork): SendOptions['journal'] {
   return {
-    path: journal.path,
-    recorded: journal.recorded,
     record(verdicts) {
       const written = journal.record(verdicts);
       for (const verdict of verdicts) work.verdicts.setKey(verdict.key, verdict);
       return written;
     },
-    close: () => journal.close(),
-  };
-}
-
-/** Each answer's spend booked as it comes. */
-function bookedAs(booking: SpendBooking, onEvent: SendOptions['onEvent']): SendOptions['onEvent'] {
-  return (event) => {
-    if (event.type === 'answered') booking.paidSoFar(event.spent);
-    onEvent?.(event);
   };
 }
 
@@ -227,4 +201,35 @@ const stopped = (work: CheckWork): Pick<CheckOutcome, 'stopped'> =>
 
 const CACHE_LOST = 'addresses answered before are sent and paid for again (the journal still answers this list)';
 
-const cacheLost = (error: Error) => `answers could not be kept in the verdict cache (${error.message})`;
+/** The sender's events as the run's progress, each answer's spend booked as it comes. */
+function progressOf(
+  ports: RunPorts,
+  pending: { readonly size: number },
+  limiter: RateLimiter,
+  concurrency: number,
+  booking: SpendBooking,
+): SendOptions['onEvent'] {
+  let checked = 0;
+  let requestsTook = 0;
+  let answers = 0;
+  return (event) => {
+    if (event.type === 'answered') {
+      booking.paidSoFar(event.spent);
+      checked += event.addresses;
+      if (event.tookMs !== undefined) {
+        requestsTook += event.tookMs;
+        answers++;
+      }
+      const requestMs = answers > 0 ? requestsTook / answers : undefined;
+      const toCheck = pending.size;
+      const unsent = toCheck - checked - (event.sending ?? 0);
+      const etaMs = checked >= toCheck ? 0 : timeLeft(unsent, requestMs, concurrency, limiter);
+      const change = { toCheck, checked, spent: event.spent, requests: event.requests, waitingMs: 0, etaMs };
+      ports.emit({ type: 'progress', change });
+    } else if (event.type === 'limit-wait') ports.emit({ type: 'limit-wait', ms: event.ms });
+    else if (event.type === 'waiting' && event.why === 'rate')
+      ports.emit({ type: 'progress', change: { waitingMs: event.ms } });
+    else if (event.type === 'retry') ports.emit({ type: 'retry', message: event.message });
+    else if (event.type === 'in-flight') ports.emit(event);
+  };
+}

@@ -1,6 +1,5 @@
-// What a run may still spend: --max-spend, and what the service said is left of the monthly allowance. Addresses
-// in flight count against both until their answer (or failure) comes back, so concurrent batches never overshoot.
-// An allowance known to be used up before the run began is a hint, not a wall: one address goes first to ask.
+// What a run may still spend (--max-spend, the allowance). Addresses in flight count against both until they land,
+// so concurrent batches never overshoot.
 
 export type Fitted = { send: number } | { stop: 'max-spend' | 'allowance' } | { wait: Promise<void> };
 
@@ -13,17 +12,12 @@ export interface KnownCount {
 }
 
 export class SpendBudget {
-  /** Addresses sent in answered requests. */
   spent = 0;
-  /** Addresses sent and not yet answered. */
   private inFlight = 0;
   /** Known before the run, or learned from a refusal: later batches fit it, so the month's last are spent. */
   private allowance?: KnownCount;
-  /**
-   * `ready`: the allowance was known to be used up when the run began, news that a plan upgrade or a renewal may have
-   * made old, so the next batch is one address, sent alone (`out`) while the others wait for its answer. Answered,
-   * the service decides from then on; refused, the run stops; failed, another address asks again.
-   */
+  // An allowance used up when the run began may be old news (an upgrade, a renewal): one address asks alone first
+  // (`out`) while the others wait. Answered, the service decides from then on; refused, the run stops.
   private probe: 'none' | 'ready' | 'out' = 'none';
   private probeLanded?: { promise: Promise<void>; resolve: () => void };
 
@@ -36,7 +30,6 @@ export class SpendBudget {
     else this.allowance = allowance;
   }
 
-  /** How many of `wanted` addresses may go now, why none may, or what to wait for before asking again. */
   fit(wanted: number): Fitted {
     const bySpend = this.maxSpend === undefined ? Infinity : this.maxSpend - this.spent - this.inFlight;
     if (bySpend <= 0) return { stop: 'max-spend' };
@@ -53,10 +46,7 @@ export class SpendBudget {
     return { send: Math.min(wanted, bySpend, byAllowance) };
   }
 
-  /**
-   * `n` addresses are on their way; the returned function says they landed (answered or failed), once: after `paid`
-   * for an answer, before a failure is handled.
-   */
+  /** The returned function says they landed, once: after `paid` for an answer, before a failure is handled. */
   sending(n: number): () => void {
     this.inFlight += n;
     let counted = true;
@@ -71,7 +61,6 @@ export class SpendBudget {
     };
   }
 
-  /** `n` addresses were answered, so paid for. */
   paid(n: number): void {
     this.spent += n;
     if (this.allowance) this.allowance.left = Math.max(0, this.allowance.left - n);
@@ -80,7 +69,6 @@ export class SpendBudget {
     this.probeLanded!.resolve();
   }
 
-  /** The service said this much is left, until the month's end. */
   allowanceIs(left: number, until: number): void {
     this.allowance = { left, until, fresh: true };
   }
