@@ -30,7 +30,7 @@ const [{ openInput }, { scanInput }, { accountKey }, { cachePath, journalPath },
 /** Each batch of 50 of the list's unique addresses, as the service answers them, to `keep` (a promise, awaited). */
 async function answerInBatches(spoolDir, keep) {
   const layout = await openInput({ path: file, stdin: process.stdin, spoolDir });
-  const scan = await scanInput(layout, { spillDir: spoolDir });
+  const scan = await scanInput(layout, { spoolDir });
   const start = Date.now() - 86_400_000;
   const batch = [];
   let n = 0;

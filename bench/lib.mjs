@@ -132,7 +132,7 @@ export async function fillCache(file, { dataDir, cleanUrl, token, spoolDir, tota
     import(dist('clean/state/disk/sqlite-verdict-cache.js')),
   ]);
   const layout = await openInput({ path: file, stdin: process.stdin, spoolDir });
-  const scan = await scanInput(layout, { spillDir: spoolDir });
+  const scan = await scanInput(layout, { spoolDir });
   const cache = new SqliteVerdictCache(cachePath(dataDir, accountKey(cleanUrl, undefined, token)));
   const at = new Date().toISOString();
   const batch = [];

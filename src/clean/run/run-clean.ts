@@ -31,7 +31,7 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
     try {
       ports.emit({ type: 'progress-live', live: true });
       scan = await scanInput(layout, {
-        spillDir: spoolDir,
+        spoolDir,
         // Verdicts are kept by address number: a run that writes reads each row's number in its write pass.
         keepRowOrdinals: !request.dryRun,
         caseSensitive: request.caseSensitive,

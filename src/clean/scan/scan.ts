@@ -34,7 +34,7 @@ export interface ScanResult {
 
 export interface ScanOptions {
   /** Where what passes the memory budget is written (private files, removed by `release`). */
-  spillDir: string;
+  spoolDir: string;
   /** Keep each row's address number, for a write pass that looks up verdicts by number (see VerdictTable). */
   keepRowOrdinals?: boolean;
   /** Each address the first time it is seen (the engine starts looking up its domain). */
@@ -48,14 +48,14 @@ export interface ScanOptions {
 
 /** Pass 1: every row read once; only the unique addresses are kept. */
 export async function scanInput(layout: InputLayout, opts: ScanOptions): Promise<ScanResult> {
-  const { spillDir, budgets } = opts;
+  const { spoolDir, budgets } = opts;
   const unique = new UniqueKeys({
-    spillDir,
+    spoolDir,
     budget: budgets?.keys ?? KEYS_BUDGET,
     foldsCase: !opts.caseSensitive,
   });
   const rowOrdinals = opts.keepRowOrdinals
-    ? new RowOrdinals({ spillDir, budget: budgets?.rows ?? ROWS_BUDGET })
+    ? new RowOrdinals({ spoolDir, budget: budgets?.rows ?? ROWS_BUDGET })
     : undefined;
   const release = () => {
     unique.close();

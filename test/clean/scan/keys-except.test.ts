@@ -18,12 +18,12 @@ const verdict: Verdict = {
   checkedAt: '2026-11-26T10:00:00.000Z',
 };
 
-const spillDir = mkdtempSync(join(tmpdir(), 'mailclean-keys-except-'));
-afterAll(() => rmSync(spillDir, { recursive: true, force: true }));
+const spoolDir = mkdtempSync(join(tmpdir(), 'mailclean-keys-except-'));
+afterAll(() => rmSync(spoolDir, { recursive: true, force: true }));
 
 describe('KeysExcept', () => {
   it('leaves out the addresses answered already and those excluded later, once each, in the list order', () => {
-    const keys = new UniqueKeys({ spillDir, budget: 0 });
+    const keys = new UniqueKeys({ spoolDir, budget: 0 });
     const all = Array.from({ length: 20 }, (_, i) => `u${i}@example.com`);
     for (const key of all) keys.add(key);
     const answered = new VerdictTable(keys);

@@ -56,15 +56,15 @@ describe('scanInput, spilling', () => {
     // 400,000 rows: the row numbers reach disk only past 327,680 (a chunk of 262,144 and the page after it).
     const made = list(400_000);
     const layout = await open(put(temp.dir, 'list.csv', made.text));
-    const spillDir = join(temp.dir, 'spool');
+    const spoolDir = join(temp.dir, 'spool');
     const newKeys: string[] = [];
     const scan = await scanInput(layout, {
-      spillDir,
+      spoolDir,
       keepRowOrdinals: true,
       budgets: { keys: 0, rows: 0 },
       onNewKey: (key) => newKeys.push(key),
     });
-    expect(readdirSync(spillDir).sort()).toEqual([
+    expect(readdirSync(spoolDir).sort()).toEqual([
       expect.stringMatching(/^keys-\d+~[0-9a-f]{8}-[0-9a-f]+\.spool$/),
       expect.stringMatching(/^rows-\d+~[0-9a-f]{8}-[0-9a-f]+\.spool$/),
     ]);
@@ -92,14 +92,14 @@ describe('scanInput, spilling', () => {
       withAddress - expected.size,
     ]);
     scan.release();
-    expect(readdirSync(spillDir)).toEqual([]);
+    expect(readdirSync(spoolDir)).toEqual([]);
     await layout.cleanup();
   });
 
   it('marks the rows whose cell is its address as it stands, so the write pass need not decide them again', async () => {
     const made = list(70_000);
     const layout = await open(put(temp.dir, 'list.csv', made.text));
-    const scan = await scanInput(layout, { spillDir: join(temp.dir, 'spool'), keepRowOrdinals: true });
+    const scan = await scanInput(layout, { spoolDir: join(temp.dir, 'spool'), keepRowOrdinals: true });
     const plain = scan.plainRows!.reader();
     const { cells } = made;
     const wrong = cells.filter((cell, row) => plain() !== (made.keys[row] !== undefined && made.keys[row] === cell));

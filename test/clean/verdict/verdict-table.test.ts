@@ -10,8 +10,8 @@ import { IntTable } from '../../../src/clean/verdict/int-table.js';
 import type { Verdict } from '../../../src/clean/verdict/verdict.js';
 import { VerdictTable } from '../../../src/clean/verdict/verdict-table.js';
 
-const spillDir = mkdtempSync(join(tmpdir(), 'mailclean-verdict-table-'));
-afterAll(() => rmSync(spillDir, { recursive: true, force: true }));
+const spoolDir = mkdtempSync(join(tmpdir(), 'mailclean-verdict-table-'));
+afterAll(() => rmSync(spoolDir, { recursive: true, force: true }));
 
 const answer = (status: string, checkedAt: string, more: Partial<Verdict> = {}): Verdict => ({
   key: '',
@@ -25,7 +25,7 @@ const answer = (status: string, checkedAt: string, more: Partial<Verdict> = {}):
 });
 
 function listOf(count: number): UniqueKeys {
-  const keys = new UniqueKeys({ spillDir, budget: 0 });
+  const keys = new UniqueKeys({ spoolDir, budget: 0 });
   for (let i = 0; i < count; i++) keys.add(`u${i}@example.com`);
   return keys;
 }
@@ -93,7 +93,7 @@ describe('VerdictTable', () => {
   });
 
   it('keeps apart answers that differ in any field but their key, and gives a service answer its kind from the key', () => {
-    const keys = new UniqueKeys({ spillDir, budget: 0 });
+    const keys = new UniqueKeys({ spoolDir, budget: 0 });
     for (const key of ['a@example.com', 'info@example.com', 'b@gmail.com', 'c@example.com', 'd@example.com'])
       keys.add(key);
     const table = new VerdictTable(keys);

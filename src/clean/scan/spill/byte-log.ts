@@ -13,9 +13,9 @@ const HELD_FROM_DISK = 32 << 20;
 const LENGTH_READ = 2;
 
 export interface ByteLogOptions {
-  /** Bytes kept in memory; older chunks spill to a file in `spillDir`, made only then and removed by `close()`. */
+  /** Bytes kept in memory; older chunks spill to a file in `spoolDir`, made only then and removed by `close()`. */
   budget: number;
-  spillDir: string;
+  spoolDir: string;
   /** Names the file, so that the one a run killed with SIGKILL leaves is recognised and removed by a later run. */
   name: string;
   /** What holdDiskPart reads whole, at most. */
@@ -169,11 +169,11 @@ export class ByteLog {
   private file(): number {
     if (this.fd === undefined) {
       const path = join(
-        this.opts.spillDir,
+        this.opts.spoolDir,
         `${this.opts.name}-${processTag()}-${randomBytes(6).toString('hex')}.spool`,
       );
       try {
-        mkdirSync(this.opts.spillDir, { recursive: true, mode: 0o700 });
+        mkdirSync(this.opts.spoolDir, { recursive: true, mode: 0o700 });
         this.fd = openSync(path, 'wx+', 0o600);
       } catch (error) {
         throw this.spillError(error);
@@ -187,7 +187,7 @@ export class ByteLog {
   private spillError(error: unknown): UsageError {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error);
     return new UsageError(
-      `cannot write to ${this.opts.spillDir}, where a list this large keeps what does not fit in memory (${reason})`,
+      `cannot write to ${this.opts.spoolDir}, where a list this large keeps what does not fit in memory (${reason})`,
     );
   }
 

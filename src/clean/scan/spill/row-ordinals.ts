@@ -9,8 +9,8 @@ export class RowOrdinals {
   private filled = 0;
   private readonly log: ByteLog;
 
-  constructor(opts: { budget: number; spillDir: string }) {
-    this.log = new ByteLog({ budget: opts.budget, spillDir: opts.spillDir, name: 'rows' });
+  constructor(opts: { budget: number; spoolDir: string }) {
+    this.log = new ByteLog({ budget: opts.budget, spoolDir: opts.spoolDir, name: 'rows' });
   }
 
   push(ordinal: number): void {

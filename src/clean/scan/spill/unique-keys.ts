@@ -13,9 +13,9 @@ const INITIAL_BITS = 12;
 const MAX_BITS = 30;
 
 export interface UniqueKeysOptions {
-  /** Bytes of keys kept in memory before the older ones spill to a file in `spillDir`. */
+  /** Bytes of keys kept in memory before the older ones spill to a file in `spoolDir`. */
   budget: number;
-  spillDir: string;
+  spoolDir: string;
   holdFromDisk?: number;
   /** The keys' local parts are in lower case (dedupeKey). */
   foldsCase?: boolean;

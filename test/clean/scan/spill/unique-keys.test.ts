@@ -57,7 +57,7 @@ function collidingPair(): [string, string] {
 
 describe('UniqueKeys', () => {
   it('numbers addresses in order of first appearance, as a Set orders them, with most of them on disk', () => {
-    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
+    const keys = new UniqueKeys({ budget: 0, spoolDir: dir });
     const list = addresses(120_000, 7);
     const ordinals = list.map((key) => keys.add(key));
     const expected = [...new Set(list)];
@@ -82,7 +82,7 @@ describe('UniqueKeys', () => {
   });
 
   it('finds keys in any order, the log on disk, equal hashes told apart', () => {
-    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
+    const keys = new UniqueKeys({ budget: 0, spoolDir: dir });
     const list = [...new Set(addresses(30_000, 11))];
     for (const key of list) keys.add(key);
     const [a, b] = collidingPair();
@@ -99,7 +99,7 @@ describe('UniqueKeys', () => {
     ['read from disk as asked', 0],
     ['held in memory', undefined],
   ])("finds keys given as bytes in the list's order (those on disk %s), as one at a time does", (_, holdFromDisk) => {
-    const keys = new UniqueKeys({ budget: 0, spillDir: dir, holdFromDisk });
+    const keys = new UniqueKeys({ budget: 0, spoolDir: dir, holdFromDisk });
     const list = [...new Set(addresses(30_000, 13))];
     for (const key of list) keys.add(key);
     const [a, b] = collidingPair();
@@ -125,7 +125,7 @@ describe('UniqueKeys', () => {
       [4 << 20, true],
       [1 << 20, false],
     ] as const) {
-      const keys = new UniqueKeys({ budget: 0, spillDir: dir, holdFromDisk: limit });
+      const keys = new UniqueKeys({ budget: 0, spoolDir: dir, holdFromDisk: limit });
       for (const key of list) keys.add(key);
       const before = keys.diskReads;
       keys.holdDiskPart();
@@ -137,7 +137,7 @@ describe('UniqueKeys', () => {
   });
 
   it('finds keys on disk next to a chunk whose end is one byte too short for another key', () => {
-    const keys = new UniqueKeys({ budget: 0, spillDir: dir, holdFromDisk: 0 });
+    const keys = new UniqueKeys({ budget: 0, spoolDir: dir, holdFromDisk: 0 });
     // Records of 100 bytes (a key of 98 and its length) up to 76 bytes short of a chunk (1 MiB), then one of 75:
     // the chunk ends with one unused byte, which a read across the chunk's end must not take for a length.
     const list: string[] = [];
@@ -153,7 +153,7 @@ describe('UniqueKeys', () => {
   });
 
   it('tells apart addresses whose hashes are equal, and those that differ only in case', () => {
-    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
+    const keys = new UniqueKeys({ budget: 0, spoolDir: dir });
     const [a, b] = collidingPair();
     expect(keys.add(a)).toBe(0);
     expect(keys.add(b)).toBe(1);
@@ -163,7 +163,7 @@ describe('UniqueKeys', () => {
   });
 
   it('keeps what it spills private, and removes it when closed', () => {
-    const keys = new UniqueKeys({ budget: 0, spillDir: join(dir, 'spool') });
+    const keys = new UniqueKeys({ budget: 0, spoolDir: join(dir, 'spool') });
     for (const key of addresses(80_000, 3)) keys.add(key);
     const files = readdirSync(join(dir, 'spool'));
     expect(files).toHaveLength(1);
@@ -176,7 +176,7 @@ describe('UniqueKeys', () => {
   it('says in one line where it could not write, rather than failing with a trace', () => {
     const blocked = join(dir, 'a-file');
     writeFileSync(blocked, '');
-    const keys = new UniqueKeys({ budget: 0, spillDir: join(blocked, 'spool') });
+    const keys = new UniqueKeys({ budget: 0, spoolDir: join(blocked, 'spool') });
     expect(() => {
       for (const key of addresses(80_000, 4)) keys.add(key);
     }).toThrow(
@@ -187,7 +187,7 @@ describe('UniqueKeys', () => {
   });
 
   it('writes nothing to disk while the keys fit the budget', () => {
-    const keys = new UniqueKeys({ budget: 32 << 20, spillDir: join(dir, 'spool') });
+    const keys = new UniqueKeys({ budget: 32 << 20, spoolDir: join(dir, 'spool') });
     for (const key of addresses(50_000, 5)) keys.add(key);
     expect(keys.spilled).toBe(false);
     expect(() => readdirSync(join(dir, 'spool'))).toThrow(/ENOENT/);
@@ -196,7 +196,7 @@ describe('UniqueKeys', () => {
 
 describe('RowOrdinals', () => {
   it('reads back every number in order, from disk and memory, and refuses to read past the end', () => {
-    const rows = new RowOrdinals({ budget: 0, spillDir: dir });
+    const rows = new RowOrdinals({ budget: 0, spoolDir: dir });
     const rand = mulberry32(11);
     const written = Array.from({ length: 700_001 }, () => Math.floor(rand() * 2 ** 31));
     for (const n of written) rows.push(n);
@@ -221,7 +221,7 @@ describe('VerdictTable', () => {
   });
 
   it('gives each number its verdict, by number or by address, and counts the numbers that have one', () => {
-    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
+    const keys = new UniqueKeys({ budget: 0, spoolDir: dir });
     for (const key of ['a@x.test', 'b@x.test', 'c@x.test']) keys.add(key);
     const table = new VerdictTable(keys);
     const valid = verdict('valid');
@@ -243,7 +243,7 @@ describe('VerdictTable', () => {
 
 describe('UniqueKeys.dropIndex', () => {
   it('still lists the keys, keeps the count, and refuses lookups', () => {
-    const keys = new UniqueKeys({ budget: 0, spillDir: dir });
+    const keys = new UniqueKeys({ budget: 0, spoolDir: dir });
     const list = addresses(60_000, 9);
     for (const key of list) keys.add(key);
     const size = keys.size;

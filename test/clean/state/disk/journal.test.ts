@@ -225,7 +225,7 @@ describe('Journal', () => {
     appendFileSync(path, '{"w":["valid"],"a":[["ada@example.com",1.5,0]]}\n{"w":[],"a":[["x@y.com",-1,7]]}\n');
     appendFileSync(path, '{"w":["valid"],"a":[["torn@example.com",1');
     const listed = ['info@gmail.com', 'old@example.com', 'zoë@exämple.org', '"a\\b"@example.com', 'kind@gmail.com'];
-    const keys = new UniqueKeys({ budget: 1 << 20, spillDir: dir });
+    const keys = new UniqueKeys({ budget: 1 << 20, spoolDir: dir });
     for (const key of [...listed, 'ada@example.com']) keys.add(key);
 
     const byText = new Map<string, Verdict>();

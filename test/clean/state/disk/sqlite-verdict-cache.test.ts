@@ -117,7 +117,7 @@ describe('the SQLite verdict cache', () => {
     const many = Array.from({ length: 54_321 }, (_, i) => verdict(i));
     await cache.store(many);
     const since = Date.parse('2026-06-01T00:00:00.000Z');
-    const keys = new UniqueKeys({ budget: 0, spillDir: join(dir, 'spool') });
+    const keys = new UniqueKeys({ budget: 0, spoolDir: join(dir, 'spool') });
     for (const key of [...many.map((v) => v.key), 'never@example.com']) keys.add(key);
     const pending = new KeysExcept(keys);
     pending.exclude('user1@example.com');
