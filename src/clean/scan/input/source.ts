@@ -81,6 +81,11 @@ export function removeDeadSpools(spoolDir: string): void {
   );
 }
 
+/** A new spool's path, named so that the spools of a killed run are removed by the next (removeDeadSpools). */
+export function spoolPath(spoolDir: string): string {
+  return join(spoolDir, `input-${processTag()}-${randomBytes(6).toString('hex')}.spool`);
+}
+
 export async function spool(
   source: NodeJS.ReadableStream,
   spoolDir: string,
@@ -101,7 +106,7 @@ export async function spool(
       throw new UsageError(`cannot create the spool directory ${spoolDir} (${reason(err)})`);
     }
     if (early !== undefined) throw new UsageError(`${displayName}: cannot read the input (${reason(early)})`);
-    const file = join(spoolDir, `input-${processTag()}-${randomBytes(6).toString('hex')}.spool`);
+    const file = spoolPath(spoolDir);
     try {
       await pipeline(source, createWriteStream(file, { flags: 'wx', mode: 0o600 }), { signal });
     } catch (err) {
