@@ -21,6 +21,17 @@ export const atTime = (verdict: Verdict, time: number): Verdict => ({
   checkedAt: new Date(time).toISOString(),
 });
 
+/** When the answer was given: its `checkedAt`, or `now` for a verdict that carries no time. */
+export function answerTime(verdict: Verdict, now = Date.now()): number {
+  const at = Date.parse(verdict.checkedAt);
+  return Number.isFinite(at) ? at : now;
+}
+
+/** The stats' date of a time (epoch ms), null for none (an empty cache). */
+export function statsDate(time: number | null): string | null {
+  return time === null || !Number.isFinite(time) ? null : new Date(time).toISOString();
+}
+
 export interface VerdictCache {
   /** Each answer given at or after `since`, to `found` as it is read; `stop` ends early, what was found standing. */
   lookup(keys: Iterable<string>, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number>;

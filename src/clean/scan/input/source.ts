@@ -44,25 +44,20 @@ export async function* fileChunks(file: string, start: number): AsyncGenerator<B
 const code = (err: unknown): string | undefined =>
   typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
 
+const READ_FAILURES: Record<string, string> = {
+  ENOENT: 'no such file',
+  ENOTDIR: 'no such file (a part of the path is not a directory)',
+  EISDIR: 'is a directory, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ELOOP: 'too many levels of symbolic links',
+};
+
 export function fileError(displayName: string, err: unknown): UsageError {
   const c = code(err);
-  switch (c) {
-    case 'ENOENT':
-      return new UsageError(`${displayName}: no such file`);
-    case 'ENOTDIR':
-      return new UsageError(`${displayName}: no such file (a part of the path is not a directory)`);
-    case 'EISDIR':
-      return new UsageError(`${displayName}: is a directory, not a file`);
-    case 'EACCES':
-    case 'EPERM':
-      return new UsageError(`${displayName}: permission denied`);
-    case 'ELOOP':
-      return new UsageError(`${displayName}: too many levels of symbolic links`);
-    default:
-      return new UsageError(
-        `${displayName}: cannot read the file (${c ?? (err instanceof Error ? err.message : String(err))})`,
-      );
-  }
+  const known = c === undefined ? undefined : READ_FAILURES[c];
+  const reason = known ?? `cannot read the file (${c ?? (err instanceof Error ? err.message : String(err))})`;
+  return new UsageError(`${displayName}: ${reason}`);
 }
 
 export type FileKind = 'file' | 'stream';
@@ -86,6 +81,11 @@ export function removeDeadSpools(spoolDir: string): void {
   );
 }
 
+/** A new spool's path, named so that the spools of a killed run are removed by the next (removeDeadSpools). */
+export function spoolPath(spoolDir: string): string {
+  return join(spoolDir, `input-${processTag()}-${randomBytes(6).toString('hex')}.spool`);
+}
+
 export async function spool(
   source: NodeJS.ReadableStream,
   spoolDir: string,
@@ -106,7 +106,7 @@ export async function spool(
       throw new UsageError(`cannot create the spool directory ${spoolDir} (${reason(err)})`);
     }
     if (early !== undefined) throw new UsageError(`${displayName}: cannot read the input (${reason(early)})`);
-    const file = join(spoolDir, `input-${processTag()}-${randomBytes(6).toString('hex')}.spool`);
+    const file = spoolPath(spoolDir);
     try {
       await pipeline(source, createWriteStream(file, { flags: 'wx', mode: 0o600 }), { signal });
     } catch (err) {

@@ -1,22 +1,16 @@
-// Claims between the runs of one account on this machine, in SQLite, as Redis keeps them between machines. The claims
-// of a runner that is gone (its process dead, or silent for LIVENESS_MS) are taken over.
-import { randomBytes } from 'node:crypto';
+// Claims between the runs of one account on this machine, in SQLite, as Redis keeps them between machines.
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { batches } from '../../../batches.js';
-import { ownerIsGone, processSpace } from '../../../lock-files.js';
+import { processSpace } from '../../../lock-files.js';
 import type { AddressClaims } from '../account-state.js';
+import { CLAIM_TTL_MS, LIVENESS_MS, newOwner, processOfOwnerGone, startHeartbeat } from '../claim-owner.js';
 import { type Database, openDatabase } from './sqlite-driver.js';
 
-/** A runner is gone when its row was not refreshed for this long (or its process, in this process's space, is gone). */
-const LIVENESS_MS = 15_000;
-/** A claim older than this is free whatever its runner says (as the TTL of a claim in Redis). */
-const CLAIM_TTL_MS = 24 * 3_600_000;
-
 export class SqliteClaims implements AddressClaims {
-  readonly owner = `${processSpace()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  readonly owner = newOwner();
   private db?: Database;
-  private heartbeat?: NodeJS.Timeout;
+  private stopHeartbeat?: () => void;
 
   constructor(
     private readonly path: string,
@@ -39,21 +33,10 @@ export class SqliteClaims implements AddressClaims {
     return db;
   }
 
-  /** Says this runner is alive, now and every few seconds until `release`. */
   async start(): Promise<void> {
-    const db = this.open();
-    const beat = db.prepare('INSERT OR REPLACE INTO runners (owner, host, pid, beat) VALUES (?, ?, ?, ?)');
-    // The host column holds the runner's process space: a pid is only asked about where it means something.
-    const refresh = () => beat.run(this.owner, processSpace(), process.pid, this.now());
-    refresh();
-    this.heartbeat = setInterval(() => {
-      try {
-        refresh();
-      } catch {
-        /* the next beat tries again; a runner silent for LIVENESS_MS is taken for gone */
-      }
-    }, LIVENESS_MS / 3);
-    this.heartbeat.unref();
+    const beat = this.open().prepare('INSERT OR REPLACE INTO runners (owner, host, pid, beat) VALUES (?, ?, ?, ?)');
+    // The host column holds the runner's process space, as the owner's id does.
+    this.stopHeartbeat = await startHeartbeat(() => beat.run(this.owner, processSpace(), process.pid, this.now()));
   }
 
   async claim(addresses: string[]): Promise<{ mine: string[]; theirs: string[] }> {
@@ -101,13 +84,8 @@ export class SqliteClaims implements AddressClaims {
   private isAlive(db: Database, owner: string, known: Map<string, boolean>, now: number): boolean {
     let alive = known.get(owner);
     if (alive === undefined) {
-      const row = db.prepare('SELECT host, pid, beat FROM runners WHERE owner = ?').get(owner) as
-        | { host: string; pid: number; beat: number }
-        | undefined;
-      alive =
-        row !== undefined &&
-        now - row.beat < LIVENESS_MS &&
-        !ownerIsGone({ pid: row.pid, space: row.host, at: row.beat });
+      const row = db.prepare('SELECT beat FROM runners WHERE owner = ?').get(owner) as { beat: number } | undefined;
+      alive = row !== undefined && now - row.beat < LIVENESS_MS && !processOfOwnerGone(owner);
       known.set(owner, alive);
     }
     return alive;
@@ -115,8 +93,8 @@ export class SqliteClaims implements AddressClaims {
 
   /** Gives back this runner's claims (the answered ones are in the cache; the rest are free for others). */
   async release(): Promise<void> {
-    clearInterval(this.heartbeat);
-    this.heartbeat = undefined;
+    this.stopHeartbeat?.();
+    this.stopHeartbeat = undefined;
     const db = this.db;
     if (!db) return;
     try {

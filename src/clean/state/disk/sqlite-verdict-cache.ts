@@ -4,8 +4,9 @@ import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { batches } from '../../../batches.js';
 import { addressKind, type Verdict } from '../../verdict/verdict.js';
-import type { CacheStats, FoundAnswer, VerdictCache } from '../verdict-cache.js';
+import { answerTime, type CacheStats, type FoundAnswer, statsDate, type VerdictCache } from '../verdict-cache.js';
 import { rowFlags, verdictOfRow } from './cache-rows.js';
+import { transaction } from './sqlite-claims.js';
 import { type Database, openDatabase, type Statement } from './sqlite-driver.js';
 
 /** Addresses asked by one statement: few enough that each batch and its text die young, not in V8's old space. */
@@ -18,18 +19,13 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Keys written before keys were folded (dedupeKey) take the folded form once per file, the newer answer kept. */
 function foldKeys(db: Database): void {
   if (Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version) >= 1) return;
-  db.exec('BEGIN IMMEDIATE');
-  try {
+  transaction(db, () =>
     db.exec(
       "INSERT INTO verdicts (key, status, flags, reason, at) SELECT lower(key), status, flags, reason, at FROM verdicts WHERE key GLOB '*[A-Z]*' ORDER BY at " +
         'ON CONFLICT (key) DO UPDATE SET status = excluded.status, flags = excluded.flags, reason = excluded.reason, at = excluded.at WHERE excluded.at >= verdicts.at;' +
         "DELETE FROM verdicts WHERE key GLOB '*[A-Z]*'; PRAGMA user_version = 1",
-    );
-    db.exec('COMMIT');
-  } catch (error) {
-    db.exec('ROLLBACK');
-    throw error;
-  }
+    ),
+  );
 }
 
 export class SqliteVerdictCache implements VerdictCache {
@@ -95,25 +91,12 @@ export class SqliteVerdictCache implements VerdictCache {
 
   async store(verdicts: readonly Verdict[]): Promise<void> {
     const now = Date.now();
-    // Taken at once: a deferred transaction that must upgrade to write fails at once when another run writes.
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
+    transaction(this.db, () => {
       for (const v of verdicts) {
-        const at = Date.parse(v.checkedAt);
         const { free, role } = addressKind(v);
-        this.insert.run(
-          v.key,
-          v.serviceStatus ?? v.status,
-          rowFlags(v, free, role),
-          v.reason,
-          Number.isFinite(at) ? at : now,
-        );
+        this.insert.run(v.key, v.serviceStatus ?? v.status, rowFlags(v, free, role), v.reason, answerTime(v, now));
       }
-      this.db.exec('COMMIT');
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
-    }
+    });
   }
 
   async stats(): Promise<CacheStats> {
@@ -121,9 +104,12 @@ export class SqliteVerdictCache implements VerdictCache {
       .prepare('SELECT count(*) AS entries, min(at) AS oldest, max(at) AS newest FROM verdicts')
       .get() as unknown as { entries: number; oldest: number | null; newest: number | null };
     this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
-    const bytes = this.fileBytes();
-    const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
-    return { entries: row.entries, oldest: iso(row.oldest), newest: iso(row.newest), bytes };
+    return {
+      entries: row.entries,
+      oldest: statsDate(row.oldest),
+      newest: statsDate(row.newest),
+      bytes: this.fileBytes(),
+    };
   }
 
   async clear(before?: number): Promise<number> {

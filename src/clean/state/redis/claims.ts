@@ -1,13 +1,9 @@
 // Claims between runners on several machines: a claim belongs to a runner whose liveness key it keeps fresh.
-import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { batches } from '../../../batches.js';
-import { ownerIsGone, processSpace } from '../../../lock-files.js';
 import type { AddressClaims } from '../account-state.js';
+import { CLAIM_TTL_MS, LIVENESS_MS, newOwner, processOfOwnerGone, startHeartbeat } from '../claim-owner.js';
 import { askShared, unreachable } from './connect.js';
-
-/** A claim outlives its runner's last sign of life by this much at most. */
-const LIVENESS_MS = 15_000;
 
 // KEYS[1] the claim; ARGV: the dead owner, the new owner. Takes the claim only if it is still the dead owner's.
 const TAKE_OVER = `
@@ -25,16 +21,16 @@ return n
 `;
 
 export class Claims implements AddressClaims {
-  readonly owner = `${processSpace()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  readonly owner = newOwner();
   private readonly mine = new Set<string>();
-  private heartbeat?: NodeJS.Timeout;
+  private stopHeartbeat?: () => void;
 
   constructor(
     private readonly redis: Redis,
     private readonly url: string,
     /** The account's prefix: claims of one account never meet another's. */
     private readonly prefix: string,
-    private readonly ttlMs = 24 * 3_600_000,
+    private readonly ttlMs = CLAIM_TTL_MS,
   ) {}
 
   private claimKey(address: string): string {
@@ -49,12 +45,10 @@ export class Claims implements AddressClaims {
     return askShared(this.url, command);
   }
 
-  /** Says this runner is alive, now and every few seconds until `release`. */
   async start(): Promise<void> {
-    const beat = () => this.redis.set(this.liveKey(this.owner), '1', 'PX', LIVENESS_MS);
-    await this.run(beat);
-    this.heartbeat = setInterval(() => void beat().catch(() => undefined), LIVENESS_MS / 3);
-    this.heartbeat.unref();
+    this.stopHeartbeat = await startHeartbeat(() =>
+      this.run(() => this.redis.set(this.liveKey(this.owner), '1', 'PX', LIVENESS_MS)),
+    );
   }
 
   /** Claims what nobody holds; returns those now ours, and the others with their owners. */
@@ -109,7 +103,7 @@ export class Claims implements AddressClaims {
 
   /** Gives back this runner's claims (the answered ones are in the cache; the rest are free for others). */
   async release(): Promise<void> {
-    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.stopHeartbeat?.();
     const keys = [...this.mine].map((a) => this.claimKey(a));
     this.mine.clear();
     for (const slice of batches(keys)) {
@@ -117,12 +111,4 @@ export class Claims implements AddressClaims {
     }
     await this.redis.del(this.liveKey(this.owner)).catch(() => undefined);
   }
-}
-
-/** An owner in this process's space whose process is gone (a SIGKILL) loses its claims at once. */
-function processOfOwnerGone(owner: string): boolean {
-  const parts = owner.split(':');
-  const pid = Number(parts.at(-2));
-  if (!Number.isInteger(pid) || pid <= 0 || parts.slice(0, -2).join(':') !== processSpace()) return false;
-  return ownerIsGone({ pid, at: 0 });
 }

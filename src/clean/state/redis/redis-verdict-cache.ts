@@ -5,7 +5,7 @@ import { batches } from '../../../batches.js';
 import { asciiLower } from '../../../verify/syntax.js';
 import { documentedStatus } from '../../verdict/service-words.js';
 import type { Verdict } from '../../verdict/verdict.js';
-import type { CacheStats, FoundAnswer, VerdictCache } from '../verdict-cache.js';
+import { answerTime, type CacheStats, type FoundAnswer, statsDate, type VerdictCache } from '../verdict-cache.js';
 import { askShared } from './connect.js';
 
 const flag = (b: boolean | null) => (b === null ? '' : b ? '1' : '0');
@@ -13,14 +13,13 @@ const unflag = (s: string | undefined): boolean | null => (s === '1' ? true : s 
 
 /** status, valid, disposable, validDomain, reason, time: tab-separated (none of them holds a tab). */
 function pack(v: Verdict): string {
-  const at = Date.parse(v.checkedAt);
   return [
     v.serviceStatus ?? v.status,
     flag(v.valid),
     flag(v.disposable),
     flag(v.validDomain),
     v.reason,
-    Number.isFinite(at) ? at : Date.now(),
+    answerTime(v),
   ].join('\t');
 }
 
@@ -91,8 +90,7 @@ export class RedisVerdictCache implements VerdictCache {
       newest = Math.max(newest, at);
     }
     const bytes = await this.run(() => this.redis.memory('USAGE', this.key) as Promise<number | null>);
-    const iso = (t: number) => (Number.isFinite(t) ? new Date(t).toISOString() : null);
-    return { entries, oldest: iso(oldest), newest: iso(newest), bytes: bytes ?? 0 };
+    return { entries, oldest: statsDate(oldest), newest: statsDate(newest), bytes: bytes ?? 0 };
   }
 
   async clear(before?: number): Promise<number> {

@@ -1,13 +1,11 @@
 // A workbook's sheet streamed into two spools: its rows as CSV, read like any list, and each row's typed cells.
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { UsageError } from '../../../../errors.js';
-import { processTag } from '../../../../lock-files.js';
 import type { WorkbookParts } from '../layout.js';
 import { MAX_RECORD } from '../sniff.js';
+import { spoolPath } from '../source.js';
 import { cellsLine } from '../typed-cells.js';
 import { chooseSheet, readBook } from './book.js';
 import { WorkbookPackage } from './package.js';
@@ -45,9 +43,8 @@ export async function spoolWorkbook(opts: SpoolOptions): Promise<SpooledSheet> {
     const styles = await readStyles(pkg, book.stylesPath);
     const strings = await readSharedStrings(pkg, book.sharedStringsPath, opts.signal);
     await mkdir(spoolDir, { recursive: true, mode: 0o700 });
-    // Named like the other spools, so that a killed run's copies are removed by the next run.
-    const csvPath = join(spoolDir, `input-${processTag()}-${randomBytes(6).toString('hex')}.spool`);
-    const cellsPath = join(spoolDir, `input-${processTag()}-${randomBytes(6).toString('hex')}.spool`);
+    const csvPath = spoolPath(spoolDir);
+    const cellsPath = spoolPath(spoolDir);
     paths.push(csvPath, cellsPath);
     const csv = new SpoolWriter(csvPath);
     const cells = new SpoolWriter(cellsPath);
@@ -70,16 +67,14 @@ export async function spoolWorkbook(opts: SpoolOptions): Promise<SpooledSheet> {
     });
     await Promise.all([csv.close(), cells.close()]);
     if (rows.count === 0) throw new UsageError(`${where} is empty`);
-    const [sheets, formatList] = [book.sheets.map((s) => s.name), formats.list];
-    const parts = { file: opts.file, workbook: book.path, sheet: chosen.path, styles: book.stylesPath };
     return {
       csv: csvPath,
       cells: cellsPath,
       sheet: chosen.name,
-      sheets,
-      formats: formatList,
+      sheets: book.sheets.map((s) => s.name),
+      formats: formats.list,
       formulasWithoutResult,
-      parts,
+      parts: { file: opts.file, workbook: book.path, sheet: chosen.path, styles: book.stylesPath },
     };
   } catch (error) {
     for (const path of paths) await rm(path, { force: true });
