@@ -5,7 +5,7 @@ import { batches } from '../../../batches.js';
 import { processSpace } from '../../../lock-files.js';
 import type { AddressClaims } from '../account-state.js';
 import { CLAIM_TTL_MS, LIVENESS_MS, newOwner, processOfOwnerGone, startHeartbeat } from '../claim-owner.js';
-import { type Database, openDatabase } from './sqlite-driver.js';
+import { type Database, openDatabase, transaction } from './sqlite-driver.js';
 
 export class SqliteClaims implements AddressClaims {
   readonly owner = newOwner();
@@ -108,17 +108,5 @@ export class SqliteClaims implements AddressClaims {
       db.close();
       this.db = undefined;
     }
-  }
-}
-
-/** One write transaction, taken at once (BEGIN IMMEDIATE), so that concurrent runs wait rather than fail. */
-export function transaction(db: Database, work: () => void): void {
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    work();
-    db.exec('COMMIT');
-  } catch (error) {
-    db.exec('ROLLBACK');
-    throw error;
   }
 }

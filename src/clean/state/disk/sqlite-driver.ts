@@ -51,3 +51,15 @@ const isBusy = (error: unknown) =>
 
 /** Waits without returning to the event loop: an open is synchronous, and its callers are. */
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** One write transaction, taken at once (BEGIN IMMEDIATE), so that concurrent runs wait rather than fail. */
+export function transaction(db: Database, work: () => void): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    work();
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}

@@ -6,8 +6,7 @@ import { batches } from '../../../batches.js';
 import { addressKind, type Verdict } from '../../verdict/verdict.js';
 import { answerTime, type CacheStats, type FoundAnswer, statsDate, type VerdictCache } from '../verdict-cache.js';
 import { rowFlags, verdictOfRow } from './cache-rows.js';
-import { transaction } from './sqlite-claims.js';
-import { type Database, openDatabase, type Statement } from './sqlite-driver.js';
+import { type Database, openDatabase, type Statement, transaction } from './sqlite-driver.js';
 
 /** Addresses asked by one statement: few enough that each batch and its text die young, not in V8's old space. */
 const ASK_BATCH = 1_000;
