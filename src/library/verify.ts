@@ -1,9 +1,9 @@
 // A few addresses checked now: by the cleaning service through the account's limiter and cache, or by the engine.
 import { checkFewWithEngine, checkFewWithService, type FewChecked } from '../clean/check/check-few.js';
 import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
-import { prefilter } from '../clean/scan/prefilter.js';
+import { keyOfCell } from '../clean/scan/cell-key.js';
 import { keepLearned } from '../clean/state/known-allowance.js';
-import { addressKind, prefilterVerdict, type Verdict } from '../clean/verdict/verdict.js';
+import { addressKind, cellVerdict, type Verdict } from '../clean/verdict/verdict.js';
 import { UsageError } from '../errors.js';
 import type { Account } from './account.js';
 import { engineSettings, whoChecks } from './checker.js';
@@ -35,7 +35,7 @@ export async function verifyWith(
     abort: o.abandon ?? new AbortController().signal,
     emit: o.onEvent ?? (() => undefined),
   };
-  const decided = addresses.map((address) => ({ address, ...prefilter(address, o.caseSensitive) }));
+  const decided = addresses.map((address) => ({ address, ...keyOfCell(address, o.caseSensitive) }));
   const keys = [...new Set(decided.flatMap((d) => (d.key === undefined ? [] : [d.key])))];
   const checked =
     keys.length === 0
@@ -48,7 +48,7 @@ export async function verifyWith(
   if (stopped?.error && (stopped.reason === 'auth' || stopped.reason === 'no-service')) throw stopped.error;
   if (stopped && stopped.reason !== 'interrupted') stops.emit({ type: 'warning', message: stopped.message });
   return decided.map((d) => {
-    const verdict = d.key === undefined ? prefilterVerdict('', d.reason) : checked?.results.get(d.key);
+    const verdict = d.key === undefined ? cellVerdict('', d.reason) : checked?.results.get(d.key);
     const by = !service ? 'local' : verdict?.decidedBy === 'precheck' ? 'precheck' : 'service';
     return resultOf(d.address, verdict, by, d.key !== undefined && (checked?.fromCache.has(d.key) ?? false));
   });

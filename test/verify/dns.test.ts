@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { prefilter } from '../../src/clean/scan/prefilter.js';
+import { keyOfCell } from '../../src/clean/scan/cell-key.js';
 import { DomainResolver } from '../../src/verify/dns.js';
 import { Engine, type EngineOptions } from '../../src/verify/engine.js';
 import { closedUdpPort, startDnsServer, type TestDnsServer, type ZoneEntry } from '../helpers/dns-server.js';
@@ -237,7 +237,7 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
       'ann@servfail.example.net',
       'ann@example.test',
     ];
-    const keys = written.map((address) => prefilter(address).key!);
+    const keys = written.map((address) => keyOfCell(address).key!);
     expect(keys).not.toContain(undefined);
     const asGiven = await Promise.all(written.map((address) => engine().verify(address)));
     expect(await Promise.all(keys.map((key) => e.verify(key, 'key')))).toEqual(asGiven);
@@ -250,7 +250,7 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
     const written = ['ann@mx.internal', 'bob@mx.internal', 'info@mx.internal', 'sales@mx.internal'];
     const keys = [...written, 'zoë@mx.internal', 'zoé@mx.internal', 'ann@gmial.com', 'bob@gmial.com'];
     keys.push('cy@a-only.internal');
-    for (const [i, address] of keys.entries()) keys[i] = prefilter(address).key!;
+    for (const [i, address] of keys.entries()) keys[i] = keyOfCell(address).key!;
     for (const key of keys) await e.verify(key, 'key');
     const known = keys.map((key) => e.verifyKnown(key, 'key')!);
     const reference = engine();
@@ -281,7 +281,7 @@ describe('DNS checks against a DNS server on 127.0.0.1', () => {
       'ann.zoë@mx.internal',
     ];
     written.push('sales+eu@mx.internal', 'ann@nullmx.internal', 'bob@nullmx.internal', 'ann@gmial.com', 'ann@x.test');
-    const keys = written.map((address) => prefilter(address).key!);
+    const keys = written.map((address) => keyOfCell(address).key!);
     const bytes = (key: string) => {
       // Within a larger buffer, as a list's keys are read.
       const utf8 = Buffer.from(`##${key}##`, 'utf8');

@@ -5,8 +5,8 @@ import { Writable } from 'node:stream';
 import { AuthError, CliError, ExitCode } from '../../errors.js';
 import { quantity } from '../../quantities.js';
 import type { CheckOutcome } from '../check/outcome.js';
+import { keyOfCell } from '../scan/cell-key.js';
 import type { InputLayout } from '../scan/input/index.js';
-import { prefilter } from '../scan/prefilter.js';
 import { assertInputUnchanged, inputChanged, type ScanResult } from '../scan/scan.js';
 import type { Verdict } from '../verdict/verdict.js';
 import type { VerdictTable } from '../verdict/verdict-table.js';
@@ -169,7 +169,7 @@ function asScanned(
   scan: ScanResult,
   caseSensitive = false,
 ): Pick<WriteOptions, 'evenRows' | 'decide'> {
-  const decide = (cell: string | undefined) => prefilter(cell, caseSensitive);
+  const decide = (cell: string | undefined) => keyOfCell(cell, caseSensitive);
   if (inputChanged(layout, scan)) return { decide };
   const plain = scan.plainRows?.reader();
   return {

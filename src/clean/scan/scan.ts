@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
+import { keyOfCell } from './cell-key.js';
 import { type InputLayout, readRecordBatches } from './input/index.js';
-import { prefilter } from './prefilter.js';
 import { PlainRows } from './spill/plain-rows.js';
 import { RowOrdinals } from './spill/row-ordinals.js';
 import { UniqueKeys } from './spill/unique-keys.js';
@@ -97,7 +97,7 @@ async function scanRecords(
       if (record.fields.length !== columnCount && result.ragged.rows++ < RAGGED_LINES_KEPT)
         result.ragged.lines.push(record.line);
       const cell = record.fields[column];
-      const decided = prefilter(cell, caseSensitive);
+      const decided = keyOfCell(cell, caseSensitive);
       plainRows?.push(decided.key !== undefined && decided.checked === undefined && decided.key === cell?.trim());
       if (decided.key === undefined) {
         if (decided.reason === 'syntax') result.invalid++;

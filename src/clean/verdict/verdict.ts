@@ -1,7 +1,7 @@
 import type { EngineReason } from '../../verify/index.js';
 import { isFreeProvider, isRoleAccount } from '../../verify/lists.js';
 import type { RecordReason } from '../check/service/answers.js';
-import type { Prefiltered } from '../scan/prefilter.js';
+import type { CellKey } from '../scan/cell-key.js';
 
 export type Status = 'valid' | 'invalid' | 'risky' | 'unknown' | 'unchecked' | (string & {});
 
@@ -35,11 +35,7 @@ export const STATUSES: readonly string[] = Object.keys(STATUS_MEANINGS);
 
 /** Every `email_reason` mailclean writes; typed so that a new reason cannot be added without its meaning. */
 type Reason = Exclude<
-  | Extract<Prefiltered, { reason: string }>['reason']
-  | EngineReason
-  | RecordReason
-  | 'rejected_by_service'
-  | 'no_result',
+  Extract<CellKey, { reason: string }>['reason'] | EngineReason | RecordReason | 'rejected_by_service' | 'no_result',
   ''
 >;
 
@@ -113,7 +109,7 @@ export const SERVICE_COLUMNS = ['email_service_status', 'email_checked_by'] as c
 
 const DECIDED_FROM_CELL: ReadonlySet<string> = new Set(['blank', 'syntax', 'short_row']);
 
-export function prefilterVerdict(key: string, reason: string): Verdict {
+export function cellVerdict(key: string, reason: string): Verdict {
   return { key, status: 'invalid', valid: false, disposable: null, validDomain: null, reason, checkedAt: '' };
 }
 

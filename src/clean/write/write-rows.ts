@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import type { Writable } from 'node:stream';
 import { CliError } from '../../errors.js';
+import { type CellKey, keyOfCell } from '../scan/cell-key.js';
 import { type InputLayout, readRecordBatches } from '../scan/input/index.js';
-import { type Prefiltered, prefilter } from '../scan/prefilter.js';
-import { type ExtraColumn, prefilterVerdict, uncheckedVerdict, type Verdict } from '../verdict/verdict.js';
+import { cellVerdict, type ExtraColumn, uncheckedVerdict, type Verdict } from '../verdict/verdict.js';
 import { AtomicFile, OutputError } from './atomic-file.js';
 import { FORMATS, type OutputFormat } from './formats/index.js';
 import { objectReceiver } from './formats/json.js';
@@ -45,7 +45,7 @@ interface Target {
 
 export type RowReceiver = (row: Record<string, unknown>) => Promise<void> | undefined;
 
-export type DecideRow = (cell: string | undefined) => Prefiltered;
+export type DecideRow = (cell: string | undefined) => CellKey;
 
 /** The verdict of a row's address (undefined: unchecked); asked once for each row with an address, in row order. */
 export type AnswerFor = (key: string) => Verdict | undefined;
@@ -72,7 +72,7 @@ export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts:
       tally: new Tally({ domains: opts.countDomains ?? true }),
     };
     const column = layout.emailColumn;
-    const decide = opts.decide ?? prefilter;
+    const decide = opts.decide ?? keyOfCell;
     const reads = { ...(main.sink.reads ?? { raw: true, fields: 'all' }), evenRows: opts.evenRows };
     for await (const batch of readRecordBatches(layout, reads)) {
       opts.signal?.throwIfAborted();
@@ -119,7 +119,7 @@ const DECIDED_HERE = new Map<string, Verdict>();
 
 function decidedHere(reason: string): Verdict {
   let verdict = DECIDED_HERE.get(reason);
-  if (!verdict) DECIDED_HERE.set(reason, (verdict = prefilterVerdict('', reason)));
+  if (!verdict) DECIDED_HERE.set(reason, (verdict = cellVerdict('', reason)));
   return verdict;
 }
 

@@ -6,7 +6,7 @@ import type { HttpClient, HttpResponse } from '../../api/http.js';
 import { addressesOf, type RawRequest } from '../../api/raw-request.js';
 import { matchRecords, recordVerdict } from '../../clean/check/service/answers.js';
 import { isAllowanceRefusal } from '../../clean/check/service/refusals.js';
-import { prefilter } from '../../clean/scan/prefilter.js';
+import { keyOfCell } from '../../clean/scan/cell-key.js';
 import { type AccountState, SharedStateError } from '../../clean/state/account-state.js';
 import { keepLearned } from '../../clean/state/known-allowance.js';
 import { ApiError, CliError } from '../../errors.js';
@@ -99,7 +99,7 @@ async function record(state: AccountState, request: RawRequest, response: HttpRe
 async function keepAnswers(state: AccountState, request: RawRequest, body: unknown): Promise<void> {
   const records = findRecords(body);
   if (!records || records.length === 0) return;
-  const keys = [...new Set(addressesOf(request).flatMap((address) => prefilter(address).key ?? []))];
+  const keys = [...new Set(addressesOf(request).flatMap((address) => keyOfCell(address).key ?? []))];
   const found = matchRecords(keys, records);
   const at = new Date(state.clock.now()).toISOString();
   const verdicts = [...found].map(([key, answer]) => recordVerdict(key, answer, at));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prefilterVerdict, uncheckedVerdict, type Verdict } from '../../../src/clean/verdict/verdict.js';
+import { cellVerdict, uncheckedVerdict, type Verdict } from '../../../src/clean/verdict/verdict.js';
 import { Tally } from '../../../src/clean/write/tally.js';
 
 const engine = (reason: string, extra: Partial<Verdict> = {}): Verdict => ({
@@ -46,8 +46,8 @@ describe('Tally', () => {
     // A role address whose verdict gives another reason: the engine's role flag still counts.
     add(engine('disposable', { role: true }), 'info@mailinator.com');
     add(typo, 'ann@gmial.com');
-    add(prefilterVerdict('', 'syntax'), '', 'not an address');
-    add(prefilterVerdict('', 'blank'), '', '');
+    add(cellVerdict('', 'syntax'), '', 'not an address');
+    add(cellVerdict('', 'blank'), '', '');
     // More distinct verdicts than are counted by object (4,096): the counts are settled and it starts again.
     for (let i = 0; i < 10_000; i++)
       add(service(`s${i}@b.example`, i % 5 === 0 ? 'invalid' : 'valid'), `s${i}@b.example`);

@@ -2,7 +2,7 @@
 // fast reader gave them or csv-parse took over, and rows larger than the writer's staging buffer come out whole.
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { prefilterVerdict, type Verdict } from '../../../src/clean/verdict/verdict.js';
+import { cellVerdict, type Verdict } from '../../../src/clean/verdict/verdict.js';
 import { writeRows } from '../../../src/clean/write/write-rows.js';
 import { open, put, tempDir } from '../scan/input/helpers.js';
 
@@ -15,8 +15,8 @@ async function cleanedCsv(content: string): Promise<string[]> {
   const chunks: Buffer[] = [];
   stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
   // The engine's verdicts carry the address's kind (their cells are made once); a service's do not (made per row).
-  const shared: Verdict = { ...prefilterVerdict('', 'role'), status: 'risky', free: false, role: true };
-  const perRow = prefilterVerdict('', 'syntax');
+  const shared: Verdict = { ...cellVerdict('', 'role'), status: 'risky', free: false, role: true };
+  const perRow = cellVerdict('', 'syntax');
   await writeRows(layout, (key) => (key.startsWith('ann@') ? perRow : shared), { format: 'csv', stdout });
   return Buffer.concat(chunks).toString('utf8').split(layout.lineEnding);
 }

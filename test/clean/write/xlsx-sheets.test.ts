@@ -4,7 +4,7 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRecords } from '../../../src/clean/scan/input/index.js';
-import { prefilterVerdict } from '../../../src/clean/verdict/verdict.js';
+import { cellVerdict } from '../../../src/clean/verdict/verdict.js';
 import { XlsxSink } from '../../../src/clean/write/formats/xlsx.js';
 import { sheetCells, workbookParts } from '../../helpers/workbook.js';
 import { open, put, tempDir } from '../scan/input/helpers.js';
@@ -20,8 +20,7 @@ describe('XLSX output past a sheet of rows', () => {
     const stream = createWriteStream(path);
     const sink = new XlsxSink({ layout, extras: [], stream, escapeFormulas: false, warn: () => undefined }, 3);
     await sink.start();
-    for await (const record of readRecords(layout, sink.reads))
-      await sink.row(record, prefilterVerdict('', 'syntax'), {});
+    for await (const record of readRecords(layout, sink.reads)) await sink.row(record, cellVerdict('', 'syntax'), {});
     await sink.end();
     await new Promise((resolve) => stream.end(resolve));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prefilter } from '../../../src/clean/scan/prefilter.js';
+import { keyOfCell } from '../../../src/clean/scan/cell-key.js';
 import { checkSyntax, dedupeKey } from '../../../src/verify/syntax.js';
 
 /** What the full RFC check says the key is (or that there is none). */
@@ -8,7 +8,7 @@ function slowKey(cell: string): string | undefined {
   return r.ok ? dedupeKey(r.local, r.domain) : undefined;
 }
 
-describe('prefilter', () => {
+describe('keyOfCell', () => {
   const cases = [
     'ann@example.com',
     ' ann@example.com ',
@@ -44,31 +44,31 @@ describe('prefilter', () => {
   ];
 
   it.each(cases)('%s: the fast path agrees with the full check', (cell) => {
-    const fast = prefilter(cell);
+    const fast = keyOfCell(cell);
     expect(fast.key).toBe(slowKey(cell));
   });
 
   it('blank, missing and malformed cells are told apart', () => {
-    expect(prefilter('   ')).toEqual({ reason: 'blank' });
+    expect(keyOfCell('   ')).toEqual({ reason: 'blank' });
     // A row that ends before the email column has no cell at all.
-    expect(prefilter(undefined)).toEqual({ reason: 'short_row' });
-    expect(prefilter('nope')).toEqual({ reason: 'syntax' });
+    expect(keyOfCell(undefined)).toEqual({ reason: 'short_row' });
+    expect(keyOfCell('nope')).toEqual({ reason: 'syntax' });
   });
 
   it('spellings of one mailbox share a key, the case of the local part too; caseSensitive keeps that apart', () => {
-    expect(prefilter('ann@Example.COM').key).toBe('ann@example.com');
-    expect(prefilter('ANN@example.com').key).toBe('ann@example.com');
-    expect(prefilter(' Anna.Nowak35@Example.Org ').key).toBe('anna.nowak35@example.org');
-    expect(prefilter('Ada <ADA@Example.com>').key).toBe('ada@example.com');
+    expect(keyOfCell('ann@Example.COM').key).toBe('ann@example.com');
+    expect(keyOfCell('ANN@example.com').key).toBe('ann@example.com');
+    expect(keyOfCell(' Anna.Nowak35@Example.Org ').key).toBe('anna.nowak35@example.org');
+    expect(keyOfCell('Ada <ADA@Example.com>').key).toBe('ada@example.com');
     // Only A-Z is folded (as SQLite's lower() folds the cache's older keys): other letters stay as written.
-    expect(prefilter('ÉMILE@example.com').key).toBe('Émile@example.com');
-    expect(prefilter('ANN@example.com', true).key).toBe('ANN@example.com');
-    expect(prefilter('ANN@Example.COM', true).key).toBe('ANN@example.com');
-    expect(prefilter('ann@example.com', true).key).not.toBe(prefilter('ANN@example.com', true).key);
+    expect(keyOfCell('ÉMILE@example.com').key).toBe('Émile@example.com');
+    expect(keyOfCell('ANN@example.com', true).key).toBe('ANN@example.com');
+    expect(keyOfCell('ANN@Example.COM', true).key).toBe('ANN@example.com');
+    expect(keyOfCell('ann@example.com', true).key).not.toBe(keyOfCell('ANN@example.com', true).key);
   });
 });
 
-describe('prefilter: an address inside the cell', () => {
+describe('keyOfCell: an address inside the cell', () => {
   const inside: Array<[string, string, string]> = [
     ['Ada Lovelace <ada@example.com>', 'ada@example.com', 'ada@example.com'],
     ['"Lovelace, Ada" <ada@Example.COM>', 'ada@Example.COM', 'ada@example.com'],
@@ -87,9 +87,9 @@ describe('prefilter: an address inside the cell', () => {
   ];
 
   it.each(inside)('%s: checks %s (key %s)', (cell, checked, key) => {
-    expect(prefilter(cell)).toEqual({ key, checked });
+    expect(keyOfCell(cell)).toEqual({ key, checked });
     // Sent once with the same address written plainly.
-    expect(prefilter(checked).key).toBe(key);
+    expect(keyOfCell(checked).key).toBe(key);
   });
 
   const refused = [
@@ -103,11 +103,11 @@ describe('prefilter: an address inside the cell', () => {
     'a ::: b',
   ];
   it.each(refused)('%s: nothing inside is an address: syntax', (cell) => {
-    expect(prefilter(cell)).toEqual({ reason: 'syntax' });
+    expect(keyOfCell(cell)).toEqual({ reason: 'syntax' });
   });
 
   it('a cell that is an address itself is never looked into', () => {
-    expect(prefilter('"a<b>"@example.com')).toEqual({ key: '"a<b>"@example.com' });
-    expect(prefilter('ada@example.com')).toEqual({ key: 'ada@example.com' });
+    expect(keyOfCell('"a<b>"@example.com')).toEqual({ key: '"a<b>"@example.com' });
+    expect(keyOfCell('ada@example.com')).toEqual({ key: 'ada@example.com' });
   });
 });

@@ -1,7 +1,7 @@
 import { asciiLower, checkSyntax, dedupeKey, isPlainAddress } from '../../verify/syntax.js';
 import { addressInside } from './extract.js';
 
-export type Prefiltered =
+export type CellKey =
   /** `checked`: the address taken from inside the cell, when the cell is not one. */
   | { key: string; checked?: string }
   /** `short_row`: the row ends before the email column. */
@@ -11,7 +11,7 @@ export type Prefiltered =
  * Blank cells, missing ones and addresses that are not addresses are decided before anything is sent; every other
  * cell maps to the key its duplicates share (dedupeKey), a wrapped address to that address's key.
  */
-export function prefilter(cell: string | undefined, caseSensitive = false): Prefiltered {
+export function keyOfCell(cell: string | undefined, caseSensitive = false): CellKey {
   if (cell === undefined) return { reason: 'short_row' };
   const address = cell.trim();
   if (address === '') return { reason: 'blank' };
