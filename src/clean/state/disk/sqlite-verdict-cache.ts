@@ -48,6 +48,8 @@ export class SqliteVerdictCache implements VerdictCache {
 
   /** The addresses go into an indexed temporary table: one JOIN then reads each page of the cache once. */
   async lookup(keys: Iterable<string>, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
+    // A new account's cache is empty: asking it a list's addresses would cost the list's size for nothing.
+    if (this.db.prepare('SELECT 1 FROM verdicts LIMIT 1').get() === undefined) return 0;
     this.db.exec('DROP TABLE IF EXISTS temp.asked; CREATE TEMP TABLE asked (key TEXT NOT NULL)');
     try {
       const ask = this.db.prepare('INSERT INTO temp.asked (key) SELECT value FROM json_each(?)');
