@@ -21,10 +21,11 @@ export const atTime = (verdict: Verdict, time: number): Verdict => ({
   checkedAt: new Date(time).toISOString(),
 });
 
-/** When the answer was given: its `checkedAt`, or `now` for a verdict that carries no time. */
-export function answerTime(verdict: Verdict, now = Date.now()): number {
+/** When the answer was given: its `checkedAt` (the service's time, or the run's clock where it gave none). */
+export function answerTime(verdict: Verdict): number {
   const at = Date.parse(verdict.checkedAt);
-  return Number.isFinite(at) ? at : now;
+  // Only a verdict made outside a run lacks a time; stored as now, it is not asked for again at once.
+  return Number.isFinite(at) ? at : Date.now();
 }
 
 /** The stats' date of a time (epoch ms), null for none (an empty cache). */

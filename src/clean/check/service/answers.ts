@@ -55,6 +55,12 @@ export function batchVerdicts(
   return { verdicts, missing };
 }
 
+/** The service's time where it is one (ISO text, or epoch seconds or ms): the cache ages the answer by it. */
+const timeOf = (v: unknown): string | undefined => {
+  const ms = typeof v === 'number' && v > 0 ? (v < 1e11 ? v * 1000 : v) : typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isFinite(ms) && ms > 0 ? new Date(ms).toISOString() : undefined;
+};
+
 const bool = (v: unknown): boolean | null =>
   typeof v === 'boolean' ? v : v === 1 || v === 'true' ? true : v === 0 || v === 'false' ? false : null;
 
@@ -78,7 +84,7 @@ export function recordVerdict(key: string, record: Json, fallbackTime: string): 
     disposable,
     validDomain,
     reason,
-    checkedAt: str(record.updatedAt) ?? str(record.createdAt) ?? fallbackTime,
+    checkedAt: timeOf(record.updatedAt) ?? timeOf(record.createdAt) ?? fallbackTime,
     serviceStatus: word,
   };
 }

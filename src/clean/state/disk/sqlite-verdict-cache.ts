@@ -91,11 +91,10 @@ export class SqliteVerdictCache implements VerdictCache {
   }
 
   async store(verdicts: readonly Verdict[]): Promise<void> {
-    const now = Date.now();
     transaction(this.db, () => {
       for (const v of verdicts) {
         const { free, role } = addressKind(v);
-        this.insert.run(v.key, v.serviceStatus ?? v.status, rowFlags(v, free, role), v.reason, answerTime(v, now));
+        this.insert.run(v.key, v.serviceStatus ?? v.status, rowFlags(v, free, role), v.reason, answerTime(v));
       }
     });
   }
