@@ -3,11 +3,11 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AllowanceView } from '../../src/commands/allowance.js';
 import { useHome } from '../helpers/cli.js';
 import { FakeClock } from '../helpers/clock.js';
-import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../helpers/redis.js';
+import { describeWithRedis } from '../helpers/redis.js';
 import { registered, useSandboxes } from '../helpers/sandbox.js';
 
 describe.each(['spec', 'alt'] as const)('allowance (%s shape)', (shape) => {
@@ -71,15 +71,9 @@ describe('allowance', () => {
   });
 });
 
-if (!redisInstalled) console.log(`test/commands/allowance.test.ts: ${REDIS_SKIP_NOTE}`);
-describe.runIf(redisInstalled || redisRequired)('allowance --shared', () => {
+describeWithRedis('test/commands/allowance.test.ts', 'allowance --shared', (redis) => {
   const home = useHome();
   const sandboxes = useSandboxes();
-  let redis: RedisHandle;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(() => redis?.stop());
 
   it('counts what every runner sharing the account spent, apart from this machine', async () => {
     const sandbox = await sandboxes.start({ plan: 'unlimited' });
@@ -88,11 +82,11 @@ describe.runIf(redisInstalled || redisRequired)('allowance --shared', () => {
     expect(
       (
         await home().run(['verify', 'bob@example.com', 'cy@example.com', '--max-age', '0'], {
-          env: { MAILCLEAN_REDIS_URL: redis.url },
+          env: { MAILCLEAN_REDIS_URL: redis().url },
         })
       ).code,
     ).toBe(0);
-    const res = await home().run(['allowance', '--shared', redis.url, '--json', 'spentThisMachine,spentAllRunners']);
+    const res = await home().run(['allowance', '--shared', redis().url, '--json', 'spentThisMachine,spentAllRunners']);
     expect(JSON.parse(res.stdout)).toEqual({ spentThisMachine: 3, spentAllRunners: 2 });
   });
 });

@@ -3,6 +3,7 @@
 // MAILCLEAN_REQUIRE_REDIS=1, which turns the skip into a failure.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe } from 'vitest';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 export const redisInstalled =
@@ -78,4 +79,20 @@ export async function startRedis(): Promise<RedisHandle> {
       child = await launch(port);
     },
   };
+}
+
+/**
+ * A suite that needs a redis-server: started before its tests and stopped after, given to them by `redis()`. Where
+ * none is installed the suite is skipped and the file says so (unless MAILCLEAN_REQUIRE_REDIS=1 makes it fail).
+ */
+export function describeWithRedis(file: string, name: string, suite: (redis: () => RedisHandle) => void): void {
+  if (!redisInstalled) console.log(`${file}: ${REDIS_SKIP_NOTE}`);
+  describe.runIf(redisInstalled || redisRequired)(name, () => {
+    let handle: RedisHandle | undefined;
+    beforeAll(async () => {
+      handle = await startRedis();
+    });
+    afterAll(() => handle?.stop());
+    suite(() => handle as RedisHandle);
+  });
 }

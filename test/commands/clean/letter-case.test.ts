@@ -6,9 +6,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useHome } from '../../helpers/cli.js';
-import { REDIS_SKIP_NOTE, type RedisHandle, redisInstalled, redisRequired, startRedis } from '../../helpers/redis.js';
+import { describeWithRedis } from '../../helpers/redis.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
 const NAMES = ['anna.nowak', 'Bob.Smith', 'CAROL', 'dave'];
@@ -152,20 +152,14 @@ describe.each(['spec', 'alt'] as const)('letter case of local parts (%s answers)
   });
 });
 
-if (!redisInstalled) console.log(`test/commands/clean/letter-case.test.ts: ${REDIS_SKIP_NOTE}`);
-describe.runIf(redisInstalled || redisRequired)('letter case in the shared cache', () => {
+describeWithRedis('test/commands/clean/letter-case.test.ts', 'letter case in the shared cache', (redis) => {
   const home = useHome();
   const sandboxes = useSandboxes();
-  let redis: RedisHandle;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(() => redis?.stop());
 
   it("an older mailclean's shared cache, fields with capitals, is folded once and answers", async () => {
     const sandbox = await sandboxes.start({ plan: 'unlimited' });
     await registered(home(), sandbox);
-    const shared = ['--shared', redis.url, '--no-precheck', '--rate', '1000/1s'];
+    const shared = ['--shared', redis().url, '--no-precheck', '--rate', '1000/1s'];
     const a = join(home().dir, 'a.csv');
     writeFileSync(
       a,
@@ -174,9 +168,9 @@ describe.runIf(redisInstalled || redisRequired)('letter case in the shared cache
     expect((await home().run(['clean', a, '-o', `${a}.out`, '--case-sensitive', ...shared])).code).toBe(0);
     expect(sandbox.stats().addressesCharged).toBe(4);
     // Forget that it was folded, as a cache an older mailclean filled never was.
-    const where = (await home().run(['cache', 'path', '--shared', redis.url])).stdout.trim().split(' ').at(-1)!;
+    const where = (await home().run(['cache', 'path', '--shared', redis().url])).stdout.trim().split(' ').at(-1)!;
     const { Redis } = await import('ioredis');
-    const client = new Redis(redis.url);
+    const client = new Redis(redis().url);
     try {
       await client.del(`${where}:folded`);
       expect(await client.hexists(where, 'Bob.Smith1@example.org')).toBe(1);
