@@ -25,8 +25,8 @@ export interface SavedAnswers {
 /** Every answer the service gave for one list, kept before it counts: a run stopped at any moment resumes. */
 export interface ListJournal {
   readonly path: string;
-  /** Since it was opened (an earlier run's are read with `readSavedAnswers`). */
-  readonly recorded: ReadonlyMap<string, Verdict>;
+  /** Answers recorded since it was opened (an earlier run's are read with `readSavedAnswers`). */
+  readonly recorded: number;
   /** Resolves once the answers are kept; a failure fails every record after it. */
   record(verdicts: Verdict[]): Promise<void>;
   close(): Promise<void>;

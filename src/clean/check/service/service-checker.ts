@@ -102,7 +102,7 @@ export class ServiceChecker implements Checker {
       const { limit, renewsAt } = this.allowance;
       outcome.allowance = { limit, renewsAt, ...outcome.allowance, left: 0 };
     }
-    return { ...outcome, saved: this.earlier + this.journal.recorded.size };
+    return { ...outcome, saved: this.earlier + this.journal.recorded };
   }
 
   private async send(

@@ -16,7 +16,8 @@ export class Journal implements ListJournal {
   private waiting: string[] = [];
   private nextWrite?: Promise<void>;
   private lastWrite: Promise<void> = Promise.resolve();
-  readonly recorded = new Map<string, Verdict>();
+  /** A count, not the answers: a run holding each answer it sent grew by the list's size. */
+  recorded = 0;
 
   private constructor(readonly path: string) {}
 
@@ -60,7 +61,7 @@ export class Journal implements ListJournal {
     if (verdicts.length === 0) return Promise.resolve();
     const fd = this.fd;
     if (fd === undefined) return Promise.reject(new Error('journal is closed'));
-    for (const v of verdicts) this.recorded.set(v.key, v);
+    this.recorded += verdicts.length;
     this.waiting.push(`${batchLine(verdicts)}\n`);
     this.nextWrite ??= this.lastWrite.then(() => {
       this.nextWrite = undefined;

@@ -104,7 +104,7 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
     const clean = client.clean.bind(client);
     client.clean = (emails, signal) => {
       sent += emails.length;
-      beyond.push((told.at(-1) ?? Number.NaN) - (sent - journal.recorded.size));
+      beyond.push((told.at(-1) ?? Number.NaN) - (sent - journal.recorded));
       return clean(emails, signal);
     };
     const onEvent: SendOptions['onEvent'] = (event) => {

@@ -63,7 +63,7 @@ describe('Journal', () => {
     expect([...saved.results.keys()]).toEqual(['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com']);
     expect(saved.results.get('b@example.com')?.status).toBe('invalid');
     expect(saved.badLines).toBe(0);
-    expect([...again.recorded.keys()]).toEqual(['d@example.com']);
+    expect(again.recorded).toBe(1);
 
     const fresh = Journal.open(path, { restart: true });
     expect(Journal.peek(path).results.size).toBe(0);
