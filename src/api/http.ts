@@ -164,24 +164,28 @@ export class HttpClient {
     const payload = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
     this.log(`> ${spec.method} ${redactUrl(url.href)}${attempt ? ` (attempt ${attempt + 1})` : ''}`);
     if (payload !== undefined) this.log(() => `> body ${redactJson(spec.body)}`);
-    const signals = [AbortSignal.timeout(timeoutMs), ...(spec.signal ? [spec.signal] : [])];
-    const res = await request(url, {
-      method: spec.method,
-      headers: this.headersFor(spec),
-      body: payload,
-      dispatcher: this.opts.dispatcher,
-      signal: AbortSignal.any(signals),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    const limit = this.opts.maxResponseBytes ?? MAX_RESPONSE_BYTES;
-    const text = await readCapped(res.body, limit, res.headers['content-length']).catch((error: unknown) => {
-      if (!(error instanceof ResponseTooLarge)) throw error;
-      const mib = `${Math.round(limit / 1024 / 1024)} MiB`;
-      throw this.unusable(spec, res.statusCode, `more than ${mib}, more than any answer needs`);
-    });
-    const headers = flattenHeaders(res.headers);
-    return { status: res.statusCode, headers, text: this.opts.secrets?.redact(text) ?? text };
+    const deadline = requestDeadline(timeoutMs, spec.signal);
+    try {
+      const res = await request(url, {
+        method: spec.method,
+        headers: this.headersFor(spec),
+        body: payload,
+        dispatcher: this.opts.dispatcher,
+        signal: deadline.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const limit = this.opts.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+      const text = await readCapped(res.body, limit, res.headers['content-length']).catch((error: unknown) => {
+        if (!(error instanceof ResponseTooLarge)) throw error;
+        const mib = `${Math.round(limit / 1024 / 1024)} MiB`;
+        throw this.unusable(spec, res.statusCode, `more than ${mib}, more than any answer needs`);
+      });
+      const headers = flattenHeaders(res.headers);
+      return { status: res.statusCode, headers, text: this.opts.secrets?.redact(text) ?? text };
+    } finally {
+      deadline.end();
+    }
   }
 
   private headersFor(spec: RequestSpec): Record<string, string> {
@@ -233,4 +237,26 @@ function shouldRetry(status: number, idempotent: boolean): boolean {
 
 function elapsed(started: number): string {
   return `${Math.round(performance.now() - started)}ms`;
+}
+
+/**
+ * A request's signal: aborted by the caller's or at the deadline, and letting go of both when the request ends.
+ * `AbortSignal.any` with the run's long-lived signal kept each request's signals until a collection, a run's worth.
+ */
+function requestDeadline(timeoutMs: number, outer: AbortSignal | undefined): { signal: AbortSignal; end(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    timeoutMs,
+  );
+  const follow = () => controller.abort(outer?.reason);
+  if (outer?.aborted) follow();
+  else outer?.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    end: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', follow);
+    },
+  };
 }
