@@ -15,6 +15,7 @@ const BENCHES = [
   'xlsx',
   'precheck',
   'signed-in',
+  'service-run',
   'engine',
   'cache',
   'shared',
