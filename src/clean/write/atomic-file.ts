@@ -55,12 +55,23 @@ export class ChunkedWriter {
     if (this.failure) throw this.failure;
   }
 
+  /** Flushes the rest and ends the stream: a file written whole, not through AtomicFile (a workbook's spools). */
+  async end(): Promise<void> {
+    await this.flush();
+    await ended(this.stream);
+    if (this.failure) throw this.failure;
+  }
+
   private makeRoom(bytes: number): void {
     if (this.used + bytes <= this.staging.length) return;
     const larger = Buffer.allocUnsafeSlow(Math.max(2 * this.staging.length, this.used + bytes));
     this.staging.copy(larger, 0, 0, this.used);
     this.staging = larger;
   }
+}
+
+function ended(stream: Writable): Promise<void> {
+  return new Promise((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }
 
 const WRITE_FAILURES: Record<string, string> = {
@@ -127,9 +138,7 @@ export class AtomicFile {
     clearInterval(this.flushTimer);
     // The stream closes its descriptor when it ends: no flush may be left running on it.
     await this.flushing;
-    await new Promise<void>((resolve, reject) =>
-      this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
+    await ended(this.stream);
     if (!this.tmp) return;
     if (this.target.mode !== undefined) chmodSync(this.tmp, this.target.mode);
     if (this.backup) copyFileSync(this.target.path, this.backup);

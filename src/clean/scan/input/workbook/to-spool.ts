@@ -1,8 +1,8 @@
 // A workbook's sheet streamed into two spools: its rows as CSV, read like any list, and each row's typed cells.
-import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { UsageError } from '../../../../errors.js';
+import { ChunkedWriter } from '../../../write/atomic-file.js';
 import type { WorkbookParts } from '../layout.js';
 import { MAX_RECORD } from '../sniff.js';
 import { spoolPath } from '../source.js';
@@ -37,6 +37,8 @@ export async function spoolWorkbook(opts: SpoolOptions): Promise<SpooledSheet> {
   const { displayName, spoolDir } = opts;
   const pkg = await WorkbookPackage.open(opts.file, displayName);
   const paths: string[] = [];
+  // The sheet's reading waits, after each chunk of it, for the disk to take the spools' last flushes.
+  const flushes: Promise<void>[] = [];
   try {
     const book = await readBook(pkg);
     const chosen = chooseSheet(book, displayName, opts.sheet);
@@ -46,8 +48,8 @@ export async function spoolWorkbook(opts: SpoolOptions): Promise<SpooledSheet> {
     const csvPath = spoolPath(spoolDir);
     const cellsPath = spoolPath(spoolDir);
     paths.push(csvPath, cellsPath);
-    const csv = new SpoolWriter(csvPath);
-    const cells = new SpoolWriter(cellsPath);
+    const csv = new ChunkedWriter(createWriteStream(csvPath, { flags: 'wx', mode: 0o600 }));
+    const cells = new ChunkedWriter(createWriteStream(cellsPath, { flags: 'wx', mode: 0o600 }));
     const formats = new FormatTable();
     const where = `${displayName}, sheet "${chosen.name}"`;
     const rows = new RowShaper(where, opts.strict);
@@ -55,17 +57,17 @@ export async function spoolWorkbook(opts: SpoolOptions): Promise<SpooledSheet> {
     const { date1904 } = book;
     const context = { pkg, path: chosen.path, where, strings, styles, date1904, shown, signal: opts.signal };
     const afterChunk = () => {
-      const waits = [csv.drained(), cells.drained()].filter((w) => w !== undefined);
+      const waits = flushes.splice(0);
       return waits.length ? Promise.all(waits).then(() => undefined) : undefined;
     };
     const formatIndex = (format: NumberFormat) => formats.indexOf(format);
     const { formulasWithoutResult } = await readSheet({ ...context, formatIndex, afterChunk }, (row) => {
       const line = rows.csvLine(row);
       if (line === undefined) return;
-      csv.add(line);
-      cells.add(cellsLine(row.row, row.typed));
+      const flushed = [csv.push(line), cells.push(cellsLine(row.row, row.typed))];
+      for (const flush of flushed) if (flush) flushes.push(flush);
     });
-    await Promise.all([csv.close(), cells.close()]);
+    await Promise.all([csv.end(), cells.end()]);
     if (rows.count === 0) throw new UsageError(`${where} is empty`);
     return {
       csv: csvPath,
@@ -77,6 +79,7 @@ export async function spoolWorkbook(opts: SpoolOptions): Promise<SpooledSheet> {
       parts: { file: opts.file, workbook: book.path, sheet: chosen.path, styles: book.stylesPath },
     };
   } catch (error) {
+    await Promise.allSettled(flushes);
     for (const path of paths) await rm(path, { force: true });
     throw error;
   } finally {
@@ -130,44 +133,5 @@ class FormatTable {
       this.index.set(key, at);
     }
     return at;
-  }
-}
-
-/** Text gathered and written in large pieces; the sheet's reading waits while the disk catches up. */
-class SpoolWriter {
-  private readonly out: WriteStream;
-  private pending = '';
-  private failure: Error | undefined;
-  private waiting: Promise<void> | undefined;
-
-  constructor(path: string) {
-    this.out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
-    this.out.on('error', (error) => (this.failure ??= error));
-  }
-
-  add(text: string): void {
-    this.pending += text;
-    if (this.pending.length >= 1 << 16) this.waiting ??= this.flush();
-  }
-
-  drained(): Promise<void> | undefined {
-    const waiting = this.waiting;
-    this.waiting = undefined;
-    return waiting;
-  }
-
-  private flush(): Promise<void> | undefined {
-    if (this.failure) throw this.failure;
-    const ok = this.out.write(this.pending);
-    this.pending = '';
-    return ok ? undefined : once(this.out, 'drain').then(() => undefined);
-  }
-
-  async close(): Promise<void> {
-    await this.flush();
-    await new Promise<void>((resolve, reject) =>
-      this.out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
-    if (this.failure) throw this.failure;
   }
 }
