@@ -30,20 +30,6 @@ export class SecretSet {
     );
     return text.replace(this.pattern, MASK);
   }
-
-  /** The same through every string of a JSON value (an answer's body), keys included. */
-  redactDeep<T>(value: T): T {
-    if (this.values.size === 0) return value;
-    return walk(value, (s) => this.redact(s)) as T;
-  }
-}
-
-function walk(value: unknown, redact: (s: string) => string): unknown {
-  if (typeof value === 'string') return redact(value);
-  if (Array.isArray(value)) return value.map((v) => walk(v, redact));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), walk(v, redact)]));
-  return value;
 }
 
 function escapeRegExp(text: string): string {

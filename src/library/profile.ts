@@ -6,9 +6,6 @@ import { parseRate } from '../config/rate.js';
 import { givenUrls } from '../config/urls.js';
 import type { ClientOptions, Env } from './types.js';
 
-/** The signals a library must leave to the program that embeds it. */
-const HOST_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
-
 /** The profile `name` as the CLI keeps it, in the configuration directory of `context.env`. */
 export async function openProfile(name: string, context: Omit<ProfileContext, 'keyring'>): Promise<Profile> {
   const [{ ProfileStore }, { Profile }, { CredentialStore }, { keyringService }] = await Promise.all([
@@ -24,13 +21,9 @@ export async function openProfile(name: string, context: Omit<ProfileContext, 'k
 
 /** Loads the profile `name` for a program (its `default` may not exist yet: then it holds nothing). */
 export async function loadProfile(name: string, env: Env): Promise<Profile> {
-  const before = new Map(HOST_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
   // A library has no stderr of its own: the CLI's warnings are process warnings, its notes are not for programs.
   const warn = (message: string) => process.emitWarning(message, 'MailcleanWarning');
   const profile = await openProfile(name, { env, given: givenUrls({}, env), remember: () => {}, warn, note: () => {} });
-  // conf catches SIGINT and SIGTERM as it loads: the embedding program's signals stay its own.
-  for (const [signal, had] of before)
-    for (const listener of process.listeners(signal)) if (!had.has(listener)) process.removeListener(signal, listener);
   profile.requireKnown();
   return profile;
 }

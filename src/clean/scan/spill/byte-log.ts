@@ -47,11 +47,6 @@ export class ByteLog {
     return this.firstInMemory * CHUNK_BYTES;
   }
 
-  /** Nothing on disk, or all of it held (holdDiskPart). */
-  get allInMemory(): boolean {
-    return this.onDisk === 0 || (this.windowStart === 0 && this.windowEnd >= this.onDisk);
-  }
-
   get spilled(): boolean {
     return this.fd !== undefined;
   }
