@@ -144,6 +144,24 @@ export function describeOwner(owner: LockOwner): string {
   return `${who}${where}${owner.started !== undefined ? `, since ${owner.started}` : ''}`;
 }
 
+/**
+ * Takes a lock held for moments only (a booking at the limiter, an append to the run history), spinning briefly
+ * rather than turn its callers into async code; one left behind for a few seconds is taken over.
+ */
+export function holdBriefly(path: string, staleMs = 5_000): () => void {
+  const started = Date.now();
+  for (;;) {
+    const attempt = tryLock(path);
+    if (attempt.taken) return attempt.release;
+    if (staleReason(attempt.owner, staleMs) !== undefined) {
+      breakLock(path, attempt.owner);
+      continue;
+    }
+    if (Date.now() - started > 30_000) throw new Error(`the lock ${path} stays taken`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+  }
+}
+
 /** Keeps a long-held lock fresh (its mtime) every `everyMs`, so others can tell it from one left behind. */
 export function keepFresh(path: string, everyMs: number): () => void {
   const timer = setInterval(() => {

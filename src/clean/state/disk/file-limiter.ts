@@ -2,8 +2,9 @@ import { closeSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from '../../../clock.js';
 import type { Rate } from '../../../config/rate.js';
+import { holdBriefly } from '../../../lock-files.js';
 import { type Booking, bookWhenFree, LimitTimings, type RateLimiter, timeToSendAfter } from '../rate-limiter.js';
-import { createSends, LimiterStateError, lock, openSends, readSends, type Send, writeSends } from './limiter-file.js';
+import { createSends, LimiterStateError, openSends, readSends, type Send, writeSends } from './limiter-file.js';
 
 export interface LimiterOptions {
   rate: Rate;
@@ -146,7 +147,7 @@ export class SlidingWindowLimiter implements RateLimiter {
     let release: (() => void) | undefined;
     let fd: number | undefined;
     try {
-      release = lock(`${path}.lock`);
+      release = holdBriefly(`${path}.lock`);
       fd = openSends(path);
       // The time is read once the lock is held: read before, other runs' fresh times could look like the future.
       const now = this.opts.clock.now();

@@ -1,9 +1,8 @@
 // The rate limiter's state file (file-limiter.ts): the send times it holds, read back with times from a clock stepped
-// back clamped, the lock that serialises the runs' turns at it, and the error that stops a run when it cannot be kept.
+// back clamped, and the error that stops a run when it cannot be kept.
 import { constants, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { isObject } from '../../../api/shape.js';
 import { CliError, ExitCode } from '../../../errors.js';
-import { breakLock, staleReason, tryLock } from '../../../lock-files.js';
 
 export interface Send {
   id: string;
@@ -89,22 +88,5 @@ export class LimiterStateError extends CliError {
       ExitCode.error,
       'free space in the data directory (MAILCLEAN_DATA_DIR) or fix it, then run the same command with --resume',
     );
-  }
-}
-
-/** Held for microseconds per booking; spins briefly rather than turn the limiter into async code. */
-const LOCK_STALE_MS = 5_000;
-
-export function lock(path: string): () => void {
-  const started = Date.now();
-  for (;;) {
-    const attempt = tryLock(path);
-    if (attempt.taken) return attempt.release;
-    if (staleReason(attempt.owner, LOCK_STALE_MS) !== undefined) {
-      breakLock(path, attempt.owner);
-      continue;
-    }
-    if (Date.now() - started > 30_000) throw new Error(`the lock ${path} stays taken`);
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
   }
 }

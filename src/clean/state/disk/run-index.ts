@@ -4,7 +4,7 @@ import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isObject } from '../../../api/shape.js';
 import { writeFileAtomic } from '../../../atomic-write.js';
-import { breakLock, staleReason, tryLock } from '../../../lock-files.js';
+import { holdBriefly } from '../../../lock-files.js';
 import { runsHere } from '../process-lives.js';
 import type { LoggedRun, RunRecord } from '../run-log.js';
 
@@ -61,22 +61,12 @@ function isRecord(v: unknown): v is RunRecord {
   );
 }
 
-/** Held for a moment only: one left behind (its process killed meanwhile) is taken over after a few seconds. */
-const LOCK_STALE_MS = 5_000;
-
 async function holdingLock<T>(path: string, work: () => T): Promise<T> {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const lockPath = `${path}.lock`;
-  for (;;) {
-    const attempt = tryLock(lockPath);
-    if (attempt.taken) {
-      try {
-        return work();
-      } finally {
-        attempt.release();
-      }
-    }
-    if (staleReason(attempt.owner, LOCK_STALE_MS) !== undefined) breakLock(lockPath, attempt.owner);
-    else await new Promise((resolve) => setTimeout(resolve, 10));
+  const release = holdBriefly(`${path}.lock`);
+  try {
+    return work();
+  } finally {
+    release();
   }
 }
