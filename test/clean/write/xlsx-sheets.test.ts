@@ -3,11 +3,10 @@
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readRecords } from '../../../src/clean/scan/input/index.js';
 import { cellVerdict } from '../../../src/clean/verdict/verdict.js';
 import { XlsxSink } from '../../../src/clean/write/formats/xlsx.js';
 import { sheetCells, workbookParts } from '../../helpers/workbook.js';
-import { open, put, tempDir } from '../scan/input/helpers.js';
+import { open, put, readRecords, tempDir } from '../scan/input/helpers.js';
 
 const temp = tempDir();
 afterAll(() => temp.remove());

@@ -1,4 +1,4 @@
-// The input adapter of `clean`: what the list is (openInput), then its records as often as needed (readRecords).
+// The input adapter of `clean`: what the list is (openInput), then its records as often as needed (readRecordBatches).
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { UsageError } from '../../../errors.js';
@@ -22,7 +22,7 @@ export type { ReadOptions } from './records.js';
 
 import type { InputLayout } from './layout.js';
 
-export { readRecordBatches, readRecords } from './records.js';
+export { readRecordBatches } from './records.js';
 export type { TypedCell } from './typed-cells.js';
 
 export interface OpenInputOptions {

@@ -94,42 +94,6 @@ async function* endOfInput(
   return parser.failure ?? (err ? parser.describe(err) : undefined);
 }
 
-class RecordIterator implements AsyncIterableIterator<InputRecord> {
-  private batch: InputRecord[] = [];
-  private i = 0;
-
-  constructor(private readonly source: AsyncGenerator<InputRecord[], void, undefined>) {}
-
-  next(): Promise<IteratorResult<InputRecord>> {
-    const batch = this.batch;
-    if (this.i < batch.length) return Promise.resolve({ value: batch[this.i++]!, done: false });
-    return this.refill();
-  }
-
-  private async refill(): Promise<IteratorResult<InputRecord>> {
-    for (;;) {
-      const r = await this.source.next();
-      if (r.done) {
-        this.batch = [];
-        return { value: undefined, done: true };
-      }
-      this.batch = r.value;
-      this.i = 0;
-      if (this.batch.length > 0) return { value: this.batch[this.i++]!, done: false };
-    }
-  }
-
-  async return(): Promise<IteratorResult<InputRecord>> {
-    this.batch = [];
-    await this.source.return(undefined);
-    return { value: undefined, done: true };
-  }
-
-  [Symbol.asyncIterator](): AsyncIterableIterator<InputRecord> {
-    return this;
-  }
-}
-
 export interface ReadOptions {
   /** Tests use tiny values to put chunk boundaries everywhere. */
   feedBytes?: number;
@@ -156,10 +120,4 @@ function withDefaults(options: ReadOptions): Required<ReadOptions> {
 
 export function readRecordBatches(layout: InputLayout, options: ReadOptions = {}): AsyncIterable<InputRecord[]> {
   return { [Symbol.asyncIterator]: () => batches(layout, withDefaults(options)) };
-}
-
-export function readRecords(layout: InputLayout, options: ReadOptions = {}): AsyncIterable<InputRecord> {
-  return {
-    [Symbol.asyncIterator]: () => new RecordIterator(batches(layout, withDefaults(options))),
-  };
 }

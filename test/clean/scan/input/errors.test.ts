@@ -1,8 +1,7 @@
 // Bad input: every case is a UsageError (exit code 2) naming the file and, where it applies, the line.
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRecords } from '../../../../src/clean/scan/input/index.js';
-import { collect, fixture, open, put, tempDir, usageError } from './helpers.js';
+import { collect, fixture, open, put, readRecords, tempDir, usageError } from './helpers.js';
 
 let tmp: { dir: string; remove: () => void };
 beforeAll(() => {

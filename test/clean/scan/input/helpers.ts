@@ -9,7 +9,7 @@ import type {
   OpenInputOptions,
   ReadOptions,
 } from '../../../../src/clean/scan/input/index.js';
-import { openInput, readRecords } from '../../../../src/clean/scan/input/index.js';
+import { openInput, readRecordBatches } from '../../../../src/clean/scan/input/index.js';
 
 export const FIXTURES = fileURLToPath(new URL('../../../../fixtures/clean/', import.meta.url));
 export const fixture = (name: string): string => join(FIXTURES, name);
@@ -35,6 +35,11 @@ const noStdin = (): NodeJS.ReadableStream => {
 
 export function open(path: string, extra: Partial<OpenInputOptions> = {}): Promise<InputLayout> {
   return openInput({ path, stdin: noStdin(), spoolDir: join(tmpdir(), 'mailclean-input-spool'), ...extra });
+}
+
+/** The records one at a time, as the passes read them in batches. */
+export async function* readRecords(layout: InputLayout, options?: ReadOptions): AsyncGenerator<InputRecord> {
+  for await (const batch of readRecordBatches(layout, options)) yield* batch;
 }
 
 export async function collect(layout: InputLayout, options?: ReadOptions): Promise<InputRecord[]> {

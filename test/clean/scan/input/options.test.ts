@@ -4,8 +4,8 @@ import { createWriteStream, existsSync, readdirSync, readFileSync, statSync } fr
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openInput, readRecords } from '../../../../src/clean/scan/input/index.js';
-import { collect, fixture, open, put, tempDir, usageError } from './helpers.js';
+import { openInput } from '../../../../src/clean/scan/input/index.js';
+import { collect, fixture, open, put, readRecords, tempDir, usageError } from './helpers.js';
 
 let tmp: { dir: string; remove: () => void };
 beforeAll(() => {
@@ -317,7 +317,7 @@ describe('iteration', () => {
     expect((await collect(layout)).map((r) => r.raw)).toEqual(['c@d.com']);
     const it = iterable[Symbol.asyncIterator]();
     expect((await it.next()).value?.raw).toBe('c@d.com');
-    await it.return?.();
+    await it.return(undefined);
   });
 });
 
