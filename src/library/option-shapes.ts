@@ -1,62 +1,98 @@
-// What each option of the library's calls may be, checked at the call: JavaScript callers have no compiler to tell
-// them that `ouput` is misspelt, and an option ignored is rows thrown away.
+// Each option of the library's calls, with the kinds of value it takes: checked at the call (JavaScript callers have
+// no compiler to tell them that `ouput` is misspelt, and an option ignored is rows thrown away), and read by
+// types.ts for the options' types, so that the two never list different options.
+import type { RunEvent, RunQuestions } from '../clean/run/events.js';
+import type { InputEncoding } from '../clean/scan/input/encodings.js';
+import type { OutputFormat } from '../clean/write/formats/index.js';
+import type { Rate } from '../config/rate.js';
 import { UsageError } from '../errors.js';
-import type { CleanOptions, ClientOptions, VerifyOptions } from './types.js';
+import type { Env, VerifyEvent } from './types.js';
 
-type Kind = 'string' | 'number' | 'boolean' | 'function' | 'object' | 'list' | 'signal';
+/** What a value of each kind is. */
+interface KindTypes {
+  string: string;
+  number: number;
+  boolean: boolean;
+  function: (...args: never[]) => unknown;
+  object: object;
+  list: readonly string[];
+  signal: AbortSignal;
+}
 
-const CHECK = {
-  local: ['boolean'],
-  precheck: ['boolean'],
-  maxAge: ['string', 'number'],
-  caseSensitive: ['boolean'],
-  smtp: ['boolean'],
-  smtpPort: ['number'],
-  smtpFrom: ['string'],
-  dnsServers: ['string', 'list'],
+export type Kind = keyof KindTypes;
+
+/** The kinds an option takes, and (for its type alone) what it holds. */
+export type Shape<T> = readonly Kind[] & { readonly holds?: T };
+
+/** The options a table of shapes describes, each optional. */
+export type OptionsOf<Shapes> = { -readonly [K in keyof Shapes]?: Shapes[K] extends Shape<infer T> ? T : never };
+
+/** An option of these kinds, holding what they are. */
+const is = <K extends Kind>(...kinds: K[]) => kinds as Shape<KindTypes[K]>;
+/** An option of these kinds whose type says more (an `OutputFormat` is a string). */
+const holding = <T>(...kinds: Kind[]) => kinds as Shape<T>;
+
+export const ENGINE_OPTIONS = {
+  smtp: is('boolean'),
+  smtpPort: is('number'),
+  smtpFrom: is('string'),
+  dnsServers: is('string', 'list'),
 } as const;
 
-const STOPS = { onEvent: ['function'], signal: ['signal'], abandon: ['signal'] } as const;
+export const CHECK_OPTIONS = {
+  local: is('boolean'),
+  precheck: is('boolean'),
+  maxAge: is('string', 'number'),
+  caseSensitive: is('boolean'),
+  ...ENGINE_OPTIONS,
+} as const;
+
+const STOPS = { signal: is('signal'), abandon: is('signal') } as const;
 
 export const CLIENT_OPTIONS = {
-  cleanUrl: ['string'],
-  token: ['string'],
-  email: ['string'],
-  dataDir: ['string'],
-  shared: ['string'],
-  rate: ['string', 'object'],
-  concurrency: ['number'],
-  profile: ['string'],
-  env: ['object'],
-  debug: ['function'],
-} as const satisfies Record<keyof ClientOptions, readonly Kind[]>;
+  cleanUrl: is('string'),
+  token: is('string'),
+  email: is('string'),
+  dataDir: is('string'),
+  shared: is('string'),
+  rate: holding<string | Rate>('string', 'object'),
+  concurrency: is('number'),
+  profile: is('string'),
+  env: holding<Env>('object'),
+  debug: holding<(line: string) => void>('function'),
+} as const;
 
 export const CLEAN_OPTIONS = {
-  ...CHECK,
+  ...CHECK_OPTIONS,
+  onEvent: holding<(event: RunEvent) => void>('function'),
   ...STOPS,
-  output: ['string'],
-  format: ['string'],
-  inPlace: ['boolean'],
-  only: ['string', 'list'],
-  rejects: ['string'],
-  summaryJson: ['string'],
-  report: ['string'],
-  stepSummary: ['string'],
-  column: ['string', 'number'],
-  sheet: ['string', 'number'],
-  rawValues: ['boolean'],
-  encoding: ['string'],
-  strict: ['boolean'],
-  escapeFormulas: ['boolean'],
-  name: ['string'],
-  dryRun: ['boolean'],
-  earlierRun: ['string'],
-  maxSpend: ['number'],
-  failWhen: ['string'],
-  questions: ['object'],
-} as const satisfies Record<keyof CleanOptions, readonly Kind[]>;
+  output: is('string'),
+  format: holding<OutputFormat>('string'),
+  inPlace: is('boolean'),
+  only: is('string', 'list'),
+  rejects: is('string'),
+  summaryJson: is('string'),
+  report: is('string'),
+  stepSummary: is('string'),
+  column: is('string', 'number'),
+  sheet: is('string', 'number'),
+  rawValues: is('boolean'),
+  encoding: holding<InputEncoding>('string'),
+  strict: is('boolean'),
+  escapeFormulas: is('boolean'),
+  name: is('string'),
+  dryRun: is('boolean'),
+  earlierRun: holding<'resume' | 'restart'>('string'),
+  maxSpend: is('number'),
+  failWhen: is('string'),
+  questions: holding<RunQuestions>('object'),
+} as const;
 
-export const VERIFY_OPTIONS = { ...CHECK, ...STOPS } as const satisfies Record<keyof VerifyOptions, readonly Kind[]>;
+export const VERIFY_OPTIONS = {
+  ...CHECK_OPTIONS,
+  onEvent: holding<(event: VerifyEvent) => void>('function'),
+  ...STOPS,
+} as const;
 
 /** `options` as `call` takes them (`shapes`); undefined values pass. */
 export function checkOptions(options: unknown, shapes: Record<string, readonly Kind[]>, call: string): void {

@@ -1,71 +1,30 @@
 // The library API's public types, in one module that imports only types: what `mailclean`'s declarations show.
 import type { PrecheckOutcome } from '../clean/check/precheck.js';
 import type { DryRunFields } from '../clean/run/dry-run.js';
-import type { RunEvent, RunQuestions } from '../clean/run/events.js';
 import type { RunSummary } from '../clean/run/summary.js';
-import type { InputEncoding } from '../clean/scan/input/encodings.js';
 import type { Verdict } from '../clean/verdict/verdict.js';
-import type { OutputFormat } from '../clean/write/formats/index.js';
-import type { Rate } from '../config/rate.js';
+import type {
+  CHECK_OPTIONS,
+  CLEAN_OPTIONS,
+  CLIENT_OPTIONS,
+  ENGINE_OPTIONS,
+  OptionsOf,
+  VERIFY_OPTIONS,
+} from './option-shapes.js';
 
 export type Env = Record<string, string | undefined>;
 
 /** How a client reaches the cleaning service and keeps what it learns (docs/api.md). Every field is optional. */
-export interface ClientOptions {
-  cleanUrl?: string;
-  token?: string;
-  email?: string;
-  dataDir?: string;
-  shared?: string;
-  rate?: string | Rate;
-  concurrency?: number;
-  profile?: string;
-  env?: Env;
-  debug?: (line: string) => void;
-}
+export type ClientOptions = OptionsOf<typeof CLIENT_OPTIONS>;
 
 /** What the built-in engine is asked to do. */
-export interface EngineRequest {
-  smtp?: boolean;
-  smtpPort?: number;
-  smtpFrom?: string;
-  dnsServers?: string | readonly string[];
-}
+export type EngineRequest = OptionsOf<typeof ENGINE_OPTIONS>;
 
 /** How addresses are checked, for `clean` and `verify` alike. */
-export interface CheckOptions extends EngineRequest {
-  local?: boolean;
-  precheck?: boolean;
-  maxAge?: string | number;
-  caseSensitive?: boolean;
-}
+export type CheckOptions = OptionsOf<typeof CHECK_OPTIONS>;
 
 /** One clean: its options are `mailclean clean`'s flags (docs/api.md); without `output`, the run yields its rows. */
-export interface CleanOptions extends CheckOptions {
-  output?: string;
-  format?: OutputFormat;
-  inPlace?: boolean;
-  only?: string | readonly string[];
-  rejects?: string;
-  summaryJson?: string;
-  report?: string;
-  stepSummary?: string;
-  column?: string | number;
-  sheet?: string | number;
-  rawValues?: boolean;
-  encoding?: InputEncoding;
-  strict?: boolean;
-  escapeFormulas?: boolean;
-  name?: string;
-  dryRun?: boolean;
-  earlierRun?: 'resume' | 'restart';
-  maxSpend?: number;
-  failWhen?: string;
-  questions?: RunQuestions;
-  onEvent?: (event: RunEvent) => void;
-  signal?: AbortSignal;
-  abandon?: AbortSignal;
-}
+export type CleanOptions = OptionsOf<typeof CLEAN_OPTIONS>;
 
 /** The verdict of one address, as `mailclean verify --json` prints it. */
 export interface VerifyResult {
@@ -89,11 +48,7 @@ export type VerifyEvent =
   | { type: 'warning'; message: string }
   | { type: 'debug'; message: string };
 
-export interface VerifyOptions extends CheckOptions {
-  onEvent?: (event: VerifyEvent) => void;
-  signal?: AbortSignal;
-  abandon?: AbortSignal;
-}
+export type VerifyOptions = OptionsOf<typeof VERIFY_OPTIONS>;
 
 /** How a run ended (docs/api.md); `exitCode` is the one the CLI would end with. */
 export type CleanResult =
