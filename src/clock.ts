@@ -1,22 +1,17 @@
 // Time as the limiter and the waits see it: the real one, or a test's.
+import { setTimeout as delay } from 'node:timers/promises';
+
 export interface Clock {
   now(): number;
+  /** Rejects with the signal's own reason when it aborts, as a stopped run's work does. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export const realClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal!.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
+  sleep: async (ms, signal) => {
+    await delay(ms, undefined, { signal }).catch((error: unknown) => {
+      throw signal?.aborted ? signal.reason : error;
+    });
+  },
 };

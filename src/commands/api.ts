@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { text as wholeText } from 'node:stream/consumers';
 import type { HttpResponse } from '../api/http.js';
 import { buildRequest, type Field, parseField, type RawRequest, typedValue } from '../api/raw-request.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
-import { readAll } from '../io/io.js';
 import { redactHeaders } from '../redact.js';
 import { isValidationRoute, sendBooked } from './common/clean-metering.js';
 import { cleaningSession, platformSession } from './common/sessions.js';
@@ -61,7 +61,7 @@ async function readInput(file: string, f: Factory): Promise<unknown> {
 }
 
 async function readText(file: string, flag: string, f: Factory): Promise<string> {
-  if (file === '-') return readAll(f.io.stdin);
+  if (file === '-') return wholeText(f.io.stdin);
   try {
     return await readFile(resolve(f.io.raw.cwd, file), 'utf8');
   } catch (error) {

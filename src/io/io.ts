@@ -33,9 +33,3 @@ export function processIO(): IO {
     signals: new ProcessSignals(),
   };
 }
-
-export async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
-}

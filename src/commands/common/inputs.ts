@@ -1,6 +1,6 @@
+import { text as wholeText } from 'node:stream/consumers';
 import { ApiError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { readAll } from '../../io/io.js';
 import { promptSecret, promptText } from '../../io/prompt.js';
 import type { ServiceChoice } from './options.js';
 
@@ -56,7 +56,7 @@ export async function passwordInput(f: Factory, fromStdin: unknown, opts: { conf
 async function readPassword(f: Factory, fromStdin: unknown, opts: { confirm?: boolean }): Promise<string> {
   if (fromStdin === true) {
     if (f.io.stdin.isTTY) f.io.stderr.write('Reading the password from stdin (end with Ctrl-D)…\n');
-    const password = stripNewline(await readAll(f.io.stdin));
+    const password = stripNewline(await wholeText(f.io.stdin));
     if (password === '') throw new UsageError('--password-stdin: stdin held no password');
     return password;
   }
@@ -77,7 +77,7 @@ async function readPassword(f: Factory, fromStdin: unknown, opts: { confirm?: bo
 
 /** A secret read whole from stdin (--with-token). */
 export async function secretFromStdin(f: Factory, flag: string): Promise<string> {
-  const value = stripNewline(await readAll(f.io.stdin)).trim();
+  const value = stripNewline(await wholeText(f.io.stdin)).trim();
   if (value === '') throw new UsageError(`${flag}: stdin held nothing`);
   f.io.secrets.add(value);
   return value;
