@@ -1,6 +1,7 @@
 // A few addresses checked now: by the cleaning service through the account's limiter and cache, or by the engine.
 import { checkFewWithEngine, checkFewWithService, type FewChecked } from '../clean/check/check-few.js';
 import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
+import { cacheWhenAsked } from '../clean/check/open-cache.js';
 import { keyOfCell } from '../clean/scan/cell-key.js';
 import { keepLearned } from '../clean/state/known-allowance.js';
 import { addressKind, cellVerdict, type Verdict } from '../clean/verdict/verdict.js';
@@ -64,12 +65,7 @@ async function withService(
   const state = (await account.state())!;
   const { clock, rate } = account.settings;
   const warn = (message: string) => emit({ type: 'warning', message });
-  const cache = await state.cache().catch((error: unknown) => {
-    warn(
-      `the verdict cache cannot be opened (${error instanceof Error ? error.message : String(error)}): answers are not kept or reused`,
-    );
-    return undefined;
-  });
+  const cache = await cacheWhenAsked(state, warn, 'answers are not kept or reused')();
   const checked = await checkFewWithService(keys, {
     client,
     limiter: state.limiter(rate),

@@ -1,6 +1,6 @@
 import { isObject, type Json, str } from '../../../api/shape.js';
 import { documentedStatus } from '../../verdict/service-words.js';
-import type { Verdict } from '../../verdict/verdict.js';
+import { cellVerdict, uncheckedVerdict, type Verdict } from '../../verdict/verdict.js';
 
 /** By email, not by position; a service that lower-cases the address is matched too, where that is unambiguous. */
 export function matchRecords(keys: string[], records: Json[]): Map<string, Json> {
@@ -41,15 +41,7 @@ export function batchVerdicts(
     const record = found.get(key);
     if (record) verdicts.push(recordVerdict(key, record, now));
     else if (missingBefore.has(key))
-      verdicts.push({
-        key,
-        status: 'unknown',
-        valid: null,
-        disposable: null,
-        validDomain: null,
-        reason: 'no_result',
-        checkedAt: now,
-      });
+      verdicts.push({ ...uncheckedVerdict(key), status: 'unknown', reason: 'no_result', checkedAt: now });
     else missing.push(key);
   }
   return { verdicts, missing };
@@ -112,13 +104,5 @@ function derivedReason(
 
 /** Addresses a 422 named as malformed. */
 export function rejectedVerdicts(keys: string[], checkedAt: string): Verdict[] {
-  return keys.map((key) => ({
-    key,
-    status: 'invalid',
-    valid: false,
-    disposable: null,
-    validDomain: null,
-    reason: 'rejected_by_service',
-    checkedAt,
-  }));
+  return keys.map((key) => ({ ...cellVerdict(key, 'rejected_by_service'), checkedAt }));
 }
