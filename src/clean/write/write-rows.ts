@@ -1,33 +1,24 @@
 import { basename } from 'node:path';
-import type { Writable } from 'node:stream';
 import { CliError } from '../../errors.js';
+import type { OutputsRequest } from '../run/request.js';
 import { type CellKey, keyOfCell } from '../scan/cell-key.js';
 import { type InputLayout, readRecordBatches } from '../scan/input/index.js';
 import { cellVerdict, type ExtraColumn, uncheckedVerdict, type Verdict } from '../verdict/verdict.js';
 import { AtomicFile, OutputError } from './atomic-file.js';
-import { FORMATS, type OutputFormat } from './formats/index.js';
+import { FORMATS } from './formats/index.js';
 import { objectReceiver } from './formats/json.js';
 import type { FormatModule, RowSink, SinkContext } from './formats/row-sink.js';
 import type { OutputPath } from './output-path.js';
 import { Tally } from './tally.js';
 
-export interface WriteOptions {
-  format: OutputFormat;
-  output?: OutputPath;
-  backup?: string;
-  stdout: Writable;
-  rows?: RowReceiver;
-  only?: ReadonlySet<string>;
-  rejects?: OutputPath;
+/** The run's outputs as its request names them, and what the run adds. */
+export interface WriteOptions extends Omit<OutputsRequest, 'summaryJson' | 'report' | 'stepSummary'> {
   extraColumns?: readonly ExtraColumn[];
   checked?: boolean;
   signal?: AbortSignal;
-  /** --escape-formulas (CSV); default on when a workbook is written as CSV, else rows go byte for byte. */
-  escapeFormulas?: boolean;
   decide?: DecideRow;
   /** Every row has the header's field count (the scan of the same file found none ragged): see ReadOptions. */
   evenRows?: boolean;
-  countDomains?: boolean;
   warn?(message: string): void;
 }
 
