@@ -1,24 +1,16 @@
 // What a run is asked to do; commands build one from flags, the library API from code.
 import type { Writable } from 'node:stream';
 import type { Clock } from '../../clock.js';
-import type { InputEncoding } from '../scan/input/encodings.js';
+import type { OpenInputOptions } from '../scan/input/index.js';
 import type { OutputFormat } from '../write/formats/index.js';
 import type { OutputPath } from '../write/output-path.js';
 import type { RowReceiver } from '../write/write-rows.js';
 import type { Threshold } from './thresholds.js';
 
-export interface CleanRequest {
+/** The list as openInput reads it (`input` its path), and what the run does with it. */
+export interface CleanRequest extends Omit<OpenInputOptions, 'path' | 'signal' | 'strict'> {
   /** A path, or '-' for `stdin`. */
   input: string;
-  stdin?: NodeJS.ReadableStream;
-  /** What messages call what '-' reads (default `stdin`). */
-  stdinName?: string;
-  /** By header name or 1-based number (default: detected). */
-  column?: string;
-  sheet?: string;
-  /** A workbook's numbers and dates as stored, not as their formats show them (written as text). */
-  rawValues?: boolean;
-  encoding?: InputEncoding;
   strict: boolean;
   /** Local parts told apart by the case of their letters (see dedupeKey); by default `Ann@x.com` is `ann@x.com`. */
   caseSensitive?: boolean;
@@ -30,8 +22,6 @@ export interface CleanRequest {
   /** 0: the cache is not read. */
   maxAgeMs: number;
   failWhen?: readonly Threshold[];
-  /** Where a spooled input and what passes the scan's memory budget are kept (private files, removed at the end). */
-  spoolDir: string;
   signals: RunSignals;
   clock: Clock;
   /** Without it, `runs resume` cannot repeat the run. */

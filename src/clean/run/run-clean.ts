@@ -24,9 +24,7 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
   const { signals, spoolDir } = request;
   const reading = performance.now();
   try {
-    const { input, stdin, stdinName, column, sheet, rawValues, encoding, strict } = request;
-    const list = { path: input, stdin, stdinName, column, sheet, rawValues, encoding, strict };
-    const layout = await openInput({ ...list, spoolDir, signal: signals.stop });
+    const layout = await openInput({ ...request, path: request.input, signal: signals.stop });
     let scan: ScanResult | undefined;
     try {
       ports.emit({ type: 'progress-live', live: true });

@@ -26,17 +26,21 @@ export { readRecordBatches } from './records.js';
 export type { TypedCell } from './typed-cells.js';
 
 export interface OpenInputOptions {
-  /** A file path, or '-' for stdin. */
+  /** A file path, or '-' for `stdin`. */
   path: string;
   stdin?: NodeJS.ReadableStream;
+  /** What messages call what '-' reads (default `stdin`). */
   stdinName?: string;
+  /** Where a spooled input and what passes the scan's memory budget are kept (private files, removed at the end). */
   spoolDir: string;
+  /** By header name or 1-based number (default: detected). */
   column?: string;
   signal?: AbortSignal;
   /** --encoding; by default a BOM's, else UTF-8 if the whole input is valid UTF-8, else Windows-1252. */
   encoding?: InputEncoding;
   strict?: boolean;
   sheet?: string;
+  /** A workbook's numbers and dates as stored, not as their formats show them (written as text). */
   rawValues?: boolean;
 }
 
