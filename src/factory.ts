@@ -9,18 +9,14 @@ import type { Rate } from './config/rate.js';
 import { givenUrls } from './config/urls.js';
 import { UsageError } from './errors.js';
 import type { IO } from './io/io.js';
-import { IOStreams } from './io/streams.js';
+import { IOStreams, type StreamFlags } from './io/streams.js';
 import type { MailcleanClient } from './library/client.js';
 import type { Naming } from './library/option-checks.js';
 
-export interface GlobalOptions {
+export interface GlobalOptions extends StreamFlags {
   profile?: string;
   apiUrl?: string;
   cleanUrl?: string;
-  input?: boolean; // commander's --no-input
-  debug?: boolean;
-  color?: boolean; // commander's --no-color
-  quiet?: boolean;
 }
 
 export interface Endpoints {

@@ -49,6 +49,7 @@ function withoutMarks(text: string): string {
   return text.includes(STYLE_MARK) ? text.replace(MARKS, '') : text;
 }
 
+/** The global flags these streams heed (commander's --no-color and --no-input as `color` and `input` false). */
 export interface StreamFlags {
   color?: boolean;
   input?: boolean;

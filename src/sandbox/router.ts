@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Shape } from './envelopes.js';
-import type { Plan } from './state.js';
+import type { SandboxOptions } from './server.js';
 import type { Store } from './store.js';
 
 export interface ParsedRequest {
@@ -29,15 +28,10 @@ export interface HandlerResult {
 }
 
 /** What every handler may use. Settings are resolved, so handlers never see undefined defaults. */
-export interface SandboxContext {
+export interface SandboxContext
+  extends Required<Pick<SandboxOptions, 'now' | 'tokenTtlMs' | 'plan' | 'shape' | 'passwordCost'>> {
   store: Store;
-  now: () => number;
-  tokenTtlMs: number;
   internalToken: string | undefined;
-  plan: Plan;
-  shape: Shape;
-  /** scrypt's N for the passwords stored from now on. */
-  passwordCost: number;
 }
 
 export type Handler = (req: ParsedRequest, ctx: SandboxContext) => Promise<HandlerResult>;

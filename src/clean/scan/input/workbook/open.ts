@@ -16,24 +16,17 @@ interface OpenWorkbookOptions extends OpenInputOptions {
 
 export async function openWorkbook(opts: OpenWorkbookOptions): Promise<Omit<InputLayout, 'cleanup'>> {
   const { displayName } = opts;
-  const sheet = await spoolWorkbook({ ...opts, spoolDir: opts.spoolDir });
-  opts.spooled.push(sheet.csv, sheet.cells);
-  const layout = await detect(sheet.csv, displayName, await scanBytes(sheet.csv, displayName), opts.column, true);
+  const { csv, ...workbook } = await spoolWorkbook(opts);
+  opts.spooled.push(csv, workbook.cellsFile);
+  const layout = await detect(csv, displayName, await scanBytes(csv, displayName), opts.column, true);
   return {
     ...layout,
     // The journal names the user's workbook and sheet, not the copy.
-    fingerprint: `${opts.original.fingerprint}:${sheet.sheet}`,
+    fingerprint: `${opts.original.fingerprint}:${workbook.sheet}`,
     size: opts.original.size,
     encoding: 'utf-8',
     encodingGuessed: false,
     strict: opts.strict,
-    workbook: {
-      sheet: sheet.sheet,
-      sheets: sheet.sheets,
-      cellsFile: sheet.cells,
-      formats: sheet.formats,
-      formulasWithoutResult: sheet.formulasWithoutResult,
-      parts: sheet.parts,
-    },
+    workbook,
   };
 }

@@ -3,7 +3,8 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { UsageError } from '../../../../errors.js';
 import { ChunkedWriter } from '../../../write/atomic-file.js';
-import type { WorkbookParts } from '../layout.js';
+import type { OpenInputOptions } from '../index.js';
+import type { WorkbookLayout } from '../layout.js';
 import { MAX_RECORD } from '../sniff.js';
 import { spoolPath } from '../source.js';
 import { cellsLine } from '../typed-cells.js';
@@ -13,24 +14,13 @@ import { readSharedStrings } from './shared-strings.js';
 import { readSheet, type SheetRow } from './sheet.js';
 import { type NumberFormat, readStyles } from './styles.js';
 
-export interface SpooledSheet {
-  csv: string;
-  cells: string;
-  sheet: string;
-  sheets: string[];
-  formats: NumberFormat[];
-  formulasWithoutResult: number;
-  parts: WorkbookParts;
-}
+/** The sheet as a CSV spool, and the workbook's layout: its typed cells' spool among it. */
+export type SpooledSheet = WorkbookLayout & { csv: string };
 
-export interface SpoolOptions {
+export interface SpoolOptions extends Pick<OpenInputOptions, 'spoolDir' | 'sheet' | 'rawValues' | 'signal'> {
   file: string;
   displayName: string;
-  spoolDir: string;
-  sheet?: string;
   strict: boolean;
-  rawValues?: boolean;
-  signal?: AbortSignal;
 }
 
 export async function spoolWorkbook(opts: SpoolOptions): Promise<SpooledSheet> {
@@ -71,7 +61,7 @@ export async function spoolWorkbook(opts: SpoolOptions): Promise<SpooledSheet> {
     if (rows.count === 0) throw new UsageError(`${where} is empty`);
     return {
       csv: csvPath,
-      cells: cellsPath,
+      cellsFile: cellsPath,
       sheet: chosen.name,
       sheets: book.sheets.map((s) => s.name),
       formats: formats.list,
