@@ -17,7 +17,7 @@ const cleanUrl = 'http://127.0.0.1:9';
 const token = 'bench-token-0123456789abcdef';
 const TARGET = 300 * 2 ** 20;
 
-const [{ openInput }, { scanInput }, { accountKey }, { cachePath, journalPath }, { SqliteVerdictCache }, lines] =
+const [{ openInput }, { scanInput }, { accountKey }, { accountFiles }, { SqliteVerdictCache }, lines] =
   await Promise.all([
     import(dist('clean/scan/input/index.js')),
     import(dist('clean/scan/scan.js')),
@@ -65,7 +65,7 @@ async function fillCacheHome() {
   const h = home('cache');
   if (existsSync(h.filled)) return h;
   rmSync(h.dir, { recursive: true, force: true });
-  const cache = new SqliteVerdictCache(cachePath(h.dataDir, accountKey(cleanUrl, undefined, token)));
+  const cache = new SqliteVerdictCache(accountFiles(h.dataDir, accountKey(cleanUrl, undefined, token)).cache);
   const waiting = [];
   const { unique } = await answerInBatches(join(h.dir, 'spool'), async (batch) => {
     waiting.push(...batch);
@@ -95,7 +95,7 @@ async function fillJournalHome() {
   });
   writeSync(fd, text.join(''));
   closeSync(fd);
-  const path = journalPath(h.dataDir, accountKey(cleanUrl, undefined, token), fingerprint);
+  const path = accountFiles(h.dataDir, accountKey(cleanUrl, undefined, token)).journal(fingerprint);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   renameSync(out, path);
   mkdirSync(h.filled);

@@ -124,7 +124,7 @@ export async function startDns(takesMail, { offline } = {}) {
  */
 export async function fillCache(file, { dataDir, cleanUrl, token, spoolDir, total = 0 }) {
   const dist = (path) => join(root, 'dist', path);
-  const [{ openInput }, { scanInput }, { accountKey }, { cachePath }, { SqliteVerdictCache }] = await Promise.all([
+  const [{ openInput }, { scanInput }, { accountKey }, { accountFiles }, { SqliteVerdictCache }] = await Promise.all([
     import(dist('clean/scan/input/index.js')),
     import(dist('clean/scan/scan.js')),
     import(dist('clean/state/account-key.js')),
@@ -133,7 +133,7 @@ export async function fillCache(file, { dataDir, cleanUrl, token, spoolDir, tota
   ]);
   const layout = await openInput({ path: file, stdin: process.stdin, spoolDir });
   const scan = await scanInput(layout, { spoolDir });
-  const cache = new SqliteVerdictCache(cachePath(dataDir, accountKey(cleanUrl, undefined, token)));
+  const cache = new SqliteVerdictCache(accountFiles(dataDir, accountKey(cleanUrl, undefined, token)).cache);
   const at = new Date().toISOString();
   const batch = [];
   const put = async (key) => {

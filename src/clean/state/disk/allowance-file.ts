@@ -4,12 +4,11 @@ import { isObject } from '../../../api/shape.js';
 import { writeFileAtomic } from '../../../atomic-write.js';
 import type { AllowanceNews, KnownAllowance } from '../account-state.js';
 import { stillHolds } from '../month.js';
-import { allowancePath } from './paths.js';
 
 /** The last news of this account's allowance, if any was kept. */
-export function knownAllowance(dataDir: string, account: string, now: number): KnownAllowance | undefined {
+export function knownAllowance(path: string, now: number): KnownAllowance | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(allowancePath(dataDir, account), 'utf8')) as unknown;
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
     if (!isObject(parsed) || typeof parsed.asOf !== 'string' || typeof parsed.left !== 'number') return undefined;
     const known = parsed as unknown as KnownAllowance;
     // Once the month renewed, what was left before says nothing.
@@ -21,13 +20,11 @@ export function knownAllowance(dataDir: string, account: string, now: number): K
 
 /** Keeps news that says how much is left; news that does not (a sign-in naming no count) forgets what was known. */
 export function rememberAllowance(
-  dataDir: string,
-  account: string,
+  path: string,
   news: AllowanceNews,
   source: KnownAllowance['source'],
   now: number,
 ): void {
-  const path = allowancePath(dataDir, account);
   if (news.left === undefined) {
     rmSync(path, { force: true });
     return;

@@ -24,7 +24,7 @@ import { knownAllowance, rememberAllowance } from './allowance-file.js';
 import { SlidingWindowLimiter } from './file-limiter.js';
 import { readInFlight, removeInFlight, writeInFlight } from './in-flight-file.js';
 import { Journal, lockJournal } from './journal.js';
-import { cachePath, claimsPath, inFlightPath, journalPath, limiterStatePath, runsPath, spendPath } from './paths.js';
+import { type AccountFiles, accountFiles } from './paths.js';
 import { appendRun, forgetRuns, readRuns } from './run-index.js';
 import { recordSpend, spentInMonth } from './spend-file.js';
 import { SqliteClaims } from './sqlite-claims.js';
@@ -32,19 +32,22 @@ import { SqliteClaims } from './sqlite-claims.js';
 export class DiskAccountState implements AccountState {
   readonly shared = false;
   private opened?: Promise<VerdictCache>;
+  private readonly files: AccountFiles;
 
   constructor(
     readonly dataDir: string,
     readonly account: string,
     readonly clock: Clock = realClock,
-  ) {}
+  ) {
+    this.files = accountFiles(dataDir, account);
+  }
 
   get cacheLocation(): string {
-    return cachePath(this.dataDir, this.account);
+    return this.files.cache;
   }
 
   journalFile(inputFingerprint: string): string {
-    return journalPath(this.dataDir, this.account, inputFingerprint);
+    return this.files.journal(inputFingerprint);
   }
 
   savedAnswers(inputFingerprint: string): SavedAnswers {
@@ -67,7 +70,7 @@ export class DiskAccountState implements AccountState {
     return new SlidingWindowLimiter({
       rate,
       clock: this.clock,
-      statePath: limiterStatePath(this.dataDir, this.account),
+      statePath: this.files.limiter,
     });
   }
 
@@ -83,48 +86,48 @@ export class DiskAccountState implements AccountState {
   }
 
   claims(): AddressClaims {
-    return new SqliteClaims(claimsPath(this.dataDir, this.account));
+    return new SqliteClaims(this.files.claims);
   }
 
   knownAllowance(): KnownAllowance | undefined {
-    return knownAllowance(this.dataDir, this.account, this.clock.now());
+    return knownAllowance(this.files.allowance, this.clock.now());
   }
 
   rememberAllowance(news: AllowanceNews, source: KnownAllowance['source']): void {
-    rememberAllowance(this.dataDir, this.account, news, source, this.clock.now());
+    rememberAllowance(this.files.allowance, news, source, this.clock.now());
   }
 
   async recordSpend(addresses: number, at = this.clock.now()): Promise<void> {
-    if (addresses > 0) recordSpend(spendPath(this.dataDir, this.account), addresses, at);
+    if (addresses > 0) recordSpend(this.files.spend, addresses, at);
   }
 
   async spentInMonth(): Promise<MonthSpend> {
     const month = monthOf(this.clock.now());
-    return { month, thisMachine: spentInMonth(spendPath(this.dataDir, this.account), month) };
+    return { month, thisMachine: spentInMonth(this.files.spend, month) };
   }
 
   /** A run's end forgets what it had in flight: its record says all there is. */
   async recordRun(run: RunRecord): Promise<void> {
-    await appendRun(runsPath(this.dataDir, this.account), run);
-    if (run.end) removeInFlight(inFlightPath(this.dataDir, this.account, run.id));
+    await appendRun(this.files.runs, run);
+    if (run.end) removeInFlight(this.files.inFlight(run.id));
   }
 
   async runs(): Promise<LoggedRun[]> {
-    return readRuns(runsPath(this.dataDir, this.account));
+    return readRuns(this.files.runs);
   }
 
   async forgetRuns(ids: readonly string[]): Promise<number> {
-    const forgotten = await forgetRuns(runsPath(this.dataDir, this.account), ids);
-    for (const id of ids) removeInFlight(inFlightPath(this.dataDir, this.account, id));
+    const forgotten = await forgetRuns(this.files.runs, ids);
+    for (const id of ids) removeInFlight(this.files.inFlight(id));
     return forgotten;
   }
 
   recordInFlight(id: string, addresses: number): void {
-    writeInFlight(inFlightPath(this.dataDir, this.account, id), addresses);
+    writeInFlight(this.files.inFlight(id), addresses);
   }
 
   inFlight(id: string): number | undefined {
-    return readInFlight(inFlightPath(this.dataDir, this.account, id));
+    return readInFlight(this.files.inFlight(id));
   }
 
   async close(): Promise<void> {
