@@ -1,7 +1,7 @@
-import { statSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { keyOfCell } from './cell-key.js';
 import { type InputLayout, readRecordBatches } from './input/index.js';
+import { type ListStamp, sameStamp, stampList } from './input/stamp.js';
 import { PlainRows } from './spill/plain-rows.js';
 import { RowOrdinals } from './spill/row-ordinals.js';
 import { UniqueKeys } from './spill/unique-keys.js';
@@ -29,7 +29,7 @@ export interface ScanResult {
   ragged: { rows: number; lines: number[] };
   release(): void;
   /** The file read, as it was when the scan began: a write pass must read the same rows. */
-  readStamp: string;
+  readStamp?: ListStamp;
 }
 
 export interface ScanOptions {
@@ -61,7 +61,7 @@ export async function scanInput(layout: InputLayout, opts: ScanOptions): Promise
     unique.close();
     rowOrdinals?.close();
   };
-  const readStamp = stampOf(layout.file);
+  const readStamp = stampList(layout.file);
   const result: ScanResult = {
     rows: 0,
     blank: 0,
@@ -129,14 +129,6 @@ export function assertInputUnchanged(layout: InputLayout, scan: ScanResult): voi
 }
 
 export function inputChanged(layout: InputLayout, scan: ScanResult): boolean {
-  return stampOf(layout.file) !== scan.readStamp;
-}
-
-function stampOf(file: string): string {
-  try {
-    const st = statSync(file);
-    return `${st.size}:${st.mtimeMs}`;
-  } catch {
-    return 'gone';
-  }
+  const now = stampList(layout.file);
+  return !now || !scan.readStamp || !sameStamp(now, scan.readStamp);
 }

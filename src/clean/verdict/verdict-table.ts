@@ -21,7 +21,7 @@ export class VerdictTable {
   private readonly shapeNumbers = new Map<string, number>();
   private readonly shapeOfVerdict = new WeakMap<Verdict, number>();
   private readonly withKinds = new Map<number, number>();
-  private readonly answerShapes = new Paged('u32');
+  private readonly answerShapes = new Paged(Uint32Array);
   private readonly answerTimes: AnswerTime[] = [''];
   private readonly answersOfShape: Array<{ byOffset: IntTable; byTime?: Map<AnswerTime, number> }> = [];
   private timeBase: number | undefined;

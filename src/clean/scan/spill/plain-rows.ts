@@ -2,7 +2,7 @@ import { Paged } from './paged.js';
 
 /** One bit a row: whether its trimmed cell is its key as it stands, so the write pass need not decide it again. */
 export class PlainRows {
-  private readonly words = new Paged('u32');
+  private readonly words = new Paged(Uint32Array);
   private count = 0;
 
   push(plain: boolean): void {

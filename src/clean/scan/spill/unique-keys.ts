@@ -28,7 +28,7 @@ export class UniqueKeys implements Iterable<string> {
   private readonly slots = new Uint32Array(this.table);
   private bits = INITIAL_BITS;
   private mask = (1 << INITIAL_BITS) - 1;
-  private anchors = new Paged('f64');
+  private anchors = new Paged(Float64Array);
   private indexDropped = false;
   private readonly log: ByteLog;
   private scratch = Buffer.alloc(1024);
@@ -127,7 +127,7 @@ export class UniqueKeys implements Iterable<string> {
   dropIndex(): void {
     this.indexDropped = true;
     this.table.resize(0);
-    this.anchors = new Paged('f64');
+    this.anchors = new Paged(Float64Array);
     this.log.letGo();
   }
 
