@@ -14,11 +14,7 @@ export type { VerifyRow };
 export async function verifyCommand(o: VerifyFlags, f: Factory): Promise<number> {
   if (o.addresses.length > MAX_VERIFIED)
     throw new UsageError(`verify takes at most ${MAX_VERIFIED} addresses`, 'for a list, use `mailclean clean FILE`');
-  const [{ maxAgeOf }, { whoChecks }] = await Promise.all([
-    import('../library/clean-options.js'),
-    import('../library/checker.js'),
-  ]);
-  const maxAge = maxAgeOf(o.maxAge, '--max-age');
+  const { whoChecks } = await import('../library/checker.js');
   (await f.profile()).requireKnown();
   const client = await f.client();
   const checks = { local: o.local, precheck: o.precheck, dnsServers: o.dnsServer };
@@ -26,7 +22,7 @@ export async function verifyCommand(o: VerifyFlags, f: Factory): Promise<number>
   const rows = await client.verify(o.addresses, {
     ...checks,
     caseSensitive: o.caseSensitive,
-    maxAge,
+    maxAge: o.maxAge,
     signal: f.io.signals.stop,
     abandon: f.io.signals.abort,
     onEvent: (event) => {

@@ -28,7 +28,7 @@ export async function verifyWith(
 ): Promise<VerifyResult[]> {
   if (addresses.length > MAX_VERIFIED)
     throw new UsageError(`verify takes at most ${MAX_VERIFIED} addresses`, 'for a list, clean it');
-  const maxAgeMs = maxAgeOf(o.maxAge, 'maxAge');
+  const maxAgeMs = maxAgeOf(o.maxAge, account.settings.naming('maxAge'));
   const service = whoChecks(account.settings, o) === 'service';
   const engine = await engineSettings(o, account.settings);
   const stops: Stops = {

@@ -1,6 +1,4 @@
 // Claims between the runs of one account on this machine, in SQLite, as Redis keeps them between machines.
-import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { batches } from '../../../batches.js';
 import { processSpace } from '../../../lock-files.js';
 import type { AddressClaims } from '../account-state.js';
@@ -19,8 +17,6 @@ export class SqliteClaims implements AddressClaims {
 
   private open(): Database {
     if (this.db) return this.db;
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    closeSync(openSync(this.path, 'a', 0o600));
     // No index by owner (an older file's is dropped): the table holds only the claims of runs under way, and
     // `release` reads it faster than the index costs to keep.
     const db = openDatabase(

@@ -1,5 +1,7 @@
 // node:sqlite, loaded without its ExperimentalWarning: the warning is printed on every run that opens the cache,
 // and stderr is for what users can act on. Only that one warning is dropped; every other passes through.
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type * as Sqlite from 'node:sqlite';
 
 const original = process.emitWarning;
@@ -25,8 +27,13 @@ export type Statement = Sqlite.StatementSync;
 /** How long a statement waits for another process's write to end before it fails: runs share the files. */
 const BUSY_WAIT_MS = 60_000;
 
-/** SQLite does not wait while another connection makes a new file WAL or its tables: the opening is retried. */
+/**
+ * The account's file, created private (SQLite gives its -wal and -shm the same mode). SQLite does not wait while
+ * another connection makes a new file WAL or its tables: the opening is retried.
+ */
 export function openDatabase(path: string, schema?: string): Database {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {
     const db = new DatabaseSync(path);

@@ -1,7 +1,6 @@
 // The verdict cache on one machine: SQLite (Node's own node:sqlite) in the data directory, one file per account
 // and service. WAL mode: a run killed during a write loses at most the answers not yet committed, never the file.
-import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { statSync } from 'node:fs';
 import { batches } from '../../../batches.js';
 import { addressKind, type Verdict } from '../../verdict/verdict.js';
 import { answerTime, type CacheStats, type FoundAnswer, statsDate, type VerdictCache } from '../verdict-cache.js';
@@ -32,9 +31,6 @@ export class SqliteVerdictCache implements VerdictCache {
   private readonly insert: Statement;
 
   constructor(readonly path: string) {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    // The answers are the account's: the file is created private (SQLite gives its -wal and -shm the same mode).
-    closeSync(openSync(path, 'a', 0o600));
     // Compact rows: the address is the key; times as integers; flags packed.
     this.db = openDatabase(
       path,
