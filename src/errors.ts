@@ -11,6 +11,11 @@ export const ExitCode = {
   interrupted: 130,
 } as const;
 
+/** What a failure says, whatever was thrown. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export class CliError extends Error {
   // Named here, not from the class: a minified bundle renames classes, and programs read `name`.
   override name = 'CliError';

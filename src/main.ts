@@ -1,6 +1,6 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import { COMMANDS, type CommandAction, type CommandEntry, type Runner } from './commands/index.js';
-import { CancelError, CliError, ExitCode, SilentError, UsageError } from './errors.js';
+import { CancelError, CliError, ExitCode, messageOf, SilentError, UsageError } from './errors.js';
 import type { GlobalOptions } from './factory.js';
 import { HELP_TOPICS, type HelpTopic } from './help/topic-names.js';
 import { type IO, processIO } from './io/io.js';
@@ -209,8 +209,7 @@ function report(error: unknown, io: IO, debug: boolean): number {
     if (debug && error.stack) write(`${error.stack}\n`);
     return error.exitCode;
   }
-  const message = error instanceof Error ? error.message : String(error);
-  write(`error: unexpected failure: ${message.split('\n')[0]}\n`);
+  write(`error: unexpected failure: ${messageOf(error).split('\n')[0]}\n`);
   write(
     debug && error instanceof Error && error.stack ? `${error.stack}\n` : 'hint: run again with --debug for details\n',
   );

@@ -1,5 +1,5 @@
 // A request that never got an answer, as the user can act on it: the network, a proxy, an untrusted certificate.
-import { NetworkError } from '../errors.js';
+import { messageOf, NetworkError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 
 const NETWORK_CODES: Record<string, string> = {
@@ -72,7 +72,7 @@ export function connectionFailure(
   let reason = code ? NETWORK_CODES[code] : undefined;
   if (!reason && (name === 'TimeoutError' || name === 'AbortError'))
     reason = `no answer within ${Math.round(where.timeoutMs / 1000)}s`;
-  reason ??= error instanceof Error ? error.message : String(error);
+  reason ??= messageOf(error);
   const proxy = where.proxies?.find((p) => failedAt(error) === URL.parse(p)?.host);
   if (proxy) {
     return new NetworkError(

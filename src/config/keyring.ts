@@ -1,8 +1,10 @@
 // The OS credential store, through @napi-rs/keyring (prebuilt, nothing compiled on install), loaded only when a token
 // is read or written there, never at start-up.
+
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { messageOf } from '../errors.js';
 
 /** Whether to try the store for a new sign-in; `quiet`: where no store is expected (CI, whose tokens come from its secrets), nothing is said. */
 export type StoreAvailability = { available: true } | { available: false; why: string; quiet: boolean };
@@ -74,5 +76,5 @@ function attempt<T>(what: string, action: () => T): T {
 }
 
 function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+  return messageOf(error).split('\n')[0]!;
 }

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
-import { UsageError } from '../errors.js';
+import { messageOf, UsageError } from '../errors.js';
 
 export type ProfileData = Partial<Record<string, string>>;
 
@@ -101,8 +101,7 @@ function makePrivate(path: string, warn: (message: string) => void): void {
 /** The file as the user can find the fault: its line and column, never an excerpt (it holds tokens). */
 function unreadableConfig(path: string, error: unknown): UsageError {
   const hint = 'fix it, or move it away to start afresh (it holds your tokens: sign in again after)';
-  if (!(error instanceof SyntaxError))
-    return new UsageError(`${path}: cannot be read (${error instanceof Error ? error.message : String(error)})`, hint);
+  if (!(error instanceof SyntaxError)) return new UsageError(`${path}: cannot be read (${messageOf(error)})`, hint);
   const at = /line (\d+) column (\d+)/.exec(error.message);
   return new UsageError(at ? `${path}:${at[1]}: not valid JSON (column ${at[2]})` : `${path}: not valid JSON`, hint);
 }

@@ -1,4 +1,5 @@
 // What a checker knows of a list before checking: its journal's answers, and the cache (warned of if it cannot open).
+import { messageOf } from '../../errors.js';
 import type { UniqueKeys } from '../scan/spill/unique-keys.js';
 import type { AccountState, MachineState } from '../state/account-state.js';
 import type { VerdictCache } from '../state/verdict-cache.js';
@@ -15,8 +16,7 @@ export function cacheWhenAsked(
     try {
       return await state.cache();
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      warn(`the verdict cache cannot be opened (${why}): ${without}`);
+      warn(`the verdict cache cannot be opened (${messageOf(error)}): ${without}`);
       return undefined;
     }
   };

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, resolve } from 'node:path';
-import { CliError, ExitCode } from '../../errors.js';
+import { CliError, ExitCode, messageOf } from '../../errors.js';
 import type { CheckOutcome } from '../check/outcome.js';
 import type { InputLayout } from '../scan/input/index.js';
 import { sameStamp, stampList } from '../scan/input/stamp.js';
@@ -44,8 +44,7 @@ function keeper(log: RunLog, ports: RunPorts): (record: RunRecord) => Promise<vo
     try {
       await log.recordRun(record);
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      ports.emit({ type: 'warning', message: `this run could not be kept in the run history (${why})` });
+      ports.emit({ type: 'warning', message: `this run could not be kept in the run history (${messageOf(error)})` });
     }
   };
 }
@@ -130,8 +129,8 @@ function inFlightKept(log: RunLog, id: string, ports: RunPorts): (addresses: num
     try {
       log.recordInFlight(id, addresses);
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      if (!told) ports.emit({ type: 'warning', message: `what this run has in flight could not be kept (${why})` });
+      const message = `what this run has in flight could not be kept (${messageOf(error)})`;
+      if (!told) ports.emit({ type: 'warning', message });
       told = true;
     }
   };
@@ -163,7 +162,7 @@ function failure(request: CleanRequest, error: unknown, outcome: CheckOutcome | 
     ...nothingCounted(outcome?.spent ?? 0),
     outcome: interrupted ? 'interrupted' : 'failed',
     exitCode,
-    message: error instanceof Error ? error.message : String(error),
+    message: messageOf(error),
   };
 }
 

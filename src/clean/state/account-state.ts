@@ -1,8 +1,10 @@
 // An account's state, shared between its lists, runs and (with a shared store) machines: the port every store
 // implements. open-state.ts chooses the store.
+
 import type { AllowanceNews } from '../../api/allowance.js';
 import type { Clock } from '../../clock.js';
 import type { Rate } from '../../config/rate.js';
+import { messageOf } from '../../errors.js';
 import type { Verdict } from '../verdict/verdict.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { RunLog } from './run-log.js';
@@ -126,6 +128,6 @@ export class SharedStateError extends Error {
     readonly where: string,
     cause: unknown,
   ) {
-    super(`the shared state at ${where} cannot be reached (${cause instanceof Error ? cause.message : String(cause)})`);
+    super(`the shared state at ${where} cannot be reached (${messageOf(cause)})`);
   }
 }

@@ -28,7 +28,8 @@ const REDIS: SharedStore = {
     url.pathname && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname)
       ? 'the database must be a number (/0, /1 …)'
       : undefined,
-  open: async (url, account, machine) => (await import('./redis/redis-state.js')).openRedisState(url, account, machine),
+  open: async (url, account, machine) =>
+    (await import('./redis/redis-state.js')).RedisAccountState.connect(url, account, machine),
   directory: async (url) => (await import('./redis/redis-directory.js')).RedisAccountDirectory.connect(url),
 };
 

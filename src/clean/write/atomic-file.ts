@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { chmodSync, copyFileSync, createWriteStream, fdatasync, unlinkSync, type WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { replaceWith, temporaryPath } from '../../atomic-write.js';
-import { CliError, ExitCode } from '../../errors.js';
+import { CliError, ExitCode, messageOf } from '../../errors.js';
 import type { OutputPath } from './output-path.js';
 
 const WRITE_AT = 1 << 16;
@@ -89,7 +89,7 @@ export class OutputError extends CliError {
 
   constructor(given: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-    const reason = (code && WRITE_FAILURES[code]) ?? (cause instanceof Error ? cause.message : String(cause));
+    const reason = (code && WRITE_FAILURES[code]) ?? messageOf(cause);
     super(
       `cannot write ${given}: ${reason}${code && WRITE_FAILURES[code] ? ` (${code})` : ''}`,
       ExitCode.error,

@@ -1,7 +1,7 @@
 // What a failed answer of the cleaning service means for a batch: the month's allowance is gone, or a retry may help.
 import { type BackoffPolicy, backoffMs } from '../../../api/backoff.js';
 import { retryAfterMs } from '../../../api/headers.js';
-import { ApiError, AuthError, CliError, NetworkError } from '../../../errors.js';
+import { ApiError, AuthError, CliError, messageOf, NetworkError } from '../../../errors.js';
 import { formatDuration } from '../../../quantities.js';
 import type { StopReason } from '../outcome.js';
 
@@ -129,7 +129,7 @@ export interface FailureContext {
 const BATCH_BACKOFF: BackoffPolicy = { firstMs: 500, capMs: 15_000 };
 
 export function afterFailure(error: unknown, ctx: FailureContext): AfterFailure {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   const cliError = error instanceof CliError ? error : undefined;
   if (ctx.aborted) return { stop: 'interrupted', message: 'interrupted' };
   if (error instanceof AuthError) return { stop: 'auth', message: error.message, error };
@@ -149,8 +149,4 @@ export function afterFailure(error: unknown, ctx: FailureContext): AfterFailure 
     return { stop: 'service', message: kept, error: cliError };
   }
   return { waitMs: backoffMs(ctx.attempts, BATCH_BACKOFF, ctx.random), why: 'retry', message };
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

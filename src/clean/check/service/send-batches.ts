@@ -1,7 +1,7 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import { allowanceNews } from '../../../api/allowance.js';
 import type { Json } from '../../../api/shape.js';
-import { ApiError, CliError } from '../../../errors.js';
+import { ApiError, CliError, messageOf } from '../../../errors.js';
 import { SharedStateError } from '../../state/account-state.js';
 import { holdsUntil } from '../../state/month.js';
 import type { Booking } from '../../state/rate-limiter.js';
@@ -9,7 +9,7 @@ import type { Verdict } from '../../verdict/verdict.js';
 import { type CheckOutcome, maxSpendReached, type StopReason } from '../outcome.js';
 import { batchVerdicts, rejectedVerdicts } from './answers.js';
 import { KeySource } from './key-source.js';
-import { afterFailure, leadsNowhere, messageOf, neverReached, splitRejected } from './refusals.js';
+import { afterFailure, leadsNowhere, neverReached, splitRejected } from './refusals.js';
 import type { SendOptions } from './send-to-service.js';
 import { SpendBudget } from './spend-budget.js';
 

@@ -1,7 +1,7 @@
 // Sending to the cleaning service: every answer journaled, and cached for later runs, as it arrives.
 import type { Json } from '../../../api/shape.js';
 import type { Clock } from '../../../clock.js';
-import { CliError } from '../../../errors.js';
+import { CliError, messageOf } from '../../../errors.js';
 import type { ListJournal } from '../../state/account-state.js';
 import type { RateLimiter } from '../../state/rate-limiter.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
@@ -66,7 +66,7 @@ export async function sendToService(opts: SendOptions): Promise<CheckOutcome> {
     limiter.flush?.();
   } catch (error) {
     // As a release that fails: the limit can no longer be kept, so the run stops (storage).
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     outcome.stopped ??= { reason: 'storage', message, error: error instanceof CliError ? error : undefined };
   }
   if (opts.stop.aborted)

@@ -4,7 +4,7 @@ import { createReadStream, createWriteStream, type Stats } from 'node:fs';
 import { type FileHandle, mkdir, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { UsageError } from '../../../errors.js';
+import { messageOf, UsageError } from '../../../errors.js';
 import { processTag, removeLeftovers } from '../../../lock-files.js';
 import { nulError, utf8Error } from './problems.js';
 import { isBlankBytes } from './record-parser.js';
@@ -56,7 +56,7 @@ const READ_FAILURES: Record<string, string> = {
 export function fileError(displayName: string, err: unknown): UsageError {
   const c = code(err);
   const known = c === undefined ? undefined : READ_FAILURES[c];
-  const reason = known ?? `cannot read the file (${c ?? (err instanceof Error ? err.message : String(err))})`;
+  const reason = known ?? `cannot read the file (${c ?? messageOf(err)})`;
   return new UsageError(`${displayName}: ${reason}`);
 }
 
@@ -92,7 +92,7 @@ export async function spool(
   displayName: string,
   signal?: AbortSignal,
 ): Promise<string> {
-  const reason = (err: unknown): string => code(err) ?? (err instanceof Error ? err.message : String(err));
+  const reason = (err: unknown): string => code(err) ?? messageOf(err);
   // An error before the copy starts must not go unhandled.
   let early: unknown;
   const onEarly = (err: unknown): void => {

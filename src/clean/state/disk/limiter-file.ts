@@ -2,7 +2,7 @@
 // back clamped, and the error that stops a run when it cannot be kept.
 import { constants, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { isObject } from '../../../api/shape.js';
-import { CliError, ExitCode } from '../../../errors.js';
+import { CliError, ExitCode, messageOf } from '../../../errors.js';
 
 export interface Send {
   id: string;
@@ -82,7 +82,7 @@ export class LimiterStateError extends CliError {
         ? 'the disk is full'
         : code === 'EISDIR'
           ? 'a directory is in the way'
-          : (code ?? (cause instanceof Error ? cause.message : String(cause)));
+          : (code ?? messageOf(cause));
     super(
       `cannot keep the rate limiter's state in ${path}: ${reason}`,
       ExitCode.error,

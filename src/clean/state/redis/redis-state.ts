@@ -53,7 +53,7 @@ export class RedisAccountState implements AccountState {
     this.rememberAllowance = machine.rememberAllowance.bind(machine);
   }
 
-  /** Connects at once: a Redis that cannot be reached is known before anything is sent. */
+  /** Connects at once (a Redis that cannot be reached is known before anything is sent); `machine` keeps the rest. */
   static async connect(url: string, account: string, machine: MachineState): Promise<RedisAccountState> {
     return new RedisAccountState(await connectShared(url), url, account, machine);
   }
@@ -126,7 +126,3 @@ const SPEND_KEPT_MS = 62 * 86_400_000;
 
 /** The Redis key of an account's verdict cache: what `clean --shared` writes and `cache --shared` reads. */
 export const sharedCacheKey = (account: string) => `${keyPrefix(account)}:cache`;
-
-/** The account's state in the Redis at `url`, with what stays on this machine kept by `machine`. */
-export const openRedisState = (url: string, account: string, machine: MachineState) =>
-  RedisAccountState.connect(url, account, machine);

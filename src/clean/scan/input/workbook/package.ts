@@ -2,7 +2,7 @@
 import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import { UsageError } from '../../../../errors.js';
+import { messageOf, UsageError } from '../../../../errors.js';
 import { attribute, parseXml } from './xml.js';
 
 export class WorkbookPackage {
@@ -106,9 +106,8 @@ export function relationshipOf(rels: Map<string, Relationship>, kind: string): R
 
 function damaged(displayName: string, error: unknown): UsageError {
   if (error instanceof UsageError) return error;
-  const reason = error instanceof Error ? error.message : String(error);
   return new UsageError(
-    `${displayName}: cannot read the workbook (${reason})`,
+    `${displayName}: cannot read the workbook (${messageOf(error)})`,
     'the file may be damaged or not a workbook: open it in Excel and save it again as .xlsx',
   );
 }
