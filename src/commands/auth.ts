@@ -2,7 +2,6 @@ import { str, unwrapObject } from '../api/shape.js';
 import { markTokenAccepted, tokenAcceptedAt } from '../config/accepted-tokens.js';
 import { maskSecret } from '../config/keys.js';
 import { type Profile, refusedTokenHint, type Service, type TokenSource } from '../config/profile.js';
-import type { TokenStorage } from '../config/tokens.js';
 import { AuthError, CliError, ExitCode } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
@@ -10,21 +9,8 @@ import { redactUrl } from '../redact.js';
 import { checkCleanToken } from './common/clean-metering.js';
 import { AUTH_STATUS_FIELDS } from './common/json-fields.js';
 
-export interface ServiceStatus {
-  service: Service;
-  url: string | null;
-  signedIn: boolean;
-  verified: boolean;
-  email: string | null;
-  userId: string | null;
-  tokenSource: TokenSource | null;
-  /** Where a stored token is kept: the OS credential store or the profiles file (null: none, or the environment's). */
-  tokenStorage: TokenStorage | null;
-  token: string | null;
-  /** When the cleaning service last took the token, as this machine saw it (null for the platform). */
-  acceptedAt: string | null;
-  problem: string | null;
-}
+/** A service's row of `auth status` (docs/json.md): what storedStatus finds, then what the service said. */
+export type ServiceStatus = ReturnType<typeof storedStatus>;
 
 /** Why the cleaning service's token has no status without --check: not a failure of the command. */
 const NOT_CHECKED = 'not checked yet (--check asks the service, using a request of its rate limit)';
@@ -56,7 +42,7 @@ function storedStatus(
   service: Service,
   { value, source }: { value?: string; source?: TokenSource },
   url: string | undefined,
-): ServiceStatus {
+) {
   const creds = profile.credentials();
   return {
     service,
@@ -66,9 +52,11 @@ function storedStatus(
     email: source !== 'env' ? (creds.email ?? null) : null,
     userId: service === 'platform' && source !== 'env' ? (creds['user-id'] ?? null) : null,
     tokenSource: source ?? null,
+    /** Where a stored token is kept: the OS credential store or the profiles file (null: none, or the environment's). */
     tokenStorage: profile.tokenStorage(service) ?? null,
     token: value ? maskSecret(value) : null,
-    acceptedAt: null,
+    /** When the cleaning service last took the token, as this machine saw it (null for the platform). */
+    acceptedAt: null as string | null,
     problem: value ? null : 'not signed in',
   };
 }

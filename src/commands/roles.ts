@@ -79,26 +79,23 @@ function roleColumns(views: RoleView[]): Array<{ label: string; header: string }
   });
 }
 
-export interface PermissionRow {
-  name: string;
-  display_name: string | null;
-  category: string | null;
-  description: string | null;
-  roles: string[];
-}
+/** A row of `roles --permissions` (docs/json.md): the permission, then every role that holds it. */
+export type PermissionRow = ReturnType<typeof permissionRow>;
+
+const permissionRow = (p: RoleView['permissions'][number]) => ({
+  name: p.name,
+  display_name: p.display_name,
+  category: p.category,
+  description: p.description,
+  roles: [] as string[],
+});
 
 /** One row per permission, in category order, naming every role that holds it. */
 function permissionMatrix(views: RoleView[], columns: ReturnType<typeof roleColumns>): PermissionRow[] {
   const byName = new Map<string, PermissionRow>();
   for (const [i, role] of views.entries()) {
     for (const p of role.permissions) {
-      const row = byName.get(p.name) ?? {
-        name: p.name,
-        display_name: p.display_name,
-        category: p.category,
-        description: p.description,
-        roles: [],
-      };
+      const row = byName.get(p.name) ?? permissionRow(p);
       if (role.name) row.roles.push(columns[i]!.label);
       byName.set(p.name, row);
     }

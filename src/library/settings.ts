@@ -7,34 +7,21 @@ import { validateUrl } from '../config/urls.js';
 import { UsageError } from '../errors.js';
 import { SecretSet } from '../secrets.js';
 import { type Naming, optionName, wholeNumber } from './option-checks.js';
-import type { ClientOptions, Env } from './types.js';
+import type { ClientOptions } from './types.js';
 
-export interface ClientSettings {
-  cleanUrl?: string;
-  token?: string;
-  email?: string;
-  dataDir: string;
-  sharedUrl?: string;
-  rate: Rate;
-  concurrency: number;
-  env: Env;
-  /** Masked in every message and file made from a service's answer. */
-  secrets: SecretSet;
-  debug?: (line: string) => void;
-  /** What to do with a service and no token, and when the service refuses it: the CLI names its commands. */
-  authHint: string;
-  refusedHint: string;
-  /** The refusal of a token given with no service: the CLI names the profile that holds it. */
-  tokenWithoutService: UsageError;
-  naming: Naming;
-  clock: Clock;
-}
+export type ClientSettings = ReturnType<typeof resolveSettings>;
 
 export function resolveSettings(
   options: ClientOptions,
   naming: Naming = optionName,
-  more: Partial<Pick<ClientSettings, 'secrets' | 'authHint' | 'refusedHint' | 'tokenWithoutService' | 'clock'>> = {},
-): ClientSettings {
+  more: {
+    secrets?: SecretSet;
+    authHint?: string;
+    refusedHint?: string;
+    tokenWithoutService?: UsageError;
+    clock?: Clock;
+  } = {},
+) {
   const env = options.env ?? process.env;
   const secrets = more.secrets ?? new SecretSet();
   secrets.add(options.token);
@@ -50,10 +37,13 @@ export function resolveSettings(
         : parseRate(options.rate ?? DEFAULT_RATE, naming('rate')),
     concurrency: wholeNumber(options.concurrency ?? 4, naming('concurrency'), 1, 16),
     env,
+    /** Masked in every message and file made from a service's answer. */
     secrets,
     debug: options.debug,
+    /** What to do with a service and no token, and when the service refuses it: the CLI names its commands. */
     authHint: more.authHint ?? 'give the cleaning token: createClient({ cleanUrl, token })',
     refusedHint: more.refusedHint ?? 'give a token the cleaning service takes: createClient({ cleanUrl, token })',
+    /** The refusal of a token given with no service: the CLI names the profile that holds it. */
     tokenWithoutService:
       more.tokenWithoutService ??
       new UsageError('a cleaning token is given without cleanUrl', 'give cleanUrl, or use local: true'),

@@ -1,54 +1,19 @@
 // --dry-run: what is known already, what the precheck decides for free, and what the rest would cost.
 
-import { formatRate, type Rate } from '../../config/rate.js';
-import type { PrecheckOutcome } from '../check/precheck.js';
+import { formatRate } from '../../config/rate.js';
 import { MAX_BATCH } from '../check/service/send-batches.js';
 import { KeysExcept } from '../scan/keys-except.js';
 import type { ScanResult } from '../scan/scan.js';
-import type { KnownAllowance } from '../state/account-state.js';
 import type { Checker, KnownSources } from './checker.js';
 import { precheckPending, readCache } from './known-answers.js';
 import type { CleanRequest } from './request.js';
 
 /** What `--dry-run --json` prints (docs/json.md): field names are stable. */
-export interface DryRunFields {
-  checker: 'service' | 'local';
-  rows: number;
-  blank: number;
-  malformed: number;
-  duplicates: number;
-  unique: number;
-  alreadyChecked: number;
-  answeredFromCache: number;
-  precheckSaves: number;
-  precheckReasons: Record<string, number>;
-  toSend: number;
-  requests: number;
-  allowanceNeeded: number;
-  allowanceLeft: number | null;
-  allowanceAsOf: string | null;
-  rate: string | null;
-  minimumSeconds: number;
-  ragged: { rows: number; lines: number[] };
-  extracted: number;
-}
+export type DryRunFields = DryRunReport['fields'];
 
-export interface DryRunReport {
-  fields: DryRunFields;
-  signedIn: boolean;
-  /** The precheck's outcome; 'off' when the checker pays and --no-precheck turned it off. */
-  precheck?: PrecheckOutcome | 'off';
-  allowance?: KnownAllowance;
-  rate?: Rate;
-  cacheRead: boolean;
-}
+export type DryRunReport = Awaited<ReturnType<typeof dryRunReport>>;
 
-export async function dryRunReport(
-  request: CleanRequest,
-  checker: Checker,
-  scan: ScanResult,
-  known: KnownSources,
-): Promise<DryRunReport> {
+export async function dryRunReport(request: CleanRequest, checker: Checker, scan: ScanResult, known: KnownSources) {
   const unanswered = new KeysExcept(scan.unique, known.journaled);
   const { fromCache, lost } = await readCache(request, known, scan, unanswered, (key) => unanswered.exclude(key));
   if (lost) throw lost;
@@ -60,7 +25,7 @@ export async function dryRunReport(
   const toSend = cost ? scan.unique.size - already - fromCache - prechecked : 0;
   const spend = cost?.maxSpend !== undefined ? Math.min(cost.maxSpend, toSend) : toSend;
   const requests = Math.ceil(spend / MAX_BATCH);
-  const fields: DryRunFields = {
+  const fields = {
     checker: checker.kind,
     rows: scan.rows,
     blank: scan.blank,
@@ -84,7 +49,8 @@ export async function dryRunReport(
   return {
     fields,
     signedIn: known.signedIn,
-    precheck: cost && !checker.precheck ? 'off' : precheck,
+    /** The precheck's outcome; 'off' when the checker pays and --no-precheck turned it off. */
+    precheck: cost && !checker.precheck ? ('off' as const) : precheck,
     allowance: cost?.allowance,
     rate: cost?.rate,
     cacheRead: request.maxAgeMs > 0,

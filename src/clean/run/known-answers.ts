@@ -6,22 +6,12 @@ import type { ScanResult } from '../scan/scan.js';
 import { SharedStateError } from '../state/account-state.js';
 import type { FoundAnswer } from '../state/verdict-cache.js';
 import type { Verdict } from '../verdict/verdict.js';
-import type { VerdictTable } from '../verdict/verdict-table.js';
 import type { Checker, KnownSources } from './checker.js';
 import { refuseUnfinished } from './earlier-run.js';
 import type { RunPorts } from './events.js';
 import type { CleanRequest } from './request.js';
 
-export interface KnownAnswers {
-  verdicts: VerdictTable;
-  pending: KeysExcept;
-  fromJournal: number;
-  fromCache: number;
-  precheck?: PrecheckOutcome;
-  /** For a checker whose answers are not kept: what an interrupted run counts (see VerdictTable.answersSoFar). */
-  keptBefore?: number;
-  lost?: SharedStateError;
-}
+export type KnownAnswers = Awaited<ReturnType<typeof answerKnown>>;
 
 export async function answerKnown(
   request: CleanRequest,
@@ -29,7 +19,7 @@ export async function answerKnown(
   ports: RunPorts,
   scan: ScanResult,
   known: KnownSources,
-): Promise<KnownAnswers> {
+) {
   const verdicts = known.journaled;
   const fromJournal = verdicts.size;
   const pending = new KeysExcept(scan.unique, verdicts);
@@ -41,6 +31,7 @@ export async function answerKnown(
   // Only a run that pays is stopped for an unfinished list: the engine checks the rest for free.
   if (checker.cost) refuseUnfinished(request, ports, fromJournal, pending.size);
   ports.emit({ type: 'resumed', already: fromJournal, unique: scan.unique.size });
+  // For a checker whose answers are not kept: what an interrupted run counts (see VerdictTable.answersSoFar).
   const keptBefore = checker.kind === 'service' ? undefined : verdicts.answersSoFar;
   const toCheck = pending.size;
   // A run stopped while the cache was read checks nothing more: "checking the other N" would not be so.

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { keyOfCell } from './cell-key.js';
 import { type InputLayout, readRecordBatches } from './input/index.js';
-import { type ListStamp, sameStamp, stampList } from './input/stamp.js';
+import { sameStamp, stampList } from './input/stamp.js';
 import { PlainRows } from './spill/plain-rows.js';
 import { RowOrdinals } from './spill/row-ordinals.js';
 import { UniqueKeys } from './spill/unique-keys.js';
@@ -12,25 +12,7 @@ const ROWS_BUDGET = 8 << 20;
 
 export const RAGGED_LINES_KEPT = 10;
 
-export interface ScanResult {
-  rows: number;
-  /** Rows without an address to check: an empty email cell, or none (a row that ends before it). */
-  blank: number;
-  invalid: number;
-  duplicates: number;
-  unique: UniqueKeys;
-  /** With `keepRowOrdinals`: each row's address's number, in row order (rows without an address have none). */
-  rowOrdinals?: RowOrdinals;
-  /** With `keepRowOrdinals`: which rows' cells are their address as it stands (see PlainRows). */
-  plainRows?: PlainRows;
-  /** Rows whose address was taken from inside the cell (`Name <address>`, mailto:, ` ::: `). */
-  extracted: number;
-  /** Rows with more or fewer fields than the header (or the first row), and the first of their lines. */
-  ragged: { rows: number; lines: number[] };
-  release(): void;
-  /** The file read, as it was when the scan began: a write pass must read the same rows. */
-  readStamp?: ListStamp;
-}
+export type ScanResult = Awaited<ReturnType<typeof scanInput>>;
 
 export interface ScanOptions {
   /** Where what passes the memory budget is written (private files, removed by `release`). */
@@ -47,7 +29,7 @@ export interface ScanOptions {
 }
 
 /** Pass 1: every row read once; only the unique addresses are kept. */
-export async function scanInput(layout: InputLayout, opts: ScanOptions): Promise<ScanResult> {
+export async function scanInput(layout: InputLayout, opts: ScanOptions) {
   const { spoolDir, budgets } = opts;
   const unique = new UniqueKeys({
     spoolDir,
@@ -61,19 +43,24 @@ export async function scanInput(layout: InputLayout, opts: ScanOptions): Promise
     unique.close();
     rowOrdinals?.close();
   };
-  const readStamp = stampList(layout.file);
-  const result: ScanResult = {
+  const result = {
     rows: 0,
+    /** Rows without an address to check: an empty email cell, or none (a row that ends before it). */
     blank: 0,
     invalid: 0,
     duplicates: 0,
     unique,
+    /** With `keepRowOrdinals`: each row's address's number, in row order (rows without an address have none). */
     rowOrdinals,
+    /** With `keepRowOrdinals`: which rows' cells are their address as it stands (see PlainRows). */
     plainRows: rowOrdinals ? new PlainRows() : undefined,
+    /** Rows whose address was taken from inside the cell (`Name <address>`, mailto:, ` ::: `). */
     extracted: 0,
-    ragged: { rows: 0, lines: [] },
+    /** Rows with more or fewer fields than the header (or the first row), and the first of their lines. */
+    ragged: { rows: 0, lines: [] as number[] },
     release,
-    readStamp,
+    /** The file read, as it was when the scan began: a write pass must read the same rows. */
+    readStamp: stampList(layout.file),
   };
   try {
     await scanRecords(layout, result, opts);

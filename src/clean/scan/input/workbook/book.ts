@@ -9,18 +9,11 @@ export interface SheetEntry {
   path?: string;
 }
 
-export interface Book {
-  path: string;
-  sheets: SheetEntry[];
-  /** Dates count from 1904 (old Mac workbooks), not 1900. */
-  date1904: boolean;
-  stylesPath?: string;
-  sharedStringsPath?: string;
-}
+export type Book = Awaited<ReturnType<typeof readBook>>;
 
 const MAX_SHEETS = 10_000;
 
-export async function readBook(pkg: WorkbookPackage): Promise<Book> {
+export async function readBook(pkg: WorkbookPackage) {
   const root = await readRelationships(pkg, '');
   const workbookPath = relationshipOf(root, 'officeDocument')?.path ?? 'xl/workbook.xml';
   if (!pkg.has(workbookPath))
@@ -32,9 +25,10 @@ export async function readBook(pkg: WorkbookPackage): Promise<Book> {
     );
   }
   const rels = await readRelationships(pkg, workbookPath);
-  const book: Book = {
+  const book = {
     path: workbookPath,
-    sheets: [],
+    sheets: [] as SheetEntry[],
+    /** Dates count from 1904 (old Mac workbooks), not 1900. */
     date1904: false,
     stylesPath: relationshipOf(rels, 'styles')?.path,
     sharedStringsPath: relationshipOf(rels, 'sharedStrings')?.path,
