@@ -12,13 +12,7 @@ export interface PasswordHash {
   hash: string; // base64url
 }
 
-export interface StoredToken {
-  hash: string; // base64url sha256 of the secret part
-  userId: string;
-  service: TokenService;
-  createdAt: number;
-  expiresAt: number;
-}
+export type StoredToken = ReturnType<typeof issueToken>['record'];
 
 // OWASP's scrypt floor (N=2^14, r=8, p=1); maxmem must allow 128*N*r bytes plus headroom.
 export const PASSWORD_COST = 16384;
@@ -61,15 +55,11 @@ function sha256(secret: string): Buffer {
 }
 
 /** Creates a bearer token `<id>.<secret>`; only the sha256 of the secret is kept. */
-export function issueToken(
-  userId: string,
-  service: TokenService,
-  now: number,
-  ttlMs: number,
-): { token: string; id: string; record: StoredToken } {
+export function issueToken(userId: string, service: TokenService, now: number, ttlMs: number) {
   const id = randomBytes(16).toString('base64url');
   const secret = randomBytes(32).toString('base64url');
-  const record: StoredToken = {
+  const record = {
+    /** base64url sha256 of the secret part. */
     hash: sha256(secret).toString('base64url'),
     userId,
     service,

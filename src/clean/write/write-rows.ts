@@ -22,12 +22,7 @@ export interface WriteOptions extends Omit<OutputsRequest, 'summaryJson' | 'repo
   warn?(message: string): void;
 }
 
-export interface WriteSummary {
-  rows: number;
-  written: number;
-  rejected: number;
-  tally: Tally;
-}
+export type WriteSummary = Awaited<ReturnType<typeof writeRows>>;
 
 interface Target {
   sink: RowSink;
@@ -42,7 +37,7 @@ export type DecideRow = (cell: string | undefined) => CellKey;
 export type AnswerFor = (key: string) => Verdict | undefined;
 
 /** The write pass: every row in order with its verdict; files appear only when complete. */
-export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts: WriteOptions): Promise<WriteSummary> {
+export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts: WriteOptions) {
   const format = await FORMATS[opts.format].load();
   const extras = [...(opts.extraColumns ?? []), ...(opts.checked ? (['email_checked'] as const) : [])];
   const escapeFormulas = opts.escapeFormulas ?? (layout.workbook !== undefined && opts.format === 'csv');
@@ -56,7 +51,7 @@ export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts:
     if (rejects) targets.push(rejects);
     for (const t of targets) await t.sink.start();
 
-    const summary: WriteSummary = {
+    const summary = {
       rows: 0,
       written: 0,
       rejected: 0,
