@@ -1,4 +1,4 @@
-import { formatCount } from '../../quantities.js';
+import { formatCount, quantity } from '../../quantities.js';
 import type { RunSummary } from '../run/summary.js';
 
 const md = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
@@ -12,24 +12,24 @@ export function stepSummary(s: RunSummary, files: readonly string[] = []): strin
   const checker =
     s.checker === 'local'
       ? 'the built-in engine (nothing spent)'
-      : `the cleaning service: spent ${amount(s.spent, 'address', 'addresses')} in ${amount(s.requests, 'request', 'requests')}`;
+      : `the cleaning service: spent ${quantity(s.spent, 'address', 'addresses')} in ${quantity(s.requests, 'request', 'requests')}`;
   const lines = [
     `### mailclean: ${md(s.input)}`,
     '',
     ...verdictLine(s),
     '',
-    `${amount(s.rows, 'row', 'rows')}, ${amount(s.unique, 'unique address', 'unique addresses')}, checked by ${checker}.`,
+    `${quantity(s.rows, 'row', 'rows')}, ${quantity(s.unique, 'unique address', 'unique addresses')}, checked by ${checker}.`,
     '',
   ];
   if (rows.length > 0) lines.push('| Status | Rows | Share |', '| --- | ---: | ---: |', ...rows, '');
   if (s.unchecked.rows > 0)
     lines.push(
-      `**${amount(s.unchecked.rows, 'row', 'rows')} unchecked**${s.unchecked.message ? `: ${md(s.unchecked.message)}` : ''}.`,
+      `**${quantity(s.unchecked.rows, 'row', 'rows')} unchecked**${s.unchecked.message ? `: ${md(s.unchecked.message)}` : ''}.`,
       '',
     );
   const outputs = s.outputs.map(
     (o) =>
-      `${o.path === '-' ? 'stdout' : code(o.path)} (${amount(o.rows, 'row', 'rows')}${o.role === 'rejects' ? ', rejects' : ''})`,
+      `${o.path === '-' ? 'stdout' : code(o.path)} (${quantity(o.rows, 'row', 'rows')}${o.role === 'rejects' ? ', rejects' : ''})`,
   );
   const all = [...outputs, ...files.map(code)];
   lines.push(all.length > 0 ? `Outputs: ${all.join(', ')}.` : 'No output was written.', '');
@@ -44,5 +44,4 @@ function verdictLine(s: RunSummary): string[] {
   return [s.exitCode === 0 ? 'Every row decided.' : `Exit ${s.exitCode}.`];
 }
 
-const amount = (count: number, one: string, many: string) => `${n(count)} ${count === 1 ? one : many}`;
 const code = (path: string) => `\`${path.replace(/`/g, "'")}\``;

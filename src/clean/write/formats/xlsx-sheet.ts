@@ -15,7 +15,7 @@ export class SheetXml {
   private columns = 0;
   rows = 0;
 
-  constructor(private readonly stream: Writable) {
+  constructor(stream: Writable) {
     this.writer = new ChunkedWriter(stream);
   }
 
@@ -41,9 +41,8 @@ export class SheetXml {
 
   async end(): Promise<void> {
     await this.release();
-    await this.writer.write(`</sheetData><autoFilter ref="${this.range}"/></worksheet>`);
-    await this.writer.flush();
-    await new Promise<void>((resolve) => this.stream.end(resolve));
+    this.writer.append(`</sheetData><autoFilter ref="${this.range}"/></worksheet>`);
+    await this.writer.end();
   }
 
   private release(): Promise<void> | undefined {

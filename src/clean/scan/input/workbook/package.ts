@@ -1,6 +1,7 @@
 // A workbook's zip (yauzl), read through its central directory so the small parts come before the sheet.
 import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
+import { text as wholeText } from 'node:stream/consumers';
 import yauzl from 'yauzl';
 import { messageOf, UsageError } from '../../../../errors.js';
 import { attribute, parseXml } from './xml.js';
@@ -36,9 +37,7 @@ export class WorkbookPackage {
 
   /** A part's text, whole: for the small parts a workbook written over this one edits (styles, content types). */
   async text(path: string): Promise<string> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await this.stream(path)) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
+    return wholeText(await this.stream(path));
   }
 
   /** A part's bytes as they inflate; the zip's sizes are checked as it streams (a lying entry fails). */
