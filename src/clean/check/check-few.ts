@@ -5,7 +5,7 @@ import type { Engine } from '../../verify/index.js';
 import { atTime } from '../state/verdict-cache.js';
 import type { Verdict } from '../verdict/verdict.js';
 import { engineVerdict } from './engine/check-with-engine.js';
-import type { CheckOutcome } from './outcome.js';
+import { type CheckOutcome, nothingSpent } from './outcome.js';
 import { type SendOptions, sendToService } from './service/send-to-service.js';
 
 export interface FewChecked {
@@ -59,7 +59,5 @@ export async function checkFewWithEngine(
       results.set(key, engineVerdict(key, await engine.verify(key), new Date(clock.now()).toISOString()));
     }),
   );
-  const outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
-  if (stop.aborted) outcome.stopped = { reason: 'interrupted', message: 'interrupted' };
-  return { results, fromCache: new Set(), outcome };
+  return { results, fromCache: new Set(), outcome: nothingSpent(stop) };
 }

@@ -26,6 +26,13 @@ export interface CheckOutcome {
   allowance?: AllowanceNews;
 }
 
+/** Nothing spent; interrupted when `stop` was asked for, as a stop while sending ends it. */
+export function nothingSpent(stop?: AbortSignal): CheckOutcome {
+  const outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
+  if (stop?.aborted) outcome.stopped = { reason: 'interrupted', message: 'interrupted' };
+  return outcome;
+}
+
 export function maxSpendReached(maxSpend: number): NonNullable<CheckOutcome['stopped']> {
   return { reason: 'max-spend', message: `stopped at --max-spend ${maxSpend}` };
 }

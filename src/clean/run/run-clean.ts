@@ -1,7 +1,7 @@
 // One run, whichever checker decides its addresses: scan the list, take what is known already, check the rest, write
 // every row. A dry run stops after what is known and reports what the rest would cost.
 import { formatCount } from '../../quantities.js';
-import type { CheckOutcome } from '../check/outcome.js';
+import { type CheckOutcome, nothingSpent } from '../check/outcome.js';
 import { type InputLayout, openInput } from '../scan/input/index.js';
 import { type ScanResult, scanInput } from '../scan/scan.js';
 import type { SharedStateError } from '../state/account-state.js';
@@ -142,9 +142,7 @@ async function checkAndWrite(request: CleanRequest, checker: Checker, ports: Run
 }
 
 const sharedLost = (error: SharedStateError): CheckOutcome => ({
-  spent: 0,
-  requests: 0,
-  retries: 0,
+  ...nothingSpent(),
   stopped: { reason: 'shared', message: error.message },
 });
 

@@ -8,7 +8,7 @@ import type { AccountState } from '../../state/account-state.js';
 import { type ExtraColumn, SERVICE_COLUMNS, type Verdict } from '../../verdict/verdict.js';
 import { VerdictTable } from '../../verdict/verdict-table.js';
 import { cacheWhenAsked, journaledOf } from '../open-cache.js';
-import type { CheckOutcome } from '../outcome.js';
+import { type CheckOutcome, nothingSpent } from '../outcome.js';
 import { checkKnownKeys, checkWithEngine } from './check-with-engine.js';
 import type { EngineSettings } from './engine-settings.js';
 
@@ -88,7 +88,7 @@ export class EngineChecker implements Checker {
         answered: journaled ? (ordinal) => verdicts.has(ordinal) : undefined,
       });
       const rest = known < toCheck && !signals.stop.aborted ? unanswered(keys, verdicts) : [];
-      const { interrupted } = await checkWithEngine(rest, engine, {
+      await checkWithEngine(rest, engine, {
         concurrency: ENGINE_CONCURRENCY,
         stop: signals.stop,
         now: Date.now,
@@ -97,9 +97,7 @@ export class EngineChecker implements Checker {
       });
       const { dns } = engine.stats();
       ports.emit({ type: 'debug', message: `local engine: ${dns.lookups} domain lookups, ${dns.queries} DNS queries` });
-      const outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
-      if (interrupted) outcome.stopped = { reason: 'interrupted', message: 'interrupted' };
-      return outcome;
+      return nothingSpent(signals.stop);
     } finally {
       signals.stop.removeEventListener('abort', stopEngine);
       ports.emit({ type: 'progress-live', live: false });

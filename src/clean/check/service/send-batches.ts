@@ -6,7 +6,7 @@ import { SharedStateError } from '../../state/account-state.js';
 import { holdsUntil } from '../../state/month.js';
 import type { Booking } from '../../state/rate-limiter.js';
 import type { Verdict } from '../../verdict/verdict.js';
-import { type CheckOutcome, maxSpendReached, type StopReason } from '../outcome.js';
+import { type CheckOutcome, maxSpendReached, nothingSpent, type StopReason } from '../outcome.js';
 import { batchVerdicts, rejectedVerdicts } from './answers.js';
 import { KeySource } from './key-source.js';
 import { afterFailure, leadsNowhere, neverReached, splitRejected } from './refusals.js';
@@ -23,7 +23,7 @@ interface Batch {
 
 /** Batches are cut as places (p-limit) free up, so a list of millions is never copied. */
 export class BatchSender {
-  private readonly outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
+  private readonly outcome = nothingSpent();
   private readonly limit: LimitFunction;
   private readonly running = new Set<Promise<void>>();
   private readonly budget: SpendBudget;

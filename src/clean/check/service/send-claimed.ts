@@ -8,7 +8,7 @@ import { SharedStateError } from '../../state/account-state.js';
 import { holdsUntil } from '../../state/month.js';
 import { atTime, type VerdictCache } from '../../state/verdict-cache.js';
 import type { Verdict } from '../../verdict/verdict.js';
-import { type CheckOutcome, maxSpendReached } from '../outcome.js';
+import { type CheckOutcome, maxSpendReached, nothingSpent } from '../outcome.js';
 import type { MoreKeys } from './key-source.js';
 import { type SendOptions, sendToService } from './send-to-service.js';
 import type { KnownCount } from './spend-budget.js';
@@ -52,7 +52,7 @@ export async function sendClaimed(opts: ClaimedSendOptions): Promise<CheckOutcom
 
 /** One run's rounds of sending, against the whole run's --max-spend. */
 class ClaimedSending {
-  outcome: CheckOutcome = { spent: 0, requests: 0, retries: 0 };
+  outcome = nothingSpent();
   fromOthers = 0;
   /** What progress was last told of this run's spend and requests, across rounds. */
   private spentSoFar = 0;

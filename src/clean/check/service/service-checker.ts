@@ -15,7 +15,7 @@ import { SERVICE_COLUMNS } from '../../verdict/verdict.js';
 import { VerdictTable } from '../../verdict/verdict-table.js';
 import type { EngineSettings } from '../engine/engine-settings.js';
 import { cacheWhenAsked, journaledOf } from '../open-cache.js';
-import type { CheckOutcome } from '../outcome.js';
+import { type CheckOutcome, nothingSpent } from '../outcome.js';
 import { sendClaimed } from './send-claimed.js';
 import { minimumTime, type SendOptions, sendToService, timeLeft } from './send-to-service.js';
 import type { KnownCount } from './spend-budget.js';
@@ -94,7 +94,7 @@ export class ServiceChecker implements Checker {
     // Read again: another run of the account may have learned more while this one waited for its list.
     this.allowance = state.knownAllowance();
     // Every address answered already: nothing to send, so no claim, cache or request is needed.
-    if (work.pending.size === 0) return { spent: 0, requests: 0, retries: 0, saved: this.earlier, ...stopped(work) };
+    if (work.pending.size === 0) return { ...nothingSpent(work.signals.stop), saved: this.earlier };
     this.booking = new SpendBooking(state, this.options.clock);
     const outcome = await this.send(work, ports, state, client, intoTable(this.journal, work));
     // Stopped for the allowance: what the service said, with what was known besides (the renewal a sign-in named).
@@ -194,10 +194,6 @@ function intoTable(journal: ListJournal, work: CheckWork): SendOptions['journal'
 function countOf(known: KnownAllowance | undefined): KnownCount | undefined {
   return known?.left === undefined ? undefined : { left: known.left, until: holdsUntil(known), fresh: false };
 }
-
-/** A stop asked for before checking began ends the run as interrupted, as one asked for while sending does. */
-const stopped = (work: CheckWork): Pick<CheckOutcome, 'stopped'> =>
-  work.signals.stop.aborted ? { stopped: { reason: 'interrupted', message: 'interrupted' } } : {};
 
 const CACHE_LOST = 'addresses answered before are sent and paid for again (the journal still answers this list)';
 
