@@ -1,19 +1,12 @@
 // Where a run writes, resolved and probed before anything is spent, so a typo cannot waste a run.
 
 import { basename, dirname, join } from 'node:path';
-import type { OutputPath } from '../clean/write/output-path.js';
+import type { OutputsRequest } from '../clean/run/request.js';
 import { resolveOutputPath, sameFile } from '../clean/write/output-path.js';
 import { UsageError } from '../errors.js';
 import { type Naming, optionName } from './option-checks.js';
 
-export interface OutputTargets {
-  output?: OutputPath;
-  rejects?: OutputPath;
-  summaryJson?: OutputPath;
-  report?: OutputPath;
-  /** With in-place: where the input is copied before the output replaces it. */
-  backup?: string;
-}
+export type OutputTargets = Pick<OutputsRequest, 'output' | 'rejects' | 'summaryJson' | 'report' | 'backup'>;
 
 const TARGETS = ['output', 'rejects', 'summaryJson', 'report'] as const;
 

@@ -40,6 +40,7 @@ export interface OutputsRequest {
   format: OutputFormat;
   /** Undefined writes the rows to `stdout`, or hands them to `rows`. */
   output?: OutputPath;
+  /** With in-place: where the input is copied before the output replaces it. */
   backup?: string;
   stdout: Writable;
   /** CSV: the list's own cells that would start a formula are neutralised (default: on only for a workbook input). */
