@@ -3,6 +3,7 @@
 import { ExitCode, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import { renderTable } from '../io/table.js';
+import { dnsConcurrencyOf } from '../library/option-checks.js';
 import type { VerifyResult as VerifyRow } from '../library/types.js';
 import { MAX_VERIFIED } from '../library/verify.js';
 import { noServiceNote, precheckNote } from './clean/render.js';
@@ -17,7 +18,13 @@ export async function verifyCommand(o: VerifyFlags, f: Factory): Promise<number>
   const { whoChecks } = await import('../library/checker.js');
   (await f.profile()).requireKnown();
   const client = await f.client();
-  const checks = { local: o.local, precheck: o.precheck, dnsServers: o.dnsServer };
+  const checks = {
+    local: o.local,
+    precheck: o.precheck,
+    dnsServers: o.dnsServer,
+    dnsConcurrency: dnsConcurrencyOf(o.dnsConcurrency, '--dns-concurrency'),
+    dnsTimeout: o.dnsTimeout,
+  };
   if (whoChecks(await client.settings(), checks) === 'engine' && !o.local) noServiceNote(f);
   const rows = await client.verify(o.addresses, {
     ...checks,

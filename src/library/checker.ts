@@ -5,6 +5,7 @@ import type { Checker } from '../clean/run/checker.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import type { Account } from './account.js';
+import { dnsConcurrencyOf, dnsTimeoutOf } from './option-checks.js';
 import type { ClientSettings } from './settings.js';
 import type { CheckOptions, EngineRequest } from './types.js';
 
@@ -25,9 +26,10 @@ export function whoChecks(settings: ClientSettings, o: CheckOptions): CheckChoic
     return 'engine';
   }
   if (o.smtp) throw new UsageError(`${name('smtp')} works with the built-in engine only (${name('local')})`);
-  if (o.dnsServers !== undefined && o.precheck === false)
+  const dns = (['dnsServers', 'dnsConcurrency', 'dnsTimeout'] as const).find((option) => o[option] !== undefined);
+  if (dns !== undefined && o.precheck === false)
     throw new UsageError(
-      `${name('dnsServers')} serves the built-in engine (${name('local')}) and the precheck, which ${name('noPrecheck')} turns off`,
+      `${name(dns)} serves the built-in engine (${name('local')}) and the precheck, which ${name('noPrecheck')} turns off`,
     );
   if (o.smtpFrom !== undefined)
     throw new UsageError(`${name('smtpFrom')} works with the built-in engine only (${name('local')})`);
@@ -109,5 +111,13 @@ export async function engineSettings(o: EngineRequest, settings: ClientSettings)
     if ('error' in parsed) throw new UsageError(`${from}: ${parsed.error}`);
     dnsServers = parsed.servers;
   }
-  return { smtp: o.smtp ?? false, smtpPort: o.smtpPort ?? 25, smtpFrom: o.smtpFrom, dnsServers };
+  const { naming } = settings;
+  return {
+    smtp: o.smtp ?? false,
+    smtpPort: o.smtpPort ?? 25,
+    smtpFrom: o.smtpFrom,
+    dnsServers,
+    dnsConcurrency: dnsConcurrencyOf(o.dnsConcurrency, naming('dnsConcurrency')),
+    dnsTimeoutMs: o.dnsTimeout === undefined ? undefined : dnsTimeoutOf(o.dnsTimeout, naming('dnsTimeout')),
+  };
 }

@@ -15,7 +15,11 @@ export type ListRequest = Omit<CleanRequest, 'stdin' | 'spoolDir' | 'signals' | 
 };
 
 /** The library's options, or the CLI's flags under the same names (whose numbers are still text). */
-export type PlanOptions = Omit<CleanOptions, 'maxSpend' | 'smtpPort'> & { maxSpend?: string | number; yes?: boolean };
+export type PlanOptions = Omit<CleanOptions, 'maxSpend' | 'smtpPort' | 'dnsConcurrency'> & {
+  maxSpend?: string | number;
+  dnsConcurrency?: string | number;
+  yes?: boolean;
+};
 
 export interface CleanPlan {
   request: ListRequest;

@@ -19,6 +19,23 @@ export function wholeNumber(value: unknown, source: string, min: number, max = N
   return n;
 }
 
+/** Domains looked up at once, when fixed: from 1 to 1024. */
+export function dnsConcurrencyOf(value: unknown, source: string): number | undefined {
+  return value === undefined ? undefined : wholeNumber(value, source, 1, 1024);
+}
+
+/** A DNS query's timeout: milliseconds as a number or `250`, `250ms`, `1.5s`; from 10 ms to 60 s. */
+export function dnsTimeoutOf(value: string | number, source: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$/.exec(String(value));
+  const ms = match ? Number(match[1]) * (match[2] === 's' ? 1000 : 1) : NaN;
+  if (!(ms >= 10 && ms <= 60_000))
+    throw new UsageError(
+      `${source}: "${String(value)}" is not a timeout from 10ms to 60s`,
+      'write it in milliseconds or seconds, e.g. 500ms or 2s',
+    );
+  return Math.round(ms);
+}
+
 /** The statuses and reasons `only` keeps; a name that is neither is a usage error naming `source`. */
 export function onlyStatuses(value: string | readonly string[] | undefined, source: string): Set<string> | undefined {
   if (value === undefined) return undefined;

@@ -37,6 +37,8 @@ export const ENGINE_OPTIONS = {
   smtpPort: is('number'),
   smtpFrom: is('string'),
   dnsServers: is('string', 'list'),
+  dnsConcurrency: is('number'),
+  dnsTimeout: is('string', 'number'),
 } as const;
 
 export const CHECK_OPTIONS = {

@@ -1,6 +1,6 @@
 // A few addresses checked now: by the cleaning service through the account's limiter and cache, or by the engine.
 import { checkFewWithEngine, checkFewWithService, type FewChecked } from '../clean/check/check-few.js';
-import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
+import { dnsOptionsOf, type EngineSettings } from '../clean/check/engine/engine-settings.js';
 import { cacheWhenAsked } from '../clean/check/open-cache.js';
 import { keyOfCell } from '../clean/scan/cell-key.js';
 import { keepLearned } from '../clean/state/known-allowance.js';
@@ -101,7 +101,7 @@ async function withService(
 async function withEngine(account: Account, keys: string[], settings: EngineSettings, o: Stops): Promise<FewChecked> {
   const { Engine } = await import('../verify/index.js');
   const engine = new Engine({
-    dns: { servers: settings.dnsServers },
+    dns: dnsOptionsOf(settings),
     onWarning: (message) => o.emit({ type: 'warning', message }),
   });
   try {

@@ -2,9 +2,11 @@
 
 export interface DnsOptions {
   servers?: string[];
-  /** Per-query timeout before a retry, in milliseconds (c-ares doubles it on each retry). Default 3000. */
+  /** How long a query's first try is waited for, in milliseconds (each retry twice as long). Default: learned. */
   timeoutMs?: number;
+  /** Tries of a query that gets no answer. Default 2. */
   tries?: number;
+  /** Domains looked up at once. Default: learned from the resolver's answers, up to MAX_IN_FLIGHT. */
   concurrency?: number;
   /** After this many domains in a row got no answer, the rest are `dns_unavailable` without asking. Default 5. */
   unreachableAfter?: number;
@@ -55,10 +57,12 @@ export function codeOf(err: unknown): string {
   return typeof code === 'string' ? code : 'EUNKNOWN';
 }
 
-export function dnsWarning(code: string): string {
-  return NO_ANSWER.has(code)
-    ? `DNS is unreachable (${code}): domain checks are unknown`
-    : `DNS lookups failed (${code}): those domain checks are unknown`;
+/** `answering`: the resolver has answered other questions, so a query without an answer is that domain's. */
+export function dnsWarning(code: string, answering: boolean): string {
+  if (!NO_ANSWER.has(code)) return `DNS lookups failed (${code}): those domain checks are unknown`;
+  return answering
+    ? `DNS gave no answer for some domains (${code}): those domain checks are unknown`
+    : `DNS is unreachable (${code}): domain checks are unknown`;
 }
 
 export function canaryWarning(name: string, code: string): string {

@@ -106,4 +106,18 @@ describe('verify without a service', () => {
       ['invalid', 'syntax', 'local'],
     ]);
   });
+
+  it('takes dnsConcurrency and dnsTimeout, and names either when its value is wrong', async () => {
+    const base = { dataDir: home().dataDir, dnsServers: '127.0.0.1:9' };
+    const results = await verify(['x@example.invalid'], { ...base, dnsConcurrency: 8, dnsTimeout: '250ms' });
+    expect(results.map((r) => r.reason)).toEqual(['reserved_domain']);
+    await expect(verify(['x@example.invalid'], { ...base, dnsConcurrency: 0 })).rejects.toMatchObject({
+      exitCode: ExitCode.usage,
+      message: 'dnsConcurrency: "0" is not a whole number from 1 to 1024',
+    });
+    await expect(verify(['x@example.invalid'], { ...base, dnsTimeout: 'soon' })).rejects.toMatchObject({
+      exitCode: ExitCode.usage,
+      message: 'dnsTimeout: "soon" is not a timeout from 10ms to 60s',
+    });
+  });
 });

@@ -3,7 +3,7 @@
 import type { Engine } from '../../verify/index.js';
 import type { Verdict } from '../verdict/verdict.js';
 import { checkWithEngine, numbered } from './engine/check-with-engine.js';
-import type { EngineSettings } from './engine/engine-settings.js';
+import { dnsOptionsOf, type EngineSettings } from './engine/engine-settings.js';
 
 export const PRECHECK_REASONS: ReadonlySet<string> = new Set([
   'reserved_domain',
@@ -14,8 +14,8 @@ export const PRECHECK_REASONS: ReadonlySet<string> = new Set([
   'possible_typo',
 ]);
 
-/** Addresses the engine checks at once: domains are looked up once each, so most addresses wait on a few lookups. */
-const CONCURRENCY = 64;
+/** Addresses the engine checks at once: enough to keep as many lookups in flight as the resolver takes. */
+const CONCURRENCY = 256;
 
 export interface PrecheckOutcome {
   byReason: Map<string, number>;
@@ -30,12 +30,12 @@ type OnDecided = (key: string, verdict: Verdict) => void;
 /** Without `onDecided`, what it decides is only counted (a dry run). A stop abandons the lookups in flight. */
 export async function runPrecheck(
   keys: Iterable<string>,
-  settings: Pick<EngineSettings, 'dnsServers'>,
+  settings: EngineSettings,
   opts: { signals: { stop: AbortSignal }; onDecided?: OnDecided; onDebug?: (message: string) => void },
 ): Promise<PrecheckOutcome> {
   const { Engine } = await import('../../verify/index.js');
   const engine = new Engine({
-    dns: { servers: settings.dnsServers, confirmNoDomain: true },
+    dns: { ...dnsOptionsOf(settings), confirmNoDomain: true },
     onWarning: (message) => opts.onDebug?.(message),
   });
   const { stop } = opts.signals;

@@ -6,7 +6,7 @@ import { parseRate } from '../../config/rate.js';
 import { UsageError } from '../../errors.js';
 import { type Factory, flagName } from '../../factory.js';
 import { cleanPlan } from '../../library/clean-options.js';
-import { wholeNumber } from '../../library/option-checks.js';
+import { dnsConcurrencyOf, wholeNumber } from '../../library/option-checks.js';
 import type { CleanFlags, RawCleanFlags } from './clean.js';
 import { runOrigin } from './origin.js';
 
@@ -60,6 +60,8 @@ export function cleanFlags(opts: RawCleanFlags, args: [input?: string], stdinIsT
       smtpPort: wholeNumber(opts.smtpPort, '--smtp-port', 1, 65535),
       smtpFrom: opts.smtpFrom,
       dnsServers: opts.dnsServer,
+      dnsConcurrency: dnsConcurrencyOf(opts.dnsConcurrency, '--dns-concurrency'),
+      dnsTimeout: opts.dnsTimeout,
     },
     json: opts.json,
   };

@@ -18,6 +18,11 @@ function declareFlags(cmd: Command) {
       '--dns-server <ip[:port],…>',
       'built-in engine and precheck: DNS servers to ask (default: the system resolver)',
     )
+    .option('--dns-concurrency <n>', 'built-in engine and precheck: domains looked up at once (default: learned)')
+    .option(
+      '--dns-timeout <duration>',
+      'built-in engine and precheck: how long a DNS query waits before it is asked again, e.g. 500ms or 2s (default: learned)',
+    )
     .addOption(jsonOption())
     .addHelpText(
       'after',

@@ -10,7 +10,7 @@ import { VerdictTable } from '../../verdict/verdict-table.js';
 import { cacheWhenAsked, journaledOf } from '../open-cache.js';
 import { type CheckOutcome, nothingSpent } from '../outcome.js';
 import { checkKnownKeys, checkWithEngine } from './check-with-engine.js';
-import type { EngineSettings } from './engine-settings.js';
+import { dnsOptionsOf, type EngineSettings } from './engine-settings.js';
 
 /** Addresses waiting on the engine at once: it bounds its own DNS and SMTP concurrency. */
 const ENGINE_CONCURRENCY = 256;
@@ -39,7 +39,7 @@ export class EngineChecker implements Checker {
     if (opts.dryRun) return new EngineChecker(undefined, opts.state, withService);
     const { Engine } = await import('../../../verify/index.js');
     const engine = new Engine({
-      dns: { servers: settings.dnsServers },
+      dns: dnsOptionsOf(settings),
       smtp: { enabled: settings.smtp, port: settings.smtpPort, from: settings.smtpFrom },
       onWarning: opts.onWarning,
     });
