@@ -2,7 +2,7 @@
 
 export interface DnsOptions {
   servers?: string[];
-  /** How long a query's first try is waited for, in milliseconds (each retry twice as long). Default: learned. */
+  /** How long each try of a query is waited for, in milliseconds. Default: learned from the answers' times. */
   timeoutMs?: number;
   /** Tries of a query that gets no answer. Default 2. */
   tries?: number;

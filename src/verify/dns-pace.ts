@@ -35,7 +35,7 @@ export class DnsPace {
     this.limit = pLimit(concurrency ?? START_IN_FLIGHT);
   }
 
-  /** How long the first try of a query is waited for; each retry waits twice as long as the one before. */
+  /** How long each try of a query is waited for. */
   timeoutMs(): number {
     if (this.fixedTimeoutMs !== undefined) return this.fixedTimeoutMs;
     if (this.learnedMs === undefined) {
@@ -49,30 +49,38 @@ export class DnsPace {
   }
 
   /**
-   * `query`, or ETIMEOUT once try `attempt` has waited its time. The time is read again when it passes, so queries
-   * asked before the first answers came in are held to what those answers taught.
+   * One try: `query`'s answer, or ETIMEOUT once the try has waited its time. The time is read again when it passes,
+   * so queries asked before the first answers came in are held to what those answers taught. c-ares gives up at a
+   * time of its own, learned from the server's answers: until the try's time has passed, it is asked again.
    */
-  race<T>(query: Promise<T>, attempt: number): Promise<T> {
+  race<T>(query: () => Promise<T>): Promise<T> {
     const started = performance.now();
-    const scale = 2 ** attempt;
+    const left = () => this.timeoutMs() - (performance.now() - started);
     return new Promise<T>((resolve, reject) => {
-      let timer: NodeJS.Timeout;
-      const check = () => {
-        const left = this.timeoutMs() * scale - (performance.now() - started);
-        if (left > 1) timer = setTimeout(check, left);
-        else reject(Object.assign(new Error('DNS query timed out'), { code: TIMED_OUT }));
+      let timer: NodeJS.Timeout | undefined;
+      let done = false;
+      const end = (settle: () => void) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        settle();
       };
-      timer = setTimeout(check, (this.fixedTimeoutMs ?? TIMEOUT_FLOOR_MS) * scale);
-      query.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (err: unknown) => {
-          clearTimeout(timer);
-          reject(err);
-        },
-      );
+      const check = () => {
+        const ms = left();
+        if (ms > 1) timer = setTimeout(check, ms);
+        else end(() => reject(Object.assign(new Error('DNS query timed out'), { code: TIMED_OUT })));
+      };
+      const ask = (): void => {
+        void query().then(
+          (value) => end(() => resolve(value)),
+          (err: unknown) => {
+            if ((err as { code?: unknown })?.code === TIMED_OUT && !done && left() > 1) ask();
+            else end(() => reject(err));
+          },
+        );
+      };
+      timer = setTimeout(check, this.fixedTimeoutMs ?? TIMEOUT_FLOOR_MS);
+      ask();
     });
   }
 

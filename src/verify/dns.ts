@@ -16,8 +16,8 @@ import { DnsPace, TIMED_OUT } from './dns-pace.js';
 export type { DnsOptions, DnsStats, DomainCheck } from './dns-check.js';
 
 const CANARY_TIMEOUT_MS = 1_000;
-/** c-ares's own timeout, past any of ours: a query is given up on by DnsPace.race, and asked again from here. */
-const CARES_TIMEOUT_MS = 30_000;
+/** c-ares's own timeout before it has learned the server's answer times; DnsPace.race decides when a try ends. */
+const CARES_TIMEOUT_MS = 3_000;
 /** A query refused or failed (REFUSED, SERVFAIL) is asked this many times, after waits from BACKOFF_MS doubling. */
 const REFUSED_TRIES = 4;
 const BACKOFF_MS = 200;
@@ -176,13 +176,12 @@ export class DomainResolver {
   private async ask<T>(query: () => Promise<T>, counter: 'queries' | 'hostQueries' = 'queries'): Promise<Answer<T>> {
     for (let timeouts = 0, refusals = 0; ; ) {
       if (this.stopped.signal.aborted) return { ok: false, code: 'ECANCELLED' };
-      this.counters[counter]++;
       const sent = performance.now();
-      const asked = query();
-      // A query given up on may still end: nothing waits for it.
-      asked.catch(() => {});
       try {
-        const value = await this.pace.race(asked, timeouts);
+        const value = await this.pace.race(() => {
+          this.counters[counter]++;
+          return query();
+        });
         this.heard(sent);
         return { ok: true, value };
       } catch (err) {
