@@ -8,7 +8,7 @@ const START_IN_FLIGHT = 64;
 export const MAX_IN_FLIGHT = 256;
 const MIN_IN_FLIGHT = 4;
 /** A query is waited for LATENCY_FACTOR times the slowest twentieth of recent answers, within these bounds. */
-const TIMEOUT_FLOOR_MS = 1_000;
+const TIMEOUT_FLOOR_MS = 750;
 const TIMEOUT_CAP_MS = 3_000;
 const LATENCY_FACTOR = 4;
 const SAMPLES = 256;

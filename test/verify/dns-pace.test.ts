@@ -35,9 +35,10 @@ describe('DNS at the pace of the resolver', () => {
       // The silent domains were asked before the others answered: they say nothing about the resolver.
       expect(e.dnsSkipped()).toBeUndefined();
       expect(warnings).toEqual(['DNS gave no answer for some domains (ETIMEOUT): those domain checks are unknown']);
-      // Each silent domain asked twice (one retry), each other once.
-      const asked = (kind: string) => server.queries.filter((q) => q.type === 'MX' && kindOf(q.name) === kind).length;
-      expect([asked('silent'), asked('missing'), asked('mail')]).toEqual([20, 10, 180]);
+      // Each silent domain tried twice (c-ares may send a try's question again), each other asked once.
+      const asked = (domain: string) => server.queries.filter((q) => q.type === 'MX' && q.name === domain).length;
+      expect(domains.filter((d) => kindOf(d) !== 'silent' && asked(d) !== 1)).toEqual([]);
+      expect(domains.filter((d) => kindOf(d) === 'silent' && asked(d) < 2)).toEqual([]);
       // More in flight than the old fixed 16, and no more than the lookups asked.
       expect(server.maxInFlight).toBeGreaterThan(16);
     } finally {
