@@ -14,6 +14,7 @@ const BENCHES = [
   'clean-offline',
   'xlsx',
   'precheck',
+  'dns-latency',
   'signed-in',
   'service-run',
   'engine',

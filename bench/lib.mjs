@@ -9,7 +9,10 @@ import dnsPacket from 'dns-packet';
 export const root = fileURLToPath(new URL('..', import.meta.url));
 const rssHook = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
 
-/** Runs `node args` with the RSS hook; resolves with wall ms, CPU ms, peak RSS bytes, exit code and stderr. */
+/**
+ * Runs `node args` with the RSS hook; resolves with wall ms, CPU ms, peak RSS bytes, exit code, stderr and, with
+ * `stdout: 'pipe'`, stdout.
+ */
 export function measure(args, { env = {}, stdout = 'ignore', input } = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
@@ -20,15 +23,17 @@ export function measure(args, { env = {}, stdout = 'ignore', input } = {}) {
     });
     if (input !== undefined) child.stdin.end(input);
     let stderr = '';
+    let stdoutText = '';
     let rssLine = '';
     child.stderr.on('data', (d) => (stderr += d));
+    child.stdout?.on('data', (d) => (stdoutText += d));
     child.stdio[3].on('data', (d) => (rssLine += d));
     child.on('error', reject);
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const rss = Number(/maxrss=(\d+)/.exec(rssLine)?.[1] ?? NaN);
       const cpuMs = Number(/cpu_us=(\d+)/.exec(rssLine)?.[1] ?? NaN) / 1000;
-      resolve({ ms, cpuMs, rss, code, stderr });
+      resolve({ ms, cpuMs, rss, code, stderr, stdout: stdoutText });
     });
   });
 }
@@ -80,9 +85,11 @@ export function generatedList(rows, { name = `list-${rows}.csv`, domains } = {})
  * A DNS server on 127.0.0.1 for a benchmark's domains, so that nothing is asked beyond loopback: the names
  * `takesMail(name)` accepts get an MX, `com` an NS (the engine asks it first, to see whether DNS answers at all),
  * and every other name does not exist. `asked` counts the questions by "TYPE name". `offline: 'deny'` answers
- * NXDOMAIN to everything, `com` too (a sandboxed CI runner's resolver), `offline: 'silent'` never answers.
+ * NXDOMAIN to everything, `com` too (a sandboxed CI runner's resolver), `offline: 'silent'` never answers. With
+ * `delayMs` (a function of nothing), each answer waits that long; `silent(name)`: that name is never answered;
+ * `refuse(name)`: REFUSED, at once (a rate-limiting resolver).
  */
-export async function startDns(takesMail, { offline } = {}) {
+export async function startDns(takesMail, { offline, delayMs, silent, refuse } = {}) {
   const asked = new Map();
   const socket = dgram.createSocket('udp4');
   socket.on('message', (msg, rinfo) => {
@@ -90,14 +97,17 @@ export async function startDns(takesMail, { offline } = {}) {
     const q = query.questions[0];
     const name = q.name.toLowerCase();
     asked.set(`${q.type} ${name}`, (asked.get(`${q.type} ${name}`) ?? 0) + 1);
-    if (offline === 'silent') return;
-    if (offline === 'deny') {
-      const flags = dnsPacket.RECURSION_AVAILABLE | 3;
-      socket.send(
-        dnsPacket.encode({ id: query.id, type: 'response', flags, questions: [q] }),
-        rinfo.port,
-        rinfo.address,
-      );
+    if (offline === 'silent' || silent?.(name)) return;
+    // An answer still waiting when the server closes is dropped.
+    const reply = (packet) => {
+      try {
+        socket.send(packet, rinfo.port, rinfo.address);
+      } catch {}
+    };
+    const send = (packet) => (delayMs ? setTimeout(reply, delayMs(), packet) : reply(packet));
+    if (offline === 'deny' || refuse?.(name)) {
+      const flags = dnsPacket.RECURSION_AVAILABLE | (offline === 'deny' ? 3 : 5);
+      (offline === 'deny' ? send : reply)(dnsPacket.encode({ id: query.id, type: 'response', flags, questions: [q] }));
       return;
     }
     const mail = takesMail(name);
@@ -107,11 +117,7 @@ export async function startDns(takesMail, { offline } = {}) {
         : [];
     if (q.type === 'NS' && name === 'com') answers.push({ type: 'NS', name: 'com', ttl: 60, data: 'ns.com' });
     const flags = dnsPacket.RECURSION_AVAILABLE | (mail || name === 'com' ? 0 : 3);
-    socket.send(
-      dnsPacket.encode({ id: query.id, type: 'response', flags, questions: [q], answers }),
-      rinfo.port,
-      rinfo.address,
-    );
+    send(dnsPacket.encode({ id: query.id, type: 'response', flags, questions: [q], answers }));
   });
   await new Promise((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return { server: `127.0.0.1:${socket.address().port}`, asked, close: () => socket.close() };
