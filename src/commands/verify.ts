@@ -55,6 +55,7 @@ function render(f: Factory, rows: VerifyRow[]): string {
       r.suggestion ? `did you mean ${r.suggestion}?` : '',
       r.free ? 'free-mail provider' : '',
       r.role && r.reason !== 'role' ? 'role address' : '',
+      r.provider ? `provider ${r.provider}` : '',
       r.fromCache ? 'from the cache' : '',
     ]
       .filter(Boolean)

@@ -51,10 +51,17 @@ export async function checkChoice(
 export async function buildChecker(
   account: Account,
   choice: CheckChoice,
-  dryRun: boolean,
+  request: { dryRun: boolean; outputs: { only?: ReadonlySet<string> } },
   warn: (message: string) => void,
 ) {
-  const { cleanUrl } = account.settings;
+  const { cleanUrl, naming: name } = account.settings;
+  const dryRun = request.dryRun;
+  // Without the precheck a run with the service asks DNS nothing: `only`'s providers would keep no row.
+  const byProvider = [...(request.outputs.only ?? [])].find((term) => term.startsWith('provider='));
+  if (byProvider && choice.checker === 'service' && !choice.precheck)
+    throw new UsageError(
+      `${name('only')} ${byProvider}: providers are looked up by the precheck, which ${name('noPrecheck')} turns off`,
+    );
   if (choice.checker === 'service') return serviceChecker(account, cleanUrl!, choice, dryRun);
   const { EngineChecker } = await import('../clean/check/engine/engine-checker.js');
   // With a service, `local` keeps the answers the service already gave (this list's journal, the cache).

@@ -64,7 +64,7 @@ export class MailcleanClient implements Client {
     const { dataDir, clock } = account.settings;
     const warn = (message: string) => ports.emit({ type: 'warning', message });
     const { buildChecker } = await import('./checker.js');
-    const checker = await buildChecker(account, choice, request.dryRun, warn);
+    const checker = await buildChecker(account, choice, request, warn);
     const { runClean } = await import('../clean/run/run-clean.js');
     return runClean({ ...request, spoolDir: `${dataDir}/spool`, clock }, checker, ports);
   }

@@ -1,6 +1,7 @@
 // Checks of one value, shared by the CLI's flags and the library's options; light, as `clean --help` loads it.
 import { REASON_MEANINGS, STATUSES } from '../clean/verdict/verdict.js';
 import { UsageError } from '../errors.js';
+import { PROVIDERS } from '../verify/lists.js';
 import type { CleanOptions, ClientOptions } from './types.js';
 
 /** How messages name an option: as a program gives it (`optionName`), or as the CLI's flag. */
@@ -36,17 +37,26 @@ export function dnsTimeoutOf(value: string | number, source: string): number {
   return Math.round(ms);
 }
 
-/** The statuses and reasons `only` keeps; a name that is neither is a usage error naming `source`. */
+function isProviderTerm(term: string): boolean {
+  return term.startsWith('provider=') && (PROVIDERS as readonly string[]).includes(term.slice('provider='.length));
+}
+
+/** The statuses and reasons `only` keeps (and `provider=NAME` terms); a name that is neither is a usage error naming `source`. */
 export function onlyStatuses(value: string | readonly string[] | undefined, source: string): Set<string> | undefined {
   if (value === undefined) return undefined;
   const only = new Set(
     (typeof value === 'string' ? value.split(',') : value).map((s) => s.trim().toLowerCase()).filter(Boolean),
   );
   if (only.size === 0) throw new UsageError(`${source}: name at least one status, e.g. valid,risky`);
-  const unknown = [...only].find((name) => !STATUSES.includes(name) && !Object.hasOwn(REASON_MEANINGS, name));
+  const provider = [...only].find((name) => name.startsWith('provider=') && !isProviderTerm(name));
+  if (provider !== undefined)
+    throw new UsageError(`${source}: "${provider}" names no provider`, `providers: ${PROVIDERS.join(', ')}`);
+  const unknown = [...only].find(
+    (name) => !STATUSES.includes(name) && !Object.hasOwn(REASON_MEANINGS, name) && !isProviderTerm(name),
+  );
   if (unknown !== undefined)
     throw new UsageError(
-      `${source}: "${unknown}" is neither a status nor a reason`,
+      `${source}: "${unknown}" is not a status, a reason or provider=NAME`,
       `statuses: ${STATUSES.join(', ')}; reasons: see clean --help`,
     );
   return only;

@@ -36,6 +36,8 @@ export interface VerifyResult {
   validDomain: boolean | null;
   free: boolean | null;
   role: boolean | null;
+  /** The mail provider behind the domain (`email_provider`), or null when not looked up or not known. */
+  provider: string | null;
   suggestion: string | null;
   serviceStatus: string | null;
   checker: 'service' | 'precheck' | 'local';
@@ -88,6 +90,7 @@ export interface ResultColumns {
   email_service_status?: string | null;
   email_checked_by?: 'service' | 'precheck' | 'local' | null;
   email_suggestion?: string | null;
+  email_provider?: string | null;
   email_checked?: string | null;
 }
 

@@ -12,6 +12,7 @@ export const VERIFY_FIELDS = fieldsOf<VerifyResult>({
   validDomain: true,
   free: true,
   role: true,
+  provider: true,
   suggestion: true,
   serviceStatus: true,
   checker: true,

@@ -4,6 +4,7 @@ import { dnsOptionsOf, type EngineSettings } from '../clean/check/engine/engine-
 import { cacheWhenAsked } from '../clean/check/open-cache.js';
 import { keyOfCell } from '../clean/scan/cell-key.js';
 import { keepLearned } from '../clean/state/known-allowance.js';
+import { DomainProviders } from '../clean/verdict/domain-providers.js';
 import { addressKind, cellVerdict, type Verdict } from '../clean/verdict/verdict.js';
 import { UsageError } from '../errors.js';
 import type { Account } from './account.js';
@@ -18,6 +19,8 @@ interface Stops {
   stop: AbortSignal;
   abort: AbortSignal;
   emit: (event: VerifyEvent) => void;
+  /** Each domain's provider, as the engine's or the precheck's lookups name it. */
+  providers: DomainProviders;
 }
 
 /** Every address's verdict, in the order given; one not checked (stopped, allowance spent) is `unchecked`. */
@@ -35,6 +38,7 @@ export async function verifyWith(
     stop: AbortSignal.any([o.signal, o.abandon].filter((s): s is AbortSignal => s !== undefined)),
     abort: o.abandon ?? new AbortController().signal,
     emit: o.onEvent ?? (() => undefined),
+    providers: new DomainProviders(),
   };
   const decided = addresses.map((address) => ({ address, ...keyOfCell(address, o.caseSensitive) }));
   const keys = [...new Set(decided.flatMap((d) => (d.key === undefined ? [] : [d.key])))];
@@ -44,6 +48,7 @@ export async function verifyWith(
       : service
         ? await withService(account, keys, { maxAgeMs, precheck: o.precheck ?? true, engine }, stops)
         : await withEngine(account, keys, engine, stops);
+  const { providers } = stops;
   const stopped = checked?.outcome.stopped;
   // A refused token, or a URL with no service behind it, fails the call: no address was to blame.
   if (stopped?.error && (stopped.reason === 'auth' || stopped.reason === 'no-service')) throw stopped.error;
@@ -51,7 +56,8 @@ export async function verifyWith(
   return decided.map((d) => {
     const verdict = d.key === undefined ? cellVerdict('', d.reason) : checked?.results.get(d.key);
     const by = !service ? 'local' : verdict?.decidedBy === 'precheck' ? 'precheck' : 'service';
-    return resultOf(d.address, verdict, by, d.key !== undefined && (checked?.fromCache.has(d.key) ?? false));
+    const fromCache = d.key !== undefined && (checked?.fromCache.has(d.key) ?? false);
+    return { ...resultOf(d.address, verdict, by, fromCache), provider: (d.key && providers.ofKey(d.key)) || null };
   });
 }
 
@@ -59,7 +65,7 @@ async function withService(
   account: Account,
   keys: string[],
   o: { maxAgeMs: number; precheck: boolean; engine: EngineSettings },
-  { stop, abort, emit }: Stops,
+  { stop, abort, emit, providers }: Stops,
 ): Promise<FewChecked> {
   const client = await account.cleaning();
   const state = (await account.state())!;
@@ -75,16 +81,18 @@ async function withService(
     stop,
     abort,
     onCacheError: (error) => warn(`answers could not be kept in the verdict cache (${error.message})`),
-    precheck: async (uncached) => {
+    precheck: async (uncached, cached) => {
       const decided = new Map<string, Verdict>();
-      if (!o.precheck || uncached.length === 0) return decided;
+      if (!o.precheck) return decided;
       const { runPrecheck } = await import('../clean/check/precheck.js');
       const outcome = await runPrecheck(uncached, o.engine, {
         signals: { stop },
         onDecided: (key, verdict) => decided.set(key, { ...verdict, key }),
         onDebug: (message) => emit({ type: 'debug', message: `precheck: ${message}` }),
+        providers,
+        alsoAsk: cached,
       });
-      emit({ type: 'precheck', outcome });
+      if (uncached.length > 0) emit({ type: 'precheck', outcome });
       return decided;
     },
   });
@@ -103,6 +111,7 @@ async function withEngine(account: Account, keys: string[], settings: EngineSett
   const engine = new Engine({
     dns: dnsOptionsOf(settings),
     onWarning: (message) => o.emit({ type: 'warning', message }),
+    onProvider: (domain, provider) => o.providers.set(domain, provider),
   });
   try {
     return await checkFewWithEngine(keys, engine, o.stop, account.settings.clock);
@@ -125,6 +134,7 @@ function resultOf(
     disposable: verdict?.disposable ?? null,
     validDomain: verdict?.validDomain ?? null,
     ...(verdict ? addressKind(verdict) : { free: null, role: null }),
+    provider: null,
     suggestion: verdict?.suggestion ?? null,
     serviceStatus: verdict?.serviceStatus ?? null,
     checker,

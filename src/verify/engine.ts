@@ -2,6 +2,7 @@ import { DomainResolver } from './dns.js';
 import { type DnsOptions, type DnsStats, type DomainCheck, literalCheck, noDnsStats } from './dns-check.js';
 import { type DomainFacts, FactsByBytes, factsOf, shareVerdict } from './domain-facts.js';
 import { isRoleAccount, roleAccountByStart } from './lists.js';
+import { type Provider, providerOf } from './provider.js';
 import { type SmtpOptions, SmtpProber, type SmtpStats } from './smtp.js';
 import { checkSyntax, hasNonAscii, splitKey } from './syntax.js';
 import {
@@ -27,6 +28,8 @@ export interface EngineOptions {
   allowIpLiteral?: boolean;
   /** Each distinct warning once per engine (e.g. "DNS is unreachable (ECONNREFUSED): domain checks are unknown"). */
   onWarning?: (message: string) => void;
+  /** Told each domain's mail provider (provider.ts) as its DNS answer comes in: '' when it names no mail host. */
+  onProvider?: (domain: string, provider: Provider | '') => void;
 }
 
 export interface EngineStats {
@@ -54,11 +57,13 @@ export class Engine {
   private readonly warned = new Set<string>();
   private readonly counts: Record<EngineStatus, number> = { valid: 0, invalid: 0, risky: 0, unknown: 0 };
   private readonly onWarning: ((message: string) => void) | undefined;
+  private readonly onProvider: EngineOptions['onProvider'];
   private verified = 0;
 
   constructor(opts: EngineOptions = {}) {
     this.allowIpLiteral = opts.allowIpLiteral ?? false;
     this.onWarning = opts.onWarning;
+    this.onProvider = opts.onProvider;
     const warn = (message: string) => this.warn(message);
     if (opts.dns?.enabled !== false) {
       const { enabled: _enabled, ...dnsOptions } = opts.dns ?? {};
@@ -86,7 +91,7 @@ export class Engine {
     if (parsed.facts.reserved) return this.count(reservedVerdict(parsed.base));
     // An address literal names its host: there is nothing to look up.
     const check = parsed.ip ? literalCheck(parsed.ip) : await this.dns.check(parsed.domain);
-    if (!parsed.ip) parsed.facts.check = check;
+    if (!parsed.ip) this.learned(parsed.domain, parsed.facts, check);
     const decided = dnsVerdict(parsed.base, parsed.facts, check);
     if (decided) return this.count(decided);
     if (!this.smtp || check.status !== 'ok') return this.count(passedVerdict(parsed.base));
@@ -117,11 +122,25 @@ export class Engine {
     if (facts.prefetched || facts.check || facts.reserved) return;
     facts.prefetched = true;
     this.dns.check(syntax.domain).then(
-      (check) => {
-        facts.check ??= check;
-      },
+      (check) => this.learned(syntax.domain, facts, check),
       () => {},
     );
+  }
+
+  /** Asks DNS about a domain whose addresses are answered already, for its provider alone (told as ever). */
+  async provider(domain: string): Promise<Provider | ''> {
+    if (!this.dns || domain.startsWith('[')) return '';
+    const facts = this.domainFacts(domain, false);
+    if (facts.reserved) return '';
+    const check = facts.check ?? (await this.dns.check(domain));
+    this.learned(domain, facts, check);
+    return providerOf(check);
+  }
+
+  private learned(domain: string, facts: DomainFacts, check: DomainCheck): void {
+    if (facts.check) return;
+    facts.check = check;
+    this.onProvider?.(domain, providerOf(check));
   }
 
   /** verifyKnown for a key as UTF-8 (bytes[start, end)): most are decided by their bytes, without making a string. */

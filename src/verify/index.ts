@@ -3,5 +3,5 @@
 
 export type { DnsOptions } from './dns-check.js';
 export { parseDnsServers } from './dns-servers.js';
-export { Engine, type EngineReason, type EngineStatus, type EngineVerdict } from './engine.js';
+export { Engine, type EngineOptions, type EngineReason, type EngineStatus, type EngineVerdict } from './engine.js';
 export { checkSyntax, dedupeKey, type SyntaxResult } from './syntax.js';

@@ -1,4 +1,5 @@
 export { isDisposableDomain } from './disposable.js';
+export { PROVIDERS, type Provider } from './provider-hosts.js';
 
 export function words(text: string): string[] {
   return text.split(/\s+/).filter(Boolean);

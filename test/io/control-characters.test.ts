@@ -85,7 +85,7 @@ describe('control characters on a terminal', () => {
     const tty = await home().run(['clean', input, '--local'], { tty: true });
     expect(tty.code, tty.stderr).toBe(0);
     expect(tty.stdout).toContain(`ann@example.com,Ann${SHOWN},`);
-    expect(tty.stdout).toMatch(/,email_suggestion\r\n/);
+    expect(tty.stdout).toMatch(/,email_provider\r\n/);
     expect(tty.stdout.replace(/\r\n/g, '\n')).not.toMatch(RAW);
     const piped = await home().run(['clean', input, '--local']);
     expect(piped.stdout).toContain(`ann@example.com,Ann${PAYLOAD},`);

@@ -18,8 +18,11 @@ export interface ServiceCheck
   extends Pick<SendOptions, 'client' | 'limiter' | 'cache' | 'clock' | 'stop' | 'abort' | 'onCacheError'> {
   /** Cached answers at or after this time count (epoch ms); undefined: the cache is not read. */
   since?: number;
-  /** Decides for free what it can of the addresses the cache did not answer (the precheck); those are not sent. */
-  precheck?: (keys: string[]) => Promise<ReadonlyMap<string, Verdict>>;
+  /**
+   * Decides for free what it can of the addresses the cache did not answer (the precheck); those are not sent.
+   * `cached`: the addresses the cache answered, whose domains it looks up for their provider alone.
+   */
+  precheck?: (keys: string[], cached: string[]) => Promise<ReadonlyMap<string, Verdict>>;
 }
 
 export async function checkFewWithService(keys: string[], opts: ServiceCheck): Promise<FewChecked> {
@@ -31,7 +34,7 @@ export async function checkFewWithService(keys: string[], opts: ServiceCheck): P
       results.set(key, { ...atTime(verdict, time), key });
     });
   const uncached = keys.filter((key) => !cached.has(key));
-  const decided = opts.precheck && uncached.length > 0 ? await opts.precheck(uncached) : new Map<string, Verdict>();
+  const decided = opts.precheck ? await opts.precheck(uncached, [...cached]) : new Map<string, Verdict>();
   for (const [key, verdict] of decided) results.set(key, verdict);
   const outcome = await sendToService({
     ...opts,

@@ -1,7 +1,9 @@
 // The precheck: before the service is paid, the built-in engine decides for free what it is sure of without the
 // mailbox (PRECHECK_REASONS); only the rest is sent.
 import type { Engine } from '../../verify/index.js';
+import type { DomainProviders } from '../verdict/domain-providers.js';
 import type { Verdict } from '../verdict/verdict.js';
+import { askProviders } from './engine/ask-providers.js';
 import { checkWithEngine, numbered } from './engine/check-with-engine.js';
 import { dnsOptionsOf, type EngineSettings } from './engine/engine-settings.js';
 
@@ -27,22 +29,36 @@ export interface PrecheckOutcome {
 
 type OnDecided = (key: string, verdict: Verdict) => void;
 
+export interface PrecheckOptions {
+  signals: { stop: AbortSignal };
+  onDecided?: OnDecided;
+  onDebug?: (message: string) => void;
+  /** Told each domain's mail provider as its lookup answers. */
+  providers?: DomainProviders;
+  /** Addresses answered already (the journal, the cache): their domains are asked for their provider alone. */
+  alsoAsk?: Iterable<string>;
+}
+
 /** Without `onDecided`, what it decides is only counted (a dry run). A stop abandons the lookups in flight. */
 export async function runPrecheck(
   keys: Iterable<string>,
   settings: EngineSettings,
-  opts: { signals: { stop: AbortSignal }; onDecided?: OnDecided; onDebug?: (message: string) => void },
+  opts: PrecheckOptions,
 ): Promise<PrecheckOutcome> {
   const { Engine } = await import('../../verify/index.js');
+  const { providers } = opts;
   const engine = new Engine({
     dns: { ...dnsOptionsOf(settings), confirmNoDomain: true },
     onWarning: (message) => opts.onDebug?.(message),
+    onProvider: providers && ((domain, provider) => providers.set(domain, provider)),
   });
   const { stop } = opts.signals;
   const stopEngine = () => void engine.close();
   stop.addEventListener('abort', stopEngine, { once: true });
   try {
-    return await precheck(keys, engine, stop, opts.onDecided);
+    const outcome = await precheck(keys, engine, stop, opts.onDecided);
+    if (providers && opts.alsoAsk) await askProviders(opts.alsoAsk, engine, providers, stop);
+    return { ...outcome, interrupted: stop.aborted };
   } finally {
     stop.removeEventListener('abort', stopEngine);
     await engine.close();

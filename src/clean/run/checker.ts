@@ -6,6 +6,7 @@ import type { KeysExcept } from '../scan/keys-except.js';
 import type { UniqueKeys } from '../scan/spill/unique-keys.js';
 import type { KnownAllowance, RunLog } from '../state/account-state.js';
 import type { VerdictCache } from '../state/verdict-cache.js';
+import type { DomainProviders } from '../verdict/domain-providers.js';
 import type { ExtraColumn } from '../verdict/verdict.js';
 import type { VerdictTable } from '../verdict/verdict-table.js';
 import type { RunPorts } from './events.js';
@@ -23,6 +24,8 @@ export interface Checker {
   /** Undefined without an account. */
   readonly runLog?: RunLog;
   readonly precheck?: EngineSettings;
+  /** Each domain's mail provider, filled by the engine's or the precheck's lookups; undefined: no DNS is asked. */
+  readonly providers?: DomainProviders;
   /** Told each new address while the list is read (the engine looks its domain up meanwhile). */
   onNewKey?(key: string): void;
   /** A run that checks locks the list first; 'cancel' when the user chose not to go on. */

@@ -156,6 +156,7 @@ function writeOptions(
   return {
     ...request.outputs,
     extraColumns: checker.extraColumns,
+    providers: checker.providers,
     checked: scan.extracted > 0,
     signal: request.signals.stop,
     ...asScanned(layout, scan, request.caseSensitive),

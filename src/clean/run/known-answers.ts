@@ -27,7 +27,9 @@ export async function answerKnown(
     verdicts.setKey(key, verdict, pending.exclude(key), time);
   const { fromCache, lost } = await readCache(request, known, scan, pending, answered);
   if (fromCache > 0) ports.emit({ type: 'from-cache', addresses: fromCache, maxAgeMs: request.maxAgeMs });
-  const precheck = await precheckPending(request, checker, ports, pending, answered);
+  // Addresses the journal or the cache answered were never looked up: their domains are, for their provider.
+  const alsoAsk = fromJournal + fromCache > 0 ? scan.unique : undefined;
+  const precheck = await precheckPending(request, checker, ports, pending, answered, alsoAsk);
   // Only a run that pays is stopped for an unfinished list: the engine checks the rest for free.
   if (checker.cost) refuseUnfinished(request, ports, fromJournal, pending.size);
   ports.emit({ type: 'resumed', already: fromJournal, unique: scan.unique.size });
@@ -68,13 +70,20 @@ export async function precheckPending(
   ports: RunPorts,
   pending: KeysExcept,
   onDecided?: (key: string, verdict: Verdict) => void,
+  alsoAsk?: Iterable<string>,
 ): Promise<PrecheckOutcome | undefined> {
-  if (!checker.precheck || pending.size === 0) return undefined;
+  // Only a run that writes (onDecided) names providers; one with nothing to send asks DNS about them alone.
+  const providers = onDecided && checker.providers;
+  const onlyProviders = pending.size === 0;
+  if (!checker.precheck || (onlyProviders && !(providers && alsoAsk))) return undefined;
   const outcome = await runPrecheck(pending, checker.precheck, {
     signals: request.signals,
     onDecided,
     onDebug: (message) => ports.emit({ type: 'debug', message: `precheck: ${message}` }),
+    providers,
+    alsoAsk: providers ? alsoAsk : undefined,
   });
+  if (onlyProviders) return undefined;
   ports.emit({ type: 'precheck', outcome });
   return outcome;
 }

@@ -30,6 +30,7 @@ export interface RunSummary {
   disposable: number;
   role: number;
   suggestions: Record<string, number>;
+  providers: Record<string, number>;
   topDomains: DomainMix[];
   answered: { fromJournal: number; fromCache: number; sent: number };
   precheck: { saved: number; byReason: Record<string, number>; skipped: string | null } | null;
@@ -91,6 +92,7 @@ export function runSummary(s: SummaryInput): RunSummary {
     disposable: tally.disposable,
     role: tally.role,
     suggestions: sortedCounts(tally.suggestions),
+    providers: sortedCounts(tally.byProvider),
     topDomains: tally.topDomains(TOP_DOMAINS),
     answered: s.answered,
     precheck: s.precheck

@@ -165,5 +165,6 @@ function withoutTime(v: Verdict): Verdict {
   if (v.decidedBy !== undefined) shape.decidedBy = v.decidedBy;
   if (v.free !== undefined) shape.free = v.free;
   if (v.role !== undefined) shape.role = v.role;
+  if (v.provider !== undefined) shape.provider = v.provider;
   return shape;
 }

@@ -20,6 +20,8 @@ export interface Verdict {
   /** A free-mail provider's address, a role address: set by the engine; else read from `key` when written. */
   free?: boolean;
   role?: boolean;
+  /** The mail provider behind the address's domain (verify/provider-hosts.ts), where this run's DNS told it. */
+  provider?: string;
 }
 
 /** What each `email_status` means (`clean --help`, docs/json.md): every checker's answer is one of these. */
@@ -96,6 +98,7 @@ export interface RowFacts {
 /** Columns appended after the six, each only when it has something to say for this run. */
 export const EXTRA_COLUMNS = {
   email_suggestion: (v: Verdict) => v.suggestion ?? null,
+  email_provider: (v: Verdict) => v.provider ?? null,
   email_service_status: (v: Verdict) => v.serviceStatus ?? null,
   email_checked_by: (v: Verdict) =>
     v.decidedBy ?? (v.status === 'unchecked' || DECIDED_FROM_CELL.has(v.reason) ? null : 'service'),

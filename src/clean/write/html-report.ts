@@ -59,6 +59,13 @@ function suggestionRows(s: RunSummary): string {
     : '<p>No typo suggestions.</p>';
 }
 
+function providersSection(s: RunSummary): string {
+  const providers = Object.entries(s.providers);
+  return providers.length
+    ? barChart('providers', providers, s.rows, () => '#00838f')
+    : '<p>No provider known: the domains were not looked up (or DNS did not answer).</p>';
+}
+
 function uncheckedSection(s: RunSummary): string {
   if (s.unchecked.rows === 0) return '<p id="unchecked" data-rows="0">Every row was decided.</p>';
   return `<p id="unchecked" data-rows="${s.unchecked.rows}"><strong>${n(s.unchecked.rows)} rows unchecked</strong>: ${escapeHtml(s.unchecked.message ?? s.unchecked.reason ?? 'not checked')}. Run the same command with --resume to check them without paying twice.</p>`;
@@ -105,6 +112,8 @@ ${barChart('statuses', statuses, s.rows, colour)}
 ${reasons.length ? barChart('reasons', reasons, s.rows, () => '#5c6bc0') : '<p>No reasons: every row is valid or unchecked.</p>'}
 <h2>Disposable and role addresses</h2>
 <p><span id="disposable" data-rows="${s.disposable}">${n(s.disposable)} disposable</span>, <span id="role" data-rows="${s.role}">${n(s.role)} role accounts (info@, admin@ …)</span>.</p>
+<h2>Mail providers</h2>
+${providersSection(s)}
 <h2>Top ${s.topDomains.length} domains</h2>
 <table><tr><th>Domain</th><th>Rows</th><th>Verdicts</th><th></th></tr>
 ${domainRows(s)}

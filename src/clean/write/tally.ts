@@ -15,12 +15,13 @@ interface Count {
   status: number;
 }
 
-/** The rows' counts as they are written (by status, reason, domain, kind, suggestion), for the summaries and report. */
+/** The rows' counts as they are written (by status, reason, domain, kind, suggestion, provider), for the summaries and report. */
 export class Tally {
   private counted = { rows: 0, disposable: 0, role: 0 };
   private readonly statuses = new Map<string, number>();
   private readonly reasons = new Map<string, number>();
   private readonly serviceStatuses = new Map<string, number>();
+  private readonly providers = new Map<string, number>();
   private readonly byVerdict = new Map<Verdict, Count>();
   readonly suggestions = new Map<string, number>();
   readonly examples = new Map<string, string[]>();
@@ -52,6 +53,11 @@ export class Tally {
   get byServiceStatus(): ReadonlyMap<string, number> {
     this.settled();
     return this.serviceStatuses;
+  }
+  /** Rows by the mail provider behind their domain, where it is known. */
+  get byProvider(): ReadonlyMap<string, number> {
+    this.settled();
+    return this.providers;
   }
 
   add(verdict: Verdict, cell?: string, key: string = verdict.key): void {
@@ -87,6 +93,7 @@ export class Tally {
     bump(this.statuses, verdict.status, rows);
     if (verdict.reason) bump(this.reasons, verdict.reason, rows);
     if (verdict.serviceStatus) bump(this.serviceStatuses, verdict.serviceStatus, rows);
+    if (verdict.provider) bump(this.providers, verdict.provider, rows);
     if (verdict.disposable === true) this.counted.disposable += rows;
     if (verdict.reason === 'role' || (verdict.free !== undefined && verdict.role === true)) this.counted.role += rows;
   }

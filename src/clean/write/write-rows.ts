@@ -3,6 +3,7 @@ import { CliError } from '../../errors.js';
 import type { OutputsRequest } from '../run/request.js';
 import { type CellKey, keyOfCell } from '../scan/cell-key.js';
 import { type InputLayout, readRecordBatches } from '../scan/input/index.js';
+import type { DomainProviders } from '../verdict/domain-providers.js';
 import { cellVerdict, type ExtraColumn, uncheckedVerdict, type Verdict } from '../verdict/verdict.js';
 import { AtomicFile, OutputError } from './atomic-file.js';
 import { FORMATS } from './formats/index.js';
@@ -19,6 +20,8 @@ export interface WriteOptions extends Omit<OutputsRequest, 'summaryJson' | 'repo
   decide?: DecideRow;
   /** Every row has the header's field count (the scan of the same file found none ragged): see ReadOptions. */
   evenRows?: boolean;
+  /** Each domain's mail provider, given to its rows' verdicts (email_provider). */
+  providers?: DomainProviders;
   warn?(message: string): void;
 }
 
@@ -59,18 +62,19 @@ export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts:
     };
     const column = layout.emailColumn;
     const decide = opts.decide ?? keyOfCell;
+    const keeps = keeper(opts.only);
+    const { providers } = opts;
     const reads = { ...(main.sink.reads ?? { raw: true, fields: 'all' }), evenRows: opts.evenRows };
     for await (const batch of readRecordBatches(layout, reads)) {
       opts.signal?.throwIfAborted();
       for (const record of batch) {
         summary.rows++;
         const decided = decide(record.fields[column]);
-        const verdict =
-          decided.key === undefined
-            ? decidedHere(decided.reason)
-            : (answerFor(decided.key) ?? uncheckedVerdict(decided.key));
-        summary.tally.add(verdict, record.fields[column], decided.key ?? '');
-        const keep = !opts.only || opts.only.has(verdict.status) || opts.only.has(verdict.reason);
+        const { key } = decided;
+        const answer = key === undefined ? decidedHere(decided.reason) : (answerFor(key) ?? uncheckedVerdict(key));
+        const verdict = providers && key !== undefined ? providers.verdictOf(answer, key) : answer;
+        summary.tally.add(verdict, record.fields[column], key ?? '');
+        const keep = keeps(verdict);
         const target = keep ? main : rejects;
         if (keep) summary.written++;
         else summary.rejected++;
@@ -100,6 +104,22 @@ async function openTarget(
   await file.ready();
   return { sink: format.createSink({ ...context, stream: file.stream }), file };
 }
+
+/**
+ * What --only keeps: a row whose status or reason is named (when any is), and whose provider is named (when any
+ * `provider=NAME` is): `valid,risky,provider=google` keeps the valid and risky rows at Google.
+ */
+export function keeper(only: ReadonlySet<string> | undefined): (verdict: Verdict) => boolean {
+  if (!only) return () => true;
+  const terms = [...only];
+  const providers = new Set(terms.flatMap((t) => (t.startsWith(PROVIDER_TERM) ? [t.slice(PROVIDER_TERM.length)] : [])));
+  const words = new Set(terms.filter((t) => !t.startsWith(PROVIDER_TERM)));
+  return (v) =>
+    (words.size === 0 || words.has(v.status) || words.has(v.reason)) &&
+    (providers.size === 0 || (v.provider !== undefined && providers.has(v.provider)));
+}
+
+const PROVIDER_TERM = 'provider=';
 
 const DECIDED_HERE = new Map<string, Verdict>();
 

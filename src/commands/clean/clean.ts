@@ -59,7 +59,10 @@ function listFlags(cmd: Command) {
         '(default: on for a workbook input, off for a CSV one, kept byte for byte)',
     )
     .option('--no-escape-formulas', "CSV output: write the input's cells as they are, even from a workbook")
-    .option('--only <statuses>', 'keep only rows with these statuses or reasons, e.g. valid,risky or valid,catch_all')
+    .option(
+      '--only <statuses>',
+      'keep only rows with these statuses or reasons, e.g. valid,risky or valid,catch_all; provider=NAME narrows them to a mail provider',
+    )
     .option('--rejects <file>', 'write the rows --only leaves out to this file');
 }
 

@@ -1,5 +1,6 @@
 // The text `clean --help` prints after its flags: what comes out, what each status and reason means, exit codes.
 import { meaningLines, REASON_MEANINGS, STATUS_MEANINGS } from '../../clean/verdict/verdict.js';
+import { PROVIDERS } from '../../verify/lists.js';
 
 export const CLEAN_HELP = `
 Every input row comes out once, in input order, its columns untouched, with these appended:
@@ -8,7 +9,12 @@ Every input row comes out once, in input order, its columns untouched, with thes
   (both from the built-in engine's lists, whichever checker answered; empty where the cell holds no address)
 then email_service_status (the service's own word) and email_checked_by (service, precheck, or local for the
 built-in engine under --local) whenever a service is configured; with the built-in engine, email_suggestion
-(an earlier run's result columns in the input are replaced by these).
+(an earlier run's result columns in the input are replaced by these). email_provider, with the built-in engine
+and with the precheck, is the mail provider behind the domain from its MX hosts, looked up once a domain
+(Google Workspace and Microsoft 365 custom domains included):
+  ${PROVIDERS.slice(0, 8).join(', ')},
+  ${PROVIDERS.slice(8).join(', ')} (a mail host none of these runs),
+or empty when unknown; --only provider=NAME keeps a provider's rows.
 Blank and malformed addresses are decided locally and never sent; duplicates are sent once. With the service,
 the precheck (on unless --no-precheck) first decides for free what DNS and lists can: domains that do not exist
 or take no mail, reserved, disposable and mistyped ones (the last three even without DNS; email_checked_by says
@@ -50,6 +56,7 @@ Exit codes: 0 every row decided, 3 some rows unchecked (allowance, --max-spend, 
 Examples:
   mailclean clean contacts.csv -o cleaned.csv
   mailclean clean contacts.csv --only valid,risky -o keep.csv --rejects drop.csv
+  mailclean clean contacts.csv --only valid,provider=microsoft -o outlook-valid.csv
   cat list.txt | mailclean clean --format ndjson > results.ndjson
   mailclean clean big.csv --dry-run
   mailclean clean list.csv -o out.csv --summary-json summary.json --report report.html --fail-when 'invalid>5%'`;

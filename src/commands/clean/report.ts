@@ -161,4 +161,7 @@ function printSummary(f: Factory, o: CleanFlags, s: RunSummary): void {
       ? `; the precheck saved ${quantity(s.precheck.saved, 'address', 'addresses')} of the allowance`
       : '';
   f.io.say(`${where}${rest}${spent}${saved}.`);
+  const providers = Object.entries(s.providers);
+  if (providers.length > 0)
+    f.io.say(`Rows by mail provider: ${providers.map(([name, rows]) => `${name} ${formatCount(rows)}`).join(', ')}.`);
 }

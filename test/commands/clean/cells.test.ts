@@ -13,7 +13,8 @@ import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
 const RESULTS: readonly string[] = RESULT_COLUMNS;
 /** What a run with the service appends: the six, then the service's own status word. */
-const SERVICE = [...RESULTS, ...SERVICE_COLUMNS];
+/** With the service and the precheck: the provider its lookups name, then the service's columns. */
+const SERVICE = [...RESULTS, 'email_provider', ...SERVICE_COLUMNS];
 
 // Every line but the header, as written: the output must begin each row with exactly this text.
 const LINES = [
@@ -97,7 +98,8 @@ describe.each(['spec', 'alt'] as const)('clean: an address inside the cell, with
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Row);
-    expect(Object.keys(rows[0]!)).toEqual(['email', 'name', ...SERVICE, 'email_checked']);
+    // Without the precheck nothing looks the domains up: no email_provider.
+    expect(Object.keys(rows[0]!)).toEqual(['email', 'name', ...RESULTS, ...SERVICE_COLUMNS, 'email_checked']);
     expect(rows.map((r) => [r.email, r.email_checked])).toEqual([
       ['Ada Lovelace <ada@example.com>', 'ada@example.com'],
       ['"Lovelace, Ada" <ada@EXAMPLE.com>', 'ada@EXAMPLE.com'],
@@ -171,7 +173,14 @@ describe('clean --local: an address inside the cell, with the built-in engine', 
     const res = await home.run(['clean', input, '--local', '--dns-server', dns.server, '--format', 'json']);
     expect(res.code, res.stderr).toBe(0);
     const rows = JSON.parse(res.stdout) as Row[];
-    expect(Object.keys(rows[0]!)).toEqual(['Contact', 'Name', ...RESULTS, 'email_suggestion', 'email_checked']);
+    expect(Object.keys(rows[0]!)).toEqual([
+      'Contact',
+      'Name',
+      ...RESULTS,
+      'email_suggestion',
+      'email_provider',
+      'email_checked',
+    ]);
     expect(rows.map((r) => [r.Contact, r.email_status, r.email_reason, r.email_checked])).toEqual([
       ['Ann <ann@mail.example.com>', 'valid', null, 'ann@mail.example.com'],
       ['MAILTO:ann@mail.example.com', 'valid', null, 'ann@mail.example.com'],

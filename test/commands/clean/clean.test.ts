@@ -159,7 +159,12 @@ describe.each(['spec', 'alt'] as const)('clean: flags it refuses (sandbox shape 
     const typo = await home().run(['clean', input, '--only', 'valid,riskyy', '-o', keep]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(
-      /^error: --only: "riskyy" is neither a status nor a reason\nhint: statuses: valid, risky, invalid, unknown, unchecked; reasons: see clean --help\n$/,
+      /^error: --only: "riskyy" is not a status, a reason or provider=NAME\nhint: statuses: valid, risky, invalid, unknown, unchecked; reasons: see clean --help\n$/,
+    );
+    const provider = await home().run(['clean', input, '--only', 'valid,provider=gmail', '-o', keep]);
+    expect(provider.code).toBe(2);
+    expect(provider.stderr).toMatch(
+      /^error: --only: "provider=gmail" names no provider\nhint: providers: google, microsoft, /,
     );
 
     const json = await home().run(['clean', input, '--json']);

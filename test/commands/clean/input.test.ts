@@ -132,7 +132,7 @@ describe('clean: input encodings', () => {
 
 describe('clean: an output of mailclean cleaned again', () => {
   // A service run appends the six and the service's own status word.
-  const RESULTS = [...RESULT_COLUMNS, ...SERVICE_COLUMNS];
+  const RESULTS = [...RESULT_COLUMNS, 'email_provider', ...SERVICE_COLUMNS];
 
   it('CSV: one set of result columns, fresh, at the end; the rest of each row unchanged', async () => {
     const input = join(FIXTURES, 'hubspot.csv');
@@ -189,7 +189,7 @@ describe("clean: Excel's sep= line", () => {
     const lines = csv.stdout.split('\r\n');
     expect(lines.slice(0, 3)).toEqual([
       'sep=;',
-      `Email;Name,Town;${[...RESULT_COLUMNS, ...SERVICE_COLUMNS].join(';')}`,
+      `Email;Name,Town;${[...RESULT_COLUMNS, 'email_provider', ...SERVICE_COLUMNS].join(';')}`,
       expect.stringMatching(/^ann@example\.com;Ann,Paris;valid;/),
     ]);
     const json = await run(['clean', input, '--format', 'json', '--resume']);

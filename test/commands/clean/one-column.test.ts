@@ -7,7 +7,7 @@ import { RESULT_COLUMNS } from '../../../src/clean/verdict/verdict.js';
 import { useHome } from '../../helpers/cli.js';
 import { closedUdpPort } from '../../helpers/dns-server.js';
 
-const RESULTS = [...RESULT_COLUMNS, 'email_suggestion'].join(',');
+const RESULTS = [...RESULT_COLUMNS, 'email_suggestion', 'email_provider'].join(',');
 
 describe('clean: one-column lists', () => {
   const home = useHome();

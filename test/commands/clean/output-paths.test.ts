@@ -23,7 +23,9 @@ describe('clean: output paths', () => {
   it('-o - writes the rows to stdout and creates no file named "-"', async () => {
     const res = await home.run(['clean', input, '-o', '-', ...local]);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout.split('\n')[0]).toBe(['email', ...RESULT_COLUMNS, 'email_suggestion'].join(','));
+    expect(res.stdout.split('\n')[0]).toBe(
+      ['email', ...RESULT_COLUMNS, 'email_suggestion', 'email_provider'].join(','),
+    );
     expect(existsSync(join(home.dir, '-'))).toBe(false);
     expectError(
       await home.run(['clean', input, '--report', '-', ...local]),

@@ -11,7 +11,7 @@ import { expectError, TestHome } from '../../helpers/cli.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
 // A run with the service: the six, then the service's own status word.
-const RESULTS = [...RESULT_COLUMNS, ...SERVICE_COLUMNS];
+const RESULTS = [...RESULT_COLUMNS, 'email_provider', ...SERVICE_COLUMNS];
 
 const LINES = [
   'Name,City,Email',

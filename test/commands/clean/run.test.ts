@@ -138,8 +138,8 @@ describe('clean: every row, in order, untouched', () => {
     expect(outText.startsWith(expectedStart)).toBe(true);
 
     // Each output record is the input record's exact text, then the delimiter and the result cells: the verdict's
-    // six, email_free and email_role (empty only without an address), then the service's columns (empty for rows
-    // decided from the cell, never sent).
+    // six, email_free and email_role (empty only without an address), email_provider, then the service's columns
+    // (empty for rows decided from the cell, never sent).
     let position = expectedStart ? outText.indexOf(eol) + eol.length : bom ? 1 : 0;
     let rows = 0;
     for await (const record of readRecords(layout)) {
@@ -150,15 +150,15 @@ describe('clean: every row, in order, untouched', () => {
       expect(outText[position]).toBe(delimiter);
       const end = outText.indexOf(eol, position);
       const cells = outText.slice(position + 1, end).split(delimiter);
-      expect(cells).toHaveLength(RESULT_COLUMNS.length + SERVICE_COLUMNS.length);
+      expect(cells).toHaveLength(RESULT_COLUMNS.length + 1 + SERVICE_COLUMNS.length);
       expect(['valid', 'invalid', 'risky', 'unknown']).toContain(cells[0]);
       const decidedHere = cells[4] === 'syntax' || cells[4] === 'blank' || cells[4] === 'short_row';
       expect([cells[6], cells[7]]).toEqual(
         decidedHere ? ['', ''] : [expect.stringMatching(/^(true|false)$/), expect.stringMatching(/^(true|false)$/)],
       );
-      // email_service_status and email_checked_by: the service's word and "service" (the fixtures' domains are
-      // not prechecked here: DNS does not answer in tests unless one is started).
-      expect(cells.slice(8)).toEqual(decidedHere ? ['', ''] : [expect.stringMatching(/./), 'service']);
+      // email_provider, then email_service_status and email_checked_by: no provider, the service's word and
+      // "service" (the fixtures' domains are not prechecked here: DNS does not answer in tests unless one is started).
+      expect(cells.slice(8)).toEqual(decidedHere ? ['', '', ''] : ['', expect.stringMatching(/./), 'service']);
       position = end + eol.length;
       rows++;
     }

@@ -70,6 +70,7 @@ describe('clean: the run summary', () => {
       'disposable',
       'role',
       'suggestions',
+      'providers',
       'topDomains',
       'answered',
       'precheck',
@@ -100,6 +101,8 @@ describe('clean: the run summary', () => {
       serviceStatuses: { valid: 4, risky: 1 },
       disposable: 1,
       suggestions: {},
+      // No DNS answered: no row's provider is known.
+      providers: {},
       answered: { fromJournal: 0, fromCache: 0, sent: 4 },
       // DNS does not answer in tests (unless one is started): the precheck says why its domain checks were skipped,
       // and still decides the disposable domain, which needs no DNS.

@@ -93,7 +93,8 @@ describe('clean: spending', () => {
     const rerun = await home().run(['clean', input, '-o', out, '--format', 'json']);
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(rerun.stderr).toMatch(/All 3 addresses were answered by an earlier run of this list: nothing is sent/);
-    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(results);
+    // With the precheck on, its lookups name each domain's provider (none here: DNS does not answer in tests).
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(results.map((r) => ({ ...r, email_provider: null })));
     expect(sandbox.stats().addressesCharged).toBe(3);
 
     const restart = await home().run(['clean', input, '-o', out, '--format', 'json', '--restart', '--no-precheck']);

@@ -58,6 +58,7 @@ describe('clean with Excel workbooks', () => {
       'Note',
       ...RESULT_COLUMNS,
       'email_suggestion',
+      'email_provider',
     ]);
     const ada = byName[0]!;
     expect(ada.Zip).toMatchObject({ t: 'inlineStr', value: '02134' });
@@ -91,7 +92,7 @@ describe('clean with Excel workbooks', () => {
     const sheet = parts.get('xl/worksheets/sheet1.xml')!;
     expect(sheet).toMatch(/<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"\/>/);
     expect(sheet).toMatch(/<col min="2" max="2" width="18" customWidth="1"\/>/);
-    expect(sheet).toMatch(/<autoFilter ref="A1:V4"\/>/);
+    expect(sheet).toMatch(/<autoFilter ref="A1:W4"\/>/);
   });
 
   it.each(['libreoffice-contacts.xlsx', 'openpyxl-contacts.xlsx'])(

@@ -5,10 +5,12 @@ import type { Checker, CheckWork, KnownSources, ListToCheck } from '../../run/ch
 import type { RunPorts } from '../../run/events.js';
 import type { UniqueKeys } from '../../scan/spill/unique-keys.js';
 import type { AccountState } from '../../state/account-state.js';
+import { DomainProviders } from '../../verdict/domain-providers.js';
 import { type ExtraColumn, SERVICE_COLUMNS, type Verdict } from '../../verdict/verdict.js';
 import { VerdictTable } from '../../verdict/verdict-table.js';
 import { cacheWhenAsked, journaledOf } from '../open-cache.js';
 import { type CheckOutcome, nothingSpent } from '../outcome.js';
+import { askProviders } from './ask-providers.js';
 import { checkKnownKeys, checkWithEngine } from './check-with-engine.js';
 import { dnsOptionsOf, type EngineSettings } from './engine-settings.js';
 
@@ -25,9 +27,12 @@ export class EngineChecker implements Checker {
     /** Signed in (--local): the service's answers are kept. */
     readonly runLog: AccountState | undefined,
     serviceConfigured: boolean,
+    /** Filled by the engine's lookups. */
+    readonly providers: DomainProviders,
   ) {
     // With a service configured, rows say who decided them: paid answers must be told from free ones.
-    this.extraColumns = serviceConfigured ? ['email_suggestion', ...SERVICE_COLUMNS] : ['email_suggestion'];
+    const own: ExtraColumn[] = ['email_suggestion', 'email_provider'];
+    this.extraColumns = serviceConfigured ? [...own, ...SERVICE_COLUMNS] : own;
   }
 
   /** Made before the list is read, so that DNS answers for its domains come in while the rest is read. */
@@ -36,14 +41,16 @@ export class EngineChecker implements Checker {
     opts: { dryRun: boolean; state?: AccountState; serviceConfigured?: boolean; onWarning: (message: string) => void },
   ): Promise<EngineChecker> {
     const withService = opts.serviceConfigured === true;
-    if (opts.dryRun) return new EngineChecker(undefined, opts.state, withService);
+    const providers = new DomainProviders();
+    if (opts.dryRun) return new EngineChecker(undefined, opts.state, withService, providers);
     const { Engine } = await import('../../../verify/index.js');
     const engine = new Engine({
       dns: dnsOptionsOf(settings),
       smtp: { enabled: settings.smtp, port: settings.smtpPort, from: settings.smtpFrom },
       onWarning: opts.onWarning,
+      onProvider: (domain, provider) => providers.set(domain, provider),
     });
-    return new EngineChecker(engine, opts.state, withService);
+    return new EngineChecker(engine, opts.state, withService, providers);
   }
 
   onNewKey(key: string): void {
@@ -95,6 +102,8 @@ export class EngineChecker implements Checker {
         onVerdict,
         onChecked: (checked) => onChecked(known + checked),
       });
+      // The journal's and the cache's addresses were not looked up: their domains are, for their provider.
+      if (journaled && !signals.stop.aborted) await askProviders(keys, engine, this.providers, signals.stop);
       const { dns } = engine.stats();
       ports.emit({ type: 'debug', message: `local engine: ${dns.lookups} domain lookups, ${dns.queries} DNS queries` });
       return nothingSpent(signals.stop);

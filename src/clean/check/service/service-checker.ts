@@ -11,7 +11,8 @@ import { holdsUntil } from '../../state/month.js';
 import type { RateLimiter } from '../../state/rate-limiter.js';
 import { SpendBooking } from '../../state/spend-booking.js';
 import type { VerdictCache } from '../../state/verdict-cache.js';
-import { SERVICE_COLUMNS } from '../../verdict/verdict.js';
+import { DomainProviders } from '../../verdict/domain-providers.js';
+import { type ExtraColumn, SERVICE_COLUMNS } from '../../verdict/verdict.js';
 import { VerdictTable } from '../../verdict/verdict-table.js';
 import type { EngineSettings } from '../engine/engine-settings.js';
 import { cacheWhenAsked, journaledOf } from '../open-cache.js';
@@ -36,10 +37,11 @@ export interface ServiceCheckerOptions {
 
 export class ServiceChecker implements Checker {
   readonly kind = 'service';
-  readonly extraColumns = SERVICE_COLUMNS;
+  readonly extraColumns: readonly ExtraColumn[];
   readonly service: string;
   readonly runLog?: AccountState;
   readonly precheck?: EngineSettings;
+  readonly providers?: DomainProviders;
   private allowance?: KnownAllowance;
   private journal?: ListJournal;
   private cache?: () => Promise<VerdictCache | undefined>;
@@ -52,6 +54,9 @@ export class ServiceChecker implements Checker {
     this.service = options.service;
     this.runLog = options.state;
     this.precheck = options.precheck;
+    // The precheck's lookups name each domain's provider; without them (--no-precheck) nothing would.
+    this.providers = options.precheck && new DomainProviders();
+    this.extraColumns = options.precheck ? ['email_provider', ...SERVICE_COLUMNS] : SERVICE_COLUMNS;
   }
 
   cost(): Cost {
