@@ -13,6 +13,9 @@ export class DomainProviders {
   private readonly index = new DomainIndex();
   private codes = new Uint8Array(this.index.capacity);
   private readonly withProvider = new WeakMap<Verdict, Verdict[]>();
+  /** The last verdict given and its variants: rows in a row mostly share a verdict, so the map is seldom asked. */
+  private lastVerdict: Verdict | undefined;
+  private lastMade: Verdict[] = [];
 
   get size(): number {
     return this.index.domains.length;
@@ -42,8 +45,12 @@ export class DomainProviders {
     const number = at < 0 ? -1 : this.index.find(key, at);
     const code = number < 0 ? 0 : this.codes[number]!;
     if (code === 0) return verdict;
-    let made = this.withProvider.get(verdict);
-    if (!made) this.withProvider.set(verdict, (made = []));
-    return (made[code] ??= { ...verdict, provider: NAMES[code] });
+    if (verdict !== this.lastVerdict) {
+      let made = this.withProvider.get(verdict);
+      if (!made) this.withProvider.set(verdict, (made = []));
+      this.lastVerdict = verdict;
+      this.lastMade = made;
+    }
+    return (this.lastMade[code] ??= { ...verdict, provider: NAMES[code] });
   }
 }
