@@ -17,10 +17,6 @@ export class DomainProviders {
   private lastVerdict: Verdict | undefined;
   private lastMade: Verdict[] = [];
 
-  get size(): number {
-    return this.index.domains.length;
-  }
-
   set(domain: string, provider: Provider | ''): void {
     const number = this.index.add(domain);
     if (number >= this.codes.length) this.codes = grown(this.codes, this.index.capacity);
