@@ -18,6 +18,7 @@ const BENCHES = [
   'signed-in',
   'service-run',
   'engine',
+  'typo',
   'cache',
   'shared',
   'concurrent-runs',

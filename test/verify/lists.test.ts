@@ -7,7 +7,8 @@ import {
   isRoleAccount,
   ROLE_ACCOUNTS,
 } from '../../src/verify/lists.js';
-import { COMMON_DOMAINS, suggestDomain, withinOneEdit } from '../../src/verify/typo.js';
+import { slipBetween, suggestDomain } from '../../src/verify/typo.js';
+import { REAL_LOOK_ALIKES, TARGET_DOMAINS } from '../../src/verify/typo-domains.js';
 
 describe('lists', () => {
   it('knows disposable domains and their subdomains, not look-alikes', () => {
@@ -119,7 +120,7 @@ describe('typo suggestions', () => {
   it('never suggests a disposable domain', () => {
     expect(suggestDomain('mailinator.con')).toBeUndefined();
     expect(suggestDomain('yopmail.con')).toBeUndefined();
-    for (const d of COMMON_DOMAINS) expect(isDisposableDomain(d), d).toBe(false);
+    for (const d of TARGET_DOMAINS) expect(isDisposableDomain(d), d).toBe(false);
   });
 
   it('does not take one real domain for a typo of another', () => {
@@ -130,7 +131,6 @@ describe('typo suggestions', () => {
       'hotmail.gr',
       'yahoo.de',
       'yahoo.ca',
-      'yahoo.co.au',
       'yahoo.co.jp',
       'protonmail.ch',
       'yandex.ua',
@@ -150,18 +150,56 @@ describe('typo suggestions', () => {
   });
 
   it('never corrects a listed domain, nor one far from every listed domain', () => {
-    for (const d of COMMON_DOMAINS) expect(suggestDomain(d), d).toBeUndefined();
+    for (const d of [...TARGET_DOMAINS, ...REAL_LOOK_ALIKES]) expect(suggestDomain(d), d).toBeUndefined();
     expect(suggestDomain('example.com')).toBeUndefined();
     expect(suggestDomain('university.edu')).toBeUndefined();
   });
 
-  it('counts a transposition as one edit', () => {
-    expect(withinOneEdit('gmial.com', 'gmail.com')).toBe(true);
-    expect(withinOneEdit('abc', 'abc')).toBe(true);
-    expect(withinOneEdit('kitten', 'sitting')).toBe(false);
-    expect(withinOneEdit('gmal.com', 'gmail.com')).toBe(true);
-    expect(withinOneEdit('gmaiil.com', 'gmail.com')).toBe(true);
-    expect(withinOneEdit('gmali.cmo', 'gmail.com')).toBe(false);
+  it('takes only likely slips of a short name: another word or company sits one letter from it', () => {
+    for (const [typed, meant] of [
+      ['wbe.de', 'web.de'],
+      ['wen.de', 'web.de'],
+      ['webb.de', 'web.de'],
+      ['aol.cpm', 'aol.com'],
+      ['lkive.com', 'live.com'],
+      ['fre.fr', 'free.fr'],
+    ]) {
+      expect(suggestDomain(typed!), typed).toBe(meant);
+    }
+    // A letter left out of a three-letter name leaves a two-letter one, which companies hold (al.com, ao.com); a
+    // letter added at either end of a word makes another word (olive.com, homes.nl).
+    for (const d of ['we.de', 'al.com', 'ao.com', 'olive.com', 'homes.nl', 'aon.com', 'msi.com', 'max.com']) {
+      expect(suggestDomain(d), d).toBeUndefined();
+    }
+  });
+
+  it("moves a TLD onto another country's only from com, net or org, or for a long name", () => {
+    expect(suggestDomain('gmail.co')).toBe('gmail.com');
+    expect(suggestDomain('gmail.cm')).toBe('gmail.com');
+    expect(suggestDomain('t-online.se')).toBe('t-online.de');
+    expect(suggestDomain('web.dr')).toBe('web.de');
+    for (const d of ['gmx.se', 'mail.eu', 'hotmail.fi', 'web.se']) expect(suggestDomain(d), d).toBeUndefined();
+    // Australia has no co.au: Yahoo's is com.au.
+    expect(suggestDomain('yahoo.co.au')).toBe('yahoo.com.au');
+  });
+
+  it('corrects a slip across the dot, and none where two domains are as near', () => {
+    expect(suggestDomain('gmailcom')).toBe('gmail.com');
+    expect(suggestDomain('gmai.lcom')).toBe('gmail.com');
+    expect(suggestDomain('GMIAL.COM')).toBe('gmail.com');
+    expect(suggestDomain('hotmail.dr')).toBeUndefined(); // hotmail.de or hotmail.fr
+    expect(suggestDomain('tmail.com')).toBeUndefined(); // gmail.com or ymail.com
+  });
+
+  it('tells a likely slip from an unlikely one: a neighbouring key, a swap or a doubled letter before any other', () => {
+    expect(slipBetween('gmail.com', 'gmial.com')).toMatchObject({ kind: 'swap', start: 2, end: 4, cost: 0.5 });
+    expect(slipBetween('gmail.com', 'gmaul.com')).toMatchObject({ kind: 'substitution', cost: 0.5 });
+    expect(slipBetween('gmail.com', 'gmazl.com')).toMatchObject({ kind: 'substitution', cost: 1 });
+    expect(slipBetween('gmail.com', 'gmaill.com')).toMatchObject({ kind: 'extra', start: 5, cost: 0.5 });
+    expect(slipBetween('gmail.com', 'gmaiul.com')).toMatchObject({ kind: 'extra', cost: 0.75 });
+    expect(slipBetween('gmail.com', 'gmal.com')).toMatchObject({ kind: 'omission', start: 3, end: 4, cost: 0.75 });
+    expect(slipBetween('gmail.com', 'gmail.com')).toBeUndefined();
+    expect(slipBetween('gmail.com', 'gmali.cmo')).toBeUndefined();
   });
 
   it('finds one edit exactly where the optimal string alignment distance is at most 1', () => {
@@ -172,7 +210,7 @@ describe('typo suggestions', () => {
     for (let n = 0; n < 20_000; n++) {
       const a = word();
       const b = rand() < 0.5 ? word() : edited(a, rand);
-      expect(withinOneEdit(a, b), `${a} ${b}`).toBe(distance(a, b) <= 1);
+      expect(slipBetween(a, b) !== undefined, `${a} ${b}`).toBe(distance(a, b) === 1);
       if (distance(a, b) === 1) near++;
     }
     expect(near).toBeGreaterThan(5000);
