@@ -8,17 +8,14 @@ import { join } from 'node:path';
 import { typoCorpus } from '../test/helpers/typo-corpus.mjs';
 import { root } from './lib.mjs';
 
-const { isKnown, suggestDomain } = await import(join(root, 'dist', 'verify', 'typo.js'));
+const { suggest } = await import(join(root, 'dist', 'library', 'index.js'));
+const { isKnown } = await import(join(root, 'dist', 'verify', 'typo.js'));
 const { TARGET_DOMAINS, REAL_LOOK_ALIKES } = await import(join(root, 'dist', 'verify', 'typo-domains.js'));
 const { FREE_PROVIDERS } = await import(join(root, 'dist', 'verify', 'lists.js'));
 const mailcheck = createRequire(import.meta.url)('mailcheck');
 
 const suggesters = {
-  mailclean: (email) => {
-    const at = email.lastIndexOf('@');
-    const domain = suggestDomain(email.slice(at + 1));
-    return domain && `${email.slice(0, at)}@${domain}`;
-  },
+  mailclean: suggest,
   // mailcheck as a form runs it, with its default domains: the full address it suggests, or undefined.
   mailcheck: (email) => mailcheck.run({ email, suggested: (s) => s.full, empty: () => undefined }),
 };

@@ -1,5 +1,5 @@
-// `import { clean, verify, createClient } from 'mailclean'`: the library API (docs/api.md). This module stays light:
-// what a call needs is loaded when it is made.
+// `import { clean, verify, createClient, suggest } from 'mailclean'`: the library API (docs/api.md). This module stays
+// light: what a call needs is loaded when it is made (suggest's domain lists aside, which it needs at once).
 export type { PrecheckOutcome } from '../clean/check/precheck.js';
 export type { DryRunFields } from '../clean/run/dry-run.js';
 export type { RunEvent as CleanEvent, RunProgress, RunQuestions as CleanQuestions } from '../clean/run/events.js';
@@ -8,6 +8,7 @@ export type { InputEncoding } from '../clean/scan/input/encodings.js';
 export type { OutputFormat } from '../clean/write/formats/index.js';
 export { ApiError, AuthError, CancelError, CliError, ExitCode, NetworkError, UsageError } from '../errors.js';
 export { clean, createClient, verify } from './api.js';
+export { suggest } from './suggest.js';
 export type {
   CheckOptions,
   CleanInput,

@@ -1,9 +1,10 @@
 // Typo suggestions measured on generated corpora (test/helpers/typo-corpus.mjs), not on the cases they were tuned
 // for: two seeds, the thirty domains lists hold most and every target. bench/typo.mjs compares mailcheck on them.
 import { describe, expect, it } from 'vitest';
+import { suggest } from '../../src/library/index.js';
 import { Engine } from '../../src/verify/engine.js';
 import { FREE_PROVIDERS } from '../../src/verify/lists.js';
-import { isKnown, suggestDomain } from '../../src/verify/typo.js';
+import { isKnown } from '../../src/verify/typo.js';
 import { REAL_LOOK_ALIKES, TARGET_DOMAINS } from '../../src/verify/typo-domains.js';
 import { startDnsServer } from '../helpers/dns-server.js';
 import { typoCorpus } from '../helpers/typo-corpus.mjs';
@@ -18,11 +19,6 @@ function corpusOf(meant: readonly string[], seed: number): Corpus {
 }
 
 const localOf = (address: string) => address.slice(0, address.lastIndexOf('@'));
-
-function suggest(address: string): string | undefined {
-  const domain = suggestDomain(address.slice(address.lastIndexOf('@') + 1));
-  return domain && `${localOf(address)}@${domain}`;
-}
 
 describe.each([
   ['the thirty domains lists hold most', TARGET_DOMAINS.slice(0, 30)],
