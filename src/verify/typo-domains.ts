@@ -5,8 +5,8 @@
 import { words } from './lists.js';
 
 /**
- * Domains a mistyped address is corrected to, most addresses first: the earlier wins when two are as near. The
- * first thirty are the ones lists hold most (the benchmark's corpus); the rest are national ISPs and free mail.
+ * Domains a mistyped address is corrected to, most addresses first: the first thirty are the ones lists hold most
+ * (the corpus test's and the benchmark's first corpus); the rest are national ISPs and free mail.
  */
 export const TARGET_DOMAINS: readonly string[] = words(`
   gmail.com yahoo.com hotmail.com aol.com outlook.com icloud.com comcast.net live.com msn.com hotmail.co.uk

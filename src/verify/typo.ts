@@ -37,7 +37,7 @@ function fixTld(domain: string): string {
   return fix ? `${domain.slice(0, dot)}.${fix}` : domain;
 }
 
-/** The target one likely slip away, if no other is as near (the earlier, more popular, wins only a clear lead). */
+/** The target one likely slip away, if no other is as near: between two as near, any pick would be a guess. */
 function nearestTarget(typed: string): string | undefined {
   let best: string | undefined;
   let bestCost = Number.POSITIVE_INFINITY;
@@ -57,9 +57,11 @@ function nearestTarget(typed: string): string | undefined {
 
 /**
  * Whether a slip at that place would be taken for a typo. In the name: any slip of a long name, only likely ones of
- * a short name (real companies sit one letter from `aol`, `msn`, `web`). In the suffix: onto another country's TLD
- * only from `com`, `net` or `org` (`gmail.co`), or a likely slip of a long name (`t-online.se`): short names are
- * taken in many countries (`gmx.se`, `mail.eu`), and a national Hotmail is a look-alike. Across the dot: always.
+ * a short name (real companies sit one letter from `aol`, `msn`, `web`), and neither a letter left out of three (two
+ * letters are a company's: `al.com`) nor one added at either end of four (another word: `olive.com`). In the suffix:
+ * onto another country's TLD only from `com`, `net` or `org` (`gmail.co`), or a likely slip of a long name
+ * (`t-online.se`): short names are taken in many countries (`gmx.se`, `mail.eu`), and a national Hotmail is a
+ * look-alike. Across the dot (`gmailcom`): always.
  */
 function isLikely(slip: Slip, meant: string, typed: string): boolean {
   const dot = meant.indexOf('.');
