@@ -87,6 +87,7 @@ async function withService(
       const { runPrecheck } = await import('../clean/check/precheck.js');
       const outcome = await runPrecheck(uncached, o.engine, {
         signals: { stop },
+        now: () => clock.now(),
         onDecided: (key, verdict) => decided.set(key, { ...verdict, key }),
         onDebug: (message) => emit({ type: 'debug', message: `precheck: ${message}` }),
         providers,

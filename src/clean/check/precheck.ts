@@ -31,6 +31,8 @@ type OnDecided = (key: string, verdict: Verdict) => void;
 
 export interface PrecheckOptions {
   signals: { stop: AbortSignal };
+  /** The run's clock: what the precheck's verdicts are dated by. */
+  now: () => number;
   onDecided?: OnDecided;
   onDebug?: (message: string) => void;
   /** Told each domain's mail provider as its lookup answers. */
@@ -56,7 +58,7 @@ export async function runPrecheck(
   const stopEngine = () => void engine.close();
   stop.addEventListener('abort', stopEngine, { once: true });
   try {
-    const outcome = await precheck(keys, engine, stop, opts.onDecided);
+    const outcome = await precheck(keys, engine, { stop, now: opts.now }, opts.onDecided);
     if (providers && opts.alsoAsk) await askProviders(opts.alsoAsk, engine, providers, stop);
     return { ...outcome, interrupted: stop.aborted };
   } finally {
@@ -68,7 +70,7 @@ export async function runPrecheck(
 async function precheck(
   keys: Iterable<string>,
   engine: Engine,
-  stop: AbortSignal,
+  { stop, now }: { stop: AbortSignal; now: () => number },
   onDecided?: OnDecided,
 ): Promise<PrecheckOutcome> {
   const byReason = new Map<string, number>();
@@ -90,7 +92,7 @@ async function precheck(
   const { interrupted } = await checkWithEngine(numbered(keys), engine, {
     concurrency: CONCURRENCY,
     stop,
-    now: Date.now,
+    now,
     onVerdict,
   });
   // Without DNS what needs none (reserved TLDs, the lists, typos) still stands: paying for it would be money lost.

@@ -1,4 +1,5 @@
 // Who decides a run's addresses: the cleaning service (check/service/) or the built-in engine (check/engine/).
+import type { Clock } from '../../clock.js';
 import type { Rate } from '../../config/rate.js';
 import type { EngineSettings } from '../check/engine/engine-settings.js';
 import type { CheckOutcome } from '../check/outcome.js';
@@ -72,4 +73,6 @@ export interface CheckWork {
   rows: number;
   signals: RunSignals;
   maxAgeMs: number;
+  /** The run's: what the engine's verdicts are dated by. */
+  clock: Clock;
 }

@@ -78,6 +78,7 @@ export async function precheckPending(
   if (!checker.precheck || (onlyProviders && !(providers && alsoAsk))) return undefined;
   const outcome = await runPrecheck(pending, checker.precheck, {
     signals: request.signals,
+    now: () => request.clock.now(),
     onDecided,
     onDebug: (message) => ports.emit({ type: 'debug', message: `precheck: ${message}` }),
     providers,

@@ -127,6 +127,7 @@ async function checkAndWrite(request: CleanRequest, checker: Checker, ports: Run
       rows: scan.rows,
       signals: request.signals,
       maxAgeMs: request.maxAgeMs,
+      clock: request.clock,
     };
     // The shared state went away as the cache was read: nothing may be sent unbooked, the rest stays unchecked.
     outcome = answers.lost ? sharedLost(answers.lost) : await checker.check(work, keepingInFlight(ports, recording));

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestHome } from '../../helpers/cli.js';
+import { FakeClock } from '../../helpers/clock.js';
 import { closedUdpPort, startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
 
 describe('clean --local', () => {
@@ -67,6 +68,32 @@ describe('clean --local', () => {
     expect(new Set(answered).size).toBe(answered.length);
     expect(answered).toContain('mail.example.com');
     expect(mxQuestions.filter((name) => name === 'flaky.com')).toHaveLength(4);
+  });
+
+  it("dates each verdict by the run's clock, not the machine's", async () => {
+    const input = join(home.dir, 'dated.csv');
+    writeFileSync(input, 'email\nann@mail.example.com\nbob@nomail.com\n');
+    const out = join(home.dir, 'dated.json');
+    const machineClock = home.clock;
+    home.clock = new FakeClock(Date.parse('2031-05-01T10:00:00.000Z'));
+    try {
+      const res = await home.run([
+        'clean',
+        input,
+        '--local',
+        '--dns-server',
+        dns.server,
+        '-o',
+        out,
+        '--format',
+        'json',
+      ]);
+      expect(res.code, res.stderr).toBe(0);
+    } finally {
+      home.clock = machineClock;
+    }
+    const rows = JSON.parse(readFileSync(out, 'utf8')) as Array<Record<string, unknown>>;
+    expect(rows.map((r) => r.email_checked_at)).toEqual(['2031-05-01T10:00:00.000Z', '2031-05-01T10:00:00.000Z']);
   });
 
   it('offline: domain checks are unknown (dns_unavailable), said once, and never make an address invalid', async () => {

@@ -89,7 +89,7 @@ export class EngineChecker implements Checker {
       // Nearly every domain's answer came in while the list was read: only the other addresses wait on DNS.
       const known = await checkKnownKeys(keys, engine, {
         stop: signals.stop,
-        now: Date.now,
+        now: () => work.clock.now(),
         onVerdict,
         onChecked,
         answered: journaled ? (ordinal) => verdicts.has(ordinal) : undefined,
@@ -98,7 +98,7 @@ export class EngineChecker implements Checker {
       await checkWithEngine(rest, engine, {
         concurrency: ENGINE_CONCURRENCY,
         stop: signals.stop,
-        now: Date.now,
+        now: () => work.clock.now(),
         onVerdict,
         onChecked: (checked) => onChecked(known + checked),
       });
