@@ -215,7 +215,8 @@ describe.each(STORES.filter((s) => s.available))('the account state in $name', (
     const next = (await open(where)).limiter(rate);
     expect(next.timeToSend(2)).toBe(0);
     const booked = [await next.acquire(), await next.acquire()];
-    expect(booked.map((b) => b.waitedMs)).toEqual([0, 0]);
+    // At once: not a window's wait (a millisecond may pass between queueing and booking on a loaded machine).
+    for (const booking of booked) expect(booking.waitedMs).toBeLessThan(1_000);
     // Sends that did reach the service hold their slots for the window.
     for (const booking of booked) await next.release(booking);
     expect(next.timeToSend(1)).toBeGreaterThan(50_000);
