@@ -1,7 +1,8 @@
 // A corpus of mistyped and correct addresses for typo suggestions, drawn from a seed (test/verify/typo-corpus.test.ts
 // and bench/typo.mjs use it): keyboard slips of the domains people mean, each with the address intended, mixed with
 // correct addresses that must get no suggestion (the domains meant, real look-alikes, ordinary companies' domains).
-// Plain JavaScript, so the bench runs it as it is.
+// Plain JavaScript, so the bench runs it as it is; the seeded draw is the sandbox's (built into dist/).
+import { mulberry32 } from '../../dist/sandbox/faults.js';
 
 // The keyboard the slips are made on, its own copy: the corpus does not borrow the code's idea of a neighbour.
 const ROWS = ['1234567890', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
@@ -12,18 +13,6 @@ function neighboursOf(key) {
   const c = ROWS[r].indexOf(key);
   const near = [ROWS[r][c - 1], ROWS[r][c + 1], ROWS[r - 1]?.[c], ROWS[r - 1]?.[c + 1], ROWS[r + 1]?.[c - 1]];
   return [...near, ROWS[r + 1]?.[c]].filter(Boolean);
-}
-
-/** mulberry32: small, seeded, the same draw on every machine. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let z = state;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return ((z ^ (z >>> 14)) >>> 0) / 0x1_0000_0000;
-  };
 }
 
 // Each kind of slip made on a word at a drawn place; undefined where it cannot be made there.
@@ -65,7 +54,7 @@ function localPart(pick, draw) {
  * `companies` ordinary company domains.
  */
 export function typoCorpus({ meant, realDomains, isReal, seed, perKind = 3, companies = 300 }) {
-  const draw = random(seed);
+  const draw = mulberry32(seed);
   const pick = (items) => items[Math.floor(draw() * items.length)];
   const typos = [];
   const seen = new Set();
