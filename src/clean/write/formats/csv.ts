@@ -114,7 +114,7 @@ export function quote(value: string, delimiter: string): string {
 }
 
 /** A cell that would start a formula, as OWASP advises: a single quote before it, the whole in double quotes. */
-function safeQuote(value: string, delimiter: string): string {
+export function safeQuote(value: string, delimiter: string): string {
   return looksLikeFormula(value) ? `"${neutralise(value).replace(/"/g, '""')}"` : quote(value, delimiter);
 }
 
