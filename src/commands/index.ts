@@ -42,6 +42,7 @@ const SUMMARIES = {
     allowance: "show what is known of the month's allowance, and what was spent",
     cache: 'show or clear the cache of answers reused across lists',
     runs: 'list the runs of clean, show one, resume one with rows left to check, forget old ones',
+    review: "decide a cleaned list's typo suggestions on the terminal (accept, reject, edit, undo)",
   },
   Other: {
     api: 'send one request to either service with the stored token and print the answer',
@@ -69,6 +70,7 @@ const LOADERS: Record<Name, () => Promise<CommandModule>> = {
   allowance: () => import('./flags/allowance.js'),
   cache: () => import('./flags/cache.js'),
   runs: () => import('./flags/runs.js'),
+  review: () => import('./flags/review.js'),
   api: () => import('./flags/api.js'),
   config: () => import('./flags/config.js'),
   sandbox: () => import('./flags/sandbox.js'),

@@ -32,8 +32,8 @@ export async function openList(o: ReadList): Promise<InputLayout> {
   const layout = await openInput({ path: o.path, spoolDir: o.spoolDir, column: o.column });
   const refusal = layout.workbook
     ? 'is an Excel workbook; review reads CSV (clean it with --format csv)'
-    : layout.format !== 'csv' || !layout.hasHeader
-      ? 'has no header row; review reads a CSV as `mailclean clean` writes it'
+    : !layout.hasHeader
+      ? 'has no header row; review reads a list with one, as `mailclean clean` writes it'
       : layout.encoding !== 'utf-8'
         ? `is not UTF-8 (read as ${layout.encoding}); review reads a CSV as \`mailclean clean\` writes it`
         : undefined;

@@ -60,7 +60,9 @@ class RowWriter {
     const { layout } = this;
     const before = readFileSync(layout.file).subarray(0, layout.bodyOffset).toString('utf8');
     const header =
-      layout.headerRaw ?? layout.header.map((name) => quote(name, layout.delimiter)).join(layout.delimiter);
+      layout.format === 'csv' && layout.headerRaw !== undefined
+        ? layout.headerRaw
+        : layout.header.map((name) => quote(name, layout.delimiter)).join(layout.delimiter);
     const extra = this.added.map((name) => layout.delimiter + quote(name, layout.delimiter)).join('');
     return `${before}${header}${extra}${layout.lineEnding}`;
   }
@@ -73,7 +75,8 @@ class RowWriter {
       const at = this.index.get(name);
       return at !== undefined && (fields[at] ?? '') !== value;
     });
-    if (set.length === 0 && fields.length === this.width) return raw + appended;
+    // A list of bare addresses (one column, no quoting) becomes a CSV: its cells are quoted as CSV's are.
+    if (set.length === 0 && fields.length === this.width && this.layout.format === 'csv') return raw + appended;
     const own = fields.slice(0, this.width).map((field) => quote(field, delimiter));
     while (own.length < this.width) own.push('');
     for (const [name, value] of set) own[this.index.get(name)!] = safeQuote(value, delimiter);

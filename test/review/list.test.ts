@@ -58,7 +58,7 @@ describe('a list under review', () => {
   });
 
   it.each([
-    ['no header', 'ann@gmial.com,x\nbob@gmial.com,y\n', /n\.csv: has no header row; review reads a CSV/],
+    ['no header', 'ann@gmial.com,x\nbob@gmial.com,y\n', /n\.csv: has no header row; review reads a list with one/],
     ['not UTF-8', Buffer.from('name,email\nJos\xe9,ann@gmial.com\n', 'latin1'), /n\.csv: is not UTF-8/],
   ])('refuses %s in one line', async (_case, text, message) => {
     const path = write('n.csv', text);
@@ -99,6 +99,15 @@ describe('a list under review', () => {
       'email,city,email_suggestion\nann@gmial.com,Oslo,\nbob@gmial.com,Rome,bob@gmail.com\nbob@example.com,Nice,',
     );
     expect((await reviewItems(await open(path))).map((i) => i.typed)).toEqual(['bob@gmial.com']);
+  });
+
+  it('a list of bare addresses with a header becomes a CSV with the new column', async () => {
+    const path = write('b.txt', 'email\nann@gmial.com\nbob@example.com\n');
+    const layout = await open(path);
+    const review = new Review(await reviewItems(layout));
+    review.accept();
+    await rewriteList(layout, decisionsChange(review.decisions(), layout.header));
+    expect(readFileSync(path, 'utf8')).toBe('email,email_fixed\nann@gmial.com,ann@gmail.com\nbob@example.com,\n');
   });
 
   it('a decision whose row changed meanwhile is left out and counted', async () => {
