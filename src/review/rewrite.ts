@@ -1,6 +1,6 @@
 // A list written again with some of its cells set: to a file beside it, renamed over it when whole. A row nothing
 // changes keeps its bytes; a row whose cells change is written again field by field, as `clean` writes a row.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { InputLayout } from '../clean/scan/input/index.js';
 import { readRecordBatches } from '../clean/scan/input/index.js';
 import { AtomicFile, ChunkedWriter, OutputError } from '../clean/write/atomic-file.js';
@@ -58,13 +58,19 @@ class RowWriter {
   /** What comes before the rows: the BOM and Excel's `sep=` line as they were, then the header. */
   head(): string {
     const { layout } = this;
-    const before = readFileSync(layout.file).subarray(0, layout.bodyOffset).toString('utf8');
+    const before = Buffer.alloc(layout.bodyOffset);
+    const fd = openSync(layout.file, 'r');
+    try {
+      readSync(fd, before, 0, before.length, 0);
+    } finally {
+      closeSync(fd);
+    }
     const header =
       layout.format === 'csv' && layout.headerRaw !== undefined
         ? layout.headerRaw
         : layout.header.map((name) => quote(name, layout.delimiter)).join(layout.delimiter);
     const extra = this.added.map((name) => layout.delimiter + quote(name, layout.delimiter)).join('');
-    return `${before}${header}${extra}${layout.lineEnding}`;
+    return `${before.toString('utf8')}${header}${extra}${layout.lineEnding}`;
   }
 
   line(row: number, fields: string[], raw: string): string {

@@ -101,6 +101,17 @@ describe('a list under review', () => {
     expect((await reviewItems(await open(path))).map((i) => i.typed)).toEqual(['bob@gmial.com']);
   });
 
+  it("keeps Excel's sep= line and the list's delimiter", async () => {
+    const path = write('x.csv', 'sep=;\r\nname;email\r\nAnn;ann@gmial.com\r\nBob;bob@example.com');
+    const layout = await open(path);
+    const review = new Review(await reviewItems(layout));
+    review.accept();
+    await rewriteList(layout, decisionsChange(review.decisions(), layout.header));
+    expect(readFileSync(path, 'utf8')).toBe(
+      'sep=;\r\nname;email;email_fixed\r\nAnn;ann@gmial.com;ann@gmail.com\r\nBob;bob@example.com;',
+    );
+  });
+
   it('a list of bare addresses with a header becomes a CSV with the new column', async () => {
     const path = write('b.txt', 'email\nann@gmial.com\nbob@example.com\n');
     const layout = await open(path);
