@@ -79,9 +79,12 @@ export function timeToSendAfter(
   const holding = holds.filter((until) => until > now).map((until) => Math.min(until, now + span));
   const free = Math.max(0, rate.requests - holding.length);
   if (requests <= free) return 0;
-  const expiries = [...holding, ...Array.from({ length: free }, () => now + span)]
-    .sort((a, b) => a - b)
-    .slice(-rate.requests);
+  holding.sort((a, b) => a - b);
+  // The slots free in turn: the latest `rate.requests` holds, then the free slots (each a window from now, no
+  // earlier than any hold); they are indexed, not listed, as a high rate would make that list long.
   const waiting = requests - free - 1;
-  return expiries[waiting % rate.requests]! + Math.floor(waiting / rate.requests) * span - now;
+  const slot = waiting % rate.requests;
+  const skipped = holding.length - (rate.requests - free);
+  const expiry = slot < holding.length - skipped ? (holding[skipped + slot] as number) : now + span;
+  return expiry + Math.floor(waiting / rate.requests) * span - now;
 }
