@@ -100,8 +100,10 @@ ${meaningLines(REASON_MEANINGS)}
 
 Result columns: ${VERDICT_COLUMNS.join(', ')},
 then ${KIND_COLUMNS.join(' and ')} (a free-mail provider's address, a function's), then email_service_status (the
-service's own word) or email_suggestion (the built-in engine's guess at a mistyped domain), and email_checked when
-a cell held its address inside a name or a link. --only and --fail-when take statuses and reasons:
+service's own word) or email_suggestion (the built-in engine's guess at a mistyped domain), email_checked when
+a cell held its address inside a name or a link, and with --fix-typos email_fixed (the address a mistyped one was
+checked as) or, with --fix-typos=replace, email_original (the cell the fix replaced). --only and --fail-when take
+statuses and reasons:
 
   mailclean clean list.csv --only valid -o keep.csv --rejects drop.csv
   mailclean clean list.csv --fail-when 'invalid>5%'`;

@@ -5,7 +5,7 @@ import { parseThresholds } from '../clean/run/thresholds.js';
 import { formatOfPath, OUTPUT_FORMATS } from '../clean/write/formats/index.js';
 import { parseDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';
-import { type Naming, onlyStatuses, optionName, wholeNumber } from './option-checks.js';
+import { fixTyposOf, type Naming, onlyStatuses, optionName, wholeNumber } from './option-checks.js';
 import { outputTargets } from './output-targets.js';
 import type { CleanOptions } from './types.js';
 
@@ -15,8 +15,9 @@ export type ListRequest = Omit<CleanRequest, 'stdin' | 'spoolDir' | 'signals' | 
 };
 
 /** The library's options, or the CLI's flags under the same names (whose numbers are still text). */
-export type PlanOptions = Omit<CleanOptions, 'maxSpend' | 'smtpPort' | 'dnsConcurrency'> & {
+export type PlanOptions = Omit<CleanOptions, 'maxSpend' | 'smtpPort' | 'dnsConcurrency' | 'fixTypos'> & {
   maxSpend?: string | number;
+  fixTypos?: string | boolean;
   dnsConcurrency?: string | number;
   yes?: boolean;
 };
@@ -42,6 +43,7 @@ export function cleanPlan(input: string, o: PlanOptions, name: Naming = optionNa
       encoding: o.encoding,
       strict: o.strict ?? false,
       caseSensitive: o.caseSensitive ?? false,
+      fixTypos: fixTyposOf(o.fixTypos, name('fixTypos')),
       outputs: {
         ...outputTargets(input, o, name),
         format: o.format ?? formatOfPath(o.output ?? '') ?? 'csv',

@@ -37,6 +37,13 @@ export function dnsTimeoutOf(value: string | number, source: string): number {
   return Math.round(ms);
 }
 
+/** Where a fixed row's fix goes: `true` is `column`; `false` or nothing fixes none. */
+export function fixTyposOf(value: string | boolean | undefined, source: string): 'column' | 'replace' | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true || value === 'column' || value === 'replace') return value === true ? 'column' : value;
+  throw new UsageError(`${source}: "${value}" is not column or replace`);
+}
+
 function isProviderTerm(term: string): boolean {
   return term.startsWith('provider=') && (PROVIDERS as readonly string[]).includes(term.slice('provider='.length));
 }

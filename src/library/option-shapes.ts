@@ -82,6 +82,7 @@ export const CLEAN_OPTIONS = {
   encoding: holding<InputEncoding>('string'),
   strict: is('boolean'),
   escapeFormulas: is('boolean'),
+  fixTypos: holding<'column' | 'replace' | boolean>('string', 'boolean'),
   name: is('string'),
   dryRun: is('boolean'),
   earlierRun: holding<'resume' | 'restart'>('string'),

@@ -92,6 +92,10 @@ export interface ResultColumns {
   email_suggestion?: string | null;
   email_provider?: string | null;
   email_checked?: string | null;
+  /** `fixTypos: 'column'`: the address the row was checked as, its mistyped domain corrected (null: not fixed). */
+  email_fixed?: string | null;
+  /** `fixTypos: 'replace'`: the email cell as it was, where its fix now stands (null: not fixed). */
+  email_original?: string | null;
 }
 
 /** One row of the list as cleaned: its own columns (text, by header name), then mailclean's. */

@@ -206,6 +206,38 @@ describe.each(['spec', 'alt'] as const)('clean() with the cleaning service (%s a
     );
   });
 
+  it('fixTypos: a mistyped address is checked and paid as its fix, in email_fixed or (replace) in its cell', async () => {
+    const { sandbox, options } = await account(shape);
+    const list = [
+      { email: 'ann@gmial.com', name: 'Ann typo' },
+      { email: 'ann@gmail.com', name: 'Ann' },
+      { email: 'cy@example.org', name: 'Cy' },
+    ];
+    const run = clean(list, { ...options, precheck: false, fixTypos: true });
+    expect((await collect(run)).map((r) => [r.email, r.email_status, r.email_fixed])).toEqual([
+      ['ann@gmial.com', 'valid', 'ann@gmail.com'],
+      ['ann@gmail.com', 'valid', null],
+      ['cy@example.org', 'valid', null],
+    ]);
+    expect(run.summary).toMatchObject({ spent: 2, fixes: { rows: 1, domains: { 'gmial.com → gmail.com': 1 } } });
+    expect(sandbox.stats().addressesCharged).toBe(2);
+
+    const replaced = await collect(clean(list, { ...options, precheck: false, fixTypos: 'replace' }));
+    expect(replaced.map((r) => [r.email, r.email_original, 'email_fixed' in r])).toEqual([
+      ['ann@gmail.com', 'ann@gmial.com', false],
+      ['ann@gmail.com', null, false],
+      ['cy@example.org', null, false],
+    ]);
+    expect(sandbox.stats().addressesCharged).toBe(2);
+    const plain = await collect(clean(list, { ...options, precheck: false, fixTypos: false }));
+    expect(plain.map((r) => ['email_fixed' in r, 'email_original' in r])).toEqual(Array(3).fill([false, false]));
+    expect(sandbox.stats().addressesCharged).toBe(3);
+    await expect(clean(list, { ...options, fixTypos: 'fix' as 'column' }).result).rejects.toMatchObject({
+      exitCode: ExitCode.usage,
+      message: 'fixTypos: "fix" is not column or replace',
+    });
+  });
+
   it('leaving the loop early stops the run and frees the list; a result awaited alone drops the rows', async () => {
     const { options } = await account(shape);
     // Several batches of the write pass: the stop is seen before the last.

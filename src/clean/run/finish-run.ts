@@ -5,7 +5,6 @@ import { Writable } from 'node:stream';
 import { AuthError, CliError, ExitCode } from '../../errors.js';
 import { quantity } from '../../quantities.js';
 import type { CheckOutcome } from '../check/outcome.js';
-import { keyOfCell } from '../scan/cell-key.js';
 import type { InputLayout } from '../scan/input/index.js';
 import { assertInputUnchanged, inputChanged, type ScanResult } from '../scan/scan.js';
 import type { Verdict } from '../verdict/verdict.js';
@@ -42,7 +41,7 @@ export async function finishRun(
   const before = stopped === 'interrupted' ? answers.keptBefore : undefined;
   const answerFor = verdictsByRow(checker, ports, layout, scan, answers.verdicts, before);
   const summaryOf = (written: WriteSummary, outputs: OutputCount[]) =>
-    summarise(checker, run, written, outputs, request.clock.now());
+    summarise(request, checker, run, written, outputs, request.clock.now());
   if (stopped === 'interrupted') {
     ports.emit({ type: 'interrupted', answersSaved: checker.kind === 'service' ? outcome.saved : undefined });
     const counting = countOnly(request, checker, run, ports);
@@ -96,6 +95,7 @@ export function crossingText(c: Crossing): string {
 }
 
 function summarise(
+  request: CleanRequest,
   checker: Checker,
   run: Checked,
   written: WriteSummary,
@@ -119,6 +119,7 @@ function summarise(
     outcome: run.outcome,
     allowanceLeft: checker.cost?.().allowance?.left,
     precheck: answers.precheck,
+    fixTypos: request.fixTypos !== undefined,
     now,
   });
 }
@@ -158,19 +159,16 @@ function writeOptions(
     extraColumns: checker.extraColumns,
     providers: checker.providers,
     checked: scan.extracted > 0,
+    fixTypos: request.fixTypos,
     signal: request.signals.stop,
-    ...asScanned(layout, scan, request.caseSensitive),
+    ...asScanned(layout, scan),
     warn: (message) => ports.emit({ type: 'warning', message }),
   };
 }
 
 /** Each row's cell decided as the scan did, taking from the scan of an unchanged file which cells are plain. */
-function asScanned(
-  layout: InputLayout,
-  scan: ScanResult,
-  caseSensitive = false,
-): Pick<WriteOptions, 'evenRows' | 'decide'> {
-  const decide = (cell: string | undefined) => keyOfCell(cell, caseSensitive);
+function asScanned(layout: InputLayout, scan: ScanResult): Pick<WriteOptions, 'evenRows' | 'decide'> {
+  const { decide } = scan;
   if (inputChanged(layout, scan)) return { decide };
   const plain = scan.plainRows?.reader();
   return {

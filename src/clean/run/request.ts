@@ -14,6 +14,8 @@ export interface CleanRequest extends Omit<OpenInputOptions, 'path' | 'signal' |
   strict: boolean;
   /** Local parts told apart by the case of their letters (see dedupeKey); by default `Ann@x.com` is `ann@x.com`. */
   caseSensitive?: boolean;
+  /** Rows with a mistyped domain are checked as its fix, written beside the row (`column`) or in its cell (`replace`). */
+  fixTypos?: 'column' | 'replace';
   outputs: OutputsRequest;
   dryRun: boolean;
   /** Unset: ask. */

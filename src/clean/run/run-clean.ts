@@ -24,7 +24,7 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
   const { signals, spoolDir } = request;
   const reading = performance.now();
   try {
-    const layout = await openInput({ ...request, path: request.input, signal: signals.stop });
+    const layout = asRun(request, await openInput({ ...request, path: request.input, signal: signals.stop }));
     let scan: ScanResult | undefined;
     try {
       ports.emit({ type: 'progress-live', live: true });
@@ -33,6 +33,7 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
         // Verdicts are kept by address number: a run that writes reads each row's number in its write pass.
         keepRowOrdinals: !request.dryRun,
         caseSensitive: request.caseSensitive,
+        fixTypos: request.fixTypos !== undefined,
         onNewKey: checker.onNewKey?.bind(checker),
         onRows: (rows) => ports.emit({ type: 'progress', change: { rows } }),
         signal: signals.stop,
@@ -67,6 +68,14 @@ export async function runClean(request: CleanRequest, checker: Checker, ports: R
   } finally {
     await checker.close();
   }
+}
+
+/**
+ * A run that fixes typos checks other addresses than one that does not: the list's journal, lock and run record
+ * are its own, so an earlier run of the other kind is neither resumed nor taken over (the cache still answers).
+ */
+function asRun(request: CleanRequest, layout: InputLayout): InputLayout {
+  return request.fixTypos ? { ...layout, fingerprint: `${layout.fingerprint}:fix-typos` } : layout;
 }
 
 interface Scanned {

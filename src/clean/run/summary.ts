@@ -45,6 +45,8 @@ export interface RunSummary {
   extracted: number;
   stopped: { reason: StopReason; message: string } | null;
   failedWhen: string[];
+  /** --fix-typos: rows checked as their fix, and how many by `typo → fix` domain; absent without it. */
+  fixes?: { rows: number; domains: Record<string, number> };
 }
 
 export interface SummaryInput {
@@ -59,6 +61,7 @@ export interface SummaryInput {
   outcome: CheckOutcome;
   allowanceLeft?: number;
   precheck?: { decidedCount: number; byReason: ReadonlyMap<string, number>; unreachable?: string };
+  fixTypos?: boolean;
   now: number;
 }
 
@@ -117,5 +120,12 @@ export function runSummary(s: SummaryInput): RunSummary {
     extracted: scan.extracted,
     stopped: outcome.stopped ? { reason: outcome.stopped.reason, message: outcome.stopped.message } : null,
     failedWhen: [],
+    ...(s.fixTypos ? { fixes: fixesOf(tally) } : {}),
   };
+}
+
+function fixesOf(tally: Tally): NonNullable<RunSummary['fixes']> {
+  let rows = 0;
+  for (const n of tally.fixes.values()) rows += n;
+  return { rows, domains: sortedCounts(tally.fixes) };
 }

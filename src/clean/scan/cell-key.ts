@@ -2,10 +2,16 @@ import { asciiLower, checkSyntax, dedupeKey, isPlainAddress } from '../../verify
 import { addressInside } from './extract.js';
 
 export type CellKey =
-  /** `checked`: the address taken from inside the cell, when the cell is not one. */
-  | { key: string; checked?: string }
+  /**
+   * `checked`: the address taken from inside the cell, when the cell is not one. `fixed` (--fix-typos): the address
+   * as written with its mistyped domain corrected, whose key `key` then is (typo-fix.ts).
+   */
+  | { key: string; checked?: string; fixed?: string }
   /** `short_row`: the row ends before the email column. */
-  | { key?: undefined; checked?: undefined; reason: 'blank' | 'syntax' | 'short_row' };
+  | { key?: undefined; checked?: undefined; fixed?: undefined; reason: 'blank' | 'syntax' | 'short_row' };
+
+/** How a run decides each row's cell; the scan and the write pass use the same one. */
+export type CellDecider = (cell: string | undefined) => CellKey;
 
 /**
  * Blank cells, missing ones and addresses that are not addresses are decided before anything is sent; every other

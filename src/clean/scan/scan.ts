@@ -1,10 +1,11 @@
 import { UsageError } from '../../errors.js';
-import { keyOfCell } from './cell-key.js';
+import { type CellDecider, keyOfCell } from './cell-key.js';
 import { type InputLayout, readRecordBatches } from './input/index.js';
 import { sameStamp, stampList } from './input/stamp.js';
 import { PlainRows } from './spill/plain-rows.js';
 import { RowOrdinals } from './spill/row-ordinals.js';
 import { UniqueKeys } from './spill/unique-keys.js';
+import { fixingTypos } from './typo-fix.js';
 
 /** Memory for the unique addresses' bytes and for the rows' ordinals; past it, the older part goes to disk. */
 const KEYS_BUDGET = 16 << 20;
@@ -26,6 +27,8 @@ export interface ScanOptions {
   budgets?: { keys: number; rows: number };
   /** Local parts told apart by the case of their letters (see dedupeKey); by default `Ann@` is `ann@`. */
   caseSensitive?: boolean;
+  /** --fix-typos: an address with a mistyped domain is taken as its fix (typo-fix.ts). */
+  fixTypos?: boolean;
 }
 
 /** Pass 1: every row read once; only the unique addresses are kept. */
@@ -39,6 +42,7 @@ export async function scanInput(layout: InputLayout, opts: ScanOptions) {
   const rowOrdinals = opts.keepRowOrdinals
     ? new RowOrdinals({ spoolDir, budget: budgets?.rows ?? ROWS_BUDGET })
     : undefined;
+  const plain: CellDecider = opts.caseSensitive ? (cell) => keyOfCell(cell, true) : keyOfCell;
   const release = () => {
     unique.close();
     rowOrdinals?.close();
@@ -56,6 +60,10 @@ export async function scanInput(layout: InputLayout, opts: ScanOptions) {
     plainRows: rowOrdinals ? new PlainRows() : undefined,
     /** Rows whose address was taken from inside the cell (`Name <address>`, mailto:, ` ::: `). */
     extracted: 0,
+    /** --fix-typos: rows whose address had a mistyped domain, taken as its fix. */
+    fixed: 0,
+    /** How each row's cell was decided: the write pass decides its rows alike. */
+    decide: opts.fixTypos ? fixingTypos(plain) : plain,
     /** Rows with more or fewer fields than the header (or the first row), and the first of their lines. */
     ragged: { rows: 0, lines: [] as number[] },
     release,
@@ -74,23 +82,24 @@ export async function scanInput(layout: InputLayout, opts: ScanOptions) {
 async function scanRecords(
   layout: InputLayout,
   result: ScanResult,
-  { onNewKey, onRows, signal, caseSensitive }: ScanOptions,
+  { onNewKey, onRows, signal }: ScanOptions,
 ): Promise<void> {
   const { emailColumn: column, columnCount } = layout;
-  const { unique, rowOrdinals, plainRows } = result;
+  const { unique, rowOrdinals, plainRows, decide } = result;
   for await (const batch of readRecordBatches(layout, { raw: false, fields: 'email' })) {
     signal?.throwIfAborted();
     for (const record of batch) {
       if (record.fields.length !== columnCount && result.ragged.rows++ < RAGGED_LINES_KEPT)
         result.ragged.lines.push(record.line);
       const cell = record.fields[column];
-      const decided = keyOfCell(cell, caseSensitive);
+      const decided = decide(cell);
       plainRows?.push(decided.key !== undefined && decided.checked === undefined && decided.key === cell?.trim());
       if (decided.key === undefined) {
         if (decided.reason === 'syntax') result.invalid++;
         else result.blank++;
       } else {
         if (decided.checked !== undefined) result.extracted++;
+        if (decided.fixed !== undefined) result.fixed++;
         // One hash lookup per row: add, and see whether the set grew.
         const before = unique.size;
         const ordinal = unique.add(decided.key);

@@ -90,9 +90,12 @@ export function addressKind(v: Verdict, key: string = v.key): { free: boolean | 
   if (at <= 0) return { free: null, role: null };
   return { free: isFreeProvider(key.slice(at + 1)), role: isRoleAccount(key.slice(0, at)) };
 }
+/** What a row's own cells say besides its verdict (see CellKey); `original`: its email cell, where a fix replaced it. */
 export interface RowFacts {
   checked?: string;
   key?: string;
+  fixed?: string;
+  original?: string;
 }
 
 /** Columns appended after the six, each only when it has something to say for this run. */
@@ -104,6 +107,10 @@ export const EXTRA_COLUMNS = {
     v.decidedBy ?? (v.status === 'unchecked' || DECIDED_FROM_CELL.has(v.reason) ? null : 'service'),
   /** The address checked, where the cell held it inside something else (`Name <address>`, mailto:). */
   email_checked: (_v: Verdict, row: RowFacts) => row.checked ?? null,
+  /** --fix-typos: the address the row was checked as, its mistyped domain corrected; its verdict is the row's. */
+  email_fixed: (_v: Verdict, row: RowFacts) => row.fixed ?? null,
+  /** --fix-typos=replace: the email cell as it was, where the fix now stands. */
+  email_original: (_v: Verdict, row: RowFacts) => row.original ?? null,
 } as const satisfies Record<string, (v: Verdict, row: RowFacts) => string | null>;
 
 export type ExtraColumn = keyof typeof EXTRA_COLUMNS;

@@ -59,6 +59,18 @@ function suggestionRows(s: RunSummary): string {
     : '<p>No typo suggestions.</p>';
 }
 
+function fixesSection(s: RunSummary): string {
+  if (!s.fixes) return '';
+  const rows = Object.entries(s.fixes.domains).map(
+    ([pair, count]) => `<tr class="fix"><td>${escapeHtml(pair)}</td><td class="num">${n(count)}</td></tr>`,
+  );
+  const table = rows.length ? `<table><tr><th>Typo → fix</th><th>Rows</th></tr>${rows.join('\n')}</table>` : '';
+  return `<h2>Typos fixed</h2>
+<p id="fixes" data-rows="${s.fixes.rows}">${n(s.fixes.rows)} rows checked as their fix (--fix-typos).</p>
+${table}
+`;
+}
+
 function providersSection(s: RunSummary): string {
   const providers = Object.entries(s.providers);
   return providers.length
@@ -122,7 +134,7 @@ ${domainRows(s)}
 ${exampleRows(examples)}
 <h2>Typo suggestions</h2>
 ${suggestionRows(s)}
-<h2>Unchecked</h2>
+${fixesSection(s)}<h2>Unchecked</h2>
 ${uncheckedSection(s)}
 </body></html>
 `;

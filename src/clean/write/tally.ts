@@ -24,6 +24,8 @@ export class Tally {
   private readonly providers = new Map<string, number>();
   private readonly byVerdict = new Map<Verdict, Count>();
   readonly suggestions = new Map<string, number>();
+  /** --fix-typos: rows checked as their fix, by `typo → fix` domain. */
+  readonly fixes = new Map<string, number>();
   readonly examples = new Map<string, string[]>();
   private readonly byDomain: DomainMixes | undefined;
   private readonly statusNames: string[] = [];
@@ -80,6 +82,12 @@ export class Tally {
         this.suggestions,
         `${key.slice(at + 1)} → ${verdict.suggestion.slice(verdict.suggestion.lastIndexOf('@') + 1)}`,
       );
+  }
+
+  /** A row whose address `typed` was checked as `fixed`. */
+  addFix(typed: string, fixed: string): void {
+    const typo = typed.slice(typed.lastIndexOf('@') + 1).toLowerCase();
+    bump(this.fixes, `${typo} → ${fixed.slice(fixed.lastIndexOf('@') + 1)}`);
   }
 
   private statusNumber(status: string): number {

@@ -4,7 +4,7 @@ import type { OutputsRequest } from '../run/request.js';
 import { type CellKey, keyOfCell } from '../scan/cell-key.js';
 import { type InputLayout, readRecordBatches } from '../scan/input/index.js';
 import type { DomainProviders } from '../verdict/domain-providers.js';
-import { cellVerdict, type ExtraColumn, uncheckedVerdict, type Verdict } from '../verdict/verdict.js';
+import { cellVerdict, type ExtraColumn, type RowFacts, uncheckedVerdict, type Verdict } from '../verdict/verdict.js';
 import { AtomicFile, OutputError } from './atomic-file.js';
 import { FORMATS } from './formats/index.js';
 import { objectReceiver } from './formats/json.js';
@@ -16,6 +16,8 @@ import { Tally } from './tally.js';
 export interface WriteOptions extends Omit<OutputsRequest, 'summaryJson' | 'report' | 'stepSummary'> {
   extraColumns?: readonly ExtraColumn[];
   checked?: boolean;
+  /** --fix-typos: a fixed row's fix goes in email_fixed (`column`), or in its email cell (`replace`). */
+  fixTypos?: 'column' | 'replace';
   signal?: AbortSignal;
   decide?: DecideRow;
   /** Every row has the header's field count (the scan of the same file found none ragged): see ReadOptions. */
@@ -42,9 +44,8 @@ export type AnswerFor = (key: string) => Verdict | undefined;
 /** The write pass: every row in order with its verdict; files appear only when complete. */
 export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts: WriteOptions) {
   const format = await FORMATS[opts.format].load();
-  const extras = [...(opts.extraColumns ?? []), ...(opts.checked ? (['email_checked'] as const) : [])];
-  const escapeFormulas = opts.escapeFormulas ?? (layout.workbook !== undefined && opts.format === 'csv');
-  const context = { layout, extras, escapeFormulas, warn: opts.warn ?? (() => undefined) };
+  const context = sinkContext(layout, opts);
+  const { replacesAddress } = context;
   const open = (target: OutputPath | undefined, backup?: string) => openTarget(format, context, opts, target, backup);
   const targets: Target[] = [];
   try {
@@ -73,12 +74,16 @@ export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts:
         const { key } = decided;
         const answer = key === undefined ? decidedHere(decided.reason) : (answerFor(key) ?? uncheckedVerdict(key));
         const verdict = providers && key !== undefined ? providers.verdictOf(answer, key) : answer;
-        summary.tally.add(verdict, record.fields[column], key ?? '');
+        const cell = record.fields[column];
+        summary.tally.add(verdict, decided.fixed ?? cell, key ?? '');
+        if (decided.fixed !== undefined) summary.tally.addFix(decided.checked ?? cell!, decided.fixed);
         const keep = keeps(verdict);
         const target = keep ? main : rejects;
         if (keep) summary.written++;
         else summary.rejected++;
-        const writing = target?.sink.row(record, verdict, decided);
+        const { fixed } = decided;
+        const facts = replacesAddress && fixed !== undefined ? replaced(record.fields, column, key!, fixed) : decided;
+        const writing = target?.sink.row(record, verdict, facts);
         if (writing) await writing;
       }
     }
@@ -89,6 +94,27 @@ export async function writeRows(layout: InputLayout, answerFor: AnswerFor, opts:
     for (const t of targets) t.file?.abort();
     throw failedTarget(error, targets, opts.output === undefined ? 'stdout' : undefined);
   }
+}
+
+/** What every sink of the run is told: the columns it appends, and how it writes the list's own cells. */
+function sinkContext(layout: InputLayout, opts: WriteOptions): Omit<SinkContext, 'stream'> {
+  const extras: ExtraColumn[] = [...(opts.extraColumns ?? []), ...(opts.checked ? (['email_checked'] as const) : [])];
+  if (opts.fixTypos) extras.push(opts.fixTypos === 'replace' ? 'email_original' : 'email_fixed');
+  return {
+    layout,
+    extras,
+    escapeFormulas: opts.escapeFormulas ?? (layout.workbook !== undefined && opts.format === 'csv'),
+    replacesAddress: opts.fixTypos === 'replace',
+    warn: opts.warn ?? (() => undefined),
+  };
+}
+
+/** --fix-typos=replace: the fix takes the email field's place, the cell as it was is kept as `original`. */
+function replaced(fields: string[], column: number, key: string, fixed: string): RowFacts {
+  const original = fields[column];
+  fields[column] = fixed;
+  // The cell is now the address itself: nothing was taken from inside it.
+  return { key, fixed, original };
 }
 
 async function openTarget(

@@ -53,6 +53,13 @@ function listFlags(cmd: Command) {
       'tell local parts apart by the case of their letters (Ann@x.com and ann@x.com checked and paid as two); by ' +
         'default they are one address, as mailing platforms count subscribers',
     )
+    .addOption(
+      new Option(
+        '--fix-typos [mode]',
+        'check and pay for ann@gmial.com as its fix ann@gmail.com, never the typo (a fix in the list or cache is ' +
+          'free), the fix in email_fixed; replace: the fix in the email cell, the typed one in email_original',
+      ).choices(['column', 'replace'] as const),
+    )
     .option(
       '--escape-formulas',
       "CSV output: put ' before the input's cells that start with = + - @ tab or CR, so no spreadsheet runs them " +

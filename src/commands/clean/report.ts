@@ -164,4 +164,15 @@ function printSummary(f: Factory, o: CleanFlags, s: RunSummary): void {
   const providers = Object.entries(s.providers);
   if (providers.length > 0)
     f.io.say(`Rows by mail provider: ${providers.map(([name, rows]) => `${name} ${formatCount(rows)}`).join(', ')}.`);
+  if (s.fixes) f.io.say(fixesText(s.fixes));
+}
+
+const FIXES_SHOWN = 5;
+
+/** `Typos fixed: 12 rows (gmial.com → gmail.com 7, hotmial.com → hotmail.com 5).` */
+export function fixesText(fixes: NonNullable<RunSummary['fixes']>): string {
+  const pairs = Object.entries(fixes.domains);
+  const shown = pairs.slice(0, FIXES_SHOWN).map(([pair, rows]) => `${pair} ${formatCount(rows)}`);
+  if (pairs.length > FIXES_SHOWN) shown.push(`and ${formatCount(pairs.length - FIXES_SHOWN)} more`);
+  return `Typos fixed: ${quantity(fixes.rows, 'row')}${shown.length > 0 ? ` (${shown.join(', ')})` : ''}.`;
 }

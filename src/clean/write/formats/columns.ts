@@ -1,6 +1,6 @@
 // The input columns an output carries (all but an earlier run's results) and their names as object keys.
 import type { InputLayout, TypedCell } from '../../scan/input/index.js';
-import { EXTRA_COLUMNS, RESULT_COLUMNS } from '../../verdict/verdict.js';
+import { EXTRA_COLUMNS, RESULT_COLUMNS, type RowFacts, type Verdict } from '../../verdict/verdict.js';
 
 const RESULT_NAMES = new Set<string>([...RESULT_COLUMNS, ...Object.keys(EXTRA_COLUMNS)]);
 
@@ -51,6 +51,11 @@ export class OutputColumns {
     }
     return name;
   }
+}
+
+/** A row whose result cells cannot be shared with the other rows of its verdict (a sink makes those once). */
+export function hasOwnCells(verdict: Verdict, row: RowFacts): boolean {
+  return row.checked !== undefined || row.fixed !== undefined || (verdict.free === undefined && row.key !== undefined);
 }
 
 export function byColumn(cells: readonly TypedCell[]): Map<number, TypedCell> {

@@ -2,12 +2,12 @@
 
 import { RESULT_COLUMNS, type RowFacts, type Verdict, verdictCells } from '../../verdict/verdict.js';
 import { ChunkedWriter } from '../atomic-file.js';
-import { OutputColumns } from './columns.js';
+import { hasOwnCells, OutputColumns } from './columns.js';
 import { looksLikeFormula, neutralise } from './formula-guard.js';
 import { fieldsEnd } from './raw-fields.js';
 import type { RowSink, SinkContext } from './row-sink.js';
 
-export function createSink({ layout, extras, stream, escapeFormulas }: SinkContext): RowSink {
+export function createSink({ layout, extras, stream, escapeFormulas, replacesAddress }: SinkContext): RowSink {
   const writer = new ChunkedWriter(stream);
   // A list of bare addresses becomes a CSV with the header it had (else `email`).
   const delimiter = layout.format === 'lines' ? ',' : layout.delimiter;
@@ -21,14 +21,15 @@ export function createSink({ layout, extras, stream, escapeFormulas }: SinkConte
   const width = layout.columnCount;
   const rawAs = layout.format === 'lines' || rebuild ? true : 'bytes';
   return {
-    reads: { raw: rawAs, fields: rebuild ? 'all' : 'email' },
+    // A row whose address a fix replaced (--fix-typos=replace) is rebuilt from its fields, the others kept as bytes.
+    reads: { raw: rawAs, fields: rebuild || replacesAddress ? 'all' : 'email' },
     start: () => writer.write(headerText(layout, extras, delimiter, rebuild ? serialise : undefined)),
     row(record, verdict, facts) {
       const { fields } = record;
       // A longer row's fields past the header's go after the results, so every result stands under its name.
       let extra: string | Uint8Array | undefined;
-      if (layout.format === 'lines') writer.append(cell(record.raw));
-      else if (rebuild) {
+      if (layout.format === 'lines') writer.append(cell(facts.original === undefined ? record.raw : fields[0]!));
+      else if (rebuild || facts.original !== undefined) {
         writer.append(serialise(fields));
         if (fields.length > width) extra = fields.slice(width).map(cell).join(delimiter);
       } else {
@@ -67,7 +68,7 @@ class ResultCells {
   }
 
   append(writer: ChunkedWriter, verdict: Verdict, facts: RowFacts, endLine: boolean): void {
-    if (facts.checked !== undefined || (verdict.free === undefined && facts.key !== undefined)) {
+    if (hasOwnCells(verdict, facts)) {
       writer.append(this.text(verdict, facts));
       if (endLine) writer.append(this.eol);
       return;

@@ -17,6 +17,8 @@ export interface SinkContext {
   stream: Writable;
   /** The input's own cells that would start a formula are neutralised (CSV; other formats hold no formulas). */
   escapeFormulas: boolean;
+  /** --fix-typos=replace: a fixed row's email field holds its fix (and `RowFacts.original` the cell as it was). */
+  replacesAddress?: boolean;
   warn(message: string): void;
 }
 

@@ -2,7 +2,7 @@
 import type { InputRecord, TypedCell } from '../../scan/input/index.js';
 import { msToSerial } from '../../scan/input/workbook/serial.js';
 import { RESULT_COLUMNS, type RowFacts, type Verdict, verdictFields } from '../../verdict/verdict.js';
-import { byColumn, OutputColumns } from './columns.js';
+import { byColumn, hasOwnCells, OutputColumns } from './columns.js';
 import type { RowSink, SinkContext } from './row-sink.js';
 import { KeptPackage } from './xlsx-kept.js';
 import { PackageWriter, type SheetPart, StyleTable } from './xlsx-package.js';
@@ -100,7 +100,7 @@ export class XlsxSink implements RowSink {
   }
 
   private results(verdict: Verdict, facts: RowFacts): string {
-    const shared = facts.checked === undefined && (verdict.free !== undefined || facts.key === undefined);
+    const shared = !hasOwnCells(verdict, facts);
     let xml = shared ? this.made.get(verdict) : undefined;
     if (xml === undefined) {
       xml = Object.values(verdictFields(verdict, this.ctx.extras, facts))
