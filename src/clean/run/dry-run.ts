@@ -45,6 +45,8 @@ export async function dryRunReport(request: CleanRequest, checker: Checker, scan
     minimumSeconds: cost ? Math.round((await cost.waitFor(requests)) / 1000) : 0,
     ragged: scan.ragged,
     extracted: scan.extracted,
+    // Only with --fix-typos, so that the report of a run without it keeps its fields.
+    ...(request.fixTypos ? { fixed: scan.fixed } : {}),
   };
   return {
     fields,

@@ -28,6 +28,7 @@ export function reportDryRun(f: Factory, o: CleanFlags, dry: DryRunReport): void
     ['Duplicates', n(fields.duplicates)],
     ['Unique addresses', n(fields.unique)],
   ];
+  if (fields.fixed !== undefined) pairs.push(['Typos fixed', `${quantity(fields.fixed, 'row')} checked as their fix`]);
   if (fields.checker === 'local') {
     // Signed in, --local keeps the service's answers and the engine checks the rest.
     if (dry.signedIn)

@@ -55,7 +55,12 @@ describe.each(['spec', 'alt'] as const)('clean --fix-typos with the service (%s 
     const input = file('list.csv');
     const dry = await home().run(['clean', input, '--fix-typos', '--dry-run', '--json', ...FAST]);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ rows: 6, unique: 4, duplicates: 1, toSend: 4 });
+    expect(JSON.parse(dry.stdout)).toMatchObject({ rows: 6, unique: 4, duplicates: 1, toSend: 4, fixed: 3 });
+    const told = await home().run(['clean', input, '--fix-typos', '--dry-run', ...FAST]);
+    expect(told.stdout).toMatch(/^Typos fixed +3 rows checked as their fix$/m);
+    const without = await home().run(['clean', input, '--dry-run', '--json', ...FAST]);
+    expect(JSON.parse(without.stdout)).toMatchObject({ unique: 5, toSend: 5 });
+    expect(JSON.parse(without.stdout)).not.toHaveProperty('fixed');
 
     const out = join(home().dir, 'out.csv');
     const summary = join(home().dir, 'summary.json');
