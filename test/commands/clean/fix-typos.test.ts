@@ -141,7 +141,7 @@ describe.each(['spec', 'alt'] as const)('clean --fix-typos with the service (%s 
     ]);
   });
 
-  it('replace: the fix in the email cell, the cell as it was in email_original; a partial run resumes unpaid', async () => {
+  it('replace: the fix in the email cell, the cell as it was in email_original; a partial run resumed pays the rest', async () => {
     const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
     await registered(home(), sandbox);
     const input = file('list.csv');
@@ -149,8 +149,12 @@ describe.each(['spec', 'alt'] as const)('clean --fix-typos with the service (%s 
     const partial = await home().run(['clean', input, '--fix-typos=replace', '-o', out, '--max-spend', '2', ...FAST]);
     expect(partial.code, partial.stderr).toBe(3);
     expect(sandbox.stats().addressesCharged).toBe(2);
-    const resumed = await home().run(['clean', input, '--fix-typos=replace', '-o', out, '--resume', ...FAST]);
+    // `runs resume` gives the recorded flags again, --fix-typos=replace among them: the same journal, the rest paid.
+    const [run] = JSON.parse((await home().run(['runs', '--json', 'id'])).stdout) as Array<{ id: string }>;
+    const resumed = await home().run(['runs', 'resume', run!.id]);
     expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`Resuming run ${run!.id} of list.csv.`);
+    expect(resumed.stderr).toMatch(/^Resuming: 2 addresses already checked are not sent again\.$/m);
     expect(sandbox.stats().addressesCharged).toBe(4);
     expect(await answered(home())).toEqual(FIXED);
 
