@@ -63,7 +63,7 @@ export async function main(argv: string[], given: IO = processIO()): Promise<num
       }
     }
     suggestLongerFlags(program);
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(attachOptionalValues(program, argv), { from: 'user' });
     return exitCode;
   } catch (error) {
     return report(error, io, debug);
@@ -154,6 +154,20 @@ function suggestLongerFlags(cmd: CommandUnknownOpts): void {
 }
 
 /** The first two positional arguments, skipping global options and their values (`help X`: the command or topic X). */
+/**
+ * A flag whose value is optional and one of a few words (`--fix-typos[=replace]`) takes the next argument only when
+ * it is one of them: `clean --fix-typos list.csv` means the list, not a mode named list.csv.
+ */
+function attachOptionalValues(program: CommandUnknownOpts, argv: string[]): string[] {
+  const options = program.commands.flatMap((cmd) => cmd.options);
+  return argv.map((arg, i) => {
+    const option = options.find((o) => o.long === arg && o.optional && o.argChoices && o.presetArg !== undefined);
+    const next = argv[i + 1];
+    if (!option || (next !== undefined && option.argChoices?.includes(next))) return arg;
+    return `${arg}=${String(option.presetArg)}`;
+  });
+}
+
 function positionals(argv: string[]): string[] {
   const found: string[] = [];
   for (let i = 0; i < argv.length && found.length < 2; i++) {

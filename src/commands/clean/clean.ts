@@ -58,7 +58,9 @@ function listFlags(cmd: Command) {
         '--fix-typos [mode]',
         'check and pay for ann@gmial.com as its fix ann@gmail.com, never the typo (a fix in the list or cache is ' +
           'free), the fix in email_fixed; replace: the fix in the email cell, the typed one in email_original',
-      ).choices(['column', 'replace'] as const),
+      )
+        .choices(['column', 'replace'] as const)
+        .preset('column'),
     )
     .option(
       '--escape-formulas',

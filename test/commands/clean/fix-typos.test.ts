@@ -56,7 +56,8 @@ describe.each(['spec', 'alt'] as const)('clean --fix-typos with the service (%s 
     const dry = await home().run(['clean', input, '--fix-typos', '--dry-run', '--json', ...FAST]);
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout)).toMatchObject({ rows: 6, unique: 4, duplicates: 1, toSend: 4, fixed: 3 });
-    const told = await home().run(['clean', input, '--fix-typos', '--dry-run', ...FAST]);
+    // The flag before the list: the list is not taken for a mode.
+    const told = await home().run(['clean', '--fix-typos', input, '--dry-run', ...FAST]);
     expect(told.stdout).toMatch(/^Typos fixed +3 rows checked as their fix$/m);
     const without = await home().run(['clean', input, '--dry-run', '--json', ...FAST]);
     expect(JSON.parse(without.stdout)).toMatchObject({ unique: 5, toSend: 5 });
