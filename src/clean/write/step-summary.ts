@@ -22,6 +22,7 @@ export function stepSummary(s: RunSummary, files: readonly string[] = []): strin
     '',
   ];
   if (rows.length > 0) lines.push('| Status | Rows | Share |', '| --- | ---: | ---: |', ...rows, '');
+  if (s.fixes) lines.push(`Typos fixed: ${quantity(s.fixes.rows, 'row', 'rows')}, checked as their fix.`, '');
   if (s.unchecked.rows > 0)
     lines.push(
       `**${quantity(s.unchecked.rows, 'row', 'rows')} unchecked**${s.unchecked.message ? `: ${md(s.unchecked.message)}` : ''}.`,

@@ -67,9 +67,11 @@ describe.each(['spec', 'alt'] as const)('clean --fix-typos with the service (%s 
     const summary = join(home().dir, 'summary.json');
     const report = join(home().dir, 'report.html');
     const flags = ['-o', out, '--summary-json', summary, '--report', report, ...FAST];
-    const res = await home().run(['clean', input, '--fix-typos', ...flags]);
+    const step = join(home().dir, 'step-summary.md');
+    const res = await home().run(['clean', input, '--fix-typos', ...flags], { env: { GITHUB_STEP_SUMMARY: step } });
     expect(res.code, res.stderr).toBe(0);
     expect(sandbox.stats().addressesCharged).toBe(4);
+    expect(readFileSync(step, 'utf8')).toContain('Typos fixed: 3 rows, checked as their fix.');
     expect(await answered(home())).toEqual(FIXED);
     expect(res.stderr).toContain(
       'Typos fixed: 3 rows (gmial.com → gmail.com 1, hotmial.com → hotmail.com 1, yahoo.con → yahoo.com 1).',
