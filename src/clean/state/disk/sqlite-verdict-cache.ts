@@ -14,6 +14,33 @@ const PER_TURN = 20_000;
 /** Answers read by one statement: a page's rows die young, as `ASK_BATCH`'s do. */
 const READ_PAGE = 5_000;
 
+/** About the bytes an answer takes in the cache's file. */
+const ANSWER_BYTES = 64;
+/** Asked addresses fewer than the cache's answers by this factor are each found by key; more, the cache is read. */
+const FEW = 8;
+
+/**
+ * The two ways to join, each paged on its sixth column: a few addresses are each found by the cache's key (a
+ * descent each, in no order); many are met by reading the cache once in its key order, each looked up in the
+ * asked table's index. Reading the whole cache for a claim's thousand addresses made a long run slower at every
+ * request; finding a million addresses one descent at a time is several times slower than reading the cache.
+ */
+const WALKS = {
+  asked: {
+    sql:
+      'SELECT v.key, v.status, v.flags, v.reason, v.at, a.rowid FROM temp.asked a CROSS JOIN verdicts v ON v.key = a.key ' +
+      'WHERE v.at >= ? AND a.rowid > ? ORDER BY a.rowid LIMIT ?',
+    start: 0,
+  },
+  cache: {
+    sql:
+      'SELECT v.key, v.status, v.flags, v.reason, v.at, v.key FROM verdicts v CROSS JOIN temp.asked a ON a.key = v.key ' +
+      'WHERE v.at >= ? AND v.key > ? ORDER BY v.key LIMIT ?',
+    start: '',
+  },
+};
+type Walk = (typeof WALKS)[keyof typeof WALKS];
+
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Keys written before keys were folded (dedupeKey) take the folded form once per file, the newer answer kept. */
@@ -44,7 +71,7 @@ export class SqliteVerdictCache implements VerdictCache {
     );
   }
 
-  /** The addresses go into an indexed temporary table: one JOIN then reads each page of the cache once. */
+  /** The addresses go into a temporary table; one JOIN then finds their answers (see WALKS). */
   async lookup(keys: Iterable<string>, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
     // A new account's cache is empty: asking it a list's addresses would cost the list's size for nothing.
     if (this.db.prepare('SELECT 1 FROM verdicts LIMIT 1').get() === undefined) return 0;
@@ -57,27 +84,26 @@ export class SqliteVerdictCache implements VerdictCache {
         if ((asked += batch.length) % PER_TURN === 0) await turn();
         if (stop?.aborted) return 0;
       }
-      this.db.exec('CREATE INDEX temp.asked_key ON asked (key)');
-      return await this.readAnswers(since, found, stop);
+      const walk = asked * FEW < this.entriesAbout() ? WALKS.asked : WALKS.cache;
+      if (walk === WALKS.cache) this.db.exec('CREATE INDEX temp.asked_key ON asked (key)');
+      return await this.readAnswers(walk, since, found, stop);
     } finally {
       this.db.exec('DROP TABLE IF EXISTS temp.asked');
     }
   }
 
   /** The answers for what `asked` holds; answers alike but for their time share one verdict (see FoundAnswer). */
-  private async readAnswers(since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
-    // CROSS JOIN: the cache is read in its own (key) order, each address asked found by the index. Pages, not
-    // `iterate()`: Node 22's iterator keeps each row alive long enough for V8 to move it to its old space.
-    const answers = this.db.prepare(
-      'SELECT v.key, v.status, v.flags, v.reason, v.at FROM verdicts v CROSS JOIN temp.asked a ON a.key = v.key ' +
-        'WHERE v.at >= ? AND v.key > ? ORDER BY v.key LIMIT ?',
-    );
+  private async readAnswers(walk: Walk, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
+    // Pages, not `iterate()`: Node 22's iterator keeps each row alive long enough for V8 to move it to its old space.
+    const answers = this.db.prepare(walk.sql);
     answers.setReturnArrays(true);
     const shared = new Map<string, Verdict>();
     let count = 0;
-    let after = '';
+    let after: string | number = walk.start;
     for (;;) {
-      const page = answers.all(since, after, READ_PAGE) as unknown as Array<[string, string, number, string, number]>;
+      const page = answers.all(since, after, READ_PAGE) as unknown as Array<
+        [string, string, number, string, number, string | number]
+      >;
       for (const [key, status, flags, reason, at] of page) {
         const id = `${flags}\t${status}\t${reason}`;
         let verdict = shared.get(id);
@@ -86,10 +112,17 @@ export class SqliteVerdictCache implements VerdictCache {
       }
       count += page.length;
       if (page.length < READ_PAGE) return count;
-      after = page[page.length - 1]?.[0] ?? after;
+      after = page[page.length - 1]?.[5] ?? after;
       if (count % PER_TURN === 0) await turn();
       if (stop?.aborted) return count;
     }
+  }
+
+  /** The cache's answers, about: its pages at the bytes an answer takes (bench/RESULTS.md), without a count's scan. */
+  private entriesAbout(): number {
+    const { page_count: pages } = this.db.prepare('PRAGMA page_count').get() as { page_count: number };
+    const { page_size: size } = this.db.prepare('PRAGMA page_size').get() as { page_size: number };
+    return (pages * size) / ANSWER_BYTES;
   }
 
   async store(verdicts: readonly Verdict[]): Promise<void> {

@@ -80,6 +80,23 @@ describe('the SQLite verdict cache', () => {
     await cache.close();
   });
 
+  it('finds a few addresses of a large cache by key and many by reading it, each way past a page of answers', async () => {
+    const cache = new SqliteVerdictCache(path);
+    const large = Array.from({ length: 120_000 }, (_, i) => verdict(i));
+    for (let i = 0; i < large.length; i += 20_000) await cache.store(large.slice(i, i + 20_000));
+    const since = Date.parse('2026-06-01T00:00:00.000Z');
+    // Few (a claim's worth, and past a page of 5,000): found by key; many: the cache read once. Both answer alike.
+    for (const asked of [large.slice(0, 6_000), large.filter((_, i) => i % 2 === 1)]) {
+      const keys = [...asked.map((v) => v.key).reverse(), 'absent@example.com'];
+      const found = await lookedUp(cache, keys, since);
+      const recent = asked.filter((v) => v.checkedAt === NEW);
+      expect(found.size).toBe(recent.length);
+      for (const v of recent.slice(0, 50))
+        expect(found.get(v.key), v.key).toMatchObject({ status: v.status, checkedAt: NEW });
+    }
+    await cache.close();
+  });
+
   it('a newer answer replaces an older one; stats and clear by age; the file keeps what was committed', async () => {
     const first = new SqliteVerdictCache(path);
     await first.store(stored);
