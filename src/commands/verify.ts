@@ -6,7 +6,7 @@ import { renderTable } from '../io/table.js';
 import { dnsConcurrencyOf } from '../library/option-checks.js';
 import type { VerifyResult as VerifyRow } from '../library/types.js';
 import { MAX_VERIFIED } from '../library/verify.js';
-import { noServiceNote, precheckNote } from './clean/render.js';
+import { noServiceNote, verifyNotes } from './clean/render.js';
 import { VERIFY_FIELDS } from './common/json-fields.js';
 import type { VerifyFlags } from './flags/verify.js';
 
@@ -32,11 +32,7 @@ export async function verifyCommand(o: VerifyFlags, f: Factory): Promise<number>
     maxAge: o.maxAge,
     signal: f.io.signals.stop,
     abandon: f.io.signals.abort,
-    onEvent: (event) => {
-      if (event.type === 'warning') f.io.warn(event.message);
-      else if (event.type === 'precheck') precheckNote(f, event.outcome);
-      else f.io.debug(event.message);
-    },
+    onEvent: verifyNotes(f),
   });
   if (o.json !== undefined) f.io.json(rows, o.json, VERIFY_FIELDS);
   else f.io.out(render(f, rows));

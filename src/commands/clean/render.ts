@@ -3,6 +3,7 @@ import type { PrecheckOutcome } from '../../clean/check/precheck.js';
 import type { RunEvent } from '../../clean/run/events.js';
 import type { Factory } from '../../factory.js';
 import type { ProgressReporter } from '../../io/progress.js';
+import type { VerifyEvent } from '../../library/types.js';
 import { byCodeUnits, formatCount, quantity } from '../../quantities.js';
 
 /** Lines shown of the rows with more or fewer fields than the header. */
@@ -155,6 +156,15 @@ export function noServiceNote(f: Factory): void {
     'No cleaning service configured: checking with the built-in engine in-process (nothing spent). ' +
       'To use the service: `mailclean login --api-url URL --clean-url URL`.',
   );
+}
+
+/** What a `verify` call tells as it goes (`verify`, `review`'s check): warnings, the precheck, debug lines. */
+export function verifyNotes(f: Factory): (event: VerifyEvent) => void {
+  return (event) => {
+    if (event.type === 'warning') f.io.warn(event.message);
+    else if (event.type === 'precheck') precheckNote(f, event.outcome);
+    else f.io.debug(event.message);
+  };
 }
 
 /** What the precheck decided for free, and whether its domain checks were skipped. */

@@ -7,7 +7,7 @@ import { MAX_VERIFIED } from '../../library/verify.js';
 import { verdictsChange } from '../../review/changes.js';
 import { fixedRows, openList } from '../../review/list.js';
 import { rewriteList } from '../../review/rewrite.js';
-import { noServiceNote, precheckNote } from '../clean/render.js';
+import { noServiceNote, verifyNotes } from '../clean/render.js';
 import type { ReviewFlags } from '../flags/review.js';
 
 /** `rows`: the rows to check and their fixes; every row with an email_fixed address when not given. */
@@ -45,11 +45,7 @@ async function verdictsOf(f: Factory, o: ReviewFlags, addresses: string[]): Prom
       local: o.local,
       signal: f.io.signals.stop,
       abandon: f.io.signals.abort,
-      onEvent: (event) => {
-        if (event.type === 'warning') f.io.warn(event.message);
-        else if (event.type === 'precheck') precheckNote(f, event.outcome);
-        else f.io.debug(event.message);
-      },
+      onEvent: verifyNotes(f),
     });
     for (const result of results) verdicts.set(result.address, result);
   }
