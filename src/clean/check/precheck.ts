@@ -4,7 +4,7 @@ import type { Engine } from '../../verify/index.js';
 import type { DomainProviders } from '../verdict/domain-providers.js';
 import type { Verdict } from '../verdict/verdict.js';
 import { askProviders } from './engine/ask-providers.js';
-import { checkWithEngine, numbered } from './engine/check-with-engine.js';
+import { checkWithEngine } from './engine/check-with-engine.js';
 import { dnsOptionsOf, type EngineSettings } from './engine/engine-settings.js';
 
 export const PRECHECK_REASONS: ReadonlySet<string> = new Set([
@@ -89,7 +89,7 @@ async function precheck(
     }
     onDecided(key, decided);
   };
-  const { interrupted } = await checkWithEngine(numbered(keys), engine, {
+  const { interrupted } = await checkWithEngine(keys, engine, {
     concurrency: CONCURRENCY,
     stop,
     now,

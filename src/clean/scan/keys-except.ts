@@ -32,7 +32,8 @@ export class KeysExcept implements Iterable<string> {
 
   *[Symbol.iterator](): Generator<string> {
     if (this.size === 0) return;
-    for (const [ordinal, key] of this.keys.entries()) if (!this.isOut(ordinal)) yield key;
+    let ordinal = 0;
+    for (const key of this.keys) if (!this.isOut(ordinal++)) yield key;
   }
 
   private isOut(ordinal: number): boolean {

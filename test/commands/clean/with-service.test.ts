@@ -403,8 +403,12 @@ describe.each(['spec', 'alt'] as const)(
 
     it('after the allowance runs out, --local keeps the answers paid for and checks only the rest', async () => {
       const sandbox = await signedIn(free);
-      // The sandbox answers example.com addresses valid; the engine, asking this DNS server, finds no such domain.
-      const dns = await startDnsServer({ com: { NS: ['ns.example.'] } });
+      // The sandbox answers example.com addresses valid; the engine, asking this DNS server, finds no such domain,
+      // told after the list is read: the engine then passes over the journal's answers as it checks.
+      const dns = await startDnsServer({
+        com: { NS: ['ns.example.'] },
+        'example.com': { rcode: 'NXDOMAIN', delayMs: 300 },
+      });
       try {
         const input = file('l.csv', list(70, 'l'));
         const out = join(home().dir, 'l.out.csv');

@@ -20,9 +20,12 @@ export function engineVerdict(key: string, v: EngineVerdict, checkedAt: string):
   };
 }
 
-/** Bounds only how many addresses wait on the engine (it bounds its own DNS and SMTP); nothing is kept. */
+/**
+ * Bounds only how many addresses wait on the engine (it bounds its own DNS and SMTP); nothing is kept. A key's
+ * number is its place in `keys`; those `skip` names are passed over.
+ */
 export async function checkWithEngine(
-  entries: Iterable<readonly [number, string]>,
+  keys: Iterable<string>,
   engine: Engine,
   opts: {
     concurrency: number;
@@ -30,16 +33,21 @@ export async function checkWithEngine(
     now: () => number;
     onVerdict: (ordinal: number, verdict: Verdict, key: string) => void;
     onChecked?: (checked: number) => void;
+    skip?: (ordinal: number) => boolean;
   },
 ): Promise<{ checked: number; interrupted: boolean }> {
   const verdicts = new SharedVerdicts(opts.now);
-  const next = entries[Symbol.iterator]();
+  const next = keys[Symbol.iterator]();
+  let pulled = 0;
   let checked = 0;
   // A few workers pull addresses in turn: once a domain's answer is known an address takes microseconds, so a
-  // promise or closure per address (a queue library's) would cost more than checking it.
+  // promise or closure per address (a queue library's) would cost more than checking it. Nor a pair per address:
+  // once a few outlive a wait, V8 makes them all in the old generation (pretenuring), where they pile up.
   const worker = async () => {
     for (let item = next.next(); !item.done && !opts.stop.aborted; item = next.next()) {
-      const [ordinal, key] = item.value;
+      const ordinal = pulled++;
+      const key = item.value;
+      if (opts.skip?.(ordinal)) continue;
       // Decided without a promise once its domain is known; the loop yields now and again for signals and DNS.
       const known = engine.verifyKnown(key, 'key');
       opts.onVerdict(ordinal, verdicts.of(known ?? (await engine.verify(key, 'key'))), key);
@@ -84,11 +92,6 @@ export async function checkKnownKeys(
     await new Promise(setImmediate);
   }
   return decided;
-}
-
-export function* numbered(keys: Iterable<string>): Generator<[number, string]> {
-  let ordinal = 0;
-  for (const key of keys) yield [ordinal++, key];
 }
 
 /**

@@ -3,7 +3,6 @@
 import type { Engine } from '../../../verify/index.js';
 import type { Checker, CheckWork, KnownSources, ListToCheck } from '../../run/checker.js';
 import type { RunPorts } from '../../run/events.js';
-import type { UniqueKeys } from '../../scan/spill/unique-keys.js';
 import type { AccountState } from '../../state/account-state.js';
 import { DomainProviders } from '../../verdict/domain-providers.js';
 import { type ExtraColumn, SERVICE_COLUMNS, type Verdict } from '../../verdict/verdict.js';
@@ -94,8 +93,9 @@ export class EngineChecker implements Checker {
         onChecked,
         answered: journaled ? (ordinal) => verdicts.has(ordinal) : undefined,
       });
-      const rest = known < toCheck && !signals.stop.aborted ? unanswered(keys, verdicts) : [];
+      const rest = known < toCheck && !signals.stop.aborted ? keys : [];
       await checkWithEngine(rest, engine, {
+        skip: (ordinal) => verdicts.has(ordinal),
         concurrency: ENGINE_CONCURRENCY,
         stop: signals.stop,
         now: () => work.clock.now(),
@@ -117,10 +117,6 @@ export class EngineChecker implements Checker {
   async close(): Promise<void> {
     await this.engine?.close();
   }
-}
-
-function* unanswered(keys: UniqueKeys, verdicts: VerdictTable): Generator<[number, string]> {
-  for (const entry of keys.entries()) if (!verdicts.has(entry[0])) yield entry;
 }
 
 const CACHE_LOST = 'the engine checks what the journal does not answer';

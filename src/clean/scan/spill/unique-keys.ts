@@ -102,17 +102,12 @@ export class UniqueKeys implements Iterable<string> {
   }
 
   *[Symbol.iterator](): Generator<string> {
-    for (const [, key] of this.entries()) yield key;
-  }
-
-  *entries(): Generator<[number, string]> {
     // A key at a time: a part's keys held at once by a reader that waits (the precheck) grew a dry run's peak.
-    let ordinal = 0;
     for (const part of this.keyParts()) {
       for (let at = 0; at + LENGTH_BYTES <= part.length; ) {
         const length = part.readUInt16LE(at);
         if (length === 0) break;
-        yield [ordinal++, part.toString('utf8', at + LENGTH_BYTES, at + LENGTH_BYTES + length)];
+        yield part.toString('utf8', at + LENGTH_BYTES, at + LENGTH_BYTES + length);
         at += LENGTH_BYTES + length;
       }
     }
