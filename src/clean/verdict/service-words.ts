@@ -1,5 +1,4 @@
 import { words } from '../../verify/lists.js';
-import type { Verdict } from './verdict.js';
 
 type Documented = 'valid' | 'invalid' | 'risky' | 'unknown';
 
@@ -22,10 +21,4 @@ export function documentedStatus(word: string, valid: boolean | null): Documente
   const known = SYNONYMS.get(word.toLowerCase().replace(/[^a-z]/g, ''));
   if (word === 'unchecked') return 'unchecked';
   return known ?? (valid === true ? 'valid' : valid === false ? 'invalid' : 'unknown');
-}
-
-export function inDocumentedWords(v: Verdict): Verdict {
-  const status = documentedStatus(v.status, v.valid);
-  if (status === v.status) return v;
-  return { ...v, status, serviceStatus: v.serviceStatus ?? v.status };
 }

@@ -18,7 +18,6 @@ export function readLineBytes(
   end: number,
   keys: NumberedKeys,
   found: NumberedAnswer,
-  verdictOf: (verdict: Verdict) => Verdict,
 ): boolean {
   if (!text.toString('latin1', start, start + 6).startsWith('{"w":[')) return false;
   const rowsAt = text.indexOf(ROWS_START, start);
@@ -35,7 +34,7 @@ export function readLineBytes(
   const key = () => rows.keys.toString('utf8', rows.starts[told], rows.starts[told + 1]);
   for (; told < ordinals.length; told++) {
     const ordinal = ordinals[told] as number;
-    if (ordinal >= 0) found(ordinal, verdictOf(verdicts[told] as Verdict), key);
+    if (ordinal >= 0) found(ordinal, verdicts[told] as Verdict, key);
   }
   return true;
 }

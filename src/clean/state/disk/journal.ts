@@ -1,9 +1,7 @@
 import { closeSync, constants, existsSync, fdatasync, mkdirSync, openSync, readSync, unlinkSync, write } from 'node:fs';
 import { dirname } from 'node:path';
-import { isObject } from '../../../api/shape.js';
 import { breakLock, describeOwner, keepFresh, staleReason, tryLock } from '../../../lock-files.js';
 import { asciiLower } from '../../../verify/syntax.js';
-import { inDocumentedWords } from '../../verdict/service-words.js';
 import type { Verdict } from '../../verdict/verdict.js';
 import type { ListJournal, ListLockEvents, NumberedAnswer, NumberedKeys, SavedAnswers } from '../account-state.js';
 import { readLineBytes } from './journal-line-bytes.js';
@@ -30,22 +28,19 @@ export class Journal implements ListJournal {
 
   /** Answers alike share a verdict, its key empty. */
   static read(path: string, found: (key: string, verdict: Verdict) => void): { badLines: number } {
-    return readLines(path, (text, start, end) =>
-      readLine(text.toString('utf8', start, end), found, inDocumentedWordsOnce()),
-    );
+    return readLines(path, (text, start, end) => readLine(text.toString('utf8', start, end), found));
   }
 
   /** `read` for a list's addresses only, each by its number: the addresses' text is made only when asked for. */
   static readNumbered(path: string, keys: NumberedKeys, found: NumberedAnswer): { badLines: number } {
     return readLines(path, (text, start, end) => {
-      const inWords = inDocumentedWordsOnce();
-      if (readLineBytes(text, start, end, keys, found, inWords)) return 'read';
+      if (readLineBytes(text, start, end, keys, found)) return 'read';
       const foundKey = (written: string, verdict: Verdict) => {
         const key = keys.foldsCase ? asciiLower(written) : written;
         const ordinal = keys.ordinal(key);
         if (ordinal >= 0) found(ordinal, verdict, () => key);
       };
-      return readLine(text.toString('utf8', start, end), foundKey, inWords);
+      return readLine(text.toString('utf8', start, end), foundKey);
     });
   }
 
@@ -169,21 +164,7 @@ function readLines(path: string, onLine: (text: Buffer, start: number, end: numb
 
 type LineRead = 'read' | 'damaged';
 
-/** A journal written before statuses were put in mailclean's words holds the service's own: each is put once. */
-function inDocumentedWordsOnce(): (verdict: Verdict) => Verdict {
-  const documented = new Map<Verdict, Verdict>();
-  return (verdict) => {
-    let said = documented.get(verdict);
-    if (!said) documented.set(verdict, (said = inDocumentedWords(verdict)));
-    return said;
-  };
-}
-
-function readLine(
-  line: string,
-  found: (key: string, verdict: Verdict) => void,
-  inWords: (verdict: Verdict) => Verdict,
-): LineRead {
+function readLine(line: string, found: (key: string, verdict: Verdict) => void): LineRead {
   if (!line) return 'read';
   let entry: unknown;
   try {
@@ -191,7 +172,5 @@ function readLine(
   } catch {
     return 'damaged';
   }
-  // Lines without answers (an older journal's header) carry nothing to resume.
-  if (isObject(entry) && !('r' in entry) && !('a' in entry)) return 'read';
-  return readBatchLine(entry, (key, verdict) => found(key, inWords(verdict))) ? 'read' : 'damaged';
+  return readBatchLine(entry, found) ? 'read' : 'damaged';
 }

@@ -17,12 +17,11 @@ export class SqliteClaims implements AddressClaims {
 
   private open(): Database {
     if (this.db) return this.db;
-    // No index by owner (an older file's is dropped): the table holds only the claims of runs under way, and
-    // `release` reads it faster than the index costs to keep.
+    // No index by owner: the table holds only the claims of runs under way, and `release` reads it faster than the
+    // index costs to keep.
     const db = openDatabase(
       this.path,
       'CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY, owner TEXT NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID;' +
-        'DROP INDEX IF EXISTS claims_by_owner;' +
         'CREATE TABLE IF NOT EXISTS runners (owner TEXT PRIMARY KEY, host TEXT NOT NULL, pid INTEGER NOT NULL, beat INTEGER NOT NULL) WITHOUT ROWID',
     );
     this.db = db;

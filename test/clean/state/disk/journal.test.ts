@@ -198,14 +198,6 @@ describe('Journal', () => {
     expect(read).toEqual({ ...verdict('info@gmail.com'), checkedAt: at });
   });
 
-  it('reads the service’s own status words of an older journal in mailclean’s', () => {
-    const older = { ...verdict('d@example.com'), status: 'disposable', valid: false };
-    writeFileSync(join(dir, 'old.jsonl'), `${JSON.stringify({ v: 1 })}\n${JSON.stringify({ r: [older] })}\n`);
-    const saved = Journal.peek(join(dir, 'old.jsonl'));
-    expect(saved.badLines).toBe(0);
-    expect(saved.results.get('d@example.com')).toMatchObject({ status: 'risky', serviceStatus: 'disposable' });
-  });
-
   it('reads a list’s answers by number from the lines’ bytes, every line form as the text reader does', async () => {
     const at = '2026-11-26T16:16:20.942Z';
     const journal = Journal.open(path, { restart: false });
@@ -218,8 +210,8 @@ describe('Journal', () => {
     ]);
     await journal.record([{ ...verdict('info@gmail.com', 'risky'), checkedAt: at, disposable: null, role: true }]);
     await journal.close();
-    // Older lines (every answer whole, the service's words; no kind), damage, a torn tail.
-    const whole = { ...verdict('old@example.com'), status: 'disposable', valid: false };
+    // Older lines (0.1.0's: every answer whole; no kind), damage, a torn tail.
+    const whole = { ...verdict('old@example.com'), status: 'risky', serviceStatus: 'disposable', valid: false };
     appendFileSync(path, `${JSON.stringify({ r: [whole] })}\n`);
     appendFileSync(path, `${JSON.stringify({ w: ['valid', '', at], a: [['kind@gmail.com', 98, 0, 1, 2]] })}\n`);
     appendFileSync(path, '{"w":["valid"],"a":[["ada@example.com",1.5,0]]}\n{"w":[],"a":[["x@y.com",-1,7]]}\n');
