@@ -22,7 +22,7 @@ export type Ended =
   | { kind: 'interrupted'; exitCode: number; summary?: RunSummary }
   | { kind: 'finished'; exitCode: number; summary: RunSummary; outcome: CheckOutcome; crossed: Crossing[] };
 
-interface Checked {
+export interface Checked {
   layout: InputLayout;
   scan: ScanResult;
   startedAt: number;
@@ -41,7 +41,7 @@ export async function finishRun(
   const before = stopped === 'interrupted' ? answers.keptBefore : undefined;
   const answerFor = verdictsByRow(checker, ports, layout, scan, answers.verdicts, before);
   const summaryOf = (written: WriteSummary, outputs: OutputCount[]) =>
-    summarise(request, checker, run, written, outputs, request.clock.now());
+    runSummary(request, checker, run, written, outputs);
   if (stopped === 'interrupted') {
     ports.emit({ type: 'interrupted', answersSaved: checker.kind === 'service' ? outcome.saved : undefined });
     const counting = countOnly(request, checker, run, ports);
@@ -92,36 +92,6 @@ async function sideFiles(
 
 export function crossingText(c: Crossing): string {
   return c.threshold.percent ? `${c.share.toFixed(1)}% of rows` : quantity(c.rows, 'row');
-}
-
-function summarise(
-  request: CleanRequest,
-  checker: Checker,
-  run: Checked,
-  written: WriteSummary,
-  outputs: OutputCount[],
-  now: number,
-): RunSummary {
-  const { answers } = run;
-  const prechecked = answers.precheck?.decidedCount ?? 0;
-  // Another runner's answers, taken from the cache during the run, were not sent by this one.
-  const fromCache = answers.fromCache + (run.outcome.fromOthers ?? 0);
-  const sent = answers.verdicts.size - answers.fromJournal - fromCache - prechecked;
-  return runSummary({
-    input: run.layout.displayName,
-    checker: checker.kind,
-    service: checker.service,
-    startedAt: run.startedAt,
-    scan: run.scan,
-    tally: written.tally,
-    outputs,
-    answered: { fromJournal: answers.fromJournal, fromCache, sent },
-    outcome: run.outcome,
-    allowanceLeft: checker.cost?.().allowance?.left,
-    precheck: answers.precheck,
-    fixTypos: request.fixTypos !== undefined,
-    now,
-  });
 }
 
 // Each row's verdict by its address number, read in step with the rows. A list edited during the run is refused, or

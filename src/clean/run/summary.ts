@@ -1,9 +1,12 @@
 // The summary of a run: what `--summary-json` writes (docs/json.md documents each field; their names are stable),
 // and what the terminal summary, the GitHub job summary and the HTML report show.
-import type { CheckOutcome, StopReason } from '../check/outcome.js';
-import type { ScanResult } from '../scan/scan.js';
+import type { StopReason } from '../check/outcome.js';
 import { STATUSES } from '../verdict/verdict.js';
 import { type DomainMix, sortedCounts, type Tally } from '../write/tally.js';
+import type { WriteSummary } from '../write/write-rows.js';
+import type { Checker } from './checker.js';
+import type { Checked } from './finish-run.js';
+import type { CleanRequest } from './request.js';
 
 export interface OutputCount {
   path: string;
@@ -49,27 +52,18 @@ export interface RunSummary {
   fixes?: { rows: number; domains: Record<string, number> };
 }
 
-export interface SummaryInput {
-  input: string;
-  checker: 'service' | 'local';
-  service?: string;
-  startedAt: number;
-  scan: ScanResult;
-  tally: Tally;
-  outputs: OutputCount[];
-  answered: { fromJournal: number; fromCache: number; sent: number };
-  outcome: CheckOutcome;
-  allowanceLeft?: number;
-  precheck?: { decidedCount: number; byReason: ReadonlyMap<string, number>; unreachable?: string };
-  fixTypos?: boolean;
-  now: number;
-}
-
 const TOP_DOMAINS = 20;
 
-export function runSummary(s: SummaryInput): RunSummary {
-  const { now } = s;
-  const { scan, tally, outcome } = s;
+/** `outputs`: the files of rows written, each with its count. */
+export function runSummary(
+  request: CleanRequest,
+  checker: Checker,
+  run: Checked,
+  { tally }: WriteSummary,
+  outputs: OutputCount[],
+): RunSummary {
+  const now = request.clock.now();
+  const { scan, outcome } = run;
   const unchecked = tally.byStatus.get('unchecked') ?? 0;
   const statuses = Object.fromEntries(
     STATUSES.filter((status) => tally.byStatus.has(status)).map(
@@ -78,12 +72,12 @@ export function runSummary(s: SummaryInput): RunSummary {
   );
   return {
     version: 1,
-    input: s.input,
-    checker: s.checker,
-    service: s.service ?? null,
-    startedAt: new Date(s.startedAt).toISOString(),
+    input: run.layout.displayName,
+    checker: checker.kind,
+    service: checker.service ?? null,
+    startedAt: new Date(run.startedAt).toISOString(),
     finishedAt: new Date(now).toISOString(),
-    durationMs: now - s.startedAt,
+    durationMs: now - run.startedAt,
     rows: scan.rows,
     unique: scan.unique.size,
     duplicates: scan.duplicates,
@@ -97,30 +91,40 @@ export function runSummary(s: SummaryInput): RunSummary {
     suggestions: sortedCounts(tally.suggestions),
     providers: sortedCounts(tally.byProvider),
     topDomains: tally.topDomains(TOP_DOMAINS),
-    answered: s.answered,
-    precheck: s.precheck
-      ? {
-          saved: s.precheck.decidedCount,
-          byReason: sortedCounts(s.precheck.byReason),
-          skipped: s.precheck.unreachable ?? null,
-        }
-      : null,
+    ...answeredOf(run),
     spent: outcome.spent,
     requests: outcome.requests,
     retries: outcome.retries,
-    allowanceLeft: outcome.allowance?.left ?? s.allowanceLeft ?? null,
+    allowanceLeft: outcome.allowance?.left ?? checker.cost?.().allowance?.left ?? null,
     unchecked: {
       rows: unchecked,
       reason: unchecked > 0 ? (outcome.stopped?.reason ?? null) : null,
       message: unchecked > 0 ? (outcome.stopped?.message ?? null) : null,
     },
-    outputs: s.outputs,
+    outputs,
     exitCode: 0,
     ragged: { rows: scan.ragged.rows, lines: [...scan.ragged.lines] },
     extracted: scan.extracted,
     stopped: outcome.stopped ? { reason: outcome.stopped.reason, message: outcome.stopped.message } : null,
     failedWhen: [],
-    ...(s.fixTypos ? { fixes: fixesOf(tally) } : {}),
+    ...(request.fixTypos !== undefined ? { fixes: fixesOf(tally) } : {}),
+  };
+}
+
+function answeredOf({ answers, outcome }: Checked): Pick<RunSummary, 'answered' | 'precheck'> {
+  const { precheck } = answers;
+  // Another runner's answers, taken from the cache during the run, were not sent by this one.
+  const fromCache = answers.fromCache + (outcome.fromOthers ?? 0);
+  const sent = answers.verdicts.size - answers.fromJournal - fromCache - (precheck?.decidedCount ?? 0);
+  return {
+    answered: { fromJournal: answers.fromJournal, fromCache, sent },
+    precheck: precheck
+      ? {
+          saved: precheck.decidedCount,
+          byReason: sortedCounts(precheck.byReason),
+          skipped: precheck.unreachable ?? null,
+        }
+      : null,
   };
 }
 
