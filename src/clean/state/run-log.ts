@@ -1,5 +1,6 @@
 // The account's run history (part of the account-state port): a record per run, written when it starts checking and
 // again when it ends.
+import { isObject } from '../../api/shape.js';
 import type { ListStamp } from '../scan/input/stamp.js';
 
 /** The exit code in words. */
@@ -86,3 +87,24 @@ export function isResumable(run: LoggedRun): boolean {
   const { outcome, statuses } = run.end;
   return outcome === 'partial' || outcome === 'failed' || (statuses?.unchecked ?? 0) > 0;
 }
+
+/** A record as kept (its JSON); undefined for text that is not one (a torn line). */
+export function parseRunRecord(text: string): RunRecord | undefined {
+  let run: unknown;
+  try {
+    run = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const isRecord =
+    isObject(run) &&
+    typeof run.id === 'string' &&
+    typeof run.startedAt === 'string' &&
+    typeof run.fingerprint === 'string' &&
+    typeof run.host === 'string' &&
+    typeof run.pid === 'number' &&
+    (run.end === null || isObject(run.end));
+  return isRecord ? (run as unknown as RunRecord) : undefined;
+}
+
+export const newestFirst = (a: RunRecord, b: RunRecord) => b.startedAt.localeCompare(a.startedAt);

@@ -2,11 +2,10 @@
 // forgets runs hold a lock file for a moment, so that neither loses the other's lines.
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { isObject } from '../../../api/shape.js';
 import { writeFileAtomic } from '../../../atomic-write.js';
 import { holdBriefly } from '../../../lock-files.js';
 import { runsHere } from '../process-lives.js';
-import type { LoggedRun, RunRecord } from '../run-log.js';
+import { type LoggedRun, newestFirst, parseRunRecord, type RunRecord } from '../run-log.js';
 
 export async function appendRun(path: string, run: RunRecord): Promise<void> {
   await holdingLock(path, () => appendFileSync(path, `${JSON.stringify(run)}\n`, { mode: 0o600 }));
@@ -16,7 +15,7 @@ export async function appendRun(path: string, run: RunRecord): Promise<void> {
 export function readRuns(path: string): LoggedRun[] {
   return [...latestRecords(path).values()]
     .map((run) => ({ ...run, live: run.end === null && runsHere(run) }))
-    .sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+    .sort(newestFirst);
 }
 
 export async function forgetRuns(path: string, ids: readonly string[]): Promise<number> {
@@ -39,26 +38,10 @@ function latestRecords(path: string): Map<string, RunRecord> {
   }
   const runs = new Map<string, RunRecord>();
   for (const line of text.split('\n')) {
-    try {
-      const run = JSON.parse(line) as unknown;
-      if (isRecord(run)) runs.set(run.id, run);
-    } catch {
-      // A torn line (a process killed while appending) says nothing.
-    }
+    const run = parseRunRecord(line);
+    if (run) runs.set(run.id, run);
   }
   return runs;
-}
-
-function isRecord(v: unknown): v is RunRecord {
-  return (
-    isObject(v) &&
-    typeof v.id === 'string' &&
-    typeof v.startedAt === 'string' &&
-    typeof v.fingerprint === 'string' &&
-    typeof v.host === 'string' &&
-    typeof v.pid === 'number' &&
-    (v.end === null || isObject(v.end))
-  );
 }
 
 async function holdingLock<T>(path: string, work: () => T): Promise<T> {

@@ -2,9 +2,8 @@
 // of life other machines read, as they cannot ask this machine's processes.
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import { isObject } from '../../../api/shape.js';
 import { isThisProcess, runsHere } from '../process-lives.js';
-import type { LoggedRun, RunRecord } from '../run-log.js';
+import { type LoggedRun, newestFirst, parseRunRecord, type RunRecord } from '../run-log.js';
 import { askShared } from './connect.js';
 
 const ALIVE_MS = 60_000;
@@ -42,13 +41,13 @@ export class RedisRunLog {
 
   async list(): Promise<LoggedRun[]> {
     const runs = Object.values(await this.exec(this.redis.hgetall(this.key)))
-      .map(parsed)
+      .map(parseRunRecord)
       .filter((run): run is RunRecord => run !== undefined);
     // This machine's processes are asked; for runs elsewhere, their sign of life.
     const alive = new Set(await this.living(runs.filter((run) => run.end === null && run.host !== hostname())));
     return runs
       .map((run) => ({ ...run, live: run.end === null && (runsHere(run) || alive.has(run.id)) }))
-      .sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+      .sort(newestFirst);
   }
 
   async forget(ids: readonly string[]): Promise<number> {
@@ -77,16 +76,5 @@ export class RedisRunLog {
 
   private exec<T>(command: Promise<T>): Promise<T> {
     return askShared(this.url, () => command);
-  }
-}
-
-function parsed(text: string): RunRecord | undefined {
-  try {
-    const run = JSON.parse(text) as unknown;
-    return isObject(run) && typeof run.id === 'string' && typeof run.startedAt === 'string'
-      ? (run as unknown as RunRecord)
-      : undefined;
-  } catch {
-    return undefined;
   }
 }
