@@ -23,15 +23,15 @@ export class RedisAccountState implements AccountState {
 
   // A list's journal, lock and in-flight count stay where its run sends from (a kill is seen there), and the allowance
   // news with them.
-  readonly journalFile: MachineState['journalFile'];
-  readonly savedAnswers: MachineState['savedAnswers'];
-  readonly readSavedAnswers: MachineState['readSavedAnswers'];
-  readonly openJournal: MachineState['openJournal'];
-  readonly lockList: MachineState['lockList'];
-  readonly recordInFlight: MachineState['recordInFlight'];
-  readonly inFlight: MachineState['inFlight'];
-  readonly knownAllowance: MachineState['knownAllowance'];
-  readonly rememberAllowance: MachineState['rememberAllowance'];
+  readonly journalFile: MachineState['journalFile'] = (...args) => this.machine.journalFile(...args);
+  readonly savedAnswers: MachineState['savedAnswers'] = (...args) => this.machine.savedAnswers(...args);
+  readonly readSavedAnswers: MachineState['readSavedAnswers'] = (...args) => this.machine.readSavedAnswers(...args);
+  readonly openJournal: MachineState['openJournal'] = (...args) => this.machine.openJournal(...args);
+  readonly lockList: MachineState['lockList'] = (...args) => this.machine.lockList(...args);
+  readonly recordInFlight: MachineState['recordInFlight'] = (...args) => this.machine.recordInFlight(...args);
+  readonly inFlight: MachineState['inFlight'] = (...args) => this.machine.inFlight(...args);
+  readonly knownAllowance: MachineState['knownAllowance'] = (...args) => this.machine.knownAllowance(...args);
+  readonly rememberAllowance: MachineState['rememberAllowance'] = (...args) => this.machine.rememberAllowance(...args);
 
   private constructor(
     private readonly redis: Redis,
@@ -42,15 +42,6 @@ export class RedisAccountState implements AccountState {
     this.verdicts = new RedisVerdictCache(redis, url, sharedCacheKey(account));
     this.addressClaims = new Claims(redis, url, keyPrefix(account));
     this.runLog = new RedisRunLog(redis, url, keyPrefix(account));
-    this.journalFile = machine.journalFile.bind(machine);
-    this.savedAnswers = machine.savedAnswers.bind(machine);
-    this.readSavedAnswers = machine.readSavedAnswers.bind(machine);
-    this.openJournal = machine.openJournal.bind(machine);
-    this.lockList = machine.lockList.bind(machine);
-    this.recordInFlight = machine.recordInFlight.bind(machine);
-    this.inFlight = machine.inFlight.bind(machine);
-    this.knownAllowance = machine.knownAllowance.bind(machine);
-    this.rememberAllowance = machine.rememberAllowance.bind(machine);
   }
 
   /** Connects at once (a Redis that cannot be reached is known before anything is sent); `machine` keeps the rest. */
