@@ -64,10 +64,11 @@ export function runSummary(
 ): RunSummary {
   const now = request.clock.now();
   const { scan, outcome } = run;
-  const unchecked = tally.byStatus.get('unchecked') ?? 0;
+  const counts = tally.counts();
+  const unchecked = counts.byStatus.get('unchecked') ?? 0;
   const statuses = Object.fromEntries(
-    STATUSES.filter((status) => tally.byStatus.has(status)).map(
-      (status) => [status, tally.byStatus.get(status)!] as const,
+    STATUSES.filter((status) => counts.byStatus.has(status)).map(
+      (status) => [status, counts.byStatus.get(status)!] as const,
     ),
   );
   return {
@@ -84,12 +85,12 @@ export function runSummary(
     blank: scan.blank,
     malformed: scan.invalid,
     statuses,
-    reasons: sortedCounts(tally.byReason),
-    serviceStatuses: sortedCounts(tally.byServiceStatus),
-    disposable: tally.disposable,
-    role: tally.role,
+    reasons: sortedCounts(counts.byReason),
+    serviceStatuses: sortedCounts(counts.byServiceStatus),
+    disposable: counts.disposable,
+    role: counts.role,
     suggestions: sortedCounts(tally.suggestions),
-    providers: sortedCounts(tally.byProvider),
+    providers: sortedCounts(counts.byProvider),
     topDomains: tally.topDomains(TOP_DOMAINS),
     ...answeredOf(run),
     spent: outcome.spent,

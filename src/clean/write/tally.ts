@@ -16,12 +16,29 @@ interface Count {
 }
 
 /** The rows' counts as they are written (by status, reason, domain, kind, suggestion, provider), for the summaries and report. */
+/** The rows' counts by status, reason, the service's word and provider, and of disposable and role addresses. */
+export interface Counts {
+  rows: number;
+  disposable: number;
+  role: number;
+  byStatus: Map<string, number>;
+  byReason: Map<string, number>;
+  byServiceStatus: Map<string, number>;
+  /** Rows by the mail provider behind their domain, where it is known. */
+  byProvider: Map<string, number>;
+}
+
+/** The rows' counts as they are written (by status, reason, domain, kind, suggestion, provider), for the summaries and report. */
 export class Tally {
-  private counted = { rows: 0, disposable: 0, role: 0 };
-  private readonly statuses = new Map<string, number>();
-  private readonly reasons = new Map<string, number>();
-  private readonly serviceStatuses = new Map<string, number>();
-  private readonly providers = new Map<string, number>();
+  private readonly counted: Counts = {
+    rows: 0,
+    disposable: 0,
+    role: 0,
+    byStatus: new Map(),
+    byReason: new Map(),
+    byServiceStatus: new Map(),
+    byProvider: new Map(),
+  };
   private readonly byVerdict = new Map<Verdict, Count>();
   readonly suggestions = new Map<string, number>();
   /** --fix-typos: rows checked as their fix, by `typo → fix` domain. */
@@ -35,38 +52,18 @@ export class Tally {
     this.byDomain = domains ? new DomainMixes() : undefined;
   }
 
-  get rows(): number {
-    return this.settled().rows;
-  }
-  get disposable(): number {
-    return this.settled().disposable;
-  }
-  get role(): number {
-    return this.settled().role;
-  }
-  get byStatus(): ReadonlyMap<string, number> {
-    this.settled();
-    return this.statuses;
-  }
-  get byReason(): ReadonlyMap<string, number> {
-    this.settled();
-    return this.reasons;
-  }
-  get byServiceStatus(): ReadonlyMap<string, number> {
-    this.settled();
-    return this.serviceStatuses;
-  }
-  /** Rows by the mail provider behind their domain, where it is known. */
-  get byProvider(): ReadonlyMap<string, number> {
-    this.settled();
-    return this.providers;
+  /** Every row added so far, the verdicts held back counted now. */
+  counts(): Readonly<Counts> {
+    for (const [verdict, rows] of this.byVerdict) this.countVerdict(verdict, rows.n);
+    this.byVerdict.clear();
+    return this.counted;
   }
 
   add(verdict: Verdict, cell?: string, key: string = verdict.key): void {
     let rows = this.byVerdict.get(verdict);
     if (rows !== undefined) rows.n++;
     else {
-      if (this.byVerdict.size === SHARED_VERDICTS) this.settled();
+      if (this.byVerdict.size === SHARED_VERDICTS) this.counts();
       this.byVerdict.set(verdict, (rows = { n: 1, status: this.statusNumber(verdict.status) }));
     }
     if (verdict.status !== 'valid' && cell !== undefined) this.keepExample(verdict.status, cell.trim());
@@ -97,19 +94,14 @@ export class Tally {
   }
 
   private countVerdict(verdict: Verdict, rows: number): void {
-    this.counted.rows += rows;
-    bump(this.statuses, verdict.status, rows);
-    if (verdict.reason) bump(this.reasons, verdict.reason, rows);
-    if (verdict.serviceStatus) bump(this.serviceStatuses, verdict.serviceStatus, rows);
-    if (verdict.provider) bump(this.providers, verdict.provider, rows);
-    if (verdict.disposable === true) this.counted.disposable += rows;
-    if (verdict.reason === 'role' || (verdict.free !== undefined && verdict.role === true)) this.counted.role += rows;
-  }
-
-  private settled(): { rows: number; disposable: number; role: number } {
-    for (const [verdict, rows] of this.byVerdict) this.countVerdict(verdict, rows.n);
-    this.byVerdict.clear();
-    return this.counted;
+    const counted = this.counted;
+    counted.rows += rows;
+    bump(counted.byStatus, verdict.status, rows);
+    if (verdict.reason) bump(counted.byReason, verdict.reason, rows);
+    if (verdict.serviceStatus) bump(counted.byServiceStatus, verdict.serviceStatus, rows);
+    if (verdict.provider) bump(counted.byProvider, verdict.provider, rows);
+    if (verdict.disposable === true) counted.disposable += rows;
+    if (verdict.reason === 'role' || (verdict.free !== undefined && verdict.role === true)) counted.role += rows;
   }
 
   private keepExample(status: string, cell: string): void {
