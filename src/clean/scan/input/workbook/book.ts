@@ -46,8 +46,6 @@ export async function readBook(pkg: WorkbookPackage) {
         path: rel?.type.endsWith('/worksheet') && pkg.has(rel.path) ? rel.path : undefined,
       });
     },
-    close: () => undefined,
-    text: () => undefined,
   });
   return book;
 }

@@ -45,8 +45,7 @@ export class WorkbookPackage {
     const entry = this.entries.get(path.toLowerCase());
     if (!entry) throw new UsageError(`${this.displayName}: not a workbook (no part ${path})`);
     try {
-      const stream = await this.zip.openReadStreamPromise(entry);
-      return stream;
+      return await this.zip.openReadStreamPromise(entry);
     } catch (error) {
       throw damaged(this.displayName, error);
     }
@@ -87,8 +86,6 @@ export async function readRelationships(pkg: WorkbookPackage, part: string): Pro
       const path = target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(dir, target));
       rels.set(id, { type: attribute(attributes, 'Type') ?? '', path });
     },
-    close: () => undefined,
-    text: () => undefined,
   });
   return rels;
 }

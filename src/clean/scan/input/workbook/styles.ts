@@ -39,7 +39,6 @@ export async function readStyles(pkg: WorkbookPackage, path: string | undefined)
     close(name) {
       if (name === 'cellXfs') inCellXfs = false;
     },
-    text: () => undefined,
   });
   for (const entry of styles.formats) {
     const code = codes.get(entry.format.id);

@@ -8,8 +8,8 @@ export const MARKUP_GAP = 2 << 20;
 
 export interface XmlHandlers {
   open(name: string, attributes: Record<string, string>): void;
-  close(name: string): void;
-  text(text: string): void;
+  close?(name: string): void;
+  text?(text: string): void;
   afterChunk?(): Promise<void> | undefined;
 }
 
@@ -29,8 +29,8 @@ export function attribute(attributes: Record<string, string>, name: string): str
 export async function parseXml(source: Readable, handlers: XmlHandlers, what: string, signal?: AbortSignal) {
   const parser = new SaxesParser();
   parser.on('opentag', (tag) => handlers.open(localName(tag.name), (tag as SaxesTagPlain).attributes));
-  parser.on('closetag', (tag) => handlers.close(localName(tag.name)));
-  parser.on('text', (text) => handlers.text(text));
+  if (handlers.close) parser.on('closetag', (tag) => handlers.close!(localName(tag.name)));
+  if (handlers.text) parser.on('text', (text) => handlers.text!(text));
   let sinceMarkup = 0;
   source.setEncoding('utf8');
   try {
