@@ -41,6 +41,13 @@ const KIND_COUNTS: Record<string, (s: RunSummary) => number> = {
   disposable: (s) => s.disposable,
 };
 
+const HOLDS: Record<Threshold['op'], (actual: number, value: number) => boolean> = {
+  '>': (actual, value) => actual > value,
+  '>=': (actual, value) => actual >= value,
+  '<': (actual, value) => actual < value,
+  '<=': (actual, value) => actual <= value,
+};
+
 export function crossedThresholds(summary: RunSummary, thresholds: readonly Threshold[]): Crossing[] {
   return thresholds.flatMap((threshold) => {
     const rows =
@@ -50,14 +57,6 @@ export function crossedThresholds(summary: RunSummary, thresholds: readonly Thre
       0;
     const share = summary.rows > 0 ? (100 * rows) / summary.rows : 0;
     const actual = threshold.percent ? share : rows;
-    const holds =
-      threshold.op === '>'
-        ? actual > threshold.value
-        : threshold.op === '>='
-          ? actual >= threshold.value
-          : threshold.op === '<'
-            ? actual < threshold.value
-            : actual <= threshold.value;
-    return holds ? [{ threshold, rows, share }] : [];
+    return HOLDS[threshold.op](actual, threshold.value) ? [{ threshold, rows, share }] : [];
   });
 }
