@@ -30,7 +30,6 @@ export class Claims implements AddressClaims {
     private readonly url: string,
     /** The account's prefix: claims of one account never meet another's. */
     private readonly prefix: string,
-    private readonly ttlMs = CLAIM_TTL_MS,
   ) {}
 
   private claimKey(address: string): string {
@@ -57,7 +56,7 @@ export class Claims implements AddressClaims {
     const theirs: string[] = [];
     for (const batch of batches(addresses)) {
       const pipeline = this.redis.pipeline();
-      for (const address of batch) pipeline.set(this.claimKey(address), this.owner, 'PX', this.ttlMs, 'NX');
+      for (const address of batch) pipeline.set(this.claimKey(address), this.owner, 'PX', CLAIM_TTL_MS, 'NX');
       const results = await this.run(() => pipeline.exec());
       batch.forEach((address, i) => {
         const [error, reply] = results?.[i] ?? [new Error('no reply'), null];
@@ -90,8 +89,8 @@ export class Claims implements AddressClaims {
         const address = batch[i]!;
         if (owner && (await isAlive(owner))) continue;
         const got = owner
-          ? await this.run(() => this.redis.eval(TAKE_OVER, 1, this.claimKey(address), owner, this.owner, this.ttlMs))
-          : await this.run(() => this.redis.set(this.claimKey(address), this.owner, 'PX', this.ttlMs, 'NX'));
+          ? await this.run(() => this.redis.eval(TAKE_OVER, 1, this.claimKey(address), owner, this.owner, CLAIM_TTL_MS))
+          : await this.run(() => this.redis.set(this.claimKey(address), this.owner, 'PX', CLAIM_TTL_MS, 'NX'));
         if (got === 1 || got === 'OK') {
           taken.push(address);
           this.mine.add(address);
