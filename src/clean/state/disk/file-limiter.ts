@@ -9,16 +9,15 @@ import { createSends, LimiterStateError, openSends, readSends, type Send, writeS
 export interface LimiterOptions {
   rate: Rate;
   clock: Clock;
-  /** The file the runs of one account share the limit through; none keeps it in memory. */
-  statePath?: string;
+  /** The file the runs of one account share the limit through. */
+  statePath: string;
   marginMs?: number;
   pendingMs?: number;
 }
 
-/** The limit kept in a state file (or in memory), booked in turn under a lock by the runs of this machine. */
+/** The limit kept in a state file, booked in turn under a lock by the runs of this machine. */
 export class SlidingWindowLimiter implements RateLimiter {
   private readonly timings: LimitTimings;
-  private memory: Send[] = [];
   /** The sends as this run last read or wrote them: what an ETA between bookings goes by. */
   private seen: Send[] = [];
   private counter = 0;
@@ -30,12 +29,10 @@ export class SlidingWindowLimiter implements RateLimiter {
 
   constructor(private readonly opts: LimiterOptions) {
     this.timings = new LimitTimings(opts.rate, opts.marginMs, opts.pendingMs);
-    if (opts.statePath) {
-      try {
-        mkdirSync(dirname(opts.statePath), { recursive: true, mode: 0o700 });
-      } catch (error) {
-        throw new LimiterStateError(opts.statePath, error);
-      }
+    try {
+      mkdirSync(dirname(opts.statePath), { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw new LimiterStateError(opts.statePath, error);
     }
   }
 
@@ -66,15 +63,13 @@ export class SlidingWindowLimiter implements RateLimiter {
   /** Written with the next booking or RELEASE_WRITE_MS later: a file turn fewer a request. */
   releaseLater(booking: Booking): void {
     this.unwritten.set(booking.id, this.opts.clock.now());
-    if (!this.opts.statePath) this.withState(() => true);
-    else
-      this.writeLater ??= setTimeout(() => {
-        try {
-          this.flush();
-        } catch {
-          /* kept for the next booking or flush, which stop the run if the state still cannot be written */
-        }
-      }, RELEASE_WRITE_MS);
+    this.writeLater ??= setTimeout(() => {
+      try {
+        this.flush();
+      } catch {
+        /* kept for the next booking or flush, which stop the run if the state still cannot be written */
+      }
+    }, RELEASE_WRITE_MS);
   }
 
   flush(): void {
@@ -137,13 +132,6 @@ export class SlidingWindowLimiter implements RateLimiter {
   /** Reads the send times and, when `change` altered them, writes them back, under a lock so runs book in turn. */
   private withState(change: (sends: Send[]) => boolean): Send[] {
     const path = this.opts.statePath;
-    if (!path) {
-      this.applyReleases(this.memory);
-      change(this.memory);
-      this.memory = this.prune(this.memory, this.opts.clock.now());
-      this.seen = this.memory;
-      return this.memory;
-    }
     let release: (() => void) | undefined;
     let fd: number | undefined;
     try {
@@ -181,7 +169,6 @@ export class SlidingWindowLimiter implements RateLimiter {
       if (done === undefined) sends.splice(at, 1);
       else sends[at]!.done = done;
     }
-    if (!this.opts.statePath) this.unwritten.clear();
     return ids;
   }
 

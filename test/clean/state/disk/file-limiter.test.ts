@@ -21,11 +21,17 @@ function maxInAnyWindow(sends: number[], windowMs: number): number {
 describe('SlidingWindowLimiter', () => {
   const dirs: string[] = [];
   afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+  /** A state file of its own, in a directory removed after the test. */
+  const newStatePath = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'limiter-'));
+    dirs.push(dir);
+    return join(dir, 'acct.json');
+  };
 
   it('never admits more than N in any window, over months of windows', async () => {
     const clock = new FakeClock();
     const rate = { requests: 50, windowMs: 300_000 };
-    const limiter = new SlidingWindowLimiter({ rate, clock });
+    const limiter = new SlidingWindowLimiter({ rate, clock, statePath: newStatePath() });
     const sends: number[] = [];
     let seed = 7;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -63,7 +69,12 @@ describe('SlidingWindowLimiter', () => {
 
   it('waits no longer than the window requires after the answers came back', async () => {
     const clock = new FakeClock();
-    const limiter = new SlidingWindowLimiter({ rate: { requests: 2, windowMs: 1_000 }, clock, marginMs: 10 });
+    const limiter = new SlidingWindowLimiter({
+      rate: { requests: 2, windowMs: 1_000 },
+      clock,
+      statePath: newStatePath(),
+      marginMs: 10,
+    });
     const a = await limiter.acquire();
     const b = await limiter.acquire();
     expect([a.waitedMs, b.waitedMs]).toEqual([0, 0]);
@@ -83,7 +94,7 @@ describe('SlidingWindowLimiter', () => {
       [300_000, 1_000],
     ] as const) {
       const clock = new FakeClock();
-      const limiter = new SlidingWindowLimiter({ rate: { requests: 3, windowMs }, clock });
+      const limiter = new SlidingWindowLimiter({ rate: { requests: 3, windowMs }, clock, statePath: newStatePath() });
       const booked = [await limiter.acquire(), await limiter.acquire(), await limiter.acquire()];
       clock.time += 20; // the answers take 20 ms
       for (const booking of booked) limiter.release(booking);
@@ -122,6 +133,7 @@ describe('SlidingWindowLimiter', () => {
     const limiter = new SlidingWindowLimiter({
       rate: { requests: 1, windowMs: 1_000 },
       clock,
+      statePath: newStatePath(),
       marginMs: 0,
       pendingMs: 60_000,
     });
