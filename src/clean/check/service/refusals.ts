@@ -67,23 +67,9 @@ export function noServiceError(error: ApiError | NetworkError): CliError {
 /** A 429 naming no wait is retried after this long. */
 const DEFAULT_RATE_WAIT_MS = 5_000;
 /** Longer than this and the run stops rather than sit idle: `--resume` later costs nothing. */
-export const MAX_RATE_WAIT_MS = 15 * 60_000;
+const MAX_RATE_WAIT_MS = 15 * 60_000;
 /** Refusals in a row, none answered between, after which the service is taken to count differently from us. */
-export const MAX_RATE_REFUSALS = 5;
-
-/** What to do about a 429 for the rate limit, the `refusals`-th in a row: wait this long, or stop and say why. */
-export function rateRefusal(
-  headers: Record<string, string>,
-  refusals: number,
-  now = Date.now(),
-): { waitMs: number } | { stop: string } {
-  const waitMs = retryAfterMs(headers, now) ?? DEFAULT_RATE_WAIT_MS;
-  if (waitMs > MAX_RATE_WAIT_MS)
-    return { stop: `the cleaning service asks to wait ${formatDuration(waitMs)} before the next request` };
-  if (refusals >= MAX_RATE_REFUSALS)
-    return { stop: `the cleaning service refused ${refusals} requests in a row for its rate limit` };
-  return { waitMs };
-}
+const MAX_RATE_REFUSALS = 5;
 
 // A 422: the addresses it names (`email.3`) are rejected and the rest go again; naming none, the batch goes again in
 // halves, and an address refused alone is rejected.
@@ -139,8 +125,15 @@ export function afterFailure(error: unknown, ctx: FailureContext): AfterFailure 
   }
   if (error instanceof ApiError && isAllowanceRefusal(error)) return { allowance: error };
   if (error instanceof ApiError && error.status === 429) {
-    const next = rateRefusal(error.headers, ctx.rateRefusals, ctx.now);
-    return 'stop' in next ? { stop: 'rate-limited', message: next.stop } : { ...next, why: 'rate', message };
+    // A 429 for the rate limit, the `rateRefusals`-th in a row: wait as long as it asks, or stop and say why.
+    const waitMs = retryAfterMs(error.headers, ctx.now) ?? DEFAULT_RATE_WAIT_MS;
+    const stop =
+      waitMs > MAX_RATE_WAIT_MS
+        ? `the cleaning service asks to wait ${formatDuration(waitMs)} before the next request`
+        : ctx.rateRefusals >= MAX_RATE_REFUSALS
+          ? `the cleaning service refused ${ctx.rateRefusals} requests in a row for its rate limit`
+          : undefined;
+    return stop ? { stop: 'rate-limited', message: stop } : { waitMs, why: 'rate', message };
   }
   if (error instanceof ApiError && error.status === 422) return { rejected: error };
   if (!isTransient(error)) return { stop: 'service', message, error: cliError };
