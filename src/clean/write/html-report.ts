@@ -50,24 +50,19 @@ function domainRows(s: RunSummary): string {
     .join('\n');
 }
 
-function suggestionRows(s: RunSummary): string {
-  const rows = Object.entries(s.suggestions).map(
-    ([typo, count]) => `<tr class="suggestion"><td>${escapeHtml(typo)}</td><td class="num">${n(count)}</td></tr>`,
+/** `typo → domain` pairs and their rows, as a table whose rows are of class `kind`; '' for none. */
+function pairTable(kind: string, heading: string, counts: Record<string, number>): string {
+  const rows = Object.entries(counts).map(
+    ([pair, count]) => `<tr class="${kind}"><td>${escapeHtml(pair)}</td><td class="num">${n(count)}</td></tr>`,
   );
-  return rows.length
-    ? `<table><tr><th>Typo → suggestion</th><th>Rows</th></tr>${rows.join('\n')}</table>`
-    : '<p>No typo suggestions.</p>';
+  return rows.length ? `<table><tr><th>${heading}</th><th>Rows</th></tr>${rows.join('\n')}</table>` : '';
 }
 
 function fixesSection(s: RunSummary): string {
   if (!s.fixes) return '';
-  const rows = Object.entries(s.fixes.domains).map(
-    ([pair, count]) => `<tr class="fix"><td>${escapeHtml(pair)}</td><td class="num">${n(count)}</td></tr>`,
-  );
-  const table = rows.length ? `<table><tr><th>Typo → fix</th><th>Rows</th></tr>${rows.join('\n')}</table>` : '';
   return `<h2>Typos fixed</h2>
 <p id="fixes" data-rows="${s.fixes.rows}">${n(s.fixes.rows)} rows checked as their fix (--fix-typos).</p>
-${table}
+${pairTable('fix', 'Typo → fix', s.fixes.domains)}
 `;
 }
 
@@ -133,7 +128,7 @@ ${domainRows(s)}
 <h2>Examples</h2>
 ${exampleRows(examples)}
 <h2>Typo suggestions</h2>
-${suggestionRows(s)}
+${pairTable('suggestion', 'Typo → suggestion', s.suggestions) || '<p>No typo suggestions.</p>'}
 ${fixesSection(s)}<h2>Unchecked</h2>
 ${uncheckedSection(s)}
 </body></html>
