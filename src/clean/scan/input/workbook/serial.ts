@@ -4,6 +4,8 @@ import type { DateShape } from './styles.js';
 const DAY_MS = 86_400_000;
 const EPOCH_1900 = Date.UTC(1899, 11, 30);
 const EPOCH_1904 = Date.UTC(1904, 0, 1);
+/** Serial 0 of the 1904 system is serial 1462 of the 1900 one. */
+export const DAYS_1900_TO_1904 = 1462;
 
 /** Milliseconds since 1970 (UTC) of a serial date; undefined for Excel's 1900-02-29, a day that never was. */
 export function serialToMs(serial: number, date1904: boolean): number | undefined {

@@ -2,7 +2,7 @@
 import { UsageError } from '../../../../errors.js';
 import type { TypedCell } from '../typed-cells.js';
 import type { WorkbookPackage } from './package.js';
-import { msToSerial, numberText, serialText } from './serial.js';
+import { DAYS_1900_TO_1904, msToSerial, numberText, serialText } from './serial.js';
 import type { SharedStrings } from './shared-strings.js';
 import type { shownText } from './shown.js';
 import type { NumberFormat, Styles } from './styles.js';
@@ -140,9 +140,6 @@ function readValue(ctx: SheetContext, row: SheetRow, cell: CellState, raw: strin
       return numberCell(ctx, cell, raw);
   }
 }
-
-/** Serial 0 of the 1904 system is serial 1462 of the 1900 one. */
-const DAYS_1900_TO_1904 = 1462;
 
 function numberCell(ctx: SheetContext, cell: CellState, raw: string): CellValue {
   const number = Number(raw);

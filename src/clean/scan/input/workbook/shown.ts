@@ -1,5 +1,6 @@
 // A number cell as its sheet shows it (numfmt applies Excel's rules); General keeps the number's own digits.
 import { format as applyFormat } from 'numfmt';
+import { DAYS_1900_TO_1904 } from './serial.js';
 import type { NumberFormat } from './styles.js';
 
 /** The built-in formats (ECMA-376 Part 1, 18.8.30) as Excel in English shows them; a workbook names only their ids. */
@@ -33,14 +34,12 @@ const BUILT_IN: Record<number, string> = {
   49: '@',
 };
 
-/** Serial 0 of the 1904 system is serial 1462 of the 1900 one, the only one numfmt counts in. */
-const DAYS_1900_TO_1904 = 1462;
-
 /** The text `value` shows in `format`; undefined for General (and a format numfmt cannot read): the caller's own. */
 export function shownText(value: number, format: NumberFormat, date1904: boolean, isDate: boolean): string | undefined {
   const code = format.code ?? BUILT_IN[format.id];
   if (code === undefined || /^general$/i.test(code)) return undefined;
   try {
+    // numfmt counts in the 1900 system only.
     return applyFormat(code, isDate && date1904 ? value + DAYS_1900_TO_1904 : value, { throws: false }) || undefined;
   } catch {
     return undefined;
