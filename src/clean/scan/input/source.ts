@@ -1,6 +1,6 @@
 // Byte-level work on the list: spooling stdin or a pipe, a sample and fingerprint, UTF-8 checks, offsets to lines.
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, type Stats } from 'node:fs';
+import { createWriteStream, type Stats } from 'node:fs';
 import { type FileHandle, mkdir, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -178,20 +178,15 @@ export async function firstInvalidUtf8(file: string, displayName: string): Promi
 /** The list refused at byte `offset`: a NUL, or the start of a sequence that is not UTF-8. */
 export async function badByteError(file: string, displayName: string, offset: number): Promise<UsageError> {
   let line = 1;
-  let byte = 0;
   let pos = 0;
-  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES, end: offset });
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      const stop = Math.min(chunk.length, offset - pos);
-      for (let i = chunk.indexOf(10); i !== -1 && i < stop; i = chunk.indexOf(10, i + 1)) line++;
-      if (stop < chunk.length) byte = chunk[stop]!;
-      pos += chunk.length;
-    }
-  } finally {
-    stream.destroy();
+  for await (const chunk of fileChunks(file, 0)) {
+    const stop = Math.min(chunk.length, offset - pos);
+    for (let i = chunk.indexOf(10); i !== -1 && i < stop; i = chunk.indexOf(10, i + 1)) line++;
+    if (stop < chunk.length)
+      return chunk[stop] === 0 ? nulError(displayName, line) : utf8Error(displayName, line, chunk[stop]!);
+    pos += chunk.length;
   }
-  return byte === 0 ? nulError(displayName, line) : utf8Error(displayName, line, byte);
+  return nulError(displayName, line);
 }
 
 /** A sample that looks like binary data: more than 10% control characters (a lone NUL is reported where it is). */
