@@ -1,6 +1,6 @@
 // A binary list by its first bytes: a zip (a workbook), or OLE2 (an encrypted workbook or an .xls).
-import { createReadStream } from 'node:fs';
 import { UsageError } from '../../../../errors.js';
+import { fileChunks } from '../source.js';
 
 const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
@@ -31,15 +31,11 @@ export async function oleError(file: string, displayName: string): Promise<Usage
 
 async function contains(file: string, needle: Buffer): Promise<boolean> {
   let tail = Buffer.alloc(0);
-  const stream = createReadStream(file, { highWaterMark: 1 << 20 });
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      const window = Buffer.concat([tail, chunk]);
-      if (window.includes(needle)) return true;
-      tail = window.subarray(Math.max(0, window.length - needle.length + 1));
-    }
-    return false;
-  } finally {
-    stream.destroy();
+  for await (const chunk of fileChunks(file, 0)) {
+    // A copy: the chunk's buffer is read into again.
+    const window = Buffer.concat([tail, chunk]);
+    if (window.includes(needle)) return true;
+    tail = window.subarray(Math.max(0, window.length - needle.length + 1));
   }
+  return false;
 }
