@@ -21,6 +21,15 @@ export function parseRate(text: string, source: string): Rate {
   return { requests, windowMs: amount * UNITS[match[3]!]! };
 }
 
+/** A rate given as an object (the library's option, the sandbox's), `source` naming it in the message. */
+export function checkRate(rate: Rate, source: string): Rate {
+  if (!(Number.isSafeInteger(rate.requests) && rate.requests > 0))
+    throw new UsageError(`${source}.requests must be a positive integer`);
+  if (!(Number.isFinite(rate.windowMs) && rate.windowMs > 0))
+    throw new UsageError(`${source}.windowMs must be a positive number`);
+  return { requests: rate.requests, windowMs: rate.windowMs };
+}
+
 export function formatRate(rate: Rate): string {
   const { windowMs } = rate;
   const unit = windowMs % 3_600_000 === 0 ? 'h' : windowMs % 60_000 === 0 ? 'm' : windowMs % 1000 === 0 ? 's' : 'ms';

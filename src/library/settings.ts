@@ -2,7 +2,7 @@
 import { checkSharedUrl } from '../clean/state/open-state.js';
 import { type Clock, realClock } from '../clock.js';
 import { dataDir as platformDataDir } from '../config/paths.js';
-import { DEFAULT_RATE, parseRate, type Rate } from '../config/rate.js';
+import { checkRate, DEFAULT_RATE, parseRate } from '../config/rate.js';
 import { validateUrl } from '../config/urls.js';
 import { UsageError } from '../errors.js';
 import { SecretSet } from '../secrets.js';
@@ -33,7 +33,7 @@ export function resolveSettings(
     sharedUrl: options.shared ? checkSharedUrl(options.shared, naming('shared')) : undefined,
     rate:
       typeof options.rate === 'object'
-        ? checkedRate(options.rate, naming('rate'))
+        ? checkRate(options.rate, naming('rate'))
         : parseRate(options.rate ?? DEFAULT_RATE, naming('rate')),
     concurrency: wholeNumber(options.concurrency ?? 4, naming('concurrency'), 1, 16),
     env,
@@ -50,10 +50,4 @@ export function resolveSettings(
     naming,
     clock: more.clock ?? realClock,
   };
-}
-
-function checkedRate(rate: Rate, source: string): Rate {
-  if (!(rate.requests > 0 && Number.isInteger(rate.requests) && rate.windowMs > 0))
-    throw new UsageError(`${source}: { requests: ${rate.requests}, windowMs: ${rate.windowMs} } is not a rate`);
-  return { requests: rate.requests, windowMs: rate.windowMs };
 }

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_RATE, parseRate, type Rate } from '../config/rate.js';
+import { checkRate, DEFAULT_RATE, parseRate, type Rate } from '../config/rate.js';
 import { ALLOWANCE_STATUSES, type AllowanceStatus } from './clean-answers.js';
 import { cleanRoute, emptyStats, type SandboxStats } from './clean-route.js';
 import { cleaningAuthRoutes } from './cleaning-accounts.js';
@@ -56,7 +56,7 @@ export interface SandboxHandle {
 const DEFAULT_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
-  const rate = checkRate(opts.rate ?? parseRate(DEFAULT_RATE, 'rate'));
+  const rate = checkRate(opts.rate ?? parseRate(DEFAULT_RATE, 'rate'), 'rate');
   const allowanceStatus = oneOf('allowanceStatus', opts.allowanceStatus ?? 403, ALLOWANCE_STATUSES);
   const faults = new FaultInjector(opts.faults ?? {});
   const stats = emptyStats();
@@ -122,14 +122,6 @@ function oneOf<T>(name: string, value: T, allowed: readonly T[]): T {
   if (!allowed.includes(value))
     throw new TypeError(`unknown ${name} ${JSON.stringify(value)}: one of ${allowed.join(', ')}`);
   return value;
-}
-
-function checkRate(rate: Rate): Rate {
-  if (!(Number.isSafeInteger(rate.requests) && rate.requests > 0))
-    throw new TypeError('rate.requests must be a positive integer');
-  if (!(Number.isFinite(rate.windowMs) && rate.windowMs > 0))
-    throw new TypeError('rate.windowMs must be a positive number');
-  return { requests: rate.requests, windowMs: rate.windowMs };
 }
 
 /** A wildcard bind is reached through loopback by the clients on this machine. */
