@@ -13,6 +13,8 @@ import { request } from './undici-parts.js';
 
 /** No response of either service needs more; a larger one is refused before it fills memory. */
 const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+/** The longest Retry-After waited for before giving up with a message. */
+const MAX_RETRY_WAIT_MS = 30_000;
 
 /** Account commands wait little between attempts: a person is waiting for the response. */
 const REQUEST_BACKOFF: BackoffPolicy = { firstMs: 250, capMs: 8_000 };
@@ -32,17 +34,12 @@ export interface HttpClientOptions {
   timeoutMs?: number;
   /** Attempts after the first, for failures that are safe to repeat. */
   retries?: number;
-  /** Longest Retry-After we wait for before giving up with a message. */
-  maxRetryWaitMs?: number;
   dispatcher?: Dispatcher;
-  maxResponseBytes?: number;
   /** Masked in every response as it arrives, so no message, file or log built from one repeats a secret. */
   secrets?: SecretSet;
   /** The proxies the dispatcher may go through, so a failure to reach one is named as such. */
   proxies?: string[];
   debug?: (line: string) => void;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
 }
 
 export interface RequestSpec {
@@ -128,10 +125,10 @@ export class HttpClient {
       const failure = result instanceof NetworkError ? result : result.failure;
       if (retry && failure && attempt < retries) {
         const asked = result instanceof NetworkError ? undefined : retryAfterMs(result.headers);
-        const wait = asked ?? backoffMs(attempt + 1, REQUEST_BACKOFF, this.opts.random);
-        if (wait <= (this.opts.maxRetryWaitMs ?? 30_000)) {
+        const wait = asked ?? backoffMs(attempt + 1, REQUEST_BACKOFF);
+        if (wait <= MAX_RETRY_WAIT_MS) {
           this.log(`retry ${attempt + 1}/${retries} in ${Math.round(wait)}ms: ${failure.message}`);
-          await (this.opts.sleep ?? sleep)(wait);
+          await sleep(wait);
           continue;
         }
       }
@@ -175,10 +172,9 @@ export class HttpClient {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const limit = this.opts.maxResponseBytes ?? MAX_RESPONSE_BYTES;
-      const text = await readCapped(res.body, limit, res.headers['content-length']).catch((error: unknown) => {
+      const text = await readCapped(res.body, MAX_RESPONSE_BYTES, res.headers['content-length']).catch((error) => {
         if (!(error instanceof ResponseTooLarge)) throw error;
-        const mib = `${Math.round(limit / 1024 / 1024)} MiB`;
+        const mib = `${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`;
         throw this.unusable(spec, res.statusCode, `more than ${mib}, more than any answer needs`);
       });
       const headers = flattenHeaders(res.headers);

@@ -15,7 +15,6 @@ export interface SmtpOptions {
   perHost?: number;
   /** Host (`name` or `name:port`) for the start-up reachability check; default the first mail host probed. */
   probeHost?: string;
-  probeTimeoutMs?: number;
 }
 
 export type SmtpOutcome =
@@ -113,7 +112,7 @@ export class SmtpProber {
         host = m?.[1] ?? m?.[2] ?? this.opts.probeHost;
         if (m?.[3]) port = Number(m[3]);
       }
-      const timeout = this.opts.probeTimeoutMs ?? Math.min(this.timeoutMs, 3000);
+      const timeout = Math.min(this.timeoutMs, 3000);
       const ok = await new Promise<boolean>((resolve) => {
         const socket = net.connect({ host, port });
         const done = (result: boolean) => {
