@@ -4,7 +4,7 @@ import { ExitCode, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import { renderTable } from '../io/table.js';
 import { dnsConcurrencyOf } from '../library/option-checks.js';
-import type { VerifyResult as VerifyRow } from '../library/types.js';
+import type { CheckOptions, VerifyResult as VerifyRow } from '../library/types.js';
 import { MAX_VERIFIED } from '../library/verify.js';
 import { noServiceNote, verifyNotes } from './clean/render.js';
 import { VERIFY_FIELDS } from './common/json-fields.js';
@@ -15,29 +15,33 @@ export type { VerifyRow };
 export async function verifyCommand(o: VerifyFlags, f: Factory): Promise<number> {
   if (o.addresses.length > MAX_VERIFIED)
     throw new UsageError(`verify takes at most ${MAX_VERIFIED} addresses`, 'for a list, use `mailclean clean FILE`');
-  const { whoChecks } = await import('../library/checker.js');
-  (await f.profile()).requireKnown();
-  const client = await f.client();
-  const checks = {
+  const verify = await verifier(f, {
     local: o.local,
     precheck: o.precheck,
     dnsServers: o.dnsServer,
     dnsConcurrency: dnsConcurrencyOf(o.dnsConcurrency, '--dns-concurrency'),
     dnsTimeout: o.dnsTimeout,
-  };
-  if (whoChecks(await client.settings(), checks) === 'engine' && !o.local) noServiceNote(f);
-  const rows = await client.verify(o.addresses, {
-    ...checks,
     caseSensitive: o.caseSensitive,
     maxAge: o.maxAge,
-    signal: f.io.signals.stop,
-    abandon: f.io.signals.abort,
-    onEvent: verifyNotes(f),
   });
+  const rows = await verify(o.addresses);
   if (o.json !== undefined) f.io.json(rows, o.json, VERIFY_FIELDS);
   else f.io.out(render(f, rows));
   if (f.io.signals.received) return f.io.signals.exitCode;
   return exitCodeOf(rows);
+}
+
+/** The library's verify as commands call it (`verify`, `review --check`): stopped by Ctrl-C, its events told. */
+export async function verifier(
+  f: Factory,
+  checks: CheckOptions,
+): Promise<(addresses: string[]) => Promise<VerifyRow[]>> {
+  const { whoChecks } = await import('../library/checker.js');
+  (await f.profile()).requireKnown();
+  const client = await f.client();
+  if (whoChecks(await client.settings(), checks) === 'engine' && !checks.local) noServiceNote(f);
+  const { stop, abort } = f.io.signals;
+  return (addresses) => client.verify(addresses, { ...checks, signal: stop, abandon: abort, onEvent: verifyNotes(f) });
 }
 
 const COLOURS: Record<string, 'green' | 'red' | 'yellow'> = { valid: 'green', invalid: 'red', risky: 'yellow' };

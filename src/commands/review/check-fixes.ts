@@ -7,8 +7,8 @@ import { MAX_VERIFIED } from '../../library/verify.js';
 import { verdictsChange } from '../../review/changes.js';
 import { fixedRows, openList } from '../../review/list.js';
 import { rewriteList } from '../../review/rewrite.js';
-import { noServiceNote, verifyNotes } from '../clean/render.js';
 import type { ReviewFlags } from '../flags/review.js';
+import { verifier } from '../verify.js';
 
 /** `rows`: the rows to check and their fixes; every row with an email_fixed address when not given. */
 export async function checkFixes(f: Factory, o: ReviewFlags, rows?: ReadonlyMap<number, string>): Promise<number> {
@@ -34,21 +34,11 @@ export async function checkFixes(f: Factory, o: ReviewFlags, rows?: ReadonlyMap<
 }
 
 async function verdictsOf(f: Factory, o: ReviewFlags, addresses: string[]): Promise<Map<string, VerifyResult>> {
-  const { whoChecks } = await import('../../library/checker.js');
-  (await f.profile()).requireKnown();
-  const client = await f.client();
-  if (whoChecks(await client.settings(), { local: o.local }) === 'engine' && !o.local) noServiceNote(f);
+  const verify = await verifier(f, { local: o.local });
   const verdicts = new Map<string, VerifyResult>();
   // verify takes a few hundred at a time; the answers of one part are in the cache before the next asks.
-  for (let at = 0; at < addresses.length && !f.io.signals.stop.aborted; at += MAX_VERIFIED) {
-    const results = await client.verify(addresses.slice(at, at + MAX_VERIFIED), {
-      local: o.local,
-      signal: f.io.signals.stop,
-      abandon: f.io.signals.abort,
-      onEvent: verifyNotes(f),
-    });
-    for (const result of results) verdicts.set(result.address, result);
-  }
+  for (let at = 0; at < addresses.length && !f.io.signals.stop.aborted; at += MAX_VERIFIED)
+    for (const result of await verify(addresses.slice(at, at + MAX_VERIFIED))) verdicts.set(result.address, result);
   return verdicts;
 }
 
