@@ -153,7 +153,6 @@ function suggestLongerFlags(cmd: CommandUnknownOpts): void {
   for (const sub of cmd.commands) suggestLongerFlags(sub);
 }
 
-/** The first two positional arguments, skipping global options and their values (`help X`: the command or topic X). */
 /**
  * A flag whose value is optional and one of a few words (`--fix-typos[=replace]`) takes the next argument only when
  * it is one of them: `clean --fix-typos list.csv` means the list, not a mode named list.csv.
@@ -168,6 +167,7 @@ function attachOptionalValues(program: CommandUnknownOpts, argv: string[]): stri
   });
 }
 
+/** The first two positional arguments, skipping global options and their values (`help X`: the command or topic X). */
 function positionals(argv: string[]): string[] {
   const found: string[] = [];
   for (let i = 0; i < argv.length && found.length < 2; i++) {

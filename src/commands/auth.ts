@@ -1,7 +1,7 @@
 import { str, unwrapObject } from '../api/shape.js';
 import { markTokenAccepted, tokenAcceptedAt } from '../config/accepted-tokens.js';
 import { maskSecret } from '../config/keys.js';
-import { type Profile, refusedTokenHint, type Service, type TokenSource } from '../config/profile.js';
+import { type Profile, refusedTokenHint, type Service, type TokenSource, tokenEnvName } from '../config/profile.js';
 import { AuthError, CliError, ExitCode } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { JsonFlag } from '../io/json.js';
@@ -141,10 +141,10 @@ export async function authToken(o: { service: Service | 'cdp' }, f: Factory): Pr
     f.io.data(`${value}\n`);
     return 0;
   }
-  const env = { platform: 'MAILCLEAN_TOKEN is unset and ', clean: 'MAILCLEAN_CLEAN_TOKEN is unset and ', cdp: '' };
-  const place = profile.usesSandbox() ? 'the built-in sandbox account' : `profile "${f.profileName}"`;
+  const unset = tokenEnvName(o.service) ? `${tokenEnvName(o.service)} is unset and ` : '';
+  const place = profile.tokenPlace(o.service, profile.usesSandbox() ? 'sandbox' : 'profile');
   throw new AuthError(
-    `no ${o.service} token: ${env[o.service]}${place} holds none`,
-    o.service === 'clean' ? 'run `mailclean login --service clean`' : 'run `mailclean login`',
+    `no ${o.service} token: ${unset}${place} holds none`,
+    refusedTokenHint(o.service === 'clean' ? 'clean' : 'platform', undefined),
   );
 }
