@@ -165,24 +165,19 @@ function count(stats: SandboxStats, decision: Decision, body: Record<string, unk
   const submitted = body['email'];
   if (Array.isArray(submitted)) stats.largestRequest = Math.max(stats.largestRequest, submitted.length);
   const { outcome, fault } = decision;
-  if (outcome.kind === 'fault') {
-    if (outcome.fault.kind === 'reset') stats.faults.reset += 1;
-    else stats.faults.serverError += 1;
-  } else if (outcome.kind === 'invalid') {
-    stats.validationFailed += 1;
-  } else if (outcome.kind === 'rejected') {
-    if (outcome.index === undefined) stats.faults.rejectedUnnamed += 1;
-    else stats.faults.rejected += 1;
-  } else if (outcome.kind === 'refused') {
-    stats.allowanceRefused += 1;
-  } else {
+  const { faults } = stats;
+  if (outcome.kind === 'fault') faults[outcome.fault.kind === 'reset' ? 'reset' : 'serverError'] += 1;
+  else if (outcome.kind === 'invalid') stats.validationFailed += 1;
+  else if (outcome.kind === 'rejected') faults[outcome.index === undefined ? 'rejectedUnnamed' : 'rejected'] += 1;
+  else if (outcome.kind === 'refused') stats.allowanceRefused += 1;
+  else {
     stats.cleaned += 1;
     stats.addressesCharged += outcome.emails.length;
-    if (outcome.omit !== undefined) stats.faults.dropped += 1;
+    if (outcome.omit !== undefined) faults.dropped += 1;
   }
   if (fault.kind === 'truncate') {
-    stats.faults.truncated += 1;
-    if (outcome.kind === 'charged') stats.faults.truncatedCharged += outcome.emails.length;
+    faults.truncated += 1;
+    if (outcome.kind === 'charged') faults.truncatedCharged += outcome.emails.length;
   }
 }
 
