@@ -4,12 +4,11 @@ import { platformOk, type Shape } from './envelopes.js';
 import { HttpError, INVALID_CREDENTIALS, Unauthenticated } from './errors.js';
 import { createPlatformAccount } from './platform-accounts.js';
 import {
-  brandReduced,
   brandView,
   type Json,
   type PermissionDetail,
+  pick,
   rolesView,
-  subscriptionReduced,
   subscriptionView,
   userBrands,
   userFields,
@@ -55,6 +54,11 @@ function userData(state: SandboxState, { user, brand }: Account, roles: Permissi
 /** The user's roles, current brand and subscription, as each answer about the user shows the last two. */
 function around(acct: Account, brand: Json, subscription: Json): Json {
   return { roles: rolesView(acct.brand, 'none'), currentBrand: { data: brand }, subscription: { data: subscription } };
+}
+
+/** The answer of the routes that show the user as `me`, with their brand and subscription as each route shows them. */
+function meAnswer(state: SandboxState, acct: Account, brand: Json, subscription: Json): HandlerResult {
+  return platformOk({ me: { data: userData(state, acct, 'none') }, ...around(acct, brand, subscription) });
 }
 
 /** The user with roles, full brand and subscription inside: as login shows them, or as a profile update does. */
@@ -109,10 +113,7 @@ async function oemRegister(req: ParsedRequest, ctx: SandboxContext): Promise<Han
   const state = ctx.store.state;
   const acct = account(state, userId);
   const subscription = subscriptionView(acct.subscription, { dates: 'display', usage: false });
-  return platformOk({
-    me: { data: userData(state, acct, 'none') },
-    ...around(acct, brandView(state, acct.brand, { homepage: false }), subscription),
-  });
+  return meAnswer(state, acct, brandView(state, acct.brand, { homepage: false }), subscription);
 }
 
 async function login(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerResult> {
@@ -136,10 +137,8 @@ async function getMe(req: ParsedRequest, ctx: SandboxContext): Promise<HandlerRe
   if (wanted) await selectBrand(ctx, userId, wanted);
   const state = ctx.store.state;
   const acct = account(state, userId);
-  return platformOk({
-    me: { data: userData(state, acct, 'none') },
-    ...around(acct, brandReduced(acct.brand), subscriptionReduced(acct.subscription)),
-  });
+  const brand = pick(acct.brand, ['id', 'name', 'slug', 'timezone', 'active']);
+  return meAnswer(state, acct, brand, pick(acct.subscription, ['id', 'subscription_type']));
 }
 
 /** `current_buuid` switches the current brand, persistently, among the brands the user owns. */

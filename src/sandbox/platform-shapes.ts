@@ -72,10 +72,6 @@ export function brandView(
 
 const PROFILE_FIELDS = Object.keys(brandProfile(null)) as (keyof BrandRecord)[];
 
-export function brandReduced(brand: BrandRecord): Json {
-  return pick(brand, ['id', 'name', 'slug', 'timezone', 'active']);
-}
-
 export function subscriptionView(sub: SubscriptionRecord, opts: { dates: 'display' | 'iso'; usage: boolean }): Json {
   const plan = planEntry(sub.subscription_type);
   const info: Json = { details: plan.details, amounts: plan.amounts };
@@ -92,10 +88,6 @@ export function subscriptionView(sub: SubscriptionRecord, opts: { dates: 'displa
     updated_at: fmt(sub.updated_at),
     meta: null,
   };
-}
-
-export function subscriptionReduced(sub: SubscriptionRecord): Json {
-  return pick(sub, ['id', 'subscription_type']);
 }
 
 /** The user's own fields (spec 2.2) without any related records. */
