@@ -146,19 +146,13 @@ export class Factory {
         import('./library/client.js'),
         import('./config/profile.js'),
       ]);
-    const stored = profileOptions(profile, this.io.env);
-    const token = this.tokens.has('clean') ? this.tokens.get('clean') : stored.token;
-    const options = {
-      ...stored,
-      token,
-      email: token === stored.token ? stored.email : undefined,
-      shared: flags.shared ?? stored.shared,
-      rate: flags.rate ?? stored.rate,
-      concurrency: flags.concurrency,
+    const options = profileOptions(profile, this.io.env, {
+      ...flags,
+      token: this.tokens.get('clean'),
       dataDir: this.dataDir,
       env: this.io.env,
       debug: this.io.debugEnabled ? (line: string) => this.io.debug(line) : undefined,
-    };
+    });
     const client = new MailcleanClient(
       resolveSettings(options, flagName, {
         secrets: this.io.secrets,

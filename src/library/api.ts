@@ -41,9 +41,7 @@ export async function verify(
 function clientSettings(options: ClientOptions): ClientSettings | Promise<ClientSettings> {
   if (options.profile === undefined) return resolveSettings(options);
   const env = options.env ?? process.env;
-  return import('./profile.js').then(async ({ loadProfile, profileOptions }) => {
-    const stored = profileOptions(await loadProfile(options.profile!, env), env);
-    const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-    return resolveSettings({ ...stored, ...given, env });
-  });
+  return import('./profile.js').then(async ({ loadProfile, profileOptions }) =>
+    resolveSettings(profileOptions(await loadProfile(options.profile!, env), env, { ...options, env })),
+  );
 }

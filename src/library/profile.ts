@@ -28,8 +28,8 @@ export async function loadProfile(name: string, env: Env): Promise<Profile> {
   return profile;
 }
 
-/** What the profile gives a client; the email only when the token is the profile's own. */
-export function profileOptions(profile: Profile, env: Env): ClientOptions {
+/** The profile's options under those given (undefined ones aside); its email only with its own token, not another. */
+export function profileOptions(profile: Profile, env: Env, given: ClientOptions = {}): ClientOptions {
   const token = profile.token('clean');
   const credentials = profile.credentials();
   const own = token.source === 'profile' || (token.value !== undefined && token.value === credentials['clean-token']);
@@ -37,12 +37,12 @@ export function profileOptions(profile: Profile, env: Env): ClientOptions {
   const options: ClientOptions = {
     cleanUrl: profile.urls().cleanUrl,
     token: token.value,
-    email: own ? credentials.email : undefined,
+    email: own && (given.token ?? token.value) === token.value ? credentials.email : undefined,
   };
   if (settings.rate) options.rate = parseRate(settings.rate, `rate in profile "${profile.name}"`);
   const [shared, source] = env.MAILCLEAN_REDIS_URL
     ? [env.MAILCLEAN_REDIS_URL, 'MAILCLEAN_REDIS_URL']
     : [settings.shared, `shared in profile "${profile.name}"`];
   if (shared) options.shared = checkSharedUrl(shared, source);
-  return options;
+  return { ...options, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) };
 }
