@@ -16,8 +16,7 @@ export type ServiceStatus = ReturnType<typeof storedStatus>;
 const NOT_CHECKED = 'not checked yet (--check asks the service, using a request of its rate limit)';
 
 export async function authStatus(o: { json?: JsonFlag; check?: boolean }, f: Factory): Promise<number> {
-  const profile = await f.profile();
-  profile.requireKnown();
+  const profile = (await f.profile()).requireKnown();
   const endpoints = await f.endpoints();
   const rows: ServiceStatus[] = [];
   for (const service of ['platform', 'clean'] as const) {
@@ -134,8 +133,7 @@ function tokenPlace(profile: Profile, r: ServiceStatus): string {
 }
 
 export async function authToken(o: { service: Service | 'cdp' }, f: Factory): Promise<number> {
-  const profile = await f.profile();
-  profile.requireKnown();
+  const profile = (await f.profile()).requireKnown();
   const { value } = profile.token(o.service);
   if (value) {
     f.io.data(`${value}\n`);

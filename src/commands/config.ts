@@ -20,8 +20,7 @@ export async function get({ key }: { key: string }, f: Factory): Promise<number>
   const info = known(key);
   if (info.secret)
     throw new UsageError(`${info.key} is a secret and is not printed here`, 'use `mailclean auth token` in scripts');
-  const profile = await f.profile();
-  profile.requireKnown();
+  const profile = (await f.profile()).requireKnown();
   const value = profile.settings()[info.key];
   if (value === undefined) return 1;
   f.io.data(`${redactUrl(value)}\n`);
@@ -46,15 +45,13 @@ export async function set({ key, value }: { key: string; value: string }, f: Fac
 
 export async function unset({ key }: { key: string }, f: Factory): Promise<number> {
   const info = known(key);
-  const profile = await f.profile();
-  profile.requireKnown();
+  const profile = (await f.profile()).requireKnown();
   profile.updateSettings({ [info.key]: undefined });
   return 0;
 }
 
 export async function list(o: { json?: JsonFlag }, f: Factory): Promise<number> {
-  const profile = await f.profile();
-  profile.requireKnown();
+  const profile = (await f.profile()).requireKnown();
   const { [KEYRING_MARK]: _held, ...settings } = profile.settings();
   const shown: Record<string, string> = Object.fromEntries(
     Object.entries(settings)

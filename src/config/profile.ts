@@ -52,9 +52,9 @@ export class Profile {
     this.tokens = new ProfileTokens(store, context.keyring, name);
   }
 
-  /** A profile other than `default` must exist before commands read from it. */
-  requireKnown(): void {
-    if (this.name === 'default' || this.store.has(this.name)) return;
+  /** This profile, which must exist (unless it is `default`) before commands read from it. */
+  requireKnown(): this {
+    if (this.name === 'default' || this.store.has(this.name)) return this;
     const known = this.store.profileNames();
     throw new UsageError(
       `unknown profile "${this.name}"`,

@@ -24,8 +24,7 @@ export async function loadProfile(name: string, env: Env): Promise<Profile> {
   // A library has no stderr of its own: the CLI's warnings are process warnings, its notes are not for programs.
   const warn = (message: string) => process.emitWarning(message, 'MailcleanWarning');
   const profile = await openProfile(name, { env, given: givenUrls({}, env), remember: () => {}, warn, note: () => {} });
-  profile.requireKnown();
-  return profile;
+  return profile.requireKnown();
 }
 
 /** The profile's options under those given (undefined ones aside); its email only with its own token, not another. */
