@@ -1,7 +1,7 @@
 // When the cleaning service last took a token, for `auth status` (the service's only check costs a rate-limit slot).
 // Kept in the data directory under a hash of the service's URL and the token, never the token.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 
@@ -10,7 +10,6 @@ const fileOf = (dataDir: string, url: string, token: string) =>
 
 export function markTokenAccepted(dataDir: string, url: string, token: string, now: number): void {
   try {
-    mkdirSync(join(dataDir, 'tokens'), { recursive: true, mode: 0o700 });
     // Not flushed: it is written at a run's first answer, where fsyncs held up the first window's requests.
     writeFileAtomic(fileOf(dataDir, url, token), `${new Date(now).toISOString()}\n`, 0o600, { durable: false });
   } catch {
