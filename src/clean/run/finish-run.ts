@@ -12,23 +12,14 @@ import type { VerdictTable } from '../verdict/verdict-table.js';
 import { type AnswerFor, type WriteOptions, type WriteSummary, writeRows } from '../write/write-rows.js';
 import type { Checker } from './checker.js';
 import type { RunPorts } from './events.js';
-import type { KnownAnswers } from './known-answers.js';
 import type { CleanRequest } from './request.js';
 import { writeSideFiles } from './side-files.js';
-import { type OutputCount, type RunSummary, runSummary } from './summary.js';
+import { type Checked, type OutputCount, type RunSummary, runSummary } from './summary.js';
 import { type Crossing, crossedThresholds } from './thresholds.js';
 
 export type Ended =
   | { kind: 'interrupted'; exitCode: number; summary?: RunSummary }
   | { kind: 'finished'; exitCode: number; summary: RunSummary; outcome: CheckOutcome; crossed: Crossing[] };
-
-export interface Checked {
-  layout: InputLayout;
-  scan: ScanResult;
-  startedAt: number;
-  answers: KnownAnswers;
-  outcome: CheckOutcome;
-}
 
 export async function finishRun(
   request: CleanRequest,

@@ -1,11 +1,13 @@
 // The summary of a run: what `--summary-json` writes (docs/json.md documents each field; their names are stable),
 // and what the terminal summary, the GitHub job summary and the HTML report show.
-import type { StopReason } from '../check/outcome.js';
+import type { CheckOutcome, StopReason } from '../check/outcome.js';
+import type { InputLayout } from '../scan/input/index.js';
+import type { ScanResult } from '../scan/scan.js';
 import { STATUSES } from '../verdict/verdict.js';
 import { type DomainMix, sortedCounts, type Tally } from '../write/tally.js';
 import type { WriteSummary } from '../write/write-rows.js';
 import type { Checker } from './checker.js';
-import type { Checked } from './finish-run.js';
+import type { KnownAnswers } from './known-answers.js';
 import type { CleanRequest } from './request.js';
 
 export interface OutputCount {
@@ -50,6 +52,15 @@ export interface RunSummary {
   failedWhen: string[];
   /** --fix-typos: rows checked as their fix, and how many by `typo → fix` domain; absent without it. */
   fixes?: { rows: number; domains: Record<string, number> };
+}
+
+/** A run that checked: what its end writes and sums up. */
+export interface Checked {
+  layout: InputLayout;
+  scan: ScanResult;
+  startedAt: number;
+  answers: KnownAnswers;
+  outcome: CheckOutcome;
 }
 
 const TOP_DOMAINS = 20;

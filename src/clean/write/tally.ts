@@ -15,7 +15,6 @@ interface Count {
   status: number;
 }
 
-/** The rows' counts as they are written (by status, reason, domain, kind, suggestion, provider), for the summaries and report. */
 /** The rows' counts by status, reason, the service's word and provider, and of disposable and role addresses. */
 export interface Counts {
   rows: number;
