@@ -29,7 +29,7 @@ export async function checkFewWithService(keys: string[], opts: ServiceCheck): P
   const cached = new Set<string>();
   const results = new Map<string, Verdict>();
   if (opts.cache && opts.since !== undefined)
-    await opts.cache.lookup(keys, opts.since, (key, verdict, time) => {
+    await opts.cache.lookup(new Set(keys), opts.since, (key, verdict, time) => {
       cached.add(key);
       results.set(key, { ...atTime(verdict, time), key });
     });

@@ -21,6 +21,11 @@ export class KeysExcept implements Iterable<string> {
     return this.keys.size - this.excluded;
   }
 
+  has(key: string): boolean {
+    const ordinal = this.keys.ordinal(key);
+    return ordinal >= 0 && !this.isOut(ordinal);
+  }
+
   /** Leaves an address of the list out from now on; returns its number (-1: not in the list). */
   exclude(key: string): number {
     const ordinal = this.keys.ordinal(key);

@@ -33,9 +33,12 @@ export function statsDate(time: number | null): string | null {
   return time === null || !Number.isFinite(time) ? null : new Date(time).toISOString();
 }
 
+/** The addresses asked: a cache may go through them, or through its own answers keeping those asked. */
+export type AskedKeys = Iterable<string> & { readonly size: number; has(key: string): boolean };
+
 export interface VerdictCache {
   /** Each answer given at or after `since`, to `found` as it is read; `stop` ends early, what was found standing. */
-  lookup(keys: Iterable<string>, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number>;
+  lookup(keys: AskedKeys, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number>;
   /** Keeps answers as they arrive (their `checkedAt` is when the service gave them). */
   store(verdicts: readonly Verdict[]): Promise<void>;
   stats(): Promise<CacheStats>;

@@ -93,7 +93,7 @@ class ClaimedSending {
   async takeTheirAnswers(waiting: string[]): Promise<string[]> {
     const { opts } = this;
     const answered = new Map<string, Verdict>();
-    await opts.cache.lookup(waiting, opts.since, (key, verdict, time) =>
+    await opts.cache.lookup(new Set(waiting), opts.since, (key, verdict, time) =>
       answered.set(key, { ...atTime(verdict, time), key }),
     );
     if (answered.size > 0) {

@@ -3,43 +3,29 @@
 import { statSync } from 'node:fs';
 import { batches } from '../../../batches.js';
 import { addressKind, type Verdict } from '../../verdict/verdict.js';
-import { answerTime, type CacheStats, type FoundAnswer, statsDate, type VerdictCache } from '../verdict-cache.js';
+import {
+  type AskedKeys,
+  answerTime,
+  type CacheStats,
+  type FoundAnswer,
+  statsDate,
+  type VerdictCache,
+} from '../verdict-cache.js';
 import { rowFlags, verdictOfRow } from './cache-rows.js';
 import { type Database, openDatabase, type Statement, transaction } from './sqlite-driver.js';
 
 /** Addresses asked by one statement: few enough that each batch and its text die young, not in V8's old space. */
 const ASK_BATCH = 1_000;
-/** Addresses asked, or answers read, between turns of the event loop (the progress line moves, Ctrl-C is heard). */
-const PER_TURN = 20_000;
-/** Answers read by one statement: a page's rows die young, as `ASK_BATCH`'s do. */
+/** Answers read by one statement, between turns of the event loop (the progress line moves, Ctrl-C is heard). */
 const READ_PAGE = 5_000;
 
 /** About the bytes an answer takes in the cache's file. */
 const ANSWER_BYTES = 64;
 /** Asked addresses fewer than the cache's answers by this factor are each found by key; more, the cache is read. */
-const FEW = 8;
+const FEW = 6;
 
-/**
- * The two ways to join, each paged on its sixth column: a few addresses are each found by the cache's key (a
- * descent each, in no order); many are met by reading the cache once in its key order, each looked up in the
- * asked table's index. Reading the whole cache for a claim's thousand addresses made a long run slower at every
- * request; finding a million addresses one descent at a time is several times slower than reading the cache.
- */
-const WALKS = {
-  asked: {
-    sql:
-      'SELECT v.key, v.status, v.flags, v.reason, v.at, a.rowid FROM temp.asked a CROSS JOIN verdicts v ON v.key = a.key ' +
-      'WHERE v.at >= ? AND a.rowid > ? ORDER BY a.rowid LIMIT ?',
-    start: 0,
-  },
-  cache: {
-    sql:
-      'SELECT v.key, v.status, v.flags, v.reason, v.at, v.key FROM verdicts v CROSS JOIN temp.asked a ON a.key = v.key ' +
-      'WHERE v.at >= ? AND v.key > ? ORDER BY v.key LIMIT ?',
-    start: '',
-  },
-};
-type Walk = (typeof WALKS)[keyof typeof WALKS];
+const COLUMNS = 'key, status, flags, reason, at';
+type Row = [string, string, number, string, number];
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -71,51 +57,54 @@ export class SqliteVerdictCache implements VerdictCache {
     );
   }
 
-  /** The addresses go into a temporary table; one JOIN then finds their answers (see WALKS). */
-  async lookup(keys: Iterable<string>, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
+  /**
+   * A few addresses are each found by the cache's key (a descent each, in no order); many are met by reading the
+   * cache once in its key order, keeping those asked. Reading the whole cache for a claim's thousand addresses made a
+   * long run slower at every request; finding a million addresses one descent at a time is several times slower.
+   */
+  async lookup(keys: AskedKeys, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
     // A new account's cache is empty: asking it a list's addresses would cost the list's size for nothing.
     if (this.db.prepare('SELECT 1 FROM verdicts LIMIT 1').get() === undefined) return 0;
-    this.db.exec('DROP TABLE IF EXISTS temp.asked; CREATE TEMP TABLE asked (key TEXT NOT NULL)');
-    try {
-      const ask = this.db.prepare('INSERT INTO temp.asked (key) SELECT value FROM json_each(?)');
-      let asked = 0;
-      for (const batch of batches(keys, ASK_BATCH)) {
-        ask.run(JSON.stringify(batch));
-        if ((asked += batch.length) % PER_TURN === 0) await turn();
-        if (stop?.aborted) return 0;
-      }
-      const walk = asked * FEW < this.entriesAbout() ? WALKS.asked : WALKS.cache;
-      if (walk === WALKS.cache) this.db.exec('CREATE INDEX temp.asked_key ON asked (key)');
-      return await this.readAnswers(walk, since, found, stop);
-    } finally {
-      this.db.exec('DROP TABLE IF EXISTS temp.asked');
-    }
+    const tell = tellShared(found);
+    return keys.size * FEW < this.entriesAbout()
+      ? this.findEach(keys, since, tell, stop)
+      : this.readAll(keys, since, tell, stop);
   }
 
-  /** The answers for what `asked` holds; answers alike but for their time share one verdict (see FoundAnswer). */
-  private async readAnswers(walk: Walk, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
-    // Pages, not `iterate()`: Node 22's iterator keeps each row alive long enough for V8 to move it to its old space.
-    const answers = this.db.prepare(walk.sql);
+  private async findEach(keys: AskedKeys, since: number, tell: (row: Row) => void, stop?: AbortSignal) {
+    const answers = this.db.prepare(
+      `SELECT ${COLUMNS} FROM verdicts WHERE key IN (SELECT value FROM json_each(?)) AND at >= ?`,
+    );
     answers.setReturnArrays(true);
-    const shared = new Map<string, Verdict>();
     let count = 0;
-    let after: string | number = walk.start;
-    for (;;) {
-      const page = answers.all(since, after, READ_PAGE) as unknown as Array<
-        [string, string, number, string, number, string | number]
-      >;
-      for (const [key, status, flags, reason, at] of page) {
-        const id = `${flags}\t${status}\t${reason}`;
-        let verdict = shared.get(id);
-        if (!verdict) shared.set(id, (verdict = verdictOfRow({ status, flags, reason })));
-        found(key, verdict, at);
-      }
-      count += page.length;
-      if (page.length < READ_PAGE) return count;
-      after = page[page.length - 1]?.[5] ?? after;
-      if (count % PER_TURN === 0) await turn();
+    let asked = 0;
+    for (const batch of batches(keys, ASK_BATCH)) {
       if (stop?.aborted) return count;
+      const rows = answers.all(JSON.stringify(batch), since) as unknown as Row[];
+      for (const row of rows) tell(row);
+      count += rows.length;
+      if ((asked += batch.length) % READ_PAGE === 0) await turn();
     }
+    return count;
+  }
+
+  /** Pages, not `iterate()`: Node 22's iterator keeps each row alive long enough for V8 to move it to its old space. */
+  private async readAll(keys: AskedKeys, since: number, tell: (row: Row) => void, stop?: AbortSignal) {
+    const answers = this.db.prepare(`SELECT ${COLUMNS} FROM verdicts WHERE key > ? AND at >= ? ORDER BY key LIMIT ?`);
+    answers.setReturnArrays(true);
+    let count = 0;
+    for (let after = ''; !stop?.aborted; ) {
+      const rows = answers.all(after, since, READ_PAGE) as unknown as Row[];
+      for (const row of rows)
+        if (keys.has(row[0])) {
+          tell(row);
+          count++;
+        }
+      if (rows.length < READ_PAGE) return count;
+      after = rows[rows.length - 1]![0];
+      await turn();
+    }
+    return count;
   }
 
   /** The cache's answers, about: its pages at the bytes an answer takes (bench/RESULTS.md), without a count's scan. */
@@ -165,4 +154,15 @@ export class SqliteVerdictCache implements VerdictCache {
     const size = (suffix: string) => statSync(`${this.path}${suffix}`, { throwIfNoEntry: false })?.size ?? 0;
     return size('') + size('-wal');
   }
+}
+
+/** Tells each row's answer; answers alike but for their time share one verdict (see FoundAnswer). */
+function tellShared(found: FoundAnswer): (row: Row) => void {
+  const shared = new Map<string, Verdict>();
+  return ([key, status, flags, reason, at]) => {
+    const id = `${flags}\t${status}\t${reason}`;
+    let verdict = shared.get(id);
+    if (!verdict) shared.set(id, (verdict = verdictOfRow({ status, flags, reason })));
+    found(key, verdict, at);
+  };
 }

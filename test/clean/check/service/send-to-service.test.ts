@@ -90,7 +90,7 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
     expect(outcome.stopped).toBeUndefined();
     expect(sandbox.stats().addressesCharged).toBe(120);
     expect(Journal.peek(journal.path).results.size).toBe(120);
-    expect(await cache.lookup(addresses(120), 0, () => {})).toBe(120);
+    expect(await cache.lookup(new Set(addresses(120)), 0, () => {})).toBe(120);
     await cache.close();
   });
 
