@@ -5,14 +5,7 @@ import { batches } from '../../../batches.js';
 import { asciiLower } from '../../../verify/syntax.js';
 import { documentedStatus } from '../../verdict/service-words.js';
 import type { Verdict } from '../../verdict/verdict.js';
-import {
-  type AskedKeys,
-  answerTime,
-  type CacheStats,
-  type FoundAnswer,
-  statsDate,
-  type VerdictCache,
-} from '../verdict-cache.js';
+import { answerTime, type CacheStats, type FoundAnswer, statsDate, type VerdictCache } from '../verdict-cache.js';
 import { askShared } from './connect.js';
 
 const flag = (b: boolean | null) => (b === null ? '' : b ? '1' : '0');
@@ -63,7 +56,7 @@ export class RedisVerdictCache implements VerdictCache {
   }
 
   /** HMGET a batch at a time; an answer's verdict carries its own time. */
-  async lookup(keys: AskedKeys, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
+  async lookup(keys: Iterable<string>, since: number, found: FoundAnswer, stop?: AbortSignal): Promise<number> {
     let count = 0;
     for (const batch of batches(keys)) {
       if (stop?.aborted) break;
