@@ -14,7 +14,7 @@ import {
 import { rowFlags, verdictOfRow } from './cache-rows.js';
 import { type Database, openDatabase, type Statement, transaction } from './sqlite-driver.js';
 
-/** Addresses asked by one statement: few enough that each batch and its text die young, not in V8's old space. */
+/** Addresses asked by one statement, between turns of the event loop: each batch and its text die young. */
 const ASK_BATCH = 1_000;
 /** Answers read by one statement, between turns of the event loop (the progress line moves, Ctrl-C is heard). */
 const READ_PAGE = 5_000;
@@ -77,13 +77,12 @@ export class SqliteVerdictCache implements VerdictCache {
     );
     answers.setReturnArrays(true);
     let count = 0;
-    let asked = 0;
     for (const batch of batches(keys, ASK_BATCH)) {
       if (stop?.aborted) return count;
       const rows = answers.all(JSON.stringify(batch), since) as unknown as Row[];
       for (const row of rows) tell(row);
       count += rows.length;
-      if ((asked += batch.length) % READ_PAGE === 0) await turn();
+      await turn();
     }
     return count;
   }
