@@ -5,9 +5,6 @@ import type { UniqueKeys } from './spill/unique-keys.js';
 export class KeysExcept implements Iterable<string> {
   private readonly out: Uint8Array;
   private excluded = 0;
-  /** The key `has` last looked up, and its number: a cache asks `has`, then tells the answer to be excluded. */
-  private lastKey = '';
-  private lastOrdinal = -1;
 
   constructor(
     private readonly keys: UniqueKeys,
@@ -26,14 +23,12 @@ export class KeysExcept implements Iterable<string> {
 
   has(key: string): boolean {
     const ordinal = this.keys.ordinal(key);
-    this.lastKey = key;
-    this.lastOrdinal = ordinal;
     return ordinal >= 0 && !this.isOut(ordinal);
   }
 
   /** Leaves an address of the list out from now on; returns its number (-1: not in the list). */
   exclude(key: string): number {
-    const ordinal = key === this.lastKey ? this.lastOrdinal : this.keys.ordinal(key);
+    const ordinal = this.keys.ordinal(key);
     if (ordinal < 0 || this.isOut(ordinal)) return ordinal;
     this.out[ordinal >>> 3]! |= 1 << (ordinal & 7);
     this.excluded++;
