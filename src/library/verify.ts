@@ -1,6 +1,6 @@
 // A few addresses checked now: by the cleaning service through the account's limiter and cache, or by the engine.
 import { checkFewWithEngine, checkFewWithService, type FewChecked } from '../clean/check/check-few.js';
-import { dnsOptionsOf, type EngineSettings } from '../clean/check/engine/engine-settings.js';
+import { type EngineSettings, engineOptionsOf } from '../clean/check/engine/engine-settings.js';
 import { cacheWhenAsked } from '../clean/check/open-cache.js';
 import { keyOfCell } from '../clean/scan/cell-key.js';
 import { keepLearned } from '../clean/state/known-allowance.js';
@@ -110,7 +110,7 @@ async function withService(
 async function withEngine(account: Account, keys: string[], settings: EngineSettings, o: Stops): Promise<FewChecked> {
   const { Engine } = await import('../verify/index.js');
   const engine = new Engine({
-    dns: dnsOptionsOf(settings),
+    ...engineOptionsOf(settings),
     onWarning: (message) => o.emit({ type: 'warning', message }),
     onProvider: (domain, provider) => o.providers.set(domain, provider),
   });

@@ -13,7 +13,9 @@ import {
   verify,
 } from '../../src/library/index.js';
 import { useHome } from '../helpers/cli.js';
+import { startDnsServer } from '../helpers/dns-server.js';
 import { registered, useSandboxes } from '../helpers/sandbox.js';
+import { startSmtpPeer } from '../helpers/smtp-peer.js';
 
 const sandboxes = useSandboxes('mailclean-library-');
 const home = useHome();
@@ -119,5 +121,29 @@ describe('verify without a service', () => {
       exitCode: ExitCode.usage,
       message: 'dnsTimeout: "soon" is not a timeout from 10ms to 60s',
     });
+  });
+
+  it('asks the mail server about each mailbox when smtp is on, as `clean --local --smtp` does', async () => {
+    const dns = await startDnsServer((name) => {
+      if (name === 'accept.internal') return { MX: [{ preference: 10, exchange: 'mx.peer.internal' }] };
+      return name === 'mx.peer.internal' ? { A: ['127.0.0.1'] } : undefined;
+    });
+    const peer = await startSmtpPeer();
+    try {
+      const addresses = ['alice@accept.internal', 'zed@accept.internal'];
+      const base = { dataDir: home().dataDir, dnsServers: dns.server, smtpPort: peer.port, local: true };
+      const withoutProbe = await verify(addresses, base);
+      expect(withoutProbe.map((r) => r.status)).toEqual(['valid', 'valid']);
+      expect(peer.rcpts).toEqual([]);
+      const probed = await verify(addresses, { ...base, smtp: true, smtpFrom: 'probe@mailclean.internal' });
+      expect(probed.map((r) => [r.status, r.reason])).toEqual([
+        ['valid', ''],
+        ['invalid', 'mailbox_rejected'],
+      ]);
+      expect(peer.mailFrom).toContain('probe@mailclean.internal');
+    } finally {
+      await peer.close();
+      await dns.close();
+    }
   });
 });

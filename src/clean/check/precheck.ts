@@ -5,7 +5,7 @@ import type { DomainProviders } from '../verdict/domain-providers.js';
 import type { Verdict } from '../verdict/verdict.js';
 import { askProviders } from './engine/ask-providers.js';
 import { checkWithEngine } from './engine/check-with-engine.js';
-import { dnsOptionsOf, type EngineSettings } from './engine/engine-settings.js';
+import { type EngineSettings, engineOptionsOf } from './engine/engine-settings.js';
 
 export const PRECHECK_REASONS: ReadonlySet<string> = new Set([
   'reserved_domain',
@@ -50,7 +50,8 @@ export async function runPrecheck(
   const { Engine } = await import('../../verify/index.js');
   const { providers } = opts;
   const engine = new Engine({
-    dns: { ...dnsOptionsOf(settings), confirmNoDomain: true },
+    // DNS alone: the precheck decides without asking any mail server.
+    dns: { ...engineOptionsOf(settings).dns, confirmNoDomain: true },
     onWarning: (message) => opts.onDebug?.(message),
     onProvider: providers && ((domain, provider) => providers.set(domain, provider)),
   });

@@ -11,7 +11,7 @@ import { cacheWhenAsked, journaledOf } from '../open-cache.js';
 import { type CheckOutcome, nothingSpent } from '../outcome.js';
 import { askProviders } from './ask-providers.js';
 import { checkKnownKeys, checkWithEngine } from './check-with-engine.js';
-import { dnsOptionsOf, type EngineSettings } from './engine-settings.js';
+import { type EngineSettings, engineOptionsOf } from './engine-settings.js';
 
 /** Addresses waiting on the engine at once: it bounds its own DNS and SMTP concurrency. */
 const ENGINE_CONCURRENCY = 256;
@@ -44,8 +44,7 @@ export class EngineChecker implements Checker {
     if (opts.dryRun) return new EngineChecker(undefined, opts.state, withService, providers);
     const { Engine } = await import('../../../verify/index.js');
     const engine = new Engine({
-      dns: dnsOptionsOf(settings),
-      smtp: { enabled: settings.smtp, port: settings.smtpPort, from: settings.smtpFrom },
+      ...engineOptionsOf(settings),
       onWarning: opts.onWarning,
       onProvider: (domain, provider) => providers.set(domain, provider),
     });

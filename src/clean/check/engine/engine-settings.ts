@@ -1,5 +1,5 @@
 // What the built-in engine runs with (--local, the precheck).
-import type { DnsOptions } from '../../../verify/index.js';
+import type { EngineOptions } from '../../../verify/index.js';
 
 export interface EngineSettings {
   smtp: boolean;
@@ -13,7 +13,10 @@ export interface EngineSettings {
   dnsTimeoutMs?: number;
 }
 
-/** The engine's DNS options from the run's settings. */
-export function dnsOptionsOf(settings: EngineSettings): DnsOptions {
-  return { servers: settings.dnsServers, concurrency: settings.dnsConcurrency, timeoutMs: settings.dnsTimeoutMs };
+/** The engine's DNS and SMTP options from the run's settings. */
+export function engineOptionsOf(settings: EngineSettings): Required<Pick<EngineOptions, 'dns' | 'smtp'>> {
+  return {
+    dns: { servers: settings.dnsServers, concurrency: settings.dnsConcurrency, timeoutMs: settings.dnsTimeoutMs },
+    smtp: { enabled: settings.smtp, port: settings.smtpPort, from: settings.smtpFrom },
+  };
 }
