@@ -1,11 +1,17 @@
-// A few addresses checked now: by the cleaning service through the account's limiter and cache, or by the engine.
-import { checkFewWithEngine, checkFewWithService, type FewChecked } from '../clean/check/check-few.js';
+// A few addresses checked now: by the cleaning service through the account's limiter and its verdict cache (answers
+// within maxAge are not paid again, new ones are kept), or by the built-in engine.
+
+import { engineVerdict } from '../clean/check/engine/check-with-engine.js';
 import { type EngineSettings, engineOptionsOf } from '../clean/check/engine/engine-settings.js';
 import { cacheWhenAsked } from '../clean/check/open-cache.js';
+import { type CheckOutcome, nothingSpent } from '../clean/check/outcome.js';
+import { sendToService } from '../clean/check/service/send-to-service.js';
 import { keyOfCell } from '../clean/scan/cell-key.js';
 import { keepLearned } from '../clean/state/known-allowance.js';
+import { atTime } from '../clean/state/verdict-cache.js';
 import { DomainProviders } from '../clean/verdict/domain-providers.js';
 import { addressKind, cellVerdict, type Verdict } from '../clean/verdict/verdict.js';
+import type { Clock } from '../clock.js';
 import { UsageError } from '../errors.js';
 import type { Account } from './account.js';
 import { engineSettings, whoChecks } from './checker.js';
@@ -14,6 +20,8 @@ import type { VerifyEvent, VerifyOptions, VerifyResult } from './types.js';
 
 /** More is a list: `clean` it. */
 export const MAX_VERIFIED = 500;
+
+type FewChecked = { results: Map<string, Verdict>; fromCache: Set<string>; outcome: CheckOutcome };
 
 interface Stops {
   stop: AbortSignal;
@@ -65,46 +73,66 @@ async function withService(
   account: Account,
   keys: string[],
   o: { maxAgeMs: number; precheck: boolean; engine: EngineSettings },
-  { stop, abort, emit, providers }: Stops,
+  stops: Stops,
 ): Promise<FewChecked> {
   const client = await account.cleaning();
   const state = (await account.state())!;
   const { clock, rate } = account.settings;
-  const warn = (message: string) => emit({ type: 'warning', message });
+  const warn = (message: string) => stops.emit({ type: 'warning', message });
   const cache = await cacheWhenAsked(state, warn, 'answers are not kept or reused')();
-  const checked = await checkFewWithService(keys, {
+  const results = new Map<string, Verdict>();
+  const fromCache = new Set<string>();
+  if (cache && o.maxAgeMs > 0)
+    await cache.lookup(new Set(keys), clock.now() - o.maxAgeMs, (key, verdict, time) => {
+      fromCache.add(key);
+      results.set(key, { ...atTime(verdict, time), key });
+    });
+  const uncached = keys.filter((key) => !fromCache.has(key));
+  if (o.precheck) await precheck(uncached, [...fromCache], o.engine, stops, results, clock);
+  const outcome = await sendToService({
+    pending: uncached.filter((key) => !results.has(key)),
+    journal: {
+      record: async (verdicts) => {
+        for (const verdict of verdicts) results.set(verdict.key, verdict);
+      },
+    },
     client,
     limiter: state.limiter(rate),
     cache,
-    since: o.maxAgeMs > 0 ? clock.now() - o.maxAgeMs : undefined,
     clock,
-    stop,
-    abort,
+    stop: stops.stop,
+    abort: stops.abort,
+    concurrency: 1,
     onCacheError: (error) => warn(`answers could not be kept in the verdict cache (${error.message})`),
-    precheck: async (uncached, cached) => {
-      const decided = new Map<string, Verdict>();
-      if (!o.precheck) return decided;
-      const { runPrecheck } = await import('../clean/check/precheck.js');
-      const outcome = await runPrecheck(uncached, o.engine, {
-        signals: { stop },
-        now: () => clock.now(),
-        onDecided: (key, verdict) => decided.set(key, { ...verdict, key }),
-        onDebug: (message) => emit({ type: 'debug', message: `precheck: ${message}` }),
-        providers,
-        alsoAsk: cached,
-      });
-      if (uncached.length > 0) emit({ type: 'precheck', outcome });
-      return decided;
-    },
   });
-  const { outcome } = checked;
   keepLearned(state, state.knownAllowance(), {
     spent: outcome.spent,
     news: outcome.allowance,
     usedUp: outcome.stopped?.reason === 'allowance',
   });
   await state.recordSpend(outcome.spent).catch(() => undefined);
-  return checked;
+  return { results, fromCache, outcome };
+}
+
+/** What DNS and lists decide for free of the addresses the cache did not answer (those are not sent). */
+async function precheck(
+  uncached: string[],
+  cached: string[],
+  engine: EngineSettings,
+  { stop, emit, providers }: Stops,
+  results: Map<string, Verdict>,
+  clock: Clock,
+): Promise<void> {
+  const { runPrecheck } = await import('../clean/check/precheck.js');
+  const outcome = await runPrecheck(uncached, engine, {
+    signals: { stop },
+    now: () => clock.now(),
+    onDecided: (key, verdict) => results.set(key, { ...verdict, key }),
+    onDebug: (message) => emit({ type: 'debug', message: `precheck: ${message}` }),
+    providers,
+    alsoAsk: cached,
+  });
+  if (uncached.length > 0) emit({ type: 'precheck', outcome });
 }
 
 async function withEngine(account: Account, keys: string[], settings: EngineSettings, o: Stops): Promise<FewChecked> {
@@ -114,11 +142,18 @@ async function withEngine(account: Account, keys: string[], settings: EngineSett
     onWarning: (message) => o.emit({ type: 'warning', message }),
     onProvider: (domain, provider) => o.providers.set(domain, provider),
   });
+  const results = new Map<string, Verdict>();
+  const checkedAt = () => new Date(account.settings.clock.now()).toISOString();
   try {
-    return await checkFewWithEngine(keys, engine, o.stop, account.settings.clock);
+    await Promise.all(
+      keys.map(async (key) => {
+        if (!o.stop.aborted) results.set(key, engineVerdict(key, await engine.verify(key), checkedAt()));
+      }),
+    );
   } finally {
     await engine.close();
   }
+  return { results, fromCache: new Set(), outcome: nothingSpent(o.stop) };
 }
 
 function resultOf(
