@@ -2,6 +2,7 @@
 // engine, each built with what it needs.
 import type { EngineSettings } from '../clean/check/engine/engine-settings.js';
 import type { Checker } from '../clean/run/checker.js';
+import type { SharedStateError } from '../clean/state/account-state.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import type { Account } from './account.js';
@@ -83,14 +84,7 @@ async function serviceChecker(
   dryRun: boolean,
 ): Promise<Checker> {
   const client = dryRun ? undefined : await account.cleaning();
-  // A shared store that cannot be reached stops the run before it sends.
-  const state = await account.stateOr((error) => {
-    throw new CliError(
-      `${error.message}: nothing was sent`,
-      ExitCode.error,
-      'check the shared store (--shared, MAILCLEAN_REDIS_URL), or run without it to use this machine only',
-    );
-  });
+  const state = await account.stateOr(nothingSent);
   const { ServiceChecker } = await import('../clean/check/service/service-checker.js');
   return new ServiceChecker({
     state,
@@ -102,6 +96,15 @@ async function serviceChecker(
     precheck: choice.precheck ? choice.engine : undefined,
     clock: account.settings.clock,
   });
+}
+
+/** A shared store that cannot be reached stops a check before it sends. */
+export function nothingSent(error: SharedStateError): never {
+  throw new CliError(
+    `${error.message}: nothing was sent`,
+    ExitCode.error,
+    'check the shared store (--shared, MAILCLEAN_REDIS_URL), or run without it to use this machine only',
+  );
 }
 
 /** The engine's settings; a bad DNS server list is a usage error naming where it came from. */

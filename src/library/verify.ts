@@ -14,7 +14,7 @@ import { addressKind, cellVerdict, type Verdict } from '../clean/verdict/verdict
 import type { Clock } from '../clock.js';
 import { UsageError } from '../errors.js';
 import type { Account } from './account.js';
-import { engineSettings, whoChecks } from './checker.js';
+import { engineSettings, nothingSent, whoChecks } from './checker.js';
 import { maxAgeOf } from './clean-options.js';
 import type { VerifyEvent, VerifyOptions, VerifyResult } from './types.js';
 
@@ -76,7 +76,7 @@ async function withService(
   stops: Stops,
 ): Promise<FewChecked> {
   const client = await account.cleaning();
-  const state = (await account.state())!;
+  const state = (await account.stateOr(nothingSent))!;
   const { clock, rate } = account.settings;
   const warn = (message: string) => stops.emit({ type: 'warning', message });
   const cache = await cacheWhenAsked(state, warn, 'answers are not kept or reused')();

@@ -1,10 +1,13 @@
 // `mailclean verify`: the built-in engine against a DNS server on 127.0.0.1, and the cleaning service (the sandbox,
 // in both answer shapes) through the account's cache; verdicts for people, --json for scripts, exit codes by verdict.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERIFY_FIELDS } from '../../src/commands/common/json-fields.js';
 import type { VerifyRow } from '../../src/commands/verify.js';
-import { useHome } from '../helpers/cli.js';
+import { expectError, useHome } from '../helpers/cli.js';
 import { startDnsServer, type TestDnsServer } from '../helpers/dns-server.js';
+import { closedPort } from '../helpers/http-server.js';
 import { registered, useSandboxes } from '../helpers/sandbox.js';
 
 describe('verify with the built-in engine', () => {
@@ -105,6 +108,27 @@ describe.each(['spec', 'alt'] as const)('verify with the cleaning service (%s sh
     expect(nowhere.stderr).toMatch(
       /^error: cannot reach .*nothing was sent \(clean-url: http:\/\/127\.0\.0\.1:1\/\)$/m,
     );
+    expect(sandbox.stats().addressesCharged).toBe(0);
+  });
+
+  it('a shared store that cannot be reached stops verify and clean before they send, in one line (exit 1)', async () => {
+    const sandbox = await sandboxes.start({ plan: 'unlimited', shape });
+    await registered(home(), sandbox);
+    const env = { MAILCLEAN_REDIS_URL: `redis://127.0.0.1:${await closedPort()}` };
+    const input = join(home().dir, 'list.csv');
+    writeFileSync(input, 'email\nann@example.com\n');
+    for (const args of [
+      ['verify', 'ann@example.com'],
+      ['clean', input, '--no-precheck'],
+    ]) {
+      const res = await home().run(args, { env });
+      expectError(
+        res,
+        1,
+        /^error: the shared state at redis:\/\/127\.0\.0\.1:\d+ cannot be reached .*: nothing was sent$/,
+      );
+      expect(res.stderr).toMatch(/^hint: check the shared store/m);
+    }
     expect(sandbox.stats().addressesCharged).toBe(0);
   });
 
