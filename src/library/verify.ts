@@ -144,13 +144,19 @@ async function withEngine(account: Account, keys: string[], settings: EngineSett
   });
   const results = new Map<string, Verdict>();
   const checkedAt = () => new Date(account.settings.clock.now()).toISOString();
+  // A lookup can take seconds: waiting for those in flight would make a stop seem ignored.
+  const stopEngine = () => void engine.close();
+  o.stop.addEventListener('abort', stopEngine, { once: true });
   try {
     await Promise.all(
       keys.map(async (key) => {
-        if (!o.stop.aborted) results.set(key, engineVerdict(key, await engine.verify(key), checkedAt()));
+        const verdict = o.stop.aborted ? undefined : await engine.verify(key);
+        // What a cancelled lookup answers says nothing of the address: it stays unchecked.
+        if (verdict && !o.stop.aborted) results.set(key, engineVerdict(key, verdict, checkedAt()));
       }),
     );
   } finally {
+    o.stop.removeEventListener('abort', stopEngine);
     await engine.close();
   }
   return { results, fromCache: new Set(), outcome: nothingSpent(o.stop) };

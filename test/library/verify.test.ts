@@ -146,4 +146,25 @@ describe('verify without a service', () => {
       await dns.close();
     }
   });
+
+  it('a stop while DNS is silent leaves the addresses unchecked, without waiting for the lookups', async () => {
+    const dns = await startDnsServer(() => ({ silent: true }));
+    const stop = new AbortController();
+    try {
+      const verifying = verify(['ann@quiet-one.com', 'bob@quiet-two.com'], {
+        dataDir: home().dataDir,
+        dnsServers: dns.server,
+        signal: stop.signal,
+      });
+      while (dns.queries.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      stop.abort();
+      const results = await verifying;
+      expect(results.map((r) => [r.status, r.reason, r.checkedAt])).toEqual([
+        ['unchecked', '', null],
+        ['unchecked', '', null],
+      ]);
+    } finally {
+      await dns.close();
+    }
+  });
 });
