@@ -6,7 +6,7 @@ import type { SharedStateError } from '../clean/state/account-state.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import type { Account } from './account.js';
-import { dnsConcurrencyOf, dnsTimeoutOf } from './option-checks.js';
+import { dnsConcurrencyOf, dnsTimeoutOf, wholeNumber } from './option-checks.js';
 import type { ClientSettings } from './settings.js';
 import type { CheckOptions, EngineRequest } from './types.js';
 
@@ -124,7 +124,7 @@ export async function engineSettings(o: EngineRequest, settings: ClientSettings)
   const { naming } = settings;
   return {
     smtp: o.smtp ?? false,
-    smtpPort: o.smtpPort ?? 25,
+    smtpPort: o.smtpPort === undefined ? 25 : wholeNumber(o.smtpPort, naming('smtpPort'), 1, 65535),
     smtpFrom: o.smtpFrom,
     dnsServers,
     dnsConcurrency: dnsConcurrencyOf(o.dnsConcurrency, naming('dnsConcurrency')),

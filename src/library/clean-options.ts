@@ -2,10 +2,11 @@
 // into the run's request. Messages name each option as the caller's `name` does.
 import type { CleanRequest, OutputsRequest } from '../clean/run/request.js';
 import { parseThresholds } from '../clean/run/thresholds.js';
+import { ENCODINGS } from '../clean/scan/input/encodings.js';
 import { formatOfPath, OUTPUT_FORMATS } from '../clean/write/formats/index.js';
 import { parseDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';
-import { fixTyposOf, type Naming, onlyStatuses, optionName, wholeNumber } from './option-checks.js';
+import { fixTyposOf, type Naming, oneOf, onlyStatuses, optionName, wholeNumber } from './option-checks.js';
 import { outputTargets } from './output-targets.js';
 import type { CleanOptions } from './types.js';
 
@@ -22,14 +23,15 @@ export type PlanOptions = Omit<CleanOptions, 'maxSpend' | 'smtpPort' | 'dnsConcu
   yes?: boolean;
 };
 
+const EARLIER_RUN = ['resume', 'restart'] as const;
+
 export interface CleanPlan {
   request: ListRequest;
   maxSpend?: number;
 }
 
 export function cleanPlan(input: string, o: PlanOptions, name: Naming = optionName): CleanPlan {
-  if (o.format !== undefined && !OUTPUT_FORMATS.includes(o.format))
-    throw new UsageError(`${name('format')}: "${o.format}" is not one of ${OUTPUT_FORMATS.join(', ')}`);
+  const format = oneOf(o.format, OUTPUT_FORMATS, name('format'));
   if (o.rejects !== undefined && o.only === undefined)
     throw new UsageError(`${name('rejects')} needs ${name('only')} (it receives the rows ${name('only')} leaves out)`);
   const failWhen = o.failWhen === undefined ? undefined : parseThresholds(o.failWhen);
@@ -40,19 +42,19 @@ export function cleanPlan(input: string, o: PlanOptions, name: Naming = optionNa
       column: o.column === undefined ? undefined : String(o.column),
       sheet: o.sheet === undefined ? undefined : String(o.sheet),
       rawValues: o.rawValues ?? false,
-      encoding: o.encoding,
+      encoding: oneOf(o.encoding, ENCODINGS, name('encoding')),
       strict: o.strict ?? false,
       caseSensitive: o.caseSensitive ?? false,
       fixTypos: fixTyposOf(o.fixTypos, name('fixTypos')),
       outputs: {
         ...outputTargets(input, o, name),
-        format: o.format ?? formatOfPath(o.output ?? '') ?? 'csv',
+        format: format ?? formatOfPath(o.output ?? '') ?? 'csv',
         escapeFormulas: o.escapeFormulas,
         only: onlyStatuses(o.only, name('only')),
         stepSummary: o.stepSummary,
       },
       dryRun: o.dryRun ?? false,
-      earlierRun: o.earlierRun,
+      earlierRun: oneOf(o.earlierRun, EARLIER_RUN, name('earlierRun')),
       yes: o.yes ?? false,
       // Starting over asks the service again: neither this list's journal nor the cache answers.
       maxAgeMs: o.earlierRun === 'restart' ? 0 : maxAgeOf(o.maxAge, name('maxAge')),

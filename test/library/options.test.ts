@@ -54,6 +54,28 @@ describe('the library checks its calls', () => {
     usage(() => clean(list, null as never), 'clean: its options must be an object, not null');
   });
 
+  it('a value outside its choices or range is named, with what it may be, before anything is read', async () => {
+    const refused = (options: object, message: string) =>
+      expect(clean(list, { ...options, ...offline } as never).result).rejects.toMatchObject({
+        exitCode: ExitCode.usage,
+        message,
+      });
+    const encodings = 'utf-8, utf-16le, utf-16be, windows-1252, latin1';
+    await refused({ encoding: 'utf8' }, `encoding: "utf8" is not one of ${encodings}`);
+    await refused({ earlierRun: 'Restart' }, 'earlierRun: "Restart" is not one of resume, restart');
+    await refused({ format: 'tsv' }, 'format: "tsv" is not one of csv, json, ndjson, xlsx');
+    for (const smtpPort of [0, 70_000, 2.5]) {
+      await expect(verify(['a@x.org'], { local: true, smtp: true, smtpPort, ...offline })).rejects.toMatchObject({
+        name: 'UsageError',
+        message: `smtpPort: "${smtpPort}" is not a whole number from 1 to 65535`,
+      });
+      await refused(
+        { local: true, smtp: true, smtpPort },
+        `smtpPort: "${smtpPort}" is not a whole number from 1 to 65535`,
+      );
+    }
+  });
+
   it('an input that is none, and a verify list that is not a list of strings', async () => {
     await expect(clean(null as never, { local: true, ...offline }).result).rejects.toMatchObject({
       name: 'UsageError',
