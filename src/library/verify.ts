@@ -102,7 +102,7 @@ async function withService(
     clock,
     stop: stops.stop,
     abort: stops.abort,
-    concurrency: 1,
+    concurrency: account.settings.concurrency,
     onCacheError: (error) => warn(`answers could not be kept in the verdict cache (${error.message})`),
   });
   keepLearned(state, state.knownAllowance(), {

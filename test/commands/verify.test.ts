@@ -7,6 +7,7 @@ import { VERIFY_FIELDS } from '../../src/commands/common/json-fields.js';
 import type { VerifyRow } from '../../src/commands/verify.js';
 import { expectError, useHome } from '../helpers/cli.js';
 import { startDnsServer, type TestDnsServer } from '../helpers/dns-server.js';
+import { eventually, startGate } from '../helpers/gate.js';
 import { closedPort } from '../helpers/http-server.js';
 import { registered, useSandboxes } from '../helpers/sandbox.js';
 
@@ -130,6 +131,26 @@ describe.each(['spec', 'alt'] as const)('verify with the cleaning service (%s sh
       expect(res.stderr).toMatch(/^hint: check the shared store/m);
     }
     expect(sandbox.stats().addressesCharged).toBe(0);
+  });
+
+  it('sends as many requests at once as clean does (4 by default), each address paid once', async () => {
+    const sandbox = await sandboxes.start({ plan: 'unlimited', shape });
+    await registered(home(), sandbox);
+    const token = (await home().run(['auth', 'token', '--service', 'clean'])).stdout.trim();
+    const door = await startGate(sandbox.url);
+    try {
+      const addresses = Array.from({ length: 250 }, (_, i) => `user${i}@example.com`);
+      const env = { MAILCLEAN_CLEAN_URL: door.url, MAILCLEAN_CLEAN_TOKEN: token };
+      const running = home().run(['verify', ...addresses, '--no-precheck', '--json', 'status'], { env });
+      expect(await eventually(() => door.waiting() === 4, 10_000)).toBe(true);
+      door.open();
+      const res = await running;
+      expect(res.code, res.stderr).toBe(0);
+      expect(JSON.parse(res.stdout)).toHaveLength(250);
+      expect(sandbox.stats().addressesCharged).toBe(250);
+    } finally {
+      await door.close();
+    }
   });
 
   it('an exhausted allowance leaves the rest unchecked (exit 3) and is remembered', async () => {
