@@ -39,8 +39,15 @@ export function outputTargets(
           : 'write it elsewhere',
       );
   }
-  if (opts.inPlace === true && targets.backup === undefined)
+  const { backup } = targets;
+  if (opts.inPlace === true && backup === undefined)
     throw new UsageError(`${name('inPlace')} needs ${name('outputShort')} naming the input file`);
+  const onBackup = backup === undefined ? undefined : given.find(({ path }) => sameFile(path, backup));
+  if (onBackup)
+    throw new UsageError(
+      `${onBackup.flag}: ${onBackup.path} is where ${name('inPlace')} keeps your list`,
+      'write it elsewhere',
+    );
   for (const { key, flag, path } of given) targets[key] = resolveOutputPath(flag, path);
   return targets;
 }

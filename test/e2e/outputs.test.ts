@@ -99,7 +99,7 @@ describe('outputs', () => {
     expect(readFileSync(join(home.dir, 'real', 'new.csv'), 'utf8')).toMatch(/^email,name,email_status,/);
   });
 
-  it('the input is never overwritten: -o, --rejects, a link to it, a hard link; --in-place keeps a backup', async () => {
+  it('the input is never overwritten: -o, --rejects, a link to it, a hard link; --in-place keeps a backup no output may name', async () => {
     const viaLink = join(home.dir, 'in-link.csv');
     symlinkSync(input, viaLink);
     const hard = join(home.dir, 'in-hard.csv');
@@ -118,10 +118,22 @@ describe('outputs', () => {
     }
     const copy = join(home.dir, 'copy.csv');
     writeFileSync(copy, LIST);
+    const backup = join(home.dir, 'copy.bak.csv');
+    for (const args of [
+      ['--summary-json', backup],
+      ['--report', backup],
+      ['--only', 'valid', '--rejects', backup],
+    ]) {
+      const res = await run(['clean', copy, '-o', copy, '--in-place', ...args]);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr).toMatch(/copy\.bak\.csv is where --in-place keeps your list/);
+      expect(existsSync(backup)).toBe(false);
+      expect(readFileSync(copy, 'utf8')).toBe(LIST);
+    }
     const inPlace = await run(['clean', copy, '-o', copy, '--in-place']);
     expect(inPlace.code, inPlace.stderr).toBe(0);
     // The extension last, so that a spreadsheet program opens the copy too.
-    expect(readFileSync(join(home.dir, 'copy.bak.csv'), 'utf8')).toBe(LIST);
+    expect(readFileSync(backup, 'utf8')).toBe(LIST);
     expect(readFileSync(copy, 'utf8')).toMatch(/^email,name,email_status,/);
   });
 
