@@ -43,6 +43,8 @@ export class ServiceChecker implements Checker {
   readonly precheck?: EngineSettings;
   readonly providers?: DomainProviders;
   private allowance?: KnownAllowance;
+  /** When `check` read the allowance it counts from. */
+  private checkedFrom = 0;
   private journal?: ListJournal;
   private cache?: () => Promise<VerdictCache | undefined>;
   private earlier = 0;
@@ -98,6 +100,7 @@ export class ServiceChecker implements Checker {
     if (!state || !client || !this.journal) throw new Error('the service checks only for a signed-in run');
     // Read again: another run of the account may have learned more while this one waited for its list.
     this.allowance = state.knownAllowance();
+    this.checkedFrom = this.options.clock.now();
     // Every address answered already: nothing to send, so no claim, cache or request is needed.
     if (work.pending.size === 0) return { ...nothingSpent(work.signals.stop), saved: this.earlier };
     this.booking = new SpendBooking(state, this.options.clock);
@@ -168,7 +171,11 @@ export class ServiceChecker implements Checker {
   async settle(outcome: CheckOutcome): Promise<void> {
     const { state } = this.options;
     if (!state) return;
-    keepLearned(state, this.allowance, {
+    // Runs beside this one counted theirs down meanwhile: its spend goes on top. News the service gave since it
+    // began counts part of that spend already, so then it counts down from what it began with.
+    const known = state.knownAllowance();
+    const told = known !== undefined && known.source !== 'run' && Date.parse(known.asOf) > this.checkedFrom;
+    keepLearned(state, told ? this.allowance : known, {
       spent: outcome.spent,
       news: outcome.allowance,
       usedUp: outcome.stopped?.reason === 'allowance',
