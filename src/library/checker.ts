@@ -21,20 +21,19 @@ export interface CheckChoice {
 /** The service when the client has one and `local` is not asked, else the built-in engine. */
 export function whoChecks(settings: ClientSettings, o: CheckOptions): CheckChoice['checker'] {
   const name = settings.naming;
-  if (o.local) return 'engine';
-  if (settings.cleanUrl === undefined) {
-    if (settings.token !== undefined) throw settings.tokenWithoutService;
-    return 'engine';
-  }
-  if (o.smtp) throw new UsageError(`${name('smtp')} works with the built-in engine only (${name('local')})`);
+  const checker = o.local || settings.cleanUrl === undefined ? 'engine' : 'service';
+  if (checker === 'engine' && !o.local && settings.token !== undefined) throw settings.tokenWithoutService;
+  // An option of the mailbox probe that cannot take effect is refused rather than dropped.
+  const probe = (['smtp', 'smtpFrom', 'smtpPort'] as const).find((option) => (o[option] ?? false) !== false);
+  if (probe !== undefined && checker === 'service')
+    throw new UsageError(`${name(probe)} works with the built-in engine only (${name('local')})`);
+  if (probe !== undefined && !o.smtp) throw new UsageError(`${name(probe)} goes with ${name('smtp')}`);
   const dns = (['dnsServers', 'dnsConcurrency', 'dnsTimeout'] as const).find((option) => o[option] !== undefined);
-  if (dns !== undefined && o.precheck === false)
+  if (checker === 'service' && dns !== undefined && o.precheck === false)
     throw new UsageError(
       `${name(dns)} serves the built-in engine (${name('local')}) and the precheck, which ${name('noPrecheck')} turns off`,
     );
-  if (o.smtpFrom !== undefined)
-    throw new UsageError(`${name('smtpFrom')} works with the built-in engine only (${name('local')})`);
-  return 'service';
+  return checker;
 }
 
 export async function checkChoice(

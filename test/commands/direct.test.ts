@@ -47,11 +47,7 @@ describe('commands called directly', () => {
     const run = testFactory(home);
     try {
       const code = await cleanCommand(
-        cleanFlags(
-          { output: out, format: 'csv', concurrency: '4', smtpPort: '25', maxAge: '30d', precheck: true },
-          [input],
-          false,
-        ),
+        cleanFlags({ output: out, format: 'csv', concurrency: '4', maxAge: '30d', precheck: true }, [input], false),
         run.f,
       );
       expect(code, run.stderr()).toBe(0);

@@ -131,11 +131,12 @@ describe('verify without a service', () => {
     const peer = await startSmtpPeer();
     try {
       const addresses = ['alice@accept.internal', 'zed@accept.internal'];
-      const base = { dataDir: home().dataDir, dnsServers: dns.server, smtpPort: peer.port, local: true };
+      const base = { dataDir: home().dataDir, dnsServers: dns.server, local: true };
       const withoutProbe = await verify(addresses, base);
       expect(withoutProbe.map((r) => r.status)).toEqual(['valid', 'valid']);
       expect(peer.rcpts).toEqual([]);
-      const probed = await verify(addresses, { ...base, smtp: true, smtpFrom: 'probe@mailclean.internal' });
+      const probe = { smtp: true, smtpPort: peer.port, smtpFrom: 'probe@mailclean.internal' };
+      const probed = await verify(addresses, { ...base, ...probe });
       expect(probed.map((r) => [r.status, r.reason])).toEqual([
         ['valid', ''],
         ['invalid', 'mailbox_rejected'],

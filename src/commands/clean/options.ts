@@ -57,7 +57,7 @@ export function cleanFlags(opts: RawCleanFlags, args: [input?: string], stdinIsT
       precheck: opts.precheck,
       maxSpend,
       smtp: opts.smtp ?? false,
-      smtpPort: wholeNumber(opts.smtpPort, '--smtp-port', 1, 65535),
+      smtpPort: opts.smtpPort === undefined ? undefined : wholeNumber(opts.smtpPort, '--smtp-port', 1, 65535),
       smtpFrom: opts.smtpFrom,
       dnsServers: opts.dnsServer,
       dnsConcurrency: dnsConcurrencyOf(opts.dnsConcurrency, '--dns-concurrency'),

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openInput } from '../../../src/clean/scan/input/index.js';
 import { RESULT_COLUMNS, SERVICE_COLUMNS } from '../../../src/clean/verdict/verdict.js';
 import { readRecords } from '../../clean/scan/input/helpers.js';
-import { TestHome, useHome } from '../../helpers/cli.js';
+import { expectError, TestHome, useHome } from '../../helpers/cli.js';
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
@@ -174,8 +174,21 @@ describe('clean: flags of the built-in engine', () => {
   it('--smtp and --dns-server need the built-in engine when a cleaning service is configured', async () => {
     const input = join(home().dir, 'list.csv');
     writeFileSync(input, 'email\nann@example.com\n');
-    const res = await home().run(['--clean-url', 'http://127.0.0.1:9', 'clean', input, '--smtp']);
-    expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/--smtp works with the built-in engine only \(--local\)/);
+    for (const flags of [['--smtp'], ['--smtp-port', '2525'], ['--smtp-from', 'probe@example.com']]) {
+      const res = await home().run(['--clean-url', 'http://127.0.0.1:9', 'clean', input, ...flags]);
+      expectError(res, 2, `error: ${flags[0]} works with the built-in engine only (--local)`);
+    }
+  });
+
+  it('--smtp-port and --smtp-from without --smtp are refused, not dropped', async () => {
+    const input = join(home().dir, 'list.csv');
+    writeFileSync(input, 'email\nann@example.com\n');
+    for (const flags of [
+      ['--smtp-port', '2525'],
+      ['--smtp-from', 'probe@example.com'],
+    ]) {
+      const res = await home().run(['clean', input, '--local', ...flags]);
+      expectError(res, 2, `error: ${flags[0]} goes with --smtp`);
+    }
   });
 });
