@@ -1,5 +1,5 @@
 import { runEach } from '../account/each-service.js';
-import { str, unwrapObject } from '../api/shape.js';
+import { meView } from '../account/views.js';
 import { markTokenAccepted } from '../config/accepted-tokens.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
@@ -64,12 +64,12 @@ async function loginWithToken(f: Factory, service: ServiceChoice, json: JsonFlag
   const client = await f.platform();
   // Check the token before keeping it, and learn whose it is.
   f.useToken('platform', token);
-  const me = unwrapObject((await client.me()).me);
-  const userId = str(me?.id);
-  const email = str(me?.email);
-  (await f.profile()).saveSignIn({ token, 'user-id': userId, email });
+  const me = meView(await client.me());
+  const [userId, email, brandId] = [me.id ?? undefined, me.email ?? undefined, me.brand?.id ?? undefined];
+  (await f.profile()).saveSignIn({ token, 'user-id': userId, email, brand: brandId });
   f.io.note(`${f.io.style.green('✓')} Logged in to the platform as ${email ?? userId ?? 'unknown user'}`);
-  if (json !== undefined) f.io.json({ platform: { ok: true, userId, email } }, json, ['platform']);
+  if (json !== undefined)
+    f.io.json({ platform: { ok: true, userId, email, brandId: brandId ?? null } }, json, ['platform']);
   return 0;
 }
 

@@ -22,7 +22,11 @@ export const PROFILE_KEYS: readonly KeyInfo[] = [
   { key: 'clean-token', description: 'email cleaning bearer token', secret: true, managed: true },
   { key: 'user-id', description: 'signed-in platform user id', managed: true },
   { key: 'email', description: 'signed-in email address', managed: true },
-  { key: 'brand', description: 'current brand id (sent as current_buuid)' },
+  {
+    key: 'brand',
+    description: 'current brand id, as the platform last named it (`me --brand ID` chooses)',
+    managed: true,
+  },
 ];
 
 export function keyInfo(key: string): KeyInfo | undefined {

@@ -52,10 +52,15 @@ describe.each(['spec', 'alt'] as const)('login against a configured service (%s 
     await registered(home(), sandbox, { email: 'ada7@example.com', service: 'all' });
     const token = (await run(['auth', 'token'])).stdout.trim();
     await run(['logout']);
-    const res = await run(['login', '--with-token', '--service', 'platform'], `${token}\n`);
+    const res = await run(['login', '--with-token', '--service', 'platform', '--json'], `${token}\n`);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('ada7@example.com');
+    const { brand } = JSON.parse((await run(['me', '--json', 'brand'])).stdout);
+    expect(JSON.parse(res.stdout)).toEqual({
+      platform: { ok: true, userId: expect.any(String), email: 'ada7@example.com', brandId: brand.id },
+    });
     expect((await run(['auth', 'token'])).stdout.trim()).toBe(token);
+    expect((await run(['config', 'get', 'brand'])).stdout.trim()).toBe(brand.id);
     const all = await run(['login', '--with-token'], token);
     expect(all.code).toBe(2);
     expect(all.stderr).toContain('--service platform or --service clean');
