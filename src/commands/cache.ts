@@ -66,7 +66,7 @@ async function clearAgreed(f: Factory, olderThan: string | undefined, entries: n
     );
   f.io.say(`This removes ${which} from the cache: clean and verify then pay again for those addresses.`);
   const { promptConfirm } = await import('../io/prompt.js');
-  return promptConfirm(f.io.raw, 'Remove them?', false);
+  return promptConfirm(f.io, 'Remove them?', false);
 }
 
 export async function cachePathCommand(f: Factory, o: { shared?: string } = {}): Promise<number> {

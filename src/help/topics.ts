@@ -33,7 +33,7 @@ export const ENVIRONMENT: readonly Entry[] = [
       'journals, limiter state, cache, sandbox data (default $XDG_STATE_HOME/mailclean, ~/.local/state/mailclean; macOS ~/Library/Application Support/mailclean/state; Windows %LOCALAPPDATA%\\mailclean)',
   },
   { name: 'MAILCLEAN_NO_INPUT', meaning: '1: never prompt (also when CI is set)' },
-  { name: 'CI', meaning: 'set: never prompt' },
+  { name: 'CI', meaning: 'set: never prompt, no colour' },
   { name: 'MAILCLEAN_DEBUG', meaning: '1: like --debug (HTTP requests and timings on stderr, secrets redacted)' },
   { name: 'MAILCLEAN_TIMEOUT_MS', meaning: 'per-request timeout (default 30000)' },
   { name: 'MAILCLEAN_REDIS_URL', meaning: 'clean --shared: the Redis runners on several machines share' },
@@ -43,7 +43,10 @@ export const ENVIRONMENT: readonly Entry[] = [
   { name: 'NO_PROXY', meaning: 'hosts reached directly: names, host:port, .domain suffixes or *' },
   { name: 'NODE_EXTRA_CA_CERTS', meaning: "a PEM file of extra certificate authorities (your organisation's)" },
   { name: 'NO_COLOR', meaning: 'set: no colour' },
-  { name: 'FORCE_COLOR', meaning: 'colour even when not on a terminal, unless 0 (wins over NO_COLOR)' },
+  {
+    name: 'FORCE_COLOR',
+    meaning: 'colour off a terminal too, unless 0 (wins over NO_COLOR, CI); stdout data stays plain',
+  },
   { name: 'TERM', meaning: 'dumb: no colour' },
 ];
 

@@ -73,6 +73,8 @@ export class IOStreams {
   readonly env: Record<string, string | undefined>;
   readonly signals: Signals;
   readonly clock: Clock;
+  /** Whether what this writes for a person is coloured (prompts follow it too). */
+  readonly color: boolean;
   readonly style: Style;
   readonly debugEnabled: boolean;
   /** Masked in every line this writes to stderr; commands add the passwords they read. */
@@ -85,7 +87,8 @@ export class IOStreams {
   ) {
     ({ stdin: this.stdin, stdout: this.stdout, stderr: this.stderr, env: this.env, signals: this.signals } = raw);
     this.clock = raw.clock ?? realClock;
-    this.style = wantsColor(raw.stderr, raw.env, flags.color) ? COLOR : PLAIN;
+    this.color = wantsColor(raw.stderr, raw.env, flags.color);
+    this.style = this.color ? COLOR : PLAIN;
     this.debugEnabled = debugWanted(flags.debug, raw.env);
     this.secrets = raw.secrets ?? secretsOf(raw.env);
   }

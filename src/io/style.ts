@@ -1,4 +1,5 @@
 // Just the few ANSI styles we use; a colour library would cost more startup than it saves.
+import { isCi } from '../config/keyring.js';
 
 export interface Style {
   bold(s: string): string;
@@ -26,7 +27,7 @@ export const COLOR: Style = {
 const same = (s: string) => s;
 export const PLAIN: Style = { bold: same, dim: same, red: same, green: same, yellow: same };
 
-/** NO_COLOR and TERM=dumb switch colour off, FORCE_COLOR on; otherwise only a terminal gets it. */
+/** NO_COLOR, TERM=dumb and CI switch colour off, FORCE_COLOR on; otherwise only a terminal gets it. */
 export function wantsColor(
   stream: { isTTY?: boolean },
   env: Record<string, string | undefined>,
@@ -35,6 +36,6 @@ export function wantsColor(
   if (flag === false) return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.TERM === 'dumb') return false;
+  if (env.TERM === 'dumb' || isCi(env)) return false;
   return stream.isTTY === true;
 }

@@ -38,9 +38,9 @@ export class TmuxServer {
     await this.tmux('send-keys', '-t', session, ...(literal ? ['-l'] : []), ...keys);
   }
 
-  /** What the pane shows now: its lines, as many as it has rows. */
-  async screen(session: string): Promise<string[]> {
-    const { stdout } = await this.tmux('capture-pane', '-p', '-t', session);
+  /** What the pane shows now: its lines, as many as it has rows; `escapes`: with the codes of its colours. */
+  async screen(session: string, escapes = false): Promise<string[]> {
+    const { stdout } = await this.tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', session);
     return stdout.replace(/\n$/, '').split('\n');
   }
 

@@ -13,16 +13,16 @@ export function terminalQuestions(f: Factory): RunQuestions | undefined {
       f.io.say(
         `An earlier run of this list saved ${quantity(saved, 'answer')}; ${quantity(left, 'address', 'addresses')} ${are} still to check.`,
       );
-      if (await promptConfirm(f.io.raw, 'Resume it?')) return 'resume';
+      if (await promptConfirm(f.io, 'Resume it?')) return 'resume';
       f.io.say(
         `Starting over sends all ${quantity(unique, 'address', 'addresses')} again: ${formatCount(saved)} of them are paid a second time.`,
       );
-      return (await promptConfirm(f.io.raw, 'Start over?', false)) ? 'restart' : 'cancel';
+      return (await promptConfirm(f.io, 'Start over?', false)) ? 'restart' : 'cancel';
     },
     async confirmSpend({ addresses, allowance }) {
       const known = allowance?.left !== undefined ? ` (${allowanceText(allowance)})` : '';
       f.io.say(`This run will spend up to ${quantity(addresses, 'address', 'addresses')} of your allowance${known}.`);
-      return promptConfirm(f.io.raw, 'Continue?');
+      return promptConfirm(f.io, 'Continue?');
     },
   };
 }

@@ -39,7 +39,7 @@ export async function valueOrPrompt(
       `pass ${flag} <value> (prompts are off: no terminal, --no-input, MAILCLEAN_NO_INPUT or CI)`,
     );
   for (;;) {
-    const answer = (await promptText(f.io.raw, message, { default: opts.default })).trim();
+    const answer = (await promptText(f.io, message, { default: opts.default })).trim();
     const problem = opts.validate?.(answer);
     if (!problem) return answer;
     f.io.stderr.write(`${problem}\n`);
@@ -67,9 +67,9 @@ async function readPassword(f: Factory, fromStdin: unknown, opts: { confirm?: bo
     );
   }
   for (;;) {
-    const password = await promptSecret(f.io.raw, 'Password:');
+    const password = await promptSecret(f.io, 'Password:');
     if (!opts.confirm) return password;
-    const again = await promptSecret(f.io.raw, 'Password (again):');
+    const again = await promptSecret(f.io, 'Password (again):');
     if (again === password) return password;
     f.io.stderr.write('The passwords differ; try again.\n');
   }

@@ -70,7 +70,7 @@ async function finish(f: Factory, o: ReviewFlags, review: Review): Promise<numbe
   if (accepted === 0) return 0;
   const later = `To check them later: mailclean review ${o.file} --check`;
   const fixes = `${accepted} accepted fix${accepted === 1 ? '' : 'es'}`;
-  if (!f.io.canPrompt || !(await promptConfirm(f.io.raw, `Check ${fixes} now?`, false))) {
+  if (!f.io.canPrompt || !(await promptConfirm(f.io, `Check ${fixes} now?`, false))) {
     f.io.note(later);
     return 0;
   }
