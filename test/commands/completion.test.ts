@@ -129,6 +129,8 @@ describe('completion scripts', () => {
         ['list.csv', 'notes.txt', 'sub'],
       ],
       [['mailclean', 'clean', '-o', 'no'], ['notes.txt']],
+      [['mailclean', 'clean', '--report', 'no'], ['notes.txt']], // --report <file.html>
+      [['mailclean', 'runs', '--li'], ['--limit']], // `runs` is `runs list`
       [['mailclean', 'clean', '--json', '--fo'], ['--format']], // --json's value is optional
       [['mailclean', 'config', 'get', ''], settable],
       [['mailclean', 'config', 'set', 'ra'], ['rate']],

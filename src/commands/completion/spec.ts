@@ -33,10 +33,13 @@ export function describe(cmd: CommandUnknownOpts, path: string, siblings: string
   const help = cmd.createHelp();
   const children = help.visibleCommands(cmd);
   const names = children.map((c) => c.name()).filter((n) => n !== 'help');
+  // `runs -L 5` is `runs list -L 5`: a command run as its default subcommand takes that one's flags too.
+  const fallback = children.find((c) => c.name() === (cmd as { _defaultCommandName?: string })._defaultCommandName);
+  const options = fallback ? [...help.visibleOptions(fallback), ...help.visibleOptions(cmd)] : help.visibleOptions(cmd);
   return {
     path,
     description: cmd.description(),
-    flags: help.visibleOptions(cmd).map(flag),
+    flags: options.filter((o, i) => options.findIndex((p) => p.flags === o.flags) === i).map(flag),
     subcommands: children.map((c) => describe(c, path ? `${path} ${c.name()}` : c.name(), names)),
     positionals: cmd.registeredArguments.map((arg) => positional(arg, siblings)),
   };
@@ -54,9 +57,9 @@ function flag(option: Option): Flag {
   if (option.required || option.optional) {
     f.value = option.argChoices
       ? { words: option.argChoices }
-      : /file$/.test(placeholder)
+      : /\bfile\b/.test(placeholder)
         ? 'files'
-        : /dir$/.test(placeholder)
+        : /\bdir\b/.test(placeholder)
           ? 'dirs'
           : 'none';
   }
