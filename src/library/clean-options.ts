@@ -6,7 +6,7 @@ import { ENCODINGS } from '../clean/scan/input/encodings.js';
 import { formatOfPath, OUTPUT_FORMATS } from '../clean/write/formats/index.js';
 import { parseDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';
-import { fixTyposOf, type Naming, oneOf, onlyStatuses, optionName, wholeNumber } from './option-checks.js';
+import { fixTyposOf, type Naming, onlyStatuses, optionName, wholeNumber } from './option-checks.js';
 import { outputTargets } from './output-targets.js';
 import type { CleanOptions } from './types.js';
 
@@ -62,6 +62,12 @@ export function cleanPlan(input: string, o: PlanOptions, name: Naming = optionNa
     },
     maxSpend: o.maxSpend === undefined ? undefined : wholeNumber(o.maxSpend, name('maxSpend'), 0),
   };
+}
+
+/** `value` when it is one of `allowed` (undefined stays so): a JavaScript caller has no compiler to tell it. */
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], source: string): T | undefined {
+  if (value === undefined || (allowed as readonly string[]).includes(value)) return value as T | undefined;
+  throw new UsageError(`${source}: "${value}" is not one of ${allowed.join(', ')}`);
 }
 
 /** `30d`, `12h`, a number of milliseconds; 0: the cache is not read. */

@@ -20,16 +20,6 @@ export function wholeNumber(value: unknown, source: string, min: number, max = N
   return n;
 }
 
-/** `value` when it is one of `allowed` (undefined stays so): a JavaScript caller has no compiler to tell it. */
-export function oneOf<T extends string>(
-  value: string | undefined,
-  allowed: readonly T[],
-  source: string,
-): T | undefined {
-  if (value === undefined || (allowed as readonly string[]).includes(value)) return value as T | undefined;
-  throw new UsageError(`${source}: "${value}" is not one of ${allowed.join(', ')}`);
-}
-
 /** Domains looked up at once, when fixed: from 1 to 1024. */
 export function dnsConcurrencyOf(value: unknown, source: string): number | undefined {
   return value === undefined ? undefined : wholeNumber(value, source, 1, 1024);

@@ -119,7 +119,7 @@ function engineFlags<A extends unknown[], O extends OptionValues>(cmd: Command<A
       'built-in engine and precheck: how long a DNS query waits before it is asked again (once), e.g. 500ms or ' +
         "2s (default: 4x the resolver's slower answers, from 750ms to 3s)",
     )
-    .option('--smtp-port <n>', 'built-in engine with --smtp: port of the mail servers (default: 25)')
+    .option('--smtp-port <n>', 'built-in engine with --smtp: the port to probe (default: 25)')
     .option('--smtp-from <address>', 'built-in engine with --smtp: the MAIL FROM address to probe with');
 }
 
