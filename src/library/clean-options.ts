@@ -3,7 +3,7 @@
 import type { CleanRequest, OutputsRequest } from '../clean/run/request.js';
 import { parseThresholds } from '../clean/run/thresholds.js';
 import { ENCODINGS } from '../clean/scan/input/encodings.js';
-import { formatOfPath, OUTPUT_FORMATS } from '../clean/write/formats/index.js';
+import { FORMATS, formatOfPath, OUTPUT_FORMATS } from '../clean/write/formats/index.js';
 import { parseDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';
 import { fixTyposOf, type Naming, onlyStatuses, optionName, wholeNumber } from './option-checks.js';
@@ -31,9 +31,16 @@ export interface CleanPlan {
 }
 
 export function cleanPlan(input: string, o: PlanOptions, name: Naming = optionName): CleanPlan {
-  const format = oneOf(o.format, OUTPUT_FORMATS, name('format'));
+  const format = oneOf(o.format, OUTPUT_FORMATS, name('format')) ?? formatOfPath(o.output ?? '') ?? 'csv';
   if (o.rejects !== undefined && o.only === undefined)
     throw new UsageError(`${name('rejects')} needs ${name('only')} (it receives the rows ${name('only')} leaves out)`);
+  // The rejects are written as the rows are: a name that says another format would mislead what opens it.
+  const rejectsFormat = formatOfPath(o.rejects ?? '');
+  if (rejectsFormat !== undefined && rejectsFormat !== format)
+    throw new UsageError(
+      `${name('rejects')}: ${o.rejects} names ${rejectsFormat}, but the rows are written as ${format}`,
+      `name it ${FORMATS[format].extension}, or choose the rows' format with ${name('format')}`,
+    );
   const failWhen = o.failWhen === undefined ? undefined : parseThresholds(o.failWhen);
   if (failWhen && 'error' in failWhen) throw new UsageError(`${name('failWhen')}: ${failWhen.error}`);
   return {
@@ -48,7 +55,7 @@ export function cleanPlan(input: string, o: PlanOptions, name: Naming = optionNa
       fixTypos: fixTyposOf(o.fixTypos, name('fixTypos')),
       outputs: {
         ...outputTargets(input, o, name),
-        format: format ?? formatOfPath(o.output ?? '') ?? 'csv',
+        format,
         escapeFormulas: o.escapeFormulas,
         only: onlyStatuses(o.only, name('only')),
         stepSummary: o.stepSummary,

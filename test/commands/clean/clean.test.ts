@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { REASON_MEANINGS, STATUS_MEANINGS } from '../../../src/clean/verdict/verdict.js';
 import type { SandboxHandle } from '../../../src/sandbox/server.js';
 import { ENGINE_REASONS } from '../../../src/verify/engine.js';
-import { TestHome, useHome } from '../../helpers/cli.js';
+import { expectError, TestHome, useHome } from '../../helpers/cli.js';
 import { registered, useSandboxes } from '../../helpers/sandbox.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'clean');
@@ -170,5 +170,29 @@ describe.each(['spec', 'alt'] as const)('clean: flags it refuses (sandbox shape 
     const json = await home().run(['clean', input, '--json']);
     expect(json.code).toBe(2);
     expect(json.stderr).toMatch(/--json goes with --dry-run/);
+  });
+
+  it('--rejects named for another format than the rows: exit 2 before anything is sent', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    await registered(home(), sandbox);
+    const input = join(home().dir, 'mixed.csv');
+    writeFileSync(input, 'email\nann@example.com\nbad@@x\n');
+    const [keep, drop] = [join(home().dir, 'keep.csv'), join(home().dir, 'drop.xlsx')];
+    const res = await home().run(['clean', input, '--only', 'valid', '-o', keep, '--rejects', drop]);
+    expectError(res, 2, `error: --rejects: ${drop} names xlsx, but the rows are written as csv`);
+    expect(res.stderr).toMatch(/^hint: name it \.csv, or choose the rows' format with --format$/m);
+    expect(existsSync(keep) || existsSync(drop)).toBe(false);
+    expect(sandbox.stats().cleanRequests).toBe(0);
+    const both = await home().run([
+      'clean',
+      input,
+      '--only',
+      'valid',
+      '-o',
+      keep,
+      '--rejects',
+      join(home().dir, 'drop.txt'),
+    ]);
+    expect(both.code, both.stderr).toBe(0);
   });
 });
