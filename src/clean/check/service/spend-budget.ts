@@ -20,6 +20,8 @@ export class SpendBudget {
   // (`out`) while the others wait. Answered, the service decides from then on; refused, the run stops.
   private probe: 'none' | 'ready' | 'out' = 'none';
   private probeLanded?: { promise: Promise<void>; resolve: () => void };
+  /** Resolved when addresses in flight land: a batch the rest of a limit waits on looks again. */
+  private landed?: { promise: Promise<void>; resolve: () => void };
 
   constructor(
     private readonly maxSpend: number | undefined,
@@ -32,7 +34,8 @@ export class SpendBudget {
 
   fit(wanted: number): Fitted {
     const bySpend = this.maxSpend === undefined ? Infinity : this.maxSpend - this.spent - this.inFlight;
-    if (bySpend <= 0) return { stop: 'max-spend' };
+    // What is in flight may fail and be sent again: only what was paid ends the run.
+    if (bySpend <= 0) return bySpend + this.inFlight <= 0 ? { stop: 'max-spend' } : { wait: this.landing() };
     if (this.probe === 'out') return { wait: this.probeLanded!.promise };
     if (this.probe === 'ready') {
       this.probe = 'out';
@@ -42,7 +45,7 @@ export class SpendBudget {
     // A count of a month that has ended (or renewed) says nothing of this one: the service decides.
     if (this.allowance && this.now() >= this.allowance.until) this.allowance = undefined;
     const byAllowance = this.allowance === undefined ? Infinity : this.allowance.left - this.inFlight;
-    if (byAllowance <= 0) return { stop: 'allowance' };
+    if (byAllowance <= 0) return byAllowance + this.inFlight <= 0 ? { stop: 'allowance' } : { wait: this.landing() };
     return { send: Math.min(wanted, bySpend, byAllowance) };
   }
 
@@ -54,11 +57,18 @@ export class SpendBudget {
       if (!counted) return;
       counted = false;
       this.inFlight -= n;
+      this.landed?.resolve();
+      this.landed = undefined;
       if (this.probe !== 'out') return;
       // Not answered: another address asks (a refusal stops the run before the waiting batches look again).
       this.probe = 'ready';
       this.probeLanded!.resolve();
     };
+  }
+
+  private landing(): Promise<void> {
+    this.landed ??= Promise.withResolvers<void>();
+    return this.landed.promise;
   }
 
   paid(n: number): void {

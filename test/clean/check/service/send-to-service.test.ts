@@ -186,6 +186,16 @@ describe.each(['spec', 'alt'] as const)('sendToService (%s shape)', (shape) => {
     expect(sandbox.stats().addressesCharged).toBe(70);
   });
 
+  it('a batch that fails while the rest of --max-spend is in flight is sent again: the run still spends it all', async () => {
+    const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
+    // The first batch's connection is reset once it left, when the third batch has already been fitted.
+    const { client } = counted(await signedIn(sandbox), (n) => n === 1 && new NetworkError('socket hang up'));
+    const outcome = await sendToService(options(client, addresses(120), { maxSpend: 70, concurrency: 3 }));
+    expect(outcome.spent).toBe(70);
+    expect(outcome.stopped?.reason).toBe('max-spend');
+    expect(sandbox.stats().addressesCharged).toBe(70);
+  });
+
   it('cuts batches from the addresses as places free up: stopped after the first answer, most were never read', async () => {
     const sandbox = await sandboxes.start({ shape, plan: 'unlimited' });
     let read = 0;
