@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { formatRate, parseRate } from '../config/rate.js';
 import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
+import { selectFields } from '../io/json.js';
 import type { AllowanceStatus, FaultOptions } from '../sandbox/server.js';
 import { readInternalToken } from './common/inputs.js';
 import type { SandboxFlags } from './flags/sandbox.js';
@@ -44,8 +45,12 @@ export async function sandboxOptions(opts: SandboxFlags, f: Factory) {
     shape: opts.shape,
     faults,
   };
+  // A field that is not one of these is refused before the server listens, not after.
+  selectFields({}, opts.json, SANDBOX_FIELDS);
   return { server, rates, json: opts.json };
 }
+
+const SANDBOX_FIELDS = ['apiUrl', 'cleanUrl', 'dataDir'];
 
 /** Serves until the first Ctrl-C or SIGTERM, then saves its state. */
 export async function serveSandbox(o: SandboxCommandOptions, f: Factory): Promise<number> {
@@ -61,11 +66,7 @@ export async function serveSandbox(o: SandboxCommandOptions, f: Factory): Promis
     throw error;
   }
   if (o.json !== undefined)
-    f.io.json({ apiUrl: handle.url, cleanUrl: handle.url, dataDir: server.dataDir ?? null }, o.json, [
-      'apiUrl',
-      'cleanUrl',
-      'dataDir',
-    ]);
+    f.io.json({ apiUrl: handle.url, cleanUrl: handle.url, dataDir: server.dataDir ?? null }, o.json, SANDBOX_FIELDS);
   else f.io.out(`api-url    ${handle.url}\nclean-url  ${handle.url}\n`);
   if (!isLoopback(server.host)) {
     f.io.warn(

@@ -91,6 +91,14 @@ describe('mailclean sandbox: clean route options', () => {
     expect(res.stderr).not.toContain('warning:');
   });
 
+  it('--json naming an unknown field is refused before the server listens', async () => {
+    const port = await closedPort();
+    const res = await home().run(['sandbox', '--memory', '--port', String(port), '--json', 'bogus']);
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).toMatch(/^error: unknown JSON field for --json: bogus$/m);
+    await expect(signupClean(`http://127.0.0.1:${port}`)).rejects.toThrow();
+  });
+
   it('--host 0.0.0.0 warns that others can reach it; SIGTERM stops it with 143', async () => {
     const port = await closedPort();
     const running = home().run(['sandbox', '--memory', '--host', '0.0.0.0', '--port', String(port)]);
