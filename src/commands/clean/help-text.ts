@@ -29,7 +29,7 @@ its extra fields after the results (JSON: column_N, after the results), so every
 name. Without an email field a row is invalid, reason short_row. --strict refuses such a file (exit 2).
 A one-column list keeps its header text (email only when it had none) and its BOM or encoding choice.
 An Excel workbook (.xlsx) is read from its first tab (--sheet NAME|N for another; a note names the sheet
-read and the others), every cell as Excel shows it (dates as 2024-03-05 14:30:00); written back as a workbook
+read and the others), every cell as Excel shows it (JSON: dates in ISO order); written back as a workbook
 its cells keep their types. Encrypted workbooks, .xls and .xlsb are refused with what to do; so is a workbook
 that would not fit in memory (a bomb), with nothing left behind.
 Formula injection (OWASP "CSV injection"): a spreadsheet runs a CSV cell starting with = + - @ (or tab or CR)

@@ -154,6 +154,20 @@ describe('clean with Excel workbooks', () => {
     expect(readFileSync(csv, 'utf8').split('\n')[1]).toMatch(/^ann@example\.com,0\.3,/);
   });
 
+  it('a workbook written as JSON: numbers and booleans typed, dates and times in ISO order however the sheet shows them', async () => {
+    const input = join(FIXTURES, 'libreoffice-contacts.xlsx');
+    const out = join(home().dir, 'out.json');
+    for (const raw of [[], ['--raw-values']]) {
+      expect((await home().run(['clean', input, '-o', out, ...raw], { env: await offline() })).code).toBe(0);
+      const [ada] = JSON.parse(readFileSync(out, 'utf8')) as Array<Record<string, unknown>>;
+      expect([ada!.Joined, ada!['Last seen'], ada!['Call at']], raw.join('')).toEqual([
+        '2024-03-05',
+        '2024-03-05 09:15:00',
+        '14:30:00',
+      ]);
+    }
+  });
+
   it('a workbook written as CSV: cells as the sheet shows them (--raw-values: as stored), a BOM for Excel, formulas neutralised unless --no-escape-formulas', async () => {
     const input = join(FIXTURES, 'libreoffice-contacts.xlsx');
     const out = join(home().dir, 'out.csv');

@@ -1,5 +1,6 @@
 // The input columns an output carries (all but an earlier run's results) and their names as object keys.
 import type { InputLayout, TypedCell } from '../../scan/input/index.js';
+import { serialText } from '../../scan/input/workbook/serial.js';
 import { EXTRA_COLUMNS, RESULT_COLUMNS, type RowFacts, type Verdict } from '../../verdict/verdict.js';
 
 const RESULT_NAMES = new Set<string>([...RESULT_COLUMNS, ...Object.keys(EXTRA_COLUMNS)]);
@@ -65,7 +66,16 @@ export function byColumn(cells: readonly TypedCell[]): Map<number, TypedCell> {
 function jsonValue(text: string, cell: TypedCell | undefined): JsonValue {
   if (cell?.[1] === 'n') return Number(cell[3] ?? text);
   if (cell?.[1] === 'b') return text === 'TRUE';
+  if (cell?.[1] === 'd' && typeof cell[3] === 'number' && !ISO.test(text)) return isoOfSerial(cell[3]);
   return text;
+}
+
+/** A date or time shown as the sheet formats it; in JSON it is written in ISO order, which programs read. */
+const ISO = /^(\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d)/;
+
+/** A whole day is a date, less than a day a time of day, the rest a date and time. */
+function isoOfSerial(serial: number): string {
+  return serialText(serial, Number.isInteger(serial) ? 'date' : serial < 1 ? 'time' : 'datetime', false);
 }
 
 /** Keys: the header names (made unique), `email` for a bare list without a header, else column_1, column_2, ... */
