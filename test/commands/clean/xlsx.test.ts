@@ -154,6 +154,14 @@ describe('clean with Excel workbooks', () => {
     expect(readFileSync(csv, 'utf8').split('\n')[1]).toMatch(/^ann@example\.com,0\.3,/);
   });
 
+  it("a workbook output's header is the input's, a repeated name included", async () => {
+    const input = join(home().dir, 'dup.csv');
+    writeFileSync(input, 'email,name,email\nann@example.com,Ann,ann@example.org\n');
+    const out = join(home().dir, 'dup.xlsx');
+    expect((await home().run(['clean', input, '-o', out], { env: await offline() })).code).toBe(0);
+    expect((await written(out)).header.slice(0, 4)).toEqual(['email', 'name', 'email', 'email_status']);
+  });
+
   it('a workbook written as JSON: numbers and booleans typed, dates and times in ISO order however the sheet shows them', async () => {
     const input = join(FIXTURES, 'libreoffice-contacts.xlsx');
     const out = join(home().dir, 'out.json');

@@ -35,7 +35,12 @@ export class XlsxSink implements RowSink {
     private readonly sheetRows = SHEET_ROWS,
   ) {
     this.columns = new OutputColumns(ctx.layout);
-    this.header = [...this.columns.names, ...RESULT_COLUMNS, ...ctx.extras];
+    // The input's own header text: JSON keys are made unique (`email_2`), a sheet's header need not be.
+    const { layout } = ctx;
+    const own = this.columns.columns.map(
+      (i, n) => (layout.hasHeader ? layout.header[i] : undefined) ?? this.columns.names[n]!,
+    );
+    this.header = [...own, ...RESULT_COLUMNS, ...ctx.extras];
   }
 
   async start(): Promise<void> {
