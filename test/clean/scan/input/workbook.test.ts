@@ -104,6 +104,26 @@ describe('crafted workbooks', () => {
     await byNumber.cleanup();
   });
 
+  it('--sheet N: the tab named N when there is one, else the N-th tab', async () => {
+    const path = join(temp.dir, 'years.xlsx');
+    await craftWorkbook(path, [
+      { name: '2', data: row(1, text('email')) + row(2, text('second@example.com')) },
+      { name: '1', data: row(1, text('email')) + row(2, text('first@example.com')) },
+      { name: 'Last', data: row(1, text('email')) + row(2, text('last@example.com')) },
+    ]);
+    for (const [sheet, address] of [
+      ['1', 'first@example.com'],
+      ['3', 'last@example.com'],
+    ]) {
+      const layout = await open(path, { spoolDir: spoolDir(), sheet });
+      expect(
+        (await collect(layout)).map((r) => r.fields),
+        sheet,
+      ).toEqual([[address]]);
+      await layout.cleanup();
+    }
+  });
+
   it('reads rows and cells without the optional r attribute, in order, a gap where a cell names its column', async () => {
     const path = join(temp.dir, 'no-r.xlsx');
     await craftWorkbook(path, [

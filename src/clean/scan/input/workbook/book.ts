@@ -52,16 +52,16 @@ export async function readBook(pkg: WorkbookPackage) {
 
 const isTrue = (value: string | undefined) => value === '1' || value === 'true';
 
-/** The sheet `--sheet` names (a name, or a 1-based position), else the first visible sheet, as Excel shows it. */
+/** The sheet `--sheet` names (a name, else a 1-based position), else the first visible sheet, as Excel shows it. */
 export function chooseSheet(book: Book, displayName: string, sheet: string | undefined): SheetEntry & { path: string } {
   const names = book.sheets.map((s) => s.name);
   const hint = names.length ? `its sheets: ${names.join(', ')} (--sheet NAME or --sheet N)` : undefined;
   const chosen =
     sheet === undefined
       ? (book.sheets.find((s) => s.path !== undefined && !s.hidden) ?? book.sheets.find((s) => s.path !== undefined))
-      : /^\d+$/.test(sheet)
-        ? book.sheets[Number(sheet) - 1]
-        : (book.sheets.find((s) => s.name === sheet) ?? book.sheets.find((s) => sameName(s.name, sheet)));
+      : // A tab named as given wins over a position: `--sheet 2024` is the sheet called 2024.
+        (book.sheets.find((s) => s.name === sheet) ??
+        (/^\d+$/.test(sheet) ? book.sheets[Number(sheet) - 1] : book.sheets.find((s) => sameName(s.name, sheet))));
   if (!chosen) {
     const which = sheet === undefined ? 'no sheet' : `no sheet "${sheet}"`;
     throw new UsageError(`${displayName}: ${which} in this workbook`, hint);
