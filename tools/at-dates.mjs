@@ -28,6 +28,7 @@ export const FILES = [
   'test/e2e/journal.test.ts',
   'test/e2e/runs-kill.test.ts',
   'test/e2e/kill-resume.test.ts',
+  'test/e2e/concurrent-allowance.test.ts',
 ];
 
 if (spawnSync('sh', ['-c', 'command -v faketime'], { stdio: 'ignore' }).status !== 0) {
